@@ -1,0 +1,120 @@
+/* weft — a trace processor that merges many trace files onto one timeline.
+ *
+ * This is the whole public API. Handles are opaque. Every function that can
+ * fail returns WEFT_OK (0) or a negative WEFT_E* code; the message of the last
+ * failure is available from weft_errmsg(). The library never prints and
+ * never exits.
+ *
+ * Life cycle:
+ *   weft_open()                       one instance = one merged trace
+ *   weft_file_begin() / weft_file_write()* / weft_file_end()   per input file
+ *   weft_load_finish()                clock placement, sort, parse: tables ready
+ *   weft_query()*                     SQL with per-statement column and row callbacks
+ *   weft_close()
+ */
+#ifndef WEFT_WEFT_H
+#define WEFT_WEFT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEFT_VERSION_STRING "0.1.0"
+
+enum weft_status {
+  WEFT_OK = 0,
+  WEFT_EINVAL = -1,   /* bad argument or call out of order */
+  WEFT_ENOMEM = -2,   /* allocation failed or memory budget exceeded */
+  WEFT_EIO = -3,      /* reading a file failed */
+  WEFT_EPARSE = -4,   /* the input is malformed */
+  WEFT_ESQL = -5,     /* SQL error */
+  WEFT_ELIMIT = -6,   /* a configured resource limit was hit */
+  WEFT_EUNSUPPORTED = -7, /* recognised but unsupported content */
+  WEFT_EABORT = -8    /* a callback asked to stop */
+};
+
+typedef struct weft weft;
+
+/* Resource limits and behaviour. Zero-initialise and call
+ * weft_options_default() to get the defaults, then adjust. */
+typedef struct weft_options {
+  uint64_t max_memory_bytes;       /* budget for loaded data; 0 = no limit */
+  uint64_t max_decompressed_bytes; /* per compressed stream */
+  uint32_t max_compression_ratio;  /* decompressed / compressed, per stream */
+  uint32_t max_archive_depth;      /* nesting of containers */
+  uint32_t max_archive_members;    /* members per archive */
+  uint32_t max_json_depth;         /* nesting of JSON values */
+  uint32_t max_line_bytes;         /* a line of a text format */
+  uint32_t max_string_bytes;       /* one string value */
+  uint32_t threads;                /* 0 = number of cores */
+} weft_options;
+
+void weft_options_default(weft_options *opts);
+
+/* Creates an instance. opts may be NULL for defaults. */
+int weft_open(weft **out, const weft_options *opts);
+void weft_close(weft *w);
+
+/* Message of the last failure on this instance ("" if none). Valid until the
+ * next call on the instance. */
+const char *weft_errmsg(const weft *w);
+
+/* Feeding input. Files are fed one at a time: begin, any number of writes of
+ * any size, end. `name` is the file's name as the user knows it (a path). */
+int weft_file_begin(weft *w, const char *name);
+int weft_file_write(weft *w, const void *data, size_t len);
+int weft_file_end(weft *w);
+/* Convenience: streams a file from disk through begin/write/end. */
+int weft_load_path(weft *w, const char *path);
+
+/* Ends loading: places every file on the timeline, sorts and parses. */
+int weft_load_finish(weft *w);
+
+/* A typed cell of a result row. */
+enum weft_cell_type {
+  WEFT_CELL_NULL = 0,
+  WEFT_CELL_INT = 1,
+  WEFT_CELL_DOUBLE = 2,
+  WEFT_CELL_STRING = 3,
+  WEFT_CELL_BLOB = 4
+};
+typedef struct weft_cell {
+  int type;          /* enum weft_cell_type */
+  int64_t i;         /* WEFT_CELL_INT */
+  double d;          /* WEFT_CELL_DOUBLE */
+  const char *s;     /* STRING (NUL-terminated) or BLOB bytes */
+  size_t len;        /* bytes of s */
+} weft_cell;
+
+/* Called once per statement that returns columns, before its rows (also when
+ * it returns no rows), then once per row. Return non-zero to stop: the query
+ * then fails with WEFT_EABORT. Either pointer may be NULL. */
+typedef struct weft_query_callbacks {
+  int (*on_columns)(void *user, int statement, int ncols,
+                    const char *const *names);
+  int (*on_row)(void *user, int statement, int ncols, const weft_cell *cells);
+  void *user;
+} weft_query_callbacks;
+
+/* Runs every statement of `sql` in order. */
+int weft_query(weft *w, const char *sql, const weft_query_callbacks *cb);
+
+/* Load statistics for progress and --perf-file. */
+typedef struct weft_load_progress {
+  uint64_t bytes_read;   /* bytes fed through weft_file_write */
+  uint32_t files_begun;  /* top-level files begun */
+} weft_load_progress;
+void weft_get_progress(const weft *w, weft_load_progress *out);
+
+/* Counts of non-zero error/data-loss stats after loading, one line each as
+ * "name[idx] (machine M, file F): value" into buf (NUL-terminated, truncated
+ * to cap). Returns the number of such stats. */
+int weft_error_stats_summary(weft *w, char *buf, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

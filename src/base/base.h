@@ -1,0 +1,135 @@
+/* base: allocation, errors, growable vectors, hash maps, string pool, arenas.
+ *
+ * Owns nothing global except the allocation hook used by tests (base_alloc_*).
+ * Invariants: every function that can fail returns an int status (0 = ok,
+ * negative WEFT_E* code) and, where it takes a base_error*, fills its message.
+ * Nothing here prints or exits. */
+#ifndef WEFT_BASE_H
+#define WEFT_BASE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "weft/weft.h"
+
+/* ---- allocation (all project allocations go through these) ---- */
+void *base_malloc(size_t size);
+void *base_calloc(size_t count, size_t size);
+void *base_realloc(void *ptr, size_t size);
+void base_free(void *ptr);
+char *base_strndup(const char *s, size_t len);
+/* Test hook: make the Nth allocation from now fail (0 disables). */
+void base_alloc_fail_after(uint64_t n);
+uint64_t base_alloc_count(void);
+
+/* ---- errors ---- */
+typedef struct base_error {
+  int code;           /* 0 or a negative WEFT_E* code */
+  char message[1024]; /* one line, no trailing newline */
+} base_error;
+
+/* Sets code and formatted message; returns code so callers can
+ * `return base_error_set(err, WEFT_EPARSE, "...")`. err may be NULL. */
+int base_error_set(base_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Prefixes the existing message with "prefix: ". */
+void base_error_prefix(base_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void base_error_clear(base_error *err);
+
+/* ---- growable vectors ----
+ * VEC(T) is an anonymous struct {data, len, cap}; zero-initialise it.
+ * Growth doubles; overflow and allocation failure return WEFT_ENOMEM. */
+#define VEC(T) struct { T *data; size_t len; size_t cap; }
+int base_vec_reserve(void **data, size_t *cap, size_t elem_size, size_t need);
+#define VEC_RESERVE(v, n) \
+  base_vec_reserve((void **)&(v).data, &(v).cap, sizeof *(v).data, (n))
+#define VEC_PUSH(v, x)                                                  \
+  (((v).len < (v).cap || VEC_RESERVE(v, (v).len + 1) == 0)              \
+       ? ((v).data[(v).len++] = (x), 0)                                 \
+       : WEFT_ENOMEM)
+#define VEC_FREE(v) (base_free((v).data), (v).data = NULL, (v).len = (v).cap = 0)
+
+/* ---- bounded growable byte buffer (for untrusted input) ---- */
+typedef struct base_buf {
+  char *data;      /* always NUL-terminated when non-NULL */
+  size_t len;
+  size_t cap;
+  size_t max_len;  /* appending past this fails with WEFT_ELIMIT */
+} base_buf;
+void base_buf_init(base_buf *b, size_t max_len);
+int base_buf_append(base_buf *b, const void *data, size_t len);
+int base_buf_appendf(base_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+void base_buf_reset(base_buf *b);
+void base_buf_free(base_buf *b);
+
+/* ---- arena: bump allocation, freed all at once ---- */
+typedef struct base_arena_block base_arena_block;
+typedef struct base_arena {
+  base_arena_block *head;
+  size_t block_size;
+  size_t total;  /* bytes allocated from the system */
+} base_arena;
+void base_arena_init(base_arena *a, size_t block_size);
+void *base_arena_alloc(base_arena *a, size_t size); /* 16-byte aligned */
+void base_arena_free(base_arena *a);
+
+/* ---- hashing ---- */
+uint64_t base_hash_bytes(const void *data, size_t len);
+static inline uint64_t base_hash_u64(uint64_t x) {
+  x ^= x >> 33; x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33; x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+/* ---- u64 -> u64 hash map (open addressing; key UINT64_MAX reserved) ---- */
+typedef struct base_map {
+  uint64_t *keys;
+  uint64_t *values;
+  size_t count;
+  size_t cap; /* power of two or 0 */
+} base_map;
+/* Returns pointer to the value or NULL. */
+uint64_t *base_map_find(const base_map *m, uint64_t key);
+/* Inserts key if absent (value set to `value`); *slot receives the value
+ * pointer; returns 1 if inserted, 0 if it existed, <0 on error. */
+int base_map_insert(base_map *m, uint64_t key, uint64_t value, uint64_t **slot);
+void base_map_free(base_map *m);
+
+/* ---- string pool: interns byte strings to dense ids ----
+ * Id 0 is reserved for NULL, id 1 is the empty string. Strings are stored
+ * NUL-terminated; ids are stable for the pool's lifetime. */
+typedef uint32_t string_id;
+#define STRING_NULL ((string_id)0)
+typedef struct base_string_pool {
+  base_arena bytes;
+  VEC(const char *) strings; /* id -> string */
+  VEC(uint32_t) lengths;
+  uint32_t *slots; /* hash slots holding ids (0 = empty) */
+  size_t slot_cap;
+} base_string_pool;
+int base_string_pool_init(base_string_pool *p);
+void base_string_pool_free(base_string_pool *p);
+/* Interns; returns WEFT_OK and *out, or WEFT_ENOMEM. */
+int base_string_pool_intern(base_string_pool *p, const char *s, size_t len,
+                            string_id *out);
+/* Looks up without inserting; STRING_NULL if absent. */
+string_id base_string_pool_find(const base_string_pool *p, const char *s,
+                                size_t len);
+static inline const char *base_string_pool_get(const base_string_pool *p,
+                                               string_id id) {
+  return id == STRING_NULL ? NULL : p->strings.data[id];
+}
+static inline uint32_t base_string_pool_len(const base_string_pool *p,
+                                            string_id id) {
+  return id == STRING_NULL ? 0 : p->lengths.data[id];
+}
+static inline size_t base_string_pool_count(const base_string_pool *p) {
+  return p->strings.len;
+}
+
+#endif

@@ -1,0 +1,169 @@
+/* Hashing, the u64 map and the string pool. */
+#include "base.h"
+
+#define MAP_EMPTY UINT64_MAX
+
+uint64_t base_hash_bytes(const void *data, size_t len) {
+  /* FNV-1a, 64-bit, then a final mix for better low bits. */
+  const unsigned char *p = data;
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (size_t i = 0; i < len; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL;
+  }
+  return base_hash_u64(h);
+}
+
+uint64_t *base_map_find(const base_map *m, uint64_t key) {
+  if (!m->cap || key == MAP_EMPTY) return NULL;
+  size_t mask = m->cap - 1;
+  for (size_t i = base_hash_u64(key) & mask;; i = (i + 1) & mask) {
+    if (m->keys[i] == key) return &m->values[i];
+    if (m->keys[i] == MAP_EMPTY) return NULL;
+  }
+}
+
+static int map_grow(base_map *m) {
+  size_t new_cap = m->cap ? m->cap * 2 : 16;
+  uint64_t *keys = base_malloc(new_cap * sizeof *keys);
+  uint64_t *values = base_malloc(new_cap * sizeof *values);
+  if (!keys || !values) {
+    base_free(keys);
+    base_free(values);
+    return WEFT_ENOMEM;
+  }
+  memset(keys, 0xff, new_cap * sizeof *keys);
+  size_t mask = new_cap - 1;
+  for (size_t j = 0; j < m->cap; j++) {
+    if (m->keys[j] == MAP_EMPTY) continue;
+    size_t i = base_hash_u64(m->keys[j]) & mask;
+    while (keys[i] != MAP_EMPTY) i = (i + 1) & mask;
+    keys[i] = m->keys[j];
+    values[i] = m->values[j];
+  }
+  base_free(m->keys);
+  base_free(m->values);
+  m->keys = keys;
+  m->values = values;
+  m->cap = new_cap;
+  return WEFT_OK;
+}
+
+int base_map_insert(base_map *m, uint64_t key, uint64_t value,
+                    uint64_t **slot) {
+  if (key == MAP_EMPTY) return WEFT_EINVAL;
+  if ((m->count + 1) * 4 > m->cap * 3) {
+    int rc = map_grow(m);
+    if (rc) return rc;
+  }
+  size_t mask = m->cap - 1;
+  size_t i = base_hash_u64(key) & mask;
+  for (; m->keys[i] != MAP_EMPTY; i = (i + 1) & mask) {
+    if (m->keys[i] == key) {
+      if (slot) *slot = &m->values[i];
+      return 0;
+    }
+  }
+  m->keys[i] = key;
+  m->values[i] = value;
+  m->count++;
+  if (slot) *slot = &m->values[i];
+  return 1;
+}
+
+void base_map_free(base_map *m) {
+  base_free(m->keys);
+  base_free(m->values);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- string pool ---- */
+
+static int pool_add_raw(base_string_pool *p, const char *s, size_t len) {
+  char *copy = base_arena_alloc(&p->bytes, len + 1);
+  if (!copy) return WEFT_ENOMEM;
+  if (len) memcpy(copy, s, len);
+  copy[len] = '\0';
+  if (VEC_PUSH(p->strings, copy)) return WEFT_ENOMEM;
+  if (VEC_PUSH(p->lengths, (uint32_t)len)) {
+    p->strings.len--;
+    return WEFT_ENOMEM;
+  }
+  return WEFT_OK;
+}
+
+int base_string_pool_init(base_string_pool *p) {
+  memset(p, 0, sizeof *p);
+  base_arena_init(&p->bytes, 256 * 1024);
+  /* id 0: NULL (stored as "" so get() never sees garbage), id 1: "". */
+  if (VEC_PUSH(p->strings, "") || VEC_PUSH(p->lengths, 0u)) {
+    base_string_pool_free(p);
+    return WEFT_ENOMEM;
+  }
+  string_id empty;
+  int rc = base_string_pool_intern(p, "", 0, &empty);
+  if (rc) base_string_pool_free(p);
+  return rc;
+}
+
+void base_string_pool_free(base_string_pool *p) {
+  base_arena_free(&p->bytes);
+  VEC_FREE(p->strings);
+  VEC_FREE(p->lengths);
+  base_free(p->slots);
+  p->slots = NULL;
+  p->slot_cap = 0;
+}
+
+static int pool_rehash(base_string_pool *p) {
+  size_t new_cap = p->slot_cap ? p->slot_cap * 2 : 1024;
+  uint32_t *slots = base_calloc(new_cap, sizeof *slots);
+  if (!slots) return WEFT_ENOMEM;
+  size_t mask = new_cap - 1;
+  for (size_t id = 1; id < p->strings.len; id++) {
+    size_t i = base_hash_bytes(p->strings.data[id], p->lengths.data[id]) & mask;
+    while (slots[i]) i = (i + 1) & mask;
+    slots[i] = (uint32_t)id;
+  }
+  base_free(p->slots);
+  p->slots = slots;
+  p->slot_cap = new_cap;
+  return WEFT_OK;
+}
+
+static size_t pool_probe(const base_string_pool *p, const char *s, size_t len,
+                         uint64_t hash) {
+  size_t mask = p->slot_cap - 1;
+  size_t i = hash & mask;
+  for (;; i = (i + 1) & mask) {
+    uint32_t id = p->slots[i];
+    if (!id) return i;
+    if (p->lengths.data[id] == len && memcmp(p->strings.data[id], s, len) == 0)
+      return i;
+  }
+}
+
+string_id base_string_pool_find(const base_string_pool *p, const char *s,
+                                size_t len) {
+  if (!p->slot_cap) return STRING_NULL;
+  return p->slots[pool_probe(p, s, len, base_hash_bytes(s, len))];
+}
+
+int base_string_pool_intern(base_string_pool *p, const char *s, size_t len,
+                            string_id *out) {
+  if (len > UINT32_MAX || p->strings.len >= UINT32_MAX) return WEFT_ELIMIT;
+  if ((p->strings.len + 1) * 2 > p->slot_cap) {
+    int rc = pool_rehash(p);
+    if (rc) return rc;
+  }
+  size_t slot = pool_probe(p, s, len, base_hash_bytes(s, len));
+  if (p->slots[slot]) {
+    *out = p->slots[slot];
+    return WEFT_OK;
+  }
+  int rc = pool_add_raw(p, s, len);
+  if (rc) return rc;
+  p->slots[slot] = (uint32_t)(p->strings.len - 1);
+  *out = p->slots[slot];
+  return WEFT_OK;
+}

@@ -1,0 +1,85 @@
+#include "base/base.h"
+#include "check.h"
+
+static void test_vec_and_buf(void) {
+  VEC(int) v = {0};
+  for (int i = 0; i < 1000; i++) CHECK_EQ_INT(VEC_PUSH(v, i), 0);
+  CHECK_EQ_INT(v.len, 1000);
+  CHECK_EQ_INT(v.data[999], 999);
+  VEC_FREE(v);
+
+  base_buf b;
+  base_buf_init(&b, 8);
+  CHECK_EQ_INT(base_buf_append(&b, "abcd", 4), 0);
+  CHECK_EQ_INT(base_buf_appendf(&b, "%d", 1234), 0);
+  CHECK_EQ_STR(b.data, "abcd1234");
+  CHECK_EQ_INT(base_buf_append(&b, "x", 1), WEFT_ELIMIT);
+  base_buf_free(&b);
+}
+
+static void test_map(void) {
+  base_map m = {0};
+  for (uint64_t k = 0; k < 10000; k++) {
+    uint64_t *slot;
+    CHECK_EQ_INT(base_map_insert(&m, k * 7, k, &slot), 1);
+  }
+  uint64_t *slot;
+  CHECK_EQ_INT(base_map_insert(&m, 14, 99, &slot), 0);
+  CHECK_EQ_INT(*slot, 2);
+  CHECK(base_map_find(&m, 7 * 9999) && *base_map_find(&m, 7 * 9999) == 9999);
+  CHECK(base_map_find(&m, 3) == NULL);
+  base_map_free(&m);
+}
+
+static void test_string_pool(void) {
+  base_string_pool p;
+  CHECK_EQ_INT(base_string_pool_init(&p), 0);
+  string_id a, b, c, e;
+  CHECK_EQ_INT(base_string_pool_intern(&p, "hello", 5, &a), 0);
+  CHECK_EQ_INT(base_string_pool_intern(&p, "world", 5, &b), 0);
+  CHECK_EQ_INT(base_string_pool_intern(&p, "hello", 5, &c), 0);
+  CHECK_EQ_INT(base_string_pool_intern(&p, "", 0, &e), 0);
+  CHECK(a == c && a != b && e == 1);
+  CHECK_EQ_STR(base_string_pool_get(&p, b), "world");
+  CHECK(base_string_pool_get(&p, STRING_NULL) == NULL);
+  CHECK_EQ_INT(base_string_pool_find(&p, "world", 5), b);
+  CHECK_EQ_INT(base_string_pool_find(&p, "nope", 4), STRING_NULL);
+  char name[32];
+  for (int i = 0; i < 5000; i++) {
+    int n = snprintf(name, sizeof name, "s%d", i);
+    string_id id;
+    CHECK_EQ_INT(base_string_pool_intern(&p, name, (size_t)n, &id), 0);
+  }
+  CHECK_EQ_INT(base_string_pool_find(&p, "s4999", 5), base_string_pool_count(&p) - 1);
+  base_string_pool_free(&p);
+}
+
+static void test_alloc_failure_hook(void) {
+  base_alloc_fail_after(1);
+  void *p = base_malloc(10);
+  CHECK(p == NULL);
+  p = base_malloc(10);
+  CHECK(p != NULL);
+  base_free(p);
+}
+
+static void test_arena(void) {
+  base_arena a;
+  base_arena_init(&a, 64);
+  char *x = base_arena_alloc(&a, 10);
+  char *big = base_arena_alloc(&a, 1000);
+  char *y = base_arena_alloc(&a, 10);
+  CHECK(x && big && y);
+  CHECK(((uintptr_t)y & 15) == 0);
+  memset(big, 1, 1000);
+  base_arena_free(&a);
+}
+
+int main(void) {
+  RUN_TEST(test_vec_and_buf);
+  RUN_TEST(test_map);
+  RUN_TEST(test_string_pool);
+  RUN_TEST(test_alloc_failure_hook);
+  RUN_TEST(test_arena);
+  return CHECK_SUMMARY();
+}
