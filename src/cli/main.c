@@ -1,1 +1,224 @@
-int main(void){return 0;}
+/* The weft command: flags, loading, queries. Compatible with
+ * trace_processor_shell's -q/-Q usage. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+typedef struct cli_args {
+  const char *query_file;
+  const char *query_string;
+  const char *perf_file;
+  int stats_on_load;
+  int quiet;
+  weft_options options;
+  const char **traces;
+  int trace_count;
+} cli_args;
+
+static void cli_usage(FILE *out) {
+  fprintf(out,
+      "usage: weft [flags] TRACE...\n"
+      "Loads one or more trace files (merged onto one timeline) and runs SQL.\n"
+      "\n"
+      "  -q, --query-file FILE    run the SQL in FILE, print results as CSV, exit\n"
+      "  -Q, --query-string SQL   run SQL, print results as CSV, exit\n"
+      "                           (without -q/-Q: an interactive SQL shell)\n"
+      "      --perf-file FILE     write load and query times (ns) to FILE\n"
+      "      --stats-on-load      print non-zero error stats after loading\n"
+      "      --max-memory SIZE    memory budget for loaded data (e.g. 4G)\n"
+      "      --threads N          worker threads (default: number of cores)\n"
+      "      --quiet              no progress or summaries on stderr\n"
+      "      --analyze-trace-proto-content, --crop-track-events, --extra-checks\n"
+      "                           accepted for trace_processor_shell\n"
+      "                           compatibility (weft always behaves so)\n"
+      "  -h, --help               this help\n"
+      "  -v, --version            print the version\n");
+}
+
+static int cli_parse_size(const char *s, uint64_t *out) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (errno || end == s) return -1;
+  uint64_t mult = 1;
+  switch (*end) {
+    case 'k': case 'K': mult = 1ull << 10; end++; break;
+    case 'm': case 'M': mult = 1ull << 20; end++; break;
+    case 'g': case 'G': mult = 1ull << 30; end++; break;
+    default: break;
+  }
+  if (*end || v > UINT64_MAX / mult) return -1;
+  *out = v * mult;
+  return 0;
+}
+
+/* Returns 0 to go on, 1 to exit 0 (help/version), -1 on bad usage. */
+static int cli_parse(int argc, char **argv, cli_args *a) {
+  weft_options_default(&a->options);
+  a->traces = calloc((size_t)argc, sizeof *a->traces);
+  if (!a->traces) return -1;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEEDS_VALUE()                                                     \
+  do {                                                                    \
+    if (!next) {                                                          \
+      fprintf(stderr, "weft: %s needs a value\n", arg);                   \
+      return -1;                                                          \
+    }                                                                     \
+    i++;                                                                  \
+  } while (0)
+    if (!strcmp(arg, "-q") || !strcmp(arg, "--query-file")) {
+      NEEDS_VALUE();
+      a->query_file = next;
+    } else if (!strcmp(arg, "-Q") || !strcmp(arg, "--query-string")) {
+      NEEDS_VALUE();
+      a->query_string = next;
+    } else if (!strcmp(arg, "--perf-file")) {
+      NEEDS_VALUE();
+      a->perf_file = next;
+    } else if (!strcmp(arg, "--max-memory")) {
+      NEEDS_VALUE();
+      if (cli_parse_size(next, &a->options.max_memory_bytes)) {
+        fprintf(stderr, "weft: --max-memory: bad size '%s'\n", next);
+        return -1;
+      }
+    } else if (!strcmp(arg, "--threads")) {
+      NEEDS_VALUE();
+      a->options.threads = (uint32_t)atoi(next);
+    } else if (!strcmp(arg, "--stats-on-load")) {
+      a->stats_on_load = 1;
+    } else if (!strcmp(arg, "--quiet")) {
+      a->quiet = 1;
+    } else if (!strcmp(arg, "--analyze-trace-proto-content") ||
+               !strcmp(arg, "--crop-track-events") ||
+               !strcmp(arg, "--extra-checks")) {
+      /* weft's default behaviour already. */
+    } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+      cli_usage(stdout);
+      return 1;
+    } else if (!strcmp(arg, "-v") || !strcmp(arg, "--version")) {
+      printf("weft %s\n", WEFT_VERSION_STRING);
+      return 1;
+    } else if (arg[0] == '-' && arg[1]) {
+      fprintf(stderr, "weft: unknown flag %s (see --help)\n", arg);
+      return -1;
+    } else {
+      a->traces[a->trace_count++] = arg;
+    }
+#undef NEEDS_VALUE
+  }
+  return 0;
+}
+
+static char *cli_read_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  size_t cap = 4096, len = 0;
+  char *buf = malloc(cap);
+  size_t n;
+  while (buf && (n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+    len += n;
+    if (cap - len < 2) {
+      char *grown = realloc(buf, cap * 2);
+      if (!grown) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = grown;
+      cap *= 2;
+    }
+  }
+  fclose(f);
+  if (buf) buf[len] = '\0';
+  return buf;
+}
+
+static int64_t cli_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int cli_load(weft *w, const cli_args *a) {
+  for (int i = 0; i < a->trace_count; i++) {
+    if (weft_load_path(w, a->traces[i]) != WEFT_OK) return -1;
+  }
+  return weft_load_finish(w) == WEFT_OK ? 0 : -1;
+}
+
+static void cli_print_error_stats(weft *w) {
+  char summary[4096];
+  int n = weft_error_stats_summary(w, summary, sizeof summary);
+  if (n > 0) fprintf(stderr, "weft: %d error stat%s after loading:\n%s", n,
+                     n == 1 ? "" : "s", summary);
+}
+
+static int cli_run(weft *w, const cli_args *a, int64_t *query_ns) {
+  char *sql = NULL;
+  if (a->query_file) {
+    sql = cli_read_file(a->query_file);
+    if (!sql) {
+      fprintf(stderr, "weft: %s: cannot read query file: %s\n", a->query_file,
+              strerror(errno));
+      return 1;
+    }
+  }
+  const char *text = sql ? sql : a->query_string;
+  int64_t start = cli_now_ns();
+  int rc = cli_run_query_csv(w, text, stdout);
+  *query_ns = cli_now_ns() - start;
+  free(sql);
+  fflush(stdout);
+  if (rc != WEFT_OK) {
+    fprintf(stderr, "weft: query failed: %s\n", weft_errmsg(w));
+    return 1;
+  }
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  cli_args a = {0};
+  int parsed = cli_parse(argc, argv, &a);
+  if (parsed != 0) {
+    free(a.traces);
+    if (parsed < 0) cli_usage(stderr);
+    return parsed > 0 ? 0 : 2;
+  }
+  weft *w = NULL;
+  if (weft_open(&w, &a.options) != WEFT_OK) {
+    fprintf(stderr, "weft: cannot create an instance (out of memory)\n");
+    free(a.traces);
+    return 1;
+  }
+  int status = 0;
+  int64_t load_start = cli_now_ns(), query_ns = 0;
+  if (cli_load(w, &a) != 0) {
+    fprintf(stderr, "weft: %s\n", weft_errmsg(w));
+    status = 1;
+  }
+  int64_t load_ns = cli_now_ns() - load_start;
+  int interactive = !a.query_file && !a.query_string;
+  if (status == 0 && (a.stats_on_load || (interactive && !a.quiet)))
+    cli_print_error_stats(w);
+  if (status == 0)
+    status = interactive ? cli_shell(w) : cli_run(w, &a, &query_ns);
+  if (a.perf_file) {
+    FILE *f = fopen(a.perf_file, "w");
+    if (f) {
+      fprintf(f, "%lld,%lld\n", (long long)load_ns, (long long)query_ns);
+      fclose(f);
+    } else {
+      fprintf(stderr, "weft: %s: cannot write perf file\n", a.perf_file);
+    }
+  }
+  weft_close(w);
+  free(a.traces);
+  return status;
+}

@@ -1,0 +1,20 @@
+/* cli: the `weft` command. Uses only the public API (include/weft/weft.h).
+ *
+ * output.c prints query results as trace_processor_shell does (CSV-like, for
+ * -q/-Q) or as an aligned table (interactive shell); shell.c is the
+ * interactive SQL shell; main.c parses flags and drives loading. */
+#ifndef WEFT_CLI_H
+#define WEFT_CLI_H
+
+#include <stdio.h>
+
+#include "weft/weft.h"
+
+/* Runs `sql` printing every result set in trace_processor_shell's format. */
+int cli_run_query_csv(weft *w, const char *sql, FILE *out);
+/* Runs `sql` printing aligned tables (for people). */
+int cli_run_query_table(weft *w, const char *sql, FILE *out);
+/* The interactive shell; returns the process exit status. */
+int cli_shell(weft *w);
+
+#endif

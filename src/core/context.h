@@ -1,0 +1,54 @@
+/* core: the trace context — everything one weft instance loads into.
+ *
+ * Owns the string pool, every storage table, the stats store, the machine
+ * registry and the input files' bytes. Importers receive a trace_context*
+ * and write through the model trackers; nothing outside core frees it.
+ * Invariant: tables only grow while loading; after weft_load_finish they
+ * are frozen and the SQL engine reads them. */
+#ifndef WEFT_CONTEXT_H
+#define WEFT_CONTEXT_H
+
+#include "base/base.h"
+#include "model/machine.h"
+#include "model/stats.h"
+#include "storage/schema.h"
+
+typedef struct trace_context {
+  weft_options options;
+  base_string_pool strings;
+  storage_table tables[TABLE_COUNT];
+  stats_store stats;
+  machine_registry machines;
+  int64_t bounds_start; /* trace time window of all parsed data */
+  int64_t bounds_end;
+  int has_bounds;
+  uint32_t next_processing_order;
+  uint32_t top_level_files;
+} trace_context;
+
+int trace_context_init(trace_context *ctx, const weft_options *opts);
+void trace_context_free(trace_context *ctx);
+static inline storage_table *ctx_table(trace_context *ctx, schema_table_id id) {
+  return &ctx->tables[id];
+}
+/* Interns a string into the context's pool; NULL/STRING_NULL on failure is
+ * reported through the return code. */
+int ctx_intern(trace_context *ctx, const char *s, size_t len, string_id *out);
+/* Extends the trace bounds by one timestamp. */
+void ctx_extend_bounds(trace_context *ctx, int64_t ts);
+
+/* Adds a trace_file row; returns its id. parent is -1 for none. */
+int ctx_add_trace_file(trace_context *ctx, int64_t parent, const char *name,
+                       uint64_t size, const char *trace_type, uint32_t *id);
+/* Marks a trace file as processed now: sets its processing_order. */
+void ctx_mark_processed(trace_context *ctx, uint32_t trace_file_id);
+/* Sets a metadata value (single key). machine/trace are -1 for NULL. */
+int ctx_metadata_set_int(trace_context *ctx, const char *name, int64_t value,
+                         int64_t machine, int64_t trace);
+int ctx_metadata_set_str(trace_context *ctx, const char *name,
+                         const char *value, int64_t machine, int64_t trace);
+
+/* Fills the derived tables (stats, trace_bounds) at the end of loading. */
+int ctx_finalize_tables(trace_context *ctx);
+
+#endif

@@ -1,0 +1,22 @@
+/* loader: turns fed files into parsed tables.
+ *
+ * Owns the bytes of every input file until loading finishes. A file is
+ * sniffed by content; containers are unpacked member by member in
+ * processing order; trace files are tokenized into the sorter; at finish the
+ * clock graph places every event in trace time and the sorted events are
+ * parsed into the tables. */
+#ifndef WEFT_LOADER_H
+#define WEFT_LOADER_H
+
+#include "core/context.h"
+
+typedef struct loader loader;
+
+int loader_create(loader **out, trace_context *ctx);
+void loader_destroy(loader *l);
+/* Takes ownership of `data` (allocated with base_malloc) in every case. */
+int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
+                    base_error *err);
+int loader_finish(loader *l, base_error *err);
+
+#endif

@@ -1,0 +1,59 @@
+/* The machine registry. */
+#include "model/machine.h"
+
+static int machine_append(machine_registry *r, uint64_t raw_id, uint32_t *row) {
+  int rc = storage_table_append(r->table, row);
+  if (rc) return rc;
+  storage_set_i64(r->table, MACHINE_raw_id, *row, (int64_t)raw_id);
+  storage_set_i64(r->table, MACHINE_label_index, *row, *row);
+  return base_map_insert(&r->by_raw_id, raw_id, *row, NULL) < 0 ? WEFT_ENOMEM
+                                                                 : WEFT_OK;
+}
+
+int machine_registry_init(machine_registry *r, storage_table *table,
+                          base_string_pool *strings) {
+  memset(r, 0, sizeof *r);
+  r->table = table;
+  r->strings = strings;
+  r->next_synthetic = MACHINE_SYNTHETIC_RAW_ID_BASE;
+  uint32_t host;
+  return machine_append(r, 0, &host);
+}
+
+void machine_registry_free(machine_registry *r) {
+  base_map_free(&r->by_raw_id);
+  base_map_free(&r->by_name);
+}
+
+int machine_get_by_raw_id(machine_registry *r, uint64_t raw_id, uint32_t *row) {
+  uint64_t *found = base_map_find(&r->by_raw_id, raw_id);
+  if (found) {
+    *row = (uint32_t)*found;
+    return WEFT_OK;
+  }
+  return machine_append(r, raw_id, row);
+}
+
+int machine_set_name(machine_registry *r, uint32_t row, const char *name,
+                     size_t len) {
+  string_id id;
+  int rc = base_string_pool_intern(r->strings, name, len, &id);
+  if (rc) return rc;
+  storage_set_str(r->table, MACHINE_name, row, id);
+  uint64_t *slot;
+  return base_map_insert(&r->by_name, id, row, &slot) < 0 ? WEFT_ENOMEM
+                                                         : WEFT_OK;
+}
+
+int machine_get_by_name(machine_registry *r, const char *name, size_t len,
+                        uint32_t *row) {
+  string_id id = base_string_pool_find(r->strings, name, len);
+  uint64_t *found = id ? base_map_find(&r->by_name, id) : NULL;
+  if (found) {
+    *row = (uint32_t)*found;
+    return WEFT_OK;
+  }
+  while (base_map_find(&r->by_raw_id, r->next_synthetic)) r->next_synthetic++;
+  int rc = machine_append(r, r->next_synthetic++, row);
+  return rc ? rc : machine_set_name(r, *row, name, len);
+}

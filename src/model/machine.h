@@ -1,0 +1,35 @@
+/* machine: the registry of machines behind the `machine` table.
+ *
+ * Row 0 is the host machine (raw_id 0). Machines are found by the raw id
+ * embedded in trace packets or by name; named machines that have no embedded
+ * id get synthetic raw ids from 2^32 upward. Invariant: raw ids and non-NULL
+ * names are unique across rows. */
+#ifndef WEFT_MACHINE_H
+#define WEFT_MACHINE_H
+
+#include "base/base.h"
+#include "storage/schema.h"
+
+#define MACHINE_SYNTHETIC_RAW_ID_BASE (UINT64_C(1) << 32)
+
+typedef struct machine_registry {
+  storage_table *table;     /* the machine table (not owned) */
+  base_string_pool *strings;
+  base_map by_raw_id;       /* raw_id -> row */
+  base_map by_name;         /* string_id -> row */
+  uint64_t next_synthetic;  /* next synthetic raw id */
+} machine_registry;
+
+int machine_registry_init(machine_registry *r, storage_table *table,
+                          base_string_pool *strings);
+void machine_registry_free(machine_registry *r);
+/* Finds or creates the machine with this embedded raw id. */
+int machine_get_by_raw_id(machine_registry *r, uint64_t raw_id, uint32_t *row);
+/* Finds or creates the machine with this name (synthetic raw id if new). */
+int machine_get_by_name(machine_registry *r, const char *name, size_t len,
+                        uint32_t *row);
+/* Sets the name of an existing row (e.g. SystemInfo.machine_name). */
+int machine_set_name(machine_registry *r, uint32_t row, const char *name,
+                     size_t len);
+
+#endif

@@ -1,0 +1,202 @@
+/* The SQL engine: database setup and statement-by-statement execution,
+ * including Perfetto's `INCLUDE PERFETTO MODULE` statement. */
+#include <ctype.h>
+
+#include "sql/sql.h"
+
+struct sql_engine {
+  sqlite3 *db;
+  sql_vtab_aux *aux; /* one per table, referenced by SQLite */
+  size_t aux_count;
+  sql_scan_stats stats;
+};
+
+int sql_engine_open(sql_engine **out, storage_table *const *tables,
+                    size_t table_count, base_string_pool *strings,
+                    base_error *err) {
+  sql_engine *e = base_calloc(1, sizeof *e);
+  if (!e) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  e->aux = base_calloc(table_count, sizeof *e->aux);
+  if (!e->aux ||
+      sqlite3_open_v2(":memory:", &e->db,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
+          SQLITE_OK) {
+    sql_engine_close(e);
+    return base_error_set(err, WEFT_ESQL, "cannot open SQLite");
+  }
+  e->aux_count = table_count;
+  for (size_t i = 0; i < table_count; i++) {
+    e->aux[i] = (sql_vtab_aux){tables[i], strings, &e->stats};
+    if (sql_vtab_register(e->db, &e->aux[i]) != WEFT_OK) {
+      base_error_set(err, WEFT_ESQL, "cannot register table %s: %s",
+                     tables[i]->name, sqlite3_errmsg(e->db));
+      sql_engine_close(e);
+      return WEFT_ESQL;
+    }
+  }
+  int rc = sql_functions_register(e->db, e);
+  if (rc == WEFT_OK) rc = sql_views_create(e->db, err);
+  if (rc != WEFT_OK) {
+    if (!err || !err->message[0])
+      base_error_set(err, rc, "cannot set up SQL: %s", sqlite3_errmsg(e->db));
+    sql_engine_close(e);
+    return rc;
+  }
+  *out = e;
+  return WEFT_OK;
+}
+
+void sql_engine_close(sql_engine *e) {
+  if (!e) return;
+  sqlite3_close(e->db);
+  base_free(e->aux);
+  base_free(e);
+}
+
+sql_scan_stats *sql_engine_scan_stats(sql_engine *e) { return &e->stats; }
+sqlite3 *sql_engine_db(sql_engine *e) { return e->db; }
+
+/* Skips whitespace and SQL comments. */
+static const char *sql_skip_space(const char *p) {
+  for (;;) {
+    while (isspace((unsigned char)*p)) p++;
+    if (p[0] == '-' && p[1] == '-') {
+      while (*p && *p != '\n') p++;
+    } else if (p[0] == '/' && p[1] == '*') {
+      const char *end = strstr(p + 2, "*/");
+      p = end ? end + 2 : p + strlen(p);
+    } else {
+      return p;
+    }
+  }
+}
+
+static int sql_match_word(const char **pp, const char *word) {
+  const char *p = sql_skip_space(*pp);
+  size_t n = strlen(word);
+  if (strncasecmp(p, word, n) != 0 || isalnum((unsigned char)p[n]) ||
+      p[n] == '_')
+    return 0;
+  *pp = p + n;
+  return 1;
+}
+
+/* If `p` starts an INCLUDE PERFETTO MODULE statement, runs it and returns
+ * the rest of the SQL in *rest; returns 1 if handled, 0 if not, <0 error. */
+static int sql_try_include(sql_engine *e, const char *p, const char **rest,
+                           base_error *err) {
+  const char *q = p;
+  if (!sql_match_word(&q, "INCLUDE") || !sql_match_word(&q, "PERFETTO") ||
+      !sql_match_word(&q, "MODULE"))
+    return 0;
+  q = sql_skip_space(q);
+  const char *start = q;
+  while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '*') q++;
+  char name[256];
+  size_t len = (size_t)(q - start);
+  if (len == 0 || len >= sizeof name)
+    return base_error_set(err, WEFT_ESQL, "INCLUDE PERFETTO MODULE: bad module name");
+  memcpy(name, start, len);
+  name[len] = '\0';
+  q = sql_skip_space(q);
+  if (*q == ';') q++;
+  *rest = q;
+  int rc = sql_module_include(e->db, name, err);
+  return rc < 0 ? rc : 1;
+}
+
+static int sql_report_columns(sqlite3_stmt *stmt, int statement,
+                              const weft_query_callbacks *cb) {
+  int n = sqlite3_column_count(stmt);
+  const char *names[256];
+  const char **list = n <= 256 ? names : base_malloc((size_t)n * sizeof *list);
+  if (!list) return WEFT_ENOMEM;
+  for (int i = 0; i < n; i++) {
+    const char *name = sqlite3_column_name(stmt, i);
+    list[i] = name ? name : "";
+  }
+  int stop = cb->on_columns(cb->user, statement, n, list);
+  if (list != names) base_free(list);
+  return stop ? WEFT_EABORT : WEFT_OK;
+}
+
+static int sql_report_row(sqlite3_stmt *stmt, int statement,
+                          const weft_query_callbacks *cb) {
+  int n = sqlite3_column_count(stmt);
+  weft_cell cells_small[64];
+  weft_cell *cells = n <= 64 ? cells_small : base_calloc((size_t)n, sizeof *cells);
+  if (!cells) return WEFT_ENOMEM;
+  for (int i = 0; i < n; i++) {
+    weft_cell *c = &cells[i];
+    memset(c, 0, sizeof *c);
+    switch (sqlite3_column_type(stmt, i)) {
+      case SQLITE_INTEGER:
+        c->type = WEFT_CELL_INT;
+        c->i = sqlite3_column_int64(stmt, i);
+        break;
+      case SQLITE_FLOAT:
+        c->type = WEFT_CELL_DOUBLE;
+        c->d = sqlite3_column_double(stmt, i);
+        break;
+      case SQLITE_TEXT:
+        c->type = WEFT_CELL_STRING;
+        c->s = (const char *)sqlite3_column_text(stmt, i);
+        c->len = (size_t)sqlite3_column_bytes(stmt, i);
+        break;
+      case SQLITE_BLOB:
+        c->type = WEFT_CELL_BLOB;
+        c->s = sqlite3_column_blob(stmt, i);
+        c->len = (size_t)sqlite3_column_bytes(stmt, i);
+        break;
+      default: c->type = WEFT_CELL_NULL; break;
+    }
+  }
+  int stop = cb->on_row(cb->user, statement, n, cells);
+  if (cells != cells_small) base_free(cells);
+  return stop ? WEFT_EABORT : WEFT_OK;
+}
+
+static int sql_run_statement(sql_engine *e, sqlite3_stmt *stmt, int statement,
+                             const weft_query_callbacks *cb, base_error *err) {
+  int has_columns = sqlite3_column_count(stmt) > 0;
+  int rc = WEFT_OK;
+  if (has_columns && cb && cb->on_columns)
+    rc = sql_report_columns(stmt, statement, cb);
+  while (rc == WEFT_OK) {
+    int step = sqlite3_step(stmt);
+    if (step == SQLITE_DONE) break;
+    if (step != SQLITE_ROW)
+      return base_error_set(err, WEFT_ESQL, "%s", sqlite3_errmsg(e->db));
+    if (cb && cb->on_row) rc = sql_report_row(stmt, statement, cb);
+  }
+  if (rc == WEFT_EABORT) base_error_set(err, rc, "query stopped by caller");
+  else if (rc) base_error_set(err, rc, "out of memory");
+  return rc;
+}
+
+int sql_engine_execute(sql_engine *e, const char *sql,
+                       const weft_query_callbacks *cb, base_error *err) {
+  const char *p = sql;
+  int statement = 0;
+  for (;;) {
+    p = sql_skip_space(p);
+    if (!*p) return WEFT_OK;
+    const char *rest = NULL;
+    int inc = sql_try_include(e, p, &rest, err);
+    if (inc < 0) return inc;
+    if (inc == 1) {
+      p = rest;
+      continue;
+    }
+    sqlite3_stmt *stmt = NULL;
+    if (sqlite3_prepare_v2(e->db, p, -1, &stmt, &rest) != SQLITE_OK)
+      return base_error_set(err, WEFT_ESQL, "%s", sqlite3_errmsg(e->db));
+    p = rest;
+    if (!stmt) continue; /* only whitespace or a comment */
+    int has_columns = sqlite3_column_count(stmt) > 0;
+    int rc = sql_run_statement(e, stmt, statement, cb, err);
+    sqlite3_finalize(stmt);
+    if (rc) return rc;
+    if (has_columns) statement++;
+  }
+}

@@ -1,0 +1,395 @@
+/* vtab: one read-only, eponymous SQLite virtual-table module serving any
+ * storage_table from its schema.
+ *
+ * Pushdown: `=` on the id column (one row), `= < <= > >=` on an id column or a
+ * column whose `sorted` flag holds (binary search to a row range), and
+ * equality on any other int/string column checked in C before SQLite sees the
+ * row. No constraint is omitted: SQLite re-checks every one, so the narrowing
+ * only has to keep a superset of the answer (this keeps type-affinity rules
+ * SQLite's own). ORDER BY on the id or a sorted column, ascending, is reported
+ * as consumed so SQLite skips its sort. */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "sql/sql.h"
+
+/* One planned constraint, encoded in idxStr as "<col>:<op>," repeated. */
+enum vtab_op { OP_EQ, OP_LT, OP_LE, OP_GT, OP_GE };
+
+typedef struct vtab_table {
+  sqlite3_vtab base;       /* must be first */
+  storage_table *table;    /* the served table; owned by the engine */
+  base_string_pool *strings;
+  sql_scan_stats *stats;   /* rows visited, for benchmarks; may be NULL */
+} vtab_table;
+
+typedef struct vtab_filter {
+  int column;
+  int op;
+  sqlite3_value *value; /* borrowed from xFilter's argv for the scan */
+  int64_t i64;          /* for int/id columns when value is numeric */
+  string_id str;        /* for string columns */
+  int kind;             /* 0 = int, 1 = double, 2 = string id, 3 = none-match */
+  double f64;
+} vtab_filter;
+
+typedef struct vtab_cursor {
+  sqlite3_vtab_cursor base; /* must be first */
+  size_t row;               /* current row */
+  size_t end;               /* one past the last candidate row */
+  vtab_filter filters[16];  /* per-row checks (non-range constraints) */
+  int filter_count;
+} vtab_cursor;
+
+/* ---- schema declaration ---- */
+
+static const char *vtab_sql_type(storage_type type) {
+  switch (type) {
+    case STORAGE_F64: return "DOUBLE";
+    case STORAGE_STR: return "TEXT";
+    default: return "BIGINT";
+  }
+}
+
+static int vtab_declare(sqlite3 *db, const storage_table *t) {
+  base_buf sql;
+  base_buf_init(&sql, 0);
+  int rc = base_buf_append(&sql, "CREATE TABLE x(", 15);
+  for (size_t i = 0; rc == 0 && i < t->column_count; i++) {
+    rc = base_buf_appendf(&sql, "%s\"%s\" %s%s", i ? ", " : "",
+                          t->defs[i].name, vtab_sql_type(t->defs[i].type),
+                          (t->defs[i].flags & STORAGE_HIDDEN) ? " HIDDEN" : "");
+  }
+  if (rc == 0) rc = base_buf_append(&sql, ")", 1);
+  if (rc == 0) rc = sqlite3_declare_vtab(db, sql.data) == SQLITE_OK ? 0 : -1;
+  base_buf_free(&sql);
+  return rc;
+}
+
+/* xConnect: eponymous tables are connected, never created. */
+static int vtab_connect(sqlite3 *db, void *aux, int argc,
+                        const char *const *argv, sqlite3_vtab **out,
+                        char **errmsg) {
+  (void)argc, (void)argv, (void)errmsg;
+  sql_vtab_aux *a = aux;
+  if (vtab_declare(db, a->table) != 0) return SQLITE_ERROR;
+  vtab_table *vt = sqlite3_malloc(sizeof *vt);
+  if (!vt) return SQLITE_NOMEM;
+  memset(vt, 0, sizeof *vt);
+  vt->table = a->table;
+  vt->strings = a->strings;
+  vt->stats = a->stats;
+  *out = &vt->base;
+  return SQLITE_OK;
+}
+
+static int vtab_disconnect(sqlite3_vtab *vt) {
+  sqlite3_free(vt);
+  return SQLITE_OK;
+}
+
+/* ---- planning ---- */
+
+static int vtab_op_from_sqlite(unsigned char op) {
+  switch (op) {
+    case SQLITE_INDEX_CONSTRAINT_EQ: return OP_EQ;
+    case SQLITE_INDEX_CONSTRAINT_LT: return OP_LT;
+    case SQLITE_INDEX_CONSTRAINT_LE: return OP_LE;
+    case SQLITE_INDEX_CONSTRAINT_GT: return OP_GT;
+    case SQLITE_INDEX_CONSTRAINT_GE: return OP_GE;
+    default: return -1;
+  }
+}
+
+static int vtab_column_is_ordered(const storage_table *t, int col) {
+  if (col < 0) return 1; /* rowid = id */
+  return t->columns[col].sorted &&
+         (t->defs[col].type == STORAGE_ID || t->defs[col].type == STORAGE_I64 ||
+          t->defs[col].type == STORAGE_F64);
+}
+
+/* xBestIndex: choose the usable constraints and estimate the cost. */
+static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
+  vtab_table *vt = (vtab_table *)base;
+  const storage_table *t = vt->table;
+  double rows = (double)t->row_count + 1;
+  char plan[16 * 16];
+  size_t plan_len = 0;
+  int argc = 0, unique = 0;
+  for (int i = 0; i < info->nConstraint && argc < 16; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    int op = vtab_op_from_sqlite(c->op);
+    if (!c->usable || op < 0) continue;
+    int col = c->iColumn;
+    if (col >= (int)t->column_count) continue;
+    int ordered = vtab_column_is_ordered(t, col);
+    int is_id = col < 0 || t->defs[col].type == STORAGE_ID;
+    if (!ordered && op != OP_EQ) continue;
+    if (col >= 0 && t->defs[col].type == STORAGE_F64 && !ordered) continue;
+    info->aConstraintUsage[i].argvIndex = ++argc;
+    info->aConstraintUsage[i].omit = 0;
+    plan_len += (size_t)snprintf(plan + plan_len, sizeof plan - plan_len,
+                                 "%d:%d,", col < 0 ? -1 : col, op);
+    if (op == OP_EQ && is_id) {
+      unique = 1;
+      rows = 1;
+    } else if (op == OP_EQ) {
+      rows = rows / 10 + 1;
+    } else {
+      rows = rows / 3 + 1;
+    }
+  }
+  if (unique) info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+  info->estimatedRows = (sqlite3_int64)rows;
+  info->estimatedCost = rows;
+  if (argc) {
+    info->idxStr = sqlite3_mprintf("%s", plan);
+    if (!info->idxStr) return SQLITE_NOMEM;
+    info->needToFreeIdxStr = 1;
+  }
+  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
+      vtab_column_is_ordered(t, info->aOrderBy[0].iColumn))
+    info->orderByConsumed = 1;
+  return SQLITE_OK;
+}
+
+/* ---- scanning ---- */
+
+static int vtab_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
+  (void)base;
+  vtab_cursor *cur = sqlite3_malloc(sizeof *cur);
+  if (!cur) return SQLITE_NOMEM;
+  memset(cur, 0, sizeof *cur);
+  *out = &cur->base;
+  return SQLITE_OK;
+}
+
+static int vtab_close(sqlite3_vtab_cursor *cur) {
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+/* Narrows [*lo, *hi) for `col op value` on an ordered column. Values that are
+ * not numbers leave the range as it is (SQLite re-checks). */
+static void vtab_narrow_range(const storage_table *t, int col, int op,
+                              sqlite3_value *value, size_t *lo, size_t *hi) {
+  int vtype = sqlite3_value_numeric_type(value);
+  if (vtype != SQLITE_INTEGER && vtype != SQLITE_FLOAT) return;
+  int is_double_col = col >= 0 && t->defs[col].type == STORAGE_F64;
+  size_t (*bound_i)(const storage_table *, size_t, size_t, size_t, int64_t,
+                    int) = storage_lower_bound_i64;
+  int64_t iv = 0;
+  double dv = sqlite3_value_double(value);
+  if (!is_double_col) {
+    if (vtype == SQLITE_INTEGER) {
+      iv = sqlite3_value_int64(value);
+    } else {
+      /* Round outwards so the range stays a superset. */
+      double r = (op == OP_LT || op == OP_LE) ? ceil(dv) : floor(dv);
+      if (isnan(r)) return;
+      if (r >= 9.2e18) iv = INT64_MAX;
+      else if (r <= -9.2e18) iv = INT64_MIN;
+      else iv = (int64_t)r;
+      if (op == OP_LT) op = OP_LE;
+      if (op == OP_GT) op = OP_GE;
+      if (op == OP_EQ) { /* floor(dv)..ceil(dv) */
+        size_t a = bound_i(t, (size_t)(col < 0 ? 0 : col), *lo, *hi, (int64_t)floor(dv), 0);
+        size_t b = bound_i(t, (size_t)(col < 0 ? 0 : col), *lo, *hi, (int64_t)ceil(dv), 1);
+        *lo = a, *hi = b > a ? b : a;
+        return;
+      }
+    }
+  }
+  size_t c = (size_t)(col < 0 ? 0 : col);
+  if (col < 0 || t->defs[col].type == STORAGE_ID) {
+    /* id column: rows are their own ids. */
+    int64_t n = (int64_t)t->row_count;
+    int64_t first = 0, last = n; /* [first, last) */
+    switch (op) {
+      case OP_EQ: first = iv; last = iv < INT64_MAX ? iv + 1 : iv; break;
+      case OP_LT: last = iv; break;
+      case OP_LE: last = iv < INT64_MAX ? iv + 1 : iv; break;
+      case OP_GT: first = iv < INT64_MAX ? iv + 1 : iv; break;
+      case OP_GE: first = iv; break;
+    }
+    if (first < 0) first = 0;
+    if (last > n) last = n;
+    if ((size_t)first > *lo) *lo = first > last ? (size_t)last : (size_t)first;
+    if (last >= 0 && (size_t)last < *hi) *hi = (size_t)last;
+    if (*lo > *hi) *lo = *hi;
+    return;
+  }
+  size_t a = *lo, b = *hi;
+  if (is_double_col) {
+    if (op == OP_EQ || op == OP_GE) a = storage_lower_bound_f64(t, c, *lo, *hi, dv, 0);
+    if (op == OP_GT) a = storage_lower_bound_f64(t, c, *lo, *hi, dv, 1);
+    if (op == OP_EQ || op == OP_LE) b = storage_lower_bound_f64(t, c, *lo, *hi, dv, 1);
+    if (op == OP_LT) b = storage_lower_bound_f64(t, c, *lo, *hi, dv, 0);
+  } else {
+    if (op == OP_EQ || op == OP_GE) a = bound_i(t, c, *lo, *hi, iv, 0);
+    if (op == OP_GT) a = bound_i(t, c, *lo, *hi, iv, 1);
+    if (op == OP_EQ || op == OP_LE) b = bound_i(t, c, *lo, *hi, iv, 1);
+    if (op == OP_LT) b = bound_i(t, c, *lo, *hi, iv, 0);
+  }
+  *lo = a;
+  *hi = b > a ? b : a;
+}
+
+/* Prepares an equality check done in C for a non-ordered column. Returns 0
+ * when the check is exact enough to use, -1 to leave it to SQLite. */
+static int vtab_prepare_filter(vtab_table *vt, int col, sqlite3_value *value,
+                               vtab_filter *f) {
+  const storage_table *t = vt->table;
+  f->column = col;
+  if (t->defs[col].type == STORAGE_STR) {
+    if (sqlite3_value_type(value) != SQLITE_TEXT) return -1;
+    const char *s = (const char *)sqlite3_value_text(value);
+    int len = sqlite3_value_bytes(value);
+    f->str = base_string_pool_find(vt->strings, s, (size_t)len);
+    f->kind = f->str == STRING_NULL ? 3 : 2;
+    return 0;
+  }
+  if (t->defs[col].type == STORAGE_I64 &&
+      sqlite3_value_type(value) == SQLITE_INTEGER) {
+    f->i64 = sqlite3_value_int64(value);
+    f->kind = 0;
+    return 0;
+  }
+  return -1;
+}
+
+static int vtab_row_matches(const vtab_table *vt, const vtab_cursor *cur,
+                            size_t row) {
+  const storage_table *t = vt->table;
+  for (int i = 0; i < cur->filter_count; i++) {
+    const vtab_filter *f = &cur->filters[i];
+    switch (f->kind) {
+      case 0:
+        if (storage_is_null(t, (size_t)f->column, row) ||
+            storage_i64(t, (size_t)f->column)[row] != f->i64)
+          return 0;
+        break;
+      case 2:
+        if (storage_str(t, (size_t)f->column)[row] != f->str) return 0;
+        break;
+      default: return 0;
+    }
+  }
+  return 1;
+}
+
+static void vtab_skip_non_matching(vtab_cursor *cur) {
+  const vtab_table *vt = (const vtab_table *)cur->base.pVtab;
+  while (cur->row < cur->end && cur->filter_count &&
+         !vtab_row_matches(vt, cur, cur->row))
+    cur->row++;
+}
+
+/* xFilter: decode the plan, narrow the row range, set per-row checks. */
+static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
+                          const char *idx_str, int argc,
+                          sqlite3_value **argv) {
+  (void)idx_num;
+  vtab_cursor *cur = (vtab_cursor *)base;
+  vtab_table *vt = (vtab_table *)base->pVtab;
+  const storage_table *t = vt->table;
+  size_t lo = 0, hi = t->row_count;
+  cur->filter_count = 0;
+  const char *p = idx_str;
+  for (int i = 0; p && *p && i < argc; i++) {
+    int col = 0, op = 0, used = 0;
+    if (sscanf(p, "%d:%d,%n", &col, &op, &used) != 2 || used == 0) break;
+    p += used;
+    if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
+      lo = hi; /* comparison with NULL matches nothing */
+      continue;
+    }
+    if (vtab_column_is_ordered(t, col)) {
+      vtab_narrow_range(t, col, op, argv[i], &lo, &hi);
+    } else if (cur->filter_count < 16 &&
+               vtab_prepare_filter(vt, col, argv[i],
+                                   &cur->filters[cur->filter_count]) == 0) {
+      cur->filter_count++;
+    }
+  }
+  cur->row = lo;
+  cur->end = hi;
+  vtab_skip_non_matching(cur);
+  if (vt->stats) vt->stats->scans++;
+  return SQLITE_OK;
+}
+
+static int vtab_next(sqlite3_vtab_cursor *base) {
+  vtab_cursor *cur = (vtab_cursor *)base;
+  cur->row++;
+  vtab_skip_non_matching(cur);
+  return SQLITE_OK;
+}
+
+static int vtab_eof(sqlite3_vtab_cursor *base) {
+  vtab_cursor *cur = (vtab_cursor *)base;
+  vtab_table *vt = (vtab_table *)base->pVtab;
+  int eof = cur->row >= cur->end;
+  if (!eof && vt->stats) vt->stats->rows_visited++;
+  return eof;
+}
+
+static int vtab_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx,
+                       int col) {
+  vtab_cursor *cur = (vtab_cursor *)base;
+  vtab_table *vt = (vtab_table *)base->pVtab;
+  const storage_table *t = vt->table;
+  size_t row = cur->row;
+  switch (t->defs[col].type) {
+    case STORAGE_ID:
+      sqlite3_result_int64(ctx, (sqlite3_int64)row);
+      break;
+    case STORAGE_I64:
+      if (storage_is_null(t, (size_t)col, row)) break;
+      sqlite3_result_int64(ctx, storage_i64(t, (size_t)col)[row]);
+      break;
+    case STORAGE_F64:
+      if (storage_is_null(t, (size_t)col, row)) break;
+      sqlite3_result_double(ctx, storage_f64(t, (size_t)col)[row]);
+      break;
+    case STORAGE_STR: {
+      string_id id = storage_str(t, (size_t)col)[row];
+      if (id == STRING_NULL) break;
+      sqlite3_result_text(ctx, base_string_pool_get(vt->strings, id),
+                          (int)base_string_pool_len(vt->strings, id),
+                          SQLITE_STATIC);
+      break;
+    }
+  }
+  return SQLITE_OK;
+}
+
+static int vtab_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid) {
+  *rowid = (sqlite3_int64)((vtab_cursor *)base)->row;
+  return SQLITE_OK;
+}
+
+/* The module: read-only, eponymous-only (xCreate NULL), no transactions. */
+static const sqlite3_module vtab_module = {
+    .iVersion = 0,
+    .xCreate = NULL,
+    .xConnect = vtab_connect,
+    .xBestIndex = vtab_best_index,
+    .xDisconnect = vtab_disconnect,
+    .xDestroy = vtab_disconnect,
+    .xOpen = vtab_open,
+    .xClose = vtab_close,
+    .xFilter = vtab_filter_fn,
+    .xNext = vtab_next,
+    .xEof = vtab_eof,
+    .xColumn = vtab_column,
+    .xRowid = vtab_rowid,
+};
+
+int sql_vtab_register(sqlite3 *db, sql_vtab_aux *aux) {
+  return sqlite3_create_module_v2(db, aux->table->name, &vtab_module, aux,
+                                  NULL) == SQLITE_OK
+             ? WEFT_OK
+             : WEFT_ESQL;
+}

@@ -1,0 +1,73 @@
+/* schema: every table weft stores, with Perfetto's names and column order.
+ *
+ * Each table is an X-macro list of (column, type, flags); from it come the
+ * column-index enums (e.g. SLICE_ts) and the storage_column_def arrays. Column
+ * order is the order `SELECT *` shows. Tables whose name starts with
+ * "__intrinsic_" are exposed through views defined in src/sql/views.c. */
+#ifndef WEFT_SCHEMA_H
+#define WEFT_SCHEMA_H
+
+#include "storage/storage.h"
+
+#define N STORAGE_NULLABLE
+#define S STORAGE_SORTED
+#define H STORAGE_HIDDEN
+
+#define MACHINE_COLUMNS(C, T)                                            \
+  C(T, id, ID, 0) C(T, raw_id, I64, 0) C(T, name, STR, 0) C(T, sysname, STR, 0)   \
+  C(T, release, STR, 0) C(T, version, STR, 0) C(T, arch, STR, 0)               \
+  C(T, num_cpus, I64, N) C(T, android_build_fingerprint, STR, 0)            \
+  C(T, android_device_manufacturer, STR, 0) C(T, android_sdk_version, I64, N) \
+  C(T, system_ram_bytes, I64, N) C(T, system_ram_gb, I64, N) C(T, label_index, I64, N)
+
+#define METADATA_COLUMNS(C, T)                                           \
+  C(T, id, ID, 0) C(T, name, STR, 0) C(T, key_type, STR, 0) C(T, int_value, I64, N) \
+  C(T, str_value, STR, 0) C(T, machine_id, I64, N) C(T, trace_id, I64, N)
+
+#define STATS_COLUMNS(C, T)                                              \
+  C(T, name, STR, 0) C(T, idx, I64, N) C(T, severity, STR, 0) C(T, source, STR, 0) \
+  C(T, value, I64, 0) C(T, description, STR, 0) C(T, machine_id, I64, N)       \
+  C(T, trace_id, I64, N)
+
+#define TRACE_BOUNDS_COLUMNS(C, T) C(T, start_ts, I64, 0) C(T, end_ts, I64, 0)
+
+#define TRACE_FILE_COLUMNS(C, T)                                         \
+  C(T, id, ID, 0) C(T, parent_id, I64, N) C(T, name, STR, 0) C(T, size, I64, 0)   \
+  C(T, trace_type, STR, 0) C(T, processing_order, I64, N)
+
+#define CLOCK_SNAPSHOT_COLUMNS(C, T)                                     \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, clock_id, I64, 0) C(T, clock_name, STR, 0) \
+  C(T, clock_value, I64, 0) C(T, snapshot_id, I64, 0) C(T, machine_id, I64, N)
+
+/* The list of tables: (enum suffix, SQL name, column list). */
+#define WEFT_TABLES(T)                                                \
+  T(MACHINE, "machine", MACHINE_COLUMNS)                              \
+  T(METADATA, "metadata", METADATA_COLUMNS)                           \
+  T(STATS, "stats", STATS_COLUMNS)                                    \
+  T(TRACE_BOUNDS, "trace_bounds", TRACE_BOUNDS_COLUMNS)               \
+  T(TRACE_FILE, "__intrinsic_trace_file", TRACE_FILE_COLUMNS)         \
+  T(CLOCK_SNAPSHOT, "clock_snapshot", CLOCK_SNAPSHOT_COLUMNS)
+
+/* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
+#define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
+#define SCHEMA_DEFINE_ENUM(TAB, NAME, COLS) \
+  enum { COLS(SCHEMA_ENUM_ITEM, TAB) TAB##_COLUMN_COUNT };
+WEFT_TABLES(SCHEMA_DEFINE_ENUM)
+
+#define SCHEMA_TABLE_ENUM(TAB, NAME, COLS) TABLE_##TAB,
+typedef enum schema_table_id {
+  WEFT_TABLES(SCHEMA_TABLE_ENUM) TABLE_COUNT
+} schema_table_id;
+
+typedef struct schema_table_def {
+  const char *name;
+  const storage_column_def *columns;
+  size_t column_count;
+} schema_table_def;
+
+extern const schema_table_def schema_tables[TABLE_COUNT];
+
+#undef N
+#undef S
+#undef H
+#endif

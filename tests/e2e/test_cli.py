@@ -1,0 +1,90 @@
+"""End-to-end: the weft command's flags, output format and errors."""
+import os
+import weft_e2e as e
+
+
+class CliTest(e.TempDirTest):
+    def test_output_format(self):
+        rc, out, err = e.run('-Q', "select 1 as x, null as y, 'a' as z, 0.5 as w")
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, '"x","y","z","w"\n1,"[NULL]","a",0.500000\n')
+
+    def test_blob_and_negative(self):
+        rc, out, _ = e.run('-Q', "select x'00ff' as b, -12 as n, 1700000000000000000 as big")
+        self.assertEqual(out, '"b","n","big"\n"<raw bytes>",-12,1700000000000000000\n')
+
+    def test_multiple_result_sets(self):
+        q = e.write_temp(self.dir, 'q.sql',
+                         'create table t(a); insert into t values (1),(2);\n'
+                         'select a from t;\nselect count(*) as c from t where a > 5;\n')
+        rc, out, err = e.run('-q', q)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, '"a"\n1\n2\n\n"c"\n0\n')
+
+    def test_empty_result_prints_header(self):
+        rc, out, _ = e.run('-Q', 'select 1 as a where 0')
+        self.assertEqual(out, '"a"\n')
+
+    def test_builtin_tables_run(self):
+        for table in ('stats', 'metadata', 'machine', 'trace_file',
+                      'trace_bounds', '__intrinsic_trace_file', 'clock_snapshot'):
+            rc, out, err = e.run('-Q', f'select * from {table} limit 1')
+            self.assertEqual(rc, 0, f'{table}: {err}')
+            self.assertTrue(out.startswith('"'), table)
+
+    def test_stats_lists_known_stats_with_zero(self):
+        rc, out, _ = e.run('-Q', "select value from stats where name = "
+                           "'trace_sorter_negative_timestamp_dropped'")
+        self.assertEqual(out, '"value"\n0\n')
+
+    def test_host_machine_row(self):
+        rc, out, _ = e.run('-Q', 'select id, raw_id from machine')
+        self.assertEqual(out, '"id","raw_id"\n0,0\n')
+
+    def test_sql_error(self):
+        rc, out, err = e.run('-Q', 'select * from no_such_table')
+        self.assertNotEqual(rc, 0)
+        self.assertIn('no such table', err)
+        self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_missing_file_names_it(self):
+        rc, _, err = e.run('-Q', 'select 1', os.path.join(self.dir, 'nope.pftrace'))
+        self.assertNotEqual(rc, 0)
+        self.assertIn('nope.pftrace', err)
+
+    def test_unknown_format_names_file(self):
+        path = e.write_temp(self.dir, 'junk.bin', b'\x00\x01\x02garbage')
+        rc, _, err = e.run('-Q', 'select 1', path)
+        self.assertNotEqual(rc, 0)
+        self.assertIn('junk.bin', err)
+
+    def test_help_version_and_compat_flags(self):
+        rc, out, _ = e.run('--help')
+        self.assertEqual(rc, 0)
+        self.assertIn('usage: weft', out)
+        rc, out, _ = e.run('--version')
+        self.assertTrue(out.startswith('weft '))
+        rc, out, _ = e.run('--analyze-trace-proto-content', '--crop-track-events',
+                           '--extra-checks', '-Q', 'select 2 as two')
+        self.assertEqual(out, '"two"\n2\n')
+        rc, _, err = e.run('--bogus')
+        self.assertEqual(rc, 2)
+
+    def test_perf_file(self):
+        perf = os.path.join(self.dir, 'perf.txt')
+        rc, _, _ = e.run('--perf-file', perf, '-Q', 'select 1')
+        self.assertEqual(rc, 0)
+        with open(perf) as f:
+            load_ns, query_ns = f.read().strip().split(',')
+        self.assertGreaterEqual(int(load_ns), 0)
+        self.assertGreaterEqual(int(query_ns), 0)
+
+    def test_interactive_shell(self):
+        rc, out, _ = e.run(stdin=b'select 41 + 1 as answer;\n.quit\n')
+        self.assertEqual(rc, 0)
+        self.assertIn('answer', out)
+        self.assertIn('42', out)
+
+
+if __name__ == '__main__':
+    e.main()
