@@ -11,6 +11,7 @@ const stats_info stats_infos[STATS_COUNT] = {
 const char *stats_severity_name(stats_severity s) {
   switch (s) {
     case STATS_INFO: return "info";
+    case STATS_NOTICE: return "notice";
     case STATS_DATA_LOSS: return "data_loss";
     default: return "error";
   }

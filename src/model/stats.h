@@ -10,7 +10,7 @@
 #include "base/base.h"
 
 typedef enum stats_kind { STATS_SINGLE, STATS_INDEXED } stats_kind;
-typedef enum stats_severity { STATS_INFO, STATS_DATA_LOSS, STATS_ERROR } stats_severity;
+typedef enum stats_severity { STATS_INFO, STATS_NOTICE, STATS_DATA_LOSS, STATS_ERROR } stats_severity;
 typedef enum stats_source { STATS_TRACE, STATS_ANALYSIS } stats_source;
 
 #define STATS_ENUM_ITEM(name, kind, severity, source, description) stat_##name,

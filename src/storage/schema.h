@@ -31,13 +31,80 @@
 
 #define TRACE_BOUNDS_COLUMNS(C, T) C(T, start_ts, I64, 0) C(T, end_ts, I64, 0)
 
-#define TRACE_FILE_COLUMNS(C, T)                                         \
-  C(T, id, ID, 0) C(T, parent_id, I64, N) C(T, name, STR, 0) C(T, size, I64, 0)   \
-  C(T, trace_type, STR, 0) C(T, processing_order, I64, N)
+#define TRACE_FILE_COLUMNS(C, T)                                      \
+  C(T, id, ID, 0) C(T, parent_id, I64, N) C(T, name, STR, 0)          \
+  C(T, size, I64, 0) C(T, trace_type, STR, 0)                         \
+  C(T, processing_order, I64, N) C(T, is_container, I64, 0)
 
 #define CLOCK_SNAPSHOT_COLUMNS(C, T)                                     \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, clock_id, I64, 0) C(T, clock_name, STR, 0) \
   C(T, clock_value, I64, 0) C(T, snapshot_id, I64, 0) C(T, machine_id, I64, N)
+
+
+/* ---- the trace model (Perfetto's __intrinsic_* tables) ---- */
+
+#define THREAD_COLUMNS(C, T)                                          \
+  C(T, id, ID, 0) C(T, tid, I64, 0) C(T, name, STR, 0)                \
+  C(T, start_ts, I64, N) C(T, end_ts, I64, N) C(T, upid, I64, N)      \
+  C(T, is_main_thread, I64, N) C(T, is_idle, I64, 0)                  \
+  C(T, machine_id, I64, N) C(T, arg_set_id, I64, N)
+
+#define PROCESS_COLUMNS(C, T)                                         \
+  C(T, id, ID, 0) C(T, pid, I64, 0) C(T, name, STR, 0)                \
+  C(T, start_ts, I64, N) C(T, end_ts, I64, N) C(T, parent_upid, I64, N) \
+  C(T, uid, I64, N) C(T, android_appid, I64, N)                       \
+  C(T, android_user_id, I64, N) C(T, cmdline, STR, 0)                 \
+  C(T, arg_set_id, I64, N) C(T, machine_id, I64, N)
+
+/* Tracks: dimensions (utid/upid/cpu) are kept as columns for fast views and
+ * also as args under dimension_arg_set_id. event_type: 'slice'|'counter'. */
+#define TRACK_COLUMNS(C, T)                                           \
+  C(T, id, ID, 0) C(T, name, STR, 0) C(T, parent_id, I64, N)          \
+  C(T, source_arg_set_id, I64, N) C(T, machine_id, I64, N)            \
+  C(T, type, STR, 0) C(T, dimension_arg_set_id, I64, N)               \
+  C(T, track_group_id, I64, N) C(T, event_type, STR, 0)               \
+  C(T, counter_unit, STR, 0) C(T, utid, I64, N) C(T, upid, I64, N)    \
+  C(T, cpu, I64, N) C(T, description, STR, 0)
+
+#define SLICE_COLUMNS(C, T)                                           \
+  C(T, id, ID, 0) C(T, ts, I64, S) C(T, dur, I64, 0)                  \
+  C(T, track_id, I64, 0) C(T, category, STR, 0) C(T, name, STR, 0)    \
+  C(T, depth, I64, 0) C(T, parent_id, I64, N) C(T, arg_set_id, I64, N) \
+  C(T, thread_ts, I64, N) C(T, thread_dur, I64, N)                    \
+  C(T, thread_instruction_count, I64, N)                              \
+  C(T, thread_instruction_delta, I64, N)
+
+#define COUNTER_COLUMNS(C, T)                                         \
+  C(T, id, ID, 0) C(T, ts, I64, S) C(T, track_id, I64, 0)             \
+  C(T, value, F64, 0) C(T, arg_set_id, I64, N)
+
+#define ARGS_COLUMNS(C, T)                                            \
+  C(T, id, ID, 0) C(T, arg_set_id, I64, S) C(T, flat_key, STR, 0)     \
+  C(T, key, STR, 0) C(T, int_value, I64, N) C(T, string_value, STR, 0) \
+  C(T, real_value, F64, N) C(T, value_type, STR, 0)
+
+#define CPU_COLUMNS(C, T)                                             \
+  C(T, id, ID, 0) C(T, cpu, I64, N) C(T, cluster_id, I64, 0)          \
+  C(T, processor, STR, 0) C(T, machine_id, I64, N) C(T, capacity, I64, N) \
+  C(T, arg_set_id, I64, N)
+
+#define SCHED_COLUMNS(C, T)                                           \
+  C(T, id, ID, 0) C(T, ts, I64, S) C(T, dur, I64, 0) C(T, utid, I64, 0) \
+  C(T, end_state, STR, 0) C(T, priority, I64, 0) C(T, ucpu, I64, 0)
+
+#define THREAD_STATE_COLUMNS(C, T)                                    \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, dur, I64, 0) C(T, utid, I64, 0) \
+  C(T, state, STR, 0) C(T, io_wait, I64, N) C(T, blocked_function, STR, 0) \
+  C(T, waker_utid, I64, N) C(T, waker_id, I64, N) C(T, irq_context, I64, N) \
+  C(T, ucpu, I64, N)
+
+#define FTRACE_EVENT_COLUMNS(C, T)                                    \
+  C(T, id, ID, 0) C(T, ts, I64, S) C(T, name, STR, 0) C(T, utid, I64, 0) \
+  C(T, arg_set_id, I64, N) C(T, common_flags, I64, N) C(T, ucpu, I64, 0)
+
+#define FLOW_COLUMNS(C, T)                                            \
+  C(T, id, ID, 0) C(T, slice_out, I64, 0) C(T, slice_in, I64, 0)      \
+  C(T, trace_id, I64, N) C(T, arg_set_id, I64, N)
 
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
@@ -46,7 +113,18 @@
   T(STATS, "stats", STATS_COLUMNS)                                    \
   T(TRACE_BOUNDS, "trace_bounds", TRACE_BOUNDS_COLUMNS)               \
   T(TRACE_FILE, "__intrinsic_trace_file", TRACE_FILE_COLUMNS)         \
-  T(CLOCK_SNAPSHOT, "clock_snapshot", CLOCK_SNAPSHOT_COLUMNS)
+  T(CLOCK_SNAPSHOT, "__intrinsic_clock_snapshot", CLOCK_SNAPSHOT_COLUMNS) \
+  T(THREAD, "__intrinsic_thread", THREAD_COLUMNS)                     \
+  T(PROCESS, "__intrinsic_process", PROCESS_COLUMNS)                  \
+  T(TRACK, "__intrinsic_track", TRACK_COLUMNS)                        \
+  T(SLICE, "__intrinsic_slice", SLICE_COLUMNS)                        \
+  T(COUNTER, "__intrinsic_counter", COUNTER_COLUMNS)                  \
+  T(ARGS, "__intrinsic_args", ARGS_COLUMNS)                           \
+  T(CPU, "__intrinsic_cpu", CPU_COLUMNS)                              \
+  T(SCHED, "__intrinsic_sched_slice", SCHED_COLUMNS)                  \
+  T(THREAD_STATE, "__intrinsic_thread_state", THREAD_STATE_COLUMNS)   \
+  T(FTRACE_EVENT, "__intrinsic_ftrace_event", FTRACE_EVENT_COLUMNS)   \
+  T(FLOW, "__intrinsic_flow", FLOW_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
