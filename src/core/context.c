@@ -13,10 +13,12 @@ int trace_context_init(trace_context *ctx, const weft_options *opts) {
   if (rc == 0)
     rc = machine_registry_init(&ctx->machines, &ctx->tables[TABLE_MACHINE],
                                &ctx->strings);
+  if (rc == 0) rc = model_init(ctx);
   return rc;
 }
 
 void trace_context_free(trace_context *ctx) {
+  model_free(&ctx->model);
   machine_registry_free(&ctx->machines);
   stats_store_free(&ctx->stats);
   for (int i = 0; i < TABLE_COUNT; i++) storage_table_free(&ctx->tables[i]);

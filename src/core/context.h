@@ -10,6 +10,7 @@
 
 #include "base/base.h"
 #include "model/machine.h"
+#include "model/model.h"
 #include "model/stats.h"
 #include "storage/schema.h"
 
@@ -19,6 +20,7 @@ typedef struct trace_context {
   storage_table tables[TABLE_COUNT];
   stats_store stats;
   machine_registry machines;
+  model_state model;
   int64_t bounds_start; /* trace time window of all parsed data */
   int64_t bounds_end;
   int has_bounds;

@@ -1,0 +1,462 @@
+/* Process/thread, track, slice, counter and args trackers. */
+#include "model/model.h"
+
+#include "core/context.h"
+
+static uint64_t model_key2(uint64_t a, uint64_t b) {
+  uint64_t parts[2] = {a, b};
+  return base_hash_bytes(parts, sizeof parts) >> 1;
+}
+
+/* ---- processes and threads ---- */
+
+static int model_new_process(trace_context *ctx, uint32_t machine, int64_t pid,
+                             uint32_t *upid) {
+  storage_table *t = ctx_table(ctx, TABLE_PROCESS);
+  int rc = storage_table_append(t, upid);
+  if (rc) return rc;
+  storage_set_i64(t, PROCESS_pid, *upid, pid);
+  int64_t m = model_machine_column(machine);
+  if (m >= 0) storage_set_i64(t, PROCESS_machine_id, *upid, m);
+  uint64_t *slot;
+  rc = base_map_insert(&ctx->model.live_processes, model_key2(machine, (uint64_t)pid),
+                       *upid, &slot);
+  if (rc < 0) return rc;
+  *slot = *upid;
+  return WEFT_OK;
+}
+
+static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
+                            uint32_t *utid) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  int rc = storage_table_append(t, utid);
+  if (rc) return rc;
+  storage_set_i64(t, THREAD_tid, *utid, tid);
+  storage_set_i64(t, THREAD_is_idle, *utid, tid == 0);
+  int64_t m = model_machine_column(machine);
+  if (m >= 0) storage_set_i64(t, THREAD_machine_id, *utid, m);
+  uint64_t *slot;
+  rc = base_map_insert(&ctx->model.live_threads, model_key2(machine, (uint64_t)tid),
+                       *utid, &slot);
+  if (rc < 0) return rc;
+  *slot = *utid;
+  return WEFT_OK;
+}
+
+int model_init(trace_context *ctx) {
+  memset(&ctx->model, 0, sizeof ctx->model);
+  ctx->model.next_arg_set = 0;
+  uint32_t upid, utid;
+  int rc = model_new_process(ctx, 0, 0, &upid);
+  if (!rc) rc = model_new_thread(ctx, 0, 0, &utid);
+  if (!rc) storage_set_i64(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, upid);
+  return rc;
+}
+
+void model_free(model_state *m) {
+  base_map_free(&m->live_threads);
+  base_map_free(&m->live_processes);
+  base_map_free(&m->thread_tracks);
+  base_map_free(&m->process_tracks);
+  base_map_free(&m->keyed_tracks);
+  base_map_free(&m->stacks);
+  for (size_t i = 0; i < m->stack_list.len; i++) VEC_FREE(m->stack_list.data[i].slices);
+  VEC_FREE(m->stack_list);
+  base_map_free(&m->arg_sets);
+  VEC_FREE(m->pending_args);
+}
+
+int model_process(trace_context *ctx, uint32_t machine, int64_t pid,
+                  uint32_t *upid) {
+  uint64_t *found = base_map_find(&ctx->model.live_processes,
+                                  model_key2(machine, (uint64_t)pid));
+  if (found) {
+    *upid = (uint32_t)*found;
+    return WEFT_OK;
+  }
+  return model_new_process(ctx, machine, pid, upid);
+}
+
+int model_process_start(trace_context *ctx, uint32_t machine, int64_t pid,
+                        int64_t ts, uint32_t *upid) {
+  int rc = model_new_process(ctx, machine, pid, upid);
+  if (!rc && ts >= 0)
+    storage_set_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_start_ts, *upid, ts);
+  return rc;
+}
+
+int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
+                 uint32_t *utid) {
+  uint64_t *found = base_map_find(&ctx->model.live_threads,
+                                  model_key2(machine, (uint64_t)tid));
+  if (found && *found != UINT32_MAX) {
+    *utid = (uint32_t)*found;
+    return WEFT_OK;
+  }
+  return model_new_thread(ctx, machine, tid, utid);
+}
+
+int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
+                            int64_t pid, uint32_t *utid) {
+  uint32_t upid;
+  int rc = model_thread(ctx, machine, tid, utid);
+  if (!rc) rc = model_process(ctx, machine, pid, &upid);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  int64_t current = storage_get_i64_or(t, THREAD_upid, *utid, -1);
+  if (current >= 0 && current != upid) {
+    /* The tid now belongs to another process: a new thread. */
+    rc = model_new_thread(ctx, machine, tid, utid);
+    if (rc) return rc;
+  }
+  storage_set_i64(t, THREAD_upid, *utid, upid);
+  if (tid == pid) storage_set_i64(t, THREAD_is_main_thread, *utid, 1);
+  else if (storage_is_null(t, THREAD_is_main_thread, *utid))
+    storage_set_i64(t, THREAD_is_main_thread, *utid, 0);
+  return WEFT_OK;
+}
+
+int model_thread_set_name(trace_context *ctx, uint32_t utid, const char *name,
+                          size_t len) {
+  string_id id;
+  int rc = ctx_intern(ctx, name, len, &id);
+  if (!rc) storage_set_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, utid, id);
+  return rc;
+}
+
+int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,
+                           size_t len) {
+  string_id id;
+  int rc = ctx_intern(ctx, name, len, &id);
+  if (!rc) storage_set_str(ctx_table(ctx, TABLE_PROCESS), PROCESS_name, upid, id);
+  return rc;
+}
+
+void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  storage_set_i64(t, THREAD_end_ts, utid, ts);
+  int64_t tid = storage_i64(t, THREAD_tid)[utid];
+  int64_t machine = storage_get_i64_or(t, THREAD_machine_id, utid, 0);
+  uint64_t *found = base_map_find(&ctx->model.live_threads,
+                                  model_key2((uint64_t)machine, (uint64_t)tid));
+  if (found && *found == utid) *found = UINT32_MAX; /* dead: recreate on use */
+}
+
+/* ---- tracks ---- */
+
+void model_track_spec_init(model_track_spec *s) {
+  memset(s, 0, sizeof *s);
+  s->utid = s->upid = s->cpu = s->parent_id = -1;
+}
+
+static uint64_t model_track_key(const model_track_spec *s) {
+  base_buf b;
+  base_buf_init(&b, 0);
+  int64_t nums[8] = {s->is_counter, s->machine, s->utid, s->upid, s->cpu,
+                     s->parent_id, (int64_t)s->extra_key, 0};
+  base_buf_append(&b, nums, sizeof nums);
+  base_buf_append(&b, s->type ? s->type : "", s->type ? strlen(s->type) + 1 : 1);
+  base_buf_append(&b, s->name ? s->name : "\x01", s->name ? strlen(s->name) + 1 : 1);
+  uint64_t h = base_hash_bytes(b.data ? b.data : "", b.len) >> 1;
+  base_buf_free(&b);
+  return h;
+}
+
+static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
+                                  int64_t *arg_set) {
+  int rc = WEFT_OK;
+  if (s->utid >= 0) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_INT, s->utid);
+  if (!rc && s->upid >= 0) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, s->upid);
+  if (!rc && s->cpu >= 0) rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, s->cpu);
+  if (!rc) rc = model_args_commit(ctx, arg_set);
+  return rc;
+}
+
+static int model_set_optional_str(trace_context *ctx, storage_table *t, size_t col,
+                                  uint32_t row, const char *s) {
+  if (!s) return WEFT_OK;
+  string_id id;
+  int rc = ctx_intern(ctx, s, strlen(s), &id);
+  if (!rc) storage_set_str(t, col, row, id);
+  return rc;
+}
+
+static int model_new_track(trace_context *ctx, const model_track_spec *s,
+                           uint32_t *track) {
+  storage_table *t = ctx_table(ctx, TABLE_TRACK);
+  int64_t dims = -1;
+  int rc = model_track_dimensions(ctx, s, &dims);
+  if (!rc) rc = storage_table_append(t, track);
+  if (!rc) rc = model_set_optional_str(ctx, t, TRACK_name, *track, s->name);
+  if (!rc) rc = model_set_optional_str(ctx, t, TRACK_type, *track, s->type);
+  if (!rc) rc = model_set_optional_str(ctx, t, TRACK_event_type, *track,
+                                       s->is_counter ? "counter" : "slice");
+  if (!rc) rc = model_set_optional_str(ctx, t, TRACK_counter_unit, *track, s->unit);
+  if (rc) return rc;
+  if (dims >= 0) storage_set_i64(t, TRACK_dimension_arg_set_id, *track, dims);
+  if (s->parent_id >= 0) storage_set_i64(t, TRACK_parent_id, *track, s->parent_id);
+  int64_t m = model_machine_column(s->machine);
+  if (m >= 0) storage_set_i64(t, TRACK_machine_id, *track, m);
+  if (s->utid >= 0) storage_set_i64(t, TRACK_utid, *track, s->utid);
+  if (s->upid >= 0) storage_set_i64(t, TRACK_upid, *track, s->upid);
+  if (s->cpu >= 0) storage_set_i64(t, TRACK_cpu, *track, s->cpu);
+  return WEFT_OK;
+}
+
+int model_track(trace_context *ctx, const model_track_spec *spec,
+                uint32_t *track) {
+  uint64_t key = model_track_key(spec);
+  uint64_t *found = base_map_find(&ctx->model.keyed_tracks, key);
+  if (found) {
+    *track = (uint32_t)*found;
+    return WEFT_OK;
+  }
+  int rc = model_new_track(ctx, spec, track);
+  if (rc) return rc;
+  return base_map_insert(&ctx->model.keyed_tracks, key, *track, NULL) < 0
+             ? WEFT_ENOMEM : WEFT_OK;
+}
+
+static uint32_t model_row_machine(trace_context *ctx, schema_table_id table,
+                                  size_t col, uint32_t row) {
+  int64_t m = storage_get_i64_or(ctx_table(ctx, table), col, row, 0);
+  return (uint32_t)m;
+}
+
+int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track) {
+  model_track_spec s;
+  model_track_spec_init(&s);
+  s.type = "thread";
+  s.utid = utid;
+  s.machine = model_row_machine(ctx, TABLE_THREAD, THREAD_machine_id, utid);
+  return model_track(ctx, &s, track);
+}
+
+int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track) {
+  model_track_spec s;
+  model_track_spec_init(&s);
+  s.type = "process";
+  s.upid = upid;
+  s.machine = model_row_machine(ctx, TABLE_PROCESS, PROCESS_machine_id, upid);
+  return model_track(ctx, &s, track);
+}
+
+/* ---- slices ---- */
+
+static model_stack *model_stack_for(trace_context *ctx, uint32_t track) {
+  model_state *m = &ctx->model;
+  uint64_t *slot;
+  int inserted = base_map_insert(&m->stacks, track, m->stack_list.len, &slot);
+  if (inserted < 0) return NULL;
+  if (inserted == 1) {
+    model_stack empty = {0};
+    if (VEC_PUSH(m->stack_list, empty)) return NULL;
+  }
+  return &m->stack_list.data[*slot];
+}
+
+/* Pops complete slices (known duration) that ended at or before ts. */
+static void model_stack_pop_ended(trace_context *ctx, model_stack *st,
+                                  int64_t ts) {
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  while (st->slices.len) {
+    uint32_t top = st->slices.data[st->slices.len - 1];
+    int64_t dur = storage_i64(t, SLICE_dur)[top];
+    if (dur < 0 || storage_i64(t, SLICE_ts)[top] + dur > ts) break;
+    st->slices.len--;
+  }
+}
+
+static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
+                            int64_t dur, string_id category, string_id name,
+                            int64_t arg_set, uint32_t *slice) {
+  model_stack *st = model_stack_for(ctx, track);
+  if (!st) return WEFT_ENOMEM;
+  model_stack_pop_ended(ctx, st, ts);
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  int rc = storage_table_append(t, slice);
+  if (rc) return rc;
+  storage_set_i64(t, SLICE_ts, *slice, ts);
+  storage_set_i64(t, SLICE_dur, *slice, dur);
+  storage_set_i64(t, SLICE_track_id, *slice, track);
+  storage_set_str(t, SLICE_category, *slice, category);
+  storage_set_str(t, SLICE_name, *slice, name);
+  storage_set_i64(t, SLICE_depth, *slice, (int64_t)st->slices.len);
+  if (st->slices.len)
+    storage_set_i64(t, SLICE_parent_id, *slice, st->slices.data[st->slices.len - 1]);
+  if (arg_set >= 0) storage_set_i64(t, SLICE_arg_set_id, *slice, arg_set);
+  ctx_extend_bounds(ctx, ts);
+  if (dur > 0) ctx_extend_bounds(ctx, ts + dur);
+  return VEC_PUSH(st->slices, *slice);
+}
+
+int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
+                      string_id category, string_id name, int64_t arg_set,
+                      uint32_t *slice) {
+  return model_slice_push(ctx, track, ts, -1, category, name, arg_set, slice);
+}
+
+int model_slice_complete(trace_context *ctx, uint32_t track, int64_t ts,
+                         int64_t dur, string_id category, string_id name,
+                         int64_t arg_set, uint32_t *slice) {
+  return model_slice_push(ctx, track, ts, dur < 0 ? 0 : dur, category, name,
+                          arg_set, slice);
+}
+
+int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
+                    int64_t *slice) {
+  *slice = -1;
+  model_stack *st = model_stack_for(ctx, track);
+  if (!st) return WEFT_ENOMEM;
+  model_stack_pop_ended(ctx, st, ts);
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  /* The innermost slice still open (unknown duration) is the one ending. */
+  while (st->slices.len) {
+    uint32_t top = st->slices.data[--st->slices.len];
+    if (storage_i64(t, SLICE_dur)[top] >= 0) continue;
+    storage_set_i64(t, SLICE_dur, top, ts - storage_i64(t, SLICE_ts)[top]);
+    ctx_extend_bounds(ctx, ts);
+    *slice = top;
+    break;
+  }
+  return WEFT_OK;
+}
+
+void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set) {
+  if (arg_set >= 0)
+    storage_set_i64(ctx_table(ctx, TABLE_SLICE), SLICE_arg_set_id, slice, arg_set);
+}
+
+/* ---- counters ---- */
+
+int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
+                  int64_t arg_set) {
+  storage_table *t = ctx_table(ctx, TABLE_COUNTER);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, COUNTER_ts, row, ts);
+  storage_set_i64(t, COUNTER_track_id, row, track);
+  storage_set_f64(t, COUNTER_value, row, value);
+  if (arg_set >= 0) storage_set_i64(t, COUNTER_arg_set_id, row, arg_set);
+  ctx_extend_bounds(ctx, ts);
+  return WEFT_OK;
+}
+
+/* ---- args ---- */
+
+/* flat_key: the key with array indexes ("[N]") removed. */
+static int model_flat_key(trace_context *ctx, const char *key, size_t len,
+                          string_id *out) {
+  if (!memchr(key, '[', len)) return ctx_intern(ctx, key, len, out);
+  char small[256];
+  char *flat = len < sizeof small ? small : base_malloc(len + 1);
+  if (!flat) return WEFT_ENOMEM;
+  size_t n = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (key[i] == '[') {
+      while (i < len && key[i] != ']') i++;
+      continue;
+    }
+    flat[n++] = key[i];
+  }
+  int rc = ctx_intern(ctx, flat, n, out);
+  if (flat != small) base_free(flat);
+  return rc;
+}
+
+static int model_arg_push(trace_context *ctx, const char *key, size_t key_len,
+                          model_arg *arg) {
+  int rc = ctx_intern(ctx, key, key_len, &arg->key);
+  if (!rc) rc = model_flat_key(ctx, key, key_len, &arg->flat_key);
+  if (!rc) rc = VEC_PUSH(ctx->model.pending_args, *arg);
+  return rc;
+}
+
+int model_arg_int(trace_context *ctx, const char *key, size_t key_len,
+                  model_arg_type type, int64_t value) {
+  model_arg a = {0};
+  a.type = type;
+  a.int_value = value;
+  return model_arg_push(ctx, key, key_len, &a);
+}
+
+int model_arg_real(trace_context *ctx, const char *key, size_t key_len,
+                   double value) {
+  model_arg a = {0};
+  a.type = MODEL_ARG_REAL;
+  a.real_value = value;
+  return model_arg_push(ctx, key, key_len, &a);
+}
+
+int model_arg_string(trace_context *ctx, const char *key, size_t key_len,
+                     const char *value, size_t value_len, model_arg_type type) {
+  model_arg a = {0};
+  a.type = type;
+  int rc = ctx_intern(ctx, value, value_len, &a.string_value);
+  return rc ? rc : model_arg_push(ctx, key, key_len, &a);
+}
+
+void model_args_discard(trace_context *ctx) { ctx->model.pending_args.len = 0; }
+
+static const char *model_arg_type_name(model_arg_type t) {
+  static const char *const names[] = {"int", "uint", "string", "real",
+                                      "pointer", "bool", "json", "null"};
+  return names[t];
+}
+
+static int model_args_write(trace_context *ctx, int64_t set) {
+  storage_table *t = ctx_table(ctx, TABLE_ARGS);
+  const model_state *m = &ctx->model;
+  for (size_t i = 0; i < m->pending_args.len; i++) {
+    const model_arg *a = &m->pending_args.data[i];
+    uint32_t row;
+    string_id type_id;
+    const char *tn = model_arg_type_name(a->type);
+    int rc = ctx_intern(ctx, tn, strlen(tn), &type_id);
+    if (!rc) rc = storage_table_append(t, &row);
+    if (rc) return rc;
+    storage_set_i64(t, ARGS_arg_set_id, row, set);
+    storage_set_str(t, ARGS_flat_key, row, a->flat_key);
+    storage_set_str(t, ARGS_key, row, a->key);
+    storage_set_str(t, ARGS_value_type, row, type_id);
+    switch (a->type) {
+      case MODEL_ARG_STRING: case MODEL_ARG_JSON:
+        storage_set_str(t, ARGS_string_value, row, a->string_value);
+        break;
+      case MODEL_ARG_REAL: storage_set_f64(t, ARGS_real_value, row, a->real_value); break;
+      case MODEL_ARG_NULL: break;
+      default: storage_set_i64(t, ARGS_int_value, row, a->int_value); break;
+    }
+  }
+  return WEFT_OK;
+}
+
+int model_args_commit(trace_context *ctx, int64_t *arg_set) {
+  model_state *m = &ctx->model;
+  *arg_set = -1;
+  if (m->pending_args.len == 0) return WEFT_OK;
+  /* Identical sets share one id: key the set by a hash of its contents. */
+  uint64_t h = 0;
+  for (size_t i = 0; i < m->pending_args.len; i++) {
+    const model_arg *a = &m->pending_args.data[i];
+    uint64_t parts[5] = {a->key, (uint64_t)a->type, (uint64_t)a->int_value,
+                         (uint64_t)a->string_value, 0};
+    memcpy(&parts[4], &a->real_value, sizeof(double));
+    h = base_hash_u64(h ^ base_hash_bytes(parts, sizeof parts));
+  }
+  h >>= 1;
+  uint64_t *slot;
+  int inserted = base_map_insert(&m->arg_sets, h, m->next_arg_set, &slot);
+  if (inserted < 0) return WEFT_ENOMEM;
+  if (inserted == 0) {
+    *arg_set = (int64_t)*slot;
+    m->pending_args.len = 0;
+    return WEFT_OK;
+  }
+  int rc = model_args_write(ctx, m->next_arg_set);
+  m->pending_args.len = 0;
+  if (rc) return rc;
+  *arg_set = m->next_arg_set++;
+  return WEFT_OK;
+}

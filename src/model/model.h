@@ -1,0 +1,122 @@
+/* model: the trackers importers write through — processes and threads
+ * (upid/utid with pid/tid reuse), tracks, slice stacks, counters and args.
+ *
+ * Owns the lookup state (maps from pid/tid/track keys to rows, per-track
+ * slice stacks); the rows themselves live in the context's tables.
+ * Invariants: a (machine, tid) maps to at most one live utid, a (machine,
+ * pid) to at most one live upid; upid 0 / utid 0 are the host's idle process
+ * and swapper thread; every slice on a track nests inside the open slices of
+ * that track's stack (depth = stack height, parent = top of stack). Events
+ * must arrive in timestamp order (the sorter guarantees it). */
+#ifndef WEFT_MODEL_H
+#define WEFT_MODEL_H
+
+#include "base/base.h"
+
+typedef struct trace_context trace_context;
+
+typedef struct model_state {
+  base_map live_threads;   /* (machine, tid) -> utid */
+  base_map live_processes; /* (machine, pid) -> upid */
+  base_map thread_tracks;  /* utid -> track id */
+  base_map process_tracks; /* upid -> track id */
+  base_map keyed_tracks;   /* hash of a track's identity -> track id */
+  base_map stacks;         /* track id -> index into `stack_list` */
+  VEC(struct model_stack) stack_list;
+  base_map arg_sets;       /* hash of an arg set -> arg_set_id */
+  uint32_t next_arg_set;
+  VEC(struct model_arg) pending_args;
+} model_state;
+
+typedef struct model_stack {
+  VEC(uint32_t) slices; /* open slice ids, bottom first */
+} model_stack;
+
+typedef enum model_arg_type {
+  MODEL_ARG_INT, MODEL_ARG_UINT, MODEL_ARG_STRING, MODEL_ARG_REAL,
+  MODEL_ARG_POINTER, MODEL_ARG_BOOL, MODEL_ARG_JSON, MODEL_ARG_NULL
+} model_arg_type;
+
+typedef struct model_arg {
+  string_id key;
+  string_id flat_key;
+  model_arg_type type;
+  int64_t int_value;
+  double real_value;
+  string_id string_value;
+} model_arg;
+
+int model_init(trace_context *ctx);
+void model_free(model_state *m);
+
+/* machine row -> the value of machine_id columns (NULL = -1 for the host). */
+static inline int64_t model_machine_column(uint32_t machine) {
+  return machine == 0 ? -1 : (int64_t)machine;
+}
+
+/* ---- processes and threads ---- */
+int model_process(trace_context *ctx, uint32_t machine, int64_t pid,
+                  uint32_t *upid);
+/* A new process for pid even if one is live (pid reuse / process start). */
+int model_process_start(trace_context *ctx, uint32_t machine, int64_t pid,
+                        int64_t ts, uint32_t *upid);
+int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
+                 uint32_t *utid);
+/* Finds or creates the thread and attaches it to the process `pid`. */
+int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
+                            int64_t pid, uint32_t *utid);
+int model_thread_set_name(trace_context *ctx, uint32_t utid, const char *name,
+                          size_t len);
+int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,
+                           size_t len);
+/* Ends a thread: the next lookup of its tid creates a new utid. */
+void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts);
+
+/* ---- tracks ---- */
+typedef struct model_track_spec {
+  const char *name;       /* may be NULL */
+  const char *type;       /* Perfetto's classification, e.g. "thread" */
+  int is_counter;         /* event_type 'counter' (else 'slice') */
+  uint32_t machine;
+  int64_t utid, upid, cpu; /* -1 when not a dimension */
+  int64_t parent_id;      /* -1 for none */
+  const char *unit;       /* counters; may be NULL */
+  uint64_t extra_key;     /* distinguishes otherwise equal tracks (uuid...) */
+} model_track_spec;
+void model_track_spec_init(model_track_spec *s);
+/* Finds the track with this identity or creates it. */
+int model_track(trace_context *ctx, const model_track_spec *spec,
+                uint32_t *track);
+/* The default slice track of a thread / process. */
+int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track);
+int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track);
+
+/* ---- slices ---- */
+int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
+                      string_id category, string_id name, int64_t arg_set,
+                      uint32_t *slice);
+/* Ends the innermost open slice on the track; *slice = -1 if none. */
+int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
+                    int64_t *slice);
+int model_slice_complete(trace_context *ctx, uint32_t track, int64_t ts,
+                         int64_t dur, string_id category, string_id name,
+                         int64_t arg_set, uint32_t *slice);
+/* Sets a slice's arg_set_id (args known only at the end). */
+void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set);
+
+/* ---- counters ---- */
+int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
+                  int64_t arg_set);
+
+/* ---- args: collect with model_arg_*, then commit to an arg set id ---- */
+int model_arg_int(trace_context *ctx, const char *key, size_t key_len,
+                  model_arg_type type, int64_t value);
+int model_arg_real(trace_context *ctx, const char *key, size_t key_len,
+                   double value);
+int model_arg_string(trace_context *ctx, const char *key, size_t key_len,
+                     const char *value, size_t value_len, model_arg_type type);
+/* Commits the pending args (deduplicated); -1 if none were pending. */
+int model_args_commit(trace_context *ctx, int64_t *arg_set);
+void model_args_discard(trace_context *ctx);
+
+#endif
