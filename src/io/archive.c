@@ -1,0 +1,181 @@
+/* io/archive: zip, tar and zstd via libarchive reading from memory; dispatch
+ * of io_archive_each (see archive.h). */
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "io/io_internal.h"
+
+#define IO_READ_CHUNK ((size_t)1 << 18)
+#define IO_PRESIZE_MAX ((uint64_t)16 << 20)
+
+typedef struct io_walk {
+  struct archive *a;
+  const char *kind; /* "zip", "tar", "zstd" */
+  size_t in_len;
+  const io_limits *limits;
+  uint64_t total_out; /* decompressed bytes over all members */
+  io_member_fn fn;
+  void *ctx;
+} io_walk;
+
+static const char *arc_msg(struct archive *a) {
+  const char *m = archive_error_string(a);
+  return m ? m : "unknown libarchive error";
+}
+
+static int walk_open(io_walk *w, io_trace_type type, const uint8_t *data,
+                     size_t len, base_error *err) {
+  w->a = archive_read_new();
+  if (w->a == NULL) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  int r = ARCHIVE_OK;
+  if (type == IO_TRACE_ZIP) {
+    r = archive_read_support_format_zip(w->a);
+  } else if (type == IO_TRACE_TAR) {
+    r = archive_read_support_format_tar(w->a);
+  } else {
+    r = archive_read_support_filter_zstd(w->a);
+    if (r == ARCHIVE_OK) r = archive_read_support_format_raw(w->a);
+  }
+  if (r != ARCHIVE_OK) {
+    return base_error_set(err, WEFT_EUNSUPPORTED, "%s: not supported by this "
+                          "libarchive: %s", w->kind, arc_msg(w->a));
+  }
+  if (archive_read_open_memory(w->a, data, len) != ARCHIVE_OK) {
+    return base_error_set(err, WEFT_EPARSE, "%s: not a valid archive: %s",
+                          w->kind, arc_msg(w->a));
+  }
+  return WEFT_OK;
+}
+
+static const char *entry_name(struct archive_entry *e) {
+  const char *n = archive_entry_pathname(e);
+  if (n == NULL) n = archive_entry_pathname_utf8(e);
+  return n ? n : "";
+}
+
+static bool entry_skipped(struct archive_entry *e, const char *name) {
+  mode_t ft = archive_entry_filetype(e);
+  if (ft != 0 && ft != AE_IFREG) return true;
+  size_t n = strlen(name);
+  if (n > 0 && name[n - 1] == '/') return true;
+  return io_is_hidden_path(name);
+}
+
+/* Reads the current entry's data into out, enforcing limits. */
+static int walk_read_data(io_walk *w, struct archive_entry *e, io_sink *out,
+                          const char *what, base_error *err) {
+  const io_limits *l = w->limits;
+  if (archive_entry_size_is_set(e) && archive_entry_size(e) > 0) {
+    uint64_t declared = (uint64_t)archive_entry_size(e);
+    int rc = io_check_limits(l, declared, 0, w->in_len, what, err);
+    if (rc != WEFT_OK) return rc;
+    uint64_t pre = declared < IO_PRESIZE_MAX ? declared : IO_PRESIZE_MAX;
+    if (io_sink_reserve(out, (size_t)pre, l->max_member_bytes) != WEFT_OK)
+      return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", what);
+  }
+  for (;;) {
+    if (io_sink_reserve(out, IO_READ_CHUNK, l->max_member_bytes) != WEFT_OK)
+      return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", what);
+    size_t space = out->cap - out->len - 1;
+    la_ssize_t n = archive_read_data(w->a, out->data + out->len, space);
+    if (n < 0) {
+      return base_error_set(err, WEFT_EPARSE, "%s: truncated or corrupt data: "
+                            "%s", what, arc_msg(w->a));
+    }
+    if (n == 0) return WEFT_OK;
+    out->len += (size_t)n;
+    w->total_out += (uint64_t)n;
+    int rc = io_check_limits(l, out->len, w->total_out, w->in_len, what, err);
+    if (rc != WEFT_OK) return rc;
+  }
+}
+
+/* One header: 1 = entry ready, 0 = end of archive, <0 = error. */
+static int walk_next(io_walk *w, uint32_t count, struct archive_entry **e,
+                     base_error *err) {
+  int r = archive_read_next_header(w->a, e);
+  if (r == ARCHIVE_EOF) return 0;
+  if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
+    return base_error_set(err, WEFT_EPARSE,
+                          "%s: truncated or corrupt archive after %u entries: "
+                          "%s", w->kind, count, arc_msg(w->a));
+  }
+  if (count >= w->limits->max_members) {
+    return base_error_set(err, WEFT_ELIMIT,
+                          "%s: archive has more than %u members (limit)",
+                          w->kind, w->limits->max_members);
+  }
+  return 1;
+}
+
+static int walk_entry(io_walk *w, struct archive_entry *e, uint32_t index,
+                      bool stream, base_error *err) {
+  const char *name = stream ? NULL : entry_name(e);
+  if (!stream && entry_skipped(e, name)) return WEFT_OK;
+  char what[256];
+  io_describe(what, sizeof what, w->kind, name);
+  io_sink out = {0};
+  int rc = walk_read_data(w, e, &out, what, err);
+  if (rc == WEFT_EPARSE && stream) {
+    base_error saved = {0};
+    if (err != NULL) saved = *err;
+    int crc = io_yield(&out, NULL, index, true, w->fn, w->ctx, err);
+    if (crc != WEFT_OK) return crc;
+    if (err != NULL) *err = saved;
+    return rc;
+  }
+  if (rc != WEFT_OK) {
+    io_sink_free(&out);
+    return rc;
+  }
+  return io_yield(&out, name, index, false, w->fn, w->ctx, err);
+}
+
+static int walk_all(io_walk *w, bool stream, base_error *err) {
+  for (uint32_t index = 0;; index++) {
+    struct archive_entry *e = NULL;
+    int rc = walk_next(w, index, &e, err);
+    if (rc <= 0) return rc;
+    rc = walk_entry(w, e, index, stream, err);
+    if (rc != WEFT_OK) return rc;
+    if (stream) return WEFT_OK;
+  }
+}
+
+static int libarchive_each(io_trace_type type, const uint8_t *data,
+                           size_t len, const io_limits *l, io_member_fn fn,
+                           void *ctx, base_error *err) {
+  io_walk w = {0};
+  w.kind = io_trace_type_name(type);
+  w.in_len = len;
+  w.limits = l;
+  w.fn = fn;
+  w.ctx = ctx;
+  int rc = walk_open(&w, type, data, len, err);
+  if (rc == WEFT_OK) rc = walk_all(&w, type == IO_TRACE_ZSTD, err);
+  if (w.a != NULL) archive_read_free(w.a);
+  return rc;
+}
+
+int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
+                    const io_limits *limits, io_member_fn fn, void *ctx,
+                    base_error *err) {
+  if ((data == NULL && len != 0) || limits == NULL || fn == NULL) {
+    return base_error_set(err, WEFT_EINVAL, "io_archive_each: bad arguments");
+  }
+  static const uint8_t empty[1] = {0};
+  if (data == NULL) data = empty;
+  switch (type) {
+    case IO_TRACE_GZIP:
+      return io_gzip_each(data, len, limits, fn, ctx, err);
+    case IO_TRACE_CTRACE:
+      return io_ctrace_each(data, len, limits, fn, ctx, err);
+    case IO_TRACE_ZIP:
+    case IO_TRACE_TAR:
+    case IO_TRACE_ZSTD:
+      return libarchive_each(type, data, len, limits, fn, ctx, err);
+    default:
+      return base_error_set(err, WEFT_EINVAL, "%s is not a container type",
+                            io_trace_type_name(type));
+  }
+}

@@ -1,0 +1,106 @@
+/* io/archive: unpacks container buffers (zip, tar, gzip, zstd, ctrace) into
+ * members, one at a time, under resource limits; and orders members the way
+ * Perfetto processes archive contents.
+ *
+ * Owns: decompression (zlib for gzip/ctrace, libarchive for zip/tar/zstd),
+ * the member skip rules, the resource-limit checks and the processing order.
+ * Invariants:
+ *  - Input is one complete in-memory buffer; it is never modified.
+ *  - At most one member is held at a time (the one passed to the callback),
+ *    unless the callback takes ownership of its bytes (io_member_take).
+ *  - Every member's decompressed size is <= limits.max_member_bytes; the
+ *    decompressed bytes produced from one container (sum over its members)
+ *    are <= max_ratio * container size once past ratio_floor_bytes. Limits
+ *    are checked while decompressing, so bombs stop early (WEFT_ELIMIT).
+ *  - zip/tar: directories, non-regular entries and hidden paths (any path
+ *    component starting with '.', other than "." and "..": "__MACOSX/._x",
+ *    ".DS_Store", "d/.git/x") are skipped silently; every entry, skipped or
+ *    not, counts towards max_members. Names are passed through as libarchive
+ *    returns them (raw bytes up to the first NUL, not validated as UTF-8).
+ *  - gzip / zstd / ctrace yield exactly one member with name NULL: the whole
+ *    decompressed stream (concatenated gzip members or zstd frames decompress
+ *    to their concatenation; a ctrace is "...TRACE:\n" + a zlib stream).
+ *  - Errors: the callback has seen every member read intact before the error.
+ *    A zip/tar member whose data cannot be read is not yielded; the error
+ *    names it ("zip member 'a.pb': ..."). A gzip/zstd/ctrace stream that is
+ *    truncated or corrupt is yielded with `truncated` set, then the call
+ *    fails with WEFT_EPARSE. Limit violations yield nothing for that member.
+ * Nesting: the caller sniffs each member (io_sniff) and, for containers
+ * (io_trace_type_is_container), recurses after io_depth_check. */
+#ifndef WEFT_IO_ARCHIVE_H
+#define WEFT_IO_ARCHIVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "io/sniff.h"
+
+typedef struct io_limits {
+  uint64_t max_member_bytes;  /* decompressed bytes of one member/stream */
+  uint32_t max_ratio;         /* decompressed / container bytes; 0 = off */
+  uint64_t ratio_floor_bytes; /* ratio not enforced below this output size */
+  uint32_t max_members;       /* entries per archive (incl. skipped) */
+  uint32_t max_depth;         /* containers nested, the outermost is 1 */
+} io_limits;
+
+/* Defaults: 2 GiB per member, ratio 1000 past 64 MiB, 10000 members,
+ * depth 8. */
+void io_limits_default(io_limits *limits);
+
+typedef struct io_member {
+  const char *name; /* path as stored; NULL for gzip/zstd/ctrace streams */
+  uint8_t *data;    /* len bytes + a NUL not counted; NULL if taken */
+  size_t len;
+  uint32_t index;   /* entry position in the archive, counting skipped ones */
+  bool truncated;   /* stream ended early (gzip/zstd/ctrace only) */
+} io_member;
+
+/* Transfers ownership of member->data to the caller (free with base_free);
+ * valid only inside the callback. Returns NULL if already taken. */
+uint8_t *io_member_take(io_member *member);
+
+/* Called once per member, in archive order. Both the member and its name are
+ * valid only during the call. Return WEFT_OK to continue; any other value
+ * stops the walk and is returned by io_archive_each (set err when returning
+ * an error code; WEFT_EABORT means "stop, no error"). */
+typedef int (*io_member_fn)(void *ctx, io_member *member, base_error *err);
+
+/* Walks the members of a container of the given (sniffed) type. Returns
+ * WEFT_OK, the callback's status, WEFT_ELIMIT (limits), WEFT_EPARSE
+ * (corrupt/truncated), WEFT_ENOMEM, or WEFT_EINVAL (not a container type). */
+int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
+                    const io_limits *limits, io_member_fn fn, void *ctx,
+                    base_error *err);
+
+/* True if any '/'-separated component of path starts with '.' and is not
+ * "." or "..". NULL is not hidden. */
+bool io_is_hidden_path(const char *path);
+
+/* Before unpacking a container found at nesting `depth` (1 = the input file
+ * itself, 2 = a container inside it, ...): WEFT_OK or WEFT_ELIMIT with
+ * "archive nesting depth D exceeds limit of N". */
+int io_depth_check(uint32_t depth, const io_limits *limits, base_error *err);
+
+/* ---- processing order ----
+ * Members of one archive are processed in order of
+ *   (priority(type), name (byte-wise, NULL = ""), index)
+ * with priority: perfetto_manifest -1 (must be parsed before the files it
+ * describes), proto 0 (may carry clock snapshots the others need),
+ * containers 1 (gzip, zip, tar, zstd, ctrace), everything else 2,
+ * symbols 3 (last). Types are sniffed on the *decompressed member bytes*, so
+ * a gzipped manifest ("meta.json.gz") is a container and sorts after protos.
+ * Perfetto's trace ids follow archive order; processing_order follows this. */
+typedef struct io_order_entry {
+  const char *name;
+  io_trace_type type;
+  uint32_t index; /* archive position: the final tie-break */
+  void *user;     /* carried along, untouched */
+} io_order_entry;
+
+int io_archive_priority(io_trace_type type);
+/* Sorts entries in place into processing order (no allocation). */
+void io_order_members(io_order_entry *entries, size_t count);
+
+#endif

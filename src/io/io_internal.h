@@ -1,0 +1,41 @@
+/* io internals shared by archive.c (libarchive) and gzip.c (zlib): the
+ * bounded output sink and the limit checks. Not part of the module API. */
+#ifndef WEFT_IO_INTERNAL_H
+#define WEFT_IO_INTERNAL_H
+
+#include "io/archive.h"
+
+/* Growable member buffer; always keeps one spare byte for a trailing NUL. */
+typedef struct io_sink {
+  uint8_t *data;
+  size_t len;
+  size_t cap;
+} io_sink;
+
+/* Ensures at least `want` free bytes (fewer if that would pass `max_len`,
+ * but at least 1 while len <= max_len). WEFT_ENOMEM on failure. */
+int io_sink_reserve(io_sink *s, size_t want, uint64_t max_len);
+void io_sink_free(io_sink *s);
+
+/* Checks `out` decompressed bytes of one member against max_member_bytes and
+ * `total_out` (all members so far) against the ratio to `in_len`. On failure
+ * sets "<what>: ..." and returns WEFT_ELIMIT. */
+int io_check_limits(const io_limits *l, uint64_t out, uint64_t total_out,
+                    uint64_t in_len, const char *what, base_error *err);
+
+/* Writes a printable, bounded rendering of a member for messages:
+ * "zip member 'a.pb'" or "gzip stream". */
+void io_describe(char *buf, size_t cap, const char *kind, const char *name);
+
+/* Hands a finished sink to the callback as a member, then frees what the
+ * callback did not take. */
+int io_yield(io_sink *s, const char *name, uint32_t index, bool truncated,
+             io_member_fn fn, void *ctx, base_error *err);
+
+/* zlib-based single-stream containers (gzip.c). */
+int io_gzip_each(const uint8_t *data, size_t len, const io_limits *l,
+                 io_member_fn fn, void *ctx, base_error *err);
+int io_ctrace_each(const uint8_t *data, size_t len, const io_limits *l,
+                   io_member_fn fn, void *ctx, base_error *err);
+
+#endif
