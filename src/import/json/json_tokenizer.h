@@ -1,0 +1,119 @@
+/* json_tokenizer: a streaming (pull) JSON tokenizer over one complete
+ * in-memory buffer. No DOM, no recursion, no allocation per token.
+ *
+ * Owns: only the container stack (inline up to 512 levels, heap above; see
+ * json_tokenizer_init). Tokens point into the caller's buffer, which must
+ * outlive them.
+ *
+ * Invariants and behaviour:
+ *  - Strict RFC 8259 structure: exactly one top-level value, no trailing
+ *    commas, no comments, no leading zeros, literals exactly true/false/null.
+ *  - String bytes are passed through unchanged (NUL bytes, raw control
+ *    characters and invalid UTF-8 are accepted, never interpreted); escape
+ *    syntax is validated when the string is tokenized, so json_unescape() on
+ *    a span returned here can only fail on a bug, not on input.
+ *  - Limits: nesting depth (default 512) and string length (default 256 MiB)
+ *    fail with WEFT_ELIMIT; everything else malformed fails with WEFT_EPARSE.
+ *  - Every error message has the form
+ *      "json: <what> at offset N (line L, column C)"
+ *    and the tokenizer then stays failed (further calls return the same code).
+ *  - A buffer that ends in the middle of a value gives
+ *    "json: unexpected end of input ..." and sets `hit_end` (lets importers
+ *    that tolerate truncated traces tell it apart from garbage). */
+#ifndef WEFT_JSON_TOKENIZER_H
+#define WEFT_JSON_TOKENIZER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+
+#define JSON_DEFAULT_MAX_DEPTH 512u
+#define JSON_DEFAULT_MAX_STRING_LEN ((size_t)256 << 20)
+
+typedef enum json_token_type {
+  JSON_TOK_EOF = 0,      /* the top-level value is complete; only whitespace left */
+  JSON_TOK_OBJECT_BEGIN, /* '{' */
+  JSON_TOK_OBJECT_END,   /* '}' */
+  JSON_TOK_ARRAY_BEGIN,  /* '[' */
+  JSON_TOK_ARRAY_END,    /* ']' */
+  JSON_TOK_KEY,          /* an object key; its ':' is consumed with it */
+  JSON_TOK_STRING,
+  JSON_TOK_NUMBER,
+  JSON_TOK_TRUE,
+  JSON_TOK_FALSE,
+  JSON_TOK_NULL
+} json_token_type;
+
+typedef struct json_token {
+  json_token_type type;
+  size_t offset;     /* byte offset of the token's first byte (the quote for strings) */
+  const char *ptr;   /* KEY/STRING: raw bytes between the quotes (still escaped);
+                        NUMBER: the number's text; others: the token's text */
+  size_t len;
+  bool has_escapes;  /* KEY/STRING: the raw span contains a backslash */
+  bool is_integral;  /* NUMBER: no fraction and no exponent in the text */
+  bool is_int;       /* NUMBER: is_integral and fits int64 -> `i` is exact */
+  int64_t i;         /* NUMBER: valid when is_int */
+  double d;          /* NUMBER: always set (closest double; +-inf on overflow) */
+} json_token;
+
+typedef struct json_limits {
+  uint32_t max_depth;    /* 0 = JSON_DEFAULT_MAX_DEPTH */
+  size_t max_string_len; /* raw bytes of one string/key; 0 = default */
+} json_limits;
+
+typedef struct json_tokenizer {
+  const char *begin, *p, *end;
+  uint32_t depth, max_depth;
+  size_t max_string_len;
+  int state;     /* private */
+  int status;    /* 0, or the sticky error code */
+  bool hit_end;  /* the error was "unexpected end of input" */
+  uint64_t *stack; /* bit i set = level i is an object; private */
+  uint64_t stack_inline[8];
+} json_tokenizer;
+
+/* Prepares to tokenize buf[0, len). limits may be NULL. Fails only with
+ * WEFT_ENOMEM (a max_depth above 512 needs a heap stack). */
+int json_tokenizer_init(json_tokenizer *t, const char *buf, size_t len,
+                        const json_limits *limits, base_error *err);
+void json_tokenizer_free(json_tokenizer *t);
+
+/* Reads the next token into *tok. Returns WEFT_OK (JSON_TOK_EOF once the
+ * document is complete, repeatedly), WEFT_EPARSE or WEFT_ELIMIT. */
+int json_next(json_tokenizer *t, json_token *tok, base_error *err);
+
+/* Skips the next whole value (after a KEY, or where a value is expected),
+ * validating it without converting numbers. Fails with WEFT_EINVAL if the
+ * next token is not the start of a value (a closing bracket or EOF). */
+int json_skip_value(json_tokenizer *t, base_error *err);
+
+/* Skips the rest of the innermost open container, including its closing
+ * bracket: call it right after an OBJECT_BEGIN/ARRAY_BEGIN token (or
+ * anywhere inside) to drop that container. WEFT_EINVAL at depth 0. */
+int json_skip_container(json_tokenizer *t, base_error *err);
+
+/* Current nesting depth (number of open containers). */
+static inline uint32_t json_depth(const json_tokenizer *t) { return t->depth; }
+/* Byte offset of the next unread byte. */
+static inline size_t json_offset(const json_tokenizer *t) {
+  return (size_t)(t->p - t->begin);
+}
+
+/* Writes the decoded bytes of a raw KEY/STRING span to dst, which must have
+ * room for `len` bytes (decoding never grows a string). \uXXXX becomes UTF-8,
+ * surrogate pairs are combined, a lone surrogate becomes U+FFFD, \u0000
+ * becomes a NUL byte. Invalid escape syntax fails with WEFT_EPARSE. */
+int json_unescape(const char *src, size_t len, char *dst, size_t *out_len,
+                  base_error *err);
+
+/* 1-based line and column (in bytes) of `offset` in buf, for messages. */
+void json_line_col(const char *buf, size_t len, size_t offset, size_t *line,
+                   size_t *col);
+
+/* Human-readable name of a token type ("object", "string", ...). */
+const char *json_token_type_name(json_token_type type);
+
+#endif
