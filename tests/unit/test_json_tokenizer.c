@@ -255,6 +255,16 @@ static void test_numbers(void) {
   big[sizeof big - 1] = 0;
   n = number(big);
   CHECK(n.type == JSON_TOK_NUMBER && fabs(n.d - 1.7777777777777777) < 1e-15);
+  {
+    json_tokenizer t;
+    base_error err = {0};
+    json_token tok;
+    json_tokenizer_init(&t, big, strlen(big), NULL, &err);
+    base_alloc_fail_after(1);
+    CHECK_EQ_INT(json_next(&t, &tok, &err), WEFT_ENOMEM);
+    base_alloc_fail_after(0);
+    json_tokenizer_free(&t);
+  }
   /* numbers compared with strtod over many generated values */
   char text[64];
   uint64_t x = 88172645463325252ULL;

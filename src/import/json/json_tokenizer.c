@@ -211,18 +211,18 @@ static void json_c_locale_init(void) {
   json_c_locale = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 }
 
-/* Correctly rounded conversion of a number's text of `len` bytes. */
-static double json_strtod(const char *s, size_t len) {
+/* Correctly rounded conversion of a number's text of `len` bytes; false
+ * only if the copy of a number longer than 127 bytes cannot be allocated. */
+static bool json_strtod(const char *s, size_t len, double *out) {
   char small[128];
   char *copy = len < sizeof small ? small : base_malloc(len + 1);
-  if (!copy) return NAN;  /* allocation failure on a >127-byte number only */
+  if (!copy) return false;
   memcpy(copy, s, len);
   copy[len] = '\0';
   pthread_once(&json_c_locale_once, json_c_locale_init);
-  double d = json_c_locale ? strtod_l(copy, NULL, json_c_locale)
-                           : strtod(copy, NULL);
+  *out = json_c_locale ? strtod_l(copy, NULL, json_c_locale) : strtod(copy, NULL);
   if (copy != small) base_free(copy);
-  return d;
+  return true;
 }
 
 static const double json_pow10[23] = {
@@ -322,7 +322,8 @@ JSON_INLINE const char *json_scan_number(json_tokenizer *t, const char *p,
     tok->d = neg ? -d : d;
     return p;
   }
-  tok->d = json_strtod(start, len);
+  if (!json_strtod(start, len, &tok->d))
+    return json_fail(t, err, WEFT_ENOMEM, start, "out of memory"), NULL;
   return p;
 }
 
