@@ -148,7 +148,9 @@ static int proto_stream_fill_carry(proto_packet_stream *s, const uint8_t **data,
     if (rc == 1 && total > s->max_field_bytes)
       return proto_stream_fail(s, WEFT_ELIMIT, err, "packet too large",
                                s->offset);
-    size_t want = rc == 0 ? 16 : (size_t)(total - s->carry.len);
+    /* Header incomplete: add one byte at a time (a header is <= 15 bytes)
+     * so the carry never takes bytes of the following field. */
+    size_t want = rc == 0 ? 1 : (size_t)(total - s->carry.len);
     size_t take = want < *len ? want : *len;
     if ((rc = base_buf_append(&s->carry, *data, take)) != 0)
       return proto_stream_fail(s, rc, err, "cannot buffer packet", s->offset);
@@ -245,10 +247,10 @@ static int proto_inflate_grow(base_buf *out, uint64_t cap) {
   if (hard > (uint64_t)out->max_len + 1) hard = (uint64_t)out->max_len + 1;
   if ((uint64_t)want > hard) want = (size_t)hard;
   if (want <= out->len + 1) return WEFT_ELIMIT;
-  size_t c = out->cap;
-  int rc = base_vec_reserve((void **)&out->data, &c, 1, want);
-  if (rc) return rc;
-  out->cap = c;
+  char *grown = base_realloc(out->data, want); /* exact: no overshoot */
+  if (!grown) return WEFT_ENOMEM;
+  out->data = grown;
+  out->cap = want;
   return WEFT_OK;
 }
 
