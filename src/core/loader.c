@@ -5,6 +5,7 @@
 #include "import/importer.h"
 #include "io/archive.h"
 #include "io/sniff.h"
+#include "manifest/manifest.h"
 
 /* One clock as seen by a file; nodes are indexes into loader.clocks. Until
  * the global clock graph places clocks, a file's clocks map identically to
@@ -12,6 +13,7 @@
 typedef struct loader_clock {
   uint32_t machine, file, sequence;
   uint64_t clock_id;
+  int64_t offset; /* added on conversion (manifest PIN offsets) */
 } loader_clock;
 
 struct loader {
@@ -24,7 +26,16 @@ struct loader {
   int64_t first_top_level;   /* trace_file id of the first input, or -1 */
   uint32_t top_level_count;
   int trace_file_seen;       /* a trace (non-manifest) file was processed */
+  manifest manifest;         /* valid when has_manifest */
+  int has_manifest;
+  int64_t trace_time_clock;  /* claimed trace-time clock id, or -1 */
 };
+
+/* What the sorter's callbacks receive. */
+typedef struct loader_emit_ctx {
+  loader *l;
+  base_error *err;
+} loader_emit_ctx;
 
 /* ---- clocks (identity placement until the clock graph is wired) ---- */
 
@@ -45,12 +56,27 @@ static int loader_clock_node(loader *l, const loader_clock *c, uint32_t *node) {
 int import_clock(import_file *f, uint32_t sequence, uint64_t clock_id,
                  uint32_t *node) {
   loader_clock c = {f->machine, clock_id <= 63 ? 0 : f->trace_id,
-                    clock_id >= 64 && clock_id < 128 ? sequence : 0, clock_id};
+                    clock_id >= 64 && clock_id < 128 ? sequence : 0, clock_id, 0};
   return loader_clock_node(f->loader, &c, node);
 }
 
+/* The offset a manifest PIN chain (clocks without "clock") puts on a file:
+ * the sum of offset_ns along its sync_to references (cycles are rejected by
+ * the manifest reader; the walk is bounded anyway). */
+static int64_t loader_pin_offset(const loader *l, const char *path) {
+  int64_t offset = 0;
+  if (!l->has_manifest || !path) return 0;
+  const manifest_file *mf = manifest_find_file(&l->manifest, path);
+  for (size_t hops = 0; mf && mf->has_clocks && hops < l->manifest.file_count; hops++) {
+    offset += mf->clocks.offset_ns;
+    mf = &l->manifest.files[mf->clocks.sync_to.file_index];
+  }
+  return offset;
+}
+
 int import_clock_private(import_file *f, uint32_t *node) {
-  loader_clock c = {f->machine, f->trace_id, 0, UINT64_C(1) << 40};
+  loader_clock c = {f->machine, f->trace_id, 0, UINT64_C(1) << 40,
+                    loader_pin_offset(f->loader, f->path)};
   return loader_clock_node(f->loader, &c, node);
 }
 
@@ -62,13 +88,19 @@ int import_clock_snapshot(import_file *f, uint32_t sequence,
 }
 
 void import_claim_trace_time(import_file *f, uint64_t clock_id) {
-  (void)f, (void)clock_id;
+  if (f->loader->trace_time_clock < 0) f->loader->trace_time_clock = (int64_t)clock_id;
 }
 
 static int loader_convert(void *user, uint32_t source, uint32_t clock,
                           int64_t ts, int64_t *out) {
-  (void)user, (void)source, (void)clock;
-  *out = ts;
+  loader *l = ((loader_emit_ctx *)user)->l;
+  (void)source;
+  int64_t offset = clock < l->clocks.len ? l->clocks.data[clock].offset : 0;
+  if (__builtin_add_overflow(ts, offset, out)) return 1;
+  if (*out < 0) {
+    stats_add(&l->ctx->stats, stat_trace_sorter_negative_timestamp_dropped, -1, -1, -1, 1);
+    return 1;
+  }
   return 0;
 }
 
@@ -96,6 +128,7 @@ int loader_create(loader **out, trace_context *ctx) {
   if (o->max_archive_members) l->limits.max_members = o->max_archive_members;
   if (o->max_archive_depth) l->limits.max_depth = o->max_archive_depth;
   l->first_top_level = -1;
+  l->trace_time_clock = -1;
   *out = l;
   return WEFT_OK;
 }
@@ -118,6 +151,7 @@ void loader_destroy(loader *l) {
   VEC_FREE(l->blobs);
   VEC_FREE(l->clocks);
   sorter_free(&l->sorter);
+  if (l->has_manifest) manifest_free(&l->manifest);
   base_free(l);
 }
 
@@ -127,6 +161,34 @@ static int loader_process(loader *l, int64_t parent, const char *name,
                           const char *display, const uint8_t *data, size_t len,
                           uint32_t depth, base_error *err);
 
+/* A perfetto_manifest: validated in full; applied to the files after it. */
+static int loader_manifest(loader *l, const uint8_t *data, size_t len,
+                           base_error *err) {
+  if (l->has_manifest)
+    return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: multiple "
+                          "perfetto_manifest files in archive");
+  if (l->trace_file_seen)
+    return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: perfetto_manifest "
+                          "file must be the first trace file in the input");
+  int rc = manifest_parse((const char *)data, len, &l->manifest, err);
+  if (rc) return rc;
+  l->has_manifest = 1;
+  if (l->manifest.trace_time.present)
+    l->trace_time_clock = l->manifest.trace_time.clock;
+  /* Named machines exist from the start, in the order the manifest names them. */
+  for (size_t i = 0; i < l->manifest.file_count; i++) {
+    const manifest_file *mf = &l->manifest.files[i];
+    uint32_t row;
+    if (mf->machine)
+      rc = machine_get_by_name(&l->ctx->machines, mf->machine, strlen(mf->machine), &row);
+    for (size_t j = 0; rc == WEFT_OK && j < mf->machine_count; j++)
+      rc = machine_get_by_name(&l->ctx->machines, mf->machines[j].name,
+                               strlen(mf->machines[j].name), &row);
+    if (rc) return base_error_set(err, rc, "out of memory");
+  }
+  return WEFT_OK;
+}
+
 static const importer_ops *loader_importer_for(io_trace_type type) {
   switch (type) {
     case IO_TRACE_JSON: return &import_json_ops;
@@ -134,9 +196,20 @@ static const importer_ops *loader_importer_for(io_trace_type type) {
   }
 }
 
-static int loader_tokenize(loader *l, uint32_t trace_id, const char *display,
-                           const importer_ops *ops, const uint8_t *data,
-                           size_t len, base_error *err) {
+/* The machine a file's data belongs to: the manifest's "machine" entry for
+ * its path, else the host. */
+static int loader_file_machine(loader *l, const char *path, uint32_t *machine) {
+  *machine = 0;
+  if (!l->has_manifest || !path) return WEFT_OK;
+  const manifest_file *mf = manifest_find_file(&l->manifest, path);
+  if (!mf || !mf->machine) return WEFT_OK;
+  return machine_get_by_name(&l->ctx->machines, mf->machine, strlen(mf->machine),
+                             machine);
+}
+
+static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
+                           const char *display, const importer_ops *ops,
+                           const uint8_t *data, size_t len, base_error *err) {
   import_file *f = base_calloc(1, sizeof *f);
   char *name = base_strndup(display, strlen(display));
   if (!f || !name || VEC_PUSH(l->files, f)) {
@@ -144,12 +217,14 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *display,
     base_free(name);
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", display);
   }
-  *f = (import_file){.ctx = l->ctx, .ops = ops, .name = name, .data = data,
+  *f = (import_file){.ctx = l->ctx, .ops = ops, .name = name, .path = path, .data = data,
                      .len = len, .trace_id = trace_id, .machine = 0,
                      .loader = l};
-  int rc = sorter_add_source(&l->sorter, &f->source);
+  int rc = loader_file_machine(l, path, &f->machine);
+  if (!rc) rc = sorter_add_source(&l->sorter, &f->source);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   rc = ops->tokenize(f, err);
+  f->path = NULL; /* the member name does not outlive its container */
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   return rc;
 }
@@ -222,12 +297,15 @@ static int loader_process(loader *l, int64_t parent, const char *name,
     storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
     return loader_container(l, id, type, display, data, len, depth, err);
   }
-  if (type == IO_TRACE_PERFETTO_MANIFEST) {
-    if (l->trace_file_seen)
-      return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: perfetto_manifest "
-                            "file must be the first trace file in the input");
-    return WEFT_OK;
+  if ((type == IO_TRACE_PERFETTO_MANIFEST || io_trace_type_is_container(type)) &&
+      l->has_manifest && name) {
+    const manifest_file *mf = manifest_find_file(&l->manifest, name);
+    if (mf && mf->has_clocks)
+      return base_error_set(err, WEFT_EINVAL, "perfetto_manifest: overrides are not "
+                            "supported for trace files which are themselves archives "
+                            "or perfetto_manifest files");
   }
+  if (type == IO_TRACE_PERFETTO_MANIFEST) return loader_manifest(l, data, len, err);
   l->trace_file_seen = 1;
   const importer_ops *ops = loader_importer_for(type);
   if (!ops) {
@@ -237,7 +315,7 @@ static int loader_process(loader *l, int64_t parent, const char *name,
     return base_error_set(err, WEFT_EUNSUPPORTED, "%s: %s traces are not supported yet",
                           display, io_trace_type_name(type));
   }
-  return loader_tokenize(l, id, display, ops, data, len, err);
+  return loader_tokenize(l, id, name, display, ops, data, len, err);
 }
 
 int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
@@ -252,10 +330,6 @@ int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
 
 /* ---- finish: convert, merge, parse ---- */
 
-typedef struct loader_emit_ctx {
-  loader *l;
-  base_error *err;
-} loader_emit_ctx;
 
 static int loader_emit(void *user, const sort_event *e) {
   loader_emit_ctx *c = user;
@@ -281,5 +355,9 @@ int loader_finish(loader *l, base_error *err) {
   for (size_t i = 0; i < l->blobs.len; i++) base_free(l->blobs.data[i]);
   l->blobs.len = 0;
   if (rc) return rc;
+  /* Without a claim, trace time is BOOTTIME (Perfetto's default). */
+  rc = ctx_metadata_set_int(l->ctx, "trace_time_clock_id",
+                            l->trace_time_clock >= 0 ? l->trace_time_clock : 6, -1, -1);
+  if (rc) return base_error_set(err, rc, "out of memory");
   return ctx_finalize_tables(l->ctx);
 }

@@ -29,6 +29,8 @@ struct import_file {
   const importer_ops *ops;
   void *state;          /* importer-private */
   const char *name;     /* for messages; never NULL */
+  const char *path;     /* member path in its archive, or NULL; valid
+                           during tokenize only */
   const uint8_t *data;  /* the file's bytes, valid until loading ends */
   size_t len;
   uint32_t trace_id;    /* __intrinsic_trace_file row */
