@@ -396,7 +396,7 @@ static void test_packed(void) {
   CHECK_EQ_INT(proto_packed_next_fixed32(&it, &w), WEFT_EPARSE);
   s.len = 8;
   proto_packed_init(&it, s);
-  uint64_t q;
+  uint64_t q = 0;
   CHECK_EQ_INT(proto_packed_next_fixed64(&it, &q), 1);
   CHECK(q == 0x0000000200000001ull);
   CHECK_EQ_INT(proto_packed_next_fixed64(&it, &q), 0);
