@@ -192,6 +192,7 @@ static int loader_manifest(loader *l, const uint8_t *data, size_t len,
 static const importer_ops *loader_importer_for(io_trace_type type) {
   switch (type) {
     case IO_TRACE_JSON: return &import_json_ops;
+    case IO_TRACE_PROTO: return &import_proto_ops;
     default: return NULL;
   }
 }

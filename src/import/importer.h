@@ -57,5 +57,6 @@ void import_claim_trace_time(import_file *f, uint64_t clock_id);
 int import_stat(import_file *f, stats_id stat, int64_t delta);
 
 extern const importer_ops import_json_ops;
+extern const importer_ops import_proto_ops;
 
 #endif

@@ -1,0 +1,312 @@
+/* Perfetto proto importer: tokenize phase and the ops table. See
+ * proto_import.h. */
+#include "import/proto/proto_import.h"
+
+#include "import/proto/proto_fields.h"
+#include "import/proto/proto_packets.h"
+
+#define PROTO_MAX_SNAPSHOT_CLOCKS 64
+#define PROTO_MAX_INFLATED_BYTES (UINT64_C(1) << 30)
+
+/* The top-level fields of one TracePacket tokenize cares about. */
+typedef struct proto_packet_head {
+  int64_t ts;
+  uint64_t clock_id;
+  uint32_t seq_id;
+  int has_ts, has_clock_id, cleared, relevant;
+  proto_span defaults, interned, snapshot, compressed;
+  int has_defaults, has_interned, has_snapshot, has_compressed;
+} proto_packet_head;
+
+uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
+                          uint64_t iid) {
+  uint64_t k = base_hash_u64(((uint64_t)seq << 32) | generation);
+  k = base_hash_u64(k ^ ((uint64_t)kind << 56) ^ base_hash_u64(iid));
+  return k == UINT64_MAX ? 0 : k;
+}
+
+string_id proto_interned(const proto_import_state *st, uint32_t seq,
+                         uint32_t generation, int kind, uint64_t iid) {
+  uint64_t *v = base_map_find(&st->interned,
+                              proto_intern_key(seq, generation, kind, iid));
+  return v ? (string_id)*v : STRING_NULL;
+}
+
+static int proto_head_read(proto_span pkt, proto_packet_head *h) {
+  memset(h, 0, sizeof *h);
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, pkt);
+  int rc;
+  while ((rc = proto_reader_next(&r, &fl)) == 1) {
+    int is_len = fl.wire_type == PROTO_WIRE_LEN;
+    switch (fl.number) {
+      case PROTO_TRACE_PACKET_TIMESTAMP: h->ts = (int64_t)fl.value; h->has_ts = 1; break;
+      case PROTO_TRACE_PACKET_TIMESTAMP_CLOCK_ID: h->clock_id = fl.value; h->has_clock_id = 1; break;
+      case PROTO_TRACE_PACKET_TRUSTED_PACKET_SEQUENCE_ID: h->seq_id = (uint32_t)fl.value; break;
+      case PROTO_TRACE_PACKET_INCREMENTAL_STATE_CLEARED: if (fl.value) h->cleared = 1; break;
+      case PROTO_TRACE_PACKET_SEQUENCE_FLAGS:
+        if (fl.value & PROTO_SEQ_INCREMENTAL_STATE_CLEARED) h->cleared = 1;
+        break;
+      case PROTO_TRACE_PACKET_TRACE_PACKET_DEFAULTS:
+        if (is_len) { h->defaults = fl.span; h->has_defaults = 1; }
+        break;
+      case PROTO_TRACE_PACKET_INTERNED_DATA:
+        if (is_len) { h->interned = fl.span; h->has_interned = 1; }
+        break;
+      case PROTO_TRACE_PACKET_CLOCK_SNAPSHOT:
+        if (is_len) { h->snapshot = fl.span; h->has_snapshot = 1; }
+        break;
+      case PROTO_TRACE_PACKET_COMPRESSED_PACKETS:
+        if (is_len) { h->compressed = fl.span; h->has_compressed = 1; }
+        break;
+      case PROTO_TRACE_PACKET_PROCESS_TREE:
+      case PROTO_TRACE_PACKET_TRACK_DESCRIPTOR:
+      case PROTO_TRACE_PACKET_SYSTEM_INFO:
+      case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR:
+      case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR:
+      case PROTO_TRACE_PACKET_TRACK_EVENT:
+        h->relevant = 1;
+        break;
+      default: break;
+    }
+  }
+  return rc;
+}
+
+static int proto_seq_get(proto_import_state *st, uint32_t id, uint32_t *idx) {
+  uint64_t *slot;
+  int ins = base_map_insert(&st->seq_by_id, id, st->seqs.len, &slot);
+  if (ins < 0) return WEFT_ENOMEM;
+  if (ins == 1) {
+    proto_seq s;
+    memset(&s, 0, sizeof s);
+    s.id = id;
+    if (VEC_PUSH(st->seqs, s)) return WEFT_ENOMEM;
+  }
+  *idx = (uint32_t)*slot;
+  return WEFT_OK;
+}
+
+static int proto_intern_entries(import_file *f, proto_seq *seq, uint32_t seq_idx,
+                                proto_span list, int kind) {
+  proto_import_state *st = f->state;
+  proto_reader r;
+  proto_field fl;
+  uint64_t iid = 0;
+  proto_span name = {NULL, 0};
+  int has_name = 0;
+  proto_reader_init_span(&r, list);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_INTERNED_IID && fl.wire_type == PROTO_WIRE_VARINT) iid = fl.value;
+    if (fl.number == PROTO_INTERNED_NAME && fl.wire_type == PROTO_WIRE_LEN) {
+      name = fl.span;
+      has_name = 1;
+    }
+  }
+  if (!has_name) return WEFT_OK;
+  string_id id;
+  int rc = ctx_intern(f->ctx, (const char *)name.data, name.len, &id);
+  if (rc) return rc;
+  uint64_t *slot;
+  rc = base_map_insert(&st->interned,
+                       proto_intern_key(seq_idx, seq->generation, kind, iid), id, &slot);
+  if (rc < 0) return WEFT_ENOMEM;
+  *slot = id;
+  return WEFT_OK;
+}
+
+static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) {
+  proto_import_state *st = f->state;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, data);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    int kind = 0;
+    if (fl.number == PROTO_INTERNED_DATA_EVENT_CATEGORIES) kind = PROTO_INTERN_EVENT_CATEGORY;
+    else if (fl.number == PROTO_INTERNED_DATA_EVENT_NAMES) kind = PROTO_INTERN_EVENT_NAME;
+    else if (fl.number == PROTO_INTERNED_DATA_DEBUG_ANNOTATION_NAMES) kind = PROTO_INTERN_DEBUG_NAME;
+    if (!kind) continue;
+    int rc = proto_intern_entries(f, &st->seqs.data[seq_idx], seq_idx, fl.span, kind);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
+static void proto_seq_set_defaults(proto_seq *seq, proto_span defaults) {
+  seq->defaults = defaults;
+  seq->default_clock = 0;
+  proto_field fl;
+  if (proto_find_last(defaults.data, defaults.len,
+                      PROTO_TRACE_PACKET_DEFAULTS_TIMESTAMP_CLOCK_ID, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT)
+    seq->default_clock = fl.value;
+}
+
+static int proto_clock_snapshot(import_file *f, uint32_t seq_id, proto_span snap) {
+  proto_import_state *st = f->state;
+  uint64_t ids[PROTO_MAX_SNAPSHOT_CLOCKS];
+  int64_t values[PROTO_MAX_SNAPSHOT_CLOCKS];
+  size_t n = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, snap);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_CLOCK_SNAPSHOT_PRIMARY_TRACE_CLOCK &&
+        fl.wire_type == PROTO_WIRE_VARINT) {
+      import_claim_trace_time(f, fl.value);
+      st->claimed_clock = 1;
+    }
+    if (fl.number != PROTO_CLOCK_SNAPSHOT_CLOCKS || fl.wire_type != PROTO_WIRE_LEN ||
+        n == PROTO_MAX_SNAPSHOT_CLOCKS)
+      continue;
+    proto_reader cr;
+    proto_field cf;
+    uint64_t id = 0;
+    int64_t value = 0;
+    proto_reader_init_span(&cr, fl.span);
+    while (proto_reader_next(&cr, &cf) == 1) {
+      if (cf.number == PROTO_CLOCK_CLOCK_ID) id = cf.value;
+      if (cf.number == PROTO_CLOCK_TIMESTAMP) value = (int64_t)cf.value;
+    }
+    ids[n] = id;
+    values[n++] = value;
+  }
+  if (n < 2) return WEFT_OK;
+  return import_clock_snapshot(f, seq_id, ids, values, n);
+}
+
+static int proto_tokenize_buffer(import_file *f, const uint8_t *data, size_t len,
+                                 int depth, base_error *err);
+
+static int proto_tokenize_compressed(import_file *f, proto_span payload,
+                                     int depth, base_error *err) {
+  proto_import_state *st = f->state;
+  if (depth > 0) return WEFT_OK; /* nested compression is not followed */
+  base_buf buf;
+  base_buf_init(&buf, PROTO_MAX_INFLATED_BYTES);
+  proto_inflate_limits lim = {PROTO_MAX_INFLATED_BYTES, 0};
+  base_error ierr;
+  memset(&ierr, 0, sizeof ierr);
+  int rc = proto_inflate(payload.data, payload.len, &lim, &buf, &ierr);
+  if (rc == WEFT_ENOMEM) {
+    base_buf_free(&buf);
+    return base_error_set(err, rc, "out of memory");
+  }
+  if (rc) { base_buf_free(&buf); return WEFT_OK; } /* corrupt: skip */
+  if (VEC_PUSH(st->inflated, buf)) {
+    base_buf_free(&buf);
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  }
+  return proto_tokenize_buffer(f, (const uint8_t *)buf.data, buf.len, depth + 1, err);
+}
+
+static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
+                                 base_error *err) {
+  proto_import_state *st = f->state;
+  proto_packet_head h;
+  if (proto_head_read(pkt, &h) < 0) return WEFT_OK; /* malformed: skip */
+  if (h.has_compressed) return proto_tokenize_compressed(f, h.compressed, depth, err);
+  uint32_t seq_idx;
+  int rc = proto_seq_get(st, h.seq_id, &seq_idx);
+  if (rc) return base_error_set(err, rc, "out of memory");
+  proto_seq *seq = &st->seqs.data[seq_idx];
+  if (h.cleared) {
+    seq->generation++;
+    seq->defaults.data = NULL;
+    seq->defaults.len = 0;
+    seq->default_clock = 0;
+  }
+  if (h.has_defaults) proto_seq_set_defaults(seq, h.defaults);
+  if (h.has_interned) {
+    rc = proto_intern_data(f, seq_idx, h.interned);
+    if (rc) return base_error_set(err, rc, "out of memory");
+    seq = &st->seqs.data[seq_idx];
+  }
+  if (h.has_snapshot) {
+    rc = proto_clock_snapshot(f, h.seq_id, h.snapshot);
+    if (rc) return base_error_set(err, rc, "clock snapshot failed");
+  }
+  uint64_t clock_id = h.has_clock_id ? h.clock_id
+                      : seq->default_clock ? seq->default_clock
+                                           : PROTO_BUILTIN_CLOCK_BOOTTIME;
+  int64_t ts = 0;
+  uint32_t node;
+  if (h.has_ts) {
+    rc = import_clock(f, h.seq_id, clock_id, &node);
+    if (rc) return base_error_set(err, rc, "bad clock %llu", (unsigned long long)clock_id);
+    ts = h.ts;
+    seq->last_ts = ts;
+    seq->last_clock = node;
+    seq->has_last = 1;
+    st->saw_timestamp = 1;
+  } else if (h.relevant) {
+    if (seq->has_last) {
+      ts = seq->last_ts;
+      node = seq->last_clock;
+    } else {
+      rc = import_clock(f, 0, PROTO_BUILTIN_CLOCK_BOOTTIME, &node);
+      if (rc) return base_error_set(err, rc, "out of memory");
+    }
+  } else {
+    return WEFT_OK;
+  }
+  proto_packet_info info = {pkt, seq->defaults, seq_idx, seq->generation};
+  if (VEC_PUSH(st->packets, info)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  rc = import_push(f, ts, node, st->packets.len - 1);
+  if (rc) return base_error_set(err, rc, "out of memory");
+  return WEFT_OK;
+}
+
+static int proto_tokenize_buffer(import_file *f, const uint8_t *data, size_t len,
+                                 int depth, base_error *err) {
+  proto_packet_iter it;
+  proto_packet pkt;
+  proto_packets_init(&it, data, len, 0);
+  for (;;) {
+    base_error perr;
+    memset(&perr, 0, sizeof perr);
+    int rc = proto_packets_next(&it, &pkt, &perr);
+    if (rc == 0) return WEFT_OK;
+    if (rc < 0) {
+      if (it.error == PROTO_PACKETS_ERR_UNEXPECTED_FIELD) continue;
+      return WEFT_OK; /* garbage / truncated tail: keep what was read */
+    }
+    rc = proto_tokenize_packet(f, pkt.data, depth, err);
+    if (rc) return rc;
+  }
+}
+
+static int proto_tokenize(import_file *f, base_error *err) {
+  proto_import_state *st = base_calloc(1, sizeof *st);
+  if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  f->state = st;
+  int rc = proto_tokenize_buffer(f, f->data, f->len, 0, err);
+  if (rc) return rc;
+  if (!st->claimed_clock && st->saw_timestamp)
+    import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME);
+  return WEFT_OK;
+}
+
+static void proto_destroy(import_file *f) {
+  proto_import_state *st = f->state;
+  if (!st) return;
+  for (size_t i = 0; i < st->inflated.len; i++) base_buf_free(&st->inflated.data[i]);
+  VEC_FREE(st->inflated);
+  VEC_FREE(st->packets);
+  VEC_FREE(st->seqs);
+  base_map_free(&st->seq_by_id);
+  base_map_free(&st->interned);
+  base_map_free(&st->tracks);
+  base_free(st);
+  f->state = NULL;
+}
+
+const importer_ops import_proto_ops = {
+    .trace_type = "proto",
+    .tokenize = proto_tokenize,
+    .parse = proto_import_parse,
+    .end = NULL,
+    .destroy = proto_destroy,
+};

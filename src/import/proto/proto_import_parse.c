@@ -1,0 +1,495 @@
+/* Perfetto proto importer: parse phase (process trees, track descriptors,
+ * legacy thread/process descriptors, track events). See proto_import.h. */
+#include <stdio.h>
+
+#include "import/proto/proto_fields.h"
+#include "import/proto/proto_import.h"
+
+#define PROTO_TRACK_COUNTER_BIT (UINT64_C(1) << 32)
+#define PROTO_MAX_CATEGORIES_BYTES 4096
+
+typedef struct proto_parse_ctx {
+  import_file *f;
+  const proto_packet_info *info;
+  uint32_t machine;
+  int64_t ts;
+} proto_parse_ctx;
+
+static const char *proto_str(trace_context *ctx, proto_span s, string_id *id,
+                             int *rc) {
+  *rc = ctx_intern(ctx, (const char *)s.data, s.len, id);
+  return *rc ? NULL : base_string_pool_get(&ctx->strings, *id);
+}
+
+/* ---- process tree ---- */
+
+static int proto_tree_process(proto_parse_ctx *p, proto_span msg) {
+  trace_context *ctx = p->f->ctx;
+  proto_reader r;
+  proto_field fl;
+  int64_t pid = 0;
+  int has_pid = 0, has_name = 0;
+  proto_span name = {NULL, 0};
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_PROCESS_TREE_PROCESS_PID) { pid = proto_field_int32(&fl); has_pid = 1; }
+    if (fl.number == PROTO_PROCESS_TREE_PROCESS_CMDLINE && fl.wire_type == PROTO_WIRE_LEN &&
+        !has_name) {
+      name = fl.span;
+      has_name = 1;
+    }
+  }
+  if (!has_pid) return WEFT_OK;
+  uint32_t upid;
+  int rc = model_process(ctx, p->machine, pid, &upid);
+  if (!rc && has_name) {
+    const void *nul = memchr(name.data, 0, name.len);
+    size_t len = nul ? (size_t)((const uint8_t *)nul - name.data) : name.len;
+    rc = model_process_set_name(ctx, upid, (const char *)name.data, len);
+  }
+  return rc;
+}
+
+static int proto_tree_thread(proto_parse_ctx *p, proto_span msg) {
+  trace_context *ctx = p->f->ctx;
+  proto_reader r;
+  proto_field fl;
+  int64_t tid = 0, tgid = 0;
+  int has_tid = 0, has_tgid = 0, has_name = 0;
+  proto_span name = {NULL, 0};
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_PROCESS_TREE_THREAD_TID) { tid = proto_field_int32(&fl); has_tid = 1; }
+    if (fl.number == PROTO_PROCESS_TREE_THREAD_TGID) { tgid = proto_field_int32(&fl); has_tgid = 1; }
+    if (fl.number == PROTO_PROCESS_TREE_THREAD_NAME && fl.wire_type == PROTO_WIRE_LEN) {
+      name = fl.span;
+      has_name = 1;
+    }
+  }
+  if (!has_tid) return WEFT_OK;
+  uint32_t utid;
+  int rc = has_tgid ? model_thread_in_process(ctx, p->machine, tid, tgid, &utid)
+                    : model_thread(ctx, p->machine, tid, &utid);
+  if (!rc && has_name)
+    rc = model_thread_set_name(ctx, utid, (const char *)name.data, name.len);
+  return rc;
+}
+
+static int proto_process_tree(proto_parse_ctx *p, proto_span tree) {
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, tree);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    int rc = WEFT_OK;
+    if (fl.number == PROTO_PROCESS_TREE_PROCESSES) rc = proto_tree_process(p, fl.span);
+    if (fl.number == PROTO_PROCESS_TREE_THREADS) rc = proto_tree_thread(p, fl.span);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
+/* ---- descriptors ---- */
+
+typedef struct proto_desc {
+  int64_t pid, tid;
+  int has_pid, has_tid;
+  proto_span name;
+  int has_name;
+} proto_desc;
+
+/* Reads ProcessDescriptor / ThreadDescriptor (pid, tid, name field). */
+static void proto_desc_read(proto_span msg, uint32_t pid_field, uint32_t tid_field,
+                            uint32_t name_field, proto_desc *d) {
+  memset(d, 0, sizeof *d);
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == pid_field && fl.wire_type == PROTO_WIRE_VARINT) {
+      d->pid = proto_field_int32(&fl);
+      d->has_pid = 1;
+    } else if (tid_field && fl.number == tid_field && fl.wire_type == PROTO_WIRE_VARINT) {
+      d->tid = proto_field_int32(&fl);
+      d->has_tid = 1;
+    } else if (fl.number == name_field && fl.wire_type == PROTO_WIRE_LEN) {
+      d->name = fl.span;
+      d->has_name = 1;
+    }
+  }
+}
+
+static int proto_desc_thread(proto_parse_ctx *p, const proto_desc *d, uint32_t *utid) {
+  trace_context *ctx = p->f->ctx;
+  int rc = d->has_pid ? model_thread_in_process(ctx, p->machine, d->tid, d->pid, utid)
+                      : model_thread(ctx, p->machine, d->tid, utid);
+  if (!rc && d->has_name)
+    rc = model_thread_set_name(ctx, *utid, (const char *)d->name.data, d->name.len);
+  return rc;
+}
+
+static int proto_desc_process(proto_parse_ctx *p, const proto_desc *d, uint32_t *upid) {
+  trace_context *ctx = p->f->ctx;
+  int rc = model_process(ctx, p->machine, d->pid, upid);
+  if (!rc && d->has_name)
+    rc = model_process_set_name(ctx, *upid, (const char *)d->name.data, d->name.len);
+  return rc;
+}
+
+static int proto_track_store(proto_import_state *st, uint64_t uuid, uint32_t track,
+                             int is_counter) {
+  uint64_t *slot;
+  int ins = base_map_insert(&st->tracks, uuid, 0, &slot);
+  if (ins < 0) return WEFT_ENOMEM;
+  *slot = track | (is_counter ? PROTO_TRACK_COUNTER_BIT : 0);
+  return WEFT_OK;
+}
+
+typedef struct proto_track_desc {
+  uint64_t uuid, parent_uuid;
+  int has_uuid, has_parent, is_counter, has_process, has_thread, has_name;
+  proto_span name, process, thread;
+} proto_track_desc;
+
+static void proto_track_desc_read(proto_span msg, proto_track_desc *t) {
+  memset(t, 0, sizeof *t);
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    int len = fl.wire_type == PROTO_WIRE_LEN;
+    switch (fl.number) {
+      case PROTO_TRACK_DESCRIPTOR_UUID: t->uuid = fl.value; t->has_uuid = 1; break;
+      case PROTO_TRACK_DESCRIPTOR_PARENT_UUID: t->parent_uuid = fl.value; t->has_parent = 1; break;
+      case PROTO_TRACK_DESCRIPTOR_NAME:
+      case PROTO_TRACK_DESCRIPTOR_STATIC_NAME:
+        if (len) { t->name = fl.span; t->has_name = 1; }
+        break;
+      case PROTO_TRACK_DESCRIPTOR_PROCESS: if (len) { t->process = fl.span; t->has_process = 1; } break;
+      case PROTO_TRACK_DESCRIPTOR_THREAD: if (len) { t->thread = fl.span; t->has_thread = 1; } break;
+      case PROTO_TRACK_DESCRIPTOR_COUNTER: t->is_counter = 1; break;
+      default: break;
+    }
+  }
+}
+
+static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
+  trace_context *ctx = p->f->ctx;
+  proto_import_state *st = p->f->state;
+  proto_track_desc t;
+  proto_track_desc_read(msg, &t);
+  if (!t.has_uuid) return WEFT_OK;
+  uint32_t track;
+  int rc;
+  proto_desc d;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.machine = p->machine;
+  spec.extra_key = t.uuid;
+  spec.is_counter = t.is_counter;
+  string_id name_id = STRING_NULL;
+  if (t.has_name) {
+    spec.name = proto_str(ctx, t.name, &name_id, &rc);
+    if (rc) return rc;
+  }
+  if (t.has_thread && !t.is_counter) {
+    proto_desc_read(t.thread, PROTO_THREAD_DESCRIPTOR_PID, PROTO_THREAD_DESCRIPTOR_TID,
+                    PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
+    uint32_t utid;
+    rc = proto_desc_thread(p, &d, &utid);
+    if (!rc) rc = model_thread_track(ctx, utid, &track);
+  } else if (t.has_process && !t.is_counter) {
+    proto_desc_read(t.process, PROTO_PROCESS_DESCRIPTOR_PID, 0,
+                    PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
+    uint32_t upid;
+    rc = proto_desc_process(p, &d, &upid);
+    if (!rc) rc = model_process_track(ctx, upid, &track);
+  } else {
+    uint64_t *parent = t.has_parent ? base_map_find(&st->tracks, t.parent_uuid) : NULL;
+    if (parent) spec.parent_id = (int64_t)(uint32_t)*parent;
+    spec.type = t.is_counter ? "counter" : "global";
+    rc = model_track(ctx, &spec, &track);
+  }
+  if (rc) return rc;
+  return proto_track_store(st, t.uuid, track, t.is_counter);
+}
+
+static int proto_thread_descriptor(proto_parse_ctx *p, proto_span msg) {
+  proto_import_state *st = p->f->state;
+  proto_desc d;
+  proto_desc_read(msg, PROTO_THREAD_DESCRIPTOR_PID, PROTO_THREAD_DESCRIPTOR_TID,
+                  PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
+  uint32_t utid;
+  int rc = proto_desc_thread(p, &d, &utid);
+  if (rc) return rc;
+  proto_seq *seq = &st->seqs.data[p->info->seq];
+  seq->pid = d.pid;
+  seq->tid = d.tid;
+  seq->has_thread = 1;
+  return WEFT_OK;
+}
+
+static int proto_process_descriptor(proto_parse_ctx *p, proto_span msg) {
+  proto_desc d;
+  proto_desc_read(msg, PROTO_PROCESS_DESCRIPTOR_PID, 0,
+                  PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
+  if (!d.has_pid) return WEFT_OK;
+  uint32_t upid;
+  return proto_desc_process(p, &d, &upid);
+}
+
+/* ---- track events ---- */
+
+typedef struct proto_event {
+  uint64_t type, name_iid, track_uuid;
+  int has_type, has_name, has_name_iid, has_track, has_int_counter, has_dbl_counter;
+  proto_span name;
+  int64_t int_counter;
+  double dbl_counter;
+  base_buf categories;
+} proto_event;
+
+static int proto_event_add_category(proto_event *e, const char *s, size_t len) {
+  if (e->categories.len && base_buf_append(&e->categories, ",", 1)) return WEFT_OK;
+  base_buf_append(&e->categories, s, len); /* over the cap: truncated */
+  return WEFT_OK;
+}
+
+static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e) {
+  proto_import_state *st = p->f->state;
+  trace_context *ctx = p->f->ctx;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    int len = fl.wire_type == PROTO_WIRE_LEN;
+    switch (fl.number) {
+      case PROTO_TRACK_EVENT_TYPE: e->type = fl.value; e->has_type = 1; break;
+      case PROTO_TRACK_EVENT_NAME: if (len) { e->name = fl.span; e->has_name = 1; } break;
+      case PROTO_TRACK_EVENT_NAME_IID: e->name_iid = fl.value; e->has_name_iid = 1; break;
+      case PROTO_TRACK_EVENT_TRACK_UUID: e->track_uuid = fl.value; e->has_track = 1; break;
+      case PROTO_TRACK_EVENT_COUNTER_VALUE:
+        e->int_counter = (int64_t)fl.value;
+        e->has_int_counter = 1;
+        break;
+      case PROTO_TRACK_EVENT_DOUBLE_COUNTER_VALUE:
+        if (fl.wire_type == PROTO_WIRE_FIXED64) {
+          e->dbl_counter = proto_field_double(&fl);
+          e->has_dbl_counter = 1;
+        }
+        break;
+      case PROTO_TRACK_EVENT_CATEGORIES:
+        if (len) proto_event_add_category(e, (const char *)fl.span.data, fl.span.len);
+        break;
+      case PROTO_TRACK_EVENT_CATEGORY_IIDS: {
+        proto_packed_iter it;
+        uint64_t iid;
+        if (len) proto_packed_init(&it, fl.span);
+        for (int more = 1; more;) {
+          if (len) more = proto_packed_next_varint(&it, &iid) == 1;
+          else { iid = fl.value; more = 0; }
+          if (!len || more) {
+            string_id s = proto_interned(st, p->info->seq, p->info->generation,
+                                         PROTO_INTERN_EVENT_CATEGORY, iid);
+            if (s != STRING_NULL)
+              proto_event_add_category(e, base_string_pool_get(&ctx->strings, s),
+                                       base_string_pool_len(&ctx->strings, s));
+          }
+        }
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+/* The track_uuid from the sequence's TrackEventDefaults, if any. */
+static int proto_default_track_uuid(const proto_packet_info *info, uint64_t *uuid) {
+  proto_field fl;
+  if (!info->defaults.data ||
+      proto_find_last(info->defaults.data, info->defaults.len,
+                      PROTO_TRACE_PACKET_DEFAULTS_TRACK_EVENT_DEFAULTS, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_LEN)
+    return 0;
+  proto_span d = fl.span;
+  if (proto_find_last(d.data, d.len, PROTO_TRACK_EVENT_DEFAULTS_TRACK_UUID, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_VARINT)
+    return 0;
+  *uuid = fl.value;
+  return 1;
+}
+
+/* Resolves the event's track; *is_counter tells a counter track. */
+static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track,
+                             int *is_counter) {
+  proto_import_state *st = p->f->state;
+  trace_context *ctx = p->f->ctx;
+  uint64_t uuid = e->track_uuid;
+  int has_uuid = e->has_track || proto_default_track_uuid(p->info, &uuid);
+  *is_counter = 0;
+  if (has_uuid) {
+    uint64_t *v = base_map_find(&st->tracks, uuid);
+    if (v) {
+      *track = (uint32_t)*v;
+      *is_counter = (*v & PROTO_TRACK_COUNTER_BIT) != 0;
+      return WEFT_OK;
+    }
+  }
+  const proto_seq *seq = &st->seqs.data[p->info->seq];
+  if (!has_uuid && seq->has_thread) {
+    uint32_t utid;
+    int rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
+    return rc ? rc : model_thread_track(ctx, utid, track);
+  }
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.machine = p->machine;
+  spec.type = "global";
+  spec.is_counter = e->has_type && e->type == PROTO_TRACK_EVENT_TYPE_COUNTER;
+  spec.extra_key = has_uuid ? uuid : 0;
+  spec.name = has_uuid ? NULL : "Default Track";
+  *is_counter = spec.is_counter;
+  int rc = model_track(ctx, &spec, track);
+  if (!rc && has_uuid) rc = proto_track_store(st, uuid, *track, spec.is_counter);
+  return rc;
+}
+
+static int proto_debug_annotation(proto_parse_ctx *p, proto_span msg) {
+  proto_import_state *st = p->f->state;
+  trace_context *ctx = p->f->ctx;
+  proto_reader r;
+  proto_field fl, val;
+  const char *name = NULL;
+  size_t name_len = 0;
+  int has_val = 0;
+  memset(&val, 0, sizeof val);
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_DEBUG_ANNOTATION_NAME && fl.wire_type == PROTO_WIRE_LEN) {
+      name = (const char *)fl.span.data;
+      name_len = fl.span.len;
+    } else if (fl.number == PROTO_DEBUG_ANNOTATION_NAME_IID) {
+      string_id s = proto_interned(st, p->info->seq, p->info->generation,
+                                   PROTO_INTERN_DEBUG_NAME, fl.value);
+      if (s != STRING_NULL) {
+        name = base_string_pool_get(&ctx->strings, s);
+        name_len = base_string_pool_len(&ctx->strings, s);
+      }
+    } else if (fl.number >= PROTO_DEBUG_ANNOTATION_BOOL_VALUE &&
+               fl.number <= PROTO_DEBUG_ANNOTATION_POINTER_VALUE) {
+      val = fl;
+      has_val = 1;
+    }
+  }
+  if (!name || !has_val || name_len > 1024) return WEFT_OK;
+  char key[1100];
+  int klen = snprintf(key, sizeof key, "debug.%.*s", (int)name_len, name);
+  if (klen < 0 || (size_t)klen >= sizeof key) return WEFT_OK;
+  switch (val.number) {
+    case PROTO_DEBUG_ANNOTATION_BOOL_VALUE:
+      return model_arg_int(ctx, key, (size_t)klen, MODEL_ARG_BOOL, val.value != 0);
+    case PROTO_DEBUG_ANNOTATION_UINT_VALUE:
+      return model_arg_int(ctx, key, (size_t)klen, MODEL_ARG_UINT, (int64_t)val.value);
+    case PROTO_DEBUG_ANNOTATION_INT_VALUE:
+      return model_arg_int(ctx, key, (size_t)klen, MODEL_ARG_INT, (int64_t)val.value);
+    case PROTO_DEBUG_ANNOTATION_POINTER_VALUE:
+      return model_arg_int(ctx, key, (size_t)klen, MODEL_ARG_POINTER, (int64_t)val.value);
+    case PROTO_DEBUG_ANNOTATION_DOUBLE_VALUE:
+      if (val.wire_type != PROTO_WIRE_FIXED64) return WEFT_OK;
+      return model_arg_real(ctx, key, (size_t)klen, proto_field_double(&val));
+    case PROTO_DEBUG_ANNOTATION_STRING_VALUE:
+      if (val.wire_type != PROTO_WIRE_LEN) return WEFT_OK;
+      return model_arg_string(ctx, key, (size_t)klen, (const char *)val.span.data,
+                              val.span.len, MODEL_ARG_STRING);
+    default: return WEFT_OK;
+  }
+}
+
+static int proto_event_args(proto_parse_ctx *p, proto_span msg, int64_t *arg_set) {
+  proto_reader r;
+  proto_field fl;
+  *arg_set = -1;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS || fl.wire_type != PROTO_WIRE_LEN)
+      continue;
+    int rc = proto_debug_annotation(p, fl.span);
+    if (rc) { model_args_discard(p->f->ctx); return rc; }
+  }
+  return model_args_commit(p->f->ctx, arg_set);
+}
+
+static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
+  proto_import_state *st = p->f->state;
+  trace_context *ctx = p->f->ctx;
+  uint32_t track, slice;
+  int is_counter;
+  int rc = proto_event_track(p, e, &track, &is_counter);
+  if (rc) return rc;
+  uint64_t type = e->has_type ? e->type : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
+  if (type == PROTO_TRACK_EVENT_TYPE_COUNTER) {
+    if (!is_counter) return WEFT_OK;
+    double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
+    if (!e->has_dbl_counter && !e->has_int_counter) return WEFT_OK;
+    return model_counter(ctx, track, p->ts, v, -1);
+  }
+  if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
+    int64_t ended;
+    return model_slice_end(ctx, track, p->ts, &ended);
+  }
+  if (type != PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN && type != PROTO_TRACK_EVENT_TYPE_INSTANT)
+    return WEFT_OK;
+  string_id name = STRING_NULL, cat = STRING_NULL;
+  if (e->has_name) rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &name);
+  else if (e->has_name_iid)
+    name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
+                          e->name_iid);
+  if (!rc && e->categories.len) rc = ctx_intern(ctx, e->categories.data, e->categories.len, &cat);
+  int64_t args = -1;
+  if (!rc) rc = proto_event_args(p, msg, &args);
+  if (rc) return rc;
+  if (type == PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN)
+    return model_slice_begin(ctx, track, p->ts, cat, name, args, &slice);
+  return model_slice_complete(ctx, track, p->ts, 0, cat, name, args, &slice);
+}
+
+static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
+  proto_event e;
+  memset(&e, 0, sizeof e);
+  base_buf_init(&e.categories, PROTO_MAX_CATEGORIES_BYTES);
+  proto_event_read(p, msg, &e);
+  int rc = proto_event_apply(p, msg, &e);
+  base_buf_free(&e.categories);
+  return rc;
+}
+
+/* ---- dispatch ---- */
+
+int proto_import_parse(import_file *f, const sort_event *event, base_error *err) {
+  proto_import_state *st = f->state;
+  if (!st || event->payload >= st->packets.len) return WEFT_OK;
+  proto_parse_ctx p = {f, &st->packets.data[event->payload], f->machine, event->ts};
+  proto_field fl;
+  proto_reader r;
+  if (proto_find_last(p.info->data.data, p.info->data.len,
+                      PROTO_TRACE_PACKET_MACHINE_ID, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT) {
+    int rc = machine_get_by_raw_id(&f->ctx->machines, fl.value, &p.machine);
+    if (rc) return base_error_set(err, rc, "out of memory");
+  }
+  proto_reader_init_span(&r, p.info->data);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    int rc = WEFT_OK;
+    switch (fl.number) {
+      case PROTO_TRACE_PACKET_PROCESS_TREE: rc = proto_process_tree(&p, fl.span); break;
+      case PROTO_TRACE_PACKET_TRACK_DESCRIPTOR: rc = proto_track_descriptor(&p, fl.span); break;
+      case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR: rc = proto_thread_descriptor(&p, fl.span); break;
+      case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR: rc = proto_process_descriptor(&p, fl.span); break;
+      case PROTO_TRACE_PACKET_TRACK_EVENT: rc = proto_track_event(&p, fl.span); break;
+      default: break;
+    }
+    if (rc) return base_error_set(err, rc, "proto: failed to apply packet");
+  }
+  return WEFT_OK;
+}
