@@ -54,6 +54,16 @@ void sql_engine_close(sql_engine *e) {
 }
 
 sql_scan_stats *sql_engine_scan_stats(sql_engine *e) { return &e->stats; }
+
+storage_table *sql_engine_find_table(sql_engine *e, const char *name) {
+  for (size_t i = 0; i < e->aux_count; i++)
+    if (strcmp(e->aux[i].table->name, name) == 0) return e->aux[i].table;
+  return NULL;
+}
+
+base_string_pool *sql_engine_strings(sql_engine *e) {
+  return e->aux_count ? e->aux[0].strings : NULL;
+}
 sqlite3 *sql_engine_db(sql_engine *e) { return e->db; }
 
 /* Skips whitespace and SQL comments. */

@@ -36,6 +36,10 @@ int sql_engine_execute(sql_engine *e, const char *sql,
 sql_scan_stats *sql_engine_scan_stats(sql_engine *e);
 sqlite3 *sql_engine_db(sql_engine *e);
 
+/* The storage table served under `name`, or NULL. */
+storage_table *sql_engine_find_table(sql_engine *e, const char *name);
+base_string_pool *sql_engine_strings(sql_engine *e);
+
 /* Registers one storage table as an eponymous virtual table. */
 int sql_vtab_register(sqlite3 *db, sql_vtab_aux *aux);
 
@@ -44,6 +48,6 @@ int sql_views_create(sqlite3 *db, base_error *err);
 /* Runs the SQL of stdlib module `name` once; unknown names are an error. */
 int sql_module_include(sqlite3 *db, const char *name, base_error *err);
 /* Scalar functions Perfetto offers (functions.c). */
-int sql_functions_register(sqlite3 *db, void *ctx);
+int sql_functions_register(sqlite3 *db, sql_engine *e);
 
 #endif
