@@ -531,6 +531,7 @@ static void test_cache_across_intervals(void) {
   for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++)
     CHECK_CONV(&g, mono, seq[i][0], seq[i][1]);
   /* New points invalidate cached intervals. */
+  CHECK_CONV(&g, mono, 2250, 3750); /* caches [2100, +inf) */
   snap2(&g, 1, mono, 2200, boot, 4000);
   CHECK_CONV(&g, mono, 2250, 4050);
   CHECK_CONV(&g, mono, 2150, 3650);
