@@ -2,19 +2,12 @@
  * tokenize trace files into the sorter -> (finish) convert, merge, parse. */
 #include "core/loader.h"
 
+#include "clock/clock.h"
+
 #include "import/importer.h"
 #include "io/archive.h"
 #include "io/sniff.h"
 #include "manifest/manifest.h"
-
-/* One clock as seen by a file; nodes are indexes into loader.clocks. Until
- * the global clock graph places clocks, a file's clocks map identically to
- * trace time. */
-typedef struct loader_clock {
-  uint32_t machine, file, sequence;
-  uint64_t clock_id;
-  int64_t offset; /* added on conversion (manifest PIN offsets) */
-} loader_clock;
 
 struct loader {
   trace_context *ctx;
@@ -22,7 +15,7 @@ struct loader {
   io_limits limits;
   VEC(import_file *) files;  /* tokenized trace files; index = source */
   VEC(uint8_t *) blobs;      /* bytes kept until loading ends */
-  VEC(loader_clock) clocks;
+  clock_graph clocks;        /* every clock of every file */
   int64_t first_top_level;   /* trace_file id of the first input, or -1 */
   uint32_t top_level_count;
   int trace_file_seen;       /* a trace (non-manifest) file was processed */
@@ -37,71 +30,52 @@ typedef struct loader_emit_ctx {
   base_error *err;
 } loader_emit_ctx;
 
-/* ---- clocks (identity placement until the clock graph is wired) ---- */
+/* ---- clocks: every file's clocks live in one global clock graph ---- */
 
-static int loader_clock_node(loader *l, const loader_clock *c, uint32_t *node) {
-  for (size_t i = 0; i < l->clocks.len; i++) {
-    const loader_clock *k = &l->clocks.data[i];
-    if (k->machine == c->machine && k->file == c->file &&
-        k->sequence == c->sequence && k->clock_id == c->clock_id) {
-      *node = (uint32_t)i;
-      return WEFT_OK;
-    }
-  }
-  int rc = VEC_PUSH(l->clocks, *c);
-  *node = (uint32_t)(l->clocks.len - 1);
-  return rc;
+static clock_key loader_key(const import_file *f, uint32_t sequence,
+                            uint64_t clock_id) {
+  return clock_key_make(f->machine, f->trace_id, sequence, clock_id);
 }
 
 int import_clock(import_file *f, uint32_t sequence, uint64_t clock_id,
                  uint32_t *node) {
-  loader_clock c = {f->machine, clock_id <= 63 ? 0 : f->trace_id,
-                    clock_id >= 64 && clock_id < 128 ? sequence : 0, clock_id, 0};
-  return loader_clock_node(f->loader, &c, node);
-}
-
-/* The offset a manifest PIN chain (clocks without "clock") puts on a file:
- * the sum of offset_ns along its sync_to references (cycles are rejected by
- * the manifest reader; the walk is bounded anyway). */
-static int64_t loader_pin_offset(const loader *l, const char *path) {
-  int64_t offset = 0;
-  if (!l->has_manifest || !path) return 0;
-  const manifest_file *mf = manifest_find_file(&l->manifest, path);
-  for (size_t hops = 0; mf && mf->has_clocks && hops < l->manifest.file_count; hops++) {
-    offset += mf->clocks.offset_ns;
-    mf = &l->manifest.files[mf->clocks.sync_to.file_index];
-  }
-  return offset;
+  clock_key k = loader_key(f, sequence, clock_id);
+  return clock_graph_intern(&f->loader->clocks, &k, node, NULL);
 }
 
 int import_clock_private(import_file *f, uint32_t *node) {
-  loader_clock c = {f->machine, f->trace_id, 0, UINT64_C(1) << 40,
-                    loader_pin_offset(f->loader, f->path)};
-  return loader_clock_node(f->loader, &c, node);
+  return import_clock(f, 0, CLOCK_ID_FILE_PRIVATE, node);
 }
 
 int import_clock_snapshot(import_file *f, uint32_t sequence,
                           const uint64_t *clock_ids, const int64_t *values,
                           size_t n) {
-  (void)f, (void)sequence, (void)clock_ids, (void)values, (void)n;
-  return WEFT_OK;
+  clock_key keys[64];
+  if (n > 64) n = 64;
+  for (size_t i = 0; i < n; i++) keys[i] = loader_key(f, sequence, clock_ids[i]);
+  uint32_t id;
+  /* One monotonicity stream per (file, sequence). */
+  uint32_t stream = (uint32_t)(f->trace_id * 4099u + sequence) & 0x7fffffffu;
+  return clock_graph_add_snapshot(&f->loader->clocks, stream, keys, values, n,
+                                  &id, NULL);
 }
 
 void import_claim_trace_time(import_file *f, uint64_t clock_id) {
-  if (f->loader->trace_time_clock < 0) f->loader->trace_time_clock = (int64_t)clock_id;
+  clock_key k = loader_key(f, 0, clock_id);
+  clock_graph_claim_trace_time(&f->loader->clocks, &k, NULL);
 }
 
 static int loader_convert(void *user, uint32_t source, uint32_t clock,
                           int64_t ts, int64_t *out) {
   loader *l = ((loader_emit_ctx *)user)->l;
-  (void)source;
-  int64_t offset = clock < l->clocks.len ? l->clocks.data[clock].offset : 0;
-  if (__builtin_add_overflow(ts, offset, out)) return 1;
-  if (*out < 0) {
-    stats_add(&l->ctx->stats, stat_trace_sorter_negative_timestamp_dropped, -1, -1, -1, 1);
-    return 1;
-  }
-  return 0;
+  import_file *f = l->files.data[source];
+  clock_result r = clock_graph_convert(&l->clocks, clock, ts, out);
+  if (r == CLOCK_OK && *out >= 0) return 0;
+  stats_id stat = r == CLOCK_OK ? stat_trace_sorter_negative_timestamp_dropped
+                  : r == CLOCK_UNRELATABLE_DOMAINS ? stat_clock_sync_unrelatable_clock_domains
+                                                   : stat_clock_sync_failure;
+  stats_add(&l->ctx->stats, stat, -1, f->machine, f->trace_id, 1);
+  return 1;
 }
 
 /* ---- import_file helpers ---- */
@@ -129,6 +103,11 @@ int loader_create(loader **out, trace_context *ctx) {
   if (o->max_archive_depth) l->limits.max_depth = o->max_archive_depth;
   l->first_top_level = -1;
   l->trace_time_clock = -1;
+  int rc = clock_graph_init(&l->clocks, NULL, NULL);
+  if (rc) {
+    base_free(l);
+    return rc;
+  }
   *out = l;
   return WEFT_OK;
 }
@@ -138,6 +117,7 @@ static void loader_free_files(loader *l) {
     import_file *f = l->files.data[i];
     if (f->ops && f->ops->destroy) f->ops->destroy(f);
     base_free((char *)f->name);
+    base_free((char *)f->path);
     base_free(f);
   }
   l->files.len = 0;
@@ -149,7 +129,7 @@ void loader_destroy(loader *l) {
   for (size_t i = 0; i < l->blobs.len; i++) base_free(l->blobs.data[i]);
   VEC_FREE(l->files);
   VEC_FREE(l->blobs);
-  VEC_FREE(l->clocks);
+  clock_graph_free(&l->clocks);
   sorter_free(&l->sorter);
   if (l->has_manifest) manifest_free(&l->manifest);
   base_free(l);
@@ -173,8 +153,12 @@ static int loader_manifest(loader *l, const uint8_t *data, size_t len,
   int rc = manifest_parse((const char *)data, len, &l->manifest, err);
   if (rc) return rc;
   l->has_manifest = 1;
-  if (l->manifest.trace_time.present)
+  if (l->manifest.trace_time.present && !l->manifest.trace_time.file) {
     l->trace_time_clock = l->manifest.trace_time.clock;
+    clock_key k = clock_key_make(0, 0, 0, l->manifest.trace_time.clock);
+    if (clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
+      return err && err->code ? err->code : WEFT_ENOMEM;
+  }
   /* Named machines exist from the start, in the order the manifest names them. */
   for (size_t i = 0; i < l->manifest.file_count; i++) {
     const manifest_file *mf = &l->manifest.files[i];
@@ -218,14 +202,15 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
     base_free(name);
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", display);
   }
-  *f = (import_file){.ctx = l->ctx, .ops = ops, .name = name, .path = path, .data = data,
+  char *path_copy = path ? base_strndup(path, strlen(path)) : NULL;
+  if (path && !path_copy) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  *f = (import_file){.ctx = l->ctx, .ops = ops, .name = name, .path = path_copy, .data = data,
                      .len = len, .trace_id = trace_id, .machine = 0,
                      .loader = l};
   int rc = loader_file_machine(l, path, &f->machine);
   if (!rc) rc = sorter_add_source(&l->sorter, &f->source);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   rc = ops->tokenize(f, err);
-  f->path = NULL; /* the member name does not outlive its container */
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   return rc;
 }
@@ -331,6 +316,52 @@ int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
 
 /* ---- finish: convert, merge, parse ---- */
 
+static import_file *loader_file_by_path(loader *l, const char *path) {
+  for (size_t i = 0; path && i < l->files.len; i++)
+    if (l->files.data[i]->path && strcmp(l->files.data[i]->path, path) == 0)
+      return l->files.data[i];
+  return NULL;
+}
+
+/* A manifest `clocks` entry: RELATE (clock given) or PIN (private clock). */
+static int loader_manifest_relation(loader *l, import_file *f,
+                                    const manifest_clocks *c, base_error *err) {
+  import_file *ref = loader_file_by_path(l, c->sync_to.file);
+  if (!ref) return WEFT_OK; /* the reference file is not in the input */
+  clock_key src = loader_key(f, 0, c->clock == MANIFEST_CLOCK_NONE
+                                       ? CLOCK_ID_FILE_PRIVATE : c->clock);
+  clock_key dst = loader_key(ref, 0, c->sync_to.clock == MANIFEST_CLOCK_NONE
+                                         ? CLOCK_ID_FILE_PRIVATE : c->sync_to.clock);
+  uint32_t id;
+  int rc = clock_graph_add_relation(&l->clocks, &src, &dst, c->offset_ns, &id, err);
+  /* A clockless reference is itself pinned to trace time at zero offset. */
+  if (rc == WEFT_OK && c->sync_to.clock == MANIFEST_CLOCK_NONE &&
+      clock_graph_find(&l->clocks, &dst, &id))
+    rc = clock_graph_set_anchor(&l->clocks, id, err);
+  return rc;
+}
+
+/* Claims trace time (manifest first, then the files' own claims, then
+ * BOOTTIME of the host) and adds the manifest's manual relations. */
+static int loader_place_clocks(loader *l, base_error *err) {
+  int rc = WEFT_OK;
+  if (l->has_manifest) {
+    for (size_t i = 0; rc == WEFT_OK && i < l->files.len; i++) {
+      import_file *f = l->files.data[i];
+      const manifest_file *mf = f->path ? manifest_find_file(&l->manifest, f->path) : NULL;
+      if (mf && mf->has_clocks) rc = loader_manifest_relation(l, f, &mf->clocks, err);
+    }
+  }
+  if (!clock_graph_trace_time(&l->clocks, NULL, NULL)) {
+    uint64_t id = l->trace_time_clock >= 0 ? (uint64_t)l->trace_time_clock : CLOCK_ID_BOOTTIME;
+    clock_key k = clock_key_make(0, 0, 0, id);
+    if (rc == WEFT_OK && clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
+      rc = err && err->code ? err->code : WEFT_ENOMEM;
+  }
+  if (rc == WEFT_OK) rc = clock_graph_resolve(&l->clocks, err);
+  return rc;
+}
+
 
 static int loader_emit(void *user, const sort_event *e) {
   loader_emit_ctx *c = user;
@@ -346,8 +377,10 @@ int loader_finish(loader *l, base_error *err) {
   if (l->top_level_count == 1 && l->first_top_level >= 0)
     storage_set_str(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_name,
                     (size_t)l->first_top_level, STRING_NULL);
+  int rc = loader_place_clocks(l, err);
+  if (rc) return rc;
   loader_emit_ctx c = {l, err};
-  int rc = sorter_run(&l->sorter, loader_convert, loader_emit, &c);
+  rc = sorter_run(&l->sorter, loader_convert, loader_emit, &c);
   for (size_t i = 0; rc == WEFT_OK && i < l->files.len; i++) {
     import_file *f = l->files.data[i];
     if (f->ops->end) rc = f->ops->end(f, err);
