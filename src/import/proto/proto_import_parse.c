@@ -282,7 +282,7 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
         if (len) proto_event_add_category(e, (const char *)fl.span.data, fl.span.len);
         break;
       case PROTO_TRACK_EVENT_CATEGORY_IIDS: {
-        proto_packed_iter it;
+        proto_packed_iter it = {0};
         uint64_t iid;
         if (len) proto_packed_init(&it, fl.span);
         for (int more = 1; more;) {
