@@ -5,7 +5,6 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_import.h"
 
-#define PROTO_TRACK_COUNTER_BIT (UINT64_C(1) << 32)
 #define PROTO_MAX_CATEGORIES_BYTES 4096
 
 typedef struct proto_parse_ctx {
@@ -136,13 +135,22 @@ static int proto_desc_process(proto_parse_ctx *p, const proto_desc *d, uint32_t 
   return rc;
 }
 
-static int proto_track_store(proto_import_state *st, uint64_t uuid, uint32_t track,
-                             int is_counter) {
+static int proto_track_store(proto_import_state *st, uint64_t uuid,
+                             const proto_track_ref *ref) {
   uint64_t *slot;
-  int ins = base_map_insert(&st->tracks, uuid, 0, &slot);
+  int ins = base_map_insert(&st->tracks, uuid, st->track_refs.len, &slot);
   if (ins < 0) return WEFT_ENOMEM;
-  *slot = track | (is_counter ? PROTO_TRACK_COUNTER_BIT : 0);
-  return WEFT_OK;
+  if (ins == 0) {
+    st->track_refs.data[*slot] = *ref;
+    return WEFT_OK;
+  }
+  return VEC_PUSH(st->track_refs, *ref);
+}
+
+static const proto_track_ref *proto_track_find(const proto_import_state *st,
+                                               uint64_t uuid) {
+  uint64_t *v = base_map_find(&st->tracks, uuid);
+  return v ? &st->track_refs.data[*v] : NULL;
 }
 
 typedef struct proto_track_desc {
@@ -192,26 +200,42 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
     spec.name = proto_str(ctx, t.name, &name_id, &rc);
     if (rc) return rc;
   }
-  if (t.has_thread && !t.is_counter) {
+  proto_track_ref ref = {0, t.is_counter, -1, -1};
+  if (t.has_thread) {
     proto_desc_read(t.thread, PROTO_THREAD_DESCRIPTOR_PID, PROTO_THREAD_DESCRIPTOR_TID,
                     PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
     uint32_t utid;
     rc = proto_desc_thread(p, &d, &utid);
-    if (!rc) rc = model_thread_track(ctx, utid, &track);
-  } else if (t.has_process && !t.is_counter) {
+    ref.utid = utid;
+  } else if (t.has_process) {
     proto_desc_read(t.process, PROTO_PROCESS_DESCRIPTOR_PID, 0,
                     PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
     uint32_t upid;
     rc = proto_desc_process(p, &d, &upid);
-    if (!rc) rc = model_process_track(ctx, upid, &track);
+    ref.upid = upid;
+  } else if (t.has_parent) {
+    const proto_track_ref *parent = proto_track_find(st, t.parent_uuid);
+    if (parent) {
+      ref.utid = parent->utid;
+      ref.upid = parent->upid;
+      if (ref.utid < 0 && ref.upid < 0) spec.parent_id = parent->track;
+    }
+  }
+  if (rc) return rc;
+  if (ref.utid >= 0 && (t.has_thread && !t.is_counter)) {
+    rc = model_thread_track(ctx, (uint32_t)ref.utid, &track);
+  } else if (ref.upid >= 0 && (t.has_process && !t.is_counter)) {
+    rc = model_process_track(ctx, (uint32_t)ref.upid, &track);
   } else {
-    uint64_t *parent = t.has_parent ? base_map_find(&st->tracks, t.parent_uuid) : NULL;
-    if (parent) spec.parent_id = (int64_t)(uint32_t)*parent;
-    spec.type = t.is_counter ? "counter" : "global";
+    spec.utid = ref.utid;
+    spec.upid = ref.upid;
+    spec.type = t.is_counter ? "counter" : ref.utid >= 0 ? "thread"
+                : ref.upid >= 0 ? "process" : "global";
     rc = model_track(ctx, &spec, &track);
   }
   if (rc) return rc;
-  return proto_track_store(st, t.uuid, track, t.is_counter);
+  ref.track = track;
+  return proto_track_store(st, t.uuid, &ref);
 }
 
 static int proto_thread_descriptor(proto_parse_ctx *p, proto_span msg) {
@@ -327,16 +351,15 @@ static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t 
   uint64_t uuid = e->track_uuid;
   int has_uuid = e->has_track || proto_default_track_uuid(p->info, &uuid);
   *is_counter = 0;
-  if (has_uuid) {
-    uint64_t *v = base_map_find(&st->tracks, uuid);
-    if (v) {
-      *track = (uint32_t)*v;
-      *is_counter = (*v & PROTO_TRACK_COUNTER_BIT) != 0;
-      return WEFT_OK;
-    }
+  if (has_uuid && uuid == 0) has_uuid = 0; /* explicit 0: the default track */
+  const proto_track_ref *ref = has_uuid ? proto_track_find(st, uuid) : NULL;
+  if (ref) {
+    *track = ref->track;
+    *is_counter = ref->is_counter;
+    return WEFT_OK;
   }
   const proto_seq *seq = &st->seqs.data[p->info->seq];
-  if (!has_uuid && seq->has_thread) {
+  if (!has_uuid && !e->has_track && seq->has_thread) {
     uint32_t utid;
     int rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
     return rc ? rc : model_thread_track(ctx, utid, track);
@@ -350,7 +373,8 @@ static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t 
   spec.name = has_uuid ? NULL : "Default Track";
   *is_counter = spec.is_counter;
   int rc = model_track(ctx, &spec, track);
-  if (!rc && has_uuid) rc = proto_track_store(st, uuid, *track, spec.is_counter);
+  proto_track_ref nref = {*track, spec.is_counter, -1, -1};
+  if (!rc && has_uuid) rc = proto_track_store(st, uuid, &nref);
   return rc;
 }
 
