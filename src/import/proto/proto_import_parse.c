@@ -188,7 +188,7 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
   proto_track_desc_read(msg, &t);
   if (!t.has_uuid) return WEFT_OK;
   uint32_t track;
-  int rc;
+  int rc = WEFT_OK;
   proto_desc d;
   model_track_spec spec;
   model_track_spec_init(&spec);
