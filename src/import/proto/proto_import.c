@@ -300,6 +300,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->interned);
   base_map_free(&st->tracks);
   VEC_FREE(st->track_refs);
+  base_map_free(&st->counter_sums);
   base_free(st);
   f->state = NULL;
 }
