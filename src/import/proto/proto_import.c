@@ -299,6 +299,8 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->seq_by_id);
   base_map_free(&st->interned);
   base_map_free(&st->tracks);
+  VEC_FREE(st->track_refs);
+  base_map_free(&st->counter_sums);
   base_free(st);
   f->state = NULL;
 }

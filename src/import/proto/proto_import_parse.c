@@ -5,7 +5,6 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_import.h"
 
-#define PROTO_TRACK_COUNTER_BIT (UINT64_C(1) << 32)
 #define PROTO_MAX_CATEGORIES_BYTES 4096
 
 typedef struct proto_parse_ctx {
@@ -136,20 +135,42 @@ static int proto_desc_process(proto_parse_ctx *p, const proto_desc *d, uint32_t 
   return rc;
 }
 
-static int proto_track_store(proto_import_state *st, uint64_t uuid, uint32_t track,
-                             int is_counter) {
+static int proto_track_store(proto_import_state *st, uint64_t uuid,
+                             const proto_track_ref *ref) {
   uint64_t *slot;
-  int ins = base_map_insert(&st->tracks, uuid, 0, &slot);
+  int ins = base_map_insert(&st->tracks, uuid, st->track_refs.len, &slot);
   if (ins < 0) return WEFT_ENOMEM;
-  *slot = track | (is_counter ? PROTO_TRACK_COUNTER_BIT : 0);
-  return WEFT_OK;
+  if (ins == 0) {
+    st->track_refs.data[*slot] = *ref;
+    return WEFT_OK;
+  }
+  return VEC_PUSH(st->track_refs, *ref);
+}
+
+static const proto_track_ref *proto_track_find(const proto_import_state *st,
+                                               uint64_t uuid) {
+  uint64_t *v = base_map_find(&st->tracks, uuid);
+  return v ? &st->track_refs.data[*v] : NULL;
 }
 
 typedef struct proto_track_desc {
   uint64_t uuid, parent_uuid;
   int has_uuid, has_parent, is_counter, has_process, has_thread, has_name;
+  int is_incremental;
+  int64_t multiplier;
   proto_span name, process, thread;
 } proto_track_desc;
+
+static void proto_counter_desc_read(proto_span msg, proto_track_desc *t) {
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_VARINT) continue;
+    if (fl.number == PROTO_COUNTER_DESCRIPTOR_IS_INCREMENTAL) t->is_incremental = fl.value != 0;
+    if (fl.number == PROTO_COUNTER_DESCRIPTOR_UNIT_MULTIPLIER) t->multiplier = (int64_t)fl.value;
+  }
+}
 
 static void proto_track_desc_read(proto_span msg, proto_track_desc *t) {
   memset(t, 0, sizeof *t);
@@ -167,7 +188,10 @@ static void proto_track_desc_read(proto_span msg, proto_track_desc *t) {
         break;
       case PROTO_TRACK_DESCRIPTOR_PROCESS: if (len) { t->process = fl.span; t->has_process = 1; } break;
       case PROTO_TRACK_DESCRIPTOR_THREAD: if (len) { t->thread = fl.span; t->has_thread = 1; } break;
-      case PROTO_TRACK_DESCRIPTOR_COUNTER: t->is_counter = 1; break;
+      case PROTO_TRACK_DESCRIPTOR_COUNTER:
+        t->is_counter = 1;
+        if (len) proto_counter_desc_read(fl.span, t);
+        break;
       default: break;
     }
   }
@@ -180,7 +204,7 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
   proto_track_desc_read(msg, &t);
   if (!t.has_uuid) return WEFT_OK;
   uint32_t track;
-  int rc;
+  int rc = WEFT_OK;
   proto_desc d;
   model_track_spec spec;
   model_track_spec_init(&spec);
@@ -192,26 +216,42 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
     spec.name = proto_str(ctx, t.name, &name_id, &rc);
     if (rc) return rc;
   }
-  if (t.has_thread && !t.is_counter) {
+  proto_track_ref ref = {0, t.is_counter, -1, -1, t.is_incremental, t.multiplier};
+  if (t.has_thread) {
     proto_desc_read(t.thread, PROTO_THREAD_DESCRIPTOR_PID, PROTO_THREAD_DESCRIPTOR_TID,
                     PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
     uint32_t utid;
     rc = proto_desc_thread(p, &d, &utid);
-    if (!rc) rc = model_thread_track(ctx, utid, &track);
-  } else if (t.has_process && !t.is_counter) {
+    ref.utid = utid;
+  } else if (t.has_process) {
     proto_desc_read(t.process, PROTO_PROCESS_DESCRIPTOR_PID, 0,
                     PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
     uint32_t upid;
     rc = proto_desc_process(p, &d, &upid);
-    if (!rc) rc = model_process_track(ctx, upid, &track);
+    ref.upid = upid;
+  } else if (t.has_parent) {
+    const proto_track_ref *parent = proto_track_find(st, t.parent_uuid);
+    if (parent) {
+      ref.utid = parent->utid;
+      ref.upid = parent->upid;
+      if (ref.utid < 0 && ref.upid < 0) spec.parent_id = parent->track;
+    }
+  }
+  if (rc) return rc;
+  if (ref.utid >= 0 && (t.has_thread && !t.is_counter)) {
+    rc = model_thread_track(ctx, (uint32_t)ref.utid, &track);
+  } else if (ref.upid >= 0 && (t.has_process && !t.is_counter)) {
+    rc = model_process_track(ctx, (uint32_t)ref.upid, &track);
   } else {
-    uint64_t *parent = t.has_parent ? base_map_find(&st->tracks, t.parent_uuid) : NULL;
-    if (parent) spec.parent_id = (int64_t)(uint32_t)*parent;
-    spec.type = t.is_counter ? "counter" : "global";
+    spec.utid = ref.utid;
+    spec.upid = ref.upid;
+    spec.type = t.is_counter ? "counter" : ref.utid >= 0 ? "thread"
+                : ref.upid >= 0 ? "process" : "global";
     rc = model_track(ctx, &spec, &track);
   }
   if (rc) return rc;
-  return proto_track_store(st, t.uuid, track, t.is_counter);
+  ref.track = track;
+  return proto_track_store(st, t.uuid, &ref);
 }
 
 static int proto_thread_descriptor(proto_parse_ctx *p, proto_span msg) {
@@ -321,22 +361,24 @@ static int proto_default_track_uuid(const proto_packet_info *info, uint64_t *uui
 
 /* Resolves the event's track; *is_counter tells a counter track. */
 static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track,
-                             int *is_counter) {
+                             int *is_counter, const proto_track_ref **out_ref,
+                             uint64_t *out_uuid) {
   proto_import_state *st = p->f->state;
   trace_context *ctx = p->f->ctx;
   uint64_t uuid = e->track_uuid;
   int has_uuid = e->has_track || proto_default_track_uuid(p->info, &uuid);
   *is_counter = 0;
-  if (has_uuid) {
-    uint64_t *v = base_map_find(&st->tracks, uuid);
-    if (v) {
-      *track = (uint32_t)*v;
-      *is_counter = (*v & PROTO_TRACK_COUNTER_BIT) != 0;
-      return WEFT_OK;
-    }
+  if (has_uuid && uuid == 0) has_uuid = 0; /* explicit 0: the default track */
+  const proto_track_ref *ref = has_uuid ? proto_track_find(st, uuid) : NULL;
+  *out_ref = ref;
+  *out_uuid = uuid;
+  if (ref) {
+    *track = ref->track;
+    *is_counter = ref->is_counter;
+    return WEFT_OK;
   }
   const proto_seq *seq = &st->seqs.data[p->info->seq];
-  if (!has_uuid && seq->has_thread) {
+  if (!has_uuid && !e->has_track && seq->has_thread) {
     uint32_t utid;
     int rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
     return rc ? rc : model_thread_track(ctx, utid, track);
@@ -350,7 +392,8 @@ static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t 
   spec.name = has_uuid ? NULL : "Default Track";
   *is_counter = spec.is_counter;
   int rc = model_track(ctx, &spec, track);
-  if (!rc && has_uuid) rc = proto_track_store(st, uuid, *track, spec.is_counter);
+  proto_track_ref nref = {*track, spec.is_counter, -1, -1, 0, 0};
+  if (!rc && has_uuid) rc = proto_track_store(st, uuid, &nref);
   return rc;
 }
 
@@ -424,13 +467,26 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   trace_context *ctx = p->f->ctx;
   uint32_t track, slice;
   int is_counter;
-  int rc = proto_event_track(p, e, &track, &is_counter);
+  const proto_track_ref *ref = NULL;
+  uint64_t uuid = 0;
+  int rc = proto_event_track(p, e, &track, &is_counter, &ref, &uuid);
   if (rc) return rc;
   uint64_t type = e->has_type ? e->type : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
   if (type == PROTO_TRACK_EVENT_TYPE_COUNTER) {
     if (!is_counter) return WEFT_OK;
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
     if (!e->has_dbl_counter && !e->has_int_counter) return WEFT_OK;
+    if (ref && ref->multiplier > 0) v *= (double)ref->multiplier;
+    if (ref && ref->is_incremental) {
+      uint64_t *slot;
+      uint64_t key = proto_intern_key(p->info->seq, p->info->generation, 0, uuid);
+      if (base_map_insert(&st->counter_sums, key, 0, &slot) < 0) return WEFT_ENOMEM;
+      double sum;
+      memcpy(&sum, slot, sizeof sum);
+      sum += v;
+      memcpy(slot, &sum, sizeof sum);
+      v = sum;
+    }
     return model_counter(ctx, track, p->ts, v, -1);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
