@@ -341,6 +341,38 @@ static int loader_manifest_relation(loader *l, import_file *f,
   return rc;
 }
 
+/* clock_snapshot: one row per clock of every snapshot and relation; ts is
+ * the snapshot's instant in trace time (the first of its clocks that
+ * converts). Private per-file clocks are not shown (they have no id). */
+static int loader_fill_clock_snapshots(loader *l) {
+  storage_table *t = ctx_table(l->ctx, TABLE_CLOCK_SNAPSHOT);
+  size_t count = clock_graph_snapshot_count(&l->clocks);
+  for (uint32_t id = 0; id < count; id++) {
+    clock_snapshot_view v;
+    if (!clock_graph_snapshot_get(&l->clocks, id, &v)) continue;
+    int64_t ts = 0;
+    for (size_t i = 0; i < v.count; i++)
+      if (clock_graph_convert(&l->clocks, v.nodes[i], v.values[i], &ts) == CLOCK_OK) break;
+    for (size_t i = 0; i < v.count; i++) {
+      if (v.keys[i].clock_id == CLOCK_ID_FILE_PRIVATE) continue;
+      uint32_t row;
+      string_id name = STRING_NULL;
+      const char *cname = clock_name_from_id(v.keys[i].clock_id);
+      int rc = ctx_intern(l->ctx, cname, cname ? strlen(cname) : 0, &name);
+      if (!rc) rc = storage_table_append(t, &row);
+      if (rc) return rc;
+      storage_set_i64(t, CLOCK_SNAPSHOT_ts, row, ts);
+      storage_set_i64(t, CLOCK_SNAPSHOT_clock_id, row, (int64_t)v.keys[i].clock_id);
+      storage_set_str(t, CLOCK_SNAPSHOT_clock_name, row, name);
+      storage_set_i64(t, CLOCK_SNAPSHOT_clock_value, row, v.values[i]);
+      storage_set_i64(t, CLOCK_SNAPSHOT_snapshot_id, row, id);
+      int64_t m = model_machine_column(v.keys[i].machine);
+      if (m >= 0) storage_set_i64(t, CLOCK_SNAPSHOT_machine_id, row, m);
+    }
+  }
+  return WEFT_OK;
+}
+
 /* Claims trace time (manifest first, then the files' own claims, then
  * BOOTTIME of the host) and adds the manifest's manual relations. */
 static int loader_place_clocks(loader *l, base_error *err) {
@@ -359,6 +391,8 @@ static int loader_place_clocks(loader *l, base_error *err) {
       rc = err && err->code ? err->code : WEFT_ENOMEM;
   }
   if (rc == WEFT_OK) rc = clock_graph_resolve(&l->clocks, err);
+  if (rc == WEFT_OK && loader_fill_clock_snapshots(l) != WEFT_OK)
+    rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
   return rc;
 }
 

@@ -106,6 +106,21 @@ class LoadingTest(e.TempDirTest):
         out = self.query("select raw_id, name from machine where name is not null order by id", zpath)
         self.assertEqual(out, '"raw_id","name"\n4294967296,"phone"\n4294967297,"server"\n')
 
+    def test_pin_to_boottime_recorded_in_clock_snapshot(self):
+        manifest = {"perfetto_manifest": {"version": 1, "files": [
+            {"path": "a.json"},
+            {"path": "b.json", "clocks": {"sync_to": {"file": "a.json", "clock": "BOOTTIME"},
+                                          "offset_ns": 250}}]}}
+        zpath = os.path.join(self.dir, 'pin.zip')
+        with zipfile.ZipFile(zpath, 'w') as z:
+            z.writestr('m.json', json.dumps(manifest))
+            z.writestr('a.json', json.dumps(APP))
+            z.writestr('b.json', json.dumps(SERVER))
+        out = self.query("select ts from slice where name = 'server_slice'", zpath)
+        self.assertEqual(out, '"ts"\n5250\n')
+        out = self.query('select clock_id, clock_name, clock_value, snapshot_id from clock_snapshot', zpath)
+        self.assertEqual(out, '"clock_id","clock_name","clock_value","snapshot_id"\n6,"BOOTTIME",250,0\n')
+
     def test_manifest_error_text(self):
         zpath = os.path.join(self.dir, 'bad.zip')
         with zipfile.ZipFile(zpath, 'w') as z:
