@@ -21,7 +21,6 @@ struct loader {
   int trace_file_seen;       /* a trace (non-manifest) file was processed */
   manifest manifest;         /* valid when has_manifest */
   int has_manifest;
-  int64_t trace_time_clock;  /* claimed trace-time clock id, or -1 */
 };
 
 /* What the sorter's callbacks receive. */
@@ -102,7 +101,6 @@ int loader_create(loader **out, trace_context *ctx) {
   if (o->max_archive_members) l->limits.max_members = o->max_archive_members;
   if (o->max_archive_depth) l->limits.max_depth = o->max_archive_depth;
   l->first_top_level = -1;
-  l->trace_time_clock = -1;
   int rc = clock_graph_init(&l->clocks, NULL, NULL);
   if (rc) {
     base_free(l);
@@ -154,7 +152,6 @@ static int loader_manifest(loader *l, const uint8_t *data, size_t len,
   if (rc) return rc;
   l->has_manifest = 1;
   if (l->manifest.trace_time.present && !l->manifest.trace_time.file) {
-    l->trace_time_clock = l->manifest.trace_time.clock;
     clock_key k = clock_key_make(0, 0, 0, l->manifest.trace_time.clock);
     if (clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
       return err && err->code ? err->code : WEFT_ENOMEM;
@@ -385,8 +382,7 @@ static int loader_place_clocks(loader *l, base_error *err) {
     }
   }
   if (!clock_graph_trace_time(&l->clocks, NULL, NULL)) {
-    uint64_t id = l->trace_time_clock >= 0 ? (uint64_t)l->trace_time_clock : CLOCK_ID_BOOTTIME;
-    clock_key k = clock_key_make(0, 0, 0, id);
+    clock_key k = clock_key_make(0, 0, 0, CLOCK_ID_BOOTTIME);
     if (rc == WEFT_OK && clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
       rc = err && err->code ? err->code : WEFT_ENOMEM;
   }
@@ -423,9 +419,11 @@ int loader_finish(loader *l, base_error *err) {
   for (size_t i = 0; i < l->blobs.len; i++) base_free(l->blobs.data[i]);
   l->blobs.len = 0;
   if (rc) return rc;
-  /* Without a claim, trace time is BOOTTIME (Perfetto's default). */
+  /* The clock that won trace time (loader_place_clocks defaults to BOOTTIME). */
+  clock_key trace_time;
+  clock_graph_trace_time(&l->clocks, &trace_time, NULL);
   rc = ctx_metadata_set_int(l->ctx, "trace_time_clock_id",
-                            l->trace_time_clock >= 0 ? l->trace_time_clock : 6, -1, -1);
+                            (int64_t)trace_time.clock_id, -1, -1);
   if (rc) return base_error_set(err, rc, "out of memory");
   return ctx_finalize_tables(l->ctx);
 }

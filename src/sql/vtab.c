@@ -27,11 +27,9 @@ typedef struct vtab_table {
 typedef struct vtab_filter {
   int column;
   int op;
-  sqlite3_value *value; /* borrowed from xFilter's argv for the scan */
-  int64_t i64;          /* for int/id columns when value is numeric */
+  int64_t i64;          /* for int columns */
   string_id str;        /* for string columns */
-  int kind;             /* 0 = int, 1 = double, 2 = string id, 3 = none-match */
-  double f64;
+  int kind;             /* 0 = int, 2 = string id, 3 = matches nothing */
 } vtab_filter;
 
 typedef struct vtab_cursor {
