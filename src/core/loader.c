@@ -21,6 +21,7 @@ struct loader {
   int trace_file_seen;       /* a trace (non-manifest) file was processed */
   manifest manifest;         /* valid when has_manifest */
   int has_manifest;
+  base_map unrelatable_clocks; /* clock nodes already counted as unrelatable */
 };
 
 /* What the sorter's callbacks receive. */
@@ -31,49 +32,81 @@ typedef struct loader_emit_ctx {
 
 /* ---- clocks: every file's clocks live in one global clock graph ---- */
 
-static clock_key loader_key(const import_file *f, uint32_t sequence,
-                            uint64_t clock_id) {
-  return clock_key_make(f->machine, f->trace_id, sequence, clock_id);
+int import_clock_on(import_file *f, uint32_t machine, uint32_t sequence,
+                    uint64_t clock_id, uint32_t *node) {
+  if (f->pinned) clock_id = CLOCK_ID_FILE_PRIVATE; /* PIN: one private timeline */
+  clock_key k = clock_key_make(machine, f->trace_id, sequence, clock_id);
+  return clock_graph_intern(&f->loader->clocks, &k, node, NULL);
 }
 
 int import_clock(import_file *f, uint32_t sequence, uint64_t clock_id,
                  uint32_t *node) {
-  clock_key k = loader_key(f, sequence, clock_id);
-  return clock_graph_intern(&f->loader->clocks, &k, node, NULL);
+  return import_clock_on(f, f->machine, sequence, clock_id, node);
 }
 
 int import_clock_private(import_file *f, uint32_t *node) {
   return import_clock(f, 0, CLOCK_ID_FILE_PRIVATE, node);
 }
 
-int import_clock_snapshot(import_file *f, uint32_t sequence,
-                          const uint64_t *clock_ids, const int64_t *values,
-                          size_t n) {
+int import_clock_snapshot_on(import_file *f, uint32_t machine,
+                             uint32_t sequence, const uint64_t *clock_ids,
+                             const int64_t *values, size_t n) {
   clock_key keys[64];
   if (n > 64) n = 64;
-  for (size_t i = 0; i < n; i++) keys[i] = loader_key(f, sequence, clock_ids[i]);
+  for (size_t i = 0; i < n; i++)
+    keys[i] = clock_key_make(machine, f->trace_id, sequence, clock_ids[i]);
   uint32_t id;
-  /* One monotonicity stream per (file, sequence). */
-  uint32_t stream = (uint32_t)(f->trace_id * 4099u + sequence) & 0x7fffffffu;
+  /* One monotonicity stream per (file, machine, sequence). */
+  uint32_t stream = (uint32_t)((f->trace_id * 4099u + machine) * 65537u + sequence) &
+                    0x7fffffffu;
+  f->snapshot_count++;
   return clock_graph_add_snapshot(&f->loader->clocks, stream, keys, values, n,
                                   &id, NULL);
 }
 
+int import_clock_snapshot(import_file *f, uint32_t sequence,
+                          const uint64_t *clock_ids, const int64_t *values,
+                          size_t n) {
+  return import_clock_snapshot_on(f, f->machine, sequence, clock_ids, values, n);
+}
+
+int import_clock_relate_machines(import_file *f, uint32_t from, uint32_t to,
+                                 uint64_t clock_id, int64_t offset,
+                                 base_error *err) {
+  clock_key a = clock_key_make(from, f->trace_id, 0, clock_id);
+  clock_key b = clock_key_make(to, f->trace_id, 0, clock_id);
+  uint32_t id;
+  f->snapshot_count++;
+  return clock_graph_add_relation(&f->loader->clocks, &a, &b, offset, &id, err);
+}
+
 void import_claim_trace_time(import_file *f, uint64_t clock_id) {
-  clock_key k = loader_key(f, 0, clock_id);
+  if (f->pinned) return; /* a pinned file's clocks are not its own */
+  clock_key k = clock_key_make(f->machine, f->trace_id, 0, clock_id);
   clock_graph_claim_trace_time(&f->loader->clocks, &k, NULL);
+}
+
+/* Events whose clock cannot reach trace time are dropped: each is counted
+ * in clock_sync_failure, and each unrelatable clock once more in
+ * clock_sync_unrelatable_clock_domains (the "domain" verdict is per clock). */
+static void loader_count_drop(loader *l, const import_file *f, uint32_t clock,
+                              clock_result r) {
+  stats_id stat = r == CLOCK_OK ? stat_trace_sorter_negative_timestamp_dropped
+                                : stat_clock_sync_failure;
+  stats_add(&l->ctx->stats, stat, -1, f->machine, f->trace_id, 1);
+  if (r != CLOCK_UNRELATABLE_DOMAINS) return;
+  uint64_t *slot;
+  if (base_map_insert(&l->unrelatable_clocks, clock, 1, &slot) == 1)
+    stats_add(&l->ctx->stats, stat_clock_sync_unrelatable_clock_domains, -1,
+              f->machine, f->trace_id, 1);
 }
 
 static int loader_convert(void *user, uint32_t source, uint32_t clock,
                           int64_t ts, int64_t *out) {
   loader *l = ((loader_emit_ctx *)user)->l;
-  import_file *f = l->files.data[source];
   clock_result r = clock_graph_convert(&l->clocks, clock, ts, out);
   if (r == CLOCK_OK && *out >= 0) return 0;
-  stats_id stat = r == CLOCK_OK ? stat_trace_sorter_negative_timestamp_dropped
-                  : r == CLOCK_UNRELATABLE_DOMAINS ? stat_clock_sync_unrelatable_clock_domains
-                                                   : stat_clock_sync_failure;
-  stats_add(&l->ctx->stats, stat, -1, f->machine, f->trace_id, 1);
+  loader_count_drop(l, l->files.data[source], clock, r);
   return 1;
 }
 
@@ -85,6 +118,61 @@ int import_push(import_file *f, int64_t ts, uint32_t clock, uint64_t payload) {
 
 int import_stat(import_file *f, stats_id stat, int64_t delta) {
   return stats_add(&f->ctx->stats, stat, -1, f->machine, f->trace_id, delta);
+}
+
+/* ---- machines of a file ---- */
+
+static const manifest_file *loader_manifest_file(const loader *l, const char *path) {
+  return l->has_manifest && path ? manifest_find_file(&l->manifest, path) : NULL;
+}
+
+static int loader_machine_named(loader *l, const char *name, uint32_t *row) {
+  return machine_get_by_name(&l->ctx->machines, name, strlen(name), row);
+}
+
+int import_declare_machines(import_file *f, const uint64_t *raw_ids, size_t n,
+                            int has_unmarked, base_error *err) {
+  const manifest_file *mf = loader_manifest_file(f->loader, f->path);
+  f->multi_machine = n + (has_unmarked ? 1 : 0) > 1;
+  if (!mf) return WEFT_OK;
+  for (size_t i = 0; mf->has_machines && i < n; i++) {
+    int rc = manifest_check_machine_id(mf, (uint32_t)raw_ids[i], err);
+    if (raw_ids[i] > UINT32_MAX)
+      rc = base_error_set(err, WEFT_EPARSE, "perfetto_manifest: machines: trace has "
+                          "a packet from undeclared machine id %llu",
+                          (unsigned long long)raw_ids[i]);
+    if (rc) return rc;
+  }
+  if (!f->multi_machine) return WEFT_OK;
+  if (mf->machine)
+    return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: machine: file '%s' "
+                          "is a multi-machine trace; name its machines with "
+                          "machines instead", mf->path);
+  if (mf->has_clocks && mf->clocks.clock == MANIFEST_CLOCK_NONE)
+    return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: clocks: file '%s': "
+                          "a `clocks` override applies only to a single-machine "
+                          "file", mf->path);
+  return manifest_check_multi_machine(&f->loader->manifest, mf->path, err);
+}
+
+int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
+                   base_error *err) {
+  const manifest_file *mf = loader_manifest_file(f->loader, f->path);
+  int rc = WEFT_OK;
+  const manifest_machine *named =
+      mf && mf->has_machines && raw_id <= UINT32_MAX
+          ? manifest_file_find_machine_id(mf, (uint32_t)raw_id) : NULL;
+  if (named)
+    rc = loader_machine_named(f->loader, named->name, row);
+  else if (raw_id != 0 && mf && mf->has_machines)
+    return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: machines: trace has a "
+                          "packet from undeclared machine id %llu",
+                          (unsigned long long)raw_id);
+  else if (raw_id == 0 || !f->multi_machine)
+    *row = f->machine; /* base machine, or a single-machine file adopted */
+  else
+    rc = machine_get_by_raw_id(&f->ctx->machines, raw_id, row);
+  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
 }
 
 /* ---- life cycle ---- */
@@ -128,6 +216,7 @@ void loader_destroy(loader *l) {
   VEC_FREE(l->files);
   VEC_FREE(l->blobs);
   clock_graph_free(&l->clocks);
+  base_map_free(&l->unrelatable_clocks);
   sorter_free(&l->sorter);
   if (l->has_manifest) manifest_free(&l->manifest);
   base_free(l);
@@ -138,6 +227,24 @@ void loader_destroy(loader *l) {
 static int loader_process(loader *l, int64_t parent, const char *name,
                           const char *display, const uint8_t *data, size_t len,
                           uint32_t depth, base_error *err);
+
+static int loader_file_machine(loader *l, const char *path, uint32_t *machine);
+
+/* trace_time claims before any file can: the clock of trace_time.machine,
+ * else of trace_time.file's base machine, else of the host. Manifest clock
+ * names are builtin clocks, so the key needs no file id. */
+static int loader_manifest_claim_trace_time(loader *l, base_error *err) {
+  const manifest_trace_time *tt = &l->manifest.trace_time;
+  if (!tt->present) return WEFT_OK;
+  uint32_t machine = 0;
+  int rc = tt->machine ? loader_machine_named(l, tt->machine, &machine)
+                       : loader_file_machine(l, tt->file, &machine);
+  if (rc) return base_error_set(err, rc, "out of memory");
+  clock_key k = clock_key_make(machine, 0, 0, tt->clock);
+  if (clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
+    return err && err->code ? err->code : WEFT_ENOMEM;
+  return WEFT_OK;
+}
 
 /* A perfetto_manifest: validated in full; applied to the files after it. */
 static int loader_manifest(loader *l, const uint8_t *data, size_t len,
@@ -151,11 +258,6 @@ static int loader_manifest(loader *l, const uint8_t *data, size_t len,
   int rc = manifest_parse((const char *)data, len, &l->manifest, err);
   if (rc) return rc;
   l->has_manifest = 1;
-  if (l->manifest.trace_time.present && !l->manifest.trace_time.file) {
-    clock_key k = clock_key_make(0, 0, 0, l->manifest.trace_time.clock);
-    if (clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
-      return err && err->code ? err->code : WEFT_ENOMEM;
-  }
   /* Named machines exist from the start, in the order the manifest names them. */
   for (size_t i = 0; i < l->manifest.file_count; i++) {
     const manifest_file *mf = &l->manifest.files[i];
@@ -167,7 +269,7 @@ static int loader_manifest(loader *l, const uint8_t *data, size_t len,
                                strlen(mf->machines[j].name), &row);
     if (rc) return base_error_set(err, rc, "out of memory");
   }
-  return WEFT_OK;
+  return loader_manifest_claim_trace_time(l, err);
 }
 
 static const importer_ops *loader_importer_for(io_trace_type type) {
@@ -178,15 +280,35 @@ static const importer_ops *loader_importer_for(io_trace_type type) {
   }
 }
 
-/* The machine a file's data belongs to: the manifest's "machine" entry for
- * its path, else the host. */
+/* The base machine of a file: the manifest's "machine" entry for its path,
+ * or its `machines` entry with id 0, else the host. */
 static int loader_file_machine(loader *l, const char *path, uint32_t *machine) {
   *machine = 0;
-  if (!l->has_manifest || !path) return WEFT_OK;
-  const manifest_file *mf = manifest_find_file(&l->manifest, path);
-  if (!mf || !mf->machine) return WEFT_OK;
-  return machine_get_by_name(&l->ctx->machines, mf->machine, strlen(mf->machine),
-                             machine);
+  const manifest_file *mf = loader_manifest_file(l, path);
+  if (!mf) return WEFT_OK;
+  if (mf->machine) return loader_machine_named(l, mf->machine, machine);
+  const manifest_machine *base =
+      mf->has_machines ? manifest_file_find_machine_id(mf, 0) : NULL;
+  return base ? loader_machine_named(l, base->name, machine) : WEFT_OK;
+}
+
+/* The manifest's view of a file before tokenizing: PIN overrides make it
+ * clockless. */
+static void loader_apply_manifest(loader *l, import_file *f) {
+  const manifest_file *mf = loader_manifest_file(l, f->path);
+  f->pinned = mf && mf->has_clocks && mf->clocks.clock == MANIFEST_CLOCK_NONE;
+}
+
+/* Checks that need the file's contents: a pinned file must not bring its
+ * own clock snapshots. */
+static int loader_check_tokenized(loader *l, const import_file *f, base_error *err) {
+  const manifest_file *mf = loader_manifest_file(l, f->path);
+  if (mf && f->pinned && f->snapshot_count > 0)
+    return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: clocks: file '%s' "
+                          "records clock snapshots, but clock overrides require the "
+                          "trace to use a single clock; name the clock to relate with "
+                          "clocks: clock", mf->path);
+  return WEFT_OK;
 }
 
 static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
@@ -207,7 +329,9 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
   int rc = loader_file_machine(l, path, &f->machine);
   if (!rc) rc = sorter_add_source(&l->sorter, &f->source);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
+  loader_apply_manifest(l, f);
   rc = ops->tokenize(f, err);
+  if (!rc) rc = loader_check_tokenized(l, f, err);
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   return rc;
 }
@@ -320,15 +444,22 @@ static import_file *loader_file_by_path(loader *l, const char *path) {
   return NULL;
 }
 
-/* A manifest `clocks` entry: RELATE (clock given) or PIN (private clock). */
+/* A manifest `clocks` entry: RELATE (clock given) or PIN (private clock).
+ * clocks.machine / sync_to.machine pick the machine of a multi-machine file. */
 static int loader_manifest_relation(loader *l, import_file *f,
                                     const manifest_clocks *c, base_error *err) {
   import_file *ref = loader_file_by_path(l, c->sync_to.file);
   if (!ref) return WEFT_OK; /* the reference file is not in the input */
-  clock_key src = loader_key(f, 0, c->clock == MANIFEST_CLOCK_NONE
-                                       ? CLOCK_ID_FILE_PRIVATE : c->clock);
-  clock_key dst = loader_key(ref, 0, c->sync_to.clock == MANIFEST_CLOCK_NONE
-                                         ? CLOCK_ID_FILE_PRIVATE : c->sync_to.clock);
+  uint32_t src_machine = f->machine, dst_machine = ref->machine;
+  if ((c->machine && loader_machine_named(l, c->machine, &src_machine)) ||
+      (c->sync_to.machine && loader_machine_named(l, c->sync_to.machine, &dst_machine)))
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  clock_key src = clock_key_make(src_machine, f->trace_id, 0,
+                                 c->clock == MANIFEST_CLOCK_NONE ? CLOCK_ID_FILE_PRIVATE
+                                                                 : c->clock);
+  clock_key dst = clock_key_make(dst_machine, ref->trace_id, 0,
+                                 c->sync_to.clock == MANIFEST_CLOCK_NONE
+                                     ? CLOCK_ID_FILE_PRIVATE : c->sync_to.clock);
   uint32_t id;
   int rc = clock_graph_add_relation(&l->clocks, &src, &dst, c->offset_ns, &id, err);
   /* A clockless reference is itself pinned to trace time at zero offset. */

@@ -34,8 +34,11 @@ struct import_file {
   const uint8_t *data;  /* the file's bytes, valid until loading ends */
   size_t len;
   uint32_t trace_id;    /* __intrinsic_trace_file row */
-  uint32_t machine;     /* default machine row for this file's data */
+  uint32_t machine;     /* base machine row: data without an embedded id */
   uint32_t source;      /* sorter source */
+  int multi_machine;    /* data from several machines (import_declare_machines) */
+  int pinned;           /* manifest PIN: every clock is the private clock */
+  uint32_t snapshot_count; /* clock snapshots this file added */
   struct loader *loader;
 };
 
@@ -45,12 +48,36 @@ int import_push(import_file *f, int64_t ts, uint32_t clock, uint64_t payload);
  * 0 outside Perfetto packet sequences). */
 int import_clock(import_file *f, uint32_t sequence, uint64_t clock_id,
                  uint32_t *node);
+/* The same for data of machine row `machine` (multi-machine files). */
+int import_clock_on(import_file *f, uint32_t machine, uint32_t sequence,
+                    uint64_t clock_id, uint32_t *node);
 /* Clock node of this file's private timeline (clockless formats). */
 int import_clock_private(import_file *f, uint32_t *node);
 /* Adds a snapshot relating several of this file's clocks. */
 int import_clock_snapshot(import_file *f, uint32_t sequence,
                           const uint64_t *clock_ids, const int64_t *values,
                           size_t n);
+int import_clock_snapshot_on(import_file *f, uint32_t machine,
+                             uint32_t sequence, const uint64_t *clock_ids,
+                             const int64_t *values, size_t n);
+/* Relates builtin clock `clock_id` of machine `from` to the same clock of
+ * machine `to`: `to` reads T + offset when `from` reads T (remote clock
+ * sync of relayed machines). */
+int import_clock_relate_machines(import_file *f, uint32_t from, uint32_t to,
+                                 uint64_t clock_id, int64_t offset,
+                                 base_error *err);
+/* Multi-machine formats call this once, before import_machine, with the
+ * distinct non-zero machine ids embedded in the file and whether some data
+ * carries no id. Applies the manifest's `machines`/`machine`/`clocks` rules
+ * (undeclared ids, overrides on multi-machine files) and fails with their
+ * error texts. */
+int import_declare_machines(import_file *f, const uint64_t *raw_ids, size_t n,
+                            int has_unmarked, base_error *err);
+/* The machine row of data with embedded machine id `raw_id` (0 = none): the
+ * manifest's name for it, else the base machine when the file is entirely
+ * from one machine ("adopted"), else the machine with that raw id. */
+int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
+                   base_error *err);
 /* Proposes a trace-time clock for the whole merge (first claimer wins). */
 void import_claim_trace_time(import_file *f, uint64_t clock_id);
 /* Adds to a stat scoped to this file's machine and trace. */

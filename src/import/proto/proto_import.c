@@ -13,9 +13,10 @@ typedef struct proto_packet_head {
   int64_t ts;
   uint64_t clock_id;
   uint32_t seq_id;
+  uint64_t raw_machine;  /* TracePacket.machine_id, 0 when absent */
   int has_ts, has_clock_id, cleared, relevant;
-  proto_span defaults, interned, snapshot, compressed;
-  int has_defaults, has_interned, has_snapshot, has_compressed;
+  proto_span defaults, interned, snapshot, compressed, remote_sync;
+  int has_defaults, has_interned, has_snapshot, has_compressed, has_remote_sync;
 } proto_packet_head;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
@@ -44,6 +45,10 @@ static int proto_head_read(proto_span pkt, proto_packet_head *h) {
       case PROTO_TRACE_PACKET_TIMESTAMP: h->ts = (int64_t)fl.value; h->has_ts = 1; break;
       case PROTO_TRACE_PACKET_TIMESTAMP_CLOCK_ID: h->clock_id = fl.value; h->has_clock_id = 1; break;
       case PROTO_TRACE_PACKET_TRUSTED_PACKET_SEQUENCE_ID: h->seq_id = (uint32_t)fl.value; break;
+      case PROTO_TRACE_PACKET_MACHINE_ID: if (!is_len) h->raw_machine = fl.value; break;
+      case PROTO_TRACE_PACKET_REMOTE_CLOCK_SYNC:
+        if (is_len) { h->remote_sync = fl.span; h->has_remote_sync = 1; }
+        break;
       case PROTO_TRACE_PACKET_INCREMENTAL_STATE_CLEARED: if (fl.value) h->cleared = 1; break;
       case PROTO_TRACE_PACKET_SEQUENCE_FLAGS:
         if (fl.value & PROTO_SEQ_INCREMENTAL_STATE_CLEARED) h->cleared = 1;
@@ -144,7 +149,8 @@ static void proto_seq_set_defaults(proto_seq *seq, proto_span defaults) {
     seq->default_clock = fl.value;
 }
 
-static int proto_clock_snapshot(import_file *f, uint32_t seq_id, proto_span snap) {
+static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_id,
+                                proto_span snap) {
   proto_import_state *st = f->state;
   uint64_t ids[PROTO_MAX_SNAPSHOT_CLOCKS];
   int64_t values[PROTO_MAX_SNAPSHOT_CLOCKS];
@@ -174,7 +180,7 @@ static int proto_clock_snapshot(import_file *f, uint32_t seq_id, proto_span snap
     values[n++] = value;
   }
   if (n < 2) return WEFT_OK;
-  return import_clock_snapshot(f, seq_id, ids, values, n);
+  return import_clock_snapshot_on(f, machine, seq_id, ids, values, n);
 }
 
 static int proto_tokenize_buffer(import_file *f, const uint8_t *data, size_t len,
@@ -202,14 +208,40 @@ static int proto_tokenize_compressed(import_file *f, proto_span payload,
   return proto_tokenize_buffer(f, (const uint8_t *)buf.data, buf.len, depth + 1, err);
 }
 
+/* The machine row of a packet; the last lookup is cached. */
+static int proto_packet_machine(import_file *f, uint64_t raw, uint32_t *machine,
+                                base_error *err) {
+  proto_import_state *st = f->state;
+  if (raw == 0) {
+    *machine = f->machine;
+    return WEFT_OK;
+  }
+  if (raw == st->last_raw_machine) {
+    *machine = st->last_machine;
+    return WEFT_OK;
+  }
+  int rc = import_machine(f, raw, machine, err);
+  if (rc) return rc;
+  st->last_raw_machine = raw;
+  st->last_machine = *machine;
+  return WEFT_OK;
+}
+
 static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
                                  base_error *err) {
   proto_import_state *st = f->state;
   proto_packet_head h;
   if (proto_head_read(pkt, &h) < 0) return WEFT_OK; /* malformed: skip */
   if (h.has_compressed) return proto_tokenize_compressed(f, h.compressed, depth, err);
+  uint32_t machine;
+  int rc = proto_packet_machine(f, h.raw_machine, &machine, err);
+  if (rc) return rc;
+  if (h.has_remote_sync) {
+    rc = proto_remote_clock_sync(f, machine, h.remote_sync, err);
+    if (rc) return rc;
+  }
   uint32_t seq_idx;
-  int rc = proto_seq_get(st, h.seq_id, &seq_idx);
+  rc = proto_seq_get(st, h.seq_id, &seq_idx);
   if (rc) return base_error_set(err, rc, "out of memory");
   proto_seq *seq = &st->seqs.data[seq_idx];
   if (h.cleared) {
@@ -225,7 +257,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     seq = &st->seqs.data[seq_idx];
   }
   if (h.has_snapshot) {
-    rc = proto_clock_snapshot(f, h.seq_id, h.snapshot);
+    rc = proto_clock_snapshot(f, machine, h.seq_id, h.snapshot);
     if (rc) return base_error_set(err, rc, "clock snapshot failed");
   }
   uint64_t clock_id = h.has_clock_id ? h.clock_id
@@ -234,7 +266,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   int64_t ts = 0;
   uint32_t node;
   if (h.has_ts) {
-    rc = import_clock(f, h.seq_id, clock_id, &node);
+    rc = import_clock_on(f, machine, h.seq_id, clock_id, &node);
     if (rc) return base_error_set(err, rc, "bad clock %llu", (unsigned long long)clock_id);
     ts = h.ts;
     seq->last_ts = ts;
@@ -246,13 +278,13 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
       ts = seq->last_ts;
       node = seq->last_clock;
     } else {
-      rc = import_clock(f, 0, PROTO_BUILTIN_CLOCK_BOOTTIME, &node);
+      rc = import_clock_on(f, machine, 0, PROTO_BUILTIN_CLOCK_BOOTTIME, &node);
       if (rc) return base_error_set(err, rc, "out of memory");
     }
   } else {
     return WEFT_OK;
   }
-  proto_packet_info info = {pkt, seq->defaults, seq_idx, seq->generation};
+  proto_packet_info info = {pkt, seq->defaults, seq_idx, seq->generation, machine};
   if (VEC_PUSH(st->packets, info)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   rc = import_push(f, ts, node, st->packets.len - 1);
   if (rc) return base_error_set(err, rc, "out of memory");
@@ -282,7 +314,8 @@ static int proto_tokenize(import_file *f, base_error *err) {
   proto_import_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   f->state = st;
-  int rc = proto_tokenize_buffer(f, f->data, f->len, 0, err);
+  int rc = proto_scan_machines(f, f->data, f->len, err);
+  if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, 0, err);
   if (rc) return rc;
   if (!st->claimed_clock && st->saw_timestamp)
     import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME);

@@ -27,6 +27,7 @@ typedef struct proto_packet_info {
   proto_span defaults;     /* the sequence's TracePacketDefaults, if any */
   uint32_t seq;            /* index into proto_import_state.seqs */
   uint32_t generation;     /* incremental-state generation of the sequence */
+  uint32_t machine;        /* machine row of the packet (import_machine) */
 } proto_packet_info;
 
 typedef struct proto_seq {
@@ -62,6 +63,8 @@ typedef struct proto_import_state {
   base_map counter_sums;   /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
   int claimed_clock;
   int saw_timestamp;
+  uint64_t last_raw_machine; /* cache of the last import_machine lookup */
+  uint32_t last_machine;
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
@@ -69,6 +72,15 @@ uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
 /* Looks up an interned string; STRING_NULL if unknown. */
 string_id proto_interned(const proto_import_state *st, uint32_t seq,
                          uint32_t generation, int kind, uint64_t iid);
+/* proto_machines.c: declares the file's embedded machine ids to the loader
+ * (import_declare_machines) from the top-level packets; ids that appear only
+ * inside compressed_packets are resolved when met. */
+int proto_scan_machines(import_file *f, const uint8_t *data, size_t len,
+                        base_error *err);
+/* A RemoteClockSync packet of relayed machine row `machine`: relates its
+ * builtin clocks to the same clocks of the file's base (host) machine. */
+int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,
+                            base_error *err);
 int proto_import_parse(import_file *f, const sort_event *event,
                        base_error *err);
 

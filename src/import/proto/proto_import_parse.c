@@ -524,15 +524,10 @@ static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
 int proto_import_parse(import_file *f, const sort_event *event, base_error *err) {
   proto_import_state *st = f->state;
   if (!st || event->payload >= st->packets.len) return WEFT_OK;
-  proto_parse_ctx p = {f, &st->packets.data[event->payload], f->machine, event->ts};
+  const proto_packet_info *info = &st->packets.data[event->payload];
+  proto_parse_ctx p = {f, info, info->machine, event->ts};
   proto_field fl;
   proto_reader r;
-  if (proto_find_last(p.info->data.data, p.info->data.len,
-                      PROTO_TRACE_PACKET_MACHINE_ID, &fl) == 1 &&
-      fl.wire_type == PROTO_WIRE_VARINT) {
-    int rc = machine_get_by_raw_id(&f->ctx->machines, fl.value, &p.machine);
-    if (rc) return base_error_set(err, rc, "out of memory");
-  }
   proto_reader_init_span(&r, p.info->data);
   while (proto_reader_next(&r, &fl) == 1) {
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
