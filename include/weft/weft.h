@@ -114,6 +114,11 @@ void weft_get_progress(const weft *w, weft_load_progress *out);
  * to cap). Returns the number of such stats. */
 int weft_error_stats_summary(weft *w, char *buf, size_t cap);
 
+/* The format of a file from its first bytes (64 KiB are plenty), as
+ * Perfetto's trace_type names it: "proto", "json", "systrace", "zip",
+ * "gzip", "perfetto_manifest", ... or "unknown". Never NULL. */
+const char *weft_trace_type(const void *data, size_t len);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "merge.h"
 
 typedef struct cli_args {
   const char *query_file;
@@ -15,7 +16,10 @@ typedef struct cli_args {
   const char *perf_file;
   int stats_on_load;
   int quiet;
+  const char *merge_output; /* `weft merge -o FILE` */
+  int is_merge;
   weft_options options;
+  cli_merge merge;
   const char **traces;
   int trace_count;
 } cli_args;
@@ -23,7 +27,9 @@ typedef struct cli_args {
 static void cli_usage(FILE *out) {
   fprintf(out,
       "usage: weft [flags] TRACE...\n"
-      "Loads one or more trace files (merged onto one timeline) and runs SQL.\n"
+      "       weft merge -o OUT.zip|OUT.tar [merge flags] TRACE...\n"
+      "Loads one or more trace files (merged onto one timeline) and runs SQL;\n"
+      "`weft merge` writes them as one archive with a perfetto_manifest.json.\n"
       "\n"
       "  -q, --query-file FILE    run the SQL in FILE, print results as CSV, exit\n"
       "  -Q, --query-string SQL   run SQL, print results as CSV, exit\n"
@@ -33,6 +39,17 @@ static void cli_usage(FILE *out) {
       "      --max-memory SIZE    memory budget for loaded data (e.g. 4G)\n"
       "      --threads N          worker threads (default: number of cores)\n"
       "      --quiet              no progress or summaries on stderr\n"
+      "merging (FILE is an input as given, or its base name):\n"
+      "      --manifest FILE      apply a perfetto_manifest to the inputs\n"
+      "      --machine FILE=NAME  FILE's data is from machine NAME\n"
+      "      --sync FILE=REF      place FILE relative to input REF\n"
+      "      --clock FILE=CLOCK   FILE's clock to relate (default: FILE is\n"
+      "                           treated as clockless and pinned)\n"
+      "      --ref-clock FILE=CLOCK  REF's clock (default BOOTTIME, or REF's\n"
+      "                           own timeline when REF is JSON)\n"
+      "      --offset FILE=DUR    FILE reads T when REF reads T+DUR (250ms, -1s)\n"
+      "      --trace-time [FILE=]CLOCK  the clock of the merged timeline\n"
+      "  -o, --output FILE        (weft merge) the archive to write\n"
       "      --analyze-trace-proto-content, --crop-track-events, --extra-checks\n"
       "                           accepted for trace_processor_shell\n"
       "                           compatibility (weft always behaves so)\n"
@@ -62,8 +79,16 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
   weft_options_default(&a->options);
   a->traces = calloc((size_t)argc, sizeof *a->traces);
   if (!a->traces) return -1;
-  for (int i = 1; i < argc; i++) {
+  int first = 1;
+  if (argc > 1 && !strcmp(argv[1], "merge")) {
+    a->is_merge = 1;
+    first = 2;
+  }
+  for (int i = first; i < argc; i++) {
     const char *arg = argv[i];
+    int merge_flag = cli_merge_take_flag(&a->merge, argc, argv, &i);
+    if (merge_flag < 0) return -1;
+    if (merge_flag > 0) continue;
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
 #define NEEDS_VALUE()                                                     \
   do {                                                                    \
@@ -79,6 +104,9 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
     } else if (!strcmp(arg, "-Q") || !strcmp(arg, "--query-string")) {
       NEEDS_VALUE();
       a->query_string = next;
+    } else if (a->is_merge && (!strcmp(arg, "-o") || !strcmp(arg, "--output"))) {
+      NEEDS_VALUE();
+      a->merge_output = next;
     } else if (!strcmp(arg, "--perf-file")) {
       NEEDS_VALUE();
       a->perf_file = next;
@@ -112,6 +140,10 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
       a->traces[a->trace_count++] = arg;
     }
 #undef NEEDS_VALUE
+  }
+  if (a->is_merge && (!a->merge_output || a->trace_count == 0)) {
+    fprintf(stderr, "weft merge: needs -o OUT and at least one input\n");
+    return -1;
   }
   return 0;
 }
@@ -147,9 +179,7 @@ static int64_t cli_now_ns(void) {
 }
 
 static int cli_load(weft *w, const cli_args *a) {
-  for (int i = 0; i < a->trace_count; i++) {
-    if (weft_load_path(w, a->traces[i]) != WEFT_OK) return -1;
-  }
+  if (cli_merge_load(w, &a->merge, a->traces, a->trace_count) != 0) return -1;
   return weft_load_finish(w) == WEFT_OK ? 0 : -1;
 }
 
@@ -188,13 +218,21 @@ int main(int argc, char **argv) {
   int parsed = cli_parse(argc, argv, &a);
   if (parsed != 0) {
     free(a.traces);
+    cli_merge_free(&a.merge);
     if (parsed < 0) cli_usage(stderr);
     return parsed > 0 ? 0 : 2;
+  }
+  if (a.is_merge) {
+    int rc = cli_merge_write(&a.merge, a.traces, a.trace_count, a.merge_output);
+    free(a.traces);
+    cli_merge_free(&a.merge);
+    return rc == 0 ? 0 : 1;
   }
   weft *w = NULL;
   if (weft_open(&w, &a.options) != WEFT_OK) {
     fprintf(stderr, "weft: cannot create an instance (out of memory)\n");
     free(a.traces);
+    cli_merge_free(&a.merge);
     return 1;
   }
   int status = 0;
@@ -220,5 +258,6 @@ int main(int argc, char **argv) {
   }
   weft_close(w);
   free(a.traces);
+  cli_merge_free(&a.merge);
   return status;
 }

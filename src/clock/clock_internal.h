@@ -25,6 +25,7 @@ enum {
 /* Component flags (valid at a union-find root). */
 #define CLOCK_COMP_BUILTIN 1
 #define CLOCK_COMP_NONMONO 2
+#define CLOCK_COMP_ASSUMED 4 /* a same-domain assumption placed this group */
 
 static inline bool clock_key_is_private(const clock_key *k) {
   return k->clock_id == CLOCK_ID_FILE_PRIVATE;

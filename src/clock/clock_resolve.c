@@ -124,12 +124,24 @@ static void relax_rendezvous(clock_graph *g, uint32_t hub, uint64_t cost) {
             CLOCK_HOP_RENDEZVOUS);
 }
 
+static uint32_t comp_find(clock_graph *g, uint32_t x);
+
+/* Assumed hops straight to trace time. A same-domain assumption is made once
+ * per group of clocks related by snapshots (for the lowest-numbered clock of
+ * the domain in the group): the others follow through their snapshots, so
+ * an assumption never breaks relations the traces recorded (e.g. a relayed
+ * machine's clocks against its host's). */
 static void relax_assumed(clock_graph *g) {
   for (uint32_t u = 0; u < g->nodes.len; u++) {
     const clock_node *n = &g->nodes.data[u];
     uint8_t kind = assumed_hop(g, &n->key, n->live_edges == 0 || n->anchor);
-    if (kind != CLOCK_HOP_NONE)
-      relax(g, u, CLOCK_COST_ASSUMED, g->trace_time, CLOCK_NODE_NONE, kind);
+    if (kind == CLOCK_HOP_NONE) continue;
+    if (kind == CLOCK_HOP_SAME_DOMAIN) {
+      clock_node *root = &g->nodes.data[comp_find(g, u)];
+      if (root->comp_flags & CLOCK_COMP_ASSUMED) continue;
+      root->comp_flags |= CLOCK_COMP_ASSUMED;
+    }
+    relax(g, u, CLOCK_COST_ASSUMED, g->trace_time, CLOCK_NODE_NONE, kind);
   }
 }
 
@@ -203,8 +215,8 @@ int clock_graph_resolve(clock_graph *g, base_error *err) {
     n->done = 0;
     n->comp_flags = 0;
   }
-  if (g->trace_time != CLOCK_NODE_NONE) place_from_trace_time(g);
   build_components(g);
+  if (g->trace_time != CLOCK_NODE_NONE) place_from_trace_time(g);
   for (uint32_t v = 0; v < g->nodes.len; v++) {
     clock_node *n = &g->nodes.data[v];
     if (!n->done)

@@ -24,6 +24,8 @@ typedef struct trace_context {
   int64_t bounds_start; /* trace time window of all parsed data */
   int64_t bounds_end;
   int has_bounds;
+  uint64_t trace_time_clock;   /* clock id of trace time (after loading) */
+  uint32_t trace_time_machine; /* and the machine row it belongs to */
   uint32_t next_processing_order;
   uint32_t top_level_files;
 } trace_context;

@@ -391,6 +391,18 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   return rc;
 }
 
+/* The path a file is known by in the manifest: its name, or for a file given
+ * on the command line (no parent) whose name the manifest lacks, the
+ * manifest entry matching its base name. */
+static const char *loader_manifest_name(const loader *l, int64_t parent,
+                                        const char *name) {
+  if (!l->has_manifest || !name || parent >= 0 || manifest_find_file(&l->manifest, name))
+    return name;
+  const char *slash = strrchr(name, '/');
+  const manifest_file *mf = slash ? manifest_find_file(&l->manifest, slash + 1) : NULL;
+  return mf ? mf->path : name;
+}
+
 static int loader_process(loader *l, int64_t parent, const char *name,
                           const char *display, const uint8_t *data, size_t len,
                           uint32_t depth, base_error *err) {
@@ -400,17 +412,17 @@ static int loader_process(loader *l, int64_t parent, const char *name,
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   if (parent < 0 && l->first_top_level < 0) l->first_top_level = id;
   ctx_mark_processed(l->ctx, id);
-  if (io_trace_type_is_container(type)) {
-    storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
-    return loader_container(l, id, type, display, data, len, depth, err);
-  }
-  if ((type == IO_TRACE_PERFETTO_MANIFEST || io_trace_type_is_container(type)) &&
+  if ((type == IO_TRACE_PERFETTO_MANIFEST || type == IO_TRACE_ZIP || type == IO_TRACE_TAR) &&
       l->has_manifest && name) {
     const manifest_file *mf = manifest_find_file(&l->manifest, name);
     if (mf && mf->has_clocks)
       return base_error_set(err, WEFT_EINVAL, "perfetto_manifest: overrides are not "
                             "supported for trace files which are themselves archives "
                             "or perfetto_manifest files");
+  }
+  if (io_trace_type_is_container(type)) {
+    storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
+    return loader_container(l, id, type, display, data, len, depth, err);
   }
   if (type == IO_TRACE_PERFETTO_MANIFEST) return loader_manifest(l, data, len, err);
   l->trace_file_seen = 1;
@@ -422,7 +434,8 @@ static int loader_process(loader *l, int64_t parent, const char *name,
     return base_error_set(err, WEFT_EUNSUPPORTED, "%s: %s traces are not supported yet",
                           display, io_trace_type_name(type));
   }
-  return loader_tokenize(l, id, name, display, ops, data, len, err);
+  return loader_tokenize(l, id, loader_manifest_name(l, parent, name), display, ops,
+                         data, len, err);
 }
 
 int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
@@ -553,6 +566,8 @@ int loader_finish(loader *l, base_error *err) {
   /* The clock that won trace time (loader_place_clocks defaults to BOOTTIME). */
   clock_key trace_time;
   clock_graph_trace_time(&l->clocks, &trace_time, NULL);
+  l->ctx->trace_time_clock = trace_time.clock_id;
+  l->ctx->trace_time_machine = trace_time.machine;
   rc = ctx_metadata_set_int(l->ctx, "trace_time_clock_id",
                             (int64_t)trace_time.clock_id, -1, -1);
   if (rc) return base_error_set(err, rc, "out of memory");

@@ -7,6 +7,8 @@
 
 #include "core/context.h"
 #include "core/loader.h"
+#include "core/report.h"
+#include "io/sniff.h"
 #include "sql/sql.h"
 
 typedef enum weft_state {
@@ -187,28 +189,11 @@ void weft_get_progress(const weft *w, weft_load_progress *out) {
 }
 
 int weft_error_stats_summary(weft *w, char *buf, size_t cap) {
-  if (!w || !buf || cap == 0) return 0;
-  buf[0] = '\0';
-  size_t used = 0;
-  int count = 0;
-  for (size_t i = 0; i < w->ctx.stats.entries.len; i++) {
-    const stats_entry *e = &w->ctx.stats.entries.data[i];
-    const stats_info *info = &stats_infos[e->stat];
-    if (e->value == 0 || info->severity == STATS_INFO) continue;
-    count++;
-    if (used >= cap) continue;
-    int n = snprintf(buf + used, cap - used, "%s", info->name);
-    if (n > 0) used += (size_t)n;
-    if (e->index >= 0 && used < cap) {
-      n = snprintf(buf + used, cap - used, "[%" PRId64 "]", e->index);
-      if (n > 0) used += (size_t)n;
-    }
-    if (used < cap) {
-      n = snprintf(buf + used, cap - used, " (machine %" PRId64 ", file %" PRId64 "): %" PRId64 "\n",
-                   e->machine, e->trace, e->value);
-      if (n > 0) used += (size_t)n;
-    }
-  }
-  if (used >= cap) buf[cap - 1] = '\0';
-  return count;
+  if (!w) return 0;
+  return report_error_stats(&w->ctx, buf, cap);
+}
+
+const char *weft_trace_type(const void *data, size_t len) {
+  if (!data) return "unknown";
+  return io_trace_type_name(io_sniff(data, len));
 }

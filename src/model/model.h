@@ -49,9 +49,10 @@ typedef struct model_arg {
 int model_init(trace_context *ctx);
 void model_free(model_state *m);
 
-/* machine row -> the value of machine_id columns (NULL = -1 for the host). */
+/* machine row -> the value of machine_id columns. The host is row 0, and
+ * Perfetto's machine-scoped tables say 0 (not NULL) for it. */
 static inline int64_t model_machine_column(uint32_t machine) {
-  return machine == 0 ? -1 : (int64_t)machine;
+  return (int64_t)machine;
 }
 
 /* ---- processes and threads ---- */

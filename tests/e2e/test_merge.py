@@ -1,0 +1,346 @@
+"""End-to-end: merging several traces, several machines, manifests, the
+per-file merge flags and `weft merge`."""
+import json
+import os
+import shutil
+import subprocess
+import tarfile
+import unittest
+import zipfile
+
+import weft_e2e as e
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+ENCODE = os.path.join(ROOT, 'scripts', 'encode_textproto.sh')
+
+SLICES = ('select s.name, s.ts, s.dur, m.name as machine from slice s '
+          'join track t on s.track_id = t.id join machine m on t.machine_id = m.id '
+          'order by s.ts, s.name')
+
+BOOT, REAL = 6, 1
+
+
+def snapshot(clocks, machine=None):
+    body = ' '.join('clocks { clock_id: %d timestamp: %d }' % c for c in clocks)
+    tail = ' machine_id: %d' % machine if machine else ''
+    return 'packet { clock_snapshot { %s }%s }\n' % (body, tail)
+
+
+def slice_packets(seq, tid, name, ts, dur, machine=None):
+    tail = ' machine_id: %d' % machine if machine else ''
+    return ('packet { trusted_packet_sequence_id: %d thread_descriptor { pid: %d tid: %d }%s }\n'
+            'packet { timestamp: %d trusted_packet_sequence_id: %d '
+            'track_event { type: TYPE_SLICE_BEGIN name: "%s" }%s }\n'
+            'packet { timestamp: %d trusted_packet_sequence_id: %d '
+            'track_event { type: TYPE_SLICE_END }%s }\n'
+            % (seq, tid, tid, tail, ts, seq, name, tail, ts + dur, seq, tail))
+
+
+def app_json(name, ts_us, dur_us):
+    return json.dumps({'traceEvents': [{'ph': 'X', 'pid': 9, 'tid': 9, 'ts': ts_us,
+                                        'dur': dur_us, 'name': name}]})
+
+
+def manifest(files, **extra):
+    body = {'version': 1, 'files': files}
+    body.update(extra)
+    return json.dumps({'perfetto_manifest': body})
+
+
+class MergeBase(e.TempDirTest):
+    def proto(self, name, text):
+        src = e.write_temp(self.dir, name + '.textproto', text)
+        out = os.path.join(self.dir, name)
+        subprocess.run(['sh', ENCODE, src, out], check=True)
+        return out
+
+    def zip(self, name, members):
+        path = os.path.join(self.dir, name)
+        with zipfile.ZipFile(path, 'w') as z:
+            for member, data in members.items():
+                if isinstance(data, str) and os.path.exists(data):
+                    z.write(data, member)
+                else:
+                    z.writestr(member, data)
+        return path
+
+    def query(self, *args, sql=SLICES):
+        rc, out, err = e.run(*args, '-Q', sql)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def relay(self):
+        # Host packets carry no machine id; the VM's carry 7 and a
+        # RemoteClockSync places its BOOTTIME 48 s before the host's.
+        sync = ('packet { machine_id: 7 remote_clock_sync { '
+                'synced_clocks { client_clocks { clocks { clock_id: 6 timestamp: 50000000000 } } '
+                'host_clocks { clocks { clock_id: 6 timestamp: 2000000000 } } } '
+                'synced_clocks { client_clocks { clocks { clock_id: 6 timestamp: 50000000000 } } '
+                'host_clocks { clocks { clock_id: 6 timestamp: 2000000000 } } } } }\n')
+        return self.proto('relay.pb', snapshot([(BOOT, 1000000000)]) +
+                          slice_packets(1, 1, 'host_slice', 1100000000, 10) + sync +
+                          slice_packets(2, 7, 'vm_slice', 50100000000, 10, machine=7))
+
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class MergeTest(MergeBase):
+    # Two phones recorded independently: BOOTTIMEs unrelated, REALTIME shared.
+    def phones(self):
+        a = self.proto('phone_a.pb', snapshot([(BOOT, 1000), (REAL, 1700000000000001000)]) +
+                       slice_packets(1, 10, 'a_work', 2000, 100))
+        b = self.proto('phone_b.pb', snapshot([(BOOT, 900000), (REAL, 1700000000000000000)]) +
+                       slice_packets(2, 20, 'b_work', 901500, 100))
+        return a, b
+
+    def test_two_phones_aligned_by_realtime_rendezvous(self):
+        a, b = self.phones()
+        z = self.zip('phones.zip', {
+            'perfetto_manifest.json': manifest([
+                {'path': 'phone_a.pb', 'machine': {'name': 'pa'}},
+                {'path': 'phone_b.pb', 'machine': {'name': 'pb'}}]),
+            'phone_a.pb': a, 'phone_b.pb': b})
+        # b_work is at REALTIME ...1500, a_work at ...2000; trace time is
+        # phone_a's BOOTTIME (first claimer): b_work = 1000 + 1500 - 1000.
+        self.assertEqual(self.query(z), '"name","ts","dur","machine"\n'
+                         '"b_work",1500,100,"pb"\n"a_work",2000,100,"pa"\n')
+        # The same with the per-file flags instead of a manifest.
+        self.assertEqual(self.query('--machine', 'phone_a.pb=pa', '--machine',
+                                    'phone_b.pb=pb', a, b),
+                         '"name","ts","dur","machine"\n'
+                         '"b_work",1500,100,"pb"\n"a_work",2000,100,"pa"\n')
+
+    def test_json_app_log_pinned_with_offset(self):
+        phone = self.proto('phone.pb', snapshot([(BOOT, 1000000), (REAL, 5000000)]) +
+                           slice_packets(1, 10, 'phone_work', 2000000, 1000))
+        app = e.write_temp(self.dir, 'app.json', app_json('app_work', 100, 5))
+        expected = ('"name","ts","dur","machine"\n'
+                    '"phone_work",2000000,1000,"[NULL]"\n'
+                    '"app_work",250100000,5000,"[NULL]"\n')
+        z = self.zip('pinned.zip', {
+            'perfetto_manifest.json': manifest([
+                {'path': 'phone.pb'},
+                {'path': 'app.json', 'clocks': {
+                    'sync_to': {'file': 'phone.pb', 'clock': 'BOOTTIME'},
+                    'offset_ns': 250000000}}]),
+            'phone.pb': phone, 'app.json': app})
+        self.assertEqual(self.query(z), expected)
+        self.assertEqual(self.query('--sync', 'app.json=phone.pb', '--offset',
+                                    'app.json=250ms', phone, app), expected)
+        # --manifest applies a manifest to loose files (matched by base name).
+        m = e.write_temp(self.dir, 'm.json', manifest([
+            {'path': 'phone.pb'},
+            {'path': 'app.json', 'clocks': {
+                'sync_to': {'file': 'phone.pb', 'clock': 'BOOTTIME'},
+                'offset_ns': 250000000}}]))
+        self.assertEqual(self.query('--manifest', m, phone, app), expected)
+
+    def test_relay_trace_remapped_with_machines(self):
+        relay = self.relay()
+        z = self.zip('relay.zip', {
+            'm.json': manifest([{'path': 'relay.pb', 'machines': [
+                {'id': 0, 'name': 'host'}, {'id': 7, 'name': 'vm'}]}]),
+            'relay.pb': relay})
+        self.assertEqual(self.query(z), '"name","ts","dur","machine"\n'
+                         '"host_slice",1100000000,10,"host"\n'
+                         '"vm_slice",2100000000,10,"vm"\n')
+        out = self.query(z, sql='select name, raw_id >= 4294967296 as synthetic from machine '
+                         'order by id')
+        self.assertEqual(out, '"name","synthetic"\n"[NULL]",0\n"host",1\n"vm",1\n')
+        # Without a manifest the embedded id is the machine's raw id.
+        out = self.query(relay, sql='select m.raw_id, count(*) as n from slice s join track t '
+                         'on s.track_id = t.id join machine m on t.machine_id = m.id '
+                         'group by 1 order by 1')
+        self.assertEqual(out, '"raw_id","n"\n0,1\n7,1\n')
+
+    def test_single_machine_trace_adopted_onto_host(self):
+        p = self.proto('vm_only.pb', snapshot([(BOOT, 5)], machine=9) +
+                       slice_packets(1, 3, 'only', 100, 10, machine=9))
+        out = self.query(p, sql='select count(*) as machines from machine')
+        self.assertEqual(out, '"machines"\n1\n')
+
+    def test_unplaceable_file_is_reported(self):
+        a = self.proto('a.pb', snapshot([(BOOT, 1000), (REAL, 1700000000000001000)]) +
+                       slice_packets(1, 10, 'a_work', 2000, 100))
+        b = self.proto('b.pb', snapshot([(BOOT, 1000)]) + slice_packets(2, 20, 'lost', 1500, 1))
+        rc, out, err = e.run('--stats-on-load', '--trace-time', 'REALTIME',
+                             '--machine', 'a.pb=phone', '--machine', 'b.pb=server',
+                             '-Q', 'select count(*) as n from slice', a, b)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, '"n"\n1\n')
+        self.assertIn('3 events of ' + b + ' could not be placed: no clock path from its clocks '
+                      'on machine server to trace time (REALTIME', err)
+        out = self.query('--trace-time', 'REALTIME', '--machine', 'a.pb=phone',
+                         '--machine', 'b.pb=server', a, b,
+                         sql="select name, value from stats where value > 0 and "
+                         "name glob 'clock_sync*' order by name")
+        self.assertEqual(out, '"name","value"\n"clock_sync_failure",3\n'
+                         '"clock_sync_unrelatable_clock_domains",1\n')
+
+    def test_offset_before_trace_start_is_dropped_and_counted(self):
+        phone = self.proto('phone.pb', snapshot([(BOOT, 1000)]) +
+                           slice_packets(1, 10, 'phone_work', 2000, 100))
+        app = e.write_temp(self.dir, 'app.json', app_json('early', 1, 1))
+        out = self.query('--sync', 'app.json=phone.pb', '--offset', 'app.json=-1s', phone, app,
+                         sql="select value from stats where "
+                         "name = 'trace_sorter_negative_timestamp_dropped'")
+        self.assertEqual(out, '"value"\n1\n')
+
+    def test_merge_tool_round_trip(self):
+        relay = self.relay()
+        phone = self.proto('phone.pb', snapshot([(BOOT, 1000)]) +
+                           slice_packets(1, 10, 'phone_work', 2000, 100))
+        app = e.write_temp(self.dir, 'app.json', app_json('app_work', 100, 5))
+        flags = ['--sync', 'app.json=phone.pb', '--offset', 'app.json=1s',
+                 '--machine', 'app.json=laptop', '--machine', 'phone.pb=laptop',
+                 '--trace-time', 'phone.pb=BOOTTIME']
+        inputs = [relay, phone, app]
+        direct = self.query(*flags, *inputs)
+        machines = 'select name from machine order by name'
+        direct_machines = self.query(*flags, *inputs, sql=machines)
+        for ext in ('zip', 'tar'):
+            out = os.path.join(self.dir, 'merged.' + ext)
+            rc, _, err = e.run('merge', '-o', out, *flags, *inputs)
+            self.assertEqual(rc, 0, err)
+            self.assertEqual(self.query(out), direct)
+            self.assertEqual(self.query(out, sql=machines), direct_machines)
+            opener = zipfile.ZipFile(out).namelist if ext == 'zip' else \
+                tarfile.open(out).getnames
+            self.assertEqual(opener(), ['perfetto_manifest.json', 'relay.pb', 'phone.pb',
+                                        'app.json'])
+        self.assertEqual(direct, '"name","ts","dur","machine"\n'
+                         '"phone_work",2000,100,"laptop"\n'
+                         '"app_work",1000100000,5000,"laptop"\n'
+                         '"host_slice",1100000000,10,"[NULL]"\n'
+                         '"vm_slice",2100000000,10,"[NULL]"\n')
+
+    def test_merge_flag_errors(self):
+        app = e.write_temp(self.dir, 'app.json', app_json('x', 1, 1))
+        for args, text in [
+                (['--machine', 'nope.json=m'], "'nope.json' is not one of the input files"),
+                (['--offset', 'app.json=1s'], 'need --sync'),
+                (['--clock', 'app.json=UPTIME'], "unknown clock name 'UPTIME'"),
+                (['--offset', 'app.json=soon'], "bad duration 'soon'"),
+                (['--sync', 'app.json=app.json'], 'cannot be synced to itself')]:
+            rc, _, err = e.run(*args, '-Q', 'select 1', app)
+            self.assertNotEqual(rc, 0)
+            self.assertLess(rc, 128)
+            self.assertIn(text, err)
+        rc, _, err = e.run('merge', '-o', os.path.join(self.dir, 'x.rar'), app)
+        self.assertEqual(rc, 1)
+        self.assertIn('must end in .zip, .tar', err)
+
+
+# Every error of the manifest format's table, with the exact text.
+def multi_machine_pb(test):
+    return test.proto('multi.pb', snapshot([(BOOT, 1000)]) +
+                      slice_packets(1, 1, 'h', 2000, 1) +
+                      snapshot([(BOOT, 5000)], machine=7) +
+                      slice_packets(2, 7, 'v', 6000, 1, machine=7))
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class ManifestErrorTest(MergeBase):
+    def expect_error(self, members, text):
+        z = self.zip('bad.zip', members)
+        rc, _, err = e.run('-Q', 'select 1', z)
+        self.assertNotEqual(rc, 0, 'expected an error containing: ' + text)
+        self.assertLess(rc, 128)
+        self.assertIn(text, err)
+
+    def test_document_errors(self):
+        app = app_json('x', 1, 1)
+        P = 'perfetto_manifest: '
+        cases = [
+            ({'perfetto_manifest': {'files': []}}, P + 'missing required field: version'),
+            ({'perfetto_manifest': {'version': 2}}, P + 'unsupported version: 2. Only version 1'),
+            ({'perfetto_manifest': {'version': '1'}}, P + 'version must be an integer'),
+            ({'perfetto_manifest': {'version': 1, 'trace_time': {'clock': 'UPTIME'}}},
+             P + 'unknown clock name: UPTIME. Use one of REALTIME'),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'machine': {'name': 'x'}, 'machines': []}]}},
+             P + 'machine and machines are mutually exclusive'),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'machine': {'name': ''}}]}},
+             P + 'machine: name must be non-empty'),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'machines': [{'id': 4294967296, 'name': 'x'}]}]}},
+             P + 'machines: id must be in [0, 4294967295]'),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'clocks': {}}]}},
+             P + 'clocks: a sync_to block is required'),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'clocks': {'sync_to': {}}}]}},
+             P + 'clocks: sync_to.file is required'),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'clocks': {'sync_to': {'file': 'ghost.pb'}}}]}},
+             P + "clocks: sync_to.file names unknown file 'ghost.pb'. It must match the "
+             'path of an entry in the files array'),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'clocks': {'sync_to': {'machine': 'm'}}}]}},
+             'a machine name alone is ambiguous, name the file too'),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'clocks': {'sync_to': {'file': 'b.json', 'machine': 'm'}}},
+                {'path': 'b.json'}]}},
+             "'m' is not a machine declared by file 'b.json'"),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'clocks': {'sync_to': {'file': 'b.json'},
+                                              'offset_ns': 1.5}},
+                {'path': 'b.json'}]}}, 'offset_ns must be an integer'),
+            ({'perfetto_manifest': {'version': 1, 'files': [
+                {'path': 'a.json', 'clocks': {'sync_to': {'file': 'b.json'},
+                                              'offset_ns': -9223372036854775808}},
+                {'path': 'b.json'}]}}, 'offset_ns is out of range'),
+        ]
+        for doc, text in cases:
+            with self.subTest(text=text):
+                self.expect_error({'m.json': json.dumps(doc), 'a.json': app}, text)
+
+    def test_placement_errors(self):
+        app = app_json('x', 1, 1)
+        m1 = manifest([{'path': 'a.json'}])
+        self.expect_error({'m1.json': m1, 'm2.json': m1, 'a.json': app},
+                          'perfetto_manifest: multiple perfetto_manifest files in archive')
+        with zipfile.ZipFile(os.path.join(self.dir, 'nested.zip'), 'w') as z:
+            z.writestr('inner.json', app)
+        self.expect_error({'m.json': manifest([{'path': 'n.zip', 'clocks': {
+            'sync_to': {'file': 'a.json'}}}, {'path': 'a.json'}]),
+            'n.zip': os.path.join(self.dir, 'nested.zip'), 'a.json': app},
+            'overrides are not supported for trace files which are themselves archives '
+            'or perfetto_manifest files')
+
+    def test_content_errors(self):
+        multi = multi_machine_pb(self)
+        self.expect_error({'m.json': manifest([{'path': 'multi.pb', 'machines': [
+            {'id': 0, 'name': 'host'}]}]), 'multi.pb': multi},
+            'perfetto_manifest: machines: trace has a packet from undeclared machine id 7')
+        self.expect_error({'m.json': manifest([{'path': 'multi.pb', 'machine': {
+            'name': 'x'}}]), 'multi.pb': multi},
+            "perfetto_manifest: machine: file 'multi.pb' is a multi-machine trace")
+        app = app_json('x', 1, 1)
+        self.expect_error({'m.json': manifest([
+            {'path': 'multi.pb', 'machines': [{'id': 0, 'name': 'h'}, {'id': 7, 'name': 'v'}],
+             'clocks': {'clock': 'BOOTTIME', 'sync_to': {'file': 'a.json'}}},
+            {'path': 'a.json'}]), 'multi.pb': multi, 'a.json': app},
+            "perfetto_manifest: clocks: file 'multi.pb' is a multi-machine trace; name which "
+            "machine the clock is on with clocks: machine.")
+        self.expect_error({'m.json': manifest([
+            {'path': 'multi.pb', 'machines': [{'id': 0, 'name': 'h'}, {'id': 7, 'name': 'v'}]},
+            {'path': 'a.json', 'clocks': {'sync_to': {'file': 'multi.pb', 'clock': 'BOOTTIME'}}}]),
+            'multi.pb': multi, 'a.json': app},
+            "perfetto_manifest: clocks: sync_to.file 'multi.pb' is a multi-machine trace; also "
+            "name the machine with clocks: sync_to.machine")
+        self.expect_error({'m.json': manifest([
+            {'path': 'multi.pb', 'clocks': {'sync_to': {'file': 'a.json'}}},
+            {'path': 'a.json'}]), 'multi.pb': multi, 'a.json': app},
+            'a `clocks` override applies only to a single-machine file')
+        two_clocks = self.proto('two.pb', snapshot([(BOOT, 1), (REAL, 5)]) +
+                                slice_packets(1, 1, 's', 10, 1))
+        self.expect_error({'m.json': manifest([
+            {'path': 'two.pb', 'clocks': {'sync_to': {'file': 'a.json'}}},
+            {'path': 'a.json'}]), 'two.pb': two_clocks, 'a.json': app},
+            'clock overrides require the trace to use a single clock')
+
+
+if __name__ == '__main__':
+    e.main()
