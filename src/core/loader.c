@@ -2,6 +2,9 @@
  * tokenize trace files into the sorter -> (finish) convert, merge, parse. */
 #include "core/loader.h"
 
+#include <errno.h>
+#include <stdio.h>
+
 #include "clock/clock.h"
 
 #include "import/importer.h"
@@ -357,13 +360,23 @@ static int loader_collect_member(void *user, io_member *m, base_error *err) {
   return WEFT_OK;
 }
 
+/* Where a container's bytes are: in memory, or in a file read as it goes. */
+typedef struct loader_source {
+  const uint8_t *data;
+  size_t len;
+  const char *path; /* set: read from this file (zip/tar) */
+} loader_source;
+
 static int loader_container(loader *l, uint32_t id, io_trace_type type,
-                            const char *display, const uint8_t *data,
-                            size_t len, uint32_t depth, base_error *err) {
+                            const char *display, const loader_source *src,
+                            uint32_t depth, base_error *err) {
   int rc = io_depth_check(depth + 1, &l->limits, err);
   if (rc) return rc;
   loader_members ms = {0};
-  rc = io_archive_each(type, data, len, &l->limits, loader_collect_member, &ms, err);
+  rc = src->path ? io_archive_each_file(type, src->path, src->len, &l->limits,
+                                        loader_collect_member, &ms, err)
+                 : io_archive_each(type, src->data, src->len, &l->limits,
+                                   loader_collect_member, &ms, err);
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   if (rc == WEFT_OK) io_order_members(ms.entries.data, ms.entries.len);
   for (size_t i = 0; i < ms.entries.len; i++) {
@@ -422,7 +435,8 @@ static int loader_process(loader *l, int64_t parent, const char *name,
   }
   if (io_trace_type_is_container(type)) {
     storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
-    return loader_container(l, id, type, display, data, len, depth, err);
+    loader_source src = {data, len, NULL};
+    return loader_container(l, id, type, display, &src, depth, err);
   }
   if (type == IO_TRACE_PERFETTO_MANIFEST) return loader_manifest(l, data, len, err);
   l->trace_file_seen = 1;
@@ -446,6 +460,27 @@ int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
   }
   l->top_level_count++;
   return loader_process(l, -1, name, name, data, len, 0, err);
+}
+
+int loader_add_archive_path(loader *l, const char *name, const char *path,
+                            uint64_t size, base_error *err) {
+  uint8_t head[8192]; /* enough for every signature io_sniff looks for */
+  FILE *f = fopen(path, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f) fclose(f);
+  if (!f) return base_error_set(err, WEFT_EIO, "%s: cannot open: %s", name, strerror(errno));
+  io_trace_type type = io_sniff(head, n);
+  if (!io_archive_streams_from_file(type))
+    return base_error_set(err, WEFT_EINVAL, "%s: not a zip or tar archive", name);
+  l->top_level_count++;
+  uint32_t id;
+  int rc = ctx_add_trace_file(l->ctx, -1, name, size, io_trace_type_name(type), &id);
+  if (rc) return base_error_set(err, rc, "%s: out of memory", name);
+  if (l->first_top_level < 0) l->first_top_level = id;
+  ctx_mark_processed(l->ctx, id);
+  storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
+  loader_source src = {NULL, (size_t)size, path};
+  return loader_container(l, id, type, name, &src, 0, err);
 }
 
 /* ---- finish: convert, merge, parse ---- */

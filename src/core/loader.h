@@ -17,6 +17,10 @@ void loader_destroy(loader *l);
 /* Takes ownership of `data` (allocated with base_malloc) in every case. */
 int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
                     base_error *err);
+/* A zip or tar input read straight from its file, block by block: the
+ * archive is never held in memory, only its members (until loading ends). */
+int loader_add_archive_path(loader *l, const char *name, const char *path,
+                            uint64_t size, base_error *err);
 int loader_finish(loader *l, base_error *err);
 
 #endif

@@ -3,11 +3,13 @@
 #include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/context.h"
 #include "core/loader.h"
 #include "core/report.h"
+#include "io/archive.h"
 #include "io/sniff.h"
 #include "sql/sql.h"
 
@@ -130,13 +132,38 @@ int weft_file_end(weft *w) {
   return rc ? weft_fail(w, rc) : WEFT_OK;
 }
 
+/* A zip or tar on disk is unpacked straight from the file (the archive is
+ * never read into memory); 1 if `fd` is one and was handled so. */
+static int weft_load_archive_file(weft *w, int fd, const char *path, int *rc) {
+  uint8_t head[8192];
+  ssize_t n = pread(fd, head, sizeof head, 0);
+  struct stat st;
+  if (n <= 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+      !io_archive_streams_from_file(io_sniff(head, (size_t)n)))
+    return 0;
+  if (w->state != WEFT_STATE_LOADING) {
+    *rc = base_error_set(&w->error, WEFT_EINVAL, "weft_load_path: not accepting files now");
+    return 1;
+  }
+  w->progress.files_begun++;
+  *rc = loader_add_archive_path(w->loader, path, path, (uint64_t)st.st_size, &w->error);
+  w->progress.bytes_read += (uint64_t)st.st_size;
+  if (*rc) weft_fail(w, *rc);
+  return 1;
+}
+
 int weft_load_path(weft *w, const char *path) {
   if (!w || !path) return WEFT_EINVAL;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return base_error_set(&w->error, WEFT_EIO, "%s: cannot open: %s", path,
                           strerror(errno));
-  int rc = weft_file_begin(w, path);
+  int rc = WEFT_OK;
+  if (weft_load_archive_file(w, fd, path, &rc)) {
+    close(fd);
+    return rc;
+  }
+  rc = weft_file_begin(w, path);
   static const size_t chunk = 4u << 20;
   char *buf = rc ? NULL : base_malloc(chunk);
   if (!rc && !buf) rc = base_error_set(&w->error, WEFT_ENOMEM, "out of memory");

@@ -23,8 +23,10 @@ static const char *arc_msg(struct archive *a) {
   return m ? m : "unknown libarchive error";
 }
 
+/* Opens the walk over a memory buffer, or over the file at `path` (read in
+ * blocks as the walk goes) when path is set. */
 static int walk_open(io_walk *w, io_trace_type type, const uint8_t *data,
-                     size_t len, base_error *err) {
+                     size_t len, const char *path, base_error *err) {
   w->a = archive_read_new();
   if (w->a == NULL) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   int r = ARCHIVE_OK;
@@ -40,7 +42,9 @@ static int walk_open(io_walk *w, io_trace_type type, const uint8_t *data,
     return base_error_set(err, WEFT_EUNSUPPORTED, "%s: not supported by this "
                           "libarchive: %s", w->kind, arc_msg(w->a));
   }
-  if (archive_read_open_memory(w->a, data, len) != ARCHIVE_OK) {
+  int opened = path ? archive_read_open_filename(w->a, path, IO_READ_CHUNK)
+                    : archive_read_open_memory(w->a, data, len);
+  if (opened != ARCHIVE_OK) {
     return base_error_set(err, WEFT_EPARSE, "%s: not a valid archive: %s",
                           w->kind, arc_msg(w->a));
   }
@@ -143,15 +147,15 @@ static int walk_all(io_walk *w, bool stream, base_error *err) {
 }
 
 static int libarchive_each(io_trace_type type, const uint8_t *data,
-                           size_t len, const io_limits *l, io_member_fn fn,
-                           void *ctx, base_error *err) {
+                           size_t len, const char *path, const io_limits *l,
+                           io_member_fn fn, void *ctx, base_error *err) {
   io_walk w = {0};
   w.kind = io_trace_type_name(type);
   w.in_len = len;
   w.limits = l;
   w.fn = fn;
   w.ctx = ctx;
-  int rc = walk_open(&w, type, data, len, err);
+  int rc = walk_open(&w, type, data, len, path, err);
   if (rc == WEFT_OK) rc = walk_all(&w, type == IO_TRACE_ZSTD, err);
   if (w.a != NULL) archive_read_free(w.a);
   return rc;
@@ -173,9 +177,24 @@ int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
     case IO_TRACE_ZIP:
     case IO_TRACE_TAR:
     case IO_TRACE_ZSTD:
-      return libarchive_each(type, data, len, limits, fn, ctx, err);
+      return libarchive_each(type, data, len, NULL, limits, fn, ctx, err);
     default:
       return base_error_set(err, WEFT_EINVAL, "%s is not a container type",
                             io_trace_type_name(type));
   }
+}
+
+int io_archive_each_file(io_trace_type type, const char *path, uint64_t size,
+                         const io_limits *limits, io_member_fn fn, void *ctx,
+                         base_error *err) {
+  if (path == NULL || limits == NULL || fn == NULL)
+    return base_error_set(err, WEFT_EINVAL, "io_archive_each_file: bad arguments");
+  if (!io_archive_streams_from_file(type))
+    return base_error_set(err, WEFT_EINVAL, "%s is not read from files",
+                          io_trace_type_name(type));
+  return libarchive_each(type, NULL, (size_t)size, path, limits, fn, ctx, err);
+}
+
+bool io_archive_streams_from_file(io_trace_type type) {
+  return type == IO_TRACE_ZIP || type == IO_TRACE_TAR;
 }

@@ -5,7 +5,8 @@
  * Owns: decompression (zlib for gzip/ctrace, libarchive for zip/tar/zstd),
  * the member skip rules, the resource-limit checks and the processing order.
  * Invariants:
- *  - Input is one complete in-memory buffer; it is never modified.
+ *  - Input is one complete in-memory buffer (never modified), or for zip
+ *    and tar a file read block by block (io_archive_each_file).
  *  - At most one member is held at a time (the one passed to the callback),
  *    unless the callback takes ownership of its bytes (io_member_take).
  *  - Every member's decompressed size is <= limits.max_member_bytes; the
@@ -73,6 +74,15 @@ typedef int (*io_member_fn)(void *ctx, io_member *member, base_error *err);
 int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
                     const io_limits *limits, io_member_fn fn, void *ctx,
                     base_error *err);
+
+/* The same for a container read from the file at `path` (of `size` bytes,
+ * for the ratio limit), block by block: the archive itself is never held in
+ * memory, only the member being decompressed. For the types for which
+ * io_archive_streams_from_file is true (zip, tar). */
+int io_archive_each_file(io_trace_type type, const char *path, uint64_t size,
+                         const io_limits *limits, io_member_fn fn, void *ctx,
+                         base_error *err);
+bool io_archive_streams_from_file(io_trace_type type);
 
 /* True if any '/'-separated component of path starts with '.' and is not
  * "." or "..". NULL is not hidden. */
