@@ -369,6 +369,25 @@ static void test_same_domain_fallback(void) {
   clock_graph_free(&g);
 }
 
+static void test_same_domain_once_per_group(void) {
+  /* A relay: host (machine 1) and VM (machine 2) BOOTTIMEs related by a
+   * snapshot, neither related to trace time (machine 3). The same-domain
+   * assumption places the group once (at its first clock, the host's); the
+   * VM follows through its snapshot instead of being overlaid too. */
+  clock_graph g;
+  graph_init(&g);
+  clock_key tt = K(3, CLOCK_ID_BOOTTIME);
+  clock_key host = K(1, CLOCK_ID_BOOTTIME), vm = K(2, CLOCK_ID_BOOTTIME);
+  claim(&g, tt);
+  node_of(&g, host);
+  relate(&g, vm, host, -48000000000);
+  CHECK_CONV(&g, host, 1100000000, 1100000000);
+  CHECK_CONV(&g, vm, 50100000000, 2100000000);
+  CHECK_EQ_INT(level_of(&g, vm), CLOCK_LEVEL_SAME_DOMAIN);
+  CHECK_EQ_INT(hops_of(&g, vm), 2);
+  clock_graph_free(&g);
+}
+
 static void test_private_clock_pinned(void) {
   clock_graph g;
   graph_init(&g);
@@ -835,6 +854,7 @@ int main(void) {
   RUN_TEST(test_snapshot_path_beats_rendezvous);
   RUN_TEST(test_realtime_rendezvous);
   RUN_TEST(test_same_domain_fallback);
+  RUN_TEST(test_same_domain_once_per_group);
   RUN_TEST(test_private_clock_pinned);
   RUN_TEST(test_private_trace_time);
   RUN_TEST(test_unrelatable_domains);
