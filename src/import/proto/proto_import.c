@@ -68,7 +68,9 @@ static int proto_head_read(proto_span pkt, proto_packet_head *h) {
       case PROTO_TRACE_PACKET_TRACK_EVENT:
         h->relevant = 1;
         break;
-      default: break;
+      default:
+        if (is_len && proto_misc_wants_field(fl.number)) h->relevant = 1;
+        break;
     }
   }
   return rc;
@@ -208,8 +210,10 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   proto_packet_head h;
   if (proto_head_read(pkt, &h) < 0) return WEFT_OK; /* malformed: skip */
   if (h.has_compressed) return proto_tokenize_compressed(f, h.compressed, depth, err);
+  int rc = proto_misc_tokenize(f, &st->misc, pkt, h.seq_id);
+  if (rc) return base_error_set(err, rc, "out of memory");
   uint32_t seq_idx;
-  int rc = proto_seq_get(st, h.seq_id, &seq_idx);
+  rc = proto_seq_get(st, h.seq_id, &seq_idx);
   if (rc) return base_error_set(err, rc, "out of memory");
   proto_seq *seq = &st->seqs.data[seq_idx];
   if (h.cleared) {
@@ -286,7 +290,15 @@ static int proto_tokenize(import_file *f, base_error *err) {
   if (rc) return rc;
   if (!st->claimed_clock && st->saw_timestamp)
     import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME);
+  rc = ctx_metadata_set_str(f->ctx, "trace_type", "proto", -1, f->trace_id);
+  if (!rc) rc = ctx_metadata_set_int(f->ctx, "trace_size_bytes", (int64_t)f->len, -1, f->trace_id);
+  if (rc) return base_error_set(err, rc, "out of memory");
   return WEFT_OK;
+}
+
+static int proto_end(import_file *f, base_error *err) {
+  proto_import_state *st = f->state;
+  return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
 static void proto_destroy(import_file *f) {
@@ -301,6 +313,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->tracks);
   VEC_FREE(st->track_refs);
   base_map_free(&st->counter_sums);
+  proto_misc_free(&st->misc);
   base_free(st);
   f->state = NULL;
 }
@@ -309,6 +322,6 @@ const importer_ops import_proto_ops = {
     .trace_type = "proto",
     .tokenize = proto_tokenize,
     .parse = proto_import_parse,
-    .end = NULL,
+    .end = proto_end,
     .destroy = proto_destroy,
 };

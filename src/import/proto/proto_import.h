@@ -14,6 +14,7 @@
 #define WEFT_PROTO_IMPORT_H
 
 #include "import/importer.h"
+#include "import/proto/proto_misc.h"
 #include "import/proto/proto_wire.h"
 
 enum proto_intern_kind {
@@ -62,6 +63,7 @@ typedef struct proto_import_state {
   base_map counter_sums;   /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
   int claimed_clock;
   int saw_timestamp;
+  proto_misc_state misc;   /* service/system packets (proto_misc.h) */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

@@ -543,7 +543,7 @@ int proto_import_parse(import_file *f, const sort_event *event, base_error *err)
       case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR: rc = proto_thread_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR: rc = proto_process_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_TRACK_EVENT: rc = proto_track_event(&p, fl.span); break;
-      default: break;
+      default: rc = proto_misc_parse(f, p.machine, p.ts, &fl); break;
     }
     if (rc) return base_error_set(err, rc, "proto: failed to apply packet");
   }
