@@ -172,6 +172,7 @@ static int proto_clock_snapshot(import_file *f, uint32_t seq_id, proto_span snap
       if (cf.number == PROTO_CLOCK_CLOCK_ID) id = cf.value;
       if (cf.number == PROTO_CLOCK_TIMESTAMP) value = (int64_t)cf.value;
     }
+    if (id == PROTO_BUILTIN_CLOCK_MONOTONIC) st->snapshot_has_monotonic = 1;
     ids[n] = id;
     values[n++] = value;
   }
@@ -235,8 +236,19 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   uint64_t clock_id = h.has_clock_id ? h.clock_id
                       : seq->default_clock ? seq->default_clock
                                            : PROTO_BUILTIN_CLOCK_BOOTTIME;
-  int64_t ts = 0;
+  int64_t ts = 0, legacy_ts = 0;
   uint32_t node;
+  int legacy;
+  rc = proto_legacy_time(f, seq, pkt, &legacy_ts, &legacy);
+  if (rc) return base_error_set(err, rc, "out of memory");
+  if (legacy < 0) return WEFT_OK; /* invalid legacy timestamp: dropped */
+  if (legacy > 0) {
+    /* Legacy track-event times are CLOCK_MONOTONIC; without a snapshot
+     * relating that clock they are taken as trace time. */
+    h.has_ts = 1;
+    h.ts = legacy_ts;
+    if (st->snapshot_has_monotonic) clock_id = PROTO_BUILTIN_CLOCK_MONOTONIC;
+  }
   if (h.has_ts) {
     rc = import_clock(f, h.seq_id, clock_id, &node);
     if (rc) return base_error_set(err, rc, "bad clock %llu", (unsigned long long)clock_id);

@@ -38,6 +38,8 @@ typedef struct proto_seq {
   int64_t last_ts;
   uint32_t last_clock;     /* clock node of last_ts */
   int has_last;
+  int64_t ref_ts;          /* legacy delta-timestamp reference (ns) */
+  int ref_invalid;         /* the reference overflowed: deltas are dropped */
   /* parse-side: the thread of a legacy ThreadDescriptor on this sequence */
   int64_t pid, tid;
   int has_thread;
@@ -63,6 +65,7 @@ typedef struct proto_import_state {
   base_map counter_sums;   /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
   int claimed_clock;
   int saw_timestamp;
+  int snapshot_has_monotonic; /* a clock snapshot related CLOCK_MONOTONIC */
   proto_misc_state misc;   /* service/system packets (proto_misc.h) */
 } proto_import_state;
 
@@ -73,5 +76,10 @@ string_id proto_interned(const proto_import_state *st, uint32_t seq,
                          uint32_t generation, int kind, uint64_t iid);
 int proto_import_parse(import_file *f, const sort_event *event,
                        base_error *err);
+/* Legacy track-event time of a packet (proto_track_time.c): sets *result to
+ * 1 with *ts (ns), 0 if the packet timestamp applies, -1 if invalid (counted;
+ * drop the packet). Returns WEFT_OK or WEFT_ENOMEM. */
+int proto_legacy_time(import_file *f, proto_seq *seq, proto_span pkt, int64_t *ts,
+                      int *result);
 
 #endif
