@@ -52,6 +52,7 @@ typedef struct proto_track_ref {
   int64_t utid, upid;  /* the thread / process the track belongs to, or -1 */
   int is_incremental;  /* counter values are deltas, summed per sequence */
   int64_t multiplier;  /* counter unit_multiplier, 0 if unset */
+  int is_state;        /* a state track (TrackEvent TYPE_STATE values) */
 } proto_track_ref;
 
 typedef struct proto_import_state {

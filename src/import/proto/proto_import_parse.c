@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_import.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
@@ -156,8 +157,8 @@ static const proto_track_ref *proto_track_find(const proto_import_state *st,
 typedef struct proto_track_desc {
   uint64_t uuid, parent_uuid;
   int has_uuid, has_parent, is_counter, has_process, has_thread, has_name;
-  int is_incremental;
-  int64_t multiplier;
+  int is_incremental, is_state, has_rank;
+  int64_t multiplier, rank;
   proto_span name, process, thread;
 } proto_track_desc;
 
@@ -192,9 +193,24 @@ static void proto_track_desc_read(proto_span msg, proto_track_desc *t) {
         t->is_counter = 1;
         if (len) proto_counter_desc_read(fl.span, t);
         break;
+      case PROTO_TRACK_DESCRIPTOR_STATE: t->is_state = 1; break;
+      case PROTO_TRACK_DESCRIPTOR_SIBLING_ORDER_RANK:
+        if (fl.wire_type == PROTO_WIRE_VARINT) { t->rank = proto_field_int32(&fl); t->has_rank = 1; }
+        break;
       default: break;
     }
   }
+}
+
+/* Sets a process's / thread's arg set to {key: value} (sort index hints of
+ * descriptor tracks). */
+static int proto_sort_index_hint(trace_context *ctx, schema_table_id table, int column,
+                                 uint32_t row, const char *key, int64_t value) {
+  int64_t args;
+  int rc = model_arg_int(ctx, key, strlen(key), MODEL_ARG_INT, value);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  if (!rc && args >= 0) storage_set_i64(ctx_table(ctx, table), (size_t)column, row, args);
+  return rc;
 }
 
 static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
@@ -216,19 +232,25 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
     spec.name = proto_str(ctx, t.name, &name_id, &rc);
     if (rc) return rc;
   }
-  proto_track_ref ref = {0, t.is_counter, -1, -1, t.is_incremental, t.multiplier};
+  proto_track_ref ref = {0, t.is_counter, -1, -1, t.is_incremental, t.multiplier, t.is_state};
   if (t.has_thread) {
     proto_desc_read(t.thread, PROTO_THREAD_DESCRIPTOR_PID, PROTO_THREAD_DESCRIPTOR_TID,
                     PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
     uint32_t utid;
     rc = proto_desc_thread(p, &d, &utid);
     ref.utid = utid;
+    if (!rc && t.has_rank)
+      rc = proto_sort_index_hint(ctx, TABLE_THREAD, THREAD_arg_set_id, utid,
+                                 "thread_sort_index_hint", t.rank);
   } else if (t.has_process) {
     proto_desc_read(t.process, PROTO_PROCESS_DESCRIPTOR_PID, 0,
                     PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
     uint32_t upid;
     rc = proto_desc_process(p, &d, &upid);
     ref.upid = upid;
+    if (!rc && t.has_rank)
+      rc = proto_sort_index_hint(ctx, TABLE_PROCESS, PROCESS_arg_set_id, upid,
+                                 "process_sort_index_hint", t.rank);
   } else if (t.has_parent) {
     const proto_track_ref *parent = proto_track_find(st, t.parent_uuid);
     if (parent) {
@@ -249,6 +271,7 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
                 : ref.upid >= 0 ? "process" : "global";
     rc = model_track(ctx, &spec, &track);
   }
+  if (!rc && t.is_state) rc = proto_state_track_mark(ctx, track);
   if (rc) return rc;
   ref.track = track;
   return proto_track_store(st, t.uuid, &ref);
@@ -392,7 +415,7 @@ static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t 
   spec.name = has_uuid ? NULL : "Default Track";
   *is_counter = spec.is_counter;
   int rc = model_track(ctx, &spec, track);
-  proto_track_ref nref = {*track, spec.is_counter, -1, -1, 0, 0};
+  proto_track_ref nref = {*track, spec.is_counter, -1, -1, 0, 0, 0};
   if (!rc && has_uuid) rc = proto_track_store(st, uuid, &nref);
   return rc;
 }
@@ -489,6 +512,15 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     }
     return model_counter(ctx, track, p->ts, v, -1);
   }
+  if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
+    if (!ref || !ref->is_state) return import_stat(p->f, stat_track_event_parser_errors, 1);
+    string_id value = STRING_NULL;
+    if (e->has_name) rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &value);
+    else if (e->has_name_iid)
+      value = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
+                             e->name_iid);
+    return rc ? rc : proto_state_push(ctx, &st->misc, track, p->ts, value, -1);
+  }
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
     int64_t ended;
     return model_slice_end(ctx, track, p->ts, &ended);
@@ -510,6 +542,8 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
 }
 
 static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
+  const proto_misc_state *misc = &((proto_import_state *)p->f->state)->misc;
+  if (misc->has_roi && p->ts < misc->roi_start_ns) return WEFT_OK; /* cropped */
   proto_event e;
   memset(&e, 0, sizeof e);
   base_buf_init(&e.categories, PROTO_MAX_CATEGORIES_BYTES);

@@ -44,6 +44,8 @@ typedef struct proto_misc_state {
   int uuid_source;                /* 0 none, 1 trace_config, 2 trace_uuid */
   int64_t roi_start_ns;           /* track event range of interest */
   int has_roi;
+  base_map last_state;            /* track id -> its latest state row */
+  base_map session_tracks;        /* tracing session id -> track id */
 } proto_misc_state;
 
 /* Observes one (non-compressed) TracePacket in file order. */
@@ -68,6 +70,16 @@ int proto_metadata_str(trace_context *ctx, const char *name, const char *value,
                        size_t len, int64_t machine, int64_t trace);
 /* Android SDK version from a build fingerprint's version component, or -1. */
 int64_t proto_fingerprint_sdk_version(const char *fp, size_t len);
+
+/* ---- state tracks (proto_state.c) ---- */
+/* Makes `track` a state track (event_type 'state'). */
+int proto_state_track_mark(trace_context *ctx, uint32_t track);
+/* Appends a state value at ts; closes the track's previous state. */
+int proto_state_push(trace_context *ctx, proto_misc_state *m, uint32_t track, int64_t ts,
+                     string_id value, int64_t arg_set);
+/* A ConcurrentSessionEvent (TracePacket field 134). */
+int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machine,
+                             int64_t ts, proto_span msg);
 
 /* ---- trace diagnostics (proto_diagnostics.c) ---- */
 /* Runs the trace-config rules over `config` and appends to

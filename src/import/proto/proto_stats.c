@@ -289,6 +289,9 @@ static int proto_uuid_metadata(import_file *f, const proto_misc_state *m) {
 int proto_misc_end(import_file *f, proto_misc_state *m, base_error *err) {
   int rc = proto_loss_stats(f, m);
   if (!rc) rc = proto_uuid_metadata(f, m);
+  if (!rc && m->has_roi)
+    rc = ctx_metadata_set_int(f->ctx, "range_of_interest_start_us", m->roi_start_ns / 1000,
+                              -1, f->trace_id);
   if (!rc && m->has_config) rc = proto_diagnostics_run(f, m->config);
   if (rc) return base_error_set(err, rc, "out of memory");
   return WEFT_OK;
@@ -296,6 +299,8 @@ int proto_misc_end(import_file *f, proto_misc_state *m, base_error *err) {
 
 void proto_misc_free(proto_misc_state *m) {
   base_map_free(&m->loss_by_seq);
+  base_map_free(&m->last_state);
+  base_map_free(&m->session_tracks);
   VEC_FREE(m->losses);
   VEC_FREE(m->writers);
 }

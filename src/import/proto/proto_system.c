@@ -4,6 +4,7 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
 
 #define PROTO_MAX_CPUS 4096
@@ -479,6 +480,7 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_SERVICE_EVENT:
     case PROTO_TRACE_PACKET_TRIGGER:
     case PROTO_TRACE_PACKET_CLONE_SNAPSHOT_TRIGGER:
+    case PROTO_TRACE_PACKET_CONCURRENT_SESSION_EVENT:
       return 1;
     default: return 0;
   }
@@ -494,6 +496,9 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
     case PROTO_TRACE_PACKET_TRIGGER: return proto_trigger(f, machine, ts, fl->span, 0);
     case PROTO_TRACE_PACKET_CLONE_SNAPSHOT_TRIGGER:
       return proto_trigger(f, machine, ts, fl->span, 1);
+    case PROTO_TRACE_PACKET_CONCURRENT_SESSION_EVENT:
+      return proto_concurrent_session(f, &((proto_import_state *)f->state)->misc, machine, ts,
+                                      fl->span);
     default: return WEFT_OK;
   }
 }
