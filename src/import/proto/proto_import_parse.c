@@ -121,8 +121,14 @@ static void proto_desc_read(proto_span msg, uint32_t pid_field, uint32_t tid_fie
 
 static int proto_desc_thread(proto_parse_ctx *p, const proto_desc *d, uint32_t *utid) {
   trace_context *ctx = p->f->ctx;
-  int rc = d->has_pid ? model_thread_in_process(ctx, p->machine, d->tid, d->pid, utid)
-                      : model_thread(ctx, p->machine, d->tid, utid);
+  uint32_t main_utid;
+  /* A process seen through a thread descriptor gets its main thread too. */
+  int rc = d->has_pid && d->pid != d->tid
+               ? model_thread_in_process(ctx, p->machine, d->pid, d->pid, &main_utid)
+               : WEFT_OK;
+  if (!rc)
+    rc = d->has_pid ? model_thread_in_process(ctx, p->machine, d->tid, d->pid, utid)
+                    : model_thread(ctx, p->machine, d->tid, utid);
   if (!rc && d->has_name)
     rc = model_thread_set_name(ctx, *utid, (const char *)d->name.data, d->name.len);
   return rc;
@@ -310,7 +316,39 @@ typedef struct proto_event {
   int64_t int_counter;
   double dbl_counter;
   base_buf categories;
+  /* legacy_event */
+  int has_legacy, has_phase, has_pid_override, has_tid_override, has_duration;
+  uint64_t phase, scope;
+  int64_t pid_override, tid_override, duration_us;
 } proto_event;
+
+static void proto_legacy_read(proto_span msg, proto_event *e) {
+  proto_reader r;
+  proto_field fl;
+  e->has_legacy = 1;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_VARINT) continue;
+    switch (fl.number) {
+      case PROTO_LEGACY_EVENT_PHASE: e->phase = fl.value; e->has_phase = 1; break;
+      case PROTO_LEGACY_EVENT_DURATION_US: e->duration_us = (int64_t)fl.value; e->has_duration = 1; break;
+      case PROTO_LEGACY_EVENT_INSTANT_EVENT_SCOPE: e->scope = fl.value; break;
+      case PROTO_LEGACY_EVENT_PID_OVERRIDE: e->pid_override = proto_field_int32(&fl); e->has_pid_override = 1; break;
+      case PROTO_LEGACY_EVENT_TID_OVERRIDE: e->tid_override = proto_field_int32(&fl); e->has_tid_override = 1; break;
+      default: break;
+    }
+  }
+}
+
+/* A legacy phase as a TrackEvent type (0 if not a slice/instant phase). */
+static uint64_t proto_legacy_type(uint64_t phase) {
+  switch (phase) {
+    case 'B': return PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN;
+    case 'E': return PROTO_TRACK_EVENT_TYPE_SLICE_END;
+    case 'X': case 'I': case 'i': case 'R': return PROTO_TRACK_EVENT_TYPE_INSTANT;
+    default: return PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
+  }
+}
 
 static int proto_event_add_category(proto_event *e, const char *s, size_t len) {
   if (e->categories.len && base_buf_append(&e->categories, ",", 1)) return WEFT_OK;
@@ -331,6 +369,7 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
       case PROTO_TRACK_EVENT_NAME: if (len) { e->name = fl.span; e->has_name = 1; } break;
       case PROTO_TRACK_EVENT_NAME_IID: e->name_iid = fl.value; e->has_name_iid = 1; break;
       case PROTO_TRACK_EVENT_TRACK_UUID: e->track_uuid = fl.value; e->has_track = 1; break;
+      case PROTO_TRACK_EVENT_LEGACY_EVENT: if (len) proto_legacy_read(fl.span, e); break;
       case PROTO_TRACK_EVENT_COUNTER_VALUE:
         e->int_counter = (int64_t)fl.value;
         e->has_int_counter = 1;
@@ -382,6 +421,53 @@ static int proto_default_track_uuid(const proto_packet_info *info, uint64_t *uui
   return 1;
 }
 
+/* The thread a legacy event on this sequence belongs to: the sequence's
+ * ThreadDescriptor, else the thread of its default track. */
+static int proto_sequence_thread(proto_parse_ctx *p, uint32_t *utid) {
+  proto_import_state *st = p->f->state;
+  const proto_seq *seq = &st->seqs.data[p->info->seq];
+  if (seq->has_thread)
+    return model_thread_in_process(p->f->ctx, p->machine, seq->tid, seq->pid, utid) == WEFT_OK;
+  uint64_t uuid;
+  const proto_track_ref *ref =
+      proto_default_track_uuid(p->info, &uuid) ? proto_track_find(st, uuid) : NULL;
+  if (!ref || ref->utid < 0) return 0;
+  *utid = (uint32_t)ref->utid;
+  return 1;
+}
+
+/* Legacy track selection: pid/tid overrides (any event) and, for events
+ * typed only by a legacy phase on the default track, instant scopes and the
+ * sequence's thread. Returns 0 with *track set, 1 if not applicable, or a
+ * WEFT_E* error. */
+static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track) {
+  trace_context *ctx = p->f->ctx;
+  uint32_t utid;
+  if (!e->has_legacy) return 1;
+  if (e->has_tid_override) {
+    int rc = e->has_pid_override
+                 ? model_thread_in_process(ctx, p->machine, e->tid_override, e->pid_override, &utid)
+                 : model_thread(ctx, p->machine, e->tid_override, &utid);
+    return rc ? rc : model_thread_track(ctx, utid, track);
+  }
+  if (e->has_type || !e->has_phase || (e->has_track && e->track_uuid != 0)) return 1;
+  if (e->scope == 1) { /* global */
+    model_track_spec spec;
+    model_track_spec_init(&spec);
+    spec.machine = p->machine;
+    spec.type = "legacy_chrome_global_instants";
+    spec.name = "Global Legacy Events";
+    return model_track(ctx, &spec, track);
+  }
+  if (!proto_sequence_thread(p, &utid)) return 1;
+  if (e->scope == 2) { /* process */
+    int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+    if (upid < 0) return 1;
+    return model_process_track(ctx, (uint32_t)upid, track);
+  }
+  return model_thread_track(ctx, utid, track);
+}
+
 /* Resolves the event's track; *is_counter tells a counter track. */
 static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track,
                              int *is_counter, const proto_track_ref **out_ref,
@@ -390,6 +476,13 @@ static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t 
   trace_context *ctx = p->f->ctx;
   uint64_t uuid = e->track_uuid;
   int has_uuid = e->has_track || proto_default_track_uuid(p->info, &uuid);
+  int legacy_rc = proto_legacy_track(p, e, track);
+  if (legacy_rc <= 0) {
+    *is_counter = 0;
+    *out_ref = NULL;
+    *out_uuid = 0;
+    return legacy_rc;
+  }
   *is_counter = 0;
   if (has_uuid && uuid == 0) has_uuid = 0; /* explicit 0: the default track */
   const proto_track_ref *ref = has_uuid ? proto_track_find(st, uuid) : NULL;
@@ -494,7 +587,9 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   uint64_t uuid = 0;
   int rc = proto_event_track(p, e, &track, &is_counter, &ref, &uuid);
   if (rc) return rc;
-  uint64_t type = e->has_type ? e->type : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
+  uint64_t type = e->has_type ? e->type
+                 : e->has_phase ? proto_legacy_type(e->phase)
+                                : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
   if (type == PROTO_TRACK_EVENT_TYPE_COUNTER) {
     if (!is_counter) return WEFT_OK;
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
@@ -538,7 +633,11 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (rc) return rc;
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN)
     return model_slice_begin(ctx, track, p->ts, cat, name, args, &slice);
-  return model_slice_complete(ctx, track, p->ts, 0, cat, name, args, &slice);
+  int64_t dur = 0;
+  if (!e->has_type && e->phase == 'X' && e->has_duration && e->duration_us > 0 &&
+      e->duration_us < INT64_MAX / 1000)
+    dur = e->duration_us * 1000;
+  return model_slice_complete(ctx, track, p->ts, dur, cat, name, args, &slice);
 }
 
 static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
