@@ -58,6 +58,17 @@ static const char *const sql_view_statements[] = {
     "arg_set_id, common_flags, ucpu FROM __intrinsic_ftrace_event",
     "CREATE VIEW raw AS SELECT * FROM ftrace_event",
     "CREATE VIEW flow AS SELECT * FROM __intrinsic_flow",
+    "CREATE VIEW trace_diagnostics AS SELECT id, key AS name, title, description, "
+    "remediation, confidence, trace_id FROM __intrinsic_trace_diagnostics",
+    "CREATE VIEW state AS SELECT * FROM __intrinsic_state",
+    "CREATE VIEW state_track AS SELECT " TRACK_BASE " FROM __intrinsic_track "
+    "WHERE event_type = 'state'",
+    "CREATE VIEW process_state_track AS SELECT " TRACK_BASE ", upid FROM "
+    "__intrinsic_track WHERE event_type = 'state' AND upid IS NOT NULL",
+    "CREATE VIEW thread_state_track AS SELECT " TRACK_BASE ", utid FROM "
+    "__intrinsic_track WHERE event_type = 'state' AND utid IS NOT NULL",
+    "CREATE VIEW cpu_available_frequencies AS SELECT id, ucpu AS cpu, freq, ucpu "
+    "FROM __intrinsic_cpu_freq",
 };
 
 typedef struct sql_module {

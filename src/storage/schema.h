@@ -106,6 +106,21 @@
   C(T, id, ID, 0) C(T, slice_out, I64, 0) C(T, slice_in, I64, 0)      \
   C(T, trace_id, I64, N) C(T, arg_set_id, I64, N)
 
+#define CPU_FREQ_COLUMNS(C, T)                                        \
+  C(T, id, ID, 0) C(T, ucpu, I64, 0) C(T, freq, I64, 0)
+
+/* Values of state tracks (track event TYPE_STATE, tracing sessions); dur
+ * runs to the next state of the same track, 0 for the last. */
+#define STATE_COLUMNS(C, T)                                           \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, dur, I64, 0) C(T, track_id, I64, 0) \
+  C(T, value, STR, 0) C(T, arg_set_id, I64, N)
+
+/* Problems detected in a trace's config (see import/proto/proto_misc.h). */
+#define TRACE_DIAGNOSTICS_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, key, STR, 0) C(T, title, STR, 0)               \
+  C(T, description, STR, 0) C(T, remediation, STR, 0)                 \
+  C(T, confidence, F64, 0) C(T, trace_id, I64, N)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -124,7 +139,10 @@
   T(SCHED, "__intrinsic_sched_slice", SCHED_COLUMNS)                  \
   T(THREAD_STATE, "__intrinsic_thread_state", THREAD_STATE_COLUMNS)   \
   T(FTRACE_EVENT, "__intrinsic_ftrace_event", FTRACE_EVENT_COLUMNS)   \
-  T(FLOW, "__intrinsic_flow", FLOW_COLUMNS)
+  T(FLOW, "__intrinsic_flow", FLOW_COLUMNS)                           \
+  T(TRACE_DIAGNOSTICS, "__intrinsic_trace_diagnostics", TRACE_DIAGNOSTICS_COLUMNS) \
+  T(CPU_FREQ, "__intrinsic_cpu_freq", CPU_FREQ_COLUMNS)                \
+  T(STATE, "__intrinsic_state", STATE_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,

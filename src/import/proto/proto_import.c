@@ -73,7 +73,9 @@ static int proto_head_read(proto_span pkt, proto_packet_head *h) {
       case PROTO_TRACE_PACKET_TRACK_EVENT:
         h->relevant = 1;
         break;
-      default: break;
+      default:
+        if (is_len && proto_misc_wants_field(fl.number)) h->relevant = 1;
+        break;
     }
   }
   return rc;
@@ -176,6 +178,7 @@ static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_i
       if (cf.number == PROTO_CLOCK_CLOCK_ID) id = cf.value;
       if (cf.number == PROTO_CLOCK_TIMESTAMP) value = (int64_t)cf.value;
     }
+    if (id == PROTO_BUILTIN_CLOCK_MONOTONIC) st->snapshot_has_monotonic = 1;
     ids[n] = id;
     values[n++] = value;
   }
@@ -240,6 +243,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     rc = proto_remote_clock_sync(f, machine, h.remote_sync, err);
     if (rc) return rc;
   }
+  rc = proto_misc_tokenize(f, &st->misc, pkt, h.seq_id);
+  if (rc) return base_error_set(err, rc, "out of memory");
   uint32_t seq_idx;
   rc = proto_seq_get(st, h.seq_id, &seq_idx);
   if (rc) return base_error_set(err, rc, "out of memory");
@@ -263,8 +268,19 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   uint64_t clock_id = h.has_clock_id ? h.clock_id
                       : seq->default_clock ? seq->default_clock
                                            : PROTO_BUILTIN_CLOCK_BOOTTIME;
-  int64_t ts = 0;
+  int64_t ts = 0, legacy_ts = 0;
   uint32_t node;
+  int legacy;
+  rc = proto_legacy_time(f, seq, pkt, &legacy_ts, &legacy);
+  if (rc) return base_error_set(err, rc, "out of memory");
+  if (legacy < 0) return WEFT_OK; /* invalid legacy timestamp: dropped */
+  if (legacy > 0) {
+    /* Legacy track-event times are CLOCK_MONOTONIC; without a snapshot
+     * relating that clock they are taken as trace time. */
+    h.has_ts = 1;
+    h.ts = legacy_ts;
+    if (st->snapshot_has_monotonic) clock_id = PROTO_BUILTIN_CLOCK_MONOTONIC;
+  }
   if (h.has_ts) {
     rc = import_clock_on(f, machine, h.seq_id, clock_id, &node);
     if (rc) return base_error_set(err, rc, "bad clock %llu", (unsigned long long)clock_id);
@@ -319,7 +335,15 @@ static int proto_tokenize(import_file *f, base_error *err) {
   if (rc) return rc;
   if (!st->claimed_clock && st->saw_timestamp)
     import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME);
+  rc = ctx_metadata_set_str(f->ctx, "trace_type", "proto", -1, f->trace_id);
+  if (!rc) rc = ctx_metadata_set_int(f->ctx, "trace_size_bytes", (int64_t)f->len, -1, f->trace_id);
+  if (rc) return base_error_set(err, rc, "out of memory");
   return WEFT_OK;
+}
+
+static int proto_end(import_file *f, base_error *err) {
+  proto_import_state *st = f->state;
+  return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
 static void proto_destroy(import_file *f) {
@@ -334,6 +358,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->tracks);
   VEC_FREE(st->track_refs);
   base_map_free(&st->counter_sums);
+  proto_misc_free(&st->misc);
   base_free(st);
   f->state = NULL;
 }
@@ -342,6 +367,6 @@ const importer_ops import_proto_ops = {
     .trace_type = "proto",
     .tokenize = proto_tokenize,
     .parse = proto_import_parse,
-    .end = NULL,
+    .end = proto_end,
     .destroy = proto_destroy,
 };

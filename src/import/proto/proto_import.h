@@ -14,6 +14,7 @@
 #define WEFT_PROTO_IMPORT_H
 
 #include "import/importer.h"
+#include "import/proto/proto_misc.h"
 #include "import/proto/proto_wire.h"
 
 enum proto_intern_kind {
@@ -38,6 +39,8 @@ typedef struct proto_seq {
   int64_t last_ts;
   uint32_t last_clock;     /* clock node of last_ts */
   int has_last;
+  int64_t ref_ts;          /* legacy delta-timestamp reference (ns) */
+  int ref_invalid;         /* the reference overflowed: deltas are dropped */
   /* parse-side: the thread of a legacy ThreadDescriptor on this sequence */
   int64_t pid, tid;
   int has_thread;
@@ -50,6 +53,7 @@ typedef struct proto_track_ref {
   int64_t utid, upid;  /* the thread / process the track belongs to, or -1 */
   int is_incremental;  /* counter values are deltas, summed per sequence */
   int64_t multiplier;  /* counter unit_multiplier, 0 if unset */
+  int is_state;        /* a state track (TrackEvent TYPE_STATE values) */
 } proto_track_ref;
 
 typedef struct proto_import_state {
@@ -65,6 +69,8 @@ typedef struct proto_import_state {
   int saw_timestamp;
   uint64_t last_raw_machine; /* cache of the last import_machine lookup */
   uint32_t last_machine;
+  int snapshot_has_monotonic; /* a clock snapshot related CLOCK_MONOTONIC */
+  proto_misc_state misc;   /* service/system packets (proto_misc.h) */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
@@ -83,5 +89,10 @@ int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,
                             base_error *err);
 int proto_import_parse(import_file *f, const sort_event *event,
                        base_error *err);
+/* Legacy track-event time of a packet (proto_track_time.c): sets *result to
+ * 1 with *ts (ns), 0 if the packet timestamp applies, -1 if invalid (counted;
+ * drop the packet). Returns WEFT_OK or WEFT_ENOMEM. */
+int proto_legacy_time(import_file *f, proto_seq *seq, proto_span pkt, int64_t *ts,
+                      int *result);
 
 #endif

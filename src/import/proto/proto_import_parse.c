@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_import.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
@@ -120,8 +121,14 @@ static void proto_desc_read(proto_span msg, uint32_t pid_field, uint32_t tid_fie
 
 static int proto_desc_thread(proto_parse_ctx *p, const proto_desc *d, uint32_t *utid) {
   trace_context *ctx = p->f->ctx;
-  int rc = d->has_pid ? model_thread_in_process(ctx, p->machine, d->tid, d->pid, utid)
-                      : model_thread(ctx, p->machine, d->tid, utid);
+  uint32_t main_utid;
+  /* A process seen through a thread descriptor gets its main thread too. */
+  int rc = d->has_pid && d->pid != d->tid
+               ? model_thread_in_process(ctx, p->machine, d->pid, d->pid, &main_utid)
+               : WEFT_OK;
+  if (!rc)
+    rc = d->has_pid ? model_thread_in_process(ctx, p->machine, d->tid, d->pid, utid)
+                    : model_thread(ctx, p->machine, d->tid, utid);
   if (!rc && d->has_name)
     rc = model_thread_set_name(ctx, *utid, (const char *)d->name.data, d->name.len);
   return rc;
@@ -156,8 +163,8 @@ static const proto_track_ref *proto_track_find(const proto_import_state *st,
 typedef struct proto_track_desc {
   uint64_t uuid, parent_uuid;
   int has_uuid, has_parent, is_counter, has_process, has_thread, has_name;
-  int is_incremental;
-  int64_t multiplier;
+  int is_incremental, is_state, has_rank;
+  int64_t multiplier, rank;
   proto_span name, process, thread;
 } proto_track_desc;
 
@@ -192,9 +199,24 @@ static void proto_track_desc_read(proto_span msg, proto_track_desc *t) {
         t->is_counter = 1;
         if (len) proto_counter_desc_read(fl.span, t);
         break;
+      case PROTO_TRACK_DESCRIPTOR_STATE: t->is_state = 1; break;
+      case PROTO_TRACK_DESCRIPTOR_SIBLING_ORDER_RANK:
+        if (fl.wire_type == PROTO_WIRE_VARINT) { t->rank = proto_field_int32(&fl); t->has_rank = 1; }
+        break;
       default: break;
     }
   }
+}
+
+/* Sets a process's / thread's arg set to {key: value} (sort index hints of
+ * descriptor tracks). */
+static int proto_sort_index_hint(trace_context *ctx, schema_table_id table, int column,
+                                 uint32_t row, const char *key, int64_t value) {
+  int64_t args;
+  int rc = model_arg_int(ctx, key, strlen(key), MODEL_ARG_INT, value);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  if (!rc && args >= 0) storage_set_i64(ctx_table(ctx, table), (size_t)column, row, args);
+  return rc;
 }
 
 static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
@@ -216,19 +238,25 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
     spec.name = proto_str(ctx, t.name, &name_id, &rc);
     if (rc) return rc;
   }
-  proto_track_ref ref = {0, t.is_counter, -1, -1, t.is_incremental, t.multiplier};
+  proto_track_ref ref = {0, t.is_counter, -1, -1, t.is_incremental, t.multiplier, t.is_state};
   if (t.has_thread) {
     proto_desc_read(t.thread, PROTO_THREAD_DESCRIPTOR_PID, PROTO_THREAD_DESCRIPTOR_TID,
                     PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
     uint32_t utid;
     rc = proto_desc_thread(p, &d, &utid);
     ref.utid = utid;
+    if (!rc && t.has_rank)
+      rc = proto_sort_index_hint(ctx, TABLE_THREAD, THREAD_arg_set_id, utid,
+                                 "thread_sort_index_hint", t.rank);
   } else if (t.has_process) {
     proto_desc_read(t.process, PROTO_PROCESS_DESCRIPTOR_PID, 0,
                     PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
     uint32_t upid;
     rc = proto_desc_process(p, &d, &upid);
     ref.upid = upid;
+    if (!rc && t.has_rank)
+      rc = proto_sort_index_hint(ctx, TABLE_PROCESS, PROCESS_arg_set_id, upid,
+                                 "process_sort_index_hint", t.rank);
   } else if (t.has_parent) {
     const proto_track_ref *parent = proto_track_find(st, t.parent_uuid);
     if (parent) {
@@ -249,6 +277,7 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
                 : ref.upid >= 0 ? "process" : "global";
     rc = model_track(ctx, &spec, &track);
   }
+  if (!rc && t.is_state) rc = proto_state_track_mark(ctx, track);
   if (rc) return rc;
   ref.track = track;
   return proto_track_store(st, t.uuid, &ref);
@@ -287,7 +316,39 @@ typedef struct proto_event {
   int64_t int_counter;
   double dbl_counter;
   base_buf categories;
+  /* legacy_event */
+  int has_legacy, has_phase, has_pid_override, has_tid_override, has_duration;
+  uint64_t phase, scope;
+  int64_t pid_override, tid_override, duration_us;
 } proto_event;
+
+static void proto_legacy_read(proto_span msg, proto_event *e) {
+  proto_reader r;
+  proto_field fl;
+  e->has_legacy = 1;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_VARINT) continue;
+    switch (fl.number) {
+      case PROTO_LEGACY_EVENT_PHASE: e->phase = fl.value; e->has_phase = 1; break;
+      case PROTO_LEGACY_EVENT_DURATION_US: e->duration_us = (int64_t)fl.value; e->has_duration = 1; break;
+      case PROTO_LEGACY_EVENT_INSTANT_EVENT_SCOPE: e->scope = fl.value; break;
+      case PROTO_LEGACY_EVENT_PID_OVERRIDE: e->pid_override = proto_field_int32(&fl); e->has_pid_override = 1; break;
+      case PROTO_LEGACY_EVENT_TID_OVERRIDE: e->tid_override = proto_field_int32(&fl); e->has_tid_override = 1; break;
+      default: break;
+    }
+  }
+}
+
+/* A legacy phase as a TrackEvent type (0 if not a slice/instant phase). */
+static uint64_t proto_legacy_type(uint64_t phase) {
+  switch (phase) {
+    case 'B': return PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN;
+    case 'E': return PROTO_TRACK_EVENT_TYPE_SLICE_END;
+    case 'X': case 'I': case 'i': case 'R': return PROTO_TRACK_EVENT_TYPE_INSTANT;
+    default: return PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
+  }
+}
 
 static int proto_event_add_category(proto_event *e, const char *s, size_t len) {
   if (e->categories.len && base_buf_append(&e->categories, ",", 1)) return WEFT_OK;
@@ -308,6 +369,7 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
       case PROTO_TRACK_EVENT_NAME: if (len) { e->name = fl.span; e->has_name = 1; } break;
       case PROTO_TRACK_EVENT_NAME_IID: e->name_iid = fl.value; e->has_name_iid = 1; break;
       case PROTO_TRACK_EVENT_TRACK_UUID: e->track_uuid = fl.value; e->has_track = 1; break;
+      case PROTO_TRACK_EVENT_LEGACY_EVENT: if (len) proto_legacy_read(fl.span, e); break;
       case PROTO_TRACK_EVENT_COUNTER_VALUE:
         e->int_counter = (int64_t)fl.value;
         e->has_int_counter = 1;
@@ -359,6 +421,53 @@ static int proto_default_track_uuid(const proto_packet_info *info, uint64_t *uui
   return 1;
 }
 
+/* The thread a legacy event on this sequence belongs to: the sequence's
+ * ThreadDescriptor, else the thread of its default track. */
+static int proto_sequence_thread(proto_parse_ctx *p, uint32_t *utid) {
+  proto_import_state *st = p->f->state;
+  const proto_seq *seq = &st->seqs.data[p->info->seq];
+  if (seq->has_thread)
+    return model_thread_in_process(p->f->ctx, p->machine, seq->tid, seq->pid, utid) == WEFT_OK;
+  uint64_t uuid;
+  const proto_track_ref *ref =
+      proto_default_track_uuid(p->info, &uuid) ? proto_track_find(st, uuid) : NULL;
+  if (!ref || ref->utid < 0) return 0;
+  *utid = (uint32_t)ref->utid;
+  return 1;
+}
+
+/* Legacy track selection: pid/tid overrides (any event) and, for events
+ * typed only by a legacy phase on the default track, instant scopes and the
+ * sequence's thread. Returns 0 with *track set, 1 if not applicable, or a
+ * WEFT_E* error. */
+static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track) {
+  trace_context *ctx = p->f->ctx;
+  uint32_t utid;
+  if (!e->has_legacy) return 1;
+  if (e->has_tid_override) {
+    int rc = e->has_pid_override
+                 ? model_thread_in_process(ctx, p->machine, e->tid_override, e->pid_override, &utid)
+                 : model_thread(ctx, p->machine, e->tid_override, &utid);
+    return rc ? rc : model_thread_track(ctx, utid, track);
+  }
+  if (e->has_type || !e->has_phase || (e->has_track && e->track_uuid != 0)) return 1;
+  if (e->scope == 1) { /* global */
+    model_track_spec spec;
+    model_track_spec_init(&spec);
+    spec.machine = p->machine;
+    spec.type = "legacy_chrome_global_instants";
+    spec.name = "Global Legacy Events";
+    return model_track(ctx, &spec, track);
+  }
+  if (!proto_sequence_thread(p, &utid)) return 1;
+  if (e->scope == 2) { /* process */
+    int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+    if (upid < 0) return 1;
+    return model_process_track(ctx, (uint32_t)upid, track);
+  }
+  return model_thread_track(ctx, utid, track);
+}
+
 /* Resolves the event's track; *is_counter tells a counter track. */
 static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track,
                              int *is_counter, const proto_track_ref **out_ref,
@@ -367,6 +476,13 @@ static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t 
   trace_context *ctx = p->f->ctx;
   uint64_t uuid = e->track_uuid;
   int has_uuid = e->has_track || proto_default_track_uuid(p->info, &uuid);
+  int legacy_rc = proto_legacy_track(p, e, track);
+  if (legacy_rc <= 0) {
+    *is_counter = 0;
+    *out_ref = NULL;
+    *out_uuid = 0;
+    return legacy_rc;
+  }
   *is_counter = 0;
   if (has_uuid && uuid == 0) has_uuid = 0; /* explicit 0: the default track */
   const proto_track_ref *ref = has_uuid ? proto_track_find(st, uuid) : NULL;
@@ -392,7 +508,7 @@ static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t 
   spec.name = has_uuid ? NULL : "Default Track";
   *is_counter = spec.is_counter;
   int rc = model_track(ctx, &spec, track);
-  proto_track_ref nref = {*track, spec.is_counter, -1, -1, 0, 0};
+  proto_track_ref nref = {*track, spec.is_counter, -1, -1, 0, 0, 0};
   if (!rc && has_uuid) rc = proto_track_store(st, uuid, &nref);
   return rc;
 }
@@ -471,7 +587,9 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   uint64_t uuid = 0;
   int rc = proto_event_track(p, e, &track, &is_counter, &ref, &uuid);
   if (rc) return rc;
-  uint64_t type = e->has_type ? e->type : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
+  uint64_t type = e->has_type ? e->type
+                 : e->has_phase ? proto_legacy_type(e->phase)
+                                : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
   if (type == PROTO_TRACK_EVENT_TYPE_COUNTER) {
     if (!is_counter) return WEFT_OK;
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
@@ -488,6 +606,15 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
       v = sum;
     }
     return model_counter(ctx, track, p->ts, v, -1);
+  }
+  if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
+    if (!ref || !ref->is_state) return import_stat(p->f, stat_track_event_parser_errors, 1);
+    string_id value = STRING_NULL;
+    if (e->has_name) rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &value);
+    else if (e->has_name_iid)
+      value = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
+                             e->name_iid);
+    return rc ? rc : proto_state_push(ctx, &st->misc, track, p->ts, value, -1);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
     int64_t ended;
@@ -506,10 +633,16 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (rc) return rc;
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN)
     return model_slice_begin(ctx, track, p->ts, cat, name, args, &slice);
-  return model_slice_complete(ctx, track, p->ts, 0, cat, name, args, &slice);
+  int64_t dur = 0;
+  if (!e->has_type && e->phase == 'X' && e->has_duration && e->duration_us > 0 &&
+      e->duration_us < INT64_MAX / 1000)
+    dur = e->duration_us * 1000;
+  return model_slice_complete(ctx, track, p->ts, dur, cat, name, args, &slice);
 }
 
 static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
+  const proto_misc_state *misc = &((proto_import_state *)p->f->state)->misc;
+  if (misc->has_roi && p->ts < misc->roi_start_ns) return WEFT_OK; /* cropped */
   proto_event e;
   memset(&e, 0, sizeof e);
   base_buf_init(&e.categories, PROTO_MAX_CATEGORIES_BYTES);
@@ -538,7 +671,7 @@ int proto_import_parse(import_file *f, const sort_event *event, base_error *err)
       case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR: rc = proto_thread_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR: rc = proto_process_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_TRACK_EVENT: rc = proto_track_event(&p, fl.span); break;
-      default: break;
+      default: rc = proto_misc_parse(f, p.machine, p.ts, &fl); break;
     }
     if (rc) return base_error_set(err, rc, "proto: failed to apply packet");
   }

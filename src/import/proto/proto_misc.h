@@ -1,0 +1,89 @@
+/* proto_misc: the Perfetto service and system packets that are not trace
+ * events — SystemInfo (machine table + metadata), CpuInfo (cpu table),
+ * TraceConfig / TraceUuid (metadata, trace diagnostics), TraceStats and
+ * per-sequence packet loss (stats), service events, triggers.
+ *
+ * Split by phase:
+ *  - proto_misc_tokenize sees every packet in file order (the only place
+ *    where packet loss and trace_stats can be related, whatever the
+ *    timestamps); it records, never writes time-dependent rows;
+ *  - proto_misc_parse handles one timestamped packet field in trace-time
+ *    order (proto_system.c);
+ *  - proto_misc_end writes what needs the whole file (loss stats, uuid,
+ *    diagnostics).
+ * Invariants: `config` points into the file's bytes or an inflated buffer
+ * kept alive by the importer until destroy; every vector is bounded by the
+ * number of packets. */
+#ifndef WEFT_PROTO_MISC_H
+#define WEFT_PROTO_MISC_H
+
+#include "import/importer.h"
+#include "import/proto/proto_wire.h"
+
+#define PROTO_LOSS_CAUSES 8 /* bits 1..8 of previous_packet_dropped */
+
+typedef struct proto_seq_loss {
+  uint32_t seq_id;
+  uint64_t packets;               /* packets seen on the sequence */
+  uint64_t drops;                 /* non-first packets flagged dropped */
+  uint64_t causes[PROTO_LOSS_CAUSES];
+} proto_seq_loss;
+
+typedef struct proto_writer_buffer {
+  uint32_t seq_id;
+  uint32_t buffer;
+} proto_writer_buffer;
+
+typedef struct proto_misc_state {
+  base_map loss_by_seq;           /* sequence id -> index into losses */
+  VEC(proto_seq_loss) losses;
+  VEC(proto_writer_buffer) writers; /* TraceStats.writer_stats */
+  proto_span config;              /* the last TraceConfig */
+  int has_config;
+  uint64_t uuid_msb, uuid_lsb;
+  int uuid_source;                /* 0 none, 1 trace_config, 2 trace_uuid */
+  int64_t roi_start_ns;           /* track event range of interest */
+  int has_roi;
+  base_map last_state;            /* track id -> its latest state row */
+  base_map session_tracks;        /* tracing session id -> track id */
+} proto_misc_state;
+
+/* Observes one (non-compressed) TracePacket in file order. */
+int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
+                        uint32_t seq_id);
+/* 1 if a TracePacket field is handled by proto_misc_parse (such packets
+ * must be pushed to the sorter even without a timestamp). */
+int proto_misc_wants_field(uint32_t number);
+/* Applies one top-level TracePacket field at trace time `ts`. */
+int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
+                     const proto_field *field);
+/* Writes the whole-file results (stats, metadata, diagnostics). */
+int proto_misc_end(import_file *f, proto_misc_state *m, base_error *err);
+void proto_misc_free(proto_misc_state *m);
+
+/* ---- shared helpers (proto_system.c) ---- */
+/* Appends one metadata row; key_type "single" replaces an existing row of
+ * the same scope, "multi" always appends. machine/trace -1 = NULL. */
+int proto_metadata_int(trace_context *ctx, const char *name, int multi,
+                       int64_t value, int64_t machine, int64_t trace);
+int proto_metadata_str(trace_context *ctx, const char *name, const char *value,
+                       size_t len, int64_t machine, int64_t trace);
+/* Android SDK version from a build fingerprint's version component, or -1. */
+int64_t proto_fingerprint_sdk_version(const char *fp, size_t len);
+
+/* ---- state tracks (proto_state.c) ---- */
+/* Makes `track` a state track (event_type 'state'). */
+int proto_state_track_mark(trace_context *ctx, uint32_t track);
+/* Appends a state value at ts; closes the track's previous state. */
+int proto_state_push(trace_context *ctx, proto_misc_state *m, uint32_t track, int64_t ts,
+                     string_id value, int64_t arg_set);
+/* A ConcurrentSessionEvent (TracePacket field 134). */
+int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machine,
+                             int64_t ts, proto_span msg);
+
+/* ---- trace diagnostics (proto_diagnostics.c) ---- */
+/* Runs the trace-config rules over `config` and appends to
+ * __intrinsic_trace_diagnostics. */
+int proto_diagnostics_run(import_file *f, proto_span config);
+
+#endif

@@ -1,0 +1,504 @@
+/* proto_misc parse phase: SystemInfo, CpuInfo, service events, triggers;
+ * metadata helpers. See proto_misc.h. */
+#include <stdio.h>
+
+#include "import/proto/proto_fields.h"
+#include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_import.h"
+#include "import/proto/proto_misc.h"
+
+#define PROTO_MAX_CPUS 4096
+#define PROTO_MAX_META_STR 65536
+
+/* ---- metadata ---- */
+
+static int proto_metadata_append(trace_context *ctx, const char *name,
+                                 int64_t machine, int64_t trace, uint32_t *row) {
+  storage_table *t = ctx_table(ctx, TABLE_METADATA);
+  string_id name_id, multi;
+  int rc = ctx_intern(ctx, name, strlen(name), &name_id);
+  if (!rc) rc = ctx_intern(ctx, "multi", 5, &multi);
+  if (!rc) rc = storage_table_append(t, row);
+  if (rc) return rc;
+  storage_set_str(t, METADATA_name, *row, name_id);
+  storage_set_str(t, METADATA_key_type, *row, multi);
+  if (machine >= 0) storage_set_i64(t, METADATA_machine_id, *row, machine);
+  if (trace >= 0) storage_set_i64(t, METADATA_trace_id, *row, trace);
+  return WEFT_OK;
+}
+
+int proto_metadata_int(trace_context *ctx, const char *name, int multi,
+                       int64_t value, int64_t machine, int64_t trace) {
+  if (!multi) return ctx_metadata_set_int(ctx, name, value, machine, trace);
+  uint32_t row;
+  int rc = proto_metadata_append(ctx, name, machine, trace, &row);
+  if (!rc) storage_set_i64(ctx_table(ctx, TABLE_METADATA), METADATA_int_value, row, value);
+  return rc;
+}
+
+int proto_metadata_str(trace_context *ctx, const char *name, const char *value,
+                       size_t len, int64_t machine, int64_t trace) {
+  if (len > PROTO_MAX_META_STR) len = PROTO_MAX_META_STR;
+  char *copy = base_malloc(len + 1);
+  if (!copy) return WEFT_ENOMEM;
+  memcpy(copy, value, len);
+  copy[len] = '\0';
+  int rc = ctx_metadata_set_str(ctx, name, copy, machine, trace);
+  base_free(copy);
+  return rc;
+}
+
+/* ---- SystemInfo ---- */
+
+static const struct {
+  const char *version;
+  int64_t sdk;
+} proto_android_versions[] = {
+    {"12", 31}, {"11", 30}, {"10", 29}, {"9", 28}, {"8.1", 27},
+    {"8.0", 26}, {"7.1", 25}, {"7.0", 24}, {"6.0", 23}, {"5.1", 22},
+    {"5.1.1", 22}, {"5.0", 21}, {"5.0.1", 21}, {"5.0.2", 21},
+};
+
+/* fingerprint: brand/product/device:version/build_id/incremental:type/tags */
+int64_t proto_fingerprint_sdk_version(const char *fp, size_t len) {
+  const char *colon = memchr(fp, ':', len);
+  if (!colon) return -1;
+  const char *v = colon + 1;
+  const char *end = fp + len;
+  const char *slash = memchr(v, '/', (size_t)(end - v));
+  if (!slash) return -1;
+  size_t vlen = (size_t)(slash - v);
+  if (vlen > 0 && (v[0] == 'S' || v[0] == 'T')) return 31;
+  for (size_t i = 0; i < sizeof proto_android_versions / sizeof *proto_android_versions; i++) {
+    const char *s = proto_android_versions[i].version;
+    if (strlen(s) == vlen && memcmp(s, v, vlen) == 0) return proto_android_versions[i].sdk;
+  }
+  return -1;
+}
+
+/* The incremental build id: the third '/' component after the ':'. */
+static int proto_fingerprint_incremental(proto_span fp, proto_span *out) {
+  const char *s = (const char *)fp.data, *end = s + fp.len;
+  const char *p = memchr(s, ':', fp.len);
+  if (!p) return 0;
+  for (int i = 0; i < 2; i++) {
+    p = memchr(p, '/', (size_t)(end - p));
+    if (!p) return 0;
+    p++;
+  }
+  const char *stop = memchr(p, ':', (size_t)(end - p));
+  if (!stop) return 0;
+  out->data = (const uint8_t *)p;
+  out->len = (size_t)(stop - p);
+  return 1;
+}
+
+static int proto_machine_str(trace_context *ctx, uint32_t machine, int column,
+                             proto_span s) {
+  string_id id;
+  int rc = ctx_intern(ctx, (const char *)s.data, s.len, &id);
+  if (!rc) storage_set_str(ctx_table(ctx, TABLE_MACHINE), (size_t)column, machine, id);
+  return rc;
+}
+
+static int proto_utsname(trace_context *ctx, uint32_t machine, proto_span msg) {
+  static const struct {
+    uint32_t field;
+    int column;
+    const char *key;
+  } map[] = {
+      {PROTO_UTSNAME_SYSNAME, MACHINE_sysname, "system_name"},
+      {PROTO_UTSNAME_VERSION, MACHINE_version, "system_version"},
+      {PROTO_UTSNAME_RELEASE, MACHINE_release, "system_release"},
+      {PROTO_UTSNAME_MACHINE, MACHINE_arch, "system_machine"},
+  };
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+      if (fl.number != map[i].field) continue;
+      int rc = proto_machine_str(ctx, machine, map[i].column, fl.span);
+      if (!rc) rc = proto_metadata_str(ctx, map[i].key, (const char *)fl.span.data,
+                                       fl.span.len, machine, -1);
+      if (rc) return rc;
+    }
+  }
+  return WEFT_OK;
+}
+
+/* SystemInfo string fields that only go to machine-scoped metadata. */
+static const char *proto_system_info_key(uint32_t field) {
+  switch (field) {
+    case PROTO_SYSTEM_INFO_ANDROID_SOC_MODEL: return "android_soc_model";
+    case PROTO_SYSTEM_INFO_ANDROID_GUEST_SOC_MODEL: return "android_guest_soc_model";
+    case PROTO_SYSTEM_INFO_ANDROID_HARDWARE_REVISION: return "android_hardware_revision";
+    case PROTO_SYSTEM_INFO_ANDROID_STORAGE_MODEL: return "android_storage_model";
+    case PROTO_SYSTEM_INFO_ANDROID_RAM_MODEL: return "android_ram_model";
+    case PROTO_SYSTEM_INFO_ANDROID_SERIAL_CONSOLE: return "android_serial_console";
+    default: return NULL;
+  }
+}
+
+static int proto_fingerprint(trace_context *ctx, uint32_t machine, proto_span fp,
+                             int has_sdk) {
+  int rc = proto_machine_str(ctx, machine, MACHINE_android_build_fingerprint, fp);
+  if (!rc) rc = proto_metadata_str(ctx, "android_build_fingerprint",
+                                   (const char *)fp.data, fp.len, machine, -1);
+  proto_span inc;
+  if (!rc && proto_fingerprint_incremental(fp, &inc))
+    rc = proto_metadata_str(ctx, "android_incremental_build", (const char *)inc.data,
+                            inc.len, machine, -1);
+  int64_t sdk = has_sdk ? -1 : proto_fingerprint_sdk_version((const char *)fp.data, fp.len);
+  if (!rc && sdk >= 0) {
+    storage_set_i64(ctx_table(ctx, TABLE_MACHINE), MACHINE_android_sdk_version, machine, sdk);
+    rc = proto_metadata_int(ctx, "android_sdk_version", 0, sdk, machine, -1);
+  }
+  return rc;
+}
+
+static int proto_ram(trace_context *ctx, uint32_t machine, uint64_t bytes) {
+  storage_table *m = ctx_table(ctx, TABLE_MACHINE);
+  int64_t b = bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes;
+  int64_t gb = (int64_t)((bytes + 500000000u) / 1000000000u);
+  storage_set_i64(m, MACHINE_system_ram_bytes, machine, b);
+  storage_set_i64(m, MACHINE_system_ram_gb, machine, gb);
+  int rc = proto_metadata_int(ctx, "system_ram_bytes", 0, b, machine, -1);
+  return rc ? rc : proto_metadata_int(ctx, "system_ram_gb", 0, gb, machine, -1);
+}
+
+static int proto_system_info_field(trace_context *ctx, uint32_t machine,
+                                   const proto_field *fl, int has_sdk) {
+  storage_table *m = ctx_table(ctx, TABLE_MACHINE);
+  int len = fl->wire_type == PROTO_WIRE_LEN;
+  int var = fl->wire_type == PROTO_WIRE_VARINT;
+  const char *key = proto_system_info_key(fl->number);
+  if (key && len)
+    return proto_metadata_str(ctx, key, (const char *)fl->span.data, fl->span.len, machine, -1);
+  switch (fl->number) {
+    case PROTO_SYSTEM_INFO_UTSNAME: return len ? proto_utsname(ctx, machine, fl->span) : 0;
+    case PROTO_SYSTEM_INFO_ANDROID_BUILD_FINGERPRINT:
+      return len ? proto_fingerprint(ctx, machine, fl->span, has_sdk) : 0;
+    case PROTO_SYSTEM_INFO_ANDROID_DEVICE_MANUFACTURER:
+      if (!len) return WEFT_OK;
+      if (proto_machine_str(ctx, machine, MACHINE_android_device_manufacturer, fl->span))
+        return WEFT_ENOMEM;
+      return proto_metadata_str(ctx, "android_device_manufacturer",
+                                (const char *)fl->span.data, fl->span.len, machine, -1);
+    case PROTO_SYSTEM_INFO_ANDROID_SDK_VERSION:
+      if (!var) return WEFT_OK;
+      storage_set_i64(m, MACHINE_android_sdk_version, machine, (int64_t)fl->value);
+      return proto_metadata_int(ctx, "android_sdk_version", 0, (int64_t)fl->value, machine, -1);
+    case PROTO_SYSTEM_INFO_TIMEZONE_OFF_MINS:
+      if (!var) return WEFT_OK;
+      return proto_metadata_int(ctx, "timezone_off_mins", 0, proto_field_int32(fl), machine, -1);
+    case PROTO_SYSTEM_INFO_NUM_CPUS:
+      if (var) storage_set_i64(m, MACHINE_num_cpus, machine, (int64_t)(uint32_t)fl->value);
+      return WEFT_OK;
+    case PROTO_SYSTEM_INFO_SYSTEM_RAM_BYTES:
+      return var ? proto_ram(ctx, machine, fl->value) : WEFT_OK;
+    default: return WEFT_OK;
+  }
+}
+
+static int proto_system_info(trace_context *ctx, uint32_t machine, proto_span msg) {
+  proto_field fl;
+  int has_sdk = proto_find_last(msg.data, msg.len, PROTO_SYSTEM_INFO_ANDROID_SDK_VERSION,
+                                &fl) == 1;
+  proto_reader r;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    int rc = proto_system_info_field(ctx, machine, &fl, has_sdk);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
+/* ---- CpuInfo ---- */
+
+typedef struct proto_cpu {
+  proto_span processor, msg;
+  uint64_t capacity, max_freq, features;
+  int has_capacity, has_freq, has_features, has_arm;
+  uint64_t arm[5]; /* implementer, architecture, variant, part, revision */
+  uint32_t cluster;
+} proto_cpu;
+
+static void proto_cpu_read(proto_span msg, proto_cpu *c) {
+  memset(c, 0, sizeof *c);
+  c->msg = msg;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_CPU_INFO_CPU_PROCESSOR && fl.wire_type == PROTO_WIRE_LEN) {
+      c->processor = fl.span;
+    } else if (fl.number == PROTO_CPU_INFO_CPU_FREQUENCIES) {
+      proto_packed_iter it;
+      uint64_t v = fl.value;
+      int packed = fl.wire_type == PROTO_WIRE_LEN;
+      if (packed) proto_packed_init(&it, fl.span);
+      while (packed ? proto_packed_next_varint(&it, &v) == 1 : 1) {
+        if (!c->has_freq || (uint32_t)v > c->max_freq) c->max_freq = (uint32_t)v;
+        c->has_freq = 1;
+        if (!packed) break;
+      }
+    } else if (fl.number == PROTO_CPU_INFO_CPU_CAPACITY && fl.wire_type == PROTO_WIRE_VARINT) {
+      c->capacity = (uint32_t)fl.value;
+      c->has_capacity = 1;
+    } else if (fl.number == PROTO_CPU_INFO_CPU_FEATURES && fl.wire_type == PROTO_WIRE_VARINT) {
+      c->features = fl.value;
+      c->has_features = 1;
+    } else if (fl.number == PROTO_CPU_INFO_CPU_ARM_IDENTIFIER && fl.wire_type == PROTO_WIRE_LEN) {
+      c->has_arm = 1;
+      proto_reader ar;
+      proto_field af;
+      proto_reader_init_span(&ar, fl.span);
+      while (proto_reader_next(&ar, &af) == 1)
+        if (af.number >= 1 && af.number <= 5 && af.wire_type == PROTO_WIRE_VARINT)
+          c->arm[af.number - 1] = (uint32_t)af.value;
+    }
+  }
+}
+
+/* Cluster ids: CPUs ranked by capacity (if every CPU has one), else by
+ * maximum frequency (if every CPU has some); equal keys share a cluster. */
+static void proto_cpu_clusters(proto_cpu *cpus, size_t n) {
+  int all_cap = 1, all_freq = 1;
+  for (size_t i = 0; i < n; i++) {
+    all_cap &= cpus[i].has_capacity;
+    all_freq &= cpus[i].has_freq;
+  }
+  if (!all_cap && !all_freq) return;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t key = all_cap ? cpus[i].capacity : cpus[i].max_freq;
+    /* cluster = number of distinct smaller keys */
+    uint32_t rank = 0;
+    for (size_t j = 0; j < n; j++) {
+      uint64_t other = all_cap ? cpus[j].capacity : cpus[j].max_freq;
+      int dup = 0;
+      for (size_t k = 0; k < j && !dup; k++)
+        dup = (all_cap ? cpus[k].capacity : cpus[k].max_freq) == other;
+      if (!dup && other < key) rank++;
+    }
+    cpus[i].cluster = rank;
+  }
+}
+
+static const char *const proto_cpu_feature_names[] = {"mte", "mte3"};
+
+static int proto_cpu_args(trace_context *ctx, const proto_cpu *c, int64_t *arg_set,
+                          int *unknown) {
+  static const char *const arm_keys[5] = {"arm_cpu_implementer", "arm_cpu_architecture",
+                                          "arm_cpu_variant", "arm_cpu_part",
+                                          "arm_cpu_revision"};
+  int rc = WEFT_OK;
+  size_t known = sizeof proto_cpu_feature_names / sizeof *proto_cpu_feature_names;
+  if (c->has_features) {
+    for (size_t b = 0; b < known && !rc; b++) {
+      if (!(c->features >> b & 1)) continue;
+      char key[64];
+      int n = snprintf(key, sizeof key, "cpu_features.%s", proto_cpu_feature_names[b]);
+      rc = model_arg_int(ctx, key, (size_t)n, MODEL_ARG_BOOL, 1);
+    }
+    if (!rc) rc = model_arg_int(ctx, "cpu_features.raw_bitmap", 23, MODEL_ARG_UINT,
+                                (int64_t)c->features);
+    *unknown = (c->features >> known) != 0;
+  }
+  for (int i = 0; i < 5 && c->has_arm && !rc; i++)
+    rc = model_arg_int(ctx, arm_keys[i], strlen(arm_keys[i]), MODEL_ARG_UINT,
+                       (int64_t)c->arm[i]);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  return model_args_commit(ctx, arg_set);
+}
+
+/* One cpu_available_frequencies row per listed frequency. */
+static int proto_cpu_freqs(trace_context *ctx, uint32_t ucpu, proto_span msg) {
+  storage_table *t = ctx_table(ctx, TABLE_CPU_FREQ);
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != PROTO_CPU_INFO_CPU_FREQUENCIES) continue;
+    proto_packed_iter it;
+    uint64_t v = fl.value;
+    int packed = fl.wire_type == PROTO_WIRE_LEN;
+    if (packed) proto_packed_init(&it, fl.span);
+    while (packed ? proto_packed_next_varint(&it, &v) == 1 : 1) {
+      uint32_t row;
+      int rc = storage_table_append(t, &row);
+      if (rc) return rc;
+      storage_set_i64(t, CPU_FREQ_ucpu, row, ucpu);
+      storage_set_i64(t, CPU_FREQ_freq, row, (uint32_t)v);
+      if (!packed) break;
+    }
+  }
+  return WEFT_OK;
+}
+
+/* The cpu table row for (machine, cpu), created if missing. */
+static int proto_cpu_row(trace_context *ctx, uint32_t machine, int64_t cpu,
+                         uint32_t *row) {
+  storage_table *t = ctx_table(ctx, TABLE_CPU);
+  int64_t mcol = model_machine_column(machine);
+  for (size_t i = 0; i < t->row_count; i++) {
+    if (storage_get_i64_or(t, CPU_cpu, i, -1) == cpu &&
+        storage_get_i64_or(t, CPU_machine_id, i, -1) == mcol) {
+      *row = (uint32_t)i;
+      return WEFT_OK;
+    }
+  }
+  int rc = storage_table_append(t, row);
+  if (rc) return rc;
+  storage_set_i64(t, CPU_cpu, *row, cpu);
+  storage_set_i64(t, CPU_cluster_id, *row, 0);
+  if (mcol >= 0) storage_set_i64(t, CPU_machine_id, *row, mcol);
+  return WEFT_OK;
+}
+
+static int proto_cpu_info(import_file *f, uint32_t machine, proto_span msg) {
+  trace_context *ctx = f->ctx;
+  VEC(proto_cpu) cpus = {0};
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  int rc = WEFT_OK;
+  while (!rc && proto_reader_next(&r, &fl) == 1 && cpus.len < PROTO_MAX_CPUS) {
+    if (fl.number != PROTO_CPU_INFO_CPUS || fl.wire_type != PROTO_WIRE_LEN) continue;
+    proto_cpu c;
+    proto_cpu_read(fl.span, &c);
+    rc = VEC_PUSH(cpus, c);
+  }
+  if (!rc) proto_cpu_clusters(cpus.data, cpus.len);
+  storage_table *t = ctx_table(ctx, TABLE_CPU);
+  for (size_t i = 0; i < cpus.len && !rc; i++) {
+    const proto_cpu *c = &cpus.data[i];
+    uint32_t row;
+    int64_t args = -1;
+    int unknown = 0;
+    string_id proc;
+    rc = proto_cpu_row(ctx, machine, (int64_t)i, &row);
+    if (!rc) rc = ctx_intern(ctx, (const char *)c->processor.data, c->processor.len, &proc);
+    if (!rc) rc = proto_cpu_args(ctx, c, &args, &unknown);
+    if (rc) break;
+    storage_set_str(t, CPU_processor, row, c->processor.data ? proc : STRING_NULL);
+    storage_set_i64(t, CPU_cluster_id, row, c->cluster);
+    if (c->has_capacity) storage_set_i64(t, CPU_capacity, row, (int64_t)c->capacity);
+    if (args >= 0) storage_set_i64(t, CPU_arg_set_id, row, args);
+    if (unknown) rc = import_stat(f, stat_cpu_info_unknown_cpu_features, 1);
+    if (!rc) rc = proto_cpu_freqs(ctx, row, c->msg);
+  }
+  VEC_FREE(cpus);
+  return rc;
+}
+
+/* ---- service events and triggers ---- */
+
+static int proto_service_event(import_file *f, uint32_t machine, int64_t ts,
+                               proto_span msg) {
+  static const struct {
+    uint32_t field;
+    const char *key;
+    int multi;
+  } map[] = {
+      {PROTO_SERVICE_EVENT_TRACING_STARTED, "tracing_started_ns", 0},
+      {PROTO_SERVICE_EVENT_ALL_DATA_SOURCES_STARTED, "all_data_source_started_ns", 0},
+      {PROTO_SERVICE_EVENT_ALL_DATA_SOURCES_FLUSHED, "all_data_source_flushed_ns", 1},
+      {PROTO_SERVICE_EVENT_TRACING_DISABLED, "tracing_disabled_ns", 0},
+  };
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_VARINT || !fl.value) continue;
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+      if (map[i].field != fl.number) continue;
+      int rc = proto_metadata_int(f->ctx, map[i].key, map[i].multi, ts, machine,
+                                  f->trace_id);
+      if (rc) return rc;
+    }
+  }
+  return WEFT_OK;
+}
+
+static int proto_trigger(import_file *f, uint32_t machine, int64_t ts, proto_span msg,
+                         int is_clone) {
+  trace_context *ctx = f->ctx;
+  proto_span name = {NULL, 0}, producer = {NULL, 0};
+  int64_t uid = 0;
+  int has_uid = 0, has_producer = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_TRIGGER_TRIGGER_NAME && fl.wire_type == PROTO_WIRE_LEN) name = fl.span;
+    if (fl.number == PROTO_TRIGGER_PRODUCER_NAME && fl.wire_type == PROTO_WIRE_LEN) {
+      producer = fl.span;
+      has_producer = 1;
+    }
+    if (fl.number == PROTO_TRIGGER_TRUSTED_PRODUCER_UID && fl.wire_type == PROTO_WIRE_VARINT) {
+      uid = proto_field_int32(&fl);
+      has_uid = 1;
+    }
+  }
+  int rc = WEFT_OK;
+  if (is_clone && name.data)
+    rc = proto_metadata_str(ctx, "trace_trigger", (const char *)name.data, name.len, -1,
+                            f->trace_id);
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = "Trace Triggers";
+  spec.type = "triggers";
+  spec.machine = machine;
+  uint32_t track, slice;
+  string_id name_id = STRING_NULL;
+  int64_t args = -1;
+  if (!rc) rc = model_track(ctx, &spec, &track);
+  if (!rc) rc = ctx_intern(ctx, (const char *)name.data, name.len, &name_id);
+  if (!rc && has_producer)
+    rc = model_arg_string(ctx, "producer_name", 13, (const char *)producer.data,
+                          producer.len, MODEL_ARG_STRING);
+  if (!rc && has_uid) rc = model_arg_int(ctx, "trusted_producer_uid", 20, MODEL_ARG_INT, uid);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  rc = model_args_commit(ctx, &args);
+  if (!rc) rc = model_slice_complete(ctx, track, ts, 0, STRING_NULL, name_id, args, &slice);
+  return rc;
+}
+
+/* ---- dispatch ---- */
+
+int proto_misc_wants_field(uint32_t number) {
+  switch (number) {
+    case PROTO_TRACE_PACKET_CPU_INFO:
+    case PROTO_TRACE_PACKET_SERVICE_EVENT:
+    case PROTO_TRACE_PACKET_TRIGGER:
+    case PROTO_TRACE_PACKET_CLONE_SNAPSHOT_TRIGGER:
+    case PROTO_TRACE_PACKET_CONCURRENT_SESSION_EVENT:
+      return 1;
+    default: return 0;
+  }
+}
+
+int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
+                     const proto_field *fl) {
+  if (fl->wire_type != PROTO_WIRE_LEN) return WEFT_OK;
+  switch (fl->number) {
+    case PROTO_TRACE_PACKET_SYSTEM_INFO: return proto_system_info(f->ctx, machine, fl->span);
+    case PROTO_TRACE_PACKET_CPU_INFO: return proto_cpu_info(f, machine, fl->span);
+    case PROTO_TRACE_PACKET_SERVICE_EVENT: return proto_service_event(f, machine, ts, fl->span);
+    case PROTO_TRACE_PACKET_TRIGGER: return proto_trigger(f, machine, ts, fl->span, 0);
+    case PROTO_TRACE_PACKET_CLONE_SNAPSHOT_TRIGGER:
+      return proto_trigger(f, machine, ts, fl->span, 1);
+    case PROTO_TRACE_PACKET_CONCURRENT_SESSION_EVENT:
+      return proto_concurrent_session(f, &((proto_import_state *)f->state)->misc, machine, ts,
+                                      fl->span);
+    default: return WEFT_OK;
+  }
+}
