@@ -2,6 +2,7 @@
 #include "model/model.h"
 
 #include "core/context.h"
+#include "model/flow.h"
 
 static uint64_t model_key2(uint64_t a, uint64_t b) {
   uint64_t parts[2] = {a, b};
@@ -64,6 +65,8 @@ void model_free(model_state *m) {
   VEC_FREE(m->stack_list);
   base_map_free(&m->arg_sets);
   VEC_FREE(m->pending_args);
+  flow_state_free(m->flow);
+  m->flow = NULL;
 }
 
 int model_process(trace_context *ctx, uint32_t machine, int64_t pid,
@@ -287,7 +290,8 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
   if (arg_set >= 0) storage_set_i64(t, SLICE_arg_set_id, *slice, arg_set);
   ctx_extend_bounds(ctx, ts);
   if (dur > 0) ctx_extend_bounds(ctx, ts + dur);
-  return VEC_PUSH(st->slices, *slice);
+  rc = VEC_PUSH(st->slices, *slice);
+  return rc ? rc : flow_slice_started(ctx, track, *slice);
 }
 
 int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
