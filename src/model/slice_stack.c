@@ -14,15 +14,18 @@ static int64_t slice_stack_end_of(storage_table *t, uint32_t slice) {
   return dur < 0 ? -1 : storage_i64(t, SLICE_ts)[slice] + dur;
 }
 
-/* How many slices stay on the stack at ts: complete slices on top that
- * ended by ts would be popped (the same rule model.c applies). */
+/* How many slices stay on the stack for a new slice at ts lasting new_dur
+ * (-1: unknown): the rule model.c applies — complete slices on top that
+ * ended by ts are popped, except a zero-duration one at ts when the new
+ * slice is zero-duration too. */
 static size_t slice_stack_live_len(storage_table *t, const model_stack *st,
-                                   int64_t ts) {
+                                   int64_t ts, int64_t new_dur) {
   size_t n = st->slices.len;
   while (n) {
     uint32_t top = st->slices.data[n - 1];
     int64_t end = slice_stack_end_of(t, top);
     if (end < 0 || end > ts) break;
+    if (end == ts && new_dur == 0 && storage_i64(t, SLICE_dur)[top] == 0) break;
     n--;
   }
   return n;
@@ -54,7 +57,7 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
   model_stack *st = slice_stack_find(ctx, track);
   if (!st) return WEFT_OK;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
-  st->slices.len = slice_stack_live_len(t, st, ts);
+  st->slices.len = slice_stack_live_len(t, st, ts, -1);
   for (size_t i = st->slices.len; i-- > 0;) {
     uint32_t s = st->slices.data[i];
     if (storage_i64(t, SLICE_dur)[s] >= 0) continue;
@@ -73,7 +76,7 @@ int slice_stack_fits(trace_context *ctx, uint32_t track, int64_t ts,
   model_stack *st = slice_stack_find(ctx, track);
   if (!st) return 1;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
-  size_t n = slice_stack_live_len(t, st, ts);
+  size_t n = slice_stack_live_len(t, st, ts, dur);
   if (n == 0) return 1;
   int64_t parent_end = slice_stack_end_of(t, st->slices.data[n - 1]);
   if (parent_end < 0) return 1;
