@@ -201,21 +201,26 @@ static int flow_enclosing(trace_context *ctx, flow_scope scope, uint32_t track,
 
 /* ---- flow points ---- */
 
-int flow_begin(trace_context *ctx, flow_scope scope, uint32_t track,
-               flow_id id) {
+int flow_begin_at(trace_context *ctx, flow_scope scope, uint32_t slice,
+                  flow_id id) {
   flow_state *st = flow_state_get(ctx);
   if (!st) return WEFT_ENOMEM;
-  int64_t slice;
-  int rc = flow_enclosing(ctx, scope, track, &slice);
-  if (rc || slice < 0) return rc;
   uint64_t index;
-  rc = flow_entry_find(st, scope.trace, id, 1, &index);
+  int rc = flow_entry_find(st, scope.trace, id, 1, &index);
   if (rc == WEFT_ELIMIT) return WEFT_OK; /* unresolvable collision: drop */
   if (rc) return rc;
   flow_entry *e = &st->entries.data[index];
   if (e->slice >= 0) return flow_stat(ctx, scope, stat_flow_duplicate_id);
   e->slice = slice;
   return WEFT_OK;
+}
+
+int flow_begin(trace_context *ctx, flow_scope scope, uint32_t track,
+               flow_id id) {
+  int64_t slice;
+  int rc = flow_enclosing(ctx, scope, track, &slice);
+  if (rc || slice < 0) return rc;
+  return flow_begin_at(ctx, scope, (uint32_t)slice, id);
 }
 
 /* A hop from the flow's last slice to `slice`; step moves the flow on. */
@@ -235,6 +240,16 @@ static int flow_hop(trace_context *ctx, flow_scope scope, flow_id id,
   if (is_step) e->slice = slice;
   if (close_flow) e->slice = -1;
   return flow_insert(ctx, e, from, slice);
+}
+
+int flow_step_at(trace_context *ctx, flow_scope scope, uint32_t slice,
+                 flow_id id) {
+  return flow_hop(ctx, scope, id, slice, 1, 0);
+}
+
+int flow_end_at(trace_context *ctx, flow_scope scope, uint32_t slice,
+                flow_id id, int close_flow) {
+  return flow_hop(ctx, scope, id, slice, 0, close_flow);
 }
 
 int flow_step(trace_context *ctx, flow_scope scope, uint32_t track,

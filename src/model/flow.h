@@ -55,6 +55,15 @@ int flow_step(trace_context *ctx, flow_scope scope, uint32_t track,
               flow_id id);
 int flow_end(trace_context *ctx, flow_scope scope, uint32_t track, flow_id id,
              int bind_enclosing, int close_flow);
+/* The same points bound to a given slice instead of the track's topmost
+ * (track events bind flows to the slice they begin or end). */
+int flow_begin_at(trace_context *ctx, flow_scope scope, uint32_t slice,
+                  flow_id id);
+int flow_step_at(trace_context *ctx, flow_scope scope, uint32_t slice,
+                 flow_id id);
+int flow_end_at(trace_context *ctx, flow_scope scope, uint32_t slice,
+                flow_id id, int close_flow);
+
 /* 1 if the flow has begun and was not closed. */
 int flow_is_active(trace_context *ctx, flow_scope scope, flow_id id);
 
