@@ -262,6 +262,8 @@ int flow_step(trace_context *ctx, flow_scope scope, uint32_t track,
 
 static int flow_add_pending(flow_state *st, flow_scope scope, uint32_t track,
                             uint64_t entry) {
+  /* Room for a new list first, so the map never points past the vector. */
+  if (VEC_RESERVE(st->pending, st->pending.len + 1)) return WEFT_ENOMEM;
   uint64_t *slot;
   int inserted = base_map_insert(&st->pending_index, track, st->pending.len, &slot);
   if (inserted < 0) return WEFT_ENOMEM;
