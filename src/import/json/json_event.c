@@ -12,7 +12,8 @@ int json_key_is(const json_token *t, const char *key) {
 int json_str_from(const json_token *t, json_str *s, base_error *err) {
   base_free(s->owned); /* a repeated key: the last one wins */
   s->owned = NULL;
-  if (!t->has_escapes) {
+  int escaped = (t->type == JSON_TOK_STRING || t->type == JSON_TOK_KEY) && t->has_escapes;
+  if (!escaped) {
     s->ptr = t->ptr;
     s->len = t->len;
     return WEFT_OK;

@@ -232,6 +232,29 @@ static int json_tokenize(import_file *f, base_error *err) {
   return rc;
 }
 
+/* ---- systemTraceEvents ---- */
+
+/* The decoded "systemTraceEvents" text (systrace lines, '\n'-separated) for
+ * a systrace importer to tokenize on this file's clock; *text = NULL when
+ * the file has none. The caller frees *text with base_free. */
+int json_systrace_text(import_file *f, char **text, size_t *len, base_error *err) {
+  json_state *st = f->state;
+  *text = NULL;
+  *len = 0;
+  if (!st || !st->has_systrace) return WEFT_OK;
+  char *buf = base_malloc(st->systrace_len + 1);
+  if (!buf) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  int rc = json_unescape((const char *)f->data + st->systrace_offset, st->systrace_len,
+                         buf, len, err);
+  if (rc) {
+    base_free(buf);
+    return rc;
+  }
+  buf[*len] = 0;
+  *text = buf;
+  return WEFT_OK;
+}
+
 /* ---- parse ---- */
 
 static int json_parse(import_file *f, const sort_event *ev, base_error *err) {

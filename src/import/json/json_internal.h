@@ -52,6 +52,10 @@ typedef struct json_event {
   size_t args_offset; /* offset of the args object's '{', or 0 */
 } json_event;
 
+/* ---- json_import.c ---- */
+/* The decoded "systemTraceEvents" string, or *text = NULL (see there). */
+int json_systrace_text(import_file *f, char **text, size_t *len, base_error *err);
+
 /* ---- json_event.c ---- */
 int json_str_from(const json_token *t, json_str *s, base_error *err);
 int json_key_is(const json_token *t, const char *key);
