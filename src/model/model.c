@@ -2,6 +2,7 @@
 #include "model/model.h"
 
 #include "core/context.h"
+#include "model/flow.h"
 
 static uint64_t model_key2(uint64_t a, uint64_t b) {
   uint64_t parts[2] = {a, b};
@@ -64,6 +65,8 @@ void model_free(model_state *m) {
   VEC_FREE(m->stack_list);
   base_map_free(&m->arg_sets);
   VEC_FREE(m->pending_args);
+  flow_state_free(m->flow);
+  m->flow = NULL;
 }
 
 int model_process(trace_context *ctx, uint32_t machine, int64_t pid,
@@ -255,14 +258,17 @@ static model_stack *model_stack_for(trace_context *ctx, uint32_t track) {
   return &m->stack_list.data[*slot];
 }
 
-/* Pops complete slices (known duration) that ended at or before ts. */
+/* Pops complete slices (known duration) that ended before ts, or at ts —
+ * except that a zero-duration slice at ts stays open for a new
+ * zero-duration slice at ts (new_dur 0), which then nests in it. */
 static void model_stack_pop_ended(trace_context *ctx, model_stack *st,
-                                  int64_t ts) {
+                                  int64_t ts, int64_t new_dur) {
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   while (st->slices.len) {
     uint32_t top = st->slices.data[st->slices.len - 1];
     int64_t dur = storage_i64(t, SLICE_dur)[top];
-    if (dur < 0 || storage_i64(t, SLICE_ts)[top] + dur > ts) break;
+    int64_t end = storage_i64(t, SLICE_ts)[top] + dur;
+    if (dur < 0 || end > ts || (end == ts && dur == 0 && new_dur == 0)) break;
     st->slices.len--;
   }
 }
@@ -272,7 +278,7 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
                             int64_t arg_set, uint32_t *slice) {
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
-  model_stack_pop_ended(ctx, st, ts);
+  model_stack_pop_ended(ctx, st, ts, dur);
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   int rc = storage_table_append(t, slice);
   if (rc) return rc;
@@ -287,7 +293,8 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
   if (arg_set >= 0) storage_set_i64(t, SLICE_arg_set_id, *slice, arg_set);
   ctx_extend_bounds(ctx, ts);
   if (dur > 0) ctx_extend_bounds(ctx, ts + dur);
-  return VEC_PUSH(st->slices, *slice);
+  rc = VEC_PUSH(st->slices, *slice);
+  return rc ? rc : flow_slice_started(ctx, track, *slice);
 }
 
 int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
@@ -308,7 +315,7 @@ int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
   *slice = -1;
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
-  model_stack_pop_ended(ctx, st, ts);
+  model_stack_pop_ended(ctx, st, ts, -1);
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   /* The innermost slice still open (unknown duration) is the one ending. */
   while (st->slices.len) {

@@ -26,6 +26,7 @@ typedef struct model_state {
   base_map arg_sets;       /* hash of an arg set -> arg_set_id */
   uint32_t next_arg_set;
   VEC(struct model_arg) pending_args;
+  struct flow_state *flow; /* model/flow.h; NULL until the first flow */
 } model_state;
 
 typedef struct model_stack {

@@ -4,6 +4,7 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_flow.h"
 #include "import/proto/proto_import.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
@@ -618,9 +619,13 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   }
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
     int64_t ended;
-    return model_slice_end(ctx, track, p->ts, &ended);
+    rc = model_slice_end(ctx, track, p->ts, &ended);
+    if (rc || ended < 0) return rc;
+    return proto_flow_bind(p->f, p->machine, msg, (uint32_t)ended);
   }
-  if (type != PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN && type != PROTO_TRACK_EVENT_TYPE_INSTANT)
+  int legacy = !e->has_type && proto_legacy_has_phase(msg);
+  if (type != PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN && type != PROTO_TRACK_EVENT_TYPE_INSTANT &&
+      !legacy)
     return WEFT_OK;
   string_id name = STRING_NULL, cat = STRING_NULL;
   if (e->has_name) rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &name);
@@ -631,13 +636,12 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   int64_t args = -1;
   if (!rc) rc = proto_event_args(p, msg, &args);
   if (rc) return rc;
+  if (legacy) return proto_legacy_apply(p->f, p->machine, msg, track, p->ts, cat, name, args);
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN)
-    return model_slice_begin(ctx, track, p->ts, cat, name, args, &slice);
-  int64_t dur = 0;
-  if (!e->has_type && e->phase == 'X' && e->has_duration && e->duration_us > 0 &&
-      e->duration_us < INT64_MAX / 1000)
-    dur = e->duration_us * 1000;
-  return model_slice_complete(ctx, track, p->ts, dur, cat, name, args, &slice);
+    rc = model_slice_begin(ctx, track, p->ts, cat, name, args, &slice);
+  else
+    rc = model_slice_complete(ctx, track, p->ts, 0, cat, name, args, &slice);
+  return rc ? rc : proto_flow_bind(p->f, p->machine, msg, slice);
 }
 
 static int proto_track_event(proto_parse_ctx *p, proto_span msg) {

@@ -1,0 +1,477 @@
+/* Applying decoded Chrome JSON events to the model, phase by phase:
+ * B E X (thread slices), i I R (instants), b e n (async), C (counters),
+ * s t f (flow v1), M (process/thread names and sort hints). */
+#include <stdio.h>
+
+#include "import/json/json_internal.h"
+#include "model/model.h"
+#include "model/slice_stack.h"
+
+#define JSON_MAX_OVERFLOW_TRACKS 64
+
+/* ---- strings, processes, threads ---- */
+
+/* Interns a JSON string; absent and empty strings are NULL (Perfetto's
+ * string pool has no separate empty string). */
+static int json_intern(import_file *f, const json_str *s, string_id *out) {
+  if (!s->ptr || s->len == 0) {
+    *out = STRING_NULL;
+    return WEFT_OK;
+  }
+  return ctx_intern(f->ctx, s->ptr, s->len, out);
+}
+
+/* The process and its main thread (tid = pid), as JSON processes get. */
+static int json_process(import_file *f, int64_t pid, uint32_t *upid) {
+  uint32_t utid;
+  int rc = model_thread_in_process(f->ctx, f->machine, pid, pid, &utid);
+  if (rc) return rc;
+  *upid = (uint32_t)storage_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid)[utid];
+  return WEFT_OK;
+}
+
+/* pid/tid given as strings: the string's id is the number, the string the
+ * name (a shorthand some tools write). */
+static int json_resolve_ids(import_file *f, json_event *e) {
+  string_id id;
+  int rc = WEFT_OK;
+  if (e->pid_str.ptr) {
+    rc = ctx_intern(f->ctx, e->pid_str.ptr, e->pid_str.len, &id);
+    if (rc) return rc;
+    e->pid = id;
+    uint32_t upid;
+    rc = json_process(f, e->pid, &upid);
+    if (!rc) rc = model_process_set_name(f->ctx, upid, e->pid_str.ptr, e->pid_str.len);
+    if (rc) return rc;
+  }
+  if (e->tid_str.ptr) {
+    rc = ctx_intern(f->ctx, e->tid_str.ptr, e->tid_str.len, &id);
+    if (!rc) e->tid = id;
+  }
+  return rc;
+}
+
+static int json_event_thread(import_file *f, const json_event *e, uint32_t *utid) {
+  int64_t pid = e->has_pid ? e->pid : 0;
+  int64_t tid = e->has_tid ? e->tid : pid;
+  uint32_t upid;
+  int rc = json_process(f, pid, &upid);
+  if (!rc) rc = model_thread_in_process(f->ctx, f->machine, tid, pid, utid);
+  if (!rc && e->tid_str.ptr)
+    rc = model_thread_set_name(f->ctx, *utid, e->tid_str.ptr, e->tid_str.len);
+  return rc;
+}
+
+static uint32_t json_thread_upid(import_file *f, uint32_t utid) {
+  return (uint32_t)storage_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid)[utid];
+}
+
+/* ---- args ---- */
+
+static int json_args_value(import_file *f, json_tokenizer *tk, const json_token *t,
+                           base_buf *key, base_error *err, int depth);
+
+/* Flattens an object or array into args under `key`; null values are
+ * skipped and do not take an array index. */
+static int json_args_container(import_file *f, json_tokenizer *tk, base_buf *key,
+                               int is_object, base_error *err, int depth) {
+  size_t base_len = key->len;
+  int index = 0;
+  json_token t;
+  for (;;) {
+    int rc = json_next(tk, &t, err);
+    if (rc) return rc;
+    if (t.type == JSON_TOK_OBJECT_END || t.type == JSON_TOK_ARRAY_END) return WEFT_OK;
+    if (is_object) {
+      json_str k = {0};
+      rc = json_str_from(&t, &k, err);
+      if (!rc) rc = base_buf_append(key, ".", 1);
+      if (!rc) rc = base_buf_append(key, k.ptr, k.len);
+      base_free(k.owned);
+      if (!rc) rc = json_next(tk, &t, err);
+      if (rc) return rc;
+    }
+    if (t.type != JSON_TOK_NULL) {
+      if (!is_object) rc = base_buf_appendf(key, "[%d]", index++);
+      if (!rc) rc = json_args_value(f, tk, &t, key, err, depth + 1);
+    }
+    key->len = base_len;
+    key->data[base_len] = 0;
+    if (rc) return rc;
+  }
+}
+
+static int json_args_value(import_file *f, json_tokenizer *tk, const json_token *t,
+                           base_buf *key, base_error *err, int depth) {
+  trace_context *ctx = f->ctx;
+  switch (t->type) {
+    case JSON_TOK_OBJECT_BEGIN:
+    case JSON_TOK_ARRAY_BEGIN:
+      if (depth > 32) return json_skip_container(tk, err);
+      return json_args_container(f, tk, key, t->type == JSON_TOK_OBJECT_BEGIN, err, depth);
+    case JSON_TOK_STRING: {
+      json_str s = {0};
+      int rc = json_str_from(t, &s, err);
+      if (!rc) rc = model_arg_string(ctx, key->data, key->len, s.ptr, s.len, MODEL_ARG_STRING);
+      base_free(s.owned);
+      return rc;
+    }
+    case JSON_TOK_NUMBER:
+      if (t->is_int) return model_arg_int(ctx, key->data, key->len, MODEL_ARG_INT, t->i);
+      return model_arg_real(ctx, key->data, key->len, t->d);
+    case JSON_TOK_TRUE:
+    case JSON_TOK_FALSE:
+      return model_arg_int(ctx, key->data, key->len, MODEL_ARG_BOOL, t->type == JSON_TOK_TRUE);
+    default:
+      return WEFT_OK;
+  }
+}
+
+static int json_read_args(import_file *f, const json_event *e, int64_t *arg_set,
+                          base_error *err) {
+  *arg_set = -1;
+  if (!e->args_offset) return WEFT_OK;
+  json_state *st = f->state;
+  json_tokenizer tk;
+  int rc = json_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
+                               f->len - e->args_offset, &st->limits, err);
+  if (rc) return rc;
+  base_buf key;
+  base_buf_init(&key, 1 << 16);
+  rc = base_buf_append(&key, "args", 4);
+  json_token t;
+  if (!rc) rc = json_next(&tk, &t, err);
+  if (!rc) rc = json_args_container(f, &tk, &key, 1, err, 0);
+  base_buf_free(&key);
+  json_tokenizer_free(&tk);
+  if (rc) {
+    model_args_discard(f->ctx);
+    return rc;
+  }
+  return model_args_commit(f->ctx, arg_set);
+}
+
+/* Finds args.<key> (a scalar) in the event; 1 if found. */
+static int json_args_lookup(import_file *f, const json_event *e, const char *key,
+                            json_token *out, base_error *err) {
+  if (!e->args_offset) return 0;
+  json_state *st = f->state;
+  json_tokenizer tk;
+  if (json_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
+                          f->len - e->args_offset, &st->limits, err))
+    return 0;
+  json_token t;
+  int found = 0;
+  int rc = json_next(&tk, &t, err);
+  while (!rc && !found) {
+    rc = json_next(&tk, &t, err);
+    if (rc || t.type != JSON_TOK_KEY) break;
+    int match = json_key_is(&t, key);
+    rc = json_next(&tk, &t, err);
+    if (rc) break;
+    if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN)
+      rc = json_skip_container(&tk, err);
+    else if (match) {
+      *out = t;
+      found = 1;
+    }
+  }
+  json_tokenizer_free(&tk);
+  return found;
+}
+
+/* ---- slices ---- */
+
+typedef struct json_slice_ctx {
+  uint32_t utid;
+  string_id name, cat;
+  int64_t args;
+} json_slice_ctx;
+
+static void json_set_thread_time(import_file *f, const json_event *e,
+                                 uint32_t slice, int instant) {
+  storage_table *t = ctx_table(f->ctx, TABLE_SLICE);
+  if (e->tts.valid) {
+    storage_set_i64(t, SLICE_thread_ts, slice, e->tts.ns);
+    if (instant) storage_set_i64(t, SLICE_thread_dur, slice, 0);
+  }
+  if (!instant && e->tdur.valid) storage_set_i64(t, SLICE_thread_dur, slice, e->tdur.ns);
+}
+
+/* A complete slice on the thread track, or on an overflow track when it
+ * would partially overlap its parent (slice_spill_overlapping_complete_event). */
+static int json_complete_track(import_file *f, const json_event *e, uint32_t utid,
+                               int64_t ts, uint32_t *track) {
+  int rc = model_thread_track(f->ctx, utid, track);
+  if (rc || slice_stack_fits(f->ctx, *track, ts, e->dur.ns)) return rc;
+  rc = import_stat(f, stat_slice_spill_overlapping_complete_event, 1);
+  for (uint64_t n = 1; !rc && n <= JSON_MAX_OVERFLOW_TRACKS; n++) {
+    model_track_spec s;
+    model_track_spec_init(&s);
+    s.type = "thread";
+    s.utid = utid;
+    s.machine = f->machine;
+    s.extra_key = n;
+    rc = model_track(f->ctx, &s, track);
+    if (!rc && slice_stack_fits(f->ctx, *track, ts, e->dur.ns)) return WEFT_OK;
+  }
+  return rc; /* every overflow track overlaps too: the last one takes it */
+}
+
+static int json_thread_slice(import_file *f, const json_event *e, int64_t ts,
+                             const json_slice_ctx *c) {
+  uint32_t track, slice;
+  int rc;
+  if (e->ph == 'X') {
+    if (!e->dur.valid) return WEFT_OK;
+    rc = json_complete_track(f, e, c->utid, ts, &track);
+    if (!rc) rc = model_slice_complete(f->ctx, track, ts, e->dur.ns, c->cat, c->name,
+                                       c->args, &slice);
+  } else {
+    rc = model_thread_track(f->ctx, c->utid, &track);
+    if (!rc) rc = model_slice_begin(f->ctx, track, ts, c->cat, c->name, c->args, &slice);
+  }
+  if (rc) return rc;
+  json_set_thread_time(f, e, slice, 0);
+  return json_flow_v2(f, e, track);
+}
+
+static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
+                           const json_slice_ctx *c) {
+  uint32_t track;
+  int64_t slice;
+  int rc = model_thread_track(f->ctx, c->utid, &track);
+  if (!rc) rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &slice);
+  if (rc) return rc;
+  if (slice < 0) return import_stat(f, stat_misplaced_end_event, 1);
+  storage_table *t = ctx_table(f->ctx, TABLE_SLICE);
+  if (c->args >= 0 && storage_is_null(t, SLICE_arg_set_id, (size_t)slice))
+    storage_set_i64(t, SLICE_arg_set_id, (size_t)slice, c->args);
+  if (e->tts.valid && !storage_is_null(t, SLICE_thread_ts, (size_t)slice))
+    storage_set_i64(t, SLICE_thread_dur, (size_t)slice,
+                    e->tts.ns - storage_i64(t, SLICE_thread_ts)[slice]);
+  return WEFT_OK;
+}
+
+static int json_instant(import_file *f, const json_event *e, int64_t ts,
+                        const json_slice_ctx *c) {
+  char scope = e->scope.ptr ? (e->scope.len == 1 ? e->scope.ptr[0] : '?') : 't';
+  uint32_t track, slice;
+  int rc;
+  if (scope == 'g') {
+    model_track_spec s;
+    model_track_spec_init(&s);
+    s.type = "legacy_chrome_global_instants";
+    s.machine = f->machine;
+    rc = model_track(f->ctx, &s, &track);
+  } else if (scope == 'p') {
+    if (!e->has_pid) return import_stat(f, stat_json_parser_failure, 1);
+    rc = model_process_track(f->ctx, json_thread_upid(f, c->utid), &track);
+  } else if (scope == 't') {
+    if (!e->has_tid) return import_stat(f, stat_json_parser_failure, 1);
+    rc = model_thread_track(f->ctx, c->utid, &track);
+  } else {
+    return import_stat(f, stat_json_parser_failure, 1);
+  }
+  if (!rc) rc = model_slice_complete(f->ctx, track, ts, 0, c->cat, c->name, c->args, &slice);
+  if (!rc && scope == 't') json_set_thread_time(f, e, slice, 1);
+  return rc;
+}
+
+/* ---- async (b e n) ---- */
+
+static int json_async_track(import_file *f, const json_event *e,
+                            const json_slice_ctx *c, uint32_t *track) {
+  const json_str *id = e->id.ptr && e->id.len ? &e->id
+                       : e->id2_global.ptr && e->id2_global.len ? &e->id2_global
+                                                                : NULL;
+  int process_scoped = 0;
+  if (!id && e->id2_local.ptr && e->id2_local.len) {
+    id = &e->id2_local;
+    process_scoped = 1;
+  }
+  if (!e->has_pid || !id) return 1;
+  model_track_spec s;
+  model_track_spec_init(&s);
+  s.type = process_scoped ? "legacy_async_process_slice" : "legacy_async_global_slice";
+  s.machine = f->machine;
+  if (process_scoped) s.upid = json_thread_upid(f, c->utid);
+  uint64_t parts[2] = {c->cat, base_hash_bytes(id->ptr, id->len)};
+  s.extra_key = base_hash_bytes(parts, sizeof parts);
+  int rc = model_track(f->ctx, &s, track);
+  if (rc) return rc;
+  storage_table *t = ctx_table(f->ctx, TABLE_TRACK);
+  if (storage_str(t, TRACK_name)[*track] == STRING_NULL && c->name != STRING_NULL)
+    storage_set_str(t, TRACK_name, *track, c->name);
+  return WEFT_OK;
+}
+
+static int json_async(import_file *f, const json_event *e, int64_t ts,
+                      const json_slice_ctx *c) {
+  uint32_t track, slice;
+  int rc = json_async_track(f, e, c, &track);
+  if (rc == 1) return import_stat(f, stat_json_parser_failure, 1);
+  if (rc) return rc;
+  if (e->ph == 'e') {
+    int64_t ended;
+    rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &ended);
+    if (!rc && ended < 0) rc = import_stat(f, stat_misplaced_end_event, 1);
+    return rc;
+  }
+  if (e->ph == 'b')
+    rc = model_slice_begin(f->ctx, track, ts, c->cat, c->name, c->args, &slice);
+  else
+    rc = model_slice_complete(f->ctx, track, ts, 0, c->cat, c->name, c->args, &slice);
+  return rc ? rc : json_flow_v2(f, e, track);
+}
+
+/* ---- counters ---- */
+
+static int json_counter_value(const json_token *t, double *v) {
+  if (t->type == JSON_TOK_NUMBER) {
+    *v = t->d;
+    return 0;
+  }
+  if (t->type == JSON_TOK_STRING && !t->has_escapes)
+    return json_parse_double(t->ptr, t->len, v);
+  return -1;
+}
+
+static int json_counter_sample(import_file *f, const json_event *e, int64_t ts,
+                               uint32_t upid, const json_token *key,
+                               double value) {
+  base_buf name;
+  base_buf_init(&name, 1 << 16);
+  int rc = base_buf_append(&name, "", 0);
+  if (!rc && e->name.ptr) rc = base_buf_append(&name, e->name.ptr, e->name.len);
+  if (!rc && e->id.ptr && e->id.len) {
+    rc = base_buf_append(&name, " id: ", 5);
+    if (!rc) rc = base_buf_append(&name, e->id.ptr, e->id.len);
+  }
+  json_str k = {0};
+  if (!rc) rc = json_str_from(key, &k, NULL);
+  if (!rc) rc = base_buf_append(&name, " ", 1);
+  if (!rc) rc = base_buf_append(&name, k.ptr, k.len);
+  base_free(k.owned);
+  model_track_spec s;
+  model_track_spec_init(&s);
+  s.type = "json_counter";
+  s.is_counter = 1;
+  s.upid = upid;
+  s.machine = f->machine;
+  s.name = name.data;
+  uint32_t track;
+  if (!rc) rc = model_track(f->ctx, &s, &track);
+  if (!rc) rc = model_counter(f->ctx, track, ts, value, -1);
+  base_buf_free(&name);
+  return rc;
+}
+
+/* Each numeric arg (or numeric string) is a sample of the process counter
+ * "<name>[ id: <id>] <arg>"; anything else counts a json_parser_failure. */
+static int json_counter(import_file *f, const json_event *e, int64_t ts,
+                        uint32_t utid, base_error *err) {
+  if (!e->args_offset) return import_stat(f, stat_json_parser_failure, 1);
+  json_state *st = f->state;
+  uint32_t upid = json_thread_upid(f, utid);
+  json_tokenizer tk;
+  int rc = json_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
+                               f->len - e->args_offset, &st->limits, err);
+  if (rc) return rc;
+  json_token key, t;
+  rc = json_next(&tk, &t, err);
+  while (!rc) {
+    rc = json_next(&tk, &key, err);
+    if (rc || key.type != JSON_TOK_KEY) break;
+    rc = json_next(&tk, &t, err);
+    if (rc) break;
+    double v;
+    if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN)
+      rc = json_skip_container(&tk, err);
+    if (!rc && json_counter_value(&t, &v) != 0)
+      rc = import_stat(f, stat_json_parser_failure, 1);
+    else if (!rc)
+      rc = json_counter_sample(f, e, ts, upid, &key, v);
+  }
+  json_tokenizer_free(&tk);
+  return rc;
+}
+
+/* ---- metadata (M) ---- */
+
+static int json_sort_hint(import_file *f, const char *key, schema_table_id table,
+                          size_t column, uint32_t row, const json_token *t) {
+  if (t->type != JSON_TOK_NUMBER || !t->is_int) return WEFT_OK;
+  int64_t set;
+  int rc = model_arg_int(f->ctx, key, strlen(key), MODEL_ARG_INT, t->i);
+  if (!rc) rc = model_args_commit(f->ctx, &set);
+  if (!rc && set >= 0) storage_set_i64(ctx_table(f->ctx, table), column, row, set);
+  return rc;
+}
+
+static int json_metadata(import_file *f, const json_event *e, base_error *err) {
+  const json_str *n = &e->name;
+  if (!n->ptr) return WEFT_OK;
+  int64_t pid = e->has_pid ? e->pid : 0;
+  int64_t tid = e->has_tid ? e->tid : pid;
+  int is_process = n->len == 12 && !memcmp(n->ptr, "process_name", 12);
+  int is_thread = n->len == 11 && !memcmp(n->ptr, "thread_name", 11);
+  int is_psort = n->len == 18 && !memcmp(n->ptr, "process_sort_index", 18);
+  int is_tsort = n->len == 17 && !memcmp(n->ptr, "thread_sort_index", 17);
+  if (!is_process && !is_thread && !is_psort && !is_tsort) return WEFT_OK;
+  json_token v;
+  if (!json_args_lookup(f, e, is_process || is_thread ? "name" : "sort_index", &v, err))
+    return WEFT_OK;
+  uint32_t upid, utid;
+  int rc = is_process || is_psort ? json_process(f, pid, &upid)
+                                  : model_thread_in_process(f->ctx, f->machine, tid, pid, &utid);
+  if (rc) return rc;
+  if (is_psort)
+    return json_sort_hint(f, "process_sort_index_hint", TABLE_PROCESS,
+                          PROCESS_arg_set_id, upid, &v);
+  if (is_tsort)
+    return json_sort_hint(f, "thread_sort_index_hint", TABLE_THREAD,
+                          THREAD_arg_set_id, utid, &v);
+  if (v.type != JSON_TOK_STRING || v.len == 0) return WEFT_OK;
+  json_str s = {0};
+  rc = json_str_from(&v, &s, err);
+  if (!rc && is_process) rc = model_process_set_name(f->ctx, upid, s.ptr, s.len);
+  if (!rc && is_thread) rc = model_thread_set_name(f->ctx, utid, s.ptr, s.len);
+  base_free(s.owned);
+  return rc;
+}
+
+/* ---- dispatch ---- */
+
+int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
+  int rc = json_resolve_ids(f, e);
+  if (rc) return rc;
+  if (e->ph == 'M') return json_metadata(f, e, err);
+  json_slice_ctx c = {0, STRING_NULL, STRING_NULL, -1};
+  rc = json_event_thread(f, e, &c.utid);
+  if (!rc) rc = json_intern(f, &e->name, &c.name);
+  if (!rc) rc = json_intern(f, &e->cat, &c.cat);
+  if (rc) return rc;
+  switch (e->ph) {
+    case 'C':
+      return json_counter(f, e, ts, c.utid, err);
+    case 's': case 't': case 'f': {
+      uint32_t track;
+      rc = model_thread_track(f->ctx, c.utid, &track);
+      return rc ? rc : json_flow_v1(f, e, track, c.cat, c.name);
+    }
+    case 'B': case 'E': case 'X': case 'i': case 'I': case 'R':
+    case 'b': case 'e': case 'n':
+      break;
+    default:
+      return WEFT_OK; /* other phases are not imported */
+  }
+  if (e->ph != 'e') rc = json_read_args(f, e, &c.args, err);
+  if (rc) return rc;
+  switch (e->ph) {
+    case 'B': case 'X': return json_thread_slice(f, e, ts, &c);
+    case 'E': return json_thread_end(f, e, ts, &c);
+    case 'b': case 'e': case 'n': return json_async(f, e, ts, &c);
+    default: return json_instant(f, e, ts, &c);
+  }
+}

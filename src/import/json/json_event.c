@@ -1,0 +1,235 @@
+/* Decoding one Chrome JSON event object: fields, times, ids. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "import/json/json_internal.h"
+
+int json_key_is(const json_token *t, const char *key) {
+  size_t n = strlen(key);
+  return t->len == n && memcmp(t->ptr, key, n) == 0;
+}
+
+int json_str_from(const json_token *t, json_str *s, base_error *err) {
+  base_free(s->owned); /* a repeated key: the last one wins */
+  s->owned = NULL;
+  int escaped = (t->type == JSON_TOK_STRING || t->type == JSON_TOK_KEY) && t->has_escapes;
+  if (!escaped) {
+    s->ptr = t->ptr;
+    s->len = t->len;
+    return WEFT_OK;
+  }
+  s->owned = base_malloc(t->len + 1);
+  if (!s->owned) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  int rc = json_unescape(t->ptr, t->len, s->owned, &s->len, err);
+  s->ptr = s->owned;
+  return rc;
+}
+
+void json_event_free(json_event *e) {
+  json_str *all[] = {&e->name, &e->cat, &e->scope, &e->bp, &e->id,
+                     &e->id2_local, &e->id2_global, &e->pid_str, &e->tid_str};
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) base_free(all[i]->owned);
+}
+
+/* ---- numbers ---- */
+
+int json_parse_double(const char *p, size_t len, double *out) {
+  char buf[64];
+  if (len == 0 || len >= sizeof buf) return -1;
+  memcpy(buf, p, len);
+  buf[len] = 0;
+  char *end;
+  double v = strtod(buf, &end);
+  if (end == buf || *end != 0 || !isfinite(v)) return -1;
+  *out = v;
+  return 0;
+}
+
+/* Plain decimal text ([-+]digits[.digits]) in us -> ns, exactly (the first
+ * three fraction digits). -1 if the text is not plain or too large. */
+static int json_decimal_us_to_ns(const char *p, size_t len, int64_t *out) {
+  const char *end = p + len;
+  int neg = 0;
+  if (p < end && (*p == '-' || *p == '+')) neg = *p++ == '-';
+  int64_t whole = 0, frac = 0;
+  int digits = 0, any = 0;
+  while (p < end && *p >= '0' && *p <= '9') {
+    if (whole > (INT64_MAX / 1000 - 999) / 10) return -1;
+    whole = whole * 10 + (*p++ - '0');
+    any = 1;
+  }
+  if (p < end && *p == '.') {
+    p++;
+    while (p < end && *p >= '0' && *p <= '9') {
+      if (digits < 3) frac = frac * 10 + (*p - '0'), digits++;
+      p++;
+      any = 1;
+    }
+  }
+  if (p != end || !any) return -1;
+  while (digits++ < 3) frac *= 10;
+  *out = (whole * 1000 + frac) * (neg ? -1 : 1);
+  return 0;
+}
+
+static int json_double_us_to_ns(double us, int64_t *out) {
+  double ns = us * 1000.0;
+  if (!isfinite(ns) || fabs(ns) >= 9.2e18) return -1;
+  *out = (int64_t)llround(ns);
+  return 0;
+}
+
+int json_time_from(const json_token *t, int64_t *ns) {
+  if (t->type == JSON_TOK_NUMBER) {
+    if (t->is_int) {
+      if (t->i > INT64_MAX / 1000 || t->i < INT64_MIN / 1000) return -1;
+      *ns = t->i * 1000;
+      return 0;
+    }
+    if (json_decimal_us_to_ns(t->ptr, t->len, ns) == 0) return 0;
+    return json_double_us_to_ns(t->d, ns);
+  }
+  if (t->type != JSON_TOK_STRING || t->has_escapes) return -1;
+  double d;
+  if (json_parse_double(t->ptr, t->len, &d) != 0) return -1;
+  if (json_decimal_us_to_ns(t->ptr, t->len, ns) == 0) return 0;
+  return json_double_us_to_ns(d, ns);
+}
+
+/* pid/tid: non-negative integers that fit 32 bits (as Perfetto coerces). */
+static int json_read_id32(const json_token *t, int64_t *out) {
+  if (t->type != JSON_TOK_NUMBER) return 0;
+  double v = t->is_int ? (double)t->i : t->d;
+  if (!(v >= 0 && v <= 4294967295.0)) return 0;
+  *out = t->is_int ? t->i : (int64_t)v;
+  return 1;
+}
+
+/* A flow id: numbers as unsigned integers, strings as hex ("0x402"). */
+static void json_read_flow_ref(const json_token *t, json_flow_ref *r) {
+  r->present = 1;
+  r->valid = 0;
+  if (t->type == JSON_TOK_NUMBER) {
+    if (t->is_int) r->value = (uint64_t)t->i;
+    else if (t->d >= 0 && t->d < 1.8446744073709552e19) r->value = (uint64_t)t->d;
+    else return;
+    r->valid = 1;
+    return;
+  }
+  if (t->type != JSON_TOK_STRING || t->len == 0 || t->len > 40) return;
+  char buf[48];
+  memcpy(buf, t->ptr, t->len);
+  buf[t->len] = 0;
+  if (buf[0] == '-' || buf[0] == '+' || buf[0] == ' ') return;
+  char *end;
+  unsigned long long v = strtoull(buf, &end, 16);
+  if (end == buf || *end != 0) return;
+  r->value = v;
+  r->valid = 1;
+}
+
+/* ---- the event object ---- */
+
+/* id2: {"local": ...} or {"global": ...} (strings or numbers). */
+static int json_read_id2(json_tokenizer *tk, json_event *e, base_error *err) {
+  json_token k, t;
+  for (;;) {
+    int rc = json_next(tk, &k, err);
+    if (rc) return rc;
+    if (k.type == JSON_TOK_OBJECT_END) return WEFT_OK;
+    rc = json_next(tk, &t, err);
+    if (rc) return rc;
+    if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN) {
+      rc = json_skip_container(tk, err);
+    } else if (t.type == JSON_TOK_STRING || t.type == JSON_TOK_NUMBER) {
+      if (json_key_is(&k, "local")) rc = json_str_from(&t, &e->id2_local, err);
+      else if (json_key_is(&k, "global")) rc = json_str_from(&t, &e->id2_global, err);
+    }
+    if (rc) return rc;
+  }
+}
+
+static void json_read_time(const json_token *t, json_time *out) {
+  out->present = 1;
+  out->valid = json_time_from(t, &out->ns) == 0;
+}
+
+static int json_read_scalar(const json_token *key, const json_token *t,
+                            json_event *e, base_error *err) {
+  int is_str = t->type == JSON_TOK_STRING;
+  if (json_key_is(key, "ph")) {
+    if (is_str && t->len) e->ph = t->ptr[0];
+  } else if (json_key_is(key, "name")) {
+    if (is_str) return json_str_from(t, &e->name, err);
+  } else if (json_key_is(key, "cat")) {
+    if (is_str) return json_str_from(t, &e->cat, err);
+  } else if (json_key_is(key, "s")) {
+    if (is_str) return json_str_from(t, &e->scope, err);
+  } else if (json_key_is(key, "bp")) {
+    if (is_str) return json_str_from(t, &e->bp, err);
+  } else if (json_key_is(key, "id")) {
+    json_read_flow_ref(t, &e->flow_v1_id);
+    if (is_str || t->type == JSON_TOK_NUMBER) return json_str_from(t, &e->id, err);
+  } else if (json_key_is(key, "bind_id")) {
+    json_read_flow_ref(t, &e->bind_id);
+  } else if (json_key_is(key, "flow_in")) {
+    e->flow_in = t->type == JSON_TOK_TRUE;
+  } else if (json_key_is(key, "flow_out")) {
+    e->flow_out = t->type == JSON_TOK_TRUE;
+  } else if (json_key_is(key, "ts")) {
+    json_read_time(t, &e->ts);
+  } else if (json_key_is(key, "dur")) {
+    json_read_time(t, &e->dur);
+  } else if (json_key_is(key, "tts")) {
+    json_read_time(t, &e->tts);
+  } else if (json_key_is(key, "tdur")) {
+    json_read_time(t, &e->tdur);
+  } else if (json_key_is(key, "pid")) {
+    if (is_str) {
+      e->has_pid = 1;
+      return json_str_from(t, &e->pid_str, err);
+    }
+    e->has_pid = json_read_id32(t, &e->pid);
+  } else if (json_key_is(key, "tid")) {
+    if (is_str) {
+      e->has_tid = 1;
+      return json_str_from(t, &e->tid_str, err);
+    }
+    e->has_tid = json_read_id32(t, &e->tid);
+  }
+  return WEFT_OK;
+}
+
+static int json_read_field(json_tokenizer *tk, const json_token *key,
+                           json_event *e, base_error *err) {
+  json_token t;
+  int rc = json_next(tk, &t, err);
+  if (rc) return rc;
+  if (t.type == JSON_TOK_OBJECT_BEGIN && json_key_is(key, "id2"))
+    return json_read_id2(tk, e, err);
+  if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN) {
+    if (json_key_is(key, "args") && t.type == JSON_TOK_OBJECT_BEGIN)
+      e->args_offset = t.offset + 1; /* +1: 0 means "none" */
+    return json_skip_container(tk, err);
+  }
+  return json_read_scalar(key, &t, e, err);
+}
+
+int json_read_event(import_file *f, size_t offset, json_event *e,
+                    base_error *err) {
+  json_state *st = f->state;
+  json_tokenizer tk;
+  int rc = json_tokenizer_init(&tk, (const char *)f->data + offset, f->len - offset,
+                               &st->limits, err);
+  if (rc) return rc;
+  json_token t;
+  rc = json_next(&tk, &t, err);
+  while (rc == WEFT_OK) {
+    rc = json_next(&tk, &t, err);
+    if (rc || t.type == JSON_TOK_OBJECT_END) break;
+    rc = json_read_field(&tk, &t, e, err);
+  }
+  if (e->args_offset) e->args_offset = e->args_offset - 1 + offset;
+  json_tokenizer_free(&tk);
+  return rc;
+}

@@ -1,0 +1,81 @@
+/* json_internal: what the Chrome JSON importer's files share.
+ *
+ * json_import.c tokenizes the file (top-level keys, the event array, the
+ * order events are pushed in); json_event.c decodes one event object into a
+ * json_event; json_apply.c applies events to the model; json_flow.c binds
+ * flow events. Strings in a json_event point into the file's bytes unless
+ * they had escapes (then `owned` holds the decoded copy); json_event_free
+ * releases those. */
+#ifndef WEFT_JSON_INTERNAL_H
+#define WEFT_JSON_INTERNAL_H
+
+#include "import/importer.h"
+#include "import/json/json_tokenizer.h"
+
+typedef struct json_state {
+  uint32_t clock;
+  json_limits limits;
+  size_t systrace_offset, systrace_len; /* raw "systemTraceEvents" string */
+  int has_systrace;
+} json_state;
+
+typedef struct json_str {
+  const char *ptr; /* NULL = absent */
+  size_t len;
+  char *owned;     /* decoded copy, or NULL */
+} json_str;
+
+/* A time field (ts, dur, tts, tdur): microseconds in the file, ns here. */
+typedef struct json_time {
+  int present; /* the key was there (any value) */
+  int valid;   /* its value converted: a number or a numeric string */
+  int64_t ns;
+} json_time;
+
+/* A flow identifier: a number, or a string read as hex. */
+typedef struct json_flow_ref {
+  int present, valid;
+  uint64_t value;
+} json_flow_ref;
+
+typedef struct json_event {
+  char ph;
+  json_str name, cat, scope, bp;
+  json_str id, id2_local, id2_global; /* as strings (numbers: their text) */
+  json_str pid_str, tid_str;          /* pid/tid given as strings */
+  json_time ts, dur, tts, tdur;
+  int64_t pid, tid;
+  int has_pid, has_tid;
+  json_flow_ref flow_v1_id; /* "id" read as a flow id */
+  json_flow_ref bind_id;    /* "bind_id" (flow v2) */
+  int flow_in, flow_out;
+  size_t args_offset; /* offset of the args object's '{', or 0 */
+} json_event;
+
+/* ---- json_import.c ---- */
+/* The decoded "systemTraceEvents" string, or *text = NULL (see there). */
+int json_systrace_text(import_file *f, char **text, size_t *len, base_error *err);
+
+/* ---- json_event.c ---- */
+int json_str_from(const json_token *t, json_str *s, base_error *err);
+int json_key_is(const json_token *t, const char *key);
+/* Microseconds (number or numeric string token) -> ns; 0 ok, -1 invalid. */
+int json_time_from(const json_token *t, int64_t *ns);
+/* A whole string that strtod reads completely (e.g. "1.5", ".75", "+2"). */
+int json_parse_double(const char *p, size_t len, double *out);
+/* Decodes the event object at `offset` in the file. */
+int json_read_event(import_file *f, size_t offset, json_event *e,
+                    base_error *err);
+void json_event_free(json_event *e);
+
+/* ---- json_apply.c ---- */
+int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err);
+
+/* ---- json_flow.c ---- */
+/* Phases s, t, f (flow v1) on the thread's track. */
+int json_flow_v1(import_file *f, const json_event *e, uint32_t track,
+                 string_id cat, string_id name);
+/* bind_id / flow_in / flow_out on a slice just begun on `track` (flow v2). */
+int json_flow_v2(import_file *f, const json_event *e, uint32_t track);
+
+#endif

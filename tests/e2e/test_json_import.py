@@ -1,0 +1,203 @@
+"""End-to-end: Chrome JSON behaviours and flows (JSON and proto track events)."""
+import json
+import os
+import shutil
+import subprocess
+import unittest
+
+import weft_e2e as e
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+ENCODE = os.path.join(ROOT, 'scripts', 'encode_textproto.sh')
+
+
+class JsonImportTest(e.TempDirTest):
+    def load(self, events, sql, name='t.json'):
+        data = events if isinstance(events, str) else json.dumps(events)
+        path = e.write_temp(self.dir, name, data)
+        rc, out, err = e.run('-Q', sql, path)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def stat(self, events, name):
+        return self.load(events, "select value from stats where name = '%s'" % name)
+
+    def test_string_times_and_thread_time(self):
+        out = self.load([
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': '10.25', 'dur': '5',
+             'tts': '3.5', 'tdur': 2, 'name': 'a'},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': '11x', 'dur': 1, 'name': 'bad_ts'},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 12, 'dur': '1x', 'name': 'bad_dur'},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 13, 'name': 'no_dur'},
+        ], 'select ts, dur, name, thread_ts, thread_dur from slice')
+        self.assertEqual(out, '"ts","dur","name","thread_ts","thread_dur"\n'
+                         '10250,5000,"a",3500,2000\n')
+
+    def test_invalid_ts_counts_tokenizer_failure_but_metadata_kept(self):
+        events = [{'ph': 'X', 'pid': 1, 'ts': 'nope', 'dur': 1, 'name': 'x'},
+                  {'ph': 'M', 'pid': 5, 'ts': 'nope', 'name': 'process_name',
+                   'args': {'name': 'p5'}}, {}]
+        self.assertEqual(self.stat(events, 'json_tokenizer_failure'), '"value"\n1\n')
+        self.assertEqual(self.load(events, 'select name from process where pid = 5'),
+                         '"name"\n"p5"\n')
+
+    def test_display_time_unit_is_ignored_and_counted(self):
+        trace = {'displayTimeUnit': 'ns', 'traceEvents': [
+            {'ph': 'X', 'pid': 1, 'ts': 7, 'dur': 1, 'name': 'x'}]}
+        self.assertEqual(self.load(trace, 'select ts from slice'), '"ts"\n7000\n')
+        self.assertEqual(self.stat(trace, 'json_display_time_unit'), '"value"\n1\n')
+
+    def test_end_must_match_name(self):
+        out = self.load([
+            {'ph': 'B', 'pid': 1, 'tid': 1, 'ts': 1, 'name': 'outer', 'cat': 'c'},
+            {'ph': 'B', 'pid': 1, 'tid': 1, 'ts': 2, 'name': 'inner', 'cat': 'c'},
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 3, 'name': 'outer', 'cat': 'c'},
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 4, 'name': 'other'},
+        ], 'select name, dur from slice order by id')
+        self.assertEqual(out, '"name","dur"\n"outer",2000\n"inner",-1\n')
+
+    def test_async_scopes(self):
+        out = self.load([
+            {'ph': 'b', 'pid': 1, 'ts': 1, 'name': 'g', 'cat': 'c', 'id': 7},
+            {'ph': 'e', 'pid': 1, 'ts': 3, 'name': 'g', 'cat': 'c', 'id': 7},
+            {'ph': 'b', 'pid': 1, 'ts': 1, 'name': 'l', 'cat': 'c', 'id2': {'local': 'x'}},
+            {'ph': 'e', 'pid': 1, 'ts': 2, 'name': 'l', 'cat': 'c', 'id2': {'local': 'x'}},
+            {'ph': 'b', 'pid': 1, 'ts': 1, 'name': 'none', 'cat': 'c', 'id': ''},
+            {'ph': 'b', 'ts': 1, 'name': 'nopid', 'cat': 'c', 'id': 1},
+        ], 'select s.name, s.dur, t.type, t.name as track from slice s '
+           'join track t on s.track_id = t.id order by s.name')
+        self.assertEqual(out, '"name","dur","type","track"\n'
+                         '"g",2000,"legacy_async_global_slice","g"\n'
+                         '"l",1000,"legacy_async_process_slice","l"\n')
+
+    def test_counters_with_strings_and_ids(self):
+        events = [{'ph': 'C', 'pid': 3, 'ts': 1, 'name': 'mem', 'id': 'a',
+                   'args': {'x': '1.5', 'y': '1.5e', 'z': True, 'w': 2}}]
+        out = self.load(events, 'select t.name, c.value from counter c join '
+                        'process_counter_track t on c.track_id = t.id order by t.name')
+        self.assertEqual(out, '"name","value"\n"mem id: a w",2.000000\n'
+                         '"mem id: a x",1.500000\n')
+        self.assertEqual(self.stat(events, 'json_parser_failure'), '"value"\n2\n')
+
+    def test_null_args_skipped_and_array_indexes(self):
+        out = self.load([{'ph': 'X', 'pid': 1, 'ts': 1, 'dur': 1, 'name': 'a',
+                          'args': {'n': None, 'v': [1, None, 'two']}}],
+                        "select key, flat_key, display_value from args "
+                        "where key glob 'args.*' order by key")
+        self.assertEqual(out, '"key","flat_key","display_value"\n'
+                         '"args.v[0]","args.v","1"\n"args.v[1]","args.v","two"\n')
+
+    def test_trace_metadata_and_sort_hints(self):
+        trace = {'metadata': {'a': 1, 's': 'x', 'nested': {'no': 1}},
+                 'traceEvents': [
+                     {'ph': 'M', 'pid': 4, 'name': 'process_sort_index',
+                      'args': {'sort_index': -3}},
+                     {'ph': 'M', 'pid': 4, 'tid': 6, 'name': 'thread_sort_index',
+                      'args': {'sort_index': 9}}]}
+        out = self.load(trace, "select name, int_value, str_value from metadata "
+                        "where name glob 'json_metadata.*' order by name")
+        self.assertEqual(out, '"name","int_value","str_value"\n'
+                         '"json_metadata.a",1,"[NULL]"\n'
+                         '"json_metadata.s","[NULL]","x"\n')
+        out = self.load(trace, "select tid, extract_arg(p.arg_set_id, "
+                        "'process_sort_index_hint') as ph, extract_arg(t.arg_set_id, "
+                        "'thread_sort_index_hint') as th from thread t join process p "
+                        "using(upid) where pid = 4 order by tid")
+        self.assertEqual(out, '"tid","ph","th"\n4,-3,"[NULL]"\n6,-3,9\n')
+
+    def test_overlapping_complete_spills(self):
+        events = [{'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 0, 'dur': 10, 'name': 'a'},
+                  {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 5, 'dur': 10, 'name': 'b'},
+                  {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 6, 'dur': 1, 'name': 'c'}]
+        out = self.load(events, 'select name, depth, track_id != (select track_id '
+                        "from slice where name = 'a') as spilled from slice order by id")
+        self.assertEqual(out, '"name","depth","spilled"\n"a",0,0\n"b",0,1\n"c",1,0\n')
+        self.assertEqual(self.stat(events, 'slice_spill_overlapping_complete_event'),
+                         '"value"\n1\n')
+
+    def test_equal_ts_order(self):
+        # End first, then complete events longest first, then the rest.
+        out = self.load([
+            {'ph': 'B', 'pid': 1, 'tid': 1, 'ts': 0, 'name': 'b'},
+            {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 5, 'dur': 1, 'name': 'short'},
+            {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 5, 'dur': 3, 'name': 'long'},
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 5},
+        ], 'select name, depth, dur from slice order by id')
+        self.assertEqual(out, '"name","depth","dur"\n"b",0,5000\n"long",0,3000\n'
+                         '"short",1,1000\n')
+
+    def test_flows_v1_and_v2(self):
+        out = self.load([
+            {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 0, 'dur': 10, 'name': 'A', 'cat': 'c'},
+            {'ph': 's', 'pid': 1, 'tid': 1, 'ts': 1, 'name': 'f', 'cat': 'c', 'id': '0x10'},
+            {'ph': 'f', 'pid': 1, 'tid': 2, 'ts': 19, 'name': 'f', 'cat': 'c', 'id': 16},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 20, 'dur': 10, 'name': 'B'},
+            {'ph': 'X', 'pid': 1, 'tid': 3, 'ts': 40, 'dur': 10, 'name': 'C',
+             'bind_id': '0x5', 'flow_out': True},
+            {'ph': 'X', 'pid': 1, 'tid': 4, 'ts': 60, 'dur': 10, 'name': 'D',
+             'bind_id': 5, 'flow_in': True},
+            {'ph': 'X', 'pid': 1, 'tid': 4, 'ts': 80, 'dur': 10, 'name': 'E',
+             'bind_id': 6},
+            {'ph': 't', 'pid': 1, 'tid': 9, 'ts': 90, 'name': 'f', 'cat': 'c', 'id': 'zz'},
+        ], 'select o.name as src, i.name as dst, f.trace_id, '
+           "extract_arg(f.arg_set_id, 'name') as n from flow f "
+           'join slice o on f.slice_out = o.id join slice i on f.slice_in = i.id '
+           'order by f.id')
+        self.assertEqual(out, '"src","dst","trace_id","n"\n"A","B",0,"f"\n'
+                         '"C","D",5,"[NULL]"\n')
+        events = [{'ph': 'X', 'pid': 1, 'tid': 4, 'ts': 80, 'dur': 10, 'name': 'E',
+                   'bind_id': 6},
+                  {'ph': 't', 'pid': 1, 'tid': 9, 'ts': 90, 'name': 'f', 'id': 'zz'},
+                  {'ph': 's', 'pid': 1, 'tid': 9, 'ts': 91, 'name': 'f', 'id': 1}]
+        self.assertEqual(self.stat(events, 'flow_without_direction'), '"value"\n1\n')
+        self.assertEqual(self.stat(events, 'flow_invalid_id'), '"value"\n1\n')
+        self.assertEqual(self.stat(events, 'flow_no_enclosing_slice'), '"value"\n1\n')
+
+    def test_malformed_event_object_is_counted(self):
+        out = self.load('[{"ph":"X","ts":1,"dur":1,"pid":1,"name":"ok"},'
+                        '{"ph":"X","ts":2,"dur":1,"pid":1,"name":"cut"',
+                        'select name from slice')
+        self.assertEqual(out, '"name"\n"ok"\n')
+
+
+PROTO_FLOWS = '''
+packet { trusted_packet_sequence_id: 1 timestamp: 0
+  track_descriptor { uuid: 1 thread { pid: 1 tid: 1 } } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100
+  track_event { type: TYPE_SLICE_BEGIN track_uuid: 1 name: "A" flow_ids: 7 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 200
+  track_event { type: TYPE_SLICE_END track_uuid: 1 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 300
+  track_event { type: TYPE_INSTANT track_uuid: 1 name: "B" flow_ids: 7 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 400
+  track_event { type: TYPE_INSTANT track_uuid: 1 name: "C" terminating_flow_ids: 7 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 500
+  track_event { type: TYPE_INSTANT track_uuid: 1 name: "D" terminating_flow_ids: 7 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 600
+  track_event { track_uuid: 1 name: "L" legacy_event { phase: 88 duration_us: 1
+    bind_id: 9 flow_direction: FLOW_OUT } } }
+packet { trusted_packet_sequence_id: 1 timestamp: 2000
+  track_event { track_uuid: 1 name: "M" legacy_event { phase: 88 duration_us: 1
+    bind_id: 9 flow_direction: FLOW_IN } } }
+'''
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class ProtoFlowTest(e.TempDirTest):
+    def test_track_event_flows(self):
+        src = e.write_temp(self.dir, 'flows.textproto', PROTO_FLOWS)
+        out = os.path.join(self.dir, 'flows.pb')
+        subprocess.run(['sh', ENCODE, src, out], check=True)
+        rc, res, err = e.run('-Q', 'select o.name as src, i.name as dst, f.trace_id '
+                             'from flow f join slice o on f.slice_out = o.id '
+                             'join slice i on f.slice_in = i.id order by f.id', out)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(res, '"src","dst","trace_id"\n"A","B",7\n"B","C",7\n'
+                         '"L","M",9\n')
+        rc, res, err = e.run('-Q', "select value from stats where name = "
+                             "'flow_end_without_start'", out)
+        self.assertEqual(res, '"value"\n1\n')
+
+
+if __name__ == '__main__':
+    e.main()
