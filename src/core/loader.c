@@ -443,8 +443,9 @@ static int loader_process(loader *l, int64_t parent, const char *name,
   const importer_ops *ops = loader_importer_for(type);
   if (!ops) {
     if (type == IO_TRACE_UNKNOWN)
-      return base_error_set(err, WEFT_EUNSUPPORTED, "%s: unknown trace format "
-                            "(not Perfetto proto, JSON, systrace or an archive)", display);
+      return base_error_set(err, WEFT_EUNSUPPORTED, "%s: Unknown trace type provided "
+                            "(ERR:fmt): not a Perfetto proto, JSON, systrace or "
+                            "archive that weft reads", display);
     return base_error_set(err, WEFT_EUNSUPPORTED, "%s: %s traces are not supported yet",
                           display, io_trace_type_name(type));
   }
@@ -607,4 +608,27 @@ int loader_finish(loader *l, base_error *err) {
                             (int64_t)trace_time.clock_id, -1, -1);
   if (rc) return base_error_set(err, rc, "out of memory");
   return ctx_finalize_tables(l->ctx);
+}
+
+/* Inverse of conversion to trace time: the offset of a clock against trace
+ * time is piecewise constant (nearest snapshot), so two fixed-point steps
+ * land on the right piece except within one offset of a snapshot change. */
+int loader_trace_time_to_clock(loader *l, uint64_t clock_id, int64_t ts,
+                               int64_t *out) {
+  clock_key trace_time;
+  if (!clock_graph_trace_time(&l->clocks, &trace_time, NULL)) return -1;
+  clock_key k = clock_key_make(trace_time.machine, 0, 0, clock_id);
+  uint32_t node;
+  if (!clock_graph_find(&l->clocks, &k, &node)) return -1;
+  int64_t guess = ts;
+  for (int step = 0; step < 2; step++) {
+    int64_t converted;
+    if (clock_graph_convert(&l->clocks, node, guess, &converted) != CLOCK_OK) return -1;
+    int64_t offset;
+    if (__builtin_sub_overflow(converted, guess, &offset) ||
+        __builtin_sub_overflow(ts, offset, &guess))
+      return -1;
+  }
+  *out = guess;
+  return 0;
 }

@@ -183,6 +183,10 @@ int weft_load_path(weft *w, const char *path) {
   return rc == WEFT_OK ? weft_file_end(w) : rc;
 }
 
+static int weft_to_clock(void *user, uint64_t clock_id, int64_t ts, int64_t *out) {
+  return loader_trace_time_to_clock(user, clock_id, ts, out);
+}
+
 int weft_load_finish(weft *w) {
   if (!w) return WEFT_EINVAL;
   if (w->state == WEFT_STATE_READY) return WEFT_OK;
@@ -196,6 +200,8 @@ int weft_load_finish(weft *w) {
   storage_table *tables[TABLE_COUNT];
   for (int i = 0; i < TABLE_COUNT; i++) tables[i] = &w->ctx.tables[i];
   rc = sql_engine_open(&w->sql, tables, TABLE_COUNT, &w->ctx.strings, &w->error);
+  if (rc == WEFT_OK)
+    sql_engine_set_clock_converter(w->sql, weft_to_clock, w->loader);
   if (rc) return weft_fail(w, rc);
   w->state = WEFT_STATE_READY;
   return WEFT_OK;

@@ -9,7 +9,18 @@ struct sql_engine {
   sql_vtab_aux *aux; /* one per table, referenced by SQLite */
   size_t aux_count;
   sql_scan_stats stats;
+  sql_clock_fn to_clock; /* trace time -> a builtin clock, or NULL */
+  void *to_clock_user;
 };
+
+void sql_engine_set_clock_converter(sql_engine *e, sql_clock_fn fn, void *user) {
+  e->to_clock = fn;
+  e->to_clock_user = user;
+}
+
+int sql_engine_to_clock(sql_engine *e, uint64_t clock_id, int64_t ts, int64_t *out) {
+  return e->to_clock ? e->to_clock(e->to_clock_user, clock_id, ts, out) : -1;
+}
 
 int sql_engine_open(sql_engine **out, storage_table *const *tables,
                     size_t table_count, base_string_pool *strings,

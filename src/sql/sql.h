@@ -36,6 +36,12 @@ int sql_engine_execute(sql_engine *e, const char *sql,
 sql_scan_stats *sql_engine_scan_stats(sql_engine *e);
 sqlite3 *sql_engine_db(sql_engine *e);
 
+/* Converts a trace-time timestamp to builtin clock `clock_id` of the
+ * trace-time machine; 0 on success, nonzero if the clock is unknown. */
+typedef int (*sql_clock_fn)(void *user, uint64_t clock_id, int64_t ts, int64_t *out);
+void sql_engine_set_clock_converter(sql_engine *e, sql_clock_fn fn, void *user);
+int sql_engine_to_clock(sql_engine *e, uint64_t clock_id, int64_t ts, int64_t *out);
+
 /* The storage table served under `name`, or NULL. */
 storage_table *sql_engine_find_table(sql_engine *e, const char *name);
 base_string_pool *sql_engine_strings(sql_engine *e);

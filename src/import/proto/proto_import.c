@@ -151,6 +151,34 @@ static void proto_seq_set_defaults(proto_seq *seq, proto_span defaults) {
     seq->default_clock = fl.value;
 }
 
+/* unit_multiplier_ns of a clock: its readings (in snapshots and packet
+ * timestamps) are in units of that many ns. Keyed like interned data, by
+ * sequence for sequence-scoped clock ids. */
+static uint64_t proto_clock_multiplier_key(uint32_t seq, uint64_t clock_id) {
+  int scoped = clock_id >= 64 && clock_id < 128;
+  return proto_intern_key(scoped ? seq : 0, 0, 0x7f, clock_id);
+}
+
+static int proto_clock_set_multiplier(proto_import_state *st, uint32_t seq,
+                                      uint64_t clock_id, uint64_t multiplier) {
+  uint64_t *slot;
+  if (base_map_insert(&st->clock_multipliers, proto_clock_multiplier_key(seq, clock_id),
+                      multiplier, &slot) < 0)
+    return WEFT_ENOMEM;
+  *slot = multiplier;
+  return WEFT_OK;
+}
+
+int64_t proto_clock_scale(const proto_import_state *st, uint32_t seq, uint64_t clock_id,
+                          int64_t value) {
+  if (st->clock_multipliers.count == 0) return value;
+  const uint64_t *m = base_map_find(&st->clock_multipliers,
+                                    proto_clock_multiplier_key(seq, clock_id));
+  int64_t scaled;
+  if (!m || __builtin_mul_overflow(value, (int64_t)*m, &scaled)) return value;
+  return scaled;
+}
+
 static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_id,
                                 proto_span snap) {
   proto_import_state *st = f->state;
@@ -171,13 +199,19 @@ static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_i
       continue;
     proto_reader cr;
     proto_field cf;
-    uint64_t id = 0;
+    uint64_t id = 0, multiplier = 0;
     int64_t value = 0;
     proto_reader_init_span(&cr, fl.span);
     while (proto_reader_next(&cr, &cf) == 1) {
       if (cf.number == PROTO_CLOCK_CLOCK_ID) id = cf.value;
       if (cf.number == PROTO_CLOCK_TIMESTAMP) value = (int64_t)cf.value;
+      if (cf.number == PROTO_CLOCK_UNIT_MULTIPLIER_NS) multiplier = cf.value;
     }
+    if (multiplier > 1) {
+      int rc = proto_clock_set_multiplier(st, seq_id, id, multiplier);
+      if (rc) return rc;
+    }
+    value = proto_clock_scale(st, seq_id, id, value);
     if (id == PROTO_BUILTIN_CLOCK_MONOTONIC) st->snapshot_has_monotonic = 1;
     ids[n] = id;
     values[n++] = value;
@@ -284,7 +318,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   if (h.has_ts) {
     rc = import_clock_on(f, machine, h.seq_id, clock_id, &node);
     if (rc) return base_error_set(err, rc, "bad clock %llu", (unsigned long long)clock_id);
-    ts = h.ts;
+    ts = proto_clock_scale(st, h.seq_id, clock_id, h.ts);
     seq->last_ts = ts;
     seq->last_clock = node;
     seq->has_last = 1;
@@ -358,6 +392,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->tracks);
   VEC_FREE(st->track_refs);
   base_map_free(&st->counter_sums);
+  base_map_free(&st->clock_multipliers);
   proto_misc_free(&st->misc);
   base_free(st);
   f->state = NULL;

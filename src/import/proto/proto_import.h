@@ -67,6 +67,7 @@ typedef struct proto_import_state {
   base_map counter_sums;   /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
   int claimed_clock;
   int saw_timestamp;
+  base_map clock_multipliers; /* clock -> unit_multiplier_ns (when > 1) */
   uint64_t last_raw_machine; /* cache of the last import_machine lookup */
   uint32_t last_machine;
   int snapshot_has_monotonic; /* a clock snapshot related CLOCK_MONOTONIC */
@@ -87,6 +88,9 @@ int proto_scan_machines(import_file *f, const uint8_t *data, size_t len,
  * builtin clocks to the same clocks of the file's base (host) machine. */
 int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,
                             base_error *err);
+/* A reading of `clock_id` in ns (applies the clock's unit_multiplier_ns). */
+int64_t proto_clock_scale(const proto_import_state *st, uint32_t seq, uint64_t clock_id,
+                          int64_t value);
 int proto_import_parse(import_file *f, const sort_event *event,
                        base_error *err);
 /* Legacy track-event time of a packet (proto_track_time.c): sets *result to
