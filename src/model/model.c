@@ -2,6 +2,7 @@
 #include "model/model.h"
 
 #include "core/context.h"
+#include "model/sched.h"
 
 static uint64_t model_key2(uint64_t a, uint64_t b) {
   uint64_t parts[2] = {a, b};
@@ -49,7 +50,12 @@ int model_init(trace_context *ctx) {
   uint32_t upid, utid;
   int rc = model_new_process(ctx, 0, 0, &upid);
   if (!rc) rc = model_new_thread(ctx, 0, 0, &utid);
-  if (!rc) storage_set_i64(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, upid);
+  if (!rc) {
+    storage_table *t = ctx_table(ctx, TABLE_THREAD);
+    storage_set_i64(t, THREAD_upid, utid, upid);
+    storage_set_i64(t, THREAD_is_main_thread, utid, 1);
+    rc = model_thread_set_name(ctx, utid, "swapper", 7);
+  }
   return rc;
 }
 
@@ -64,6 +70,8 @@ void model_free(model_state *m) {
   VEC_FREE(m->stack_list);
   base_map_free(&m->arg_sets);
   VEC_FREE(m->pending_args);
+  kernel_state_free(m->kernel);
+  m->kernel = NULL;
 }
 
 int model_process(trace_context *ctx, uint32_t machine, int64_t pid,
@@ -94,6 +102,14 @@ int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
     return WEFT_OK;
   }
   return model_new_thread(ctx, machine, tid, utid);
+}
+
+int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,
+                       int64_t ts, uint32_t *utid) {
+  int rc = model_new_thread(ctx, machine, tid, utid);
+  if (!rc && ts >= 0)
+    storage_set_i64(ctx_table(ctx, TABLE_THREAD), THREAD_start_ts, *utid, ts);
+  return rc;
 }
 
 int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,

@@ -26,6 +26,7 @@ typedef struct model_state {
   base_map arg_sets;       /* hash of an arg set -> arg_set_id */
   uint32_t next_arg_set;
   VEC(struct model_arg) pending_args;
+  struct kernel_state *kernel; /* sched/ftrace model (model/sched.h), lazy */
 } model_state;
 
 typedef struct model_stack {
@@ -69,6 +70,9 @@ int model_thread_set_name(trace_context *ctx, uint32_t utid, const char *name,
                           size_t len);
 int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,
                            size_t len);
+/* A new thread for tid even if one is live (thread start); ts < 0: unknown. */
+int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,
+                       int64_t ts, uint32_t *utid);
 /* Ends a thread: the next lookup of its tid creates a new utid. */
 void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts);
 
