@@ -54,7 +54,6 @@ int model_init(trace_context *ctx) {
     storage_table *t = ctx_table(ctx, TABLE_THREAD);
     storage_set_i64(t, THREAD_upid, utid, upid);
     storage_set_i64(t, THREAD_is_main_thread, utid, 1);
-    rc = model_thread_set_name(ctx, utid, "swapper", 7);
   }
   return rc;
 }

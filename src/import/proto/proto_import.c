@@ -3,6 +3,7 @@
 #include "import/proto/proto_import.h"
 
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_packets.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
@@ -16,6 +17,9 @@ typedef struct proto_packet_head {
   int has_ts, has_clock_id, cleared, relevant;
   proto_span defaults, interned, snapshot, compressed;
   int has_defaults, has_interned, has_snapshot, has_compressed;
+  proto_span ftrace, service;
+  int has_ftrace, has_service, has_machine;
+  uint64_t machine;
 } proto_packet_head;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
@@ -59,6 +63,15 @@ static int proto_head_read(proto_span pkt, proto_packet_head *h) {
         break;
       case PROTO_TRACE_PACKET_COMPRESSED_PACKETS:
         if (is_len) { h->compressed = fl.span; h->has_compressed = 1; }
+        break;
+      case PROTO_TRACE_PACKET_FTRACE_EVENTS:
+        if (is_len) { h->ftrace = fl.span; h->has_ftrace = 1; }
+        break;
+      case PROTO_TRACE_PACKET_SERVICE_EVENT:
+        if (is_len) { h->service = fl.span; h->has_service = 1; }
+        break;
+      case PROTO_TRACE_PACKET_MACHINE_ID:
+        if (!is_len) { h->machine = fl.value; h->has_machine = 1; }
         break;
       case PROTO_TRACE_PACKET_PROCESS_TREE:
       case PROTO_TRACE_PACKET_TRACK_DESCRIPTOR:
@@ -228,6 +241,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     rc = proto_clock_snapshot(f, h.seq_id, h.snapshot);
     if (rc) return base_error_set(err, rc, "clock snapshot failed");
   }
+  if (h.has_ftrace) return proto_ftrace_tokenize(f, h.ftrace, h.has_machine, h.machine, err);
   uint64_t clock_id = h.has_clock_id ? h.clock_id
                       : seq->default_clock ? seq->default_clock
                                            : PROTO_BUILTIN_CLOCK_BOOTTIME;
@@ -241,6 +255,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     seq->last_clock = node;
     seq->has_last = 1;
     st->saw_timestamp = 1;
+    if (h.has_service && proto_ftrace_service_event(f, h.service, ts, node))
+      return base_error_set(err, WEFT_ENOMEM, "out of memory");
   } else if (h.relevant) {
     if (seq->has_last) {
       ts = seq->last_ts;
@@ -301,6 +317,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->tracks);
   VEC_FREE(st->track_refs);
   base_map_free(&st->counter_sums);
+  proto_ftrace_free(st->ftrace);
   base_free(st);
   f->state = NULL;
 }

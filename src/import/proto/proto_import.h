@@ -62,6 +62,7 @@ typedef struct proto_import_state {
   base_map counter_sums;   /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
   int claimed_clock;
   int saw_timestamp;
+  struct proto_ftrace_state *ftrace; /* proto_ftrace.h; NULL until needed */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

@@ -4,6 +4,7 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_import.h"
+#include "import/proto/proto_ftrace.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
 
@@ -523,6 +524,7 @@ static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
 
 int proto_import_parse(import_file *f, const sort_event *event, base_error *err) {
   proto_import_state *st = f->state;
+  if (st && (event->payload & PROTO_FTRACE_PAYLOAD)) return proto_ftrace_parse(f, event, err);
   if (!st || event->payload >= st->packets.len) return WEFT_OK;
   proto_parse_ctx p = {f, &st->packets.data[event->payload], f->machine, event->ts};
   proto_field fl;
