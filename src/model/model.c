@@ -77,7 +77,7 @@ int model_process(trace_context *ctx, uint32_t machine, int64_t pid,
                   uint32_t *upid) {
   uint64_t *found = base_map_find(&ctx->model.live_processes,
                                   model_key2(machine, (uint64_t)pid));
-  if (found) {
+  if (found && *found != UINT32_MAX) {
     *upid = (uint32_t)*found;
     return WEFT_OK;
   }
@@ -145,6 +145,25 @@ int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,
   int rc = ctx_intern(ctx, name, len, &id);
   if (!rc) storage_set_str(ctx_table(ctx, TABLE_PROCESS), PROCESS_name, upid, id);
   return rc;
+}
+
+int model_process_find(trace_context *ctx, uint32_t machine, int64_t pid,
+                       uint32_t *upid) {
+  uint64_t *found = base_map_find(&ctx->model.live_processes,
+                                  model_key2(machine, (uint64_t)pid));
+  if (!found || *found == UINT32_MAX) return 0;
+  *upid = (uint32_t)*found;
+  return 1;
+}
+
+void model_process_end(trace_context *ctx, uint32_t upid, int64_t ts) {
+  storage_table *t = ctx_table(ctx, TABLE_PROCESS);
+  storage_set_i64(t, PROCESS_end_ts, upid, ts);
+  int64_t pid = storage_i64(t, PROCESS_pid)[upid];
+  int64_t machine = storage_get_i64_or(t, PROCESS_machine_id, upid, 0);
+  uint64_t *found = base_map_find(&ctx->model.live_processes,
+                                  model_key2((uint64_t)machine, (uint64_t)pid));
+  if (found && *found == upid) *found = UINT32_MAX; /* dead: recreate on use */
 }
 
 void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {

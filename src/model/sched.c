@@ -95,12 +95,27 @@ static int sched_set_ftrace_name(trace_context *ctx, kernel_state *k,
   return model_thread_set_name(ctx, utid, name, len);
 }
 
+/* A thread without a process is the main thread of the live process whose
+ * pid is its tid, if there is one. */
+static void sched_adopt_main_thread(trace_context *ctx, uint32_t machine,
+                                    int64_t tid, uint32_t utid) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  uint32_t upid;
+  if (tid == 0 || !storage_is_null(t, THREAD_upid, utid) ||
+      !model_process_find(ctx, machine, tid, &upid))
+    return;
+  storage_set_i64(t, THREAD_upid, utid, upid);
+  storage_set_i64(t, THREAD_is_main_thread, utid, 1);
+}
+
 int sched_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                  const char *name, size_t name_len, uint32_t *utid) {
   kernel_state *k;
   int rc = kernel_get(ctx, &k);
   if (!rc) rc = model_thread(ctx, machine, tid, utid);
-  if (!rc && name) rc = sched_set_ftrace_name(ctx, k, *utid, name, name_len);
+  if (rc) return rc;
+  sched_adopt_main_thread(ctx, machine, tid, *utid);
+  if (name) rc = sched_set_ftrace_name(ctx, k, *utid, name, name_len);
   return rc;
 }
 
@@ -584,19 +599,23 @@ int sched_task_newtask(trace_context *ctx, const kernel_scope *s, int64_t ts,
 int sched_task_rename(trace_context *ctx, const kernel_scope *s, int64_t tid,
                       const char *comm, size_t comm_len) {
   uint32_t utid;
-  return sched_thread(ctx, s->machine, tid, comm, comm_len, &utid);
+  int rc = sched_thread(ctx, s->machine, tid, comm, comm_len, &utid);
+  if (rc) return rc;
+  int64_t upid = sched_thread_upid(ctx, utid);
+  /* Renaming a main thread renames its process. */
+  if (upid >= 0 && storage_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid)[upid] == tid)
+    rc = model_process_set_name(ctx, (uint32_t)upid, comm, comm_len);
+  return rc;
 }
 
 int sched_process_free(trace_context *ctx, const kernel_scope *s, int64_t ts,
                        int64_t tid) {
   uint32_t utid;
-  int rc = model_thread(ctx, s->machine, tid, &utid);
+  int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
   if (rc) return rc;
   int64_t upid = sched_thread_upid(ctx, utid);
-  if (upid >= 0) {
-    storage_table *p = ctx_table(ctx, TABLE_PROCESS);
-    if (storage_i64(p, PROCESS_pid)[upid] == tid) storage_set_i64(p, PROCESS_end_ts, (size_t)upid, ts);
-  }
+  if (upid >= 0 && storage_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid)[upid] == tid)
+    model_process_end(ctx, (uint32_t)upid, ts);
   model_thread_end(ctx, utid, ts);
   return WEFT_OK;
 }

@@ -306,7 +306,7 @@ static int proto_ftrace_raw(proto_ftrace_ctx *p, const ftrace_event_desc *d,
                             proto_span payload) {
   trace_context *ctx = p->f->ctx;
   uint32_t utid;
-  int rc = model_thread(ctx, p->scope.machine, p->pid, &utid);
+  int rc = sched_thread(ctx, p->scope.machine, p->pid, NULL, 0, &utid);
   if (rc) return rc;
   proto_reader r;
   proto_field fl;
