@@ -18,7 +18,7 @@ FIELDS(f_cpu_idle, {"state", U}, {"cpu_id", U})
 FIELDS(f_clock, {"name", S}, {"state", U}, {"cpu_id", U})
 FIELDS(f_sched_wakeup, {"comm", S}, {"pid", I}, {"prio", I}, {"success", I},
        {"target_cpu", I})
-FIELDS(f_sched_blocked_reason, {"pid", I}, {"caller", U}, {"io_wait", U})
+FIELDS(f_sched_blocked_reason, {"pid", I}, {"caller", U}, {"iowait", U})
 FIELDS(f_sched_cpu_hotplug, {"affected_cpu", I}, {"error", I}, {"status", I})
 FIELDS(f_ipi_entry, {"reason", S})
 FIELDS(f_ipi_raise, {"target_cpus", U}, {"reason", S})

@@ -50,5 +50,5 @@ int sql_functions_register(sqlite3 *db, sql_engine *e) {
   if (sqlite3_create_function(db, "extract_arg", 2, flags, e,
                               functions_extract_arg, NULL, NULL) != SQLITE_OK)
     return WEFT_ESQL;
-  return WEFT_OK;
+  return sql_to_ftrace_register(db, e);
 }

@@ -49,5 +49,7 @@ int sql_views_create(sqlite3 *db, base_error *err);
 int sql_module_include(sqlite3 *db, const char *name, base_error *err);
 /* Scalar functions Perfetto offers (functions.c). */
 int sql_functions_register(sqlite3 *db, sql_engine *e);
+/* to_ftrace(id) (to_ftrace.c). */
+int sql_to_ftrace_register(sqlite3 *db, sql_engine *e);
 
 #endif

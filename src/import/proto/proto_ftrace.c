@@ -24,6 +24,7 @@ typedef struct proto_ftrace_rec {
   uint64_t machine_raw;
   uint32_t clock;
   uint32_t cpu;
+  uint32_t seq, generation;
   uint8_t kind;
   uint8_t has_machine;
   int64_t a, b, c, d;   /* compact: prev_state/pid, pid/target_cpu, prio, flags */
@@ -217,7 +218,8 @@ static void proto_ftrace_first_bundle(import_file *f, proto_ftrace_state *s,
   }
 }
 
-int proto_ftrace_tokenize(import_file *f, proto_span bundle, int has_machine,
+int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
+                          uint32_t generation, int has_machine,
                           uint64_t machine_raw, base_error *err) {
   proto_ftrace_state *s = proto_ftrace_get(f);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
@@ -235,6 +237,8 @@ int proto_ftrace_tokenize(import_file *f, proto_span bundle, int has_machine,
   base.cpu = b.cpu;
   base.has_machine = (uint8_t)has_machine;
   base.machine_raw = machine_raw;
+  base.seq = seq;
+  base.generation = generation;
   int rc = import_clock(f, 0, PROTO_BUILTIN_CLOCK_BOOTTIME, &base.clock);
   proto_compact_cols cols;
   if (!rc && b.has_compact) rc = proto_compact_read(s, b.compact, &cols);
@@ -295,12 +299,24 @@ static void proto_ftrace_fields_read(proto_span msg, proto_ftrace_fields *o) {
 
 typedef struct proto_ftrace_ctx {
   import_file *f;
+  const proto_ftrace_rec *rec;
   kernel_scope scope;
   int64_t ts;
   uint32_t cpu;
   int64_t pid;
   int64_t common_flags;
 } proto_ftrace_ctx;
+
+/* Fields holding a kernel function address (symbolized when interned). */
+static int proto_ftrace_is_kernel_fn(uint32_t event, uint32_t field) {
+  return (event == PROTO_FTRACE_EVENT_SCHED_BLOCKED_REASON && field == 2) ||
+         ((event == 57 || event == 58 || event == 59) && field == 2);
+}
+
+static string_id proto_ftrace_symbol(const proto_ftrace_ctx *p, uint64_t iid) {
+  return proto_interned(p->f->state, p->rec->seq, p->rec->generation,
+                        PROTO_INTERN_KERNEL_SYMBOL, iid);
+}
 
 static int proto_ftrace_raw(proto_ftrace_ctx *p, const ftrace_event_desc *d,
                             proto_span payload) {
@@ -315,7 +331,12 @@ static int proto_ftrace_raw(proto_ftrace_ctx *p, const ftrace_event_desc *d,
     if (fl.number == 0 || fl.number > d->field_count) continue;
     const ftrace_field_desc *fd = &d->fields[fl.number - 1];
     size_t klen = strlen(fd->name);
-    if (fd->type == FTRACE_FIELD_STR) {
+    string_id sym = fl.wire_type == PROTO_WIRE_VARINT && proto_ftrace_is_kernel_fn(d->id, fl.number)
+                        ? proto_ftrace_symbol(p, fl.value) : STRING_NULL;
+    if (sym != STRING_NULL) {
+      rc = model_arg_string(ctx, fd->name, klen, base_string_pool_get(&ctx->strings, sym),
+                            base_string_pool_len(&ctx->strings, sym), MODEL_ARG_STRING);
+    } else if (fd->type == FTRACE_FIELD_STR) {
       if (fl.wire_type == PROTO_WIRE_LEN)
         rc = model_arg_string(ctx, fd->name, klen, (const char *)fl.span.data,
                               fl.span.len, MODEL_ARG_STRING);
@@ -398,9 +419,13 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id, proto_span pa
     case PROTO_FTRACE_EVENT_SCHED_WAKING:
       return sched_waking(ctx, sc, p->ts, p->pid, I32(&fs, 2), STR(&fs, 1),
                           p->common_flags);
-    case PROTO_FTRACE_EVENT_SCHED_BLOCKED_REASON:
+    case PROTO_FTRACE_EVENT_SCHED_BLOCKED_REASON: {
+      string_id fn = HAS(&fs, 2) ? proto_ftrace_symbol(p, fs.v[2]) : STRING_NULL;
       return sched_blocked_reason(ctx, sc, I32(&fs, 1),
-                                  HAS(&fs, 3) ? (int64_t)(fs.v[3] != 0) : -1, NULL, 0);
+                                  HAS(&fs, 3) ? (int64_t)(fs.v[3] != 0) : -1,
+                                  base_string_pool_get(&ctx->strings, fn),
+                                  base_string_pool_len(&ctx->strings, fn));
+    }
     case PROTO_FTRACE_EVENT_TASK_NEWTASK:
       return sched_task_newtask(ctx, sc, p->ts, p->pid, I32(&fs, 1), STR(&fs, 2), fs.v[3]);
     case PROTO_FTRACE_EVENT_TASK_RENAME:
@@ -470,7 +495,7 @@ int proto_ftrace_parse(import_file *f, const sort_event *event, base_error *err)
   uint64_t idx = event->payload & ~PROTO_FTRACE_PAYLOAD;
   if (!s || idx >= s->recs.len) return WEFT_OK;
   const proto_ftrace_rec *rec = &s->recs.data[idx];
-  proto_ftrace_ctx p = {f, {f->machine, f->trace_id}, event->ts, rec->cpu, 0, -1};
+  proto_ftrace_ctx p = {f, rec, {f->machine, f->trace_id}, event->ts, rec->cpu, 0, -1};
   if (rec->has_machine) {
     int rc = machine_get_by_raw_id(&f->ctx->machines, rec->machine_raw, &p.scope.machine);
     if (rc) return base_error_set(err, rc, "out of memory");

@@ -23,9 +23,11 @@
 
 typedef struct proto_ftrace_state proto_ftrace_state;
 
-/* A bundle seen while tokenizing; machine_raw is TracePacket.machine_id
- * (has_machine = 0 if absent). */
-int proto_ftrace_tokenize(import_file *f, proto_span bundle, int has_machine,
+/* A bundle seen while tokenizing on sequence index `seq` (its interned
+ * kernel symbols are looked up with `generation`); machine_raw is
+ * TracePacket.machine_id (has_machine = 0 if absent). */
+int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
+                          uint32_t generation, int has_machine,
                           uint64_t machine_raw, base_error *err);
 /* TracingServiceEvent of a packet at raw ts on clock node `clock`. */
 int proto_ftrace_service_event(import_file *f, proto_span event, int64_t ts,

@@ -24,8 +24,10 @@ typedef struct proto_packet_head {
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
                           uint64_t iid) {
+  /* Chained (not xor-combined) so (generation, iid) pairs cannot cancel. */
   uint64_t k = base_hash_u64(((uint64_t)seq << 32) | generation);
-  k = base_hash_u64(k ^ ((uint64_t)kind << 56) ^ base_hash_u64(iid));
+  k = base_hash_u64(k + 0x9e3779b97f4a7c15ULL * (uint64_t)(kind + 1));
+  k = base_hash_u64(k ^ iid);
   return k == UINT64_MAX ? 0 : k;
 }
 
@@ -140,6 +142,7 @@ static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) 
     if (fl.number == PROTO_INTERNED_DATA_EVENT_CATEGORIES) kind = PROTO_INTERN_EVENT_CATEGORY;
     else if (fl.number == PROTO_INTERNED_DATA_EVENT_NAMES) kind = PROTO_INTERN_EVENT_NAME;
     else if (fl.number == PROTO_INTERNED_DATA_DEBUG_ANNOTATION_NAMES) kind = PROTO_INTERN_DEBUG_NAME;
+    else if (fl.number == PROTO_INTERNED_DATA_KERNEL_SYMBOLS) kind = PROTO_INTERN_KERNEL_SYMBOL;
     if (!kind) continue;
     int rc = proto_intern_entries(f, &st->seqs.data[seq_idx], seq_idx, fl.span, kind);
     if (rc) return rc;
@@ -241,7 +244,9 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     rc = proto_clock_snapshot(f, h.seq_id, h.snapshot);
     if (rc) return base_error_set(err, rc, "clock snapshot failed");
   }
-  if (h.has_ftrace) return proto_ftrace_tokenize(f, h.ftrace, h.has_machine, h.machine, err);
+  if (h.has_ftrace)
+    return proto_ftrace_tokenize(f, h.ftrace, seq_idx, seq->generation, h.has_machine,
+                                 h.machine, err);
   uint64_t clock_id = h.has_clock_id ? h.clock_id
                       : seq->default_clock ? seq->default_clock
                                            : PROTO_BUILTIN_CLOCK_BOOTTIME;

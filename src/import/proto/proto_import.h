@@ -19,7 +19,8 @@
 enum proto_intern_kind {
   PROTO_INTERN_EVENT_CATEGORY = 1,
   PROTO_INTERN_EVENT_NAME = 2,
-  PROTO_INTERN_DEBUG_NAME = 3
+  PROTO_INTERN_DEBUG_NAME = 3,
+  PROTO_INTERN_KERNEL_SYMBOL = 4
 };
 
 typedef struct proto_packet_info {

@@ -68,6 +68,22 @@ static int systrace_tokenize_html(import_file *f) {
   }
 }
 
+static int systrace_starts_with_ci(const char *s, size_t len, const char *prefix) {
+  size_t n = strlen(prefix);
+  if (len < n) return 0;
+  for (size_t i = 0; i < n; i++) {
+    char c = s[i];
+    if (c >= 'A' && c <= 'Z') c = (char)(c - 'A' + 'a');
+    if (c != prefix[i]) return 0;
+  }
+  return 1;
+}
+
+static int systrace_is_html(const char *s, size_t len) {
+  return systrace_starts_with_ci(s, len, "<!doctype html") ||
+         systrace_starts_with_ci(s, len, "<html");
+}
+
 static int systrace_tokenize(import_file *f, base_error *err) {
   systrace_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
@@ -84,7 +100,7 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   while (i < f->len && (f->data[i] == ' ' || f->data[i] == '\n' || f->data[i] == '\r' ||
                         f->data[i] == '\t'))
     i++;
-  if (i < f->len && f->data[i] == '<') rc = systrace_tokenize_html(f);
+  if (systrace_is_html((const char *)f->data + i, f->len - i)) rc = systrace_tokenize_html(f);
   else rc = systrace_tokenize_range(f, 0, f->len);
   if (rc) return base_error_set(err, rc, "out of memory");
   return WEFT_OK;

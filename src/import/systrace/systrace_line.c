@@ -90,7 +90,8 @@ static int systrace_parse_flags_ts(const char *s, size_t len, int64_t *ts) {
   while (len && systrace_is_space(s[len - 1])) len--;
   size_t last = len;
   while (last > 0 && !systrace_is_space(s[last - 1])) last--;
-  if (last > 0) return systrace_parse_ts(s + last, len - last, ts);
+  s += last;
+  len -= last;
   if (systrace_parse_ts(s, len, ts)) return 1;
   for (size_t flags = 4; flags <= 5; flags++)
     if (len > flags && systrace_parse_ts(s + flags, len - flags, ts)) return 1;
