@@ -398,6 +398,28 @@ static int proto_ftrace_freq_limits(proto_ftrace_ctx *p, const proto_ftrace_fiel
                            "cpu_min_frequency_limit", (double)(uint32_t)fs->v[1]);
 }
 
+/* kprobe_event: slices on the probing thread's track. */
+static int proto_ftrace_kprobe(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
+  trace_context *ctx = p->f->ctx;
+  uint32_t utid, track, slice;
+  int64_t ended;
+  string_id name;
+  int rc = sched_thread(ctx, p->scope.machine, p->pid, NULL, 0, &utid);
+  if (!rc) rc = model_thread_track(ctx, utid, &track);
+  if (!rc) rc = ctx_intern(ctx, STR(fs, 1), &name);
+  if (rc) return rc;
+  switch (fs->v[2]) {
+    case PROTO_KPROBE_TYPE_BEGIN:
+      return model_slice_begin(ctx, track, p->ts, STRING_NULL, name, -1, &slice);
+    case PROTO_KPROBE_TYPE_END:
+      return model_slice_end(ctx, track, p->ts, &ended);
+    case PROTO_KPROBE_TYPE_INSTANT:
+      return model_slice_complete(ctx, track, p->ts, 0, STRING_NULL, name, -1, &slice);
+    default:
+      return WEFT_OK;
+  }
+}
+
 static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id, proto_span payload) {
   trace_context *ctx = p->f->ctx;
   const kernel_scope *sc = &p->scope;
@@ -450,6 +472,8 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id, proto_span pa
     case PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE:
       return proto_ftrace_kernel_mark(p, (char)fs.v[5], I32(&fs, 1), STR(&fs, 4),
                                       I32(&fs, 6));
+    case PROTO_FTRACE_EVENT_KPROBE_EVENT:
+      return proto_ftrace_kprobe(p, &fs);
     case PROTO_FTRACE_EVENT_ZERO: {
       int64_t flag = I32(&fs, 1);
       char phase = (flag & 1) ? 'B' : (flag & 2) ? 'E' : (flag & 4) ? 'C' : 0;
