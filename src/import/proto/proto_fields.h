@@ -494,6 +494,8 @@
 #define PROTO_FTRACE_EVENT_ION_STAT 335
 #define PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE 349
 #define PROTO_FTRACE_EVENT_KPROBE_EVENT 542
+#define PROTO_FTRACE_EVENT_SCHED_CPU_UTIL_CFS 421
+/* SchedCpuUtilCfsFtraceEvent: capacity = 2, cpu = 4, cpu_util = 6, nr_running = 11 */
 /* KprobeEvent: name = 1, type = 2 (KprobeType) */
 #define PROTO_KPROBE_TYPE_BEGIN 1
 #define PROTO_KPROBE_TYPE_END 2

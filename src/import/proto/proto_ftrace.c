@@ -398,6 +398,23 @@ static int proto_ftrace_freq_limits(proto_ftrace_ctx *p, const proto_ftrace_fiel
                            "cpu_min_frequency_limit", (double)(uint32_t)fs->v[1]);
 }
 
+/* sched_cpu_util_cfs: per-cpu utilization, capacity and runnable counters. */
+static int proto_ftrace_cpu_util(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
+  static const struct { const char *fmt, *type; int field; } counters[] = {
+      {"Cpu %u Util", "cpu_utilization", 6},
+      {"Cpu %u Cap", "cpu_capacity", 2},
+      {"Cpu %u Nr Running", "cpu_nr_running", 11}};
+  uint32_t cpu = (uint32_t)fs->v[4];
+  for (size_t i = 0; i < sizeof counters / sizeof *counters; i++) {
+    char name[64];
+    snprintf(name, sizeof name, counters[i].fmt, cpu);
+    int rc = sched_cpu_counter(p->f->ctx, &p->scope, p->ts, cpu, name, counters[i].type,
+                               (double)fs->v[counters[i].field]);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
 /* kprobe_event: slices on the probing thread's track. */
 static int proto_ftrace_kprobe(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
   trace_context *ctx = p->f->ctx;
@@ -472,6 +489,8 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id, proto_span pa
     case PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE:
       return proto_ftrace_kernel_mark(p, (char)fs.v[5], I32(&fs, 1), STR(&fs, 4),
                                       I32(&fs, 6));
+    case PROTO_FTRACE_EVENT_SCHED_CPU_UTIL_CFS:
+      return proto_ftrace_cpu_util(p, &fs);
     case PROTO_FTRACE_EVENT_KPROBE_EVENT:
       return proto_ftrace_kprobe(p, &fs);
     case PROTO_FTRACE_EVENT_ZERO: {
