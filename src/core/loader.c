@@ -51,6 +51,10 @@ int import_clock_private(import_file *f, uint32_t *node) {
   return import_clock(f, 0, CLOCK_ID_FILE_PRIVATE, node);
 }
 
+int import_clock_anchor(import_file *f, uint32_t node) {
+  return clock_graph_set_anchor(&f->loader->clocks, node, NULL);
+}
+
 int import_clock_snapshot_on(import_file *f, uint32_t machine,
                              uint32_t sequence, const uint64_t *clock_ids,
                              const int64_t *values, size_t n) {
@@ -279,6 +283,7 @@ static const importer_ops *loader_importer_for(io_trace_type type) {
   switch (type) {
     case IO_TRACE_JSON: return &import_json_ops;
     case IO_TRACE_PROTO: return &import_proto_ops;
+    case IO_TRACE_SYSTRACE: return &import_systrace_ops;
     default: return NULL;
   }
 }

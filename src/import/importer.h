@@ -53,6 +53,10 @@ int import_clock_on(import_file *f, uint32_t machine, uint32_t sequence,
                     uint64_t clock_id, uint32_t *node);
 /* Clock node of this file's private timeline (clockless formats). */
 int import_clock_private(import_file *f, uint32_t *node);
+/* Declares node this file's main clock: it may be pinned to trace time at
+ * zero offset even when it has snapshot edges (used only when no snapshot
+ * path exists). */
+int import_clock_anchor(import_file *f, uint32_t node);
 /* Adds a snapshot relating several of this file's clocks. */
 int import_clock_snapshot(import_file *f, uint32_t sequence,
                           const uint64_t *clock_ids, const int64_t *values,
@@ -85,5 +89,6 @@ int import_stat(import_file *f, stats_id stat, int64_t delta);
 
 extern const importer_ops import_json_ops;
 extern const importer_ops import_proto_ops;
+extern const importer_ops import_systrace_ops;
 
 #endif

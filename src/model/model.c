@@ -3,6 +3,7 @@
 
 #include "core/context.h"
 #include "model/flow.h"
+#include "model/sched.h"
 
 static uint64_t model_key2(uint64_t a, uint64_t b) {
   uint64_t parts[2] = {a, b};
@@ -50,7 +51,11 @@ int model_init(trace_context *ctx) {
   uint32_t upid, utid;
   int rc = model_new_process(ctx, 0, 0, &upid);
   if (!rc) rc = model_new_thread(ctx, 0, 0, &utid);
-  if (!rc) storage_set_i64(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, upid);
+  if (!rc) {
+    storage_table *t = ctx_table(ctx, TABLE_THREAD);
+    storage_set_i64(t, THREAD_upid, utid, upid);
+    storage_set_i64(t, THREAD_is_main_thread, utid, 1);
+  }
   return rc;
 }
 
@@ -67,13 +72,15 @@ void model_free(model_state *m) {
   VEC_FREE(m->pending_args);
   flow_state_free(m->flow);
   m->flow = NULL;
+  kernel_state_free(m->kernel);
+  m->kernel = NULL;
 }
 
 int model_process(trace_context *ctx, uint32_t machine, int64_t pid,
                   uint32_t *upid) {
   uint64_t *found = base_map_find(&ctx->model.live_processes,
                                   model_key2(machine, (uint64_t)pid));
-  if (found) {
+  if (found && *found != UINT32_MAX) {
     *upid = (uint32_t)*found;
     return WEFT_OK;
   }
@@ -97,6 +104,14 @@ int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
     return WEFT_OK;
   }
   return model_new_thread(ctx, machine, tid, utid);
+}
+
+int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,
+                       int64_t ts, uint32_t *utid) {
+  int rc = model_new_thread(ctx, machine, tid, utid);
+  if (!rc && ts >= 0)
+    storage_set_i64(ctx_table(ctx, TABLE_THREAD), THREAD_start_ts, *utid, ts);
+  return rc;
 }
 
 int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
@@ -133,6 +148,25 @@ int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,
   int rc = ctx_intern(ctx, name, len, &id);
   if (!rc) storage_set_str(ctx_table(ctx, TABLE_PROCESS), PROCESS_name, upid, id);
   return rc;
+}
+
+int model_process_find(trace_context *ctx, uint32_t machine, int64_t pid,
+                       uint32_t *upid) {
+  uint64_t *found = base_map_find(&ctx->model.live_processes,
+                                  model_key2(machine, (uint64_t)pid));
+  if (!found || *found == UINT32_MAX) return 0;
+  *upid = (uint32_t)*found;
+  return 1;
+}
+
+void model_process_end(trace_context *ctx, uint32_t upid, int64_t ts) {
+  storage_table *t = ctx_table(ctx, TABLE_PROCESS);
+  storage_set_i64(t, PROCESS_end_ts, upid, ts);
+  int64_t pid = storage_i64(t, PROCESS_pid)[upid];
+  int64_t machine = storage_get_i64_or(t, PROCESS_machine_id, upid, 0);
+  uint64_t *found = base_map_find(&ctx->model.live_processes,
+                                  model_key2((uint64_t)machine, (uint64_t)pid));
+  if (found && *found == upid) *found = UINT32_MAX; /* dead: recreate on use */
 }
 
 void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {

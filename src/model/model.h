@@ -27,6 +27,7 @@ typedef struct model_state {
   uint32_t next_arg_set;
   VEC(struct model_arg) pending_args;
   struct flow_state *flow; /* model/flow.h; NULL until the first flow */
+  struct kernel_state *kernel; /* sched/ftrace model (model/sched.h), lazy */
 } model_state;
 
 typedef struct model_stack {
@@ -71,6 +72,14 @@ int model_thread_set_name(trace_context *ctx, uint32_t utid, const char *name,
                           size_t len);
 int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,
                            size_t len);
+/* A new thread for tid even if one is live (thread start); ts < 0: unknown. */
+int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,
+                       int64_t ts, uint32_t *utid);
+/* 1 and *upid if a live process has this pid, else 0 (nothing created). */
+int model_process_find(trace_context *ctx, uint32_t machine, int64_t pid,
+                       uint32_t *upid);
+/* Ends a process: the next lookup of its pid creates a new upid. */
+void model_process_end(trace_context *ctx, uint32_t upid, int64_t ts);
 /* Ends a thread: the next lookup of its tid creates a new utid. */
 void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts);
 

@@ -75,5 +75,6 @@ int sql_functions_register(sqlite3 *db, sql_engine *e) {
       sqlite3_create_function(db, "to_monotonic", 1, flags, e,
                               functions_to_monotonic, NULL, NULL) != SQLITE_OK)
     return WEFT_ESQL;
-  return sql_metadata_functions_register(db, e);
+  int rc = sql_metadata_functions_register(db, e);
+  return rc ? rc : sql_to_ftrace_register(db, e);
 }

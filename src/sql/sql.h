@@ -57,5 +57,7 @@ int sql_module_include(sqlite3 *db, const char *name, base_error *err);
 int sql_functions_register(sqlite3 *db, sql_engine *e);
 /* extract_metadata / extract_metadata_for_machine (functions_metadata.c). */
 int sql_metadata_functions_register(sqlite3 *db, sql_engine *e);
+/* to_ftrace(id) (to_ftrace.c). */
+int sql_to_ftrace_register(sqlite3 *db, sql_engine *e);
 
 #endif

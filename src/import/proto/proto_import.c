@@ -3,6 +3,7 @@
 #include "import/proto/proto_import.h"
 
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_packets.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
@@ -17,12 +18,16 @@ typedef struct proto_packet_head {
   int has_ts, has_clock_id, cleared, relevant;
   proto_span defaults, interned, snapshot, compressed, remote_sync;
   int has_defaults, has_interned, has_snapshot, has_compressed, has_remote_sync;
+  proto_span ftrace, service;
+  int has_ftrace, has_service;
 } proto_packet_head;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
                           uint64_t iid) {
+  /* Chained (not xor-combined) so (generation, iid) pairs cannot cancel. */
   uint64_t k = base_hash_u64(((uint64_t)seq << 32) | generation);
-  k = base_hash_u64(k ^ ((uint64_t)kind << 56) ^ base_hash_u64(iid));
+  k = base_hash_u64(k + 0x9e3779b97f4a7c15ULL * (uint64_t)(kind + 1));
+  k = base_hash_u64(k ^ iid);
   return k == UINT64_MAX ? 0 : k;
 }
 
@@ -64,6 +69,12 @@ static int proto_head_read(proto_span pkt, proto_packet_head *h) {
         break;
       case PROTO_TRACE_PACKET_COMPRESSED_PACKETS:
         if (is_len) { h->compressed = fl.span; h->has_compressed = 1; }
+        break;
+      case PROTO_TRACE_PACKET_FTRACE_EVENTS:
+        if (is_len) { h->ftrace = fl.span; h->has_ftrace = 1; }
+        break;
+      case PROTO_TRACE_PACKET_SERVICE_EVENT:
+        if (is_len) { h->service = fl.span; h->has_service = 1; }
         break;
       case PROTO_TRACE_PACKET_PROCESS_TREE:
       case PROTO_TRACE_PACKET_TRACK_DESCRIPTOR:
@@ -134,6 +145,7 @@ static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) 
     if (fl.number == PROTO_INTERNED_DATA_EVENT_CATEGORIES) kind = PROTO_INTERN_EVENT_CATEGORY;
     else if (fl.number == PROTO_INTERNED_DATA_EVENT_NAMES) kind = PROTO_INTERN_EVENT_NAME;
     else if (fl.number == PROTO_INTERNED_DATA_DEBUG_ANNOTATION_NAMES) kind = PROTO_INTERN_DEBUG_NAME;
+    else if (fl.number == PROTO_INTERNED_DATA_KERNEL_SYMBOLS) kind = PROTO_INTERN_KERNEL_SYMBOL;
     if (!kind) continue;
     int rc = proto_intern_entries(f, &st->seqs.data[seq_idx], seq_idx, fl.span, kind);
     if (rc) return rc;
@@ -299,6 +311,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     rc = proto_clock_snapshot(f, machine, h.seq_id, h.snapshot);
     if (rc) return base_error_set(err, rc, "clock snapshot failed");
   }
+  if (h.has_ftrace)
+    return proto_ftrace_tokenize(f, h.ftrace, seq_idx, seq->generation, machine, err);
   uint64_t clock_id = h.has_clock_id ? h.clock_id
                       : seq->default_clock ? seq->default_clock
                                            : PROTO_BUILTIN_CLOCK_BOOTTIME;
@@ -323,6 +337,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     seq->last_clock = node;
     seq->has_last = 1;
     st->saw_timestamp = 1;
+    if (h.has_service && proto_ftrace_service_event(f, h.service, ts, node))
+      return base_error_set(err, WEFT_ENOMEM, "out of memory");
   } else if (h.relevant) {
     if (seq->has_last) {
       ts = seq->last_ts;
@@ -394,6 +410,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->counter_sums);
   base_map_free(&st->clock_multipliers);
   proto_misc_free(&st->misc);
+  proto_ftrace_free(st->ftrace);
   base_free(st);
   f->state = NULL;
 }

@@ -20,7 +20,8 @@
 enum proto_intern_kind {
   PROTO_INTERN_EVENT_CATEGORY = 1,
   PROTO_INTERN_EVENT_NAME = 2,
-  PROTO_INTERN_DEBUG_NAME = 3
+  PROTO_INTERN_DEBUG_NAME = 3,
+  PROTO_INTERN_KERNEL_SYMBOL = 4
 };
 
 typedef struct proto_packet_info {
@@ -72,6 +73,7 @@ typedef struct proto_import_state {
   uint32_t last_machine;
   int snapshot_has_monotonic; /* a clock snapshot related CLOCK_MONOTONIC */
   proto_misc_state misc;   /* service/system packets (proto_misc.h) */
+  struct proto_ftrace_state *ftrace; /* proto_ftrace.h; NULL until needed */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

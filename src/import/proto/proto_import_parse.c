@@ -6,6 +6,7 @@
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_flow.h"
 #include "import/proto/proto_import.h"
+#include "import/proto/proto_ftrace.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
 
@@ -660,6 +661,7 @@ static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
 
 int proto_import_parse(import_file *f, const sort_event *event, base_error *err) {
   proto_import_state *st = f->state;
+  if (st && (event->payload & PROTO_FTRACE_PAYLOAD)) return proto_ftrace_parse(f, event, err);
   if (!st || event->payload >= st->packets.len) return WEFT_OK;
   const proto_packet_info *info = &st->packets.data[event->payload];
   proto_parse_ctx p = {f, info, info->machine, event->ts};

@@ -1,0 +1,561 @@
+/* FtraceEventBundle tokenizing and FtraceEvent parsing. See proto_ftrace.h. */
+#include "import/proto/proto_ftrace.h"
+
+#include <stdio.h>
+
+#include "import/proto/proto_fields.h"
+#include "model/atrace.h"
+#include "model/ftrace_desc.h"
+#include "model/sched.h"
+
+#define PROTO_FTRACE_MAX_CPU 1024
+#define PROTO_FTRACE_MAX_FIELDS 16
+#define PROTO_FTRACE_MAX_INTERN 65536
+
+enum proto_ftrace_kind {
+  PROTO_FTRACE_EVENT = 0,
+  PROTO_FTRACE_COMPACT_SWITCH,
+  PROTO_FTRACE_COMPACT_WAKING
+};
+
+typedef struct proto_ftrace_rec {
+  proto_span event;     /* FtraceEvent (EVENT) or the comm (COMPACT_*) */
+  int64_t raw_ts;
+  uint32_t machine;     /* machine row (import_machine) */
+  uint32_t clock;
+  uint32_t cpu;
+  uint32_t seq, generation;
+  uint8_t kind;
+  int64_t a, b, c, d;   /* compact: prev_state/pid, pid/target_cpu, prio, flags */
+} proto_ftrace_rec;
+
+struct proto_ftrace_state {
+  VEC(proto_ftrace_rec) recs;
+  base_map cpu_seen;       /* cpu + 1 -> 1 once its first bundle was seen */
+  int has_started, has_latest;
+  int64_t started_raw, latest_raw;
+  uint32_t started_clock, latest_clock;
+  VEC(proto_span) intern;  /* scratch: a compact_sched intern table */
+};
+
+void proto_ftrace_free(proto_ftrace_state *s) {
+  if (!s) return;
+  VEC_FREE(s->recs);
+  base_map_free(&s->cpu_seen);
+  VEC_FREE(s->intern);
+  base_free(s);
+}
+
+static proto_ftrace_state *proto_ftrace_get(import_file *f) {
+  proto_import_state *st = f->state;
+  if (!st->ftrace) st->ftrace = base_calloc(1, sizeof *st->ftrace);
+  return st->ftrace;
+}
+
+/* ---- tokenize ---- */
+
+typedef struct proto_ftrace_bundle {
+  uint32_t cpu;
+  int has_cpu, lost_events, has_valid_from;
+  int64_t valid_from;
+  proto_span compact;
+  int has_compact;
+} proto_ftrace_bundle;
+
+static void proto_ftrace_bundle_read(proto_span b, proto_ftrace_bundle *out) {
+  memset(out, 0, sizeof *out);
+  proto_reader r;
+  proto_field fl;
+  int has_prev_end = 0;
+  proto_reader_init_span(&r, b);
+  while (proto_reader_next(&r, &fl) == 1) {
+    switch (fl.number) {
+      case PROTO_FTRACE_EVENT_BUNDLE_CPU: out->cpu = (uint32_t)fl.value; out->has_cpu = 1; break;
+      case PROTO_FTRACE_EVENT_BUNDLE_LOST_EVENTS: out->lost_events = fl.value != 0; break;
+      case PROTO_FTRACE_EVENT_BUNDLE_COMPACT_SCHED:
+        if (fl.wire_type == PROTO_WIRE_LEN) { out->compact = fl.span; out->has_compact = 1; }
+        break;
+      case PROTO_FTRACE_EVENT_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP:
+        out->valid_from = (int64_t)fl.value;
+        out->has_valid_from = has_prev_end = 1;
+        break;
+      case PROTO_FTRACE_EVENT_BUNDLE_LAST_READ_EVENT_TIMESTAMP:
+        if (!has_prev_end) { out->valid_from = (int64_t)fl.value; out->has_valid_from = 1; }
+        break;
+      default: break;
+    }
+  }
+}
+
+static int proto_ftrace_push(import_file *f, proto_ftrace_state *s,
+                             const proto_ftrace_rec *rec) {
+  proto_import_state *st = f->state;
+  if (VEC_PUSH(s->recs, *rec)) return WEFT_ENOMEM;
+  st->saw_timestamp = 1;
+  return import_push(f, rec->raw_ts, rec->clock,
+                     PROTO_FTRACE_PAYLOAD | (uint64_t)(s->recs.len - 1));
+}
+
+static int proto_ftrace_tokenize_event(import_file *f, proto_ftrace_state *s,
+                                       proto_ftrace_rec *rec, proto_span ev) {
+  proto_field fl;
+  if (proto_find_first(ev.data, ev.len, PROTO_FTRACE_EVENT_TIMESTAMP, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_VARINT) {
+    import_stat(f, stat_ftrace_bundle_tokenizer_errors, 1);
+    return WEFT_OK;
+  }
+  rec->kind = PROTO_FTRACE_EVENT;
+  rec->event = ev;
+  rec->raw_ts = (int64_t)fl.value;
+  return proto_ftrace_push(f, s, rec);
+}
+
+/* The packed columns of CompactSched. */
+typedef struct proto_compact_cols {
+  proto_span col[13];
+  int has[13];
+} proto_compact_cols;
+
+static int proto_compact_read(proto_ftrace_state *s, proto_span msg,
+                              proto_compact_cols *c) {
+  memset(c, 0, sizeof *c);
+  s->intern.len = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN || fl.number == 0 || fl.number > 12) continue;
+    if (fl.number == PROTO_COMPACT_SCHED_INTERN_TABLE) {
+      if (s->intern.len < PROTO_FTRACE_MAX_INTERN && VEC_PUSH(s->intern, fl.span))
+        return WEFT_ENOMEM;
+      continue;
+    }
+    c->col[fl.number] = fl.span;
+    c->has[fl.number] = 1;
+  }
+  return WEFT_OK;
+}
+
+static int proto_compact_switches(import_file *f, proto_ftrace_state *s,
+                                  proto_ftrace_rec *base, const proto_compact_cols *c) {
+  proto_packed_iter it[5];
+  static const int cols[5] = {PROTO_COMPACT_SCHED_SWITCH_TIMESTAMP,
+                              PROTO_COMPACT_SCHED_SWITCH_PREV_STATE,
+                              PROTO_COMPACT_SCHED_SWITCH_NEXT_PID,
+                              PROTO_COMPACT_SCHED_SWITCH_NEXT_PRIO,
+                              PROTO_COMPACT_SCHED_SWITCH_NEXT_COMM_INDEX};
+  for (int i = 0; i < 5; i++) proto_packed_init(&it[i], c->col[cols[i]]);
+  int64_t ts = 0;
+  for (;;) {
+    uint64_t v[5];
+    int got = 0;
+    for (int i = 0; i < 5; i++) got += proto_packed_next_varint(&it[i], &v[i]) == 1;
+    if (got == 0) return WEFT_OK;
+    if (got != 5 || v[4] >= s->intern.len) {
+      import_stat(f, stat_compact_sched_has_parse_errors, 1);
+      return WEFT_OK;
+    }
+    ts += (int64_t)v[0];
+    proto_ftrace_rec rec = *base;
+    rec.kind = PROTO_FTRACE_COMPACT_SWITCH;
+    rec.raw_ts = ts;
+    rec.event = s->intern.data[v[4]];
+    rec.a = (int64_t)v[1];
+    rec.b = (int32_t)(uint32_t)v[2];
+    rec.c = (int32_t)(uint32_t)v[3];
+    int rc = proto_ftrace_push(f, s, &rec);
+    if (rc) return rc;
+  }
+}
+
+static int proto_compact_wakings(import_file *f, proto_ftrace_state *s,
+                                 proto_ftrace_rec *base, const proto_compact_cols *c) {
+  proto_packed_iter it[6];
+  static const int cols[6] = {PROTO_COMPACT_SCHED_WAKING_TIMESTAMP,
+                              PROTO_COMPACT_SCHED_WAKING_PID,
+                              PROTO_COMPACT_SCHED_WAKING_TARGET_CPU,
+                              PROTO_COMPACT_SCHED_WAKING_PRIO,
+                              PROTO_COMPACT_SCHED_WAKING_COMM_INDEX,
+                              PROTO_COMPACT_SCHED_WAKING_COMMON_FLAGS};
+  int has_flags = c->has[PROTO_COMPACT_SCHED_WAKING_COMMON_FLAGS];
+  int n = has_flags ? 6 : 5;
+  for (int i = 0; i < n; i++) proto_packed_init(&it[i], c->col[cols[i]]);
+  int64_t ts = 0;
+  for (;;) {
+    uint64_t v[6] = {0};
+    int got = 0;
+    for (int i = 0; i < n; i++) got += proto_packed_next_varint(&it[i], &v[i]) == 1;
+    if (got == 0) return WEFT_OK;
+    if (got != n || v[4] >= s->intern.len) {
+      import_stat(f, stat_compact_sched_has_parse_errors, 1);
+      return WEFT_OK;
+    }
+    ts += (int64_t)v[0];
+    proto_ftrace_rec rec = *base;
+    rec.kind = PROTO_FTRACE_COMPACT_WAKING;
+    rec.raw_ts = ts;
+    rec.event = s->intern.data[v[4]];
+    rec.a = (int32_t)(uint32_t)v[1];
+    rec.b = (int32_t)(uint32_t)v[2];
+    rec.c = (int32_t)(uint32_t)v[3];
+    rec.d = has_flags ? (int64_t)(uint32_t)v[5] : -1;
+    int rc = proto_ftrace_push(f, s, &rec);
+    if (rc) return rc;
+  }
+}
+
+static void proto_ftrace_first_bundle(import_file *f, proto_ftrace_state *s,
+                                      const proto_ftrace_bundle *b, uint32_t clock) {
+  uint64_t *slot;
+  int ins = base_map_insert(&s->cpu_seen, (uint64_t)b->cpu + 1, 1, &slot);
+  (void)f;
+  if (ins != 1 || !b->has_valid_from) return;
+  if (!s->has_latest || (clock == s->latest_clock && b->valid_from > s->latest_raw)) {
+    s->has_latest = 1;
+    s->latest_raw = b->valid_from;
+    s->latest_clock = clock;
+  }
+}
+
+int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
+                          uint32_t generation, uint32_t machine,
+                          base_error *err) {
+  proto_ftrace_state *s = proto_ftrace_get(f);
+  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  proto_ftrace_bundle b;
+  proto_ftrace_bundle_read(bundle, &b);
+  if (!b.has_cpu || b.cpu >= PROTO_FTRACE_MAX_CPU) {
+    import_stat(f, stat_ftrace_bundle_tokenizer_errors, 1);
+    return WEFT_OK;
+  }
+  if (b.lost_events)
+    stats_set(&f->ctx->stats, stat_ftrace_cpu_has_data_loss, b.cpu, machine,
+              f->trace_id, 1);
+  proto_ftrace_rec base;
+  memset(&base, 0, sizeof base);
+  base.cpu = b.cpu;
+  base.machine = machine;
+  base.seq = seq;
+  base.generation = generation;
+  int rc = import_clock_on(f, machine, 0, PROTO_BUILTIN_CLOCK_BOOTTIME, &base.clock);
+  proto_compact_cols cols;
+  if (!rc && b.has_compact) rc = proto_compact_read(s, b.compact, &cols);
+  if (!rc && b.has_compact) rc = proto_compact_switches(f, s, &base, &cols);
+  if (!rc && b.has_compact) rc = proto_compact_wakings(f, s, &base, &cols);
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, bundle);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != PROTO_FTRACE_EVENT_BUNDLE_EVENT || fl.wire_type != PROTO_WIRE_LEN) continue;
+    proto_ftrace_rec rec = base;
+    rc = proto_ftrace_tokenize_event(f, s, &rec, fl.span);
+  }
+  if (rc) return base_error_set(err, rc, "out of memory");
+  proto_ftrace_first_bundle(f, s, &b, base.clock);
+  return WEFT_OK;
+}
+
+int proto_ftrace_service_event(import_file *f, proto_span event, int64_t ts,
+                               uint32_t clock) {
+  proto_field fl;
+  if (proto_find_last(event.data, event.len, PROTO_SERVICE_EVENT_TRACING_STARTED, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_VARINT || !fl.value)
+    return WEFT_OK;
+  proto_ftrace_state *s = proto_ftrace_get(f);
+  if (!s) return WEFT_ENOMEM;
+  s->has_started = 1;
+  s->started_raw = ts;
+  s->started_clock = clock;
+  return WEFT_OK;
+}
+
+/* ---- parse ---- */
+
+/* The fields 1..PROTO_FTRACE_MAX_FIELDS-1 of an event message, last wins. */
+typedef struct proto_ftrace_fields {
+  uint64_t v[PROTO_FTRACE_MAX_FIELDS];
+  proto_span s[PROTO_FTRACE_MAX_FIELDS];
+  uint32_t has; /* bit n: field n present */
+} proto_ftrace_fields;
+
+static void proto_ftrace_fields_read(proto_span msg, proto_ftrace_fields *o) {
+  memset(o, 0, sizeof *o);
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number >= PROTO_FTRACE_MAX_FIELDS) continue;
+    o->has |= 1u << fl.number;
+    if (fl.wire_type == PROTO_WIRE_LEN) o->s[fl.number] = fl.span;
+    else o->v[fl.number] = fl.value;
+  }
+}
+
+#define HAS(fs, n) (((fs)->has >> (n)) & 1u)
+#define I32(fs, n) ((int64_t)(int32_t)(uint32_t)(fs)->v[n])
+#define STR(fs, n) (const char *)(fs)->s[n].data, (fs)->s[n].len
+
+typedef struct proto_ftrace_ctx {
+  import_file *f;
+  const proto_ftrace_rec *rec;
+  kernel_scope scope;
+  int64_t ts;
+  uint32_t cpu;
+  int64_t pid;
+  int64_t common_flags;
+} proto_ftrace_ctx;
+
+/* Fields holding a kernel function address (symbolized when interned). */
+static int proto_ftrace_is_kernel_fn(uint32_t event, uint32_t field) {
+  return (event == PROTO_FTRACE_EVENT_SCHED_BLOCKED_REASON && field == 2) ||
+         ((event == 57 || event == 58 || event == 59) && field == 2);
+}
+
+static string_id proto_ftrace_symbol(const proto_ftrace_ctx *p, uint64_t iid) {
+  return proto_interned(p->f->state, p->rec->seq, p->rec->generation,
+                        PROTO_INTERN_KERNEL_SYMBOL, iid);
+}
+
+static int proto_ftrace_raw(proto_ftrace_ctx *p, const ftrace_event_desc *d,
+                            proto_span payload) {
+  trace_context *ctx = p->f->ctx;
+  uint32_t utid;
+  int rc = sched_thread(ctx, p->scope.machine, p->pid, NULL, 0, &utid);
+  if (rc) return rc;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, payload);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == 0 || fl.number > d->field_count) continue;
+    const ftrace_field_desc *fd = &d->fields[fl.number - 1];
+    size_t klen = strlen(fd->name);
+    string_id sym = fl.wire_type == PROTO_WIRE_VARINT && proto_ftrace_is_kernel_fn(d->id, fl.number)
+                        ? proto_ftrace_symbol(p, fl.value) : STRING_NULL;
+    if (sym != STRING_NULL) {
+      rc = model_arg_string(ctx, fd->name, klen, base_string_pool_get(&ctx->strings, sym),
+                            base_string_pool_len(&ctx->strings, sym), MODEL_ARG_STRING);
+    } else if (fd->type == FTRACE_FIELD_STR) {
+      if (fl.wire_type == PROTO_WIRE_LEN)
+        rc = model_arg_string(ctx, fd->name, klen, (const char *)fl.span.data,
+                              fl.span.len, MODEL_ARG_STRING);
+    } else if (fl.wire_type == PROTO_WIRE_VARINT) {
+      rc = model_arg_int(ctx, fd->name, klen,
+                         fd->type == FTRACE_FIELD_UINT ? MODEL_ARG_UINT : MODEL_ARG_INT,
+                         (int64_t)fl.value);
+    }
+  }
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  return sched_raw_event(ctx, p->scope.machine, p->ts, p->cpu, utid, d->name,
+                         p->common_flags);
+}
+
+/* B/E/C points from the kernel's tracing_mark_write look-alikes. */
+static int proto_ftrace_kernel_mark(proto_ftrace_ctx *p, char phase, int64_t tgid,
+                                    const char *name, size_t len, int64_t value) {
+  atrace_point pt;
+  memset(&pt, 0, sizeof pt);
+  pt.phase = phase;
+  pt.tgid = tgid;
+  pt.name = name ? name : "";
+  pt.name_len = name ? len : 0;
+  pt.value = value;
+  if (phase != 'B' && phase != 'E' && phase != 'C')
+    return kernel_stat(p->f->ctx, &p->scope, stat_systrace_parse_failure, 1);
+  return atrace_apply(p->f->ctx, &p->scope, p->ts, p->pid, &pt);
+}
+
+static int proto_ftrace_sched_switch(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
+  sched_switch_event e;
+  memset(&e, 0, sizeof e);
+  e.ts = p->ts;
+  e.cpu = p->cpu;
+  e.prev_comm = (const char *)fs->s[1].data;
+  e.prev_comm_len = fs->s[1].len;
+  e.prev_pid = I32(fs, 2);
+  e.prev_prio = I32(fs, 3);
+  e.prev_state = (int64_t)fs->v[4];
+  e.next_comm = (const char *)fs->s[5].data;
+  e.next_comm_len = fs->s[5].len;
+  e.next_pid = I32(fs, 6);
+  e.next_prio = I32(fs, 7);
+  return sched_switch(p->f->ctx, &p->scope, &e);
+}
+
+static int proto_ftrace_freq_limits(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
+  char name[64];
+  uint32_t cpu = (uint32_t)fs->v[3];
+  snprintf(name, sizeof name, "Cpu %u Max Freq Limit", cpu);
+  int rc = sched_cpu_counter(p->f->ctx, &p->scope, p->ts, cpu, name,
+                             "cpu_max_frequency_limit", (double)(uint32_t)fs->v[2]);
+  if (rc) return rc;
+  snprintf(name, sizeof name, "Cpu %u Min Freq Limit", cpu);
+  return sched_cpu_counter(p->f->ctx, &p->scope, p->ts, cpu, name,
+                           "cpu_min_frequency_limit", (double)(uint32_t)fs->v[1]);
+}
+
+/* sched_cpu_util_cfs: per-cpu utilization, capacity and runnable counters. */
+static int proto_ftrace_cpu_util(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
+  static const struct { const char *fmt, *type; int field; } counters[] = {
+      {"Cpu %u Util", "cpu_utilization", 6},
+      {"Cpu %u Cap", "cpu_capacity", 2},
+      {"Cpu %u Nr Running", "cpu_nr_running", 11}};
+  uint32_t cpu = (uint32_t)fs->v[4];
+  for (size_t i = 0; i < sizeof counters / sizeof *counters; i++) {
+    char name[64];
+    snprintf(name, sizeof name, counters[i].fmt, cpu);
+    int rc = sched_cpu_counter(p->f->ctx, &p->scope, p->ts, cpu, name, counters[i].type,
+                               (double)fs->v[counters[i].field]);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
+/* kprobe_event: slices on the probing thread's track. */
+static int proto_ftrace_kprobe(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
+  trace_context *ctx = p->f->ctx;
+  uint32_t utid, track, slice;
+  int64_t ended;
+  string_id name;
+  int rc = sched_thread(ctx, p->scope.machine, p->pid, NULL, 0, &utid);
+  if (!rc) rc = model_thread_track(ctx, utid, &track);
+  if (!rc) rc = ctx_intern(ctx, STR(fs, 1), &name);
+  if (rc) return rc;
+  switch (fs->v[2]) {
+    case PROTO_KPROBE_TYPE_BEGIN:
+      return model_slice_begin(ctx, track, p->ts, STRING_NULL, name, -1, &slice);
+    case PROTO_KPROBE_TYPE_END:
+      return model_slice_end(ctx, track, p->ts, &ended);
+    case PROTO_KPROBE_TYPE_INSTANT:
+      return model_slice_complete(ctx, track, p->ts, 0, STRING_NULL, name, -1, &slice);
+    default:
+      return WEFT_OK;
+  }
+}
+
+static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id, proto_span payload) {
+  trace_context *ctx = p->f->ctx;
+  const kernel_scope *sc = &p->scope;
+  proto_ftrace_fields fs;
+  proto_ftrace_fields_read(payload, &fs);
+  switch (id) {
+    case PROTO_FTRACE_EVENT_PRINT:
+      return atrace_print(ctx, sc, p->ts, p->pid, STR(&fs, PROTO_PRINT_BUF));
+    case PROTO_FTRACE_EVENT_SCHED_SWITCH:
+      return proto_ftrace_sched_switch(p, &fs);
+    case PROTO_FTRACE_EVENT_CPU_FREQUENCY:
+      return sched_cpu_counter(ctx, sc, p->ts, (uint32_t)fs.v[2], "cpufreq",
+                               "cpu_frequency", (double)(uint32_t)fs.v[1]);
+    case PROTO_FTRACE_EVENT_CPU_IDLE:
+      return sched_cpu_counter(ctx, sc, p->ts, (uint32_t)fs.v[2], "cpuidle",
+                               "cpu_idle", (double)(uint32_t)fs.v[1]);
+    case PROTO_FTRACE_EVENT_CPU_FREQUENCY_LIMITS:
+      return proto_ftrace_freq_limits(p, &fs);
+    case PROTO_FTRACE_EVENT_SCHED_WAKING:
+      return sched_waking(ctx, sc, p->ts, p->pid, I32(&fs, 2), STR(&fs, 1),
+                          p->common_flags);
+    case PROTO_FTRACE_EVENT_SCHED_BLOCKED_REASON: {
+      string_id fn = HAS(&fs, 2) ? proto_ftrace_symbol(p, fs.v[2]) : STRING_NULL;
+      return sched_blocked_reason(ctx, sc, I32(&fs, 1),
+                                  HAS(&fs, 3) ? (int64_t)(fs.v[3] != 0) : -1,
+                                  base_string_pool_get(&ctx->strings, fn),
+                                  base_string_pool_len(&ctx->strings, fn));
+    }
+    case PROTO_FTRACE_EVENT_TASK_NEWTASK:
+      return sched_task_newtask(ctx, sc, p->ts, p->pid, I32(&fs, 1), STR(&fs, 2), fs.v[3]);
+    case PROTO_FTRACE_EVENT_TASK_RENAME:
+      return sched_task_rename(ctx, sc, I32(&fs, 1), STR(&fs, 3));
+    case PROTO_FTRACE_EVENT_SCHED_PROCESS_FREE:
+      return sched_process_free(ctx, sc, p->ts, I32(&fs, 2));
+    case PROTO_FTRACE_EVENT_RSS_STAT:
+      return sched_rss_stat(ctx, sc, p->ts, p->pid, I32(&fs, 1), (int64_t)fs.v[2],
+                            HAS(&fs, 3) ? (int64_t)(uint32_t)fs.v[3] : -1,
+                            HAS(&fs, 4) ? (int64_t)(uint32_t)fs.v[4] : -1);
+    case PROTO_FTRACE_EVENT_ION_STAT: {
+      int rc = sched_global_counter(ctx, sc, p->ts, "mem.ion", (double)fs.v[3]);
+      return rc ? rc : sched_global_counter(ctx, sc, p->ts, "mem.ion_change",
+                                            (double)(int64_t)fs.v[2]);
+    }
+    case PROTO_FTRACE_EVENT_TRACING_MARK_WRITE:
+      return proto_ftrace_kernel_mark(p, fs.v[3] ? 'B' : 'E', I32(&fs, 1), STR(&fs, 2), 0);
+    case PROTO_FTRACE_EVENT_SDE_TRACING_MARK_WRITE: {
+      char phase = fs.v[3] ? (char)fs.v[3] : (fs.v[5] ? 'B' : 'E');
+      return proto_ftrace_kernel_mark(p, phase, I32(&fs, 1), STR(&fs, 2), I32(&fs, 4));
+    }
+    case PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE:
+      return proto_ftrace_kernel_mark(p, (char)fs.v[5], I32(&fs, 1), STR(&fs, 4),
+                                      I32(&fs, 6));
+    case PROTO_FTRACE_EVENT_SCHED_CPU_UTIL_CFS:
+      return proto_ftrace_cpu_util(p, &fs);
+    case PROTO_FTRACE_EVENT_KPROBE_EVENT:
+      return proto_ftrace_kprobe(p, &fs);
+    case PROTO_FTRACE_EVENT_ZERO: {
+      int64_t flag = I32(&fs, 1);
+      char phase = (flag & 1) ? 'B' : (flag & 2) ? 'E' : (flag & 4) ? 'C' : 0;
+      return proto_ftrace_kernel_mark(p, phase, I32(&fs, 3), STR(&fs, 2), (int64_t)fs.v[4]);
+    }
+    default:
+      return WEFT_OK;
+  }
+}
+
+static int proto_ftrace_event(proto_ftrace_ctx *p, proto_span ev, int soft) {
+  proto_reader r;
+  proto_field fl;
+  int has_pid = 0;
+  uint32_t id = 0;
+  proto_span payload = {NULL, 0};
+  proto_reader_init_span(&r, ev);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_FTRACE_EVENT_PID && fl.wire_type == PROTO_WIRE_VARINT) {
+      p->pid = (int64_t)(uint32_t)fl.value;
+      has_pid = 1;
+    } else if (fl.number == PROTO_FTRACE_EVENT_COMMON_FLAGS && fl.wire_type == PROTO_WIRE_VARINT) {
+      p->common_flags = (int64_t)(uint32_t)fl.value;
+    } else if (!id && fl.wire_type == PROTO_WIRE_LEN) {
+      id = fl.number;
+      payload = fl.span;
+    }
+  }
+  if (!id) return import_stat(p->f, stat_ftrace_missing_event_id, 1);
+  if (!has_pid) return WEFT_OK;
+  const ftrace_event_desc *d = ftrace_desc_by_id(id);
+  if (d && id != PROTO_FTRACE_EVENT_SCHED_SWITCH) {
+    int rc = proto_ftrace_raw(p, d, payload);
+    if (rc) return rc;
+  }
+  if (soft) return WEFT_OK;
+  return proto_ftrace_dispatch(p, id, payload);
+}
+
+int proto_ftrace_parse(import_file *f, const sort_event *event, base_error *err) {
+  proto_import_state *st = f->state;
+  proto_ftrace_state *s = st->ftrace;
+  uint64_t idx = event->payload & ~PROTO_FTRACE_PAYLOAD;
+  if (!s || idx >= s->recs.len) return WEFT_OK;
+  const proto_ftrace_rec *rec = &s->recs.data[idx];
+  proto_ftrace_ctx p = {f, rec, {rec->machine, f->trace_id}, event->ts, rec->cpu, 0, -1};
+  if (s->has_started && rec->clock == s->started_clock && rec->raw_ts < s->started_raw)
+    return import_stat(f, stat_ftrace_packet_before_tracing_start, 1);
+  int soft = s->has_latest && rec->clock == s->latest_clock && rec->raw_ts < s->latest_raw;
+  trace_context *ctx = f->ctx;
+  int rc;
+  switch (rec->kind) {
+    case PROTO_FTRACE_COMPACT_SWITCH:
+      rc = sched_switch_compact(ctx, &p.scope, p.ts, rec->cpu, rec->a, rec->b, rec->c,
+                                (const char *)rec->event.data, rec->event.len, soft);
+      break;
+    case PROTO_FTRACE_COMPACT_WAKING:
+      rc = sched_waking_compact(ctx, &p.scope, p.ts, rec->cpu, rec->a, rec->b, rec->c,
+                                (const char *)rec->event.data, rec->event.len, rec->d, soft);
+      break;
+    default:
+      rc = proto_ftrace_event(&p, rec->event, soft);
+      break;
+  }
+  if (rc == WEFT_EINVAL) return WEFT_OK; /* e.g. a cpu out of range: skip */
+  if (rc) return base_error_set(err, rc, "ftrace: failed to apply event");
+  return WEFT_OK;
+}

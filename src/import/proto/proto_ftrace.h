@@ -1,0 +1,39 @@
+/* proto_ftrace: TracePacket.ftrace_events (FtraceEventBundle) in the proto
+ * importer.
+ *
+ * tokenize: each bundle's events (and compact_sched columns, timestamps
+ * delta-decoded) become one record each and one sort event each; the sort
+ * payload is PROTO_FTRACE_PAYLOAD | record index. The first bundle of every
+ * cpu gives the time from which that cpu's data is valid
+ * (previous_bundle_end_timestamp / last_read_event_timestamp); a
+ * TracingServiceEvent.tracing_started gives the tracing start.
+ * parse: events before tracing start are dropped
+ * (ftrace_packet_before_tracing_start); events before the latest per-cpu
+ * valid time only reach the raw ftrace_event table; the rest are applied
+ * through model/sched.h and model/atrace.h. Every described event (see
+ * model/ftrace_desc.h) gets a raw row with its fields as args.
+ * Invariants: record spans point into bytes the proto importer keeps alive;
+ * the state is owned by proto_import_state and freed by proto_ftrace_free. */
+#ifndef WEFT_PROTO_FTRACE_H
+#define WEFT_PROTO_FTRACE_H
+
+#include "import/proto/proto_import.h"
+
+#define PROTO_FTRACE_PAYLOAD (UINT64_C(1) << 63)
+
+typedef struct proto_ftrace_state proto_ftrace_state;
+
+/* A bundle seen while tokenizing on sequence index `seq` (its interned
+ * kernel symbols are looked up with `generation`), from machine row
+ * `machine` (import_machine of the packet's machine_id). */
+int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
+                          uint32_t generation, uint32_t machine,
+                          base_error *err);
+/* TracingServiceEvent of a packet at raw ts on clock node `clock`. */
+int proto_ftrace_service_event(import_file *f, proto_span event, int64_t ts,
+                               uint32_t clock);
+int proto_ftrace_parse(import_file *f, const sort_event *event,
+                       base_error *err);
+void proto_ftrace_free(proto_ftrace_state *s);
+
+#endif

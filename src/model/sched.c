@@ -1,0 +1,728 @@
+/* The kernel model: cpus, sched slices, thread states, raw ftrace events,
+ * process lifetimes and kernel counters. See sched.h. */
+#include "model/sched.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/context.h"
+#include "model/model.h"
+
+typedef struct sched_cpu_state {
+  int64_t last_pid;
+  int64_t last_utid;     /* -1: no switch seen on this cpu yet */
+  int64_t last_prio;
+  int64_t pending_slice; /* open sched row, or -1 */
+} sched_cpu_state;
+
+typedef struct sched_thread_rows {
+  int64_t last;    /* last thread_state row, -1 if none */
+  int64_t blocked; /* last blocked row, -1 if none */
+} sched_thread_rows;
+
+struct kernel_state {
+  base_map cpu_index; /* (machine << 16 | cpu) + 1 -> index into cpus */
+  VEC(sched_cpu_state) cpus;
+  VEC(sched_thread_rows) threads; /* index: utid */
+  base_map ftrace_named;          /* utid -> 1: name came from ftrace */
+  base_map rss_mm;                /* hash(machine, mm_id) -> utid */
+  string_id running, runnable;
+};
+
+void kernel_state_free(kernel_state *k) {
+  if (!k) return;
+  base_map_free(&k->cpu_index);
+  VEC_FREE(k->cpus);
+  VEC_FREE(k->threads);
+  base_map_free(&k->ftrace_named);
+  base_map_free(&k->rss_mm);
+  base_free(k);
+}
+
+static int kernel_get(trace_context *ctx, kernel_state **out) {
+  if (!ctx->model.kernel) {
+    kernel_state *k = base_calloc(1, sizeof *k);
+    if (!k) return WEFT_ENOMEM;
+    if (ctx_intern(ctx, "Running", 7, &k->running) ||
+        ctx_intern(ctx, "R", 1, &k->runnable)) {
+      base_free(k);
+      return WEFT_ENOMEM;
+    }
+    ctx->model.kernel = k;
+    /* Kernel data names the host's idle thread. */
+    storage_table *t = ctx_table(ctx, TABLE_THREAD);
+    if (t->row_count && storage_is_null(t, THREAD_name, 0) &&
+        model_thread_set_name(ctx, 0, "swapper", 7))
+      return WEFT_ENOMEM;
+  }
+  *out = ctx->model.kernel;
+  return WEFT_OK;
+}
+
+int kernel_stat(trace_context *ctx, const kernel_scope *s, stats_id stat,
+                int64_t delta) {
+  return stats_add(&ctx->stats, stat, -1, s->machine, s->trace, delta);
+}
+
+/* ---- cpus and threads ---- */
+
+int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
+               uint32_t *ucpu) {
+  if (cpu >= SCHED_MAX_CPU || machine >= 256) return WEFT_EINVAL;
+  size_t idx = (size_t)machine * SCHED_CPUS_PER_MACHINE + cpu;
+  storage_table *t = ctx_table(ctx, TABLE_CPU);
+  while (t->row_count <= idx) {
+    uint32_t row;
+    int rc = storage_table_append(t, &row);
+    if (rc) return rc;
+  }
+  if (storage_is_null(t, CPU_cpu, idx)) {
+    storage_set_i64(t, CPU_cpu, idx, cpu);
+    int64_t m = model_machine_column(machine);
+    if (m >= 0) storage_set_i64(t, CPU_machine_id, idx, m);
+  }
+  *ucpu = (uint32_t)idx;
+  return WEFT_OK;
+}
+
+static int sched_set_ftrace_name(trace_context *ctx, kernel_state *k,
+                                 uint32_t utid, const char *name, size_t len) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  if (!storage_is_null(t, THREAD_name, utid) &&
+      !base_map_find(&k->ftrace_named, utid))
+    return WEFT_OK; /* named by a higher-priority source */
+  if (base_map_insert(&k->ftrace_named, utid, 1, NULL) < 0) return WEFT_ENOMEM;
+  return model_thread_set_name(ctx, utid, name, len);
+}
+
+/* A thread without a process is the main thread of the live process whose
+ * pid is its tid, if there is one. */
+static void sched_adopt_main_thread(trace_context *ctx, uint32_t machine,
+                                    int64_t tid, uint32_t utid) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  uint32_t upid;
+  if (tid == 0 || !storage_is_null(t, THREAD_upid, utid) ||
+      !model_process_find(ctx, machine, tid, &upid))
+    return;
+  storage_set_i64(t, THREAD_upid, utid, upid);
+  storage_set_i64(t, THREAD_is_main_thread, utid, 1);
+}
+
+int sched_thread(trace_context *ctx, uint32_t machine, int64_t tid,
+                 const char *name, size_t name_len, uint32_t *utid) {
+  kernel_state *k;
+  int rc = kernel_get(ctx, &k);
+  if (!rc) rc = model_thread(ctx, machine, tid, utid);
+  if (rc) return rc;
+  sched_adopt_main_thread(ctx, machine, tid, *utid);
+  if (name) rc = sched_set_ftrace_name(ctx, k, *utid, name, name_len);
+  return rc;
+}
+
+int sched_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
+                            int64_t pid, uint32_t *utid) {
+  return model_thread_in_process(ctx, machine, tid, pid, utid);
+}
+
+int sched_raw_event(trace_context *ctx, uint32_t machine, int64_t ts,
+                    uint32_t cpu, uint32_t utid, const char *name,
+                    int64_t common_flags) {
+  uint32_t ucpu, row;
+  string_id name_id;
+  int64_t args = -1;
+  int rc = sched_ucpu(ctx, machine, cpu, &ucpu);
+  if (!rc) rc = ctx_intern(ctx, name, strlen(name), &name_id);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  rc = model_args_commit(ctx, &args);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_FTRACE_EVENT);
+  rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, FTRACE_EVENT_ts, row, ts);
+  storage_set_str(t, FTRACE_EVENT_name, row, name_id);
+  storage_set_i64(t, FTRACE_EVENT_utid, row, utid);
+  if (args >= 0) storage_set_i64(t, FTRACE_EVENT_arg_set_id, row, args);
+  if (common_flags >= 0) storage_set_i64(t, FTRACE_EVENT_common_flags, row, common_flags);
+  storage_set_i64(t, FTRACE_EVENT_ucpu, row, ucpu);
+  ctx_extend_bounds(ctx, ts);
+  return WEFT_OK;
+}
+
+/* ---- task states ---- */
+
+enum {
+  TS_S = 0x1, TS_D = 0x2, TS_T = 0x4, TS_t = 0x8, TS_X = 0x10, TS_Z = 0x20,
+  TS_P = 0x40, TS_x = 0x80, TS_K = 0x100, TS_W = 0x200, TS_N = 0x400,
+  TS_I = 0x4000, TS_PREEMPT = 0x8000, TS_INVALID = 0xffff
+};
+
+static int sched_kernel_at_least(const char *release, int major, int minor) {
+  if (!release) return 0;
+  char *end;
+  long ma = strtol(release, &end, 10);
+  long mi = *end == '.' ? strtol(end + 1, NULL, 10) : 0;
+  return ma > major || (ma == major && mi >= minor);
+}
+
+static unsigned sched_parse_raw_state(int64_t raw_state, const char *release) {
+  if (raw_state < 0 || raw_state > 0xffff) return TS_INVALID;
+  unsigned raw = (unsigned)raw_state;
+  unsigned parsed = raw & 0x3f;
+  if (sched_kernel_at_least(release, 4, 14)) {
+    if (raw & 0x40) parsed |= TS_P;
+    if (raw & 0x80) parsed |= TS_I;
+    if (raw & 0x100) parsed |= TS_PREEMPT;
+    return (raw & 0xfe00) ? TS_INVALID : parsed;
+  }
+  if (raw & 0x40) parsed |= TS_x;
+  if (raw & 0x80) parsed |= TS_K;
+  if (raw & 0x100) parsed |= TS_W;
+  if (raw & 0x200) parsed |= TS_P;
+  if (raw & 0x400) parsed |= TS_N;
+  if (parsed == (TS_D | TS_N)) parsed = TS_I;
+  if (sched_kernel_at_least(release, 4, 8) ? (raw & 0x1000) : (raw & 0x800))
+    parsed |= TS_PREEMPT;
+  return parsed;
+}
+
+static const struct { unsigned flag; char c; } sched_state_chars[] = {
+    {TS_S, 'S'}, {TS_D, 'D'}, {TS_T, 'T'}, {TS_t, 't'}, {TS_X, 'X'},
+    {TS_Z, 'Z'}, {TS_P, 'P'}, {TS_x, 'x'}, {TS_K, 'K'}, {TS_W, 'W'},
+    {TS_N, 'N'}, {TS_I, 'I'}};
+
+void sched_task_state_str(int64_t prev_state, const char *release, char *out) {
+  unsigned parsed = sched_parse_raw_state(prev_state, release);
+  size_t pos = 0;
+  if (parsed == TS_INVALID) {
+    strcpy(out, "?");
+    return;
+  }
+  if (!(parsed & ~(unsigned)TS_PREEMPT)) {
+    out[pos++] = 'R';
+    if (parsed & TS_PREEMPT) out[pos++] = '+';
+  } else {
+    for (size_t i = 0; i < sizeof sched_state_chars / sizeof *sched_state_chars; i++) {
+      if (!(parsed & sched_state_chars[i].flag)) continue;
+      if (pos + 2 >= 4) break; /* Perfetto keeps at most three chars */
+      if (pos) out[pos++] = '|';
+      out[pos++] = sched_state_chars[i].c;
+    }
+  }
+  out[pos] = '\0';
+}
+
+int64_t sched_task_state_from_text(const char *s, size_t len) {
+  if (len == 0) return -1;
+  if (s[0] == 'R') return (len >= 2 && s[1] == '+') ? 0x800 : 0;
+  unsigned parsed = 0;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == '|') continue;
+    unsigned flag = 0;
+    for (size_t j = 0; j < sizeof sched_state_chars / sizeof *sched_state_chars; j++)
+      if (sched_state_chars[j].c == s[i]) flag = sched_state_chars[j].flag;
+    if (!flag) return -1;
+    parsed |= flag;
+  }
+  int64_t raw = parsed & 0x3f;
+  if (parsed & TS_x) raw |= 0x40;
+  if (parsed & TS_K) raw |= 0x80;
+  if (parsed & TS_W) raw |= 0x100;
+  if (parsed & TS_P) raw |= 0x200;
+  if (parsed & TS_N) raw |= 0x400;
+  if (parsed & TS_I) raw |= 0x2 | 0x400;
+  return raw;
+}
+
+static const char *sched_machine_release(trace_context *ctx, uint32_t machine) {
+  storage_table *t = ctx_table(ctx, TABLE_MACHINE);
+  if (machine >= t->row_count) return NULL;
+  return base_string_pool_get(&ctx->strings, storage_str(t, MACHINE_release)[machine]);
+}
+
+static int sched_state_id(trace_context *ctx, const kernel_scope *s,
+                          int64_t prev_state, string_id *out) {
+  char buf[8];
+  sched_task_state_str(prev_state, sched_machine_release(ctx, s->machine), buf);
+  if (buf[0] == '?') kernel_stat(ctx, s, stat_task_state_invalid, 1);
+  return ctx_intern(ctx, buf, strlen(buf), out);
+}
+
+/* ---- thread_state rows ---- */
+
+static sched_thread_rows *sched_rows(kernel_state *k, uint32_t utid) {
+  if (utid >= k->threads.len) {
+    if (VEC_RESERVE(k->threads, (size_t)utid + 1)) return NULL;
+    while (k->threads.len <= utid) {
+      sched_thread_rows r = {-1, -1};
+      k->threads.data[k->threads.len++] = r;
+    }
+  }
+  return &k->threads.data[utid];
+}
+
+static int sched_has_rows(kernel_state *k, uint32_t utid) {
+  return utid < k->threads.len && k->threads.data[utid].last >= 0;
+}
+
+static int sched_is_swapper(trace_context *ctx, uint32_t utid) {
+  return storage_i64(ctx_table(ctx, TABLE_THREAD), THREAD_tid)[utid] == 0;
+}
+
+typedef struct sched_open_state {
+  string_id state;
+  int64_t ucpu, waker_utid, common_flags;
+} sched_open_state;
+
+static int sched_add_open_state(trace_context *ctx, kernel_state *k, int64_t ts,
+                                uint32_t utid, const sched_open_state *o) {
+  if (sched_is_swapper(ctx, utid)) return WEFT_OK;
+  storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, THREAD_STATE_ts, row, ts);
+  storage_set_i64(t, THREAD_STATE_dur, row, -1);
+  storage_set_i64(t, THREAD_STATE_utid, row, utid);
+  storage_set_str(t, THREAD_STATE_state, row, o->state);
+  if (o->ucpu >= 0) storage_set_i64(t, THREAD_STATE_ucpu, row, o->ucpu);
+  if (o->common_flags >= 0)
+    storage_set_i64(t, THREAD_STATE_irq_context, row, (o->common_flags & 0x18) ? 1 : 0);
+  if (o->waker_utid >= 0) {
+    storage_set_i64(t, THREAD_STATE_waker_utid, row, o->waker_utid);
+    if (sched_has_rows(k, (uint32_t)o->waker_utid)) {
+      int64_t wrow = k->threads.data[o->waker_utid].last;
+      if (storage_str(t, THREAD_STATE_state)[wrow] == k->running)
+        storage_set_i64(t, THREAD_STATE_waker_id, row, wrow);
+    }
+  }
+  ctx_extend_bounds(ctx, ts);
+  sched_thread_rows *r = sched_rows(k, utid);
+  if (!r) return WEFT_ENOMEM;
+  r->last = row;
+  if (o->state == k->running) r->blocked = -1;
+  else if (o->state != k->runnable) r->blocked = row;
+  return WEFT_OK;
+}
+
+static void sched_close_state(trace_context *ctx, kernel_state *k, int64_t ts,
+                              uint32_t utid) {
+  if (!sched_has_rows(k, utid)) return;
+  storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
+  int64_t row = k->threads.data[utid].last;
+  storage_set_i64(t, THREAD_STATE_dur, (size_t)row,
+                  ts - storage_i64(t, THREAD_STATE_ts)[row]);
+  ctx_extend_bounds(ctx, ts);
+}
+
+static string_id sched_last_state(trace_context *ctx, kernel_state *k,
+                                  uint32_t utid) {
+  if (!sched_has_rows(k, utid)) return STRING_NULL;
+  return storage_str(ctx_table(ctx, TABLE_THREAD_STATE),
+                     THREAD_STATE_state)[k->threads.data[utid].last];
+}
+
+static int sched_push_switch_state(trace_context *ctx, kernel_state *k,
+                                   int64_t ts, uint32_t ucpu, uint32_t prev_utid,
+                                   string_id prev_state, uint32_t next_utid) {
+  int data_loss = sched_has_rows(k, prev_utid) &&
+                  sched_last_state(ctx, k, prev_utid) != k->running;
+  if (!data_loss) sched_close_state(ctx, k, ts, prev_utid);
+  sched_open_state o = {prev_state, -1, -1, -1};
+  int rc = sched_add_open_state(ctx, k, ts, prev_utid, &o);
+  if (rc) return rc;
+  sched_close_state(ctx, k, ts, next_utid);
+  sched_open_state n = {k->running, ucpu, -1, -1};
+  return sched_add_open_state(ctx, k, ts, next_utid, &n);
+}
+
+static int sched_push_waking_state(trace_context *ctx, kernel_state *k,
+                                   int64_t ts, uint32_t utid, int64_t waker,
+                                   int64_t common_flags) {
+  sched_open_state o = {k->runnable, -1, waker, common_flags};
+  if (!sched_has_rows(k, utid)) return sched_add_open_state(ctx, k, ts, utid, &o);
+  string_id last = sched_last_state(ctx, k, utid);
+  if (last == k->running || last == k->runnable) return WEFT_OK; /* spurious */
+  sched_close_state(ctx, k, ts, utid);
+  return sched_add_open_state(ctx, k, ts, utid, &o);
+}
+
+/* ---- sched slices ---- */
+
+static sched_cpu_state *sched_cpu(kernel_state *k, uint32_t machine,
+                                  uint32_t cpu) {
+  uint64_t key = ((uint64_t)machine << 16 | cpu) + 1;
+  uint64_t *slot;
+  int ins = base_map_insert(&k->cpu_index, key, k->cpus.len, &slot);
+  if (ins < 0) return NULL;
+  if (ins == 1) {
+    sched_cpu_state c = {0, -1, 0, -1};
+    if (VEC_PUSH(k->cpus, c)) return NULL;
+  }
+  return &k->cpus.data[*slot];
+}
+
+static void sched_close_slice(trace_context *ctx, int64_t row, int64_t ts,
+                              string_id end_state) {
+  storage_table *t = ctx_table(ctx, TABLE_SCHED);
+  storage_set_i64(t, SCHED_dur, (size_t)row, ts - storage_i64(t, SCHED_ts)[row]);
+  storage_set_str(t, SCHED_end_state, (size_t)row, end_state);
+}
+
+static int sched_open_slice(trace_context *ctx, int64_t ts, uint32_t ucpu,
+                            uint32_t utid, int64_t prio, int64_t *row_out) {
+  storage_table *t = ctx_table(ctx, TABLE_SCHED);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, SCHED_ts, row, ts);
+  storage_set_i64(t, SCHED_dur, row, -1);
+  storage_set_i64(t, SCHED_utid, row, utid);
+  storage_set_i64(t, SCHED_priority, row, prio);
+  storage_set_i64(t, SCHED_ucpu, row, ucpu);
+  ctx_extend_bounds(ctx, ts);
+  *row_out = row;
+  return WEFT_OK;
+}
+
+typedef struct sched_raw_switch {
+  const char *prev_comm; size_t prev_comm_len;
+  int64_t prev_pid, prev_prio, prev_state;
+  const char *next_comm; size_t next_comm_len;
+  int64_t next_pid, next_prio;
+} sched_raw_switch;
+
+static int sched_raw_switch_row(trace_context *ctx, uint32_t machine, int64_t ts,
+                                uint32_t cpu, uint32_t prev_utid,
+                                const sched_raw_switch *r) {
+  int rc = model_arg_string(ctx, "prev_comm", 9, r->prev_comm ? r->prev_comm : "",
+                            r->prev_comm_len, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int(ctx, "prev_pid", 8, MODEL_ARG_INT, r->prev_pid);
+  if (!rc) rc = model_arg_int(ctx, "prev_prio", 9, MODEL_ARG_INT, r->prev_prio);
+  if (!rc) rc = model_arg_int(ctx, "prev_state", 10, MODEL_ARG_INT, r->prev_state);
+  if (!rc) rc = model_arg_string(ctx, "next_comm", 9, r->next_comm ? r->next_comm : "",
+                                 r->next_comm_len, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int(ctx, "next_pid", 8, MODEL_ARG_INT, r->next_pid);
+  if (!rc) rc = model_arg_int(ctx, "next_prio", 9, MODEL_ARG_INT, r->next_prio);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  return sched_raw_event(ctx, machine, ts, cpu, prev_utid, "sched_switch", -1);
+}
+
+int sched_switch(trace_context *ctx, const kernel_scope *s,
+                 const sched_switch_event *e) {
+  kernel_state *k;
+  uint32_t ucpu, next_utid, prev_utid;
+  string_id prev_state;
+  int rc = kernel_get(ctx, &k);
+  if (!rc) rc = sched_ucpu(ctx, s->machine, e->cpu, &ucpu);
+  if (rc) return rc;
+  sched_cpu_state *c = sched_cpu(k, s->machine, e->cpu);
+  if (!c) return WEFT_ENOMEM;
+  rc = sched_thread(ctx, s->machine, e->next_pid, e->next_comm, e->next_comm_len,
+                    &next_utid);
+  if (!rc) rc = sched_state_id(ctx, s, e->prev_state, &prev_state);
+  if (rc) return rc;
+  if (c->pending_slice >= 0) {
+    if (e->prev_pid == c->last_pid) sched_close_slice(ctx, c->pending_slice, e->ts, prev_state);
+    else kernel_stat(ctx, s, stat_mismatched_sched_switch_tids, 1);
+  }
+  rc = sched_thread(ctx, s->machine, e->prev_pid, e->prev_comm, e->prev_comm_len,
+                    &prev_utid);
+  sched_raw_switch r = {e->prev_comm, e->prev_comm_len, e->prev_pid, e->prev_prio,
+                        e->prev_state, e->next_comm, e->next_comm_len, e->next_pid,
+                        e->next_prio};
+  if (!rc) rc = sched_raw_switch_row(ctx, s->machine, e->ts, e->cpu, prev_utid, &r);
+  int64_t slice = -1;
+  if (!rc) rc = sched_open_slice(ctx, e->ts, ucpu, next_utid, e->next_prio, &slice);
+  if (rc) return rc;
+  c = sched_cpu(k, s->machine, e->cpu);
+  if (!c) return WEFT_ENOMEM;
+  c->pending_slice = slice;
+  c->last_pid = e->next_pid;
+  c->last_utid = next_utid;
+  c->last_prio = e->next_prio;
+  return sched_push_switch_state(ctx, k, e->ts, ucpu, prev_utid, prev_state, next_utid);
+}
+
+int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         uint32_t cpu, int64_t prev_state, int64_t next_pid,
+                         int64_t next_prio, const char *comm, size_t comm_len,
+                         int raw_only) {
+  kernel_state *k;
+  uint32_t ucpu, next_utid;
+  int rc = kernel_get(ctx, &k);
+  if (!rc) rc = sched_ucpu(ctx, s->machine, cpu, &ucpu);
+  if (!rc) rc = sched_thread(ctx, s->machine, next_pid, comm, comm_len, &next_utid);
+  if (rc) return rc;
+  sched_cpu_state *c = sched_cpu(k, s->machine, cpu);
+  if (!c) return WEFT_ENOMEM;
+  if (c->last_utid < 0) {
+    kernel_stat(ctx, s, stat_compact_sched_switch_skipped, 1);
+    c->last_pid = next_pid;
+    c->last_utid = next_utid;
+    c->last_prio = next_prio;
+    return WEFT_OK;
+  }
+  string_id prev_state_id;
+  rc = sched_state_id(ctx, s, prev_state, &prev_state_id);
+  if (rc) return rc;
+  if (c->pending_slice >= 0 && !raw_only)
+    sched_close_slice(ctx, c->pending_slice, ts, prev_state_id);
+  uint32_t prev_utid = (uint32_t)c->last_utid;
+  string_id prev_name = storage_str(ctx_table(ctx, TABLE_THREAD), THREAD_name)[prev_utid];
+  sched_raw_switch r = {base_string_pool_get(&ctx->strings, prev_name),
+                        base_string_pool_len(&ctx->strings, prev_name), c->last_pid,
+                        c->last_prio, prev_state, comm, comm_len, next_pid, next_prio};
+  rc = sched_raw_switch_row(ctx, s->machine, ts, cpu, prev_utid, &r);
+  int64_t slice = -1;
+  if (!rc && !raw_only) rc = sched_open_slice(ctx, ts, ucpu, next_utid, next_prio, &slice);
+  if (rc) return rc;
+  c = sched_cpu(k, s->machine, cpu);
+  if (!c) return WEFT_ENOMEM;
+  c->pending_slice = slice;
+  c->last_pid = next_pid;
+  c->last_utid = next_utid;
+  c->last_prio = next_prio;
+  if (raw_only) return WEFT_OK;
+  return sched_push_switch_state(ctx, k, ts, ucpu, prev_utid, prev_state_id, next_utid);
+}
+
+int sched_waking(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                 int64_t waker_tid, int64_t wakee_tid, const char *comm,
+                 size_t comm_len, int64_t common_flags) {
+  kernel_state *k;
+  uint32_t wakee, waker;
+  int rc = kernel_get(ctx, &k);
+  if (!rc) rc = sched_thread(ctx, s->machine, wakee_tid, comm, comm_len, &wakee);
+  if (!rc) rc = sched_thread(ctx, s->machine, waker_tid, NULL, 0, &waker);
+  if (rc) return rc;
+  return sched_push_waking_state(ctx, k, ts, wakee, waker, common_flags);
+}
+
+int sched_waking_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         uint32_t cpu, int64_t pid, int64_t target_cpu,
+                         int64_t prio, const char *comm, size_t comm_len,
+                         int64_t common_flags, int raw_only) {
+  kernel_state *k;
+  int rc = kernel_get(ctx, &k);
+  if (rc) return rc;
+  sched_cpu_state *c = sched_cpu(k, s->machine, cpu);
+  if (!c) return WEFT_ENOMEM;
+  if (c->last_utid < 0) return kernel_stat(ctx, s, stat_compact_sched_waking_skipped, 1);
+  uint32_t curr = (uint32_t)c->last_utid, wakee;
+  rc = model_arg_string(ctx, "comm", 4, comm ? comm : "", comm_len, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int(ctx, "pid", 3, MODEL_ARG_INT, pid);
+  if (!rc) rc = model_arg_int(ctx, "prio", 4, MODEL_ARG_INT, prio);
+  if (!rc) rc = model_arg_int(ctx, "target_cpu", 10, MODEL_ARG_INT, target_cpu);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  rc = sched_raw_event(ctx, s->machine, ts, cpu, curr, "sched_waking", common_flags);
+  if (rc || raw_only) return rc;
+  rc = model_thread(ctx, s->machine, pid, &wakee);
+  if (rc) return rc;
+  return sched_push_waking_state(ctx, k, ts, wakee, curr, common_flags);
+}
+
+int sched_blocked_reason(trace_context *ctx, const kernel_scope *s,
+                         int64_t tid, int64_t io_wait, const char *function,
+                         size_t function_len) {
+  kernel_state *k;
+  uint32_t utid;
+  int rc = kernel_get(ctx, &k);
+  if (!rc) rc = model_thread(ctx, s->machine, tid, &utid);
+  if (rc) return rc;
+  if (!sched_has_rows(k, utid) || k->threads.data[utid].blocked < 0) return WEFT_OK;
+  storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
+  size_t row = (size_t)k->threads.data[utid].blocked;
+  if (io_wait >= 0) storage_set_i64(t, THREAD_STATE_io_wait, row, io_wait != 0);
+  if (function) {
+    string_id f;
+    rc = ctx_intern(ctx, function, function_len, &f);
+    if (rc) return rc;
+    storage_set_str(t, THREAD_STATE_blocked_function, row, f);
+  }
+  return WEFT_OK;
+}
+
+/* ---- process lifetime ---- */
+
+#define SCHED_CLONE_THREAD 0x00010000u
+
+static int64_t sched_thread_upid(trace_context *ctx, uint32_t utid) {
+  return storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+}
+
+int sched_task_newtask(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                       int64_t source_tid, int64_t new_tid, const char *comm,
+                       size_t comm_len, uint64_t clone_flags) {
+  kernel_state *k;
+  uint32_t source, utid, upid;
+  int rc = kernel_get(ctx, &k);
+  if (rc) return rc;
+  if (new_tid == 0) return WEFT_OK; /* the idle task is never created */
+  rc = model_thread(ctx, s->machine, source_tid, &source);
+  if (rc) return rc;
+  if (clone_flags & SCHED_CLONE_THREAD) {
+    rc = model_thread_start(ctx, s->machine, new_tid, ts, &utid);
+    if (!rc) rc = sched_set_ftrace_name(ctx, k, utid, comm, comm_len);
+    if (rc) return rc;
+    int64_t parent_upid = sched_thread_upid(ctx, source);
+    if (parent_upid >= 0) {
+      storage_table *t = ctx_table(ctx, TABLE_THREAD);
+      storage_set_i64(t, THREAD_upid, utid, parent_upid);
+      storage_set_i64(t, THREAD_is_main_thread, utid, 0);
+    }
+  } else {
+    int64_t parent_upid = sched_thread_upid(ctx, source);
+    rc = model_process_start(ctx, s->machine, new_tid, ts, &upid);
+    if (!rc) rc = model_process_set_name(ctx, upid, comm, comm_len);
+    if (!rc) rc = model_thread_start(ctx, s->machine, new_tid, ts, &utid);
+    if (!rc) rc = sched_set_ftrace_name(ctx, k, utid, comm, comm_len);
+    if (rc) return rc;
+    storage_table *t = ctx_table(ctx, TABLE_THREAD);
+    storage_set_i64(t, THREAD_upid, utid, upid);
+    storage_set_i64(t, THREAD_is_main_thread, utid, 1);
+    if (parent_upid >= 0)
+      storage_set_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_parent_upid, upid, parent_upid);
+  }
+  sched_open_state o = {k->runnable, -1, source, 0};
+  return sched_add_open_state(ctx, k, ts, utid, &o);
+}
+
+int sched_task_rename(trace_context *ctx, const kernel_scope *s, int64_t tid,
+                      const char *comm, size_t comm_len) {
+  uint32_t utid;
+  int rc = sched_thread(ctx, s->machine, tid, comm, comm_len, &utid);
+  if (rc) return rc;
+  int64_t upid = sched_thread_upid(ctx, utid);
+  /* Renaming a main thread renames its process. */
+  if (upid >= 0 && storage_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid)[upid] == tid)
+    rc = model_process_set_name(ctx, (uint32_t)upid, comm, comm_len);
+  return rc;
+}
+
+int sched_process_free(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                       int64_t tid) {
+  uint32_t utid;
+  int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
+  if (rc) return rc;
+  int64_t upid = sched_thread_upid(ctx, utid);
+  if (upid >= 0 && storage_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid)[upid] == tid)
+    model_process_end(ctx, (uint32_t)upid, ts);
+  model_thread_end(ctx, utid, ts);
+  return WEFT_OK;
+}
+
+/* ---- counters ---- */
+
+int sched_cpu_counter(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                      uint32_t cpu, const char *name, const char *type,
+                      double value) {
+  uint32_t ucpu, track;
+  int rc = sched_ucpu(ctx, s->machine, cpu, &ucpu);
+  if (rc) return rc;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = type;
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  spec.cpu = ucpu;
+  rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
+int sched_process_counter(trace_context *ctx, const kernel_scope *s,
+                          int64_t ts, uint32_t upid, const char *name,
+                          double value) {
+  uint32_t track;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = "process_counter";
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  spec.upid = upid;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
+int sched_global_counter(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         const char *name, double value) {
+  uint32_t track;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = "global_counter";
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
+static const char *const sched_rss_names[] = {
+    "mem.rss.file", "mem.rss.anon", "mem.swap", "mem.rss.shmem",
+    "mem.unreclaimable"};
+
+/* The thread an rss_stat belongs to; 0 with *found = 0 when unknown. */
+static int sched_rss_thread(trace_context *ctx, const kernel_scope *s,
+                            kernel_state *k, int64_t tid, int64_t curr,
+                            int64_t mm_id, uint32_t *utid, int *found) {
+  *found = 0;
+  uint64_t key = base_hash_u64(((uint64_t)s->machine << 32) ^ (uint64_t)mm_id) >> 1;
+  if (mm_id < 0 || curr > 0) {
+    int rc = model_thread(ctx, s->machine, tid, utid);
+    if (rc) return rc;
+    if (mm_id >= 0 && base_map_insert(&k->rss_mm, key, *utid, NULL) < 0) return WEFT_ENOMEM;
+    uint64_t *slot = mm_id >= 0 ? base_map_find(&k->rss_mm, key) : NULL;
+    if (slot) *slot = *utid;
+    *found = 1;
+    return WEFT_OK;
+  }
+  uint64_t *slot = base_map_find(&k->rss_mm, key);
+  if (!slot || *slot == UINT64_MAX - 1) {
+    kernel_stat(ctx, s, stat_rss_stat_unknown_thread_for_mm_id, 1);
+    return WEFT_OK;
+  }
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  if (!storage_is_null(t, THREAD_end_ts, (size_t)*slot)) {
+    *slot = UINT64_MAX - 1; /* the thread died: forget the mm */
+    kernel_stat(ctx, s, stat_rss_stat_unknown_thread_for_mm_id, 1);
+    return WEFT_OK;
+  }
+  *utid = (uint32_t)*slot;
+  *found = 1;
+  return WEFT_OK;
+}
+
+int sched_rss_stat(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                   int64_t tid, int64_t member, int64_t size, int64_t curr,
+                   int64_t mm_id) {
+  kernel_state *k;
+  int rc = kernel_get(ctx, &k);
+  if (rc) return rc;
+  if (member < 0 || member >= (int64_t)(sizeof sched_rss_names / sizeof *sched_rss_names))
+    return kernel_stat(ctx, s, stat_rss_stat_unknown_keys, 1);
+  if (size < 0) return kernel_stat(ctx, s, stat_rss_stat_negative_size, 1);
+  uint32_t utid;
+  int found;
+  rc = sched_rss_thread(ctx, s, k, tid, curr, mm_id, &utid, &found);
+  if (rc || !found) return rc;
+  int64_t upid = sched_thread_upid(ctx, utid);
+  if (upid < 0) {
+    int64_t t = storage_i64(ctx_table(ctx, TABLE_THREAD), THREAD_tid)[utid];
+    rc = model_thread_in_process(ctx, s->machine, t, t, &utid);
+    if (rc) return rc;
+    upid = sched_thread_upid(ctx, utid);
+    if (upid < 0) return WEFT_OK;
+  }
+  return sched_process_counter(ctx, s, ts, (uint32_t)upid, sched_rss_names[member],
+                               (double)size);
+}

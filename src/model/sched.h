@@ -1,0 +1,120 @@
+/* sched: the kernel side of the trace model, shared by the ftrace importers
+ * (Perfetto proto ftrace bundles and systrace text).
+ *
+ * Owns the per-(machine, cpu) scheduling state (the open sched slice and the
+ * task last switched in), the per-thread thread_state bookkeeping (last row,
+ * last blocked row), which thread names came from ftrace, and the cpu rows.
+ * Writes the sched, thread_state, ftrace_event (raw) and cpu tables, kernel
+ * counters (cpufreq, cpuidle, rss, ion) and process/thread lifetimes.
+ * Invariants: ucpu = cpu on the host machine (rows below it exist with a
+ * NULL cpu), machine m > 0 uses ucpu = m * SCHED_CPUS_PER_MACHINE + cpu;
+ * a thread has at most one open thread_state row (dur -1) and it is its last
+ * row; the swapper (tid 0) never gets thread_state rows; events must arrive
+ * in timestamp order. */
+#ifndef WEFT_MODEL_SCHED_H
+#define WEFT_MODEL_SCHED_H
+
+#include "base/base.h"
+#include "model/stats.h"
+
+typedef struct trace_context trace_context;
+typedef struct kernel_state kernel_state;
+
+#define SCHED_MAX_CPU 4096
+#define SCHED_CPUS_PER_MACHINE 4096
+
+/* Where an event comes from: stats are scoped to this machine and file. */
+typedef struct kernel_scope {
+  uint32_t machine;
+  uint32_t trace;
+} kernel_scope;
+
+void kernel_state_free(kernel_state *k);
+int kernel_stat(trace_context *ctx, const kernel_scope *s, stats_id stat,
+                int64_t delta);
+
+/* The cpu table row of (machine, cpu); WEFT_EINVAL for cpu >= SCHED_MAX_CPU. */
+int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
+               uint32_t *ucpu);
+/* The live thread `tid`; a non-NULL name is applied unless the thread got
+ * its name from a non-ftrace source (process tree, descriptors). */
+int sched_thread(trace_context *ctx, uint32_t machine, int64_t tid,
+                 const char *name, size_t name_len, uint32_t *utid);
+/* Thread `tid` of process `pid` (Perfetto's UpdateThread). */
+int sched_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
+                            int64_t pid, uint32_t *utid);
+
+/* A raw ftrace_event row; the args must already be pending (model_arg_*);
+ * they are committed here. common_flags < 0 means NULL. */
+int sched_raw_event(trace_context *ctx, uint32_t machine, int64_t ts,
+                    uint32_t cpu, uint32_t utid, const char *name,
+                    int64_t common_flags);
+
+/* Task state text of a raw sched_switch prev_state (kernel 4.4 layout unless
+ * `release` names a newer kernel, e.g. "5.10.0"), '|' between atoms; writes
+ * "?" for invalid states. out must hold 8 bytes. */
+void sched_task_state_str(int64_t prev_state, const char *release, char *out);
+/* Raw 4.4-layout bits of a systrace state text ("S", "R+", "D|K"...); -1 if
+ * invalid. */
+int64_t sched_task_state_from_text(const char *s, size_t len);
+
+typedef struct sched_switch_event {
+  int64_t ts;
+  uint32_t cpu;
+  int64_t prev_pid, prev_prio, prev_state;
+  const char *prev_comm; size_t prev_comm_len;
+  int64_t next_pid, next_prio;
+  const char *next_comm; size_t next_comm_len;
+} sched_switch_event;
+
+int sched_switch(trace_context *ctx, const kernel_scope *s,
+                 const sched_switch_event *e);
+/* A compact sched_switch: prev_* are inferred from the cpu's last switch;
+ * the first one per cpu is skipped. raw_only: update state and the raw
+ * table only (data before all cpus are valid). */
+int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         uint32_t cpu, int64_t prev_state, int64_t next_pid,
+                         int64_t next_prio, const char *comm, size_t comm_len,
+                         int raw_only);
+/* waker_tid woke wakee_tid: a runnable thread_state (irq context from
+ * common_flags when >= 0). */
+int sched_waking(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                 int64_t waker_tid, int64_t wakee_tid, const char *comm,
+                 size_t comm_len, int64_t common_flags);
+/* A compact sched_waking on cpu: the waker is the task running there. */
+int sched_waking_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         uint32_t cpu, int64_t pid, int64_t target_cpu,
+                         int64_t prio, const char *comm, size_t comm_len,
+                         int64_t common_flags, int raw_only);
+/* io_wait < 0: unknown; function may be NULL. */
+int sched_blocked_reason(trace_context *ctx, const kernel_scope *s,
+                         int64_t tid, int64_t io_wait, const char *function,
+                         size_t function_len);
+
+/* ---- process lifetime ---- */
+int sched_task_newtask(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                       int64_t source_tid, int64_t new_tid, const char *comm,
+                       size_t comm_len, uint64_t clone_flags);
+int sched_task_rename(trace_context *ctx, const kernel_scope *s, int64_t tid,
+                      const char *comm, size_t comm_len);
+int sched_process_free(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                       int64_t tid);
+
+/* ---- counters ---- */
+/* A counter on the cpu track (name, type) of cpu, e.g. ("cpufreq",
+ * "cpu_frequency"). */
+int sched_cpu_counter(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                      uint32_t cpu, const char *name, const char *type,
+                      double value);
+/* A counter on a process track of the process of `tid`, created if needed. */
+int sched_process_counter(trace_context *ctx, const kernel_scope *s,
+                          int64_t ts, uint32_t upid, const char *name,
+                          double value);
+int sched_global_counter(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         const char *name, double value);
+/* rss_stat: member, size; curr/mm_id < 0 when absent. */
+int sched_rss_stat(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                   int64_t tid, int64_t member, int64_t size, int64_t curr,
+                   int64_t mm_id);
+
+#endif
