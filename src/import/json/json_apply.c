@@ -422,7 +422,7 @@ static int json_metadata(import_file *f, const json_event *e, base_error *err) {
   json_token v;
   if (!json_args_lookup(f, e, is_process || is_thread ? "name" : "sort_index", &v, err))
     return WEFT_OK;
-  uint32_t upid, utid;
+  uint32_t upid = 0, utid = 0;
   int rc = is_process || is_psort ? json_process(f, pid, &upid)
                                   : model_thread_in_process(f->ctx, f->machine, tid, pid, &utid);
   if (rc) return rc;

@@ -73,7 +73,7 @@ static int proto_flow_field(trace_context *ctx, flow_scope scope, uint32_t slice
     int ok = fixed ? fl->wire_type == PROTO_WIRE_FIXED64 : fl->wire_type == PROTO_WIRE_VARINT;
     return ok ? proto_flow_point(ctx, scope, slice, fl->value, terminating) : WEFT_OK;
   }
-  proto_packed_iter it;
+  proto_packed_iter it = {0};
   proto_packed_init(&it, fl->span);
   uint64_t id;
   for (;;) {

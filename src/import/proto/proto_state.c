@@ -83,7 +83,7 @@ int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machi
   int has_uid = 0, has_sources = 0;
   proto_span name = {NULL, 0};
   proto_reader r;
-  proto_field fl;
+  proto_field fl = {0};
   proto_reader_init_span(&r, msg);
   while (proto_reader_next(&r, &fl) == 1) {
     int var = fl.wire_type == PROTO_WIRE_VARINT;

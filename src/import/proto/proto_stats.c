@@ -133,7 +133,7 @@ static int proto_filter_stats(import_file *f, proto_span msg) {
   while (proto_reader_next(&r, &fl) == 1) {
     int rc = WEFT_OK;
     if (fl.number == PROTO_FILTER_STATS_BYTES_DISCARDED_PER_BUFFER) {
-      proto_packed_iter it;
+      proto_packed_iter it = {0};
       uint64_t v = fl.value;
       int packed = fl.wire_type == PROTO_WIRE_LEN;
       if (packed) proto_packed_init(&it, fl.span);

@@ -235,7 +235,7 @@ static void proto_cpu_read(proto_span msg, proto_cpu *c) {
     if (fl.number == PROTO_CPU_INFO_CPU_PROCESSOR && fl.wire_type == PROTO_WIRE_LEN) {
       c->processor = fl.span;
     } else if (fl.number == PROTO_CPU_INFO_CPU_FREQUENCIES) {
-      proto_packed_iter it;
+      proto_packed_iter it = {0};
       uint64_t v = fl.value;
       int packed = fl.wire_type == PROTO_WIRE_LEN;
       if (packed) proto_packed_init(&it, fl.span);
@@ -324,7 +324,7 @@ static int proto_cpu_freqs(trace_context *ctx, uint32_t ucpu, proto_span msg) {
   proto_reader_init_span(&r, msg);
   while (proto_reader_next(&r, &fl) == 1) {
     if (fl.number != PROTO_CPU_INFO_CPU_FREQUENCIES) continue;
-    proto_packed_iter it;
+    proto_packed_iter it = {0};
     uint64_t v = fl.value;
     int packed = fl.wire_type == PROTO_WIRE_LEN;
     if (packed) proto_packed_init(&it, fl.span);

@@ -45,7 +45,7 @@ static int proto_profile_deltas(import_file *f, proto_seq *seq, proto_span msg) 
   proto_reader_init_span(&r, msg);
   while (proto_reader_next(&r, &fl) == 1) {
     if (fl.number != PROTO_STREAMING_PROFILE_TIMESTAMP_DELTA_US) continue;
-    proto_packed_iter it;
+    proto_packed_iter it = {0};
     uint64_t v = fl.value;
     int packed = fl.wire_type == PROTO_WIRE_LEN;
     if (packed) proto_packed_init(&it, fl.span);
