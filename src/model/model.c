@@ -96,6 +96,14 @@ int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
   return model_new_thread(ctx, machine, tid, utid);
 }
 
+int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,
+                       int64_t ts, uint32_t *utid) {
+  int rc = model_new_thread(ctx, machine, tid, utid);
+  if (!rc && ts >= 0)
+    storage_set_i64(ctx_table(ctx, TABLE_THREAD), THREAD_start_ts, *utid, ts);
+  return rc;
+}
+
 int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
                             int64_t pid, uint32_t *utid) {
   uint32_t upid;
