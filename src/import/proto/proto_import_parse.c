@@ -5,6 +5,7 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_import.h"
+#include "import/proto/proto_process_tree.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
 
@@ -14,74 +15,6 @@ typedef struct proto_parse_ctx {
   uint32_t machine;
   int64_t ts;
 } proto_parse_ctx;
-
-/* ---- process tree ---- */
-
-static int proto_tree_process(proto_parse_ctx *p, proto_span msg) {
-  trace_context *ctx = p->f->ctx;
-  proto_reader r;
-  proto_field fl;
-  int64_t pid = 0;
-  int has_pid = 0, has_name = 0;
-  proto_span name = {NULL, 0};
-  proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.number == PROTO_PROCESS_TREE_PROCESS_PID) { pid = proto_field_int32(&fl); has_pid = 1; }
-    if (fl.number == PROTO_PROCESS_TREE_PROCESS_CMDLINE && fl.wire_type == PROTO_WIRE_LEN &&
-        !has_name) {
-      name = fl.span;
-      has_name = 1;
-    }
-  }
-  if (!has_pid) return WEFT_OK;
-  uint32_t upid;
-  int rc = model_process(ctx, p->machine, pid, &upid);
-  if (!rc && has_name) {
-    const void *nul = memchr(name.data, 0, name.len);
-    size_t len = nul ? (size_t)((const uint8_t *)nul - name.data) : name.len;
-    rc = model_process_set_name(ctx, upid, (const char *)name.data, len);
-  }
-  return rc;
-}
-
-static int proto_tree_thread(proto_parse_ctx *p, proto_span msg) {
-  trace_context *ctx = p->f->ctx;
-  proto_reader r;
-  proto_field fl;
-  int64_t tid = 0, tgid = 0;
-  int has_tid = 0, has_tgid = 0, has_name = 0;
-  proto_span name = {NULL, 0};
-  proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.number == PROTO_PROCESS_TREE_THREAD_TID) { tid = proto_field_int32(&fl); has_tid = 1; }
-    if (fl.number == PROTO_PROCESS_TREE_THREAD_TGID) { tgid = proto_field_int32(&fl); has_tgid = 1; }
-    if (fl.number == PROTO_PROCESS_TREE_THREAD_NAME && fl.wire_type == PROTO_WIRE_LEN) {
-      name = fl.span;
-      has_name = 1;
-    }
-  }
-  if (!has_tid) return WEFT_OK;
-  uint32_t utid;
-  int rc = has_tgid ? model_thread_in_process(ctx, p->machine, tid, tgid, &utid)
-                    : model_thread(ctx, p->machine, tid, &utid);
-  if (!rc && has_name)
-    rc = model_thread_set_name(ctx, utid, (const char *)name.data, name.len);
-  return rc;
-}
-
-static int proto_process_tree(proto_parse_ctx *p, proto_span tree) {
-  proto_reader r;
-  proto_field fl;
-  proto_reader_init_span(&r, tree);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.wire_type != PROTO_WIRE_LEN) continue;
-    int rc = WEFT_OK;
-    if (fl.number == PROTO_PROCESS_TREE_PROCESSES) rc = proto_tree_process(p, fl.span);
-    if (fl.number == PROTO_PROCESS_TREE_THREADS) rc = proto_tree_thread(p, fl.span);
-    if (rc) return rc;
-  }
-  return WEFT_OK;
-}
 
 /* ---- descriptors ---- */
 
@@ -589,7 +522,9 @@ int proto_import_parse(import_file *f, const sort_event *event, base_error *err)
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
     int rc = WEFT_OK;
     switch (fl.number) {
-      case PROTO_TRACE_PACKET_PROCESS_TREE: rc = proto_process_tree(&p, fl.span); break;
+      case PROTO_TRACE_PACKET_PROCESS_TREE:
+        rc = proto_process_tree_parse(f, p.machine, p.ts, info->data, info->defaults, fl.span);
+        break;
       case PROTO_TRACE_PACKET_TRACK_DESCRIPTOR: rc = proto_track_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR: rc = proto_thread_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR: rc = proto_process_descriptor(&p, fl.span); break;
