@@ -4,6 +4,7 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_event_counters.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_process_tree.h"
 
@@ -443,6 +444,9 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   uint64_t uuid = 0;
   int rc = proto_event_track(p, e, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
+  rc = proto_event_counters(p->f, p->info, p->ts, msg,
+                            storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid, track, -1));
+  if (rc) return rc;
   uint64_t type = e->has_type ? e->type
                  : e->has_phase ? proto_legacy_type(e->phase)
                                 : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
@@ -450,17 +454,8 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     if (!is_counter) return WEFT_OK;
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
     if (!e->has_dbl_counter && !e->has_int_counter) return WEFT_OK;
-    if (ref && ref->multiplier > 0) v *= (double)ref->multiplier;
-    if (ref && ref->is_incremental) {
-      uint64_t *slot;
-      uint64_t key = proto_intern_key(p->info->seq, p->info->generation, 0, uuid);
-      if (base_map_insert(&st->counter_sums, key, 0, &slot) < 0) return WEFT_ENOMEM;
-      double sum;
-      memcpy(&sum, slot, sizeof sum);
-      sum += v;
-      memcpy(slot, &sum, sizeof sum);
-      v = sum;
-    }
+    if (ref) rc = proto_counter_absolute(st, p->info, ref, uuid, &v);
+    if (rc) return rc;
     return model_counter(ctx, track, p->ts, v, -1);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
