@@ -2,6 +2,7 @@
 #include "import/proto/proto_config_text.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "core/context.h"
@@ -117,6 +118,29 @@ static const proto_text_field pt_config_fields[] = {
 };
 static const proto_text_msg pt_config = PT_FIELDS(pt_config_fields);
 
+/* The output and its sticky allocation failure (hitting the byte cap only
+ * truncates). */
+typedef struct pt_writer {
+  base_buf *buf;
+  int rc;
+} pt_writer;
+
+static void pt_note(pt_writer *w, int rc) {
+  if (rc == WEFT_ENOMEM) w->rc = rc;
+}
+
+static void pt_put(pt_writer *w, const void *s, size_t n) { pt_note(w, base_buf_append(w->buf, s, n)); }
+
+static void pt_putf(pt_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pt_putf(pt_writer *w, const char *fmt, ...) {
+  char tmp[64];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (n > 0) pt_put(w, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
 static const proto_text_field *pt_lookup(const proto_text_msg *m, uint32_t number) {
   for (size_t i = 0; m && i < m->count; i++)
     if (m->fields[i].number == number) return &m->fields[i];
@@ -124,68 +148,67 @@ static const proto_text_field *pt_lookup(const proto_text_msg *m, uint32_t numbe
 }
 
 /* Appends a quoted, C-escaped string. */
-static void pt_quoted(base_buf *out, const uint8_t *s, size_t len) {
-  base_buf_append(out, "\"", 1);
+static void pt_quoted(pt_writer *out, const uint8_t *s, size_t len) {
+  pt_put(out, "\"", 1);
   for (size_t i = 0; i < len; i++) {
     uint8_t c = s[i];
-    if (c == '"' || c == '\\') base_buf_appendf(out, "\\%c", c);
-    else if (c == '\n') base_buf_append(out, "\\n", 2);
-    else if (c < 0x20 || c >= 0x7f) base_buf_appendf(out, "\\%03o", c);
-    else base_buf_append(out, &c, 1);
+    if (c == '"' || c == '\\') pt_putf(out, "\\%c", c);
+    else if (c == '\n') pt_put(out, "\\n", 2);
+    else if (c < 0x20 || c >= 0x7f) pt_putf(out, "\\%03o", c);
+    else pt_put(out, &c, 1);
   }
-  base_buf_append(out, "\"", 1);
+  pt_put(out, "\"", 1);
 }
 
-static void pt_value(base_buf *out, const proto_text_field *d, const proto_field *fl) {
+static void pt_value(pt_writer *out, const proto_text_field *d, const proto_field *fl) {
   if (fl->wire_type == PROTO_WIRE_LEN) {
     pt_quoted(out, fl->span.data, fl->span.len);
     return;
   }
   uint64_t v = fl->value;
   switch (d ? d->type : PT_UINT) {
-    case PT_INT32: base_buf_appendf(out, "%" PRId32, (int32_t)(uint32_t)v); break;
-    case PT_INT64: base_buf_appendf(out, "%" PRId64, (int64_t)v); break;
-    case PT_BOOL: base_buf_appendf(out, "%s", v ? "true" : "false"); break;
+    case PT_INT32: pt_putf(out, "%" PRId32, (int32_t)(uint32_t)v); break;
+    case PT_INT64: pt_putf(out, "%" PRId64, (int64_t)v); break;
+    case PT_BOOL: pt_putf(out, "%s", v ? "true" : "false"); break;
     case PT_ENUM:
-      if (v < d->enum_count) base_buf_appendf(out, "%s", d->enum_names[v]);
-      else base_buf_appendf(out, "%" PRIu64, v);
+      if (v < d->enum_count) pt_putf(out, "%s", d->enum_names[v]);
+      else pt_putf(out, "%" PRIu64, v);
       break;
-    default: base_buf_appendf(out, "%" PRIu64, v); break;
+    default: pt_putf(out, "%" PRIu64, v); break;
   }
 }
 
-static void pt_indent(base_buf *out, int depth) {
-  if (out->len) base_buf_append(out, "\n", 1);
-  for (int i = 0; i < depth; i++) base_buf_append(out, "  ", 2);
+static void pt_indent(pt_writer *out, int depth) {
+  if (out->buf->len) pt_put(out, "\n", 1);
+  for (int i = 0; i < depth; i++) pt_put(out, "  ", 2);
 }
 
-static void pt_message(base_buf *out, proto_span msg, const proto_text_msg *schema, int depth) {
+static void pt_message(pt_writer *out, proto_span msg, const proto_text_msg *schema, int depth) {
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, msg);
   while (proto_reader_next(&r, &fl) == 1) {
     const proto_text_field *d = pt_lookup(schema, fl.number);
     pt_indent(out, depth);
-    if (d) base_buf_appendf(out, "%s", d->name);
-    else base_buf_appendf(out, "%" PRIu32, fl.number);
+    if (d) pt_putf(out, "%s", d->name);
+    else pt_putf(out, "%" PRIu32, fl.number);
     if (d && d->type == PT_MSG && fl.wire_type == PROTO_WIRE_LEN && depth < PROTO_TEXT_MAX_DEPTH) {
-      base_buf_append(out, " {", 2);
+      pt_put(out, " {", 2);
       pt_message(out, fl.span, d->msg, depth + 1);
       pt_indent(out, depth);
-      base_buf_append(out, "}", 1);
+      pt_put(out, "}", 1);
       continue;
     }
-    base_buf_append(out, ": ", 2);
+    pt_put(out, ": ", 2);
     pt_value(out, d, &fl);
   }
 }
 
 int proto_config_text(proto_span config, base_buf *out) {
   base_buf_reset(out);
-  pt_message(out, config, &pt_config, 0);
-  /* Appends past the cap fail silently (truncated output); only a failed
-   * allocation of the first bytes leaves no buffer. */
-  return out->len == 0 && config.len > 0 && !out->data ? WEFT_ENOMEM : WEFT_OK;
+  pt_writer w = {out, WEFT_OK};
+  pt_message(&w, config, &pt_config, 0);
+  return w.rc;
 }
 
 int proto_config_text_metadata(import_file *f, proto_span config) {
