@@ -65,6 +65,10 @@ int model_process_start(trace_context *ctx, uint32_t machine, int64_t pid,
                         int64_t ts, uint32_t *upid);
 int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                  uint32_t *utid);
+/* A new thread for tid even if one is live (tid reuse); no process yet.
+ * ts < 0 leaves start_ts NULL. */
+int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,
+                       int64_t ts, uint32_t *utid);
 /* Finds or creates the thread and attaches it to the process `pid`. */
 int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
                             int64_t pid, uint32_t *utid);

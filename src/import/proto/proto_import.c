@@ -16,10 +16,11 @@ typedef struct proto_packet_head {
   uint32_t seq_id;
   uint64_t raw_machine;  /* TracePacket.machine_id, 0 when absent */
   int has_ts, has_clock_id, cleared, relevant;
-  proto_span defaults, interned, snapshot, compressed, remote_sync;
+  proto_span defaults, interned, snapshot, compressed, remote_sync, track_desc;
   int has_defaults, has_interned, has_snapshot, has_compressed, has_remote_sync;
   proto_span ftrace, service;
   int has_ftrace, has_service;
+  int has_track_desc, first_on_sequence;
 } proto_packet_head;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
@@ -76,8 +77,12 @@ static int proto_head_read(proto_span pkt, proto_packet_head *h) {
       case PROTO_TRACE_PACKET_SERVICE_EVENT:
         if (is_len) { h->service = fl.span; h->has_service = 1; }
         break;
-      case PROTO_TRACE_PACKET_PROCESS_TREE:
+      case PROTO_TRACE_PACKET_FIRST_PACKET_ON_SEQUENCE: h->first_on_sequence = fl.value != 0; break;
       case PROTO_TRACE_PACKET_TRACK_DESCRIPTOR:
+        if (is_len) { h->track_desc = fl.span; h->has_track_desc = 1; }
+        h->relevant = 1;
+        break;
+      case PROTO_TRACE_PACKET_PROCESS_TREE:
       case PROTO_TRACE_PACKET_SYSTEM_INFO:
       case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR:
       case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR:
@@ -307,6 +312,9 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     if (rc) return base_error_set(err, rc, "out of memory");
     seq = &st->seqs.data[seq_idx];
   }
+  if (h.first_on_sequence) rc = proto_tracks_first_packet(&st->track_model, h.seq_id);
+  if (!rc && h.has_track_desc) rc = proto_tracks_reserve(f, &st->track_model, machine, h.track_desc);
+  if (rc) return base_error_set(err, rc, "out of memory");
   if (h.has_snapshot) {
     rc = proto_clock_snapshot(f, machine, h.seq_id, h.snapshot);
     if (rc) return base_error_set(err, rc, "clock snapshot failed");
@@ -405,8 +413,7 @@ static void proto_destroy(import_file *f) {
   VEC_FREE(st->seqs);
   base_map_free(&st->seq_by_id);
   base_map_free(&st->interned);
-  base_map_free(&st->tracks);
-  VEC_FREE(st->track_refs);
+  proto_tracks_free(&st->track_model);
   base_map_free(&st->counter_sums);
   base_map_free(&st->clock_multipliers);
   proto_misc_free(&st->misc);

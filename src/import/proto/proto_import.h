@@ -15,6 +15,7 @@
 
 #include "import/importer.h"
 #include "import/proto/proto_misc.h"
+#include "import/proto/proto_tracks.h"
 #include "import/proto/proto_wire.h"
 
 enum proto_intern_kind {
@@ -47,24 +48,13 @@ typedef struct proto_seq {
   int has_thread;
 } proto_seq;
 
-/* What a track uuid resolved to. */
-typedef struct proto_track_ref {
-  uint32_t track;
-  int is_counter;
-  int64_t utid, upid;  /* the thread / process the track belongs to, or -1 */
-  int is_incremental;  /* counter values are deltas, summed per sequence */
-  int64_t multiplier;  /* counter unit_multiplier, 0 if unset */
-  int is_state;        /* a state track (TrackEvent TYPE_STATE values) */
-} proto_track_ref;
-
 typedef struct proto_import_state {
   VEC(base_buf) inflated;
   VEC(proto_packet_info) packets;
   VEC(proto_seq) seqs;
   base_map seq_by_id;      /* sequence id -> index into seqs */
   base_map interned;       /* proto_intern_key -> string_id */
-  base_map tracks;         /* uuid -> index into track_refs */
-  VEC(proto_track_ref) track_refs;
+  proto_tracks track_model; /* descriptor tracks (proto_tracks.h) */
   base_map counter_sums;   /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
   int claimed_clock;
   int saw_timestamp;

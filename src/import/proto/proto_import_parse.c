@@ -4,9 +4,11 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_event_counters.h"
 #include "import/proto/proto_flow.h"
-#include "import/proto/proto_import.h"
 #include "import/proto/proto_ftrace.h"
+#include "import/proto/proto_import.h"
+#include "import/proto/proto_process_tree.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
 
@@ -16,80 +18,6 @@ typedef struct proto_parse_ctx {
   uint32_t machine;
   int64_t ts;
 } proto_parse_ctx;
-
-static const char *proto_str(trace_context *ctx, proto_span s, string_id *id,
-                             int *rc) {
-  *rc = ctx_intern(ctx, (const char *)s.data, s.len, id);
-  return *rc ? NULL : base_string_pool_get(&ctx->strings, *id);
-}
-
-/* ---- process tree ---- */
-
-static int proto_tree_process(proto_parse_ctx *p, proto_span msg) {
-  trace_context *ctx = p->f->ctx;
-  proto_reader r;
-  proto_field fl;
-  int64_t pid = 0;
-  int has_pid = 0, has_name = 0;
-  proto_span name = {NULL, 0};
-  proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.number == PROTO_PROCESS_TREE_PROCESS_PID) { pid = proto_field_int32(&fl); has_pid = 1; }
-    if (fl.number == PROTO_PROCESS_TREE_PROCESS_CMDLINE && fl.wire_type == PROTO_WIRE_LEN &&
-        !has_name) {
-      name = fl.span;
-      has_name = 1;
-    }
-  }
-  if (!has_pid) return WEFT_OK;
-  uint32_t upid;
-  int rc = model_process(ctx, p->machine, pid, &upid);
-  if (!rc && has_name) {
-    const void *nul = memchr(name.data, 0, name.len);
-    size_t len = nul ? (size_t)((const uint8_t *)nul - name.data) : name.len;
-    rc = model_process_set_name(ctx, upid, (const char *)name.data, len);
-  }
-  return rc;
-}
-
-static int proto_tree_thread(proto_parse_ctx *p, proto_span msg) {
-  trace_context *ctx = p->f->ctx;
-  proto_reader r;
-  proto_field fl;
-  int64_t tid = 0, tgid = 0;
-  int has_tid = 0, has_tgid = 0, has_name = 0;
-  proto_span name = {NULL, 0};
-  proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.number == PROTO_PROCESS_TREE_THREAD_TID) { tid = proto_field_int32(&fl); has_tid = 1; }
-    if (fl.number == PROTO_PROCESS_TREE_THREAD_TGID) { tgid = proto_field_int32(&fl); has_tgid = 1; }
-    if (fl.number == PROTO_PROCESS_TREE_THREAD_NAME && fl.wire_type == PROTO_WIRE_LEN) {
-      name = fl.span;
-      has_name = 1;
-    }
-  }
-  if (!has_tid) return WEFT_OK;
-  uint32_t utid;
-  int rc = has_tgid ? model_thread_in_process(ctx, p->machine, tid, tgid, &utid)
-                    : model_thread(ctx, p->machine, tid, &utid);
-  if (!rc && has_name)
-    rc = model_thread_set_name(ctx, utid, (const char *)name.data, name.len);
-  return rc;
-}
-
-static int proto_process_tree(proto_parse_ctx *p, proto_span tree) {
-  proto_reader r;
-  proto_field fl;
-  proto_reader_init_span(&r, tree);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.wire_type != PROTO_WIRE_LEN) continue;
-    int rc = WEFT_OK;
-    if (fl.number == PROTO_PROCESS_TREE_PROCESSES) rc = proto_tree_process(p, fl.span);
-    if (fl.number == PROTO_PROCESS_TREE_THREADS) rc = proto_tree_thread(p, fl.span);
-    if (rc) return rc;
-  }
-  return WEFT_OK;
-}
 
 /* ---- descriptors ---- */
 
@@ -144,72 +72,6 @@ static int proto_desc_process(proto_parse_ctx *p, const proto_desc *d, uint32_t 
   return rc;
 }
 
-static int proto_track_store(proto_import_state *st, uint64_t uuid,
-                             const proto_track_ref *ref) {
-  uint64_t *slot;
-  int ins = base_map_insert(&st->tracks, uuid, st->track_refs.len, &slot);
-  if (ins < 0) return WEFT_ENOMEM;
-  if (ins == 0) {
-    st->track_refs.data[*slot] = *ref;
-    return WEFT_OK;
-  }
-  return VEC_PUSH(st->track_refs, *ref);
-}
-
-static const proto_track_ref *proto_track_find(const proto_import_state *st,
-                                               uint64_t uuid) {
-  uint64_t *v = base_map_find(&st->tracks, uuid);
-  return v ? &st->track_refs.data[*v] : NULL;
-}
-
-typedef struct proto_track_desc {
-  uint64_t uuid, parent_uuid;
-  int has_uuid, has_parent, is_counter, has_process, has_thread, has_name;
-  int is_incremental, is_state, has_rank;
-  int64_t multiplier, rank;
-  proto_span name, process, thread;
-} proto_track_desc;
-
-static void proto_counter_desc_read(proto_span msg, proto_track_desc *t) {
-  proto_reader r;
-  proto_field fl;
-  proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.wire_type != PROTO_WIRE_VARINT) continue;
-    if (fl.number == PROTO_COUNTER_DESCRIPTOR_IS_INCREMENTAL) t->is_incremental = fl.value != 0;
-    if (fl.number == PROTO_COUNTER_DESCRIPTOR_UNIT_MULTIPLIER) t->multiplier = (int64_t)fl.value;
-  }
-}
-
-static void proto_track_desc_read(proto_span msg, proto_track_desc *t) {
-  memset(t, 0, sizeof *t);
-  proto_reader r;
-  proto_field fl;
-  proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
-    int len = fl.wire_type == PROTO_WIRE_LEN;
-    switch (fl.number) {
-      case PROTO_TRACK_DESCRIPTOR_UUID: t->uuid = fl.value; t->has_uuid = 1; break;
-      case PROTO_TRACK_DESCRIPTOR_PARENT_UUID: t->parent_uuid = fl.value; t->has_parent = 1; break;
-      case PROTO_TRACK_DESCRIPTOR_NAME:
-      case PROTO_TRACK_DESCRIPTOR_STATIC_NAME:
-        if (len) { t->name = fl.span; t->has_name = 1; }
-        break;
-      case PROTO_TRACK_DESCRIPTOR_PROCESS: if (len) { t->process = fl.span; t->has_process = 1; } break;
-      case PROTO_TRACK_DESCRIPTOR_THREAD: if (len) { t->thread = fl.span; t->has_thread = 1; } break;
-      case PROTO_TRACK_DESCRIPTOR_COUNTER:
-        t->is_counter = 1;
-        if (len) proto_counter_desc_read(fl.span, t);
-        break;
-      case PROTO_TRACK_DESCRIPTOR_STATE: t->is_state = 1; break;
-      case PROTO_TRACK_DESCRIPTOR_SIBLING_ORDER_RANK:
-        if (fl.wire_type == PROTO_WIRE_VARINT) { t->rank = proto_field_int32(&fl); t->has_rank = 1; }
-        break;
-      default: break;
-    }
-  }
-}
-
 /* Sets a process's / thread's arg set to {key: value} (sort index hints of
  * descriptor tracks). */
 static int proto_sort_index_hint(trace_context *ctx, schema_table_id table, int column,
@@ -221,68 +83,44 @@ static int proto_sort_index_hint(trace_context *ctx, schema_table_id table, int 
   return rc;
 }
 
+/* A TrackDescriptor at its trace time: resolves the track's thread/process
+ * (proto_tracks.h; the track row itself is made on first use) and applies
+ * the thread/process names and sort hints it carries. */
 static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
   trace_context *ctx = p->f->ctx;
   proto_import_state *st = p->f->state;
-  proto_track_desc t;
-  proto_track_desc_read(msg, &t);
-  if (!t.has_uuid) return WEFT_OK;
-  uint32_t track;
-  int rc = WEFT_OK;
+  proto_field fl;
+  if (proto_find_last(msg.data, msg.len, PROTO_TRACK_DESCRIPTOR_UUID, &fl) != 1) return WEFT_OK;
+  proto_track_ref ref;
+  int rc = proto_tracks_resolve(p->f, &st->track_model, p->machine, fl.value, &ref);
+  if (rc) return rc > 0 ? WEFT_OK : rc;
+  int64_t rank = 0;
+  int has_rank = proto_find_last(msg.data, msg.len, PROTO_TRACK_DESCRIPTOR_SIBLING_ORDER_RANK,
+                                 &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT;
+  if (has_rank) rank = proto_field_int32(&fl);
   proto_desc d;
-  model_track_spec spec;
-  model_track_spec_init(&spec);
-  spec.machine = p->machine;
-  spec.extra_key = t.uuid;
-  spec.is_counter = t.is_counter;
-  string_id name_id = STRING_NULL;
-  if (t.has_name) {
-    spec.name = proto_str(ctx, t.name, &name_id, &rc);
-    if (rc) return rc;
-  }
-  proto_track_ref ref = {0, t.is_counter, -1, -1, t.is_incremental, t.multiplier, t.is_state};
-  if (t.has_thread) {
-    proto_desc_read(t.thread, PROTO_THREAD_DESCRIPTOR_PID, PROTO_THREAD_DESCRIPTOR_TID,
+  if (ref.utid >= 0 &&
+      proto_find_last(msg.data, msg.len, PROTO_TRACK_DESCRIPTOR_THREAD, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_LEN) {
+    proto_desc_read(fl.span, PROTO_THREAD_DESCRIPTOR_PID, PROTO_THREAD_DESCRIPTOR_TID,
                     PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
-    uint32_t utid;
-    rc = proto_desc_thread(p, &d, &utid);
-    ref.utid = utid;
-    if (!rc && t.has_rank)
+    uint32_t utid = (uint32_t)ref.utid;
+    if (d.has_name) rc = model_thread_set_name(ctx, utid, (const char *)d.name.data, d.name.len);
+    if (!rc && has_rank)
       rc = proto_sort_index_hint(ctx, TABLE_THREAD, THREAD_arg_set_id, utid,
-                                 "thread_sort_index_hint", t.rank);
-  } else if (t.has_process) {
-    proto_desc_read(t.process, PROTO_PROCESS_DESCRIPTOR_PID, 0,
+                                 "thread_sort_index_hint", rank);
+  } else if (ref.upid >= 0 &&
+             proto_find_last(msg.data, msg.len, PROTO_TRACK_DESCRIPTOR_PROCESS, &fl) == 1 &&
+             fl.wire_type == PROTO_WIRE_LEN) {
+    proto_desc_read(fl.span, PROTO_PROCESS_DESCRIPTOR_PID, 0,
                     PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
-    uint32_t upid;
-    rc = proto_desc_process(p, &d, &upid);
-    ref.upid = upid;
-    if (!rc && t.has_rank)
+    uint32_t upid = (uint32_t)ref.upid;
+    if (d.has_name) rc = model_process_set_name(ctx, upid, (const char *)d.name.data, d.name.len);
+    if (!rc && has_rank)
       rc = proto_sort_index_hint(ctx, TABLE_PROCESS, PROCESS_arg_set_id, upid,
-                                 "process_sort_index_hint", t.rank);
-  } else if (t.has_parent) {
-    const proto_track_ref *parent = proto_track_find(st, t.parent_uuid);
-    if (parent) {
-      ref.utid = parent->utid;
-      ref.upid = parent->upid;
-      if (ref.utid < 0 && ref.upid < 0) spec.parent_id = parent->track;
-    }
+                                 "process_sort_index_hint", rank);
   }
-  if (rc) return rc;
-  if (ref.utid >= 0 && (t.has_thread && !t.is_counter)) {
-    rc = model_thread_track(ctx, (uint32_t)ref.utid, &track);
-  } else if (ref.upid >= 0 && (t.has_process && !t.is_counter)) {
-    rc = model_process_track(ctx, (uint32_t)ref.upid, &track);
-  } else {
-    spec.utid = ref.utid;
-    spec.upid = ref.upid;
-    spec.type = t.is_counter ? "counter" : ref.utid >= 0 ? "thread"
-                : ref.upid >= 0 ? "process" : "global";
-    rc = model_track(ctx, &spec, &track);
-  }
-  if (!rc && t.is_state) rc = proto_state_track_mark(ctx, track);
-  if (rc) return rc;
-  ref.track = track;
-  return proto_track_store(st, t.uuid, &ref);
+  return rc;
 }
 
 static int proto_thread_descriptor(proto_parse_ctx *p, proto_span msg) {
@@ -423,18 +261,23 @@ static int proto_default_track_uuid(const proto_packet_info *info, uint64_t *uui
   return 1;
 }
 
-/* The thread a legacy event on this sequence belongs to: the sequence's
- * ThreadDescriptor, else the thread of its default track. */
-static int proto_sequence_thread(proto_parse_ctx *p, uint32_t *utid) {
+/* The (pid, tid) legacy events on this sequence belong to: the sequence's
+ * ThreadDescriptor, else the thread of its default track's descriptor. */
+static int proto_sequence_ids(proto_parse_ctx *p, int64_t *pid, int64_t *tid) {
   proto_import_state *st = p->f->state;
   const proto_seq *seq = &st->seqs.data[p->info->seq];
-  if (seq->has_thread)
-    return model_thread_in_process(p->f->ctx, p->machine, seq->tid, seq->pid, utid) == WEFT_OK;
+  if (seq->has_thread) {
+    *pid = seq->pid;
+    *tid = seq->tid;
+    return 1;
+  }
   uint64_t uuid;
-  const proto_track_ref *ref =
-      proto_default_track_uuid(p->info, &uuid) ? proto_track_find(st, uuid) : NULL;
-  if (!ref || ref->utid < 0) return 0;
-  *utid = (uint32_t)ref->utid;
+  const proto_track_resv *r = proto_default_track_uuid(p->info, &uuid)
+                                  ? proto_tracks_find(&st->track_model, p->machine, uuid)
+                                  : NULL;
+  if (!r || !r->has_tid) return 0;
+  *pid = r->pid;
+  *tid = r->tid;
   return 1;
 }
 
@@ -442,9 +285,11 @@ static int proto_sequence_thread(proto_parse_ctx *p, uint32_t *utid) {
  * typed only by a legacy phase on the default track, instant scopes and the
  * sequence's thread. Returns 0 with *track set, 1 if not applicable, or a
  * WEFT_E* error. */
-static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track) {
+static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, int on_default,
+                              uint32_t *track) {
   trace_context *ctx = p->f->ctx;
-  uint32_t utid;
+  uint32_t utid, upid;
+  int64_t pid, tid;
   if (!e->has_legacy) return 1;
   if (e->has_tid_override) {
     int rc = e->has_pid_override
@@ -452,67 +297,78 @@ static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, uint32_t
                  : model_thread(ctx, p->machine, e->tid_override, &utid);
     return rc ? rc : model_thread_track(ctx, utid, track);
   }
+  if (e->has_pid_override && on_default) { /* a process-wide pseudo thread (tid -1) */
+    int rc = model_thread_in_process(ctx, p->machine, UINT32_MAX, e->pid_override, &utid);
+    return rc ? rc : model_thread_track(ctx, utid, track);
+  }
   if (e->has_type || !e->has_phase || (e->has_track && e->track_uuid != 0)) return 1;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.machine = p->machine;
   if (e->scope == 1) { /* global */
-    model_track_spec spec;
-    model_track_spec_init(&spec);
-    spec.machine = p->machine;
     spec.type = "legacy_chrome_global_instants";
     spec.name = "Global Legacy Events";
     return model_track(ctx, &spec, track);
   }
-  if (!proto_sequence_thread(p, &utid)) return 1;
-  if (e->scope == 2) { /* process */
-    int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
-    if (upid < 0) return 1;
-    return model_process_track(ctx, (uint32_t)upid, track);
+  if (!proto_sequence_ids(p, &pid, &tid)) return 1;
+  if (e->scope == 2) { /* process: the live process of the sequence's pid */
+    int rc = model_process(ctx, p->machine, pid, &upid);
+    spec.type = "chrome_process_instant";
+    spec.upid = upid;
+    return rc ? rc : model_track(ctx, &spec, track);
   }
-  return model_thread_track(ctx, utid, track);
+  int rc = model_thread_in_process(ctx, p->machine, tid, pid, &utid);
+  return rc ? rc : model_thread_track(ctx, utid, track);
 }
 
-/* Resolves the event's track; *is_counter tells a counter track. */
+/* The event's name (for naming an unnamed descriptor track). */
+static string_id proto_event_name(proto_parse_ctx *p, const proto_event *e, int *rc) {
+  proto_import_state *st = p->f->state;
+  string_id name = STRING_NULL;
+  *rc = WEFT_OK;
+  if (e->has_name) *rc = ctx_intern(p->f->ctx, (const char *)e->name.data, e->name.len, &name);
+  else if (e->has_name_iid)
+    name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
+                          e->name_iid);
+  return name;
+}
+
+/* Resolves the event's track; *is_counter tells a counter track. *track is
+ * UINT32_MAX when the event's track cannot be resolved (counted; drop it). */
 static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track,
-                             int *is_counter, const proto_track_ref **out_ref,
-                             uint64_t *out_uuid) {
+                             int *is_counter, proto_track_ref *ref_buf,
+                             const proto_track_ref **out_ref, uint64_t *out_uuid) {
   proto_import_state *st = p->f->state;
   trace_context *ctx = p->f->ctx;
   uint64_t uuid = e->track_uuid;
   int has_uuid = e->has_track || proto_default_track_uuid(p->info, &uuid);
-  int legacy_rc = proto_legacy_track(p, e, track);
-  if (legacy_rc <= 0) {
-    *is_counter = 0;
-    *out_ref = NULL;
-    *out_uuid = 0;
-    return legacy_rc;
-  }
+  int rc = proto_legacy_track(p, e, !has_uuid || uuid == 0, track);
   *is_counter = 0;
+  *out_ref = NULL;
+  *out_uuid = 0;
+  if (rc <= 0) return rc;
+  rc = WEFT_OK;
   if (has_uuid && uuid == 0) has_uuid = 0; /* explicit 0: the default track */
-  const proto_track_ref *ref = has_uuid ? proto_track_find(st, uuid) : NULL;
-  *out_ref = ref;
-  *out_uuid = uuid;
-  if (ref) {
-    *track = ref->track;
-    *is_counter = ref->is_counter;
-    return WEFT_OK;
-  }
   const proto_seq *seq = &st->seqs.data[p->info->seq];
   if (!has_uuid && !e->has_track && seq->has_thread) {
     uint32_t utid;
-    int rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
+    rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
     return rc ? rc : model_thread_track(ctx, utid, track);
   }
-  model_track_spec spec;
-  model_track_spec_init(&spec);
-  spec.machine = p->machine;
-  spec.type = "global";
-  spec.is_counter = e->has_type && e->type == PROTO_TRACK_EVENT_TYPE_COUNTER;
-  spec.extra_key = has_uuid ? uuid : 0;
-  spec.name = has_uuid ? NULL : "Default Track";
-  *is_counter = spec.is_counter;
-  int rc = model_track(ctx, &spec, track);
-  proto_track_ref nref = {*track, spec.is_counter, -1, -1, 0, 0, 0};
-  if (!rc && has_uuid) rc = proto_track_store(st, uuid, &nref);
-  return rc;
+  string_id name = has_uuid ? proto_event_name(p, e, &rc) : STRING_NULL;
+  if (!rc)
+    rc = proto_tracks_intern(p->f, &st->track_model, p->machine, has_uuid ? uuid : 0, name,
+                             seq->id, ref_buf);
+  if (rc > 0) {
+    *track = UINT32_MAX;
+    return import_stat(p->f, stat_track_event_parser_errors, 1);
+  }
+  if (rc) return rc;
+  *out_ref = ref_buf;
+  *out_uuid = uuid;
+  *track = ref_buf->track;
+  *is_counter = ref_buf->is_counter;
+  return WEFT_OK;
 }
 
 static int proto_debug_annotation(proto_parse_ctx *p, proto_span msg) {
@@ -585,9 +441,13 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   trace_context *ctx = p->f->ctx;
   uint32_t track, slice;
   int is_counter;
+  proto_track_ref ref_buf;
   const proto_track_ref *ref = NULL;
   uint64_t uuid = 0;
-  int rc = proto_event_track(p, e, &track, &is_counter, &ref, &uuid);
+  int rc = proto_event_track(p, e, &track, &is_counter, &ref_buf, &ref, &uuid);
+  if (rc || track == UINT32_MAX) return rc;
+  rc = proto_event_counters(p->f, p->info, p->ts, msg,
+                            storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid, track, -1));
   if (rc) return rc;
   uint64_t type = e->has_type ? e->type
                  : e->has_phase ? proto_legacy_type(e->phase)
@@ -596,17 +456,8 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     if (!is_counter) return WEFT_OK;
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
     if (!e->has_dbl_counter && !e->has_int_counter) return WEFT_OK;
-    if (ref && ref->multiplier > 0) v *= (double)ref->multiplier;
-    if (ref && ref->is_incremental) {
-      uint64_t *slot;
-      uint64_t key = proto_intern_key(p->info->seq, p->info->generation, 0, uuid);
-      if (base_map_insert(&st->counter_sums, key, 0, &slot) < 0) return WEFT_ENOMEM;
-      double sum;
-      memcpy(&sum, slot, sizeof sum);
-      sum += v;
-      memcpy(slot, &sum, sizeof sum);
-      v = sum;
-    }
+    if (ref) rc = proto_counter_absolute(st, p->info, ref, uuid, &v);
+    if (rc) return rc;
     return model_counter(ctx, track, p->ts, v, -1);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
@@ -672,7 +523,9 @@ int proto_import_parse(import_file *f, const sort_event *event, base_error *err)
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
     int rc = WEFT_OK;
     switch (fl.number) {
-      case PROTO_TRACE_PACKET_PROCESS_TREE: rc = proto_process_tree(&p, fl.span); break;
+      case PROTO_TRACE_PACKET_PROCESS_TREE:
+        rc = proto_process_tree_parse(f, p.machine, p.ts, info->data, info->defaults, fl.span);
+        break;
       case PROTO_TRACE_PACKET_TRACK_DESCRIPTOR: rc = proto_track_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR: rc = proto_thread_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR: rc = proto_process_descriptor(&p, fl.span); break;

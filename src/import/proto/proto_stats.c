@@ -5,6 +5,7 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_config_text.h"
 #include "import/proto/proto_misc.h"
 
 #define PROTO_MAX_WRITERS 65536
@@ -293,6 +294,7 @@ int proto_misc_end(import_file *f, proto_misc_state *m, base_error *err) {
     rc = ctx_metadata_set_int(f->ctx, "range_of_interest_start_us", m->roi_start_ns / 1000,
                               -1, f->trace_id);
   if (!rc && m->has_config) rc = proto_diagnostics_run(f, m->config);
+  if (!rc && m->has_config) rc = proto_config_text_metadata(f, m->config);
   if (rc) return base_error_set(err, rc, "out of memory");
   return WEFT_OK;
 }

@@ -1,0 +1,222 @@
+/* TraceConfig text rendering. See proto_config_text.h. */
+#include "import/proto/proto_config_text.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "core/context.h"
+
+typedef enum proto_text_type {
+  PT_INT32, PT_INT64, PT_UINT, PT_BOOL, PT_STRING, PT_ENUM, PT_MSG
+} proto_text_type;
+
+typedef struct proto_text_msg proto_text_msg;
+typedef struct proto_text_field {
+  uint32_t number;
+  const char *name;
+  proto_text_type type;
+  const proto_text_msg *msg;       /* PT_MSG */
+  const char *const *enum_names;   /* PT_ENUM, indexed by value */
+  size_t enum_count;
+} proto_text_field;
+
+struct proto_text_msg {
+  const proto_text_field *fields;
+  size_t count;
+};
+
+#define PT_FIELDS(arr) {arr, sizeof arr / sizeof arr[0]}
+#define PT_ENUM_OF(arr) PT_ENUM, NULL, arr, sizeof arr / sizeof arr[0]
+
+static const char *const pt_fill_policy[] = {"UNSPECIFIED", "RING_BUFFER", "DISCARD"};
+static const char *const pt_lockdown[] = {"LOCKDOWN_UNCHANGED", "LOCKDOWN_CLEAR", "LOCKDOWN_SET"};
+static const char *const pt_clocks[] = {
+    "BUILTIN_CLOCK_UNKNOWN", "BUILTIN_CLOCK_REALTIME", "BUILTIN_CLOCK_REALTIME_COARSE",
+    "BUILTIN_CLOCK_MONOTONIC", "BUILTIN_CLOCK_MONOTONIC_COARSE", "BUILTIN_CLOCK_MONOTONIC_RAW",
+    "BUILTIN_CLOCK_BOOTTIME"};
+
+static const proto_text_field pt_buffer_fields[] = {
+    {1, "size_kb", PT_UINT, NULL, NULL, 0},
+    {4, "fill_policy", PT_ENUM_OF(pt_fill_policy)},
+    {5, "transfer_on_clone", PT_BOOL, NULL, NULL, 0},
+    {6, "clear_before_clone", PT_BOOL, NULL, NULL, 0},
+};
+static const proto_text_msg pt_buffer = PT_FIELDS(pt_buffer_fields);
+
+static const proto_text_field pt_ftrace_fields[] = {
+    {1, "ftrace_events", PT_STRING, NULL, NULL, 0},
+    {2, "atrace_categories", PT_STRING, NULL, NULL, 0},
+    {3, "atrace_apps", PT_STRING, NULL, NULL, 0},
+    {10, "buffer_size_kb", PT_UINT, NULL, NULL, 0},
+    {11, "drain_period_ms", PT_UINT, NULL, NULL, 0},
+    {13, "symbolize_ksyms", PT_BOOL, NULL, NULL, 0},
+    {18, "syscall_events", PT_STRING, NULL, NULL, 0},
+    {19, "enable_function_graph", PT_BOOL, NULL, NULL, 0},
+    {23, "preserve_ftrace_buffer", PT_BOOL, NULL, NULL, 0},
+};
+static const proto_text_msg pt_ftrace = PT_FIELDS(pt_ftrace_fields);
+
+static const proto_text_field pt_ds_config_fields[] = {
+    {1, "name", PT_STRING, NULL, NULL, 0},
+    {2, "target_buffer", PT_UINT, NULL, NULL, 0},
+    {3, "trace_duration_ms", PT_UINT, NULL, NULL, 0},
+    {4, "tracing_session_id", PT_UINT, NULL, NULL, 0},
+    {100, "ftrace_config", PT_MSG, &pt_ftrace, NULL, 0},
+};
+static const proto_text_msg pt_ds_config = PT_FIELDS(pt_ds_config_fields);
+
+static const proto_text_field pt_data_source_fields[] = {
+    {1, "config", PT_MSG, &pt_ds_config, NULL, 0},
+    {2, "producer_name_filter", PT_STRING, NULL, NULL, 0},
+    {3, "producer_name_regex_filter", PT_STRING, NULL, NULL, 0},
+    {4, "machine_name_filter", PT_STRING, NULL, NULL, 0},
+};
+static const proto_text_msg pt_data_source = PT_FIELDS(pt_data_source_fields);
+
+static const proto_text_field pt_builtin_fields[] = {
+    {1, "disable_clock_snapshotting", PT_BOOL, NULL, NULL, 0},
+    {2, "disable_trace_config", PT_BOOL, NULL, NULL, 0},
+    {3, "disable_system_info", PT_BOOL, NULL, NULL, 0},
+    {4, "disable_service_events", PT_BOOL, NULL, NULL, 0},
+    {5, "primary_trace_clock", PT_ENUM_OF(pt_clocks)},
+    {6, "snapshot_interval_ms", PT_UINT, NULL, NULL, 0},
+    {7, "prefer_suspend_clock_for_snapshot", PT_BOOL, NULL, NULL, 0},
+    {8, "disable_chunk_usage_histograms", PT_BOOL, NULL, NULL, 0},
+};
+static const proto_text_msg pt_builtin = PT_FIELDS(pt_builtin_fields);
+
+static const proto_text_field pt_producer_fields[] = {
+    {1, "producer_name", PT_STRING, NULL, NULL, 0},
+    {2, "shm_size_kb", PT_UINT, NULL, NULL, 0},
+    {3, "page_size_kb", PT_UINT, NULL, NULL, 0},
+};
+static const proto_text_msg pt_producer = PT_FIELDS(pt_producer_fields);
+
+static const proto_text_field pt_config_fields[] = {
+    {1, "buffers", PT_MSG, &pt_buffer, NULL, 0},
+    {2, "data_sources", PT_MSG, &pt_data_source, NULL, 0},
+    {3, "duration_ms", PT_UINT, NULL, NULL, 0},
+    {4, "enable_extra_guardrails", PT_BOOL, NULL, NULL, 0},
+    {5, "lockdown_mode", PT_ENUM_OF(pt_lockdown)},
+    {6, "producers", PT_MSG, &pt_producer, NULL, 0},
+    {8, "write_into_file", PT_BOOL, NULL, NULL, 0},
+    {9, "file_write_period_ms", PT_UINT, NULL, NULL, 0},
+    {10, "max_file_size_bytes", PT_UINT, NULL, NULL, 0},
+    {12, "deferred_start", PT_BOOL, NULL, NULL, 0},
+    {13, "flush_period_ms", PT_UINT, NULL, NULL, 0},
+    {14, "flush_timeout_ms", PT_UINT, NULL, NULL, 0},
+    {16, "notify_traceur", PT_BOOL, NULL, NULL, 0},
+    {20, "builtin_data_sources", PT_MSG, &pt_builtin, NULL, 0},
+    {23, "data_source_stop_timeout_ms", PT_UINT, NULL, NULL, 0},
+    {27, "trace_uuid_msb", PT_INT64, NULL, NULL, 0},
+    {28, "trace_uuid_lsb", PT_INT64, NULL, NULL, 0},
+    {29, "output_path", PT_STRING, NULL, NULL, 0},
+    {30, "bugreport_score", PT_INT32, NULL, NULL, 0},
+    {36, "prefer_suspend_clock_for_duration", PT_BOOL, NULL, NULL, 0},
+    {38, "bugreport_filename", PT_STRING, NULL, NULL, 0},
+};
+static const proto_text_msg pt_config = PT_FIELDS(pt_config_fields);
+
+/* The output and its sticky allocation failure (hitting the byte cap only
+ * truncates). */
+typedef struct pt_writer {
+  base_buf *buf;
+  int rc;
+} pt_writer;
+
+static void pt_note(pt_writer *w, int rc) {
+  if (rc == WEFT_ENOMEM) w->rc = rc;
+}
+
+static void pt_put(pt_writer *w, const void *s, size_t n) { pt_note(w, base_buf_append(w->buf, s, n)); }
+
+static void pt_putf(pt_writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void pt_putf(pt_writer *w, const char *fmt, ...) {
+  char tmp[64];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+  va_end(ap);
+  if (n > 0) pt_put(w, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+}
+
+static const proto_text_field *pt_lookup(const proto_text_msg *m, uint32_t number) {
+  for (size_t i = 0; m && i < m->count; i++)
+    if (m->fields[i].number == number) return &m->fields[i];
+  return NULL;
+}
+
+/* Appends a quoted, C-escaped string. */
+static void pt_quoted(pt_writer *out, const uint8_t *s, size_t len) {
+  pt_put(out, "\"", 1);
+  for (size_t i = 0; i < len; i++) {
+    uint8_t c = s[i];
+    if (c == '"' || c == '\\') pt_putf(out, "\\%c", c);
+    else if (c == '\n') pt_put(out, "\\n", 2);
+    else if (c < 0x20 || c >= 0x7f) pt_putf(out, "\\%03o", c);
+    else pt_put(out, &c, 1);
+  }
+  pt_put(out, "\"", 1);
+}
+
+static void pt_value(pt_writer *out, const proto_text_field *d, const proto_field *fl) {
+  if (fl->wire_type == PROTO_WIRE_LEN) {
+    pt_quoted(out, fl->span.data, fl->span.len);
+    return;
+  }
+  uint64_t v = fl->value;
+  switch (d ? d->type : PT_UINT) {
+    case PT_INT32: pt_putf(out, "%" PRId32, (int32_t)(uint32_t)v); break;
+    case PT_INT64: pt_putf(out, "%" PRId64, (int64_t)v); break;
+    case PT_BOOL: pt_putf(out, "%s", v ? "true" : "false"); break;
+    case PT_ENUM:
+      if (v < d->enum_count) pt_putf(out, "%s", d->enum_names[v]);
+      else pt_putf(out, "%" PRIu64, v);
+      break;
+    default: pt_putf(out, "%" PRIu64, v); break;
+  }
+}
+
+static void pt_indent(pt_writer *out, int depth) {
+  if (out->buf->len) pt_put(out, "\n", 1);
+  for (int i = 0; i < depth; i++) pt_put(out, "  ", 2);
+}
+
+static void pt_message(pt_writer *out, proto_span msg, const proto_text_msg *schema, int depth) {
+  proto_reader r;
+  proto_field fl = {0};
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    const proto_text_field *d = pt_lookup(schema, fl.number);
+    pt_indent(out, depth);
+    if (d) pt_putf(out, "%s", d->name);
+    else pt_putf(out, "%" PRIu32, fl.number);
+    if (d && d->type == PT_MSG && fl.wire_type == PROTO_WIRE_LEN && depth < PROTO_TEXT_MAX_DEPTH) {
+      pt_put(out, " {", 2);
+      pt_message(out, fl.span, d->msg, depth + 1);
+      pt_indent(out, depth);
+      pt_put(out, "}", 1);
+      continue;
+    }
+    pt_put(out, ": ", 2);
+    pt_value(out, d, &fl);
+  }
+}
+
+int proto_config_text(proto_span config, base_buf *out) {
+  base_buf_reset(out);
+  pt_writer w = {out, WEFT_OK};
+  pt_message(&w, config, &pt_config, 0);
+  return w.rc;
+}
+
+int proto_config_text_metadata(import_file *f, proto_span config) {
+  base_buf out;
+  base_buf_init(&out, PROTO_TEXT_MAX_BYTES);
+  int rc = proto_config_text(config, &out);
+  if (!rc) rc = ctx_metadata_set_str(f->ctx, "trace_config_pbtxt", out.data ? out.data : "", -1,
+                                     f->trace_id);
+  base_buf_free(&out);
+  return rc;
+}

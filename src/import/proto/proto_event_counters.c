@@ -1,0 +1,177 @@
+/* Extra and thread-time counters of track events. See proto_event_counters.h. */
+#include "import/proto/proto_event_counters.h"
+
+#include "import/proto/proto_fields.h"
+
+typedef struct proto_extra_list {
+  uint64_t uuids[PROTO_MAX_EXTRA_COUNTERS];
+  double values[PROTO_MAX_EXTRA_COUNTERS];
+  size_t n_uuids, n_values;
+  int has_uuids, overflow;
+} proto_extra_list;
+
+int proto_counter_absolute(proto_import_state *st, const proto_packet_info *info,
+                           const proto_track_ref *ref, uint64_t uuid, double *v) {
+  if (ref->multiplier > 0) *v *= (double)ref->multiplier;
+  if (!ref->is_incremental) return WEFT_OK;
+  uint64_t *slot;
+  uint64_t key = proto_intern_key(info->seq, info->generation, 0, uuid);
+  if (base_map_insert(&st->counter_sums, key, 0, &slot) < 0) return WEFT_ENOMEM;
+  double sum;
+  memcpy(&sum, slot, sizeof sum);
+  sum += *v;
+  memcpy(slot, &sum, sizeof sum);
+  *v = sum;
+  return WEFT_OK;
+}
+
+static void proto_extra_add_uuid(proto_extra_list *l, uint64_t uuid) {
+  l->has_uuids = 1;
+  if (l->n_uuids < PROTO_MAX_EXTRA_COUNTERS) l->uuids[l->n_uuids++] = uuid;
+  else l->overflow = 1;
+}
+
+static void proto_extra_add_value(proto_extra_list *l, double v) {
+  if (l->n_values < PROTO_MAX_EXTRA_COUNTERS) l->values[l->n_values++] = v;
+  else l->overflow = 1;
+}
+
+/* Reads a repeated uint64 (packed or not) into the uuid list. */
+static void proto_extra_read_uuids(const proto_field *fl, proto_extra_list *l) {
+  if (fl->wire_type == PROTO_WIRE_VARINT) { proto_extra_add_uuid(l, fl->value); return; }
+  if (fl->wire_type != PROTO_WIRE_LEN) return;
+  proto_packed_iter it;
+  uint64_t v;
+  proto_packed_init(&it, fl->span);
+  while (proto_packed_next_varint(&it, &v) == 1) proto_extra_add_uuid(l, v);
+}
+
+static void proto_extra_read_ints(const proto_field *fl, proto_extra_list *l) {
+  if (fl->wire_type == PROTO_WIRE_VARINT) {
+    proto_extra_add_value(l, (double)(int64_t)fl->value);
+    return;
+  }
+  if (fl->wire_type != PROTO_WIRE_LEN) return;
+  proto_packed_iter it;
+  uint64_t v;
+  proto_packed_init(&it, fl->span);
+  while (proto_packed_next_varint(&it, &v) == 1) proto_extra_add_value(l, (double)(int64_t)v);
+}
+
+static void proto_extra_read_doubles(const proto_field *fl, proto_extra_list *l) {
+  if (fl->wire_type == PROTO_WIRE_FIXED64) { proto_extra_add_value(l, proto_field_double(fl)); return; }
+  if (fl->wire_type != PROTO_WIRE_LEN) return;
+  proto_packed_iter it;
+  uint64_t v;
+  proto_packed_init(&it, fl->span);
+  while (proto_packed_next_fixed64(&it, &v) == 1) {
+    double d;
+    memcpy(&d, &v, sizeof d);
+    proto_extra_add_value(l, d);
+  }
+}
+
+/* The TrackEventDefaults' uuid list `number`, when the event has none. */
+static void proto_extra_default_uuids(const proto_packet_info *info, uint32_t number,
+                                      proto_extra_list *l) {
+  proto_field fl;
+  if (l->has_uuids || !info->defaults.data ||
+      proto_find_last(info->defaults.data, info->defaults.len,
+                      PROTO_TRACE_PACKET_DEFAULTS_TRACK_EVENT_DEFAULTS, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_LEN)
+    return;
+  proto_reader r;
+  proto_field uf;
+  proto_reader_init_span(&r, fl.span);
+  while (proto_reader_next(&r, &uf) == 1)
+    if (uf.number == number) proto_extra_read_uuids(&uf, l);
+}
+
+static int proto_extra_write(import_file *f, const proto_packet_info *info, int64_t ts,
+                             const proto_extra_list *l) {
+  proto_import_state *st = f->state;
+  if (l->overflow) {
+    int rc = import_stat(f, stat_track_event_extra_counter_exceeds_max, 1);
+    if (rc) return rc;
+  }
+  if (l->n_values && l->n_values != l->n_uuids) {
+    int rc = import_stat(f, stat_track_event_extra_counter_track_uuid_mismatch, 1);
+    if (rc) return rc;
+  }
+  int64_t seq_id = st->seqs.data[info->seq].id;
+  for (size_t i = 0; i < l->n_values && i < l->n_uuids; i++) {
+    proto_track_ref ref;
+    int rc = proto_tracks_intern(f, &st->track_model, info->machine, l->uuids[i], STRING_NULL,
+                                 seq_id, &ref);
+    if (rc > 0 || (!rc && !ref.is_counter)) {
+      rc = import_stat(f, stat_track_event_extra_counter_invalid_track, 1);
+      if (rc) return rc;
+      continue;
+    }
+    double v = l->values[i];
+    if (!rc) rc = proto_counter_absolute(st, info, &ref, l->uuids[i], &v);
+    if (!rc) rc = model_counter(f->ctx, ref.track, ts, v, -1);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
+static int proto_thread_counter(import_file *f, uint32_t utid, const char *name, int64_t ts,
+                                double v) {
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = "thread_counter";
+  spec.is_counter = 1;
+  spec.utid = utid;
+  spec.machine = (uint32_t)storage_get_i64_or(ctx_table(f->ctx, TABLE_THREAD),
+                                              THREAD_machine_id, utid, 0);
+  uint32_t track;
+  int rc = model_track(f->ctx, &spec, &track);
+  return rc ? rc : model_counter(f->ctx, track, ts, v, -1);
+}
+
+int proto_event_counters(import_file *f, const proto_packet_info *info, int64_t ts,
+                         proto_span event, int64_t utid) {
+  proto_extra_list ints, doubles;
+  int64_t thread_time_us = 0, instructions = 0;
+  int has_thread_time = 0, has_instructions = 0;
+  memset(&ints, 0, sizeof ints);
+  memset(&doubles, 0, sizeof doubles);
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, event);
+  while (proto_reader_next(&r, &fl) == 1) {
+    switch (fl.number) {
+      case PROTO_TRACK_EVENT_EXTRA_COUNTER_TRACK_UUIDS: proto_extra_read_uuids(&fl, &ints); break;
+      case PROTO_TRACK_EVENT_EXTRA_COUNTER_VALUES: proto_extra_read_ints(&fl, &ints); break;
+      case PROTO_TRACK_EVENT_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS: proto_extra_read_uuids(&fl, &doubles); break;
+      case PROTO_TRACK_EVENT_EXTRA_DOUBLE_COUNTER_VALUES: proto_extra_read_doubles(&fl, &doubles); break;
+      case PROTO_TRACK_EVENT_THREAD_TIME_ABSOLUTE_US:
+        thread_time_us = (int64_t)fl.value;
+        has_thread_time = fl.wire_type == PROTO_WIRE_VARINT;
+        break;
+      case PROTO_TRACK_EVENT_THREAD_INSTRUCTION_COUNT_ABSOLUTE:
+        instructions = (int64_t)fl.value;
+        has_instructions = fl.wire_type == PROTO_WIRE_VARINT;
+        break;
+      default: break;
+    }
+  }
+  int rc = WEFT_OK;
+  if (ints.n_values) {
+    proto_extra_default_uuids(info, PROTO_TRACK_EVENT_DEFAULTS_EXTRA_COUNTER_TRACK_UUIDS, &ints);
+    rc = proto_extra_write(f, info, ts, &ints);
+  }
+  if (!rc && doubles.n_values) {
+    proto_extra_default_uuids(info, PROTO_TRACK_EVENT_DEFAULTS_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS,
+                              &doubles);
+    rc = proto_extra_write(f, info, ts, &doubles);
+  }
+  if (utid < 0) return rc;
+  if (!rc && has_thread_time && thread_time_us < INT64_MAX / 1000 && thread_time_us > -INT64_MAX / 1000)
+    rc = proto_thread_counter(f, (uint32_t)utid, "thread_time", ts, (double)(thread_time_us * 1000));
+  if (!rc && has_instructions)
+    rc = proto_thread_counter(f, (uint32_t)utid, "thread_instruction_count", ts, (double)instructions);
+  return rc;
+}

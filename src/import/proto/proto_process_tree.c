@@ -1,0 +1,212 @@
+/* ProcessTree packets. See proto_process_tree.h. */
+#include "import/proto/proto_process_tree.h"
+
+#include <stdio.h>
+
+#include "core/context.h"
+#include "import/proto/proto_fields.h"
+
+#define PROTO_PROCESS_TREE_PROCESS_IS_KTHREAD 9
+#define PROTO_PROCESS_TREE_MAX_CMDLINE 4096
+#define PROTO_ANDROID_PER_USER_RANGE 100000
+
+typedef struct proto_tree_proc {
+  int64_t pid, ppid, uid, start_from_boot;
+  int has_pid, has_ppid, has_uid, has_start, is_kthread, has_kthread, cmdline_is_comm;
+  proto_span argv0;
+  int has_cmdline;
+  base_buf cmdline; /* argv joined by spaces */
+} proto_tree_proc;
+
+/* The trace-time offset of BOOTTIME values in this packet (its trace time
+ * minus its raw timestamp); 0 when the packet's clock is not BOOTTIME. */
+static int proto_tree_boottime_offset(proto_span pkt, proto_span defaults, int64_t ts,
+                                      int64_t *offset) {
+  proto_field fl;
+  uint64_t clock = PROTO_BUILTIN_CLOCK_BOOTTIME;
+  if (defaults.data &&
+      proto_find_last(defaults.data, defaults.len,
+                      PROTO_TRACE_PACKET_DEFAULTS_TIMESTAMP_CLOCK_ID, &fl) == 1)
+    clock = fl.value;
+  if (proto_find_last(pkt.data, pkt.len, PROTO_TRACE_PACKET_TIMESTAMP_CLOCK_ID, &fl) == 1)
+    clock = fl.value;
+  if (clock != PROTO_BUILTIN_CLOCK_BOOTTIME ||
+      proto_find_last(pkt.data, pkt.len, PROTO_TRACE_PACKET_TIMESTAMP, &fl) != 1)
+    return 0;
+  *offset = ts - (int64_t)fl.value;
+  return 1;
+}
+
+static void proto_tree_proc_read(proto_span msg, proto_tree_proc *pr) {
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    int len = fl.wire_type == PROTO_WIRE_LEN;
+    switch (fl.number) {
+      case PROTO_PROCESS_TREE_PROCESS_PID: pr->pid = proto_field_int32(&fl); pr->has_pid = 1; break;
+      case PROTO_PROCESS_TREE_PROCESS_PPID: pr->ppid = proto_field_int32(&fl); pr->has_ppid = 1; break;
+      case PROTO_PROCESS_TREE_PROCESS_UID: pr->uid = proto_field_int32(&fl); pr->has_uid = 1; break;
+      case PROTO_PROCESS_TREE_PROCESS_PROCESS_START_FROM_BOOT:
+        pr->start_from_boot = (int64_t)fl.value;
+        pr->has_start = 1;
+        break;
+      case PROTO_PROCESS_TREE_PROCESS_CMDLINE_IS_COMM: pr->cmdline_is_comm = fl.value != 0; break;
+      case PROTO_PROCESS_TREE_PROCESS_IS_KTHREAD:
+        pr->is_kthread = fl.value != 0;
+        pr->has_kthread = 1;
+        break;
+      case PROTO_PROCESS_TREE_PROCESS_CMDLINE: {
+        if (!len) break;
+        const void *nul = memchr(fl.span.data, 0, fl.span.len);
+        size_t n = nul ? (size_t)((const uint8_t *)nul - fl.span.data) : fl.span.len;
+        if (!pr->has_cmdline) {
+          pr->argv0.data = fl.span.data;
+          pr->argv0.len = n;
+        } else {
+          base_buf_append(&pr->cmdline, " ", 1); /* over the cap: truncated */
+        }
+        base_buf_append(&pr->cmdline, fl.span.data, n);
+        pr->has_cmdline = 1;
+        break;
+      }
+      default: break;
+    }
+  }
+}
+
+/* A kernel worker's comm without its workqueue suffix. */
+static size_t proto_tree_kworker_len(const char *s, size_t len) {
+  if (len < 8 || memcmp(s, "kworker/", 8) != 0) return len;
+  const char *dash = memchr(s, '-', len);
+  return dash ? (size_t)(dash - s) : len;
+}
+
+static int proto_tree_process_args(trace_context *ctx, uint32_t upid, int is_kthread) {
+  int64_t set;
+  int rc = model_arg_int(ctx, "is_kthread", 10, MODEL_ARG_BOOL, is_kthread);
+  if (!rc) rc = model_args_commit(ctx, &set);
+  if (!rc && set >= 0) storage_set_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_arg_set_id, upid, set);
+  return rc;
+}
+
+static int proto_tree_apply_process(import_file *f, uint32_t machine, const proto_tree_proc *pr,
+                                    int has_offset, int64_t offset) {
+  trace_context *ctx = f->ctx;
+  storage_table *pt = ctx_table(ctx, TABLE_PROCESS);
+  uint32_t upid, parent, utid;
+  int rc = model_process(ctx, machine, pr->pid, &upid);
+  if (!rc && pr->has_ppid && storage_is_null(pt, PROCESS_parent_upid, upid)) {
+    rc = model_process(ctx, machine, pr->ppid, &parent);
+    if (!rc && parent != upid) storage_set_i64(pt, PROCESS_parent_upid, upid, parent);
+  }
+  if (rc) return rc;
+  int kthread = pr->is_kthread || pr->cmdline_is_comm;
+  if (pr->has_cmdline) {
+    const char *name = (const char *)pr->argv0.data;
+    size_t name_len = pr->argv0.len;
+    const char *cmd = pr->cmdline.data ? pr->cmdline.data : "";
+    size_t cmd_len = pr->cmdline.len;
+    if (kthread) {
+      name_len = proto_tree_kworker_len(name, name_len);
+      cmd = name;
+      cmd_len = name_len;
+    }
+    string_id cmd_id;
+    rc = model_process_set_name(ctx, upid, name, name_len);
+    if (!rc) rc = ctx_intern(ctx, cmd, cmd_len, &cmd_id);
+    if (!rc) storage_set_str(pt, PROCESS_cmdline, upid, cmd_id);
+    if (!rc && pr->is_kthread) {
+      rc = model_thread_in_process(ctx, machine, pr->pid, pr->pid, &utid);
+      if (!rc) rc = model_thread_set_name(ctx, utid, name, name_len);
+    }
+  }
+  if (!rc && pr->has_uid) {
+    storage_set_i64(pt, PROCESS_uid, upid, pr->uid);
+    storage_set_i64(pt, PROCESS_android_appid, upid, pr->uid % PROTO_ANDROID_PER_USER_RANGE);
+    storage_set_i64(pt, PROCESS_android_user_id, upid, pr->uid / PROTO_ANDROID_PER_USER_RANGE);
+  }
+  if (!rc && pr->has_start && has_offset)
+    storage_set_i64(pt, PROCESS_start_ts, upid, pr->start_from_boot + offset);
+  if (!rc) rc = proto_tree_process_args(ctx, upid, pr->is_kthread);
+  return rc;
+}
+
+static int proto_tree_process(import_file *f, uint32_t machine, proto_span msg,
+                              int has_offset, int64_t offset) {
+  proto_tree_proc pr;
+  memset(&pr, 0, sizeof pr);
+  base_buf_init(&pr.cmdline, PROTO_PROCESS_TREE_MAX_CMDLINE);
+  proto_tree_proc_read(msg, &pr);
+  int rc = pr.has_pid ? proto_tree_apply_process(f, machine, &pr, has_offset, offset) : WEFT_OK;
+  base_buf_free(&pr.cmdline);
+  return rc;
+}
+
+/* 1 if the process of upid is a kernel thread (is_kthread arg set). */
+static int proto_tree_is_kthread(trace_context *ctx, uint32_t machine, int64_t pid,
+                                 string_id *name) {
+  uint32_t upid;
+  if (model_process(ctx, machine, pid, &upid)) return 0;
+  storage_table *pt = ctx_table(ctx, TABLE_PROCESS);
+  int64_t set = storage_get_i64_or(pt, PROCESS_arg_set_id, upid, -1);
+  if (set < 0) return 0;
+  storage_table *at = ctx_table(ctx, TABLE_ARGS);
+  size_t i = storage_lower_bound_i64(at, ARGS_arg_set_id, 0, at->row_count, set, 0);
+  for (; i < at->row_count && storage_i64(at, ARGS_arg_set_id)[i] == set; i++) {
+    const char *key = base_string_pool_get(&ctx->strings, storage_str(at, ARGS_key)[i]);
+    if (key && strcmp(key, "is_kthread") == 0 && storage_i64(at, ARGS_int_value)[i]) {
+      *name = storage_str(pt, PROCESS_name)[upid];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+static int proto_tree_thread(import_file *f, uint32_t machine, proto_span msg) {
+  trace_context *ctx = f->ctx;
+  proto_reader r;
+  proto_field fl;
+  int64_t tid = 0, tgid = 0;
+  int has_tid = 0, has_tgid = 0, has_name = 0;
+  proto_span name = {NULL, 0};
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_PROCESS_TREE_THREAD_TID) { tid = proto_field_int32(&fl); has_tid = 1; }
+    if (fl.number == PROTO_PROCESS_TREE_THREAD_TGID) { tgid = proto_field_int32(&fl); has_tgid = 1; }
+    if (fl.number == PROTO_PROCESS_TREE_THREAD_NAME && fl.wire_type == PROTO_WIRE_LEN) {
+      name = fl.span;
+      has_name = 1;
+    }
+  }
+  if (!has_tid) return WEFT_OK;
+  uint32_t utid;
+  int rc = has_tgid ? model_thread_in_process(ctx, machine, tid, tgid, &utid)
+                    : model_thread(ctx, machine, tid, &utid);
+  if (rc || !has_name) return rc;
+  string_id comm;
+  if (has_tgid && tid == tgid && proto_tree_is_kthread(ctx, machine, tgid, &comm)) {
+    storage_set_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, utid, comm);
+    return WEFT_OK;
+  }
+  return model_thread_set_name(ctx, utid, (const char *)name.data, name.len);
+}
+
+int proto_process_tree_parse(import_file *f, uint32_t machine, int64_t ts,
+                             proto_span pkt, proto_span defaults, proto_span tree) {
+  int64_t offset = 0;
+  int has_offset = proto_tree_boottime_offset(pkt, defaults, ts, &offset);
+  for (uint32_t pass = 0; pass < 2; pass++) {
+    uint32_t want = pass == 0 ? PROTO_PROCESS_TREE_PROCESSES : PROTO_PROCESS_TREE_THREADS;
+    proto_reader r;
+    proto_field fl;
+    proto_reader_init_span(&r, tree);
+    while (proto_reader_next(&r, &fl) == 1) {
+      if (fl.wire_type != PROTO_WIRE_LEN || fl.number != want) continue;
+      int rc = pass == 0 ? proto_tree_process(f, machine, fl.span, has_offset, offset)
+                         : proto_tree_thread(f, machine, fl.span);
+      if (rc) return rc;
+    }
+  }
+  return WEFT_OK;
+}

@@ -1,0 +1,106 @@
+"""End-to-end: the track-event track model (proto_tracks), process trees,
+extra counters and the trace config text."""
+import os
+import shutil
+import subprocess
+import unittest
+
+import weft_e2e as e
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+DATA = os.path.join(ROOT, 'tests', 'data', 'proto_tracks')
+ENCODE = os.path.join(ROOT, 'scripts', 'encode_textproto.sh')
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class ProtoTracksTest(e.TempDirTest):
+    def encode(self, name):
+        out = os.path.join(self.dir, name + '.pb')
+        subprocess.run(['sh', ENCODE, os.path.join(DATA, name + '.textproto'),
+                        out], check=True)
+        return out
+
+    def query(self, trace, sql):
+        rc, out, err = e.run('-Q', sql, trace)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def test_tid_and_pid_reuse_from_descriptors(self):
+        trace = self.encode('tracks')
+        out = self.query(trace, 'select utid, tid, upid, name from thread order by utid')
+        self.assertEqual(out, '"utid","tid","upid","name"\n0,0,0,"[NULL]"\n'
+                         '1,5,1,"[NULL]"\n2,1,1,"t1"\n3,1,1,"t1_again"\n4,5,2,"[NULL]"\n')
+        out = self.query(trace, 'select upid, pid, name from process order by upid')
+        self.assertEqual(out, '"upid","pid","name"\n0,0,"[NULL]"\n1,5,"p1"\n2,5,"p2"\n')
+
+    def test_track_types_and_names(self):
+        trace = self.encode('tracks')
+        out = self.query(trace, 'select s.name as ev, t.name, t.type from slice s '
+                         'join track t on s.track_id = t.id order by s.ts')
+        # "renamed" comes after the first event of a mergeable track: ignored.
+        self.assertEqual(out, '"ev","name","type"\n'
+                         '"on_t1","[NULL]","thread_track_event"\n'
+                         '"on_async","async","process_merged_track_event"\n'
+                         '"on_t1_again","[NULL]","thread"\n'
+                         '"on_p2","[NULL]","process_track_event"\n'
+                         '"unknown_uuid","unknown_uuid","global_merged_track_event"\n')
+
+    def test_source_args(self):
+        trace = self.encode('tracks')
+        out = self.query(trace, "select t.id, "
+                         "extract_arg(t.source_arg_set_id, 'description') d, "
+                         "extract_arg(t.source_arg_set_id, 'has_first_packet_on_sequence') f, "
+                         "extract_arg(t.source_arg_set_id, 'sibling_order_rank') r, "
+                         "extract_arg(t.source_arg_set_id, 'child_ordering') o, "
+                         "extract_arg(t.source_arg_set_id, 'trace_id') u "
+                         "from track t where t.id < 3 order by t.id")
+        self.assertEqual(out, '"id","d","f","r","o","u"\n'
+                         '0,"first t",1,"[NULL]","[NULL]",1\n'
+                         '1,"[NULL]",1,"[NULL]","explicit",10\n'
+                         '2,"[NULL]",1,3,"[NULL]",11\n')
+
+    def test_parent_loop_is_dropped_and_counted(self):
+        trace = self.encode('tracks')
+        out = self.query(trace, "select count(*) c from slice where name = 'in_loop'")
+        self.assertEqual(out, '"c"\n0\n')
+        out = self.query(trace, "select value from stats "
+                         "where name = 'track_event_track_hierarchy_loop'")
+        self.assertEqual(out, '"value"\n3\n')
+
+    def test_extra_and_thread_time_counters(self):
+        trace = self.encode('counters')
+        out = self.query(trace, 'select t.name, t.counter_unit, c.ts, c.value from counter c '
+                         'join __intrinsic_track t on c.track_id = t.id order by c.ts, c.id')
+        self.assertEqual(out, '"name","counter_unit","ts","value"\n'
+                         '"thread_time","ns",100,5000.000000\n'
+                         '"thread_time","ns",200,12000.000000\n'
+                         '"size","bytes",200,64.000000\n'
+                         '"thread_time","[NULL]",300,9000.000000\n')
+
+    def test_process_tree(self):
+        trace = self.encode('process_tree')
+        out = self.query(trace, "select p.pid, p.name, p.cmdline, pp.pid as ppid, p.uid, "
+                         "p.android_appid, p.android_user_id, p.start_ts, "
+                         "extract_arg(p.arg_set_id, 'is_kthread') k from process p "
+                         "left join process pp on p.parent_upid = pp.upid "
+                         "where p.pid > 1 order by p.pid")
+        self.assertEqual(out, '"pid","name","cmdline","ppid","uid","android_appid",'
+                         '"android_user_id","start_ts","k"\n'
+                         '2,"kthreadd","kthreadd",0,0,0,0,0,0\n'
+                         '28,"kworker/1:0","kworker/1:0",2,0,0,0,"[NULL]",1\n'
+                         '700,"/bin/app","/bin/app -v",1,1010123,10123,10,500,0\n'
+                         '701,"child","child",700,"[NULL]","[NULL]","[NULL]","[NULL]",0\n')
+        out = self.query(trace, 'select tid, name from thread where tid > 0')
+        self.assertEqual(out, '"tid","name"\n28,"kworker/1:0"\n')
+
+    def test_trace_config_text(self):
+        trace = self.encode('process_tree')
+        out = self.query(trace, "select str_value from metadata "
+                         "where name = 'trace_config_pbtxt'")
+        self.assertEqual(out, '"str_value"\n"buffers {\n  size_kb: 64\n'
+                         '  fill_policy: DISCARD\n}\nduration_ms: 1000\n'
+                         'trace_uuid_lsb: -1"\n')
+
+
+if __name__ == '__main__':
+    e.main()
