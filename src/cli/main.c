@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "progress.h"
 
 typedef struct cli_args {
   const char *query_file;
@@ -146,11 +148,28 @@ static int64_t cli_now_ns(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-static int cli_load(weft *w, const cli_args *a) {
+/* Sum of the inputs' sizes, or 0 if one is not a regular file (a pipe). */
+static uint64_t cli_total_bytes(const cli_args *a) {
+  uint64_t total = 0;
   for (int i = 0; i < a->trace_count; i++) {
-    if (weft_load_path(w, a->traces[i]) != WEFT_OK) return -1;
+    struct stat st;
+    if (stat(a->traces[i], &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    total += (uint64_t)st.st_size;
   }
-  return weft_load_finish(w) == WEFT_OK ? 0 : -1;
+  return total;
+}
+
+static int cli_load(weft *w, const cli_args *a) {
+  cli_progress *progress = cli_progress_start(
+      w, cli_total_bytes(a), (uint32_t)a->trace_count, a->quiet);
+  int rc = 0;
+  for (int i = 0; i < a->trace_count && rc == 0; i++) {
+    if (weft_load_path(w, a->traces[i]) != WEFT_OK) rc = -1;
+  }
+  cli_progress_phase(progress, CLI_PROGRESS_PARSING);
+  if (rc == 0 && weft_load_finish(w) != WEFT_OK) rc = -1;
+  cli_progress_stop(progress);
+  return rc;
 }
 
 static void cli_print_error_stats(weft *w) {
