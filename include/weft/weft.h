@@ -102,10 +102,15 @@ typedef struct weft_query_callbacks {
 /* Runs every statement of `sql` in order. */
 int weft_query(weft *w, const char *sql, const weft_query_callbacks *cb);
 
-/* Load statistics for progress and --perf-file. */
+/* Load statistics for progress and --perf-file. weft_get_progress may be
+ * called from another thread while this instance loads (the counters are
+ * read atomically, each on its own). */
 typedef struct weft_load_progress {
-  uint64_t bytes_read;   /* bytes fed through weft_file_write */
-  uint32_t files_begun;  /* top-level files begun */
+  uint64_t bytes_read;     /* bytes fed through weft_file_write */
+  uint32_t files_begun;    /* top-level files begun */
+  uint32_t files_done;     /* top-level files ended (weft_file_end) */
+  uint64_t events_queued;  /* events tokenized, waiting to be sorted */
+  uint64_t events_parsed;  /* of those, sorted and parsed by weft_load_finish */
 } weft_load_progress;
 void weft_get_progress(const weft *w, weft_load_progress *out);
 

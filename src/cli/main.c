@@ -5,10 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
 #include "merge.h"
+#include "progress.h"
 
 typedef struct cli_args {
   const char *query_file;
@@ -178,9 +180,26 @@ static int64_t cli_now_ns(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+/* Sum of the inputs' sizes, or 0 if one is not a regular file (a pipe). */
+static uint64_t cli_total_bytes(const cli_args *a) {
+  uint64_t total = 0;
+  for (int i = 0; i < a->trace_count; i++) {
+    struct stat st;
+    if (stat(a->traces[i], &st) != 0 || !S_ISREG(st.st_mode)) return 0;
+    total += (uint64_t)st.st_size;
+  }
+  return total;
+}
+
 static int cli_load(weft *w, const cli_args *a) {
-  if (cli_merge_load(w, &a->merge, a->traces, a->trace_count) != 0) return -1;
-  return weft_load_finish(w) == WEFT_OK ? 0 : -1;
+  cli_progress *progress = cli_progress_start(
+      w, cli_total_bytes(a), (uint32_t)a->trace_count, a->quiet);
+  int rc = 0;
+  if (cli_merge_load(w, &a->merge, a->traces, a->trace_count) != 0) rc = -1;
+  cli_progress_phase(progress, CLI_PROGRESS_PARSING);
+  if (rc == 0 && weft_load_finish(w) != WEFT_OK) rc = -1;
+  cli_progress_stop(progress);
+  return rc;
 }
 
 static void cli_print_error_stats(weft *w) {

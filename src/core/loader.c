@@ -637,3 +637,7 @@ int loader_trace_time_to_clock(loader *l, uint64_t clock_id, int64_t ts,
   *out = guess;
   return 0;
 }
+
+void loader_progress(const loader *l, uint64_t *queued, uint64_t *parsed) {
+  sorter_progress(&l->sorter, queued, parsed);
+}

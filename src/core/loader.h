@@ -22,6 +22,9 @@ int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
 int loader_add_archive_path(loader *l, const char *name, const char *path,
                             uint64_t size, base_error *err);
 int loader_finish(loader *l, base_error *err);
+/* Events queued for the sorter and parsed so far (readable from another
+ * thread while loading). */
+void loader_progress(const loader *l, uint64_t *queued, uint64_t *parsed);
 /* After loading: trace-time `ts` read on builtin clock `clock_id` of the
  * trace-time machine. 0, or -1 if that clock is not related. */
 int loader_trace_time_to_clock(loader *l, uint64_t clock_id, int64_t ts,

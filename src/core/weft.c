@@ -92,7 +92,7 @@ int weft_file_begin(weft *w, const char *name) {
     return base_error_set(&w->error, WEFT_ENOMEM, "%s: out of memory", name);
   base_buf_init(&w->file_data, w->ctx.options.max_memory_bytes);
   w->state = WEFT_STATE_IN_FILE;
-  w->progress.files_begun++;
+  __atomic_fetch_add(&w->progress.files_begun, 1, __ATOMIC_RELAXED);
   return WEFT_OK;
 }
 
@@ -111,7 +111,7 @@ int weft_file_write(weft *w, const void *data, size_t len) {
     base_error_set(&w->error, rc, "%s: out of memory", w->file_name);
     return weft_fail(w, rc);
   }
-  w->progress.bytes_read += len;
+  __atomic_fetch_add(&w->progress.bytes_read, len, __ATOMIC_RELAXED);
   return WEFT_OK;
 }
 
@@ -127,6 +127,7 @@ int weft_file_end(weft *w) {
   w->state = WEFT_STATE_LOADING;
   if (!data) return weft_fail(w, base_error_set(&w->error, WEFT_ENOMEM, "out of memory"));
   int rc = loader_add_file(w->loader, w->file_name, data, len, &w->error);
+  __atomic_fetch_add(&w->progress.files_done, 1, __ATOMIC_RELAXED);
   base_free(w->file_name);
   w->file_name = NULL;
   return rc ? weft_fail(w, rc) : WEFT_OK;
@@ -145,10 +146,11 @@ static int weft_load_archive_file(weft *w, int fd, const char *path, int *rc) {
     *rc = base_error_set(&w->error, WEFT_EINVAL, "weft_load_path: not accepting files now");
     return 1;
   }
-  w->progress.files_begun++;
+  __atomic_fetch_add(&w->progress.files_begun, 1, __ATOMIC_RELAXED);
   *rc = loader_add_archive_path(w->loader, path, path, (uint64_t)st.st_size, &w->error);
-  w->progress.bytes_read += (uint64_t)st.st_size;
+  __atomic_fetch_add(&w->progress.bytes_read, (uint64_t)st.st_size, __ATOMIC_RELAXED);
   if (*rc) weft_fail(w, *rc);
+  else __atomic_fetch_add(&w->progress.files_done, 1, __ATOMIC_RELAXED);
   return 1;
 }
 
@@ -217,8 +219,16 @@ int weft_query(weft *w, const char *sql, const weft_query_callbacks *cb) {
   return sql_engine_execute(w->sql, sql, cb, &w->error);
 }
 
+/* Each counter is read atomically: the loading thread updates them while
+ * another thread (the CLI's progress line) may read. events_* stay 0 until
+ * the loader reports its sorter's counters (sorter_progress). */
 void weft_get_progress(const weft *w, weft_load_progress *out) {
-  if (w && out) *out = w->progress;
+  if (!w || !out) return;
+  memset(out, 0, sizeof *out);
+  out->bytes_read = __atomic_load_n(&w->progress.bytes_read, __ATOMIC_RELAXED);
+  out->files_begun = __atomic_load_n(&w->progress.files_begun, __ATOMIC_RELAXED);
+  out->files_done = __atomic_load_n(&w->progress.files_done, __ATOMIC_RELAXED);
+  if (w->loader) loader_progress(w->loader, &out->events_queued, &out->events_parsed);
 }
 
 int weft_error_stats_summary(weft *w, char *buf, size_t cap) {

@@ -1,0 +1,143 @@
+/* Memory per event, measured (the figures of docs/memory.md).
+ *
+ *  1. Table rows: appends N rows to the slice, sched_slice, counter,
+ *     thread_state and args tables; prints the bytes a row takes at exact
+ *     fit (column widths + null bits) and as allocated (growth slack), and
+ *     the heap growth seen by malloc (mallinfo2).
+ *  2. Queued sorter events: heap growth per pushed event, 1 and 1,000
+ *     sources.
+ *  3. Whole loads through the public API: Chrome JSON traces of N complete
+ *     slices, and of N counter values; heap kept after weft_load_finish per
+ *     event, relative to a load of the same trace shape with N/2 events.
+ *
+ * Usage: bench_memory [N]   (default 1,000,000) */
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/context.h"
+#include "sort/sort.h"
+#include "weft/weft.h"
+
+static size_t mem_heap_bytes(void) {
+  struct mallinfo2 mi = mallinfo2();
+  return mi.uordblks + mi.hblkhd;
+}
+
+static size_t mem_exact_row_bytes(const storage_table *t) {
+  size_t bytes = 0, bits = 0;
+  for (size_t i = 0; i < t->column_count; i++) {
+    switch (t->defs[i].type) {
+      case STORAGE_I64: case STORAGE_F64: bytes += 8; break;
+      case STORAGE_STR: bytes += sizeof(string_id); break;
+      default: break; /* ID: the row number, not stored */
+    }
+    if (t->columns[i].null_bits) bits++;
+  }
+  return bytes * 8 + bits; /* in bits */
+}
+
+static int mem_tables(size_t n) {
+  static const struct { schema_table_id id; const char *name; } tables[] = {
+      {TABLE_SLICE, "slice"}, {TABLE_SCHED, "sched_slice"},
+      {TABLE_COUNTER, "counter"}, {TABLE_THREAD_STATE, "thread_state"},
+      {TABLE_ARGS, "args"}};
+  weft_options o;
+  weft_options_default(&o);
+  printf("table rows (N = %zu)          exact B/row  allocated B/row  heap B/row\n", n);
+  for (size_t k = 0; k < sizeof tables / sizeof *tables; k++) {
+    trace_context ctx;
+    if (trace_context_init(&ctx, &o)) return 1;
+    storage_table *t = ctx_table(&ctx, tables[k].id);
+    size_t before = mem_heap_bytes();
+    for (size_t i = 0; i < n; i++) {
+      uint32_t row;
+      if (storage_table_append(t, &row)) return 1;
+      storage_set_i64(t, 1, row, (int64_t)i);
+    }
+    size_t heap = mem_heap_bytes() - before;
+    printf("  %-28s %11.2f %16.2f %11.2f\n", tables[k].name,
+           (double)mem_exact_row_bytes(t) / 8.0,
+           (double)storage_table_memory(t) / (double)n, (double)heap / (double)n);
+    trace_context_free(&ctx);
+  }
+  return 0;
+}
+
+static int mem_sorter(size_t n, uint32_t sources, int clocks) {
+  sorter s;
+  sorter_init(&s);
+  size_t before = mem_heap_bytes();
+  for (uint32_t i = 0; i < sources; i++) {
+    uint32_t id;
+    if (sorter_add_source(&s, &id)) return 1;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (sorter_push(&s, (uint32_t)(i % sources), (int64_t)i,
+                    clocks ? (uint32_t)(i % 2) : 0, i)) return 1;
+  size_t heap = mem_heap_bytes() - before;
+  printf("  %4u source%s, %s: %6.2f B/event\n", sources, sources == 1 ? " " : "s",
+         clocks ? "clock changes every event" : "one clock              ",
+         (double)heap / (double)n);
+  sorter_free(&s);
+  return 0;
+}
+
+/* A Chrome JSON trace of n events: complete slices ("X") or counters ("C")
+ * on 8 threads, names from a set of 100. */
+static char *mem_json(size_t n, int counters, size_t *len) {
+  size_t cap = n * 96 + 64, used = 0;
+  char *buf = malloc(cap);
+  if (!buf) return NULL;
+  used += (size_t)snprintf(buf, cap, "{\"traceEvents\":[");
+  for (size_t i = 0; i < n; i++) {
+    const char *sep = i ? "," : "";
+    if (counters)
+      used += (size_t)snprintf(buf + used, cap - used,
+                               "%s{\"ph\":\"C\",\"name\":\"c%zu\",\"ts\":%zu,"
+                               "\"pid\":1,\"args\":{\"v\":%zu}}", sep, i % 100, i, i % 977);
+    else
+      used += (size_t)snprintf(buf + used, cap - used,
+                               "%s{\"ph\":\"X\",\"name\":\"s%zu\",\"ts\":%zu,\"dur\":1,"
+                               "\"pid\":1,\"tid\":%zu}", sep, i % 100, i * 2, i % 8);
+  }
+  used += (size_t)snprintf(buf + used, cap - used, "]}");
+  *len = used;
+  return buf;
+}
+
+/* Heap kept by an instance after loading a trace of n events. */
+static long long mem_load(size_t n, int counters) {
+  size_t len;
+  char *json = mem_json(n, counters, &len);
+  weft *w = NULL;
+  if (!json || weft_open(&w, NULL)) return -1;
+  size_t before = mem_heap_bytes() - len - 1; /* the JSON text is ours */
+  int rc = weft_file_begin(w, "t.json");
+  for (size_t off = 0; !rc && off < len; off += 1 << 20)
+    rc = weft_file_write(w, json + off, len - off < (1u << 20) ? len - off : 1u << 20);
+  if (!rc) rc = weft_file_end(w);
+  if (!rc) rc = weft_load_finish(w);
+  long long kept = (long long)(mem_heap_bytes() - len - 1) - (long long)before;
+  weft_close(w);
+  free(json);
+  return rc ? -1 : kept;
+}
+
+int main(int argc, char **argv) {
+  size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
+  if (n < 2) n = 2;
+  int rc = mem_tables(n);
+  printf("queued sorter events (N = %zu)\n", n);
+  rc |= mem_sorter(n, 1, 0);
+  rc |= mem_sorter(n, 1000, 0);
+  rc |= mem_sorter(n, 1, 1);
+  printf("whole JSON loads, heap kept after weft_load_finish (N vs N/2 events)\n");
+  for (int counters = 0; counters <= 1; counters++) {
+    long long full = mem_load(n, counters), half = mem_load(n / 2, counters);
+    if (full < 0 || half < 0) return 1;
+    printf("  %-8s %8.2f B/event (%.1f MiB for %zu)\n", counters ? "counter" : "slice",
+           (double)(full - half) / (double)(n - n / 2), (double)full / (1 << 20), n);
+  }
+  return rc;
+}

@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Load benchmark on the shared kit's merge traces (../shared/bench).
+
+    bench/bench_merge.py [BUILD_DIR]        (make bench runs it)
+
+Generates (once, cached in BUILD_DIR/bench-data) `gen.py merge 300 --files F`
+for F = 10, 100, 1000; loads each with `weft --threads T -q Q.sql` for T = 1
+and 2 (Q.sql = count(*) from slice and from sched, as the kit's run.sh);
+prints MiB/s and peak RSS / input size (median of RUNS runs, getrusage of
+the child), then the kit's verify.py per case, then our figures against the
+kit's reference (trace_processor_shell v58.2) as ratios.
+
+Env: BENCH_RUNS (default 3), BENCH_FILES (e.g. "10 100"), BENCH_THREADS
+(default "1 2"), WEFT_SHARED (default ../shared next to the repository).
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+MiB = 1 << 20
+QUERY = "select count(*) as n from slice;\nselect count(*) as n from sched;\n"
+# The kit's README: MiB/s and peak RSS / file size of the reference. The
+# 10-file MiB/s comes from its prose ("36 MiB/s at 10"); no RSS given there.
+REFERENCE = {10: (36.0, None), 100: (20.1, 3.97), 1000: (5.0, 6.34)}
+
+
+def repo_root():
+    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def shared_bench():
+    shared = os.environ.get("WEFT_SHARED",
+                            os.path.join(repo_root(), "..", "shared"))
+    return os.path.join(os.path.abspath(shared), "bench")
+
+
+def trace_path(data_dir, kit, files):
+    """The cached merge trace with `files` members, generated if missing."""
+    path = os.path.join(data_dir, "merge300_f%d.zip" % files)
+    if os.path.exists(path) and os.path.exists(path + ".meta.json"):
+        return path
+    os.makedirs(data_dir, exist_ok=True)
+    print("generating %s ..." % os.path.basename(path), flush=True)
+    tmp = path + ".part"
+    subprocess.run([sys.executable, os.path.join(kit, "gen.py"), "merge",
+                    "300", tmp, "--files", str(files)], check=True,
+                   stdout=subprocess.DEVNULL)
+    os.replace(tmp + ".meta.json", path + ".meta.json")
+    os.replace(tmp, path)
+    return path
+
+
+def load_once(weft, trace, threads, query_file):
+    """One load; returns (wall s, peak RSS bytes, exit status, stdout)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
+        proc = subprocess.Popen([weft, "--threads", str(threads), "-q",
+                                 query_file, trace], stdout=out, stderr=err)
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - start
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        if proc.returncode != 0:
+            sys.stderr.write(err.read().decode(errors="replace")[-2000:])
+        return wall, usage.ru_maxrss * 1024, proc.returncode, \
+            out.read().decode(errors="replace")
+
+
+def measure(weft, trace, threads, runs, query_file):
+    size = os.path.getsize(trace)
+    walls, rsses, status = [], [], 0
+    for _ in range(runs):
+        wall, rss, rc, _out = load_once(weft, trace, threads, query_file)
+        walls.append(wall)
+        rsses.append(rss)
+        status = status or rc
+    wall = statistics.median(walls)
+    return {"size": size, "wall": wall, "mibs": size / MiB / wall,
+            "rss": statistics.median(rsses) / size, "status": status,
+            "min": min(walls), "max": max(walls)}
+
+
+def verify(kit, weft, trace):
+    r = subprocess.run([sys.executable, os.path.join(kit, "verify.py"), weft,
+                        trace], capture_output=True, text=True)
+    lines = [l for l in r.stdout.splitlines() if l.strip()]
+    return r.returncode == 0, lines
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    weft = os.path.abspath(os.path.join(build, "weft"))
+    kit = shared_bench()
+    if not os.path.exists(os.path.join(kit, "gen.py")):
+        print("bench_merge: no benchmark kit at %s (set WEFT_SHARED)" % kit)
+        return 0
+    runs = int(os.environ.get("BENCH_RUNS", "3"))
+    file_counts = [int(x) for x in
+                   os.environ.get("BENCH_FILES", "10 100 1000").split()]
+    thread_counts = [int(x) for x in
+                     os.environ.get("BENCH_THREADS", "1 2").split()]
+    data_dir = os.path.join(build, "bench-data")
+    traces = {f: trace_path(data_dir, kit, f) for f in file_counts}
+
+    with tempfile.NamedTemporaryFile("w", suffix=".sql", delete=False) as q:
+        q.write(QUERY)
+    results = {}
+    try:
+        print("merge 300 MiB, median of %d; MiB/s = file size / wall; "
+              "RSS ratio = peak RSS / file size" % runs)
+        print("%-12s %7s %8s %8s %9s %8s  %s" % (
+            "case", "threads", "wall s", "MiB/s", "RSS/size", "RSS MiB",
+            "wall min-max"))
+        for f in file_counts:
+            for t in thread_counts:
+                m = measure(weft, traces[f], t, runs, q.name)
+                results[(f, t)] = m
+                print("%-12s %7d %8.2f %8.1f %9.2f %8.0f  %.2f-%.2f%s" % (
+                    "files=%d" % f, t, m["wall"], m["mibs"], m["rss"],
+                    m["rss"] * m["size"] / MiB, m["min"], m["max"],
+                    "" if m["status"] == 0 else "  EXIT %d" % m["status"]),
+                    flush=True)
+    finally:
+        os.unlink(q.name)
+
+    print("\nverify.py (counts against the generator, no error stats):")
+    for f in file_counts:
+        ok, lines = verify(kit, weft, traces[f])
+        print("  files=%d: %s" % (f, "OK" if ok else "FAIL"))
+        for line in lines:
+            if not line.startswith("info stat"):
+                print("    " + line)
+
+    print("\nagainst the reference (trace_processor_shell, shared/bench/README.md);"
+          "\nspeed ratio = ours / ref (higher is better), "
+          "RSS ratio = ours / ref (lower is better):")
+    print("%-12s %7s %9s %9s %8s %9s %9s %8s" % (
+        "case", "threads", "MiB/s", "ref", "speed x", "RSS/size", "ref",
+        "RSS x"))
+    for (f, t), m in results.items():
+        ref_mibs, ref_rss = REFERENCE.get(f, (None, None))
+        print("%-12s %7d %9.1f %9s %8s %9.2f %9s %8s" % (
+            "files=%d" % f, t, m["mibs"],
+            "%.1f" % ref_mibs if ref_mibs else "-",
+            "%.2f" % (m["mibs"] / ref_mibs) if ref_mibs else "-",
+            m["rss"], "%.2f" % ref_rss if ref_rss else "-",
+            "%.2f" % (m["rss"] / ref_rss) if ref_rss else "-"))
+    json_out = os.path.join(build, "bench-merge.json")
+    with open(json_out, "w") as f:
+        json.dump({"%d/%d" % k: v for k, v in results.items()}, f, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
