@@ -1,37 +1,88 @@
-/* The sorter: per-source queues, conversion, stable sort, heap merge. */
+/* The sorter: per-(source, lane) queues, conversion, stable sort, Perfetto's
+ * lane merge. See sort.h. */
 #include <stdlib.h>
 
 #include "sort/sort.h"
 
+/* Top bit of sort_event.source inside the queues: a run break. */
+#define SORT_BREAK 0x80000000u
+
 void sorter_init(sorter *s) { memset(s, 0, sizeof *s); }
 
-void sorter_free(sorter *s) {
+static void sorter_free_queues(sorter *s) {
   for (size_t i = 0; i < s->queues.len; i++) VEC_FREE(s->queues.data[i].events);
+  s->queues.len = 0;
+  base_map_free(&s->queue_index);
+  memset(&s->queue_index, 0, sizeof s->queue_index);
+  s->has_last = 0;
+}
+
+void sorter_free(sorter *s) {
+  sorter_free_queues(s);
   VEC_FREE(s->queues);
 }
 
 int sorter_add_source(sorter *s, uint32_t *source) {
-  sort_queue q = {0};
-  if (s->queues.len >= UINT32_MAX) return WEFT_ELIMIT;
-  int rc = VEC_PUSH(s->queues, q);
-  if (!rc) *source = (uint32_t)(s->queues.len - 1);
-  return rc;
+  if (s->source_count >= SORT_BREAK - 1) return WEFT_ELIMIT;
+  *source = s->source_count++;
+  return WEFT_OK;
+}
+
+static int sorter_queue(sorter *s, uint32_t source, uint32_t lane, uint32_t *out) {
+  uint64_t key = (uint64_t)source << 32 | lane;
+  if (s->has_last && s->last_key == key) {
+    *out = s->last_queue;
+    return WEFT_OK;
+  }
+  uint64_t *slot;
+  int ins = base_map_insert(&s->queue_index, key, s->queues.len, &slot);
+  if (ins < 0) return WEFT_ENOMEM;
+  if (ins == 1) {
+    sort_queue q = {{0}, source, lane};
+    if (VEC_PUSH(s->queues, q)) {
+      *slot = UINT64_MAX - 1; /* never a valid index: re-created next time */
+      return WEFT_ENOMEM;
+    }
+  } else if (*slot >= s->queues.len) {
+    sort_queue q = {{0}, source, lane};
+    if (VEC_PUSH(s->queues, q)) return WEFT_ENOMEM;
+    *slot = s->queues.len - 1;
+  }
+  s->last_key = key;
+  s->last_queue = (uint32_t)*slot;
+  s->has_last = 1;
+  *out = s->last_queue;
+  return WEFT_OK;
+}
+
+int sorter_push_lane(sorter *s, uint32_t source, uint32_t lane, int64_t ts,
+                     uint32_t clock, uint64_t payload) {
+  uint32_t q;
+  if (source >= s->source_count) return WEFT_EINVAL;
+  int rc = sorter_queue(s, source, lane, &q);
+  if (rc) return rc;
+  sort_event e = {ts, clock, source, payload};
+  s->event_count++;
+  return VEC_PUSH(s->queues.data[q].events, e);
+}
+
+void sorter_mark_break(sorter *s) {
+  if (!s->has_last) return;
+  sort_queue *q = &s->queues.data[s->last_queue];
+  if (q->events.len) q->events.data[q->events.len - 1].source |= SORT_BREAK;
 }
 
 int sorter_push(sorter *s, uint32_t source, int64_t ts, uint32_t clock,
                 uint64_t payload) {
-  sort_event e = {ts, clock, source, payload};
-  s->event_count++;
-  return VEC_PUSH(s->queues.data[source].events, e);
+  return sorter_push_lane(s, source, 0, ts, clock, payload);
 }
 
 /* Converts a queue in place, dropping events the converter rejects. */
-static void sort_convert_queue(sort_queue *q, uint32_t source,
-                               sort_convert_fn convert, void *user) {
+static void sort_convert_queue(sort_queue *q, sort_convert_fn convert, void *user) {
   size_t kept = 0;
   for (size_t i = 0; i < q->events.len; i++) {
     sort_event e = q->events.data[i];
-    if (convert(user, source, e.clock, e.ts, &e.ts) != 0) continue;
+    if (convert(user, q->source, e.clock, e.ts, &e.ts) != 0) continue;
     q->events.data[kept++] = e;
   }
   q->events.len = kept;
@@ -65,15 +116,57 @@ static int sort_queue_in_order(sort_queue *q) {
   return WEFT_OK;
 }
 
-/* ---- the heap of queue heads, ordered by (ts, source) ---- */
+/* ---- joining each lane's queues ---- */
+
+static int sort_queue_cmp(const void *a, const void *b) {
+  const sort_queue *x = a, *y = b;
+  if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
+  return x->source < y->source ? -1 : x->source > y->source;
+}
+
+/* Sorts the queues by (lane, source) and appends the queues of a lane to
+ * its first one (source order), so each lane is one queue; returns the
+ * number of lanes, which are then queues[0, n). */
+static int sort_join_lanes(sorter *s, size_t *lanes) {
+  if (s->queues.len > 1)
+    qsort(s->queues.data, s->queues.len, sizeof *s->queues.data, sort_queue_cmp);
+  base_map_free(&s->queue_index); /* indexes are stale from here on */
+  memset(&s->queue_index, 0, sizeof s->queue_index);
+  s->has_last = 0;
+  size_t n = 0;
+  for (size_t i = 0; i < s->queues.len; i++) {
+    sort_queue *q = &s->queues.data[i];
+    if (n > 0 && s->queues.data[n - 1].lane == q->lane) {
+      sort_queue *into = &s->queues.data[n - 1];
+      if (VEC_RESERVE(into->events, into->events.len + q->events.len)) return WEFT_ENOMEM;
+      if (q->events.len)
+        memcpy(into->events.data + into->events.len, q->events.data,
+               q->events.len * sizeof *q->events.data);
+      into->events.len += q->events.len;
+      VEC_FREE(q->events);
+      continue;
+    }
+    if (n != i) {
+      s->queues.data[n] = *q;
+      memset(&q->events, 0, sizeof q->events);
+    }
+    n++;
+  }
+  for (size_t i = n; i < s->queues.len; i++) VEC_FREE(s->queues.data[i].events);
+  s->queues.len = n;
+  *lanes = n;
+  return WEFT_OK;
+}
+
+/* ---- the heap of lane heads, ordered by (ts, lane position) ---- */
 typedef struct sort_head {
   int64_t ts;
-  uint32_t source;
-  size_t next; /* index of this head in its queue */
+  uint32_t lane;  /* index into queues (lane order) */
+  size_t next;    /* index of this head in its queue */
 } sort_head;
 
 static int sort_head_less(const sort_head *a, const sort_head *b) {
-  return a->ts < b->ts || (a->ts == b->ts && a->source < b->source);
+  return a->ts < b->ts || (a->ts == b->ts && a->lane < b->lane);
 }
 
 static void sort_heap_down(sort_head *h, size_t n, size_t i) {
@@ -99,13 +192,21 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user) {
   for (size_t i = n; i-- > 0;) sort_heap_down(heap, n, i);
   int rc = WEFT_OK;
   while (n && rc == WEFT_OK) {
-    sort_queue *q = &s->queues.data[heap[0].source];
-    rc = emit(user, &q->events.data[heap[0].next]);
-    if (++heap[0].next < q->events.len) {
-      heap[0].ts = q->events.data[heap[0].next].ts;
-    } else {
-      heap[0] = heap[--n];
-    }
+    /* The earliest head of any other lane: a child of the root. */
+    int64_t limit = INT64_MAX;
+    if (n > 1) limit = heap[1].ts;
+    if (n > 2 && heap[2].ts < limit) limit = heap[2].ts;
+    sort_queue *q = &s->queues.data[heap[0].lane];
+    int brk;
+    do {
+      sort_event e = q->events.data[heap[0].next];
+      brk = (e.source & SORT_BREAK) != 0;
+      e.source &= ~SORT_BREAK;
+      rc = emit(user, &e);
+    } while (rc == WEFT_OK && ++heap[0].next < q->events.len && !brk &&
+             q->events.data[heap[0].next].ts <= limit);
+    if (heap[0].next < q->events.len) heap[0].ts = q->events.data[heap[0].next].ts;
+    else heap[0] = heap[--n];
     sort_heap_down(heap, n, 0);
   }
   base_free(heap);
@@ -115,11 +216,11 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user) {
 int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
                void *user) {
   int rc = WEFT_OK;
-  for (size_t i = 0; i < s->queues.len && rc == WEFT_OK; i++) {
-    sort_convert_queue(&s->queues.data[i], (uint32_t)i, convert, user);
-    rc = sort_queue_in_order(&s->queues.data[i]);
-  }
+  size_t lanes = 0;
+  for (size_t i = 0; i < s->queues.len; i++) sort_convert_queue(&s->queues.data[i], convert, user);
+  rc = sort_join_lanes(s, &lanes);
+  for (size_t i = 0; i < lanes && rc == WEFT_OK; i++) rc = sort_queue_in_order(&s->queues.data[i]);
   if (rc == WEFT_OK) rc = sort_merge_emit(s, emit, user);
-  for (size_t i = 0; i < s->queues.len; i++) VEC_FREE(s->queues.data[i].events);
+  sorter_free_queues(s);
   return rc;
 }

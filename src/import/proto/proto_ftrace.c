@@ -92,8 +92,8 @@ static int proto_ftrace_push(import_file *f, proto_ftrace_state *s,
   proto_import_state *st = f->state;
   if (VEC_PUSH(s->recs, *rec)) return WEFT_ENOMEM;
   st->saw_timestamp = 1;
-  return import_push(f, rec->raw_ts, rec->clock,
-                     PROTO_FTRACE_PAYLOAD | (uint64_t)(s->recs.len - 1));
+  return import_push_cpu(f, rec->machine, rec->cpu, rec->raw_ts, rec->clock,
+                         PROTO_FTRACE_PAYLOAD | (uint64_t)(s->recs.len - 1));
 }
 
 static int proto_ftrace_tokenize_event(import_file *f, proto_ftrace_state *s,

@@ -352,7 +352,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   }
   proto_packet_info info = {pkt, seq->defaults, seq_idx, seq->generation, machine};
   if (VEC_PUSH(st->packets, info)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
-  rc = import_push(f, ts, node, st->packets.len - 1);
+  rc = h.has_ts ? import_push(f, ts, node, st->packets.len - 1)
+                : import_push_untimed(f, ts, node, st->packets.len - 1);
   if (rc) return base_error_set(err, rc, "out of memory");
   return WEFT_OK;
 }
