@@ -4,6 +4,7 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_ftrace.h"
+#include "import/proto/proto_sys_stats.h"
 #include "import/proto/proto_packets.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
@@ -412,6 +413,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->clock_multipliers);
   proto_misc_free(&st->misc);
   proto_ftrace_free(st->ftrace);
+  proto_sys_stats_free(st->sys_stats);
   base_free(st);
   f->state = NULL;
 }
