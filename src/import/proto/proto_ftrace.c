@@ -6,11 +6,20 @@
 #include "import/proto/proto_fields.h"
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
+#include "model/kslice.h"
 #include "model/sched.h"
 
 #define PROTO_FTRACE_MAX_CPU 1024
 #define PROTO_FTRACE_MAX_FIELDS 16
 #define PROTO_FTRACE_MAX_INTERN 65536
+
+/* FtraceEvent fields handled here beyond proto_fields.h. */
+#define PROTO_FTRACE_EVENT_SOFTIRQ_ENTRY 24
+#define PROTO_FTRACE_EVENT_SOFTIRQ_EXIT 25
+#define PROTO_FTRACE_EVENT_IRQ_HANDLER_ENTRY 36
+#define PROTO_FTRACE_EVENT_IRQ_HANDLER_EXIT 37
+#define PROTO_FTRACE_EVENT_SYS_ENTER 329
+#define PROTO_FTRACE_EVENT_SYS_EXIT 330
 
 enum proto_ftrace_kind {
   PROTO_FTRACE_EVENT = 0,
@@ -491,6 +500,18 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id, proto_span pa
       return proto_ftrace_cpu_util(p, &fs);
     case PROTO_FTRACE_EVENT_KPROBE_EVENT:
       return proto_ftrace_kprobe(p, &fs);
+    case PROTO_FTRACE_EVENT_IRQ_HANDLER_ENTRY:
+      return kslice_irq_entry(ctx, sc, p->ts, p->cpu, STR(&fs, 2));
+    case PROTO_FTRACE_EVENT_IRQ_HANDLER_EXIT:
+      return kslice_irq_exit(ctx, sc, p->ts, p->cpu);
+    case PROTO_FTRACE_EVENT_SOFTIRQ_ENTRY:
+      return kslice_softirq_entry(ctx, sc, p->ts, p->cpu, (int64_t)(uint32_t)fs.v[1]);
+    case PROTO_FTRACE_EVENT_SOFTIRQ_EXIT:
+      return kslice_softirq_exit(ctx, sc, p->ts, p->cpu);
+    case PROTO_FTRACE_EVENT_SYS_ENTER:
+      return kslice_sys_enter(ctx, sc, p->ts, p->pid, (int64_t)fs.v[1]);
+    case PROTO_FTRACE_EVENT_SYS_EXIT:
+      return kslice_sys_exit(ctx, sc, p->ts, p->pid);
     case PROTO_FTRACE_EVENT_ZERO: {
       int64_t flag = I32(&fs, 1);
       char phase = (flag & 1) ? 'B' : (flag & 2) ? 'E' : (flag & 4) ? 'C' : 0;

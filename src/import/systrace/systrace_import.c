@@ -16,6 +16,7 @@
 #include "import/systrace/systrace_line.h"
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
+#include "model/kslice.h"
 #include "model/sched.h"
 
 #define SYSTRACE_MAX_LINE (1u << 20)
@@ -198,6 +199,45 @@ static int systrace_sched_switch(systrace_ctx *c) {
   return sched_switch(c->f->ctx, &c->scope, &e);
 }
 
+/* Events that become kernel slices (model/kslice.h). */
+static int systrace_apply_kslice(systrace_ctx *c) {
+  trace_context *ctx = c->f->ctx;
+  const systrace_line *l = c->line;
+  const kernel_scope *sc = &c->scope;
+  int64_t a = 0, b = 0;
+  const char *s;
+  size_t n;
+  if (systrace_event_is(l, "binder_transaction")) {
+    if (!systrace_arg_int(l, "transaction", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    int64_t reply = 0;
+    systrace_arg_int(l, "reply", &reply);
+    systrace_arg_int(l, "flags", &b);
+    return kslice_binder_transaction(ctx, sc, l->ts, l->tid, a, reply != 0, (uint64_t)b);
+  }
+  if (systrace_event_is(l, "binder_transaction_received")) {
+    if (!systrace_arg_int(l, "transaction", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    return kslice_binder_received(ctx, sc, l->ts, l->tid, a);
+  }
+  if (systrace_event_is(l, "binder_return")) {
+    if (!systrace_args_find(l->args, l->args_len, "cmd", &s, &n)) return WEFT_OK;
+    size_t w = 0;
+    while (w < n && s[w] != ' ') w++; /* "0x7211 BR_FAILED_REPLY" */
+    if (!systrace_parse_int(s, w, &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    return kslice_binder_return(ctx, sc, l->ts, l->tid, (uint64_t)a);
+  }
+  if (systrace_event_is(l, "irq_handler_entry")) {
+    systrace_arg_str(l, "name", &s, &n);
+    return kslice_irq_entry(ctx, sc, l->ts, l->cpu, s, n);
+  }
+  if (systrace_event_is(l, "irq_handler_exit")) return kslice_irq_exit(ctx, sc, l->ts, l->cpu);
+  if (systrace_event_is(l, "softirq_entry")) {
+    if (!systrace_arg_int(l, "vec", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    return kslice_softirq_entry(ctx, sc, l->ts, l->cpu, a);
+  }
+  if (systrace_event_is(l, "softirq_exit")) return kslice_softirq_exit(ctx, sc, l->ts, l->cpu);
+  return WEFT_OK;
+}
+
 static int systrace_apply(systrace_ctx *c, uint32_t utid) {
   trace_context *ctx = c->f->ctx;
   const systrace_line *l = c->line;
@@ -242,7 +282,7 @@ static int systrace_apply(systrace_ctx *c, uint32_t utid) {
     return sched_process_free(ctx, sc, l->ts, a);
   }
   (void)utid;
-  return WEFT_OK;
+  return systrace_apply_kslice(c);
 }
 
 static int systrace_line_thread(systrace_ctx *c, uint32_t *utid) {
