@@ -384,6 +384,7 @@ static int proto_tokenize(import_file *f, base_error *err) {
   f->state = st;
   int rc = proto_scan_machines(f, f->data, f->len, err);
   if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, 0, err);
+  if (!rc && proto_ftrace_tokenize_end(f)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
   if (rc) return rc;
   if (!st->claimed_clock && st->saw_timestamp)
     import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME);
