@@ -1,6 +1,7 @@
 /* Kernel slices: irq/softirq cpu tracks, syscalls, binder. See kslice.h. */
 #include "model/kslice.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "core/context.h"
@@ -17,7 +18,17 @@ typedef struct kslice_txn {
 enum { KSLICE_TXN_SYNC = 0, KSLICE_TXN_ONEWAY, KSLICE_TXN_REPLY };
 enum { KSLICE_OPEN_SYSCALL = 0, KSLICE_OPEN_BINDER_TXN, KSLICE_OPEN_BINDER_REPLY };
 
+typedef struct kslice_gpu_sync {
+  uint32_t machine;
+  int64_t ts;
+  uint64_t ticks;
+} kslice_gpu_sync;
+
+#define KSLICE_MAX_GPU_SYNCS 256
+#define KSLICE_ADRENO_TICKS_PER_SEC 19200000.0
+
 struct kslice_state {
+  VEC(kslice_gpu_sync) gpu_syncs; /* the latest per machine */
   base_map open;        /* track << 2 | KSLICE_OPEN_* -> slice id */
   VEC(kslice_txn) txns; /* ring of transactions in flight */
   size_t txn_next;      /* ring write position once full */
@@ -27,6 +38,7 @@ void kslice_state_free(kslice_state *k) {
   if (!k) return;
   base_map_free(&k->open);
   VEC_FREE(k->txns);
+  VEC_FREE(k->gpu_syncs);
   base_free(k);
 }
 
@@ -258,4 +270,72 @@ int kslice_binder_return(trace_context *ctx, const kernel_scope *s, int64_t ts,
     return WEFT_OK;
   int rc = kslice_thread_track(ctx, s, tid, &track);
   return rc ? rc : kslice_end_remembered(ctx, k, track, KSLICE_OPEN_BINDER_TXN, ts);
+}
+
+/* ---- adreno command batches ---- */
+
+int kslice_adreno_sync(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                       uint64_t ticks) {
+  kslice_state *k = kslice_get(ctx);
+  if (!k) return WEFT_ENOMEM;
+  for (size_t i = 0; i < k->gpu_syncs.len; i++) {
+    if (k->gpu_syncs.data[i].machine != s->machine) continue;
+    k->gpu_syncs.data[i].ts = ts;
+    k->gpu_syncs.data[i].ticks = ticks;
+    return WEFT_OK;
+  }
+  if (k->gpu_syncs.len >= KSLICE_MAX_GPU_SYNCS) return WEFT_OK;
+  kslice_gpu_sync g = {s->machine, ts, ticks};
+  return VEC_PUSH(k->gpu_syncs, g) ? WEFT_ENOMEM : WEFT_OK;
+}
+
+/* Trace time of a GPU tick count, from the machine's sync; 0 if none. */
+static int kslice_adreno_time(const kslice_state *k, uint32_t machine, uint64_t ticks,
+                              int64_t *ts) {
+  for (size_t i = 0; i < k->gpu_syncs.len; i++) {
+    const kslice_gpu_sync *g = &k->gpu_syncs.data[i];
+    if (g->machine != machine) continue;
+    double delta = ((double)ticks - (double)g->ticks) * 1e9 / KSLICE_ADRENO_TICKS_PER_SEC;
+    double t = (double)g->ts + delta;
+    if (t < 0 || t > 9.2e18) return 0;
+    *ts = (int64_t)(t + 0.5);
+    return 1;
+  }
+  return 0;
+}
+
+int kslice_adreno_retired(trace_context *ctx, const kernel_scope *s, int64_t tid,
+                          int64_t context_id, int64_t prio, uint64_t start,
+                          uint64_t retire) {
+  kslice_state *k = kslice_get(ctx);
+  if (!k) return WEFT_ENOMEM;
+  int64_t begin, end;
+  if (retire < start || !kslice_adreno_time(k, s->machine, start, &begin) ||
+      !kslice_adreno_time(k, s->machine, retire, &end))
+    return WEFT_OK;
+  uint32_t utid, track, slice;
+  int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
+  if (rc) return rc;
+  int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+  const char *pname = NULL;
+  if (upid >= 0)
+    pname = base_string_pool_get(&ctx->strings,
+                                 storage_str(ctx_table(ctx, TABLE_PROCESS), PROCESS_name)[upid]);
+  char name[256];
+  if (pname && *pname)
+    snprintf(name, sizeof name, "GPU %.180s (Ctx=%" PRId64 ", Prio=%" PRId64 ")", pname,
+             context_id, prio);
+  else
+    snprintf(name, sizeof name, "GPU %" PRId64 " (Ctx=%" PRId64 ", Prio=%" PRId64 ")", tid,
+             context_id, prio);
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = "adreno_gpu_cmdbatch";
+  spec.machine = s->machine;
+  string_id gpu;
+  rc = model_track(ctx, &spec, &track);
+  if (!rc) rc = ctx_intern(ctx, "GPU", 3, &gpu);
+  return rc ? rc : model_slice_complete(ctx, track, begin, end - begin, STRING_NULL, gpu, -1,
+                                        &slice);
 }

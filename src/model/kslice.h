@@ -19,6 +19,10 @@
  *    receiver when received; the reply transaction ends the receiver's
  *    "binder reply", its reception (or BR_FAILED_REPLY / BR_DEAD_REPLY on
  *    the sender) ends the sender's "binder transaction".
+ *  - adreno: kgsl_adreno_cmdbatch_sync relates the GPU's 19.2 MHz tick
+ *    counter to trace time (per machine); a retired command batch becomes
+ *    "GPU" [start, retire] on "GPU <process> (Ctx=<id>, Prio=<prio>)"
+ *    (type adreno_gpu_cmdbatch); without a sync it is dropped.
  * A slice is ended only while it is the innermost open slice of its track. */
 #ifndef WEFT_MODEL_KSLICE_H
 #define WEFT_MODEL_KSLICE_H
@@ -55,5 +59,11 @@ int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
 /* binder_return: cmd is the BR_* command code. */
 int kslice_binder_return(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          int64_t tid, uint64_t cmd);
+
+int kslice_adreno_sync(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                       uint64_t ticks);
+int kslice_adreno_retired(trace_context *ctx, const kernel_scope *s, int64_t tid,
+                          int64_t context_id, int64_t prio, uint64_t start,
+                          uint64_t retire);
 
 #endif

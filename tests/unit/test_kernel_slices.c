@@ -212,6 +212,37 @@ static void test_proto_syscalls_irq_latest(void) {
                        "IRQ (timer),400,50,0;Irq Cpu 1,1;90;");
 }
 
+/* ---- proto ftrace: adreno command batches ---- */
+
+static void test_proto_adreno(void) {
+  pb packets[1];
+  memset(packets, 0, sizeof packets);
+  pb bundle = {{0}, 0}, sync = {{0}, 0}, retired = {{0}, 0}, early = {{0}, 0};
+  pb_varint(&bundle, 1, 0);
+  pb_varint(&early, 1, 2);
+  pb_varint(&early, 6, 100);
+  pb_varint(&early, 7, 200);
+  pb_varint(&sync, 1, 1);
+  pb_varint(&sync, 3, 19200000);
+  pb_varint(&retired, 1, 1);
+  pb_varint(&retired, 6, 38400000);
+  pb_varint(&retired, 7, 57600000);
+  pb_varint(&retired, 8, 3);
+  pb_ftrace_event(&bundle, 500000000, 77, 537, &early); /* no sync yet: dropped */
+  pb_ftrace_event(&bundle, 1000000000, 77, 536, &sync);
+  pb_ftrace_event(&bundle, 3100000000u, 77, 537, &retired);
+  pb_msg(&packets[0], 1, &bundle);
+  pb_varint(&packets[0], 10, 1);
+  pb trace;
+  pb_trace(&trace, packets, 1);
+  out_buf o;
+  CHECK_EQ_INT(load_and_query("t.pb", trace.data, trace.len,
+                              "select s.name, s.ts, s.dur, t.name from slice s join track t "
+                              "on s.track_id = t.id where t.type = 'adreno_gpu_cmdbatch'",
+                              &o), 0);
+  CHECK_EQ_STR(o.text, "GPU,2000000000,1000000000,GPU 77 (Ctx=1, Prio=3);");
+}
+
 /* ---- proto: SysStats ---- */
 
 static void pb_disk(pb *stats, const char *dev, uint64_t read_sectors, uint64_t read_ms,
@@ -286,6 +317,7 @@ int main(void) {
   RUN_TEST(test_systrace_binder);
   RUN_TEST(test_proto_syscalls_irq_latest);
   RUN_TEST(test_proto_sys_stats);
+  RUN_TEST(test_proto_adreno);
   RUN_TEST(test_syscall_tables);
   return CHECK_SUMMARY();
 }

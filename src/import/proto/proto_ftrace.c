@@ -20,6 +20,8 @@
 #define PROTO_FTRACE_EVENT_IRQ_HANDLER_EXIT 37
 #define PROTO_FTRACE_EVENT_SYS_ENTER 329
 #define PROTO_FTRACE_EVENT_SYS_EXIT 330
+#define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC 536
+#define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED 537
 
 enum proto_ftrace_kind {
   PROTO_FTRACE_EVENT = 0,
@@ -560,6 +562,11 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id, proto_span pa
       return kslice_sys_enter(ctx, sc, p->ts, p->pid, (int64_t)fs.v[1]);
     case PROTO_FTRACE_EVENT_SYS_EXIT:
       return kslice_sys_exit(ctx, sc, p->ts, p->pid);
+    case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC:
+      return kslice_adreno_sync(ctx, sc, p->ts, fs.v[3]);
+    case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED:
+      return kslice_adreno_retired(ctx, sc, p->pid, (int64_t)(uint32_t)fs.v[1],
+                                   (int64_t)(uint32_t)fs.v[8], fs.v[6], fs.v[7]);
     case PROTO_FTRACE_EVENT_ZERO: {
       int64_t flag = I32(&fs, 1);
       char phase = (flag & 1) ? 'B' : (flag & 2) ? 'E' : (flag & 4) ? 'C' : 0;
