@@ -120,7 +120,20 @@ static int loader_convert(void *user, uint32_t source, uint32_t clock,
 /* ---- import_file helpers ---- */
 
 int import_push(import_file *f, int64_t ts, uint32_t clock, uint64_t payload) {
-  return sorter_push(&f->loader->sorter, f->source, ts, clock, payload);
+  return sorter_push_lane(&f->loader->sorter, f->source, sort_lane(f->machine, 0), ts,
+                          clock, payload);
+}
+
+int import_push_untimed(import_file *f, int64_t ts, uint32_t clock, uint64_t payload) {
+  int rc = import_push(f, ts, clock, payload);
+  if (!rc) sorter_mark_break(&f->loader->sorter);
+  return rc;
+}
+
+int import_push_cpu(import_file *f, uint32_t machine, uint32_t cpu, int64_t ts,
+                    uint32_t clock, uint64_t payload) {
+  return sorter_push_lane(&f->loader->sorter, f->source, sort_lane(machine, cpu + 1), ts,
+                          clock, payload);
 }
 
 int import_stat(import_file *f, stats_id stat, int64_t delta) {

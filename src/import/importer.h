@@ -44,6 +44,15 @@ struct import_file {
 
 /* Pushes one event for the sorter. `clock` comes from import_clock_*. */
 int import_push(import_file *f, int64_t ts, uint32_t clock, uint64_t payload);
+/* The same for data without a timestamp of its own, pushed at a
+ * neighbour's (e.g. its sequence's last): it does not let later events of
+ * its lane run ahead of other lanes at equal timestamps. */
+int import_push_untimed(import_file *f, int64_t ts, uint32_t clock, uint64_t payload);
+/* Pushes an ftrace event of `cpu` on machine row `machine`: it goes to that
+ * cpu's sort lane, which decides its order among events of equal
+ * timestamps as Perfetto's per-cpu sorter queues do (see sort/sort.h). */
+int import_push_cpu(import_file *f, uint32_t machine, uint32_t cpu, int64_t ts,
+                    uint32_t clock, uint64_t payload);
 /* Clock node of a builtin/custom clock id as seen by this file (sequence is
  * 0 outside Perfetto packet sequences). */
 int import_clock(import_file *f, uint32_t sequence, uint64_t clock_id,

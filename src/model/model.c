@@ -1,5 +1,6 @@
 /* Process/thread, track, slice, counter and args trackers. */
 #include "model/model.h"
+#include "model/kslice.h"
 
 #include "core/context.h"
 #include "model/flow.h"
@@ -74,6 +75,8 @@ void model_free(model_state *m) {
   m->flow = NULL;
   kernel_state_free(m->kernel);
   m->kernel = NULL;
+  kslice_state_free(m->kslice);
+  m->kslice = NULL;
 }
 
 int model_process(trace_context *ctx, uint32_t machine, int64_t pid,

@@ -28,6 +28,7 @@ typedef struct model_state {
   VEC(struct model_arg) pending_args;
   struct flow_state *flow; /* model/flow.h; NULL until the first flow */
   struct kernel_state *kernel; /* sched/ftrace model (model/sched.h), lazy */
+  struct kslice_state *kslice; /* kernel slices (model/kslice.h), lazy */
 } model_state;
 
 typedef struct model_stack {

@@ -551,6 +551,41 @@ int sched_blocked_reason(trace_context *ctx, const kernel_scope *s,
   return WEFT_OK;
 }
 
+/* ---- whole intervals ---- */
+
+int sched_state_interval(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         int64_t dur, uint32_t utid, const char *state,
+                         size_t state_len, int64_t cpu, int64_t io_wait) {
+  kernel_state *k;
+  string_id state_id;
+  uint32_t ucpu = 0, row;
+  int rc = kernel_get(ctx, &k);
+  if (!rc) rc = ctx_intern(ctx, state, state_len, &state_id);
+  if (cpu >= SCHED_MAX_CPU) cpu = -1; /* out of range: unknown */
+  if (!rc && cpu >= 0) rc = sched_ucpu(ctx, s->machine, (uint32_t)cpu, &ucpu);
+  if (rc) return rc;
+  if (cpu >= 0 && state_id == k->running) {
+    int64_t slice;
+    rc = sched_open_slice(ctx, ts, ucpu, utid, -1, &slice);
+    if (rc) return rc;
+    storage_table *st = ctx_table(ctx, TABLE_SCHED);
+    storage_set_i64(st, SCHED_dur, (size_t)slice, dur);
+    storage_set_null(st, SCHED_priority, (size_t)slice);
+  }
+  storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
+  rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, THREAD_STATE_ts, row, ts);
+  storage_set_i64(t, THREAD_STATE_dur, row, dur);
+  storage_set_i64(t, THREAD_STATE_utid, row, utid);
+  storage_set_str(t, THREAD_STATE_state, row, state_id);
+  if (cpu >= 0) storage_set_i64(t, THREAD_STATE_ucpu, row, ucpu);
+  if (io_wait >= 0) storage_set_i64(t, THREAD_STATE_io_wait, row, io_wait != 0);
+  ctx_extend_bounds(ctx, ts);
+  if (dur > 0) ctx_extend_bounds(ctx, ts + dur);
+  return WEFT_OK;
+}
+
 /* ---- process lifetime ---- */
 
 #define SCHED_CLONE_THREAD 0x00010000u

@@ -91,6 +91,15 @@ int sched_blocked_reason(trace_context *ctx, const kernel_scope *s,
                          int64_t tid, int64_t io_wait, const char *function,
                          size_t function_len);
 
+/* A whole interval in one thread state, from formats that state them
+ * directly (Chrome JSON phase T): a thread_state row [ts, ts + dur) with
+ * `state` ("Running", "S", "D"...), and for "Running" on a cpu (cpu >= 0) a
+ * sched slice there too. io_wait < 0: unknown. Independent of the
+ * switch-driven bookkeeping (no open rows are closed or opened). */
+int sched_state_interval(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         int64_t dur, uint32_t utid, const char *state,
+                         size_t state_len, int64_t cpu, int64_t io_wait);
+
 /* ---- process lifetime ---- */
 int sched_task_newtask(trace_context *ctx, const kernel_scope *s, int64_t ts,
                        int64_t source_tid, int64_t new_tid, const char *comm,

@@ -1,51 +1,54 @@
 /* sort: orders every file's events into one stream by trace time.
  *
- * Owns one event queue per source (a tokenized trace file). Events are pushed
- * with raw timestamps and a clock node; sorter_run converts them through a
- * caller-supplied function, drops what cannot be converted (the converter
- * counts why), sorts each queue (stable natural merge sort: a queue made of
- * k ascending runs costs O(n log k), an ordered one a single scan) and merges
- * the queues with a tournament tree, so the cost per event is O(log sources)
- * and a source without events costs nothing.
- * Order: by timestamp, then source index (file order), then push order.
- *
- * Memory: a queued event takes 16 bytes (ts, payload) plus vector slack;
- * clocks are stored once per run of events that share one (8 bytes a run).
- * Sorting a queue that is out of order borrows a second buffer of its size. */
+ * Events are pushed per source (a tokenized trace file) into a lane: lane
+ * SORT_LANE(machine, 0) holds a machine's general events, SORT_LANE(machine,
+ * cpu + 1) its ftrace events of one cpu (Perfetto's sorter queues). sort_run
+ * converts raw timestamps through a caller-supplied function, drops what
+ * cannot be converted (the converter counts why), joins each lane's events
+ * of all sources into one queue ordered by (ts, source, push order) and
+ * merges the lanes as Perfetto does: take the lane with the earliest head
+ * (the lowest lane on ties), emit its events up to and including the
+ * earliest head of any other lane, repeat. So at equal timestamps a lane
+ * that is already "running" keeps going; with one lane per source this is
+ * plain (ts, source, push order). An event pushed as a run break (data
+ * without a timestamp of its own, placed at its neighbour's) ends the run it
+ * is emitted in, so it never carries later events ahead of other lanes. A
+ * heap keeps the lane heads, so the cost per emitted run is O(log lanes). */
 #ifndef WEFT_SORT_H
 #define WEFT_SORT_H
 
 #include "base/base.h"
 
-/* An event as pushed and as emitted. */
 typedef struct sort_event {
-  int64_t ts;       /* raw when pushed; trace time when emitted */
-  uint32_t clock;   /* clock node of the raw ts (push only; 0 when emitted) */
-  uint32_t source;  /* set by the sorter */
+  int64_t ts;       /* raw when pushed; trace time once sorted */
+  uint32_t clock;   /* clock node the raw ts is read from */
+  uint32_t source;  /* set by the sorter (the top bit is internal) */
   uint64_t payload; /* importer-defined (offset, kind...) */
 } sort_event;
 
-/* A queued event: the clock lives in the queue's clock runs. */
-typedef struct sort_item {
-  int64_t ts;
-  uint64_t payload;
-} sort_item;
-
-/* `count` consecutive queued events read from clock node `clock`. */
-typedef struct sort_clock_run {
-  uint32_t clock;
-  uint32_t count;
-} sort_clock_run;
+/* Lane of machine row `machine` (< 2^19): cpu_lane 0 = general events,
+ * cpu + 1 = that cpu's ftrace events (cpu < 8191). Larger values clamp. */
+#define SORT_MAX_CPU_LANE 8191u
+static inline uint32_t sort_lane(uint32_t machine, uint32_t cpu_lane) {
+  if (machine >= (1u << 19)) machine = (1u << 19) - 1;
+  if (cpu_lane > SORT_MAX_CPU_LANE) cpu_lane = SORT_MAX_CPU_LANE;
+  return machine << 13 | cpu_lane;
+}
 
 typedef struct sort_queue {
-  VEC(sort_item) items;
-  VEC(sort_clock_run) clocks;
+  VEC(sort_event) events;
+  uint32_t source, lane;
 } sort_queue;
 
 typedef struct sorter {
-  VEC(sort_queue) queues; /* index = source */
-  uint64_t event_count;   /* pushed so far */
-  uint64_t emitted;       /* emitted by the running sorter_run (see below) */
+  VEC(sort_queue) queues;  /* one per (source, lane) pushed to */
+  base_map queue_index;    /* source << 32 | lane -> index into queues */
+  uint32_t source_count;
+  uint64_t last_key;       /* cache of the last queue pushed to */
+  uint32_t last_queue;
+  int has_last;
+  uint64_t event_count;    /* pushed (written by the loading thread) */
+  uint64_t emitted;        /* emitted so far (atomic: read by progress) */
 } sorter;
 
 /* Returns 0 and the converted ts, or non-zero to drop the event. */
@@ -58,13 +61,18 @@ void sorter_init(sorter *s);
 void sorter_free(sorter *s);
 /* Creates a source; its events are pushed with sorter_push. */
 int sorter_add_source(sorter *s, uint32_t *source);
+/* Pushes to lane 0 (the host's general lane). */
 int sorter_push(sorter *s, uint32_t source, int64_t ts, uint32_t clock,
                 uint64_t payload);
+int sorter_push_lane(sorter *s, uint32_t source, uint32_t lane, int64_t ts,
+                     uint32_t clock, uint64_t payload);
+/* Marks the event just pushed as a run break (see above). */
+void sorter_mark_break(sorter *s);
 /* Converts, sorts and emits every event, then empties the queues. */
 int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
                void *user);
 /* Events pushed and events emitted so far; safe to call from another thread
- * while sorter_run runs (emitted is published every few thousand events). */
+ * while sorter_run runs (emitted is published once per emitted run). */
 void sorter_progress(const sorter *s, uint64_t *pushed, uint64_t *emitted);
 
 #endif

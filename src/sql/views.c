@@ -17,7 +17,9 @@ static const char *const sql_view_statements[] = {
     "__intrinsic_track WHERE event_type = 'slice' AND utid IS NOT NULL",
     "CREATE VIEW process_track AS SELECT " TRACK_BASE ", upid FROM "
     "__intrinsic_track WHERE event_type = 'slice' AND upid IS NOT NULL",
-    "CREATE VIEW cpu_track AS SELECT " TRACK_BASE ", cpu FROM "
+    /* __intrinsic_track.cpu is the ucpu (model/sched.h); views show the
+     * cpu number, machine_id says whose. */
+    "CREATE VIEW cpu_track AS SELECT " TRACK_BASE ", cpu % 4096 AS cpu FROM "
     "__intrinsic_track WHERE event_type = 'slice' AND cpu IS NOT NULL",
     "CREATE VIEW counter_track AS SELECT id, name, parent_id, type, "
     "dimension_arg_set_id, source_arg_set_id, machine_id, counter_unit AS unit, "
@@ -26,7 +28,7 @@ static const char *const sql_view_statements[] = {
     "FROM __intrinsic_track WHERE event_type = 'counter' AND upid IS NOT NULL",
     "CREATE VIEW thread_counter_track AS SELECT " COUNTER_TRACK_BASE ", utid "
     "FROM __intrinsic_track WHERE event_type = 'counter' AND utid IS NOT NULL",
-    "CREATE VIEW cpu_counter_track AS SELECT " COUNTER_TRACK_BASE ", cpu "
+    "CREATE VIEW cpu_counter_track AS SELECT " COUNTER_TRACK_BASE ", cpu % 4096 AS cpu "
     "FROM __intrinsic_track WHERE event_type = 'counter' AND cpu IS NOT NULL",
     "CREATE VIEW slice AS SELECT *, category AS cat, id AS slice_id "
     "FROM __intrinsic_slice",

@@ -235,6 +235,55 @@ static void test_allocation_failures(void) {
   }
 }
 
+/* Perfetto's per-cpu queues: the lane with the earliest head runs up to
+ * and including the other lanes' earliest head. */
+static void test_lanes_drain_at_equal_timestamps(void) {
+  sorter s;
+  seen out = {0};
+  uint32_t a;
+  sorter_init(&s);
+  sorter_add_source(&s, &a);
+  uint32_t cpu1 = sort_lane(0, 2), cpu2 = sort_lane(0, 3), cpu3 = sort_lane(0, 4);
+  sorter_push_lane(&s, a, cpu1, 50, 0, 10);
+  sorter_push_lane(&s, a, cpu2, 60, 0, 20);
+  sorter_push_lane(&s, a, cpu2, 999, 0, 21);
+  sorter_push_lane(&s, a, cpu3, 60, 0, 30);
+  sorter_push_lane(&s, a, cpu3, 999, 0, 31);
+  sorter_push_lane(&s, a, cpu3, 999, 0, 32);
+  sorter_push_lane(&s, a, cpu1, 1000, 0, 11);
+  CHECK_EQ_INT(sorter_run(&s, shift_convert, record, &out), 0);
+  static const uint64_t want[] = {10, 20, 30, 31, 32, 21, 11};
+  CHECK_EQ_INT(out.n, 7);
+  for (int i = 0; i < out.n && i < 7; i++) CHECK_EQ_INT(out.events[i].payload, want[i]);
+  sorter_free(&s);
+}
+
+/* One lane shared by two sources is ordered by (ts, source, push order);
+ * a run break stops a run so the next equal-timestamp lane goes first. */
+static void test_shared_lane_and_run_break(void) {
+  sorter s;
+  seen out = {0};
+  uint32_t a, b;
+  sorter_init(&s);
+  sorter_add_source(&s, &a);
+  sorter_add_source(&s, &b);
+  sorter_push_lane(&s, b, sort_lane(0, 0), 4, 0, 1);
+  sorter_push_lane(&s, b, sort_lane(0, 0), 5, 0, 2);
+  sorter_push_lane(&s, a, sort_lane(0, 0), 5, 0, 3);
+  sorter_push_lane(&s, a, sort_lane(2, 0), 0, 0, 4);
+  sorter_mark_break(&s);
+  sorter_push_lane(&s, a, sort_lane(2, 0), 5, 0, 5);
+  sorter_push_lane(&s, b, sort_lane(1, 0), 5, 0, 6);
+  CHECK_EQ_INT(sorter_run(&s, shift_convert, record, &out), 0);
+  static const uint64_t want[] = {4, 1, 3, 2, 6, 5};
+  CHECK_EQ_INT(out.n, 6);
+  for (int i = 0; i < out.n && i < 6; i++) {
+    CHECK_EQ_INT(out.events[i].payload, want[i]);
+    CHECK(out.events[i].source == a || out.events[i].source == b);
+  }
+  sorter_free(&s);
+}
+
 int main(void) {
   RUN_TEST(test_merge_is_ordered_and_stable);
   RUN_TEST(test_many_sources);
@@ -242,5 +291,7 @@ int main(void) {
   RUN_TEST(test_clock_runs_and_drops);
   RUN_TEST(test_emit_error_stops_and_progress);
   RUN_TEST(test_allocation_failures);
+  RUN_TEST(test_lanes_drain_at_equal_timestamps);
+  RUN_TEST(test_shared_lane_and_run_break);
   return CHECK_SUMMARY();
 }

@@ -1,10 +1,12 @@
 /* Applying decoded Chrome JSON events to the model, phase by phase:
  * B E X (thread slices), i I R (instants), b e n (async), C (counters),
- * s t f (flow v1), M (process/thread names and sort hints). */
+ * s t f (flow v1), M (process/thread names and sort hints), T (thread
+ * states and sched slices, model/sched.h). */
 #include <stdio.h>
 
 #include "import/json/json_internal.h"
 #include "model/model.h"
+#include "model/sched.h"
 #include "model/slice_stack.h"
 
 #define JSON_MAX_OVERFLOW_TRACKS 64
@@ -441,6 +443,34 @@ static int json_metadata(import_file *f, const json_event *e, base_error *err) {
   return rc;
 }
 
+/* ---- thread states (T) ---- */
+
+/* An integer arg of the event; 0 if absent or not an integer. */
+static int json_arg_int(import_file *f, const json_event *e, const char *key,
+                        int64_t *out, base_error *err) {
+  json_token v;
+  if (!json_args_lookup(f, e, key, &v, err)) return 0;
+  if (v.type == JSON_TOK_NUMBER && v.is_int) *out = v.i;
+  else if (v.type == JSON_TOK_TRUE || v.type == JSON_TOK_FALSE) *out = v.type == JSON_TOK_TRUE;
+  else return 0;
+  return 1;
+}
+
+/* Phase T: the thread spent [ts, ts + dur) in state `name`; args.cpu places
+ * a "Running" interval on a cpu (a sched slice), args.io_wait qualifies a
+ * blocked one. Without a name or a valid dur it is a parser failure. */
+static int json_thread_state(import_file *f, const json_event *e, int64_t ts,
+                             uint32_t utid, base_error *err) {
+  if (!e->name.ptr || !e->name.len || !e->dur.valid || e->dur.ns < 0)
+    return import_stat(f, stat_json_parser_failure, 1);
+  int64_t cpu = -1, io_wait = -1;
+  if (!json_arg_int(f, e, "cpu", &cpu, err) || cpu < 0) cpu = -1;
+  if (!json_arg_int(f, e, "io_wait", &io_wait, err)) io_wait = -1;
+  kernel_scope scope = {f->machine, f->trace_id};
+  return sched_state_interval(f->ctx, &scope, ts, e->dur.ns, utid, e->name.ptr,
+                              e->name.len, cpu, io_wait);
+}
+
 /* ---- dispatch ---- */
 
 int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
@@ -455,6 +485,8 @@ int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
   switch (e->ph) {
     case 'C':
       return json_counter(f, e, ts, c.utid, err);
+    case 'T':
+      return json_thread_state(f, e, ts, c.utid, err);
     case 's': case 't': case 'f': {
       uint32_t track;
       rc = model_thread_track(f->ctx, c.utid, &track);

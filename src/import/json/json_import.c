@@ -6,12 +6,17 @@
  * sorter in Perfetto's order (see json_pending). Top-level keys: "displayTimeUnit" is counted
  * (json_display_time_unit) and ignored — timestamps are always us;
  * "metadata" becomes metadata rows json_metadata.<key>; the raw
- * "systemTraceEvents" string is located (see json_internal.h).
+ * "systemTraceEvents" string is decoded and its ftrace text lines are
+ * pushed through the systrace line importer (import/systrace/systrace.h);
+ * lines that do not parse are counted in systrace_parse_failure.
  * parse: re-tokenizes one event object at its offset (json_event.c) and
- * applies it (json_apply.c). Times are on the file's private clock. */
+ * applies it (json_apply.c), or applies a systrace line to the kernel model.
+ * Times, JSON microseconds and systrace seconds alike, are on the file's
+ * private clock (its own clock domain, as Perfetto treats it). */
 #include <stdlib.h>
 
 #include "import/json/json_internal.h"
+#include "import/systrace/systrace.h"
 
 /* Order at equal ts (Perfetto's): end events (E, e) first, then complete
  * events (X) longest first, then everything else, each in file order. The
@@ -202,6 +207,8 @@ static int json_push_all(import_file *f, json_order *v, base_error *err) {
   return WEFT_OK;
 }
 
+static int json_tokenize_systrace(import_file *f, base_error *err);
+
 static int json_tokenize(import_file *f, base_error *err) {
   json_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
@@ -229,6 +236,7 @@ static int json_tokenize(import_file *f, base_error *err) {
   json_tokenizer_free(&tk);
   if (!rc) rc = json_push_all(f, &events, err);
   VEC_FREE(events.events);
+  if (!rc) rc = json_tokenize_systrace(f, err);
   return rc;
 }
 
@@ -255,9 +263,23 @@ int json_systrace_text(import_file *f, char **text, size_t *len, base_error *err
   return WEFT_OK;
 }
 
+/* Decodes the systemTraceEvents text and pushes its event lines. */
+static int json_tokenize_systrace(import_file *f, base_error *err) {
+  json_state *st = f->state;
+  int rc = json_systrace_text(f, &st->systrace_text, &st->systrace_text_len, err);
+  if (rc || !st->systrace_text) return rc;
+  rc = systrace_text_tokenize(f, st->systrace_text, 0, st->systrace_text_len, st->clock,
+                              JSON_SYSTRACE_PAYLOAD, 1);
+  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+}
+
 /* ---- parse ---- */
 
 static int json_parse(import_file *f, const sort_event *ev, base_error *err) {
+  json_state *st = f->state;
+  if (ev->payload & JSON_SYSTRACE_PAYLOAD)
+    return systrace_text_parse(f, st->systrace_text, st->systrace_text_len,
+                               (size_t)(ev->payload & ~JSON_SYSTRACE_PAYLOAD), ev->ts, err);
   json_event e;
   memset(&e, 0, sizeof e);
   int rc = json_read_event(f, (size_t)ev->payload, &e, err);
@@ -272,6 +294,8 @@ static int json_parse(import_file *f, const sort_event *ev, base_error *err) {
 }
 
 static void json_destroy(import_file *f) {
+  json_state *st = f->state;
+  if (st) base_free(st->systrace_text);
   base_free(f->state);
   f->state = NULL;
 }

@@ -17,7 +17,13 @@ typedef struct json_state {
   json_limits limits;
   size_t systrace_offset, systrace_len; /* raw "systemTraceEvents" string */
   int has_systrace;
+  char *systrace_text; /* decoded, owned; its lines are pushed with
+                          JSON_SYSTRACE_PAYLOAD | line offset */
+  size_t systrace_text_len;
 } json_state;
+
+/* Sort payloads of systemTraceEvents lines (others: event offsets). */
+#define JSON_SYSTRACE_PAYLOAD (UINT64_C(1) << 63)
 
 typedef struct json_str {
   const char *ptr; /* NULL = absent */

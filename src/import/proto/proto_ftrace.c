@@ -6,17 +6,37 @@
 #include "import/proto/proto_fields.h"
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
+#include "model/kslice.h"
 #include "model/sched.h"
 
 #define PROTO_FTRACE_MAX_CPU 1024
 #define PROTO_FTRACE_MAX_FIELDS 16
 #define PROTO_FTRACE_MAX_INTERN 65536
 
+/* FtraceEvent fields handled here beyond proto_fields.h. */
+#define PROTO_FTRACE_EVENT_SOFTIRQ_ENTRY 24
+#define PROTO_FTRACE_EVENT_SOFTIRQ_EXIT 25
+#define PROTO_FTRACE_EVENT_IRQ_HANDLER_ENTRY 36
+#define PROTO_FTRACE_EVENT_IRQ_HANDLER_EXIT 37
+#define PROTO_FTRACE_EVENT_SYS_ENTER 329
+#define PROTO_FTRACE_EVENT_SYS_EXIT 330
+#define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC 536
+#define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED 537
+
 enum proto_ftrace_kind {
   PROTO_FTRACE_EVENT = 0,
   PROTO_FTRACE_COMPACT_SWITCH,
-  PROTO_FTRACE_COMPACT_WAKING
+  PROTO_FTRACE_COMPACT_WAKING,
+  PROTO_FTRACE_LATEST_START /* a machine's ftrace_latest_data_start_ns */
 };
+
+#define PROTO_FTRACE_MAX_MACHINES 256
+
+/* The latest first-bundle valid time over a machine's cpus. */
+typedef struct proto_ftrace_latest {
+  uint32_t machine, clock;
+  int64_t raw;
+} proto_ftrace_latest;
 
 typedef struct proto_ftrace_rec {
   proto_span event;     /* FtraceEvent (EVENT) or the comm (COMPACT_*) */
@@ -36,6 +56,7 @@ struct proto_ftrace_state {
   int64_t started_raw, latest_raw;
   uint32_t started_clock, latest_clock;
   VEC(proto_span) intern;  /* scratch: a compact_sched intern table */
+  VEC(proto_ftrace_latest) latest_by_machine;
 };
 
 void proto_ftrace_free(proto_ftrace_state *s) {
@@ -43,6 +64,7 @@ void proto_ftrace_free(proto_ftrace_state *s) {
   VEC_FREE(s->recs);
   base_map_free(&s->cpu_seen);
   VEC_FREE(s->intern);
+  VEC_FREE(s->latest_by_machine);
   base_free(s);
 }
 
@@ -92,8 +114,8 @@ static int proto_ftrace_push(import_file *f, proto_ftrace_state *s,
   proto_import_state *st = f->state;
   if (VEC_PUSH(s->recs, *rec)) return WEFT_ENOMEM;
   st->saw_timestamp = 1;
-  return import_push(f, rec->raw_ts, rec->clock,
-                     PROTO_FTRACE_PAYLOAD | (uint64_t)(s->recs.len - 1));
+  return import_push_cpu(f, rec->machine, rec->cpu, rec->raw_ts, rec->clock,
+                         PROTO_FTRACE_PAYLOAD | (uint64_t)(s->recs.len - 1));
 }
 
 static int proto_ftrace_tokenize_event(import_file *f, proto_ftrace_state *s,
@@ -204,17 +226,54 @@ static int proto_compact_wakings(import_file *f, proto_ftrace_state *s,
   }
 }
 
-static void proto_ftrace_first_bundle(import_file *f, proto_ftrace_state *s,
-                                      const proto_ftrace_bundle *b, uint32_t clock) {
+static int proto_ftrace_machine_latest(proto_ftrace_state *s, uint32_t machine,
+                                       uint32_t clock, int64_t raw) {
+  for (size_t i = 0; i < s->latest_by_machine.len; i++) {
+    proto_ftrace_latest *l = &s->latest_by_machine.data[i];
+    if (l->machine != machine) continue;
+    if (l->clock == clock && raw > l->raw) l->raw = raw;
+    return WEFT_OK;
+  }
+  if (s->latest_by_machine.len >= PROTO_FTRACE_MAX_MACHINES) return WEFT_OK;
+  proto_ftrace_latest l = {machine, clock, raw};
+  return VEC_PUSH(s->latest_by_machine, l) ? WEFT_ENOMEM : WEFT_OK;
+}
+
+static int proto_ftrace_first_bundle(import_file *f, proto_ftrace_state *s,
+                                     const proto_ftrace_bundle *b, uint32_t machine,
+                                     uint32_t clock) {
   uint64_t *slot;
-  int ins = base_map_insert(&s->cpu_seen, (uint64_t)b->cpu + 1, 1, &slot);
+  int ins = base_map_insert(&s->cpu_seen, ((uint64_t)machine << 32 | b->cpu) + 1, 1, &slot);
   (void)f;
-  if (ins != 1 || !b->has_valid_from) return;
+  if (ins < 0) return WEFT_ENOMEM;
+  if (ins != 1 || !b->has_valid_from) return WEFT_OK;
+  int rc = proto_ftrace_machine_latest(s, machine, clock, b->valid_from);
+  if (rc) return rc;
   if (!s->has_latest || (clock == s->latest_clock && b->valid_from > s->latest_raw)) {
     s->has_latest = 1;
     s->latest_raw = b->valid_from;
     s->latest_clock = clock;
   }
+  return WEFT_OK;
+}
+
+int proto_ftrace_tokenize_end(import_file *f) {
+  proto_import_state *st = f->state;
+  proto_ftrace_state *s = st ? st->ftrace : NULL;
+  for (size_t i = 0; s && i < s->latest_by_machine.len; i++) {
+    const proto_ftrace_latest *l = &s->latest_by_machine.data[i];
+    proto_ftrace_rec rec;
+    memset(&rec, 0, sizeof rec);
+    rec.kind = PROTO_FTRACE_LATEST_START;
+    rec.raw_ts = l->raw;
+    rec.machine = l->machine;
+    rec.clock = l->clock;
+    if (VEC_PUSH(s->recs, rec)) return WEFT_ENOMEM;
+    int rc = import_push_untimed(f, l->raw, l->clock,
+                                 PROTO_FTRACE_PAYLOAD | (uint64_t)(s->recs.len - 1));
+    if (rc) return rc;
+  }
+  return WEFT_OK;
 }
 
 int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
@@ -250,8 +309,8 @@ int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
     proto_ftrace_rec rec = base;
     rc = proto_ftrace_tokenize_event(f, s, &rec, fl.span);
   }
+  if (!rc) rc = proto_ftrace_first_bundle(f, s, &b, machine, base.clock);
   if (rc) return base_error_set(err, rc, "out of memory");
-  proto_ftrace_first_bundle(f, s, &b, base.clock);
   return WEFT_OK;
 }
 
@@ -491,6 +550,23 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id, proto_span pa
       return proto_ftrace_cpu_util(p, &fs);
     case PROTO_FTRACE_EVENT_KPROBE_EVENT:
       return proto_ftrace_kprobe(p, &fs);
+    case PROTO_FTRACE_EVENT_IRQ_HANDLER_ENTRY:
+      return kslice_irq_entry(ctx, sc, p->ts, p->cpu, STR(&fs, 2));
+    case PROTO_FTRACE_EVENT_IRQ_HANDLER_EXIT:
+      return kslice_irq_exit(ctx, sc, p->ts, p->cpu);
+    case PROTO_FTRACE_EVENT_SOFTIRQ_ENTRY:
+      return kslice_softirq_entry(ctx, sc, p->ts, p->cpu, (int64_t)(uint32_t)fs.v[1]);
+    case PROTO_FTRACE_EVENT_SOFTIRQ_EXIT:
+      return kslice_softirq_exit(ctx, sc, p->ts, p->cpu);
+    case PROTO_FTRACE_EVENT_SYS_ENTER:
+      return kslice_sys_enter(ctx, sc, p->ts, p->pid, (int64_t)fs.v[1]);
+    case PROTO_FTRACE_EVENT_SYS_EXIT:
+      return kslice_sys_exit(ctx, sc, p->ts, p->pid);
+    case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC:
+      return kslice_adreno_sync(ctx, sc, p->ts, fs.v[3]);
+    case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED:
+      return kslice_adreno_retired(ctx, sc, p->pid, (int64_t)(uint32_t)fs.v[1],
+                                   (int64_t)(uint32_t)fs.v[8], fs.v[6], fs.v[7]);
     case PROTO_FTRACE_EVENT_ZERO: {
       int64_t flag = I32(&fs, 1);
       char phase = (flag & 1) ? 'B' : (flag & 2) ? 'E' : (flag & 4) ? 'C' : 0;
@@ -536,6 +612,11 @@ int proto_ftrace_parse(import_file *f, const sort_event *event, base_error *err)
   uint64_t idx = event->payload & ~PROTO_FTRACE_PAYLOAD;
   if (!s || idx >= s->recs.len) return WEFT_OK;
   const proto_ftrace_rec *rec = &s->recs.data[idx];
+  if (rec->kind == PROTO_FTRACE_LATEST_START) {
+    int rc = ctx_metadata_set_int(f->ctx, "ftrace_latest_data_start_ns", event->ts,
+                                  model_machine_column(rec->machine), f->trace_id);
+    return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+  }
   proto_ftrace_ctx p = {f, rec, {rec->machine, f->trace_id}, event->ts, rec->cpu, 0, -1};
   if (s->has_started && rec->clock == s->started_clock && rec->raw_ts < s->started_raw)
     return import_stat(f, stat_ftrace_packet_before_tracing_start, 1);

@@ -6,7 +6,8 @@
  * payload is PROTO_FTRACE_PAYLOAD | record index. The first bundle of every
  * cpu gives the time from which that cpu's data is valid
  * (previous_bundle_end_timestamp / last_read_event_timestamp); a
- * TracingServiceEvent.tracing_started gives the tracing start.
+ * TracingServiceEvent.tracing_started gives the tracing start. The latest
+ * of a machine's cpus' valid times is its ftrace_latest_data_start_ns.
  * parse: events before tracing start are dropped
  * (ftrace_packet_before_tracing_start); events before the latest per-cpu
  * valid time only reach the raw ftrace_event table; the rest are applied
@@ -29,6 +30,10 @@ typedef struct proto_ftrace_state proto_ftrace_state;
 int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
                           uint32_t generation, uint32_t machine,
                           base_error *err);
+/* After the last bundle: pushes each machine's latest first-bundle valid
+ * time, written as metadata ftrace_latest_data_start_ns (trace time) when
+ * parsed. */
+int proto_ftrace_tokenize_end(import_file *f);
 /* TracingServiceEvent of a packet at raw ts on clock node `clock`. */
 int proto_ftrace_service_event(import_file *f, proto_span event, int64_t ts,
                                uint32_t clock);

@@ -4,6 +4,7 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_ftrace.h"
+#include "import/proto/proto_sys_stats.h"
 #include "import/proto/proto_packets.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
@@ -360,7 +361,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   }
   proto_packet_info info = {pkt, seq->defaults, seq_idx, seq->generation, machine};
   if (VEC_PUSH(st->packets, info)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
-  rc = import_push(f, ts, node, st->packets.len - 1);
+  rc = h.has_ts ? import_push(f, ts, node, st->packets.len - 1)
+                : import_push_untimed(f, ts, node, st->packets.len - 1);
   if (rc) return base_error_set(err, rc, "out of memory");
   return WEFT_OK;
 }
@@ -390,6 +392,7 @@ static int proto_tokenize(import_file *f, base_error *err) {
   f->state = st;
   int rc = proto_scan_machines(f, f->data, f->len, err);
   if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, 0, err);
+  if (!rc && proto_ftrace_tokenize_end(f)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
   if (rc) return rc;
   if (!st->claimed_clock && st->saw_timestamp)
     import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME);
@@ -418,6 +421,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->clock_multipliers);
   proto_misc_free(&st->misc);
   proto_ftrace_free(st->ftrace);
+  proto_sys_stats_free(st->sys_stats);
   base_free(st);
   f->state = NULL;
 }

@@ -64,6 +64,7 @@ typedef struct proto_import_state {
   int snapshot_has_monotonic; /* a clock snapshot related CLOCK_MONOTONIC */
   proto_misc_state misc;   /* service/system packets (proto_misc.h) */
   struct proto_ftrace_state *ftrace; /* proto_ftrace.h; NULL until needed */
+  struct proto_sys_stats_state *sys_stats; /* proto_sys_stats.h; lazy */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

@@ -6,6 +6,7 @@
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
+#include "import/proto/proto_sys_stats.h"
 
 #define PROTO_MAX_CPUS 4096
 #define PROTO_MAX_META_STR 65536
@@ -481,6 +482,8 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_TRIGGER:
     case PROTO_TRACE_PACKET_CLONE_SNAPSHOT_TRIGGER:
     case PROTO_TRACE_PACKET_CONCURRENT_SESSION_EVENT:
+    case PROTO_TRACE_PACKET_SYS_STATS:
+    case PROTO_TRACE_PACKET_INITIAL_DISPLAY_STATE:
       return 1;
     default: return 0;
   }
@@ -499,6 +502,11 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
     case PROTO_TRACE_PACKET_CONCURRENT_SESSION_EVENT:
       return proto_concurrent_session(f, &((proto_import_state *)f->state)->misc, machine, ts,
                                       fl->span);
+    case PROTO_TRACE_PACKET_SYS_STATS:
+      return proto_sys_stats_parse(f, &((proto_import_state *)f->state)->sys_stats, machine,
+                                   ts, fl->span);
+    case PROTO_TRACE_PACKET_INITIAL_DISPLAY_STATE:
+      return proto_initial_display_state(f, machine, ts, fl->span);
     default: return WEFT_OK;
   }
 }

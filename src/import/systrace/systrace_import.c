@@ -12,9 +12,11 @@
 
 #include "clock/clock.h"
 #include "import/importer.h"
+#include "import/systrace/systrace.h"
 #include "import/systrace/systrace_line.h"
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
+#include "model/kslice.h"
 #include "model/sched.h"
 
 #define SYSTRACE_MAX_LINE (1u << 20)
@@ -25,21 +27,32 @@ typedef struct systrace_state {
 
 /* ---- tokenize ---- */
 
-static int systrace_tokenize_range(import_file *f, size_t begin, size_t end) {
-  systrace_state *st = f->state;
-  const char *s = (const char *)f->data;
+/* Pushes every event line of text[begin, end) as (ts, payload_base + line
+ * offset). With count_failures, lines that are neither blank, comments nor
+ * headers but do not parse are counted in systrace_parse_failure. */
+int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
+                           size_t end, uint32_t clock, uint64_t payload_base,
+                           int count_failures) {
   size_t i = begin;
   while (i < end) {
-    const char *nl = memchr(s + i, '\n', end - i);
-    size_t line_end = nl ? (size_t)(nl - s) : end;
+    const char *nl = memchr(text + i, '\n', end - i);
+    size_t line_end = nl ? (size_t)(nl - text) : end;
     systrace_line line;
-    if (line_end - i <= SYSTRACE_MAX_LINE && systrace_line_parse(s + i, line_end - i, &line)) {
-      int rc = import_push(f, line.ts, st->clock, i);
-      if (rc) return rc;
-    }
+    int rc = WEFT_OK;
+    if (line_end - i <= SYSTRACE_MAX_LINE &&
+        systrace_line_parse(text + i, line_end - i, &line))
+      rc = import_push(f, line.ts, clock, payload_base + i);
+    else if (count_failures && !systrace_line_is_ignorable(text + i, line_end - i))
+      rc = import_stat(f, stat_systrace_parse_failure, 1);
+    if (rc) return rc;
     i = line_end + 1;
   }
   return WEFT_OK;
+}
+
+static int systrace_tokenize_range(import_file *f, size_t begin, size_t end) {
+  systrace_state *st = f->state;
+  return systrace_text_tokenize(f, (const char *)f->data, begin, end, st->clock, 0, 0);
 }
 
 static const char *systrace_find(const char *s, size_t len, size_t from,
@@ -186,6 +199,45 @@ static int systrace_sched_switch(systrace_ctx *c) {
   return sched_switch(c->f->ctx, &c->scope, &e);
 }
 
+/* Events that become kernel slices (model/kslice.h). */
+static int systrace_apply_kslice(systrace_ctx *c) {
+  trace_context *ctx = c->f->ctx;
+  const systrace_line *l = c->line;
+  const kernel_scope *sc = &c->scope;
+  int64_t a = 0, b = 0;
+  const char *s;
+  size_t n;
+  if (systrace_event_is(l, "binder_transaction")) {
+    if (!systrace_arg_int(l, "transaction", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    int64_t reply = 0;
+    systrace_arg_int(l, "reply", &reply);
+    systrace_arg_int(l, "flags", &b);
+    return kslice_binder_transaction(ctx, sc, l->ts, l->tid, a, reply != 0, (uint64_t)b);
+  }
+  if (systrace_event_is(l, "binder_transaction_received")) {
+    if (!systrace_arg_int(l, "transaction", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    return kslice_binder_received(ctx, sc, l->ts, l->tid, a);
+  }
+  if (systrace_event_is(l, "binder_return")) {
+    if (!systrace_args_find(l->args, l->args_len, "cmd", &s, &n)) return WEFT_OK;
+    size_t w = 0;
+    while (w < n && s[w] != ' ') w++; /* "0x7211 BR_FAILED_REPLY" */
+    if (!systrace_parse_int(s, w, &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    return kslice_binder_return(ctx, sc, l->ts, l->tid, (uint64_t)a);
+  }
+  if (systrace_event_is(l, "irq_handler_entry")) {
+    systrace_arg_str(l, "name", &s, &n);
+    return kslice_irq_entry(ctx, sc, l->ts, l->cpu, s, n);
+  }
+  if (systrace_event_is(l, "irq_handler_exit")) return kslice_irq_exit(ctx, sc, l->ts, l->cpu);
+  if (systrace_event_is(l, "softirq_entry")) {
+    if (!systrace_arg_int(l, "vec", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    return kslice_softirq_entry(ctx, sc, l->ts, l->cpu, a);
+  }
+  if (systrace_event_is(l, "softirq_exit")) return kslice_softirq_exit(ctx, sc, l->ts, l->cpu);
+  return WEFT_OK;
+}
+
 static int systrace_apply(systrace_ctx *c, uint32_t utid) {
   trace_context *ctx = c->f->ctx;
   const systrace_line *l = c->line;
@@ -230,7 +282,7 @@ static int systrace_apply(systrace_ctx *c, uint32_t utid) {
     return sched_process_free(ctx, sc, l->ts, a);
   }
   (void)utid;
-  return WEFT_OK;
+  return systrace_apply_kslice(c);
 }
 
 static int systrace_line_thread(systrace_ctx *c, uint32_t *utid) {
@@ -245,14 +297,15 @@ static int systrace_line_thread(systrace_ctx *c, uint32_t *utid) {
   return sched_thread(ctx, c->scope.machine, l->tid, l->task, l->task_len, utid);
 }
 
-static int systrace_parse(import_file *f, const sort_event *ev, base_error *err) {
-  if (ev->payload >= f->len) return WEFT_OK;
-  const char *s = (const char *)f->data + ev->payload;
-  size_t rest = f->len - (size_t)ev->payload;
+int systrace_text_parse(import_file *f, const char *text, size_t len,
+                        size_t offset, int64_t ts, base_error *err) {
+  if (offset >= len) return WEFT_OK;
+  const char *s = text + offset;
+  size_t rest = len - offset;
   const char *nl = memchr(s, '\n', rest);
   systrace_line line;
   if (!systrace_line_parse(s, nl ? (size_t)(nl - s) : rest, &line)) return WEFT_OK;
-  line.ts = ev->ts; /* trace time */
+  line.ts = ts; /* trace time */
   systrace_ctx c = {f, {f->machine, f->trace_id}, &line};
   uint32_t utid;
   int rc = systrace_line_thread(&c, &utid);
@@ -264,6 +317,11 @@ static int systrace_parse(import_file *f, const sort_event *ev, base_error *err)
   if (rc == WEFT_EINVAL) return WEFT_OK; /* e.g. a cpu out of range */
   if (rc) return base_error_set(err, rc, "systrace: failed to apply a line");
   return WEFT_OK;
+}
+
+static int systrace_parse(import_file *f, const sort_event *ev, base_error *err) {
+  return systrace_text_parse(f, (const char *)f->data, f->len, (size_t)ev->payload,
+                             ev->ts, err);
 }
 
 static void systrace_destroy(import_file *f) {

@@ -98,6 +98,16 @@ static int systrace_parse_flags_ts(const char *s, size_t len, int64_t *ts) {
   return 0;
 }
 
+int systrace_line_is_ignorable(const char *s, size_t len) {
+  size_t i = 0;
+  while (i < len && (systrace_is_space(s[i]) || s[i] == '\r')) i++;
+  if (i == len || s[i] == '#') return 1;
+  s += i;
+  len -= i;
+  return (len >= 5 && memcmp(s, "cpus=", 5) == 0) ||
+         (len >= 6 && memcmp(s, "TRACE:", 6) == 0);
+}
+
 int systrace_line_parse(const char *s, size_t len, systrace_line *out) {
   memset(out, 0, sizeof *out);
   while (len && (s[len - 1] == '\r' || s[len - 1] == '\n')) len--;

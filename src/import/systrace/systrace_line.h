@@ -34,6 +34,10 @@ typedef struct systrace_line {
  * continuation text, malformed lines). */
 int systrace_line_parse(const char *s, size_t len, systrace_line *out);
 
+/* 1 for lines that carry no event by design: blank, '#' comments, the
+ * "cpus=N" and "TRACE:" headers. */
+int systrace_line_is_ignorable(const char *s, size_t len);
+
 /* Seconds text ("1234.000001", up to 9 fraction digits) to ns; 0 if not a
  * timestamp. */
 int systrace_parse_ts(const char *s, size_t len, int64_t *ns);

@@ -1,0 +1,27 @@
+/* systrace: ftrace text (systrace, atrace, trace-cmd report) as a
+ * sub-importer other formats reuse — the Chrome JSON importer feeds its
+ * "systemTraceEvents" string through it.
+ *
+ * systrace_text_tokenize pushes one sort event per event line of a text
+ * buffer (payload = payload_base + the line's offset in the buffer) on the
+ * given clock; systrace_text_parse re-parses the line at an offset and
+ * applies it to the kernel model (model/sched.h, model/atrace.h) with the
+ * file's machine. The buffer must stay alive and unchanged from tokenize to
+ * the end of parsing; nothing here owns it. */
+#ifndef WEFT_SYSTRACE_H
+#define WEFT_SYSTRACE_H
+
+#include "import/importer.h"
+
+/* count_failures: lines that are not blank, '#' comments or known headers
+ * ("cpus=N", "TRACE:") and still do not parse are counted in
+ * systrace_parse_failure (they are dropped either way). */
+int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
+                           size_t end, uint32_t clock, uint64_t payload_base,
+                           int count_failures);
+/* Applies the line at text[offset] (an offset a tokenize pushed) at trace
+ * time ts. */
+int systrace_text_parse(import_file *f, const char *text, size_t len,
+                        size_t offset, int64_t ts, base_error *err);
+
+#endif

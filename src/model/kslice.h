@@ -1,0 +1,69 @@
+/* kslice: kernel activity that becomes slices — irq and softirq handlers
+ * on per-cpu tracks, syscalls (raw_syscalls sys_enter/sys_exit) and binder
+ * transactions on thread tracks. Shared by the proto ftrace and systrace
+ * text importers.
+ *
+ * Owns the open syscall slice per thread track and the binder transactions
+ * in flight (bounded by KSLICE_MAX_BINDER_TXNS; the oldest are forgotten).
+ * Rules:
+ *  - irq: "IRQ (<name>)" on "Irq Cpu N" (type cpu_irq) until the exit;
+ *    softirq: the action name ("TIMER", "NET_RX"...) on "SoftIrq Cpu N".
+ *  - syscall: "sys_<name>" on the thread from sys_enter to sys_exit, names
+ *    by the machine's ABI (model/syscall_table.h; unknown numbers make no
+ *    slice). An atrace begin/end on the thread while a syscall slice is its
+ *    innermost open slice ends that syscall slice first (atrace markers are
+ *    written from inside write(2)); its sys_exit then ends nothing.
+ *  - binder: a oneway transaction is an instant "binder transaction async"
+ *    on the sender and "binder async rcv" on the receiver; a synchronous one
+ *    opens "binder transaction" on the sender, "binder reply" on the
+ *    receiver when received; the reply transaction ends the receiver's
+ *    "binder reply", its reception (or BR_FAILED_REPLY / BR_DEAD_REPLY on
+ *    the sender) ends the sender's "binder transaction".
+ *  - adreno: kgsl_adreno_cmdbatch_sync relates the GPU's 19.2 MHz tick
+ *    counter to trace time (per machine); a retired command batch becomes
+ *    "GPU" [start, retire] on "GPU <process> (Ctx=<id>, Prio=<prio>)"
+ *    (type adreno_gpu_cmdbatch); without a sync it is dropped.
+ * A slice is ended only while it is the innermost open slice of its track. */
+#ifndef WEFT_MODEL_KSLICE_H
+#define WEFT_MODEL_KSLICE_H
+
+#include "model/sched.h"
+
+#define KSLICE_MAX_BINDER_TXNS 65536
+
+typedef struct kslice_state kslice_state;
+void kslice_state_free(kslice_state *k);
+
+int kslice_irq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                     uint32_t cpu, const char *name, size_t name_len);
+int kslice_irq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                    uint32_t cpu);
+/* vec: the softirq number (0..9). */
+int kslice_softirq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         uint32_t cpu, int64_t vec);
+int kslice_softirq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                        uint32_t cpu);
+
+int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                     int64_t tid, int64_t number);
+int kslice_sys_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                    int64_t tid);
+/* Called by atrace before a begin/end on `track` (see the rules above). */
+int kslice_syscall_interrupt(trace_context *ctx, uint32_t track, int64_t ts);
+
+int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s,
+                              int64_t ts, int64_t tid, int64_t txn_id,
+                              int is_reply, uint64_t flags);
+int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
+                           int64_t ts, int64_t tid, int64_t txn_id);
+/* binder_return: cmd is the BR_* command code. */
+int kslice_binder_return(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         int64_t tid, uint64_t cmd);
+
+int kslice_adreno_sync(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                       uint64_t ticks);
+int kslice_adreno_retired(trace_context *ctx, const kernel_scope *s, int64_t tid,
+                          int64_t context_id, int64_t prio, uint64_t start,
+                          uint64_t retire);
+
+#endif

@@ -1,0 +1,323 @@
+/* Unit tests of the kernel-side additions, through the public API:
+ * systemTraceEvents in Chrome JSON, JSON phase T, binder / irq / syscall
+ * slices (model/kslice.h), SysStats counters, ftrace_latest_data_start_ns,
+ * the syscall tables. Proto traces are encoded by hand below. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "model/syscall_table.h"
+#include "weft/weft.h"
+
+/* ---- running queries into a text buffer ---- */
+
+typedef struct out_buf {
+  char text[8192];
+  size_t len;
+} out_buf;
+
+static void out_add(out_buf *o, const char *s) {
+  size_t n = strlen(s);
+  if (o->len + n + 1 > sizeof o->text) n = sizeof o->text - o->len - 1;
+  memcpy(o->text + o->len, s, n);
+  o->len += n;
+  o->text[o->len] = '\0';
+}
+
+static int on_row(void *user, int statement, int ncols, const weft_cell *cells) {
+  out_buf *o = user;
+  (void)statement;
+  for (int i = 0; i < ncols; i++) {
+    char cell[256];
+    switch (cells[i].type) {
+      case WEFT_CELL_INT: snprintf(cell, sizeof cell, "%" PRId64, cells[i].i); break;
+      case WEFT_CELL_DOUBLE: snprintf(cell, sizeof cell, "%g", cells[i].d); break;
+      case WEFT_CELL_STRING: snprintf(cell, sizeof cell, "%s", cells[i].s); break;
+      default: snprintf(cell, sizeof cell, "NULL"); break;
+    }
+    if (i) out_add(o, ",");
+    out_add(o, cell);
+  }
+  out_add(o, ";");
+  return 0;
+}
+
+/* Loads one in-memory file and runs `sql`; the rows land in o as
+ * "a,b;c,d;". Returns the load status. */
+static int load_and_query(const char *name, const void *data, size_t len,
+                          const char *sql, out_buf *o) {
+  weft *w;
+  memset(o, 0, sizeof *o);
+  if (weft_open(&w, NULL)) return -1;
+  int rc = weft_file_begin(w, name);
+  if (!rc) rc = weft_file_write(w, data, len);
+  if (!rc) rc = weft_file_end(w);
+  if (!rc) rc = weft_load_finish(w);
+  weft_query_callbacks cb = {NULL, on_row, o};
+  if (!rc) rc = weft_query(w, sql, &cb);
+  weft_close(w);
+  return rc;
+}
+
+/* ---- a tiny protobuf writer ---- */
+
+typedef struct pb {
+  uint8_t data[4096];
+  size_t len;
+} pb;
+
+static void pb_raw_varint(pb *b, uint64_t v) {
+  do {
+    uint8_t byte = v & 0x7f;
+    v >>= 7;
+    if (b->len < sizeof b->data) b->data[b->len++] = (uint8_t)(byte | (v ? 0x80 : 0));
+  } while (v);
+}
+
+static void pb_varint(pb *b, uint32_t field, uint64_t v) {
+  pb_raw_varint(b, (uint64_t)field << 3);
+  pb_raw_varint(b, v);
+}
+
+static void pb_bytes(pb *b, uint32_t field, const void *data, size_t len) {
+  pb_raw_varint(b, (uint64_t)field << 3 | 2);
+  pb_raw_varint(b, len);
+  if (b->len + len <= sizeof b->data) {
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+  }
+}
+
+static void pb_msg(pb *b, uint32_t field, const pb *m) { pb_bytes(b, field, m->data, m->len); }
+static void pb_str(pb *b, uint32_t field, const char *s) { pb_bytes(b, field, s, strlen(s)); }
+
+/* A Trace with one packet per message in `packets` (TracePacket bodies). */
+static void pb_trace(pb *trace, const pb *packets, size_t n) {
+  memset(trace, 0, sizeof *trace);
+  for (size_t i = 0; i < n; i++) pb_msg(trace, 1, &packets[i]);
+}
+
+/* FtraceEvent {timestamp, pid, <event_field> {payload}} */
+static void pb_ftrace_event(pb *bundle, uint64_t ts, uint32_t pid, uint32_t field,
+                            const pb *payload) {
+  pb ev = {{0}, 0};
+  pb_varint(&ev, 1, ts);
+  pb_varint(&ev, 2, pid);
+  pb_msg(&ev, field, payload);
+  pb_msg(bundle, 2, &ev);
+}
+
+/* ---- JSON: systemTraceEvents and phase T ---- */
+
+static void test_json_system_trace_events(void) {
+  const char *json =
+      "{\"traceEvents\":[{\"ph\":\"X\",\"name\":\"js\",\"pid\":100,\"tid\":100,"
+      "\"ts\":10000050,\"dur\":100}],\"systemTraceEvents\":\"# tracer: nop\\n"
+      "cpus=8\\n"
+      "  <idle>-0 (-----) [000] d..2 10.000000: sched_switch: prev_comm=swapper/0 "
+      "prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=app next_pid=100 next_prio=120\\n"
+      "  app-100 ( 100) [000] .... 10.000100: tracing_mark_write: B|100|draw\\n"
+      "garbage line\\n"
+      "  app-100 ( 100) [000] .... 10.000300: tracing_mark_write: E|100\\n\"}";
+  out_buf o;
+  CHECK_EQ_INT(load_and_query("t.json", json, strlen(json),
+                              "select ts, dur, cpu from sched;"
+                              "select name, ts, dur, depth from slice order by ts;"
+                              "select value from stats where name = 'systrace_parse_failure'",
+                              &o), 0);
+  CHECK_EQ_STR(o.text, "10000000000,-1,0;js,10000050000,100000,0;"
+                       "draw,10000100000,200000,1;1;");
+}
+
+static void test_json_phase_t(void) {
+  const char *json =
+      "[{\"ph\":\"T\",\"name\":\"Running\",\"pid\":1,\"tid\":2,\"ts\":1,\"dur\":4,"
+      "\"args\":{\"cpu\":3}},"
+      "{\"ph\":\"T\",\"name\":\"D\",\"pid\":1,\"tid\":2,\"ts\":5,\"dur\":2,"
+      "\"args\":{\"io_wait\":1}},"
+      "{\"ph\":\"T\",\"name\":\"S\",\"pid\":1,\"tid\":2,\"ts\":9}]";
+  out_buf o;
+  CHECK_EQ_INT(load_and_query("t.json", json, strlen(json),
+                              "select ts, dur, cpu from sched;"
+                              "select ts, dur, state, cpu, io_wait from thread_state order by ts;"
+                              "select value from stats where name = 'json_parser_failure'",
+                              &o), 0);
+  CHECK_EQ_STR(o.text, "1000,4000,3;1000,4000,Running,3,NULL;5000,2000,D,NULL,1;1;");
+}
+
+/* ---- systrace: binder ---- */
+
+static void test_systrace_binder(void) {
+  const char *text =
+      "          c-10 [001] .... 1.000000: binder_transaction: transaction=7 dest_node=1 "
+      "dest_proc=20 dest_thread=0 reply=0 flags=0x0 code=0x3\n"
+      "          s-20 [002] .... 1.000010: binder_transaction_received: transaction=7\n"
+      "          s-20 [002] .... 1.000030: binder_transaction: transaction=8 dest_node=0 "
+      "dest_proc=10 dest_thread=10 reply=1 flags=0x0 code=0x3\n"
+      "          c-10 [001] .... 1.000050: binder_transaction_received: transaction=8\n"
+      "          c-10 [001] .... 1.000060: binder_transaction: transaction=9 dest_node=1 "
+      "dest_proc=20 dest_thread=0 reply=0 flags=0x1 code=0x3\n"
+      "          s-20 [002] .... 1.000070: binder_transaction_received: transaction=9\n"
+      "          c-10 [001] .... 1.000080: binder_transaction: transaction=11 dest_node=1 "
+      "dest_proc=20 dest_thread=0 reply=0 flags=0x0 code=0x3\n"
+      "          c-10 [001] .... 1.000090: binder_return: cmd=0x7211 BR_FAILED_REPLY\n";
+  out_buf o;
+  CHECK_EQ_INT(load_and_query("t.systrace", text, strlen(text),
+                              "select s.name, s.ts, s.dur, t.tid from slice s join thread_track "
+                              "tt on s.track_id = tt.id join thread t using (utid) order by s.ts",
+                              &o), 0);
+  CHECK_EQ_STR(o.text,
+               "binder transaction,1000000000,50000,10;binder reply,1000010000,20000,20;"
+               "binder transaction async,1000060000,0,10;binder async rcv,1000070000,0,20;"
+               "binder transaction,1000080000,10000,10;");
+}
+
+/* ---- proto ftrace: syscalls + atrace, irq, latest data start ---- */
+
+static void test_proto_syscalls_irq_latest(void) {
+  pb packets[2];
+  memset(packets, 0, sizeof packets);
+  pb uts = {{0}, 0}, sysinfo = {{0}, 0};
+  pb_str(&uts, 4, "aarch64");
+  pb_msg(&sysinfo, 1, &uts);
+  pb_msg(&packets[0], 45, &sysinfo);
+  pb bundle = {{0}, 0};
+  pb_varint(&bundle, 1, 1); /* cpu */
+  pb enter = {{0}, 0}, exit_ = {{0}, 0}, print = {{0}, 0}, irq = {{0}, 0}, irq_exit = {{0}, 0};
+  pb_varint(&enter, 1, 64);
+  pb_varint(&exit_, 1, 64);
+  pb_str(&print, 2, "B|42|mark");
+  pb_varint(&irq, 1, 5);
+  pb_str(&irq, 2, "timer");
+  pb_varint(&irq_exit, 1, 5);
+  pb_ftrace_event(&bundle, 100, 42, 329, &enter);
+  pb_ftrace_event(&bundle, 150, 42, 3, &print);
+  pb_ftrace_event(&bundle, 200, 42, 330, &exit_);
+  pb_ftrace_event(&bundle, 300, 42, 329, &enter);
+  pb_ftrace_event(&bundle, 350, 42, 330, &exit_);
+  pb_ftrace_event(&bundle, 400, 0, 36, &irq);
+  pb_ftrace_event(&bundle, 450, 0, 37, &irq_exit);
+  pb_varint(&bundle, 9, 90); /* last_read_event_timestamp */
+  pb_msg(&packets[1], 1, &bundle);
+  pb_varint(&packets[1], 10, 1);
+  pb trace;
+  pb_trace(&trace, packets, 2);
+  out_buf o;
+  CHECK_EQ_INT(load_and_query("t.pb", trace.data, trace.len,
+                              "select name, ts, dur, depth from slice order by ts;"
+                              "select name, cpu from cpu_track;"
+                              "select int_value from metadata "
+                              "where name = 'ftrace_latest_data_start_ns'",
+                              &o), 0);
+  CHECK_EQ_STR(o.text, "sys_write,100,50,0;mark,150,-1,0;sys_write,300,50,1;"
+                       "IRQ (timer),400,50,0;Irq Cpu 1,1;90;");
+}
+
+/* ---- proto ftrace: adreno command batches ---- */
+
+static void test_proto_adreno(void) {
+  pb packets[1];
+  memset(packets, 0, sizeof packets);
+  pb bundle = {{0}, 0}, sync = {{0}, 0}, retired = {{0}, 0}, early = {{0}, 0};
+  pb_varint(&bundle, 1, 0);
+  pb_varint(&early, 1, 2);
+  pb_varint(&early, 6, 100);
+  pb_varint(&early, 7, 200);
+  pb_varint(&sync, 1, 1);
+  pb_varint(&sync, 3, 19200000);
+  pb_varint(&retired, 1, 1);
+  pb_varint(&retired, 6, 38400000);
+  pb_varint(&retired, 7, 57600000);
+  pb_varint(&retired, 8, 3);
+  pb_ftrace_event(&bundle, 500000000, 77, 537, &early); /* no sync yet: dropped */
+  pb_ftrace_event(&bundle, 1000000000, 77, 536, &sync);
+  pb_ftrace_event(&bundle, 3100000000u, 77, 537, &retired);
+  pb_msg(&packets[0], 1, &bundle);
+  pb_varint(&packets[0], 10, 1);
+  pb trace;
+  pb_trace(&trace, packets, 1);
+  out_buf o;
+  CHECK_EQ_INT(load_and_query("t.pb", trace.data, trace.len,
+                              "select s.name, s.ts, s.dur, t.name from slice s join track t "
+                              "on s.track_id = t.id where t.type = 'adreno_gpu_cmdbatch'",
+                              &o), 0);
+  CHECK_EQ_STR(o.text, "GPU,2000000000,1000000000,GPU 77 (Ctx=1, Prio=3);");
+}
+
+/* ---- proto: SysStats ---- */
+
+static void pb_disk(pb *stats, const char *dev, uint64_t read_sectors, uint64_t read_ms,
+                    uint64_t flushes) {
+  pb d = {{0}, 0};
+  pb_str(&d, 1, dev);
+  pb_varint(&d, 2, read_sectors);
+  pb_varint(&d, 3, read_ms);
+  pb_varint(&d, 8, flushes);
+  pb_msg(stats, 13, &d);
+}
+
+static void test_proto_sys_stats(void) {
+  pb packets[3];
+  memset(packets, 0, sizeof packets);
+  for (int i = 0; i < 2; i++) {
+    pb stats = {{0}, 0}, cpu = {{0}, 0}, zone = {{0}, 0};
+    pb_varint(&cpu, 1, 1);
+    pb_varint(&cpu, 2, 1000u * (uint64_t)(i + 1));
+    pb_msg(&stats, 3, &cpu);
+    pb_disk(&stats, "sda", 2048u * (uint64_t)(i + 1), 500u * (uint64_t)(i + 1), 3u * (uint64_t)i);
+    pb_str(&zone, 3, "soc");
+    pb_varint(&zone, 2, 40u + (uint64_t)i);
+    pb_msg(&stats, 15, &zone);
+    pb_varint(&stats, 17, 300u + (uint64_t)i);
+    pb_msg(&packets[i], 7, &stats);
+    pb_varint(&packets[i], 8, 1000u * (uint64_t)(i + 1));
+    pb_varint(&packets[i], 10, 1);
+  }
+  pb display = {{0}, 0};
+  pb_varint(&display, 1, 2);
+  pb_msg(&packets[2], 70, &display);
+  pb_varint(&packets[2], 8, 5);
+  pb trace;
+  pb_trace(&trace, packets, 3);
+  out_buf o;
+  CHECK_EQ_INT(load_and_query("t.pb", trace.data, trace.len,
+                              "select t.name, c.ts, c.value from counter c join counter_track t "
+                              "on c.track_id = t.id where t.name in ('cpu.times.user_ns', "
+                              "'diskstat.[sda].read_amount', 'diskstat.[sda].read_throughput', "
+                              "'diskstat.[sda].flush_amount', 'soc', 'gpufreq', 'ScreenState') "
+                              "order by t.name, c.ts;"
+                              "select extract_arg(dimension_arg_set_id, 'device_name') from "
+                              "counter_track where name = 'diskstat.[sda].read_amount';"
+                              "select cpu from cpu_counter_track where name = 'cpu.times.user_ns'",
+                              &o), 0);
+  CHECK_EQ_STR(o.text, "ScreenState,5,2;cpu.times.user_ns,1000,1000;cpu.times.user_ns,2000,2000;"
+                       "diskstat.[sda].flush_amount,2000,3;diskstat.[sda].read_amount,2000,1;"
+                       "diskstat.[sda].read_throughput,2000,2;gpufreq,1000,300;gpufreq,2000,301;"
+                       "soc,1000,40;soc,2000,41;sda;1;");
+}
+
+/* ---- syscall tables ---- */
+
+static void test_syscall_tables(void) {
+  CHECK_EQ_STR(syscall_name(SYSCALL_ABI_ARM64, 64), "write");
+  CHECK_EQ_STR(syscall_name(SYSCALL_ABI_X86_64, 1), "write");
+  CHECK_EQ_STR(syscall_name(SYSCALL_ABI_I386, 4), "write");
+  CHECK(syscall_name(SYSCALL_ABI_ARM64, -1) == NULL);
+  CHECK(syscall_name(SYSCALL_ABI_ARM64, 1 << 20) == NULL);
+  CHECK(syscall_name(SYSCALL_ABI_UNKNOWN, 64) == NULL);
+  CHECK_EQ_INT(syscall_abi_from_machine("aarch64"), SYSCALL_ABI_ARM64);
+  CHECK_EQ_INT(syscall_abi_from_machine(NULL), SYSCALL_ABI_ARM64);
+  CHECK_EQ_INT(syscall_abi_from_machine("x86_64"), SYSCALL_ABI_X86_64);
+  CHECK_EQ_INT(syscall_abi_from_machine("i686"), SYSCALL_ABI_I386);
+  CHECK_EQ_INT(syscall_abi_from_machine("armv7l"), SYSCALL_ABI_UNKNOWN);
+}
+
+int main(void) {
+  RUN_TEST(test_json_system_trace_events);
+  RUN_TEST(test_json_phase_t);
+  RUN_TEST(test_systrace_binder);
+  RUN_TEST(test_proto_syscalls_irq_latest);
+  RUN_TEST(test_proto_sys_stats);
+  RUN_TEST(test_proto_adreno);
+  RUN_TEST(test_syscall_tables);
+  return CHECK_SUMMARY();
+}
