@@ -154,6 +154,9 @@ int import_declare_machines(import_file *f, const uint64_t *raw_ids, size_t n,
                             int has_unmarked, base_error *err) {
   const manifest_file *mf = loader_manifest_file(f->loader, f->path);
   f->multi_machine = n + (has_unmarked ? 1 : 0) > 1;
+  if (!mf && n == 1 && !has_unmarked && f->machine == 0 &&
+      machine_adopt_raw_id(&f->ctx->machines, raw_ids[0]))
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
   if (!mf) return WEFT_OK;
   for (size_t i = 0; mf->has_machines && i < n; i++) {
     int rc = manifest_check_machine_id(mf, (uint32_t)raw_ids[i], err);

@@ -28,6 +28,10 @@ int machine_get_by_raw_id(machine_registry *r, uint64_t raw_id, uint32_t *row);
 /* Finds or creates the machine with this name (synthetic raw id if new). */
 int machine_get_by_name(machine_registry *r, const char *name, size_t len,
                         uint32_t *row);
+/* A trace entirely from one embedded machine id is adopted onto the host
+ * row: the host takes that raw id, unless it already has one or another
+ * row does. */
+int machine_adopt_raw_id(machine_registry *r, uint64_t raw_id);
 /* Sets the name of an existing row (e.g. SystemInfo.machine_name). */
 int machine_set_name(machine_registry *r, uint32_t row, const char *name,
                      size_t len);

@@ -156,8 +156,8 @@ class MergeTest(MergeBase):
     def test_single_machine_trace_adopted_onto_host(self):
         p = self.proto('vm_only.pb', snapshot([(BOOT, 5)], machine=9) +
                        slice_packets(1, 3, 'only', 100, 10, machine=9))
-        out = self.query(p, sql='select count(*) as machines from machine')
-        self.assertEqual(out, '"machines"\n1\n')
+        out = self.query(p, sql='select id, raw_id from machine')
+        self.assertEqual(out, '"id","raw_id"\n0,9\n')
 
     def test_unplaceable_file_is_reported(self):
         a = self.proto('a.pb', snapshot([(BOOT, 1000), (REAL, 1700000000000001000)]) +
