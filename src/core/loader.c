@@ -21,6 +21,8 @@ struct loader {
   int trace_file_seen;       /* a trace (non-manifest) file was processed */
   manifest manifest;         /* valid when has_manifest */
   int has_manifest;
+  uint64_t input_bytes;      /* top-level bytes fed so far */
+  uint64_t expanded_bytes;   /* bytes unpacked from containers so far */
 };
 
 /* What the sorter's callbacks receive. */
@@ -233,13 +235,27 @@ static int loader_collect_member(void *user, io_member *m, base_error *err) {
   return WEFT_OK;
 }
 
+/* Decompressed bytes the whole input may still expand to: the compression
+ * ratio limit applied to all containers at every depth together (past the
+ * ratio floor), so nested or many-member bombs stop early too. */
+static uint64_t loader_expand_budget(const loader *l) {
+  uint64_t ratio = l->limits.max_ratio ? l->limits.max_ratio : UINT32_MAX;
+  uint64_t budget = l->input_bytes > UINT64_MAX / ratio ? UINT64_MAX
+                                                         : l->input_bytes * ratio;
+  if (budget < l->limits.ratio_floor_bytes) budget = l->limits.ratio_floor_bytes;
+  return budget > l->expanded_bytes ? budget - l->expanded_bytes : 1;
+}
+
 static int loader_container(loader *l, uint32_t id, io_trace_type type,
                             const char *display, const uint8_t *data,
                             size_t len, uint32_t depth, base_error *err) {
   int rc = io_depth_check(depth + 1, &l->limits, err);
   if (rc) return rc;
   loader_members ms = {0};
-  rc = io_archive_each(type, data, len, &l->limits, loader_collect_member, &ms, err);
+  io_limits limits = l->limits;
+  limits.max_total_bytes = loader_expand_budget(l);
+  rc = io_archive_each(type, data, len, &limits, loader_collect_member, &ms, err);
+  for (size_t i = 0; i < ms.lens.len; i++) l->expanded_bytes += ms.lens.data[i];
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   if (rc == WEFT_OK) io_order_members(ms.entries.data, ms.entries.len);
   for (size_t i = 0; i < ms.entries.len; i++) {
@@ -258,6 +274,7 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
     const char *mname = ms.names.data[k];
     rc = loader_process(l, id, mname, mname ? mname : display, member,
                         ms.lens.data[k], depth + 1, err);
+    if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   }
   for (size_t i = 0; i < ms.names.len; i++) base_free(ms.names.data[i]);
   VEC_FREE(ms.entries);
@@ -308,7 +325,11 @@ int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", name);
   }
   l->top_level_count++;
-  return loader_process(l, -1, name, name, data, len, 0, err);
+  l->input_bytes += len;
+  int rc = loader_process(l, -1, name, name, data, len, 0, err);
+  /* Every failure names the input file (also manifest and limit errors). */
+  if (rc && err && !strstr(err->message, name)) base_error_prefix(err, "%s", name);
+  return rc;
 }
 
 /* ---- finish: convert, merge, parse ---- */
