@@ -196,13 +196,13 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
                            const uint8_t *data, size_t len, base_error *err) {
   import_file *f = base_calloc(1, sizeof *f);
   char *name = base_strndup(display, strlen(display));
-  if (!f || !name || VEC_PUSH(l->files, f)) {
+  char *path_copy = path ? base_strndup(path, strlen(path)) : NULL;
+  if (!f || !name || (path && !path_copy) || VEC_PUSH(l->files, f)) {
     base_free(f);
     base_free(name);
+    base_free(path_copy);
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", display);
   }
-  char *path_copy = path ? base_strndup(path, strlen(path)) : NULL;
-  if (path && !path_copy) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   *f = (import_file){.ctx = l->ctx, .ops = ops, .name = name, .path = path_copy, .data = data,
                      .len = len, .trace_id = trace_id, .machine = 0,
                      .loader = l};
@@ -226,12 +226,18 @@ static int loader_collect_member(void *user, io_member *m, base_error *err) {
   char *name = m->name ? base_strndup(m->name, strlen(m->name)) : NULL;
   uint8_t *data = io_member_take(m);
   io_order_entry e = {name, io_sniff(data, m->len), (uint32_t)ms->entries.len, NULL};
-  if ((m->name && !name) || VEC_PUSH(ms->entries, e) || VEC_PUSH(ms->datas, data) ||
-      VEC_PUSH(ms->lens, m->len) || VEC_PUSH(ms->names, name)) {
+  /* Room in all four first: the vectors must stay the same length. */
+  size_t need = ms->entries.len + 1;
+  if ((m->name && !name) || VEC_RESERVE(ms->entries, need) || VEC_RESERVE(ms->datas, need) ||
+      VEC_RESERVE(ms->lens, need) || VEC_RESERVE(ms->names, need)) {
     base_free(name);
     base_free(data);
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   }
+  VEC_PUSH(ms->entries, e);
+  VEC_PUSH(ms->datas, data);
+  VEC_PUSH(ms->lens, m->len);
+  VEC_PUSH(ms->names, name);
   return WEFT_OK;
 }
 
