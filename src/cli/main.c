@@ -37,7 +37,7 @@ static void cli_usage(FILE *out) {
       "      --max-decompressed SIZE  bytes one compressed stream or archive\n"
       "                           member may expand to (default 64G)\n"
       "      --max-ratio N        decompressed/compressed ratio, per container\n"
-      "                           and over the whole input (default 1000)\n"
+      "                           and over the whole input (default 100)\n"
       "      --max-archive-depth N  containers nested in containers (default 4)\n"
       "      --max-members N      entries per archive (default 100000)\n"
       "      --max-json-depth N   nesting of JSON values (default 512)\n"
