@@ -54,6 +54,7 @@ static void cli_usage(FILE *out) {
 
 static int cli_parse_size(const char *s, uint64_t *out) {
   char *end;
+  if (*s < '0' || *s > '9') return -1; /* strtoull would take "-1" */
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
   if (errno || end == s) return -1;

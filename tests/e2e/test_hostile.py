@@ -67,6 +67,18 @@ class HostileTest(e.TempDirTest):
                 self.assertIn(word, lines[0], what)
 
 
+class LimitFlagsTest(e.TempDirTest):
+    def test_bad_values_are_usage_errors(self):
+        for flag in ('--max-decompressed', '--max-ratio', '--max-archive-depth',
+                     '--max-members', '--max-json-depth', '--max-line', '--max-string'):
+            for value in ('0', '-1', 'x', '5000000000000'):
+                if flag == '--max-decompressed' and value == '5000000000000':
+                    continue  # a valid 64-bit size
+                rc, _, err = e.run(flag, value, '-Q', 'select 1', 'none.json')
+                self.assertEqual(rc, 2, f'{flag} {value}: {err}')
+                self.assertIn(flag, err)
+
+
 def _make_test(case):
     def test(self):
         self.check_case(case)

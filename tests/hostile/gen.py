@@ -263,6 +263,10 @@ def cases():
              b'# tracer: nop\n' + b'  a-1 [000] .... 1.0: tracing_mark_write: B|1|' +
              b'x' * (20 * MIB) + b'\n', 'either', flags=['--max-line', '1M']))
     add(Case('empty_file', 'empty.pb', b'', 'either'))
+    add(Case('decompressed_flag', 'small.json.gz', gzip.compress(APP_JSON), 'error',
+             ['decompressed size limit'], flags=['--max-decompressed', '1K']))
+    add(Case('archive_depth_flag', 'two.zip', _nested_zips(2), 'error', ['depth'],
+             flags=['--max-archive-depth', '1']))
     return out
 
 
