@@ -201,6 +201,11 @@ def cases():
     add(Case('json_nul_invalid_utf8', 'nul.json',
              b'[{"ph":"X","ts":1,"dur":1,"pid":1,"tid":1,"name":"a\x00b\xff\xfe\\u0000",'
              b'"cat":"\xc3\x28","args":{"k\x00\xff":"\xed\xa0\x80"}}]', 'load'))
+    # Found by fuzz_json: a pid/tid that is a number outside int64 (UB cast).
+    add(Case('json_huge_numbers', 'huge.json',
+             b'[{"ph":"X","ts":1,"dur":1,"pid":3.9e20,"tid":-1e300,"name":"a"},'
+             b'{"ph":"C","ts":2,"pid":1e19,"name":"c","args":{"v":1e400}},'
+             b'{"ph":"X","ts":1e300,"dur":-1e300,"pid":1,"tid":1,"name":"b"}]', 'load'))
     add(Case('proto_varint_11_bytes', 'varint11.pb',
              PROTO_PACKET + b'\x0a' + b'\xff' * 10 + b'\x01' + PROTO_PACKET, 'either'))
     add(Case('proto_varint_11_in_packet', 'varint11b.pb',

@@ -198,7 +198,13 @@ static void json_event_free(json_event *e) {
 
 static int json_read_int(const json_token *t, int64_t *out) {
   if (t->type == JSON_TOK_NUMBER) {
-    *out = t->is_int ? t->i : (int64_t)t->d;
+    if (t->is_int) {
+      *out = t->i;
+      return 1;
+    }
+    /* Only doubles that fit: converting others is undefined behaviour. */
+    if (!(t->d > -9.2e18 && t->d < 9.2e18)) return 0;
+    *out = (int64_t)t->d;
     return 1;
   }
   if (t->type == JSON_TOK_STRING && t->len > 0 && t->len < 24) {
