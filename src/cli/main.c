@@ -1,6 +1,7 @@
 /* The weft command: flags, loading, queries. Compatible with
  * trace_processor_shell's -q/-Q usage. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,7 +39,18 @@ static void cli_usage(FILE *out) {
       "                           (without -q/-Q: an interactive SQL shell)\n"
       "      --perf-file FILE     write load and query times (ns) to FILE\n"
       "      --stats-on-load      print non-zero error stats after loading\n"
-      "      --max-memory SIZE    memory budget for loaded data (e.g. 4G)\n"
+      "      --max-memory SIZE    memory budget for one input file (e.g. 4G;\n"
+      "                           default: no limit)\n"
+      "  Limits for hostile input (SIZE takes a K/M/G suffix):\n"
+      "      --max-decompressed SIZE  bytes one compressed stream or archive\n"
+      "                           member may expand to (default 64G)\n"
+      "      --max-ratio N        decompressed/compressed ratio, per container\n"
+      "                           and over the whole input (default 100)\n"
+      "      --max-archive-depth N  containers nested in containers (default 4)\n"
+      "      --max-members N      entries per archive (default 100000)\n"
+      "      --max-json-depth N   nesting of JSON values (default 512)\n"
+      "      --max-line SIZE      one line of a text trace (default 16M)\n"
+      "      --max-string SIZE    one JSON string (default 64M)\n"
       "      --threads N          worker threads (default: number of cores)\n"
       "      --quiet              no progress or summaries on stderr\n"
       "merging (FILE is an input as given, or its base name):\n"
@@ -61,6 +73,7 @@ static void cli_usage(FILE *out) {
 
 static int cli_parse_size(const char *s, uint64_t *out) {
   char *end;
+  if (*s < '0' || *s > '9') return -1; /* strtoull would take "-1" */
   errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
   if (errno || end == s) return -1;
@@ -73,6 +86,52 @@ static int cli_parse_size(const char *s, uint64_t *out) {
   }
   if (*end || v > UINT64_MAX / mult) return -1;
   *out = v * mult;
+  return 0;
+}
+
+/* A positive count that fits 32 bits, with an optional K/M/G suffix. */
+static int cli_parse_u32(const char *s, uint32_t *out) {
+  uint64_t v;
+  if (cli_parse_size(s, &v) || v == 0 || v > UINT32_MAX) return -1;
+  *out = (uint32_t)v;
+  return 0;
+}
+
+typedef struct cli_limit_flag {
+  const char *name;
+  size_t offset; /* into weft_options */
+  int is_u64;
+} cli_limit_flag;
+
+static const cli_limit_flag cli_limit_flags[] = {
+    {"--max-decompressed", offsetof(weft_options, max_decompressed_bytes), 1},
+    {"--max-ratio", offsetof(weft_options, max_compression_ratio), 0},
+    {"--max-archive-depth", offsetof(weft_options, max_archive_depth), 0},
+    {"--max-members", offsetof(weft_options, max_archive_members), 0},
+    {"--max-json-depth", offsetof(weft_options, max_json_depth), 0},
+    {"--max-line", offsetof(weft_options, max_line_bytes), 0},
+    {"--max-string", offsetof(weft_options, max_string_bytes), 0},
+};
+
+/* A resource-limit flag: 1 if `arg` is one (value stored), 0 if not, -1 on
+ * a bad value. */
+static int cli_parse_limit(weft_options *o, const char *arg, const char *value) {
+  for (size_t i = 0; i < sizeof cli_limit_flags / sizeof cli_limit_flags[0]; i++) {
+    const cli_limit_flag *f = &cli_limit_flags[i];
+    if (strcmp(arg, f->name) != 0) continue;
+    char *field = (char *)o + f->offset;
+    uint64_t v64;
+    uint32_t v32;
+    if (!value || (f->is_u64 ? cli_parse_size(value, &v64) || v64 == 0
+                             : cli_parse_u32(value, &v32))) {
+      fprintf(stderr, "weft: %s: bad value '%s' (a positive number)\n", arg,
+              value ? value : "");
+      return -1;
+    }
+    if (f->is_u64) memcpy(field, &v64, sizeof v64);
+    else memcpy(field, &v32, sizeof v32);
+    return 1;
+  }
   return 0;
 }
 
@@ -118,6 +177,14 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
         fprintf(stderr, "weft: --max-memory: bad size '%s'\n", next);
         return -1;
       }
+    } else if (!strncmp(arg, "--max-", 6) && strcmp(arg, "--max-memory")) {
+      int r = cli_parse_limit(&a->options, arg, next);
+      if (r == 0) {
+        fprintf(stderr, "weft: unknown flag %s (see --help)\n", arg);
+        return -1;
+      }
+      if (r < 0) return -1;
+      i++;
     } else if (!strcmp(arg, "--threads")) {
       NEEDS_VALUE();
       a->options.threads = (uint32_t)atoi(next);

@@ -25,6 +25,8 @@ struct loader {
   manifest manifest;         /* valid when has_manifest */
   int has_manifest;
   base_map unrelatable_clocks; /* clock nodes already counted as unrelatable */
+  uint64_t input_bytes;      /* top-level bytes fed so far */
+  uint64_t expanded_bytes;   /* bytes unpacked from containers so far */
 };
 
 /* What the sorter's callbacks receive. */
@@ -340,13 +342,13 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
                            const uint8_t *data, size_t len, base_error *err) {
   import_file *f = base_calloc(1, sizeof *f);
   char *name = base_strndup(display, strlen(display));
-  if (!f || !name || VEC_PUSH(l->files, f)) {
+  char *path_copy = path ? base_strndup(path, strlen(path)) : NULL;
+  if (!f || !name || (path && !path_copy) || VEC_PUSH(l->files, f)) {
     base_free(f);
     base_free(name);
+    base_free(path_copy);
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", display);
   }
-  char *path_copy = path ? base_strndup(path, strlen(path)) : NULL;
-  if (path && !path_copy) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   *f = (import_file){.ctx = l->ctx, .ops = ops, .name = name, .path = path_copy, .data = data,
                      .len = len, .trace_id = trace_id, .machine = 0,
                      .loader = l};
@@ -372,13 +374,30 @@ static int loader_collect_member(void *user, io_member *m, base_error *err) {
   char *name = m->name ? base_strndup(m->name, strlen(m->name)) : NULL;
   uint8_t *data = io_member_take(m);
   io_order_entry e = {name, io_sniff(data, m->len), (uint32_t)ms->entries.len, NULL};
-  if ((m->name && !name) || VEC_PUSH(ms->entries, e) || VEC_PUSH(ms->datas, data) ||
-      VEC_PUSH(ms->lens, m->len) || VEC_PUSH(ms->names, name)) {
+  /* Room in all four first: the vectors must stay the same length. */
+  size_t need = ms->entries.len + 1;
+  if ((m->name && !name) || VEC_RESERVE(ms->entries, need) || VEC_RESERVE(ms->datas, need) ||
+      VEC_RESERVE(ms->lens, need) || VEC_RESERVE(ms->names, need)) {
     base_free(name);
     base_free(data);
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   }
+  VEC_PUSH(ms->entries, e);
+  VEC_PUSH(ms->datas, data);
+  VEC_PUSH(ms->lens, m->len);
+  VEC_PUSH(ms->names, name);
   return WEFT_OK;
+}
+
+/* Decompressed bytes the whole input may still expand to: the compression
+ * ratio limit applied to all containers at every depth together (past the
+ * ratio floor), so nested or many-member bombs stop early too. */
+static uint64_t loader_expand_budget(const loader *l) {
+  uint64_t ratio = l->limits.max_ratio ? l->limits.max_ratio : UINT32_MAX;
+  uint64_t budget = l->input_bytes > UINT64_MAX / ratio ? UINT64_MAX
+                                                         : l->input_bytes * ratio;
+  if (budget < l->limits.ratio_floor_bytes) budget = l->limits.ratio_floor_bytes;
+  return budget > l->expanded_bytes ? budget - l->expanded_bytes : 1;
 }
 
 /* Where a container's bytes are: in memory, or in a file read as it goes. */
@@ -394,10 +413,13 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   int rc = io_depth_check(depth + 1, &l->limits, err);
   if (rc) return rc;
   loader_members ms = {0};
-  rc = src->path ? io_archive_each_file(type, src->path, src->len, &l->limits,
+  io_limits limits = l->limits;
+  limits.max_total_bytes = loader_expand_budget(l);
+  rc = src->path ? io_archive_each_file(type, src->path, src->len, &limits,
                                         loader_collect_member, &ms, err)
-                 : io_archive_each(type, src->data, src->len, &l->limits,
+                 : io_archive_each(type, src->data, src->len, &limits,
                                    loader_collect_member, &ms, err);
+  for (size_t i = 0; i < ms.lens.len; i++) l->expanded_bytes += ms.lens.data[i];
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   if (rc == WEFT_OK) io_order_members(ms.entries.data, ms.entries.len);
   for (size_t i = 0; i < ms.entries.len; i++) {
@@ -416,6 +438,7 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
     const char *mname = ms.names.data[k];
     rc = loader_process(l, id, mname, mname ? mname : display, member,
                         ms.lens.data[k], depth + 1, err);
+    if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   }
   for (size_t i = 0; i < ms.names.len; i++) base_free(ms.names.data[i]);
   VEC_FREE(ms.entries);
@@ -481,7 +504,11 @@ int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", name);
   }
   l->top_level_count++;
-  return loader_process(l, -1, name, name, data, len, 0, err);
+  l->input_bytes += len;
+  int rc = loader_process(l, -1, name, name, data, len, 0, err);
+  /* Every failure names the input file (also manifest and limit errors). */
+  if (rc && err && !strstr(err->message, name)) base_error_prefix(err, "%s", name);
+  return rc;
 }
 
 int loader_add_archive_path(loader *l, const char *name, const char *path,
@@ -495,6 +522,7 @@ int loader_add_archive_path(loader *l, const char *name, const char *path,
   if (!io_archive_streams_from_file(type))
     return base_error_set(err, WEFT_EINVAL, "%s: not a zip or tar archive", name);
   l->top_level_count++;
+  l->input_bytes += size;
   uint32_t id;
   int rc = ctx_add_trace_file(l->ctx, -1, name, size, io_trace_type_name(type), &id);
   if (rc) return base_error_set(err, rc, "%s: out of memory", name);

@@ -35,7 +35,7 @@ void weft_options_default(weft_options *o) {
   memset(o, 0, sizeof *o);
   o->max_memory_bytes = 0;
   o->max_decompressed_bytes = UINT64_C(64) << 30;
-  o->max_compression_ratio = 1000;
+  o->max_compression_ratio = 100;
   o->max_archive_depth = 4;
   o->max_archive_members = 100000;
   o->max_json_depth = 512;

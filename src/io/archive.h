@@ -44,10 +44,13 @@ typedef struct io_limits {
   uint64_t ratio_floor_bytes; /* ratio not enforced below this output size */
   uint32_t max_members;       /* entries per archive (incl. skipped) */
   uint32_t max_depth;         /* containers nested, the outermost is 1 */
+  uint64_t max_total_bytes;   /* decompressed bytes one io_archive_each call
+                                 may produce over all its members; 0 = off
+                                 (the loader's budget for the whole input) */
 } io_limits;
 
 /* Defaults: 2 GiB per member, ratio 1000 past 64 MiB, 10000 members,
- * depth 8. */
+ * depth 8, no total. */
 void io_limits_default(io_limits *limits);
 
 typedef struct io_member {

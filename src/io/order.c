@@ -11,6 +11,7 @@ void io_limits_default(io_limits *l) {
   l->ratio_floor_bytes = (uint64_t)64 << 20;
   l->max_members = 10000;
   l->max_depth = 8;
+  l->max_total_bytes = 0;
 }
 
 static bool component_hidden(const char *c, size_t n) {
@@ -96,6 +97,13 @@ int io_check_limits(const io_limits *l, uint64_t out, uint64_t total_out,
                           "%s: data exceeds decompressed size limit of %llu "
                           "bytes",
                           what, (unsigned long long)l->max_member_bytes);
+  }
+  if (l->max_total_bytes != 0 && total_out > l->max_total_bytes) {
+    return base_error_set(err, WEFT_ELIMIT,
+                          "%s: data exceeds the limit of %llu decompressed "
+                          "bytes for the whole input (compression ratio "
+                          "limit over all nested containers)",
+                          what, (unsigned long long)l->max_total_bytes);
   }
   if (l->max_ratio != 0 && total_out > l->ratio_floor_bytes &&
       total_out / (in_len ? in_len : 1) >= l->max_ratio) {

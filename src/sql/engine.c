@@ -28,8 +28,11 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
   sql_engine *e = base_calloc(1, sizeof *e);
   if (!e) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   e->aux = base_calloc(table_count, sizeof *e->aux);
-  if (!e->aux ||
-      sqlite3_open_v2(":memory:", &e->db,
+  if (!e->aux) {
+    sql_engine_close(e);
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  }
+  if (sqlite3_open_v2(":memory:", &e->db,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
           SQLITE_OK) {
     sql_engine_close(e);
@@ -177,6 +180,12 @@ static int sql_report_row(sqlite3_stmt *stmt, int statement,
   return stop ? WEFT_EABORT : WEFT_OK;
 }
 
+/* WEFT_ENOMEM when SQLite's last error was an allocation failure (ours, in
+ * a virtual table, or its own), else WEFT_ESQL. */
+static int sql_engine_status(sql_engine *e) {
+  return sqlite3_errcode(e->db) == SQLITE_NOMEM ? WEFT_ENOMEM : WEFT_ESQL;
+}
+
 static int sql_run_statement(sql_engine *e, sqlite3_stmt *stmt, int statement,
                              const weft_query_callbacks *cb, base_error *err) {
   int has_columns = sqlite3_column_count(stmt) > 0;
@@ -187,7 +196,7 @@ static int sql_run_statement(sql_engine *e, sqlite3_stmt *stmt, int statement,
     int step = sqlite3_step(stmt);
     if (step == SQLITE_DONE) break;
     if (step != SQLITE_ROW)
-      return base_error_set(err, WEFT_ESQL, "%s", sqlite3_errmsg(e->db));
+      return base_error_set(err, sql_engine_status(e), "%s", sqlite3_errmsg(e->db));
     if (cb && cb->on_row) rc = sql_report_row(stmt, statement, cb);
   }
   if (rc == WEFT_EABORT) base_error_set(err, rc, "query stopped by caller");
@@ -211,7 +220,7 @@ int sql_engine_execute(sql_engine *e, const char *sql,
     }
     sqlite3_stmt *stmt = NULL;
     if (sqlite3_prepare_v2(e->db, p, -1, &stmt, &rest) != SQLITE_OK)
-      return base_error_set(err, WEFT_ESQL, "%s", sqlite3_errmsg(e->db));
+      return base_error_set(err, sql_engine_status(e), "%s", sqlite3_errmsg(e->db));
     p = rest;
     if (!stmt) continue; /* only whitespace or a comment */
     int has_columns = sqlite3_column_count(stmt) > 0;

@@ -104,10 +104,12 @@ static const sql_module sql_modules[] = {
 int sql_views_create(sqlite3 *db, base_error *err) {
   for (size_t i = 0; i < sizeof sql_view_statements / sizeof *sql_view_statements; i++) {
     char *msg = NULL;
-    if (sqlite3_exec(db, sql_view_statements[i], NULL, NULL, &msg) != SQLITE_OK) {
-      base_error_set(err, WEFT_ESQL, "creating views: %s", msg ? msg : "?");
+    int src = sqlite3_exec(db, sql_view_statements[i], NULL, NULL, &msg);
+    if (src != SQLITE_OK) {
+      int code = src == SQLITE_NOMEM ? WEFT_ENOMEM : WEFT_ESQL;
+      base_error_set(err, code, "creating views: %s", msg ? msg : "?");
       sqlite3_free(msg);
-      return WEFT_ESQL;
+      return code;
     }
   }
   return WEFT_OK;

@@ -71,7 +71,8 @@ static int vtab_connect(sqlite3 *db, void *aux, int argc,
                         char **errmsg) {
   (void)argc, (void)argv, (void)errmsg;
   sql_vtab_aux *a = aux;
-  if (vtab_declare(db, a->table) != 0) return SQLITE_ERROR;
+  int declared = vtab_declare(db, a->table);
+  if (declared != 0) return declared == WEFT_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
   vtab_table *vt = sqlite3_malloc(sizeof *vt);
   if (!vt) return SQLITE_NOMEM;
   memset(vt, 0, sizeof *vt);

@@ -241,13 +241,39 @@ static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_i
 static int proto_tokenize_buffer(import_file *f, const uint8_t *data, size_t len,
                                  int depth, base_error *err);
 
+static uint64_t proto_mul_sat(uint64_t a, uint64_t b) {
+  return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* Output cap for one compressed_packets payload of in_len bytes: the
+ * per-stream size limit, the compression ratio (past 1 MiB), and what is
+ * left of the file's budget over all its payloads (ratio x file size, at
+ * least 64 MiB), so many small bombs cannot add up either. */
+static uint64_t proto_inflate_cap_for(const import_file *f, size_t in_len) {
+  const proto_import_state *st = f->state;
+  const weft_options *o = &f->ctx->options;
+  uint64_t ratio = o->max_compression_ratio ? o->max_compression_ratio : UINT32_MAX;
+  uint64_t cap = PROTO_MAX_INFLATED_BYTES;
+  if (o->max_decompressed_bytes && o->max_decompressed_bytes < cap)
+    cap = o->max_decompressed_bytes;
+  uint64_t by_ratio = proto_mul_sat(in_len, ratio);
+  if (by_ratio < (UINT64_C(1) << 20)) by_ratio = UINT64_C(1) << 20;
+  if (by_ratio < cap) cap = by_ratio;
+  uint64_t budget = proto_mul_sat(f->len, ratio);
+  if (budget < (UINT64_C(64) << 20)) budget = UINT64_C(64) << 20;
+  uint64_t left = budget > st->inflated_bytes ? budget - st->inflated_bytes : 0;
+  return cap < left ? cap : left;
+}
+
 static int proto_tokenize_compressed(import_file *f, proto_span payload,
                                      int depth, base_error *err) {
   proto_import_state *st = f->state;
   if (depth > 0) return WEFT_OK; /* nested compression is not followed */
+  uint64_t cap = proto_inflate_cap_for(f, payload.len);
+  if (cap == 0) return WEFT_OK; /* budget used up: skipped like corrupt data */
   base_buf buf;
-  base_buf_init(&buf, PROTO_MAX_INFLATED_BYTES);
-  proto_inflate_limits lim = {PROTO_MAX_INFLATED_BYTES, 0};
+  base_buf_init(&buf, cap > SIZE_MAX - 2 ? SIZE_MAX - 2 : (size_t)cap);
+  proto_inflate_limits lim = {cap, 0};
   base_error ierr;
   memset(&ierr, 0, sizeof ierr);
   int rc = proto_inflate(payload.data, payload.len, &lim, &buf, &ierr);
@@ -260,6 +286,7 @@ static int proto_tokenize_compressed(import_file *f, proto_span payload,
     base_buf_free(&buf);
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   }
+  st->inflated_bytes += buf.len;
   return proto_tokenize_buffer(f, (const uint8_t *)buf.data, buf.len, depth + 1, err);
 }
 

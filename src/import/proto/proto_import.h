@@ -50,6 +50,7 @@ typedef struct proto_seq {
 
 typedef struct proto_import_state {
   VEC(base_buf) inflated;
+  uint64_t inflated_bytes; /* sum of inflated lens (see proto_inflate_cap) */
   VEC(proto_packet_info) packets;
   VEC(proto_seq) seqs;
   base_map seq_by_id;      /* sequence id -> index into seqs */
