@@ -34,6 +34,7 @@ static int atrace_int(const char *s, size_t len, int unsigned_only, int64_t *out
 }
 
 atrace_result atrace_parse(const char *s, size_t len, atrace_point *out) {
+  if (!s) s = "", len = 0; /* an empty print buffer may come as NULL */
   memset(out, 0, sizeof *out);
   while (len && (s[len - 1] == '\n' || s[len - 1] == '\0')) len--;
   size_t off = 0, n, tn;

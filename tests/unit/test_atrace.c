@@ -26,6 +26,8 @@ static void test_begin_end(void) {
   CHECK_EQ_INT(parse("B|10|", &p), ATRACE_SUCCESS);
   CHECK(name_is(&p, "[empty slice name]"));
   CHECK_EQ_INT(parse("B|x|n", &p), ATRACE_FAILURE);
+  /* fuzz_proto finding: an empty print buffer arrives as (NULL, 0). */
+  CHECK_EQ_INT(atrace_parse(NULL, 0, &p), ATRACE_FAILURE);
   CHECK_EQ_INT(parse("E|1636", &p), ATRACE_SUCCESS);
   CHECK_EQ_INT(p.tgid, 1636);
   CHECK_EQ_INT(parse("E\n\0", &p), ATRACE_SUCCESS);
