@@ -309,6 +309,14 @@ class ManifestErrorTest(MergeBase):
             'overrides are not supported for trace files which are themselves archives '
             'or perfetto_manifest files')
 
+    def test_manifest_after_a_trace(self):
+        app = e.write_temp(self.dir, 'a.json', app_json('x', 1, 1))
+        m = e.write_temp(self.dir, 'm.json', manifest([{'path': 'a.json'}]))
+        rc, _, err = e.run('-Q', 'select 1', app, m)
+        self.assertEqual(rc, 1)
+        self.assertIn('perfetto_manifest: perfetto_manifest file must be the first trace '
+                      'file in the input', err)
+
     def test_content_errors(self):
         multi = multi_machine_pb(self)
         self.expect_error({'m.json': manifest([{'path': 'multi.pb', 'machines': [
