@@ -7,6 +7,7 @@
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
 #include "import/proto/proto_sys_stats.h"
+#include "model/sched.h"
 
 #define PROTO_MAX_CPUS 4096
 #define PROTO_MAX_META_STR 65536
@@ -341,26 +342,6 @@ static int proto_cpu_freqs(trace_context *ctx, uint32_t ucpu, proto_span msg) {
   return WEFT_OK;
 }
 
-/* The cpu table row for (machine, cpu), created if missing. */
-static int proto_cpu_row(trace_context *ctx, uint32_t machine, int64_t cpu,
-                         uint32_t *row) {
-  storage_table *t = ctx_table(ctx, TABLE_CPU);
-  int64_t mcol = model_machine_column(machine);
-  for (size_t i = 0; i < t->row_count; i++) {
-    if (storage_get_i64_or(t, CPU_cpu, i, -1) == cpu &&
-        storage_get_i64_or(t, CPU_machine_id, i, -1) == mcol) {
-      *row = (uint32_t)i;
-      return WEFT_OK;
-    }
-  }
-  int rc = storage_table_append(t, row);
-  if (rc) return rc;
-  storage_set_i64(t, CPU_cpu, *row, cpu);
-  storage_set_i64(t, CPU_cluster_id, *row, 0);
-  if (mcol >= 0) storage_set_i64(t, CPU_machine_id, *row, mcol);
-  return WEFT_OK;
-}
-
 static int proto_cpu_info(import_file *f, uint32_t machine, proto_span msg) {
   trace_context *ctx = f->ctx;
   VEC(proto_cpu) cpus = {0};
@@ -382,7 +363,8 @@ static int proto_cpu_info(import_file *f, uint32_t machine, proto_span msg) {
     int64_t args = -1;
     int unknown = 0;
     string_id proc;
-    rc = proto_cpu_row(ctx, machine, (int64_t)i, &row);
+    rc = sched_ucpu(ctx, machine, (uint32_t)i, &row);
+    if (rc == WEFT_EINVAL) { rc = WEFT_OK; break; } /* beyond the cpu table's range */
     if (!rc) rc = ctx_intern(ctx, (const char *)c->processor.data, c->processor.len, &proc);
     if (!rc) rc = proto_cpu_args(ctx, c, &args, &unknown);
     if (rc) break;
