@@ -68,7 +68,7 @@ int kernel_stat(trace_context *ctx, const kernel_scope *s, stats_id stat,
 
 int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
                uint32_t *ucpu) {
-  if (cpu >= SCHED_MAX_CPU || machine >= 256) return WEFT_EINVAL;
+  if (cpu >= SCHED_MAX_CPU || machine >= SCHED_MAX_MACHINE) return WEFT_EINVAL;
   size_t idx = (size_t)machine * SCHED_CPUS_PER_MACHINE + cpu;
   storage_table *t = ctx_table(ctx, TABLE_CPU);
   while (t->row_count <= idx) {

@@ -22,6 +22,8 @@ typedef struct kernel_state kernel_state;
 
 #define SCHED_MAX_CPU 4096
 #define SCHED_CPUS_PER_MACHINE 4096
+/* Machines with cpu rows: ucpu = machine * 4096 + cpu must fit 32 bits. */
+#define SCHED_MAX_MACHINE (1u << 19)
 
 /* Where an event comes from: stats are scoped to this machine and file. */
 typedef struct kernel_scope {
@@ -33,7 +35,8 @@ void kernel_state_free(kernel_state *k);
 int kernel_stat(trace_context *ctx, const kernel_scope *s, stats_id stat,
                 int64_t delta);
 
-/* The cpu table row of (machine, cpu); WEFT_EINVAL for cpu >= SCHED_MAX_CPU. */
+/* The cpu table row of (machine, cpu); WEFT_EINVAL for cpu >= SCHED_MAX_CPU
+ * or machine >= SCHED_MAX_MACHINE. */
 int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
                uint32_t *ucpu);
 /* The live thread `tid`; a non-NULL name is applied unless the thread got

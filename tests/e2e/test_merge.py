@@ -186,6 +186,31 @@ class MergeTest(MergeBase):
                          "name = 'trace_sorter_negative_timestamp_dropped'")
         self.assertEqual(out, '"value"\n1\n')
 
+    def test_sched_on_hundreds_of_machines(self):
+        # 300 systrace files, each on its own machine pinned to the first
+        # file's clock: every machine's sched rows are kept (the cpu rows of
+        # machine m are m * 4096 + cpu, as Perfetto numbers them).
+        line = ('          <idle>-0     (-----) [001] d..2   10.%06d: sched_switch: '
+                'prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> '
+                'next_comm=w next_pid=%d next_prio=120\n')
+        members, files = {}, []
+        for i in range(300):
+            name = 'm%03d.systrace' % i
+            members[name] = '# tracer: nop\n' + line % (i, 100 + i) + line % (500 + i, 0)
+            entry = {'path': name, 'machine': {'name': 'dev%d' % i}}
+            if i:
+                entry['clocks'] = {'clock': 'BOOTTIME', 'sync_to': {'file': 'm000.systrace', 'clock': 'BOOTTIME'}}
+            files.append(entry)
+        members['perfetto_manifest.json'] = manifest(files)
+        z = self.zip('wide.zip', members)
+        out = self.query(z, sql='select count(*) as n, count(distinct m.id) as machines, '
+                         'max(s.cpu) as top from sched s join cpu c using (ucpu) '
+                         'join machine m on c.machine_id = m.id')
+        self.assertEqual(out, '"n","machines","top"\n600,300,%d\n' % (300 * 4096 + 1))
+        rc, out, err = e.run('-Q', "select name from stats where value > 0 and "
+                             "severity in ('error', 'data_loss')", z)
+        self.assertEqual((rc, out), (0, '"name"\n'), err)
+
     def test_merge_tool_round_trip(self):
         relay = self.relay()
         phone = self.proto('phone.pb', snapshot([(BOOT, 1000)]) +

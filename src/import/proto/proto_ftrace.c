@@ -636,7 +636,9 @@ int proto_ftrace_parse(import_file *f, const sort_event *event, base_error *err)
       rc = proto_ftrace_event(&p, rec->event, soft);
       break;
   }
-  if (rc == WEFT_EINVAL) return WEFT_OK; /* e.g. a cpu out of range: skip */
+  /* An event the kernel model cannot place (a cpu or machine out of range)
+   * is skipped and counted. */
+  if (rc == WEFT_EINVAL) return import_stat(f, stat_ftrace_bundle_tokenizer_errors, 1);
   if (rc) return base_error_set(err, rc, "ftrace: failed to apply event");
   return WEFT_OK;
 }
