@@ -190,13 +190,14 @@ class MergeTest(MergeBase):
         # 300 systrace files, each on its own machine pinned to the first
         # file's clock: every machine's sched rows are kept (the cpu rows of
         # machine m are m * 4096 + cpu, as Perfetto numbers them).
-        line = ('          <idle>-0     (-----) [001] d..2   10.%06d: sched_switch: '
-                'prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> '
-                'next_comm=w next_pid=%d next_prio=120\n')
+        switch = ('          <idle>-0     (-----) [001] d..2   10.%06d: sched_switch: '
+                  'prev_comm=%s prev_pid=%d prev_prio=120 prev_state=R ==> '
+                  'next_comm=%s next_pid=%d next_prio=120\n')
         members, files = {}, []
         for i in range(300):
             name = 'm%03d.systrace' % i
-            members[name] = '# tracer: nop\n' + line % (i, 100 + i) + line % (500 + i, 0)
+            members[name] = ('# tracer: nop\n' + switch % (i, 'swapper/1', 0, 'w', 100 + i) +
+                             switch % (500 + i, 'w', 100 + i, 'swapper/1', 0))
             entry = {'path': name, 'machine': {'name': 'dev%d' % i}}
             if i:
                 entry['clocks'] = {'clock': 'BOOTTIME', 'sync_to': {'file': 'm000.systrace', 'clock': 'BOOTTIME'}}
