@@ -392,7 +392,6 @@ int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
 /* flat_key: the key with array indexes ("[N]") removed. */
 static int model_flat_key(trace_context *ctx, const char *key, size_t len,
                           string_id *out) {
-  if (!memchr(key, '[', len)) return ctx_intern(ctx, key, len, out);
   char small[256];
   char *flat = len < sizeof small ? small : base_malloc(len + 1);
   if (!flat) return WEFT_ENOMEM;
@@ -412,7 +411,8 @@ static int model_flat_key(trace_context *ctx, const char *key, size_t len,
 static int model_arg_push(trace_context *ctx, const char *key, size_t key_len,
                           model_arg *arg) {
   int rc = ctx_intern(ctx, key, key_len, &arg->key);
-  if (!rc) rc = model_flat_key(ctx, key, key_len, &arg->flat_key);
+  if (!rc && !memchr(key, '[', key_len)) arg->flat_key = arg->key;
+  else if (!rc) rc = model_flat_key(ctx, key, key_len, &arg->flat_key);
   if (!rc) rc = VEC_PUSH(ctx->model.pending_args, *arg);
   return rc;
 }
@@ -451,19 +451,19 @@ static const char *model_arg_type_name(model_arg_type t) {
 
 static int model_args_write(trace_context *ctx, int64_t set) {
   storage_table *t = ctx_table(ctx, TABLE_ARGS);
-  const model_state *m = &ctx->model;
+  model_state *m = &ctx->model;
   for (size_t i = 0; i < m->pending_args.len; i++) {
     const model_arg *a = &m->pending_args.data[i];
     uint32_t row;
-    string_id type_id;
+    string_id *type_id = &m->arg_type_names[a->type];
     const char *tn = model_arg_type_name(a->type);
-    int rc = ctx_intern(ctx, tn, strlen(tn), &type_id);
+    int rc = *type_id ? WEFT_OK : ctx_intern(ctx, tn, strlen(tn), type_id);
     if (!rc) rc = storage_table_append(t, &row);
     if (rc) return rc;
     storage_set_i64(t, ARGS_arg_set_id, row, set);
     storage_set_str(t, ARGS_flat_key, row, a->flat_key);
     storage_set_str(t, ARGS_key, row, a->key);
-    storage_set_str(t, ARGS_value_type, row, type_id);
+    storage_set_str(t, ARGS_value_type, row, *type_id);
     switch (a->type) {
       case MODEL_ARG_STRING: case MODEL_ARG_JSON:
         storage_set_str(t, ARGS_string_value, row, a->string_value);

@@ -26,6 +26,7 @@ typedef struct model_state {
   base_map arg_sets;       /* hash of an arg set -> arg_set_id */
   uint32_t next_arg_set;
   VEC(struct model_arg) pending_args;
+  string_id arg_type_names[8]; /* value_type strings by model_arg_type, lazy */
   struct flow_state *flow; /* model/flow.h; NULL until the first flow */
   struct kernel_state *kernel; /* sched/ftrace model (model/sched.h), lazy */
   struct kslice_state *kslice; /* kernel slices (model/kslice.h), lazy */
