@@ -8,18 +8,26 @@ static inline uint64_t hash_rotl(uint64_t x, int r) { return x << r | x >> (64 -
 /* Eight bytes at a time: each little-endian word is multiplied, rotated and
  * folded in; the tail is read as one zero-padded word; the length is mixed
  * in so prefixes of zeros differ; base_hash_u64 finishes. */
+static inline uint64_t hash_load_le(const unsigned char *p, size_t n) {
+  uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  memcpy(&w, p, n);
+#else
+  for (size_t i = n; i-- > 0;) w = w << 8 | p[i];
+#endif
+  return w;
+}
+
 uint64_t base_hash_bytes(const void *data, size_t len) {
   const unsigned char *p = data;
   uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)len * 0xff51afd7ed558ccdULL);
   size_t n = len;
   for (; n >= 8; n -= 8, p += 8) {
-    uint64_t w = 0;
-    for (int i = 7; i >= 0; i--) w = w << 8 | p[i];
+    uint64_t w = hash_load_le(p, 8);
     h = hash_rotl(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
   }
   if (n) {
-    uint64_t w = 0;
-    for (size_t i = n; i-- > 0;) w = w << 8 | p[i];
+    uint64_t w = hash_load_le(p, n);
     h = hash_rotl(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
   }
   return base_hash_u64(h);

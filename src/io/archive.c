@@ -78,10 +78,23 @@ static int walk_read_data(io_walk *w, struct archive_entry *e, io_sink *out,
       return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", what);
   }
   for (;;) {
-    if (io_sink_reserve(out, IO_READ_CHUNK, l->max_member_bytes) != WEFT_OK)
-      return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", what);
-    size_t space = out->cap - out->len - 1;
-    la_ssize_t n = archive_read_data(w->a, out->data + out->len, space);
+    size_t space = out->cap > out->len + 1 ? out->cap - out->len - 1 : 0;
+    la_ssize_t n;
+    if (space == 0) {
+      /* Full, typically at exactly the declared size: probe for more data
+       * before growing, so a member costs its size and no slack. */
+      uint8_t probe[512];
+      n = archive_read_data(w->a, probe, sizeof probe);
+      if (n > 0 && io_sink_reserve(out, IO_READ_CHUNK, l->max_member_bytes) != WEFT_OK)
+        return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", what);
+      if (n > 0) {
+        size_t room = out->cap - out->len - 1;
+        if ((size_t)n > room) n = (la_ssize_t)room; /* at the hard limit */
+        memcpy(out->data + out->len, probe, (size_t)n);
+      }
+    } else {
+      n = archive_read_data(w->a, out->data + out->len, space);
+    }
     if (n < 0) {
       return base_error_set(err, WEFT_EPARSE, "%s: truncated or corrupt data: "
                             "%s", what, arc_msg(w->a));

@@ -73,8 +73,10 @@ int io_sink_reserve(io_sink *s, size_t want, uint64_t max_len) {
   uint64_t need = (uint64_t)s->len + want + 1;
   if (need > hard) need = hard;
   if (need <= s->cap) return WEFT_OK;
-  uint64_t cap = s->cap ? s->cap : 4096;
-  while (cap < need) cap *= 2;
+  /* Exactly what is asked for the first time (a declared size), then
+   * doubling, so a stream of unknown length grows in amortized O(1). */
+  uint64_t cap = s->cap ? s->cap * 2 : need;
+  if (cap < need) cap = need;
   if (cap > hard) cap = hard;
   if (cap > SIZE_MAX) return WEFT_ENOMEM;
   uint8_t *p = base_realloc(s->data, (size_t)cap);
