@@ -70,6 +70,7 @@ void model_free(model_state *m) {
   for (size_t i = 0; i < m->stack_list.len; i++) VEC_FREE(m->stack_list.data[i].slices);
   VEC_FREE(m->stack_list);
   base_map_free(&m->arg_sets);
+  base_map_free(&m->cpu_rows);
   VEC_FREE(m->pending_args);
   flow_state_free(m->flow);
   m->flow = NULL;

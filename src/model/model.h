@@ -24,6 +24,7 @@ typedef struct model_state {
   base_map stacks;         /* track id -> index into `stack_list` */
   VEC(struct model_stack) stack_list;
   base_map arg_sets;       /* hash of an arg set -> arg_set_id */
+  base_map cpu_rows;       /* ucpu + 1 -> its __intrinsic_cpu row */
   uint32_t next_arg_set;
   VEC(struct model_arg) pending_args;
   string_id arg_type_names[8]; /* value_type strings by model_arg_type, lazy */

@@ -66,23 +66,31 @@ int kernel_stat(trace_context *ctx, const kernel_scope *s, stats_id stat,
 
 /* ---- cpus and threads ---- */
 
+int sched_cpu_row(trace_context *ctx, uint32_t machine, uint32_t cpu,
+                  uint32_t *ucpu, uint32_t *row) {
+  if (cpu >= SCHED_MAX_CPU || machine >= SCHED_MAX_MACHINE) return WEFT_EINVAL;
+  *ucpu = machine * SCHED_CPUS_PER_MACHINE + cpu;
+  storage_table *t = ctx_table(ctx, TABLE_CPU);
+  const uint64_t *found = base_map_find(&ctx->model.cpu_rows, (uint64_t)*ucpu + 1);
+  if (found) {
+    *row = (uint32_t)*found;
+    return WEFT_OK;
+  }
+  int rc = storage_table_append(t, row);
+  if (!rc && base_map_insert(&ctx->model.cpu_rows, (uint64_t)*ucpu + 1, *row, NULL) < 0)
+    rc = WEFT_ENOMEM;
+  if (rc) return rc;
+  storage_set_i64(t, CPU_id, *row, *ucpu);
+  storage_set_i64(t, CPU_cpu, *row, cpu);
+  int64_t m = model_machine_column(machine);
+  if (m >= 0) storage_set_i64(t, CPU_machine_id, *row, m);
+  return WEFT_OK;
+}
+
 int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
                uint32_t *ucpu) {
-  if (cpu >= SCHED_MAX_CPU || machine >= SCHED_MAX_MACHINE) return WEFT_EINVAL;
-  size_t idx = (size_t)machine * SCHED_CPUS_PER_MACHINE + cpu;
-  storage_table *t = ctx_table(ctx, TABLE_CPU);
-  while (t->row_count <= idx) {
-    uint32_t row;
-    int rc = storage_table_append(t, &row);
-    if (rc) return rc;
-  }
-  if (storage_is_null(t, CPU_cpu, idx)) {
-    storage_set_i64(t, CPU_cpu, idx, cpu);
-    int64_t m = model_machine_column(machine);
-    if (m >= 0) storage_set_i64(t, CPU_machine_id, idx, m);
-  }
-  *ucpu = (uint32_t)idx;
-  return WEFT_OK;
+  uint32_t row;
+  return sched_cpu_row(ctx, machine, cpu, ucpu, &row);
 }
 
 static int sched_set_ftrace_name(trace_context *ctx, kernel_state *k,

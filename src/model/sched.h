@@ -6,8 +6,9 @@
  * last blocked row), which thread names came from ftrace, and the cpu rows.
  * Writes the sched, thread_state, ftrace_event (raw) and cpu tables, kernel
  * counters (cpufreq, cpuidle, rss, ion) and process/thread lifetimes.
- * Invariants: ucpu = cpu on the host machine (rows below it exist with a
- * NULL cpu), machine m > 0 uses ucpu = m * SCHED_CPUS_PER_MACHINE + cpu;
+ * Invariants: ucpu = machine * SCHED_CPUS_PER_MACHINE + cpu (the host is
+ * machine 0, so its ucpu is the cpu), as Perfetto numbers them; the cpu
+ * table has a row only for cpus seen, its id column is the ucpu;
  * a thread has at most one open thread_state row (dur -1) and it is its last
  * row; the swapper (tid 0) never gets thread_state rows; events must arrive
  * in timestamp order. */
@@ -39,6 +40,9 @@ int kernel_stat(trace_context *ctx, const kernel_scope *s, stats_id stat,
  * or machine >= SCHED_MAX_MACHINE. */
 int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
                uint32_t *ucpu);
+/* The same, with the __intrinsic_cpu row holding it (created if new). */
+int sched_cpu_row(trace_context *ctx, uint32_t machine, uint32_t cpu,
+                  uint32_t *ucpu, uint32_t *row);
 /* The live thread `tid`; a non-NULL name is applied unless the thread got
  * its name from a non-ftrace source (process tree, descriptors). */
 int sched_thread(trace_context *ctx, uint32_t machine, int64_t tid,

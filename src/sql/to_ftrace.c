@@ -183,7 +183,6 @@ static void tf_args(to_ftrace_ctx *c, const char *event, const char *release) {
 static void tf_prefix(to_ftrace_ctx *c, storage_table *ev, size_t row) {
   storage_table *th = sql_engine_find_table(c->e, "__intrinsic_thread");
   storage_table *pr = sql_engine_find_table(c->e, "__intrinsic_process");
-  storage_table *cpu = sql_engine_find_table(c->e, "__intrinsic_cpu");
   int64_t utid = storage_i64(ev, FTRACE_EVENT_utid)[row];
   int64_t ucpu = storage_i64(ev, FTRACE_EVENT_ucpu)[row];
   int64_t ts = storage_i64(ev, FTRACE_EVENT_ts)[row];
@@ -195,8 +194,7 @@ static void tf_prefix(to_ftrace_ctx *c, storage_table *ev, size_t row) {
     int64_t upid = storage_get_i64_or(th, THREAD_upid, (size_t)utid, -1);
     if (pr && upid >= 0 && (size_t)upid < pr->row_count) tgid = storage_i64(pr, PROCESS_pid)[upid];
   }
-  if (cpu && ucpu >= 0 && (size_t)ucpu < cpu->row_count)
-    cpu_no = storage_get_i64_or(cpu, CPU_cpu, (size_t)ucpu, ucpu);
+  if (ucpu >= 0) cpu_no = ucpu % SCHED_CPUS_PER_MACHINE; /* model/sched.h */
   if (tid == 0) name = "<idle>";
   else if (!name || !*name) name = "<unknown>";
   size_t n = strlen(name);
@@ -211,11 +209,9 @@ static void tf_prefix(to_ftrace_ctx *c, storage_table *ev, size_t row) {
 }
 
 static const char *tf_release(to_ftrace_ctx *c, storage_table *ev, size_t row) {
-  storage_table *cpu = sql_engine_find_table(c->e, "__intrinsic_cpu");
   storage_table *m = sql_engine_find_table(c->e, "machine");
-  int64_t ucpu = storage_i64(ev, FTRACE_EVENT_ucpu)[row], machine = 0;
-  if (cpu && ucpu >= 0 && (size_t)ucpu < cpu->row_count)
-    machine = storage_get_i64_or(cpu, CPU_machine_id, (size_t)ucpu, 0);
+  int64_t ucpu = storage_i64(ev, FTRACE_EVENT_ucpu)[row];
+  int64_t machine = ucpu >= 0 ? ucpu / SCHED_CPUS_PER_MACHINE : 0; /* model/sched.h */
   if (!m || machine < 0 || (size_t)machine >= m->row_count) return NULL;
   return base_string_pool_get(c->strings, storage_str(m, MACHINE_release)[machine]);
 }

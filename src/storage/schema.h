@@ -84,7 +84,7 @@
   C(T, real_value, F64, N) C(T, value_type, STR, 0)
 
 #define CPU_COLUMNS(C, T)                                             \
-  C(T, id, ID, 0) C(T, cpu, I64, N) C(T, cluster_id, I64, 0)          \
+  C(T, id, I64, 0) C(T, cpu, I64, N) C(T, cluster_id, I64, 0)         \
   C(T, processor, STR, 0) C(T, machine_id, I64, N) C(T, capacity, I64, N) \
   C(T, arg_set_id, I64, N)
 

@@ -359,11 +359,11 @@ static int proto_cpu_info(import_file *f, uint32_t machine, proto_span msg) {
   storage_table *t = ctx_table(ctx, TABLE_CPU);
   for (size_t i = 0; i < cpus.len && !rc; i++) {
     const proto_cpu *c = &cpus.data[i];
-    uint32_t row;
+    uint32_t ucpu, row;
     int64_t args = -1;
     int unknown = 0;
     string_id proc;
-    rc = sched_ucpu(ctx, machine, (uint32_t)i, &row);
+    rc = sched_cpu_row(ctx, machine, (uint32_t)i, &ucpu, &row);
     if (rc == WEFT_EINVAL) { rc = WEFT_OK; break; } /* beyond the cpu table's range */
     if (!rc) rc = ctx_intern(ctx, (const char *)c->processor.data, c->processor.len, &proc);
     if (!rc) rc = proto_cpu_args(ctx, c, &args, &unknown);
