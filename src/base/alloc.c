@@ -3,16 +3,21 @@
 
 #include "base.h"
 
+/* Atomic: allocations may come from several threads (sort/sort.h). */
 static uint64_t alloc_countdown; /* 0 = never fail */
 static uint64_t alloc_total;
 
-void base_alloc_fail_after(uint64_t n) { alloc_countdown = n; }
-uint64_t base_alloc_count(void) { return alloc_total; }
+void base_alloc_fail_after(uint64_t n) { __atomic_store_n(&alloc_countdown, n, __ATOMIC_SEQ_CST); }
+uint64_t base_alloc_count(void) { return __atomic_load_n(&alloc_total, __ATOMIC_RELAXED); }
 
 static int alloc_should_fail(void) {
-  alloc_total++;
-  if (alloc_countdown == 0) return 0;
-  if (--alloc_countdown == 0) return 1;
+  __atomic_fetch_add(&alloc_total, 1, __ATOMIC_RELAXED);
+  uint64_t left = __atomic_load_n(&alloc_countdown, __ATOMIC_RELAXED);
+  while (left != 0) {
+    if (__atomic_compare_exchange_n(&alloc_countdown, &left, left - 1, 0,
+                                    __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+      return left == 1;
+  }
   return 0;
 }
 

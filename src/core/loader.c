@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <unistd.h>
 
 #include "clock/clock.h"
 
@@ -202,6 +203,13 @@ int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
 
 /* ---- life cycle ---- */
 
+/* --threads: 0 means one per online core. */
+static uint32_t loader_thread_count(uint32_t requested) {
+  if (requested) return requested;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 ? (uint32_t)(cores < 64 ? cores : 64) : 1;
+}
+
 int loader_create(loader **out, trace_context *ctx) {
   loader *l = base_calloc(1, sizeof *l);
   if (!l) return WEFT_ENOMEM;
@@ -209,6 +217,7 @@ int loader_create(loader **out, trace_context *ctx) {
   sorter_init(&l->sorter);
   io_limits_default(&l->limits);
   const weft_options *o = &ctx->options;
+  sorter_set_threads(&l->sorter, loader_thread_count(o->threads));
   if (o->max_decompressed_bytes) l->limits.max_member_bytes = o->max_decompressed_bytes;
   if (o->max_compression_ratio) l->limits.max_ratio = o->max_compression_ratio;
   if (o->max_archive_members) l->limits.max_members = o->max_archive_members;

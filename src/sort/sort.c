@@ -1,5 +1,6 @@
 /* The sorter: per-(source, lane) queues, conversion, stable sort, Perfetto's
  * lane merge. See sort.h. */
+#include <pthread.h>
 #include <stdlib.h>
 
 #include "sort/sort.h"
@@ -7,7 +8,14 @@
 /* Top bit of sort_event.source inside the queues: a run break. */
 #define SORT_BREAK 0x80000000u
 
-void sorter_init(sorter *s) { memset(s, 0, sizeof *s); }
+void sorter_init(sorter *s) {
+  memset(s, 0, sizeof *s);
+  s->threads = 1;
+}
+
+void sorter_set_threads(sorter *s, uint32_t threads) {
+  s->threads = threads ? threads : 1;
+}
 
 static void sorter_free_queues(sorter *s) {
   for (size_t i = 0; i < s->queues.len; i++) VEC_FREE(s->queues.data[i].events);
@@ -182,7 +190,9 @@ static void sort_heap_down(sort_head *h, size_t n, size_t i) {
   }
 }
 
-static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user) {
+/* Emits every event in merge order. `publish`: keep s->emitted current
+ * (else the caller does, as the events are really parsed). */
+static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish) {
   size_t n = 0;
   sort_head *heap = base_malloc((s->queues.len + 1) * sizeof *heap);
   if (!heap) return WEFT_ENOMEM;
@@ -207,12 +217,150 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user) {
       emitted++;
     } while (rc == WEFT_OK && ++heap[0].next < q->events.len && !brk &&
              q->events.data[heap[0].next].ts <= limit);
-    __atomic_store_n(&s->emitted, emitted, __ATOMIC_RELAXED);
+    if (publish) __atomic_store_n(&s->emitted, emitted, __ATOMIC_RELAXED);
     if (heap[0].next < q->events.len) heap[0].ts = q->events.data[heap[0].next].ts;
     else heap[0] = heap[--n];
     sort_heap_down(heap, n, 0);
   }
   base_free(heap);
+  return rc;
+}
+
+/* ---- several threads: lanes sorted in parallel, merge ahead of emit ----
+ * Both keep the output identical to one thread's: each lane's sort depends
+ * only on that lane, and the merging thread produces the same sequence,
+ * handed over in order. */
+
+typedef struct sort_lanes_job {
+  sorter *s;
+  size_t lanes, first, stride;
+  int rc;
+} sort_lanes_job;
+
+static void *sort_lanes_worker(void *arg) {
+  sort_lanes_job *j = arg;
+  for (size_t i = j->first; i < j->lanes && j->rc == WEFT_OK; i += j->stride)
+    j->rc = sort_queue_in_order(&j->s->queues.data[i]);
+  return NULL;
+}
+
+static int sort_lanes_in_order(sorter *s, size_t lanes) {
+  enum { MAX_WORKERS = 64 };
+  size_t workers = s->threads < lanes ? s->threads : lanes;
+  if (workers > MAX_WORKERS) workers = MAX_WORKERS;
+  if (workers < 1) workers = 1;
+  sort_lanes_job jobs[MAX_WORKERS];
+  pthread_t tids[MAX_WORKERS];
+  int started[MAX_WORKERS] = {0};
+  for (size_t t = 0; t < workers; t++) {
+    jobs[t] = (sort_lanes_job){s, lanes, t, workers, WEFT_OK};
+    if (t > 0) started[t] = pthread_create(&tids[t], NULL, sort_lanes_worker, &jobs[t]) == 0;
+  }
+  sort_lanes_worker(&jobs[0]);
+  int rc = jobs[0].rc;
+  for (size_t t = 1; t < workers; t++) {
+    if (started[t]) pthread_join(tids[t], NULL);
+    else sort_lanes_worker(&jobs[t]); /* no thread: do its share here */
+    if (rc == WEFT_OK) rc = jobs[t].rc;
+  }
+  return rc;
+}
+
+#define SORT_PIPE_BATCH 4096
+#define SORT_PIPE_SLOTS 8
+
+/* Batches of merged events from the merging thread to the emitting one. */
+typedef struct sort_pipe {
+  pthread_mutex_t mu;
+  pthread_cond_t filled, drained;
+  sort_event *batches;            /* SORT_PIPE_SLOTS x SORT_PIPE_BATCH */
+  size_t lens[SORT_PIPE_SLOTS];
+  uint64_t produced, consumed;    /* batches, monotonic */
+  size_t fill;                    /* events in the batch being filled */
+  int done, stop, rc;             /* merge finished / emit failed / its status */
+  sorter *s;
+} sort_pipe;
+
+/* Hands the batch being filled over; waits for a free slot unless last. */
+static int sort_pipe_publish(sort_pipe *p, int last) {
+  pthread_mutex_lock(&p->mu);
+  p->lens[p->produced % SORT_PIPE_SLOTS] = p->fill;
+  p->produced++;
+  p->fill = 0;
+  pthread_cond_signal(&p->filled);
+  while (!last && !p->stop && p->produced - p->consumed >= SORT_PIPE_SLOTS)
+    pthread_cond_wait(&p->drained, &p->mu);
+  int stop = p->stop;
+  pthread_mutex_unlock(&p->mu);
+  return stop ? WEFT_ELIMIT : WEFT_OK; /* any non-zero ends the merge */
+}
+
+static int sort_pipe_put(void *user, const sort_event *e) {
+  sort_pipe *p = user;
+  p->batches[(p->produced % SORT_PIPE_SLOTS) * SORT_PIPE_BATCH + p->fill++] = *e;
+  return p->fill == SORT_PIPE_BATCH ? sort_pipe_publish(p, 0) : WEFT_OK;
+}
+
+static void *sort_pipe_merge(void *arg) {
+  sort_pipe *p = arg;
+  int rc = sort_merge_emit(p->s, sort_pipe_put, p, 0);
+  if (rc == WEFT_OK && p->fill) rc = sort_pipe_publish(p, 1);
+  pthread_mutex_lock(&p->mu);
+  if (!p->stop) p->rc = rc;
+  p->done = 1;
+  pthread_cond_signal(&p->filled);
+  pthread_mutex_unlock(&p->mu);
+  return NULL;
+}
+
+/* Emits the batches in order on this thread; returns emit's status. */
+static int sort_pipe_drain(sort_pipe *p, sort_emit_fn emit, void *user) {
+  int rc = WEFT_OK;
+  uint64_t emitted = 0;
+  for (;;) {
+    pthread_mutex_lock(&p->mu);
+    while (p->consumed == p->produced && !p->done) pthread_cond_wait(&p->filled, &p->mu);
+    int empty = p->consumed == p->produced;
+    pthread_mutex_unlock(&p->mu);
+    if (empty) return rc;
+    size_t slot = p->consumed % SORT_PIPE_SLOTS;
+    const sort_event *batch = p->batches + slot * SORT_PIPE_BATCH;
+    for (size_t i = 0; i < p->lens[slot] && rc == WEFT_OK; i++) rc = emit(user, &batch[i]);
+    emitted += p->lens[slot];
+    __atomic_store_n(&p->s->emitted, emitted, __ATOMIC_RELAXED);
+    pthread_mutex_lock(&p->mu);
+    p->consumed++;
+    if (rc) p->stop = 1;
+    pthread_cond_signal(&p->drained);
+    pthread_mutex_unlock(&p->mu);
+    if (rc) return rc;
+  }
+}
+
+/* Merges on a second thread while this one emits; falls back to one
+ * thread when one cannot be started. */
+static int sort_merge_emit_pipelined(sorter *s, sort_emit_fn emit, void *user) {
+  sort_pipe p;
+  memset(&p, 0, sizeof p);
+  p.s = s;
+  p.batches = base_malloc(SORT_PIPE_SLOTS * SORT_PIPE_BATCH * sizeof *p.batches);
+  if (!p.batches) return sort_merge_emit(s, emit, user, 1);
+  pthread_mutex_init(&p.mu, NULL);
+  pthread_cond_init(&p.filled, NULL);
+  pthread_cond_init(&p.drained, NULL);
+  pthread_t merger;
+  int rc;
+  if (pthread_create(&merger, NULL, sort_pipe_merge, &p) != 0) {
+    rc = sort_merge_emit(s, emit, user, 1);
+  } else {
+    rc = sort_pipe_drain(&p, emit, user);
+    pthread_join(merger, NULL);
+    if (rc == WEFT_OK) rc = p.rc;
+  }
+  pthread_cond_destroy(&p.drained);
+  pthread_cond_destroy(&p.filled);
+  pthread_mutex_destroy(&p.mu);
+  base_free(p.batches);
   return rc;
 }
 
@@ -222,8 +370,10 @@ int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
   size_t lanes = 0;
   for (size_t i = 0; i < s->queues.len; i++) sort_convert_queue(&s->queues.data[i], convert, user);
   rc = sort_join_lanes(s, &lanes);
-  for (size_t i = 0; i < lanes && rc == WEFT_OK; i++) rc = sort_queue_in_order(&s->queues.data[i]);
-  if (rc == WEFT_OK) rc = sort_merge_emit(s, emit, user);
+  if (rc == WEFT_OK) rc = sort_lanes_in_order(s, lanes);
+  if (rc == WEFT_OK)
+    rc = s->threads > 1 ? sort_merge_emit_pipelined(s, emit, user)
+                        : sort_merge_emit(s, emit, user, 1);
   sorter_free_queues(s);
   return rc;
 }

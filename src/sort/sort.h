@@ -13,7 +13,8 @@
  * plain (ts, source, push order). An event pushed as a run break (data
  * without a timestamp of its own, placed at its neighbour's) ends the run it
  * is emitted in, so it never carries later events ahead of other lanes. A
- * heap keeps the lane heads, so the cost per emitted run is O(log lanes). */
+ * heap keeps the lane heads, so the cost per emitted run is O(log lanes).
+ * With several threads (sorter_set_threads) the output is the same. */
 #ifndef WEFT_SORT_H
 #define WEFT_SORT_H
 
@@ -49,6 +50,7 @@ typedef struct sorter {
   int has_last;
   uint64_t event_count;    /* pushed (written by the loading thread) */
   uint64_t emitted;        /* emitted so far (atomic: read by progress) */
+  uint32_t threads;        /* threads sorter_run may use (>= 1) */
 } sorter;
 
 /* Returns 0 and the converted ts, or non-zero to drop the event. */
@@ -59,6 +61,10 @@ typedef int (*sort_emit_fn)(void *user, const sort_event *event);
 
 void sorter_init(sorter *s);
 void sorter_free(sorter *s);
+/* Threads sorter_run may use (0 = 1): lanes are sorted in parallel and
+ * the merge runs on a second thread ahead of `emit`, which is always
+ * called on the caller's thread, in the same order as with one thread. */
+void sorter_set_threads(sorter *s, uint32_t threads);
 /* Creates a source; its events are pushed with sorter_push. */
 int sorter_add_source(sorter *s, uint32_t *source);
 /* Pushes to lane 0 (the host's general lane). */
