@@ -325,8 +325,9 @@ static int sort_pipe_drain(sort_pipe *p, sort_emit_fn emit, void *user) {
     if (empty) return rc;
     size_t slot = p->consumed % SORT_PIPE_SLOTS;
     const sort_event *batch = p->batches + slot * SORT_PIPE_BATCH;
-    for (size_t i = 0; i < p->lens[slot] && rc == WEFT_OK; i++) rc = emit(user, &batch[i]);
-    emitted += p->lens[slot];
+    size_t i = 0;
+    while (i < p->lens[slot] && rc == WEFT_OK) rc = emit(user, &batch[i++]);
+    emitted += i;
     __atomic_store_n(&p->s->emitted, emitted, __ATOMIC_RELAXED);
     pthread_mutex_lock(&p->mu);
     p->consumed++;

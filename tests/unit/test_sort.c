@@ -109,10 +109,11 @@ static uint64_t rng_next(void) {
 
 /* Pushes `n` events per source made by `gen`, runs the sorter and compares
  * with a stable reference sort (payload = source << 32 | push index). */
-static void check_against_reference(uint32_t sources, size_t n,
-                                    int64_t (*gen)(size_t i, size_t n)) {
+static void check_against_reference_on(uint32_t threads, uint32_t sources, size_t n,
+                                       int64_t (*gen)(size_t i, size_t n)) {
   sorter s;
   sorter_init(&s);
+  sorter_set_threads(&s, threads);
   size_t total = (size_t)sources * n;
   ref_event *ref = malloc(total * sizeof *ref);
   collect c = {malloc(total * sizeof(sort_event)), 0, total, 0};
@@ -138,6 +139,16 @@ static void check_against_reference(uint32_t sources, size_t n,
   free(ref);
   free(c.events);
   sorter_free(&s);
+}
+
+/* The same order with one thread and with several (parallel lane sorts,
+ * merge on a second thread). */
+static void check_against_reference(uint32_t sources, size_t n,
+                                    int64_t (*gen)(size_t i, size_t n)) {
+  uint64_t seed = rng_state;
+  check_against_reference_on(1, sources, n, gen);
+  rng_state = seed;
+  check_against_reference_on(3, sources, n, gen);
 }
 
 static int64_t gen_sorted(size_t i, size_t n) { (void)n; return (int64_t)i / 3; }
@@ -191,17 +202,18 @@ static void test_clock_runs_and_drops(void) {
   sorter_free(&s);
 }
 
-static void test_emit_error_stops_and_progress(void) {
+static void emit_error_stops_on(uint32_t threads) {
   sorter s;
   sorter_init(&s);
+  sorter_set_threads(&s, threads);
   uint32_t a, b;
   sorter_add_source(&s, &a);
   sorter_add_source(&s, &b);
-  for (int i = 0; i < 10000; i++) sorter_push(&s, i % 2 ? a : b, 10000 - i, 0, 0);
+  for (int i = 0; i < 100000; i++) sorter_push(&s, i % 2 ? a : b, 100000 - i, 0, 0);
   CHECK_EQ_INT(sorter_push(&s, 5, 0, 0, 0), WEFT_EINVAL); /* no such source */
   uint64_t pushed, emitted;
   sorter_progress(&s, &pushed, &emitted);
-  CHECK_EQ_INT(pushed, 10000);
+  CHECK_EQ_INT(pushed, 100000);
   CHECK_EQ_INT(emitted, 0);
   sort_event buf[1];
   collect c = {buf, 0, 1, 5000};
@@ -212,11 +224,19 @@ static void test_emit_error_stops_and_progress(void) {
   sorter_free(&s);
 }
 
+/* emit failing stops the run (the merging thread too, while it waits for
+ * the parser); progress counts what was really emitted. */
+static void test_emit_error_stops_and_progress(void) {
+  emit_error_stops_on(1);
+  emit_error_stops_on(2);
+}
+
 /* Every allocation of a run fails in turn: an error, never a crash or leak. */
 static void test_allocation_failures(void) {
-  for (uint64_t nth = 1; nth < 64; nth++) {
+  for (uint64_t nth = 1; nth < 128; nth++) {
     sorter s;
     sorter_init(&s);
+    sorter_set_threads(&s, nth % 2 ? 1 : 2);
     int rc = WEFT_OK;
     base_alloc_fail_after(nth);
     for (uint32_t src = 0; src < 3 && rc == WEFT_OK; src++) {
