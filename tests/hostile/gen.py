@@ -266,7 +266,12 @@ def cases():
              'error', ['perfetto_manifest']))
     add(Case('systrace_long_line', 'long.systrace',
              b'# tracer: nop\n' + b'  a-1 [000] .... 1.0: tracing_mark_write: B|1|' +
-             b'x' * (20 * MIB) + b'\n', 'either', flags=['--max-line', '1M']))
+             b'x' * (20 * MIB) + b'\n', 'error', ['line 2', '1048576 bytes', '--max-line'],
+             flags=['--max-line', '1M']))
+    # The default limit (16 MiB), and a line without a newline at the end.
+    add(Case('systrace_long_line_default', 'long_default.systrace',
+             b'  a-1 [000] .... 1.0: tracing_mark_write: B|1|' + b'x' * (17 * MIB),
+             'error', ['line 1', '16777216 bytes', '--max-line']))
     add(Case('empty_file', 'empty.pb', b'', 'either'))
     add(Case('decompressed_flag', 'small.json.gz', gzip.compress(APP_JSON), 'error',
              ['decompressed size limit'], flags=['--max-decompressed', '1K']))
