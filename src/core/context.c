@@ -107,58 +107,87 @@ int ctx_metadata_set_str(trace_context *ctx, const char *name,
   return rc;
 }
 
-static int ctx_stats_row(trace_context *ctx, stats_id stat, int64_t index,
-                         int64_t machine, int64_t trace, int64_t value) {
+/* The strings every stats row shares: severity and source names. */
+typedef struct ctx_stats_strings {
+  string_id severity[STATS_ERROR + 1];
+  string_id source[STATS_ANALYSIS + 1];
+} ctx_stats_strings;
+
+static int ctx_stats_strings_intern(trace_context *ctx, ctx_stats_strings *s) {
+  int rc = WEFT_OK;
+  for (int i = 0; !rc && i <= STATS_ERROR; i++) {
+    const char *name = stats_severity_name((stats_severity)i);
+    rc = ctx_intern(ctx, name, strlen(name), &s->severity[i]);
+  }
+  for (int i = 0; !rc && i <= STATS_ANALYSIS; i++) {
+    const char *name = stats_source_name((stats_source)i);
+    rc = ctx_intern(ctx, name, strlen(name), &s->source[i]);
+  }
+  return rc;
+}
+
+static int ctx_stats_row(trace_context *ctx, const ctx_stats_strings *strings,
+                         const stats_entry *e) {
   storage_table *t = ctx_table(ctx, TABLE_STATS);
-  const stats_info *info = &stats_infos[stat];
-  string_id name, severity, source, description;
-  const char *sev = stats_severity_name(info->severity);
-  const char *src = stats_source_name(info->source);
+  const stats_info *info = &stats_infos[e->stat];
+  string_id name, description;
   int rc = ctx_intern(ctx, info->name, strlen(info->name), &name);
-  if (!rc) rc = ctx_intern(ctx, sev, strlen(sev), &severity);
-  if (!rc) rc = ctx_intern(ctx, src, strlen(src), &source);
   if (!rc) rc = ctx_intern(ctx, info->description, strlen(info->description), &description);
   uint32_t row;
   if (!rc) rc = storage_table_append(t, &row);
   if (rc) return rc;
   storage_set_str(t, STATS_name, row, name);
-  if (index >= 0) storage_set_i64(t, STATS_idx, row, index);
-  storage_set_str(t, STATS_severity, row, severity);
-  storage_set_str(t, STATS_source, row, source);
-  storage_set_i64(t, STATS_value, row, value);
+  if (e->index >= 0) storage_set_i64(t, STATS_idx, row, e->index);
+  storage_set_str(t, STATS_severity, row, strings->severity[info->severity]);
+  storage_set_str(t, STATS_source, row, strings->source[info->source]);
+  storage_set_i64(t, STATS_value, row, e->value);
   storage_set_str(t, STATS_description, row, description);
-  if (machine >= 0) storage_set_i64(t, STATS_machine_id, row, machine);
-  if (trace >= 0) storage_set_i64(t, STATS_trace_id, row, trace);
+  if (e->machine >= 0) storage_set_i64(t, STATS_machine_id, row, e->machine);
+  if (e->trace >= 0) storage_set_i64(t, STATS_trace_id, row, e->trace);
   return WEFT_OK;
 }
 
+/* Per single stat: its unscoped total, and whether it has scoped values. */
+typedef struct ctx_stats_total {
+  int64_t value;
+  int scoped;
+} ctx_stats_total;
+
 /* stats: every single stat once with its global value (0 if never hit), then
  * every scoped or indexed value that was recorded, in first-touch order. */
-static int ctx_fill_stats(trace_context *ctx) {
-  storage_table_clear(ctx_table(ctx, TABLE_STATS));
-  for (int s = 0; s < STATS_COUNT; s++) {
-    if (stats_infos[s].kind != STATS_SINGLE) continue;
-    int64_t value = 0;
-    int scoped = 0;
-    for (size_t i = 0; i < ctx->stats.entries.len; i++) {
-      const stats_entry *e = &ctx->stats.entries.data[i];
-      if (e->stat != (stats_id)s) continue;
-      if (e->machine < 0 && e->trace < 0) value += e->value;
-      else scoped = 1;
-    }
-    if (!scoped || value) {
-      int rc = ctx_stats_row(ctx, (stats_id)s, -1, -1, -1, value);
-      if (rc) return rc;
-    }
-  }
+int ctx_fill_stats(trace_context *ctx) {
+  if (ctx->stats_filled) return WEFT_OK;
+  storage_table *t = ctx_table(ctx, TABLE_STATS);
+  storage_table_clear(t);
+  ctx_stats_total totals[STATS_COUNT];
+  memset(totals, 0, sizeof totals);
+  size_t extra = 0;
   for (size_t i = 0; i < ctx->stats.entries.len; i++) {
+    const stats_entry *e = &ctx->stats.entries.data[i];
+    int global = e->machine < 0 && e->trace < 0;
+    if (stats_infos[e->stat].kind != STATS_SINGLE || !global) extra++;
+    if (stats_infos[e->stat].kind != STATS_SINGLE) continue;
+    if (global) totals[e->stat].value += e->value;
+    else totals[e->stat].scoped = 1;
+  }
+  ctx_stats_strings strings;
+  int rc = ctx_stats_strings_intern(ctx, &strings);
+  if (!rc) rc = storage_table_reserve(t, STATS_COUNT + extra);
+  for (int s = 0; !rc && s < STATS_COUNT; s++) {
+    if (stats_infos[s].kind != STATS_SINGLE) continue;
+    if (totals[s].scoped && !totals[s].value) continue;
+    stats_entry e = {(stats_id)s, -1, -1, -1, totals[s].value};
+    rc = ctx_stats_row(ctx, &strings, &e);
+  }
+  for (size_t i = 0; !rc && i < ctx->stats.entries.len; i++) {
     const stats_entry *e = &ctx->stats.entries.data[i];
     if (stats_infos[e->stat].kind == STATS_SINGLE && e->machine < 0 && e->trace < 0)
       continue;
-    int rc = ctx_stats_row(ctx, e->stat, e->index, e->machine, e->trace, e->value);
-    if (rc) return rc;
+    rc = ctx_stats_row(ctx, &strings, e);
   }
-  return WEFT_OK;
+  if (rc) storage_table_clear(t);
+  ctx->stats_filled = rc == WEFT_OK;
+  return rc;
 }
 
 int ctx_finalize_tables(trace_context *ctx) {
@@ -169,5 +198,5 @@ int ctx_finalize_tables(trace_context *ctx) {
   if (rc) return rc;
   storage_set_i64(b, TRACE_BOUNDS_start_ts, row, ctx->has_bounds ? ctx->bounds_start : 0);
   storage_set_i64(b, TRACE_BOUNDS_end_ts, row, ctx->has_bounds ? ctx->bounds_end : 0);
-  return ctx_fill_stats(ctx);
+  return WEFT_OK;
 }

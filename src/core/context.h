@@ -28,6 +28,7 @@ typedef struct trace_context {
   uint32_t trace_time_machine; /* and the machine row it belongs to */
   uint32_t next_processing_order;
   uint32_t top_level_files;
+  int stats_filled; /* ctx_fill_stats ran */
 } trace_context;
 
 int trace_context_init(trace_context *ctx, const weft_options *opts);
@@ -52,7 +53,11 @@ int ctx_metadata_set_int(trace_context *ctx, const char *name, int64_t value,
 int ctx_metadata_set_str(trace_context *ctx, const char *name,
                          const char *value, int64_t machine, int64_t trace);
 
-/* Fills the derived tables (stats, trace_bounds) at the end of loading. */
+/* Fills the derived table trace_bounds at the end of loading. */
 int ctx_finalize_tables(trace_context *ctx);
+/* Fills the stats table from the stats store, once, after loading (on the
+ * first query reading it: its ~360 rows cost more than a small trace's whole
+ * load). Later calls do nothing. */
+int ctx_fill_stats(trace_context *ctx);
 
 #endif

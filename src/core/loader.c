@@ -289,7 +289,8 @@ static int loader_manifest(loader *l, const uint8_t *data, size_t len,
   if (l->trace_file_seen)
     return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: perfetto_manifest "
                           "file must be the first trace file in the input");
-  int rc = manifest_parse((const char *)data, len, &l->manifest, err);
+  json_limits limits = {l->ctx->options.max_json_depth, l->ctx->options.max_string_bytes};
+  int rc = manifest_parse_limited((const char *)data, len, &limits, &l->manifest, err);
   if (rc) return rc;
   l->has_manifest = 1;
   /* Named machines exist from the start, in the order the manifest names them. */
@@ -491,7 +492,11 @@ static int loader_process(loader *l, int64_t parent, const char *name,
     loader_source src = {data, len, NULL};
     return loader_container(l, id, type, display, &src, depth, err);
   }
-  if (type == IO_TRACE_PERFETTO_MANIFEST) return loader_manifest(l, data, len, err);
+  if (type == IO_TRACE_PERFETTO_MANIFEST) {
+    int rc = loader_manifest(l, data, len, err);
+    if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
+    return rc;
+  }
   l->trace_file_seen = 1;
   const importer_ops *ops = loader_importer_for(type);
   if (!ops) {

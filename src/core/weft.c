@@ -189,6 +189,8 @@ static int weft_to_clock(void *user, uint64_t clock_id, int64_t ts, int64_t *out
   return loader_trace_time_to_clock(user, clock_id, ts, out);
 }
 
+static int weft_fill_stats(void *ctx) { return ctx_fill_stats(ctx); }
+
 int weft_load_finish(weft *w) {
   if (!w) return WEFT_EINVAL;
   if (w->state == WEFT_STATE_READY) return WEFT_OK;
@@ -204,6 +206,9 @@ int weft_load_finish(weft *w) {
   rc = sql_engine_open(&w->sql, tables, TABLE_COUNT, &w->ctx.strings, &w->error);
   if (rc == WEFT_OK)
     sql_engine_set_clock_converter(w->sql, weft_to_clock, w->loader);
+  if (rc == WEFT_OK)
+    rc = sql_engine_set_table_fill(w->sql, schema_tables[TABLE_STATS].name,
+                                   weft_fill_stats, &w->ctx);
   if (rc) return weft_fail(w, rc);
   w->state = WEFT_STATE_READY;
   return WEFT_OK;

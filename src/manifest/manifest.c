@@ -23,6 +23,7 @@ typedef VEC(manifest_attribute) manifest_attribute_vec;
 typedef struct manifest_parser {
   json_tokenizer t;
   json_token tok;
+  const json_limits *limits; /* or NULL */
   manifest *m;
   base_error *err;
   manifest_file_vec files;
@@ -92,16 +93,25 @@ bool manifest_detect(const char *data, size_t len) {
 
 /* ---- token helpers ---- */
 
+/* A tokenizer error, prefixed; a limit's names the option setting it. */
+static int mp_json_error(manifest_parser *p, int rc) {
+  base_error_prefix(p->err, "perfetto_manifest");
+  if (rc != WEFT_ELIMIT || !p->err) return rc;
+  const char *option = strstr(p->err->message, "nesting") ? "--max-json-depth"
+                                                         : "--max-string";
+  size_t n = strlen(p->err->message);
+  snprintf(p->err->message + n, sizeof p->err->message - n, " (%s)", option);
+  return rc;
+}
+
 static int mp_next(manifest_parser *p) {
   int rc = json_next(&p->t, &p->tok, p->err);
-  if (rc) base_error_prefix(p->err, "perfetto_manifest");
-  return rc;
+  return rc ? mp_json_error(p, rc) : WEFT_OK;
 }
 
 static int mp_skip_value(manifest_parser *p) {
   int rc = json_skip_value(&p->t, p->err);
-  if (rc) base_error_prefix(p->err, "perfetto_manifest");
-  return rc;
+  return rc ? mp_json_error(p, rc) : WEFT_OK;
 }
 
 static bool mp_key_is(const json_token *key, const char *name) {
@@ -203,7 +213,7 @@ typedef int (*mp_body_fn)(manifest_parser *p);
 
 static int mp_document(manifest_parser *p, const char *data, size_t len,
                        mp_body_fn body) {
-  int rc = json_tokenizer_init(&p->t, data, len, NULL, p->err);
+  int rc = json_tokenizer_init(&p->t, data, len, p->limits, p->err);
   if (rc) return rc;
   if ((rc = mp_next(p))) return rc;
   if (p->tok.type != JSON_TOK_OBJECT_BEGIN)
@@ -259,7 +269,7 @@ static int mp_version_body(manifest_parser *p) {
     not_int = version.type != JSON_TOK_NUMBER || !version.is_integral;
     if (version.type == JSON_TOK_OBJECT_BEGIN || version.type == JSON_TOK_ARRAY_BEGIN) {
       rc = json_skip_container(&p->t, p->err);
-      if (rc) return base_error_prefix(p->err, "perfetto_manifest"), rc;
+      if (rc) return mp_json_error(p, rc);
     }
   }
   return mp_version_check(p, seen != 0, not_int, &version);
@@ -687,10 +697,16 @@ static int mp_finish(manifest_parser *p) {
 }
 
 int manifest_parse(const char *data, size_t len, manifest *out, base_error *err) {
+  return manifest_parse_limited(data, len, NULL, out, err);
+}
+
+int manifest_parse_limited(const char *data, size_t len, const json_limits *limits,
+                           manifest *out, base_error *err) {
   memset(out, 0, sizeof *out);
   base_arena_init(&out->arena_, 4096);
   manifest_parser p;
   memset(&p, 0, sizeof p);
+  p.limits = limits;
   p.m = out;
   p.err = err;
   int rc = mp_document(&p, data, len, mp_version_body);

@@ -31,6 +31,7 @@
 #include <stdint.h>
 
 #include "base/base.h"
+#include "import/json/json_tokenizer.h"
 
 /* Builtin clock ids (builtin_clock.proto). */
 #define MANIFEST_CLOCK_NONE 0u /* clock omitted */
@@ -109,6 +110,12 @@ bool manifest_detect(const char *data, size_t len);
  * still safe). Codes: WEFT_EPARSE, WEFT_EUNSUPPORTED (version),
  * WEFT_ELIMIT (JSON limits), WEFT_ENOMEM. */
 int manifest_parse(const char *data, size_t len, manifest *out, base_error *err);
+/* The same within JSON limits (nesting depth, raw bytes of one string or
+ * key; NULL or 0 = the tokenizer's defaults): exceeding one fails with
+ * WEFT_ELIMIT, a message naming the limit and the option that sets it
+ * (--max-json-depth, --max-string). */
+int manifest_parse_limited(const char *data, size_t len, const json_limits *limits,
+                           manifest *out, base_error *err);
 void manifest_free(manifest *m);
 
 /* Lookups (O(log n)); NULL when absent. */

@@ -6,6 +6,7 @@
 
 struct sql_engine {
   sqlite3 *db;
+  sql_views views; /* created on first use */
   sql_vtab_aux *aux; /* one per table, referenced by SQLite */
   size_t aux_count;
   sql_scan_stats stats;
@@ -40,7 +41,7 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
   }
   e->aux_count = table_count;
   for (size_t i = 0; i < table_count; i++) {
-    e->aux[i] = (sql_vtab_aux){tables[i], strings, &e->stats};
+    e->aux[i] = (sql_vtab_aux){tables[i], strings, &e->stats, NULL, NULL};
     if (sql_vtab_register(e->db, &e->aux[i]) != WEFT_OK) {
       base_error_set(err, WEFT_ESQL, "cannot register table %s: %s",
                      tables[i]->name, sqlite3_errmsg(e->db));
@@ -49,7 +50,7 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
     }
   }
   int rc = sql_functions_register(e->db, e);
-  if (rc == WEFT_OK) rc = sql_views_create(e->db, err);
+  if (rc == WEFT_OK) rc = sql_views_init(&e->views, e->db, err);
   if (rc != WEFT_OK) {
     if (!err || !err->message[0])
       base_error_set(err, rc, "cannot set up SQL: %s", sqlite3_errmsg(e->db));
@@ -73,6 +74,17 @@ storage_table *sql_engine_find_table(sql_engine *e, const char *name) {
   for (size_t i = 0; i < e->aux_count; i++)
     if (strcmp(e->aux[i].table->name, name) == 0) return e->aux[i].table;
   return NULL;
+}
+
+int sql_engine_set_table_fill(sql_engine *e, const char *name,
+                              sql_table_fill_fn fn, void *user) {
+  for (size_t i = 0; i < e->aux_count; i++) {
+    if (strcmp(e->aux[i].table->name, name) != 0) continue;
+    e->aux[i].fill = fn;
+    e->aux[i].fill_user = user;
+    return WEFT_OK;
+  }
+  return WEFT_EINVAL;
 }
 
 base_string_pool *sql_engine_strings(sql_engine *e) {
@@ -125,7 +137,7 @@ static int sql_try_include(sql_engine *e, const char *p, const char **rest,
   q = sql_skip_space(q);
   if (*q == ';') q++;
   *rest = q;
-  int rc = sql_module_include(e->db, name, err);
+  int rc = sql_module_include(&e->views, name, err);
   return rc < 0 ? rc : 1;
 }
 
@@ -208,6 +220,8 @@ int sql_engine_execute(sql_engine *e, const char *sql,
                        const weft_query_callbacks *cb, base_error *err) {
   const char *p = sql;
   int statement = 0;
+  int vrc = sql_views_ensure(&e->views, sql, err);
+  if (vrc) return vrc;
   for (;;) {
     p = sql_skip_space(p);
     if (!*p) return WEFT_OK;

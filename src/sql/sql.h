@@ -17,10 +17,15 @@ typedef struct sql_scan_stats {
   uint64_t rows_visited; /* rows handed to SQLite */
 } sql_scan_stats;
 
+/* Fills a table on demand; 0 or a WEFT_E* code. */
+typedef int (*sql_table_fill_fn)(void *user);
+
 typedef struct sql_vtab_aux {
   storage_table *table;
   base_string_pool *strings;
   sql_scan_stats *stats;
+  sql_table_fill_fn fill; /* run before the table is first read, or NULL */
+  void *fill_user;
 } sql_vtab_aux;
 
 typedef struct sql_engine sql_engine;
@@ -42,6 +47,13 @@ typedef int (*sql_clock_fn)(void *user, uint64_t clock_id, int64_t ts, int64_t *
 void sql_engine_set_clock_converter(sql_engine *e, sql_clock_fn fn, void *user);
 int sql_engine_to_clock(sql_engine *e, uint64_t clock_id, int64_t ts, int64_t *out);
 
+/* Makes `fn` run before SQL first reads table `name` (when the first
+ * statement naming it, directly or through a view, is prepared), for a
+ * table that costs more to build than most queries need; `fn` must fill it
+ * once and may run again. Its failure fails that statement. WEFT_EINVAL if
+ * there is no such table. */
+int sql_engine_set_table_fill(sql_engine *e, const char *name,
+                              sql_table_fill_fn fn, void *user);
 /* The storage table served under `name`, or NULL. */
 storage_table *sql_engine_find_table(sql_engine *e, const char *name);
 base_string_pool *sql_engine_strings(sql_engine *e);
@@ -49,10 +61,28 @@ base_string_pool *sql_engine_strings(sql_engine *e);
 /* Registers one storage table as an eponymous virtual table. */
 int sql_vtab_register(sqlite3 *db, sql_vtab_aux *aux);
 
-/* Views and stdlib modules (views.c). */
-int sql_views_create(sqlite3 *db, base_error *err);
+/* Perfetto's views (views.c): `CREATE VIEW name AS ...` statements. */
+extern const char *const sql_view_statements[];
+extern const size_t sql_view_statement_count;
+
+/* Views are created on first use (views_lazy.c), as creating all of them
+ * costs more than a small trace's whole load: before SQL text runs,
+ * sql_views_ensure creates every view whose name appears in it as a word
+ * (and, first, the views those use); text that may read the schema itself
+ * (a word starting with sqlite_ or pragma) creates them all. A view created
+ * while a transaction was open is re-checked on next use, as a rollback may
+ * have dropped it. Query results are as if every view existed from the
+ * start. */
+#define SQL_VIEWS_MAX 128
+typedef struct sql_views {
+  sqlite3 *db;
+  uint8_t state[SQL_VIEWS_MAX];    /* sql_view_state */
+  uint8_t name_len[SQL_VIEWS_MAX]; /* of each view's name */
+} sql_views;
+int sql_views_init(sql_views *v, sqlite3 *db, base_error *err);
+int sql_views_ensure(sql_views *v, const char *sql, base_error *err);
 /* Runs the SQL of stdlib module `name` once; unknown names are an error. */
-int sql_module_include(sqlite3 *db, const char *name, base_error *err);
+int sql_module_include(sql_views *v, const char *name, base_error *err);
 /* Scalar functions Perfetto offers (functions.c). */
 int sql_functions_register(sqlite3 *db, sql_engine *e);
 /* extract_metadata / extract_metadata_for_machine (functions_metadata.c). */

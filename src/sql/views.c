@@ -6,7 +6,7 @@
 #define COUNTER_TRACK_BASE \
   TRACK_BASE ", counter_unit AS unit, description"
 
-static const char *const sql_view_statements[] = {
+const char *const sql_view_statements[] = {
     "CREATE VIEW trace_file AS SELECT * FROM __intrinsic_trace_file",
     "CREATE VIEW clock_snapshot AS SELECT * FROM __intrinsic_clock_snapshot",
     "CREATE VIEW thread AS SELECT id AS utid, * FROM __intrinsic_thread",
@@ -101,25 +101,16 @@ static const sql_module sql_modules[] = {
      "FROM process_slice;"},
 };
 
-int sql_views_create(sqlite3 *db, base_error *err) {
-  for (size_t i = 0; i < sizeof sql_view_statements / sizeof *sql_view_statements; i++) {
-    char *msg = NULL;
-    int src = sqlite3_exec(db, sql_view_statements[i], NULL, NULL, &msg);
-    if (src != SQLITE_OK) {
-      int code = src == SQLITE_NOMEM ? WEFT_ENOMEM : WEFT_ESQL;
-      base_error_set(err, code, "creating views: %s", msg ? msg : "?");
-      sqlite3_free(msg);
-      return code;
-    }
-  }
-  return WEFT_OK;
-}
+const size_t sql_view_statement_count =
+    sizeof sql_view_statements / sizeof *sql_view_statements;
 
-int sql_module_include(sqlite3 *db, const char *name, base_error *err) {
+int sql_module_include(sql_views *v, const char *name, base_error *err) {
   for (size_t i = 0; i < sizeof sql_modules / sizeof *sql_modules; i++) {
     if (strcmp(sql_modules[i].name, name) != 0) continue;
+    int rc = sql_views_ensure(v, sql_modules[i].sql, err);
+    if (rc) return rc;
     char *msg = NULL;
-    if (sqlite3_exec(db, sql_modules[i].sql, NULL, NULL, &msg) != SQLITE_OK) {
+    if (sqlite3_exec(v->db, sql_modules[i].sql, NULL, NULL, &msg) != SQLITE_OK) {
       base_error_set(err, WEFT_ESQL, "module %s: %s", name, msg ? msg : "?");
       sqlite3_free(msg);
       return WEFT_ESQL;

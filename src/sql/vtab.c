@@ -65,12 +65,17 @@ static int vtab_declare(sqlite3 *db, const storage_table *t) {
   return rc;
 }
 
-/* xConnect: eponymous tables are connected, never created. */
+/* xConnect: eponymous tables are connected, never created; a table filled
+ * on demand is filled first (connecting precedes any planning or read). */
 static int vtab_connect(sqlite3 *db, void *aux, int argc,
                         const char *const *argv, sqlite3_vtab **out,
                         char **errmsg) {
   (void)argc, (void)argv, (void)errmsg;
   sql_vtab_aux *a = aux;
+  if (a->fill) {
+    int filled = a->fill(a->fill_user);
+    if (filled) return filled == WEFT_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+  }
   int declared = vtab_declare(db, a->table);
   if (declared != 0) return declared == WEFT_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
   vtab_table *vt = sqlite3_malloc(sizeof *vt);

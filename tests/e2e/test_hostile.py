@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+import zlib
 
 import weft_e2e as e
 
@@ -77,6 +78,38 @@ class LimitFlagsTest(e.TempDirTest):
                 rc, _, err = e.run(flag, value, '-Q', 'select 1', 'none.json')
                 self.assertEqual(rc, 2, f'{flag} {value}: {err}')
                 self.assertIn(flag, err)
+
+
+class CompressedPacketsTest(e.TempDirTest):
+    """compressed_packets payloads that are not decoded are counted (weft's
+    compressed_packets_over_limit / _corrupt stats) and reported."""
+
+    def test_dropped_payloads_are_counted_and_reported(self):
+        valid = gen.field_bytes(1, gen.field_bytes(50, zlib.compress(gen.PROTO_PACKET * 3)))
+        bomb = gen.field_bytes(1, gen.field_bytes(50, b'\x78\x9c' +
+                                                  gen.deflate_zeros(64 * gen.MIB)))
+        corrupt = gen.field_bytes(1, gen.field_bytes(50, b'\x78\x9c\x01\x02garbage'))
+        nested = gen.field_bytes(1, gen.field_bytes(50, zlib.compress(valid)))
+        path = e.write_temp(self.dir, 'packed.pb',
+                            gen.PROTO_PACKET + valid + bomb + corrupt + nested + bomb)
+        sql = ("select name, value, severity from stats where name like "
+               "'compressed_packets%' order by name; select count(*) as n from slice")
+        rc, out, err = e.run('-Q', sql, path)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, '"name","value","severity"\n'
+                         '"compressed_packets_corrupt",2,"data_loss"\n'
+                         '"compressed_packets_over_limit",2,"data_loss"\n\n'
+                         '"n"\n4\n')
+        rc, out, err = e.run('--stats-on-load', '-Q', 'select 1', path)
+        self.assertEqual(rc, 0, err)
+        self.assertIn('compressed_packets_over_limit = 2 in ', err)
+        self.assertIn('--max-decompressed', err)
+        self.assertIn('compressed_packets_corrupt = 2 in ', err)
+        # A lower --max-decompressed drops the valid payload too.
+        rc, out, err = e.run('--max-decompressed', '16', '-Q',
+                             "select value from stats where name = "
+                             "'compressed_packets_over_limit'", path)
+        self.assertEqual((rc, out), (0, '"value"\n4\n'), err)
 
 
 def _make_test(case):

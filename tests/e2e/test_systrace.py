@@ -81,5 +81,36 @@ class SystraceTest(e.TempDirTest):
         self.assertEqual(out, '"n"\n1\n')
 
 
+    def test_line_longer_than_max_line_fails_naming_file_line_and_limit(self):
+        line = '  a-1 [000] .... 1.0: tracing_mark_write: B|1|'
+        ok = line + 'x' * (1024 - len(line))  # exactly the limit: loads
+        p = e.write_temp(self.dir, 'ok.systrace', '# tracer: nop\n' + ok + '\n')
+        rc, out, err = e.run('--max-line', '1K', '-Q', 'select length(name) as n from slice', p)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, '"n"\n%d\n' % (1024 - len(line)))
+        for name, text in (('long.systrace', '# tracer: nop\n#\n' + ok + 'y\n'),
+                           ('last.systrace', '# tracer: nop\n#\n' + ok + 'y'),
+                           ('long.html', '<html><script class="trace-data">\n# tracer\n' +
+                            ok + 'y\n</script></html>')):
+            p = e.write_temp(self.dir, name, text)
+            rc, out, err = e.run('--max-line', '1K', '-Q', 'select count(*) from slice', p)
+            self.assertEqual(rc, 1, name)
+            self.assertIn(name, err)
+            self.assertIn('line 3 is longer than the line limit of 1024 bytes (--max-line)', err)
+            self.assertEqual(len(err.strip().split('\n')), 1, err)
+
+    def test_long_line_in_json_system_trace_events(self):
+        line = '  a-1 [000] .... 1.0: tracing_mark_write: B|1|' + 'x' * 2000
+        doc = '{"traceEvents": [], "systemTraceEvents": "# tracer: nop\\n%s\\n"}' % line
+        p = e.write_temp(self.dir, 'sys.json', doc)
+        rc, out, err = e.run('--max-line', '1K', '-Q', 'select count(*) from slice', p)
+        self.assertEqual(rc, 1, out)
+        self.assertIn('sys.json', err)
+        self.assertIn('systemTraceEvents', err)
+        self.assertIn('line 2 is longer than the line limit of 1024 bytes (--max-line)', err)
+        rc, out, err = e.run('-Q', 'select count(*) as n from slice', p)
+        self.assertEqual((rc, out), (0, '"n"\n1\n'), err)
+
+
 if __name__ == '__main__':
     e.main()

@@ -264,9 +264,25 @@ def cases():
     add(Case('manifest_deep', 'mdeep.json',
              b'{"perfetto_manifest":{"version":1,"x":' + b'[' * 200000 + b']' * 200000 + b'}}',
              'error', ['perfetto_manifest']))
+    # The manifest honours the JSON limits like the JSON importer.
+    add(Case('manifest_deep_flag', 'mdeep_flag.json',
+             manifest({"version": 1, "x": [[[[[[[[1]]]]]]]]}), 'error',
+             ['perfetto_manifest', 'nesting deeper than the limit of 6', '--max-json-depth'],
+             flags=['--max-json-depth', '6']))
+    add(Case('manifest_long_string_flag', 'mstring_flag.zip',
+             make_zip([('manifest.json', manifest({"version": 1, "files": [
+                 {"path": "a.json", "machine": {"name": "m" * (2 * MIB)}}]})),
+                 ('a.json', APP_JSON)]), 'error',
+             ['manifest.json', 'perfetto_manifest', 'longer than the limit of 1048576',
+              '--max-string'], flags=['--max-string', '1M']))
     add(Case('systrace_long_line', 'long.systrace',
              b'# tracer: nop\n' + b'  a-1 [000] .... 1.0: tracing_mark_write: B|1|' +
-             b'x' * (20 * MIB) + b'\n', 'either', flags=['--max-line', '1M']))
+             b'x' * (20 * MIB) + b'\n', 'error', ['line 2', '1048576 bytes', '--max-line'],
+             flags=['--max-line', '1M']))
+    # The default limit (16 MiB), and a line without a newline at the end.
+    add(Case('systrace_long_line_default', 'long_default.systrace',
+             b'  a-1 [000] .... 1.0: tracing_mark_write: B|1|' + b'x' * (17 * MIB),
+             'error', ['line 1', '16777216 bytes', '--max-line']))
     add(Case('empty_file', 'empty.pb', b'', 'either'))
     add(Case('decompressed_flag', 'small.json.gz', gzip.compress(APP_JSON), 'error',
              ['decompressed size limit'], flags=['--max-decompressed', '1K']))

@@ -564,7 +564,68 @@ static void test_truncation_and_alloc_failures(void) {
   CHECK_EQ_INT(other, 0);
 }
 
+/* Parses `json` within `limits`; "OK" or the error message, *code its code. */
+static const char *perr_limited(const char *json, uint32_t depth, size_t string_len,
+                                int *code) {
+  static base_error err;
+  manifest m;
+  base_error_clear(&err);
+  json_limits limits = {depth, string_len};
+  *code = manifest_parse_limited(json, strlen(json), &limits, &m, &err);
+  manifest_free(&m);
+  return *code ? err.message : "OK";
+}
+
+static int starts_with(const char *s, const char *prefix) {
+  return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static void test_json_limits(void) {
+  int code;
+  /* depth: the document object, perfetto_manifest, files, an entry = 4 */
+  const char *doc = M(V1 "\"files\": [{\"path\": \"a\"}]");
+  CHECK_EQ_STR(perr_limited(doc, 4, 0, &code), "OK");
+  const char *msg = perr_limited(doc, 3, 0, &code);
+  CHECK_EQ_INT(code, WEFT_ELIMIT);
+  CHECK(starts_with(msg, "perfetto_manifest: json: nesting deeper than the limit of 3 at offset "));
+  CHECK(strstr(msg, "(--max-json-depth)") != NULL);
+  /* in an unknown field (skipped, still bounded), and in pass 1 (version) */
+  msg = perr_limited(M(V1 "\"x\": [[[[1]]]]"), 5, 0, &code);
+  CHECK_EQ_INT(code, WEFT_ELIMIT);
+  CHECK(strstr(msg, "limit of 5") && strstr(msg, "(--max-json-depth)"));
+  msg = perr_limited(M("\"version\": [[[[1]]]]"), 4, 0, &code);
+  CHECK_EQ_INT(code, WEFT_ELIMIT);
+  CHECK(strstr(msg, "limit of 4") && strstr(msg, "(--max-json-depth)"));
+  /* the default (0 and NULL): 512 */
+  char deep[2048] = "{\"perfetto_manifest\": {\"version\": 1, \"x\": ";
+  size_t n = strlen(deep);
+  for (int i = 0; i < 600; i++) deep[n++] = '[';
+  for (int i = 0; i < 600; i++) deep[n++] = ']';
+  memcpy(deep + n, "}}", 3);
+  msg = perr_limited(deep, 0, 0, &code);
+  CHECK_EQ_INT(code, WEFT_ELIMIT);
+  CHECK(strstr(msg, "limit of 512") != NULL);
+  CHECK_EQ_INT(perr_code(deep), WEFT_ELIMIT);
+
+  /* strings: values, keys and skipped values; the raw (escaped) length.
+   * The longest key of a manifest is "perfetto_manifest" (17 bytes). */
+  doc = M(V1 "\"files\": [{\"path\": \"abcdefghijklmnopqrstuvwxyz\"}]");
+  CHECK_EQ_STR(perr_limited(doc, 0, 26, &code), "OK");
+  msg = perr_limited(doc, 0, 25, &code);
+  CHECK_EQ_INT(code, WEFT_ELIMIT);
+  CHECK(starts_with(msg, "perfetto_manifest: json: string of 26 bytes is longer than "
+                         "the limit of 25 at offset "));
+  CHECK(strstr(msg, "(--max-string)") != NULL);
+  msg = perr_limited(M(V1 "\"an_unknown_key_of_30_bytes_xyz\": 1"), 0, 29, &code);
+  CHECK(code == WEFT_ELIMIT && strstr(msg, "string of 30 bytes") && strstr(msg, "(--max-string)"));
+  doc = M(V1 "\"x\": [\"\\u0041\\u0042\\u0043\\u0044\"]"); /* 24 raw bytes */
+  msg = perr_limited(doc, 0, 23, &code);
+  CHECK(code == WEFT_ELIMIT && strstr(msg, "string of 24 bytes"));
+  CHECK_EQ_STR(perr_limited(doc, 0, 24, &code), "OK");
+}
+
 int main(void) {
+  RUN_TEST(test_json_limits);
   RUN_TEST(test_seed_example);
   RUN_TEST(test_full_struct);
   RUN_TEST(test_unknown_fields_ignored);

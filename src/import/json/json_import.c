@@ -269,8 +269,9 @@ static int json_tokenize_systrace(import_file *f, base_error *err) {
   int rc = json_systrace_text(f, &st->systrace_text, &st->systrace_text_len, err);
   if (rc || !st->systrace_text) return rc;
   rc = systrace_text_tokenize(f, st->systrace_text, 0, st->systrace_text_len, st->clock,
-                              JSON_SYSTRACE_PAYLOAD, 1);
-  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+                              JSON_SYSTRACE_PAYLOAD, 1, err);
+  if (rc == WEFT_ELIMIT) base_error_prefix(err, "json: systemTraceEvents");
+  return rc;
 }
 
 /* ---- parse ---- */

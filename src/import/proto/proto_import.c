@@ -265,12 +265,20 @@ static uint64_t proto_inflate_cap_for(const import_file *f, size_t in_len) {
   return cap < left ? cap : left;
 }
 
+/* Counts a compressed_packets payload that is not decoded: over a limit
+ * (WEFT_ELIMIT) or corrupt. */
+static int proto_compressed_dropped(import_file *f, int why, base_error *err) {
+  int rc = import_stat(f, why == WEFT_ELIMIT ? stat_compressed_packets_over_limit
+                                             : stat_compressed_packets_corrupt, 1);
+  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+}
+
 static int proto_tokenize_compressed(import_file *f, proto_span payload,
                                      int depth, base_error *err) {
   proto_import_state *st = f->state;
-  if (depth > 0) return WEFT_OK; /* nested compression is not followed */
+  if (depth > 0) return proto_compressed_dropped(f, WEFT_EPARSE, err); /* not followed */
   uint64_t cap = proto_inflate_cap_for(f, payload.len);
-  if (cap == 0) return WEFT_OK; /* budget used up: skipped like corrupt data */
+  if (cap == 0) return proto_compressed_dropped(f, WEFT_ELIMIT, err); /* budget used up */
   base_buf buf;
   base_buf_init(&buf, cap > SIZE_MAX - 2 ? SIZE_MAX - 2 : (size_t)cap);
   proto_inflate_limits lim = {cap, 0};
@@ -281,7 +289,10 @@ static int proto_tokenize_compressed(import_file *f, proto_span payload,
     base_buf_free(&buf);
     return base_error_set(err, rc, "out of memory");
   }
-  if (rc) { base_buf_free(&buf); return WEFT_OK; } /* corrupt: skip */
+  if (rc) { /* over a limit, or corrupt: skipped */
+    base_buf_free(&buf);
+    return proto_compressed_dropped(f, rc, err);
+  }
   if (VEC_PUSH(st->inflated, buf)) {
     base_buf_free(&buf);
     return base_error_set(err, WEFT_ENOMEM, "out of memory");

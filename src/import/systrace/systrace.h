@@ -15,10 +15,12 @@
 
 /* count_failures: lines that are not blank, '#' comments or known headers
  * ("cpus=N", "TRACE:") and still do not parse are counted in
- * systrace_parse_failure (they are dropped either way). */
+ * systrace_parse_failure (they are dropped either way). A line longer than
+ * weft_options.max_line_bytes (--max-line; 0 = 16 MiB) fails with
+ * WEFT_ELIMIT and a message giving its line number in `text`. */
 int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
                            size_t end, uint32_t clock, uint64_t payload_base,
-                           int count_failures);
+                           int count_failures, base_error *err);
 /* Applies the line at text[offset] (an offset a tokenize pushed) at trace
  * time ts. */
 int systrace_text_parse(import_file *f, const char *text, size_t len,

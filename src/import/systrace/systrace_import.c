@@ -19,7 +19,8 @@
 #include "model/kslice.h"
 #include "model/sched.h"
 
-#define SYSTRACE_MAX_LINE (1u << 20)
+/* The line limit when weft_options.max_line_bytes is 0. */
+#define SYSTRACE_DEFAULT_MAX_LINE (16u << 20)
 
 typedef struct systrace_state {
   uint32_t clock;
@@ -27,32 +28,56 @@ typedef struct systrace_state {
 
 /* ---- tokenize ---- */
 
+static uint32_t systrace_max_line(const import_file *f) {
+  uint32_t max = f->ctx->options.max_line_bytes;
+  return max ? max : SYSTRACE_DEFAULT_MAX_LINE;
+}
+
+/* The error for a line longer than the limit: no more than limit + 1 bytes
+ * of it were looked at. */
+static int systrace_line_too_long(const char *text, size_t offset,
+                                  uint32_t max, base_error *err) {
+  size_t line = 1;
+  for (const char *p = text, *stop = text + offset;
+       (p = memchr(p, '\n', (size_t)(stop - p))) != NULL; p++)
+    line++;
+  return base_error_set(err, WEFT_ELIMIT,
+                        "systrace: line %zu is longer than the line limit of "
+                        "%u bytes (--max-line)", line, max);
+}
+
 /* Pushes every event line of text[begin, end) as (ts, payload_base + line
  * offset). With count_failures, lines that are neither blank, comments nor
- * headers but do not parse are counted in systrace_parse_failure. */
+ * headers but do not parse are counted in systrace_parse_failure. A line
+ * longer than the --max-line limit fails with WEFT_ELIMIT; the newline is
+ * looked for only within that limit. */
 int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
                            size_t end, uint32_t clock, uint64_t payload_base,
-                           int count_failures) {
+                           int count_failures, base_error *err) {
+  uint32_t max = systrace_max_line(f);
   size_t i = begin;
   while (i < end) {
-    const char *nl = memchr(text + i, '\n', end - i);
+    size_t window = end - i <= max ? end - i : (size_t)max + 1;
+    const char *nl = memchr(text + i, '\n', window);
+    if (!nl && window > max) return systrace_line_too_long(text, i, max, err);
     size_t line_end = nl ? (size_t)(nl - text) : end;
     systrace_line line;
     int rc = WEFT_OK;
-    if (line_end - i <= SYSTRACE_MAX_LINE &&
-        systrace_line_parse(text + i, line_end - i, &line))
+    if (systrace_line_parse(text + i, line_end - i, &line))
       rc = import_push(f, line.ts, clock, payload_base + i);
     else if (count_failures && !systrace_line_is_ignorable(text + i, line_end - i))
       rc = import_stat(f, stat_systrace_parse_failure, 1);
-    if (rc) return rc;
+    if (rc) return base_error_set(err, rc, "out of memory");
     i = line_end + 1;
   }
   return WEFT_OK;
 }
 
-static int systrace_tokenize_range(import_file *f, size_t begin, size_t end) {
+static int systrace_tokenize_range(import_file *f, size_t begin, size_t end,
+                                   base_error *err) {
   systrace_state *st = f->state;
-  return systrace_text_tokenize(f, (const char *)f->data, begin, end, st->clock, 0, 0);
+  return systrace_text_tokenize(f, (const char *)f->data, begin, end, st->clock,
+                                0, 0, err);
 }
 
 static const char *systrace_find(const char *s, size_t len, size_t from,
@@ -64,7 +89,7 @@ static const char *systrace_find(const char *s, size_t len, size_t from,
 }
 
 /* HTML: only the <script class="trace-data"> blocks hold trace text. */
-static int systrace_tokenize_html(import_file *f) {
+static int systrace_tokenize_html(import_file *f, base_error *err) {
   const char *s = (const char *)f->data;
   size_t pos = 0;
   for (;;) {
@@ -75,7 +100,7 @@ static int systrace_tokenize_html(import_file *f) {
     size_t body = (size_t)(gt - s) + 1;
     const char *close = systrace_find(s, f->len, body, "</script>");
     size_t body_end = close ? (size_t)(close - s) : f->len;
-    int rc = systrace_tokenize_range(f, body, body_end);
+    int rc = systrace_tokenize_range(f, body, body_end, err);
     if (rc || !close) return rc;
     pos = body_end;
   }
@@ -113,10 +138,9 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   while (i < f->len && (f->data[i] == ' ' || f->data[i] == '\n' || f->data[i] == '\r' ||
                         f->data[i] == '\t'))
     i++;
-  if (systrace_is_html((const char *)f->data + i, f->len - i)) rc = systrace_tokenize_html(f);
-  else rc = systrace_tokenize_range(f, 0, f->len);
-  if (rc) return base_error_set(err, rc, "out of memory");
-  return WEFT_OK;
+  if (systrace_is_html((const char *)f->data + i, f->len - i))
+    return systrace_tokenize_html(f, err);
+  return systrace_tokenize_range(f, 0, f->len, err);
 }
 
 /* ---- parse ---- */
