@@ -3,11 +3,6 @@
 
 #define MAP_EMPTY UINT64_MAX
 
-static inline uint64_t hash_rotl(uint64_t x, int r) { return x << r | x >> (64 - r); }
-
-/* Eight bytes at a time: each little-endian word is multiplied, rotated and
- * folded in; the tail is read as one zero-padded word; the length is mixed
- * in so prefixes of zeros differ; base_hash_u64 finishes. */
 static inline uint64_t hash_load_le(const unsigned char *p, size_t n) {
   uint64_t w = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -18,18 +13,20 @@ static inline uint64_t hash_load_le(const unsigned char *p, size_t n) {
   return w;
 }
 
+static inline uint64_t hash_fold(uint64_t h, uint64_t w) {
+  h ^= w * 0x87c37b91114253d5ULL;
+  return (h << 31 | h >> 33) * 0x4cf5ad432745937fULL;
+}
+
+/* Eight bytes at a time: each little-endian word is multiplied, rotated and
+ * folded in; the tail is read as one zero-padded word; the length is mixed
+ * in so prefixes of zeros differ; base_hash_u64 finishes. */
 uint64_t base_hash_bytes(const void *data, size_t len) {
   const unsigned char *p = data;
   uint64_t h = 0x9e3779b97f4a7c15ULL ^ ((uint64_t)len * 0xff51afd7ed558ccdULL);
   size_t n = len;
-  for (; n >= 8; n -= 8, p += 8) {
-    uint64_t w = hash_load_le(p, 8);
-    h = hash_rotl(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
-  }
-  if (n) {
-    uint64_t w = hash_load_le(p, n);
-    h = hash_rotl(h ^ (w * 0x87c37b91114253d5ULL), 31) * 0x4cf5ad432745937fULL;
-  }
+  for (; n >= 8; n -= 8, p += 8) h = hash_fold(h, hash_load_le(p, 8));
+  if (n) h = hash_fold(h, hash_load_le(p, n));
   return base_hash_u64(h);
 }
 

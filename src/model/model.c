@@ -412,10 +412,10 @@ static int model_flat_key(trace_context *ctx, const char *key, size_t len,
 static int model_arg_push(trace_context *ctx, const char *key, size_t key_len,
                           model_arg *arg) {
   int rc = ctx_intern(ctx, key, key_len, &arg->key);
-  if (!rc && !memchr(key, '[', key_len)) arg->flat_key = arg->key;
-  else if (!rc) rc = model_flat_key(ctx, key, key_len, &arg->flat_key);
-  if (!rc) rc = VEC_PUSH(ctx->model.pending_args, *arg);
-  return rc;
+  if (rc) return rc;
+  arg->flat_key = arg->key; /* the same unless the key has indexes */
+  if (memchr(key, '[', key_len)) rc = model_flat_key(ctx, key, key_len, &arg->flat_key);
+  return rc ? rc : VEC_PUSH(ctx->model.pending_args, *arg);
 }
 
 int model_arg_int(trace_context *ctx, const char *key, size_t key_len,
