@@ -109,13 +109,28 @@ static void proto_ftrace_bundle_read(proto_span b, proto_ftrace_bundle *out) {
   }
 }
 
+#define PROTO_FTRACE_SIDE (PROTO_REF_FTRACE | PROTO_REF_SIDE)
+
+/* Pushes an event: by reference when it is a plain FtraceEvent that can
+ * be referenced, else as a record. */
 static int proto_ftrace_push(import_file *f, proto_ftrace_state *s,
                              const proto_ftrace_rec *rec) {
   proto_import_state *st = f->state;
-  if (VEC_PUSH(s->recs, *rec)) return WEFT_ENOMEM;
   st->saw_timestamp = 1;
-  return import_push_cpu(f, rec->machine, rec->cpu, rec->raw_ts, rec->clock,
-                         PROTO_FTRACE_PAYLOAD | (uint64_t)(s->recs.len - 1));
+  uint64_t payload = 0;
+  int made = 0;
+  if (rec->kind == PROTO_FTRACE_EVENT) {
+    proto_ref_ctx c = {{NULL, 0}, rec->seq, rec->generation, rec->machine, rec->cpu};
+    made = proto_ref_make(&st->refs, rec->event, &c, &payload);
+    if (made < 0) return made;
+  }
+  if (made) {
+    payload |= PROTO_REF_FTRACE;
+  } else {
+    if (VEC_PUSH(s->recs, *rec)) return WEFT_ENOMEM;
+    payload = PROTO_FTRACE_SIDE | (uint64_t)(s->recs.len - 1);
+  }
+  return import_push_cpu(f, rec->machine, rec->cpu, rec->raw_ts, rec->clock, payload);
 }
 
 static int proto_ftrace_tokenize_event(import_file *f, proto_ftrace_state *s,
@@ -270,7 +285,7 @@ int proto_ftrace_tokenize_end(import_file *f) {
     rec.clock = l->clock;
     if (VEC_PUSH(s->recs, rec)) return WEFT_ENOMEM;
     int rc = import_push_untimed(f, l->raw, l->clock,
-                                 PROTO_FTRACE_PAYLOAD | (uint64_t)(s->recs.len - 1));
+                                 PROTO_FTRACE_SIDE | (uint64_t)(s->recs.len - 1));
     if (rc) return rc;
   }
   return WEFT_OK;
@@ -606,12 +621,38 @@ static int proto_ftrace_event(proto_ftrace_ctx *p, proto_span ev, int soft) {
   return proto_ftrace_dispatch(p, id, payload);
 }
 
+/* The record of a queued event: its side record, or *tmp rebuilt from its
+ * reference; NULL if it does not resolve. */
+static const proto_ftrace_rec *proto_ftrace_rec_of(const proto_import_state *st,
+                                                   const proto_ftrace_state *s,
+                                                   const sort_event *event,
+                                                   proto_ftrace_rec *tmp) {
+  if ((event->payload & PROTO_FTRACE_SIDE) == PROTO_FTRACE_SIDE) {
+    uint64_t index = event->payload & ~PROTO_FTRACE_SIDE;
+    return index < s->recs.len ? &s->recs.data[index] : NULL;
+  }
+  const proto_ref_ctx *c;
+  proto_field fl;
+  memset(tmp, 0, sizeof *tmp);
+  if (!proto_ref_resolve(&st->refs, event->payload & ~PROTO_REF_FTRACE, &tmp->event, &c) ||
+      proto_find_first(tmp->event.data, tmp->event.len, PROTO_FTRACE_EVENT_TIMESTAMP, &fl) != 1)
+    return NULL;
+  tmp->kind = PROTO_FTRACE_EVENT;
+  tmp->raw_ts = (int64_t)fl.value;
+  tmp->machine = c->machine;
+  tmp->clock = event->clock;
+  tmp->cpu = c->cpu;
+  tmp->seq = c->seq;
+  tmp->generation = c->generation;
+  return tmp;
+}
+
 int proto_ftrace_parse(import_file *f, const sort_event *event, base_error *err) {
   proto_import_state *st = f->state;
   proto_ftrace_state *s = st->ftrace;
-  uint64_t idx = event->payload & ~PROTO_FTRACE_PAYLOAD;
-  if (!s || idx >= s->recs.len) return WEFT_OK;
-  const proto_ftrace_rec *rec = &s->recs.data[idx];
+  proto_ftrace_rec resolved;
+  const proto_ftrace_rec *rec = s ? proto_ftrace_rec_of(st, s, event, &resolved) : NULL;
+  if (!rec) return WEFT_OK;
   if (rec->kind == PROTO_FTRACE_LATEST_START) {
     int rc = ctx_metadata_set_int(f->ctx, "ftrace_latest_data_start_ns", event->ts,
                                   model_machine_column(rec->machine), f->trace_id);

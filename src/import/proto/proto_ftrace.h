@@ -1,9 +1,11 @@
 /* proto_ftrace: TracePacket.ftrace_events (FtraceEventBundle) in the proto
  * importer.
  *
- * tokenize: each bundle's events (and compact_sched columns, timestamps
- * delta-decoded) become one record each and one sort event each; the sort
- * payload is PROTO_FTRACE_PAYLOAD | record index. The first bundle of every
+ * tokenize: each bundle's events become one sort event each, its payload a
+ * proto_ref to the event (PROTO_REF_FTRACE set) with the bundle's cpu in its
+ * context; compact_sched columns (timestamps delta-decoded) and what cannot
+ * be referenced become one record each (PROTO_REF_FTRACE | PROTO_REF_SIDE |
+ * record index). The first bundle of every
  * cpu gives the time from which that cpu's data is valid
  * (previous_bundle_end_timestamp / last_read_event_timestamp); a
  * TracingServiceEvent.tracing_started gives the tracing start. The latest
@@ -20,7 +22,6 @@
 
 #include "import/proto/proto_import.h"
 
-#define PROTO_FTRACE_PAYLOAD (UINT64_C(1) << 63)
 
 typedef struct proto_ftrace_state proto_ftrace_state;
 

@@ -320,6 +320,19 @@ static int proto_packet_machine(import_file *f, uint64_t raw, uint32_t *machine,
   return WEFT_OK;
 }
 
+/* The sort payload of a packet: a reference, or a side record. */
+static int proto_packet_payload(proto_import_state *st, proto_span pkt, uint32_t seq_idx,
+                                uint32_t machine, uint64_t *payload) {
+  const proto_seq *seq = &st->seqs.data[seq_idx];
+  proto_ref_ctx c = {seq->defaults, seq_idx, seq->generation, machine, 0};
+  int made = proto_ref_make(&st->refs, pkt, &c, payload);
+  if (made) return made < 0 ? made : WEFT_OK;
+  proto_packet_info info = {pkt, seq->defaults, seq_idx, seq->generation, machine};
+  if (VEC_PUSH(st->packets, info)) return WEFT_ENOMEM;
+  *payload = PROTO_REF_SIDE | (uint64_t)(st->packets.len - 1);
+  return WEFT_OK;
+}
+
 static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
                                  base_error *err) {
   proto_import_state *st = f->state;
@@ -397,16 +410,30 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   } else {
     return WEFT_OK;
   }
-  proto_packet_info info = {pkt, seq->defaults, seq_idx, seq->generation, machine};
-  if (VEC_PUSH(st->packets, info)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
-  rc = h.has_ts ? import_push(f, ts, node, st->packets.len - 1)
-                : import_push_untimed(f, ts, node, st->packets.len - 1);
+  uint64_t payload;
+  rc = proto_packet_payload(st, pkt, seq_idx, machine, &payload);
+  if (!rc) rc = h.has_ts ? import_push(f, ts, node, payload)
+                         : import_push_untimed(f, ts, node, payload);
   if (rc) return base_error_set(err, rc, "out of memory");
   return WEFT_OK;
 }
 
+static int proto_tokenize_packets(import_file *f, const uint8_t *data, size_t len,
+                                  int depth, base_error *err);
+
 static int proto_tokenize_buffer(import_file *f, const uint8_t *data, size_t len,
                                  int depth, base_error *err) {
+  proto_import_state *st = f->state;
+  uint32_t saved;
+  if (proto_ref_enter(&st->refs, data, len, &saved))
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  int rc = proto_tokenize_packets(f, data, len, depth, err);
+  proto_ref_leave(&st->refs, saved);
+  return rc;
+}
+
+static int proto_tokenize_packets(import_file *f, const uint8_t *data, size_t len,
+                                  int depth, base_error *err) {
   proto_packet_iter it;
   proto_packet pkt;
   proto_packets_init(&it, data, len, 0);
@@ -451,6 +478,7 @@ static void proto_destroy(import_file *f) {
   for (size_t i = 0; i < st->inflated.len; i++) base_buf_free(&st->inflated.data[i]);
   VEC_FREE(st->inflated);
   VEC_FREE(st->packets);
+  proto_refs_free(&st->refs);
   VEC_FREE(st->seqs);
   base_map_free(&st->seq_by_id);
   base_map_free(&st->interned);

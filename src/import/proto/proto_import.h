@@ -4,8 +4,8 @@
  * compressed_packets one level deep), feeds clock snapshots to the clock
  * graph, applies per-sequence incremental state that must be resolved in
  * packet order (TracePacketDefaults, interned strings, generations) and
- * records one proto_packet_info per pushed packet; the sort payload is the
- * index of that record. parse (proto_import_parse.c) re-decodes the packet
+ * pushes each packet with a proto_ref payload (its bytes and context; a
+ * proto_packet_info side record only where no reference fits). parse (proto_import_parse.c) re-decodes the packet
  * and writes process trees, track descriptors and track events to the model.
  * Invariants: every span in `packets` points into f->data or into one of
  * `inflated` (kept alive until destroy); interned strings are keyed by
@@ -15,6 +15,7 @@
 
 #include "import/importer.h"
 #include "import/proto/proto_misc.h"
+#include "import/proto/proto_ref.h"
 #include "import/proto/proto_tracks.h"
 #include "import/proto/proto_wire.h"
 
@@ -51,7 +52,8 @@ typedef struct proto_seq {
 typedef struct proto_import_state {
   VEC(base_buf) inflated;
   uint64_t inflated_bytes; /* sum of inflated lens (see proto_inflate_cap) */
-  VEC(proto_packet_info) packets;
+  proto_refs refs;          /* payloads of queued packets (proto_ref.h) */
+  VEC(proto_packet_info) packets; /* side records: PROTO_REF_SIDE | index */
   VEC(proto_seq) seqs;
   base_map seq_by_id;      /* sequence id -> index into seqs */
   base_map interned;       /* proto_intern_key -> string_id */

@@ -510,11 +510,29 @@ static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
 
 /* ---- dispatch ---- */
 
+/* The packet a payload refers to (a side record, or *tmp filled from its
+ * reference); NULL if it does not resolve. */
+static const proto_packet_info *proto_packet_of(const proto_import_state *st, uint64_t payload,
+                                                proto_packet_info *tmp) {
+  if (payload & PROTO_REF_SIDE) {
+    uint64_t index = payload & ~PROTO_REF_SIDE;
+    return index < st->packets.len ? &st->packets.data[index] : NULL;
+  }
+  const proto_ref_ctx *c;
+  if (!proto_ref_resolve(&st->refs, payload, &tmp->data, &c)) return NULL;
+  tmp->defaults = c->defaults;
+  tmp->seq = c->seq;
+  tmp->generation = c->generation;
+  tmp->machine = c->machine;
+  return tmp;
+}
+
 int proto_import_parse(import_file *f, const sort_event *event, base_error *err) {
   proto_import_state *st = f->state;
-  if (st && (event->payload & PROTO_FTRACE_PAYLOAD)) return proto_ftrace_parse(f, event, err);
-  if (!st || event->payload >= st->packets.len) return WEFT_OK;
-  const proto_packet_info *info = &st->packets.data[event->payload];
+  if (st && (event->payload & PROTO_REF_FTRACE)) return proto_ftrace_parse(f, event, err);
+  proto_packet_info resolved;
+  const proto_packet_info *info = st ? proto_packet_of(st, event->payload, &resolved) : NULL;
+  if (!info) return WEFT_OK;
   proto_parse_ctx p = {f, info, info->machine, event->ts};
   proto_field fl;
   proto_reader r;
