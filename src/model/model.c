@@ -442,6 +442,24 @@ int model_arg_string(trace_context *ctx, const char *key, size_t key_len,
   return rc ? rc : model_arg_push(ctx, key, key_len, &a);
 }
 
+int model_arg_int_id(trace_context *ctx, string_id key, model_arg_type type,
+                     int64_t value) {
+  model_arg a = {0};
+  a.key = a.flat_key = key;
+  a.type = type;
+  a.int_value = value;
+  return VEC_PUSH(ctx->model.pending_args, a);
+}
+
+int model_arg_string_id(trace_context *ctx, string_id key, string_id value,
+                        model_arg_type type) {
+  model_arg a = {0};
+  a.key = a.flat_key = key;
+  a.type = type;
+  a.string_value = value;
+  return VEC_PUSH(ctx->model.pending_args, a);
+}
+
 void model_args_discard(trace_context *ctx) { ctx->model.pending_args.len = 0; }
 
 static const char *model_arg_type_name(model_arg_type t) {
@@ -485,10 +503,11 @@ int model_args_commit(trace_context *ctx, int64_t *arg_set) {
   uint64_t h = 0;
   for (size_t i = 0; i < m->pending_args.len; i++) {
     const model_arg *a = &m->pending_args.data[i];
-    uint64_t parts[5] = {a->key, (uint64_t)a->type, (uint64_t)a->int_value,
-                         (uint64_t)a->string_value, 0};
-    memcpy(&parts[4], &a->real_value, sizeof(double));
-    h = base_hash_u64(h ^ base_hash_bytes(parts, sizeof parts));
+    uint64_t real_bits;
+    memcpy(&real_bits, &a->real_value, sizeof real_bits);
+    h = base_hash_u64(h ^ ((uint64_t)a->key << 8 | (uint64_t)a->type));
+    h = base_hash_u64(h ^ (uint64_t)a->int_value);
+    h = base_hash_u64(h ^ ((uint64_t)a->string_value << 32 ^ real_bits));
   }
   h >>= 1;
   uint64_t *slot;

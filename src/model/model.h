@@ -133,6 +133,11 @@ int model_arg_real(trace_context *ctx, const char *key, size_t key_len,
                    double value);
 int model_arg_string(trace_context *ctx, const char *key, size_t key_len,
                      const char *value, size_t value_len, model_arg_type type);
+/* The same with an interned key that has no [index] (key = flat_key). */
+int model_arg_int_id(trace_context *ctx, string_id key, model_arg_type type,
+                     int64_t value);
+int model_arg_string_id(trace_context *ctx, string_id key, string_id value,
+                        model_arg_type type);
 /* Commits the pending args (deduplicated); -1 if none were pending. */
 int model_args_commit(trace_context *ctx, int64_t *arg_set);
 void model_args_discard(trace_context *ctx);

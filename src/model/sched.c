@@ -27,7 +27,22 @@ struct kernel_state {
   base_map ftrace_named;          /* utid -> 1: name came from ftrace */
   base_map rss_mm;                /* hash(machine, mm_id) -> utid */
   string_id running, runnable;
+  string_id switch_keys[7]; /* the args of a raw sched_switch, in order */
+  string_id switch_name;    /* "sched_switch" */
 };
+
+static const char *const sched_switch_arg_keys[7] = {
+    "prev_comm", "prev_pid", "prev_prio", "prev_state", "next_comm", "next_pid", "next_prio"};
+
+static int kernel_intern_names(trace_context *ctx, kernel_state *k) {
+  int rc = ctx_intern(ctx, "Running", 7, &k->running);
+  if (!rc) rc = ctx_intern(ctx, "R", 1, &k->runnable);
+  if (!rc) rc = ctx_intern(ctx, "sched_switch", 12, &k->switch_name);
+  for (int i = 0; !rc && i < 7; i++)
+    rc = ctx_intern(ctx, sched_switch_arg_keys[i], strlen(sched_switch_arg_keys[i]),
+                    &k->switch_keys[i]);
+  return rc;
+}
 
 void kernel_state_free(kernel_state *k) {
   if (!k) return;
@@ -43,8 +58,7 @@ static int kernel_get(trace_context *ctx, kernel_state **out) {
   if (!ctx->model.kernel) {
     kernel_state *k = base_calloc(1, sizeof *k);
     if (!k) return WEFT_ENOMEM;
-    if (ctx_intern(ctx, "Running", 7, &k->running) ||
-        ctx_intern(ctx, "R", 1, &k->runnable)) {
+    if (kernel_intern_names(ctx, k)) {
       base_free(k);
       return WEFT_ENOMEM;
     }
@@ -132,14 +146,12 @@ int sched_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
   return model_thread_in_process(ctx, machine, tid, pid, utid);
 }
 
-int sched_raw_event(trace_context *ctx, uint32_t machine, int64_t ts,
-                    uint32_t cpu, uint32_t utid, const char *name,
-                    int64_t common_flags) {
+static int sched_raw_event_named(trace_context *ctx, uint32_t machine, int64_t ts,
+                                 uint32_t cpu, uint32_t utid, string_id name_id,
+                                 int64_t common_flags) {
   uint32_t ucpu, row;
-  string_id name_id;
   int64_t args = -1;
   int rc = sched_ucpu(ctx, machine, cpu, &ucpu);
-  if (!rc) rc = ctx_intern(ctx, name, strlen(name), &name_id);
   if (rc) {
     model_args_discard(ctx);
     return rc;
@@ -157,6 +169,17 @@ int sched_raw_event(trace_context *ctx, uint32_t machine, int64_t ts,
   storage_set_i64(t, FTRACE_EVENT_ucpu, row, ucpu);
   ctx_extend_bounds(ctx, ts);
   return WEFT_OK;
+}
+
+int sched_raw_event(trace_context *ctx, uint32_t machine, int64_t ts,
+                    uint32_t cpu, uint32_t utid, const char *name,
+                    int64_t common_flags) {
+  string_id name_id;
+  if (ctx_intern(ctx, name, strlen(name), &name_id)) {
+    model_args_discard(ctx);
+    return WEFT_ENOMEM;
+  }
+  return sched_raw_event_named(ctx, machine, ts, cpu, utid, name_id, common_flags);
 }
 
 /* ---- task states ---- */
@@ -405,20 +428,23 @@ typedef struct sched_raw_switch {
 static int sched_raw_switch_row(trace_context *ctx, uint32_t machine, int64_t ts,
                                 uint32_t cpu, uint32_t prev_utid,
                                 const sched_raw_switch *r) {
-  int rc = model_arg_string(ctx, "prev_comm", 9, r->prev_comm ? r->prev_comm : "",
-                            r->prev_comm_len, MODEL_ARG_STRING);
-  if (!rc) rc = model_arg_int(ctx, "prev_pid", 8, MODEL_ARG_INT, r->prev_pid);
-  if (!rc) rc = model_arg_int(ctx, "prev_prio", 9, MODEL_ARG_INT, r->prev_prio);
-  if (!rc) rc = model_arg_int(ctx, "prev_state", 10, MODEL_ARG_INT, r->prev_state);
-  if (!rc) rc = model_arg_string(ctx, "next_comm", 9, r->next_comm ? r->next_comm : "",
-                                 r->next_comm_len, MODEL_ARG_STRING);
-  if (!rc) rc = model_arg_int(ctx, "next_pid", 8, MODEL_ARG_INT, r->next_pid);
-  if (!rc) rc = model_arg_int(ctx, "next_prio", 9, MODEL_ARG_INT, r->next_prio);
+  kernel_state *k = ctx->model.kernel;
+  const string_id *key = k->switch_keys;
+  string_id prev_comm, next_comm;
+  int rc = ctx_intern(ctx, r->prev_comm ? r->prev_comm : "", r->prev_comm_len, &prev_comm);
+  if (!rc) rc = ctx_intern(ctx, r->next_comm ? r->next_comm : "", r->next_comm_len, &next_comm);
+  if (!rc) rc = model_arg_string_id(ctx, key[0], prev_comm, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int_id(ctx, key[1], MODEL_ARG_INT, r->prev_pid);
+  if (!rc) rc = model_arg_int_id(ctx, key[2], MODEL_ARG_INT, r->prev_prio);
+  if (!rc) rc = model_arg_int_id(ctx, key[3], MODEL_ARG_INT, r->prev_state);
+  if (!rc) rc = model_arg_string_id(ctx, key[4], next_comm, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int_id(ctx, key[5], MODEL_ARG_INT, r->next_pid);
+  if (!rc) rc = model_arg_int_id(ctx, key[6], MODEL_ARG_INT, r->next_prio);
   if (rc) {
     model_args_discard(ctx);
     return rc;
   }
-  return sched_raw_event(ctx, machine, ts, cpu, prev_utid, "sched_switch", -1);
+  return sched_raw_event_named(ctx, machine, ts, cpu, prev_utid, k->switch_name, -1);
 }
 
 int sched_switch(trace_context *ctx, const kernel_scope *s,
