@@ -1,9 +1,10 @@
 /* Memory per event, measured (the figures of docs/memory.md).
  *
  *  1. Table rows: appends N rows to the slice, sched_slice, counter,
- *     thread_state and args tables; prints the bytes a row takes at exact
- *     fit (column widths + null bits) and as allocated (growth slack), and
- *     the heap growth seen by malloc (mallinfo2).
+ *     thread_state and args tables, filling the columns the importers fill
+ *     (see mem_tables); prints the bytes a row takes at exact fit (column
+ *     widths + null bits) and as allocated (growth slack), and the heap
+ *     growth seen by malloc (mallinfo2).
  *  2. Queued sorter events: heap growth per pushed event, 1 and 1,000
  *     sources.
  *  3. Whole loads through the public API: Chrome JSON traces of N complete
@@ -24,40 +25,70 @@ static size_t mem_heap_bytes(void) {
   return mi.uordblks + mi.hblkhd;
 }
 
-static size_t mem_exact_row_bytes(const storage_table *t) {
-  size_t bytes = 0, bits = 0;
+/* Bits a row takes at exact fit: each allocated column's current width (an
+ * int column narrows to 1, 2, 4 or 8 bytes; an all-default column has no
+ * array) and one bit per allocated null bitmap. */
+static size_t mem_exact_row_bits(const storage_table *t) {
+  size_t bits = 0;
   for (size_t i = 0; i < t->column_count; i++) {
-    switch (t->defs[i].type) {
-      case STORAGE_I64: case STORAGE_F64: bytes += 8; break;
-      case STORAGE_STR: bytes += sizeof(string_id); break;
-      default: break; /* ID: the row number, not stored */
-    }
-    if (t->columns[i].null_bits) bits++;
+    bits += storage_column_width(t, i) * 8;
+    if (t->columns[i].present) bits++;
   }
-  return bytes * 8 + bits; /* in bits */
+  return bits;
 }
 
+/* A typical row's value for one column, by kind: 'T' a nanosecond timestamp
+ * (needs 8 bytes), 'D' a duration up to 10 ms, 'R' a row id of this table,
+ * 'S' a small id or number (< 1000), 's' a string (one of 100), 'f' a double,
+ * '-' left at its default (NULL / 0). */
+static void mem_set(storage_table *t, size_t col, uint32_t row, size_t i,
+                    char kind, const string_id *names) {
+  switch (kind) {
+    case 'T': storage_set_i64(t, col, row, 1700000000000000000LL + (int64_t)i * 1000); break;
+    case 'D': storage_set_i64(t, col, row, (int64_t)(i * 7919 % 10000000)); break;
+    case 'R': storage_set_i64(t, col, row, (int64_t)i); break;
+    case 'S': storage_set_i64(t, col, row, (int64_t)(i % 1000)); break;
+    case 's': storage_set_str(t, col, row, names[i % 100]); break;
+    case 'f': storage_set_f64(t, col, row, (double)i * 0.5); break;
+    default: break;
+  }
+}
+
+/* Rows as the importers fill them: one kind letter per column (see mem_set),
+ * in schema order; e.g. a slice has no thread_ts/thread_dur/instruction
+ * counts. */
 static int mem_tables(size_t n) {
-  static const struct { schema_table_id id; const char *name; } tables[] = {
-      {TABLE_SLICE, "slice"}, {TABLE_SCHED, "sched_slice"},
-      {TABLE_COUNTER, "counter"}, {TABLE_THREAD_STATE, "thread_state"},
-      {TABLE_ARGS, "args"}};
+  static const struct { schema_table_id id; const char *name, *kinds; } tables[] = {
+      {TABLE_SLICE, "slice", "-TDSssSRR----"},
+      {TABLE_SCHED, "sched_slice", "-TDSsSS"},
+      {TABLE_COUNTER, "counter", "-TSf-"},
+      {TABLE_THREAD_STATE, "thread_state", "-TDSs--SR-S"},
+      {TABLE_ARGS, "args", "-Rss-s-s"}};
   weft_options o;
   weft_options_default(&o);
   printf("table rows (N = %zu)          exact B/row  allocated B/row  heap B/row\n", n);
   for (size_t k = 0; k < sizeof tables / sizeof *tables; k++) {
     trace_context ctx;
     if (trace_context_init(&ctx, &o)) return 1;
+    string_id names[100];
+    for (int i = 0; i < 100; i++) {
+      char name[16];
+      int len = snprintf(name, sizeof name, "name%d", i);
+      if (ctx_intern(&ctx, name, (size_t)len, &names[i])) return 1;
+    }
     storage_table *t = ctx_table(&ctx, tables[k].id);
+    size_t cols = strlen(tables[k].kinds);
+    if (cols != t->column_count) return 1;
     size_t before = mem_heap_bytes();
     for (size_t i = 0; i < n; i++) {
       uint32_t row;
       if (storage_table_append(t, &row)) return 1;
-      storage_set_i64(t, 1, row, (int64_t)i);
+      for (size_t c = 0; c < cols; c++) mem_set(t, c, row, i, tables[k].kinds[c], names);
     }
+    if (storage_table_status(t)) return 1;
     size_t heap = mem_heap_bytes() - before;
     printf("  %-28s %11.2f %16.2f %11.2f\n", tables[k].name,
-           (double)mem_exact_row_bytes(t) / 8.0,
+           (double)mem_exact_row_bits(t) / 8.0,
            (double)storage_table_memory(t) / (double)n, (double)heap / (double)n);
     trace_context_free(&ctx);
   }

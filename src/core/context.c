@@ -73,7 +73,7 @@ static int ctx_metadata_row(trace_context *ctx, const char *name,
   if (rc) return rc;
   /* A single key is replaced in place when set again for the same scope. */
   for (size_t i = 0; i < t->row_count; i++) {
-    if (storage_str(t, METADATA_name)[i] == name_id &&
+    if (storage_get_str(t, METADATA_name, i) == name_id &&
         storage_get_i64_or(t, METADATA_machine_id, i, -1) == machine &&
         storage_get_i64_or(t, METADATA_trace_id, i, -1) == trace) {
       *row = (uint32_t)i;
@@ -185,6 +185,7 @@ int ctx_fill_stats(trace_context *ctx) {
       continue;
     rc = ctx_stats_row(ctx, &strings, e);
   }
+  if (!rc) rc = storage_table_status(t);
   if (rc) storage_table_clear(t);
   ctx->stats_filled = rc == WEFT_OK;
   return rc;
@@ -198,5 +199,10 @@ int ctx_finalize_tables(trace_context *ctx) {
   if (rc) return rc;
   storage_set_i64(b, TRACE_BOUNDS_start_ts, row, ctx->has_bounds ? ctx->bounds_start : 0);
   storage_set_i64(b, TRACE_BOUNDS_end_ts, row, ctx->has_bounds ? ctx->bounds_end : 0);
+  /* A setter that could not allocate recorded its error in its table. */
+  for (int i = 0; i < TABLE_COUNT; i++) {
+    rc = storage_table_status(ctx_table(ctx, (schema_table_id)i));
+    if (rc) return rc;
+  }
   return WEFT_OK;
 }

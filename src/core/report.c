@@ -31,7 +31,7 @@ static const char *report_file_name(trace_context *ctx, int64_t trace) {
   storage_table *t = ctx_table(ctx, TABLE_TRACE_FILE);
   const char *name = NULL;
   if (trace >= 0 && (size_t)trace < t->row_count)
-    name = report_string(ctx, storage_str(t, TRACE_FILE_name)[trace]);
+    name = report_string(ctx, storage_get_str(t, TRACE_FILE_name, trace));
   return name ? name : "the trace";
 }
 
@@ -41,7 +41,7 @@ static void report_machine(report_out *o, trace_context *ctx, int64_t machine) {
     report_printf(o, "the host machine");
     return;
   }
-  const char *name = report_string(ctx, storage_str(t, MACHINE_name)[machine]);
+  const char *name = report_string(ctx, storage_get_str(t, MACHINE_name, machine));
   if (name) report_printf(o, "machine %s", name);
   else report_printf(o, "machine %" PRId64, machine);
 }

@@ -142,7 +142,7 @@ static int atrace_track_open(trace_context *ctx, uint32_t track) {
   const model_stack *st = &m->stack_list.data[*idx];
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   for (size_t i = 0; i < st->slices.len; i++)
-    if (storage_i64(t, SLICE_dur)[st->slices.data[i]] < 0) return 1;
+    if (storage_get_i64(t, SLICE_dur, st->slices.data[i]) < 0) return 1;
   return 0;
 }
 

@@ -167,7 +167,7 @@ static int flow_v1_args(trace_context *ctx, const flow_v1_entry *v1,
 static int flow_insert(trace_context *ctx, const flow_entry *e, uint32_t a,
                        uint32_t b) {
   storage_table *slices = ctx_table(ctx, TABLE_SLICE);
-  if (storage_i64(slices, SLICE_ts)[a] > storage_i64(slices, SLICE_ts)[b]) {
+  if (storage_get_i64(slices, SLICE_ts, a) > storage_get_i64(slices, SLICE_ts, b)) {
     uint32_t t = a;
     a = b;
     b = t;

@@ -149,7 +149,7 @@ static syscall_abi kslice_abi(trace_context *ctx, uint32_t machine) {
   storage_table *t = ctx_table(ctx, TABLE_MACHINE);
   if (machine >= t->row_count) return syscall_abi_from_machine(NULL);
   return syscall_abi_from_machine(
-      base_string_pool_get(&ctx->strings, storage_str(t, MACHINE_arch)[machine]));
+      base_string_pool_get(&ctx->strings, storage_get_str(t, MACHINE_arch, machine)));
 }
 
 int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
@@ -320,7 +320,7 @@ int kslice_adreno_retired(trace_context *ctx, const kernel_scope *s, int64_t tid
   const char *pname = NULL;
   if (upid >= 0)
     pname = base_string_pool_get(&ctx->strings,
-                                 storage_str(ctx_table(ctx, TABLE_PROCESS), PROCESS_name)[upid]);
+                                 storage_get_str(ctx_table(ctx, TABLE_PROCESS), PROCESS_name, upid));
   char name[256];
   if (pname && *pname)
     snprintf(name, sizeof name, "GPU %.180s (Ctx=%" PRId64 ", Prio=%" PRId64 ")", pname,

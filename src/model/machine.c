@@ -59,7 +59,7 @@ int machine_get_by_name(machine_registry *r, const char *name, size_t len,
 }
 
 int machine_adopt_raw_id(machine_registry *r, uint64_t raw_id) {
-  if (storage_i64(r->table, MACHINE_raw_id)[0] != 0 || base_map_find(&r->by_raw_id, raw_id))
+  if (storage_get_i64(r->table, MACHINE_raw_id, 0) != 0 || base_map_find(&r->by_raw_id, raw_id))
     return WEFT_OK; /* the host already has an id, or another row owns this one */
   storage_set_i64(r->table, MACHINE_raw_id, 0, (int64_t)raw_id);
   return base_map_insert(&r->by_raw_id, raw_id, 0, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;

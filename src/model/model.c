@@ -166,7 +166,7 @@ int model_process_find(trace_context *ctx, uint32_t machine, int64_t pid,
 void model_process_end(trace_context *ctx, uint32_t upid, int64_t ts) {
   storage_table *t = ctx_table(ctx, TABLE_PROCESS);
   storage_set_i64(t, PROCESS_end_ts, upid, ts);
-  int64_t pid = storage_i64(t, PROCESS_pid)[upid];
+  int64_t pid = storage_get_i64(t, PROCESS_pid, upid);
   int64_t machine = storage_get_i64_or(t, PROCESS_machine_id, upid, 0);
   uint64_t *found = base_map_find(&ctx->model.live_processes,
                                   model_key2((uint64_t)machine, (uint64_t)pid));
@@ -176,7 +176,7 @@ void model_process_end(trace_context *ctx, uint32_t upid, int64_t ts) {
 void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
   storage_set_i64(t, THREAD_end_ts, utid, ts);
-  int64_t tid = storage_i64(t, THREAD_tid)[utid];
+  int64_t tid = storage_get_i64(t, THREAD_tid, utid);
   int64_t machine = storage_get_i64_or(t, THREAD_machine_id, utid, 0);
   uint64_t *found = base_map_find(&ctx->model.live_threads,
                                   model_key2((uint64_t)machine, (uint64_t)tid));
@@ -304,8 +304,8 @@ static void model_stack_pop_ended(trace_context *ctx, model_stack *st,
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   while (st->slices.len) {
     uint32_t top = st->slices.data[st->slices.len - 1];
-    int64_t dur = storage_i64(t, SLICE_dur)[top];
-    int64_t end = storage_i64(t, SLICE_ts)[top] + dur;
+    int64_t dur = storage_get_i64(t, SLICE_dur, top);
+    int64_t end = storage_get_i64(t, SLICE_ts, top) + dur;
     if (dur < 0 || end > ts || (end == ts && dur == 0 && new_dur == 0)) break;
     st->slices.len--;
   }
@@ -358,8 +358,8 @@ int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
   /* The innermost slice still open (unknown duration) is the one ending. */
   while (st->slices.len) {
     uint32_t top = st->slices.data[--st->slices.len];
-    if (storage_i64(t, SLICE_dur)[top] >= 0) continue;
-    storage_set_i64(t, SLICE_dur, top, ts - storage_i64(t, SLICE_ts)[top]);
+    if (storage_get_i64(t, SLICE_dur, top) >= 0) continue;
+    storage_set_i64(t, SLICE_dur, top, ts - storage_get_i64(t, SLICE_ts, top));
     ctx_extend_bounds(ctx, ts);
     *slice = top;
     break;

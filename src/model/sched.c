@@ -270,7 +270,7 @@ int64_t sched_task_state_from_text(const char *s, size_t len) {
 static const char *sched_machine_release(trace_context *ctx, uint32_t machine) {
   storage_table *t = ctx_table(ctx, TABLE_MACHINE);
   if (machine >= t->row_count) return NULL;
-  return base_string_pool_get(&ctx->strings, storage_str(t, MACHINE_release)[machine]);
+  return base_string_pool_get(&ctx->strings, storage_get_str(t, MACHINE_release, machine));
 }
 
 static int sched_state_id(trace_context *ctx, const kernel_scope *s,
@@ -299,7 +299,7 @@ static int sched_has_rows(kernel_state *k, uint32_t utid) {
 }
 
 static int sched_is_swapper(trace_context *ctx, uint32_t utid) {
-  return storage_i64(ctx_table(ctx, TABLE_THREAD), THREAD_tid)[utid] == 0;
+  return storage_get_i64(ctx_table(ctx, TABLE_THREAD), THREAD_tid, utid) == 0;
 }
 
 typedef struct sched_open_state {
@@ -325,7 +325,7 @@ static int sched_add_open_state(trace_context *ctx, kernel_state *k, int64_t ts,
     storage_set_i64(t, THREAD_STATE_waker_utid, row, o->waker_utid);
     if (sched_has_rows(k, (uint32_t)o->waker_utid)) {
       int64_t wrow = k->threads.data[o->waker_utid].last;
-      if (storage_str(t, THREAD_STATE_state)[wrow] == k->running)
+      if (storage_get_str(t, THREAD_STATE_state, wrow) == k->running)
         storage_set_i64(t, THREAD_STATE_waker_id, row, wrow);
     }
   }
@@ -344,15 +344,15 @@ static void sched_close_state(trace_context *ctx, kernel_state *k, int64_t ts,
   storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
   int64_t row = k->threads.data[utid].last;
   storage_set_i64(t, THREAD_STATE_dur, (size_t)row,
-                  ts - storage_i64(t, THREAD_STATE_ts)[row]);
+                  ts - storage_get_i64(t, THREAD_STATE_ts, row));
   ctx_extend_bounds(ctx, ts);
 }
 
 static string_id sched_last_state(trace_context *ctx, kernel_state *k,
                                   uint32_t utid) {
   if (!sched_has_rows(k, utid)) return STRING_NULL;
-  return storage_str(ctx_table(ctx, TABLE_THREAD_STATE),
-                     THREAD_STATE_state)[k->threads.data[utid].last];
+  return storage_get_str(ctx_table(ctx, TABLE_THREAD_STATE),
+                     THREAD_STATE_state, k->threads.data[utid].last);
 }
 
 static int sched_push_switch_state(trace_context *ctx, kernel_state *k,
@@ -398,7 +398,7 @@ static sched_cpu_state *sched_cpu(kernel_state *k, uint32_t machine,
 static void sched_close_slice(trace_context *ctx, int64_t row, int64_t ts,
                               string_id end_state) {
   storage_table *t = ctx_table(ctx, TABLE_SCHED);
-  storage_set_i64(t, SCHED_dur, (size_t)row, ts - storage_i64(t, SCHED_ts)[row]);
+  storage_set_i64(t, SCHED_dur, (size_t)row, ts - storage_get_i64(t, SCHED_ts, row));
   storage_set_str(t, SCHED_end_state, (size_t)row, end_state);
 }
 
@@ -508,7 +508,7 @@ int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (c->pending_slice >= 0 && !raw_only)
     sched_close_slice(ctx, c->pending_slice, ts, prev_state_id);
   uint32_t prev_utid = (uint32_t)c->last_utid;
-  string_id prev_name = storage_str(ctx_table(ctx, TABLE_THREAD), THREAD_name)[prev_utid];
+  string_id prev_name = storage_get_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, prev_utid);
   sched_raw_switch r = {base_string_pool_get(&ctx->strings, prev_name),
                         base_string_pool_len(&ctx->strings, prev_name), c->last_pid,
                         c->last_prio, prev_state, comm, comm_len, next_pid, next_prio};
@@ -672,7 +672,7 @@ int sched_task_rename(trace_context *ctx, const kernel_scope *s, int64_t tid,
   if (rc) return rc;
   int64_t upid = sched_thread_upid(ctx, utid);
   /* Renaming a main thread renames its process. */
-  if (upid >= 0 && storage_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid)[upid] == tid)
+  if (upid >= 0 && storage_get_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid, upid) == tid)
     rc = model_process_set_name(ctx, (uint32_t)upid, comm, comm_len);
   return rc;
 }
@@ -683,7 +683,7 @@ int sched_process_free(trace_context *ctx, const kernel_scope *s, int64_t ts,
   int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
   if (rc) return rc;
   int64_t upid = sched_thread_upid(ctx, utid);
-  if (upid >= 0 && storage_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid)[upid] == tid)
+  if (upid >= 0 && storage_get_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid, upid) == tid)
     model_process_end(ctx, (uint32_t)upid, ts);
   model_thread_end(ctx, utid, ts);
   return WEFT_OK;
@@ -786,7 +786,7 @@ int sched_rss_stat(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (rc || !found) return rc;
   int64_t upid = sched_thread_upid(ctx, utid);
   if (upid < 0) {
-    int64_t t = storage_i64(ctx_table(ctx, TABLE_THREAD), THREAD_tid)[utid];
+    int64_t t = storage_get_i64(ctx_table(ctx, TABLE_THREAD), THREAD_tid, utid);
     rc = model_thread_in_process(ctx, s->machine, t, t, &utid);
     if (rc) return rc;
     upid = sched_thread_upid(ctx, utid);

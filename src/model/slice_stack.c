@@ -10,8 +10,8 @@ static model_stack *slice_stack_find(trace_context *ctx, uint32_t track) {
 }
 
 static int64_t slice_stack_end_of(storage_table *t, uint32_t slice) {
-  int64_t dur = storage_i64(t, SLICE_dur)[slice];
-  return dur < 0 ? -1 : storage_i64(t, SLICE_ts)[slice] + dur;
+  int64_t dur = storage_get_i64(t, SLICE_dur, slice);
+  return dur < 0 ? -1 : storage_get_i64(t, SLICE_ts, slice) + dur;
 }
 
 /* How many slices stay on the stack for a new slice at ts lasting new_dur
@@ -25,7 +25,7 @@ static size_t slice_stack_live_len(storage_table *t, const model_stack *st,
     uint32_t top = st->slices.data[n - 1];
     int64_t end = slice_stack_end_of(t, top);
     if (end < 0 || end > ts) break;
-    if (end == ts && new_dur == 0 && storage_i64(t, SLICE_dur)[top] == 0) break;
+    if (end == ts && new_dur == 0 && storage_get_i64(t, SLICE_dur, top) == 0) break;
     n--;
   }
   return n;
@@ -40,11 +40,11 @@ int64_t slice_stack_top(trace_context *ctx, uint32_t track) {
 static int slice_stack_matches(storage_table *t, uint32_t slice,
                                string_id category, string_id name) {
   if (category != STRING_NULL) {
-    string_id other = storage_str(t, SLICE_category)[slice];
+    string_id other = storage_get_str(t, SLICE_category, slice);
     if (other == STRING_NULL || other != category) return 0;
   }
   if (name != STRING_NULL) {
-    string_id other = storage_str(t, SLICE_name)[slice];
+    string_id other = storage_get_str(t, SLICE_name, slice);
     if (other != STRING_NULL && other != name) return 0;
   }
   return 1;
@@ -60,9 +60,9 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
   st->slices.len = slice_stack_live_len(t, st, ts, -1);
   for (size_t i = st->slices.len; i-- > 0;) {
     uint32_t s = st->slices.data[i];
-    if (storage_i64(t, SLICE_dur)[s] >= 0) continue;
+    if (storage_get_i64(t, SLICE_dur, s) >= 0) continue;
     if (!slice_stack_matches(t, s, category, name)) continue;
-    storage_set_i64(t, SLICE_dur, s, ts - storage_i64(t, SLICE_ts)[s]);
+    storage_set_i64(t, SLICE_dur, s, ts - storage_get_i64(t, SLICE_ts, s));
     ctx_extend_bounds(ctx, ts);
     if (i == st->slices.len - 1) st->slices.len--;
     *slice = s;

@@ -29,14 +29,14 @@ static void functions_extract_arg(sqlite3_context *ctx, int argc,
   int real_col = functions_args_column(t, "real_value");
   int64_t set = sqlite3_value_int64(argv[0]);
   size_t row = storage_lower_bound_i64(t, (size_t)set_col, 0, t->row_count, set, 0);
-  for (; row < t->row_count && storage_i64(t, (size_t)set_col)[row] == set; row++) {
-    if (storage_str(t, (size_t)key_col)[row] != key) continue;
+  for (; row < t->row_count && storage_get_i64(t, (size_t)set_col, row) == set; row++) {
+    if (storage_get_str(t, (size_t)key_col, row) != key) continue;
     if (!storage_is_null(t, (size_t)int_col, row)) {
-      sqlite3_result_int64(ctx, storage_i64(t, (size_t)int_col)[row]);
+      sqlite3_result_int64(ctx, storage_get_i64(t, (size_t)int_col, row));
     } else if (!storage_is_null(t, (size_t)real_col, row)) {
-      sqlite3_result_double(ctx, storage_f64(t, (size_t)real_col)[row]);
+      sqlite3_result_double(ctx, storage_get_f64(t, (size_t)real_col, row));
     } else {
-      string_id v = storage_str(t, (size_t)str_col)[row];
+      string_id v = storage_get_str(t, (size_t)str_col, row);
       if (v != STRING_NULL)
         sqlite3_result_text(ctx, base_string_pool_get(strings, v),
                             (int)base_string_pool_len(strings, v), SQLITE_STATIC);

@@ -9,10 +9,10 @@ static void metadata_result(sqlite3_context *ctx, sql_engine *e, const storage_t
   int str_col = storage_table_find_column(t, "str_value");
   if (int_col < 0 || str_col < 0) return;
   if (!storage_is_null(t, (size_t)int_col, row)) {
-    sqlite3_result_int64(ctx, storage_i64(t, (size_t)int_col)[row]);
+    sqlite3_result_int64(ctx, storage_get_i64(t, (size_t)int_col, row));
     return;
   }
-  string_id v = storage_str(t, (size_t)str_col)[row];
+  string_id v = storage_get_str(t, (size_t)str_col, row);
   base_string_pool *strings = sql_engine_strings(e);
   if (v != STRING_NULL)
     sqlite3_result_text(ctx, base_string_pool_get(strings, v),
@@ -34,7 +34,7 @@ static void metadata_lookup(sqlite3_context *ctx, sqlite3_value *name_value,
   if (key == STRING_NULL || name_col < 0 || machine_col < 0) return;
   size_t any = SIZE_MAX;
   for (size_t row = 0; row < t->row_count; row++) {
-    if (storage_str(t, (size_t)name_col)[row] != key) continue;
+    if (storage_get_str(t, (size_t)name_col, row) != key) continue;
     int64_t m = storage_get_i64_or(t, (size_t)machine_col, row, -1);
     if (machine >= 0 ? m == machine : m <= 0) {
       metadata_result(ctx, e, t, row);

@@ -41,15 +41,15 @@ static void tf_load_args(to_ftrace_ctx *c, int64_t set) {
   storage_table *t = sql_engine_find_table(c->e, "__intrinsic_args");
   if (!t || set < 0) return;
   size_t row = storage_lower_bound_i64(t, ARGS_arg_set_id, 0, t->row_count, set, 0);
-  for (; row < t->row_count && storage_i64(t, ARGS_arg_set_id)[row] == set &&
+  for (; row < t->row_count && storage_get_i64(t, ARGS_arg_set_id, row) == set &&
          c->nargs < sizeof c->args / sizeof c->args[0]; row++) {
     to_ftrace_arg *a = &c->args[c->nargs++];
     memset(a, 0, sizeof *a);
-    a->key = storage_str(t, ARGS_key)[row];
-    a->type = storage_str(t, ARGS_value_type)[row];
-    a->s = storage_str(t, ARGS_string_value)[row];
-    if (!storage_is_null(t, ARGS_int_value, row)) { a->i = storage_i64(t, ARGS_int_value)[row]; a->has_i = 1; }
-    if (!storage_is_null(t, ARGS_real_value, row)) { a->d = storage_f64(t, ARGS_real_value)[row]; a->has_d = 1; }
+    a->key = storage_get_str(t, ARGS_key, row);
+    a->type = storage_get_str(t, ARGS_value_type, row);
+    a->s = storage_get_str(t, ARGS_string_value, row);
+    if (!storage_is_null(t, ARGS_int_value, row)) { a->i = storage_get_i64(t, ARGS_int_value, row); a->has_i = 1; }
+    if (!storage_is_null(t, ARGS_real_value, row)) { a->d = storage_get_f64(t, ARGS_real_value, row); a->has_d = 1; }
   }
 }
 
@@ -183,16 +183,16 @@ static void tf_args(to_ftrace_ctx *c, const char *event, const char *release) {
 static void tf_prefix(to_ftrace_ctx *c, storage_table *ev, size_t row) {
   storage_table *th = sql_engine_find_table(c->e, "__intrinsic_thread");
   storage_table *pr = sql_engine_find_table(c->e, "__intrinsic_process");
-  int64_t utid = storage_i64(ev, FTRACE_EVENT_utid)[row];
-  int64_t ucpu = storage_i64(ev, FTRACE_EVENT_ucpu)[row];
-  int64_t ts = storage_i64(ev, FTRACE_EVENT_ts)[row];
+  int64_t utid = storage_get_i64(ev, FTRACE_EVENT_utid, row);
+  int64_t ucpu = storage_get_i64(ev, FTRACE_EVENT_ucpu, row);
+  int64_t ts = storage_get_i64(ev, FTRACE_EVENT_ts, row);
   int64_t tid = 0, tgid = 0, cpu_no = ucpu;
   const char *name = NULL;
   if (th && utid >= 0 && (size_t)utid < th->row_count) {
-    tid = storage_i64(th, THREAD_tid)[utid];
-    name = base_string_pool_get(c->strings, storage_str(th, THREAD_name)[utid]);
+    tid = storage_get_i64(th, THREAD_tid, utid);
+    name = base_string_pool_get(c->strings, storage_get_str(th, THREAD_name, utid));
     int64_t upid = storage_get_i64_or(th, THREAD_upid, (size_t)utid, -1);
-    if (pr && upid >= 0 && (size_t)upid < pr->row_count) tgid = storage_i64(pr, PROCESS_pid)[upid];
+    if (pr && upid >= 0 && (size_t)upid < pr->row_count) tgid = storage_get_i64(pr, PROCESS_pid, upid);
   }
   if (ucpu >= 0) cpu_no = ucpu % SCHED_CPUS_PER_MACHINE; /* model/sched.h */
   if (tid == 0) name = "<idle>";
@@ -210,10 +210,10 @@ static void tf_prefix(to_ftrace_ctx *c, storage_table *ev, size_t row) {
 
 static const char *tf_release(to_ftrace_ctx *c, storage_table *ev, size_t row) {
   storage_table *m = sql_engine_find_table(c->e, "machine");
-  int64_t ucpu = storage_i64(ev, FTRACE_EVENT_ucpu)[row];
+  int64_t ucpu = storage_get_i64(ev, FTRACE_EVENT_ucpu, row);
   int64_t machine = ucpu >= 0 ? ucpu / SCHED_CPUS_PER_MACHINE : 0; /* model/sched.h */
   if (!m || machine < 0 || (size_t)machine >= m->row_count) return NULL;
-  return base_string_pool_get(c->strings, storage_str(m, MACHINE_release)[machine]);
+  return base_string_pool_get(c->strings, storage_get_str(m, MACHINE_release, machine));
 }
 
 static void sql_to_ftrace(sqlite3_context *sctx, int argc, sqlite3_value **argv) {
@@ -240,7 +240,7 @@ static void sql_to_ftrace(sqlite3_context *sctx, int argc, sqlite3_value **argv)
   c->strings = sql_engine_strings(e);
   base_buf_init(&c->out, TO_FTRACE_MAX_LINE);
   size_t row = (size_t)id;
-  const char *event = base_string_pool_get(c->strings, storage_str(ev, FTRACE_EVENT_name)[row]);
+  const char *event = base_string_pool_get(c->strings, storage_get_str(ev, FTRACE_EVENT_name, row));
   if (!event) event = "";
   tf_prefix(c, ev, row);
   int mark = strcmp(event, "print") == 0 || strcmp(event, "g2d_tracing_mark_write") == 0 ||

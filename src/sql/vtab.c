@@ -271,11 +271,11 @@ static int vtab_row_matches(const vtab_table *vt, const vtab_cursor *cur,
     switch (f->kind) {
       case 0:
         if (storage_is_null(t, (size_t)f->column, row) ||
-            storage_i64(t, (size_t)f->column)[row] != f->i64)
+            storage_get_i64(t, (size_t)f->column, row) != f->i64)
           return 0;
         break;
       case 2:
-        if (storage_str(t, (size_t)f->column)[row] != f->str) return 0;
+        if (storage_get_str(t, (size_t)f->column, row) != f->str) return 0;
         break;
       default: return 0;
     }
@@ -351,14 +351,14 @@ static int vtab_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx,
       break;
     case STORAGE_I64:
       if (storage_is_null(t, (size_t)col, row)) break;
-      sqlite3_result_int64(ctx, storage_i64(t, (size_t)col)[row]);
+      sqlite3_result_int64(ctx, storage_get_i64(t, (size_t)col, row));
       break;
     case STORAGE_F64:
       if (storage_is_null(t, (size_t)col, row)) break;
-      sqlite3_result_double(ctx, storage_f64(t, (size_t)col)[row]);
+      sqlite3_result_double(ctx, storage_get_f64(t, (size_t)col, row));
       break;
     case STORAGE_STR: {
-      string_id id = storage_str(t, (size_t)col)[row];
+      string_id id = storage_get_str(t, (size_t)col, row);
       if (id == STRING_NULL) break;
       sqlite3_result_text(ctx, base_string_pool_get(vt->strings, id),
                           (int)base_string_pool_len(vt->strings, id),

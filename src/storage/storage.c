@@ -1,13 +1,31 @@
-/* Columnar tables: allocation, growth, setters with sortedness upkeep. */
+/* Columnar tables: lazy column arrays, adaptive int widths, growth, setters
+ * with sortedness upkeep. */
 #include "storage/storage.h"
 
-static size_t column_elem_size(storage_type type) {
+/* Width of the elements of a column's array once allocated (I64: the
+ * narrowest that holds the first value; see column_i64_width). */
+static uint8_t column_fixed_width(storage_type type) {
   switch (type) {
-    case STORAGE_I64: return sizeof(int64_t);
     case STORAGE_F64: return sizeof(double);
     case STORAGE_STR: return sizeof(string_id);
     default: return 0;
   }
+}
+
+static int column_is_sorted_initially(const storage_column_def *def) {
+  return (def->flags & STORAGE_SORTED) != 0 || def->type == STORAGE_ID;
+}
+
+static void column_reset(storage_column *c, const storage_column_def *def) {
+  base_free(c->data);
+  base_free(c->present);
+  c->def = def;
+  c->data = NULL;
+  c->present = NULL;
+  c->width = column_fixed_width(def->type);
+  c->nullable = (def->flags & STORAGE_NULLABLE) &&
+                (def->type == STORAGE_I64 || def->type == STORAGE_F64);
+  c->sorted = (uint8_t)column_is_sorted_initially(def);
 }
 
 int storage_table_init(storage_table *t, const char *name,
@@ -18,11 +36,7 @@ int storage_table_init(storage_table *t, const char *name,
   t->column_count = column_count;
   t->columns = base_calloc(column_count, sizeof *t->columns);
   if (!t->columns) return WEFT_ENOMEM;
-  for (size_t i = 0; i < column_count; i++) {
-    t->columns[i].def = &defs[i];
-    t->columns[i].sorted = (defs[i].flags & STORAGE_SORTED) != 0 ||
-                           defs[i].type == STORAGE_ID;
-  }
+  for (size_t i = 0; i < column_count; i++) column_reset(&t->columns[i], &defs[i]);
   return WEFT_OK;
 }
 
@@ -30,7 +44,7 @@ void storage_table_free(storage_table *t) {
   if (!t->columns) return;
   for (size_t i = 0; i < t->column_count; i++) {
     base_free(t->columns[i].data);
-    base_free(t->columns[i].null_bits);
+    base_free(t->columns[i].present);
   }
   base_free(t->columns);
   t->columns = NULL;
@@ -38,27 +52,30 @@ void storage_table_free(storage_table *t) {
 
 void storage_table_clear(storage_table *t) {
   t->row_count = 0;
+  t->status = WEFT_OK;
   for (size_t i = 0; i < t->column_count; i++)
-    t->columns[i].sorted = (t->defs[i].flags & STORAGE_SORTED) != 0 ||
-                           t->defs[i].type == STORAGE_ID;
+    column_reset(&t->columns[i], &t->defs[i]);
 }
 
+static size_t bitmap_words(size_t rows) { return (rows + 63) / 64; }
+
+/* Grows the allocated arrays of a column to new_cap rows, zeroing the new
+ * part (keeps the zero tail). */
 static int column_grow(storage_column *c, size_t old_cap, size_t new_cap) {
-  size_t elem = column_elem_size(c->def->type);
-  if (elem) {
-    if (new_cap > SIZE_MAX / elem) return WEFT_ENOMEM;
-    void *grown = base_realloc(c->data, new_cap * elem);
+  if (c->data) {
+    size_t w = c->width;
+    if (new_cap > SIZE_MAX / w) return WEFT_ENOMEM;
+    char *grown = base_realloc(c->data, new_cap * w);
     if (!grown) return WEFT_ENOMEM;
+    memset(grown + old_cap * w, 0, (new_cap - old_cap) * w);
     c->data = grown;
   }
-  int nullable = (c->def->flags & STORAGE_NULLABLE) &&
-                 (c->def->type == STORAGE_I64 || c->def->type == STORAGE_F64);
-  if (nullable) {
-    size_t old_words = (old_cap + 63) / 64, new_words = (new_cap + 63) / 64;
-    uint64_t *bits = base_realloc(c->null_bits, new_words * sizeof *bits);
+  if (c->present) {
+    size_t old_words = bitmap_words(old_cap), new_words = bitmap_words(new_cap);
+    uint64_t *bits = base_realloc(c->present, new_words * sizeof *bits);
     if (!bits) return WEFT_ENOMEM;
     memset(bits + old_words, 0, (new_words - old_words) * sizeof *bits);
-    c->null_bits = bits;
+    c->present = bits;
   }
   return WEFT_OK;
 }
@@ -70,7 +87,10 @@ int storage_table_reserve(storage_table *t, size_t rows) {
     if (new_cap > SIZE_MAX / 2) return WEFT_ENOMEM;
     new_cap = new_cap < (1u << 20) ? new_cap * 2 : new_cap + new_cap / 2;
   }
+  if (new_cap > SIZE_MAX / sizeof(int64_t)) return WEFT_ENOMEM;
   for (size_t i = 0; i < t->column_count; i++) {
+    /* A column grown before a later one failed keeps its larger array: its
+     * tail is zero, and the next growth starts from row_capacity again. */
     int rc = column_grow(&t->columns[i], t->row_capacity, new_cap);
     if (rc) return rc;
   }
@@ -79,21 +99,14 @@ int storage_table_reserve(storage_table *t, size_t rows) {
 }
 
 int storage_table_append(storage_table *t, uint32_t *row_out) {
+  if (t->status) return t->status;
   if (t->row_count >= UINT32_MAX) return WEFT_ELIMIT;
   int rc = storage_table_reserve(t, t->row_count + 1);
   if (rc) return rc;
+  /* Nothing to write: every allocated array is zero past row_count, which
+   * reads as NULL / 0 / STRING_NULL. A NULL in a sorted column breaks the
+   * order unless it is overwritten (its value reads as 0, as before). */
   size_t row = t->row_count++;
-  for (size_t i = 0; i < t->column_count; i++) {
-    storage_column *c = &t->columns[i];
-    switch (c->def->type) {
-      case STORAGE_I64: ((int64_t *)c->data)[row] = 0; break;
-      case STORAGE_F64: ((double *)c->data)[row] = 0; break;
-      case STORAGE_STR: ((string_id *)c->data)[row] = STRING_NULL; break;
-      default: break;
-    }
-    if (c->null_bits) c->null_bits[row >> 6] |= 1ULL << (row & 63);
-    /* A NULL in a sorted column breaks the order unless it is overwritten. */
-  }
   if (row_out) *row_out = (uint32_t)row;
   return WEFT_OK;
 }
@@ -107,73 +120,149 @@ int storage_table_find_column(const storage_table *t, const char *name) {
 size_t storage_table_memory(const storage_table *t) {
   size_t bytes = 0;
   for (size_t i = 0; i < t->column_count; i++) {
-    bytes += t->row_capacity * column_elem_size(t->defs[i].type);
-    if (t->columns[i].null_bits) bytes += (t->row_capacity + 63) / 64 * 8;
+    const storage_column *c = &t->columns[i];
+    if (c->data) bytes += t->row_capacity * c->width;
+    if (c->present) bytes += bitmap_words(t->row_capacity) * sizeof(uint64_t);
   }
   return bytes;
 }
 
-static void clear_null(storage_column *c, size_t row) {
-  if (c->null_bits) c->null_bits[row >> 6] &= ~(1ULL << (row & 63));
+/* ---- setters ---- */
+
+static int storage_fail(storage_table *t, int rc) {
+  if (!t->status) t->status = rc;
+  return rc;
 }
 
-static void check_sorted_i64(storage_table *t, storage_column *c, size_t row) {
-  const int64_t *v = c->data;
-  if (row > 0 && v[row - 1] > v[row]) c->sorted = 0;
-  if (row + 1 < t->row_count && v[row] > v[row + 1]) c->sorted = 0;
+/* Allocates the column's present bitmap (all NULL) if it has none. */
+static int column_need_present(const storage_table *t, storage_column *c) {
+  if (!c->nullable || c->present) return WEFT_OK;
+  c->present = base_calloc(bitmap_words(t->row_capacity), sizeof(uint64_t));
+  return c->present ? WEFT_OK : WEFT_ENOMEM;
 }
 
-void storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v) {
-  storage_column *c = &t->columns[col];
-  ((int64_t *)c->data)[row] = v;
-  clear_null(c, row);
-  if (c->sorted && c->def->type == STORAGE_I64) check_sorted_i64(t, c, row);
+static void column_mark_present(storage_column *c, size_t row) {
+  if (c->present) c->present[row >> 6] |= 1ULL << (row & 63);
 }
 
-void storage_set_f64(storage_table *t, size_t col, size_t row, double v) {
-  storage_column *c = &t->columns[col];
-  ((double *)c->data)[row] = v;
-  clear_null(c, row);
-  if (c->sorted) {
-    const double *d = c->data;
-    if ((row > 0 && d[row - 1] > v) ||
-        (row + 1 < t->row_count && v > d[row + 1]))
-      c->sorted = 0;
+/* Allocates the column's array (all default) if it has none. */
+static int column_need_data(const storage_table *t, storage_column *c,
+                            uint8_t width) {
+  if (c->data) return WEFT_OK;
+  c->data = base_calloc(t->row_capacity, width);
+  if (!c->data) return WEFT_ENOMEM;
+  c->width = width;
+  return WEFT_OK;
+}
+
+static uint8_t i64_width(int64_t v) {
+  if (v == (int8_t)v) return 1;
+  if (v == (int16_t)v) return 2;
+  if (v == (int32_t)v) return 4;
+  return 8;
+}
+
+static int64_t i64_load(const void *d, uint8_t width, size_t i) {
+  switch (width) {
+    case 1: return ((const int8_t *)d)[i];
+    case 2: return ((const int16_t *)d)[i];
+    case 4: return ((const int32_t *)d)[i];
+    default: return ((const int64_t *)d)[i];
   }
 }
 
-void storage_set_str(storage_table *t, size_t col, size_t row, string_id v) {
-  ((string_id *)t->columns[col].data)[row] = v;
+static void i64_store(void *d, uint8_t width, size_t i, int64_t v) {
+  switch (width) {
+    case 1: ((int8_t *)d)[i] = (int8_t)v; break;
+    case 2: ((int16_t *)d)[i] = (int16_t)v; break;
+    case 4: ((int32_t *)d)[i] = (int32_t)v; break;
+    default: ((int64_t *)d)[i] = v; break;
+  }
+}
+
+/* Widens an I64 column's array in place to `width` bytes per element: the
+ * elements move from the end down, so none is overwritten before it is read.
+ * Rows past row_count are zero and stay zero. */
+static int column_widen(const storage_table *t, storage_column *c,
+                        uint8_t width) {
+  char *d = base_realloc(c->data, t->row_capacity * width);
+  if (!d) return WEFT_ENOMEM;
+  for (size_t i = t->row_count; i-- > 0;)
+    i64_store(d, width, i, i64_load(d, c->width, i));
+  memset(d + t->row_count * width, 0, (t->row_capacity - t->row_count) * width);
+  c->data = d;
+  c->width = width;
+  return WEFT_OK;
+}
+
+static void check_sorted_i64(storage_table *t, storage_column *c, size_t col,
+                             size_t row) {
+  int64_t v = storage_get_i64(t, col, row);
+  if (row > 0 && storage_get_i64(t, col, row - 1) > v) c->sorted = 0;
+  if (row + 1 < t->row_count && v > storage_get_i64(t, col, row + 1))
+    c->sorted = 0;
+}
+
+int storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v) {
+  storage_column *c = &t->columns[col];
+  int rc = column_need_present(t, c);
+  if (!rc && (v != 0 || c->data)) {
+    uint8_t width = i64_width(v);
+    rc = column_need_data(t, c, width);
+    if (!rc && width > c->width) rc = column_widen(t, c, width);
+    if (!rc) i64_store(c->data, c->width, row, v);
+  }
+  if (rc) return storage_fail(t, rc);
+  column_mark_present(c, row);
+  if (c->sorted && c->def->type == STORAGE_I64) check_sorted_i64(t, c, col, row);
+  return WEFT_OK;
+}
+
+int storage_set_f64(storage_table *t, size_t col, size_t row, double v) {
+  storage_column *c = &t->columns[col];
+  uint64_t bits;
+  memcpy(&bits, &v, sizeof bits); /* -0.0 is not the default +0.0 */
+  int rc = column_need_present(t, c);
+  if (!rc && (bits != 0 || c->data)) {
+    rc = column_need_data(t, c, sizeof(double));
+    if (!rc) ((double *)c->data)[row] = v;
+  }
+  if (rc) return storage_fail(t, rc);
+  column_mark_present(c, row);
+  if (c->sorted) {
+    if ((row > 0 && storage_get_f64(t, col, row - 1) > v) ||
+        (row + 1 < t->row_count && v > storage_get_f64(t, col, row + 1)))
+      c->sorted = 0;
+  }
+  return WEFT_OK;
+}
+
+int storage_set_str(storage_table *t, size_t col, size_t row, string_id v) {
+  storage_column *c = &t->columns[col];
+  if (v == STRING_NULL && !c->data) return WEFT_OK;
+  int rc = column_need_data(t, c, sizeof(string_id));
+  if (rc) return storage_fail(t, rc);
+  ((string_id *)c->data)[row] = v;
+  return WEFT_OK;
 }
 
 void storage_set_null(storage_table *t, size_t col, size_t row) {
   storage_column *c = &t->columns[col];
   if (c->def->type == STORAGE_STR) {
-    ((string_id *)c->data)[row] = STRING_NULL;
+    if (c->data) ((string_id *)c->data)[row] = STRING_NULL;
     return;
   }
-  if (c->null_bits) c->null_bits[row >> 6] |= 1ULL << (row & 63);
+  if (c->present) c->present[row >> 6] &= ~(1ULL << (row & 63));
   c->sorted = 0;
 }
 
-int64_t storage_get_i64_or(const storage_table *t, size_t col, size_t row,
-                           int64_t fallback) {
-  if (t->defs[col].type == STORAGE_ID) return (int64_t)row;
-  if (storage_is_null(t, col, row)) return fallback;
-  return storage_i64(t, col)[row];
-}
-
-static int64_t column_value_as_i64(const storage_table *t, size_t col,
-                                   size_t row) {
-  return t->defs[col].type == STORAGE_ID ? (int64_t)row
-                                         : storage_i64(t, col)[row];
-}
+/* ---- searches ---- */
 
 size_t storage_lower_bound_i64(const storage_table *t, size_t col, size_t lo,
                                size_t hi, int64_t v, int strict) {
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    int64_t x = column_value_as_i64(t, col, mid);
+    int64_t x = storage_get_i64(t, col, mid);
     if (strict ? x <= v : x < v) lo = mid + 1;
     else hi = mid;
   }
@@ -182,10 +271,10 @@ size_t storage_lower_bound_i64(const storage_table *t, size_t col, size_t lo,
 
 size_t storage_lower_bound_f64(const storage_table *t, size_t col, size_t lo,
                                size_t hi, double v, int strict) {
-  const double *d = storage_f64(t, col);
   while (lo < hi) {
     size_t mid = lo + (hi - lo) / 2;
-    if (strict ? d[mid] <= v : d[mid] < v) lo = mid + 1;
+    double x = storage_get_f64(t, col, mid);
+    if (strict ? x <= v : x < v) lo = mid + 1;
     else hi = mid;
   }
   return lo;

@@ -2,12 +2,27 @@
  *
  * Owns every table's column arrays and the string pool they refer to. A table
  * is described by a schema (storage_column_def[]): the id column is the row
- * index and takes no memory; int64/double columns are dense arrays with an
- * optional null bitmap; string columns hold string_ids (STRING_NULL = NULL).
- * Invariants: all columns of a table have exactly `row_count` rows; a column
- * flagged STORAGE_SORTED keeps `sorted` = 1 only while its values are
- * non-decreasing in row order (maintained by every setter), so readers may
- * binary-search it exactly when `sorted` is set. */
+ * index and takes no memory; int64/double columns are arrays with an optional
+ * "present" bitmap (nullable columns); string columns hold string_ids
+ * (STRING_NULL = NULL).
+ *
+ * Memory: a column costs nothing until it holds a non-default value. `data`
+ * stays NULL while every row is 0 / STRING_NULL, `present` stays NULL while
+ * every row of a nullable column is NULL; the first non-default set allocates
+ * the array (zeroed, row_capacity long). I64 columns store the narrowest
+ * width that has held every value set so far (1, 2, 4 or 8 bytes, signed);
+ * a value that does not fit widens the array in place. Read through the
+ * accessors only, never through `data`.
+ *
+ * Invariants: all columns of a table have exactly `row_count` rows; in every
+ * allocated array the elements at rows >= row_count are zero (so appending a
+ * row writes nothing: it reads as the default). A column flagged
+ * STORAGE_SORTED keeps `sorted` = 1 only while its values are non-decreasing
+ * in row order (maintained by every setter), so readers may binary-search it
+ * exactly when `sorted` is set. A setter that cannot allocate stores nothing,
+ * returns WEFT_ENOMEM and records it in `status`, which every later
+ * storage_table_append also returns (until storage_table_clear): a lost value
+ * always surfaces as an error. */
 #ifndef WEFT_STORAGE_H
 #define WEFT_STORAGE_H
 
@@ -34,9 +49,11 @@ typedef struct storage_column_def {
 
 typedef struct storage_column {
   const storage_column_def *def;
-  void *data;          /* int64_t*, double* or string_id*; NULL for ID */
-  uint64_t *null_bits; /* bit set = NULL; only for nullable numeric columns */
-  int sorted;
+  void *data;        /* NULL while every row is 0 / STRING_NULL (and for ID) */
+  uint64_t *present; /* nullable numeric: bit set = not NULL; NULL = all NULL */
+  uint8_t width;     /* bytes per element of data (I64: 1, 2, 4 or 8) */
+  uint8_t nullable;  /* numeric column with STORAGE_NULLABLE */
+  uint8_t sorted;
 } storage_column;
 
 typedef struct storage_table {
@@ -46,47 +63,79 @@ typedef struct storage_table {
   storage_column *columns;
   size_t row_count;
   size_t row_capacity;
+  int status; /* first failed setter's error (WEFT_ENOMEM), else WEFT_OK */
 } storage_table;
 
 int storage_table_init(storage_table *t, const char *name,
                        const storage_column_def *defs, size_t column_count);
 void storage_table_free(storage_table *t);
-/* Appends one row with every column NULL (or 0 when not nullable). */
+/* Appends one row with every column NULL (or 0 when not nullable). Fails with
+ * the table's `status` once a setter failed. */
 int storage_table_append(storage_table *t, uint32_t *row_out);
 int storage_table_reserve(storage_table *t, size_t rows);
+/* Drops every row and every column array (the capacity is kept); resets
+ * `status` and the sorted flags. */
 void storage_table_clear(storage_table *t);
+/* WEFT_OK, or the error of the first setter that failed since init/clear. */
+static inline int storage_table_status(const storage_table *t) {
+  return t->status;
+}
 /* Column index by name, or -1. */
 int storage_table_find_column(const storage_table *t, const char *name);
-/* Bytes held by the table's columns. */
+/* Bytes held by the table's column arrays (allocated ones only). */
 size_t storage_table_memory(const storage_table *t);
 
-static inline int64_t *storage_i64(const storage_table *t, size_t col) {
-  return (int64_t *)t->columns[col].data;
+/* ---- reads (row < row_count) ---- */
+
+/* An ID/I64 column's value; the stored value of a NULL row (0 unless it was
+ * set before being set NULL). */
+static inline int64_t storage_get_i64(const storage_table *t, size_t col,
+                                      size_t row) {
+  const storage_column *c = &t->columns[col];
+  const void *d = c->data;
+  if (!d) return c->def->type == STORAGE_ID ? (int64_t)row : 0;
+  switch (c->width) {
+    case 1: return ((const int8_t *)d)[row];
+    case 2: return ((const int16_t *)d)[row];
+    case 4: return ((const int32_t *)d)[row];
+    default: return ((const int64_t *)d)[row];
+  }
 }
-static inline double *storage_f64(const storage_table *t, size_t col) {
-  return (double *)t->columns[col].data;
+static inline double storage_get_f64(const storage_table *t, size_t col,
+                                     size_t row) {
+  const double *d = (const double *)t->columns[col].data;
+  return d ? d[row] : 0.0;
 }
-static inline string_id *storage_str(const storage_table *t, size_t col) {
-  return (string_id *)t->columns[col].data;
+static inline string_id storage_get_str(const storage_table *t, size_t col,
+                                        size_t row) {
+  const string_id *d = (const string_id *)t->columns[col].data;
+  return d ? d[row] : STRING_NULL;
 }
 static inline int storage_is_null(const storage_table *t, size_t col,
                                   size_t row) {
   const storage_column *c = &t->columns[col];
-  switch (c->def->type) {
-    case STORAGE_ID: return 0;
-    case STORAGE_STR: return ((string_id *)c->data)[row] == STRING_NULL;
-    default:
-      return c->null_bits && ((c->null_bits[row >> 6] >> (row & 63)) & 1);
-  }
+  if (c->def->type == STORAGE_STR) return storage_get_str(t, col, row) == STRING_NULL;
+  if (!c->nullable) return 0;
+  return !c->present || !((c->present[row >> 6] >> (row & 63)) & 1);
+}
+/* Reads an int column, returning `fallback` for NULL. */
+static inline int64_t storage_get_i64_or(const storage_table *t, size_t col,
+                                         size_t row, int64_t fallback) {
+  return storage_is_null(t, col, row) ? fallback : storage_get_i64(t, col, row);
+}
+/* Bytes per element a column stores now (0 while unallocated). */
+static inline size_t storage_column_width(const storage_table *t, size_t col) {
+  return t->columns[col].data ? t->columns[col].width : 0;
 }
 
-void storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v);
-void storage_set_f64(storage_table *t, size_t col, size_t row, double v);
-void storage_set_str(storage_table *t, size_t col, size_t row, string_id v);
+/* ---- writes (row < row_count): WEFT_OK or WEFT_ENOMEM (see above) ---- */
+
+int storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v);
+int storage_set_f64(storage_table *t, size_t col, size_t row, double v);
+int storage_set_str(storage_table *t, size_t col, size_t row, string_id v);
+/* Never allocates; on a non-nullable numeric column it only clears `sorted`
+ * (as before: the value stays). */
 void storage_set_null(storage_table *t, size_t col, size_t row);
-/* Reads an int column, returning `fallback` for NULL. */
-int64_t storage_get_i64_or(const storage_table *t, size_t col, size_t row,
-                           int64_t fallback);
 
 /* Binary search on a sorted column (ID/I64, resp. F64): the first row in
  * [lo, hi) whose value is >= v (or > v when `strict`). */

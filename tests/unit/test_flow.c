@@ -40,7 +40,7 @@ static uint32_t complete(uint32_t track, int64_t ts, int64_t dur) {
 
 static size_t flow_rows(void) { return ctx_table(&ctx, TABLE_FLOW)->row_count; }
 static int64_t flow_col(size_t col, size_t row) {
-  return storage_i64(ctx_table(&ctx, TABLE_FLOW), col)[row];
+  return storage_get_i64(ctx_table(&ctx, TABLE_FLOW), col, row);
 }
 static int64_t stat(stats_id id) { return stats_total(&ctx.stats, id); }
 
@@ -150,7 +150,7 @@ static void test_slice_stack(void) {
   CHECK_EQ_INT(ended, -1);
   CHECK_EQ_INT(slice_stack_end_matching(&ctx, t, 5, STRING_NULL, n1, &ended), 0);
   CHECK_EQ_INT(ended, s1);
-  CHECK_EQ_INT(storage_i64(ctx_table(&ctx, TABLE_SLICE), SLICE_dur)[s1], 5);
+  CHECK_EQ_INT(storage_get_i64(ctx_table(&ctx, TABLE_SLICE), SLICE_dur, s1), 5);
   /* Overlap checks against an open complete slice. */
   complete(t, 10, 10);
   CHECK(slice_stack_fits(&ctx, t, 12, 8));
@@ -158,10 +158,10 @@ static void test_slice_stack(void) {
   CHECK(slice_stack_fits(&ctx, t, 20, 50)); /* the parent ended at 20 */
   /* Zero-duration slices at one ts nest; a begin there does not. */
   uint32_t z1 = complete(t, 30, 0), z2 = complete(t, 30, 0);
-  CHECK_EQ_INT(storage_i64(ctx_table(&ctx, TABLE_SLICE), SLICE_depth)[z2], 1);
+  CHECK_EQ_INT(storage_get_i64(ctx_table(&ctx, TABLE_SLICE), SLICE_depth, z2), 1);
   (void)z1;
   uint32_t b = begin(t, 30);
-  CHECK_EQ_INT(storage_i64(ctx_table(&ctx, TABLE_SLICE), SLICE_depth)[b], 0);
+  CHECK_EQ_INT(storage_get_i64(ctx_table(&ctx, TABLE_SLICE), SLICE_depth, b), 0);
   trace_context_free(&ctx);
 }
 

@@ -1,3 +1,5 @@
+#include <math.h>
+
 #include "check.h"
 #include "sql/sql.h"
 #include "storage/storage.h"
@@ -39,6 +41,319 @@ static void test_columns(void) {
   storage_set_i64(&t, 1, 50, 1); /* breaks the order */
   CHECK(!t.columns[1].sorted);
   storage_table_free(&t);
+}
+
+/* ---- lazy columns and adaptive widths ---- */
+
+static const storage_column_def lazy_defs[] = {
+    {"id", STORAGE_ID, 0},
+    {"ts", STORAGE_I64, STORAGE_SORTED},
+    {"n", STORAGE_I64, 0},
+    {"opt", STORAGE_I64, STORAGE_NULLABLE},
+    {"name", STORAGE_STR, 0},
+    {"real", STORAGE_F64, STORAGE_NULLABLE},
+    {"d", STORAGE_F64, 0},
+};
+enum { L_ID, L_TS, L_N, L_OPT, L_NAME, L_REAL, L_D, L_COUNT };
+
+static void append_rows(storage_table *t, int rows) {
+  for (int i = 0; i < rows; i++) {
+    uint32_t row;
+    CHECK_EQ_INT(storage_table_append(t, &row), 0);
+  }
+}
+
+static void test_all_default_allocates_nothing(void) {
+  storage_table t;
+  CHECK_EQ_INT(storage_table_init(&t, "lazy", lazy_defs, L_COUNT), 0);
+  append_rows(&t, 1000);
+  /* Writing defaults allocates nothing either. */
+  CHECK_EQ_INT(storage_set_i64(&t, L_TS, 5, 0), 0);
+  CHECK_EQ_INT(storage_set_i64(&t, L_N, 6, 0), 0);
+  CHECK_EQ_INT(storage_set_str(&t, L_NAME, 7, STRING_NULL), 0);
+  CHECK_EQ_INT(storage_set_f64(&t, L_D, 8, 0.0), 0);
+  storage_set_null(&t, L_OPT, 9);
+  storage_set_null(&t, L_NAME, 9);
+  CHECK_EQ_INT(storage_table_memory(&t), 0);
+  for (size_t c = 0; c < L_COUNT; c++) CHECK_EQ_INT(storage_column_width(&t, c), 0);
+  for (size_t row = 0; row < 1000; row += 111) {
+    CHECK_EQ_INT(storage_get_i64(&t, L_ID, row), row);
+    CHECK_EQ_INT(storage_get_i64(&t, L_TS, row), 0);
+    CHECK_EQ_INT(storage_get_i64(&t, L_N, row), 0);
+    CHECK(storage_is_null(&t, L_OPT, row));
+    CHECK_EQ_INT(storage_get_i64_or(&t, L_OPT, row, -7), -7);
+    CHECK(storage_is_null(&t, L_NAME, row));
+    CHECK_EQ_INT(storage_get_str(&t, L_NAME, row), STRING_NULL);
+    CHECK(storage_is_null(&t, L_REAL, row));
+    CHECK(storage_get_f64(&t, L_D, row) == 0.0);
+    CHECK(!storage_is_null(&t, L_N, row));
+    CHECK(!storage_is_null(&t, L_ID, row));
+  }
+  CHECK(t.columns[L_TS].sorted);
+  /* A nullable column set to 0 needs its bitmap but no values. */
+  CHECK_EQ_INT(storage_set_i64(&t, L_OPT, 3, 0), 0);
+  CHECK_EQ_INT(storage_column_width(&t, L_OPT), 0);
+  CHECK_EQ_INT(storage_table_memory(&t), (t.row_capacity + 63) / 64 * 8);
+  CHECK(!storage_is_null(&t, L_OPT, 3));
+  CHECK(storage_is_null(&t, L_OPT, 4));
+  CHECK_EQ_INT(storage_get_i64_or(&t, L_OPT, 3, -7), 0);
+  storage_table_free(&t);
+}
+
+static void test_first_set_allocates(void) {
+  storage_table t;
+  CHECK_EQ_INT(storage_table_init(&t, "lazy", lazy_defs, L_COUNT), 0);
+  append_rows(&t, 300);
+  CHECK_EQ_INT(storage_set_i64(&t, L_N, 200, 5), 0);
+  CHECK_EQ_INT(storage_column_width(&t, L_N), 1);
+  CHECK_EQ_INT(storage_table_memory(&t), t.row_capacity * 1);
+  CHECK_EQ_INT(storage_set_str(&t, L_NAME, 250, 42), 0);
+  CHECK_EQ_INT(storage_column_width(&t, L_NAME), sizeof(string_id));
+  CHECK_EQ_INT(storage_set_f64(&t, L_D, 10, -0.0), 0); /* not the default */
+  CHECK_EQ_INT(storage_column_width(&t, L_D), 8);
+  CHECK(signbit(storage_get_f64(&t, L_D, 10)));
+  CHECK_EQ_INT(storage_table_memory(&t), t.row_capacity * (1 + 4 + 8));
+  for (size_t row = 0; row < 300; row++) {
+    CHECK_EQ_INT(storage_get_i64(&t, L_N, row), row == 200 ? 5 : 0);
+    CHECK_EQ_INT(storage_get_str(&t, L_NAME, row), row == 250 ? 42 : STRING_NULL);
+    if (row != 10) CHECK(storage_get_f64(&t, L_D, row) == 0.0 && !signbit(storage_get_f64(&t, L_D, row)));
+  }
+  /* Rows appended later (and across growth) read as defaults too. */
+  append_rows(&t, 5000);
+  for (size_t row = 300; row < t.row_count; row += 7) {
+    CHECK_EQ_INT(storage_get_i64(&t, L_N, row), 0);
+    CHECK_EQ_INT(storage_get_str(&t, L_NAME, row), STRING_NULL);
+    CHECK(storage_get_f64(&t, L_D, row) == 0.0);
+  }
+  CHECK_EQ_INT(storage_table_memory(&t), t.row_capacity * (1 + 4 + 8));
+  storage_set_null(&t, L_NAME, 250);
+  CHECK(storage_is_null(&t, L_NAME, 250));
+  storage_table_free(&t);
+}
+
+static const int64_t widen_values[] = {
+    0, 1, -1, 127, -128, 128, -129, 32767, -32768, 32768, -32769,
+    INT32_MAX, INT32_MIN, (int64_t)INT32_MAX + 1, (int64_t)INT32_MIN - 1,
+    INT64_MAX, INT64_MIN, -5, 1LL << 40, -(1LL << 40)};
+#define WIDEN_COUNT (sizeof widen_values / sizeof *widen_values)
+
+/* Sets the values one by one (each row keeps its own), checking after each
+ * that every value set so far reads back and the width is the narrowest. */
+static void check_widening(size_t col, int nullable) {
+  storage_table t;
+  CHECK_EQ_INT(storage_table_init(&t, "widen", lazy_defs, L_COUNT), 0);
+  append_rows(&t, (int)(2 * WIDEN_COUNT + 100));
+  size_t want_width = 0;
+  for (size_t k = 0; k < WIDEN_COUNT; k++) {
+    int64_t v = widen_values[k];
+    CHECK_EQ_INT(storage_set_i64(&t, col, 2 * k, v), 0);
+    if (nullable) storage_set_null(&t, col, 2 * k + 1);
+    size_t need = v == (int8_t)v ? 1 : v == (int16_t)v ? 2 : v == (int32_t)v ? 4 : 8;
+    if (v != 0 && need > want_width) want_width = need;
+    CHECK_EQ_INT(storage_column_width(&t, col), want_width);
+    for (size_t j = 0; j <= k; j++) {
+      CHECK_EQ_INT(storage_get_i64(&t, col, 2 * j), widen_values[j]);
+      CHECK_EQ_INT(storage_get_i64(&t, col, 2 * j + 1), 0);
+      CHECK(!storage_is_null(&t, col, 2 * j));
+      CHECK_EQ_INT(storage_is_null(&t, col, 2 * j + 1), nullable);
+    }
+    for (size_t row = 2 * k + 2; row < t.row_count; row++) {
+      CHECK_EQ_INT(storage_get_i64(&t, col, row), 0);
+      CHECK_EQ_INT(storage_is_null(&t, col, row), nullable);
+    }
+  }
+  CHECK_EQ_INT(storage_column_width(&t, col), 8);
+  /* The zero tail survives widening: new rows read as defaults. */
+  append_rows(&t, 1000);
+  for (size_t row = 2 * WIDEN_COUNT; row < t.row_count; row++) {
+    CHECK_EQ_INT(storage_get_i64(&t, col, row), 0);
+    CHECK_EQ_INT(storage_is_null(&t, col, row), nullable);
+  }
+  /* NULL after a value: NULL, the value kept underneath (as before). */
+  storage_set_null(&t, col, 0);
+  CHECK_EQ_INT(storage_is_null(&t, col, 0), nullable);
+  CHECK_EQ_INT(storage_get_i64_or(&t, col, 4, 99), -1);
+  size_t bitmap = nullable ? (t.row_capacity + 63) / 64 * 8 : 0;
+  CHECK_EQ_INT(storage_table_memory(&t), t.row_capacity * 8 + bitmap);
+  storage_table_free(&t);
+}
+
+static void test_widening(void) {
+  check_widening(L_N, 0);
+  check_widening(L_OPT, 1);
+}
+
+static void test_clear_and_reuse(void) {
+  storage_table t;
+  CHECK_EQ_INT(storage_table_init(&t, "lazy", lazy_defs, L_COUNT), 0);
+  append_rows(&t, 100);
+  for (size_t row = 0; row < 100; row++) {
+    storage_set_i64(&t, L_TS, row, 100 - (int64_t)row); /* unsorted */
+    storage_set_i64(&t, L_N, row, INT64_MAX);
+    storage_set_i64(&t, L_OPT, row, 7);
+    storage_set_str(&t, L_NAME, row, 3);
+    storage_set_f64(&t, L_REAL, row, 1.5);
+    storage_set_f64(&t, L_D, row, 2.5);
+  }
+  CHECK(!t.columns[L_TS].sorted);
+  size_t cap = t.row_capacity;
+  storage_table_clear(&t);
+  CHECK_EQ_INT(t.row_count, 0);
+  CHECK_EQ_INT(storage_table_memory(&t), 0);
+  CHECK(t.columns[L_TS].sorted);
+  append_rows(&t, 150);
+  CHECK_EQ_INT(t.row_capacity, 2 * cap);
+  for (size_t row = 0; row < 150; row++) {
+    CHECK_EQ_INT(storage_get_i64(&t, L_TS, row), 0);
+    CHECK_EQ_INT(storage_get_i64(&t, L_N, row), 0);
+    CHECK(storage_is_null(&t, L_OPT, row));
+    CHECK(storage_is_null(&t, L_NAME, row));
+    CHECK(storage_is_null(&t, L_REAL, row));
+    CHECK(storage_get_f64(&t, L_D, row) == 0.0);
+  }
+  CHECK_EQ_INT(storage_set_i64(&t, L_N, 149, 3), 0);
+  CHECK_EQ_INT(storage_column_width(&t, L_N), 1);
+  CHECK_EQ_INT(storage_get_i64(&t, L_N, 148), 0);
+  storage_table_free(&t);
+}
+
+static void test_sorted_across_widths(void) {
+  storage_table t;
+  CHECK_EQ_INT(storage_table_init(&t, "lazy", lazy_defs, L_COUNT), 0);
+  /* ts: 0, 100, 200, ... crossing 1, 2 and 4 bytes, then past int32. */
+  int64_t step = 1000000;
+  for (int i = 0; i < 5000; i++) {
+    uint32_t row;
+    CHECK_EQ_INT(storage_table_append(&t, &row), 0);
+    CHECK_EQ_INT(storage_set_i64(&t, L_TS, row, (int64_t)i * step), 0);
+    CHECK_EQ_INT(storage_set_f64(&t, L_D, row, i * 0.25), 0);
+  }
+  CHECK(t.columns[L_TS].sorted);
+  CHECK(t.columns[L_D].sorted == 0); /* F64 without STORAGE_SORTED */
+  CHECK_EQ_INT(storage_column_width(&t, L_TS), 8);
+  CHECK_EQ_INT(storage_lower_bound_i64(&t, L_TS, 0, 5000, 2500 * step, 0), 2500);
+  CHECK_EQ_INT(storage_lower_bound_i64(&t, L_TS, 0, 5000, 2500 * step, 1), 2501);
+  CHECK_EQ_INT(storage_lower_bound_i64(&t, L_TS, 0, 5000, 3 * step - 1, 0), 3);
+  CHECK_EQ_INT(storage_lower_bound_i64(&t, L_ID, 0, 5000, 17, 1), 18);
+  CHECK_EQ_INT(storage_lower_bound_f64(&t, L_D, 0, 5000, 10.0, 0), 40);
+  /* Rewriting a value in order keeps it; out of order clears it. */
+  storage_set_i64(&t, L_TS, 10, 10 * step);
+  CHECK(t.columns[L_TS].sorted);
+  storage_set_i64(&t, L_TS, 10, 12 * step);
+  CHECK(!t.columns[L_TS].sorted);
+  /* A sorted column made NULL is no longer sorted (as before). */
+  storage_table_clear(&t);
+  append_rows(&t, 3);
+  storage_set_i64(&t, L_TS, 0, 1);
+  storage_set_null(&t, L_TS, 1);
+  CHECK(!t.columns[L_TS].sorted);
+  storage_table_free(&t);
+}
+
+/* The values a script writes, for checking what a table holds after an
+ * allocation failure somewhere in it. */
+typedef struct model_row {
+  int64_t n, opt;
+  int opt_set;
+  string_id name;
+  double real;
+  int real_set;
+} model_row;
+
+static int64_t script_value(size_t i, int k) {
+  /* Rows 0..63 are small; later ones cross each width. */
+  int64_t big[] = {3, 300, 70000, 1LL << 35, INT64_MIN};
+  return i < 64 ? (int64_t)i * k : big[(i + (size_t)k) % 5] ^ (k % 2 ? -1 : 0);
+}
+
+/* Appends rows and sets values, keeping going after failures (a failed
+ * setter stores nothing; appends fail after it). Returns whether any step
+ * failed. */
+static int run_script(storage_table *t, model_row *m, size_t *rows) {
+  int failed = 0;
+  *rows = 0;
+  for (size_t i = 0; i < 300; i++) {
+    uint32_t row;
+    int rc = storage_table_append(t, &row);
+    if (rc) {
+      CHECK_EQ_INT(rc, WEFT_ENOMEM);
+      failed = 1;
+      continue;
+    }
+    CHECK_EQ_INT(row, *rows);
+    model_row *r = &m[(*rows)++];
+    memset(r, 0, sizeof *r);
+    int64_t n = script_value(i, 1), opt = script_value(i, 2);
+    if (storage_set_i64(t, L_N, row, n) == WEFT_OK) r->n = n; else failed = 1;
+    if (i % 3) {
+      if (storage_set_i64(t, L_OPT, row, opt) == WEFT_OK) r->opt = opt, r->opt_set = 1;
+      else failed = 1;
+    }
+    if (i >= 100) {
+      if (storage_set_str(t, L_NAME, row, (string_id)i) == WEFT_OK) r->name = (string_id)i;
+      else failed = 1;
+    }
+    if (i % 50 == 7) {
+      if (storage_set_f64(t, L_REAL, row, (double)i) == WEFT_OK) r->real = (double)i, r->real_set = 1;
+      else failed = 1;
+    }
+  }
+  return failed;
+}
+
+static void check_model(const storage_table *t, const model_row *m, size_t rows) {
+  CHECK_EQ_INT(t->row_count, rows);
+  size_t expect_mem = 0;
+  for (size_t c = 0; c < L_COUNT; c++) {
+    expect_mem += storage_column_width(t, c) * t->row_capacity;
+    if (t->columns[c].present) expect_mem += (t->row_capacity + 63) / 64 * 8;
+  }
+  CHECK_EQ_INT(storage_table_memory(t), expect_mem);
+  for (size_t row = 0; row < rows; row++) {
+    CHECK_EQ_INT(storage_get_i64(t, L_N, row), m[row].n);
+    CHECK_EQ_INT(storage_is_null(t, L_OPT, row), !m[row].opt_set);
+    if (m[row].opt_set) CHECK_EQ_INT(storage_get_i64(t, L_OPT, row), m[row].opt);
+    CHECK_EQ_INT(storage_get_str(t, L_NAME, row), m[row].name);
+    CHECK_EQ_INT(storage_is_null(t, L_REAL, row), !m[row].real_set);
+    if (m[row].real_set) CHECK(storage_get_f64(t, L_REAL, row) == m[row].real);
+  }
+}
+
+static void test_allocation_failure(void) {
+  static model_row m[300];
+  int done = 0, setter_failures = 0;
+  for (uint64_t n = 1; n < 10000 && !done; n++) {
+    storage_table t;
+    base_alloc_fail_after(n);
+    int rc = storage_table_init(&t, "fail", lazy_defs, L_COUNT);
+    if (rc) {
+      base_alloc_fail_after(0);
+      CHECK_EQ_INT(rc, WEFT_ENOMEM);
+      continue;
+    }
+    size_t rows;
+    int failed = run_script(&t, m, &rows);
+    base_alloc_fail_after(0);
+    check_model(&t, m, rows);
+    if (failed) {
+      /* The table stays usable; the failure is sticky until cleared. */
+      uint32_t row;
+      setter_failures += storage_table_status(&t) != WEFT_OK;
+      if (storage_table_status(&t))
+        CHECK_EQ_INT(storage_table_append(&t, &row), WEFT_ENOMEM);
+      storage_table_clear(&t);
+      CHECK_EQ_INT(storage_table_status(&t), WEFT_OK);
+      CHECK_EQ_INT(run_script(&t, m, &rows), 0);
+      check_model(&t, m, rows);
+    } else {
+      CHECK_EQ_INT(storage_table_status(&t), WEFT_OK);
+      CHECK_EQ_INT(rows, 300);
+      done = 1;
+    }
+    storage_table_free(&t);
+  }
+  CHECK(done);
+  CHECK(setter_failures >= 10); /* lazy allocations and each widening */
 }
 
 typedef struct collected {
@@ -112,6 +427,12 @@ static void test_vtab_queries(void) {
 int main(void) {
   base_string_pool_init(&pool);
   RUN_TEST(test_columns);
+  RUN_TEST(test_all_default_allocates_nothing);
+  RUN_TEST(test_first_set_allocates);
+  RUN_TEST(test_widening);
+  RUN_TEST(test_clear_and_reuse);
+  RUN_TEST(test_sorted_across_widths);
+  RUN_TEST(test_allocation_failure);
   RUN_TEST(test_vtab_queries);
   base_string_pool_free(&pool);
   return CHECK_SUMMARY();

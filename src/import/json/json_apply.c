@@ -28,7 +28,7 @@ static int json_process(import_file *f, int64_t pid, uint32_t *upid) {
   uint32_t utid;
   int rc = model_thread_in_process(f->ctx, f->machine, pid, pid, &utid);
   if (rc) return rc;
-  *upid = (uint32_t)storage_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid)[utid];
+  *upid = (uint32_t)storage_get_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid, utid);
   return WEFT_OK;
 }
 
@@ -65,7 +65,7 @@ static int json_event_thread(import_file *f, const json_event *e, uint32_t *utid
 }
 
 static uint32_t json_thread_upid(import_file *f, uint32_t utid) {
-  return (uint32_t)storage_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid)[utid];
+  return (uint32_t)storage_get_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid, utid);
 }
 
 /* ---- args ---- */
@@ -251,7 +251,7 @@ static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
     storage_set_i64(t, SLICE_arg_set_id, (size_t)slice, c->args);
   if (e->tts.valid && !storage_is_null(t, SLICE_thread_ts, (size_t)slice))
     storage_set_i64(t, SLICE_thread_dur, (size_t)slice,
-                    e->tts.ns - storage_i64(t, SLICE_thread_ts)[slice]);
+                    e->tts.ns - storage_get_i64(t, SLICE_thread_ts, slice));
   return WEFT_OK;
 }
 
@@ -303,7 +303,7 @@ static int json_async_track(import_file *f, const json_event *e,
   int rc = model_track(f->ctx, &s, track);
   if (rc) return rc;
   storage_table *t = ctx_table(f->ctx, TABLE_TRACK);
-  if (storage_str(t, TRACK_name)[*track] == STRING_NULL && c->name != STRING_NULL)
+  if (storage_get_str(t, TRACK_name, *track) == STRING_NULL && c->name != STRING_NULL)
     storage_set_str(t, TRACK_name, *track, c->name);
   return WEFT_OK;
 }

@@ -289,7 +289,7 @@ static void diag_has_display_video(diag_ctx *d, proto_span ds, void *user) {
 static int diag_android_user_build(trace_context *ctx) {
   storage_table *m = ctx_table(ctx, TABLE_MACHINE);
   for (size_t i = 0; i < m->row_count; i++) {
-    string_id fp = storage_str(m, MACHINE_android_build_fingerprint)[i];
+    string_id fp = storage_get_str(m, MACHINE_android_build_fingerprint, i);
     if (fp == STRING_NULL) continue;
     const char *s = base_string_pool_get(&ctx->strings, fp);
     const char *last_colon = strrchr(s, ':');

@@ -153,10 +153,10 @@ static int proto_tree_is_kthread(trace_context *ctx, uint32_t machine, int64_t p
   if (set < 0) return 0;
   storage_table *at = ctx_table(ctx, TABLE_ARGS);
   size_t i = storage_lower_bound_i64(at, ARGS_arg_set_id, 0, at->row_count, set, 0);
-  for (; i < at->row_count && storage_i64(at, ARGS_arg_set_id)[i] == set; i++) {
-    const char *key = base_string_pool_get(&ctx->strings, storage_str(at, ARGS_key)[i]);
-    if (key && strcmp(key, "is_kthread") == 0 && storage_i64(at, ARGS_int_value)[i]) {
-      *name = storage_str(pt, PROCESS_name)[upid];
+  for (; i < at->row_count && storage_get_i64(at, ARGS_arg_set_id, i) == set; i++) {
+    const char *key = base_string_pool_get(&ctx->strings, storage_get_str(at, ARGS_key, i));
+    if (key && strcmp(key, "is_kthread") == 0 && storage_get_i64(at, ARGS_int_value, i)) {
+      *name = storage_get_str(pt, PROCESS_name, upid);
       return 1;
     }
   }

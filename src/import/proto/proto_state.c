@@ -35,7 +35,7 @@ int proto_state_push(trace_context *ctx, proto_misc_state *m, uint32_t track, in
   int ins = base_map_insert(&m->last_state, track, row, &slot);
   if (ins < 0) return WEFT_ENOMEM;
   if (ins == 0) {
-    int64_t prev_ts = storage_i64(t, STATE_ts)[*slot];
+    int64_t prev_ts = storage_get_i64(t, STATE_ts, *slot);
     storage_set_i64(t, STATE_dur, *slot, ts - prev_ts);
     *slot = row;
   }
