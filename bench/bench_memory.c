@@ -3,8 +3,9 @@
  *  1. Table rows: appends N rows to the slice, sched_slice, counter,
  *     thread_state and args tables, filling the columns the importers fill
  *     (see mem_tables); prints the bytes a row takes at exact fit (column
- *     widths + null bits) and as allocated (growth slack), and the heap
- *     growth seen by malloc (mallinfo2).
+ *     widths + null bits) and as allocated (growth slack), and the growth
+ *     of memory in use (mem_heap_bytes: resident, so untouched slack of
+ *     the tables' mapped arrays does not count).
  *  2. Queued sorter events: heap growth per pushed event, 1 and 1,000
  *     sources.
  *  3. Whole loads through the public API: Chrome JSON traces of N complete
@@ -20,9 +21,19 @@
 #include "sort/sort.h"
 #include "weft/weft.h"
 
+/* Memory in use: resident anonymous memory (heap and the tables' own
+ * mappings, whose untouched pages are not resident) less the heap's free
+ * bytes (mallinfo2), which malloc may keep resident for reuse. */
 static size_t mem_heap_bytes(void) {
+  size_t rss_anon_kb = 0;
+  FILE *f = fopen("/proc/self/status", "r");
+  char line[256];
+  while (f && fgets(line, sizeof line, f))
+    if (sscanf(line, "RssAnon: %zu kB", &rss_anon_kb) == 1) break;
+  if (f) fclose(f);
   struct mallinfo2 mi = mallinfo2();
-  return mi.uordblks + mi.hblkhd;
+  size_t anon = rss_anon_kb * 1024;
+  return anon > mi.fordblks ? anon - mi.fordblks : 0;
 }
 
 /* Bits a row takes at exact fit: each allocated column's current width (an

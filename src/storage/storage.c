@@ -2,6 +2,76 @@
  * with sortedness upkeep. */
 #include "storage/storage.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* ---- column arrays ----
+ * Arrays of STORAGE_MAP_BYTES or more are anonymous mappings grown with
+ * mremap: their pages are zero until written, so the growth slack past the
+ * last row costs address space, not memory. Smaller ones come from the heap.
+ * Which kind an array is follows from its size, so every call passes the
+ * array's current byte size. Every array is zero past its last row. */
+#define STORAGE_MAP_BYTES ((size_t)1 << 20)
+
+static size_t array_mapped_size(size_t bytes) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  return (bytes + page - 1) / page * page;
+}
+
+/* A mapping counts as one allocation for the fail-Nth test hook. */
+static int array_hook_allows(void) {
+  void *probe = base_malloc(1);
+  base_free(probe);
+  return probe != NULL;
+}
+
+static void *array_map(size_t bytes) {
+  if (!array_hook_allows()) return NULL;
+  void *p = mmap(NULL, array_mapped_size(bytes), PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  return p == MAP_FAILED ? NULL : p;
+}
+
+static void array_free(void *p, size_t bytes) {
+  if (!p) return;
+  if (bytes >= STORAGE_MAP_BYTES) munmap(p, array_mapped_size(bytes));
+  else base_free(p);
+}
+
+static void *array_alloc(size_t bytes) {
+  return bytes >= STORAGE_MAP_BYTES ? array_map(bytes) : base_calloc(1, bytes ? bytes : 1);
+}
+
+/* Grows an array from old_bytes to new_bytes, zeroing the new part. */
+static void *array_grow(void *p, size_t old_bytes, size_t new_bytes) {
+  if (old_bytes >= STORAGE_MAP_BYTES) {
+    if (!array_hook_allows()) return NULL;
+    void *q = mremap(p, array_mapped_size(old_bytes), array_mapped_size(new_bytes),
+                     MREMAP_MAYMOVE);
+    return q == MAP_FAILED ? NULL : q;
+  }
+  if (new_bytes >= STORAGE_MAP_BYTES) {
+    void *q = array_map(new_bytes);
+    if (!q) return NULL;
+    memcpy(q, p, old_bytes);
+    base_free(p);
+    return q;
+  }
+  char *q = base_realloc(p, new_bytes);
+  if (q) memset(q + old_bytes, 0, new_bytes - old_bytes);
+  return q;
+}
+
+static size_t bitmap_words(size_t rows) { return (rows + 63) / 64; }
+
+static size_t column_data_bytes(const storage_column *c, size_t capacity) {
+  return c->data ? capacity * c->width : 0;
+}
+
+static size_t column_present_bytes(const storage_column *c, size_t capacity) {
+  return c->present ? bitmap_words(capacity) * sizeof(uint64_t) : 0;
+}
+
 /* Width of the elements of a column's array once allocated (I64: the
  * narrowest that holds the first value; see column_i64_width). */
 static uint8_t column_fixed_width(storage_type type) {
@@ -16,9 +86,10 @@ static int column_is_sorted_initially(const storage_column_def *def) {
   return (def->flags & STORAGE_SORTED) != 0 || def->type == STORAGE_ID;
 }
 
-static void column_reset(storage_column *c, const storage_column_def *def) {
-  base_free(c->data);
-  base_free(c->present);
+static void column_reset(storage_column *c, const storage_column_def *def,
+                         size_t capacity) {
+  array_free(c->data, column_data_bytes(c, capacity));
+  array_free(c->present, column_present_bytes(c, capacity));
   c->def = def;
   c->data = NULL;
   c->present = NULL;
@@ -36,15 +107,16 @@ int storage_table_init(storage_table *t, const char *name,
   t->column_count = column_count;
   t->columns = base_calloc(column_count, sizeof *t->columns);
   if (!t->columns) return WEFT_ENOMEM;
-  for (size_t i = 0; i < column_count; i++) column_reset(&t->columns[i], &defs[i]);
+  for (size_t i = 0; i < column_count; i++) column_reset(&t->columns[i], &defs[i], 0);
   return WEFT_OK;
 }
 
 void storage_table_free(storage_table *t) {
   if (!t->columns) return;
   for (size_t i = 0; i < t->column_count; i++) {
-    base_free(t->columns[i].data);
-    base_free(t->columns[i].present);
+    storage_column *c = &t->columns[i];
+    array_free(c->data, column_data_bytes(c, t->row_capacity));
+    array_free(c->present, column_present_bytes(c, t->row_capacity));
   }
   base_free(t->columns);
   t->columns = NULL;
@@ -54,27 +126,23 @@ void storage_table_clear(storage_table *t) {
   t->row_count = 0;
   t->status = WEFT_OK;
   for (size_t i = 0; i < t->column_count; i++)
-    column_reset(&t->columns[i], &t->defs[i]);
+    column_reset(&t->columns[i], &t->defs[i], t->row_capacity);
 }
 
-static size_t bitmap_words(size_t rows) { return (rows + 63) / 64; }
-
-/* Grows the allocated arrays of a column to new_cap rows, zeroing the new
- * part (keeps the zero tail). */
+/* Grows the allocated arrays of a column to new_cap rows (keeps the zero
+ * tail). */
 static int column_grow(storage_column *c, size_t old_cap, size_t new_cap) {
   if (c->data) {
     size_t w = c->width;
     if (new_cap > SIZE_MAX / w) return WEFT_ENOMEM;
-    char *grown = base_realloc(c->data, new_cap * w);
+    void *grown = array_grow(c->data, old_cap * w, new_cap * w);
     if (!grown) return WEFT_ENOMEM;
-    memset(grown + old_cap * w, 0, (new_cap - old_cap) * w);
     c->data = grown;
   }
   if (c->present) {
-    size_t old_words = bitmap_words(old_cap), new_words = bitmap_words(new_cap);
-    uint64_t *bits = base_realloc(c->present, new_words * sizeof *bits);
+    size_t old_bytes = bitmap_words(old_cap) * sizeof(uint64_t);
+    void *bits = array_grow(c->present, old_bytes, bitmap_words(new_cap) * sizeof(uint64_t));
     if (!bits) return WEFT_ENOMEM;
-    memset(bits + old_words, 0, (new_words - old_words) * sizeof *bits);
     c->present = bits;
   }
   return WEFT_OK;
@@ -137,7 +205,7 @@ static int storage_fail(storage_table *t, int rc) {
 /* Allocates the column's present bitmap (all NULL) if it has none. */
 static int column_need_present(const storage_table *t, storage_column *c) {
   if (!c->nullable || c->present) return WEFT_OK;
-  c->present = base_calloc(bitmap_words(t->row_capacity), sizeof(uint64_t));
+  c->present = array_alloc(bitmap_words(t->row_capacity) * sizeof(uint64_t));
   return c->present ? WEFT_OK : WEFT_ENOMEM;
 }
 
@@ -149,7 +217,7 @@ static void column_mark_present(storage_column *c, size_t row) {
 static int column_need_data(const storage_table *t, storage_column *c,
                             uint8_t width) {
   if (c->data) return WEFT_OK;
-  c->data = base_calloc(t->row_capacity, width);
+  c->data = array_alloc(t->row_capacity * width);
   if (!c->data) return WEFT_ENOMEM;
   c->width = width;
   return WEFT_OK;
@@ -185,11 +253,11 @@ static void i64_store(void *d, uint8_t width, size_t i, int64_t v) {
  * Rows past row_count are zero and stay zero. */
 static int column_widen(const storage_table *t, storage_column *c,
                         uint8_t width) {
-  char *d = base_realloc(c->data, t->row_capacity * width);
+  char *d = array_grow(c->data, t->row_capacity * c->width, t->row_capacity * width);
   if (!d) return WEFT_ENOMEM;
+  /* Rows past row_count were zero and are within the zeroed tail. */
   for (size_t i = t->row_count; i-- > 0;)
     i64_store(d, width, i, i64_load(d, c->width, i));
-  memset(d + t->row_count * width, 0, (t->row_capacity - t->row_count) * width);
   c->data = d;
   c->width = width;
   return WEFT_OK;
