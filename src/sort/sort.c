@@ -14,9 +14,9 @@
 #define SORT_RUN_BREAK 0x80000000u
 #define SORT_RUN_MAX 0x7fffffffu
 
-/* 64 KiB chunks: 4096 items or 8192 runs. */
-#define SORT_ITEM_SHIFT 12
-#define SORT_RUN_SHIFT 13
+/* 32 KiB chunks: 2048 items or 4096 runs. */
+#define SORT_ITEM_SHIFT 11
+#define SORT_RUN_SHIFT 12
 /* A chunk of unknown final size starts with this many elements. */
 #define SORT_FIRST_CAP 32
 /* Queues with more ascending stretches than 1/this of their events are
@@ -562,24 +562,40 @@ typedef struct sort_lane_heap {
   size_t first, n;
 } sort_lane_heap;
 
+/* Points the merge cursor at item q->next (< len) and its chunk's end. */
+static void sort_queue_seek(sort_queue *q) {
+  size_t per = (size_t)1 << SORT_ITEM_SHIFT, left = q->items.len - q->next;
+  q->at = sort_item_at(&q->items, q->next);
+  q->stop = q->at + (left < per ? left : per);
+}
+
+/* Points the merge cursor at run q->run. */
+static void sort_queue_seek_run(sort_queue *q) {
+  const sort_run *run = sort_run_at(&q->runs, q->run);
+  q->run_left = run->count & SORT_RUN_MAX;
+  q->clock = run->clock;
+  q->run_breaks = (run->count & SORT_RUN_BREAK) != 0;
+}
+
 /* Takes the queue's next event, freeing what lies behind it; returns 1 if
  * it is a run break. */
 static int sort_queue_take(sort_queue *q, sort_event *e) {
-  const sort_item *item = sort_item_at(&q->items, q->next++);
-  const sort_run *run = sort_run_at(&q->runs, q->run);
-  *e = (sort_event){item->ts, run->clock, q->source, item->payload};
-  int brk = q->run_left == 1 && (run->count & SORT_RUN_BREAK);
-  if (q->next == q->items.len) {
+  const sort_item *item = q->at++;
+  *e = (sort_event){item->ts, q->clock, q->source, item->payload};
+  int brk = q->run_left == 1 && q->run_breaks;
+  if (++q->next == q->items.len) {
     sort_queue_free(q);
     return brk;
   }
-  if ((q->next & (((size_t)1 << SORT_ITEM_SHIFT) - 1)) == 0)
+  if (q->at == q->stop) { /* the cursor leaves a chunk: it goes */
     sort_chunks_release(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT, q->next >> SORT_ITEM_SHIFT);
+    sort_queue_seek(q);
+  }
   if (--q->run_left == 0 && q->run + 1 < q->runs.len) {
     q->run++;
-    q->run_left = sort_run_at(&q->runs, q->run)->count & SORT_RUN_MAX;
     if ((q->run & (((size_t)1 << SORT_RUN_SHIFT) - 1)) == 0)
       sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, q->run >> SORT_RUN_SHIFT);
+    sort_queue_seek_run(q);
   }
   return brk;
 }
@@ -593,8 +609,10 @@ static size_t sort_lanes_init(sorter *s, sort_key *keys, sort_lane_heap *lanes) 
     if (i == 0 || q->lane != s->queues.data[i - 1].lane) lanes[count++] = (sort_lane_heap){i, 0};
     sort_lane_heap *l = &lanes[count - 1];
     q->next = q->run = 0;
-    q->run_left = sort_walk_start(&q->runs).left;
-    if (q->items.len) keys[l->first + l->n++] = (sort_key){sort_item_at(&q->items, 0)->ts, (uint32_t)i};
+    if (!q->items.len) continue;
+    sort_queue_seek(q);
+    sort_queue_seek_run(q);
+    keys[l->first + l->n++] = (sort_key){q->at->ts, (uint32_t)i};
   }
   for (size_t k = 0; k < count; k++)
     for (size_t i = lanes[k].n; i-- > 0;) sort_key_down(keys + lanes[k].first, lanes[k].n, i);
@@ -626,7 +644,7 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
       sort_queue *q = &s->queues.data[top->idx];
       sort_event e;
       brk = sort_queue_take(q, &e);
-      if (q->next < q->items.len) top->ts = sort_item_at(&q->items, q->next)->ts;
+      if (q->next < q->items.len) top->ts = q->at->ts;
       else *top = top[--l->n];
       sort_key_down(top, l->n, 0);
       rc = emit(user, &e);

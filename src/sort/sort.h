@@ -75,8 +75,12 @@ typedef struct sort_queue {
   sort_chunks runs;      /* sort_run */
   uint32_t source, lane;
   size_t ascents;        /* ascending stretches, counted at conversion */
-  size_t next, run;      /* merge cursor: next item and its run */
-  uint32_t run_left;     /* events of that run from next on */
+  /* the merge's cursor: next item (at, in its chunk up to stop), its run,
+   * that run's events from next on, its clock and break flag */
+  size_t next, run;
+  const sort_item *at, *stop;
+  uint32_t run_left, clock;
+  int run_breaks;
 } sort_queue;
 
 typedef struct sorter {
