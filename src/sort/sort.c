@@ -50,6 +50,10 @@ static void sort_chunk_release(void *chunk, size_t bytes) {
   base_free(chunk);
 }
 
+static void sort_chunks_count(sort_chunks *c, size_t add, size_t sub) {
+  if (c->held) __atomic_add_fetch(c->held, (uint64_t)add - (uint64_t)sub, __ATOMIC_RELAXED);
+}
+
 /* Capacity of chunk k in elements. */
 static size_t sort_chunks_cap(const sort_chunks *c, unsigned shift, size_t k) {
   return k + 1 == c->chunks ? c->tail_cap : (size_t)1 << shift;
@@ -75,12 +79,14 @@ static void *sort_chunks_push(sort_chunks *c, size_t es, unsigned shift) {
     if (c->expect > c->len) cap = c->expect - c->len < per ? c->expect - c->len : per;
     void *chunk = base_malloc(cap * es);
     if (!chunk) return NULL;
+    sort_chunks_count(c, cap * es, 0);
     c->chunk[c->chunks++] = chunk;
     c->tail_cap = cap;
   } else if (off == c->tail_cap) {
     size_t cap = c->tail_cap * 2 < per ? c->tail_cap * 2 : per;
     void *grown = base_realloc(c->chunk[idx], cap * es);
     if (!grown) return NULL;
+    sort_chunks_count(c, cap * es, c->tail_cap * es);
     c->chunk[idx] = grown;
     c->tail_cap = cap;
   }
@@ -92,24 +98,41 @@ static void *sort_chunks_push(sort_chunks *c, size_t es, unsigned shift) {
 static void sort_chunks_release(sort_chunks *c, size_t es, unsigned shift, size_t upto) {
   if (upto > c->chunks) upto = c->chunks;
   for (size_t k = c->released; k < upto; k++) {
-    if (c->chunk[k]) sort_chunk_release(c->chunk[k], sort_chunks_cap(c, shift, k) * es);
+    size_t bytes = sort_chunks_cap(c, shift, k) * es;
+    if (c->chunk[k]) {
+      sort_chunk_release(c->chunk[k], bytes);
+      sort_chunks_count(c, 0, bytes);
+    }
     c->chunk[k] = NULL;
   }
   if (upto > c->released) c->released = upto;
 }
 
 static void sort_chunks_free(sort_chunks *c, size_t es, unsigned shift) {
+  uint64_t *held = c->held;
   sort_chunks_release(c, es, shift, c->chunks);
   base_free(c->chunk);
   memset(c, 0, sizeof *c);
+  c->held = held;
+}
+
+/* An empty array counted where c is. */
+static sort_chunks sort_chunks_like(const sort_chunks *c) {
+  sort_chunks fresh;
+  memset(&fresh, 0, sizeof fresh);
+  fresh.held = c->held;
+  return fresh;
 }
 
 /* Keeps the first n elements (n <= len) and cuts the last chunk to size. */
 static void sort_chunks_truncate(sort_chunks *c, size_t es, unsigned shift, size_t n) {
   size_t per = (size_t)1 << shift, keep = (n + per - 1) >> shift;
   if (keep < c->chunks) {
-    for (size_t k = keep; k < c->chunks; k++)
-      sort_chunk_release(c->chunk[k], sort_chunks_cap(c, shift, k) * es);
+    for (size_t k = keep; k < c->chunks; k++) {
+      size_t bytes = sort_chunks_cap(c, shift, k) * es;
+      sort_chunk_release(c->chunk[k], bytes);
+      sort_chunks_count(c, 0, bytes);
+    }
     c->chunks = keep;
     c->tail_cap = per;
   }
@@ -119,6 +142,7 @@ static void sort_chunks_truncate(sort_chunks *c, size_t es, unsigned shift, size
   if (used < c->tail_cap) {
     void *cut = base_realloc(c->chunk[keep - 1], used * es);
     if (cut) { /* else it keeps its slack */
+      sort_chunks_count(c, used * es, c->tail_cap * es);
       c->chunk[keep - 1] = cut;
       c->tail_cap = used;
     }
@@ -173,6 +197,7 @@ static int sorter_new_queue(sorter *s, uint32_t source, uint32_t lane) {
   memset(&q, 0, sizeof q);
   q.source = source;
   q.lane = lane;
+  q.items.held = q.runs.held = &s->held;
   return VEC_PUSH(s->queues, q);
 }
 
@@ -234,6 +259,10 @@ void sorter_mark_break(sorter *s) {
 int sorter_push(sorter *s, uint32_t source, int64_t ts, uint32_t clock,
                 uint64_t payload) {
   return sorter_push_lane(s, source, 0, ts, clock, payload);
+}
+
+uint64_t sorter_memory(const sorter *s) {
+  return __atomic_load_n(&s->held, __ATOMIC_RELAXED);
 }
 
 void sorter_progress(const sorter *s, uint64_t *pushed, uint64_t *emitted) {
@@ -371,8 +400,7 @@ static int sort_queue_by_chunk(sort_queue *q, int uniform) {
   size_t per = (size_t)1 << SORT_ITEM_SHIFT;
   sort_item *ta = base_malloc(per * sizeof *ta);
   uint64_t *m = uniform ? NULL : base_malloc(2 * per * sizeof *m);
-  sort_chunks runs;
-  memset(&runs, 0, sizeof runs);
+  sort_chunks runs = sort_chunks_like(&q->runs);
   int rc = ta && (uniform || m) ? WEFT_OK : WEFT_ENOMEM;
   sort_walk w = sort_walk_start(&q->runs);
   for (size_t k = 0; rc == WEFT_OK && k < q->items.chunks; k++) {
@@ -488,9 +516,7 @@ static int sort_queue_window_merge(sort_queue *q, int uniform) {
   if (count > UINT32_MAX) return WEFT_ELIMIT;
   sort_span *spans = sort_spans(q, count);
   sort_key *heap = spans ? base_malloc(count * sizeof *heap) : NULL;
-  sort_chunks items, runs;
-  memset(&items, 0, sizeof items);
-  memset(&runs, 0, sizeof runs);
+  sort_chunks items = sort_chunks_like(&q->items), runs = sort_chunks_like(&q->runs);
   items.expect = n;
   int rc = heap ? WEFT_OK : WEFT_ENOMEM;
   sort_walk w = sort_walk_start(&q->runs);

@@ -68,6 +68,7 @@ typedef struct sort_chunks {
   size_t len;                /* elements */
   size_t tail_cap;           /* elements the last chunk can hold */
   size_t expect;             /* elements to come in all (0 = unknown) */
+  uint64_t *held;            /* the sorter's count of bytes held (atomic) */
 } sort_chunks;
 
 typedef struct sort_queue {
@@ -93,6 +94,7 @@ typedef struct sorter {
   uint64_t event_count;    /* pushed (written by the loading thread) */
   uint64_t emitted;        /* emitted so far (atomic: read by progress) */
   uint32_t threads;        /* threads sorter_run may use (>= 1) */
+  uint64_t held;           /* bytes in chunks (atomic: see sorter_memory) */
 } sorter;
 
 /* Returns 0 and the converted ts, or non-zero to drop the event. */
@@ -122,5 +124,9 @@ int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
 /* Events pushed and events emitted so far; safe to call from another thread
  * while sorter_run runs (emitted is published once per emitted run). */
 void sorter_progress(const sorter *s, uint64_t *pushed, uint64_t *emitted);
+/* Bytes the queued events take now (their chunks and clock runs, as
+ * allocated); safe to call from another thread, and from `emit`: it falls
+ * as sorter_run emits. */
+uint64_t sorter_memory(const sorter *s);
 
 #endif
