@@ -493,8 +493,8 @@ static void release_during_merge_on(uint32_t threads, uint32_t sources, int cloc
   CHECK_EQ_INT(sorter_run(&s, identity_convert, release_emit, &w), 0);
   CHECK_EQ_INT(w.seen, n);
   uint64_t slack = (uint64_t)sources * 3 * 2 * 32768 + (threads > 1 ? 40000ull * 24 : 0);
-  CHECK(w.start >= n * 16);
-  for (int q = 0; q < 3; q++) CHECK(w.at[q] <= w.start / 4 * (uint64_t)(3 - q) + slack);
+  if (threads == 1) CHECK(w.start >= n * 16); /* (else the merge may be ahead) */
+  for (int q = 0; q < 3; q++) CHECK(w.at[q] <= pushed / 4 * (uint64_t)(3 - q) + slack);
   CHECK(w.at[3] <= 2 * 32768);
   CHECK_EQ_INT(sorter_memory(&s), 0);
   sorter_free(&s);
