@@ -65,7 +65,7 @@ static void *sort_chunks_at(const sort_chunks *c, size_t es, unsigned shift, siz
 
 /* Appends an element: returns its slot (to be written), NULL when out of
  * memory (nothing changed then). */
-static void *sort_chunks_push(sort_chunks *c, size_t es, unsigned shift) {
+static void *sort_chunks_grow(sort_chunks *c, size_t es, unsigned shift) {
   size_t per = (size_t)1 << shift, idx = c->len >> shift, off = c->len & (per - 1);
   if (off == 0) {
     if (c->chunks == c->chunk_cap) {
@@ -92,6 +92,18 @@ static void *sort_chunks_push(sort_chunks *c, size_t es, unsigned shift) {
   }
   c->len++;
   return (char *)c->chunk[idx] + off * es;
+}
+
+static inline void *sort_chunks_push(sort_chunks *c, size_t es, unsigned shift) {
+  size_t off = c->len & (((size_t)1 << shift) - 1);
+  if (off == 0 || off == c->tail_cap) return sort_chunks_grow(c, es, shift);
+  c->len++;
+  return (char *)c->chunk[c->chunks - 1] + off * es;
+}
+
+/* The last element (len > 0). */
+static inline void *sort_chunks_last(const sort_chunks *c, size_t es, unsigned shift) {
+  return (char *)c->chunk[c->chunks - 1] + ((c->len - 1) & (((size_t)1 << shift) - 1)) * es;
 }
 
 /* Frees chunks [released, upto). */
@@ -233,7 +245,7 @@ int sorter_push_lane(sorter *s, uint32_t source, uint32_t lane, int64_t ts,
   int rc = sorter_queue(s, source, lane, &qi);
   if (rc) return rc;
   sort_queue *q = &s->queues.data[qi];
-  sort_run *run = q->runs.len ? sort_run_at(&q->runs, q->runs.len - 1) : NULL;
+  sort_run *run = q->runs.len ? sort_chunks_last(&q->runs, sizeof *run, SORT_RUN_SHIFT) : NULL;
   if (!run || run->clock != clock || run->count >= SORT_RUN_MAX) {
     /* (a flagged run's count is above SORT_RUN_MAX: it ends there) */
     run = sort_chunks_push(&q->runs, sizeof *run, SORT_RUN_SHIFT);
