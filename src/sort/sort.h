@@ -17,7 +17,7 @@
  * lane) per event. With several threads (sorter_set_threads) the output is
  * the same.
  *
- * Memory: a queued event is 16 bytes (ts, payload) in chunks of 64 KiB (a
+ * Memory: a queued event is 16 bytes (ts, payload) in chunks of 32 KiB (a
  * queue's last chunk grows by doubling and is cut to its exact size when
  * sorter_run starts); its clock is stored once per run of events that share
  * one, with the run-break flag (8 bytes a run); its source is its queue's.
@@ -59,7 +59,7 @@ typedef struct sort_run {
   uint32_t count;
 } sort_run;
 
-/* An array stored in 64 KiB chunks (see sort.c); chunks before `released`
+/* An array stored in 32 KiB chunks (see sort.c); chunks before `released`
  * have been freed. */
 typedef struct sort_chunks {
   void **chunk;
