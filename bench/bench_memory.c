@@ -8,14 +8,23 @@
  *     the tables' mapped arrays does not count).
  *  2. Queued sorter events: heap growth per pushed event, 1 and 1,000
  *     sources.
- *  3. Whole loads through the public API: Chrome JSON traces of N complete
+ *  3. The sorter over a load's life: M events (default 5.9 M, a 300 MiB
+ *     merge load) over 100 sources on a machine's general lane and 4 cpu
+ *     lanes, out of order in windows like proto sequences, a clock change
+ *     every 5,000 events and a run break every 64: heap and RSS after
+ *     pushing, the peak during sorter_run, and how much is left as the
+ *     emit goes (every quarter, and at the last event).
+ *  4. Whole loads through the public API: Chrome JSON traces of N complete
  *     slices, and of N counter values; heap kept after weft_load_finish per
  *     event, relative to a load of the same trace shape with N/2 events.
  *
- * Usage: bench_memory [N]   (default 1,000,000) */
+ * Usage: bench_memory [N [M]]   (defaults 1,000,000 and 5,900,000) */
 #include <malloc.h>
+#include <pthread.h>
+#include <time.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/context.h"
 #include "sort/sort.h"
@@ -125,6 +134,123 @@ static int mem_sorter(size_t n, uint32_t sources, int clocks) {
   return 0;
 }
 
+static size_t mem_rss_bytes(void) {
+  FILE *f = fopen("/proc/self/statm", "r");
+  unsigned long long size = 0, resident = 0;
+  if (!f) return 0;
+  if (fscanf(f, "%llu %llu", &size, &resident) != 2) resident = 0;
+  fclose(f);
+  return (size_t)resident * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+typedef struct mem_phase {
+  pthread_mutex_t mu;           /* the peaks: the emit and the sampler */
+  int stop;                     /* ends the sampler */
+  size_t heap0, rss0;           /* before the first push */
+  size_t total, seen;           /* events to emit / emitted */
+  size_t heap_peak, rss_peak;   /* during sorter_run */
+  size_t heap_at[5], rss_at[5]; /* at 0, 1/4, 1/2, 3/4 of the emit, last event */
+} mem_phase;
+
+static void mem_phase_sample(mem_phase *m, size_t *heap, size_t *rss) {
+  *heap = mem_heap_bytes() - m->heap0;
+  *rss = mem_rss_bytes();
+  *rss = *rss > m->rss0 ? *rss - m->rss0 : 0;
+  pthread_mutex_lock(&m->mu);
+  if (*heap > m->heap_peak) m->heap_peak = *heap;
+  if (*rss > m->rss_peak) m->rss_peak = *rss;
+  pthread_mutex_unlock(&m->mu);
+}
+
+/* Samples every 2 ms through sorter_run (the sort phase emits nothing). */
+static void *mem_phase_sampler(void *arg) {
+  mem_phase *m = arg;
+  struct timespec pause = {0, 2000000};
+  for (;;) {
+    size_t h, r;
+    pthread_mutex_lock(&m->mu);
+    int stop = m->stop;
+    pthread_mutex_unlock(&m->mu);
+    if (stop) return NULL;
+    mem_phase_sample(m, &h, &r);
+    nanosleep(&pause, NULL);
+  }
+}
+
+static int mem_phase_emit(void *user, const sort_event *e) {
+  mem_phase *m = user;
+  size_t i = m->seen++, q = m->total / 4;
+  (void)e;
+  if (i + 1 == m->total) mem_phase_sample(m, &m->heap_at[4], &m->rss_at[4]);
+  else if (q && i % q == 0 && i / q < 4) mem_phase_sample(m, &m->heap_at[i / q], &m->rss_at[i / q]);
+  else if (i % 65536 == 0) {
+    size_t h, r;
+    mem_phase_sample(m, &h, &r);
+  }
+  return 0;
+}
+
+static int mem_phase_convert(void *user, uint32_t source, uint32_t clock,
+                             int64_t ts, int64_t *out) {
+  (void)user, (void)source;
+  *out = ts + (int64_t)clock * 7;
+  return 0;
+}
+
+/* The sorter's heap and RSS over one run of m events from 100 sources. */
+static int mem_sorter_phases(size_t m, uint32_t threads) {
+  enum { SOURCES = 100 };
+  mem_phase ph;
+  memset(&ph, 0, sizeof ph);
+  malloc_trim(0);
+  sorter s;
+  sorter_init(&s);
+  sorter_set_threads(&s, threads);
+  ph.heap0 = mem_heap_bytes();
+  ph.rss0 = mem_rss_bytes();
+  size_t per = m / SOURCES;
+  for (uint32_t src = 0; src < SOURCES; src++) {
+    uint32_t id;
+    if (sorter_add_source(&s, &id)) return 1;
+    for (size_t i = 0; i < per; i++) {
+      size_t window = i / 2048, in = i % 2048; /* 8 interleaved runs of 256 */
+      int64_t ts = (int64_t)(window * 2048 + (in % 256) * 8 + in / 256) * 10 + src % 10;
+      uint32_t lane = sort_lane(0, i % 3 ? 0 : 1 + (uint32_t)(i / 3) % 4);
+      if (sorter_push_lane(&s, id, lane, ts, (uint32_t)(i / 5000) % 2, i)) return 1;
+      if (i % 64 == 63) sorter_mark_break(&s);
+    }
+  }
+  size_t heap_pushed = mem_heap_bytes() - ph.heap0;
+  size_t rss_pushed = mem_rss_bytes() - ph.rss0;
+  ph.total = per * SOURCES;
+  ph.heap_peak = heap_pushed;
+  ph.rss_peak = rss_pushed;
+  pthread_mutex_init(&ph.mu, NULL);
+  pthread_t sampler;
+  int sampling = pthread_create(&sampler, NULL, mem_phase_sampler, &ph) == 0;
+  int rc = sorter_run(&s, mem_phase_convert, mem_phase_emit, &ph);
+  pthread_mutex_lock(&ph.mu);
+  ph.stop = 1;
+  pthread_mutex_unlock(&ph.mu);
+  if (sampling) pthread_join(sampler, NULL);
+  pthread_mutex_destroy(&ph.mu);
+  if (rc || ph.seen != ph.total) return 1;
+  sorter_free(&s);
+  double mb = 1e6, n = (double)ph.total;
+  printf("  %zu events, %u sources, %u thread%s: pushed heap %.1f MB (%.2f B/event), rss %.1f MB\n",
+         ph.total, SOURCES, threads, threads == 1 ? "" : "s", (double)heap_pushed / mb,
+         (double)heap_pushed / n, (double)rss_pushed / mb);
+  printf("    peak during sorter_run: heap %.1f MB (%.2f B/event), rss %.1f MB\n",
+         (double)ph.heap_peak / mb, (double)ph.heap_peak / n, (double)ph.rss_peak / mb);
+  printf("    during emit (heap / rss MB): start %.1f / %.1f, 1/4 %.1f / %.1f, "
+         "1/2 %.1f / %.1f, 3/4 %.1f / %.1f, last event %.1f / %.1f\n",
+         (double)ph.heap_at[0] / mb, (double)ph.rss_at[0] / mb, (double)ph.heap_at[1] / mb,
+         (double)ph.rss_at[1] / mb, (double)ph.heap_at[2] / mb, (double)ph.rss_at[2] / mb,
+         (double)ph.heap_at[3] / mb, (double)ph.rss_at[3] / mb, (double)ph.heap_at[4] / mb,
+         (double)ph.rss_at[4] / mb);
+  return 0;
+}
+
 /* A Chrome JSON trace of n events: complete slices ("X") or counters ("C")
  * on 8 threads, names from a set of 100. */
 static char *mem_json(size_t n, int counters, size_t *len) {
@@ -168,8 +294,13 @@ static long long mem_load(size_t n, int counters) {
 
 int main(int argc, char **argv) {
   size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
+  size_t m = argc > 2 ? strtoull(argv[2], NULL, 10) : 5900000;
   if (n < 2) n = 2;
-  int rc = mem_tables(n);
+  if (m < 100) m = 100;
+  printf("the sorter over a run (heap and RSS above the start)\n");
+  int rc = mem_sorter_phases(m, 1);
+  rc |= mem_sorter_phases(m, 2);
+  rc |= mem_tables(n);
   printf("queued sorter events (N = %zu)\n", n);
   rc |= mem_sorter(n, 1, 0);
   rc |= mem_sorter(n, 1000, 0);

@@ -1,12 +1,180 @@
-/* The sorter: per-(source, lane) queues, conversion, stable sort, Perfetto's
- * lane merge. See sort.h. */
+/* The sorter: per-(source, lane) queues of 16-byte events in chunks,
+ * conversion, a sort of each queue (windowed merge of its ascending
+ * stretches), Perfetto's lane merge freeing what it has emitted. See sort.h. */
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "sort/sort.h"
 
-/* Top bit of sort_event.source inside the queues: a run break. */
-#define SORT_BREAK 0x80000000u
+/* Sources are numbered below this (the old internal flag bit). */
+#define SORT_MAX_SOURCES 0x7fffffffu
+/* sort_run.count: the break flag and the largest count. */
+#define SORT_RUN_BREAK 0x80000000u
+#define SORT_RUN_MAX 0x7fffffffu
+
+/* 32 KiB chunks: 2048 items or 4096 runs. */
+#define SORT_ITEM_SHIFT 11
+#define SORT_RUN_SHIFT 12
+/* A chunk of unknown final size starts with this many elements. */
+#define SORT_FIRST_CAP 32
+/* Queues with more ascending stretches than 1/this of their events are
+ * sorted chunk by chunk before the windowed merge. */
+#define SORT_SHORT_STRETCHES 16
+
+/* ---- arrays in chunks ---- */
+
+static size_t sort_page_size(void) {
+  static size_t page;
+  size_t p = __atomic_load_n(&page, __ATOMIC_RELAXED);
+  if (!p) {
+    long v = sysconf(_SC_PAGESIZE);
+    p = v > 0 ? (size_t)v : 4096;
+    __atomic_store_n(&page, p, __ATOMIC_RELAXED);
+  }
+  return p;
+}
+
+/* Frees a chunk, first giving its whole pages back to the system: a chunk
+ * of the middle of the heap would otherwise stay resident. */
+static void sort_chunk_release(void *chunk, size_t bytes) {
+#ifdef MADV_DONTNEED
+  size_t page = sort_page_size();
+  uintptr_t lo = ((uintptr_t)chunk + page - 1) & ~(uintptr_t)(page - 1);
+  uintptr_t hi = ((uintptr_t)chunk + bytes) & ~(uintptr_t)(page - 1);
+  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+#else
+  (void)bytes;
+#endif
+  base_free(chunk);
+}
+
+static void sort_chunks_count(sort_chunks *c, size_t add, size_t sub) {
+  if (c->held) __atomic_add_fetch(c->held, (uint64_t)add - (uint64_t)sub, __ATOMIC_RELAXED);
+}
+
+/* Capacity of chunk k in elements. */
+static size_t sort_chunks_cap(const sort_chunks *c, unsigned shift, size_t k) {
+  return k + 1 == c->chunks ? c->tail_cap : (size_t)1 << shift;
+}
+
+static void *sort_chunks_at(const sort_chunks *c, size_t es, unsigned shift, size_t i) {
+  return (char *)c->chunk[i >> shift] + (i & (((size_t)1 << shift) - 1)) * es;
+}
+
+/* Appends an element: returns its slot (to be written), NULL when out of
+ * memory (nothing changed then). */
+static void *sort_chunks_grow(sort_chunks *c, size_t es, unsigned shift) {
+  size_t per = (size_t)1 << shift, idx = c->len >> shift, off = c->len & (per - 1);
+  if (off == 0) {
+    if (c->chunks == c->chunk_cap) {
+      size_t cap = c->chunk_cap ? c->chunk_cap * 2 : 4;
+      void **grown = base_realloc(c->chunk, cap * sizeof *grown);
+      if (!grown) return NULL;
+      c->chunk = grown;
+      c->chunk_cap = cap;
+    }
+    size_t cap = SORT_FIRST_CAP < per ? SORT_FIRST_CAP : per;
+    if (c->expect > c->len) cap = c->expect - c->len < per ? c->expect - c->len : per;
+    void *chunk = base_malloc(cap * es);
+    if (!chunk) return NULL;
+    sort_chunks_count(c, cap * es, 0);
+    c->chunk[c->chunks++] = chunk;
+    c->tail_cap = cap;
+  } else if (off == c->tail_cap) {
+    size_t cap = c->tail_cap * 2 < per ? c->tail_cap * 2 : per;
+    void *grown = base_realloc(c->chunk[idx], cap * es);
+    if (!grown) return NULL;
+    sort_chunks_count(c, cap * es, c->tail_cap * es);
+    c->chunk[idx] = grown;
+    c->tail_cap = cap;
+  }
+  c->len++;
+  return (char *)c->chunk[idx] + off * es;
+}
+
+static inline void *sort_chunks_push(sort_chunks *c, size_t es, unsigned shift) {
+  size_t off = c->len & (((size_t)1 << shift) - 1);
+  if (off == 0 || off == c->tail_cap) return sort_chunks_grow(c, es, shift);
+  c->len++;
+  return (char *)c->chunk[c->chunks - 1] + off * es;
+}
+
+/* The last element (len > 0). */
+static inline void *sort_chunks_last(const sort_chunks *c, size_t es, unsigned shift) {
+  return (char *)c->chunk[c->chunks - 1] + ((c->len - 1) & (((size_t)1 << shift) - 1)) * es;
+}
+
+/* Frees chunks [released, upto). */
+static void sort_chunks_release(sort_chunks *c, size_t es, unsigned shift, size_t upto) {
+  if (upto > c->chunks) upto = c->chunks;
+  for (size_t k = c->released; k < upto; k++) {
+    size_t bytes = sort_chunks_cap(c, shift, k) * es;
+    if (c->chunk[k]) {
+      sort_chunk_release(c->chunk[k], bytes);
+      sort_chunks_count(c, 0, bytes);
+    }
+    c->chunk[k] = NULL;
+  }
+  if (upto > c->released) c->released = upto;
+}
+
+static void sort_chunks_free(sort_chunks *c, size_t es, unsigned shift) {
+  uint64_t *held = c->held;
+  sort_chunks_release(c, es, shift, c->chunks);
+  base_free(c->chunk);
+  memset(c, 0, sizeof *c);
+  c->held = held;
+}
+
+/* An empty array counted where c is. */
+static sort_chunks sort_chunks_like(const sort_chunks *c) {
+  sort_chunks fresh;
+  memset(&fresh, 0, sizeof fresh);
+  fresh.held = c->held;
+  return fresh;
+}
+
+/* Keeps the first n elements (n <= len) and cuts the last chunk to size. */
+static void sort_chunks_truncate(sort_chunks *c, size_t es, unsigned shift, size_t n) {
+  size_t per = (size_t)1 << shift, keep = (n + per - 1) >> shift;
+  if (keep < c->chunks) {
+    for (size_t k = keep; k < c->chunks; k++) {
+      size_t bytes = sort_chunks_cap(c, shift, k) * es;
+      sort_chunk_release(c->chunk[k], bytes);
+      sort_chunks_count(c, 0, bytes);
+    }
+    c->chunks = keep;
+    c->tail_cap = per;
+  }
+  c->len = n;
+  if (!keep) return;
+  size_t used = n - (keep - 1) * per;
+  if (used < c->tail_cap) {
+    void *cut = base_realloc(c->chunk[keep - 1], used * es);
+    if (cut) { /* else it keeps its slack */
+      sort_chunks_count(c, used * es, c->tail_cap * es);
+      c->chunk[keep - 1] = cut;
+      c->tail_cap = used;
+    }
+  }
+}
+
+static sort_item *sort_item_at(const sort_chunks *c, size_t i) {
+  return sort_chunks_at(c, sizeof(sort_item), SORT_ITEM_SHIFT, i);
+}
+
+static sort_run *sort_run_at(const sort_chunks *c, size_t i) {
+  return sort_chunks_at(c, sizeof(sort_run), SORT_RUN_SHIFT, i);
+}
+
+static void sort_queue_free(sort_queue *q) {
+  sort_chunks_free(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT);
+  sort_chunks_free(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT);
+}
+
+/* ---- pushing ---- */
 
 void sorter_init(sorter *s) {
   memset(s, 0, sizeof *s);
@@ -18,7 +186,7 @@ void sorter_set_threads(sorter *s, uint32_t threads) {
 }
 
 static void sorter_free_queues(sorter *s) {
-  for (size_t i = 0; i < s->queues.len; i++) VEC_FREE(s->queues.data[i].events);
+  for (size_t i = 0; i < s->queues.len; i++) sort_queue_free(&s->queues.data[i]);
   s->queues.len = 0;
   base_map_free(&s->queue_index);
   memset(&s->queue_index, 0, sizeof s->queue_index);
@@ -31,9 +199,18 @@ void sorter_free(sorter *s) {
 }
 
 int sorter_add_source(sorter *s, uint32_t *source) {
-  if (s->source_count >= SORT_BREAK - 1) return WEFT_ELIMIT;
+  if (s->source_count >= SORT_MAX_SOURCES) return WEFT_ELIMIT;
   *source = s->source_count++;
   return WEFT_OK;
+}
+
+static int sorter_new_queue(sorter *s, uint32_t source, uint32_t lane) {
+  sort_queue q;
+  memset(&q, 0, sizeof q);
+  q.source = source;
+  q.lane = lane;
+  q.items.held = q.runs.held = &s->held;
+  return VEC_PUSH(s->queues, q);
 }
 
 static int sorter_queue(sorter *s, uint32_t source, uint32_t lane, uint32_t *out) {
@@ -46,14 +223,12 @@ static int sorter_queue(sorter *s, uint32_t source, uint32_t lane, uint32_t *out
   int ins = base_map_insert(&s->queue_index, key, s->queues.len, &slot);
   if (ins < 0) return WEFT_ENOMEM;
   if (ins == 1) {
-    sort_queue q = {{0}, source, lane};
-    if (VEC_PUSH(s->queues, q)) {
+    if (sorter_new_queue(s, source, lane)) {
       *slot = UINT64_MAX - 1; /* never a valid index: re-created next time */
       return WEFT_ENOMEM;
     }
   } else if (*slot >= s->queues.len) {
-    sort_queue q = {{0}, source, lane};
-    if (VEC_PUSH(s->queues, q)) return WEFT_ENOMEM;
+    if (sorter_new_queue(s, source, lane)) return WEFT_ENOMEM;
     *slot = s->queues.len - 1;
   }
   s->last_key = key;
@@ -65,19 +240,32 @@ static int sorter_queue(sorter *s, uint32_t source, uint32_t lane, uint32_t *out
 
 int sorter_push_lane(sorter *s, uint32_t source, uint32_t lane, int64_t ts,
                      uint32_t clock, uint64_t payload) {
-  uint32_t q;
+  uint32_t qi;
   if (source >= s->source_count) return WEFT_EINVAL;
-  int rc = sorter_queue(s, source, lane, &q);
+  int rc = sorter_queue(s, source, lane, &qi);
   if (rc) return rc;
-  sort_event e = {ts, clock, source, payload};
+  sort_queue *q = &s->queues.data[qi];
+  sort_run *run = q->runs.len ? sort_chunks_last(&q->runs, sizeof *run, SORT_RUN_SHIFT) : NULL;
+  if (!run || run->clock != clock || run->count >= SORT_RUN_MAX) {
+    /* (a flagged run's count is above SORT_RUN_MAX: it ends there) */
+    run = sort_chunks_push(&q->runs, sizeof *run, SORT_RUN_SHIFT);
+    if (!run) return WEFT_ENOMEM;
+    *run = (sort_run){clock, 0};
+  }
+  sort_item *item = sort_chunks_push(&q->items, sizeof *item, SORT_ITEM_SHIFT);
+  if (!item) return WEFT_ENOMEM; /* a run left at count 0 is harmless */
+  *item = (sort_item){ts, payload};
+  run->count++;
   __atomic_store_n(&s->event_count, s->event_count + 1, __ATOMIC_RELAXED);
-  return VEC_PUSH(s->queues.data[q].events, e);
+  return WEFT_OK;
 }
 
 void sorter_mark_break(sorter *s) {
   if (!s->has_last) return;
   sort_queue *q = &s->queues.data[s->last_queue];
-  if (q->events.len) q->events.data[q->events.len - 1].source |= SORT_BREAK;
+  if (!q->runs.len) return;
+  sort_run *run = sort_run_at(&q->runs, q->runs.len - 1);
+  if (run->count & SORT_RUN_MAX) run->count |= SORT_RUN_BREAK;
 }
 
 int sorter_push(sorter *s, uint32_t source, int64_t ts, uint32_t clock,
@@ -85,182 +273,468 @@ int sorter_push(sorter *s, uint32_t source, int64_t ts, uint32_t clock,
   return sorter_push_lane(s, source, 0, ts, clock, payload);
 }
 
-/* Converts a queue in place, dropping events the converter rejects. */
-static void sort_convert_queue(sort_queue *q, sort_convert_fn convert, void *user) {
-  size_t kept = 0;
-  for (size_t i = 0; i < q->events.len; i++) {
-    sort_event e = q->events.data[i];
-    if (convert(user, q->source, e.clock, e.ts, &e.ts) != 0) continue;
-    q->events.data[kept++] = e;
-  }
-  q->events.len = kept;
+uint64_t sorter_memory(const sorter *s) {
+  return __atomic_load_n(&s->held, __ATOMIC_RELAXED);
 }
 
-/* Stable merge sort by ts (queues are usually sorted: checked first). */
-static void sort_merge_pass(sort_event *a, sort_event *tmp, size_t n) {
+void sorter_progress(const sorter *s, uint64_t *pushed, uint64_t *emitted) {
+  if (pushed) *pushed = __atomic_load_n(&s->event_count, __ATOMIC_RELAXED);
+  if (emitted) *emitted = __atomic_load_n(&s->emitted, __ATOMIC_RELAXED);
+}
+
+/* ---- runs of clocks: appending and walking ---- */
+
+/* Appends one event's (clock, break) to runs, extending the last run. */
+static int sort_runs_append(sort_chunks *runs, uint32_t clock, int brk) {
+  sort_run *last = runs->len ? sort_run_at(runs, runs->len - 1) : NULL;
+  if (!last || last->clock != clock || last->count >= SORT_RUN_MAX) {
+    last = sort_chunks_push(runs, sizeof *last, SORT_RUN_SHIFT);
+    if (!last) return WEFT_ENOMEM;
+    *last = (sort_run){clock, 0};
+  }
+  last->count++;
+  if (brk) last->count |= SORT_RUN_BREAK;
+  return WEFT_OK;
+}
+
+/* A position in a queue's runs: run index and events left in it. After
+ * conversion no run is empty. */
+typedef struct sort_walk {
+  size_t run;
+  uint32_t left;
+} sort_walk;
+
+static sort_walk sort_walk_start(const sort_chunks *runs) {
+  sort_walk w = {0, runs->len ? sort_run_at(runs, 0)->count & SORT_RUN_MAX : 0};
+  return w;
+}
+
+/* The event's (clock, break) packed as clock | break << 32. */
+static uint64_t sort_walk_meta(const sort_chunks *runs, sort_walk w) {
+  const sort_run *r = sort_run_at(runs, w.run);
+  return r->clock | (uint64_t)(w.left == 1 && (r->count & SORT_RUN_BREAK)) << 32;
+}
+
+static void sort_walk_skip(const sort_chunks *runs, sort_walk *w, size_t events) {
+  while (events && w->run < runs->len) {
+    if (events < w->left) {
+      w->left -= (uint32_t)events;
+      return;
+    }
+    events -= w->left;
+    if (w->run + 1 >= runs->len) { /* past the end */
+      w->left = 0;
+      return;
+    }
+    w->run++;
+    w->left = sort_run_at(runs, w->run)->count & SORT_RUN_MAX;
+  }
+}
+
+/* ---- conversion (on the caller's thread: the converter counts drops) ---- */
+
+/* Converts a queue in place, dropping events the converter rejects (a
+ * dropped break takes its flag along), and counts its ascending stretches. */
+static void sort_convert_queue(sort_queue *q, sort_convert_fn convert, void *user) {
+  size_t in = 0, kept = 0, runs_out = 0, ascents = 0;
+  int64_t last = INT64_MIN;
+  for (size_t r = 0; r < q->runs.len; r++) {
+    sort_run run = *sort_run_at(&q->runs, r);
+    uint32_t count = run.count & SORT_RUN_MAX, k = 0, brk = 0;
+    for (uint32_t i = 0; i < count && in < q->items.len; i++) {
+      sort_item e = *sort_item_at(&q->items, in++);
+      brk = 0;
+      if (convert(user, q->source, run.clock, e.ts, &e.ts) != 0) continue;
+      ascents += kept == 0 || e.ts < last;
+      last = e.ts;
+      *sort_item_at(&q->items, kept++) = e;
+      k++;
+      brk = i + 1 == count && (run.count & SORT_RUN_BREAK);
+    }
+    if (!k) continue;
+    sort_run *prev = runs_out ? sort_run_at(&q->runs, runs_out - 1) : NULL;
+    if (prev && prev->clock == run.clock && !(prev->count & SORT_RUN_BREAK) &&
+        (uint64_t)prev->count + k <= SORT_RUN_MAX) {
+      prev->count += k;
+    } else {
+      prev = sort_run_at(&q->runs, runs_out++);
+      *prev = (sort_run){run.clock, k};
+    }
+    if (brk) prev->count |= SORT_RUN_BREAK;
+  }
+  sort_chunks_truncate(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT, kept);
+  sort_chunks_truncate(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, runs_out);
+  q->ascents = ascents;
+}
+
+/* ---- sorting one queue ---- */
+
+/* Stable bottom-up merge sort of a[0, n) by ts, with each event's meta in
+ * m (or m NULL); ta and tm are scratch of n. */
+static void sort_block(sort_item *a, uint64_t *m, sort_item *ta, uint64_t *tm, size_t n) {
+  sort_item *src = a, *dst = ta;
+  uint64_t *msrc = m, *mdst = tm;
   for (size_t width = 1; width < n; width *= 2) {
     for (size_t lo = 0; lo < n; lo += 2 * width) {
       size_t mid = lo + width < n ? lo + width : n;
       size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
       size_t i = lo, j = mid, k = lo;
-      while (i < mid && j < hi) tmp[k++] = a[j].ts < a[i].ts ? a[j++] : a[i++];
-      while (i < mid) tmp[k++] = a[i++];
-      while (j < hi) tmp[k++] = a[j++];
+      while (i < mid || j < hi) {
+        size_t from = j < hi && (i >= mid || src[j].ts < src[i].ts) ? j++ : i++;
+        dst[k] = src[from];
+        if (m) mdst[k] = msrc[from];
+        k++;
+      }
     }
-    memcpy(a, tmp, n * sizeof *a);
+    sort_item *t = src;
+    src = dst;
+    dst = t;
+    uint64_t *mt = msrc;
+    msrc = mdst;
+    mdst = mt;
+  }
+  if (src != a) {
+    memcpy(a, src, n * sizeof *a);
+    if (m) memcpy(m, msrc, n * sizeof *m);
   }
 }
 
-static int sort_queue_in_order(sort_queue *q) {
-  size_t n = q->events.len;
-  sort_event *a = q->events.data;
-  size_t i = 1;
-  while (i < n && a[i - 1].ts <= a[i].ts) i++;
-  if (i >= n) return WEFT_OK;
-  sort_event *tmp = base_malloc(n * sizeof *tmp);
-  if (!tmp) return WEFT_ENOMEM;
-  sort_merge_pass(a, tmp, n);
-  base_free(tmp);
+static size_t sort_count_ascents(const sort_chunks *items) {
+  size_t ascents = items->len ? 1 : 0;
+  for (size_t i = 1; i < items->len; i++)
+    ascents += sort_item_at(items, i)->ts < sort_item_at(items, i - 1)->ts;
+  return ascents;
+}
+
+/* Sorts each chunk of the queue in place (runs rebuilt to follow), so the
+ * windowed merge then sees at most one stretch a chunk. */
+static int sort_queue_by_chunk(sort_queue *q, int uniform) {
+  size_t per = (size_t)1 << SORT_ITEM_SHIFT;
+  sort_item *ta = base_malloc(per * sizeof *ta);
+  uint64_t *m = uniform ? NULL : base_malloc(2 * per * sizeof *m);
+  sort_chunks runs = sort_chunks_like(&q->runs);
+  int rc = ta && (uniform || m) ? WEFT_OK : WEFT_ENOMEM;
+  sort_walk w = sort_walk_start(&q->runs);
+  for (size_t k = 0; rc == WEFT_OK && k < q->items.chunks; k++) {
+    size_t n = q->items.len - k * per < per ? q->items.len - k * per : per;
+    sort_item *a = q->items.chunk[k];
+    for (size_t i = 0; m && i < n; i++) {
+      m[i] = sort_walk_meta(&q->runs, w);
+      sort_walk_skip(&q->runs, &w, 1);
+    }
+    sort_block(a, m, ta, m ? m + per : NULL, n);
+    for (size_t i = 0; m && i < n && rc == WEFT_OK; i++)
+      rc = sort_runs_append(&runs, (uint32_t)m[i], (int)(m[i] >> 32));
+    if (m) sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, w.run >> SORT_RUN_SHIFT);
+  }
+  base_free(ta);
+  base_free(m);
+  if (rc == WEFT_OK && !uniform) {
+    sort_chunks_free(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT);
+    q->runs = runs;
+    sort_chunks_truncate(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, q->runs.len);
+  } else {
+    sort_chunks_free(&runs, sizeof(sort_run), SORT_RUN_SHIFT);
+  }
+  if (rc == WEFT_OK) q->ascents = sort_count_ascents(&q->items);
+  return rc;
+}
+
+/* An ascending stretch of a queue: its unread part, where its events'
+ * runs are, and the smallest first ts of it and every later stretch. */
+typedef struct sort_span {
+  size_t pos, end;
+  int64_t later_min;
+  sort_walk walk;
+} sort_span;
+
+/* Heap entries: a key and what it belongs to (a span, queue or lane). */
+typedef struct sort_key {
+  int64_t ts;
+  uint32_t idx;
+} sort_key;
+
+static int sort_key_less(sort_key a, sort_key b) {
+  return a.ts < b.ts || (a.ts == b.ts && a.idx < b.idx);
+}
+
+static void sort_key_down(sort_key *h, size_t n, size_t i) {
+  sort_key moving = h[i];
+  for (;;) {
+    size_t c = 2 * i + 1;
+    if (c >= n) break;
+    if (c + 1 < n && sort_key_less(h[c + 1], h[c])) c++;
+    if (!sort_key_less(h[c], moving)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  h[i] = moving;
+}
+
+static void sort_key_up(sort_key *h, size_t i) {
+  sort_key moving = h[i];
+  while (i > 0 && sort_key_less(moving, h[(i - 1) / 2])) {
+    h[i] = h[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h[i] = moving;
+}
+
+/* The queue's ascending stretches, with later_min filled in. */
+static sort_span *sort_spans(const sort_queue *q, size_t count) {
+  sort_span *spans = base_malloc(count * sizeof *spans);
+  if (!spans) return NULL;
+  size_t n = q->items.len, k = 0;
+  spans[0].pos = 0;
+  for (size_t i = 1; i < n && k + 1 < count; i++)
+    if (sort_item_at(&q->items, i)->ts < sort_item_at(&q->items, i - 1)->ts) {
+      spans[k].end = i;
+      spans[++k].pos = i;
+    }
+  spans[k].end = n;
+  int64_t later = INT64_MAX;
+  for (size_t i = count; i-- > 0;) {
+    int64_t first = sort_item_at(&q->items, spans[i].pos)->ts;
+    later = first < later ? first : later;
+    spans[i].later_min = later;
+  }
+  return spans;
+}
+
+/* Frees the input chunks no span still reads: before the earliest active
+ * span's position and the next span to activate. */
+static void sort_release_behind(sort_queue *q, const sort_span *spans, const sort_key *heap,
+                                size_t active, const sort_span *next, sort_walk w, int uniform) {
+  size_t pos = next ? next->pos : SIZE_MAX, run = next ? w.run : SIZE_MAX;
+  for (size_t i = 0; i < active; i++) {
+    const sort_span *sp = &spans[heap[i].idx];
+    if (sp->pos < pos) pos = sp->pos;
+    if (sp->walk.run < run) run = sp->walk.run;
+  }
+  if (pos != SIZE_MAX)
+    sort_chunks_release(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT, pos >> SORT_ITEM_SHIFT);
+  if (!uniform && run != SIZE_MAX)
+    sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, run >> SORT_RUN_SHIFT);
+}
+
+/* Merges the queue's ascending stretches into new chunks, stretches
+ * activated in push order into a heap of (ts, stretch): the heap's minimum
+ * is output once no stretch still to activate can hold a smaller event
+ * (a stretch's first ts is its minimum). Only stretches that overlap in
+ * time are in the heap together; ties go to the earlier stretch, so the
+ * order is stable. Input chunks are freed behind the oldest unread event. */
+static int sort_queue_window_merge(sort_queue *q, int uniform) {
+  size_t n = q->items.len, count = q->ascents, active = 0, next = 0;
+  if (count > UINT32_MAX) return WEFT_ELIMIT;
+  sort_span *spans = sort_spans(q, count);
+  sort_key *heap = spans ? base_malloc(count * sizeof *heap) : NULL;
+  sort_chunks items = sort_chunks_like(&q->items), runs = sort_chunks_like(&q->runs);
+  items.expect = n;
+  int rc = heap ? WEFT_OK : WEFT_ENOMEM;
+  sort_walk w = sort_walk_start(&q->runs);
+  size_t walked = 0; /* the event w points at */
+  for (size_t k = 0; k < n && rc == WEFT_OK; k++) {
+    while (next < count && (active == 0 || spans[next].later_min < heap[0].ts)) {
+      sort_span *sp = &spans[next];
+      if (!uniform) {
+        sort_walk_skip(&q->runs, &w, sp->pos - walked);
+        walked = sp->pos;
+        sp->walk = w;
+      }
+      heap[active] = (sort_key){sort_item_at(&q->items, sp->pos)->ts, (uint32_t)next++};
+      sort_key_up(heap, active++);
+    }
+    sort_span *sp = &spans[heap[0].idx];
+    sort_item *out = sort_chunks_push(&items, sizeof *out, SORT_ITEM_SHIFT);
+    if (!out) {
+      rc = WEFT_ENOMEM;
+      break;
+    }
+    *out = *sort_item_at(&q->items, sp->pos++);
+    if (!uniform) {
+      uint64_t meta = sort_walk_meta(&q->runs, sp->walk);
+      sort_walk_skip(&q->runs, &sp->walk, 1);
+      rc = sort_runs_append(&runs, (uint32_t)meta, (int)(meta >> 32));
+    }
+    if (sp->pos < sp->end) heap[0].ts = sort_item_at(&q->items, sp->pos)->ts;
+    else heap[0] = heap[--active];
+    sort_key_down(heap, active, 0);
+    if ((items.len & (((size_t)1 << SORT_ITEM_SHIFT) - 1)) == 0)
+      sort_release_behind(q, spans, heap, active, next < count ? &spans[next] : NULL, w,
+                          uniform);
+  }
+  base_free(spans);
+  base_free(heap);
+  if (rc != WEFT_OK) {
+    sort_chunks_free(&items, sizeof(sort_item), SORT_ITEM_SHIFT);
+    sort_chunks_free(&runs, sizeof(sort_run), SORT_RUN_SHIFT);
+    return rc;
+  }
+  sort_chunks_free(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT);
+  q->items = items;
+  if (!uniform) {
+    sort_chunks_free(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT);
+    q->runs = runs;
+    sort_chunks_truncate(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, q->runs.len);
+  }
+  q->ascents = 1;
   return WEFT_OK;
 }
 
-/* ---- joining each lane's queues ---- */
-
-static int sort_queue_cmp(const void *a, const void *b) {
-  const sort_queue *x = a, *y = b;
-  if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
-  return x->source < y->source ? -1 : x->source > y->source;
+/* Sorts a queue by ts, stably. */
+static int sort_queue_order(sort_queue *q) {
+  if (q->ascents <= 1) return WEFT_OK;
+  int uniform = q->runs.len == 1 && !(sort_run_at(&q->runs, 0)->count & SORT_RUN_BREAK);
+  if (q->ascents > q->items.len / SORT_SHORT_STRETCHES) {
+    int rc = sort_queue_by_chunk(q, uniform);
+    if (rc || q->ascents <= 1) return rc;
+  }
+  return sort_queue_window_merge(q, uniform);
 }
 
-/* Sorts the queues by (lane, source) and appends the queues of a lane to
- * its first one (source order), so each lane is one queue; returns the
- * number of lanes, which are then queues[0, n). */
-static int sort_join_lanes(sorter *s, size_t *lanes) {
-  if (s->queues.len > 1)
-    qsort(s->queues.data, s->queues.len, sizeof *s->queues.data, sort_queue_cmp);
-  base_map_free(&s->queue_index); /* indexes are stale from here on */
-  memset(&s->queue_index, 0, sizeof s->queue_index);
-  s->has_last = 0;
-  size_t n = 0;
+/* ---- the merge: lanes of queues ---- */
+
+/* A lane: queues [first, first + n) of the queue array, whose heads form a
+ * heap at keys[first...]. */
+typedef struct sort_lane_heap {
+  size_t first, n;
+} sort_lane_heap;
+
+/* Points the merge cursor at item q->next (< len) and its chunk's end. */
+static void sort_queue_seek(sort_queue *q) {
+  size_t per = (size_t)1 << SORT_ITEM_SHIFT, left = q->items.len - q->next;
+  q->at = sort_item_at(&q->items, q->next);
+  q->stop = q->at + (left < per ? left : per);
+}
+
+/* Points the merge cursor at run q->run. */
+static void sort_queue_seek_run(sort_queue *q) {
+  const sort_run *run = sort_run_at(&q->runs, q->run);
+  q->run_left = run->count & SORT_RUN_MAX;
+  q->clock = run->clock;
+  q->run_breaks = (run->count & SORT_RUN_BREAK) != 0;
+}
+
+/* Takes the queue's next event, freeing what lies behind it; returns 1 if
+ * it is a run break. */
+static int sort_queue_take(sort_queue *q, sort_event *e) {
+  const sort_item *item = q->at++;
+  *e = (sort_event){item->ts, q->clock, q->source, item->payload};
+  int brk = q->run_left == 1 && q->run_breaks;
+  if (++q->next == q->items.len) {
+    sort_queue_free(q);
+    return brk;
+  }
+  if (q->at == q->stop) { /* the cursor leaves a chunk: it goes */
+    sort_chunks_release(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT, q->next >> SORT_ITEM_SHIFT);
+    sort_queue_seek(q);
+  }
+  if (--q->run_left == 0 && q->run + 1 < q->runs.len) {
+    q->run++;
+    if ((q->run & (((size_t)1 << SORT_RUN_SHIFT) - 1)) == 0)
+      sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, q->run >> SORT_RUN_SHIFT);
+    sort_queue_seek_run(q);
+  }
+  return brk;
+}
+
+/* Per lane, a heap of its queues' heads (keyed by ts, then queue index:
+ * the queues are in (lane, source) order). Returns the lane count. */
+static size_t sort_lanes_init(sorter *s, sort_key *keys, sort_lane_heap *lanes) {
+  size_t count = 0;
   for (size_t i = 0; i < s->queues.len; i++) {
     sort_queue *q = &s->queues.data[i];
-    if (n > 0 && s->queues.data[n - 1].lane == q->lane) {
-      sort_queue *into = &s->queues.data[n - 1];
-      if (VEC_RESERVE(into->events, into->events.len + q->events.len)) return WEFT_ENOMEM;
-      if (q->events.len)
-        memcpy(into->events.data + into->events.len, q->events.data,
-               q->events.len * sizeof *q->events.data);
-      into->events.len += q->events.len;
-      VEC_FREE(q->events);
-      continue;
-    }
-    if (n != i) {
-      s->queues.data[n] = *q;
-      memset(&q->events, 0, sizeof q->events);
-    }
-    n++;
+    if (i == 0 || q->lane != s->queues.data[i - 1].lane) lanes[count++] = (sort_lane_heap){i, 0};
+    sort_lane_heap *l = &lanes[count - 1];
+    q->next = q->run = 0;
+    if (!q->items.len) continue;
+    sort_queue_seek(q);
+    sort_queue_seek_run(q);
+    keys[l->first + l->n++] = (sort_key){q->at->ts, (uint32_t)i};
   }
-  for (size_t i = n; i < s->queues.len; i++) VEC_FREE(s->queues.data[i].events);
-  s->queues.len = n;
-  *lanes = n;
-  return WEFT_OK;
-}
-
-/* ---- the heap of lane heads, ordered by (ts, lane position) ---- */
-typedef struct sort_head {
-  int64_t ts;
-  uint32_t lane;  /* index into queues (lane order) */
-  size_t next;    /* index of this head in its queue */
-} sort_head;
-
-static int sort_head_less(const sort_head *a, const sort_head *b) {
-  return a->ts < b->ts || (a->ts == b->ts && a->lane < b->lane);
-}
-
-static void sort_heap_down(sort_head *h, size_t n, size_t i) {
-  for (;;) {
-    size_t l = 2 * i + 1, r = l + 1, m = i;
-    if (l < n && sort_head_less(&h[l], &h[m])) m = l;
-    if (r < n && sort_head_less(&h[r], &h[m])) m = r;
-    if (m == i) return;
-    sort_head t = h[i];
-    h[i] = h[m];
-    h[m] = t;
-    i = m;
-  }
+  for (size_t k = 0; k < count; k++)
+    for (size_t i = lanes[k].n; i-- > 0;) sort_key_down(keys + lanes[k].first, lanes[k].n, i);
+  return count;
 }
 
 /* Emits every event in merge order. `publish`: keep s->emitted current
  * (else the caller does, as the events are really parsed). */
 static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish) {
-  size_t n = 0;
-  sort_head *heap = base_malloc((s->queues.len + 1) * sizeof *heap);
-  if (!heap) return WEFT_ENOMEM;
-  for (size_t i = 0; i < s->queues.len; i++)
-    if (s->queues.data[i].events.len)
-      heap[n++] = (sort_head){s->queues.data[i].events.data[0].ts, (uint32_t)i, 0};
-  for (size_t i = n; i-- > 0;) sort_heap_down(heap, n, i);
-  int rc = WEFT_OK;
+  size_t nq = s->queues.len, n = 0;
+  sort_key *keys = base_malloc((nq + 1) * sizeof *keys);
+  sort_lane_heap *lanes = base_malloc((nq + 1) * sizeof *lanes);
+  sort_key *heap = base_malloc((nq + 1) * sizeof *heap);
+  int rc = keys && lanes && heap ? WEFT_OK : WEFT_ENOMEM;
+  size_t lane_count = rc == WEFT_OK ? sort_lanes_init(s, keys, lanes) : 0;
+  for (size_t k = 0; k < lane_count; k++)
+    if (lanes[k].n) heap[n++] = (sort_key){keys[lanes[k].first].ts, (uint32_t)k};
+  for (size_t i = n; i-- > 0;) sort_key_down(heap, n, i);
   uint64_t emitted = 0;
   while (n && rc == WEFT_OK) {
     /* The earliest head of any other lane: a child of the root. */
     int64_t limit = INT64_MAX;
     if (n > 1) limit = heap[1].ts;
     if (n > 2 && heap[2].ts < limit) limit = heap[2].ts;
-    sort_queue *q = &s->queues.data[heap[0].lane];
+    sort_lane_heap *l = &lanes[heap[0].idx];
+    sort_key *top = &keys[l->first];
     int brk;
     do {
-      sort_event e = q->events.data[heap[0].next];
-      brk = (e.source & SORT_BREAK) != 0;
-      e.source &= ~SORT_BREAK;
+      sort_queue *q = &s->queues.data[top->idx];
+      sort_event e;
+      brk = sort_queue_take(q, &e);
+      if (q->next < q->items.len) top->ts = q->at->ts;
+      else *top = top[--l->n];
+      sort_key_down(top, l->n, 0);
       rc = emit(user, &e);
       emitted++;
-    } while (rc == WEFT_OK && ++heap[0].next < q->events.len && !brk &&
-             q->events.data[heap[0].next].ts <= limit);
+    } while (rc == WEFT_OK && l->n && !brk && top->ts <= limit);
     if (publish) __atomic_store_n(&s->emitted, emitted, __ATOMIC_RELAXED);
-    if (heap[0].next < q->events.len) heap[0].ts = q->events.data[heap[0].next].ts;
+    if (l->n) heap[0].ts = top->ts;
     else heap[0] = heap[--n];
-    sort_heap_down(heap, n, 0);
+    sort_key_down(heap, n, 0);
   }
+  base_free(keys);
+  base_free(lanes);
   base_free(heap);
   return rc;
 }
 
-/* ---- several threads: lanes sorted in parallel, merge ahead of emit ----
- * Both keep the output identical to one thread's: each lane's sort depends
- * only on that lane, and the merging thread produces the same sequence,
- * handed over in order. */
+/* ---- several threads: queues sorted in parallel, merge ahead of emit ----
+ * Both keep the output identical to one thread's: each queue's sort
+ * depends only on that queue, and the merging thread produces the same
+ * sequence, handed over in order. */
 
-typedef struct sort_lanes_job {
+typedef struct sort_queues_job {
   sorter *s;
-  size_t lanes, first, stride;
+  size_t first, stride;
   int rc;
-} sort_lanes_job;
+} sort_queues_job;
 
-static void *sort_lanes_worker(void *arg) {
-  sort_lanes_job *j = arg;
-  for (size_t i = j->first; i < j->lanes && j->rc == WEFT_OK; i += j->stride)
-    j->rc = sort_queue_in_order(&j->s->queues.data[i]);
+static void *sort_queues_worker(void *arg) {
+  sort_queues_job *j = arg;
+  for (size_t i = j->first; i < j->s->queues.len && j->rc == WEFT_OK; i += j->stride)
+    j->rc = sort_queue_order(&j->s->queues.data[i]);
   return NULL;
 }
 
-static int sort_lanes_in_order(sorter *s, size_t lanes) {
+static int sort_queues_in_order(sorter *s) {
   enum { MAX_WORKERS = 64 };
-  size_t workers = s->threads < lanes ? s->threads : lanes;
+  size_t queues = s->queues.len;
+  size_t workers = s->threads < queues ? s->threads : queues;
   if (workers > MAX_WORKERS) workers = MAX_WORKERS;
   if (workers < 1) workers = 1;
-  sort_lanes_job jobs[MAX_WORKERS];
+  sort_queues_job jobs[MAX_WORKERS];
   pthread_t tids[MAX_WORKERS];
   int started[MAX_WORKERS] = {0};
   for (size_t t = 0; t < workers; t++) {
-    jobs[t] = (sort_lanes_job){s, lanes, t, workers, WEFT_OK};
-    if (t > 0) started[t] = pthread_create(&tids[t], NULL, sort_lanes_worker, &jobs[t]) == 0;
+    jobs[t] = (sort_queues_job){s, t, workers, WEFT_OK};
+    if (t > 0) started[t] = pthread_create(&tids[t], NULL, sort_queues_worker, &jobs[t]) == 0;
   }
-  sort_lanes_worker(&jobs[0]);
+  sort_queues_worker(&jobs[0]);
   int rc = jobs[0].rc;
   for (size_t t = 1; t < workers; t++) {
     if (started[t]) pthread_join(tids[t], NULL);
-    else sort_lanes_worker(&jobs[t]); /* no thread: do its share here */
+    else sort_queues_worker(&jobs[t]); /* no thread: do its share here */
     if (rc == WEFT_OK) rc = jobs[t].rc;
   }
   return rc;
@@ -365,21 +839,25 @@ static int sort_merge_emit_pipelined(sorter *s, sort_emit_fn emit, void *user) {
   return rc;
 }
 
+static int sort_queue_cmp(const void *a, const void *b) {
+  const sort_queue *x = a, *y = b;
+  if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
+  return x->source < y->source ? -1 : x->source > y->source;
+}
+
 int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
                void *user) {
-  int rc = WEFT_OK;
-  size_t lanes = 0;
   for (size_t i = 0; i < s->queues.len; i++) sort_convert_queue(&s->queues.data[i], convert, user);
-  rc = sort_join_lanes(s, &lanes);
-  if (rc == WEFT_OK) rc = sort_lanes_in_order(s, lanes);
+  /* (lane, source) order: the merge's lanes and its ties within a lane. */
+  if (s->queues.len > 1)
+    qsort(s->queues.data, s->queues.len, sizeof *s->queues.data, sort_queue_cmp);
+  base_map_free(&s->queue_index); /* indexes are stale from here on */
+  memset(&s->queue_index, 0, sizeof s->queue_index);
+  s->has_last = 0;
+  int rc = sort_queues_in_order(s);
   if (rc == WEFT_OK)
     rc = s->threads > 1 ? sort_merge_emit_pipelined(s, emit, user)
                         : sort_merge_emit(s, emit, user, 1);
   sorter_free_queues(s);
   return rc;
-}
-
-void sorter_progress(const sorter *s, uint64_t *pushed, uint64_t *emitted) {
-  if (pushed) *pushed = __atomic_load_n(&s->event_count, __ATOMIC_RELAXED);
-  if (emitted) *emitted = __atomic_load_n(&s->emitted, __ATOMIC_RELAXED);
 }

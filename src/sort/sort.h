@@ -4,17 +4,27 @@
  * SORT_LANE(machine, 0) holds a machine's general events, SORT_LANE(machine,
  * cpu + 1) its ftrace events of one cpu (Perfetto's sorter queues). sort_run
  * converts raw timestamps through a caller-supplied function, drops what
- * cannot be converted (the converter counts why), joins each lane's events
- * of all sources into one queue ordered by (ts, source, push order) and
- * merges the lanes as Perfetto does: take the lane with the earliest head
- * (the lowest lane on ties), emit its events up to and including the
- * earliest head of any other lane, repeat. So at equal timestamps a lane
- * that is already "running" keeps going; with one lane per source this is
- * plain (ts, source, push order). An event pushed as a run break (data
- * without a timestamp of its own, placed at its neighbour's) ends the run it
- * is emitted in, so it never carries later events ahead of other lanes. A
- * heap keeps the lane heads, so the cost per emitted run is O(log lanes).
- * With several threads (sorter_set_threads) the output is the same. */
+ * cannot be converted (the converter counts why), orders each lane's events
+ * by (ts, source, push order) and merges the lanes as Perfetto does: take
+ * the lane with the earliest head (the lowest lane on ties), emit its events
+ * up to and including the earliest head of any other lane, repeat. So at
+ * equal timestamps a lane that is already "running" keeps going; with one
+ * lane per source this is plain (ts, source, push order). An event pushed
+ * as a run break (data without a timestamp of its own, placed at its
+ * neighbour's) ends the run it is emitted in, so it never carries later
+ * events ahead of other lanes. Heaps keep the lane heads and, in each lane,
+ * its queues' heads: O(log lanes) per emitted run, O(log queues of the
+ * lane) per event. With several threads (sorter_set_threads) the output is
+ * the same.
+ *
+ * Memory: a queued event is 16 bytes (ts, payload) in chunks of 32 KiB (a
+ * queue's last chunk grows by doubling and is cut to its exact size when
+ * sorter_run starts); its clock is stored once per run of events that share
+ * one, with the run-break flag (8 bytes a run); its source is its queue's.
+ * A queue out of order is sorted into new chunks, freeing the old ones
+ * behind its oldest unsorted event; the merge frees (and returns to the
+ * system) each chunk once emitted, so the sorter's memory falls to zero as
+ * the emit proceeds. */
 #ifndef WEFT_SORT_H
 #define WEFT_SORT_H
 
@@ -23,7 +33,7 @@
 typedef struct sort_event {
   int64_t ts;       /* raw when pushed; trace time once sorted */
   uint32_t clock;   /* clock node the raw ts is read from */
-  uint32_t source;  /* set by the sorter (the top bit is internal) */
+  uint32_t source;  /* set by the sorter */
   uint64_t payload; /* importer-defined (offset, kind...) */
 } sort_event;
 
@@ -36,9 +46,42 @@ static inline uint32_t sort_lane(uint32_t machine, uint32_t cpu_lane) {
   return machine << 13 | cpu_lane;
 }
 
+/* A queued event: its clock is in the queue's runs, its source the queue's. */
+typedef struct sort_item {
+  int64_t ts;
+  uint64_t payload;
+} sort_item;
+
+/* `count` (low 31 bits) consecutive queued events read from clock node
+ * `clock`; the top bit of count: the last of them is a run break. */
+typedef struct sort_run {
+  uint32_t clock;
+  uint32_t count;
+} sort_run;
+
+/* An array stored in 32 KiB chunks (see sort.c); chunks before `released`
+ * have been freed. */
+typedef struct sort_chunks {
+  void **chunk;
+  size_t chunks, chunk_cap;  /* chunk pointers in use / allocated */
+  size_t released;
+  size_t len;                /* elements */
+  size_t tail_cap;           /* elements the last chunk can hold */
+  size_t expect;             /* elements to come in all (0 = unknown) */
+  uint64_t *held;            /* the sorter's count of bytes held (atomic) */
+} sort_chunks;
+
 typedef struct sort_queue {
-  VEC(sort_event) events;
+  sort_chunks items;     /* sort_item */
+  sort_chunks runs;      /* sort_run */
   uint32_t source, lane;
+  size_t ascents;        /* ascending stretches, counted at conversion */
+  /* the merge's cursor: next item (at, in its chunk up to stop), its run,
+   * that run's events from next on, its clock and break flag */
+  size_t next, run;
+  const sort_item *at, *stop;
+  uint32_t run_left, clock;
+  int run_breaks;
 } sort_queue;
 
 typedef struct sorter {
@@ -51,6 +94,7 @@ typedef struct sorter {
   uint64_t event_count;    /* pushed (written by the loading thread) */
   uint64_t emitted;        /* emitted so far (atomic: read by progress) */
   uint32_t threads;        /* threads sorter_run may use (>= 1) */
+  uint64_t held;           /* bytes in chunks (atomic: see sorter_memory) */
 } sorter;
 
 /* Returns 0 and the converted ts, or non-zero to drop the event. */
@@ -80,5 +124,9 @@ int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
 /* Events pushed and events emitted so far; safe to call from another thread
  * while sorter_run runs (emitted is published once per emitted run). */
 void sorter_progress(const sorter *s, uint64_t *pushed, uint64_t *emitted);
+/* Bytes the queued events take now (their chunks and clock runs, as
+ * allocated); safe to call from another thread, and from `emit`: it falls
+ * as sorter_run emits. */
+uint64_t sorter_memory(const sorter *s);
 
 #endif

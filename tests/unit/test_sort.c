@@ -231,9 +231,13 @@ static void test_emit_error_stops_and_progress(void) {
   emit_error_stops_on(2);
 }
 
-/* Every allocation of a run fails in turn: an error, never a crash or leak. */
-static void test_allocation_failures(void) {
-  for (uint64_t nth = 1; nth < 128; nth++) {
+/* Every allocation of a run fails in turn: an error, never a crash or leak.
+ * Shapes: interleaved stretches on one lane (windowed merge), and short
+ * stretches over two lanes with clock changes and breaks (chunk-wise sort,
+ * rebuilt clock runs), over several chunks. */
+static void allocation_failures_of(int shape, size_t n, uint64_t max_nth) {
+  size_t ok_runs = 0;
+  for (uint64_t nth = 1; nth < max_nth; nth++) {
     sorter s;
     sorter_init(&s);
     sorter_set_threads(&s, nth % 2 ? 1 : 2);
@@ -242,17 +246,31 @@ static void test_allocation_failures(void) {
     for (uint32_t src = 0; src < 3 && rc == WEFT_OK; src++) {
       uint32_t id;
       rc = sorter_add_source(&s, &id);
-      for (int i = 0; i < 300 && rc == WEFT_OK; i++)
-        rc = sorter_push(&s, id, gen_interleaved((size_t)i, 300), (uint32_t)(i / 50), 1);
+      for (size_t i = 0; i < n && rc == WEFT_OK; i++) {
+        if (shape == 0) {
+          rc = sorter_push(&s, id, gen_interleaved(i, n), (uint32_t)(i / 50), 1);
+        } else {
+          rc = sorter_push_lane(&s, id, sort_lane(0, (uint32_t)(i % 2)), gen_random_dups(i, n),
+                                (uint32_t)(i / 3 % 2), 1);
+          if (rc == WEFT_OK && i % 5 == 0) sorter_mark_break(&s);
+        }
+      }
     }
     sort_event buf[1];
     collect c = {buf, 0, 0, 0};
     if (rc == WEFT_OK) rc = sorter_run(&s, identity_convert, collect_emit, &c);
     base_alloc_fail_after(0);
     CHECK(rc == WEFT_OK || rc == WEFT_ENOMEM);
-    CHECK(rc != WEFT_OK || c.n == 900);
+    CHECK(rc != WEFT_OK || c.n == 3 * n);
+    ok_runs += rc == WEFT_OK;
     sorter_free(&s);
   }
+  CHECK(ok_runs > 0); /* max_nth goes past the last allocation */
+}
+
+static void test_allocation_failures(void) {
+  allocation_failures_of(0, 300, 128);
+  allocation_failures_of(1, 5000, 400);
 }
 
 /* Perfetto's per-cpu queues: the lane with the earliest head runs up to
@@ -304,6 +322,190 @@ static void test_shared_lane_and_run_break(void) {
   sorter_free(&s);
 }
 
+/* ---- a model of the whole order: lanes, clocks, drops, breaks ---- */
+
+typedef struct model_event {
+  int64_t ts; /* converted */
+  uint32_t source, lane, clock;
+  uint64_t seq;
+  int brk;
+} model_event;
+
+static int model_less(const void *pa, const void *pb) {
+  const model_event *a = pa, *b = pb;
+  if (a->lane != b->lane) return a->lane < b->lane ? -1 : 1;
+  if (a->ts != b->ts) return a->ts < b->ts ? -1 : 1;
+  if (a->source != b->source) return a->source < b->source ? -1 : 1;
+  return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* ts + clock, clock 99 dropped. */
+static int model_convert(void *user, uint32_t source, uint32_t clock,
+                         int64_t ts, int64_t *out) {
+  (void)user, (void)source;
+  if (clock == 99) return 1;
+  *out = ts + clock;
+  return 0;
+}
+
+/* The merge done plainly: each lane in (ts, source, push order); the lane
+ * with the earliest head (lowest on ties) runs up to and including the
+ * other lanes' earliest head, a break ending the run. */
+static size_t model_order(model_event *ev, size_t n, model_event *out) {
+  qsort(ev, n, sizeof *ev, model_less);
+  size_t starts[64], ends[64], lanes = 0, emitted = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (i == 0 || ev[i].lane != ev[i - 1].lane) starts[lanes++] = i;
+    ends[lanes - 1] = i + 1;
+  }
+  for (;;) {
+    size_t best = SIZE_MAX;
+    for (size_t l = 0; l < lanes; l++)
+      if (starts[l] < ends[l] && (best == SIZE_MAX || ev[starts[l]].ts < ev[starts[best]].ts))
+        best = l;
+    if (best == SIZE_MAX) return emitted;
+    int64_t limit = INT64_MAX;
+    for (size_t l = 0; l < lanes; l++)
+      if (l != best && starts[l] < ends[l] && ev[starts[l]].ts < limit) limit = ev[starts[l]].ts;
+    int brk;
+    do {
+      brk = ev[starts[best]].brk;
+      out[emitted++] = ev[starts[best]++];
+    } while (starts[best] < ends[best] && !brk && ev[starts[best]].ts <= limit);
+  }
+}
+
+typedef struct model_case {
+  uint32_t sources, lanes;
+  size_t n;                       /* events per source */
+  int64_t (*gen)(size_t i, size_t n);
+  uint32_t clock_every;           /* a clock change every this many events */
+  uint32_t drop_every;            /* clock 99 (dropped) every this many (0: none) */
+  uint32_t break_every;           /* a run break every this many (0: none) */
+} model_case;
+
+static void model_check_on(const model_case *mc, uint32_t threads) {
+  sorter s;
+  sorter_init(&s);
+  sorter_set_threads(&s, threads);
+  size_t total = (size_t)mc->sources * mc->n, kept = 0;
+  model_event *ev = malloc(total * sizeof *ev), *want = malloc(total * sizeof *want);
+  collect c = {malloc(total * sizeof(sort_event)), 0, total, 0};
+  for (uint32_t src = 0; src < mc->sources; src++) {
+    uint32_t id;
+    CHECK_EQ_INT(sorter_add_source(&s, &id), 0);
+    for (size_t i = 0; i < mc->n; i++) {
+      int64_t raw = mc->gen(i, mc->n) + src % 3;
+      uint32_t lane = (uint32_t)((i * 7 + src) % mc->lanes);
+      uint32_t clock = (uint32_t)(i / mc->clock_every % 3);
+      if (mc->drop_every && i % mc->drop_every == mc->drop_every - 1) clock = 99;
+      int brk = mc->break_every && i % mc->break_every == 0;
+      CHECK_EQ_INT(sorter_push_lane(&s, id, sort_lane(0, lane), raw, clock,
+                                    (uint64_t)src << 32 | i), 0);
+      if (brk) sorter_mark_break(&s);
+      if (clock != 99)
+        ev[kept++] = (model_event){raw + clock, src, lane, clock, i, brk};
+    }
+  }
+  size_t wanted = model_order(ev, kept, want);
+  CHECK_EQ_INT(sorter_run(&s, model_convert, collect_emit, &c), 0);
+  CHECK_EQ_INT(c.n, wanted);
+  size_t bad = 0;
+  for (size_t i = 0; i < wanted && i < c.n; i++) {
+    const sort_event *e = &c.events[i];
+    bad += e->ts != want[i].ts || e->source != want[i].source ||
+           e->clock != want[i].clock ||
+           e->payload != ((uint64_t)want[i].source << 32 | want[i].seq);
+  }
+  CHECK_EQ_INT(bad, 0);
+  CHECK_EQ_INT(sorter_memory(&s), 0);
+  free(ev);
+  free(want);
+  free(c.events);
+  sorter_free(&s);
+}
+
+static void model_check(const model_case *mc) {
+  uint64_t seed = rng_state;
+  model_check_on(mc, 1);
+  rng_state = seed;
+  model_check_on(mc, 3);
+}
+
+/* Several sources per lane, several lanes; clocks in runs of every length
+ * (1 = a change at every event) through out-of-order queues (the sort
+ * carries each event's clock and break along); drops; queues of many
+ * chunks (windowed merge, chunk-wise sort of short stretches). */
+static void test_model_orders(void) {
+  static const model_case cases[] = {
+      {4, 1, 3000, gen_interleaved, 7, 0, 0},
+      {6, 3, 3000, gen_interleaved, 1, 11, 13},
+      {5, 4, 4000, gen_random_dups, 5, 0, 9},     /* short stretches */
+      {3, 2, 20000, gen_reversed, 1, 0, 3},       /* one stretch an event */
+      {8, 5, 9000, gen_late, 300, 17, 64},        /* long tails */
+      {2, 1, 30000, gen_sorted, 1000, 0, 1},      /* in order: a break at each */
+      {20, 3, 2000, gen_random_dups, 2, 5, 0},
+      {1, 1, 70000, gen_interleaved, 1, 0, 2},    /* one big queue, many chunks */
+      {40, 6, 700, gen_late, 3, 0, 5},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) model_check(&cases[i]);
+}
+
+/* ---- memory given back during the merge ---- */
+
+typedef struct release_watch {
+  const sorter *s;
+  uint64_t total, seen, start;
+  uint64_t at[4]; /* sorter_memory at 1/4, 1/2, 3/4, at the last event */
+} release_watch;
+
+static int release_emit(void *user, const sort_event *e) {
+  release_watch *w = user;
+  (void)e;
+  uint64_t i = w->seen++;
+  if (i == 0) w->start = sorter_memory(w->s);
+  if (i + 1 == w->total) w->at[3] = sorter_memory(w->s);
+  else if (i && i % (w->total / 4) == 0 && i / (w->total / 4) <= 3)
+    w->at[i / (w->total / 4) - 1] = sorter_memory(w->s);
+  return 0;
+}
+
+/* The sorter's memory falls as it emits: by the 1/4 point at most ~3/4 of
+ * it is left (plus a chunk a queue and the merge thread's head start), and
+ * at the last event nothing but that queue's last chunk. */
+static void release_during_merge_on(uint32_t threads, uint32_t sources, int clocks) {
+  sorter s;
+  sorter_init(&s);
+  sorter_set_threads(&s, threads);
+  size_t n = 200000;
+  for (uint32_t src = 0; src < sources; src++) {
+    uint32_t id;
+    CHECK_EQ_INT(sorter_add_source(&s, &id), 0);
+    for (size_t i = 0; i < n / sources; i++) {
+      uint32_t lane = sort_lane(0, (uint32_t)(i % 3));
+      CHECK_EQ_INT(sorter_push_lane(&s, id, lane, gen_interleaved(i, n), clocks ? (uint32_t)(i % 2) : 0, i), 0);
+    }
+  }
+  uint64_t pushed = sorter_memory(&s);
+  CHECK(pushed >= n * 16);
+  CHECK(pushed <= n * (clocks ? 24 : 16) * 2);
+  release_watch w = {&s, n, 0, 0, {0}};
+  CHECK_EQ_INT(sorter_run(&s, identity_convert, release_emit, &w), 0);
+  CHECK_EQ_INT(w.seen, n);
+  uint64_t slack = (uint64_t)sources * 3 * 2 * 32768 + (threads > 1 ? 40000ull * 24 : 0);
+  if (threads == 1) CHECK(w.start >= n * 16); /* (else the merge may be ahead) */
+  for (int q = 0; q < 3; q++) CHECK(w.at[q] <= pushed / 4 * (uint64_t)(3 - q) + slack);
+  CHECK(w.at[3] <= 2 * 32768);
+  CHECK_EQ_INT(sorter_memory(&s), 0);
+  sorter_free(&s);
+}
+
+static void test_release_during_merge(void) {
+  release_during_merge_on(1, 1, 0);
+  release_during_merge_on(1, 4, 1);
+  release_during_merge_on(2, 2, 0);
+}
+
 int main(void) {
   RUN_TEST(test_merge_is_ordered_and_stable);
   RUN_TEST(test_many_sources);
@@ -313,5 +515,7 @@ int main(void) {
   RUN_TEST(test_allocation_failures);
   RUN_TEST(test_lanes_drain_at_equal_timestamps);
   RUN_TEST(test_shared_lane_and_run_break);
+  RUN_TEST(test_model_orders);
+  RUN_TEST(test_release_during_merge);
   return CHECK_SUMMARY();
 }
