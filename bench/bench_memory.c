@@ -3,9 +3,8 @@
  *  1. Table rows: appends N rows to the slice, sched_slice, counter,
  *     thread_state and args tables, filling the columns the importers fill
  *     (see mem_tables); prints the bytes a row takes at exact fit (column
- *     widths + null bits) and as allocated (growth slack), and the growth
- *     of memory in use (mem_heap_bytes: resident, so untouched slack of
- *     the tables' mapped arrays does not count).
+ *     widths + null bits), as allocated (growth slack), and resident
+ *     (mincore: untouched slack of the tables' mapped arrays is not).
  *  2. Queued sorter events: heap growth per pushed event, 1 and 1,000
  *     sources.
  *  3. The sorter over a load's life: M events (default 5.9 M, a 300 MiB
@@ -14,12 +13,12 @@
  *     every 5,000 events and a run break every 64: heap and RSS after
  *     pushing, the peak during sorter_run, and how much is left as the
  *     emit goes (every quarter, and at the last event).
- *  4. Whole loads through the public API: Chrome JSON traces of N complete
- *     slices, and of N counter values; heap kept after weft_load_finish per
- *     event, relative to a load of the same trace shape with N/2 events.
+ * Whole loads are measured by bench/bench_merge.py (peak RSS / input).
  *
  * Usage: bench_memory [N [M]]   (defaults 1,000,000 and 5,900,000) */
 #include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <pthread.h>
 #include <time.h>
 #include <stdio.h>
@@ -30,24 +29,37 @@
 #include "sort/sort.h"
 #include "weft/weft.h"
 
-/* Memory in use: resident anonymous memory (heap and the tables' own
- * mappings, whose untouched pages are not resident) less the heap's free
- * bytes (mallinfo2), which malloc may keep resident for reuse. */
 static size_t mem_heap_bytes(void) {
-  size_t rss_anon_kb = 0;
-  FILE *f = fopen("/proc/self/status", "r");
-  char line[256];
-  while (f && fgets(line, sizeof line, f))
-    if (sscanf(line, "RssAnon: %zu kB", &rss_anon_kb) == 1) break;
-  if (f) fclose(f);
   struct mallinfo2 mi = mallinfo2();
-  size_t anon = rss_anon_kb * 1024;
-  return anon > mi.fordblks ? anon - mi.fordblks : 0;
+  return mi.uordblks + mi.hblkhd;
 }
 
-/* Bits a row takes at exact fit: each allocated column's current width (an
- * int column narrows to 1, 2, 4 or 8 bytes; an all-default column has no
- * array) and one bit per allocated null bitmap. */
+/* Resident bytes of one array of `bytes`: tables map arrays of 1 MiB or
+ * more (storage.c), whose untouched pages are not resident (mincore). */
+static size_t mem_array_resident(const void *p, size_t bytes) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  if (!p || bytes < ((size_t)1 << 20)) return p ? bytes : 0;
+  size_t pages = (bytes + page - 1) / page;
+  unsigned char *vec = malloc(pages);
+  size_t resident = 0;
+  if (vec && mincore((void *)p, pages * page, vec) == 0)
+    for (size_t i = 0; i < pages; i++) resident += (vec[i] & 1) ? page : 0;
+  free(vec);
+  return resident;
+}
+
+/* Resident bytes of a table's column arrays. */
+static size_t mem_table_resident(const storage_table *t) {
+  size_t bytes = 0;
+  for (size_t i = 0; i < t->column_count; i++) {
+    const storage_column *c = &t->columns[i];
+    if (c->data) bytes += mem_array_resident(c->data, t->row_capacity * c->width);
+    if (c->present)
+      bytes += mem_array_resident(c->present, (t->row_capacity + 63) / 64 * sizeof(uint64_t));
+  }
+  return bytes;
+}
+
 static size_t mem_exact_row_bits(const storage_table *t) {
   size_t bits = 0;
   for (size_t i = 0; i < t->column_count; i++) {
@@ -86,7 +98,7 @@ static int mem_tables(size_t n) {
       {TABLE_ARGS, "args", "-Rss-s-s"}};
   weft_options o;
   weft_options_default(&o);
-  printf("table rows (N = %zu)          exact B/row  allocated B/row  heap B/row\n", n);
+  printf("table rows (N = %zu)          exact B/row  allocated B/row  resident B/row\n", n);
   for (size_t k = 0; k < sizeof tables / sizeof *tables; k++) {
     trace_context ctx;
     if (trace_context_init(&ctx, &o)) return 1;
@@ -99,14 +111,13 @@ static int mem_tables(size_t n) {
     storage_table *t = ctx_table(&ctx, tables[k].id);
     size_t cols = strlen(tables[k].kinds);
     if (cols != t->column_count) return 1;
-    size_t before = mem_heap_bytes();
     for (size_t i = 0; i < n; i++) {
       uint32_t row;
       if (storage_table_append(t, &row)) return 1;
       for (size_t c = 0; c < cols; c++) mem_set(t, c, row, i, tables[k].kinds[c], names);
     }
     if (storage_table_status(t)) return 1;
-    size_t heap = mem_heap_bytes() - before;
+    size_t heap = mem_table_resident(t);
     printf("  %-28s %11.2f %16.2f %11.2f\n", tables[k].name,
            (double)mem_exact_row_bits(t) / 8.0,
            (double)storage_table_memory(t) / (double)n, (double)heap / (double)n);
@@ -251,47 +262,6 @@ static int mem_sorter_phases(size_t m, uint32_t threads) {
   return 0;
 }
 
-/* A Chrome JSON trace of n events: complete slices ("X") or counters ("C")
- * on 8 threads, names from a set of 100. */
-static char *mem_json(size_t n, int counters, size_t *len) {
-  size_t cap = n * 96 + 64, used = 0;
-  char *buf = malloc(cap);
-  if (!buf) return NULL;
-  used += (size_t)snprintf(buf, cap, "{\"traceEvents\":[");
-  for (size_t i = 0; i < n; i++) {
-    const char *sep = i ? "," : "";
-    if (counters)
-      used += (size_t)snprintf(buf + used, cap - used,
-                               "%s{\"ph\":\"C\",\"name\":\"c%zu\",\"ts\":%zu,"
-                               "\"pid\":1,\"args\":{\"v\":%zu}}", sep, i % 100, i, i % 977);
-    else
-      used += (size_t)snprintf(buf + used, cap - used,
-                               "%s{\"ph\":\"X\",\"name\":\"s%zu\",\"ts\":%zu,\"dur\":1,"
-                               "\"pid\":1,\"tid\":%zu}", sep, i % 100, i * 2, i % 8);
-  }
-  used += (size_t)snprintf(buf + used, cap - used, "]}");
-  *len = used;
-  return buf;
-}
-
-/* Heap kept by an instance after loading a trace of n events. */
-static long long mem_load(size_t n, int counters) {
-  size_t len;
-  char *json = mem_json(n, counters, &len);
-  weft *w = NULL;
-  if (!json || weft_open(&w, NULL)) return -1;
-  size_t before = mem_heap_bytes() - len - 1; /* the JSON text is ours */
-  int rc = weft_file_begin(w, "t.json");
-  for (size_t off = 0; !rc && off < len; off += 1 << 20)
-    rc = weft_file_write(w, json + off, len - off < (1u << 20) ? len - off : 1u << 20);
-  if (!rc) rc = weft_file_end(w);
-  if (!rc) rc = weft_load_finish(w);
-  long long kept = (long long)(mem_heap_bytes() - len - 1) - (long long)before;
-  weft_close(w);
-  free(json);
-  return rc ? -1 : kept;
-}
-
 int main(int argc, char **argv) {
   size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
   size_t m = argc > 2 ? strtoull(argv[2], NULL, 10) : 5900000;
@@ -305,12 +275,5 @@ int main(int argc, char **argv) {
   rc |= mem_sorter(n, 1, 0);
   rc |= mem_sorter(n, 1000, 0);
   rc |= mem_sorter(n, 1, 1);
-  printf("whole JSON loads, heap kept after weft_load_finish (N vs N/2 events)\n");
-  for (int counters = 0; counters <= 1; counters++) {
-    long long full = mem_load(n, counters), half = mem_load(n / 2, counters);
-    if (full < 0 || half < 0) return 1;
-    printf("  %-8s %8.2f B/event (%.1f MiB for %zu)\n", counters ? "counter" : "slice",
-           (double)(full - half) / (double)(n - n / 2), (double)full / (1 << 20), n);
-  }
   return rc;
 }
