@@ -106,9 +106,20 @@ static int input_range(const input_holds *h, size_t off, size_t len,
   return 1;
 }
 
+void input_holds_set_mapped(input_holds *h) { h->mapped = 1; }
+
+/* Mapped, during tokenize: the pages of chunks before `chunk - 1`. */
+static void input_scan_past(input_holds *h, size_t chunk) {
+  if (chunk < h->scanned + 2) return;
+  input_give_back_pages(h->base + (h->scanned << h->shift),
+                        h->base + ((chunk - 1) << h->shift));
+  h->scanned = chunk - 1;
+}
+
 void input_holds_hold(input_holds *h, size_t off, size_t len) {
   size_t first, last;
   if (!input_range(h, off, len, &first, &last)) return;
+  if (h->mapped && h->give_back && !h->tokenized) input_scan_past(h, first);
   for (size_t k = first; k <= last; k++)
     if (h->counts[k] < UINT32_MAX) h->counts[k]++;
 }

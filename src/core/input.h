@@ -14,6 +14,10 @@
  *    given-back chunks release every page between them). Works the same for
  *    heap buffers (the pages read as zero afterwards) and read-only file
  *    mappings (they come back from the page cache if touched).
+ *  - For a mapping (input_holds_set_mapped), holds arriving in increasing
+ *    offsets during tokenize also give back the pages of the chunks more
+ *    than one chunk behind them (they come back from the page cache when
+ *    parse reads them): tokenize keeps about two chunks resident.
  *  - Under AddressSanitizer a given-back chunk is also poisoned byte-exactly,
  *    so any later read is reported; input_holds_free unpoisons.
  *  - hold/release cost O(chunks touched); ranges are clamped to the file. */
@@ -34,6 +38,9 @@ typedef struct input_holds {
   uint8_t *given;     /* per chunk: 1 once given back */
   int tokenized;      /* input_holds_tokenized was called */
   int give_back;      /* 0: count only, never give back (comparisons) */
+  int mapped;         /* base is a file mapping (pages come back on fault) */
+  size_t scanned;     /* mapped: chunks below this were given back while
+                         tokenize was past them */
   uint64_t given_bytes; /* chunk bytes given back so far */
 } input_holds;
 
@@ -43,6 +50,7 @@ int input_holds_init(input_holds *h, const uint8_t *base, size_t len,
                      unsigned shift, int give_back);
 void input_holds_free(input_holds *h);
 
+void input_holds_set_mapped(input_holds *h);
 void input_holds_hold(input_holds *h, size_t off, size_t len);
 void input_holds_release(input_holds *h, size_t off, size_t len);
 /* Tokenize ended: gives back every chunk whose count is 0. */

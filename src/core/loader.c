@@ -389,12 +389,12 @@ static int loader_check_tokenized(loader *l, const import_file *f, base_error *e
   return WEFT_OK;
 }
 
-/* After tokenize: an importer that opted in gives back what no event
- * holds; the others' mapped bytes go back to the page cache (parse faults
- * them in again). */
+/* After tokenize: mapped bytes go back to the page cache (parse faults in
+ * again what it reads); an importer that opted in also gives back for good
+ * what no event holds (heap buffers too). */
 static void loader_tokenized(loader *l, import_file *f, int mapped) {
+  if (mapped && l->give_back) input_give_back_pages(f->data, f->data + f->len);
   if (f->release_input) input_holds_tokenized(f->holds);
-  else if (mapped && l->give_back) input_give_back_pages(f->data, f->data + f->len);
 }
 
 static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
@@ -418,6 +418,7 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
   *f = (import_file){.ctx = l->ctx, .ops = ops, .name = name, .path = path_copy, .data = data,
                      .len = len, .trace_id = trace_id, .machine = 0,
                      .loader = l, .holds = holds};
+  if (mapped) input_holds_set_mapped(holds);
   int rc = loader_file_machine(l, path, &f->machine);
   if (!rc) rc = sorter_add_source(&l->sorter, &f->source);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
