@@ -3,22 +3,36 @@
 #include "core/loader.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "clock/clock.h"
+#include "core/input.h"
 
 #include "import/importer.h"
 #include "io/archive.h"
 #include "io/sniff.h"
 #include "manifest/manifest.h"
 
+/* Input bytes the loader owns: a heap buffer or a read-only file mapping. */
+typedef struct loader_blob {
+  uint8_t *heap; /* base_malloc'd, or NULL */
+  void *map;     /* mmap'd, or NULL */
+  size_t map_len;
+} loader_blob;
+
 struct loader {
   trace_context *ctx;
   sorter sorter;
   io_limits limits;
   VEC(import_file *) files;  /* tokenized trace files; index = source */
-  VEC(uint8_t *) blobs;      /* bytes kept until loading ends */
+  VEC(loader_blob) blobs;    /* bytes kept until loading ends */
+  int map_inputs;            /* map files instead of reading them */
+  int give_back;             /* give parsed bytes back (release_input) */
   clock_graph clocks;        /* every clock of every file */
   int64_t first_top_level;   /* trace_file id of the first input, or -1 */
   uint32_t top_level_count;
@@ -139,6 +153,14 @@ int import_push_cpu(import_file *f, uint32_t machine, uint32_t cpu, int64_t ts,
                           clock, payload);
 }
 
+void import_input_hold(import_file *f, size_t off, size_t len) {
+  if (f->holds) input_holds_hold(f->holds, off, len);
+}
+
+void import_input_release(import_file *f, size_t off, size_t len) {
+  if (f->holds) input_holds_release(f->holds, off, len);
+}
+
 int import_stat(import_file *f, stats_id stat, int64_t delta) {
   return stats_add(&f->ctx->stats, stat, -1, f->machine, f->trace_id, delta);
 }
@@ -223,6 +245,12 @@ int loader_create(loader **out, trace_context *ctx) {
   if (o->max_archive_members) l->limits.max_members = o->max_archive_members;
   if (o->max_archive_depth) l->limits.max_depth = o->max_archive_depth;
   l->first_top_level = -1;
+  /* WEFT_INPUT_MMAP=0 / WEFT_INPUT_RELEASE=0: read files into memory / keep
+   * every input byte until loading ends (to compare against). */
+  const char *env = getenv("WEFT_INPUT_MMAP");
+  l->map_inputs = !(env && strcmp(env, "0") == 0);
+  env = getenv("WEFT_INPUT_RELEASE");
+  l->give_back = !(env && strcmp(env, "0") == 0);
   int rc = clock_graph_init(&l->clocks, NULL, NULL);
   if (rc) {
     base_free(l);
@@ -236,6 +264,8 @@ static void loader_free_files(loader *l) {
   for (size_t i = 0; i < l->files.len; i++) {
     import_file *f = l->files.data[i];
     if (f->ops && f->ops->destroy) f->ops->destroy(f);
+    if (f->holds) input_holds_free(f->holds);
+    base_free(f->holds);
     base_free((char *)f->name);
     base_free((char *)f->path);
     base_free(f);
@@ -243,10 +273,22 @@ static void loader_free_files(loader *l) {
   l->files.len = 0;
 }
 
+/* After the files (their holds unpoison the bytes first). */
+static void loader_free_blobs(loader *l) {
+  for (size_t i = 0; i < l->blobs.len; i++) {
+    loader_blob *b = &l->blobs.data[i];
+    base_free(b->heap);
+    if (b->map) munmap(b->map, b->map_len);
+  }
+  l->blobs.len = 0;
+}
+
+int loader_maps_files(const loader *l) { return l->map_inputs; }
+
 void loader_destroy(loader *l) {
   if (!l) return;
   loader_free_files(l);
-  for (size_t i = 0; i < l->blobs.len; i++) base_free(l->blobs.data[i]);
+  loader_free_blobs(l);
   VEC_FREE(l->files);
   VEC_FREE(l->blobs);
   clock_graph_free(&l->clocks);
@@ -260,7 +302,7 @@ void loader_destroy(loader *l) {
 
 static int loader_process(loader *l, int64_t parent, const char *name,
                           const char *display, const uint8_t *data, size_t len,
-                          uint32_t depth, base_error *err);
+                          int mapped, uint32_t depth, base_error *err);
 
 static int loader_file_machine(loader *l, const char *path, uint32_t *machine);
 
@@ -347,27 +389,43 @@ static int loader_check_tokenized(loader *l, const import_file *f, base_error *e
   return WEFT_OK;
 }
 
+/* After tokenize: mapped bytes go back to the page cache (parse faults in
+ * again what it reads); an importer that opted in also gives back for good
+ * what no event holds (heap buffers too). */
+static void loader_tokenized(loader *l, import_file *f, int mapped) {
+  if (mapped && l->give_back) input_give_back_pages(f->data, f->data + f->len);
+  if (f->release_input) input_holds_tokenized(f->holds);
+}
+
 static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
                            const char *display, const importer_ops *ops,
-                           const uint8_t *data, size_t len, base_error *err) {
+                           const uint8_t *data, size_t len, int mapped,
+                           base_error *err) {
   import_file *f = base_calloc(1, sizeof *f);
   char *name = base_strndup(display, strlen(display));
   char *path_copy = path ? base_strndup(path, strlen(path)) : NULL;
-  if (!f || !name || (path && !path_copy) || VEC_PUSH(l->files, f)) {
+  input_holds *holds = base_calloc(1, sizeof *holds);
+  if (!f || !name || (path && !path_copy) || !holds ||
+      input_holds_init(holds, data, len, INPUT_CHUNK_SHIFT_DEFAULT, l->give_back) ||
+      VEC_PUSH(l->files, f)) {
     base_free(f);
     base_free(name);
     base_free(path_copy);
+    if (holds) input_holds_free(holds);
+    base_free(holds);
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", display);
   }
   *f = (import_file){.ctx = l->ctx, .ops = ops, .name = name, .path = path_copy, .data = data,
                      .len = len, .trace_id = trace_id, .machine = 0,
-                     .loader = l};
+                     .loader = l, .holds = holds};
+  if (mapped) input_holds_set_mapped(holds);
   int rc = loader_file_machine(l, path, &f->machine);
   if (!rc) rc = sorter_add_source(&l->sorter, &f->source);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   loader_apply_manifest(l, f);
   rc = ops->tokenize(f, err);
   if (!rc) rc = loader_check_tokenized(l, f, err);
+  if (!rc) loader_tokenized(l, f, mapped);
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   return rc;
 }
@@ -375,6 +433,7 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
 typedef struct loader_members {
   VEC(io_order_entry) entries;
   VEC(uint8_t *) datas;
+  VEC(uint8_t) owned; /* 1: datas[i] is a heap buffer; 0: a view of the map */
   VEC(size_t) lens;
   VEC(char *) names;
 } loader_members;
@@ -382,18 +441,21 @@ typedef struct loader_members {
 static int loader_collect_member(void *user, io_member *m, base_error *err) {
   loader_members *ms = user;
   char *name = m->name ? base_strndup(m->name, strlen(m->name)) : NULL;
-  uint8_t *data = io_member_take(m);
+  uint8_t owned = m->view == NULL;
+  uint8_t *data = owned ? io_member_take(m) : (uint8_t *)m->view;
   io_order_entry e = {name, io_sniff(data, m->len), (uint32_t)ms->entries.len, NULL};
-  /* Room in all four first: the vectors must stay the same length. */
+  /* Room in all five first: the vectors must stay the same length. */
   size_t need = ms->entries.len + 1;
   if ((m->name && !name) || VEC_RESERVE(ms->entries, need) || VEC_RESERVE(ms->datas, need) ||
-      VEC_RESERVE(ms->lens, need) || VEC_RESERVE(ms->names, need)) {
+      VEC_RESERVE(ms->owned, need) || VEC_RESERVE(ms->lens, need) ||
+      VEC_RESERVE(ms->names, need)) {
     base_free(name);
-    base_free(data);
+    if (owned) base_free(data);
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   }
   VEC_PUSH(ms->entries, e);
   VEC_PUSH(ms->datas, data);
+  VEC_PUSH(ms->owned, owned);
   VEC_PUSH(ms->lens, m->len);
   VEC_PUSH(ms->names, name);
   return WEFT_OK;
@@ -415,6 +477,7 @@ typedef struct loader_source {
   const uint8_t *data;
   size_t len;
   const char *path; /* set: read from this file (zip/tar) */
+  const uint8_t *view; /* with path: the file mapped, or NULL */
 } loader_source;
 
 static int loader_container(loader *l, uint32_t id, io_trace_type type,
@@ -425,8 +488,8 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   loader_members ms = {0};
   io_limits limits = l->limits;
   limits.max_total_bytes = loader_expand_budget(l);
-  rc = src->path ? io_archive_each_file(type, src->path, src->len, &limits,
-                                        loader_collect_member, &ms, err)
+  rc = src->path ? io_archive_each_file_view(type, src->path, src->view, src->len,
+                                             &limits, loader_collect_member, &ms, err)
                  : io_archive_each(type, src->data, src->len, &limits,
                                    loader_collect_member, &ms, err);
   for (size_t i = 0; i < ms.lens.len; i++) l->expanded_bytes += ms.lens.data[i];
@@ -435,24 +498,31 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   for (size_t i = 0; i < ms.entries.len; i++) {
     uint32_t k = ms.entries.data[i].index;
     uint8_t *member = ms.datas.data[k];
+    int owned = ms.owned.data[k];
     ms.datas.data[k] = NULL;
     if (!member) continue;
-    if (rc == WEFT_OK && VEC_PUSH(l->blobs, member)) {
+    /* A container's bytes are not needed once it is unpacked. */
+    int keep = owned && !io_trace_type_is_container(ms.entries.data[i].type);
+    loader_blob blob = {member, NULL, 0};
+    if (rc == WEFT_OK && keep && VEC_PUSH(l->blobs, blob)) {
       base_free(member);
       rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
+      continue;
     }
     if (rc != WEFT_OK) {
-      base_free(member);
+      if (owned) base_free(member);
       continue;
     }
     const char *mname = ms.names.data[k];
     rc = loader_process(l, id, mname, mname ? mname : display, member,
-                        ms.lens.data[k], depth + 1, err);
+                        ms.lens.data[k], !owned, depth + 1, err);
+    if (owned && !keep) base_free(member);
     if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   }
   for (size_t i = 0; i < ms.names.len; i++) base_free(ms.names.data[i]);
   VEC_FREE(ms.entries);
   VEC_FREE(ms.datas);
+  VEC_FREE(ms.owned);
   VEC_FREE(ms.lens);
   VEC_FREE(ms.names);
   return rc;
@@ -472,7 +542,7 @@ static const char *loader_manifest_name(const loader *l, int64_t parent,
 
 static int loader_process(loader *l, int64_t parent, const char *name,
                           const char *display, const uint8_t *data, size_t len,
-                          uint32_t depth, base_error *err) {
+                          int mapped, uint32_t depth, base_error *err) {
   io_trace_type type = io_sniff(data, len);
   uint32_t id;
   int rc = ctx_add_trace_file(l->ctx, parent, name, len, io_trace_type_name(type), &id);
@@ -489,8 +559,10 @@ static int loader_process(loader *l, int64_t parent, const char *name,
   }
   if (io_trace_type_is_container(type)) {
     storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
-    loader_source src = {data, len, NULL};
-    return loader_container(l, id, type, display, &src, depth, err);
+    loader_source src = {data, len, NULL, NULL};
+    rc = loader_container(l, id, type, display, &src, depth, err);
+    if (mapped && l->give_back) input_give_back_pages(data, data + len); /* unpacked */
+    return rc;
   }
   if (type == IO_TRACE_PERFETTO_MANIFEST) {
     int rc = loader_manifest(l, data, len, err);
@@ -508,21 +580,47 @@ static int loader_process(loader *l, int64_t parent, const char *name,
                           display, io_trace_type_name(type));
   }
   return loader_tokenize(l, id, loader_manifest_name(l, parent, name), display, ops,
-                         data, len, err);
+                         data, len, mapped, err);
 }
 
-int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
-                    base_error *err) {
-  if (VEC_PUSH(l->blobs, data)) {
-    base_free(data);
+static int loader_add_blob(loader *l, const char *name, loader_blob blob,
+                           const uint8_t *data, size_t len, base_error *err) {
+  if (VEC_PUSH(l->blobs, blob)) {
+    base_free(blob.heap);
+    if (blob.map) munmap(blob.map, blob.map_len);
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", name);
   }
   l->top_level_count++;
   l->input_bytes += len;
-  int rc = loader_process(l, -1, name, name, data, len, 0, err);
+  int rc = loader_process(l, -1, name, name, data, len, blob.map != NULL, 0, err);
   /* Every failure names the input file (also manifest and limit errors). */
   if (rc && err && !strstr(err->message, name)) base_error_prefix(err, "%s", name);
   return rc;
+}
+
+int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
+                    base_error *err) {
+  loader_blob blob = {data, NULL, 0};
+  return loader_add_blob(l, name, blob, data, len, err);
+}
+
+int loader_add_mapped(loader *l, const char *name, void *map, size_t len,
+                      base_error *err) {
+  loader_blob blob = {NULL, map, len};
+  return loader_add_blob(l, name, blob, map, len, err);
+}
+
+/* The whole file read-only, or NULL (then it is read block by block). */
+static void *loader_map_path(const loader *l, const char *path, uint64_t size) {
+  if (!l->map_inputs || size == 0 || size > SIZE_MAX) return NULL;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return NULL;
+  struct stat st;
+  void *map = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size
+                  ? mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0)
+                  : MAP_FAILED;
+  close(fd);
+  return map == MAP_FAILED ? NULL : map;
 }
 
 int loader_add_archive_path(loader *l, const char *name, const char *path,
@@ -543,7 +641,14 @@ int loader_add_archive_path(loader *l, const char *name, const char *path,
   if (l->first_top_level < 0) l->first_top_level = id;
   ctx_mark_processed(l->ctx, id);
   storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
-  loader_source src = {NULL, (size_t)size, path};
+  /* Stored members are read in place from the mapping (kept until the end). */
+  void *map = loader_map_path(l, path, size);
+  loader_blob blob = {NULL, map, (size_t)size};
+  if (map && VEC_PUSH(l->blobs, blob)) {
+    munmap(map, (size_t)size);
+    return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", name);
+  }
+  loader_source src = {NULL, (size_t)size, path, map};
   return loader_container(l, id, type, name, &src, 0, err);
 }
 
@@ -659,8 +764,7 @@ int loader_finish(loader *l, base_error *err) {
     if (f->ops->end) rc = f->ops->end(f, err);
   }
   loader_free_files(l);
-  for (size_t i = 0; i < l->blobs.len; i++) base_free(l->blobs.data[i]);
-  l->blobs.len = 0;
+  loader_free_blobs(l);
   if (rc) return rc;
   /* The clock that won trace time (loader_place_clocks defaults to BOOTTIME). */
   clock_key trace_time;

@@ -1,6 +1,8 @@
 /* loader: turns fed files into parsed tables.
  *
- * Owns the bytes of every input file until loading finishes. A file is
+ * Owns the bytes of every input file until loading finishes (heap buffers
+ * and read-only file mappings; importers that opt in give parsed chunks back
+ * early, see import_input_hold). A file is
  * sniffed by content; containers are unpacked member by member in
  * processing order; trace files are tokenized into the sorter; at finish the
  * clock graph places every event in trace time and the sorted events are
@@ -17,8 +19,17 @@ void loader_destroy(loader *l);
 /* Takes ownership of `data` (allocated with base_malloc) in every case. */
 int loader_add_file(loader *l, const char *name, uint8_t *data, size_t len,
                     base_error *err);
+/* The same for a read-only mapping of a whole file (mmap of `len` bytes,
+ * PROT_READ, MAP_PRIVATE): the loader munmaps it in every case, when loading
+ * ends. Its bytes are read in place. */
+int loader_add_mapped(loader *l, const char *name, void *map, size_t len,
+                      base_error *err);
+/* 0 when WEFT_INPUT_MMAP=0 asks to read files into memory instead. */
+int loader_maps_files(const loader *l);
 /* A zip or tar input read straight from its file, block by block: the
- * archive is never held in memory, only its members (until loading ends). */
+ * archive is never held in memory, only its members (until loading ends).
+ * The file is also mapped: stored (uncompressed) members are read in place
+ * from the mapping instead of being copied. */
 int loader_add_archive_path(loader *l, const char *name, const char *path,
                             uint64_t size, base_error *err);
 int loader_finish(loader *l, base_error *err);

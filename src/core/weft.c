@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -154,6 +155,26 @@ static int weft_load_archive_file(weft *w, int fd, const char *path, int *rc) {
   return 1;
 }
 
+/* Any other regular file is mapped read-only and read in place (unless
+ * WEFT_INPUT_MMAP=0, or it is empty or over the --max-memory budget: then it
+ * is read, which reports the budget); 1 if `fd` was handled so. */
+static int weft_load_mapped_file(weft *w, int fd, const char *path, int *rc) {
+  struct stat st;
+  uint64_t budget = w->ctx.options.max_memory_bytes;
+  if (w->state != WEFT_STATE_LOADING || !loader_maps_files(w->loader) ||
+      fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
+      (uint64_t)st.st_size > SIZE_MAX || (budget && (uint64_t)st.st_size > budget))
+    return 0;
+  void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) return 0;
+  __atomic_fetch_add(&w->progress.files_begun, 1, __ATOMIC_RELAXED);
+  __atomic_fetch_add(&w->progress.bytes_read, (uint64_t)st.st_size, __ATOMIC_RELAXED);
+  *rc = loader_add_mapped(w->loader, path, map, (size_t)st.st_size, &w->error);
+  __atomic_fetch_add(&w->progress.files_done, 1, __ATOMIC_RELAXED);
+  if (*rc) weft_fail(w, *rc);
+  return 1;
+}
+
 int weft_load_path(weft *w, const char *path) {
   if (!w || !path) return WEFT_EINVAL;
   int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -161,7 +182,7 @@ int weft_load_path(weft *w, const char *path) {
     return base_error_set(&w->error, WEFT_EIO, "%s: cannot open: %s", path,
                           strerror(errno));
   int rc = WEFT_OK;
-  if (weft_load_archive_file(w, fd, path, &rc)) {
+  if (weft_load_archive_file(w, fd, path, &rc) || weft_load_mapped_file(w, fd, path, &rc)) {
     close(fd);
     return rc;
   }

@@ -6,7 +6,8 @@
  * parse() runs once every file is tokenized, for each event in global trace
  * time order, and writes the model through the trackers.
  * The loader owns import_file and the bytes; the importer owns `state` and
- * frees it in destroy(). */
+ * frees it in destroy(). f->data may be a view into a read-only file
+ * mapping: it is not followed by a NUL (read only f->data[0, len)). */
 #ifndef WEFT_IMPORTER_H
 #define WEFT_IMPORTER_H
 
@@ -31,7 +32,8 @@ struct import_file {
   const char *name;     /* for messages; never NULL */
   const char *path;     /* member path in its archive, or NULL; valid
                            during tokenize only */
-  const uint8_t *data;  /* the file's bytes, valid until loading ends */
+  const uint8_t *data;  /* the file's bytes, valid until loading ends
+                           (except chunks given back: release_input) */
   size_t len;
   uint32_t trace_id;    /* __intrinsic_trace_file row */
   uint32_t machine;     /* base machine row: data without an embedded id */
@@ -39,8 +41,21 @@ struct import_file {
   int multi_machine;    /* data from several machines (import_declare_machines) */
   int pinned;           /* manifest PIN: every clock is the private clock */
   uint32_t snapshot_count; /* clock snapshots this file added */
+  int release_input;    /* set in tokenize to opt in: see import_input_hold */
   struct loader *loader;
+  struct input_holds *holds; /* loader-private: the chunk counts */
 };
+
+/* An importer that opts in (f->release_input = 1, set in tokenize) calls
+ * import_input_hold(f, off, len) for every byte range of f->data a queued
+ * event will read when parsed, and import_input_release(f, off, len) once it
+ * has parsed it; it must read nothing else of f->data after tokenize.
+ * The loader divides f->data into chunks (e.g. 4 MiB) with a count of holds
+ * each; once tokenize ended, a chunk whose count is 0 is given back to the
+ * OS (madvise(MADV_DONTNEED) of the page-aligned range inside it, for heap
+ * buffers and mappings alike) and never read again. */
+void import_input_hold(import_file *f, size_t off, size_t len);
+void import_input_release(import_file *f, size_t off, size_t len);
 
 /* Pushes one event for the sorter. `clock` comes from import_clock_*. */
 int import_push(import_file *f, int64_t ts, uint32_t clock, uint64_t payload);

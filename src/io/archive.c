@@ -1,5 +1,6 @@
-/* io/archive: zip, tar and zstd via libarchive reading from memory; dispatch
- * of io_archive_each (see archive.h). */
+/* io/archive: zip, tar and zstd via libarchive reading from memory or from a
+ * file (stored members of a mapped file in place); dispatch of
+ * io_archive_each (see archive.h). */
 #include <archive.h>
 #include <archive_entry.h>
 
@@ -11,7 +12,9 @@
 typedef struct io_walk {
   struct archive *a;
   const char *kind; /* "zip", "tar", "zstd" */
+  io_trace_type type;
   size_t in_len;
+  const uint8_t *view; /* the archive file mapped whole, or NULL */
   const io_limits *limits;
   uint64_t total_out; /* decompressed bytes over all members */
   io_member_fn fn;
@@ -125,12 +128,40 @@ static int walk_next(io_walk *w, uint32_t count, struct archive_entry **e,
   return 1;
 }
 
+/* A stored member's bytes in the mapping, verified; NULL: read them. */
+static const uint8_t *walk_view(io_walk *w, struct archive_entry *e, const char *name) {
+  if (!w->view || archive_filter_count(w->a) != 1 || !archive_entry_size_is_set(e) ||
+      archive_entry_size(e) <= 0 || archive_entry_sparse_count(e) > 0)
+    return NULL;
+  la_int64_t at = archive_filter_bytes(w->a, 0); /* where the data starts */
+  if (at < 0) return NULL;
+  uint64_t size = (uint64_t)archive_entry_size(e);
+  return w->type == IO_TRACE_ZIP
+             ? io_stored_zip(w->view, w->in_len, (uint64_t)at, name, size)
+             : io_stored_tar(w->view, w->in_len, (uint64_t)at, size);
+}
+
+/* Yields a stored member in place, under the same limits as a copy. */
+static int walk_yield_view(io_walk *w, const uint8_t *view, size_t len,
+                           const char *name, uint32_t index, const char *what,
+                           base_error *err) {
+  w->total_out += len;
+  int rc = io_check_limits(w->limits, len, w->total_out, w->in_len, what, err);
+  if (rc != WEFT_OK) return rc;
+  io_stored_done(view, len);
+  io_member m = {name, NULL, view, len, index, false};
+  return w->fn(w->ctx, &m, err);
+}
+
 static int walk_entry(io_walk *w, struct archive_entry *e, uint32_t index,
                       bool stream, base_error *err) {
   const char *name = stream ? NULL : entry_name(e);
   if (!stream && entry_skipped(e, name)) return WEFT_OK;
   char what[256];
   io_describe(what, sizeof what, w->kind, name);
+  const uint8_t *view = stream ? NULL : walk_view(w, e, name);
+  if (view)
+    return walk_yield_view(w, view, (size_t)archive_entry_size(e), name, index, what, err);
   io_sink out = {0};
   int rc = walk_read_data(w, e, &out, what, err);
   if (rc == WEFT_EPARSE && stream) {
@@ -160,10 +191,13 @@ static int walk_all(io_walk *w, bool stream, base_error *err) {
 }
 
 static int libarchive_each(io_trace_type type, const uint8_t *data,
-                           size_t len, const char *path, const io_limits *l,
-                           io_member_fn fn, void *ctx, base_error *err) {
+                           size_t len, const char *path, const uint8_t *view,
+                           const io_limits *l, io_member_fn fn, void *ctx,
+                           base_error *err) {
   io_walk w = {0};
   w.kind = io_trace_type_name(type);
+  w.type = type;
+  w.view = path ? view : NULL;
   w.in_len = len;
   w.limits = l;
   w.fn = fn;
@@ -190,7 +224,7 @@ int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
     case IO_TRACE_ZIP:
     case IO_TRACE_TAR:
     case IO_TRACE_ZSTD:
-      return libarchive_each(type, data, len, NULL, limits, fn, ctx, err);
+      return libarchive_each(type, data, len, NULL, NULL, limits, fn, ctx, err);
     default:
       return base_error_set(err, WEFT_EINVAL, "%s is not a container type",
                             io_trace_type_name(type));
@@ -200,12 +234,19 @@ int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
 int io_archive_each_file(io_trace_type type, const char *path, uint64_t size,
                          const io_limits *limits, io_member_fn fn, void *ctx,
                          base_error *err) {
-  if (path == NULL || limits == NULL || fn == NULL)
+  return io_archive_each_file_view(type, path, NULL, size, limits, fn, ctx, err);
+}
+
+int io_archive_each_file_view(io_trace_type type, const char *path,
+                              const uint8_t *view, uint64_t size,
+                              const io_limits *limits, io_member_fn fn, void *ctx,
+                              base_error *err) {
+  if (path == NULL || limits == NULL || fn == NULL || size > SIZE_MAX)
     return base_error_set(err, WEFT_EINVAL, "io_archive_each_file: bad arguments");
   if (!io_archive_streams_from_file(type))
     return base_error_set(err, WEFT_EINVAL, "%s is not read from files",
                           io_trace_type_name(type));
-  return libarchive_each(type, NULL, (size_t)size, path, limits, fn, ctx, err);
+  return libarchive_each(type, NULL, (size_t)size, path, view, limits, fn, ctx, err);
 }
 
 bool io_archive_streams_from_file(io_trace_type type) {

@@ -6,7 +6,8 @@
  * the member skip rules, the resource-limit checks and the processing order.
  * Invariants:
  *  - Input is one complete in-memory buffer (never modified), or for zip
- *    and tar a file read block by block (io_archive_each_file).
+ *    and tar a file read block by block (io_archive_each_file), whose stored
+ *    members may be yielded as views into a mapping of it (..._view).
  *  - At most one member is held at a time (the one passed to the callback),
  *    unless the callback takes ownership of its bytes (io_member_take).
  *  - Every member's decompressed size is <= limits.max_member_bytes; the
@@ -55,7 +56,11 @@ void io_limits_default(io_limits *limits);
 
 typedef struct io_member {
   const char *name; /* path as stored; NULL for gzip/zstd/ctrace streams */
-  uint8_t *data;    /* len bytes + a NUL not counted; NULL if taken */
+  uint8_t *data;    /* len bytes + a NUL not counted; NULL if taken or if
+                       `view` is set */
+  const uint8_t *view; /* instead of data: the member's len bytes inside the
+                          mapping given to io_archive_each_file_view (a
+                          stored member); not owned, not followed by a NUL */
   size_t len;
   uint32_t index;   /* entry position in the archive, counting skipped ones */
   bool truncated;   /* stream ended early (gzip/zstd/ctrace only) */
@@ -86,6 +91,19 @@ int io_archive_each_file(io_trace_type type, const char *path, uint64_t size,
                          const io_limits *limits, io_member_fn fn, void *ctx,
                          base_error *err);
 bool io_archive_streams_from_file(io_trace_type type);
+/* The same, with `view` the file mapped whole (`size` bytes; or NULL): a
+ * member stored uncompressed is yielded as a view into it, without copying,
+ * once its place is verified (zip: the local header ending where libarchive
+ * puts the data, method 0, no encryption or data descriptor, sizes equal to
+ * the entry's, CRC-32 of the bytes equal to the header's; tar: a valid
+ * header block right before the data for a regular file of that size).
+ * Anything else is read through libarchive as before, so a corrupt member
+ * fails the same way. The bytes checked are given back to the OS
+ * (MADV_DONTNEED) after the check. */
+int io_archive_each_file_view(io_trace_type type, const char *path,
+                              const uint8_t *view, uint64_t size,
+                              const io_limits *limits, io_member_fn fn, void *ctx,
+                              base_error *err);
 
 /* True if any '/'-separated component of path starts with '.' and is not
  * "." or "..". NULL is not hidden. */

@@ -32,6 +32,15 @@ void io_describe(char *buf, size_t cap, const char *kind, const char *name);
 int io_yield(io_sink *s, const char *name, uint32_t index, bool truncated,
              io_member_fn fn, void *ctx, base_error *err);
 
+/* Stored members in a mapping of their archive (stored.c): the member's
+ * bytes at data_off if verified (see io_archive_each_file_view), else NULL.
+ * io_stored_done gives the member's whole pages back after the check. */
+const uint8_t *io_stored_zip(const uint8_t *map, uint64_t map_len, uint64_t data_off,
+                             const char *name, uint64_t size);
+const uint8_t *io_stored_tar(const uint8_t *map, uint64_t map_len, uint64_t data_off,
+                             uint64_t size);
+void io_stored_done(const uint8_t *data, uint64_t len);
+
 /* zlib-based single-stream containers (gzip.c). */
 int io_gzip_each(const uint8_t *data, size_t len, const io_limits *l,
                  io_member_fn fn, void *ctx, base_error *err);

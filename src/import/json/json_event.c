@@ -226,10 +226,45 @@ int json_read_event(import_file *f, size_t offset, json_event *e,
   rc = json_next(&tk, &t, err);
   while (rc == WEFT_OK) {
     rc = json_next(&tk, &t, err);
-    if (rc || t.type == JSON_TOK_OBJECT_END) break;
+    if (rc) break;
+    if (t.type == JSON_TOK_OBJECT_END) {
+      e->end = offset + t.offset + 1;
+      break;
+    }
     rc = json_read_field(&tk, &t, e, err);
   }
   if (e->args_offset) e->args_offset = e->args_offset - 1 + offset;
   json_tokenizer_free(&tk);
   return rc;
+}
+
+/* ---- input holds ---- */
+
+static size_t json_hold_len(const import_file *f, size_t start, size_t end) {
+  if (end <= start) return 0; /* unknown */
+  size_t stop = end <= f->len && f->len - end >= JSON_HOLD_PAD ? end + JSON_HOLD_PAD : f->len;
+  return stop > start ? stop - start : 0;
+}
+
+void json_hold_event(import_file *f, size_t start, size_t end) {
+  import_input_hold(f, start, json_hold_len(f, start, end));
+}
+
+void json_release_event(import_file *f, size_t start, size_t end) {
+  import_input_release(f, start, json_hold_len(f, start, end));
+}
+
+size_t json_event_extent(import_file *f, size_t start) {
+  json_state *st = f->state;
+  json_tokenizer tk;
+  json_token t;
+  if (start >= f->len || json_tokenizer_init(&tk, (const char *)f->data + start,
+                                             f->len - start, &st->limits, NULL))
+    return 0;
+  size_t end = 0;
+  if (json_next(&tk, &t, NULL) == WEFT_OK && t.type == JSON_TOK_OBJECT_BEGIN &&
+      json_skip_container(&tk, NULL) == WEFT_OK)
+    end = start + json_offset(&tk);
+  json_tokenizer_free(&tk);
+  return end;
 }

@@ -11,6 +11,9 @@
  * lines that do not parse are counted in systrace_parse_failure.
  * parse: re-tokenizes one event object at its offset (json_event.c) and
  * applies it (json_apply.c), or applies a systrace line to the kernel model.
+ * Input release: each pushed event holds its object's bytes from tokenize
+ * until it is parsed; the systrace lines are a decoded copy, so nothing
+ * else of the file is read after tokenize.
  * Times, JSON microseconds and systrace seconds alike, are on the file's
  * private clock (its own clock domain, as Perfetto treats it). */
 #include <stdlib.h>
@@ -40,15 +43,19 @@ typedef struct json_event_head {
   int any_key;
 } json_event_head;
 
-/* Reads the current event object (after its '{'): ts, dur, ph. */
+/* Reads the current event object (after its '{'): ts, dur, ph; *end is
+ * the offset just past its '}'. */
 static int json_event_head_read(json_tokenizer *tk, json_event_head *h,
-                                base_error *err) {
+                                size_t *end, base_error *err) {
   json_token t;
   memset(h, 0, sizeof *h);
   for (;;) {
     int rc = json_next(tk, &t, err);
     if (rc) return rc;
-    if (t.type == JSON_TOK_OBJECT_END) return WEFT_OK;
+    if (t.type == JSON_TOK_OBJECT_END) {
+      *end = t.offset + 1;
+      return WEFT_OK;
+    }
     if (t.type != JSON_TOK_KEY) return base_error_set(err, WEFT_EPARSE, "json: bad event");
     h->any_key = 1;
     int is_ts = json_key_is(&t, "ts"), is_dur = json_key_is(&t, "dur");
@@ -85,7 +92,8 @@ static int json_tokenize_events(import_file *f, json_tokenizer *tk,
     }
     json_pending p = {0, INT64_MAX, t.offset};
     json_event_head h;
-    rc = json_event_head_read(tk, &h, err);
+    size_t end = 0;
+    rc = json_event_head_read(tk, &h, &end, err);
     if (rc) return rc;
     if (!h.any_key) continue; /* {}: nothing to import, not an error */
     if (h.ts.valid) {
@@ -102,6 +110,7 @@ static int json_tokenize_events(import_file *f, json_tokenizer *tk,
       out->has_complete = 1;
     }
     if (VEC_PUSH(out->events, p)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    json_hold_event(f, p.offset, end);
   }
 }
 
@@ -213,6 +222,7 @@ static int json_tokenize(import_file *f, base_error *err) {
   json_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   f->state = st;
+  f->release_input = 1; /* events hold their own bytes; see json_parse */
   st->limits.max_depth = f->ctx->options.max_json_depth;
   st->limits.max_string_len = f->ctx->options.max_string_bytes;
   int rc = import_clock_private(f, &st->clock);
@@ -283,7 +293,8 @@ static int json_parse(import_file *f, const sort_event *ev, base_error *err) {
                                (size_t)(ev->payload & ~JSON_SYSTRACE_PAYLOAD), ev->ts, err);
   json_event e;
   memset(&e, 0, sizeof e);
-  int rc = json_read_event(f, (size_t)ev->payload, &e, err);
+  size_t offset = (size_t)ev->payload;
+  int rc = json_read_event(f, offset, &e, err);
   if (rc == WEFT_OK) {
     rc = json_apply(f, &e, ev->ts, err);
   } else if (rc != WEFT_ENOMEM) {
@@ -291,6 +302,8 @@ static int json_parse(import_file *f, const sort_event *ev, base_error *err) {
     rc = import_stat(f, stat_json_parser_failure, 1);
   }
   json_event_free(&e);
+  /* Done with the event's bytes (tokenize held the same range). */
+  json_release_event(f, offset, e.end ? e.end : json_event_extent(f, offset));
   return rc;
 }
 

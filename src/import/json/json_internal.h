@@ -56,7 +56,19 @@ typedef struct json_event {
   json_flow_ref bind_id;    /* "bind_id" (flow v2) */
   int flow_in, flow_out;
   size_t args_offset; /* offset of the args object's '{', or 0 */
+  size_t end;         /* offset just past the object's '}', or 0 if the
+                         read stopped early */
 } json_event;
+
+/* The bytes a queued event reads when parsed, held from tokenize until it
+ * was parsed (import_input_hold): the object [start, end) and JSON_HOLD_PAD
+ * bytes after it, which the tokenizer's 8-byte string scan may read. */
+#define JSON_HOLD_PAD 8u
+void json_hold_event(import_file *f, size_t start, size_t end);
+void json_release_event(import_file *f, size_t start, size_t end);
+/* The end of the event object at `start` (just past its '}'), by skipping
+ * it; 0 if it does not parse. */
+size_t json_event_extent(import_file *f, size_t start);
 
 /* ---- json_import.c ---- */
 /* The decoded "systemTraceEvents" string, or *text = NULL (see there). */

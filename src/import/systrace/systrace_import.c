@@ -7,7 +7,10 @@
  * machine's MONOTONIC at zero offset and anchored, so they follow MONOTONIC
  * when a snapshot relates it to trace time and are taken as-is otherwise.
  * parse: re-parses the line and applies it through model/sched.h and
- * model/atrace.h; every event also gets a raw ftrace_event row. */
+ * model/atrace.h; every event also gets a raw ftrace_event row.
+ * Input release: each pushed line holds its bytes (up to and including its
+ * newline) from tokenize until it is parsed; nothing else of the file is
+ * read after tokenize. */
 #include <stdio.h>
 
 #include "clock/clock.h"
@@ -46,14 +49,31 @@ static int systrace_line_too_long(const char *text, size_t offset,
                         "%u bytes (--max-line)", line, max);
 }
 
+/* Where parsing the line at text[i] stops reading: just past the first
+ * newline at or after i, else the end of the text (text_len). */
+static size_t systrace_line_stop(const char *text, size_t text_len, size_t i) {
+  const char *nl = i < text_len ? memchr(text + i, '\n', text_len - i) : NULL;
+  return nl ? (size_t)(nl - text) + 1 : text_len;
+}
+
+/* Where a pushed line at i ends for its hold: nl (the newline found before
+ * `end`) or, past `end`, wherever parsing will stop. */
+static size_t systrace_hold_stop(const char *text, size_t text_len, size_t end,
+                                 const char *nl, size_t i) {
+  if (nl) return (size_t)(nl - text) + 1;
+  return systrace_line_stop(text, text_len, end > i ? end : i);
+}
+
 /* Pushes every event line of text[begin, end) as (ts, payload_base + line
  * offset). With count_failures, lines that are neither blank, comments nor
  * headers but do not parse are counted in systrace_parse_failure. A line
  * longer than the --max-line limit fails with WEFT_ELIMIT; the newline is
- * looked for only within that limit. */
-int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
-                           size_t end, uint32_t clock, uint64_t payload_base,
-                           int count_failures, base_error *err) {
+ * looked for only within that limit. With `hold` (text is f->data, of
+ * text_len bytes), each pushed line holds the bytes its parse will read. */
+static int systrace_tokenize_lines(import_file *f, const char *text, size_t text_len,
+                                   size_t begin, size_t end, uint32_t clock,
+                                   uint64_t payload_base, int count_failures,
+                                   int hold, base_error *err) {
   uint32_t max = systrace_max_line(f);
   size_t i = begin;
   while (i < end) {
@@ -63,9 +83,11 @@ int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
     size_t line_end = nl ? (size_t)(nl - text) : end;
     systrace_line line;
     int rc = WEFT_OK;
-    if (systrace_line_parse(text + i, line_end - i, &line))
+    if (systrace_line_parse(text + i, line_end - i, &line)) {
       rc = import_push(f, line.ts, clock, payload_base + i);
-    else if (count_failures && !systrace_line_is_ignorable(text + i, line_end - i))
+      if (!rc && hold)
+        import_input_hold(f, i, systrace_hold_stop(text, text_len, end, nl, i) - i);
+    } else if (count_failures && !systrace_line_is_ignorable(text + i, line_end - i))
       rc = import_stat(f, stat_systrace_parse_failure, 1);
     if (rc) return base_error_set(err, rc, "out of memory");
     i = line_end + 1;
@@ -73,11 +95,18 @@ int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
   return WEFT_OK;
 }
 
+int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
+                           size_t end, uint32_t clock, uint64_t payload_base,
+                           int count_failures, base_error *err) {
+  return systrace_tokenize_lines(f, text, end, begin, end, clock, payload_base,
+                                 count_failures, 0, err);
+}
+
 static int systrace_tokenize_range(import_file *f, size_t begin, size_t end,
                                    base_error *err) {
   systrace_state *st = f->state;
-  return systrace_text_tokenize(f, (const char *)f->data, begin, end, st->clock,
-                                0, 0, err);
+  return systrace_tokenize_lines(f, (const char *)f->data, f->len, begin, end,
+                                 st->clock, 0, 0, 1, err);
 }
 
 static const char *systrace_find(const char *s, size_t len, size_t from,
@@ -134,6 +163,7 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   if (!rc) rc = import_clock_snapshot(f, 0, ids, zero, 2);
   if (!rc) rc = import_clock_anchor(f, st->clock);
   if (rc) return base_error_set(err, rc, "out of memory");
+  f->release_input = 1; /* each pushed line holds its bytes until parsed */
   size_t i = 0;
   while (i < f->len && (f->data[i] == ' ' || f->data[i] == '\n' || f->data[i] == '\r' ||
                         f->data[i] == '\t'))
@@ -344,8 +374,13 @@ int systrace_text_parse(import_file *f, const char *text, size_t len,
 }
 
 static int systrace_parse(import_file *f, const sort_event *ev, base_error *err) {
-  return systrace_text_parse(f, (const char *)f->data, f->len, (size_t)ev->payload,
-                             ev->ts, err);
+  size_t offset = (size_t)ev->payload;
+  int rc = systrace_text_parse(f, (const char *)f->data, f->len, offset, ev->ts, err);
+  /* The same range tokenize held: the line and its newline. */
+  if (offset < f->len)
+    import_input_release(f, offset,
+                         systrace_line_stop((const char *)f->data, f->len, offset) - offset);
+  return rc;
 }
 
 static void systrace_destroy(import_file *f) {

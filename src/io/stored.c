@@ -1,0 +1,91 @@
+/* io/stored: where a stored (uncompressed) zip or tar member's bytes are in
+ * a mapping of its archive, verified before they are used in place (see
+ * io_archive_each_file_view in archive.h). */
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "io/io_internal.h"
+
+#define ZIP_LOCAL_HEADER 30u
+#define ZIP_FLAG_ENCRYPTED 0x0001u
+#define ZIP_FLAG_DESCRIPTOR 0x0008u
+#define ZIP_FLAG_STRONG 0x0040u
+#define TAR_BLOCK 512u
+
+static uint32_t stored_u16(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8; }
+
+static uint32_t stored_u32(const uint8_t *p) {
+  return stored_u16(p) | stored_u16(p + 2) << 16;
+}
+
+/* The local header that ends exactly at data_off (nearest first), or -1. */
+static int64_t stored_zip_header(const uint8_t *map, uint64_t data_off) {
+  if (data_off < ZIP_LOCAL_HEADER) return -1;
+  uint64_t lowest = data_off > ZIP_LOCAL_HEADER + 2u * 65535u
+                        ? data_off - ZIP_LOCAL_HEADER - 2u * 65535u : 0;
+  for (uint64_t h = data_off - ZIP_LOCAL_HEADER + 1; h-- > lowest;) {
+    const uint8_t *p = map + h;
+    if (p[0] != 'P' || p[1] != 'K' || p[2] != 3 || p[3] != 4) continue;
+    if (h + ZIP_LOCAL_HEADER + stored_u16(p + 26) + stored_u16(p + 28) == data_off)
+      return (int64_t)h;
+  }
+  return -1;
+}
+
+static uint32_t stored_crc32(const uint8_t *p, uint64_t n) {
+  return (uint32_t)crc32_z(crc32_z(0, Z_NULL, 0), p, (z_size_t)n);
+}
+
+const uint8_t *io_stored_zip(const uint8_t *map, uint64_t map_len, uint64_t data_off,
+                             const char *name, uint64_t size) {
+  if (size == 0 || data_off > map_len || size > map_len - data_off) return NULL;
+  int64_t h = stored_zip_header(map, data_off);
+  if (h < 0) return NULL;
+  const uint8_t *p = map + h;
+  uint32_t flags = stored_u16(p + 6), n = stored_u16(p + 26);
+  if (flags & (ZIP_FLAG_ENCRYPTED | ZIP_FLAG_DESCRIPTOR | ZIP_FLAG_STRONG)) return NULL;
+  if (stored_u16(p + 8) != 0) return NULL; /* method: stored */
+  if (stored_u32(p + 18) != size || stored_u32(p + 22) != size) return NULL;
+  if (!name || strlen(name) != n || memcmp(p + ZIP_LOCAL_HEADER, name, n) != 0)
+    return NULL;
+  if (stored_crc32(map + data_off, size) != stored_u32(p + 14)) return NULL;
+  return map + data_off;
+}
+
+/* An octal tar number field (NUL/space padded); -1 if it is not one. */
+static int64_t stored_tar_octal(const uint8_t *p, size_t n) {
+  size_t i = 0;
+  while (i < n && p[i] == ' ') i++;
+  uint64_t v = 0;
+  size_t digits = 0;
+  for (; i < n && p[i] >= '0' && p[i] <= '7'; i++, digits++) {
+    if (v >> 60) return -1;
+    v = v << 3 | (uint64_t)(p[i] - '0');
+  }
+  for (; i < n; i++)
+    if (p[i] != ' ' && p[i] != 0) return -1;
+  return digits ? (int64_t)v : -1;
+}
+
+const uint8_t *io_stored_tar(const uint8_t *map, uint64_t map_len, uint64_t data_off,
+                             uint64_t size) {
+  if (size == 0 || data_off < TAR_BLOCK || data_off % TAR_BLOCK != 0 ||
+      data_off > map_len || size > map_len - data_off)
+    return NULL;
+  const uint8_t *p = map + data_off - TAR_BLOCK;
+  if (p[156] != '0' && p[156] != 0 && p[156] != '7') return NULL; /* regular file */
+  if (stored_tar_octal(p + 124, 12) != (int64_t)size) return NULL;
+  uint64_t sum = 0;
+  for (size_t i = 0; i < TAR_BLOCK; i++) sum += (i >= 148 && i < 156) ? ' ' : p[i];
+  if (stored_tar_octal(p + 148, 8) != (int64_t)sum) return NULL;
+  return map + data_off;
+}
+
+void io_stored_done(const uint8_t *data, uint64_t len) {
+  long ps = sysconf(_SC_PAGESIZE);
+  uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+  uintptr_t a = ((uintptr_t)data + page - 1) & ~(page - 1);
+  uintptr_t b = ((uintptr_t)data + (uintptr_t)len) & ~(page - 1);
+  if (a < b) madvise((void *)a, b - a, MADV_DONTNEED);
+}

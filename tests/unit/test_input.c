@@ -1,0 +1,357 @@
+/* core/input: chunk hold counts, page give-back at both unaligned ends,
+ * tiling of neighbouring chunks, mapped scan give-back; io/stored: finding
+ * stored zip/tar members in place. */
+#include <sys/mman.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "base/base.h"
+#include "check.h"
+#include "core/input.h"
+#include "io/io_internal.h"
+
+static size_t page;
+static unsigned page_shift;
+
+/* An anonymous mapping of n pages filled with 0xAB: given-back pages read
+ * as zero afterwards, untouched ones keep the pattern. */
+static uint8_t *arena_new(size_t pages) {
+  void *p = mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                 -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  memset(p, 0xAB, pages * page);
+  return p;
+}
+
+/* 1 if page i of the arena was given back (no longer resident; asked
+ * without reading it, which AddressSanitizer would report for a poisoned
+ * chunk), 0 if it is still there. */
+static int page_given(const uint8_t *arena, size_t i) {
+  unsigned char vec = 1;
+  if (mincore((void *)(arena + i * page), page, &vec) != 0) return 0;
+  return (vec & 1) == 0;
+}
+
+/* After input_holds_free (unpoisoned): page i reads as zeros. */
+static int page_zero(const uint8_t *arena, size_t i) {
+  const uint8_t *p = arena + i * page;
+  for (size_t k = 0; k < page; k++)
+    if (p[k] != 0) return 0;
+  return 1;
+}
+
+static int bytes_untouched(const uint8_t *p, size_t n) {
+  for (size_t k = 0; k < n; k++)
+    if (p[k] != 0xAB) return 0;
+  return 1;
+}
+
+static void test_holds_span_chunks(void) {
+  uint8_t *arena = arena_new(4);
+  CHECK(arena != NULL);
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena, 4 * page, page_shift, 1), 0);
+  CHECK_EQ_INT(h.chunks, 4);
+  input_holds_hold(&h, page - 10, 20);          /* chunks 0 and 1 */
+  input_holds_hold(&h, 0, 0);                   /* zero length: nothing */
+  input_holds_hold(&h, 4 * page + 5, 10);       /* past the end: nothing */
+  input_holds_hold(&h, 3 * page + 1, 10 * page); /* clamped to chunk 3 */
+  CHECK_EQ_INT(h.counts[0], 1);
+  CHECK_EQ_INT(h.counts[1], 1);
+  CHECK_EQ_INT(h.counts[2], 0);
+  CHECK_EQ_INT(h.counts[3], 1);
+  input_holds_tokenized(&h); /* chunk 2 was never held */
+  CHECK_EQ_INT(h.given[2], 1);
+  CHECK_EQ_INT(h.given_bytes, page);
+  input_holds_release(&h, page - 10, 20);
+  CHECK_EQ_INT(h.given[0] + h.given[1], 2);
+  input_holds_release(&h, 0, 0);
+  CHECK_EQ_INT(h.given[3], 0);
+  input_holds_release(&h, 3 * page + 1, 10 * page);
+  CHECK_EQ_INT(h.given[3], 1);
+  CHECK_EQ_INT(h.given_bytes, 4 * page);
+  input_holds_release(&h, 0, page); /* an extra release stays harmless */
+  for (size_t i = 0; i < 4; i++) CHECK(page_given(arena, i));
+  input_holds_free(&h);
+  for (size_t i = 0; i < 4; i++) CHECK(page_zero(arena, i));
+  munmap(arena, 4 * page);
+}
+
+static void test_nothing_before_tokenize(void) {
+  uint8_t *arena = arena_new(3);
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena, 3 * page, page_shift, 1), 0);
+  input_holds_hold(&h, 0, 3 * page);
+  input_holds_release(&h, 0, 3 * page); /* count 0, but tokenize goes on */
+  CHECK_EQ_INT(h.given_bytes, 0);
+  input_holds_hold(&h, page, 1);
+  input_holds_tokenized(&h);
+  CHECK_EQ_INT(h.given[0] + h.given[2], 2);
+  CHECK_EQ_INT(h.given[1], 0);
+  input_holds_free(&h);
+  CHECK(page_given(arena, 0) && !page_given(arena, 1) && page_given(arena, 2));
+  munmap(arena, 3 * page);
+}
+
+/* Unaligned at both ends: only the whole pages inside the buffer go, and
+ * no byte outside it is touched. */
+static void test_unaligned_ends(void) {
+  uint8_t *arena = arena_new(4);
+  const size_t lead = 100, len = 3 * page - 50;
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena + lead, len, page_shift, 1), 0);
+  input_holds_tokenized(&h);
+  CHECK_EQ_INT(h.given_bytes, len);
+  input_holds_free(&h);
+  CHECK(bytes_untouched(arena, page));                 /* page 0: has the lead */
+  CHECK(page_given(arena, 1) && page_given(arena, 2)); /* inside */
+  CHECK(bytes_untouched(arena + 3 * page, page));      /* page 3: has the tail */
+  munmap(arena, 4 * page);
+}
+
+/* Chunks straddle pages: a page goes once every chunk over it went, in
+ * whichever order. */
+static void test_tiling(void) {
+  uint8_t *arena = arena_new(6);
+  const size_t lead = 100;
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena + lead, 5 * page, page_shift, 1), 0);
+  for (size_t k = 0; k < 5; k++) input_holds_hold(&h, k * page, page);
+  input_holds_tokenized(&h);
+  input_holds_release(&h, 2 * page, page); /* chunk 2: no whole page of its own */
+  CHECK(!page_given(arena, 2) && !page_given(arena, 3));
+  input_holds_release(&h, 1 * page, page); /* page 2 = chunks 1 and 2 */
+  CHECK(!page_given(arena, 1) && page_given(arena, 2) && !page_given(arena, 3));
+  input_holds_release(&h, 3 * page, page); /* page 3 = chunks 2 and 3 */
+  CHECK(page_given(arena, 3) && !page_given(arena, 4));
+  input_holds_release(&h, 0, page);
+  CHECK(page_given(arena, 1));
+  input_holds_release(&h, 4 * page, page);
+  CHECK(page_given(arena, 4) && page_given(arena, 5) == 0);
+  input_holds_free(&h);
+  CHECK(bytes_untouched(arena, lead));
+  CHECK(bytes_untouched(arena + 5 * page + lead, page - lead));
+  munmap(arena, 6 * page);
+}
+
+/* Chunks smaller than a page: the page goes with the last of its chunks. */
+static void test_small_chunks(void) {
+  uint8_t *arena = arena_new(2);
+  unsigned shift = page_shift - 2; /* 4 chunks per page */
+  size_t chunk = (size_t)1 << shift;
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena, 2 * page, shift, 1), 0);
+  CHECK_EQ_INT(h.chunks, 8);
+  for (size_t k = 0; k < 8; k++) input_holds_hold(&h, k * chunk + 1, 1);
+  input_holds_tokenized(&h);
+  for (size_t k = 0; k < 3; k++) input_holds_release(&h, k * chunk + 1, 1);
+  CHECK(!page_given(arena, 0));
+  input_holds_release(&h, 3 * chunk + 1, 1);
+  CHECK(page_given(arena, 0) && !page_given(arena, 1));
+  input_holds_release(&h, 4 * chunk, 4 * chunk); /* one call, four chunks */
+  CHECK(page_given(arena, 1));
+  input_holds_free(&h);
+  munmap(arena, 2 * page);
+}
+
+/* A file smaller than a chunk (and than a page): one chunk, no page. */
+static void test_small_file(void) {
+  uint8_t *arena = arena_new(1);
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena + 10, 100, INPUT_CHUNK_SHIFT_DEFAULT, 1), 0);
+  CHECK_EQ_INT(h.chunks, 1);
+  input_holds_hold(&h, 10, 5);
+  input_holds_hold(&h, 90, 50);
+  input_holds_tokenized(&h);
+  input_holds_release(&h, 10, 5);
+  CHECK_EQ_INT(h.given_bytes, 0);
+  input_holds_release(&h, 90, 50);
+  CHECK_EQ_INT(h.given_bytes, 100);
+  input_holds_free(&h);
+  CHECK(bytes_untouched(arena, page));
+  munmap(arena, page);
+
+  input_holds empty;
+  CHECK_EQ_INT(input_holds_init(&empty, NULL, 0, page_shift, 1), 0);
+  input_holds_hold(&empty, 0, 10);
+  input_holds_tokenized(&empty);
+  input_holds_release(&empty, 0, 10);
+  CHECK_EQ_INT(empty.given_bytes, 0);
+  input_holds_free(&empty);
+}
+
+/* A heap buffer: given back chunk by chunk, still usable and freeable. */
+static void test_heap_buffer(void) {
+  size_t len = (3u << 20) + 7;
+  uint8_t *buf = base_malloc(len);
+  CHECK(buf != NULL);
+  if (!buf) return;
+  memset(buf, 'x', len);
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, buf, len, 16, 1), 0);
+  for (size_t off = 0; off < len; off += 1000) input_holds_hold(&h, off, 1500);
+  input_holds_tokenized(&h);
+  CHECK_EQ_INT(h.given_bytes, 0);
+  for (size_t off = 0; off < len; off += 1000) input_holds_release(&h, off, 1500);
+  CHECK_EQ_INT(h.given_bytes, len);
+  input_holds_free(&h);
+  memset(buf, 'y', len); /* writable again: the pages come back */
+  CHECK_EQ_INT(buf[len - 1], 'y');
+  base_free(buf);
+}
+
+static void test_no_give_back(void) {
+  uint8_t *arena = arena_new(2);
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena, 2 * page, page_shift, 0), 0);
+  input_holds_set_mapped(&h);
+  input_holds_hold(&h, 0, 1);
+  input_holds_hold(&h, page + 1, 1);
+  input_holds_tokenized(&h);
+  input_holds_release(&h, 0, 1);
+  input_holds_release(&h, page + 1, 1);
+  CHECK_EQ_INT(h.given_bytes, 0);
+  input_holds_free(&h);
+  CHECK(bytes_untouched(arena, 2 * page));
+  munmap(arena, 2 * page);
+}
+
+/* A mapping: tokenize's holds give back the pages more than one chunk
+ * behind them (counts untouched; a file mapping faults them back). */
+static void test_mapped_scan(void) {
+  uint8_t *arena = arena_new(6);
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena, 6 * page, page_shift, 1), 0);
+  input_holds_set_mapped(&h);
+  input_holds_hold(&h, 0, 10);
+  input_holds_hold(&h, page, 10);
+  CHECK(!page_given(arena, 0));
+  input_holds_hold(&h, 3 * page, 10);
+  CHECK(page_given(arena, 0) && page_given(arena, 1) && !page_given(arena, 2));
+  CHECK_EQ_INT(h.counts[0], 1);
+  CHECK_EQ_INT(h.given[0], 0);
+  input_holds_tokenized(&h);
+  CHECK_EQ_INT(h.given[2] + h.given[4] + h.given[5], 3);
+  CHECK_EQ_INT(h.given[0] + h.given[1] + h.given[3], 0);
+  input_holds_free(&h);
+  munmap(arena, 6 * page);
+}
+
+static void test_give_back_pages(void) {
+  uint8_t *arena = arena_new(3);
+  input_give_back_pages(arena + 1, arena + 3 * page - 1);
+  CHECK(bytes_untouched(arena, page) && page_given(arena, 1) &&
+        bytes_untouched(arena + 2 * page, page));
+  input_give_back_pages(arena + 5, arena + 6); /* no whole page: nothing */
+  CHECK(bytes_untouched(arena, page));
+  munmap(arena, 3 * page);
+}
+
+static void test_init_alloc_failure(void) {
+  static uint8_t buf[1 << 12];
+  input_holds h;
+  base_alloc_fail_after(2);
+  CHECK_EQ_INT(input_holds_init(&h, buf, sizeof buf, 8, 1), WEFT_ENOMEM);
+  base_alloc_fail_after(0);
+  input_holds_free(&h);
+}
+
+/* ---- io/stored ---- */
+
+static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, v & 0xffff); put16(p + 2, v >> 16); }
+
+/* A zip local header for `name` followed by `data`; returns the data
+ * offset. extra_len bytes of extra field. */
+static size_t zip_member(uint8_t *out, const char *name, const char *data, uint32_t method,
+                         uint32_t flags, uint32_t extra_len) {
+  size_t n = strlen(name), len = strlen(data);
+  memset(out, 0, 30);
+  put32(out, 0x04034b50);
+  put16(out + 6, flags);
+  put16(out + 8, method);
+  put32(out + 14, (uint32_t)crc32(0, (const Bytef *)data, (uInt)len));
+  put32(out + 18, (uint32_t)len);
+  put32(out + 22, (uint32_t)len);
+  put16(out + 26, (uint32_t)n);
+  put16(out + 28, extra_len);
+  memcpy(out + 30, name, n);
+  memset(out + 30 + n, 'E', extra_len);
+  memcpy(out + 30 + n + extra_len, data, len);
+  return 30 + n + extra_len;
+}
+
+static void test_stored_zip(void) {
+  uint8_t buf[512];
+  const char *data = "{\"traceEvents\":[]}";
+  size_t size = strlen(data);
+  size_t at = zip_member(buf, "a.json", data, 0, 0, 7);
+  size_t total = at + size;
+  CHECK(io_stored_zip(buf, total, at, "a.json", size) == buf + at);
+  CHECK(io_stored_zip(buf, total, at, "b.json", size) == NULL); /* name */
+  CHECK(io_stored_zip(buf, total, at, "a.json", size - 1) == NULL); /* size */
+  CHECK(io_stored_zip(buf, total, at - 1, "a.json", size) == NULL); /* offset */
+  CHECK(io_stored_zip(buf, total - 1, at, "a.json", size) == NULL); /* past the map */
+  CHECK(io_stored_zip(buf, total, at, "a.json", 0) == NULL);
+  buf[at + 3] ^= 1; /* CRC mismatch: left to libarchive */
+  CHECK(io_stored_zip(buf, total, at, "a.json", size) == NULL);
+  at = zip_member(buf, "a.json", data, 8, 0, 0);
+  CHECK(io_stored_zip(buf, at + size, at, "a.json", size) == NULL); /* deflated */
+  at = zip_member(buf, "a.json", data, 0, 0x0008, 0);
+  CHECK(io_stored_zip(buf, at + size, at, "a.json", size) == NULL); /* descriptor */
+  at = zip_member(buf, "a.json", data, 0, 0x0001, 0);
+  CHECK(io_stored_zip(buf, at + size, at, "a.json", size) == NULL); /* encrypted */
+  /* A second member right after the first: found by its own header. */
+  size_t at1 = zip_member(buf, "a.json", data, 0, 0, 0);
+  size_t at2 = at1 + size + zip_member(buf + at1 + size, "bb", "xyz", 0, 0, 3);
+  CHECK(io_stored_zip(buf, at2 + 3, at2, "bb", 3) == buf + at2);
+  CHECK(io_stored_zip(buf, at2 + 3, at1, "a.json", size) == buf + at1);
+}
+
+static void tar_header(uint8_t *h, const char *name, size_t size, char type) {
+  memset(h, 0, 512);
+  memcpy(h, name, strlen(name));
+  memcpy(h + 100, "0000644", 7);
+  snprintf((char *)h + 124, 12, "%011zo", size);
+  h[156] = (uint8_t)type;
+  memcpy(h + 257, "ustar", 6);
+  memset(h + 148, ' ', 8);
+  unsigned sum = 0;
+  for (size_t i = 0; i < 512; i++) sum += h[i];
+  snprintf((char *)h + 148, 8, "%06o", sum);
+}
+
+static void test_stored_tar(void) {
+  static uint8_t buf[2048];
+  tar_header(buf, "a.txt", 11, '0');
+  memcpy(buf + 512, "hello world", 11);
+  CHECK(io_stored_tar(buf, sizeof buf, 512, 11) == buf + 512);
+  CHECK(io_stored_tar(buf, sizeof buf, 512, 12) == NULL);   /* size */
+  CHECK(io_stored_tar(buf, sizeof buf, 511, 11) == NULL);   /* unaligned */
+  CHECK(io_stored_tar(buf, sizeof buf, 0, 11) == NULL);     /* no header */
+  CHECK(io_stored_tar(buf, 520, 512, 11) == NULL);          /* past the map */
+  buf[10] ^= 1;                                            /* checksum */
+  CHECK(io_stored_tar(buf, sizeof buf, 512, 11) == NULL);
+  tar_header(buf, "d", 11, '5');
+  CHECK(io_stored_tar(buf, sizeof buf, 512, 11) == NULL);   /* not a file */
+}
+
+int main(void) {
+  long ps = sysconf(_SC_PAGESIZE);
+  page = ps > 0 ? (size_t)ps : 4096;
+  while (((size_t)1 << page_shift) < page) page_shift++;
+  RUN_TEST(test_holds_span_chunks);
+  RUN_TEST(test_nothing_before_tokenize);
+  RUN_TEST(test_unaligned_ends);
+  RUN_TEST(test_tiling);
+  RUN_TEST(test_small_chunks);
+  RUN_TEST(test_small_file);
+  RUN_TEST(test_heap_buffer);
+  RUN_TEST(test_no_give_back);
+  RUN_TEST(test_mapped_scan);
+  RUN_TEST(test_give_back_pages);
+  RUN_TEST(test_init_alloc_failure);
+  RUN_TEST(test_stored_zip);
+  RUN_TEST(test_stored_tar);
+  return CHECK_SUMMARY();
+}
