@@ -12,7 +12,10 @@ static void check_resolves(const proto_refs *r, uint64_t payload, proto_span wan
                            const proto_ref_ctx *want_ctx) {
   proto_span got;
   const proto_ref_ctx *c = NULL;
-  CHECK(proto_ref_resolve(r, payload, &got, &c));
+  uint32_t buffer;
+  CHECK(proto_ref_resolve(r, payload, &got, &c, &buffer));
+  CHECK(buffer < r->buffers.len && got.data >= r->buffers.data[buffer].data &&
+        got.data + got.len <= r->buffers.data[buffer].data + r->buffers.data[buffer].len);
   CHECK(got.data == want.data);
   CHECK_EQ_INT(got.len, want.len);
   CHECK(c && c->seq == want_ctx->seq && c->generation == want_ctx->generation &&
@@ -68,16 +71,17 @@ static void test_refused(void) {
   /* Payloads that were never made do not resolve. */
   proto_span s;
   const proto_ref_ctx *got;
-  CHECK_EQ_INT(proto_ref_resolve(&r, 0, &s, &got), 0); /* no context yet */
+  uint32_t b;
+  CHECK_EQ_INT(proto_ref_resolve(&r, 0, &s, &got, &b), 0); /* no context yet */
   CHECK_EQ_INT(proto_ref_make(&r, span_at(buf, 8, 0), &c, &p), 1);
-  CHECK_EQ_INT(proto_ref_resolve(&r, p | 1000, &s, &got), 0); /* past the end */
-  CHECK_EQ_INT(proto_ref_resolve(&r, p | (UINT64_C(5) << PROTO_REF_OFFSET_BITS), &s, &got), 0);
+  CHECK_EQ_INT(proto_ref_resolve(&r, p | 1000, &s, &got, &b), 0); /* past the end */
+  CHECK_EQ_INT(proto_ref_resolve(&r, p | (UINT64_C(5) << PROTO_REF_OFFSET_BITS), &s, &got, &b), 0);
   /* A length prefix reaching past the buffer does not resolve. */
   uint8_t tail[3] = {0x0a, 5, 'q'};
   uint32_t inner;
   CHECK_EQ_INT(proto_ref_enter(&r, tail, sizeof tail, &inner), WEFT_OK);
   uint64_t base = r.buffers.data[r.buffers.len - 1].base;
-  CHECK_EQ_INT(proto_ref_resolve(&r, base + 1, &s, &got), 0);
+  CHECK_EQ_INT(proto_ref_resolve(&r, base + 1, &s, &got, &b), 0);
   proto_ref_leave(&r, inner);
   proto_ref_leave(&r, saved);
   proto_refs_free(&r);

@@ -45,6 +45,7 @@ typedef struct proto_ftrace_rec {
   uint32_t clock;
   uint32_t cpu;
   uint32_t seq, generation;
+  uint32_t buffer;      /* proto_refs buffer holding `event` */
   uint8_t kind;
   int64_t a, b, c, d;   /* compact: prev_state/pid, pid/target_cpu, prio, flags */
 } proto_ftrace_rec;
@@ -127,9 +128,12 @@ static int proto_ftrace_push(import_file *f, proto_ftrace_state *s,
   if (made) {
     payload |= PROTO_REF_FTRACE;
   } else {
-    if (VEC_PUSH(s->recs, *rec)) return WEFT_ENOMEM;
+    proto_ftrace_rec copy = *rec;
+    copy.buffer = proto_input_current(f);
+    if (VEC_PUSH(s->recs, copy)) return WEFT_ENOMEM;
     payload = PROTO_FTRACE_SIDE | (uint64_t)(s->recs.len - 1);
   }
+  if (rec->event.data) proto_input_hold(f, rec->event);
   return import_push_cpu(f, rec->machine, rec->cpu, rec->raw_ts, rec->clock, payload);
 }
 
@@ -634,7 +638,8 @@ static const proto_ftrace_rec *proto_ftrace_rec_of(const proto_import_state *st,
   const proto_ref_ctx *c;
   proto_field fl;
   memset(tmp, 0, sizeof *tmp);
-  if (!proto_ref_resolve(&st->refs, event->payload & ~PROTO_REF_FTRACE, &tmp->event, &c) ||
+  if (!proto_ref_resolve(&st->refs, event->payload & ~PROTO_REF_FTRACE, &tmp->event, &c,
+                         &tmp->buffer) ||
       proto_find_first(tmp->event.data, tmp->event.len, PROTO_FTRACE_EVENT_TIMESTAMP, &fl) != 1)
     return NULL;
   tmp->kind = PROTO_FTRACE_EVENT;
@@ -647,12 +652,23 @@ static const proto_ftrace_rec *proto_ftrace_rec_of(const proto_import_state *st,
   return tmp;
 }
 
+static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
+                              const sort_event *event, base_error *err);
+
 int proto_ftrace_parse(import_file *f, const sort_event *event, base_error *err) {
   proto_import_state *st = f->state;
   proto_ftrace_state *s = st->ftrace;
   proto_ftrace_rec resolved;
   const proto_ftrace_rec *rec = s ? proto_ftrace_rec_of(st, s, event, &resolved) : NULL;
   if (!rec) return WEFT_OK;
+  int rc = proto_ftrace_apply(f, rec, event, err);
+  if (rec->event.data) proto_input_release(f, rec->buffer, rec->event);
+  return rc;
+}
+
+static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
+                              const sort_event *event, base_error *err) {
+  proto_ftrace_state *s = ((proto_import_state *)f->state)->ftrace;
   if (rec->kind == PROTO_FTRACE_LATEST_START) {
     int rc = ctx_metadata_set_int(f->ctx, "ftrace_latest_data_start_ns", event->ts,
                                   model_machine_column(rec->machine), f->trace_id);

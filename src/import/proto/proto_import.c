@@ -320,14 +320,55 @@ static int proto_packet_machine(import_file *f, uint64_t raw, uint32_t *machine,
   return WEFT_OK;
 }
 
+/* ---- input release ---- */
+
+void proto_input_hold(import_file *f, proto_span s) {
+  proto_refs *r = &((proto_import_state *)f->state)->refs;
+  if (r->current == 0) import_input_hold(f, (size_t)(s.data - f->data), s.len);
+  else r->buffers.data[r->current].holds++;
+}
+
+void proto_input_pin(import_file *f, proto_span s) {
+  proto_refs *r = &((proto_import_state *)f->state)->refs;
+  if (r->current == 0) import_input_hold(f, (size_t)(s.data - f->data), s.len);
+  else r->buffers.data[r->current].pinned = 1;
+}
+
+uint32_t proto_input_current(const import_file *f) {
+  return ((const proto_import_state *)f->state)->refs.current;
+}
+
+/* Buffer i > 0 of the refs is inflated[i - 1] (entered in that order). */
+static void proto_input_free_inflated(proto_import_state *st, uint32_t buffer) {
+  proto_ref_buffer *b = &st->refs.buffers.data[buffer];
+  if (buffer == 0 || b->holds || b->pinned || buffer > st->inflated.len) return;
+  base_buf_free(&st->inflated.data[buffer - 1]);
+  b->len = 0; /* nothing resolves into it any more */
+}
+
+void proto_input_release(import_file *f, uint32_t buffer, proto_span s) {
+  proto_import_state *st = f->state;
+  if (buffer == 0) {
+    import_input_release(f, (size_t)(s.data - f->data), s.len);
+    return;
+  }
+  if (buffer >= st->refs.buffers.len) return;
+  proto_ref_buffer *b = &st->refs.buffers.data[buffer];
+  if (b->holds && --b->holds == 0) proto_input_free_inflated(st, buffer);
+}
+
 /* The sort payload of a packet: a reference, or a side record. */
-static int proto_packet_payload(proto_import_state *st, proto_span pkt, uint32_t seq_idx,
+static int proto_packet_payload(import_file *f, proto_span pkt, uint32_t seq_idx,
                                 uint32_t machine, uint64_t *payload) {
+  proto_import_state *st = f->state;
   const proto_seq *seq = &st->seqs.data[seq_idx];
   proto_ref_ctx c = {seq->defaults, seq_idx, seq->generation, machine, 0};
   int made = proto_ref_make(&st->refs, pkt, &c, payload);
-  if (made) return made < 0 ? made : WEFT_OK;
-  proto_packet_info info = {pkt, seq->defaults, seq_idx, seq->generation, machine};
+  if (made < 0) return made;
+  proto_input_hold(f, pkt);
+  if (made) return WEFT_OK;
+  proto_packet_info info = {pkt, seq->defaults, seq_idx, seq->generation, machine,
+                            st->refs.current};
   if (VEC_PUSH(st->packets, info)) return WEFT_ENOMEM;
   *payload = PROTO_REF_SIDE | (uint64_t)(st->packets.len - 1);
   return WEFT_OK;
@@ -358,7 +399,10 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     seq->defaults.len = 0;
     seq->default_clock = 0;
   }
-  if (h.has_defaults) proto_seq_set_defaults(seq, h.defaults);
+  if (h.has_defaults) {
+    proto_seq_set_defaults(seq, h.defaults);
+    proto_input_pin(f, h.defaults);
+  }
   if (h.has_interned) {
     rc = proto_intern_data(f, seq_idx, h.interned);
     if (rc) return base_error_set(err, rc, "out of memory");
@@ -411,7 +455,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     return WEFT_OK;
   }
   uint64_t payload;
-  rc = proto_packet_payload(st, pkt, seq_idx, machine, &payload);
+  rc = proto_packet_payload(f, pkt, seq_idx, machine, &payload);
   if (!rc) rc = h.has_ts ? import_push(f, ts, node, payload)
                          : import_push_untimed(f, ts, node, payload);
   if (rc) return base_error_set(err, rc, "out of memory");
@@ -455,8 +499,10 @@ static int proto_tokenize(import_file *f, base_error *err) {
   proto_import_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   f->state = st;
+  f->release_input = 1;
   int rc = proto_scan_machines(f, f->data, f->len, err);
   if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, 0, err);
+  for (uint32_t i = 1; !rc && i < st->refs.buffers.len; i++) proto_input_free_inflated(st, i);
   if (!rc && proto_ftrace_tokenize_end(f)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
   if (rc) return rc;
   if (!st->claimed_clock && st->saw_timestamp)

@@ -32,6 +32,7 @@ typedef struct proto_packet_info {
   uint32_t seq;            /* index into proto_import_state.seqs */
   uint32_t generation;     /* incremental-state generation of the sequence */
   uint32_t machine;        /* machine row of the packet (import_machine) */
+  uint32_t buffer;         /* proto_refs buffer holding `data` */
 } proto_packet_info;
 
 typedef struct proto_seq {
@@ -89,6 +90,14 @@ int64_t proto_clock_scale(const proto_import_state *st, uint32_t seq, uint64_t c
                           int64_t value);
 int proto_import_parse(import_file *f, const sort_event *event,
                        base_error *err);
+/* Input release (import_input_hold): `s` lies in the buffer being
+ * tokenized. hold: a queued event reads it when parsed, and calls
+ * proto_input_release with the buffer's index once parsed; pin: read until
+ * loading ends. An inflated buffer is freed once nothing holds or pins it. */
+void proto_input_hold(import_file *f, proto_span s);
+void proto_input_pin(import_file *f, proto_span s);
+uint32_t proto_input_current(const import_file *f);
+void proto_input_release(import_file *f, uint32_t buffer, proto_span s);
 /* Legacy track-event time of a packet (proto_track_time.c): sets *result to
  * 1 with *ts (ns), 0 if the packet timestamp applies, -1 if invalid (counted;
  * drop the packet). Returns WEFT_OK or WEFT_ENOMEM. */

@@ -519,7 +519,7 @@ static const proto_packet_info *proto_packet_of(const proto_import_state *st, ui
     return index < st->packets.len ? &st->packets.data[index] : NULL;
   }
   const proto_ref_ctx *c;
-  if (!proto_ref_resolve(&st->refs, payload, &tmp->data, &c)) return NULL;
+  if (!proto_ref_resolve(&st->refs, payload, &tmp->data, &c, &tmp->buffer)) return NULL;
   tmp->defaults = c->defaults;
   tmp->seq = c->seq;
   tmp->generation = c->generation;
@@ -527,13 +527,23 @@ static const proto_packet_info *proto_packet_of(const proto_import_state *st, ui
   return tmp;
 }
 
+static int proto_packet_apply(import_file *f, const proto_packet_info *info, int64_t ts,
+                              base_error *err);
+
 int proto_import_parse(import_file *f, const sort_event *event, base_error *err) {
   proto_import_state *st = f->state;
   if (st && (event->payload & PROTO_REF_FTRACE)) return proto_ftrace_parse(f, event, err);
   proto_packet_info resolved;
   const proto_packet_info *info = st ? proto_packet_of(st, event->payload, &resolved) : NULL;
   if (!info) return WEFT_OK;
-  proto_parse_ctx p = {f, info, info->machine, event->ts};
+  int rc = proto_packet_apply(f, info, event->ts, err);
+  proto_input_release(f, info->buffer, info->data);
+  return rc;
+}
+
+static int proto_packet_apply(import_file *f, const proto_packet_info *info, int64_t ts,
+                              base_error *err) {
+  proto_parse_ctx p = {f, info, info->machine, ts};
   proto_field fl;
   proto_reader r;
   proto_reader_init_span(&r, p.info->data);

@@ -13,7 +13,7 @@ void proto_refs_free(proto_refs *r) {
 
 int proto_ref_enter(proto_refs *r, const uint8_t *data, size_t len,
                     uint32_t *saved) {
-  proto_ref_buffer b = {data, len, r->next_base};
+  proto_ref_buffer b = {data, len, r->next_base, 0, 0};
   if (VEC_PUSH(r->buffers, b)) return WEFT_ENOMEM;
   *saved = r->current;
   r->current = (uint32_t)(r->buffers.len - 1);
@@ -98,7 +98,7 @@ static const proto_ref_buffer *proto_ref_buffer_at(const proto_refs *r, uint64_t
 }
 
 int proto_ref_resolve(const proto_refs *r, uint64_t payload, proto_span *span,
-                      const proto_ref_ctx **c) {
+                      const proto_ref_ctx **c, uint32_t *buffer) {
   uint64_t offset = payload & PROTO_REF_OFFSET_MASK;
   uint64_t index = payload >> PROTO_REF_OFFSET_BITS & PROTO_REF_CTX_MASK;
   if (!r->buffers.len || index >= r->ctxs.len) return 0;
@@ -111,5 +111,6 @@ int proto_ref_resolve(const proto_refs *r, uint64_t payload, proto_span *span,
   span->data = at + prefix;
   span->len = (size_t)len;
   *c = &r->ctxs.data[index];
+  *buffer = (uint32_t)(b - r->buffers.data);
   return 1;
 }

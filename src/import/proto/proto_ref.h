@@ -38,6 +38,8 @@ typedef struct proto_ref_buffer {
   const uint8_t *data;
   size_t len;
   uint64_t base;           /* virtual offset of data[0] */
+  uint64_t holds;          /* queued events reading it (inflated buffers) */
+  int pinned;              /* something lives as long as the importer */
 } proto_ref_buffer;
 
 typedef struct proto_refs {
@@ -58,9 +60,10 @@ void proto_ref_leave(proto_refs *r, uint32_t saved);
  * 1 and *payload, 0 if it cannot be referenced, WEFT_ENOMEM. */
 int proto_ref_make(proto_refs *r, proto_span span, const proto_ref_ctx *c,
                    uint64_t *payload);
-/* The span and context of a payload made by proto_ref_make; 0 if it does
- * not resolve (never for a payload made by this refs). */
+/* The span and context of a payload made by proto_ref_make, and the index
+ * of its buffer; 0 if it does not resolve (never for a payload made by this
+ * refs). */
 int proto_ref_resolve(const proto_refs *r, uint64_t payload, proto_span *span,
-                      const proto_ref_ctx **c);
+                      const proto_ref_ctx **c, uint32_t *buffer);
 
 #endif

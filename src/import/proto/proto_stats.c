@@ -6,6 +6,7 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_config_text.h"
+#include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
 
 #define PROTO_MAX_WRITERS 65536
@@ -218,6 +219,7 @@ int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
     if (fl.number == PROTO_TRACE_PACKET_TRACE_CONFIG && len) {
       m->config = fl.span;
       m->has_config = 1;
+      proto_input_pin(f, fl.span);
       if (m->uuid_source < 2) {
         int found = 0;
         proto_uuid_read(fl.span, PROTO_TRACE_CONFIG_TRACE_UUID_MSB,
