@@ -322,17 +322,18 @@ static int proto_packet_machine(import_file *f, uint64_t raw, uint32_t *machine,
 
 /* ---- input release ---- */
 
-void proto_input_hold(import_file *f, proto_span s) {
+/* A file range is held at the loader (a pin is a hold never released); an
+ * inflated buffer counts its holds itself, or is marked pinned. */
+static void proto_input_keep(import_file *f, proto_span s, int pin) {
   proto_refs *r = &((proto_import_state *)f->state)->refs;
+  proto_ref_buffer *b = &r->buffers.data[r->current];
   if (r->current == 0) import_input_hold(f, (size_t)(s.data - f->data), s.len);
-  else r->buffers.data[r->current].holds++;
+  else if (pin) b->pinned = 1;
+  else b->holds++;
 }
 
-void proto_input_pin(import_file *f, proto_span s) {
-  proto_refs *r = &((proto_import_state *)f->state)->refs;
-  if (r->current == 0) import_input_hold(f, (size_t)(s.data - f->data), s.len);
-  else r->buffers.data[r->current].pinned = 1;
-}
+void proto_input_hold(import_file *f, proto_span s) { proto_input_keep(f, s, 0); }
+void proto_input_pin(import_file *f, proto_span s) { proto_input_keep(f, s, 1); }
 
 uint32_t proto_input_current(const import_file *f) {
   return ((const proto_import_state *)f->state)->refs.current;
