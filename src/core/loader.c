@@ -12,11 +12,19 @@
 
 #include "clock/clock.h"
 #include "core/input.h"
+#include "core/scan.h"
 
 #include "import/importer.h"
 #include "io/archive.h"
 #include "io/sniff.h"
 #include "manifest/manifest.h"
+
+/* A scan queued ahead of its file's turn, and the bytes it reads. */
+typedef struct loader_scan {
+  scan_job *job;
+  const uint8_t *data;
+  size_t len;
+} loader_scan;
 
 /* Input bytes the loader owns: a heap buffer or a read-only file mapping. */
 typedef struct loader_blob {
@@ -42,6 +50,10 @@ struct loader {
   base_map unrelatable_clocks; /* clock nodes already counted as unrelatable */
   uint64_t input_bytes;      /* top-level bytes fed so far */
   uint64_t expanded_bytes;   /* bytes unpacked from containers so far */
+  uint32_t threads;          /* --threads, resolved */
+  scan_pool *scans;          /* created at the first scan ahead, or NULL */
+  VEC(loader_scan) scan_jobs; /* scans of upcoming members, in member order */
+  uint64_t scan_ahead_bytes; /* input bytes of scan_jobs */
 };
 
 /* What the sorter's callbacks receive. */
@@ -223,6 +235,71 @@ int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
   return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
 }
 
+/* ---- scans of upcoming files (core/scan.h) ----
+ * While the loading thread tokenizes an archive member, the workers scan
+ * the next ones; each result waits for its file's turn. The window holds
+ * two scans per worker (one running, one queued) and at most
+ * LOADER_SCAN_AHEAD_BYTES of input, so results never pile up. */
+
+#define LOADER_SCAN_AHEAD_BYTES ((uint64_t)256 << 20)
+
+/* Drops the scans queued from index `from` on (a container that failed, or
+ * one whose members are done). */
+static void loader_scans_drop(loader *l, size_t from) {
+  while (l->scan_jobs.len > from) {
+    loader_scan *s = &l->scan_jobs.data[--l->scan_jobs.len];
+    scan_job_drop(l->scans, s->job);
+    l->scan_ahead_bytes -= s->len;
+  }
+}
+
+static void loader_scans_stop(loader *l) {
+  if (!l->scans) return;
+  loader_scans_drop(l, 0);
+  scan_pool_destroy(l->scans);
+  l->scans = NULL;
+  VEC_FREE(l->scan_jobs);
+}
+
+static const importer_ops *loader_importer_for(io_trace_type type);
+
+/* Queues a scan of an upcoming file if its importer has one; 0 when the
+ * window is full (the file is then scanned in its turn). */
+static int loader_scan_ahead(loader *l, io_trace_type type, const uint8_t *data, size_t len) {
+  const importer_ops *ops = loader_importer_for(type);
+  if (!ops || !ops->scan || !data || len == 0) return 1;
+  size_t window = 2 * (size_t)(l->threads - 1);
+  if (l->scan_jobs.len >= window ||
+      (l->scan_jobs.len && l->scan_ahead_bytes + len > LOADER_SCAN_AHEAD_BYTES))
+    return 0;
+  if (!l->scans && scan_pool_create(&l->scans, l->threads)) return 0;
+  import_scan_input in = {data, len, &l->ctx->options};
+  loader_scan s = {NULL, data, len};
+  if (VEC_RESERVE(l->scan_jobs, l->scan_jobs.len + 1) ||
+      scan_pool_submit(l->scans, ops, &in, &s.job))
+    return 0; /* out of memory here: scanned in its turn instead */
+  VEC_PUSH(l->scan_jobs, s);
+  l->scan_ahead_bytes += len;
+  return 1;
+}
+
+/* The scan of a file about to be tokenized: the result of the scan queued
+ * ahead for these bytes, else a scan run here and now. */
+static int loader_scan_result(loader *l, const importer_ops *ops, const uint8_t *data,
+                              size_t len, void **result, base_error *err) {
+  for (size_t i = 0; i < l->scan_jobs.len; i++) {
+    loader_scan s = l->scan_jobs.data[i];
+    if (s.data != data || s.len != len) continue;
+    memmove(&l->scan_jobs.data[i], &l->scan_jobs.data[i + 1],
+            (l->scan_jobs.len - i - 1) * sizeof s);
+    l->scan_jobs.len--;
+    l->scan_ahead_bytes -= len;
+    return scan_job_take(l->scans, s.job, result, err);
+  }
+  import_scan_input in = {data, len, &l->ctx->options};
+  return scan_run(ops, &in, result, err);
+}
+
 /* ---- life cycle ---- */
 
 /* --threads: 0 means one per online core. */
@@ -239,7 +316,8 @@ int loader_create(loader **out, trace_context *ctx) {
   sorter_init(&l->sorter);
   io_limits_default(&l->limits);
   const weft_options *o = &ctx->options;
-  sorter_set_threads(&l->sorter, loader_thread_count(o->threads));
+  l->threads = loader_thread_count(o->threads);
+  sorter_set_threads(&l->sorter, l->threads);
   if (o->max_decompressed_bytes) l->limits.max_member_bytes = o->max_decompressed_bytes;
   if (o->max_compression_ratio) l->limits.max_ratio = o->max_compression_ratio;
   if (o->max_archive_members) l->limits.max_members = o->max_archive_members;
@@ -287,6 +365,7 @@ int loader_maps_files(const loader *l) { return l->map_inputs; }
 
 void loader_destroy(loader *l) {
   if (!l) return;
+  loader_scans_stop(l);
   loader_free_files(l);
   loader_free_blobs(l);
   VEC_FREE(l->files);
@@ -423,7 +502,10 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
   if (!rc) rc = sorter_add_source(&l->sorter, &f->source);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   loader_apply_manifest(l, f);
-  rc = ops->tokenize(f, err);
+  if (ops->scan) rc = loader_scan_result(l, ops, data, len, &f->scan, err);
+  if (!rc) rc = ops->tokenize(f, err);
+  if (f->scan) ops->scan_free(f->scan);
+  f->scan = NULL;
   if (!rc) rc = loader_check_tokenized(l, f, err);
   if (!rc) loader_tokenized(l, f, mapped);
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
@@ -495,7 +577,14 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   for (size_t i = 0; i < ms.lens.len; i++) l->expanded_bytes += ms.lens.data[i];
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   if (rc == WEFT_OK) io_order_members(ms.entries.data, ms.entries.len);
+  size_t scans_before = l->scan_jobs.len, ahead = 0;
   for (size_t i = 0; i < ms.entries.len; i++) {
+    if (rc != WEFT_OK) loader_scans_drop(l, scans_before); /* before members are freed */
+    for (ahead = ahead > i + 1 ? ahead : i + 1; rc == WEFT_OK && ahead < ms.entries.len; ahead++) {
+      const io_order_entry *e = &ms.entries.data[ahead];
+      if (!loader_scan_ahead(l, e->type, ms.datas.data[e->index], ms.lens.data[e->index]))
+        break;
+    }
     uint32_t k = ms.entries.data[i].index;
     uint8_t *member = ms.datas.data[k];
     int owned = ms.owned.data[k];
@@ -519,6 +608,7 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
     if (owned && !keep) base_free(member);
     if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   }
+  loader_scans_drop(l, scans_before);
   for (size_t i = 0; i < ms.names.len; i++) base_free(ms.names.data[i]);
   VEC_FREE(ms.entries);
   VEC_FREE(ms.datas);
@@ -751,6 +841,7 @@ static int loader_emit(void *user, const sort_event *e) {
 }
 
 int loader_finish(loader *l, base_error *err) {
+  loader_scans_stop(l); /* every file is tokenized: the workers are done */
   /* A single input is the trace itself: Perfetto leaves its name NULL. */
   if (l->top_level_count == 1 && l->first_top_level >= 0)
     storage_set_str(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_name,

@@ -16,8 +16,23 @@
 
 typedef struct import_file import_file;
 
+/* What a scan may read: a file's bytes and the load's options. */
+typedef struct import_scan_input {
+  const uint8_t *data;
+  size_t len;
+  const weft_options *options;
+} import_scan_input;
+
 typedef struct importer_ops {
   const char *trace_type;
+  /* Optional pre-pass of tokenize, pure so that it can run on a worker
+   * thread, ahead of the file's turn and concurrently with other files'
+   * scans and tokenizes (core/scan.h). It reads only `in` (no import_*
+   * call, no context) and returns what it found in *result, which
+   * tokenize then finds in f->scan. A non-zero status fails the file's
+   * load with *err. scan_free frees a result. */
+  int (*scan)(const import_scan_input *in, void **result, base_error *err);
+  void (*scan_free)(void *result);
   int (*tokenize)(import_file *f, base_error *err);
   int (*parse)(import_file *f, const sort_event *event, base_error *err);
   /* Optional: called once after the last event was parsed. */
@@ -42,6 +57,8 @@ struct import_file {
   int pinned;           /* manifest PIN: every clock is the private clock */
   uint32_t snapshot_count; /* clock snapshots this file added */
   int release_input;    /* set in tokenize to opt in: see import_input_hold */
+  void *scan;           /* ops->scan's result during tokenize (the loader
+                           frees it after, unless tokenize took it: NULL) */
   struct loader *loader;
   struct input_holds *holds; /* loader-private: the chunk counts */
 };

@@ -137,5 +137,68 @@ class InputReleaseProtoTest(DeterminismTest):
         self.assertEqual(self.run_keep(KEEP_INPUT, '-q', sql, packed), want)
 
 
+def json_member(i, truncated=False):
+    """A Chrome JSON trace using what the JSON scan notes besides events:
+    metadata, displayTimeUnit, systemTraceEvents, events without ts, and
+    optionally an unterminated event array."""
+    events = []
+    for k in range(300):
+        ts = 1000 + k * 10
+        events.append('{"ph":"X","name":"s%d","pid":%d,"tid":%d,"ts":%d,"dur":%d}'
+                      % (k % 7, i + 1, i + 10, ts, 5 + k % 3))
+        events.append('{"ph":"B","name":"b","pid":%d,"tid":%d,"ts":%d}' % (i + 1, i + 11, ts))
+        events.append('{"ph":"E","pid":%d,"tid":%d,"ts":%d}' % (i + 1, i + 11, ts + 4))
+    events.append('{"ph":"i","name":"no ts","pid":1,"tid":1}')
+    body = ','.join(events)
+    if truncated:
+        return '[' + body + ',{"ph":"X","na'
+    systrace = ('# tracer: nop\\n  <idle>-0 [000] ...1 %d.000100: sched_switch: '
+                'prev_comm=swapper prev_pid=0 prev_prio=120 prev_state=R ==> '
+                'next_comm=app%d next_pid=%d next_prio=120\\n' % (i + 1, i, 100 + i))
+    return ('{"displayTimeUnit":"ns","metadata":{"member":%d,"name":"m%d"},'
+            '"traceEvents":[%s],"systemTraceEvents":"%s"}' % (i, i, body, systrace))
+
+
+class JsonScanAheadTest(e.TempDirTest):
+    """Archives of Chrome JSON members, whose scans run ahead on worker
+    threads, load the same tables as with one thread; a malformed member
+    fails the load naming it, with its neighbours' scans in flight."""
+
+    def zip_of(self, name, members):
+        path = os.path.join(self.dir, name)
+        with zipfile.ZipFile(path, 'w') as z:
+            for i, data in enumerate(members):
+                z.writestr('m%02d.json' % i, data,
+                           compress_type=zipfile.ZIP_DEFLATED if i % 2 else zipfile.ZIP_STORED)
+        return path
+
+    def test_same_tables_with_threads(self):
+        members = [json_member(i) for i in range(11)] + [json_member(11, truncated=True)]
+        trace = self.zip_of('json.zip', members)
+        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
+        runs = {}
+        for threads in (1, 2, 4):
+            rc, out, err = e.run('--threads', str(threads), '-q', sql, trace)
+            self.assertEqual(rc, 0, err)
+            runs[threads] = out
+        self.assertIn('json_metadata.member', runs[1])
+        self.assertIn('json_display_time_unit', runs[1])
+        self.assertIn('json_tokenizer_failure', runs[1])
+        self.assertIn('sched_switch', runs[1])
+        self.assertEqual(runs[2], runs[1])
+        self.assertEqual(runs[4], runs[1])
+
+    def test_bad_member_named(self):
+        members = [json_member(i) for i in range(8)]
+        members[2] = '{"traceEvents":[{"ph":"X",}]}'
+        trace = self.zip_of('bad.zip', members)
+        for threads in (1, 3):
+            rc, out, err = e.run('--threads', str(threads), '-q',
+                                 e.write_temp(self.dir, 'q.sql', 'select 1;'), trace)
+            self.assertNotEqual(rc, 0)
+            self.assertLess(rc, 128, err)
+            self.assertIn('m02.json', err)
+
+
 if __name__ == '__main__':
     e.main()

@@ -1,9 +1,11 @@
 /* Chrome JSON traces: {"traceEvents": [...], ...} or a bare array of events.
  *
- * tokenize: walks the file once. For each event it reads only "ts", "dur"
- * and "ph"; events without a usable ts are dropped (json_tokenizer_failure)
- * unless they are metadata (M, applied at time 0). Events are pushed to the
- * sorter in Perfetto's order (see json_pending). Top-level keys: "displayTimeUnit" is counted
+ * scan (json_scan.c, may run on a worker thread): walks the file once. For
+ * each event it reads only "ts", "dur" and "ph"; events without a usable ts
+ * are dropped (json_tokenizer_failure) unless they are metadata (M, applied
+ * at time 0), and the rest are put in Perfetto's push order (json_pending).
+ * tokenize: acts on what the scan found: pushes the events, counts stats,
+ * reads the metadata objects. Top-level keys: "displayTimeUnit" is counted
  * (json_display_time_unit) and ignored — timestamps are always us;
  * "metadata" becomes metadata rows json_metadata.<key>; the raw
  * "systemTraceEvents" string is decoded and its ftrace text lines are
@@ -20,99 +22,6 @@
 
 #include "import/json/json_internal.h"
 #include "import/systrace/systrace.h"
-
-/* Order at equal ts (Perfetto's): end events (E, e) first, then complete
- * events (X) longest first, then everything else, each in file order. The
- * key applies only when the file has a complete event; else file order. */
-typedef struct json_pending {
-  int64_t ts;
-  int64_t key; /* INT64_MIN for ends, INT64_MAX - dur for X, else INT64_MAX */
-  size_t offset;
-} json_pending;
-
-typedef struct json_order {
-  VEC(json_pending) events;
-  int has_complete;
-} json_order;
-
-/* ---- one event's ts/dur/ph ---- */
-
-typedef struct json_event_head {
-  json_time ts, dur;
-  char ph;
-  int any_key;
-} json_event_head;
-
-/* Reads the current event object (after its '{'): ts, dur, ph; *end is
- * the offset just past its '}'. */
-static int json_event_head_read(json_tokenizer *tk, json_event_head *h,
-                                size_t *end, base_error *err) {
-  json_token t;
-  memset(h, 0, sizeof *h);
-  for (;;) {
-    int rc = json_next(tk, &t, err);
-    if (rc) return rc;
-    if (t.type == JSON_TOK_OBJECT_END) {
-      *end = t.offset + 1;
-      return WEFT_OK;
-    }
-    if (t.type != JSON_TOK_KEY) return base_error_set(err, WEFT_EPARSE, "json: bad event");
-    h->any_key = 1;
-    int is_ts = json_key_is(&t, "ts"), is_dur = json_key_is(&t, "dur");
-    int is_ph = json_key_is(&t, "ph");
-    rc = json_next(tk, &t, err);
-    if (rc) return rc;
-    if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN) {
-      rc = json_skip_container(tk, err);
-      if (rc) return rc;
-      continue;
-    }
-    json_time *tm = is_ts ? &h->ts : is_dur ? &h->dur : NULL;
-    if (tm) {
-      tm->present = 1;
-      tm->valid = json_time_from(&t, &tm->ns) == 0;
-    } else if (is_ph && t.type == JSON_TOK_STRING && t.len) {
-      h->ph = t.ptr[0];
-    }
-  }
-}
-
-/* Walks the event array; the tokenizer is just past its '['. */
-static int json_tokenize_events(import_file *f, json_tokenizer *tk,
-                                json_order *out, base_error *err) {
-  json_token t;
-  for (;;) {
-    int rc = json_next(tk, &t, err);
-    if (rc) return rc;
-    if (t.type == JSON_TOK_ARRAY_END) return WEFT_OK;
-    if (t.type != JSON_TOK_OBJECT_BEGIN) {
-      rc = t.type == JSON_TOK_ARRAY_BEGIN ? json_skip_container(tk, err) : WEFT_OK;
-      if (rc) return rc;
-      continue;
-    }
-    json_pending p = {0, INT64_MAX, t.offset};
-    json_event_head h;
-    size_t end = 0;
-    rc = json_event_head_read(tk, &h, &end, err);
-    if (rc) return rc;
-    if (!h.any_key) continue; /* {}: nothing to import, not an error */
-    if (h.ts.valid) {
-      p.ts = h.ts.ns;
-    } else if (h.ph != 'M') {
-      rc = import_stat(f, stat_json_tokenizer_failure, 1);
-      if (rc) return base_error_set(err, rc, "out of memory");
-      continue;
-    }
-    if (h.ph == 'E' || h.ph == 'e') {
-      p.key = INT64_MIN;
-    } else if (h.ph == 'X' && h.dur.valid) {
-      p.key = h.dur.ns < 0 ? INT64_MAX : INT64_MAX - h.dur.ns;
-      out->has_complete = 1;
-    }
-    if (VEC_PUSH(out->events, p)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
-    json_hold_event(f, p.offset, end);
-  }
-}
 
 /* ---- top-level keys ---- */
 
@@ -158,94 +67,66 @@ static int json_tokenize_metadata(import_file *f, json_tokenizer *tk,
   return rc;
 }
 
-static int json_tokenize_object(import_file *f, json_tokenizer *tk,
-                                json_order *out, base_error *err) {
-  json_state *st = f->state;
-  json_token t;
-  for (;;) {
-    int rc = json_next(tk, &t, err);
-    if (rc) return rc;
-    if (t.type == JSON_TOK_OBJECT_END) return WEFT_OK;
-    int is_events = json_key_is(&t, "traceEvents");
-    int is_unit = json_key_is(&t, "displayTimeUnit");
-    int is_meta = json_key_is(&t, "metadata");
-    int is_sys = json_key_is(&t, "systemTraceEvents");
-    rc = json_next(tk, &t, err);
-    if (rc) return rc;
-    if (is_events && t.type == JSON_TOK_ARRAY_BEGIN) {
-      rc = json_tokenize_events(f, tk, out, err);
-    } else if (is_meta && t.type == JSON_TOK_OBJECT_BEGIN) {
-      rc = json_tokenize_metadata(f, tk, err);
-    } else if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN) {
-      rc = json_skip_container(tk, err);
-    } else if (is_unit) {
-      rc = import_stat(f, stat_json_display_time_unit, 1);
-    } else if (is_sys && t.type == JSON_TOK_STRING) {
-      st->has_systrace = 1;
-      st->systrace_offset = (size_t)(t.ptr - (const char *)f->data);
-      st->systrace_len = t.len;
-    }
-    if (rc) return rc;
-  }
-}
-
 /* ---- ordering and pushing ---- */
 
-static int json_pending_cmp_keyed(const void *a, const void *b) {
-  const json_pending *x = a, *y = b;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  if (x->key != y->key) return x->key < y->key ? -1 : 1;
-  return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-static int json_pending_cmp_plain(const void *a, const void *b) {
-  const json_pending *x = a, *y = b;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-static int json_push_all(import_file *f, json_order *v, base_error *err) {
+/* Pushes the scanned events in their order; each holds its object's bytes
+ * until it is parsed. */
+static int json_push_all(import_file *f, const json_scan *scan, base_error *err) {
   json_state *st = f->state;
-  if (v->events.len > 1)
-    qsort(v->events.data, v->events.len, sizeof *v->events.data,
-          v->has_complete ? json_pending_cmp_keyed : json_pending_cmp_plain);
-  for (size_t i = 0; i < v->events.len; i++) {
-    int rc = import_push(f, v->events.data[i].ts, st->clock, v->events.data[i].offset);
+  for (size_t i = 0; i < scan->events.len; i++) {
+    const json_pending *p = &scan->events.data[i];
+    int rc = import_push(f, p->ts, st->clock, p->offset);
     if (rc) return base_error_set(err, rc, "out of memory");
+    json_hold_event(f, p->offset, p->end);
   }
   return WEFT_OK;
+}
+
+/* Re-walks the "metadata" objects the scan found (small, and valid JSON
+ * since the scan walked them). */
+static int json_apply_metadata(import_file *f, const json_scan *scan, base_error *err) {
+  json_state *st = f->state;
+  for (size_t i = 0; i < scan->metadata.len; i++) {
+    size_t off = scan->metadata.data[i];
+    json_tokenizer tk;
+    json_token t;
+    int rc = json_tokenizer_init(&tk, (const char *)f->data + off, f->len - off, &st->limits,
+                                 err);
+    if (!rc) rc = json_next(&tk, &t, err);
+    if (!rc) rc = json_tokenize_metadata(f, &tk, err);
+    json_tokenizer_free(&tk);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
+static int json_apply_scan_stats(import_file *f, const json_scan *scan) {
+  int rc = WEFT_OK;
+  if (scan->tokenizer_failures)
+    rc = import_stat(f, stat_json_tokenizer_failure, scan->tokenizer_failures);
+  if (!rc && scan->display_time_units)
+    rc = import_stat(f, stat_json_display_time_unit, scan->display_time_units);
+  return rc;
 }
 
 static int json_tokenize_systrace(import_file *f, base_error *err);
 
 static int json_tokenize(import_file *f, base_error *err) {
+  const json_scan *scan = f->scan;
   json_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   f->state = st;
   f->release_input = 1; /* events hold their own bytes; see json_parse */
   st->limits.max_depth = f->ctx->options.max_json_depth;
   st->limits.max_string_len = f->ctx->options.max_string_bytes;
+  st->has_systrace = scan->has_systrace;
+  st->systrace_offset = scan->systrace_offset;
+  st->systrace_len = scan->systrace_len;
   int rc = import_clock_private(f, &st->clock);
+  if (!rc) rc = json_apply_scan_stats(f, scan);
   if (rc) return base_error_set(err, rc, "out of memory");
-  json_tokenizer tk;
-  rc = json_tokenizer_init(&tk, (const char *)f->data, f->len, &st->limits, err);
-  if (rc) return rc;
-  json_order events = {0};
-  json_token t;
-  rc = json_next(&tk, &t, err);
-  if (!rc && t.type == JSON_TOK_OBJECT_BEGIN) rc = json_tokenize_object(f, &tk, &events, err);
-  else if (!rc && t.type == JSON_TOK_ARRAY_BEGIN) rc = json_tokenize_events(f, &tk, &events, err);
-  else if (!rc) rc = base_error_set(err, WEFT_EPARSE, "json: expected an object or array");
-  /* A truncated array of events keeps what was read (Chrome writes
-   * unterminated arrays); anything else malformed is an error. */
-  if (rc && tk.hit_end) {
-    base_error_clear(err);
-    rc = import_stat(f, stat_json_tokenizer_failure, 1);
-    if (rc) base_error_set(err, rc, "out of memory");
-  }
-  json_tokenizer_free(&tk);
-  if (!rc) rc = json_push_all(f, &events, err);
-  VEC_FREE(events.events);
+  rc = json_apply_metadata(f, scan, err);
+  if (!rc) rc = json_push_all(f, scan, err);
   if (!rc) rc = json_tokenize_systrace(f, err);
   return rc;
 }
@@ -316,6 +197,8 @@ static void json_destroy(import_file *f) {
 
 const importer_ops import_json_ops = {
     .trace_type = "json",
+    .scan = json_scan_run,
+    .scan_free = json_scan_free,
     .tokenize = json_tokenize,
     .parse = json_parse,
     .end = NULL,

@@ -70,6 +70,30 @@ void json_release_event(import_file *f, size_t start, size_t end);
  * it; 0 if it does not parse. */
 size_t json_event_extent(import_file *f, size_t start);
 
+/* ---- json_scan.c: the scan (importer_ops.scan) ---- */
+
+/* An event to push: its ts, order key at equal ts (INT64_MIN for ends,
+ * INT64_MAX - dur for X, else INT64_MAX) and object [offset, end). */
+typedef struct json_pending {
+  int64_t ts;
+  int64_t key;
+  size_t offset, end;
+} json_pending;
+
+/* What the walk of a file found, events already in push order. */
+typedef struct json_scan {
+  VEC(json_pending) events;
+  int has_complete;               /* some X event: order by key at equal ts */
+  VEC(size_t) metadata;           /* offsets of "metadata" objects' '{' */
+  int64_t tokenizer_failures;     /* json_tokenizer_failure to count */
+  int64_t display_time_units;     /* json_display_time_unit to count */
+  int has_systrace;               /* the last "systemTraceEvents" string: */
+  size_t systrace_offset, systrace_len; /* its raw bytes */
+} json_scan;
+
+int json_scan_run(const import_scan_input *in, void **result, base_error *err);
+void json_scan_free(void *result);
+
 /* ---- json_import.c ---- */
 /* The decoded "systemTraceEvents" string, or *text = NULL (see there). */
 int json_systrace_text(import_file *f, char **text, size_t *len, base_error *err);

@@ -501,7 +501,7 @@ static int proto_tokenize(import_file *f, base_error *err) {
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   f->state = st;
   f->release_input = 1;
-  int rc = proto_scan_machines(f, f->data, f->len, err);
+  int rc = proto_declare_scanned_machines(f, f->scan, err);
   if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, 0, err);
   for (uint32_t i = 1; !rc && i < st->refs.buffers.len; i++) proto_input_free_inflated(st, i);
   if (!rc && proto_ftrace_tokenize_end(f)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
@@ -541,6 +541,8 @@ static void proto_destroy(import_file *f) {
 
 const importer_ops import_proto_ops = {
     .trace_type = "proto",
+    .scan = proto_scan,
+    .scan_free = proto_scan_free,
     .tokenize = proto_tokenize,
     .parse = proto_import_parse,
     .end = proto_end,

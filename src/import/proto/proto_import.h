@@ -76,11 +76,13 @@ uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
 /* Looks up an interned string; STRING_NULL if unknown. */
 string_id proto_interned(const proto_import_state *st, uint32_t seq,
                          uint32_t generation, int kind, uint64_t iid);
-/* proto_machines.c: declares the file's embedded machine ids to the loader
- * (import_declare_machines) from the top-level packets; ids that appear only
- * inside compressed_packets are resolved when met. */
-int proto_scan_machines(import_file *f, const uint8_t *data, size_t len,
-                        base_error *err);
+/* proto_machines.c: the scan (importer_ops.scan) collects the embedded
+ * machine ids of the top-level packets; tokenize declares them to the loader
+ * (import_declare_machines). Ids that appear only inside
+ * compressed_packets are resolved when met. */
+int proto_scan(const import_scan_input *in, void **result, base_error *err);
+void proto_scan_free(void *result);
+int proto_declare_scanned_machines(import_file *f, const void *scan, base_error *err);
 /* A RemoteClockSync packet of relayed machine row `machine`: relates its
  * builtin clocks to the same clocks of the file's base (host) machine. */
 int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,

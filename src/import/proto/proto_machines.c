@@ -10,11 +10,22 @@
  * only bounds the pre-scan's memory. */
 #define PROTO_MAX_DECLARED_MACHINES 4096
 
-int proto_scan_machines(import_file *f, const uint8_t *data, size_t len,
-                        base_error *err) {
-  VEC(uint64_t) ids = {0};
+/* The scan's result: distinct embedded ids in order of appearance. */
+typedef struct proto_machine_scan {
+  VEC(uint64_t) ids;
+  int has_unmarked; /* some packet carries no id */
+} proto_machine_scan;
+
+void proto_scan_free(void *result) {
+  proto_machine_scan *s = result;
+  if (!s) return;
+  VEC_FREE(s->ids);
+  base_free(s);
+}
+
+static int proto_scan_collect(proto_machine_scan *s, const uint8_t *data, size_t len) {
   base_map seen = {0};
-  int has_unmarked = 0, rc = WEFT_OK;
+  int rc = WEFT_OK;
   proto_packet_iter it;
   proto_packet pkt;
   proto_packets_init(&it, data, len, 0);
@@ -32,21 +43,33 @@ int proto_scan_machines(import_file *f, const uint8_t *data, size_t len,
                         &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
       raw = fl.value;
     if (raw == 0) {
-      has_unmarked = 1;
+      s->has_unmarked = 1;
       continue;
     }
     uint64_t *slot;
     int ins = base_map_insert(&seen, raw, 1, &slot);
-    if (ins < 0 || (ins == 1 && ids.len < PROTO_MAX_DECLARED_MACHINES &&
-                    VEC_PUSH(ids, raw))) {
-      rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
+    if (ins < 0 || (ins == 1 && s->ids.len < PROTO_MAX_DECLARED_MACHINES &&
+                    VEC_PUSH(s->ids, raw))) {
+      rc = WEFT_ENOMEM;
       break;
     }
   }
-  if (rc == WEFT_OK) rc = import_declare_machines(f, ids.data, ids.len, has_unmarked, err);
-  VEC_FREE(ids);
   base_map_free(&seen);
   return rc;
+}
+
+int proto_scan(const import_scan_input *in, void **result, base_error *err) {
+  proto_machine_scan *s = base_calloc(1, sizeof *s);
+  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  *result = s;
+  if (proto_scan_collect(s, in->data, in->len))
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  return WEFT_OK;
+}
+
+int proto_declare_scanned_machines(import_file *f, const void *scan, base_error *err) {
+  const proto_machine_scan *s = scan;
+  return import_declare_machines(f, s->ids.data, s->ids.len, s->has_unmarked, err);
 }
 
 /* ---- RemoteClockSync ---- */

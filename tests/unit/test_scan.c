@@ -1,0 +1,174 @@
+/* The scan pool: results equal a scan run in place whatever the thread
+ * count, jobs can be taken or dropped in any state, errors come back. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "core/scan.h"
+
+/* A fake scan: the sum of the bytes (slowed down a little by repeating it,
+ * so workers are still busy when results are taken); fails on a 0xFF byte. */
+typedef struct sum_result {
+  uint64_t sum;
+} sum_result;
+
+static int sum_scan(const import_scan_input *in, void **result, base_error *err) {
+  sum_result *r = base_calloc(1, sizeof *r);
+  if (!r) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  *result = r;
+  for (int round = 0; round < 50; round++) {
+    uint64_t s = 0;
+    for (size_t i = 0; i < in->len; i++) {
+      if (in->data[i] == 0xFF) return base_error_set(err, WEFT_EPARSE, "bad byte at %zu", i);
+      s += in->data[i];
+    }
+    r->sum = s;
+  }
+  return WEFT_OK;
+}
+
+static void sum_free(void *result) { base_free(result); }
+
+static const importer_ops sum_ops = {.trace_type = "sum", .scan = sum_scan, .scan_free = sum_free};
+
+#define FILES 24
+#define FILE_LEN 20000
+
+static uint8_t files[FILES][FILE_LEN];
+
+static void make_files(void) {
+  for (int f = 0; f < FILES; f++)
+    for (int i = 0; i < FILE_LEN; i++) files[f][i] = (uint8_t)((f * 31 + i * 7) % 200);
+}
+
+static uint64_t expected_sum(int f) {
+  uint64_t s = 0;
+  for (int i = 0; i < FILE_LEN; i++) s += files[f][i];
+  return s;
+}
+
+static import_scan_input input_of(int f) {
+  import_scan_input in = {files[f], FILE_LEN, NULL};
+  return in;
+}
+
+/* Every job submitted up front and taken in order gives the in-place result. */
+static void test_take_in_order(void) {
+  for (uint32_t threads = 1; threads <= 4; threads++) {
+    scan_pool *p;
+    CHECK_EQ_INT(scan_pool_create(&p, threads), WEFT_OK);
+    scan_job *jobs[FILES];
+    for (int f = 0; f < FILES; f++) {
+      import_scan_input in = input_of(f);
+      CHECK_EQ_INT(scan_pool_submit(p, &sum_ops, &in, &jobs[f]), WEFT_OK);
+    }
+    for (int f = 0; f < FILES; f++) {
+      void *result = NULL;
+      base_error err = {0};
+      CHECK_EQ_INT(scan_job_take(p, jobs[f], &result, &err), WEFT_OK);
+      CHECK(result != NULL);
+      if (result) CHECK_EQ_INT(((sum_result *)result)->sum, expected_sum(f));
+      sum_free(result);
+    }
+    scan_pool_destroy(p);
+  }
+}
+
+/* Taking in reverse order runs the still-queued ones on this thread. */
+static void test_take_reversed(void) {
+  scan_pool *p;
+  CHECK_EQ_INT(scan_pool_create(&p, 2), WEFT_OK);
+  scan_job *jobs[FILES];
+  for (int f = 0; f < FILES; f++) {
+    import_scan_input in = input_of(f);
+    CHECK_EQ_INT(scan_pool_submit(p, &sum_ops, &in, &jobs[f]), WEFT_OK);
+  }
+  for (int f = FILES - 1; f >= 0; f--) {
+    void *result = NULL;
+    CHECK_EQ_INT(scan_job_take(p, jobs[f], &result, NULL), WEFT_OK);
+    if (result) CHECK_EQ_INT(((sum_result *)result)->sum, expected_sum(f));
+    sum_free(result);
+  }
+  scan_pool_destroy(p);
+}
+
+/* Dropping queued, running and finished jobs leaks nothing (LeakSanitizer)
+ * and leaves the pool usable. */
+static void test_drop_any_state(void) {
+  scan_pool *p;
+  CHECK_EQ_INT(scan_pool_create(&p, 3), WEFT_OK);
+  scan_job *jobs[FILES];
+  for (int f = 0; f < FILES; f++) {
+    import_scan_input in = input_of(f);
+    CHECK_EQ_INT(scan_pool_submit(p, &sum_ops, &in, &jobs[f]), WEFT_OK);
+  }
+  void *result = NULL;
+  CHECK_EQ_INT(scan_job_take(p, jobs[0], &result, NULL), WEFT_OK);
+  sum_free(result);
+  for (int f = 1; f < FILES; f++) scan_job_drop(p, jobs[f]);
+  import_scan_input in = input_of(5);
+  scan_job *again;
+  CHECK_EQ_INT(scan_pool_submit(p, &sum_ops, &in, &again), WEFT_OK);
+  CHECK_EQ_INT(scan_job_take(p, again, &result, NULL), WEFT_OK);
+  if (result) CHECK_EQ_INT(((sum_result *)result)->sum, expected_sum(5));
+  sum_free(result);
+  scan_pool_destroy(p);
+}
+
+/* A failing scan returns its status and message, and no result. */
+static void test_error(void) {
+  static uint8_t bad[100];
+  memset(bad, 1, sizeof bad);
+  bad[42] = 0xFF;
+  for (uint32_t threads = 1; threads <= 2; threads++) {
+    scan_pool *p;
+    CHECK_EQ_INT(scan_pool_create(&p, threads), WEFT_OK);
+    import_scan_input in = {bad, sizeof bad, NULL};
+    scan_job *j;
+    CHECK_EQ_INT(scan_pool_submit(p, &sum_ops, &in, &j), WEFT_OK);
+    void *result = (void *)1;
+    base_error err = {0};
+    CHECK_EQ_INT(scan_job_take(p, j, &result, &err), WEFT_EPARSE);
+    CHECK(result == NULL);
+    CHECK_EQ_STR(err.message, "bad byte at 42");
+    base_error err2 = {0};
+    CHECK_EQ_INT(scan_run(&sum_ops, &in, &result, &err2), WEFT_EPARSE);
+    CHECK(result == NULL);
+    CHECK_EQ_STR(err2.message, "bad byte at 42");
+    scan_pool_destroy(p);
+  }
+}
+
+/* A pool destroyed with nothing submitted, and one of a single thread. */
+static void test_idle_pools(void) {
+  for (uint32_t threads = 0; threads <= 8; threads += 4) {
+    scan_pool *p;
+    CHECK_EQ_INT(scan_pool_create(&p, threads), WEFT_OK);
+    scan_pool_destroy(p);
+  }
+}
+
+/* Allocation failures of the pool and of a job are reported. */
+static void test_alloc_failure(void) {
+  scan_pool *p = NULL;
+  base_alloc_fail_after(1);
+  CHECK_EQ_INT(scan_pool_create(&p, 2), WEFT_ENOMEM);
+  base_alloc_fail_after(0);
+  CHECK_EQ_INT(scan_pool_create(&p, 2), WEFT_OK);
+  scan_job *j = NULL;
+  import_scan_input in = input_of(0);
+  base_alloc_fail_after(1);
+  CHECK_EQ_INT(scan_pool_submit(p, &sum_ops, &in, &j), WEFT_ENOMEM);
+  base_alloc_fail_after(0);
+  scan_pool_destroy(p);
+}
+
+int main(void) {
+  make_files();
+  RUN_TEST(test_take_in_order);
+  RUN_TEST(test_take_reversed);
+  RUN_TEST(test_drop_any_state);
+  RUN_TEST(test_error);
+  RUN_TEST(test_idle_pools);
+  RUN_TEST(test_alloc_failure);
+  return CHECK_SUMMARY();
+}
