@@ -140,3 +140,11 @@ void input_holds_tokenized(input_holds *h) {
   for (size_t k = 0; k < h->chunks; k++)
     if (h->counts[k] == 0 && !h->given[k]) input_give_back_chunk(h, k);
 }
+
+void *input_map_file(int fd, size_t size) {
+  if (size == 0) return NULL;
+  void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (map == MAP_FAILED) return NULL;
+  (void)madvise(map, size, MADV_NOHUGEPAGE); /* advisory: fine if refused */
+  return map;
+}

@@ -56,6 +56,13 @@ void input_holds_release(input_holds *h, size_t off, size_t len);
 /* Tokenize ended: gives back every chunk whose count is 0. */
 void input_holds_tokenized(input_holds *h);
 
+/* Maps a whole file (`size` bytes of fd) read-only and private for input,
+ * or returns NULL. The mapping asks for small pages only: the kernel may
+ * otherwise map page-cache folios 2 MiB at a time, and giving back a
+ * smaller range (a stored archive member of a few hundred KiB) unmaps the
+ * whole 2 MiB only for the next read to map it again. */
+void *input_map_file(int fd, size_t size);
+
 /* Gives the whole pages inside [lo, hi) back to the OS (madvise
  * MADV_DONTNEED), touching nothing outside it. For mappings whose pages
  * come back from the page cache, e.g. after a file was tokenized. */

@@ -707,10 +707,10 @@ static void *loader_map_path(const loader *l, const char *path, uint64_t size) {
   if (fd < 0) return NULL;
   struct stat st;
   void *map = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size
-                  ? mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0)
-                  : MAP_FAILED;
+                  ? input_map_file(fd, (size_t)size)
+                  : NULL;
   close(fd);
-  return map == MAP_FAILED ? NULL : map;
+  return map;
 }
 
 int loader_add_archive_path(loader *l, const char *name, const char *path,

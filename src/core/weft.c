@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "core/context.h"
+#include "core/input.h"
 #include "core/loader.h"
 #include "core/report.h"
 #include "io/archive.h"
@@ -165,8 +166,8 @@ static int weft_load_mapped_file(weft *w, int fd, const char *path, int *rc) {
       fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
       (uint64_t)st.st_size > SIZE_MAX || (budget && (uint64_t)st.st_size > budget))
     return 0;
-  void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED) return 0;
+  void *map = input_map_file(fd, (size_t)st.st_size);
+  if (!map) return 0;
   __atomic_fetch_add(&w->progress.files_begun, 1, __ATOMIC_RELAXED);
   __atomic_fetch_add(&w->progress.bytes_read, (uint64_t)st.st_size, __ATOMIC_RELAXED);
   *rc = loader_add_mapped(w->loader, path, map, (size_t)st.st_size, &w->error);

@@ -1,6 +1,7 @@
 /* core/input: chunk hold counts, page give-back at both unaligned ends,
  * tiling of neighbouring chunks, mapped scan give-back; io/stored: finding
  * stored zip/tar members in place. */
+#include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -336,6 +337,46 @@ static void test_stored_tar(void) {
   CHECK(io_stored_tar(buf, sizeof buf, 512, 11) == NULL);   /* not a file */
 }
 
+/* The VmFlags line of the /proc/self/smaps entry starting at `addr`. */
+static int smaps_flags_of(const void *addr, char *flags, size_t cap) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return 0;
+  char line[512], want[32];
+  snprintf(want, sizeof want, "%lx-", (unsigned long)(uintptr_t)addr);
+  int in = 0, found = 0;
+  while (!found && fgets(line, sizeof line, f)) {
+    if (strchr(line, '-') && strncmp(line, want, strlen(want)) == 0) in = 1;
+    else if (in && strncmp(line, "VmFlags:", 8) == 0) {
+      snprintf(flags, cap, "%s", line + 8);
+      found = 1;
+    }
+  }
+  fclose(f);
+  return found;
+}
+
+/* Input mappings ask for small pages (VmFlags "nh": MADV_NOHUGEPAGE). */
+static void test_map_file_small_pages(void) {
+  char path[] = "/tmp/weft_test_input_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  size_t len = (size_t)4 << 20;
+  CHECK_EQ_INT(ftruncate(fd, (off_t)len), 0);
+  uint8_t *map = input_map_file(fd, len);
+  CHECK(map != NULL);
+  CHECK(input_map_file(fd, 0) == NULL);
+  char flags[256] = "";
+  if (map) {
+    CHECK_EQ_INT(map[len - 1], 0);
+    CHECK(smaps_flags_of(map, flags, sizeof flags));
+    CHECK(strstr(flags, " nh") != NULL);
+    munmap(map, len);
+  }
+  close(fd);
+  unlink(path);
+}
+
 int main(void) {
   long ps = sysconf(_SC_PAGESIZE);
   page = ps > 0 ? (size_t)ps : 4096;
@@ -353,5 +394,6 @@ int main(void) {
   RUN_TEST(test_init_alloc_failure);
   RUN_TEST(test_stored_zip);
   RUN_TEST(test_stored_tar);
+  RUN_TEST(test_map_file_small_pages);
   return CHECK_SUMMARY();
 }
