@@ -160,6 +160,10 @@ typedef struct proto_event {
   int has_legacy, has_phase, has_pid_override, has_tid_override, has_duration;
   uint64_t phase, scope;
   int64_t pid_override, tid_override, duration_us;
+  /* what the later steps read, learned in the same pass */
+  int has_counters;    /* a field proto_event_counters reads */
+  int has_annotations; /* a debug_annotations message */
+  proto_flow_hint flow;
 } proto_event;
 
 static void proto_legacy_read(proto_span msg, proto_event *e) {
@@ -201,9 +205,12 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
   trace_context *ctx = p->f->ctx;
   proto_reader r;
   proto_field fl;
+  int more;
   proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
+  while ((more = proto_reader_next(&r, &fl)) == 1) {
     int len = fl.wire_type == PROTO_WIRE_LEN;
+    proto_flow_hint_note(&e->flow, &fl);
+    if (proto_event_counters_field(fl.number)) e->has_counters = 1;
     switch (fl.number) {
       case PROTO_TRACK_EVENT_TYPE: e->type = fl.value; e->has_type = 1; break;
       case PROTO_TRACK_EVENT_NAME: if (len) { e->name = fl.span; e->has_name = 1; } break;
@@ -223,6 +230,7 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
       case PROTO_TRACK_EVENT_CATEGORIES:
         if (len) proto_event_add_category(e, (const char *)fl.span.data, fl.span.len);
         break;
+      case PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS: if (len) e->has_annotations = 1; break;
       case PROTO_TRACK_EVENT_CATEGORY_IIDS: {
         proto_packed_iter it = {0};
         uint64_t iid;
@@ -243,6 +251,7 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
       default: break;
     }
   }
+  proto_flow_hint_end(&e->flow, more);
 }
 
 /* The track_uuid from the sequence's TrackEventDefaults, if any. */
@@ -422,11 +431,12 @@ static int proto_debug_annotation(proto_parse_ctx *p, proto_span msg) {
   }
 }
 
-static int proto_event_args(proto_parse_ctx *p, proto_span msg, int64_t *arg_set) {
+static int proto_event_args(proto_parse_ctx *p, proto_span msg, const proto_event *e,
+                            int64_t *arg_set) {
   proto_reader r;
   proto_field fl;
   *arg_set = -1;
-  proto_reader_init_span(&r, msg);
+  proto_reader_init_span(&r, e->has_annotations ? msg : (proto_span){NULL, 0});
   while (proto_reader_next(&r, &fl) == 1) {
     if (fl.number != PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS || fl.wire_type != PROTO_WIRE_LEN)
       continue;
@@ -446,8 +456,9 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   uint64_t uuid = 0;
   int rc = proto_event_track(p, e, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
-  rc = proto_event_counters(p->f, p->info, p->ts, msg,
-                            storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid, track, -1));
+  if (e->has_counters)
+    rc = proto_event_counters(p->f, p->info, p->ts, msg,
+                              storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid, track, -1));
   if (rc) return rc;
   uint64_t type = e->has_type ? e->type
                  : e->has_phase ? proto_legacy_type(e->phase)
@@ -473,9 +484,9 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     int64_t ended;
     rc = model_slice_end(ctx, track, p->ts, &ended);
     if (rc || ended < 0) return rc;
-    return proto_flow_bind(p->f, p->machine, msg, (uint32_t)ended);
+    return proto_flow_bind(p->f, p->machine, msg, &e->flow, (uint32_t)ended);
   }
-  int legacy = !e->has_type && proto_legacy_has_phase(msg);
+  int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
   if (type != PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN && type != PROTO_TRACK_EVENT_TYPE_INSTANT &&
       !legacy)
     return WEFT_OK;
@@ -486,14 +497,15 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
                           e->name_iid);
   if (!rc && e->categories.len) rc = ctx_intern(ctx, e->categories.data, e->categories.len, &cat);
   int64_t args = -1;
-  if (!rc) rc = proto_event_args(p, msg, &args);
+  if (!rc) rc = proto_event_args(p, msg, e, &args);
   if (rc) return rc;
-  if (legacy) return proto_legacy_apply(p->f, p->machine, msg, track, p->ts, cat, name, args);
+  if (legacy)
+    return proto_legacy_apply(p->f, p->machine, msg, &e->flow, track, p->ts, cat, name, args);
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN)
     rc = model_slice_begin(ctx, track, p->ts, cat, name, args, &slice);
   else
     rc = model_slice_complete(ctx, track, p->ts, 0, cat, name, args, &slice);
-  return rc ? rc : proto_flow_bind(p->f, p->machine, msg, slice);
+  return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
 }
 
 static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
