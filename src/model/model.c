@@ -29,6 +29,14 @@ static int model_new_process(trace_context *ctx, uint32_t machine, int64_t pid,
   return WEFT_OK;
 }
 
+/* Forgets every memoized thread lookup (live_threads is about to change). */
+static void model_thread_memo_clear(model_state *m) {
+  if (++m->thread_generation == 0) {
+    memset(m->thread_memo, 0, sizeof m->thread_memo);
+    m->thread_generation = 1;
+  }
+}
+
 static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                             uint32_t *utid) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
@@ -39,6 +47,7 @@ static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
   int64_t m = model_machine_column(machine);
   if (m >= 0) storage_set_i64(t, THREAD_machine_id, *utid, m);
   uint64_t *slot;
+  model_thread_memo_clear(&ctx->model);
   rc = base_map_insert(&ctx->model.live_threads, model_key2(machine, (uint64_t)tid),
                        *utid, &slot);
   if (rc < 0) return rc;
@@ -49,6 +58,7 @@ static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
 int model_init(trace_context *ctx) {
   memset(&ctx->model, 0, sizeof ctx->model);
   ctx->model.next_arg_set = 0;
+  ctx->model.thread_generation = 1;
   uint32_t upid, utid;
   int rc = model_new_process(ctx, 0, 0, &upid);
   if (!rc) rc = model_new_thread(ctx, 0, 0, &utid);
@@ -101,10 +111,20 @@ int model_process_start(trace_context *ctx, uint32_t machine, int64_t pid,
 
 int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                  uint32_t *utid) {
-  uint64_t *found = base_map_find(&ctx->model.live_threads,
-                                  model_key2(machine, (uint64_t)tid));
+  model_state *m = &ctx->model;
+  model_thread_memo *memo = &m->thread_memo[(uint64_t)tid & (MODEL_THREAD_MEMO - 1)];
+  if (memo->generation == m->thread_generation && memo->generation && memo->tid == tid &&
+      memo->machine == machine) {
+    *utid = memo->utid;
+    return WEFT_OK;
+  }
+  uint64_t *found = base_map_find(&m->live_threads, model_key2(machine, (uint64_t)tid));
   if (found && *found != UINT32_MAX) {
     *utid = (uint32_t)*found;
+    memo->tid = tid;
+    memo->machine = machine;
+    memo->utid = *utid;
+    memo->generation = m->thread_generation;
     return WEFT_OK;
   }
   return model_new_thread(ctx, machine, tid, utid);
@@ -180,7 +200,10 @@ void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {
   int64_t machine = storage_get_i64_or(t, THREAD_machine_id, utid, 0);
   uint64_t *found = base_map_find(&ctx->model.live_threads,
                                   model_key2((uint64_t)machine, (uint64_t)tid));
-  if (found && *found == utid) *found = UINT32_MAX; /* dead: recreate on use */
+  if (found && *found == utid) {
+    model_thread_memo_clear(&ctx->model);
+    *found = UINT32_MAX; /* dead: recreate on use */
+  }
 }
 
 /* ---- tracks ---- */

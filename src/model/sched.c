@@ -33,6 +33,18 @@ typedef struct sched_switch_args {
 
 #define SCHED_SWITCH_ARGS_CACHE 4096 /* entries, a power of two */
 
+/* The task state string of a raw prev_state under a kernel release (the
+ * string depends on nothing else). */
+typedef struct sched_state_memo {
+  string_id release; /* the machine's release string, or STRING_NULL */
+  int64_t prev_state;
+  string_id state;   /* STRING_NULL: empty slot */
+  int invalid;       /* the state is "?" */
+} sched_state_memo;
+
+#define SCHED_STATE_MEMO 16 /* entries, a power of two */
+#define SCHED_HOST_CPUS 64  /* cpus of machine 0 indexed without hashing */
+
 struct kernel_state {
   base_map cpu_index; /* (machine << 16 | cpu) + 1 -> index into cpus */
   VEC(sched_cpu_state) cpus;
@@ -43,6 +55,8 @@ struct kernel_state {
   string_id switch_keys[7]; /* the args of a raw sched_switch, in order */
   string_id switch_name;    /* "sched_switch" */
   sched_switch_args *switch_args; /* direct-mapped cache; NULL if none */
+  sched_state_memo states[SCHED_STATE_MEMO]; /* by prev_state */
+  uint32_t host_cpus[SCHED_HOST_CPUS]; /* cpu -> index into cpus + 1, or 0 */
 };
 
 static const char *const sched_switch_arg_keys[7] = {
@@ -289,18 +303,32 @@ int64_t sched_task_state_from_text(const char *s, size_t len) {
   return raw;
 }
 
-static const char *sched_machine_release(trace_context *ctx, uint32_t machine) {
+static string_id sched_machine_release(trace_context *ctx, uint32_t machine) {
   storage_table *t = ctx_table(ctx, TABLE_MACHINE);
-  if (machine >= t->row_count) return NULL;
-  return base_string_pool_get(&ctx->strings, storage_get_str(t, MACHINE_release, machine));
+  if (machine >= t->row_count) return STRING_NULL;
+  return storage_get_str(t, MACHINE_release, machine);
 }
 
-static int sched_state_id(trace_context *ctx, const kernel_scope *s,
+static int sched_state_id(trace_context *ctx, kernel_state *k, const kernel_scope *s,
                           int64_t prev_state, string_id *out) {
+  string_id release = sched_machine_release(ctx, s->machine);
+  sched_state_memo *m = &k->states[(uint64_t)prev_state & (SCHED_STATE_MEMO - 1)];
+  if (m->state != STRING_NULL && m->release == release && m->prev_state == prev_state) {
+    if (m->invalid) kernel_stat(ctx, s, stat_task_state_invalid, 1);
+    *out = m->state;
+    return WEFT_OK;
+  }
   char buf[8];
-  sched_task_state_str(prev_state, sched_machine_release(ctx, s->machine), buf);
+  sched_task_state_str(prev_state, base_string_pool_get(&ctx->strings, release), buf);
   if (buf[0] == '?') kernel_stat(ctx, s, stat_task_state_invalid, 1);
-  return ctx_intern(ctx, buf, strlen(buf), out);
+  int rc = ctx_intern(ctx, buf, strlen(buf), out);
+  if (!rc) {
+    m->release = release;
+    m->prev_state = prev_state;
+    m->state = *out;
+    m->invalid = buf[0] == '?';
+  }
+  return rc;
 }
 
 /* ---- thread_state rows ---- */
@@ -406,6 +434,8 @@ static int sched_push_waking_state(trace_context *ctx, kernel_state *k,
 
 static sched_cpu_state *sched_cpu(kernel_state *k, uint32_t machine,
                                   uint32_t cpu) {
+  int host = machine == 0 && cpu < SCHED_HOST_CPUS;
+  if (host && k->host_cpus[cpu]) return &k->cpus.data[k->host_cpus[cpu] - 1];
   uint64_t key = ((uint64_t)machine << 16 | cpu) + 1;
   uint64_t *slot;
   int ins = base_map_insert(&k->cpu_index, key, k->cpus.len, &slot);
@@ -414,6 +444,7 @@ static sched_cpu_state *sched_cpu(kernel_state *k, uint32_t machine,
     sched_cpu_state c = {0, -1, 0, -1, STRING_NULL, STRING_NULL};
     if (VEC_PUSH(k->cpus, c)) return NULL;
   }
+  if (host) k->host_cpus[cpu] = (uint32_t)*slot + 1;
   return &k->cpus.data[*slot];
 }
 
@@ -547,7 +578,7 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   if (!c) return WEFT_ENOMEM;
   rc = sched_thread(ctx, s->machine, e->next_pid, e->next_comm, e->next_comm_len,
                     &next_utid);
-  if (!rc) rc = sched_state_id(ctx, s, e->prev_state, &prev_state);
+  if (!rc) rc = sched_state_id(ctx, k, s, e->prev_state, &prev_state);
   if (rc) return rc;
   if (c->pending_slice >= 0) {
     if (e->prev_pid == c->last_pid) sched_close_slice(ctx, c->pending_slice, e->ts, prev_state);
@@ -591,7 +622,7 @@ int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
     return WEFT_OK;
   }
   string_id prev_state_id;
-  rc = sched_state_id(ctx, s, prev_state, &prev_state_id);
+  rc = sched_state_id(ctx, k, s, prev_state, &prev_state_id);
   if (rc) return rc;
   if (c->pending_slice >= 0 && !raw_only)
     sched_close_slice(ctx, c->pending_slice, ts, prev_state_id);
