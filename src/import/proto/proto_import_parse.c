@@ -164,6 +164,8 @@ typedef struct proto_event {
   int has_counters;    /* a field proto_event_counters reads */
   int has_annotations; /* a debug_annotations message */
   proto_flow_hint flow;
+  string_id name_id;   /* `name` interned, once name_interned */
+  int name_interned;
 } proto_event;
 
 static void proto_legacy_read(proto_span msg, proto_event *e) {
@@ -330,12 +332,23 @@ static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, int on_d
   return rc ? rc : model_thread_track(ctx, utid, track);
 }
 
+/* The event's `name` string interned (once per event). */
+static int proto_event_intern_name(trace_context *ctx, proto_event *e, string_id *out) {
+  if (!e->name_interned) {
+    int rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &e->name_id);
+    if (rc) return rc;
+    e->name_interned = 1;
+  }
+  *out = e->name_id;
+  return WEFT_OK;
+}
+
 /* The event's name (for naming an unnamed descriptor track). */
-static string_id proto_event_name(proto_parse_ctx *p, const proto_event *e, int *rc) {
+static string_id proto_event_name(proto_parse_ctx *p, proto_event *e, int *rc) {
   proto_import_state *st = p->f->state;
   string_id name = STRING_NULL;
   *rc = WEFT_OK;
-  if (e->has_name) *rc = ctx_intern(p->f->ctx, (const char *)e->name.data, e->name.len, &name);
+  if (e->has_name) *rc = proto_event_intern_name(p->f->ctx, e, &name);
   else if (e->has_name_iid)
     name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
                           e->name_iid);
@@ -344,7 +357,7 @@ static string_id proto_event_name(proto_parse_ctx *p, const proto_event *e, int 
 
 /* Resolves the event's track; *is_counter tells a counter track. *track is
  * UINT32_MAX when the event's track cannot be resolved (counted; drop it). */
-static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track,
+static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint32_t *track,
                              int *is_counter, proto_track_ref *ref_buf,
                              const proto_track_ref **out_ref, uint64_t *out_uuid) {
   proto_import_state *st = p->f->state;
@@ -474,7 +487,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
     if (!ref || !ref->is_state) return import_stat(p->f, stat_track_event_parser_errors, 1);
     string_id value = STRING_NULL;
-    if (e->has_name) rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &value);
+    if (e->has_name) rc = proto_event_intern_name(ctx, e, &value);
     else if (e->has_name_iid)
       value = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
                              e->name_iid);
@@ -491,7 +504,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
       !legacy)
     return WEFT_OK;
   string_id name = STRING_NULL, cat = STRING_NULL;
-  if (e->has_name) rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &name);
+  if (e->has_name) rc = proto_event_intern_name(ctx, e, &name);
   else if (e->has_name_iid)
     name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
                           e->name_iid);
