@@ -32,9 +32,20 @@ static int model_new_process(trace_context *ctx, uint32_t machine, int64_t pid,
 /* Forgets every memoized thread lookup (live_threads is about to change). */
 static void model_thread_memo_clear(model_state *m) {
   if (++m->thread_generation == 0) {
-    memset(m->thread_memo, 0, sizeof m->thread_memo);
+    if (m->thread_memo) memset(m->thread_memo, 0, MODEL_THREAD_MEMO * sizeof *m->thread_memo);
     m->thread_generation = 1;
   }
+}
+
+/* The memo slot of (machine, tid); NULL without a memo (out of memory). */
+static model_thread_memo *model_thread_memo_slot(model_state *m, uint32_t machine,
+                                                 int64_t tid) {
+  if (!m->thread_memo) {
+    m->thread_memo = base_calloc(MODEL_THREAD_MEMO, sizeof *m->thread_memo);
+    if (!m->thread_memo) return NULL;
+  }
+  uint64_t h = ((uint64_t)tid * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)machine * 0xc2b2ae3d27d4eb4fULL);
+  return &m->thread_memo[(h >> 40) & (MODEL_THREAD_MEMO - 1)];
 }
 
 static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
@@ -72,6 +83,8 @@ int model_init(trace_context *ctx) {
 
 void model_free(model_state *m) {
   base_map_free(&m->live_threads);
+  base_free(m->thread_memo);
+  m->thread_memo = NULL;
   base_map_free(&m->live_processes);
   base_map_free(&m->thread_tracks);
   base_map_free(&m->process_tracks);
@@ -112,15 +125,16 @@ int model_process_start(trace_context *ctx, uint32_t machine, int64_t pid,
 int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                  uint32_t *utid) {
   model_state *m = &ctx->model;
-  model_thread_memo *memo = &m->thread_memo[(uint64_t)tid & (MODEL_THREAD_MEMO - 1)];
-  if (memo->generation == m->thread_generation && memo->generation && memo->tid == tid &&
-      memo->machine == machine) {
+  model_thread_memo *memo = model_thread_memo_slot(m, machine, tid);
+  if (memo && memo->generation == m->thread_generation && memo->generation &&
+      memo->tid == tid && memo->machine == machine) {
     *utid = memo->utid;
     return WEFT_OK;
   }
   uint64_t *found = base_map_find(&m->live_threads, model_key2(machine, (uint64_t)tid));
   if (found && *found != UINT32_MAX) {
     *utid = (uint32_t)*found;
+    if (!memo) return WEFT_OK;
     memo->tid = tid;
     memo->machine = machine;
     memo->utid = *utid;

@@ -22,11 +22,11 @@ typedef struct model_thread_memo {
   uint32_t machine, utid, generation;
 } model_thread_memo;
 
-#define MODEL_THREAD_MEMO 64 /* entries, a power of two */
+#define MODEL_THREAD_MEMO 4096 /* entries, a power of two */
 
 typedef struct model_state {
   base_map live_threads;   /* (machine, tid) -> utid */
-  model_thread_memo thread_memo[MODEL_THREAD_MEMO]; /* by tid */
+  model_thread_memo *thread_memo; /* by (machine, tid); lazy, NULL if none */
   uint32_t thread_generation; /* >= 1 */
   base_map live_processes; /* (machine, pid) -> upid */
   base_map thread_tracks;  /* utid -> track id */

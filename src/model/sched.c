@@ -139,6 +139,10 @@ int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
 static int sched_set_ftrace_name(trace_context *ctx, kernel_state *k,
                                  uint32_t utid, const char *name, size_t len) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  string_id current = storage_get_str(t, THREAD_name, utid);
+  if (current != STRING_NULL && base_string_pool_len(&ctx->strings, current) == len &&
+      memcmp(base_string_pool_get(&ctx->strings, current), name, len) == 0)
+    return WEFT_OK; /* already so named (by ftrace or not): nothing changes */
   if (!storage_is_null(t, THREAD_name, utid) &&
       !base_map_find(&k->ftrace_named, utid))
     return WEFT_OK; /* named by a higher-priority source */
