@@ -29,6 +29,25 @@ static int model_new_process(trace_context *ctx, uint32_t machine, int64_t pid,
   return WEFT_OK;
 }
 
+/* Forgets every memoized thread lookup (live_threads is about to change). */
+static void model_thread_memo_clear(model_state *m) {
+  if (++m->thread_generation == 0) {
+    if (m->thread_memo) memset(m->thread_memo, 0, MODEL_THREAD_MEMO * sizeof *m->thread_memo);
+    m->thread_generation = 1;
+  }
+}
+
+/* The memo slot of (machine, tid); NULL without a memo (out of memory). */
+static model_thread_memo *model_thread_memo_slot(model_state *m, uint32_t machine,
+                                                 int64_t tid) {
+  if (!m->thread_memo) {
+    m->thread_memo = base_calloc(MODEL_THREAD_MEMO, sizeof *m->thread_memo);
+    if (!m->thread_memo) return NULL;
+  }
+  uint64_t h = ((uint64_t)tid * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)machine * 0xc2b2ae3d27d4eb4fULL);
+  return &m->thread_memo[(h >> 40) & (MODEL_THREAD_MEMO - 1)];
+}
+
 static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                             uint32_t *utid) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
@@ -39,6 +58,7 @@ static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
   int64_t m = model_machine_column(machine);
   if (m >= 0) storage_set_i64(t, THREAD_machine_id, *utid, m);
   uint64_t *slot;
+  model_thread_memo_clear(&ctx->model);
   rc = base_map_insert(&ctx->model.live_threads, model_key2(machine, (uint64_t)tid),
                        *utid, &slot);
   if (rc < 0) return rc;
@@ -49,6 +69,7 @@ static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
 int model_init(trace_context *ctx) {
   memset(&ctx->model, 0, sizeof ctx->model);
   ctx->model.next_arg_set = 0;
+  ctx->model.thread_generation = 1;
   uint32_t upid, utid;
   int rc = model_new_process(ctx, 0, 0, &upid);
   if (!rc) rc = model_new_thread(ctx, 0, 0, &utid);
@@ -62,6 +83,8 @@ int model_init(trace_context *ctx) {
 
 void model_free(model_state *m) {
   base_map_free(&m->live_threads);
+  base_free(m->thread_memo);
+  m->thread_memo = NULL;
   base_map_free(&m->live_processes);
   base_map_free(&m->thread_tracks);
   base_map_free(&m->process_tracks);
@@ -101,10 +124,21 @@ int model_process_start(trace_context *ctx, uint32_t machine, int64_t pid,
 
 int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                  uint32_t *utid) {
-  uint64_t *found = base_map_find(&ctx->model.live_threads,
-                                  model_key2(machine, (uint64_t)tid));
+  model_state *m = &ctx->model;
+  model_thread_memo *memo = model_thread_memo_slot(m, machine, tid);
+  if (memo && memo->generation == m->thread_generation && memo->generation &&
+      memo->tid == tid && memo->machine == machine) {
+    *utid = memo->utid;
+    return WEFT_OK;
+  }
+  uint64_t *found = base_map_find(&m->live_threads, model_key2(machine, (uint64_t)tid));
   if (found && *found != UINT32_MAX) {
     *utid = (uint32_t)*found;
+    if (!memo) return WEFT_OK;
+    memo->tid = tid;
+    memo->machine = machine;
+    memo->utid = *utid;
+    memo->generation = m->thread_generation;
     return WEFT_OK;
   }
   return model_new_thread(ctx, machine, tid, utid);
@@ -180,7 +214,10 @@ void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {
   int64_t machine = storage_get_i64_or(t, THREAD_machine_id, utid, 0);
   uint64_t *found = base_map_find(&ctx->model.live_threads,
                                   model_key2((uint64_t)machine, (uint64_t)tid));
-  if (found && *found == utid) *found = UINT32_MAX; /* dead: recreate on use */
+  if (found && *found == utid) {
+    model_thread_memo_clear(&ctx->model);
+    *found = UINT32_MAX; /* dead: recreate on use */
+  }
 }
 
 /* ---- tracks ---- */

@@ -15,8 +15,19 @@
 
 typedef struct trace_context trace_context;
 
+/* A recent live_threads lookup; valid while `generation` is the state's
+ * thread_generation (bumped whenever live_threads changes). */
+typedef struct model_thread_memo {
+  int64_t tid;
+  uint32_t machine, utid, generation;
+} model_thread_memo;
+
+#define MODEL_THREAD_MEMO 4096 /* entries, a power of two */
+
 typedef struct model_state {
   base_map live_threads;   /* (machine, tid) -> utid */
+  model_thread_memo *thread_memo; /* by (machine, tid); lazy, NULL if none */
+  uint32_t thread_generation; /* >= 1 */
   base_map live_processes; /* (machine, pid) -> upid */
   base_map thread_tracks;  /* utid -> track id */
   base_map process_tracks; /* upid -> track id */

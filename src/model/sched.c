@@ -13,12 +13,37 @@ typedef struct sched_cpu_state {
   int64_t last_utid;     /* -1: no switch seen on this cpu yet */
   int64_t last_prio;
   int64_t pending_slice; /* open sched row, or -1 */
+  string_id prev_comm, next_comm; /* of its last raw sched_switch (a cache) */
 } sched_cpu_state;
 
 typedef struct sched_thread_rows {
   int64_t last;    /* last thread_state row, -1 if none */
   int64_t blocked; /* last blocked row, -1 if none */
+  string_id comm;  /* the last comm a raw sched_switch gave it (a cache) */
 } sched_thread_rows;
+
+/* A raw sched_switch's args and the arg set they were committed to. Equal
+ * args always commit to the same set (model_args_commit), so a hit stands
+ * for a commit. */
+typedef struct sched_switch_args {
+  string_id prev_comm, next_comm;
+  int64_t prev_pid, prev_prio, prev_state, next_pid, next_prio;
+  int64_t arg_set; /* -1: empty slot */
+} sched_switch_args;
+
+#define SCHED_SWITCH_ARGS_CACHE 4096 /* entries, a power of two */
+
+/* The task state string of a raw prev_state under a kernel release (the
+ * string depends on nothing else). */
+typedef struct sched_state_memo {
+  string_id release; /* the machine's release string, or STRING_NULL */
+  int64_t prev_state;
+  string_id state;   /* STRING_NULL: empty slot */
+  int invalid;       /* the state is "?" */
+} sched_state_memo;
+
+#define SCHED_STATE_MEMO 16 /* entries, a power of two */
+#define SCHED_HOST_CPUS 64  /* cpus of machine 0 indexed without hashing */
 
 struct kernel_state {
   base_map cpu_index; /* (machine << 16 | cpu) + 1 -> index into cpus */
@@ -29,6 +54,9 @@ struct kernel_state {
   string_id running, runnable;
   string_id switch_keys[7]; /* the args of a raw sched_switch, in order */
   string_id switch_name;    /* "sched_switch" */
+  sched_switch_args *switch_args; /* direct-mapped cache; NULL if none */
+  sched_state_memo states[SCHED_STATE_MEMO]; /* by prev_state */
+  uint32_t host_cpus[SCHED_HOST_CPUS]; /* cpu -> index into cpus + 1, or 0 */
 };
 
 static const char *const sched_switch_arg_keys[7] = {
@@ -49,6 +77,7 @@ void kernel_state_free(kernel_state *k) {
   base_map_free(&k->cpu_index);
   VEC_FREE(k->cpus);
   VEC_FREE(k->threads);
+  base_free(k->switch_args);
   base_map_free(&k->ftrace_named);
   base_map_free(&k->rss_mm);
   base_free(k);
@@ -110,6 +139,10 @@ int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
 static int sched_set_ftrace_name(trace_context *ctx, kernel_state *k,
                                  uint32_t utid, const char *name, size_t len) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  string_id current = storage_get_str(t, THREAD_name, utid);
+  if (current != STRING_NULL && base_string_pool_len(&ctx->strings, current) == len &&
+      memcmp(base_string_pool_get(&ctx->strings, current), name, len) == 0)
+    return WEFT_OK; /* already so named (by ftrace or not): nothing changes */
   if (!storage_is_null(t, THREAD_name, utid) &&
       !base_map_find(&k->ftrace_named, utid))
     return WEFT_OK; /* named by a higher-priority source */
@@ -146,20 +179,12 @@ int sched_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
   return model_thread_in_process(ctx, machine, tid, pid, utid);
 }
 
-static int sched_raw_event_named(trace_context *ctx, uint32_t machine, int64_t ts,
-                                 uint32_t cpu, uint32_t utid, string_id name_id,
-                                 int64_t common_flags) {
-  uint32_t ucpu, row;
-  int64_t args = -1;
-  int rc = sched_ucpu(ctx, machine, cpu, &ucpu);
-  if (rc) {
-    model_args_discard(ctx);
-    return rc;
-  }
-  rc = model_args_commit(ctx, &args);
-  if (rc) return rc;
+/* Appends the raw row (args: its committed arg set or -1). */
+static int sched_raw_row(trace_context *ctx, int64_t ts, uint32_t ucpu, uint32_t utid,
+                         string_id name_id, int64_t common_flags, int64_t args) {
+  uint32_t row;
   storage_table *t = ctx_table(ctx, TABLE_FTRACE_EVENT);
-  rc = storage_table_append(t, &row);
+  int rc = storage_table_append(t, &row);
   if (rc) return rc;
   storage_set_i64(t, FTRACE_EVENT_ts, row, ts);
   storage_set_str(t, FTRACE_EVENT_name, row, name_id);
@@ -169,6 +194,21 @@ static int sched_raw_event_named(trace_context *ctx, uint32_t machine, int64_t t
   storage_set_i64(t, FTRACE_EVENT_ucpu, row, ucpu);
   ctx_extend_bounds(ctx, ts);
   return WEFT_OK;
+}
+
+static int sched_raw_event_named(trace_context *ctx, uint32_t machine, int64_t ts,
+                                 uint32_t cpu, uint32_t utid, string_id name_id,
+                                 int64_t common_flags) {
+  uint32_t ucpu;
+  int64_t args = -1;
+  int rc = sched_ucpu(ctx, machine, cpu, &ucpu);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  rc = model_args_commit(ctx, &args);
+  if (rc) return rc;
+  return sched_raw_row(ctx, ts, ucpu, utid, name_id, common_flags, args);
 }
 
 int sched_raw_event(trace_context *ctx, uint32_t machine, int64_t ts,
@@ -267,18 +307,32 @@ int64_t sched_task_state_from_text(const char *s, size_t len) {
   return raw;
 }
 
-static const char *sched_machine_release(trace_context *ctx, uint32_t machine) {
+static string_id sched_machine_release(trace_context *ctx, uint32_t machine) {
   storage_table *t = ctx_table(ctx, TABLE_MACHINE);
-  if (machine >= t->row_count) return NULL;
-  return base_string_pool_get(&ctx->strings, storage_get_str(t, MACHINE_release, machine));
+  if (machine >= t->row_count) return STRING_NULL;
+  return storage_get_str(t, MACHINE_release, machine);
 }
 
-static int sched_state_id(trace_context *ctx, const kernel_scope *s,
+static int sched_state_id(trace_context *ctx, kernel_state *k, const kernel_scope *s,
                           int64_t prev_state, string_id *out) {
+  string_id release = sched_machine_release(ctx, s->machine);
+  sched_state_memo *m = &k->states[(uint64_t)prev_state & (SCHED_STATE_MEMO - 1)];
+  if (m->state != STRING_NULL && m->release == release && m->prev_state == prev_state) {
+    if (m->invalid) kernel_stat(ctx, s, stat_task_state_invalid, 1);
+    *out = m->state;
+    return WEFT_OK;
+  }
   char buf[8];
-  sched_task_state_str(prev_state, sched_machine_release(ctx, s->machine), buf);
+  sched_task_state_str(prev_state, base_string_pool_get(&ctx->strings, release), buf);
   if (buf[0] == '?') kernel_stat(ctx, s, stat_task_state_invalid, 1);
-  return ctx_intern(ctx, buf, strlen(buf), out);
+  int rc = ctx_intern(ctx, buf, strlen(buf), out);
+  if (!rc) {
+    m->release = release;
+    m->prev_state = prev_state;
+    m->state = *out;
+    m->invalid = buf[0] == '?';
+  }
+  return rc;
 }
 
 /* ---- thread_state rows ---- */
@@ -287,7 +341,7 @@ static sched_thread_rows *sched_rows(kernel_state *k, uint32_t utid) {
   if (utid >= k->threads.len) {
     if (VEC_RESERVE(k->threads, (size_t)utid + 1)) return NULL;
     while (k->threads.len <= utid) {
-      sched_thread_rows r = {-1, -1};
+      sched_thread_rows r = {-1, -1, STRING_NULL};
       k->threads.data[k->threads.len++] = r;
     }
   }
@@ -384,14 +438,17 @@ static int sched_push_waking_state(trace_context *ctx, kernel_state *k,
 
 static sched_cpu_state *sched_cpu(kernel_state *k, uint32_t machine,
                                   uint32_t cpu) {
+  int host = machine == 0 && cpu < SCHED_HOST_CPUS;
+  if (host && k->host_cpus[cpu]) return &k->cpus.data[k->host_cpus[cpu] - 1];
   uint64_t key = ((uint64_t)machine << 16 | cpu) + 1;
   uint64_t *slot;
   int ins = base_map_insert(&k->cpu_index, key, k->cpus.len, &slot);
   if (ins < 0) return NULL;
   if (ins == 1) {
-    sched_cpu_state c = {0, -1, 0, -1};
+    sched_cpu_state c = {0, -1, 0, -1, STRING_NULL, STRING_NULL};
     if (VEC_PUSH(k->cpus, c)) return NULL;
   }
+  if (host) k->host_cpus[cpu] = (uint32_t)*slot + 1;
   return &k->cpus.data[*slot];
 }
 
@@ -425,26 +482,92 @@ typedef struct sched_raw_switch {
   int64_t next_pid, next_prio;
 } sched_raw_switch;
 
-static int sched_raw_switch_row(trace_context *ctx, uint32_t machine, int64_t ts,
-                                uint32_t cpu, uint32_t prev_utid,
-                                const sched_raw_switch *r) {
-  kernel_state *k = ctx->model.kernel;
+static int sched_comm_is(trace_context *ctx, string_id id, const char *comm, size_t len) {
+  return id != STRING_NULL && base_string_pool_len(&ctx->strings, id) == len &&
+         memcmp(base_string_pool_get(&ctx->strings, id), comm, len) == 0;
+}
+
+/* The string id of a comm of thread utid: `hint` (a comm of the cpu's last
+ * switch) or the thread's last comm when the bytes match (the usual case),
+ * else interned. The thread's last comm becomes this one. */
+static int sched_comm_id(trace_context *ctx, kernel_state *k, uint32_t utid, string_id hint,
+                         const char *comm, size_t len, string_id *out) {
+  sched_thread_rows *r = utid < k->threads.len ? &k->threads.data[utid] : NULL;
+  int rc = WEFT_OK;
+  if (sched_comm_is(ctx, hint, comm, len)) *out = hint;
+  else if (r && sched_comm_is(ctx, r->comm, comm, len)) *out = r->comm;
+  else rc = ctx_intern(ctx, comm, len, out);
+  if (!rc && r) r->comm = *out;
+  return rc;
+}
+
+static sched_switch_args *sched_switch_args_slot(kernel_state *k, const sched_switch_args *a) {
+  if (!k->switch_args) {
+    k->switch_args = base_malloc(SCHED_SWITCH_ARGS_CACHE * sizeof *k->switch_args);
+    if (!k->switch_args) return NULL; /* no cache: every switch commits */
+    for (size_t i = 0; i < SCHED_SWITCH_ARGS_CACHE; i++) k->switch_args[i].arg_set = -1;
+  }
+  uint64_t h = (uint64_t)a->prev_pid * 0x9e3779b97f4a7c15ULL;
+  h ^= (uint64_t)a->next_pid * 0xc2b2ae3d27d4eb4fULL;
+  h ^= (uint64_t)a->prev_state * 0x165667b19e3779f9ULL;
+  h ^= ((uint64_t)a->prev_comm << 32 | a->next_comm) * 0x27d4eb2f165667c5ULL;
+  h ^= ((uint64_t)a->prev_prio * 31 + (uint64_t)a->next_prio) * 0x85ebca77c2b2ae63ULL;
+  h ^= h >> 29;
+  return &k->switch_args[h & (SCHED_SWITCH_ARGS_CACHE - 1)];
+}
+
+static int sched_switch_args_equal(const sched_switch_args *x, const sched_switch_args *y) {
+  return x->prev_comm == y->prev_comm && x->next_comm == y->next_comm &&
+         x->prev_pid == y->prev_pid && x->prev_prio == y->prev_prio &&
+         x->prev_state == y->prev_state && x->next_pid == y->next_pid &&
+         x->next_prio == y->next_prio;
+}
+
+/* The arg set of a raw sched_switch: from the cache, else committed. */
+static int sched_switch_arg_set(trace_context *ctx, kernel_state *k, sched_switch_args *a) {
   const string_id *key = k->switch_keys;
-  string_id prev_comm, next_comm;
-  int rc = ctx_intern(ctx, r->prev_comm ? r->prev_comm : "", r->prev_comm_len, &prev_comm);
-  if (!rc) rc = ctx_intern(ctx, r->next_comm ? r->next_comm : "", r->next_comm_len, &next_comm);
-  if (!rc) rc = model_arg_string_id(ctx, key[0], prev_comm, MODEL_ARG_STRING);
-  if (!rc) rc = model_arg_int_id(ctx, key[1], MODEL_ARG_INT, r->prev_pid);
-  if (!rc) rc = model_arg_int_id(ctx, key[2], MODEL_ARG_INT, r->prev_prio);
-  if (!rc) rc = model_arg_int_id(ctx, key[3], MODEL_ARG_INT, r->prev_state);
-  if (!rc) rc = model_arg_string_id(ctx, key[4], next_comm, MODEL_ARG_STRING);
-  if (!rc) rc = model_arg_int_id(ctx, key[5], MODEL_ARG_INT, r->next_pid);
-  if (!rc) rc = model_arg_int_id(ctx, key[6], MODEL_ARG_INT, r->next_prio);
+  int cacheable = ctx->model.pending_args.len == 0;
+  sched_switch_args *slot = cacheable ? sched_switch_args_slot(k, a) : NULL;
+  if (slot && slot->arg_set >= 0 && sched_switch_args_equal(slot, a)) {
+    a->arg_set = slot->arg_set;
+    return WEFT_OK;
+  }
+  int rc = model_arg_string_id(ctx, key[0], a->prev_comm, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int_id(ctx, key[1], MODEL_ARG_INT, a->prev_pid);
+  if (!rc) rc = model_arg_int_id(ctx, key[2], MODEL_ARG_INT, a->prev_prio);
+  if (!rc) rc = model_arg_int_id(ctx, key[3], MODEL_ARG_INT, a->prev_state);
+  if (!rc) rc = model_arg_string_id(ctx, key[4], a->next_comm, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int_id(ctx, key[5], MODEL_ARG_INT, a->next_pid);
+  if (!rc) rc = model_arg_int_id(ctx, key[6], MODEL_ARG_INT, a->next_prio);
+  if (!rc) rc = model_args_commit(ctx, &a->arg_set);
   if (rc) {
     model_args_discard(ctx);
     return rc;
   }
-  return sched_raw_event_named(ctx, machine, ts, cpu, prev_utid, k->switch_name, -1);
+  if (slot && a->arg_set >= 0) *slot = *a;
+  return WEFT_OK;
+}
+
+/* c: the state of `cpu` (its comm cache is updated). */
+static int sched_raw_switch_row(trace_context *ctx, uint32_t machine, int64_t ts,
+                                uint32_t cpu, sched_cpu_state *c, uint32_t prev_utid,
+                                uint32_t next_utid, const sched_raw_switch *r) {
+  kernel_state *k = ctx->model.kernel;
+  uint32_t ucpu;
+  sched_switch_args a = {STRING_NULL, STRING_NULL, r->prev_pid, r->prev_prio,
+                         r->prev_state, r->next_pid, r->next_prio, -1};
+  int rc = sched_comm_id(ctx, k, prev_utid, c->next_comm, r->prev_comm ? r->prev_comm : "",
+                         r->prev_comm_len, &a.prev_comm);
+  if (!rc)
+    rc = sched_comm_id(ctx, k, next_utid, c->prev_comm, r->next_comm ? r->next_comm : "",
+                       r->next_comm_len, &a.next_comm);
+  if (rc) return rc;
+  c->prev_comm = a.prev_comm;
+  c->next_comm = a.next_comm;
+  rc = sched_ucpu(ctx, machine, cpu, &ucpu);
+  if (!rc) rc = sched_switch_arg_set(ctx, k, &a);
+  if (rc) return rc;
+  return sched_raw_row(ctx, ts, ucpu, prev_utid, k->switch_name, -1, a.arg_set);
 }
 
 int sched_switch(trace_context *ctx, const kernel_scope *s,
@@ -459,7 +582,7 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   if (!c) return WEFT_ENOMEM;
   rc = sched_thread(ctx, s->machine, e->next_pid, e->next_comm, e->next_comm_len,
                     &next_utid);
-  if (!rc) rc = sched_state_id(ctx, s, e->prev_state, &prev_state);
+  if (!rc) rc = sched_state_id(ctx, k, s, e->prev_state, &prev_state);
   if (rc) return rc;
   if (c->pending_slice >= 0) {
     if (e->prev_pid == c->last_pid) sched_close_slice(ctx, c->pending_slice, e->ts, prev_state);
@@ -470,7 +593,7 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   sched_raw_switch r = {e->prev_comm, e->prev_comm_len, e->prev_pid, e->prev_prio,
                         e->prev_state, e->next_comm, e->next_comm_len, e->next_pid,
                         e->next_prio};
-  if (!rc) rc = sched_raw_switch_row(ctx, s->machine, e->ts, e->cpu, prev_utid, &r);
+  if (!rc) rc = sched_raw_switch_row(ctx, s->machine, e->ts, e->cpu, c, prev_utid, next_utid, &r);
   int64_t slice = -1;
   if (!rc) rc = sched_open_slice(ctx, e->ts, ucpu, next_utid, e->next_prio, &slice);
   if (rc) return rc;
@@ -503,7 +626,7 @@ int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
     return WEFT_OK;
   }
   string_id prev_state_id;
-  rc = sched_state_id(ctx, s, prev_state, &prev_state_id);
+  rc = sched_state_id(ctx, k, s, prev_state, &prev_state_id);
   if (rc) return rc;
   if (c->pending_slice >= 0 && !raw_only)
     sched_close_slice(ctx, c->pending_slice, ts, prev_state_id);
@@ -512,7 +635,7 @@ int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
   sched_raw_switch r = {base_string_pool_get(&ctx->strings, prev_name),
                         base_string_pool_len(&ctx->strings, prev_name), c->last_pid,
                         c->last_prio, prev_state, comm, comm_len, next_pid, next_prio};
-  rc = sched_raw_switch_row(ctx, s->machine, ts, cpu, prev_utid, &r);
+  rc = sched_raw_switch_row(ctx, s->machine, ts, cpu, c, prev_utid, next_utid, &r);
   int64_t slice = -1;
   if (!rc && !raw_only) rc = sched_open_slice(ctx, ts, ucpu, next_utid, next_prio, &slice);
   if (rc) return rc;

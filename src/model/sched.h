@@ -11,7 +11,9 @@
  * table has a row only for cpus seen, its id column is the ucpu;
  * a thread has at most one open thread_state row (dur -1) and it is its last
  * row; the swapper (tid 0) never gets thread_state rows; events must arrive
- * in timestamp order. */
+ * in timestamp order. Its memos (comm string ids per thread and cpu, raw
+ * sched_switch arg sets, task state strings) only stand for lookups: a hit
+ * gives exactly what the lookup would. */
 #ifndef WEFT_MODEL_SCHED_H
 #define WEFT_MODEL_SCHED_H
 

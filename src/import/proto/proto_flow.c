@@ -18,15 +18,23 @@ typedef struct proto_legacy {
   uint64_t flow_direction;
 } proto_legacy;
 
-static int proto_legacy_read(proto_span track_event, proto_legacy *lg) {
-  memset(lg, 0, sizeof *lg);
-  proto_field fl;
-  if (proto_find_last(track_event.data, track_event.len,
-                      PROTO_TRACK_EVENT_LEGACY_EVENT, &fl) != 1 ||
-      fl.wire_type != PROTO_WIRE_LEN)
-    return 0;
+void proto_flow_hint_of(proto_span track_event, proto_flow_hint *h) {
   proto_reader r;
-  proto_reader_init_span(&r, fl.span);
+  proto_field fl;
+  int more;
+  memset(h, 0, sizeof *h);
+  proto_reader_init_span(&r, track_event);
+  while ((more = proto_reader_next(&r, &fl)) == 1) proto_flow_hint_note(h, &fl);
+  proto_flow_hint_end(h, more);
+}
+
+/* The event's legacy_event (the last one, if the event is well-formed). */
+static int proto_legacy_read(const proto_flow_hint *h, proto_legacy *lg) {
+  memset(lg, 0, sizeof *lg);
+  if (!h->has_legacy) return 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, h->legacy);
   while (proto_reader_next(&r, &fl) == 1) {
     if (fl.wire_type != PROTO_WIRE_VARINT) continue;
     switch (fl.number) {
@@ -45,9 +53,9 @@ static int proto_legacy_read(proto_span track_event, proto_legacy *lg) {
   return 1;
 }
 
-int proto_legacy_has_phase(proto_span track_event) {
+int proto_legacy_has_phase(const proto_flow_hint *h) {
   proto_legacy lg;
-  return proto_legacy_read(track_event, &lg) && lg.has_phase;
+  return proto_legacy_read(h, &lg) && lg.has_phase;
 }
 
 static flow_scope proto_flow_scope(const import_file *f, uint32_t machine) {
@@ -98,11 +106,11 @@ static int proto_flow_legacy_bind(trace_context *ctx, flow_scope scope,
 }
 
 int proto_flow_bind(import_file *f, uint32_t machine, proto_span track_event,
-                    uint32_t slice) {
+                    const proto_flow_hint *h, uint32_t slice) {
   flow_scope scope = proto_flow_scope(f, machine);
   proto_reader r;
   proto_field fl;
-  proto_reader_init_span(&r, track_event);
+  proto_reader_init_span(&r, h->has_flow_ids ? track_event : (proto_span){NULL, 0});
   int rc = WEFT_OK;
   while (!rc && proto_reader_next(&r, &fl) == 1) {
     switch (fl.number) {
@@ -118,7 +126,7 @@ int proto_flow_bind(import_file *f, uint32_t machine, proto_span track_event,
     }
   }
   proto_legacy lg;
-  if (!rc && proto_legacy_read(track_event, &lg) && lg.has_bind_id)
+  if (!rc && proto_legacy_read(h, &lg) && lg.has_bind_id)
     rc = proto_flow_legacy_bind(f->ctx, scope, slice, &lg);
   return rc;
 }
@@ -138,10 +146,10 @@ static int proto_legacy_flow_v1(import_file *f, flow_scope scope, const proto_le
 }
 
 int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
-                       uint32_t track, int64_t ts, string_id category,
-                       string_id name, int64_t arg_set) {
+                       const proto_flow_hint *h, uint32_t track, int64_t ts,
+                       string_id category, string_id name, int64_t arg_set) {
   proto_legacy lg;
-  if (!proto_legacy_read(track_event, &lg) || !lg.has_phase) return WEFT_OK;
+  if (!proto_legacy_read(h, &lg) || !lg.has_phase) return WEFT_OK;
   trace_context *ctx = f->ctx;
   uint32_t slice;
   int64_t ended;
@@ -170,5 +178,5 @@ int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
     default:
       return WEFT_OK;
   }
-  return rc ? rc : proto_flow_bind(f, machine, track_event, slice);
+  return rc ? rc : proto_flow_bind(f, machine, track_event, h, slice);
 }

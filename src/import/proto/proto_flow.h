@@ -12,18 +12,51 @@
 #define WEFT_PROTO_FLOW_H
 
 #include "import/importer.h"
+#include "import/proto/proto_fields.h"
 #include "import/proto/proto_wire.h"
 
-/* 1 if the TrackEvent message carries a legacy_event with a phase. */
-int proto_legacy_has_phase(proto_span track_event);
+/* What the flow code needs from a TrackEvent, gathered while the caller
+ * reads the event once: proto_flow_hint_note on every field it reads (in
+ * order, from the start), then proto_flow_hint_end with the reader's last
+ * result (0 at a clean end, WEFT_EPARSE if malformed). */
+typedef struct proto_flow_hint {
+  int has_flow_ids;  /* a flow_ids / terminating_flow_ids field (any form) */
+  int has_legacy;    /* well-formed event whose last legacy_event is a message */
+  int legacy_is_len; /* while reading: the last legacy_event is a message */
+  proto_span legacy; /* that legacy_event */
+} proto_flow_hint;
+
+static inline void proto_flow_hint_note(proto_flow_hint *h, const proto_field *fl) {
+  switch (fl->number) {
+    case PROTO_TRACK_EVENT_FLOW_IDS_OLD:
+    case PROTO_TRACK_EVENT_TERMINATING_FLOW_IDS_OLD:
+    case PROTO_TRACK_EVENT_FLOW_IDS:
+    case PROTO_TRACK_EVENT_TERMINATING_FLOW_IDS: h->has_flow_ids = 1; break;
+    case PROTO_TRACK_EVENT_LEGACY_EVENT:
+      h->legacy_is_len = fl->wire_type == PROTO_WIRE_LEN;
+      if (h->legacy_is_len) h->legacy = fl->span;
+      break;
+    default: break;
+  }
+}
+
+static inline void proto_flow_hint_end(proto_flow_hint *h, int reader_result) {
+  h->has_legacy = reader_result == 0 && h->legacy_is_len;
+}
+
+/* The hint of a whole TrackEvent message (one pass). */
+void proto_flow_hint_of(proto_span track_event, proto_flow_hint *h);
+
+/* 1 if the TrackEvent carries a legacy_event with a phase. */
+int proto_legacy_has_phase(const proto_flow_hint *h);
 
 /* Applies an untyped TrackEvent by its legacy phase on `track`. */
 int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
-                       uint32_t track, int64_t ts, string_id category,
-                       string_id name, int64_t arg_set);
+                       const proto_flow_hint *h, uint32_t track, int64_t ts,
+                       string_id category, string_id name, int64_t arg_set);
 
 /* Binds the event's flows to `slice` (just begun, or just ended). */
 int proto_flow_bind(import_file *f, uint32_t machine, proto_span track_event,
-                    uint32_t slice);
+                    const proto_flow_hint *h, uint32_t slice);
 
 #endif

@@ -160,6 +160,12 @@ typedef struct proto_event {
   int has_legacy, has_phase, has_pid_override, has_tid_override, has_duration;
   uint64_t phase, scope;
   int64_t pid_override, tid_override, duration_us;
+  /* what the later steps read, learned in the same pass */
+  int has_counters;    /* a field proto_event_counters reads */
+  int has_annotations; /* a debug_annotations message */
+  proto_flow_hint flow;
+  string_id name_id;   /* `name` interned, once name_interned */
+  int name_interned;
 } proto_event;
 
 static void proto_legacy_read(proto_span msg, proto_event *e) {
@@ -201,9 +207,12 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
   trace_context *ctx = p->f->ctx;
   proto_reader r;
   proto_field fl;
+  int more;
   proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
+  while ((more = proto_reader_next(&r, &fl)) == 1) {
     int len = fl.wire_type == PROTO_WIRE_LEN;
+    proto_flow_hint_note(&e->flow, &fl);
+    if (proto_event_counters_field(fl.number)) e->has_counters = 1;
     switch (fl.number) {
       case PROTO_TRACK_EVENT_TYPE: e->type = fl.value; e->has_type = 1; break;
       case PROTO_TRACK_EVENT_NAME: if (len) { e->name = fl.span; e->has_name = 1; } break;
@@ -223,6 +232,7 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
       case PROTO_TRACK_EVENT_CATEGORIES:
         if (len) proto_event_add_category(e, (const char *)fl.span.data, fl.span.len);
         break;
+      case PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS: if (len) e->has_annotations = 1; break;
       case PROTO_TRACK_EVENT_CATEGORY_IIDS: {
         proto_packed_iter it = {0};
         uint64_t iid;
@@ -243,6 +253,7 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
       default: break;
     }
   }
+  proto_flow_hint_end(&e->flow, more);
 }
 
 /* The track_uuid from the sequence's TrackEventDefaults, if any. */
@@ -321,12 +332,23 @@ static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, int on_d
   return rc ? rc : model_thread_track(ctx, utid, track);
 }
 
+/* The event's `name` string interned (once per event). */
+static int proto_event_intern_name(trace_context *ctx, proto_event *e, string_id *out) {
+  if (!e->name_interned) {
+    int rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &e->name_id);
+    if (rc) return rc;
+    e->name_interned = 1;
+  }
+  *out = e->name_id;
+  return WEFT_OK;
+}
+
 /* The event's name (for naming an unnamed descriptor track). */
-static string_id proto_event_name(proto_parse_ctx *p, const proto_event *e, int *rc) {
+static string_id proto_event_name(proto_parse_ctx *p, proto_event *e, int *rc) {
   proto_import_state *st = p->f->state;
   string_id name = STRING_NULL;
   *rc = WEFT_OK;
-  if (e->has_name) *rc = ctx_intern(p->f->ctx, (const char *)e->name.data, e->name.len, &name);
+  if (e->has_name) *rc = proto_event_intern_name(p->f->ctx, e, &name);
   else if (e->has_name_iid)
     name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
                           e->name_iid);
@@ -335,7 +357,7 @@ static string_id proto_event_name(proto_parse_ctx *p, const proto_event *e, int 
 
 /* Resolves the event's track; *is_counter tells a counter track. *track is
  * UINT32_MAX when the event's track cannot be resolved (counted; drop it). */
-static int proto_event_track(proto_parse_ctx *p, const proto_event *e, uint32_t *track,
+static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint32_t *track,
                              int *is_counter, proto_track_ref *ref_buf,
                              const proto_track_ref **out_ref, uint64_t *out_uuid) {
   proto_import_state *st = p->f->state;
@@ -422,11 +444,12 @@ static int proto_debug_annotation(proto_parse_ctx *p, proto_span msg) {
   }
 }
 
-static int proto_event_args(proto_parse_ctx *p, proto_span msg, int64_t *arg_set) {
+static int proto_event_args(proto_parse_ctx *p, proto_span msg, const proto_event *e,
+                            int64_t *arg_set) {
   proto_reader r;
   proto_field fl;
   *arg_set = -1;
-  proto_reader_init_span(&r, msg);
+  proto_reader_init_span(&r, e->has_annotations ? msg : (proto_span){NULL, 0});
   while (proto_reader_next(&r, &fl) == 1) {
     if (fl.number != PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS || fl.wire_type != PROTO_WIRE_LEN)
       continue;
@@ -446,8 +469,9 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   uint64_t uuid = 0;
   int rc = proto_event_track(p, e, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
-  rc = proto_event_counters(p->f, p->info, p->ts, msg,
-                            storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid, track, -1));
+  if (e->has_counters)
+    rc = proto_event_counters(p->f, p->info, p->ts, msg,
+                              storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid, track, -1));
   if (rc) return rc;
   uint64_t type = e->has_type ? e->type
                  : e->has_phase ? proto_legacy_type(e->phase)
@@ -463,7 +487,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
     if (!ref || !ref->is_state) return import_stat(p->f, stat_track_event_parser_errors, 1);
     string_id value = STRING_NULL;
-    if (e->has_name) rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &value);
+    if (e->has_name) rc = proto_event_intern_name(ctx, e, &value);
     else if (e->has_name_iid)
       value = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
                              e->name_iid);
@@ -473,27 +497,28 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     int64_t ended;
     rc = model_slice_end(ctx, track, p->ts, &ended);
     if (rc || ended < 0) return rc;
-    return proto_flow_bind(p->f, p->machine, msg, (uint32_t)ended);
+    return proto_flow_bind(p->f, p->machine, msg, &e->flow, (uint32_t)ended);
   }
-  int legacy = !e->has_type && proto_legacy_has_phase(msg);
+  int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
   if (type != PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN && type != PROTO_TRACK_EVENT_TYPE_INSTANT &&
       !legacy)
     return WEFT_OK;
   string_id name = STRING_NULL, cat = STRING_NULL;
-  if (e->has_name) rc = ctx_intern(ctx, (const char *)e->name.data, e->name.len, &name);
+  if (e->has_name) rc = proto_event_intern_name(ctx, e, &name);
   else if (e->has_name_iid)
     name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
                           e->name_iid);
   if (!rc && e->categories.len) rc = ctx_intern(ctx, e->categories.data, e->categories.len, &cat);
   int64_t args = -1;
-  if (!rc) rc = proto_event_args(p, msg, &args);
+  if (!rc) rc = proto_event_args(p, msg, e, &args);
   if (rc) return rc;
-  if (legacy) return proto_legacy_apply(p->f, p->machine, msg, track, p->ts, cat, name, args);
+  if (legacy)
+    return proto_legacy_apply(p->f, p->machine, msg, &e->flow, track, p->ts, cat, name, args);
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN)
     rc = model_slice_begin(ctx, track, p->ts, cat, name, args, &slice);
   else
     rc = model_slice_complete(ctx, track, p->ts, 0, cat, name, args, &slice);
-  return rc ? rc : proto_flow_bind(p->f, p->machine, msg, slice);
+  return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
 }
 
 static int proto_track_event(proto_parse_ctx *p, proto_span msg) {

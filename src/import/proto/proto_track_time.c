@@ -60,15 +60,29 @@ static int proto_profile_deltas(import_file *f, proto_seq *seq, proto_span msg) 
   return WEFT_OK;
 }
 
-/* The event's own time: 1 with *ts, 0 if it has none, -1 if invalid. */
+/* The event's own time: 1 with *ts, 0 if it has none, -1 if invalid.
+ * timestamp_absolute_us wins over timestamp_delta_us; each is its last
+ * occurrence (protobuf "last wins"), used only if that one is a varint. A
+ * malformed event has neither. One pass over the event. */
 static int proto_event_time(proto_seq *seq, proto_span ev, int64_t *ts) {
+  proto_reader r;
   proto_field fl;
-  if (proto_find_last(ev.data, ev.len, PROTO_TRACK_EVENT_TIMESTAMP_ABSOLUTE_US, &fl) == 1 &&
-      fl.wire_type == PROTO_WIRE_VARINT)
-    return proto_us_to_ns((int64_t)fl.value, ts) ? 1 : -1;
-  if (proto_find_last(ev.data, ev.len, PROTO_TRACK_EVENT_TIMESTAMP_DELTA_US, &fl) == 1 &&
-      fl.wire_type == PROTO_WIRE_VARINT) {
-    if (!proto_ref_advance(seq, (int64_t)fl.value)) return -1;
+  uint64_t abs_us = 0, delta_us = 0;
+  int has_abs = 0, has_delta = 0, more;
+  proto_reader_init_span(&r, ev);
+  while ((more = proto_reader_next(&r, &fl)) == 1) {
+    if (fl.number == PROTO_TRACK_EVENT_TIMESTAMP_ABSOLUTE_US) {
+      has_abs = fl.wire_type == PROTO_WIRE_VARINT;
+      abs_us = fl.value;
+    } else if (fl.number == PROTO_TRACK_EVENT_TIMESTAMP_DELTA_US) {
+      has_delta = fl.wire_type == PROTO_WIRE_VARINT;
+      delta_us = fl.value;
+    }
+  }
+  if (more != 0) return 0;
+  if (has_abs) return proto_us_to_ns((int64_t)abs_us, ts) ? 1 : -1;
+  if (has_delta) {
+    if (!proto_ref_advance(seq, (int64_t)delta_us)) return -1;
     *ts = seq->ref_ts;
     return 1;
   }

@@ -35,6 +35,21 @@ static int64_t proto_tracks_index(const proto_tracks *t, uint32_t machine, uint6
   return -1;
 }
 
+/* proto_tracks_index through the memo of recent lookups. */
+static int64_t proto_tracks_index_memo(proto_tracks *t, uint32_t machine, uint64_t uuid) {
+  uint64_t h = ((uuid ^ machine) * 0x9e3779b97f4a7c15ULL) >> 58;
+  proto_tracks_memo *m = &t->memo[h & (PROTO_TRACKS_MEMO - 1)];
+  if (m->used && m->uuid == uuid && m->machine == machine) return m->index;
+  int64_t i = proto_tracks_index(t, machine, uuid);
+  if (i >= 0) {
+    m->uuid = uuid;
+    m->machine = machine;
+    m->used = 1;
+    m->index = i;
+  }
+  return i;
+}
+
 const proto_track_resv *proto_tracks_find(const proto_tracks *t, uint32_t machine,
                                           uint64_t uuid) {
   int64_t i = proto_tracks_index(t, machine, uuid);
@@ -357,7 +372,7 @@ static int proto_tracks_resolve_index(trace_context *ctx, proto_tracks *t, int64
 /* The index of uuid's reservation, resolved; -1 if unresolvable. */
 static int proto_tracks_lookup(import_file *f, proto_tracks *t, uint32_t machine,
                                uint64_t uuid, int64_t *idx) {
-  *idx = proto_tracks_index(t, machine, uuid);
+  *idx = proto_tracks_index_memo(t, machine, uuid);
   if (*idx < 0) {
     proto_track_resv r;
     proto_resv_init(&r, machine, uuid);

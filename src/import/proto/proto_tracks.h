@@ -54,8 +54,18 @@ typedef struct proto_track_ref {
   int is_state;        /* a state track (TrackEvent TYPE_STATE values) */
 } proto_track_ref;
 
+/* A (machine, uuid) found in by_key: its index never changes. */
+typedef struct proto_tracks_memo {
+  uint64_t uuid;
+  uint32_t machine, used;
+  int64_t index;
+} proto_tracks_memo;
+
+#define PROTO_TRACKS_MEMO 64 /* entries, a power of two */
+
 typedef struct proto_tracks {
   base_map by_key;           /* hash(machine, uuid, probe) -> index into resv */
+  proto_tracks_memo memo[PROTO_TRACKS_MEMO]; /* recent lookups (zeroed: empty) */
   VEC(proto_track_resv) resv;
   base_map first_packet_seqs; /* trusted sequence id -> 1 */
   base_map claimed_threads;  /* utid -> index of the reservation owning it */

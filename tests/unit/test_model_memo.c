@@ -1,0 +1,141 @@
+/* Unit tests: the memos of the model and sched hot paths give what the
+ * lookups they stand for give: live-thread lookups across thread ends and
+ * tid reuse, raw sched_switch arg sets and comm strings, task state strings
+ * under a kernel release change. */
+#include "check.h"
+#include "core/context.h"
+#include "model/model.h"
+#include "model/sched.h"
+
+static trace_context ctx;
+
+static void setup(void) {
+  weft_options o;
+  weft_options_default(&o);
+  CHECK_EQ_INT(trace_context_init(&ctx, &o), 0);
+}
+
+static uint32_t thread_of(uint32_t machine, int64_t tid) {
+  uint32_t utid = UINT32_MAX;
+  CHECK_EQ_INT(model_thread(&ctx, machine, tid, &utid), 0);
+  return utid;
+}
+
+static void test_thread_memo_follows_ends_and_reuse(void) {
+  setup();
+  uint32_t a = thread_of(0, 42);
+  CHECK(thread_of(0, 42) == a);
+  CHECK(thread_of(0, 42) == a);
+  uint32_t other = thread_of(1, 42); /* another machine: another thread */
+  CHECK(other != a);
+  CHECK(thread_of(0, 42) == a);
+  model_thread_end(&ctx, a, 100);
+  uint32_t b = thread_of(0, 42); /* ended: a new thread */
+  CHECK(b != a);
+  CHECK(thread_of(0, 42) == b);
+  CHECK(thread_of(1, 42) == other);
+  /* The tid moves to another process: a new thread, found from then on. */
+  uint32_t in_p1, in_p2;
+  CHECK_EQ_INT(model_thread_in_process(&ctx, 0, 42, 7, &in_p1), 0);
+  CHECK(thread_of(0, 42) == in_p1);
+  CHECK_EQ_INT(model_thread_in_process(&ctx, 0, 42, 8, &in_p2), 0);
+  CHECK(in_p2 != in_p1);
+  CHECK(thread_of(0, 42) == in_p2);
+  /* Many (machine, tid) pairs, more than the memo holds: each stays its own. */
+  uint32_t utids[64][40];
+  for (uint32_t m = 0; m < 64; m++)
+    for (int64_t t = 1000; t < 1040; t++) utids[m][t - 1000] = thread_of(m, t);
+  int same = 1;
+  for (uint32_t m = 0; m < 64; m++)
+    for (int64_t t = 1000; t < 1040; t++) same &= thread_of(m, t) == utids[m][t - 1000];
+  CHECK(same);
+  trace_context_free(&ctx);
+}
+
+static int64_t raw_args(uint32_t row) {
+  return storage_get_i64_or(ctx_table(&ctx, TABLE_FTRACE_EVENT), FTRACE_EVENT_arg_set_id, row,
+                            -1);
+}
+
+/* The string arg `key` of arg set `set` ("" if absent). */
+static const char *arg_str(int64_t set, const char *key) {
+  storage_table *t = ctx_table(&ctx, TABLE_ARGS);
+  for (uint32_t r = 0; r < t->row_count; r++) {
+    if (storage_get_i64(t, ARGS_arg_set_id, r) != set) continue;
+    const char *k = base_string_pool_get(&ctx.strings, storage_get_str(t, ARGS_key, r));
+    if (k && strcmp(k, key) == 0)
+      return base_string_pool_get(&ctx.strings, storage_get_str(t, ARGS_string_value, r));
+  }
+  return "";
+}
+
+static void do_switch(int64_t ts, uint32_t cpu, int64_t prev, const char *prev_comm,
+                      int64_t prev_state, int64_t next, const char *next_comm) {
+  kernel_scope s = {0, 0};
+  sched_switch_event e = {ts, cpu, prev, 120, prev_state, prev_comm, strlen(prev_comm),
+                          next, 120, next_comm, strlen(next_comm)};
+  CHECK_EQ_INT(sched_switch(&ctx, &s, &e), 0);
+}
+
+static void test_switch_args_and_comms(void) {
+  setup();
+  do_switch(10, 0, 0, "swapper/0", 0, 5, "a");
+  do_switch(20, 0, 5, "a", 1, 0, "swapper/0");
+  do_switch(30, 0, 0, "swapper/0", 0, 5, "a");  /* = the first */
+  do_switch(40, 0, 5, "a2", 1, 0, "swapper/0"); /* renamed */
+  do_switch(50, 1, 0, "swapper/1", 0, 6, "b");
+  do_switch(60, 1, 6, "b", 1, 0, "swapper/1");
+  do_switch(70, 1, 0, "swapper/1", 0, 5, "a2");
+  do_switch(80, 0, 0, "swapper/0", 0, 5, "a");  /* = the first again */
+  CHECK_EQ_INT(ctx_table(&ctx, TABLE_FTRACE_EVENT)->row_count, 8);
+  CHECK(raw_args(0) >= 0);
+  CHECK(raw_args(2) == raw_args(0));
+  CHECK(raw_args(7) == raw_args(0));
+  CHECK(raw_args(1) != raw_args(0));
+  CHECK(raw_args(3) != raw_args(1));
+  CHECK_EQ_STR(arg_str(raw_args(3), "prev_comm"), "a2");
+  CHECK_EQ_STR(arg_str(raw_args(1), "prev_comm"), "a");
+  CHECK_EQ_STR(arg_str(raw_args(4), "prev_comm"), "swapper/1");
+  CHECK_EQ_STR(arg_str(raw_args(5), "next_comm"), "swapper/1");
+  CHECK_EQ_STR(arg_str(raw_args(6), "next_comm"), "a2");
+  CHECK_EQ_STR(arg_str(raw_args(7), "next_comm"), "a");
+  /* An identical set committed by hand gets the same id (dedup by content). */
+  storage_table *ev = ctx_table(&ctx, TABLE_FTRACE_EVENT);
+  int64_t distinct = 0;
+  for (uint32_t r = 0; r < ev->row_count; r++) {
+    int seen = 0;
+    for (uint32_t q = 0; q < r; q++) seen |= raw_args(q) == raw_args(r);
+    distinct += !seen;
+  }
+  CHECK_EQ_INT(distinct, 6);
+  trace_context_free(&ctx);
+}
+
+static const char *state_of(uint32_t row) {
+  storage_table *t = ctx_table(&ctx, TABLE_SCHED);
+  return base_string_pool_get(&ctx.strings, storage_get_str(t, SCHED_end_state, row));
+}
+
+static void test_state_memo_and_release(void) {
+  setup();
+  do_switch(10, 0, 0, "swapper/0", 0, 5, "a");
+  do_switch(20, 0, 5, "a", 0x80, 0, "swapper/0"); /* 4.4 layout: K (wakekill) */
+  do_switch(30, 0, 0, "swapper/0", 0, 5, "a");
+  storage_table *m = ctx_table(&ctx, TABLE_MACHINE);
+  CHECK(m->row_count >= 1);
+  string_id rel;
+  CHECK_EQ_INT(ctx_intern(&ctx, "5.10.0", 6, &rel), 0);
+  storage_set_str(m, MACHINE_release, 0, rel);
+  do_switch(40, 0, 5, "a", 0x80, 0, "swapper/0"); /* >= 4.14: I (idle) */
+  do_switch(50, 0, 0, "swapper/0", 0, 5, "a");
+  CHECK_EQ_STR(state_of(0), "K");
+  CHECK_EQ_STR(state_of(2), "I");
+  trace_context_free(&ctx);
+}
+
+int main(void) {
+  RUN_TEST(test_thread_memo_follows_ends_and_reuse);
+  RUN_TEST(test_switch_args_and_comms);
+  RUN_TEST(test_state_memo_and_release);
+  return CHECK_SUMMARY();
+}
