@@ -347,7 +347,7 @@ static int smaps_flags_of(const void *addr, char *flags, size_t cap) {
   while (!found && fgets(line, sizeof line, f)) {
     if (strchr(line, '-') && strncmp(line, want, strlen(want)) == 0) in = 1;
     else if (in && strncmp(line, "VmFlags:", 8) == 0) {
-      snprintf(flags, cap, "%s", line + 8);
+      snprintf(flags, cap, "%.200s", line + 8);
       found = 1;
     }
   }
