@@ -136,12 +136,16 @@ int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
   return sched_cpu_row(ctx, machine, cpu, ucpu, &row);
 }
 
+/* Whether string `id` (STRING_NULL: no) is the bytes comm[0, len). */
+static int sched_comm_is(trace_context *ctx, string_id id, const char *comm, size_t len) {
+  return id != STRING_NULL && base_string_pool_len(&ctx->strings, id) == len &&
+         memcmp(base_string_pool_get(&ctx->strings, id), comm, len) == 0;
+}
+
 static int sched_set_ftrace_name(trace_context *ctx, kernel_state *k,
                                  uint32_t utid, const char *name, size_t len) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
-  string_id current = storage_get_str(t, THREAD_name, utid);
-  if (current != STRING_NULL && base_string_pool_len(&ctx->strings, current) == len &&
-      memcmp(base_string_pool_get(&ctx->strings, current), name, len) == 0)
+  if (sched_comm_is(ctx, storage_get_str(t, THREAD_name, utid), name, len))
     return WEFT_OK; /* already so named (by ftrace or not): nothing changes */
   if (!storage_is_null(t, THREAD_name, utid) &&
       !base_map_find(&k->ftrace_named, utid))
@@ -481,11 +485,6 @@ typedef struct sched_raw_switch {
   const char *next_comm; size_t next_comm_len;
   int64_t next_pid, next_prio;
 } sched_raw_switch;
-
-static int sched_comm_is(trace_context *ctx, string_id id, const char *comm, size_t len) {
-  return id != STRING_NULL && base_string_pool_len(&ctx->strings, id) == len &&
-         memcmp(base_string_pool_get(&ctx->strings, id), comm, len) == 0;
-}
 
 /* The string id of a comm of thread utid: `hint` (a comm of the cpu's last
  * switch) or the thread's last comm when the bytes match (the usual case),

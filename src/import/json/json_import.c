@@ -117,8 +117,7 @@ static int json_tokenize(import_file *f, base_error *err) {
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   f->state = st;
   f->release_input = 1; /* events hold their own bytes; see json_parse */
-  st->limits.max_depth = f->ctx->options.max_json_depth;
-  st->limits.max_string_len = f->ctx->options.max_string_bytes;
+  st->limits = json_limits_of(&f->ctx->options);
   st->has_systrace = scan->has_systrace;
   st->systrace_offset = scan->systrace_offset;
   st->systrace_len = scan->systrace_len;

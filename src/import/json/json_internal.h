@@ -22,6 +22,12 @@ typedef struct json_state {
   size_t systrace_text_len;
 } json_state;
 
+/* The tokenizer limits the load's options ask for. */
+static inline json_limits json_limits_of(const weft_options *o) {
+  json_limits limits = {o->max_json_depth, o->max_string_bytes};
+  return limits;
+}
+
 /* Sort payloads of systemTraceEvents lines (others: event offsets). */
 #define JSON_SYSTRACE_PAYLOAD (UINT64_C(1) << 63)
 

@@ -147,7 +147,7 @@ void json_scan_free(void *result) {
 }
 
 static int json_scan_walk(json_scan *s, const import_scan_input *in, base_error *err) {
-  json_limits limits = {in->options->max_json_depth, in->options->max_string_bytes};
+  json_limits limits = json_limits_of(in->options);
   json_tokenizer tk;
   int rc = json_tokenizer_init(&tk, (const char *)in->data, in->len, &limits, err);
   if (rc) return rc;
