@@ -237,8 +237,9 @@ int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
 
 /* ---- scans of upcoming files (core/scan.h) ----
  * While the loading thread tokenizes an archive member, the workers scan
- * the next ones; each result waits for its file's turn. The window holds
- * two scans per worker (one running, one queued) and at most
+ * the next ones; each result waits for its file's turn (the loading thread
+ * runs queued scans while it waits for one). The window holds four scans
+ * per worker and two for the loading thread, and at most
  * LOADER_SCAN_AHEAD_BYTES of input, so results never pile up. */
 
 #define LOADER_SCAN_AHEAD_BYTES ((uint64_t)256 << 20)
@@ -268,7 +269,7 @@ static const importer_ops *loader_importer_for(io_trace_type type);
 static int loader_scan_ahead(loader *l, io_trace_type type, const uint8_t *data, size_t len) {
   const importer_ops *ops = loader_importer_for(type);
   if (!ops || !ops->scan || !data || len == 0) return 1;
-  size_t window = 2 * (size_t)(l->threads - 1);
+  size_t window = 4 * (size_t)(l->threads - 1) + 2;
   if (l->scan_jobs.len >= window ||
       (l->scan_jobs.len && l->scan_ahead_bytes + len > LOADER_SCAN_AHEAD_BYTES))
     return 0;

@@ -142,8 +142,24 @@ int scan_pool_submit(scan_pool *p, const importer_ops *ops,
   return WEFT_OK;
 }
 
-/* Makes `j` done: runs it here if it is still queued, else waits for the
- * worker running it. With `cancel`, a queued job is not run (returns 0). */
+/* Runs the oldest queued job on this thread while `j` runs on a worker, so
+ * no core idles while the loading thread waits; the lock is held. Returns
+ * 0 when nothing is queued. */
+static int scan_pool_help(scan_pool *p) {
+  scan_job *other = scan_pool_pop(p);
+  if (!other) return 0;
+  other->state = SCAN_JOB_RUNNING;
+  pthread_mutex_unlock(&p->lock);
+  scan_job_execute(other);
+  pthread_mutex_lock(&p->lock);
+  other->state = SCAN_JOB_DONE;
+  pthread_cond_broadcast(&p->done);
+  return 1;
+}
+
+/* Makes `j` done: runs it here if it is still queued, else runs other
+ * queued jobs (unless cancelling), then waits, until the worker running it
+ * is done. With `cancel`, a queued job is not run (returns 0). */
 static int scan_job_finish(scan_pool *p, scan_job *j, int cancel) {
   pthread_mutex_lock(&p->lock);
   if (j->state == SCAN_JOB_QUEUED) {
@@ -155,7 +171,8 @@ static int scan_job_finish(scan_pool *p, scan_job *j, int cancel) {
     j->state = SCAN_JOB_DONE;
     return 1;
   }
-  while (j->state != SCAN_JOB_DONE) pthread_cond_wait(&p->done, &p->lock);
+  while (j->state != SCAN_JOB_DONE)
+    if (cancel || !scan_pool_help(p)) pthread_cond_wait(&p->done, &p->lock);
   pthread_mutex_unlock(&p->lock);
   return 1;
 }

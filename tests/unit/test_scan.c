@@ -1,6 +1,7 @@
 /* The scan pool: results equal a scan run in place whatever the thread
  * count, jobs can be taken or dropped in any state, errors come back. */
 #include <stdlib.h>
+#include <time.h>
 
 #include "check.h"
 #include "core/scan.h"
@@ -162,6 +163,57 @@ static void test_alloc_failure(void) {
   scan_pool_destroy(p);
 }
 
+/* Help while waiting: job A, on the worker, waits (at most 10 s) for job B
+ * to run; B is only queued, so taking A must run B on this thread. */
+static int gate_started, gate_opened;
+
+static void gate_sleep_ms(long ms) {
+  struct timespec ts = {0, ms * 1000000L};
+  nanosleep(&ts, NULL);
+}
+
+static int gate_wait_scan(const import_scan_input *in, void **result, base_error *err) {
+  (void)in;
+  *result = NULL;
+  __atomic_store_n(&gate_started, 1, __ATOMIC_SEQ_CST);
+  for (int i = 0; i < 10000 && !__atomic_load_n(&gate_opened, __ATOMIC_SEQ_CST); i++)
+    gate_sleep_ms(1);
+  if (!__atomic_load_n(&gate_opened, __ATOMIC_SEQ_CST))
+    return base_error_set(err, WEFT_EPARSE, "the queued job was not run while waiting");
+  return WEFT_OK;
+}
+
+static int gate_open_scan(const import_scan_input *in, void **result, base_error *err) {
+  (void)in;
+  (void)err;
+  *result = NULL;
+  __atomic_store_n(&gate_opened, 1, __ATOMIC_SEQ_CST);
+  return WEFT_OK;
+}
+
+static void gate_free(void *result) { (void)result; }
+
+static const importer_ops gate_wait_ops = {.trace_type = "wait", .scan = gate_wait_scan,
+                                           .scan_free = gate_free};
+static const importer_ops gate_open_ops = {.trace_type = "open", .scan = gate_open_scan,
+                                           .scan_free = gate_free};
+
+static void test_take_runs_queued_while_waiting(void) {
+  scan_pool *p;
+  CHECK_EQ_INT(scan_pool_create(&p, 2), WEFT_OK);
+  import_scan_input in = input_of(0);
+  scan_job *a, *b;
+  CHECK_EQ_INT(scan_pool_submit(p, &gate_wait_ops, &in, &a), WEFT_OK);
+  while (!__atomic_load_n(&gate_started, __ATOMIC_SEQ_CST)) gate_sleep_ms(1);
+  CHECK_EQ_INT(scan_pool_submit(p, &gate_open_ops, &in, &b), WEFT_OK);
+  void *result;
+  base_error err = {0};
+  CHECK_EQ_INT(scan_job_take(p, a, &result, &err), WEFT_OK);
+  CHECK(__atomic_load_n(&gate_opened, __ATOMIC_SEQ_CST));
+  CHECK_EQ_INT(scan_job_take(p, b, &result, &err), WEFT_OK);
+  scan_pool_destroy(p);
+}
+
 int main(void) {
   make_files();
   RUN_TEST(test_take_in_order);
@@ -170,5 +222,6 @@ int main(void) {
   RUN_TEST(test_error);
   RUN_TEST(test_idle_pools);
   RUN_TEST(test_alloc_failure);
+  RUN_TEST(test_take_runs_queued_while_waiting);
   return CHECK_SUMMARY();
 }
