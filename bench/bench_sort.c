@@ -32,7 +32,8 @@ typedef struct bench_check {
   uint64_t payload_sum;
 } bench_check;
 
-static int bench_emit(void *user, const sort_event *e) {
+static int bench_emit(void *user, const sort_event *e, void *prepared) {
+  (void)prepared;
   bench_check *c = user;
   c->disorder += e->ts < c->last_ts;
   c->last_ts = e->ts;
