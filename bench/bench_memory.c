@@ -188,8 +188,7 @@ static void *mem_phase_sampler(void *arg) {
   }
 }
 
-static int mem_phase_emit(void *user, const sort_event *e, void *prepared) {
-  (void)prepared;
+static int mem_phase_emit(void *user, const sort_event *e) {
   mem_phase *m = user;
   size_t i = m->seen++, q = m->total / 4;
   (void)e;

@@ -32,8 +32,7 @@ typedef struct bench_check {
   uint64_t payload_sum;
 } bench_check;
 
-static int bench_emit(void *user, const sort_event *e, void *prepared) {
-  (void)prepared;
+static int bench_emit(void *user, const sort_event *e) {
   bench_check *c = user;
   c->disorder += e->ts < c->last_ts;
   c->last_ts = e->ts;

@@ -263,8 +263,6 @@ static void loader_scans_stop(loader *l) {
 }
 
 static const importer_ops *loader_importer_for(io_trace_type type);
-static void loader_prepare(void *user, const sort_event *e, void *prepared);
-static void loader_discard(void *user, const sort_event *e, void *prepared);
 
 /* Queues a scan of an upcoming file if its importer has one; 0 when the
  * window is full (the file is then scanned in its turn). */
@@ -321,7 +319,6 @@ int loader_create(loader **out, trace_context *ctx) {
   const weft_options *o = &ctx->options;
   l->threads = loader_thread_count(o->threads);
   sorter_set_threads(&l->sorter, l->threads);
-  sorter_set_prepare(&l->sorter, loader_prepare, loader_discard, IMPORT_PREPARED_BYTES);
   if (o->max_decompressed_bytes) l->limits.max_member_bytes = o->max_decompressed_bytes;
   if (o->max_compression_ratio) l->limits.max_ratio = o->max_compression_ratio;
   if (o->max_archive_members) l->limits.max_members = o->max_archive_members;
@@ -835,22 +832,10 @@ static int loader_place_clocks(loader *l, base_error *err) {
 }
 
 
-/* On the sorter's merging thread, ahead of loader_emit (sorter_set_prepare). */
-static void loader_prepare(void *user, const sort_event *e, void *prepared) {
-  const import_file *f = ((loader_emit_ctx *)user)->l->files.data[e->source];
-  if (f->ops->prepare) f->ops->prepare(f, e, prepared);
-}
-
-/* An event loader_prepare saw that will not be parsed. */
-static void loader_discard(void *user, const sort_event *e, void *prepared) {
-  const import_file *f = ((loader_emit_ctx *)user)->l->files.data[e->source];
-  if (f->ops->prepare && f->ops->discard) f->ops->discard(f, e, prepared);
-}
-
-static int loader_emit(void *user, const sort_event *e, void *prepared) {
+static int loader_emit(void *user, const sort_event *e) {
   loader_emit_ctx *c = user;
   import_file *f = c->l->files.data[e->source];
-  int rc = f->ops->parse(f, e, f->ops->prepare ? prepared : NULL, c->err);
+  int rc = f->ops->parse(f, e, c->err);
   if (rc && c->err && !strstr(c->err->message, f->name))
     base_error_prefix(c->err, "%s", f->name);
   return rc;

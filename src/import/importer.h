@@ -16,18 +16,6 @@
 
 typedef struct import_file import_file;
 
-/* The scratch importer_ops.prepare may fill per event. */
-#define IMPORT_PREPARED_BYTES 384
-
-/* Reads one byte of every cache line of [data, data + len), so that the
- * bytes are resident and cached (importer_ops.prepare). */
-static inline void import_touch(const uint8_t *data, size_t len) {
-  uint8_t sum = 0;
-  for (size_t i = 0; i < len; i += 64) sum ^= ((const volatile uint8_t *)data)[i];
-  if (len) sum ^= ((const volatile uint8_t *)data)[len - 1];
-  (void)sum;
-}
-
 /* What a scan may read: a file's bytes and the load's options. */
 typedef struct import_scan_input {
   const uint8_t *data;
@@ -46,19 +34,7 @@ typedef struct importer_ops {
   int (*scan)(const import_scan_input *in, void **result, base_error *err);
   void (*scan_free)(void *result);
   int (*tokenize)(import_file *f, base_error *err);
-  /* `prepared`: what prepare wrote for this event (parse owns it), or NULL
-   * when prepare did not run. */
-  int (*parse)(import_file *f, const sort_event *event, void *prepared, base_error *err);
-  /* Optional: work of parse done ahead, on another thread and some thousands
-   * of events before parse (the sorter's merging thread): decode `event`
-   * into `prepared` (IMPORT_PREPARED_BYTES, uninitialized), touching the
-   * input bytes parse will read so that page faults and cache misses are
-   * taken there. It runs concurrently with parse of earlier events: it may
-   * read only what tokenize left and parse does not change, and writes
-   * only `prepared`. discard frees what prepare kept in `prepared` for an
-   * event that will never be parsed (the load failed). */
-  void (*prepare)(const import_file *f, const sort_event *event, void *prepared);
-  void (*discard)(const import_file *f, const sort_event *event, void *prepared);
+  int (*parse)(import_file *f, const sort_event *event, base_error *err);
   /* Optional: called once after the last event was parsed. */
   int (*end)(import_file *f, base_error *err);
   void (*destroy)(import_file *f);

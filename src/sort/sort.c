@@ -185,13 +185,6 @@ void sorter_set_threads(sorter *s, uint32_t threads) {
   s->threads = threads ? threads : 1;
 }
 
-void sorter_set_prepare(sorter *s, sort_prepare_fn prepare, sort_prepare_fn discard,
-                        size_t bytes) {
-  s->prepare = prepare;
-  s->discard = discard;
-  s->prepared_bytes = prepare ? (bytes + 15) & ~(size_t)15 : 0;
-}
-
 static void sorter_free_queues(sorter *s) {
   for (size_t i = 0; i < s->queues.len; i++) sort_queue_free(&s->queues.data[i]);
   s->queues.len = 0;
@@ -692,7 +685,7 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
       if (q->next < q->items.len) top->ts = q->at->ts;
       else *top = top[--l->n];
       sort_key_down(top, l->n, 0);
-      rc = emit(user, &e, NULL);
+      rc = emit(user, &e);
       emitted++;
     } while (rc == WEFT_OK && l->n && !brk && top->ts <= limit);
     if (publish) __atomic_store_n(&s->emitted, emitted, __ATOMIC_RELAXED);
@@ -747,7 +740,7 @@ static int sort_queues_in_order(sorter *s) {
   return rc;
 }
 
-#define SORT_PIPE_BATCH 1024
+#define SORT_PIPE_BATCH 4096
 #define SORT_PIPE_SLOTS 8
 
 /* Batches of merged events from the merging thread to the emitting one. */
@@ -755,20 +748,12 @@ typedef struct sort_pipe {
   pthread_mutex_t mu;
   pthread_cond_t filled, drained;
   sort_event *batches;            /* SORT_PIPE_SLOTS x SORT_PIPE_BATCH */
-  uint8_t *prepared;              /* the same x s->prepared_bytes, or NULL */
   size_t lens[SORT_PIPE_SLOTS];
   uint64_t produced, consumed;    /* batches, monotonic */
   size_t fill;                    /* events in the batch being filled */
   int done, stop, rc;             /* merge finished / emit failed / its status */
   sorter *s;
-  void *user;                     /* emit's, prepare's and discard's */
 } sort_pipe;
-
-/* The scratch of event `i` of batch slot `slot`, or NULL. */
-static void *sort_pipe_prepared(const sort_pipe *p, size_t slot, size_t i) {
-  if (!p->prepared) return NULL;
-  return p->prepared + (slot * SORT_PIPE_BATCH + i) * p->s->prepared_bytes;
-}
 
 /* Hands the batch being filled over; waits for a free slot unless last. */
 static int sort_pipe_publish(sort_pipe *p, int last) {
@@ -784,12 +769,9 @@ static int sort_pipe_publish(sort_pipe *p, int last) {
   return stop ? WEFT_ELIMIT : WEFT_OK; /* any non-zero ends the merge */
 }
 
-static int sort_pipe_put(void *user, const sort_event *e, void *unused) {
-  (void)unused;
+static int sort_pipe_put(void *user, const sort_event *e) {
   sort_pipe *p = user;
-  size_t slot = p->produced % SORT_PIPE_SLOTS, i = p->fill++;
-  p->batches[slot * SORT_PIPE_BATCH + i] = *e;
-  if (p->prepared) p->s->prepare(p->user, e, sort_pipe_prepared(p, slot, i));
+  p->batches[(p->produced % SORT_PIPE_SLOTS) * SORT_PIPE_BATCH + p->fill++] = *e;
   return p->fill == SORT_PIPE_BATCH ? sort_pipe_publish(p, 0) : WEFT_OK;
 }
 
@@ -805,25 +787,6 @@ static void *sort_pipe_merge(void *arg) {
   return NULL;
 }
 
-/* Discards events [from, to) of batch slot `slot` (prepared, never emitted). */
-static void sort_pipe_discard(sort_pipe *p, size_t slot, size_t from, size_t to) {
-  if (!p->prepared || !p->s->discard) return;
-  for (size_t i = from; i < to; i++)
-    p->s->discard(p->user, &p->batches[slot * SORT_PIPE_BATCH + i],
-                  sort_pipe_prepared(p, slot, i));
-}
-
-/* Once the merging thread has ended: discards every event it prepared that
- * was not emitted (published batches not consumed, and the one it filled). */
-static void sort_pipe_discard_pending(sort_pipe *p) {
-  for (; p->consumed < p->produced; p->consumed++) {
-    size_t slot = p->consumed % SORT_PIPE_SLOTS;
-    sort_pipe_discard(p, slot, 0, p->lens[slot]);
-  }
-  sort_pipe_discard(p, p->produced % SORT_PIPE_SLOTS, 0, p->fill);
-  p->fill = 0;
-}
-
 /* Emits the batches in order on this thread; returns emit's status. */
 static int sort_pipe_drain(sort_pipe *p, sort_emit_fn emit, void *user) {
   int rc = WEFT_OK;
@@ -837,11 +800,7 @@ static int sort_pipe_drain(sort_pipe *p, sort_emit_fn emit, void *user) {
     size_t slot = p->consumed % SORT_PIPE_SLOTS;
     const sort_event *batch = p->batches + slot * SORT_PIPE_BATCH;
     size_t i = 0;
-    while (i < p->lens[slot] && rc == WEFT_OK) {
-      rc = emit(user, &batch[i], sort_pipe_prepared(p, slot, i));
-      i++;
-    }
-    if (rc) sort_pipe_discard(p, slot, i, p->lens[slot]);
+    while (i < p->lens[slot] && rc == WEFT_OK) rc = emit(user, &batch[i++]);
     emitted += i;
     __atomic_store_n(&p->s->emitted, emitted, __ATOMIC_RELAXED);
     pthread_mutex_lock(&p->mu);
@@ -859,15 +818,8 @@ static int sort_merge_emit_pipelined(sorter *s, sort_emit_fn emit, void *user) {
   sort_pipe p;
   memset(&p, 0, sizeof p);
   p.s = s;
-  p.user = user;
   p.batches = base_malloc(SORT_PIPE_SLOTS * SORT_PIPE_BATCH * sizeof *p.batches);
-  if (s->prepare && s->prepared_bytes)
-    p.prepared = base_malloc(SORT_PIPE_SLOTS * SORT_PIPE_BATCH * s->prepared_bytes);
-  if (!p.batches || (s->prepare && s->prepared_bytes && !p.prepared)) {
-    base_free(p.batches);
-    base_free(p.prepared);
-    return sort_merge_emit(s, emit, user, 1);
-  }
+  if (!p.batches) return sort_merge_emit(s, emit, user, 1);
   pthread_mutex_init(&p.mu, NULL);
   pthread_cond_init(&p.filled, NULL);
   pthread_cond_init(&p.drained, NULL);
@@ -878,14 +830,12 @@ static int sort_merge_emit_pipelined(sorter *s, sort_emit_fn emit, void *user) {
   } else {
     rc = sort_pipe_drain(&p, emit, user);
     pthread_join(merger, NULL);
-    sort_pipe_discard_pending(&p);
     if (rc == WEFT_OK) rc = p.rc;
   }
   pthread_cond_destroy(&p.drained);
   pthread_cond_destroy(&p.filled);
   pthread_mutex_destroy(&p.mu);
   base_free(p.batches);
-  base_free(p.prepared);
   return rc;
 }
 

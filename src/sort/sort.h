@@ -84,10 +84,6 @@ typedef struct sort_queue {
   int run_breaks;
 } sort_queue;
 
-/* Work on an event done ahead of emit, into `prepared` (see
- * sorter_set_prepare). */
-typedef void (*sort_prepare_fn)(void *user, const sort_event *event, void *prepared);
-
 typedef struct sorter {
   VEC(sort_queue) queues;  /* one per (source, lane) pushed to */
   base_map queue_index;    /* source << 32 | lane -> index into queues */
@@ -99,17 +95,13 @@ typedef struct sorter {
   uint64_t emitted;        /* emitted so far (atomic: read by progress) */
   uint32_t threads;        /* threads sorter_run may use (>= 1) */
   uint64_t held;           /* bytes in chunks (atomic: see sorter_memory) */
-  sort_prepare_fn prepare, discard; /* see sorter_set_prepare */
-  size_t prepared_bytes;
 } sorter;
 
 /* Returns 0 and the converted ts, or non-zero to drop the event. */
 typedef int (*sort_convert_fn)(void *user, uint32_t source, uint32_t clock,
                                int64_t ts, int64_t *out);
-/* Receives events in order; non-zero stops the run with that status.
- * `prepared`: what prepare wrote for this event, or NULL if it did not run
- * (see sorter_set_prepare); emit owns what it holds. */
-typedef int (*sort_emit_fn)(void *user, const sort_event *event, void *prepared);
+/* Receives events in order; non-zero stops the run with that status. */
+typedef int (*sort_emit_fn)(void *user, const sort_event *event);
 
 void sorter_init(sorter *s);
 void sorter_free(sorter *s);
@@ -117,15 +109,6 @@ void sorter_free(sorter *s);
  * the merge runs on a second thread ahead of `emit`, which is always
  * called on the caller's thread, in the same order as with one thread. */
 void sorter_set_threads(sorter *s, uint32_t threads);
-/* Optional: with several threads, sorter_run calls `prepare` on the merging
- * thread for each event as it is merged, up to some thousands of events
- * before `emit` receives it and concurrently with `emit` of earlier events
- * (so it may only read what emit does not change), with `bytes` of
- * uninitialized scratch that emit then receives as `prepared`. An event
- * prepared but never emitted (emit or the merge failed) gets `discard`
- * instead, on the caller's thread. Both are given sorter_run's `user`. */
-void sorter_set_prepare(sorter *s, sort_prepare_fn prepare, sort_prepare_fn discard,
-                        size_t bytes);
 /* Creates a source; its events are pushed with sorter_push. */
 int sorter_add_source(sorter *s, uint32_t *source);
 /* Pushes to lane 0 (the host's general lane). */

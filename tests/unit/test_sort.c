@@ -16,8 +16,7 @@ typedef struct seen {
   int n;
 } seen;
 
-static int record(void *user, const sort_event *e, void *prepared) {
-  (void)prepared;
+static int record(void *user, const sort_event *e) {
   seen *s = user;
   if (s->n < 64) s->events[s->n++] = *e;
   return 0;
@@ -86,8 +85,7 @@ typedef struct collect {
   int stop_after; /* emit returns 7 after this many (0 = never) */
 } collect;
 
-static int collect_emit(void *user, const sort_event *e, void *prepared) {
-  (void)prepared;
+static int collect_emit(void *user, const sort_event *e) {
   collect *c = user;
   if (c->n < c->cap) c->events[c->n] = *e;
   c->n++;
@@ -461,8 +459,7 @@ typedef struct release_watch {
   uint64_t at[4]; /* sorter_memory at 1/4, 1/2, 3/4, at the last event */
 } release_watch;
 
-static int release_emit(void *user, const sort_event *e, void *prepared) {
-  (void)prepared;
+static int release_emit(void *user, const sort_event *e) {
   release_watch *w = user;
   (void)e;
   uint64_t i = w->seen++;
@@ -509,68 +506,6 @@ static void test_release_during_merge(void) {
   release_during_merge_on(2, 2, 0);
 }
 
-/* Prepare (on the merging thread) fills each event's scratch; emit gets
- * that scratch for exactly its event; when emit fails part-way, every
- * prepared event is either emitted or discarded, never both, never lost. */
-typedef struct prepared_run {
-  uint64_t prepared, discarded; /* counted atomically */
-  uint64_t emitted, mismatched, stop_after;
-} prepared_run;
-
-static void test_prepare_fill(void *user, const sort_event *e, void *scratch) {
-  prepared_run *r = user;
-  uint64_t v = e->payload * 3 + 1;
-  memcpy(scratch, &v, sizeof v);
-  __atomic_add_fetch(&r->prepared, 1, __ATOMIC_SEQ_CST);
-}
-
-static void test_prepare_discard(void *user, const sort_event *e, void *scratch) {
-  prepared_run *r = user;
-  uint64_t v;
-  memcpy(&v, scratch, sizeof v);
-  if (v != e->payload * 3 + 1) r->mismatched++;
-  __atomic_add_fetch(&r->discarded, 1, __ATOMIC_SEQ_CST);
-}
-
-static int test_prepare_emit(void *user, const sort_event *e, void *scratch) {
-  prepared_run *r = user;
-  uint64_t v = 0;
-  if (scratch) memcpy(&v, scratch, sizeof v);
-  if (!scratch || v != e->payload * 3 + 1) r->mismatched++;
-  r->emitted++;
-  return r->stop_after && r->emitted >= r->stop_after ? 9 : 0;
-}
-
-static void prepared_run_of(uint64_t stop_after) {
-  sorter s;
-  sorter_init(&s);
-  sorter_set_threads(&s, 2);
-  sorter_set_prepare(&s, test_prepare_fill, test_prepare_discard, sizeof(uint64_t));
-  size_t n = 20000;
-  for (uint32_t src = 0; src < 4; src++) {
-    uint32_t id;
-    CHECK_EQ_INT(sorter_add_source(&s, &id), 0);
-    for (size_t i = 0; i < n; i++)
-      CHECK_EQ_INT(sorter_push(&s, id, gen_random_dups(i, n), 0, (uint64_t)src << 32 | i), 0);
-  }
-  prepared_run r = {0, 0, 0, 0, stop_after};
-  int rc = sorter_run(&s, identity_convert, test_prepare_emit, &r);
-  CHECK_EQ_INT(rc, stop_after ? 9 : 0);
-  CHECK_EQ_INT(r.mismatched, 0);
-  CHECK_EQ_INT(r.emitted, stop_after ? stop_after : 4 * n);
-  CHECK_EQ_INT(r.prepared, r.emitted + r.discarded);
-  /* The failing emit's batch was prepared whole, so its rest is discarded. */
-  if (stop_after && stop_after < 4 * n) CHECK(r.discarded > 0);
-  sorter_free(&s);
-}
-
-static void test_prepare_ahead_and_discard(void) {
-  prepared_run_of(0);
-  prepared_run_of(1);
-  prepared_run_of(5000);
-  prepared_run_of(4 * 20000);
-}
-
 int main(void) {
   RUN_TEST(test_merge_is_ordered_and_stable);
   RUN_TEST(test_many_sources);
@@ -582,6 +517,5 @@ int main(void) {
   RUN_TEST(test_shared_lane_and_run_break);
   RUN_TEST(test_model_orders);
   RUN_TEST(test_release_during_merge);
-  RUN_TEST(test_prepare_ahead_and_discard);
   return CHECK_SUMMARY();
 }

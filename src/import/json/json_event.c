@@ -215,7 +215,7 @@ static int json_read_field(json_tokenizer *tk, const json_token *key,
   return json_read_scalar(key, &t, e, err);
 }
 
-int json_read_event(const import_file *f, size_t offset, json_event *e,
+int json_read_event(import_file *f, size_t offset, json_event *e,
                     base_error *err) {
   json_state *st = f->state;
   json_tokenizer tk;

@@ -75,11 +75,7 @@ static int json_push_all(import_file *f, const json_scan *scan, base_error *err)
   json_state *st = f->state;
   for (size_t i = 0; i < scan->events.len; i++) {
     const json_pending *p = &scan->events.data[i];
-    if (p->offset > JSON_OFFSET_MAX)
-      return base_error_set(err, WEFT_ELIMIT, "json: events past 1 TiB are not supported");
-    uint64_t len = p->end - p->offset;
-    uint64_t payload = (uint64_t)p->offset | (len > JSON_LENGTH_MAX ? 0 : len) << JSON_OFFSET_BITS;
-    int rc = import_push(f, p->ts, st->clock, payload);
+    int rc = import_push(f, p->ts, st->clock, p->offset);
     if (rc) return base_error_set(err, rc, "out of memory");
     json_hold_event(f, p->offset, p->end);
   }
@@ -170,30 +166,15 @@ static int json_tokenize_systrace(import_file *f, base_error *err) {
 
 /* ---- parse ---- */
 
-/* What json_prepare decoded: the event, when it read without error (else
- * parse reads it again, for the error). */
-typedef struct json_prepared {
-  int ok;
-  json_event event;
-} json_prepared;
-
-_Static_assert(sizeof(json_prepared) <= IMPORT_PREPARED_BYTES, "json_prepared too big");
-
-static int json_parse(import_file *f, const sort_event *ev, void *prepared, base_error *err) {
+static int json_parse(import_file *f, const sort_event *ev, base_error *err) {
   json_state *st = f->state;
   if (ev->payload & JSON_SYSTRACE_PAYLOAD)
     return systrace_text_parse(f, st->systrace_text, st->systrace_text_len,
                                (size_t)(ev->payload & ~JSON_SYSTRACE_PAYLOAD), ev->ts, err);
   json_event e;
-  size_t offset = (size_t)(ev->payload & JSON_OFFSET_MAX);
-  const json_prepared *pre = prepared;
-  int rc = WEFT_OK;
-  if (pre && pre->ok) {
-    e = pre->event; /* taken over: freed below */
-  } else {
-    memset(&e, 0, sizeof e);
-    rc = json_read_event(f, offset, &e, err);
-  }
+  memset(&e, 0, sizeof e);
+  size_t offset = (size_t)ev->payload;
+  int rc = json_read_event(f, offset, &e, err);
   if (rc == WEFT_OK) {
     rc = json_apply(f, &e, ev->ts, err);
   } else if (rc != WEFT_ENOMEM) {
@@ -204,28 +185,6 @@ static int json_parse(import_file *f, const sort_event *ev, void *prepared, base
   /* Done with the event's bytes (tokenize held the same range). */
   json_release_event(f, offset, e.end ? e.end : json_event_extent(f, offset));
   return rc;
-}
-
-/* importer_ops.prepare: decodes the event object (json_read_event reads
- * only the file's bytes and limits). */
-static void json_prepare(const import_file *f, const sort_event *ev, void *prepared) {
-  json_prepared *pre = prepared;
-  pre->ok = 0;
-  if (ev->payload & JSON_SYSTRACE_PAYLOAD) return;
-  size_t offset = (size_t)(ev->payload & JSON_OFFSET_MAX);
-  size_t len = (size_t)(ev->payload >> JSON_OFFSET_BITS);
-  if (offset >= f->len || len > f->len - offset) return;
-  import_touch(f->data + offset, len);
-  memset(&pre->event, 0, sizeof pre->event);
-  if (json_read_event(f, offset, &pre->event, NULL) == WEFT_OK) pre->ok = 1;
-  else json_event_free(&pre->event);
-}
-
-static void json_discard(const import_file *f, const sort_event *ev, void *prepared) {
-  (void)f;
-  (void)ev;
-  json_prepared *pre = prepared;
-  if (pre->ok) json_event_free(&pre->event);
 }
 
 static void json_destroy(import_file *f) {
@@ -241,8 +200,6 @@ const importer_ops import_json_ops = {
     .scan_free = json_scan_free,
     .tokenize = json_tokenize,
     .parse = json_parse,
-    .prepare = json_prepare,
-    .discard = json_discard,
     .end = NULL,
     .destroy = json_destroy,
 };

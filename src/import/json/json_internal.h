@@ -28,13 +28,8 @@ static inline json_limits json_limits_of(const weft_options *o) {
   return limits;
 }
 
-/* Sort payloads of systemTraceEvents lines; others are an event object's
- * offset (low JSON_OFFSET_BITS) and its length in bytes (above them; 0 when
- * longer than JSON_LENGTH_MAX), which only importer_ops.prepare reads. */
+/* Sort payloads of systemTraceEvents lines (others: event offsets). */
 #define JSON_SYSTRACE_PAYLOAD (UINT64_C(1) << 63)
-#define JSON_OFFSET_BITS 40
-#define JSON_OFFSET_MAX ((UINT64_C(1) << JSON_OFFSET_BITS) - 1)
-#define JSON_LENGTH_MAX ((UINT64_C(1) << (63 - JSON_OFFSET_BITS)) - 1)
 
 typedef struct json_str {
   const char *ptr; /* NULL = absent */
@@ -117,7 +112,7 @@ int json_time_from(const json_token *t, int64_t *ns);
 /* A whole string that strtod reads completely (e.g. "1.5", ".75", "+2"). */
 int json_parse_double(const char *p, size_t len, double *out);
 /* Decodes the event object at `offset` in the file. */
-int json_read_event(const import_file *f, size_t offset, json_event *e,
+int json_read_event(import_file *f, size_t offset, json_event *e,
                     base_error *err);
 void json_event_free(json_event *e);
 

@@ -655,22 +655,6 @@ static const proto_ftrace_rec *proto_ftrace_rec_of(const proto_import_state *st,
 static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
                               const sort_event *event, base_error *err);
 
-void proto_ftrace_prepare(const import_file *f, const sort_event *event) {
-  const proto_import_state *st = f->state;
-  const proto_ftrace_state *s = st->ftrace;
-  proto_span span = {NULL, 0};
-  if ((event->payload & PROTO_FTRACE_SIDE) == PROTO_FTRACE_SIDE) {
-    uint64_t index = event->payload & ~PROTO_FTRACE_SIDE;
-    if (s && index < s->recs.len) span = s->recs.data[index].event;
-  } else {
-    const proto_ref_ctx *c;
-    uint32_t buffer;
-    if (!proto_ref_resolve(&st->refs, event->payload & ~PROTO_REF_FTRACE, &span, &c, &buffer))
-      return;
-  }
-  if (span.data) import_touch(span.data, span.len);
-}
-
 int proto_ftrace_parse(import_file *f, const sort_event *event, base_error *err) {
   proto_import_state *st = f->state;
   proto_ftrace_state *s = st->ftrace;

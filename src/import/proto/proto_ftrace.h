@@ -40,8 +40,6 @@ int proto_ftrace_service_event(import_file *f, proto_span event, int64_t ts,
                                uint32_t clock);
 int proto_ftrace_parse(import_file *f, const sort_event *event,
                        base_error *err);
-/* importer_ops.prepare of an ftrace event (payload with PROTO_REF_FTRACE). */
-void proto_ftrace_prepare(const import_file *f, const sort_event *event);
 void proto_ftrace_free(proto_ftrace_state *s);
 
 #endif

@@ -545,7 +545,6 @@ const importer_ops import_proto_ops = {
     .scan_free = proto_scan_free,
     .tokenize = proto_tokenize,
     .parse = proto_import_parse,
-    .prepare = proto_import_prepare,
     .end = proto_end,
     .destroy = proto_destroy,
 };

@@ -555,22 +555,7 @@ static const proto_packet_info *proto_packet_of(const proto_import_state *st, ui
 static int proto_packet_apply(import_file *f, const proto_packet_info *info, int64_t ts,
                               base_error *err);
 
-void proto_import_prepare(const import_file *f, const sort_event *event, void *prepared) {
-  (void)prepared; /* touches only */
-  const proto_import_state *st = f->state;
-  if (!st) return;
-  if (event->payload & PROTO_REF_FTRACE) {
-    proto_ftrace_prepare(f, event);
-    return;
-  }
-  proto_packet_info resolved;
-  const proto_packet_info *info = proto_packet_of(st, event->payload, &resolved);
-  if (info) import_touch(info->data.data, info->data.len);
-}
-
-int proto_import_parse(import_file *f, const sort_event *event, void *prepared,
-                       base_error *err) {
-  (void)prepared; /* proto_import_prepare keeps nothing */
+int proto_import_parse(import_file *f, const sort_event *event, base_error *err) {
   proto_import_state *st = f->state;
   if (st && (event->payload & PROTO_REF_FTRACE)) return proto_ftrace_parse(f, event, err);
   proto_packet_info resolved;

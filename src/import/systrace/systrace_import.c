@@ -373,9 +373,7 @@ int systrace_text_parse(import_file *f, const char *text, size_t len,
   return WEFT_OK;
 }
 
-static int systrace_parse(import_file *f, const sort_event *ev, void *prepared,
-                          base_error *err) {
-  (void)prepared; /* no prepare */
+static int systrace_parse(import_file *f, const sort_event *ev, base_error *err) {
   size_t offset = (size_t)ev->payload;
   int rc = systrace_text_parse(f, (const char *)f->data, f->len, offset, ev->ts, err);
   /* The same range tokenize held: the line and its newline. */
