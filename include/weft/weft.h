@@ -69,6 +69,10 @@ int weft_file_write(weft *w, const void *data, size_t len);
 int weft_file_end(weft *w);
 /* Convenience: streams a file from disk through begin/write/end. */
 int weft_load_path(weft *w, const char *path);
+/* weft_load_path of each file in order (stopping at the first failure),
+ * with the scans of the next few files run ahead on the other threads
+ * (weft_options.threads) while earlier ones load. */
+int weft_load_paths(weft *w, const char *const *paths, size_t count);
 
 /* Ends loading: places every file on the timeline, sorts and parses. */
 int weft_load_finish(weft *w);

@@ -334,9 +334,7 @@ int cli_merge_load(weft *w, const cli_merge *m, const char *const *inputs,
     free(json);
     if (rc) return -1;
   }
-  for (int i = 0; i < count; i++)
-    if (weft_load_path(w, inputs[i]) != WEFT_OK) return -1;
-  return 0;
+  return count > 0 && weft_load_paths(w, inputs, (size_t)count) != WEFT_OK ? -1 : 0;
 }
 
 /* ---- weft merge ---- */

@@ -284,6 +284,23 @@ static int loader_scan_ahead(loader *l, io_trace_type type, const uint8_t *data,
   return 1;
 }
 
+void loader_scan_upcoming(loader *l, const uint8_t *data, size_t len) {
+  if (l->threads > 1) (void)loader_scan_ahead(l, io_sniff(data, len), data, len);
+}
+
+void loader_scan_forget(loader *l, const uint8_t *data, size_t len) {
+  for (size_t i = 0; i < l->scan_jobs.len; i++) {
+    loader_scan s = l->scan_jobs.data[i];
+    if (s.data != data || s.len != len) continue;
+    memmove(&l->scan_jobs.data[i], &l->scan_jobs.data[i + 1],
+            (l->scan_jobs.len - i - 1) * sizeof s);
+    l->scan_jobs.len--;
+    l->scan_ahead_bytes -= len;
+    scan_job_drop(l->scans, s.job);
+    return;
+  }
+}
+
 /* The scan of a file about to be tokenized: the result of the scan queued
  * ahead for these bytes, else a scan run here and now. */
 static int loader_scan_result(loader *l, const importer_ops *ops, const uint8_t *data,
@@ -677,6 +694,7 @@ static int loader_process(loader *l, int64_t parent, const char *name,
 static int loader_add_blob(loader *l, const char *name, loader_blob blob,
                            const uint8_t *data, size_t len, base_error *err) {
   if (VEC_PUSH(l->blobs, blob)) {
+    loader_scan_forget(l, data, len); /* a scan queued for these bytes */
     base_free(blob.heap);
     if (blob.map) munmap(blob.map, blob.map_len);
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", name);

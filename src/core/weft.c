@@ -158,21 +158,33 @@ static int weft_load_archive_file(weft *w, int fd, const char *path, int *rc) {
 
 /* Any other regular file is mapped read-only and read in place (unless
  * WEFT_INPUT_MMAP=0, or it is empty or over the --max-memory budget: then it
- * is read, which reports the budget); 1 if `fd` was handled so. */
-static int weft_load_mapped_file(weft *w, int fd, const char *path, int *rc) {
+ * is read, which reports the budget); the mapping of `fd`, or NULL. */
+static void *weft_map_input(weft *w, int fd, size_t *len) {
   struct stat st;
   uint64_t budget = w->ctx.options.max_memory_bytes;
   if (w->state != WEFT_STATE_LOADING || !loader_maps_files(w->loader) ||
       fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 ||
       (uint64_t)st.st_size > SIZE_MAX || (budget && (uint64_t)st.st_size > budget))
-    return 0;
-  void *map = input_map_file(fd, (size_t)st.st_size);
-  if (!map) return 0;
+    return NULL;
+  *len = (size_t)st.st_size;
+  return input_map_file(fd, *len);
+}
+
+/* Loads a mapping from weft_map_input (the loader owns it from here). */
+static int weft_load_mapping(weft *w, const char *path, void *map, size_t len) {
   __atomic_fetch_add(&w->progress.files_begun, 1, __ATOMIC_RELAXED);
-  __atomic_fetch_add(&w->progress.bytes_read, (uint64_t)st.st_size, __ATOMIC_RELAXED);
-  *rc = loader_add_mapped(w->loader, path, map, (size_t)st.st_size, &w->error);
+  __atomic_fetch_add(&w->progress.bytes_read, (uint64_t)len, __ATOMIC_RELAXED);
+  int rc = loader_add_mapped(w->loader, path, map, len, &w->error);
   __atomic_fetch_add(&w->progress.files_done, 1, __ATOMIC_RELAXED);
-  if (*rc) weft_fail(w, *rc);
+  return rc ? weft_fail(w, rc) : WEFT_OK;
+}
+
+/* 1 if `fd` could be mapped and was loaded so (*rc its status). */
+static int weft_load_mapped_file(weft *w, int fd, const char *path, int *rc) {
+  size_t len;
+  void *map = weft_map_input(w, fd, &len);
+  if (!map) return 0;
+  *rc = weft_load_mapping(w, path, map, len);
   return 1;
 }
 
@@ -205,6 +217,62 @@ int weft_load_path(weft *w, const char *path) {
   base_free(buf);
   close(fd);
   return rc == WEFT_OK ? weft_file_end(w) : rc;
+}
+
+/* weft_load_paths: a file opened ahead of its turn. */
+typedef struct weft_upcoming {
+  void *map; /* mapped, its scan queued (loader_scan_upcoming); NULL: the
+                file is loaded by path in its turn */
+  size_t len;
+} weft_upcoming;
+
+#define WEFT_UPCOMING_FILES 8
+
+/* Maps file `path` ahead unless it is an archive (those stream from their
+ * file) or cannot be mapped; queues its scan. */
+static weft_upcoming weft_open_upcoming(weft *w, const char *path) {
+  weft_upcoming u = {NULL, 0};
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return u; /* reported in its turn */
+  uint8_t head[8192];
+  ssize_t n = pread(fd, head, sizeof head, 0);
+  if (n > 0 && !io_archive_streams_from_file(io_sniff(head, (size_t)n)))
+    u.map = weft_map_input(w, fd, &u.len);
+  close(fd);
+  if (u.map) loader_scan_upcoming(w->loader, u.map, u.len);
+  return u;
+}
+
+int weft_load_paths(weft *w, const char *const *paths, size_t count) {
+  if (!w || (!paths && count)) return WEFT_EINVAL;
+  weft_upcoming ahead[WEFT_UPCOMING_FILES];
+  size_t opened = 0; /* files [i, opened) are in ahead[] */
+  int rc = WEFT_OK;
+  for (size_t i = 0; i < count && rc == WEFT_OK; i++) {
+    if (!paths[i]) {
+      rc = WEFT_EINVAL;
+      break;
+    }
+    while (opened < count && opened < i + WEFT_UPCOMING_FILES && paths[opened] &&
+           w->state == WEFT_STATE_LOADING)
+      ahead[opened % WEFT_UPCOMING_FILES] = weft_open_upcoming(w, paths[opened]), opened++;
+    weft_upcoming *u = &ahead[i % WEFT_UPCOMING_FILES];
+    if (i < opened && u->map) {
+      rc = weft_load_mapping(w, paths[i], u->map, u->len);
+      u->map = NULL;
+    } else {
+      rc = weft_load_path(w, paths[i]);
+    }
+  }
+  /* After a failure: the files mapped ahead that were not loaded. */
+  for (size_t i = opened > WEFT_UPCOMING_FILES ? opened - WEFT_UPCOMING_FILES : 0; i < opened; i++) {
+    weft_upcoming *u = &ahead[i % WEFT_UPCOMING_FILES];
+    if (!u->map) continue;
+    loader_scan_forget(w->loader, u->map, u->len);
+    munmap(u->map, u->len);
+    u->map = NULL;
+  }
+  return rc;
 }
 
 static int weft_to_clock(void *user, uint64_t clock_id, int64_t ts, int64_t *out) {

@@ -200,5 +200,63 @@ class JsonScanAheadTest(e.TempDirTest):
             self.assertIn('m02.json', err)
 
 
+class ScanAheadFilesTest(JsonScanAheadTest):
+    """The same for plain files given one by one on the command line, whose
+    scans also run ahead (weft_load_paths), with an archive among them."""
+
+    def files_of(self, members, prefix):
+        paths = []
+        for i, data in enumerate(members):
+            paths.append(os.path.join(self.dir, '%s%02d.json' % (prefix, i)))
+            with open(paths[-1], 'w') as f:
+                f.write(data)
+        return paths
+
+    def test_same_tables_with_threads(self):
+        members = [json_member(i) for i in range(11)] + [json_member(11, truncated=True)]
+        paths = self.files_of(members, 'f')
+        paths.insert(5, self.zip_of('mid.zip', [json_member(20 + i) for i in range(3)]))
+        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
+        runs = {}
+        for threads in (1, 2, 4):
+            rc, out, err = e.run('--threads', str(threads), '-q', sql, *paths)
+            self.assertEqual(rc, 0, err)
+            runs[threads] = out
+        self.assertIn('json_metadata.member', runs[1])
+        self.assertIn('json_tokenizer_failure', runs[1])
+        self.assertIn('mid.zip', runs[1])
+        self.assertEqual(runs[2], runs[1])
+        self.assertEqual(runs[4], runs[1])
+
+    def test_files_load_as_the_archive_does(self):
+        members = [json_member(i) for i in range(9)]
+        sql = e.write_temp(self.dir, 'q.sql', 'select ts, dur, name, depth from slice order by id;\n'
+                           'select count(*) from thread;\n')
+        rc, from_zip, err = e.run('--threads', '2', '-q', sql, self.zip_of('all.zip', members))
+        self.assertEqual(rc, 0, err)
+        rc, from_files, err = e.run('--threads', '2', '-q', sql, *self.files_of(members, 'g'))
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(from_files, from_zip)
+
+    def test_bad_member_named(self):
+        members = [json_member(i) for i in range(8)]
+        members[2] = '{"traceEvents":[{"ph":"X",}]}'
+        paths = self.files_of(members, 'b')
+        q = e.write_temp(self.dir, 'q.sql', 'select 1;')
+        for threads in (1, 3):
+            rc, out, err = e.run('--threads', str(threads), '-q', q, *paths)
+            self.assertNotEqual(rc, 0)
+            self.assertLess(rc, 128, err)
+            self.assertIn('b02.json', err)
+        # A file that cannot be opened, after files whose scans are queued.
+        good = self.files_of([json_member(i) for i in range(6)], 'c')
+        missing = os.path.join(self.dir, 'missing.json')
+        for threads in (1, 3):
+            rc, out, err = e.run('--threads', str(threads), '-q', q, good[0], missing, *good[1:])
+            self.assertNotEqual(rc, 0)
+            self.assertLess(rc, 128, err)
+            self.assertIn('missing.json', err)
+
+
 if __name__ == '__main__':
     e.main()
