@@ -22,6 +22,13 @@ typedef struct proto_packet_head {
   proto_span ftrace, service;
   int has_ftrace, has_service;
   int has_track_desc, first_on_sequence;
+  /* for proto_misc_tokenize_common, unless misc_reads_more */
+  uint64_t dropped;
+  proto_span stats;
+  int misc_reads_more;
+  /* for proto_legacy_time: its fields seen, and the last TrackEvent */
+  int legacy_fields, track_events;
+  proto_span track_event;
 } proto_packet_head;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
@@ -83,15 +90,28 @@ static int proto_head_read(proto_span pkt, proto_packet_head *h) {
         if (is_len) { h->track_desc = fl.span; h->has_track_desc = 1; }
         h->relevant = 1;
         break;
+      case PROTO_TRACE_PACKET_TRACK_EVENT:
+        if (is_len) { h->track_event = fl.span; h->track_events++; h->legacy_fields++; }
+        h->relevant = 1;
+        break;
+      case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR:
+        if (is_len) h->legacy_fields++;
+        h->relevant = 1;
+        break;
       case PROTO_TRACE_PACKET_PROCESS_TREE:
       case PROTO_TRACE_PACKET_SYSTEM_INFO:
       case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR:
-      case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR:
-      case PROTO_TRACE_PACKET_TRACK_EVENT:
         h->relevant = 1;
         break;
+      case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
+        if (is_len) h->legacy_fields++;
+        if (is_len && proto_misc_wants_field(fl.number)) h->relevant = 1;
+        break;
+      case PROTO_TRACE_PACKET_PREVIOUS_PACKET_DROPPED: if (!is_len) h->dropped = fl.value; break;
+      case PROTO_TRACE_PACKET_TRACE_STATS: if (is_len) h->stats = fl.span; break;
       default:
         if (is_len && proto_misc_wants_field(fl.number)) h->relevant = 1;
+        if (is_len && proto_misc_tokenize_reads(fl.number)) h->misc_reads_more = 1;
         break;
     }
   }
@@ -375,6 +395,24 @@ static int proto_packet_payload(import_file *f, proto_span pkt, uint32_t seq_idx
   return WEFT_OK;
 }
 
+/* import_clock_on for a packet of `seq`, remembering the last node (the
+ * clock graph never renumbers nodes). */
+static int proto_seq_clock(import_file *f, proto_seq *seq, uint32_t machine, uint64_t clock_id,
+                           uint32_t *node) {
+  if (seq->has_cached_clock && seq->cached_clock_id == clock_id &&
+      seq->cached_clock_machine == machine) {
+    *node = seq->cached_clock_node;
+    return WEFT_OK;
+  }
+  int rc = import_clock_on(f, machine, seq->id, clock_id, node);
+  if (rc) return rc;
+  seq->cached_clock_id = clock_id;
+  seq->cached_clock_machine = machine;
+  seq->cached_clock_node = *node;
+  seq->has_cached_clock = 1;
+  return WEFT_OK;
+}
+
 static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
                                  base_error *err) {
   proto_import_state *st = f->state;
@@ -388,7 +426,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     rc = proto_remote_clock_sync(f, machine, h.remote_sync, err);
     if (rc) return rc;
   }
-  rc = proto_misc_tokenize(f, &st->misc, pkt, h.seq_id);
+  rc = h.misc_reads_more ? proto_misc_tokenize(f, &st->misc, pkt, h.seq_id)
+                         : proto_misc_tokenize_common(f, &st->misc, h.seq_id, h.dropped, h.stats);
   if (rc) return base_error_set(err, rc, "out of memory");
   uint32_t seq_idx;
   rc = proto_seq_get(st, h.seq_id, &seq_idx);
@@ -423,8 +462,11 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
                                            : PROTO_BUILTIN_CLOCK_BOOTTIME;
   int64_t ts = 0, legacy_ts = 0;
   uint32_t node;
-  int legacy;
-  rc = proto_legacy_time(f, seq, pkt, &legacy_ts, &legacy);
+  int legacy = 0;
+  if (h.legacy_fields == 1 && h.track_events == 1)
+    rc = proto_legacy_event_time(f, seq, h.track_event, &legacy_ts, &legacy);
+  else if (h.legacy_fields)
+    rc = proto_legacy_time(f, seq, pkt, &legacy_ts, &legacy);
   if (rc) return base_error_set(err, rc, "out of memory");
   if (legacy < 0) return WEFT_OK; /* invalid legacy timestamp: dropped */
   if (legacy > 0) {
@@ -435,7 +477,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     if (st->snapshot_has_monotonic) clock_id = PROTO_BUILTIN_CLOCK_MONOTONIC;
   }
   if (h.has_ts) {
-    rc = import_clock_on(f, machine, h.seq_id, clock_id, &node);
+    rc = proto_seq_clock(f, seq, machine, clock_id, &node);
     if (rc) return base_error_set(err, rc, "bad clock %llu", (unsigned long long)clock_id);
     ts = proto_clock_scale(st, h.seq_id, clock_id, h.ts);
     seq->last_ts = ts;

@@ -48,6 +48,10 @@ typedef struct proto_seq {
   /* parse-side: the thread of a legacy ThreadDescriptor on this sequence */
   int64_t pid, tid;
   int has_thread;
+  /* tokenize-side: the clock node last looked up for this sequence */
+  uint64_t cached_clock_id;
+  uint32_t cached_clock_machine, cached_clock_node;
+  int has_cached_clock;
 } proto_seq;
 
 typedef struct proto_import_state {
@@ -105,5 +109,9 @@ void proto_input_release(import_file *f, uint32_t buffer, proto_span s);
  * drop the packet). Returns WEFT_OK or WEFT_ENOMEM. */
 int proto_legacy_time(import_file *f, proto_seq *seq, proto_span pkt, int64_t *ts,
                       int *result);
+/* The same for a packet whose only field proto_legacy_time reads is this
+ * TrackEvent. */
+int proto_legacy_event_time(import_file *f, proto_seq *seq, proto_span event, int64_t *ts,
+                            int *result);
 
 #endif

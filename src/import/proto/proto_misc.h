@@ -51,6 +51,14 @@ typedef struct proto_misc_state {
 /* Observes one (non-compressed) TracePacket in file order. */
 int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
                         uint32_t seq_id);
+/* The same for a packet already read without a trace_config, trace_uuid
+ * or range of interest: its previous_packet_dropped (0 if absent) and its
+ * last trace_stats (data NULL if absent). */
+int proto_misc_tokenize_common(import_file *f, proto_misc_state *m, uint32_t seq_id,
+                               uint64_t dropped, proto_span stats);
+/* 1 if proto_misc_tokenize reads more of a packet with this (length-
+ * delimited) field than proto_misc_tokenize_common is given. */
+int proto_misc_tokenize_reads(uint32_t number);
 /* 1 if a TracePacket field is handled by proto_misc_parse (such packets
  * must be pushed to the sorter even without a timestamp). */
 int proto_misc_wants_field(uint32_t number);

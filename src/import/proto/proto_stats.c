@@ -244,9 +244,19 @@ int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
       }
     }
   }
+  return proto_misc_tokenize_common(f, m, seq_id, dropped, stats);
+}
+
+int proto_misc_tokenize_common(import_file *f, proto_misc_state *m, uint32_t seq_id,
+                               uint64_t dropped, proto_span stats) {
   int rc = proto_loss_observe(m, seq_id, dropped);
   if (!rc && stats.data) rc = proto_trace_stats(f, m, stats);
   return rc;
+}
+
+int proto_misc_tokenize_reads(uint32_t number) {
+  return number == PROTO_TRACE_PACKET_TRACE_CONFIG || number == PROTO_TRACE_PACKET_TRACE_UUID ||
+         number == PROTO_TRACE_PACKET_TRACK_EVENT_RANGE_OF_INTEREST;
 }
 
 /* ---- end ---- */

@@ -7,7 +7,6 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_import.h"
 
-#define PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET 54
 #define PROTO_STREAMING_PROFILE_TIMESTAMP_DELTA_US 2
 
 static int proto_us_to_ns(int64_t us, int64_t *ns) {
@@ -89,6 +88,12 @@ static int proto_event_time(proto_seq *seq, proto_span ev, int64_t *ts) {
   return 0;
 }
 
+int proto_legacy_event_time(import_file *f, proto_seq *seq, proto_span event, int64_t *ts,
+                            int *result) {
+  *result = proto_event_time(seq, event, ts);
+  return *result < 0 ? import_stat(f, stat_track_event_invalid_timestamp, 1) : WEFT_OK;
+}
+
 int proto_legacy_time(import_file *f, proto_seq *seq, proto_span pkt, int64_t *ts,
                       int *result) {
   proto_reader r;
@@ -101,10 +106,8 @@ int proto_legacy_time(import_file *f, proto_seq *seq, proto_span pkt, int64_t *t
     if (fl.number == PROTO_TRACE_PACKET_THREAD_DESCRIPTOR) proto_ref_set(seq, fl.span);
     if (fl.number == PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET)
       rc = proto_profile_deltas(f, seq, fl.span);
-    if (fl.number == PROTO_TRACE_PACKET_TRACK_EVENT) {
-      *result = proto_event_time(seq, fl.span, ts);
-      if (*result < 0) rc = import_stat(f, stat_track_event_invalid_timestamp, 1);
-    }
+    if (fl.number == PROTO_TRACE_PACKET_TRACK_EVENT)
+      rc = proto_legacy_event_time(f, seq, fl.span, ts, result);
     if (rc) return rc;
   }
   return WEFT_OK;
