@@ -344,7 +344,7 @@ static int proto_packet_machine(import_file *f, uint64_t raw, uint32_t *machine,
 
 /* A file range is held at the loader (a pin is a hold never released); an
  * inflated buffer counts its holds itself, or is marked pinned. */
-static void proto_input_keep(import_file *f, proto_span s, int pin) {
+static void proto_input_count(import_file *f, proto_span s, int pin) {
   proto_refs *r = &((proto_import_state *)f->state)->refs;
   proto_ref_buffer *b = &r->buffers.data[r->current];
   if (r->current == 0) import_input_hold(f, (size_t)(s.data - f->data), s.len);
@@ -352,8 +352,20 @@ static void proto_input_keep(import_file *f, proto_span s, int pin) {
   else b->holds++;
 }
 
-void proto_input_hold(import_file *f, proto_span s) { proto_input_keep(f, s, 0); }
-void proto_input_pin(import_file *f, proto_span s) { proto_input_keep(f, s, 1); }
+void proto_input_hold(import_file *f, proto_span s) { proto_input_count(f, s, 0); }
+
+proto_span proto_input_keep(import_file *f, proto_span s) {
+  proto_import_state *st = f->state;
+  uint8_t *copy = VEC_RESERVE(st->kept, st->kept.len + 1) ? NULL : base_malloc(s.len);
+  if (!copy) {
+    proto_input_count(f, s, 1);
+    return s;
+  }
+  if (s.len) memcpy(copy, s.data, s.len);
+  st->kept.data[st->kept.len++] = copy;
+  proto_span kept = {copy, s.len};
+  return kept;
+}
 
 uint32_t proto_input_current(const import_file *f) {
   return ((const proto_import_state *)f->state)->refs.current;
@@ -439,10 +451,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
     seq->defaults.len = 0;
     seq->default_clock = 0;
   }
-  if (h.has_defaults) {
-    proto_seq_set_defaults(seq, h.defaults);
-    proto_input_pin(f, h.defaults);
-  }
+  if (h.has_defaults) proto_seq_set_defaults(seq, proto_input_keep(f, h.defaults));
   if (h.has_interned) {
     rc = proto_intern_data(f, seq_idx, h.interned);
     if (rc) return base_error_set(err, rc, "out of memory");
@@ -566,6 +575,8 @@ static void proto_destroy(import_file *f) {
   if (!st) return;
   for (size_t i = 0; i < st->inflated.len; i++) base_buf_free(&st->inflated.data[i]);
   VEC_FREE(st->inflated);
+  for (size_t i = 0; i < st->kept.len; i++) base_free(st->kept.data[i]);
+  VEC_FREE(st->kept);
   VEC_FREE(st->packets);
   proto_refs_free(&st->refs);
   VEC_FREE(st->seqs);

@@ -56,6 +56,7 @@ typedef struct proto_seq {
 
 typedef struct proto_import_state {
   VEC(base_buf) inflated;
+  VEC(uint8_t *) kept;     /* proto_input_keep's copies */
   uint64_t inflated_bytes; /* sum of inflated lens (see proto_inflate_cap) */
   proto_refs refs;          /* payloads of queued packets (proto_ref.h) */
   VEC(proto_packet_info) packets; /* side records: PROTO_REF_SIDE | index */
@@ -98,10 +99,14 @@ int proto_import_parse(import_file *f, const sort_event *event,
                        base_error *err);
 /* Input release (import_input_hold): `s` lies in the buffer being
  * tokenized. hold: a queued event reads it when parsed, and calls
- * proto_input_release with the buffer's index once parsed; pin: read until
- * loading ends. An inflated buffer is freed once nothing holds or pins it. */
+ * proto_input_release with the buffer's index once parsed. An inflated
+ * buffer is freed once nothing holds or pins it. */
 void proto_input_hold(import_file *f, proto_span s);
-void proto_input_pin(import_file *f, proto_span s);
+/* Bytes read until loading ends (sequence defaults, the trace config): a
+ * copy owned by the file's state, so that the chunk holding them can still
+ * be given back; if the copy cannot be made, `s` itself, pinned (kept until
+ * loading ends). */
+proto_span proto_input_keep(import_file *f, proto_span s);
 uint32_t proto_input_current(const import_file *f);
 void proto_input_release(import_file *f, uint32_t buffer, proto_span s);
 /* Legacy track-event time of a packet (proto_track_time.c): sets *result to

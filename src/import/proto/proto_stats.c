@@ -217,9 +217,8 @@ int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
     if (fl.number == PROTO_TRACE_PACKET_PREVIOUS_PACKET_DROPPED && !len) dropped = fl.value;
     if (fl.number == PROTO_TRACE_PACKET_TRACE_STATS && len) stats = fl.span;
     if (fl.number == PROTO_TRACE_PACKET_TRACE_CONFIG && len) {
-      m->config = fl.span;
+      m->config = proto_input_keep(f, fl.span);
       m->has_config = 1;
-      proto_input_pin(f, fl.span);
       if (m->uuid_source < 2) {
         int found = 0;
         proto_uuid_read(fl.span, PROTO_TRACE_CONFIG_TRACE_UUID_MSB,
