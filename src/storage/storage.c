@@ -73,7 +73,7 @@ static size_t column_present_bytes(const storage_column *c, size_t capacity) {
 }
 
 /* Width of the elements of a column's array once allocated (I64: the
- * narrowest that holds the first value; see column_i64_width). */
+ * narrowest that holds the first value; see i64_width). */
 static uint8_t column_fixed_width(storage_type type) {
   switch (type) {
     case STORAGE_F64: return sizeof(double);
@@ -94,6 +94,7 @@ static void column_reset(storage_column *c, const storage_column_def *def,
   c->data = NULL;
   c->present = NULL;
   c->width = column_fixed_width(def->type);
+  c->is_unsigned = def->type == STORAGE_I64;
   c->nullable = (def->flags & STORAGE_NULLABLE) &&
                 (def->type == STORAGE_I64 || def->type == STORAGE_F64);
   c->sorted = (uint8_t)column_is_sorted_initially(def);
@@ -223,44 +224,66 @@ static int column_need_data(const storage_table *t, storage_column *c,
   return WEFT_OK;
 }
 
-static uint8_t i64_width(int64_t v) {
+/* Bytes an element needs to hold v: unsigned (v >= 0 only) or signed. */
+static uint8_t i64_width(int64_t v, int is_unsigned) {
+  if (is_unsigned) {
+    uint64_t u = (uint64_t)v;
+    return u <= UINT8_MAX ? 1 : u <= UINT16_MAX ? 2 : u <= UINT32_MAX ? 4 : 8;
+  }
   if (v == (int8_t)v) return 1;
   if (v == (int16_t)v) return 2;
   if (v == (int32_t)v) return 4;
   return 8;
 }
 
-static int64_t i64_load(const void *d, uint8_t width, size_t i) {
-  switch (width) {
+static int64_t i64_load(const void *d, uint8_t width, int is_unsigned, size_t i) {
+  switch (width | (is_unsigned ? 0x10 : 0)) {
     case 1: return ((const int8_t *)d)[i];
     case 2: return ((const int16_t *)d)[i];
     case 4: return ((const int32_t *)d)[i];
+    case 0x11: return ((const uint8_t *)d)[i];
+    case 0x12: return ((const uint16_t *)d)[i];
+    case 0x14: return ((const uint32_t *)d)[i];
     default: return ((const int64_t *)d)[i];
   }
 }
 
+/* Stores v, which fits the width (the same bits signed or unsigned). */
 static void i64_store(void *d, uint8_t width, size_t i, int64_t v) {
   switch (width) {
-    case 1: ((int8_t *)d)[i] = (int8_t)v; break;
-    case 2: ((int16_t *)d)[i] = (int16_t)v; break;
-    case 4: ((int32_t *)d)[i] = (int32_t)v; break;
+    case 1: ((uint8_t *)d)[i] = (uint8_t)v; break;
+    case 2: ((uint16_t *)d)[i] = (uint16_t)v; break;
+    case 4: ((uint32_t *)d)[i] = (uint32_t)v; break;
     default: ((int64_t *)d)[i] = v; break;
   }
 }
 
-/* Widens an I64 column's array in place to `width` bytes per element: the
- * elements move from the end down, so none is overwritten before it is read.
- * Rows past row_count are zero and stay zero. */
-static int column_widen(const storage_table *t, storage_column *c,
-                        uint8_t width) {
+/* Re-encodes an I64 column's array in place at `width` bytes per element
+ * (>= its width), signed unless `is_unsigned`: the elements move from the
+ * end down, so none is overwritten before it is read. Rows past row_count
+ * are zero and stay zero. */
+static int column_widen(const storage_table *t, storage_column *c, uint8_t width,
+                        int is_unsigned) {
   char *d = array_grow(c->data, t->row_capacity * c->width, t->row_capacity * width);
   if (!d) return WEFT_ENOMEM;
   /* Rows past row_count were zero and are within the zeroed tail. */
   for (size_t i = t->row_count; i-- > 0;)
-    i64_store(d, width, i, i64_load(d, c->width, i));
+    i64_store(d, width, i, i64_load(d, c->width, c->is_unsigned, i));
   c->data = d;
   c->width = width;
+  c->is_unsigned = (uint8_t)is_unsigned;
   return WEFT_OK;
+}
+
+/* Makes room for v in an allocated I64 column: wider, or signed from the
+ * first negative value (its unsigned elements then need twice the bytes). */
+static int column_fit_i64(const storage_table *t, storage_column *c, int64_t v) {
+  if (c->is_unsigned && v < 0) {
+    uint8_t width = i64_width(v, 0), kept = c->width < 8 ? (uint8_t)(c->width * 2) : 8;
+    return column_widen(t, c, width > kept ? width : kept, 0);
+  }
+  uint8_t width = i64_width(v, c->is_unsigned);
+  return width > c->width ? column_widen(t, c, width, c->is_unsigned) : WEFT_OK;
 }
 
 static void check_sorted_i64(storage_table *t, storage_column *c, size_t col,
@@ -275,9 +298,11 @@ int storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v) {
   storage_column *c = &t->columns[col];
   int rc = column_need_present(t, c);
   if (!rc && (v != 0 || c->data)) {
-    uint8_t width = i64_width(v);
-    rc = column_need_data(t, c, width);
-    if (!rc && width > c->width) rc = column_widen(t, c, width);
+    if (!c->data) {
+      rc = column_need_data(t, c, i64_width(v, v >= 0));
+      c->is_unsigned = v >= 0;
+    }
+    if (!rc) rc = column_fit_i64(t, c, v);
     if (!rc) i64_store(c->data, c->width, row, v);
   }
   if (rc) return storage_fail(t, rc);

@@ -10,9 +10,10 @@
  * stays NULL while every row is 0 / STRING_NULL, `present` stays NULL while
  * every row of a nullable column is NULL; the first non-default set allocates
  * the array (zeroed, row_capacity long). I64 columns store the narrowest
- * width that has held every value set so far (1, 2, 4 or 8 bytes, signed);
- * a value that does not fit widens the array in place. Read through the
- * accessors only, never through `data`.
+ * width that has held every value set so far (1, 2, 4 or 8 bytes), unsigned
+ * while no value set was negative (ids and counts: 2 bytes up to 65535),
+ * signed from the first negative one; a value that does not fit widens the
+ * array in place. Read through the accessors only, never through `data`.
  *
  * Invariants: all columns of a table have exactly `row_count` rows; in every
  * allocated array the elements at rows >= row_count are zero (so appending a
@@ -52,6 +53,7 @@ typedef struct storage_column {
   void *data;        /* NULL while every row is 0 / STRING_NULL (and for ID) */
   uint64_t *present; /* nullable numeric: bit set = not NULL; NULL = all NULL */
   uint8_t width;     /* bytes per element of data (I64: 1, 2, 4 or 8) */
+  uint8_t is_unsigned; /* I64 of width < 8: elements are unsigned */
   uint8_t nullable;  /* numeric column with STORAGE_NULLABLE */
   uint8_t sorted;
 } storage_column;
@@ -94,10 +96,13 @@ static inline int64_t storage_get_i64(const storage_table *t, size_t col,
   const storage_column *c = &t->columns[col];
   const void *d = c->data;
   if (!d) return c->def->type == STORAGE_ID ? (int64_t)row : 0;
-  switch (c->width) {
+  switch (c->width | c->is_unsigned << 4) {
     case 1: return ((const int8_t *)d)[row];
     case 2: return ((const int16_t *)d)[row];
     case 4: return ((const int32_t *)d)[row];
+    case 0x11: return ((const uint8_t *)d)[row];
+    case 0x12: return ((const uint16_t *)d)[row];
+    case 0x14: return ((const uint32_t *)d)[row];
     default: return ((const int64_t *)d)[row];
   }
 }

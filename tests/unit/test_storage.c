@@ -131,11 +131,42 @@ static void test_first_set_allocates(void) {
   storage_table_free(&t);
 }
 
+/* Non-negative first (unsigned elements: 255 in 1 byte, 65535 in 2,
+ * UINT32_MAX in 4), then the first negative value turns the column signed. */
 static const int64_t widen_values[] = {
-    0, 1, -1, 127, -128, 128, -129, 32767, -32768, 32768, -32769,
+    0, 1, 255, 256, 65535, 65536, UINT32_MAX,
+    -1, 127, -128, 128, -129, 32767, -32768, 32768, -32769,
     INT32_MAX, INT32_MIN, (int64_t)INT32_MAX + 1, (int64_t)INT32_MIN - 1,
     INT64_MAX, INT64_MIN, -5, 1LL << 40, -(1LL << 40)};
 #define WIDEN_COUNT (sizeof widen_values / sizeof *widen_values)
+
+static size_t bytes_for(int64_t v, int is_unsigned) {
+  if (is_unsigned) return (uint64_t)v <= 255 ? 1 : (uint64_t)v <= 65535 ? 2
+                        : (uint64_t)v <= UINT32_MAX ? 4 : 8;
+  return v == (int8_t)v ? 1 : v == (int16_t)v ? 2 : v == (int32_t)v ? 4 : 8;
+}
+
+/* The narrowest width holding every value so far: unsigned until the first
+ * negative value, whose unsigned elements then need twice their bytes. */
+static size_t expected_width(size_t count) {
+  size_t width = 0;
+  int is_unsigned = 1;
+  for (size_t k = 0; k < count; k++) {
+    int64_t v = widen_values[k];
+    if (!width && v == 0) continue; /* no array yet */
+    if (!width) {
+      is_unsigned = v >= 0;
+      width = bytes_for(v, is_unsigned);
+    } else if (is_unsigned && v < 0) {
+      size_t kept = width < 8 ? 2 * width : 8, need = bytes_for(v, 0);
+      width = need > kept ? need : kept;
+      is_unsigned = 0;
+    } else if (bytes_for(v, is_unsigned) > width) {
+      width = bytes_for(v, is_unsigned);
+    }
+  }
+  return width;
+}
 
 /* Sets the values one by one (each row keeps its own), checking after each
  * that every value set so far reads back and the width is the narrowest. */
@@ -143,14 +174,11 @@ static void check_widening(size_t col, int nullable) {
   storage_table t;
   CHECK_EQ_INT(storage_table_init(&t, "widen", lazy_defs, L_COUNT), 0);
   append_rows(&t, (int)(2 * WIDEN_COUNT + 100));
-  size_t want_width = 0;
   for (size_t k = 0; k < WIDEN_COUNT; k++) {
     int64_t v = widen_values[k];
     CHECK_EQ_INT(storage_set_i64(&t, col, 2 * k, v), 0);
     if (nullable) storage_set_null(&t, col, 2 * k + 1);
-    size_t need = v == (int8_t)v ? 1 : v == (int16_t)v ? 2 : v == (int32_t)v ? 4 : 8;
-    if (v != 0 && need > want_width) want_width = need;
-    CHECK_EQ_INT(storage_column_width(&t, col), want_width);
+    CHECK_EQ_INT(storage_column_width(&t, col), expected_width(k + 1));
     for (size_t j = 0; j <= k; j++) {
       CHECK_EQ_INT(storage_get_i64(&t, col, 2 * j), widen_values[j]);
       CHECK_EQ_INT(storage_get_i64(&t, col, 2 * j + 1), 0);
@@ -172,7 +200,7 @@ static void check_widening(size_t col, int nullable) {
   /* NULL after a value: NULL, the value kept underneath (as before). */
   storage_set_null(&t, col, 0);
   CHECK_EQ_INT(storage_is_null(&t, col, 0), nullable);
-  CHECK_EQ_INT(storage_get_i64_or(&t, col, 4, 99), -1);
+  CHECK_EQ_INT(storage_get_i64_or(&t, col, 4, 99), widen_values[2]);
   size_t bitmap = nullable ? (t.row_capacity + 63) / 64 * 8 : 0;
   CHECK_EQ_INT(storage_table_memory(&t), t.row_capacity * 8 + bitmap);
   storage_table_free(&t);
@@ -181,6 +209,28 @@ static void check_widening(size_t col, int nullable) {
 static void test_widening(void) {
   check_widening(L_N, 0);
   check_widening(L_OPT, 1);
+}
+
+/* An unsigned column of each width keeps its values when a negative one
+ * turns it signed: 200 (1 byte) -> 2 bytes, 40000 (2) -> 4, 3e9 (4) -> 8. */
+static void test_unsigned_to_signed(void) {
+  const int64_t high[] = {200, 40000, 3000000000LL};
+  const size_t before[] = {1, 2, 4}, after[] = {2, 4, 8};
+  for (int i = 0; i < 3; i++) {
+    storage_table t;
+    CHECK_EQ_INT(storage_table_init(&t, "unsigned", lazy_defs, L_COUNT), 0);
+    append_rows(&t, 300);
+    for (size_t row = 0; row < 200; row++)
+      CHECK_EQ_INT(storage_set_i64(&t, L_N, row, high[i] - (int64_t)row), 0);
+    CHECK_EQ_INT(storage_column_width(&t, L_N), before[i]);
+    CHECK_EQ_INT(storage_set_i64(&t, L_N, 250, -1), 0);
+    CHECK_EQ_INT(storage_column_width(&t, L_N), after[i]);
+    for (size_t row = 0; row < 200; row++)
+      CHECK_EQ_INT(storage_get_i64(&t, L_N, row), high[i] - (int64_t)row);
+    CHECK_EQ_INT(storage_get_i64(&t, L_N, 250), -1);
+    CHECK_EQ_INT(storage_get_i64(&t, L_N, 299), 0);
+    storage_table_free(&t);
+  }
 }
 
 static void test_clear_and_reuse(void) {
@@ -467,6 +517,7 @@ int main(void) {
   RUN_TEST(test_all_default_allocates_nothing);
   RUN_TEST(test_first_set_allocates);
   RUN_TEST(test_widening);
+  RUN_TEST(test_unsigned_to_signed);
   RUN_TEST(test_clear_and_reuse);
   RUN_TEST(test_sorted_across_widths);
   RUN_TEST(test_allocation_failure);
