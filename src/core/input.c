@@ -148,3 +148,16 @@ void *input_map_file(int fd, size_t size) {
   (void)madvise(map, size, MADV_NOHUGEPAGE); /* advisory: fine if refused */
   return map;
 }
+
+void *input_map_range(int fd, uint64_t offset, size_t len, const uint8_t **data,
+                      size_t *map_len) {
+  uint64_t lead = offset & (uint64_t)(input_page_size() - 1);
+  if (len == 0 || len > SIZE_MAX - lead) return NULL;
+  size_t total = len + (size_t)lead;
+  void *map = mmap(NULL, total, PROT_READ, MAP_PRIVATE, fd, (off_t)(offset - lead));
+  if (map == MAP_FAILED) return NULL;
+  (void)madvise(map, total, MADV_NOHUGEPAGE); /* advisory: fine if refused */
+  *data = (const uint8_t *)map + lead;
+  *map_len = total;
+  return map;
+}

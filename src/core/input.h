@@ -62,6 +62,17 @@ void input_holds_tokenized(input_holds *h);
  * smaller range (a stored archive member of a few hundred KiB) unmaps the
  * whole 2 MiB only for the next read to map it again. */
 void *input_map_file(int fd, size_t size);
+/* Maps `len` bytes of fd from `offset` (any alignment) the same way, as a
+ * mapping of its own: returns the mapping's start (*map_len bytes, to
+ * munmap) and sets *data to the first requested byte; NULL on failure.
+ * A mapping per archive member also keeps a read fault from mapping a
+ * whole large page-cache folio, which the kernel does when the folio lies
+ * inside the mapping (ext4 may cache a freshly read archive in 2 MiB
+ * folios). Measured on Linux 6.18, ext4: one read in each 300 KiB member of
+ * such an archive made 290 MB resident through one whole-file mapping, and
+ * 66 MB through a mapping per member. */
+void *input_map_range(int fd, uint64_t offset, size_t len, const uint8_t **data,
+                      size_t *map_len);
 
 /* Gives the whole pages inside [lo, hi) back to the OS (madvise
  * MADV_DONTNEED), touching nothing outside it. For mappings whose pages

@@ -533,16 +533,37 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
 typedef struct loader_members {
   VEC(io_order_entry) entries;
   VEC(uint8_t *) datas;
-  VEC(uint8_t) owned; /* 1: datas[i] is a heap buffer; 0: a view of the map */
+  VEC(uint8_t) owned; /* 1: datas[i] is a heap buffer; 0: mapped */
   VEC(size_t) lens;
   VEC(char *) names;
+  loader *l;
+  const uint8_t *view; /* the archive's mapping, or NULL */
+  int fd;              /* the archive, to map members on their own; or -1 */
 } loader_members;
+
+/* A stored member in the archive's mapping, mapped on its own (a blob, so
+ * unmapped when loading ends); `in_view` when that cannot be done. */
+static const uint8_t *loader_member_mapping(loader_members *ms, const uint8_t *in_view,
+                                            size_t len) {
+  if (ms->fd < 0 || !ms->view || in_view < ms->view) return in_view;
+  const uint8_t *data;
+  size_t map_len;
+  void *map = input_map_range(ms->fd, (uint64_t)(in_view - ms->view), len, &data, &map_len);
+  if (!map) return in_view;
+  loader_blob blob = {NULL, map, map_len};
+  if (VEC_PUSH(ms->l->blobs, blob)) {
+    munmap(map, map_len);
+    return in_view;
+  }
+  return data;
+}
 
 static int loader_collect_member(void *user, io_member *m, base_error *err) {
   loader_members *ms = user;
   char *name = m->name ? base_strndup(m->name, strlen(m->name)) : NULL;
   uint8_t owned = m->view == NULL;
-  uint8_t *data = owned ? io_member_take(m) : (uint8_t *)m->view;
+  uint8_t *data = owned ? io_member_take(m)
+                        : (uint8_t *)loader_member_mapping(ms, m->view, m->len);
   io_order_entry e = {name, io_sniff(data, m->len), (uint32_t)ms->entries.len, NULL};
   /* Room in all five first: the vectors must stay the same length. */
   size_t need = ms->entries.len + 1;
@@ -578,6 +599,7 @@ typedef struct loader_source {
   size_t len;
   const char *path; /* set: read from this file (zip/tar) */
   const uint8_t *view; /* with path: the file mapped, or NULL */
+  int fd;              /* with view: the file it maps */
 } loader_source;
 
 static int loader_container(loader *l, uint32_t id, io_trace_type type,
@@ -586,6 +608,9 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   int rc = io_depth_check(depth + 1, &l->limits, err);
   if (rc) return rc;
   loader_members ms = {0};
+  ms.l = l;
+  ms.view = src->path ? src->view : NULL;
+  ms.fd = ms.view ? src->fd : -1;
   io_limits limits = l->limits;
   limits.max_total_bytes = loader_expand_budget(l);
   rc = src->path ? io_archive_each_file_view(type, src->path, src->view, src->len,
@@ -667,7 +692,7 @@ static int loader_process(loader *l, int64_t parent, const char *name,
   }
   if (io_trace_type_is_container(type)) {
     storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
-    loader_source src = {data, len, NULL, NULL};
+    loader_source src = {data, len, NULL, NULL, -1};
     rc = loader_container(l, id, type, display, &src, depth, err);
     if (mapped && l->give_back) input_give_back_pages(data, data + len); /* unpacked */
     return rc;
@@ -720,15 +745,19 @@ int loader_add_mapped(loader *l, const char *name, void *map, size_t len,
 }
 
 /* The whole file read-only, or NULL (then it is read block by block). */
-static void *loader_map_path(const loader *l, const char *path, uint64_t size) {
+/* The whole file read-only, or NULL (then it is read block by block); *fd
+ * stays open on it (for its members' own mappings) when mapped, else -1. */
+static void *loader_map_path(const loader *l, const char *path, uint64_t size, int *fd) {
+  *fd = -1;
   if (!l->map_inputs || size == 0 || size > SIZE_MAX) return NULL;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return NULL;
+  int file = open(path, O_RDONLY | O_CLOEXEC);
+  if (file < 0) return NULL;
   struct stat st;
-  void *map = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size
-                  ? input_map_file(fd, (size_t)size)
+  void *map = fstat(file, &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size == size
+                  ? input_map_file(file, (size_t)size)
                   : NULL;
-  close(fd);
+  if (map) *fd = file;
+  else close(file);
   return map;
 }
 
@@ -751,14 +780,18 @@ int loader_add_archive_path(loader *l, const char *name, const char *path,
   ctx_mark_processed(l->ctx, id);
   storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
   /* Stored members are read in place from the mapping (kept until the end). */
-  void *map = loader_map_path(l, path, size);
+  int fd;
+  void *map = loader_map_path(l, path, size, &fd);
   loader_blob blob = {NULL, map, (size_t)size};
   if (map && VEC_PUSH(l->blobs, blob)) {
     munmap(map, (size_t)size);
+    close(fd);
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", name);
   }
-  loader_source src = {NULL, (size_t)size, path, map};
-  return loader_container(l, id, type, name, &src, 0, err);
+  loader_source src = {NULL, (size_t)size, path, map, fd};
+  rc = loader_container(l, id, type, name, &src, 0, err);
+  if (fd >= 0) close(fd);
+  return rc;
 }
 
 /* ---- finish: convert, merge, parse ---- */

@@ -377,6 +377,38 @@ static void test_map_file_small_pages(void) {
   unlink(path);
 }
 
+/* A range at an unaligned offset is mapped on its own, with small pages,
+ * and reads the file's bytes there. */
+static void test_map_range(void) {
+  char path[] = "/tmp/weft_test_input_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  size_t len = 3 * page + 123;
+  uint8_t *bytes = malloc(len);
+  for (size_t i = 0; i < len; i++) bytes[i] = (uint8_t)(i * 7 + 3);
+  CHECK_EQ_INT(write(fd, bytes, len), (long)len);
+  const uint8_t *data = NULL;
+  size_t map_len = 0;
+  uint64_t offset = page + 77;
+  size_t want = len - (size_t)offset - 5;
+  void *map = input_map_range(fd, offset, want, &data, &map_len);
+  CHECK(map != NULL);
+  if (map) {
+    CHECK(data == (const uint8_t *)map + 77);
+    CHECK_EQ_INT(map_len, want + 77);
+    CHECK(memcmp(data, bytes + offset, want) == 0);
+    char flags[256] = "";
+    CHECK(smaps_flags_of(map, flags, sizeof flags));
+    CHECK(strstr(flags, " nh") != NULL);
+    munmap(map, map_len);
+  }
+  CHECK(input_map_range(fd, offset, 0, &data, &map_len) == NULL);
+  free(bytes);
+  close(fd);
+  unlink(path);
+}
+
 int main(void) {
   long ps = sysconf(_SC_PAGESIZE);
   page = ps > 0 ? (size_t)ps : 4096;
@@ -391,6 +423,7 @@ int main(void) {
   RUN_TEST(test_no_give_back);
   RUN_TEST(test_mapped_scan);
   RUN_TEST(test_give_back_pages);
+  RUN_TEST(test_map_range);
   RUN_TEST(test_init_alloc_failure);
   RUN_TEST(test_stored_zip);
   RUN_TEST(test_stored_tar);
