@@ -39,6 +39,7 @@ struct loader {
   io_limits limits;
   VEC(import_file *) files;  /* tokenized trace files; index = source */
   VEC(loader_blob) blobs;    /* bytes kept until loading ends */
+  uint32_t member_maps;      /* archive members mapped on their own */
   int map_inputs;            /* map files instead of reading them */
   int give_back;             /* give parsed bytes back (release_input) */
   clock_graph clocks;        /* every clock of every file */
@@ -541,11 +542,18 @@ typedef struct loader_members {
   int fd;              /* the archive, to map members on their own; or -1 */
 } loader_members;
 
+/* At most this many: each is a mapping (vm.max_map_count is 65530 by
+ * default, and the tables' large arrays need some too). */
+#define LOADER_MEMBER_MAPS_MAX 8192u
+
 /* A stored member in the archive's mapping, mapped on its own (a blob, so
- * unmapped when loading ends); `in_view` when that cannot be done. */
+ * unmapped when loading ends; see input_map_range for why); `in_view` when
+ * that cannot be done. */
 static const uint8_t *loader_member_mapping(loader_members *ms, const uint8_t *in_view,
                                             size_t len) {
-  if (ms->fd < 0 || !ms->view || in_view < ms->view) return in_view;
+  if (ms->fd < 0 || !ms->view || in_view < ms->view ||
+      ms->l->member_maps >= LOADER_MEMBER_MAPS_MAX)
+    return in_view;
   const uint8_t *data;
   size_t map_len;
   void *map = input_map_range(ms->fd, (uint64_t)(in_view - ms->view), len, &data, &map_len);
@@ -555,6 +563,7 @@ static const uint8_t *loader_member_mapping(loader_members *ms, const uint8_t *i
     munmap(map, map_len);
     return in_view;
   }
+  ms->l->member_maps++;
   return data;
 }
 
@@ -744,7 +753,6 @@ int loader_add_mapped(loader *l, const char *name, void *map, size_t len,
   return loader_add_blob(l, name, blob, map, len, err);
 }
 
-/* The whole file read-only, or NULL (then it is read block by block). */
 /* The whole file read-only, or NULL (then it is read block by block); *fd
  * stays open on it (for its members' own mappings) when mapped, else -1. */
 static void *loader_map_path(const loader *l, const char *path, uint64_t size, int *fd) {

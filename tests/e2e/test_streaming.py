@@ -49,6 +49,18 @@ class StreamingTest(e.TempDirTest):
                 t.addfile(info, io.BytesIO(data))
         self.check(path)
 
+    def test_many_stored_members(self):
+        """Stored members are mapped one by one up to a cap (8,192); the
+        rest are read in place from the archive's mapping: all load."""
+        count = 8300
+        path = os.path.join(self.dir, 'many.zip')
+        with zipfile.ZipFile(path, 'w', zipfile.ZIP_STORED) as z:
+            for i in range(count):
+                z.writestr('t%05d.json' % i, TRACE.replace(b'"ts":1', b'"ts":%d' % (i + 1)))
+        rc, out, err = e.run('-Q', 'select count(*) as n, sum(ts) as s from slice', path)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, '"n","s"\n%d,%d\n' % (count, 1000 * count * (count + 1) // 2))  # us -> ns
+
 
 if __name__ == '__main__':
     e.main()
