@@ -1,6 +1,7 @@
 /* The weft command: flags, loading, queries. Compatible with
  * trace_processor_shell's -q/-Q usage. */
 #include <errno.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -299,7 +300,30 @@ static int cli_run(weft *w, const cli_args *a, int64_t *query_ns) {
   return 0;
 }
 
+/* Inputs are read in place from read-only mappings: a file that shrinks
+ * while weft reads it makes the kernel raise SIGBUS at the first read past
+ * its new end. The bytes are gone and nothing can be recovered, but the
+ * user gets a message saying so instead of a crash. Async-signal-safe. */
+static void cli_on_sigbus(int sig) {
+  static const char msg[] = "weft: an input file shrank while it was being read "
+                            "(files are read in place); load it again once it is "
+                            "complete\n";
+  (void)sig;
+  ssize_t n = write(STDERR_FILENO, msg, sizeof msg - 1);
+  (void)n;
+  _exit(1);
+}
+
+static void cli_catch_sigbus(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = cli_on_sigbus;
+  sigemptyset(&sa.sa_mask);
+  (void)sigaction(SIGBUS, &sa, NULL);
+}
+
 int main(int argc, char **argv) {
+  cli_catch_sigbus();
   cli_args a = {0};
   int parsed = cli_parse(argc, argv, &a);
   if (parsed != 0) {

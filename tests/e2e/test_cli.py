@@ -1,5 +1,8 @@
 """End-to-end: the weft command's flags, output format and errors."""
 import os
+import signal
+import subprocess
+import time
 import weft_e2e as e
 
 
@@ -46,6 +49,26 @@ class CliTest(e.TempDirTest):
         self.assertNotEqual(rc, 0)
         self.assertIn('no such table', err)
         self.assertEqual(len(err.strip().splitlines()), 1)
+
+    def test_sigbus_reports_a_shrunk_input(self):
+        """A mapped input that shrinks mid-load raises SIGBUS: weft says so
+        and exits 1 instead of crashing (signalled here once the handler is
+        in place, while the shell waits on stdin)."""
+        trace = e.write_temp(self.dir, 't.json', '{"traceEvents":[]}')
+        proc = subprocess.Popen([e.WEFT, trace], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        bus_bit = 1 << (signal.SIGBUS - 1)
+        deadline = time.time() + 30
+        while time.time() < deadline:
+            with open('/proc/%d/status' % proc.pid) as f:
+                caught = [l for l in f if l.startswith('SigCgt:')]
+            if caught and int(caught[0].split()[1], 16) & bus_bit:
+                break
+            time.sleep(0.01)
+        proc.send_signal(signal.SIGBUS)
+        _, err = proc.communicate(timeout=30)
+        self.assertEqual(proc.returncode, 1, err)
+        self.assertIn(b'an input file shrank while it was being read', err)
 
     def test_missing_file_names_it(self):
         rc, _, err = e.run('-Q', 'select 1', os.path.join(self.dir, 'nope.pftrace'))
