@@ -356,14 +356,18 @@ void proto_input_hold(import_file *f, proto_span s) { proto_input_count(f, s, 0)
 
 proto_span proto_input_keep(import_file *f, proto_span s) {
   proto_import_state *st = f->state;
-  uint8_t *copy = VEC_RESERVE(st->kept, st->kept.len + 1) ? NULL : base_malloc(s.len);
+  if (st->last_kept.data && st->last_kept.len == s.len &&
+      memcmp(st->last_kept.data, s.data, s.len) == 0)
+    return st->last_kept;
+  if (!st->kept.block_size) base_arena_init(&st->kept, 4096);
+  uint8_t *copy = base_arena_alloc(&st->kept, s.len ? s.len : 1);
   if (!copy) {
     proto_input_count(f, s, 1);
     return s;
   }
   if (s.len) memcpy(copy, s.data, s.len);
-  st->kept.data[st->kept.len++] = copy;
   proto_span kept = {copy, s.len};
+  st->last_kept = kept;
   return kept;
 }
 
@@ -575,8 +579,7 @@ static void proto_destroy(import_file *f) {
   if (!st) return;
   for (size_t i = 0; i < st->inflated.len; i++) base_buf_free(&st->inflated.data[i]);
   VEC_FREE(st->inflated);
-  for (size_t i = 0; i < st->kept.len; i++) base_free(st->kept.data[i]);
-  VEC_FREE(st->kept);
+  base_arena_free(&st->kept);
   VEC_FREE(st->packets);
   proto_refs_free(&st->refs);
   VEC_FREE(st->seqs);

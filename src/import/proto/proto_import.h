@@ -56,7 +56,8 @@ typedef struct proto_seq {
 
 typedef struct proto_import_state {
   VEC(base_buf) inflated;
-  VEC(uint8_t *) kept;     /* proto_input_keep's copies */
+  base_arena kept;         /* proto_input_keep's copies */
+  proto_span last_kept;    /* the latest of them */
   uint64_t inflated_bytes; /* sum of inflated lens (see proto_inflate_cap) */
   proto_refs refs;          /* payloads of queued packets (proto_ref.h) */
   VEC(proto_packet_info) packets; /* side records: PROTO_REF_SIDE | index */
@@ -103,9 +104,10 @@ int proto_import_parse(import_file *f, const sort_event *event,
  * buffer is freed once nothing holds or pins it. */
 void proto_input_hold(import_file *f, proto_span s);
 /* Bytes read until loading ends (sequence defaults, the trace config): a
- * copy owned by the file's state, so that the chunk holding them can still
- * be given back; if the copy cannot be made, `s` itself, pinned (kept until
- * loading ends). */
+ * copy owned by the file's state (in an arena, so never more bytes than the
+ * input's rounded to 16; the latest copy is reused for equal bytes), so
+ * that the chunk holding them can still be given back; if the copy cannot
+ * be made, `s` itself, pinned (kept until loading ends). */
 proto_span proto_input_keep(import_file *f, proto_span s);
 uint32_t proto_input_current(const import_file *f);
 void proto_input_release(import_file *f, uint32_t buffer, proto_span s);
