@@ -6,7 +6,7 @@
 
 #include "io/io_internal.h"
 
-#define IO_READ_CHUNK ((size_t)1 << 18)
+#define IO_READ_CHUNK ((size_t)1 << 16)
 #define IO_PRESIZE_MAX ((uint64_t)16 << 20)
 
 typedef struct io_walk {
