@@ -289,7 +289,9 @@ void loader_scan_upcoming(loader *l, const uint8_t *data, size_t len) {
   if (l->threads > 1) (void)loader_scan_ahead(l, io_sniff(data, len), data, len);
 }
 
-void loader_scan_forget(loader *l, const uint8_t *data, size_t len) {
+/* Unlinks the job queued ahead for these bytes from the window; NULL if
+ * there is none. */
+static scan_job *loader_scan_unqueue(loader *l, const uint8_t *data, size_t len) {
   for (size_t i = 0; i < l->scan_jobs.len; i++) {
     loader_scan s = l->scan_jobs.data[i];
     if (s.data != data || s.len != len) continue;
@@ -297,24 +299,22 @@ void loader_scan_forget(loader *l, const uint8_t *data, size_t len) {
             (l->scan_jobs.len - i - 1) * sizeof s);
     l->scan_jobs.len--;
     l->scan_ahead_bytes -= len;
-    scan_job_drop(l->scans, s.job);
-    return;
+    return s.job;
   }
+  return NULL;
+}
+
+void loader_scan_forget(loader *l, const uint8_t *data, size_t len) {
+  scan_job *job = loader_scan_unqueue(l, data, len);
+  if (job) scan_job_drop(l->scans, job);
 }
 
 /* The scan of a file about to be tokenized: the result of the scan queued
  * ahead for these bytes, else a scan run here and now. */
 static int loader_scan_result(loader *l, const importer_ops *ops, const uint8_t *data,
                               size_t len, void **result, base_error *err) {
-  for (size_t i = 0; i < l->scan_jobs.len; i++) {
-    loader_scan s = l->scan_jobs.data[i];
-    if (s.data != data || s.len != len) continue;
-    memmove(&l->scan_jobs.data[i], &l->scan_jobs.data[i + 1],
-            (l->scan_jobs.len - i - 1) * sizeof s);
-    l->scan_jobs.len--;
-    l->scan_ahead_bytes -= len;
-    return scan_job_take(l->scans, s.job, result, err);
-  }
+  scan_job *job = loader_scan_unqueue(l, data, len);
+  if (job) return scan_job_take(l->scans, job, result, err);
   import_scan_input in = {data, len, &l->ctx->options};
   return scan_run(ops, &in, result, err);
 }

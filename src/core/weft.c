@@ -135,15 +135,20 @@ int weft_file_end(weft *w) {
   return rc ? weft_fail(w, rc) : WEFT_OK;
 }
 
+/* 1 if `fd` is a regular file holding a zip or tar read straight from the
+ * file (*st is then its stat). */
+static int weft_is_streamed_archive(int fd, struct stat *st) {
+  uint8_t head[8192];
+  ssize_t n = pread(fd, head, sizeof head, 0);
+  return n > 0 && fstat(fd, st) == 0 && S_ISREG(st->st_mode) &&
+         io_archive_streams_from_file(io_sniff(head, (size_t)n));
+}
+
 /* A zip or tar on disk is unpacked straight from the file (the archive is
  * never read into memory); 1 if `fd` is one and was handled so. */
 static int weft_load_archive_file(weft *w, int fd, const char *path, int *rc) {
-  uint8_t head[8192];
-  ssize_t n = pread(fd, head, sizeof head, 0);
   struct stat st;
-  if (n <= 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
-      !io_archive_streams_from_file(io_sniff(head, (size_t)n)))
-    return 0;
+  if (!weft_is_streamed_archive(fd, &st)) return 0;
   if (w->state != WEFT_STATE_LOADING) {
     *rc = base_error_set(&w->error, WEFT_EINVAL, "weft_load_path: not accepting files now");
     return 1;
@@ -234,10 +239,8 @@ static weft_upcoming weft_open_upcoming(weft *w, const char *path) {
   weft_upcoming u = {NULL, 0};
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return u; /* reported in its turn */
-  uint8_t head[8192];
-  ssize_t n = pread(fd, head, sizeof head, 0);
-  if (n > 0 && !io_archive_streams_from_file(io_sniff(head, (size_t)n)))
-    u.map = weft_map_input(w, fd, &u.len);
+  struct stat st;
+  if (!weft_is_streamed_archive(fd, &st)) u.map = weft_map_input(w, fd, &u.len);
   close(fd);
   if (u.map) loader_scan_upcoming(w->loader, u.map, u.len);
   return u;

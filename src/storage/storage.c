@@ -236,18 +236,6 @@ static uint8_t i64_width(int64_t v, int is_unsigned) {
   return 8;
 }
 
-static int64_t i64_load(const void *d, uint8_t width, int is_unsigned, size_t i) {
-  switch (width | (is_unsigned ? 0x10 : 0)) {
-    case 1: return ((const int8_t *)d)[i];
-    case 2: return ((const int16_t *)d)[i];
-    case 4: return ((const int32_t *)d)[i];
-    case 0x11: return ((const uint8_t *)d)[i];
-    case 0x12: return ((const uint16_t *)d)[i];
-    case 0x14: return ((const uint32_t *)d)[i];
-    default: return ((const int64_t *)d)[i];
-  }
-}
-
 /* Stores v, which fits the width (the same bits signed or unsigned). */
 static void i64_store(void *d, uint8_t width, size_t i, int64_t v) {
   switch (width) {
@@ -268,7 +256,7 @@ static int column_widen(const storage_table *t, storage_column *c, uint8_t width
   if (!d) return WEFT_ENOMEM;
   /* Rows past row_count were zero and are within the zeroed tail. */
   for (size_t i = t->row_count; i-- > 0;)
-    i64_store(d, width, i, i64_load(d, c->width, c->is_unsigned, i));
+    i64_store(d, width, i, storage_i64_element(d, c->width, c->is_unsigned, i));
   c->data = d;
   c->width = width;
   c->is_unsigned = (uint8_t)is_unsigned;

@@ -89,22 +89,27 @@ size_t storage_table_memory(const storage_table *t);
 
 /* ---- reads (row < row_count) ---- */
 
+/* Element i of an I64 array of `width` bytes (unsigned or signed ones). */
+static inline int64_t storage_i64_element(const void *d, uint8_t width, uint8_t is_unsigned,
+                                          size_t i) {
+  switch (width | is_unsigned << 4) {
+    case 1: return ((const int8_t *)d)[i];
+    case 2: return ((const int16_t *)d)[i];
+    case 4: return ((const int32_t *)d)[i];
+    case 0x11: return ((const uint8_t *)d)[i];
+    case 0x12: return ((const uint16_t *)d)[i];
+    case 0x14: return ((const uint32_t *)d)[i];
+    default: return ((const int64_t *)d)[i];
+  }
+}
+
 /* An ID/I64 column's value; the stored value of a NULL row (0 unless it was
  * set before being set NULL). */
 static inline int64_t storage_get_i64(const storage_table *t, size_t col,
                                       size_t row) {
   const storage_column *c = &t->columns[col];
-  const void *d = c->data;
-  if (!d) return c->def->type == STORAGE_ID ? (int64_t)row : 0;
-  switch (c->width | c->is_unsigned << 4) {
-    case 1: return ((const int8_t *)d)[row];
-    case 2: return ((const int16_t *)d)[row];
-    case 4: return ((const int32_t *)d)[row];
-    case 0x11: return ((const uint8_t *)d)[row];
-    case 0x12: return ((const uint16_t *)d)[row];
-    case 0x14: return ((const uint32_t *)d)[row];
-    default: return ((const int64_t *)d)[row];
-  }
+  if (!c->data) return c->def->type == STORAGE_ID ? (int64_t)row : 0;
+  return storage_i64_element(c->data, c->width, c->is_unsigned, row);
 }
 static inline double storage_get_f64(const storage_table *t, size_t col,
                                      size_t row) {
