@@ -282,7 +282,7 @@ static void check_sorted_i64(storage_table *t, storage_column *c, size_t col,
     c->sorted = 0;
 }
 
-int storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v) {
+int storage_set_i64_general(storage_table *t, size_t col, size_t row, int64_t v) {
   storage_column *c = &t->columns[col];
   int rc = column_need_present(t, c);
   if (!rc && (v != 0 || c->data)) {

@@ -140,7 +140,30 @@ static inline size_t storage_column_width(const storage_table *t, size_t col) {
 
 /* ---- writes (row < row_count): WEFT_OK or WEFT_ENOMEM (see above) ---- */
 
-int storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v);
+/* storage_set_i64's general path: allocation, widening, sortedness. */
+int storage_set_i64_general(storage_table *t, size_t col, size_t row, int64_t v);
+/* Whether v fits an allocated I64 column's elements as they are. */
+static inline int storage_i64_fits(const storage_column *c, int64_t v) {
+  if (c->width == 8) return 1;
+  if (c->is_unsigned) return (uint64_t)v <= (UINT64_MAX >> (64 - 8 * c->width));
+  int shift = 64 - 8 * c->width;
+  return (int64_t)((uint64_t)v << shift) >> shift == v;
+}
+/* The common case inline: an allocated column that holds v as it is, its
+ * bitmap (if nullable) allocated, not kept sorted. */
+static inline int storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v) {
+  storage_column *c = &t->columns[col];
+  if (!c->data || c->sorted || (c->nullable && !c->present) || !storage_i64_fits(c, v))
+    return storage_set_i64_general(t, col, row, v);
+  switch (c->width) {
+    case 1: ((uint8_t *)c->data)[row] = (uint8_t)v; break;
+    case 2: ((uint16_t *)c->data)[row] = (uint16_t)v; break;
+    case 4: ((uint32_t *)c->data)[row] = (uint32_t)v; break;
+    default: ((int64_t *)c->data)[row] = v; break;
+  }
+  if (c->present) c->present[row >> 6] |= 1ULL << (row & 63);
+  return WEFT_OK;
+}
 int storage_set_f64(storage_table *t, size_t col, size_t row, double v);
 int storage_set_str(storage_table *t, size_t col, size_t row, string_id v);
 /* Never allocates; on a non-nullable numeric column it only clears `sorted`

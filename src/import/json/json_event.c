@@ -4,11 +4,6 @@
 
 #include "import/json/json_internal.h"
 
-int json_key_is(const json_token *t, const char *key) {
-  size_t n = strlen(key);
-  return t->len == n && memcmp(t->ptr, key, n) == 0;
-}
-
 int json_str_from(const json_token *t, json_str *s, base_error *err) {
   base_free(s->owned); /* a repeated key: the last one wins */
   s->owned = NULL;

@@ -106,7 +106,10 @@ int json_systrace_text(import_file *f, char **text, size_t *len, base_error *err
 
 /* ---- json_event.c ---- */
 int json_str_from(const json_token *t, json_str *s, base_error *err);
-int json_key_is(const json_token *t, const char *key);
+static inline int json_key_is(const json_token *t, const char *key) {
+  size_t n = strlen(key);
+  return t->len == n && memcmp(t->ptr, key, n) == 0;
+}
 /* Microseconds (number or numeric string token) -> ns; 0 ok, -1 invalid. */
 int json_time_from(const json_token *t, int64_t *ns);
 /* A whole string that strtod reads completely (e.g. "1.5", ".75", "+2"). */

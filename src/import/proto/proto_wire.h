@@ -88,8 +88,19 @@ static inline int proto_varint_decode(const uint8_t *p, const uint8_t *end,
   }
   uint64_t v = 0;
   size_t avail = (size_t)(end - p);
-  size_t lim = avail < PROTO_MAX_VARINT_BYTES ? avail : PROTO_MAX_VARINT_BYTES;
-  for (size_t i = 0; i < lim; i++) {
+  if (avail >= PROTO_MAX_VARINT_BYTES) {
+    /* Room for the longest varint: no bound to check per byte. */
+    for (int i = 0; i < PROTO_MAX_VARINT_BYTES; i++) {
+      uint8_t b = p[i];
+      v |= (uint64_t)(b & 0x7F) << (7 * i);
+      if (b < 0x80) {
+        *out = v;
+        return i + 1;
+      }
+    }
+    return -1;
+  }
+  for (size_t i = 0; i < avail; i++) {
     uint8_t b = p[i];
     v |= (uint64_t)(b & 0x7F) << (7 * i);
     if (b < 0x80) {
@@ -97,7 +108,7 @@ static inline int proto_varint_decode(const uint8_t *p, const uint8_t *end,
       return (int)i + 1;
     }
   }
-  return avail < PROTO_MAX_VARINT_BYTES ? 0 : -1;
+  return 0;
 }
 
 /* Skips a varint; same return convention as proto_varint_decode. */
