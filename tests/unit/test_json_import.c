@@ -107,11 +107,99 @@ static void test_systrace_text(void) {
   base_free(text);
 }
 
+/* Strings compare by content (a span and its unescaped copy alike). */
+static int json_str_same(const json_str *a, const json_str *b) {
+  if (!a->ptr || !b->ptr) return !a->ptr && !b->ptr;
+  return a->len == b->len && memcmp(a->ptr, b->ptr, a->len) == 0;
+}
+
+static int json_time_same(const json_time *a, const json_time *b) {
+  return a->present == b->present && a->valid == b->valid && (!a->valid || a->ns == b->ns);
+}
+
+static int json_flow_same(const json_flow_ref *a, const json_flow_ref *b) {
+  return a->present == b->present && a->valid == b->valid && (!a->valid || a->value == b->value);
+}
+
+static int json_events_same(const json_event *a, const json_event *b) {
+  return a->ph == b->ph && json_str_same(&a->name, &b->name) && json_str_same(&a->cat, &b->cat) &&
+         json_str_same(&a->scope, &b->scope) && json_str_same(&a->bp, &b->bp) &&
+         json_str_same(&a->id, &b->id) && json_str_same(&a->id2_local, &b->id2_local) &&
+         json_str_same(&a->id2_global, &b->id2_global) &&
+         json_str_same(&a->pid_str, &b->pid_str) && json_str_same(&a->tid_str, &b->tid_str) &&
+         json_time_same(&a->ts, &b->ts) && json_time_same(&a->dur, &b->dur) &&
+         json_time_same(&a->tts, &b->tts) && json_time_same(&a->tdur, &b->tdur) &&
+         a->has_pid == b->has_pid && (!a->has_pid || a->pid == b->pid || a->pid_str.ptr) &&
+         a->has_tid == b->has_tid && (!a->has_tid || a->tid == b->tid || a->tid_str.ptr) &&
+         json_flow_same(&a->flow_v1_id, &b->flow_v1_id) &&
+         json_flow_same(&a->bind_id, &b->bind_id) && a->flow_in == b->flow_in &&
+         a->flow_out == b->flow_out && a->args_offset == b->args_offset && a->end == b->end;
+}
+
+/* json_read_event (flat fast path first) and the general path alone give
+ * the same status and fields for flat objects and for every way an object
+ * can leave the fast path. */
+static void check_paths_agree(const char *json, uint32_t max_depth, size_t max_len) {
+  import_file f = file_for(json);
+  state.limits.max_depth = max_depth;
+  state.limits.max_string_len = max_len;
+  json_event a, b;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  base_error ea = {0}, eb = {0};
+  int ra = json_read_event(&f, 0, &a, &ea);
+  int rb = json_read_event_tokens(&f, 0, &b, &eb);
+  CHECK_EQ_INT(ra, rb);
+  if (ra == 0 && !json_events_same(&a, &b)) {
+    fprintf(stderr, "  fields differ for: %s\n", json);
+    CHECK(0);
+  }
+  if (ra != 0) CHECK_EQ_STR(ea.message, eb.message);
+  json_event_free(&a);
+  json_event_free(&b);
+}
+
+static void test_flat_path_agrees(void) {
+  const char *cases[] = {
+      "{}", "{ }", "{\"ph\":\"X\"}",
+      ("{\"pid\":100010,\"tid\":1000102,\"ts\":86400576345,\"ph\":\"B\",\"name\":\"n_18\","
+       "\"cat\":\"cat_b\"}"),
+      " {\"ts\" : 12.5 ,\n\t\"dur\":\r0.001 , \"ph\":\"X\" } trailing",
+      "{\"ts\":-0,\"dur\":-5,\"tts\":-12.25,\"tdur\":0}",
+      "{\"ts\":123456789012345,\"dur\":1234567890123456}",
+      "{\"ts\":1234567.89012345,\"dur\":12345678.901234567}",
+      "{\"ts\":1e3}", "{\"ts\":1.5E-2}", "{\"ts\":01}", "{\"ts\":1.}", "{\"ts\":-}",
+      "{\"ts\":\"1.5\",\"pid\":\"p\",\"tid\":4294967296}",
+      "{\"pid\":1.5,\"tid\":-1,\"id\":\"0x10\",\"bind_id\":7}",
+      "{\"flow_in\":true,\"flow_out\":false,\"s\":null,\"bp\":\"e\"}",
+      "{\"flow_in\":tru}", "{\"flow_in\":truex}", "{\"a\":nul}",
+      "{\"args\":{\"a\":[1,{\"b\":\"c\\\"\"}]},\"name\":\"x\",\"args\":{}}",
+      "{\"args\":[1,2],\"other\":{\"x\":{\"y\":[]}}}",
+      "{\"args\":{\"a\":}}", "{\"args\":{\"a\":1}",
+      "{\"id2\":{\"local\":\"0x1\"},\"ph\":\"b\"}",
+      "{\"name\":\"a\\u0041\",\"cat\":\"c\"}", "{\"na\\u006de\":\"k\"}",
+      "{\"name\":\"raw\x01\x7f\xff bytes\"}",
+      "{\"ph\":\"X\",}", "{\"ph\" \"X\"}", "{\"ph\":\"X\" \"name\":\"n\"}",
+      "{\"ph\":\"X\"", "{\"ph\":\"X", "{\"ph", "{", "[1]", "x",
+      "{\"name\":\"a\",\"name\":\"b\",\"cat\":\"c\\n\"}",
+      "{\"ts\":5,\"ts\":\"6\",\"dur\":true}",
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) check_paths_agree(cases[i], 0, 0);
+  /* The limits apply the same way on both paths. */
+  check_paths_agree("{\"name\":\"abcdef\",\"ts\":1}", 0, 4);
+  check_paths_agree("{\"name\":\"abc\",\"ts\":123456}", 0, 4);
+  check_paths_agree("{\"name\":\"abcd\",\"ts\":1234}", 0, 4);
+  check_paths_agree("{\"args\":{\"a\":{\"b\":1}}}", 2, 0);
+  check_paths_agree("{\"args\":{\"a\":{\"b\":1}}}", 3, 0);
+  check_paths_agree("{\"args\":{}}", 1, 0);
+}
+
 int main(void) {
   RUN_TEST(test_read_fields);
   RUN_TEST(test_flow_ids);
   RUN_TEST(test_repeated_keys_do_not_leak);
   RUN_TEST(test_truncated_event_fails);
   RUN_TEST(test_systrace_text);
+  RUN_TEST(test_flat_path_agrees);
   return CHECK_SUMMARY();
 }

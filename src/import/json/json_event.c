@@ -210,8 +210,167 @@ static int json_read_field(json_tokenizer *tk, const json_token *key,
   return json_read_scalar(key, &t, e, err);
 }
 
+/* ---- the flat fast path ----
+ * Most event objects are flat: unescaped keys and strings, integers or
+ * short plain decimals, literals, and at most an args object. Those are
+ * decoded here into the same tokens json_next would give and handed to the
+ * same field readers; anything else (an escape, an exponent, id2, bad
+ * syntax) returns 0 and the caller starts over on the general path. */
+
+typedef struct json_flat {
+  const char *begin, *p, *end;
+  size_t max_len;     /* of a string or number (the tokenizer's limit) */
+  json_limits nested; /* for a container inside the event: one level less */
+} json_flat;
+
+static void json_flat_ws(json_flat *r) {
+  while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
+    r->p++;
+}
+
+/* An unescaped string at the quote r->p; 0 if it has escapes or no end. */
+static int json_flat_string(json_flat *r, json_token *t) {
+  const char *start = r->p + 1, *q = start;
+  while (q < r->end && *q != '"' && *q != '\\') q++;
+  if (q >= r->end || *q != '"' || (size_t)(q - start) > r->max_len) return 0;
+  t->ptr = start;
+  t->len = (size_t)(q - start);
+  t->has_escapes = false;
+  r->p = q + 1;
+  return 1;
+}
+
+/* [-]int[.frac] with at most 15 digits in all (so the value and its double
+ * are exact as json_next computes them); 0 for anything else. */
+static int json_flat_number(json_flat *r, json_token *t) {
+  const char *q = r->p;
+  int neg = q < r->end && *q == '-';
+  if (neg) q++;
+  if (q >= r->end || *q < '0' || *q > '9') return 0;
+  if (*q == '0' && q + 1 < r->end && q[1] >= '0' && q[1] <= '9') return 0;
+  uint64_t mant = 0;
+  int digits = 0, frac = 0;
+  for (; q < r->end && *q >= '0' && *q <= '9'; q++, digits++) mant = mant * 10 + (uint64_t)(*q - '0');
+  if (q < r->end && *q == '.') {
+    q++;
+    for (; q < r->end && *q >= '0' && *q <= '9'; q++, digits++, frac++)
+      mant = mant * 10 + (uint64_t)(*q - '0');
+    if (!frac) return 0;
+  }
+  if (digits > 15 || (q < r->end && (*q == 'e' || *q == 'E')) ||
+      (size_t)(q - r->p) > r->max_len)
+    return 0;
+  t->type = JSON_TOK_NUMBER;
+  t->ptr = r->p;
+  t->len = (size_t)(q - r->p);
+  t->is_integral = frac == 0;
+  t->is_int = frac == 0;
+  if (frac == 0) {
+    t->i = neg ? -(int64_t)mant : (int64_t)mant;
+    t->d = (double)t->i;
+  } else {
+    static const double pow10[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    double d = (double)mant / pow10[frac];
+    t->d = neg ? -d : d;
+  }
+  r->p = q;
+  return 1;
+}
+
+static int json_flat_literal(json_flat *r, json_token *t, const char *word,
+                             json_token_type type) {
+  size_t n = strlen(word);
+  if ((size_t)(r->end - r->p) < n || memcmp(r->p, word, n) != 0) return 0;
+  t->type = type;
+  t->ptr = r->p;
+  t->len = n;
+  r->p += n;
+  return 1;
+}
+
+/* Skips the object or array at r->p with the general tokenizer. */
+static int json_flat_skip(json_flat *r) {
+  json_tokenizer tk;
+  if (!r->nested.max_depth ||
+      json_tokenizer_init(&tk, r->p, (size_t)(r->end - r->p), &r->nested, NULL))
+    return 0;
+  int ok = json_skip_value(&tk, NULL) == WEFT_OK;
+  if (ok) r->p += json_offset(&tk);
+  json_tokenizer_free(&tk);
+  return ok;
+}
+
+/* One "key": value member; 0 to give up, else 1 with the event updated. */
+static int json_flat_member(json_flat *r, size_t offset, json_event *e) {
+  json_token key, v;
+  memset(&v, 0, sizeof v);
+  key.type = JSON_TOK_KEY;
+  if (r->p >= r->end || *r->p != '"' || !json_flat_string(r, &key)) return 0;
+  json_flat_ws(r);
+  if (r->p >= r->end || *r->p != ':') return 0;
+  r->p++;
+  json_flat_ws(r);
+  if (r->p >= r->end) return 0;
+  v.offset = (size_t)(r->p - r->begin);
+  int ok;
+  switch (*r->p) {
+    case '"':
+      v.type = JSON_TOK_STRING;
+      ok = json_flat_string(r, &v);
+      break;
+    case '{':
+    case '[':
+      if (json_key_is(&key, "id2")) return 0;
+      if (*r->p == '{' && json_key_is(&key, "args")) e->args_offset = offset + v.offset;
+      return json_flat_skip(r);
+    case 't': ok = json_flat_literal(r, &v, "true", JSON_TOK_TRUE); break;
+    case 'f': ok = json_flat_literal(r, &v, "false", JSON_TOK_FALSE); break;
+    case 'n': ok = json_flat_literal(r, &v, "null", JSON_TOK_NULL); break;
+    default: ok = json_flat_number(r, &v); break;
+  }
+  return ok && json_read_scalar(&key, &v, e, NULL) == WEFT_OK;
+}
+
+/* 1: the object at f->data + offset decoded into e; 0: not flat. */
+static int json_read_flat(import_file *f, size_t offset, json_event *e) {
+  json_state *st = f->state;
+  json_flat r = {(const char *)f->data + offset, (const char *)f->data + offset,
+                 (const char *)f->data + f->len, st->limits.max_string_len, st->limits};
+  if (!r.max_len) r.max_len = JSON_DEFAULT_MAX_STRING_LEN;
+  /* The event object is one level: nested containers get one less. */
+  r.nested.max_depth = (st->limits.max_depth ? st->limits.max_depth : JSON_DEFAULT_MAX_DEPTH) - 1;
+  if (r.p >= r.end || *r.p != '{') return 0;
+  r.p++;
+  json_flat_ws(&r);
+  if (r.p < r.end && *r.p == '}') {
+    e->end = offset + (size_t)(r.p - r.begin) + 1;
+    return 1;
+  }
+  for (;;) {
+    if (!json_flat_member(&r, offset, e)) return 0;
+    json_flat_ws(&r);
+    if (r.p >= r.end) return 0;
+    if (*r.p == '}') {
+      e->end = offset + (size_t)(r.p - r.begin) + 1;
+      return 1;
+    }
+    if (*r.p != ',') return 0;
+    r.p++;
+    json_flat_ws(&r);
+  }
+}
+
 int json_read_event(import_file *f, size_t offset, json_event *e,
                     base_error *err) {
+  if (json_read_flat(f, offset, e)) return WEFT_OK;
+  json_event_free(e); /* nothing is owned: no escapes on that path */
+  memset(e, 0, sizeof *e);
+  return json_read_event_tokens(f, offset, e, err);
+}
+
+int json_read_event_tokens(import_file *f, size_t offset, json_event *e,
+                           base_error *err) {
   json_state *st = f->state;
   json_tokenizer tk;
   int rc = json_tokenizer_init(&tk, (const char *)f->data + offset, f->len - offset,
@@ -219,6 +378,8 @@ int json_read_event(import_file *f, size_t offset, json_event *e,
   if (rc) return rc;
   json_token t;
   rc = json_next(&tk, &t, err);
+  if (rc == WEFT_OK && t.type != JSON_TOK_OBJECT_BEGIN)
+    rc = base_error_set(err, WEFT_EPARSE, "json: event at offset %zu is not an object", offset);
   while (rc == WEFT_OK) {
     rc = json_next(&tk, &t, err);
     if (rc) break;

@@ -114,9 +114,14 @@ static inline int json_key_is(const json_token *t, const char *key) {
 int json_time_from(const json_token *t, int64_t *ns);
 /* A whole string that strtod reads completely (e.g. "1.5", ".75", "+2"). */
 int json_parse_double(const char *p, size_t len, double *out);
-/* Decodes the event object at `offset` in the file. */
+/* Decodes the event object at `offset` in the file into *e, which must be
+ * zeroed: flat objects on a fast path (json_event.c), others on the general
+ * tokenizer, with the same result. */
 int json_read_event(import_file *f, size_t offset, json_event *e,
                     base_error *err);
+/* The general path alone (for tests comparing the two). */
+int json_read_event_tokens(import_file *f, size_t offset, json_event *e,
+                           base_error *err);
 void json_event_free(json_event *e);
 
 /* ---- json_apply.c ---- */
