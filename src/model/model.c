@@ -227,16 +227,22 @@ void model_track_spec_init(model_track_spec *s) {
   s->utid = s->upid = s->cpu = s->parent_id = -1;
 }
 
+/* A hash of the spec's numbers, type and name, laid out one after another
+ * (in a stack buffer unless the strings are long). */
 static uint64_t model_track_key(const model_track_spec *s) {
-  base_buf b;
-  base_buf_init(&b, 0);
   int64_t nums[8] = {s->is_counter, s->machine, s->utid, s->upid, s->cpu,
                      s->parent_id, (int64_t)s->extra_key, 0};
-  base_buf_append(&b, nums, sizeof nums);
-  base_buf_append(&b, s->type ? s->type : "", s->type ? strlen(s->type) + 1 : 1);
-  base_buf_append(&b, s->name ? s->name : "\x01", s->name ? strlen(s->name) + 1 : 1);
-  uint64_t h = base_hash_bytes(b.data ? b.data : "", b.len) >> 1;
-  base_buf_free(&b);
+  const char *type = s->type ? s->type : "", *name = s->name ? s->name : "\x01";
+  size_t type_len = s->type ? strlen(s->type) + 1 : 1, name_len = s->name ? strlen(s->name) + 1 : 1;
+  size_t len = sizeof nums + type_len + name_len;
+  char local[256];
+  char *key = len <= sizeof local ? local : base_malloc(len);
+  if (!key) return UINT64_MAX >> 1; /* no memory: a key every such track shares */
+  memcpy(key, nums, sizeof nums);
+  memcpy(key + sizeof nums, type, type_len);
+  memcpy(key + sizeof nums + type_len, name, name_len);
+  uint64_t h = base_hash_bytes(key, len) >> 1;
+  if (key != local) base_free(key);
   return h;
 }
 
@@ -301,22 +307,40 @@ static uint32_t model_row_machine(trace_context *ctx, schema_table_id table,
   return (uint32_t)m;
 }
 
+/* utid/upid -> track memos (model.thread_tracks, process_tracks): tracks
+ * are never removed and a thread's or process's machine never changes, so
+ * a found track stays right. */
+static int model_memo_find(const base_map *memo, uint32_t id, uint32_t *track) {
+  const uint64_t *found = base_map_find(memo, id);
+  if (found) *track = (uint32_t)*found;
+  return found != NULL;
+}
+
+static int model_memo_track(trace_context *ctx, base_map *memo, uint32_t id,
+                            const model_track_spec *s, uint32_t *track) {
+  int rc = model_track(ctx, s, track);
+  if (rc) return rc;
+  return base_map_insert(memo, id, *track, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
+}
+
 int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track) {
+  if (model_memo_find(&ctx->model.thread_tracks, utid, track)) return WEFT_OK;
   model_track_spec s;
   model_track_spec_init(&s);
   s.type = "thread";
   s.utid = utid;
   s.machine = model_row_machine(ctx, TABLE_THREAD, THREAD_machine_id, utid);
-  return model_track(ctx, &s, track);
+  return model_memo_track(ctx, &ctx->model.thread_tracks, utid, &s, track);
 }
 
 int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track) {
+  if (model_memo_find(&ctx->model.process_tracks, upid, track)) return WEFT_OK;
   model_track_spec s;
   model_track_spec_init(&s);
   s.type = "process";
   s.upid = upid;
   s.machine = model_row_machine(ctx, TABLE_PROCESS, PROCESS_machine_id, upid);
-  return model_track(ctx, &s, track);
+  return model_memo_track(ctx, &ctx->model.process_tracks, upid, &s, track);
 }
 
 /* ---- slices ---- */

@@ -133,9 +133,45 @@ static void test_state_memo_and_release(void) {
   trace_context_free(&ctx);
 }
 
+/* Thread and process tracks come from memos after the first lookup: the
+ * same track as the keyed lookup finds, one per thread or process and
+ * machine, and a new thread (tid reuse) gets a new track. */
+static void test_track_memos(void) {
+  setup();
+  uint32_t a = thread_of(0, 7), b = thread_of(1, 7), ta, ta2, tb, pa, pa2, pb;
+  CHECK_EQ_INT(model_thread_track(&ctx, a, &ta), 0);
+  CHECK_EQ_INT(model_thread_track(&ctx, a, &ta2), 0);
+  CHECK_EQ_INT(model_thread_track(&ctx, b, &tb), 0);
+  CHECK(ta == ta2 && ta != tb);
+  model_track_spec s;
+  model_track_spec_init(&s);
+  s.type = "thread";
+  s.utid = a;
+  uint32_t keyed;
+  CHECK_EQ_INT(model_track(&ctx, &s, &keyed), 0);
+  CHECK(keyed == ta);
+  model_thread_end(&ctx, a, 10);
+  uint32_t c = thread_of(0, 7), tc;
+  CHECK_EQ_INT(model_thread_track(&ctx, c, &tc), 0);
+  CHECK(c != a && tc != ta && tc != tb);
+  uint32_t p0, p1;
+  CHECK_EQ_INT(model_process(&ctx, 0, 50, &p0), 0);
+  CHECK_EQ_INT(model_process(&ctx, 1, 50, &p1), 0);
+  CHECK_EQ_INT(model_process_track(&ctx, p0, &pa), 0);
+  CHECK_EQ_INT(model_process_track(&ctx, p0, &pa2), 0);
+  CHECK_EQ_INT(model_process_track(&ctx, p1, &pb), 0);
+  CHECK(pa == pa2 && pa != pb && pa != ta && pa != tc);
+  storage_table *tracks = ctx_table(&ctx, TABLE_TRACK);
+  CHECK_EQ_INT(storage_get_i64(tracks, TRACK_machine_id, tb), 1);
+  CHECK_EQ_INT(storage_get_i64(tracks, TRACK_utid, tc), c);
+  CHECK_EQ_INT(storage_get_i64(tracks, TRACK_upid, pb), p1);
+  trace_context_free(&ctx);
+}
+
 int main(void) {
   RUN_TEST(test_thread_memo_follows_ends_and_reuse);
   RUN_TEST(test_switch_args_and_comms);
   RUN_TEST(test_state_memo_and_release);
+  RUN_TEST(test_track_memos);
   return CHECK_SUMMARY();
 }
