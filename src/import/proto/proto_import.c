@@ -589,6 +589,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->counter_sums);
   base_map_free(&st->clock_multipliers);
   proto_misc_free(&st->misc);
+  base_buf_free(&st->categories);
   proto_ftrace_free(st->ftrace);
   proto_sys_stats_free(st->sys_stats);
   base_free(st);

@@ -73,6 +73,7 @@ typedef struct proto_import_state {
   uint32_t last_machine;
   int snapshot_has_monotonic; /* a clock snapshot related CLOCK_MONOTONIC */
   proto_misc_state misc;   /* service/system packets (proto_misc.h) */
+  base_buf categories;     /* parse: a track event's categories, reused */
   struct proto_ftrace_state *ftrace; /* proto_ftrace.h; NULL until needed */
   struct proto_sys_stats_state *sys_stats; /* proto_sys_stats.h; lazy */
 } proto_import_state;

@@ -155,7 +155,7 @@ typedef struct proto_event {
   proto_span name;
   int64_t int_counter;
   double dbl_counter;
-  base_buf categories;
+  base_buf *categories; /* the importer's reused buffer, emptied per event */
   /* legacy_event */
   int has_legacy, has_phase, has_pid_override, has_tid_override, has_duration;
   uint64_t phase, scope;
@@ -197,8 +197,8 @@ static uint64_t proto_legacy_type(uint64_t phase) {
 }
 
 static int proto_event_add_category(proto_event *e, const char *s, size_t len) {
-  if (e->categories.len && base_buf_append(&e->categories, ",", 1)) return WEFT_OK;
-  base_buf_append(&e->categories, s, len); /* over the cap: truncated */
+  if (e->categories->len && base_buf_append(e->categories, ",", 1)) return WEFT_OK;
+  base_buf_append(e->categories, s, len); /* over the cap: truncated */
   return WEFT_OK;
 }
 
@@ -508,7 +508,8 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   else if (e->has_name_iid)
     name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
                           e->name_iid);
-  if (!rc && e->categories.len) rc = ctx_intern(ctx, e->categories.data, e->categories.len, &cat);
+  if (!rc && e->categories->len)
+    rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);
   int64_t args = -1;
   if (!rc) rc = proto_event_args(p, msg, e, &args);
   if (rc) return rc;
@@ -524,13 +525,14 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
 static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
   const proto_misc_state *misc = &((proto_import_state *)p->f->state)->misc;
   if (misc->has_roi && p->ts < misc->roi_start_ns) return WEFT_OK; /* cropped */
+  proto_import_state *st = p->f->state;
   proto_event e;
   memset(&e, 0, sizeof e);
-  base_buf_init(&e.categories, PROTO_MAX_CATEGORIES_BYTES);
+  if (!st->categories.max_len) base_buf_init(&st->categories, PROTO_MAX_CATEGORIES_BYTES);
+  base_buf_reset(&st->categories);
+  e.categories = &st->categories;
   proto_event_read(p, msg, &e);
-  int rc = proto_event_apply(p, msg, &e);
-  base_buf_free(&e.categories);
-  return rc;
+  return proto_event_apply(p, msg, &e);
 }
 
 /* ---- dispatch ---- */
