@@ -150,11 +150,16 @@ static inline int storage_i64_fits(const storage_column *c, int64_t v) {
   return (int64_t)((uint64_t)v << shift) >> shift == v;
 }
 /* The common case inline: an allocated column that holds v as it is, its
- * bitmap (if nullable) allocated, not kept sorted. */
+ * bitmap (if nullable) allocated; a sorted column stays sorted while v is
+ * between its neighbours. */
 static inline int storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v) {
   storage_column *c = &t->columns[col];
-  if (!c->data || c->sorted || (c->nullable && !c->present) || !storage_i64_fits(c, v))
+  if (!c->data || (c->nullable && !c->present) || !storage_i64_fits(c, v))
     return storage_set_i64_general(t, col, row, v);
+  if (c->sorted && ((row > 0 && storage_i64_element(c->data, c->width, c->is_unsigned, row - 1) > v) ||
+                    (row + 1 < t->row_count &&
+                     v > storage_i64_element(c->data, c->width, c->is_unsigned, row + 1))))
+    c->sorted = 0;
   switch (c->width) {
     case 1: ((uint8_t *)c->data)[row] = (uint8_t)v; break;
     case 2: ((uint16_t *)c->data)[row] = (uint16_t)v; break;
