@@ -167,7 +167,7 @@ int storage_table_reserve(storage_table *t, size_t rows) {
   return WEFT_OK;
 }
 
-int storage_table_append(storage_table *t, uint32_t *row_out) {
+int storage_table_append_general(storage_table *t, uint32_t *row_out) {
   if (t->status) return t->status;
   if (t->row_count >= UINT32_MAX) return WEFT_ELIMIT;
   int rc = storage_table_reserve(t, t->row_count + 1);

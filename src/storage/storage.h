@@ -73,7 +73,14 @@ int storage_table_init(storage_table *t, const char *name,
 void storage_table_free(storage_table *t);
 /* Appends one row with every column NULL (or 0 when not nullable). Fails with
  * the table's `status` once a setter failed. */
-int storage_table_append(storage_table *t, uint32_t *row_out);
+int storage_table_append_general(storage_table *t, uint32_t *row_out);
+static inline int storage_table_append(storage_table *t, uint32_t *row_out) {
+  if (t->status || t->row_count >= t->row_capacity || t->row_count >= UINT32_MAX)
+    return storage_table_append_general(t, row_out);
+  size_t row = t->row_count++; /* the arrays read as default there already */
+  if (row_out) *row_out = (uint32_t)row;
+  return WEFT_OK;
+}
 int storage_table_reserve(storage_table *t, size_t rows);
 /* Drops every row and every column array (the capacity is kept); resets
  * `status` and the sorted flags. */
