@@ -141,14 +141,6 @@ void input_holds_tokenized(input_holds *h) {
     if (h->counts[k] == 0 && !h->given[k]) input_give_back_chunk(h, k);
 }
 
-void *input_map_file(int fd, size_t size) {
-  if (size == 0) return NULL;
-  void *map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (map == MAP_FAILED) return NULL;
-  (void)madvise(map, size, MADV_NOHUGEPAGE); /* advisory: fine if refused */
-  return map;
-}
-
 void *input_map_range(int fd, uint64_t offset, size_t len, const uint8_t **data,
                       size_t *map_len) {
   uint64_t lead = offset & (uint64_t)(input_page_size() - 1);
@@ -160,4 +152,10 @@ void *input_map_range(int fd, uint64_t offset, size_t len, const uint8_t **data,
   *data = (const uint8_t *)map + lead;
   *map_len = total;
   return map;
+}
+
+void *input_map_file(int fd, size_t size) {
+  const uint8_t *data;
+  size_t map_len;
+  return input_map_range(fd, 0, size, &data, &map_len); /* offset 0: data is the start */
 }

@@ -69,19 +69,24 @@ static void scan_pool_unlink(scan_pool *p, scan_job *j) {
   j->next = NULL;
 }
 
+/* Runs popped job `j` with the lock released; the lock is held before and
+ * after, and waiters are told it is done. */
+static void scan_pool_run(scan_pool *p, scan_job *j) {
+  j->state = SCAN_JOB_RUNNING;
+  pthread_mutex_unlock(&p->lock);
+  scan_job_execute(j);
+  pthread_mutex_lock(&p->lock);
+  j->state = SCAN_JOB_DONE;
+  pthread_cond_broadcast(&p->done);
+}
+
 static void *scan_worker_main(void *arg) {
   scan_pool *p = arg;
   pthread_mutex_lock(&p->lock);
   for (;;) {
     while (!p->head && !p->stopping) pthread_cond_wait(&p->queued, &p->lock);
     if (p->stopping) break;
-    scan_job *j = scan_pool_pop(p);
-    j->state = SCAN_JOB_RUNNING;
-    pthread_mutex_unlock(&p->lock);
-    scan_job_execute(j);
-    pthread_mutex_lock(&p->lock);
-    j->state = SCAN_JOB_DONE;
-    pthread_cond_broadcast(&p->done);
+    scan_pool_run(p, scan_pool_pop(p));
   }
   pthread_mutex_unlock(&p->lock);
   return NULL;
@@ -148,12 +153,7 @@ int scan_pool_submit(scan_pool *p, const importer_ops *ops,
 static int scan_pool_help(scan_pool *p) {
   scan_job *other = scan_pool_pop(p);
   if (!other) return 0;
-  other->state = SCAN_JOB_RUNNING;
-  pthread_mutex_unlock(&p->lock);
-  scan_job_execute(other);
-  pthread_mutex_lock(&p->lock);
-  other->state = SCAN_JOB_DONE;
-  pthread_cond_broadcast(&p->done);
+  scan_pool_run(p, other);
   return 1;
 }
 

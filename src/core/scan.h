@@ -27,8 +27,9 @@ void scan_pool_destroy(scan_pool *p);
 int scan_pool_submit(scan_pool *p, const importer_ops *ops,
                      const import_scan_input *in, scan_job **out);
 /* Waits for the job (running it on this thread if no worker started it;
- * while a worker runs it, this thread runs the oldest queued jobs), frees it, and returns the scan's status; *result (owned by the caller, to
- * free with ops->scan_free) is set when the status is 0, and *err holds the
+ * while a worker runs it, this thread runs the oldest queued jobs), frees
+ * it, and returns the scan's status; *result (owned by the caller, to free
+ * with ops->scan_free) is set when the status is 0, and *err holds the
  * scan's error otherwise. */
 int scan_job_take(scan_pool *p, scan_job *j, void **result, base_error *err);
 /* Cancels the job if no worker started it, else waits for it; frees it and

@@ -126,8 +126,9 @@ int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                  uint32_t *utid) {
   model_state *m = &ctx->model;
   model_thread_memo *memo = model_thread_memo_slot(m, machine, tid);
-  if (memo && memo->generation == m->thread_generation && memo->generation &&
-      memo->tid == tid && memo->machine == machine) {
+  /* thread_generation >= 1: a zeroed slot never matches */
+  if (memo && memo->generation == m->thread_generation && memo->tid == tid &&
+      memo->machine == machine) {
     *utid = memo->utid;
     return WEFT_OK;
   }
