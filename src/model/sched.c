@@ -14,7 +14,14 @@ typedef struct sched_cpu_state {
   int64_t last_prio;
   int64_t pending_slice; /* open sched row, or -1 */
   string_id prev_comm, next_comm; /* of its last raw sched_switch (a cache) */
+  int has_cpu_row; /* sched_ucpu ran for it: its cpu row exists */
 } sched_cpu_state;
+
+/* One machine's cpus: cpu -> index into kernel_state.cpus + 1, or 0. */
+typedef struct sched_machine_cpus {
+  uint32_t *index;
+  uint32_t cap;
+} sched_machine_cpus;
 
 typedef struct sched_thread_rows {
   int64_t last;    /* last thread_state row, -1 if none */
@@ -43,10 +50,9 @@ typedef struct sched_state_memo {
 } sched_state_memo;
 
 #define SCHED_STATE_MEMO 16 /* entries, a power of two */
-#define SCHED_HOST_CPUS 64  /* cpus of machine 0 indexed without hashing */
 
 struct kernel_state {
-  base_map cpu_index; /* (machine << 16 | cpu) + 1 -> index into cpus */
+  VEC(sched_machine_cpus) machine_cpus; /* by machine row */
   VEC(sched_cpu_state) cpus;
   VEC(sched_thread_rows) threads; /* index: utid */
   base_map ftrace_named;          /* utid -> 1: name came from ftrace */
@@ -56,7 +62,6 @@ struct kernel_state {
   string_id switch_name;    /* "sched_switch" */
   sched_switch_args *switch_args; /* direct-mapped cache; NULL if none */
   sched_state_memo states[SCHED_STATE_MEMO]; /* by prev_state */
-  uint32_t host_cpus[SCHED_HOST_CPUS]; /* cpu -> index into cpus + 1, or 0 */
 };
 
 static const char *const sched_switch_arg_keys[7] = {
@@ -74,7 +79,8 @@ static int kernel_intern_names(trace_context *ctx, kernel_state *k) {
 
 void kernel_state_free(kernel_state *k) {
   if (!k) return;
-  base_map_free(&k->cpu_index);
+  for (size_t i = 0; i < k->machine_cpus.len; i++) base_free(k->machine_cpus.data[i].index);
+  VEC_FREE(k->machine_cpus);
   VEC_FREE(k->cpus);
   VEC_FREE(k->threads);
   base_free(k->switch_args);
@@ -152,6 +158,17 @@ static int sched_set_ftrace_name(trace_context *ctx, kernel_state *k,
     return WEFT_OK; /* named by a higher-priority source */
   if (base_map_insert(&k->ftrace_named, utid, 1, NULL) < 0) return WEFT_ENOMEM;
   return model_thread_set_name(ctx, utid, name, len);
+}
+
+/* sched_set_ftrace_name for an interned name: equal ids are equal bytes. */
+static int sched_set_ftrace_name_id(trace_context *ctx, kernel_state *k, uint32_t utid,
+                                    string_id name) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  string_id current = storage_get_str(t, THREAD_name, utid);
+  if (current == name) return WEFT_OK;
+  if (current != STRING_NULL && !base_map_find(&k->ftrace_named, utid)) return WEFT_OK;
+  if (base_map_insert(&k->ftrace_named, utid, 1, NULL) < 0) return WEFT_ENOMEM;
+  return storage_set_str(t, THREAD_name, utid, name);
 }
 
 /* A thread without a process is the main thread of the live process whose
@@ -440,20 +457,56 @@ static int sched_push_waking_state(trace_context *ctx, kernel_state *k,
 
 /* ---- sched slices ---- */
 
+/* The index of (machine, cpu)'s slot in `index` (grown to hold it), or NULL
+ * when out of range or out of memory. */
+static uint32_t *sched_cpu_slot(kernel_state *k, uint32_t machine, uint32_t cpu) {
+  if (machine >= SCHED_MAX_MACHINE || cpu >= SCHED_MAX_CPU) return NULL;
+  if (machine >= k->machine_cpus.len) {
+    if (VEC_RESERVE(k->machine_cpus, (size_t)machine + 1)) return NULL;
+    while (k->machine_cpus.len <= machine) {
+      sched_machine_cpus none = {NULL, 0};
+      k->machine_cpus.data[k->machine_cpus.len++] = none;
+    }
+  }
+  sched_machine_cpus *m = &k->machine_cpus.data[machine];
+  if (cpu >= m->cap) {
+    uint32_t cap = m->cap ? m->cap : 8;
+    while (cap <= cpu) cap *= 2;
+    uint32_t *grown = base_realloc(m->index, (size_t)cap * sizeof *grown);
+    if (!grown) return NULL;
+    memset(grown + m->cap, 0, (size_t)(cap - m->cap) * sizeof *grown);
+    m->index = grown;
+    m->cap = cap;
+  }
+  return &m->index[cpu];
+}
+
+/* The scheduling state of (machine, cpu), created empty on first use; NULL
+ * when out of memory or out of range (see SCHED_MAX_*). The pointer is
+ * valid until the next cpu is added. */
 static sched_cpu_state *sched_cpu(kernel_state *k, uint32_t machine,
                                   uint32_t cpu) {
-  int host = machine == 0 && cpu < SCHED_HOST_CPUS;
-  if (host && k->host_cpus[cpu]) return &k->cpus.data[k->host_cpus[cpu] - 1];
-  uint64_t key = ((uint64_t)machine << 16 | cpu) + 1;
-  uint64_t *slot;
-  int ins = base_map_insert(&k->cpu_index, key, k->cpus.len, &slot);
-  if (ins < 0) return NULL;
-  if (ins == 1) {
-    sched_cpu_state c = {0, -1, 0, -1, STRING_NULL, STRING_NULL};
+  uint32_t *slot = sched_cpu_slot(k, machine, cpu);
+  if (!slot) return NULL;
+  if (!*slot) {
+    sched_cpu_state c = {0, -1, 0, -1, STRING_NULL, STRING_NULL, 0};
     if (VEC_PUSH(k->cpus, c)) return NULL;
+    *slot = (uint32_t)k->cpus.len;
   }
-  if (host) k->host_cpus[cpu] = (uint32_t)*slot + 1;
-  return &k->cpus.data[*slot];
+  return &k->cpus.data[*slot - 1];
+}
+
+/* sched_ucpu for the cpu of state c: the cpu row is looked up (or made)
+ * once per state. */
+static int sched_cpu_ucpu(trace_context *ctx, sched_cpu_state *c, uint32_t machine,
+                          uint32_t cpu, uint32_t *ucpu) {
+  if (!c->has_cpu_row) {
+    int rc = sched_ucpu(ctx, machine, cpu, ucpu);
+    if (rc) return rc;
+    c->has_cpu_row = 1;
+  }
+  *ucpu = machine * SCHED_CPUS_PER_MACHINE + cpu;
+  return WEFT_OK;
 }
 
 static void sched_close_slice(trace_context *ctx, int64_t row, int64_t ts,
@@ -478,13 +531,6 @@ static int sched_open_slice(trace_context *ctx, int64_t ts, uint32_t ucpu,
   *row_out = row;
   return WEFT_OK;
 }
-
-typedef struct sched_raw_switch {
-  const char *prev_comm; size_t prev_comm_len;
-  int64_t prev_pid, prev_prio, prev_state;
-  const char *next_comm; size_t next_comm_len;
-  int64_t next_pid, next_prio;
-} sched_raw_switch;
 
 /* The string id of a comm of thread utid: `hint` (a comm of the cpu's last
  * switch) or the thread's last comm when the bytes match (the usual case),
@@ -547,26 +593,30 @@ static int sched_switch_arg_set(trace_context *ctx, kernel_state *k, sched_switc
   return WEFT_OK;
 }
 
-/* c: the state of `cpu` (its comm cache is updated). */
-static int sched_raw_switch_row(trace_context *ctx, uint32_t machine, int64_t ts,
-                                uint32_t cpu, sched_cpu_state *c, uint32_t prev_utid,
-                                uint32_t next_utid, const sched_raw_switch *r) {
-  kernel_state *k = ctx->model.kernel;
-  uint32_t ucpu;
-  sched_switch_args a = {STRING_NULL, STRING_NULL, r->prev_pid, r->prev_prio,
-                         r->prev_state, r->next_pid, r->next_prio, -1};
-  int rc = sched_comm_id(ctx, k, prev_utid, c->next_comm, r->prev_comm ? r->prev_comm : "",
-                         r->prev_comm_len, &a.prev_comm);
-  if (!rc)
-    rc = sched_comm_id(ctx, k, next_utid, c->prev_comm, r->next_comm ? r->next_comm : "",
-                       r->next_comm_len, &a.next_comm);
+/* The raw row of a sched_switch, its comms interned in `a` (c: the cpu's
+ * state, whose comm cache becomes them). */
+static int sched_raw_switch_row(trace_context *ctx, kernel_state *k, int64_t ts,
+                                uint32_t ucpu, sched_cpu_state *c, uint32_t prev_utid,
+                                sched_switch_args *a) {
+  c->prev_comm = a->prev_comm;
+  c->next_comm = a->next_comm;
+  int rc = sched_switch_arg_set(ctx, k, a);
   if (rc) return rc;
-  c->prev_comm = a.prev_comm;
-  c->next_comm = a.next_comm;
-  rc = sched_ucpu(ctx, machine, cpu, &ucpu);
-  if (!rc) rc = sched_switch_arg_set(ctx, k, &a);
+  return sched_raw_row(ctx, ts, ucpu, prev_utid, k->switch_name, -1, a->arg_set);
+}
+
+/* A sched_switch's thread `tid` (as sched_thread) and the string id of its
+ * comm, found through `hint` (see sched_comm_id); a NULL comm reads as ""
+ * and leaves the thread's name alone. */
+static int sched_switch_thread(trace_context *ctx, kernel_state *k, uint32_t machine,
+                               int64_t tid, const char *comm, size_t len, string_id hint,
+                               uint32_t *utid, string_id *comm_id) {
+  int rc = model_thread(ctx, machine, tid, utid);
   if (rc) return rc;
-  return sched_raw_row(ctx, ts, ucpu, prev_utid, k->switch_name, -1, a.arg_set);
+  sched_adopt_main_thread(ctx, machine, tid, *utid);
+  rc = sched_comm_id(ctx, k, *utid, hint, comm ? comm : "", comm ? len : 0, comm_id);
+  if (rc || !comm) return rc;
+  return sched_set_ftrace_name_id(ctx, k, *utid, *comm_id);
 }
 
 int sched_switch(trace_context *ctx, const kernel_scope *s,
@@ -575,29 +625,29 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   uint32_t ucpu, next_utid, prev_utid;
   string_id prev_state;
   int rc = kernel_get(ctx, &k);
-  if (!rc) rc = sched_ucpu(ctx, s->machine, e->cpu, &ucpu);
   if (rc) return rc;
+  if (s->machine >= SCHED_MAX_MACHINE || e->cpu >= SCHED_MAX_CPU) return WEFT_EINVAL;
   sched_cpu_state *c = sched_cpu(k, s->machine, e->cpu);
   if (!c) return WEFT_ENOMEM;
-  rc = sched_thread(ctx, s->machine, e->next_pid, e->next_comm, e->next_comm_len,
-                    &next_utid);
+  /* c stays valid: nothing below adds a cpu */
+  sched_switch_args a = {STRING_NULL, STRING_NULL, e->prev_pid, e->prev_prio,
+                         e->prev_state, e->next_pid, e->next_prio, -1};
+  rc = sched_cpu_ucpu(ctx, c, s->machine, e->cpu, &ucpu);
+  if (!rc)
+    rc = sched_switch_thread(ctx, k, s->machine, e->next_pid, e->next_comm,
+                             e->next_comm_len, c->prev_comm, &next_utid, &a.next_comm);
   if (!rc) rc = sched_state_id(ctx, k, s, e->prev_state, &prev_state);
   if (rc) return rc;
   if (c->pending_slice >= 0) {
     if (e->prev_pid == c->last_pid) sched_close_slice(ctx, c->pending_slice, e->ts, prev_state);
     else kernel_stat(ctx, s, stat_mismatched_sched_switch_tids, 1);
   }
-  rc = sched_thread(ctx, s->machine, e->prev_pid, e->prev_comm, e->prev_comm_len,
-                    &prev_utid);
-  sched_raw_switch r = {e->prev_comm, e->prev_comm_len, e->prev_pid, e->prev_prio,
-                        e->prev_state, e->next_comm, e->next_comm_len, e->next_pid,
-                        e->next_prio};
-  if (!rc) rc = sched_raw_switch_row(ctx, s->machine, e->ts, e->cpu, c, prev_utid, next_utid, &r);
+  rc = sched_switch_thread(ctx, k, s->machine, e->prev_pid, e->prev_comm, e->prev_comm_len,
+                           c->next_comm, &prev_utid, &a.prev_comm);
+  if (!rc) rc = sched_raw_switch_row(ctx, k, e->ts, ucpu, c, prev_utid, &a);
   int64_t slice = -1;
   if (!rc) rc = sched_open_slice(ctx, e->ts, ucpu, next_utid, e->next_prio, &slice);
   if (rc) return rc;
-  c = sched_cpu(k, s->machine, e->cpu);
-  if (!c) return WEFT_ENOMEM;
   c->pending_slice = slice;
   c->last_pid = e->next_pid;
   c->last_utid = next_utid;
@@ -631,10 +681,16 @@ int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
     sched_close_slice(ctx, c->pending_slice, ts, prev_state_id);
   uint32_t prev_utid = (uint32_t)c->last_utid;
   string_id prev_name = storage_get_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, prev_utid);
-  sched_raw_switch r = {base_string_pool_get(&ctx->strings, prev_name),
-                        base_string_pool_len(&ctx->strings, prev_name), c->last_pid,
-                        c->last_prio, prev_state, comm, comm_len, next_pid, next_prio};
-  rc = sched_raw_switch_row(ctx, s->machine, ts, cpu, c, prev_utid, next_utid, &r);
+  sched_switch_args a = {STRING_NULL, STRING_NULL, c->last_pid, c->last_prio,
+                         prev_state, next_pid, next_prio, -1};
+  const char *prev_comm = base_string_pool_get(&ctx->strings, prev_name);
+  rc = sched_comm_id(ctx, k, prev_utid, c->next_comm, prev_comm ? prev_comm : "",
+                     prev_comm ? base_string_pool_len(&ctx->strings, prev_name) : 0,
+                     &a.prev_comm);
+  if (!rc)
+    rc = sched_comm_id(ctx, k, next_utid, c->prev_comm, comm ? comm : "", comm ? comm_len : 0,
+                       &a.next_comm);
+  if (!rc) rc = sched_raw_switch_row(ctx, k, ts, ucpu, c, prev_utid, &a);
   int64_t slice = -1;
   if (!rc && !raw_only) rc = sched_open_slice(ctx, ts, ucpu, next_utid, next_prio, &slice);
   if (rc) return rc;
@@ -667,6 +723,8 @@ int sched_waking_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
   kernel_state *k;
   int rc = kernel_get(ctx, &k);
   if (rc) return rc;
+  if (s->machine >= SCHED_MAX_MACHINE || cpu >= SCHED_MAX_CPU) /* no switch there */
+    return kernel_stat(ctx, s, stat_compact_sched_waking_skipped, 1);
   sched_cpu_state *c = sched_cpu(k, s->machine, cpu);
   if (!c) return WEFT_ENOMEM;
   if (c->last_utid < 0) return kernel_stat(ctx, s, stat_compact_sched_waking_skipped, 1);

@@ -159,7 +159,8 @@ static inline int storage_i64_fits(const storage_column *c, int64_t v) {
 /* The common case inline: an allocated column that holds v as it is, its
  * bitmap (if nullable) allocated; a sorted column stays sorted while v is
  * between its neighbours. */
-static inline int storage_set_i64(storage_table *t, size_t col, size_t row, int64_t v) {
+static inline __attribute__((always_inline)) int storage_set_i64(storage_table *t, size_t col,
+                                                                 size_t row, int64_t v) {
   storage_column *c = &t->columns[col];
   if (!c->data || (c->nullable && !c->present) || !storage_i64_fits(c, v))
     return storage_set_i64_general(t, col, row, v);

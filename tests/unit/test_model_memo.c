@@ -1,7 +1,7 @@
 /* Unit tests: the memos of the model and sched hot paths give what the
  * lookups they stand for give: live-thread lookups across thread ends and
  * tid reuse, raw sched_switch arg sets and comm strings, task state strings
- * under a kernel release change. */
+ * under a kernel release change, per-machine cpu states and comm names. */
 #include "check.h"
 #include "core/context.h"
 #include "model/model.h"
@@ -168,10 +168,72 @@ static void test_track_memos(void) {
   trace_context_free(&ctx);
 }
 
+static void switch_on(uint32_t machine, uint32_t cpu, int64_t ts, int64_t prev,
+                      const char *prev_comm, int64_t next, const char *next_comm) {
+  kernel_scope s = {machine, 0};
+  sched_switch_event e = {ts, cpu, prev, 120, 1, prev_comm, strlen(prev_comm),
+                          next, 120, next_comm, strlen(next_comm)};
+  CHECK_EQ_INT(sched_switch(&ctx, &s, &e), 0);
+}
+
+static const char *thread_name(uint32_t utid) {
+  storage_table *t = ctx_table(&ctx, TABLE_THREAD);
+  const char *n = base_string_pool_get(&ctx.strings, storage_get_str(t, THREAD_name, utid));
+  return n ? n : "";
+}
+
+/* Cpu states are per (machine, cpu), found without hashing: sparse machine
+ * rows and cpus past the first few each keep their own open sched slice,
+ * which the next switch on that cpu, and only it, closes; the cpu rows carry
+ * Perfetto's ucpu. Thread names follow the comms (compared by string id). */
+static void test_cpu_states_by_machine(void) {
+  setup();
+  static const uint32_t machines[] = {0, 3, 200};
+  static const uint32_t cpus[] = {0, 7, 8, 63, 64, 1000, 4095};
+  int64_t ts = 100;
+  for (int round = 0; round < 2; round++)
+    for (size_t m = 0; m < 3; m++)
+      for (size_t c = 0; c < 7; c++) {
+        int64_t tid = 1000 + (int64_t)(m * 10 + c);
+        if (round == 0) switch_on(machines[m], cpus[c], ts++, 0, "swapper", tid, "w");
+        else switch_on(machines[m], cpus[c], ts++, tid, "w", 0, "swapper");
+      }
+  storage_table *sched = ctx_table(&ctx, TABLE_SCHED);
+  CHECK_EQ_INT(sched->row_count, 42);
+  /* row i (first round) is closed by row i + 21, 21 ns later */
+  int closed_by_own_cpu = 1;
+  for (uint32_t r = 0; r < 21; r++) {
+    closed_by_own_cpu &= storage_get_i64(sched, SCHED_dur, r) == 21;
+    closed_by_own_cpu &= storage_get_i64(sched, SCHED_ucpu, r) ==
+                         storage_get_i64(sched, SCHED_ucpu, r + 21);
+  }
+  CHECK(closed_by_own_cpu);
+  CHECK_EQ_INT(storage_get_i64(sched, SCHED_ucpu, 20), 200 * 4096 + 4095);
+  CHECK_EQ_INT(ctx_table(&ctx, TABLE_CPU)->row_count, 21);
+  /* out of range: an error for a switch, a skipped compact waking */
+  kernel_scope far = {3, 0};
+  sched_switch_event bad = {ts, 4096, 0, 120, 0, "swapper", 7, 1, 120, "w", 1};
+  CHECK_EQ_INT(sched_switch(&ctx, &far, &bad), WEFT_EINVAL);
+  CHECK_EQ_INT(sched_waking_compact(&ctx, &far, ts, 5000, 1, 0, 120, "w", 1, -1, 0), 0);
+  CHECK_EQ_INT(stats_total(&ctx.stats, stat_compact_sched_waking_skipped), 1);
+  /* names: renamed by a later comm, kept when another source named it */
+  uint32_t renamed = thread_of(3, 1010), named = thread_of(3, 2000);
+  CHECK_EQ_STR(thread_name(renamed), "w");
+  switch_on(3, 0, ts++, 0, "swapper", 1010, "w2");
+  CHECK_EQ_STR(thread_name(renamed), "w2");
+  CHECK_EQ_INT(model_thread_set_name(&ctx, named, "main", 4), 0);
+  switch_on(3, 0, ts++, 1010, "w2", 2000, "w3");
+  CHECK_EQ_STR(thread_name(named), "main");
+  switch_on(3, 0, ts++, 2000, "w3", 1010, "w");
+  CHECK_EQ_STR(thread_name(renamed), "w");
+  trace_context_free(&ctx);
+}
+
 int main(void) {
   RUN_TEST(test_thread_memo_follows_ends_and_reuse);
   RUN_TEST(test_switch_args_and_comms);
   RUN_TEST(test_state_memo_and_release);
   RUN_TEST(test_track_memos);
+  RUN_TEST(test_cpu_states_by_machine);
   return CHECK_SUMMARY();
 }
