@@ -47,6 +47,7 @@ typedef struct proto_ftrace_rec {
   uint32_t seq, generation;
   uint32_t buffer;      /* proto_refs buffer holding `event` */
   uint8_t kind;
+  uint8_t raw_ts_unread; /* raw_ts is still in `event` (proto_ftrace_raw_ts) */
   int64_t a, b, c, d;   /* compact: prev_state/pid, pid/target_cpu, prio, flags */
 } proto_ftrace_rec;
 
@@ -636,14 +637,12 @@ static const proto_ftrace_rec *proto_ftrace_rec_of(const proto_import_state *st,
     return index < s->recs.len ? &s->recs.data[index] : NULL;
   }
   const proto_ref_ctx *c;
-  proto_field fl;
   memset(tmp, 0, sizeof *tmp);
   if (!proto_ref_resolve(&st->refs, event->payload & ~PROTO_REF_FTRACE, &tmp->event, &c,
-                         &tmp->buffer) ||
-      proto_find_first(tmp->event.data, tmp->event.len, PROTO_FTRACE_EVENT_TIMESTAMP, &fl) != 1)
+                         &tmp->buffer))
     return NULL;
   tmp->kind = PROTO_FTRACE_EVENT;
-  tmp->raw_ts = (int64_t)fl.value;
+  tmp->raw_ts_unread = 1; /* tokenize found it there; read only if needed */
   tmp->machine = c->machine;
   tmp->clock = event->clock;
   tmp->cpu = c->cpu;
@@ -666,6 +665,15 @@ int proto_ftrace_parse(import_file *f, const sort_event *event, base_error *err)
   return rc;
 }
 
+/* The raw timestamp of rec (what the tracing-start checks compare). */
+static int64_t proto_ftrace_raw_ts(const proto_ftrace_rec *rec) {
+  proto_field fl;
+  if (!rec->raw_ts_unread) return rec->raw_ts;
+  if (proto_find_first(rec->event.data, rec->event.len, PROTO_FTRACE_EVENT_TIMESTAMP, &fl) != 1)
+    return 0; /* not reached: tokenize queued the event by this field */
+  return (int64_t)fl.value;
+}
+
 static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
                               const sort_event *event, base_error *err) {
   proto_ftrace_state *s = ((proto_import_state *)f->state)->ftrace;
@@ -675,9 +683,11 @@ static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
     return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
   }
   proto_ftrace_ctx p = {f, rec, {rec->machine, f->trace_id}, event->ts, rec->cpu, 0, -1};
-  if (s->has_started && rec->clock == s->started_clock && rec->raw_ts < s->started_raw)
+  if (s->has_started && rec->clock == s->started_clock &&
+      proto_ftrace_raw_ts(rec) < s->started_raw)
     return import_stat(f, stat_ftrace_packet_before_tracing_start, 1);
-  int soft = s->has_latest && rec->clock == s->latest_clock && rec->raw_ts < s->latest_raw;
+  int soft = s->has_latest && rec->clock == s->latest_clock &&
+             proto_ftrace_raw_ts(rec) < s->latest_raw;
   trace_context *ctx = f->ctx;
   int rc;
   switch (rec->kind) {
