@@ -302,6 +302,63 @@ static void test_reader_prefixes_and_noise(void) {
   base_buf_free(&b);
 }
 
+/* Reads `len` bytes with the inline reader and the general one side by side:
+ * the same status, fields, values, spans and error, call by call. */
+static int readers_agree(const uint8_t *bytes, size_t len) {
+  uint8_t *p = dup_bytes(bytes, len);
+  proto_reader a, b;
+  proto_reader_init(&a, p, len);
+  proto_reader_init(&b, p, len);
+  int agree = 1;
+  for (int calls = 0; calls < 64 && agree; calls++) {
+    proto_field fa, fb;
+    memset(&fa, 0, sizeof fa);
+    memset(&fb, 0, sizeof fb);
+    int ra = proto_reader_next(&a, &fa), rb = proto_reader_next_general(&b, &fb);
+    agree = ra == rb && a.pos == b.pos && a.status == b.status && a.error == b.error &&
+            a.error_offset == b.error_offset && memcmp(&fa, &fb, sizeof fa) == 0;
+    if (ra != 1) break;
+  }
+  free(p);
+  return agree;
+}
+
+/* The inline fast path (one- or two-byte tags with a varint or a length) and
+ * the general reader agree on every prefix of a message mixing short and
+ * long forms, and on random bytes biased towards small tags. */
+static void test_reader_fast_path_agrees(void) {
+  base_buf b;
+  base_buf_init(&b, 0);
+  proto_put_varint_field(&b, 1, 5);
+  proto_put_varint_field(&b, 15, 300);
+  proto_put_varint_field(&b, 2, UINT64_MAX);
+  proto_put_string_field(&b, 3, "short");
+  proto_put_bytes_field(&b, 4, "", 0);
+  char big[200];
+  memset(big, 'x', sizeof big);
+  proto_put_bytes_field(&b, 5, big, 127);
+  proto_put_bytes_field(&b, 6, big, 128);
+  proto_put_fixed64_field(&b, 7, 42);
+  proto_put_varint_field(&b, 16, 1);
+  proto_put_string_field(&b, 2047, "two-byte tag");
+  proto_put_varint_field(&b, 2048, 7);
+  int all = 1;
+  for (size_t n = 0; n <= b.len; n++) all &= readers_agree((const uint8_t *)b.data, n);
+  CHECK(all);
+  uint32_t seed = 99;
+  uint8_t buf[24];
+  for (int iter = 0; iter < 20000; iter++) {
+    for (size_t i = 0; i < sizeof buf; i++) {
+      seed = seed * 1103515245u + 12345u;
+      uint8_t x = (uint8_t)(seed >> 16);
+      buf[i] = (seed >> 28) < 8 ? (uint8_t)(x & 0x7f) : (seed >> 28) < 12 ? (uint8_t)(x & 0x1f) : x;
+    }
+    all &= readers_agree(buf, 1 + iter % sizeof buf);
+  }
+  CHECK(all);
+  base_buf_free(&b);
+}
+
 static void test_nested(void) {
   base_buf inner, mid, outer;
   base_buf_init(&inner, 0);
@@ -491,6 +548,7 @@ int main(void) {
   RUN_TEST(test_reader_fields);
   RUN_TEST(test_reader_errors);
   RUN_TEST(test_reader_prefixes_and_noise);
+  RUN_TEST(test_reader_fast_path_agrees);
   RUN_TEST(test_nested);
   RUN_TEST(test_find);
   RUN_TEST(test_packed);

@@ -168,3 +168,64 @@ int proto_put_bytes_field(base_buf *b, uint32_t number, const void *data,
 int proto_put_string_field(base_buf *b, uint32_t number, const char *s) {
   return proto_put_bytes_field(b, number, s, strlen(s));
 }
+
+int proto_reader_next_general(proto_reader *r, proto_field *f) {
+  if (r->status) return r->status;
+  const uint8_t *start = r->pos;
+  if (start >= r->end) return 0;
+  uint64_t tag;
+  int n = proto_varint_decode(start, r->end, &tag);
+  if (n <= 0)
+    return proto_reader_fail(
+        r, start, n == 0 ? PROTO_ERR_TRUNCATED : PROTO_ERR_VARINT_TOO_LONG);
+  const uint8_t *p = start + n;
+  uint64_t number = tag >> 3;
+  if (number == 0) return proto_reader_fail(r, start, PROTO_ERR_FIELD_ZERO);
+  if (number > PROTO_MAX_FIELD_NUMBER)
+    return proto_reader_fail(r, start, PROTO_ERR_FIELD_TOO_BIG);
+  f->number = (uint32_t)number;
+  f->wire_type = (uint8_t)(tag & 7);
+  switch (f->wire_type) {
+    case PROTO_WIRE_VARINT:
+      n = proto_varint_decode(p, r->end, &f->value);
+      if (n <= 0)
+        return proto_reader_fail(
+            r, start, n == 0 ? PROTO_ERR_TRUNCATED : PROTO_ERR_VARINT_TOO_LONG);
+      p += n;
+      break;
+    case PROTO_WIRE_FIXED64:
+      if (r->end - p < 8)
+        return proto_reader_fail(r, start, PROTO_ERR_TRUNCATED);
+      f->value = proto_load_le64(p);
+      p += 8;
+      break;
+    case PROTO_WIRE_FIXED32:
+      if (r->end - p < 4)
+        return proto_reader_fail(r, start, PROTO_ERR_TRUNCATED);
+      f->value = proto_load_le32(p);
+      p += 4;
+      break;
+    case PROTO_WIRE_LEN: {
+      uint64_t len;
+      n = proto_varint_decode(p, r->end, &len);
+      if (n <= 0)
+        return proto_reader_fail(
+            r, start, n == 0 ? PROTO_ERR_TRUNCATED : PROTO_ERR_VARINT_TOO_LONG);
+      p += n;
+      if (len > (uint64_t)(r->end - p))
+        return proto_reader_fail(r, start, PROTO_ERR_LENGTH_PAST_END);
+      f->value = len;
+      f->span.data = p;
+      f->span.len = (size_t)len;
+      p += len;
+      break;
+    }
+    case PROTO_WIRE_SGROUP:
+    case PROTO_WIRE_EGROUP:
+      return proto_reader_fail(r, start, PROTO_ERR_GROUP);
+    default:
+      return proto_reader_fail(r, start, PROTO_ERR_BAD_WIRE_TYPE);
+  }
+  r->pos = p;
+  return 1;
+}

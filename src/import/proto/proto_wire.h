@@ -207,68 +207,47 @@ static inline void proto_reader_init_span(proto_reader *r, proto_span s) {
 int proto_reader_fail(proto_reader *r, const uint8_t *field_start,
                       enum proto_wire_error why);
 
+/* proto_reader_next for any field (out of line, in proto_wire.c). */
+int proto_reader_next_general(proto_reader *r, proto_field *f);
+
 /* Reads the next field. Returns 1 and fills *f, 0 at the clean end of the
- * range, or WEFT_EPARSE (sticky: later calls return it again). */
+ * range, or WEFT_EPARSE (sticky: later calls return it again). Inline: the
+ * common fields, a one- or two-byte tag (fields 1-2047) with a varint or a
+ * length that fits; everything else, errors included, goes to
+ * proto_reader_next_general, which reads those the same way. */
 static inline int proto_reader_next(proto_reader *r, proto_field *f) {
-  if (r->status) return r->status;
-  const uint8_t *start = r->pos;
-  if (start >= r->end) return 0;
-  uint64_t tag;
-  int n = proto_varint_decode(start, r->end, &tag);
-  if (n <= 0)
-    return proto_reader_fail(
-        r, start, n == 0 ? PROTO_ERR_TRUNCATED : PROTO_ERR_VARINT_TOO_LONG);
-  const uint8_t *p = start + n;
-  uint64_t number = tag >> 3;
-  if (number == 0) return proto_reader_fail(r, start, PROTO_ERR_FIELD_ZERO);
-  if (number > PROTO_MAX_FIELD_NUMBER)
-    return proto_reader_fail(r, start, PROTO_ERR_FIELD_TOO_BIG);
-  f->number = (uint32_t)number;
-  f->wire_type = (uint8_t)(tag & 7);
-  switch (f->wire_type) {
-    case PROTO_WIRE_VARINT:
-      n = proto_varint_decode(p, r->end, &f->value);
-      if (n <= 0)
-        return proto_reader_fail(
-            r, start, n == 0 ? PROTO_ERR_TRUNCATED : PROTO_ERR_VARINT_TOO_LONG);
-      p += n;
-      break;
-    case PROTO_WIRE_FIXED64:
-      if (r->end - p < 8)
-        return proto_reader_fail(r, start, PROTO_ERR_TRUNCATED);
-      f->value = proto_load_le64(p);
-      p += 8;
-      break;
-    case PROTO_WIRE_FIXED32:
-      if (r->end - p < 4)
-        return proto_reader_fail(r, start, PROTO_ERR_TRUNCATED);
-      f->value = proto_load_le32(p);
-      p += 4;
-      break;
-    case PROTO_WIRE_LEN: {
-      uint64_t len;
-      n = proto_varint_decode(p, r->end, &len);
-      if (n <= 0)
-        return proto_reader_fail(
-            r, start, n == 0 ? PROTO_ERR_TRUNCATED : PROTO_ERR_VARINT_TOO_LONG);
-      p += n;
-      if (len > (uint64_t)(r->end - p))
-        return proto_reader_fail(r, start, PROTO_ERR_LENGTH_PAST_END);
-      f->value = len;
-      f->span.data = p;
-      f->span.len = (size_t)len;
-      p += len;
-      break;
+  const uint8_t *p = r->pos, *end = r->end;
+  if (p >= end) return r->status; /* the end, clean or after an error */
+  if (r->status || end - p < 3 || (p[0] >= 0x80 && p[1] >= 0x80))
+    return proto_reader_next_general(r, f);
+  uint32_t tag = p[0];
+  const uint8_t *q = p + 1;
+  if (tag >= 0x80) tag = (tag & 0x7f) | (uint32_t)*q++ << 7;
+  if (tag < 8) return proto_reader_next_general(r, f); /* field 0 */
+  if ((tag & 7) == PROTO_WIRE_VARINT) {
+    int n = proto_varint_decode(q, end, &f->value);
+    if (n > 0) {
+      f->number = tag >> 3;
+      f->wire_type = PROTO_WIRE_VARINT;
+      r->pos = q + n;
+      return 1;
     }
-    case PROTO_WIRE_SGROUP:
-    case PROTO_WIRE_EGROUP:
-      return proto_reader_fail(r, start, PROTO_ERR_GROUP);
-    default:
-      return proto_reader_fail(r, start, PROTO_ERR_BAD_WIRE_TYPE);
+  } else if ((tag & 7) == PROTO_WIRE_LEN) {
+    uint64_t len;
+    int n = proto_varint_decode(q, end, &len);
+    if (n > 0 && len <= (uint64_t)(end - q - n)) {
+      f->number = tag >> 3;
+      f->wire_type = PROTO_WIRE_LEN;
+      f->value = len;
+      f->span.data = q + n;
+      f->span.len = (size_t)len;
+      r->pos = q + n + len;
+      return 1;
+    }
   }
-  r->pos = p;
-  return 1;
+  return proto_reader_next_general(r, f);
 }
+
 
 /* Offset of the reader's position from the start of its range. */
 static inline size_t proto_reader_offset(const proto_reader *r) {
