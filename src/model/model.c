@@ -13,6 +13,17 @@ static uint64_t model_key2(uint64_t a, uint64_t b) {
 
 /* ---- processes and threads ---- */
 
+/* Forgets every memoized thread lookup (live_threads or live_processes is
+ * about to change). */
+static void model_thread_memo_clear(model_state *m) {
+  if (++m->thread_generation == 0) {
+    if (m->thread_memo) memset(m->thread_memo, 0, MODEL_THREAD_MEMO * sizeof *m->thread_memo);
+    if (m->membership_memo)
+      memset(m->membership_memo, 0, MODEL_MEMBERSHIP_MEMO * sizeof *m->membership_memo);
+    m->thread_generation = 1;
+  }
+}
+
 static int model_new_process(trace_context *ctx, uint32_t machine, int64_t pid,
                              uint32_t *upid) {
   storage_table *t = ctx_table(ctx, TABLE_PROCESS);
@@ -22,19 +33,12 @@ static int model_new_process(trace_context *ctx, uint32_t machine, int64_t pid,
   int64_t m = model_machine_column(machine);
   if (m >= 0) storage_set_i64(t, PROCESS_machine_id, *upid, m);
   uint64_t *slot;
+  model_thread_memo_clear(&ctx->model);
   rc = base_map_insert(&ctx->model.live_processes, model_key2(machine, (uint64_t)pid),
                        *upid, &slot);
   if (rc < 0) return rc;
   *slot = *upid;
   return WEFT_OK;
-}
-
-/* Forgets every memoized thread lookup (live_threads is about to change). */
-static void model_thread_memo_clear(model_state *m) {
-  if (++m->thread_generation == 0) {
-    if (m->thread_memo) memset(m->thread_memo, 0, MODEL_THREAD_MEMO * sizeof *m->thread_memo);
-    m->thread_generation = 1;
-  }
 }
 
 /* The memo slot of (machine, tid); NULL without a memo (out of memory). */
@@ -85,6 +89,8 @@ void model_free(model_state *m) {
   base_map_free(&m->live_threads);
   base_free(m->thread_memo);
   m->thread_memo = NULL;
+  base_free(m->membership_memo);
+  m->membership_memo = NULL;
   base_map_free(&m->live_processes);
   base_map_free(&m->thread_tracks);
   base_map_free(&m->process_tracks);
@@ -153,8 +159,44 @@ int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,
   return rc;
 }
 
+static int model_thread_in_process_lookup(trace_context *ctx, uint32_t machine, int64_t tid,
+                                          int64_t pid, uint32_t *utid);
+
+/* The memo slot of (machine, tid, pid); NULL without a memo. */
+static model_membership_memo *model_membership_memo_slot(model_state *m, uint32_t machine,
+                                                         int64_t tid, int64_t pid) {
+  if (!m->membership_memo) {
+    m->membership_memo = base_calloc(MODEL_MEMBERSHIP_MEMO, sizeof *m->membership_memo);
+    if (!m->membership_memo) return NULL;
+  }
+  uint64_t h = ((uint64_t)tid * 0x9e3779b97f4a7c15ULL) ^ ((uint64_t)pid * 0x165667b19e3779f9ULL) ^
+               ((uint64_t)machine * 0xc2b2ae3d27d4eb4fULL);
+  return &m->membership_memo[(h >> 40) & (MODEL_MEMBERSHIP_MEMO - 1)];
+}
+
 int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
                             int64_t pid, uint32_t *utid) {
+  model_state *m = &ctx->model;
+  model_membership_memo *memo = model_membership_memo_slot(m, machine, tid, pid);
+  /* thread_generation >= 1: a zeroed slot never matches */
+  if (memo && memo->generation == m->thread_generation && memo->tid == tid &&
+      memo->pid == pid && memo->machine == machine) {
+    *utid = memo->utid;
+    return WEFT_OK;
+  }
+  int rc = model_thread_in_process_lookup(ctx, machine, tid, pid, utid);
+  if (rc || !memo) return rc;
+  memo->tid = tid;
+  memo->pid = pid;
+  memo->machine = machine;
+  memo->utid = *utid;
+  memo->generation = m->thread_generation;
+  return WEFT_OK;
+}
+
+/* model_thread_in_process without the memo. */
+static int model_thread_in_process_lookup(trace_context *ctx, uint32_t machine, int64_t tid,
+                                          int64_t pid, uint32_t *utid) {
   uint32_t upid;
   int rc = model_thread(ctx, machine, tid, utid);
   if (!rc) rc = model_process(ctx, machine, pid, &upid);
@@ -205,7 +247,10 @@ void model_process_end(trace_context *ctx, uint32_t upid, int64_t ts) {
   int64_t machine = storage_get_i64_or(t, PROCESS_machine_id, upid, 0);
   uint64_t *found = base_map_find(&ctx->model.live_processes,
                                   model_key2((uint64_t)machine, (uint64_t)pid));
-  if (found && *found == upid) *found = UINT32_MAX; /* dead: recreate on use */
+  if (found && *found == upid) {
+    model_thread_memo_clear(&ctx->model);
+    *found = UINT32_MAX; /* dead: recreate on use */
+  }
 }
 
 void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {

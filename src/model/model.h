@@ -24,10 +24,22 @@ typedef struct model_thread_memo {
 
 #define MODEL_THREAD_MEMO 4096 /* entries, a power of two */
 
+/* A recent model_thread_in_process(machine, tid, pid) that found `utid`;
+ * valid while `generation` is the state's thread_generation (repeating the
+ * call then changes nothing and finds the same thread). */
+typedef struct model_membership_memo {
+  int64_t tid, pid;
+  uint32_t machine, utid, generation;
+} model_membership_memo;
+
+#define MODEL_MEMBERSHIP_MEMO 1024 /* entries, a power of two */
+
 typedef struct model_state {
   base_map live_threads;   /* (machine, tid) -> utid */
   model_thread_memo *thread_memo; /* by (machine, tid); lazy, NULL if none */
-  uint32_t thread_generation; /* >= 1 */
+  model_membership_memo *membership_memo; /* by (machine, tid, pid); lazy */
+  /* >= 1; bumped whenever live_threads or live_processes changes */
+  uint32_t thread_generation;
   base_map live_processes; /* (machine, pid) -> upid */
   base_map thread_tracks;  /* utid -> track id */
   base_map process_tracks; /* upid -> track id */

@@ -1,6 +1,6 @@
 /* Unit tests: the memos of the model and sched hot paths give what the
  * lookups they stand for give: live-thread lookups across thread ends and
- * tid reuse, raw sched_switch arg sets and comm strings, task state strings
+ * tid reuse, thread-in-process lookups, raw sched_switch arg sets and comm strings, task state strings
  * under a kernel release change, per-machine cpu states and comm names. */
 #include "check.h"
 #include "core/context.h"
@@ -229,11 +229,54 @@ static void test_cpu_states_by_machine(void) {
   trace_context_free(&ctx);
 }
 
+static uint32_t member_of(uint32_t machine, int64_t tid, int64_t pid) {
+  uint32_t utid = UINT32_MAX;
+  CHECK_EQ_INT(model_thread_in_process(&ctx, machine, tid, pid, &utid), 0);
+  return utid;
+}
+
+static int64_t upid_of(uint32_t utid) {
+  return storage_get_i64_or(ctx_table(&ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+}
+
+/* model_thread_in_process repeated gives the same thread from its memo, and
+ * what the lookups give once threads or processes change: a tid that moves
+ * to another process (and back) gets new threads, and a thread of an ended
+ * process gets a new thread in the new process of that pid. */
+static void test_membership_memo(void) {
+  setup();
+  uint32_t a = member_of(0, 42, 7);
+  CHECK(member_of(0, 42, 7) == a);
+  CHECK(member_of(1, 42, 7) != a); /* another machine */
+  uint32_t b = member_of(0, 42, 8);
+  CHECK(b != a && upid_of(b) != upid_of(a));
+  uint32_t c = member_of(0, 42, 7); /* back: a new thread again */
+  CHECK(c != a && c != b && upid_of(c) == upid_of(a));
+  CHECK(member_of(0, 42, 7) == c);
+  uint32_t t = member_of(0, 43, 7);
+  int64_t old_upid = upid_of(t);
+  model_process_end(&ctx, (uint32_t)old_upid, 50);
+  uint32_t t2 = member_of(0, 43, 7);
+  CHECK(t2 != t && upid_of(t2) >= 0 && upid_of(t2) != old_upid);
+  CHECK(member_of(0, 43, 7) == t2);
+  /* many triples, more than the memo holds: each stays its own */
+  uint32_t utids[32][40];
+  for (int64_t p = 0; p < 32; p++)
+    for (int64_t t3 = 0; t3 < 40; t3++) utids[p][t3] = member_of(2, 1000 + p * 100 + t3, 1000 + p);
+  int same = 1;
+  for (int64_t p = 0; p < 32; p++)
+    for (int64_t t3 = 0; t3 < 40; t3++)
+      same &= member_of(2, 1000 + p * 100 + t3, 1000 + p) == utids[p][t3];
+  CHECK(same);
+  trace_context_free(&ctx);
+}
+
 int main(void) {
   RUN_TEST(test_thread_memo_follows_ends_and_reuse);
   RUN_TEST(test_switch_args_and_comms);
   RUN_TEST(test_state_memo_and_release);
   RUN_TEST(test_track_memos);
   RUN_TEST(test_cpu_states_by_machine);
+  RUN_TEST(test_membership_memo);
   return CHECK_SUMMARY();
 }
