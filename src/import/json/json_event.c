@@ -149,48 +149,66 @@ static void json_read_time(const json_token *t, json_time *out) {
   out->valid = json_time_from(t, &out->ns) == 0;
 }
 
+/* The event members json_read_scalar reads (keys compared as raw bytes). */
+typedef enum json_event_key {
+  JSON_KEY_OTHER, JSON_KEY_PH, JSON_KEY_NAME, JSON_KEY_CAT, JSON_KEY_S, JSON_KEY_BP,
+  JSON_KEY_ID, JSON_KEY_BIND_ID, JSON_KEY_FLOW_IN, JSON_KEY_FLOW_OUT, JSON_KEY_TS,
+  JSON_KEY_DUR, JSON_KEY_TTS, JSON_KEY_TDUR, JSON_KEY_PID, JSON_KEY_TID
+} json_event_key;
+
+static json_event_key json_event_key_of(const json_token *key) {
+  static const struct { const char *text; json_event_key key; } keys[] = {
+      {"s", JSON_KEY_S},         {"ph", JSON_KEY_PH},           {"bp", JSON_KEY_BP},
+      {"id", JSON_KEY_ID},       {"ts", JSON_KEY_TS},           {"cat", JSON_KEY_CAT},
+      {"dur", JSON_KEY_DUR},     {"tts", JSON_KEY_TTS},         {"pid", JSON_KEY_PID},
+      {"tid", JSON_KEY_TID},     {"name", JSON_KEY_NAME},       {"tdur", JSON_KEY_TDUR},
+      {"bind_id", JSON_KEY_BIND_ID}, {"flow_in", JSON_KEY_FLOW_IN},
+      {"flow_out", JSON_KEY_FLOW_OUT}};
+  /* first entry of each length in `keys` (sorted by length), lengths 0..8 */
+  static const unsigned char first[10] = {0, 0, 1, 5, 10, 12, 12, 12, 14, 15};
+  if (key->len > 8) return JSON_KEY_OTHER;
+  for (unsigned i = first[key->len]; i < first[key->len + 1]; i++)
+    if (memcmp(key->ptr, keys[i].text, key->len) == 0) return keys[i].key;
+  return JSON_KEY_OTHER;
+}
+
 static int json_read_scalar(const json_token *key, const json_token *t,
                             json_event *e, base_error *err) {
   int is_str = t->type == JSON_TOK_STRING;
-  if (json_key_is(key, "ph")) {
-    if (is_str && t->len) e->ph = t->ptr[0];
-  } else if (json_key_is(key, "name")) {
-    if (is_str) return json_str_from(t, &e->name, err);
-  } else if (json_key_is(key, "cat")) {
-    if (is_str) return json_str_from(t, &e->cat, err);
-  } else if (json_key_is(key, "s")) {
-    if (is_str) return json_str_from(t, &e->scope, err);
-  } else if (json_key_is(key, "bp")) {
-    if (is_str) return json_str_from(t, &e->bp, err);
-  } else if (json_key_is(key, "id")) {
-    json_read_flow_ref(t, &e->flow_v1_id);
-    if (is_str || t->type == JSON_TOK_NUMBER) return json_str_from(t, &e->id, err);
-  } else if (json_key_is(key, "bind_id")) {
-    json_read_flow_ref(t, &e->bind_id);
-  } else if (json_key_is(key, "flow_in")) {
-    e->flow_in = t->type == JSON_TOK_TRUE;
-  } else if (json_key_is(key, "flow_out")) {
-    e->flow_out = t->type == JSON_TOK_TRUE;
-  } else if (json_key_is(key, "ts")) {
-    json_read_time(t, &e->ts);
-  } else if (json_key_is(key, "dur")) {
-    json_read_time(t, &e->dur);
-  } else if (json_key_is(key, "tts")) {
-    json_read_time(t, &e->tts);
-  } else if (json_key_is(key, "tdur")) {
-    json_read_time(t, &e->tdur);
-  } else if (json_key_is(key, "pid")) {
-    if (is_str) {
-      e->has_pid = 1;
-      return json_str_from(t, &e->pid_str, err);
-    }
-    e->has_pid = json_read_id32(t, &e->pid);
-  } else if (json_key_is(key, "tid")) {
-    if (is_str) {
-      e->has_tid = 1;
-      return json_str_from(t, &e->tid_str, err);
-    }
-    e->has_tid = json_read_id32(t, &e->tid);
+  switch (json_event_key_of(key)) {
+    case JSON_KEY_PH:
+      if (is_str && t->len) e->ph = t->ptr[0];
+      break;
+    case JSON_KEY_NAME: return is_str ? json_str_from(t, &e->name, err) : WEFT_OK;
+    case JSON_KEY_CAT: return is_str ? json_str_from(t, &e->cat, err) : WEFT_OK;
+    case JSON_KEY_S: return is_str ? json_str_from(t, &e->scope, err) : WEFT_OK;
+    case JSON_KEY_BP: return is_str ? json_str_from(t, &e->bp, err) : WEFT_OK;
+    case JSON_KEY_ID:
+      json_read_flow_ref(t, &e->flow_v1_id);
+      if (is_str || t->type == JSON_TOK_NUMBER) return json_str_from(t, &e->id, err);
+      break;
+    case JSON_KEY_BIND_ID: json_read_flow_ref(t, &e->bind_id); break;
+    case JSON_KEY_FLOW_IN: e->flow_in = t->type == JSON_TOK_TRUE; break;
+    case JSON_KEY_FLOW_OUT: e->flow_out = t->type == JSON_TOK_TRUE; break;
+    case JSON_KEY_TS: json_read_time(t, &e->ts); break;
+    case JSON_KEY_DUR: json_read_time(t, &e->dur); break;
+    case JSON_KEY_TTS: json_read_time(t, &e->tts); break;
+    case JSON_KEY_TDUR: json_read_time(t, &e->tdur); break;
+    case JSON_KEY_PID:
+      if (is_str) {
+        e->has_pid = 1;
+        return json_str_from(t, &e->pid_str, err);
+      }
+      e->has_pid = json_read_id32(t, &e->pid);
+      break;
+    case JSON_KEY_TID:
+      if (is_str) {
+        e->has_tid = 1;
+        return json_str_from(t, &e->tid_str, err);
+      }
+      e->has_tid = json_read_id32(t, &e->tid);
+      break;
+    case JSON_KEY_OTHER: break;
   }
   return WEFT_OK;
 }
