@@ -156,20 +156,37 @@ typedef enum json_event_key {
   JSON_KEY_DUR, JSON_KEY_TTS, JSON_KEY_TDUR, JSON_KEY_PID, JSON_KEY_TID
 } json_event_key;
 
+/* Fixed-size compares, which the compiler turns into a load or two. */
+#define JSON_KEY_IS(k, lit) (memcmp(k, lit, sizeof lit - 1) == 0)
+
 static json_event_key json_event_key_of(const json_token *key) {
-  static const struct { const char *text; json_event_key key; } keys[] = {
-      {"s", JSON_KEY_S},         {"ph", JSON_KEY_PH},           {"bp", JSON_KEY_BP},
-      {"id", JSON_KEY_ID},       {"ts", JSON_KEY_TS},           {"cat", JSON_KEY_CAT},
-      {"dur", JSON_KEY_DUR},     {"tts", JSON_KEY_TTS},         {"pid", JSON_KEY_PID},
-      {"tid", JSON_KEY_TID},     {"name", JSON_KEY_NAME},       {"tdur", JSON_KEY_TDUR},
-      {"bind_id", JSON_KEY_BIND_ID}, {"flow_in", JSON_KEY_FLOW_IN},
-      {"flow_out", JSON_KEY_FLOW_OUT}};
-  /* first entry of each length in `keys` (sorted by length), lengths 0..8 */
-  static const unsigned char first[10] = {0, 0, 1, 5, 10, 12, 12, 12, 14, 15};
-  if (key->len > 8) return JSON_KEY_OTHER;
-  for (unsigned i = first[key->len]; i < first[key->len + 1]; i++)
-    if (memcmp(key->ptr, keys[i].text, key->len) == 0) return keys[i].key;
-  return JSON_KEY_OTHER;
+  const char *k = key->ptr;
+  switch (key->len) {
+    case 1: return k[0] == 's' ? JSON_KEY_S : JSON_KEY_OTHER;
+    case 2:
+      if (JSON_KEY_IS(k, "ph")) return JSON_KEY_PH;
+      if (JSON_KEY_IS(k, "ts")) return JSON_KEY_TS;
+      if (JSON_KEY_IS(k, "id")) return JSON_KEY_ID;
+      if (JSON_KEY_IS(k, "bp")) return JSON_KEY_BP;
+      return JSON_KEY_OTHER;
+    case 3:
+      if (JSON_KEY_IS(k, "pid")) return JSON_KEY_PID;
+      if (JSON_KEY_IS(k, "tid")) return JSON_KEY_TID;
+      if (JSON_KEY_IS(k, "dur")) return JSON_KEY_DUR;
+      if (JSON_KEY_IS(k, "cat")) return JSON_KEY_CAT;
+      if (JSON_KEY_IS(k, "tts")) return JSON_KEY_TTS;
+      return JSON_KEY_OTHER;
+    case 4:
+      if (JSON_KEY_IS(k, "name")) return JSON_KEY_NAME;
+      if (JSON_KEY_IS(k, "tdur")) return JSON_KEY_TDUR;
+      return JSON_KEY_OTHER;
+    case 7:
+      if (JSON_KEY_IS(k, "bind_id")) return JSON_KEY_BIND_ID;
+      if (JSON_KEY_IS(k, "flow_in")) return JSON_KEY_FLOW_IN;
+      return JSON_KEY_OTHER;
+    case 8: return JSON_KEY_IS(k, "flow_out") ? JSON_KEY_FLOW_OUT : JSON_KEY_OTHER;
+    default: return JSON_KEY_OTHER;
+  }
 }
 
 static int json_read_scalar(const json_token *key, const json_token *t,
