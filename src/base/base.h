@@ -111,6 +111,9 @@ typedef struct base_string_pool {
   VEC(uint32_t) lengths;
   uint32_t *slots; /* hash slots holding ids (0 = empty) */
   size_t slot_cap;
+  /* Recently interned ids by a cheap hash of their ends (a memo checked by
+   * content; NULL if it could not be allocated). */
+  uint32_t *recent;
 } base_string_pool;
 int base_string_pool_init(base_string_pool *p);
 void base_string_pool_free(base_string_pool *p);

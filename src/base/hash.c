@@ -129,6 +129,8 @@ void base_string_pool_free(base_string_pool *p) {
   base_free(p->slots);
   p->slots = NULL;
   p->slot_cap = 0;
+  base_free(p->recent);
+  p->recent = NULL;
 }
 
 static int pool_rehash(base_string_pool *p) {
@@ -165,8 +167,42 @@ string_id base_string_pool_find(const base_string_pool *p, const char *s,
   return p->slots[pool_probe(p, s, len, base_hash_bytes(s, len))];
 }
 
+#define POOL_RECENT_BITS 10
+
+static int pool_intern_lookup(base_string_pool *p, const char *s, size_t len,
+                              string_id *out);
+
+/* The `recent` slot of a string: a hash of its length and its first and
+ * last eight bytes (cheaper than base_hash_bytes over all of it). */
+static size_t pool_recent_slot(const char *s, size_t len) {
+  uint64_t head = 0, tail = 0;
+  if (len >= 8) {
+    memcpy(&head, s, 8);
+    memcpy(&tail, s + len - 8, 8);
+  } else {
+    for (size_t i = 0; i < len; i++) head = head << 8 | (unsigned char)s[i];
+  }
+  uint64_t h = (head ^ (tail * 0x9e3779b97f4a7c15ULL) ^ len) * 0xff51afd7ed558ccdULL;
+  return (size_t)(h >> (64 - POOL_RECENT_BITS));
+}
+
 int base_string_pool_intern(base_string_pool *p, const char *s, size_t len,
                             string_id *out) {
+  if (!p->recent) p->recent = base_calloc((size_t)1 << POOL_RECENT_BITS, sizeof *p->recent);
+  uint32_t *recent = p->recent ? &p->recent[pool_recent_slot(s, len)] : NULL;
+  if (recent && *recent && p->lengths.data[*recent] == len &&
+      memcmp(p->strings.data[*recent], s, len) == 0) {
+    *out = *recent;
+    return WEFT_OK;
+  }
+  int rc = pool_intern_lookup(p, s, len, out);
+  if (!rc && recent) *recent = *out;
+  return rc;
+}
+
+/* base_string_pool_intern without the memo. */
+static int pool_intern_lookup(base_string_pool *p, const char *s, size_t len,
+                              string_id *out) {
   if (len > UINT32_MAX || p->strings.len >= UINT32_MAX) return WEFT_ELIMIT;
   if ((p->strings.len + 1) * 2 > p->slot_cap) {
     int rc = pool_rehash(p);

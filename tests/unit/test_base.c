@@ -54,6 +54,43 @@ static void test_string_pool(void) {
   base_string_pool_free(&p);
 }
 
+/* The pool's memo of recent ids is checked by content: strings that share
+ * their first and last eight bytes (or all but one byte, or differ only in
+ * length) keep their own ids however they interleave. */
+static void test_string_pool_recent_memo(void) {
+  base_string_pool p;
+  CHECK_EQ_INT(base_string_pool_init(&p), 0);
+  char s[64];
+  string_id ids[200];
+  int distinct = 1, stable = 1;
+  for (int round = 0; round < 3; round++)
+    for (int i = 0; i < 200; i++) {
+      /* "abcdefgh" + middle + "12345678", the middle's length and byte vary */
+      int mid = 1 + i % 20;
+      memcpy(s, "abcdefgh", 8);
+      memset(s + 8, 'a' + i / 20, (size_t)mid);
+      memcpy(s + 8 + mid, "12345678", 8);
+      string_id id;
+      CHECK_EQ_INT(base_string_pool_intern(&p, s, (size_t)(16 + mid), &id), 0);
+      if (round == 0) {
+        for (int j = 0; j < i; j++) distinct &= ids[j] != id;
+        ids[i] = id;
+      } else {
+        stable &= ids[i] == id;
+      }
+      stable &= base_string_pool_len(&p, id) == (uint32_t)(16 + mid) &&
+                memcmp(base_string_pool_get(&p, id), s, (size_t)(16 + mid)) == 0;
+    }
+  CHECK(distinct);
+  CHECK(stable);
+  string_id x, y, z;
+  CHECK_EQ_INT(base_string_pool_intern(&p, "ab", 2, &x), 0);
+  CHECK_EQ_INT(base_string_pool_intern(&p, "ab\0", 3, &y), 0);
+  CHECK_EQ_INT(base_string_pool_intern(&p, "ab", 2, &z), 0);
+  CHECK(x != y && x == z);
+  base_string_pool_free(&p);
+}
+
 static void test_alloc_failure_hook(void) {
   base_alloc_fail_after(1);
   void *p = base_malloc(10);
@@ -79,6 +116,7 @@ int main(void) {
   RUN_TEST(test_vec_and_buf);
   RUN_TEST(test_map);
   RUN_TEST(test_string_pool);
+  RUN_TEST(test_string_pool_recent_memo);
   RUN_TEST(test_alloc_failure_hook);
   RUN_TEST(test_arena);
   return CHECK_SUMMARY();
