@@ -3,7 +3,7 @@
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libsqlite3-dev zlib1g-dev
-          libarchive-dev libedit-dev protobuf-compiler clang
+          libarchive-dev libdeflate-dev libedit-dev protobuf-compiler clang
           libclang-rt-14-dev python3 unzip valgrind)
 missing=()
 for p in "${packages[@]}"; do
