@@ -538,9 +538,7 @@ static int proto_tokenize_packets(import_file *f, const uint8_t *data, size_t le
   proto_packet pkt;
   proto_packets_init(&it, data, len, 0);
   for (;;) {
-    base_error perr;
-    memset(&perr, 0, sizeof perr);
-    int rc = proto_packets_next(&it, &pkt, &perr);
+    int rc = proto_packets_next(&it, &pkt, NULL); /* why it stopped: it.error */
     if (rc == 0) return WEFT_OK;
     if (rc < 0) {
       if (it.error == PROTO_PACKETS_ERR_UNEXPECTED_FIELD) continue;
