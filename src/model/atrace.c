@@ -136,10 +136,8 @@ static int atrace_process_track(trace_context *ctx, const kernel_scope *sc,
 
 /* True if the track has a slice still open (dur -1) on its stack. */
 static int atrace_track_open(trace_context *ctx, uint32_t track) {
-  const model_state *m = &ctx->model;
-  uint64_t *idx = base_map_find(&m->stacks, track);
-  if (!idx || *idx >= m->stack_list.len) return 0;
-  const model_stack *st = &m->stack_list.data[*idx];
+  const model_stack *st = model_stack_find(ctx, track);
+  if (!st) return 0;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   for (size_t i = 0; i < st->slices.len; i++)
     if (storage_get_i64(t, SLICE_dur, st->slices.data[i]) < 0) return 1;

@@ -95,7 +95,7 @@ void model_free(model_state *m) {
   base_map_free(&m->thread_tracks);
   base_map_free(&m->process_tracks);
   base_map_free(&m->keyed_tracks);
-  base_map_free(&m->stacks);
+  VEC_FREE(m->stack_by_track);
   for (size_t i = 0; i < m->stack_list.len; i++) VEC_FREE(m->stack_list.data[i].slices);
   VEC_FREE(m->stack_list);
   base_map_free(&m->arg_sets);
@@ -391,16 +391,27 @@ int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track) {
 
 /* ---- slices ---- */
 
+model_stack *model_stack_find(trace_context *ctx, uint32_t track) {
+  const model_state *m = &ctx->model;
+  if (track >= m->stack_by_track.len || !m->stack_by_track.data[track]) return NULL;
+  return &m->stack_list.data[m->stack_by_track.data[track] - 1];
+}
+
+/* The slice stack of a track, created empty on first use. */
 static model_stack *model_stack_for(trace_context *ctx, uint32_t track) {
   model_state *m = &ctx->model;
-  uint64_t *slot;
-  int inserted = base_map_insert(&m->stacks, track, m->stack_list.len, &slot);
-  if (inserted < 0) return NULL;
-  if (inserted == 1) {
-    model_stack empty = {0};
-    if (VEC_PUSH(m->stack_list, empty)) return NULL;
+  if (track < m->stack_by_track.len && m->stack_by_track.data[track])
+    return &m->stack_list.data[m->stack_by_track.data[track] - 1];
+  if (track >= m->stack_by_track.len) {
+    if (track == UINT32_MAX || VEC_RESERVE(m->stack_by_track, (size_t)track + 1)) return NULL;
+    memset(m->stack_by_track.data + m->stack_by_track.len, 0,
+           ((size_t)track + 1 - m->stack_by_track.len) * sizeof *m->stack_by_track.data);
+    m->stack_by_track.len = (size_t)track + 1;
   }
-  return &m->stack_list.data[*slot];
+  model_stack empty = {0};
+  if (m->stack_list.len >= UINT32_MAX - 1 || VEC_PUSH(m->stack_list, empty)) return NULL;
+  m->stack_by_track.data[track] = (uint32_t)m->stack_list.len;
+  return &m->stack_list.data[m->stack_list.len - 1];
 }
 
 /* Pops complete slices (known duration) that ended before ts, or at ts —

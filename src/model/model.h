@@ -44,7 +44,7 @@ typedef struct model_state {
   base_map thread_tracks;  /* utid -> track id */
   base_map process_tracks; /* upid -> track id */
   base_map keyed_tracks;   /* hash of a track's identity -> track id */
-  base_map stacks;         /* track id -> index into `stack_list` */
+  VEC(uint32_t) stack_by_track; /* track id -> index into `stack_list` + 1, 0: none */
   VEC(struct model_stack) stack_list;
   base_map arg_sets;       /* hash of an arg set -> arg_set_id */
   base_map cpu_rows;       /* ucpu + 1 -> its __intrinsic_cpu row */
@@ -133,6 +133,8 @@ int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track);
 int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track);
 
 /* ---- slices ---- */
+/* The slice stack of a track, or NULL if it never had one. */
+struct model_stack *model_stack_find(trace_context *ctx, uint32_t track);
 int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
                       string_id category, string_id name, int64_t arg_set,
                       uint32_t *slice);

@@ -3,11 +3,6 @@
 
 #include "core/context.h"
 
-static model_stack *slice_stack_find(trace_context *ctx, uint32_t track) {
-  uint64_t *index = base_map_find(&ctx->model.stacks, track);
-  if (!index || *index >= ctx->model.stack_list.len) return NULL;
-  return &ctx->model.stack_list.data[*index];
-}
 
 static int64_t slice_stack_end_of(storage_table *t, uint32_t slice) {
   int64_t dur = storage_get_i64(t, SLICE_dur, slice);
@@ -32,7 +27,7 @@ static size_t slice_stack_live_len(storage_table *t, const model_stack *st,
 }
 
 int64_t slice_stack_top(trace_context *ctx, uint32_t track) {
-  model_stack *st = slice_stack_find(ctx, track);
+  model_stack *st = model_stack_find(ctx, track);
   if (!st || st->slices.len == 0) return -1;
   return st->slices.data[st->slices.len - 1];
 }
@@ -54,7 +49,7 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
                              string_id category, string_id name,
                              int64_t *slice) {
   *slice = -1;
-  model_stack *st = slice_stack_find(ctx, track);
+  model_stack *st = model_stack_find(ctx, track);
   if (!st) return WEFT_OK;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   st->slices.len = slice_stack_live_len(t, st, ts, -1);
@@ -73,7 +68,7 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
 
 int slice_stack_fits(trace_context *ctx, uint32_t track, int64_t ts,
                      int64_t dur) {
-  model_stack *st = slice_stack_find(ctx, track);
+  model_stack *st = model_stack_find(ctx, track);
   if (!st) return 1;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   size_t n = slice_stack_live_len(t, st, ts, dur);

@@ -318,7 +318,7 @@ int storage_set_f64(storage_table *t, size_t col, size_t row, double v) {
   return WEFT_OK;
 }
 
-int storage_set_str(storage_table *t, size_t col, size_t row, string_id v) {
+int storage_set_str_general(storage_table *t, size_t col, size_t row, string_id v) {
   storage_column *c = &t->columns[col];
   if (v == STRING_NULL && !c->data) return WEFT_OK;
   int rc = column_need_data(t, c, sizeof(string_id));

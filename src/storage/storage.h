@@ -178,7 +178,14 @@ static inline __attribute__((always_inline)) int storage_set_i64(storage_table *
   return WEFT_OK;
 }
 int storage_set_f64(storage_table *t, size_t col, size_t row, double v);
-int storage_set_str(storage_table *t, size_t col, size_t row, string_id v);
+/* storage_set_str's general path: the column's first allocation. */
+int storage_set_str_general(storage_table *t, size_t col, size_t row, string_id v);
+static inline int storage_set_str(storage_table *t, size_t col, size_t row, string_id v) {
+  string_id *d = (string_id *)t->columns[col].data;
+  if (!d) return storage_set_str_general(t, col, row, v);
+  d[row] = v;
+  return WEFT_OK;
+}
 /* Never allocates; on a non-nullable numeric column it only clears `sorted`
  * (as before: the value stays). */
 void storage_set_null(storage_table *t, size_t col, size_t row);
