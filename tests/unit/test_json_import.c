@@ -192,6 +192,21 @@ static void test_flat_path_agrees(void) {
   check_paths_agree("{\"args\":{\"a\":{\"b\":1}}}", 2, 0);
   check_paths_agree("{\"args\":{\"a\":{\"b\":1}}}", 3, 0);
   check_paths_agree("{\"args\":{}}", 1, 0);
+  /* Names of every length up to 40 with a quote, a backslash escape or a
+   * high byte at every position (the eight-bytes-at-a-time string scan). */
+  char name[48], obj[128];
+  static const char *marks[] = {"\\\"", "\\\\", "\"", "\xa2", "\xdc"};
+  for (size_t m = 0; m < 5; m++)
+    for (int len = 0; len <= 40; len++)
+      for (int at = 0; at <= len; at++) {
+        memset(name, 'a', sizeof name);
+        snprintf(name + at, sizeof name - (size_t)at, "%s", marks[m]);
+        size_t mark_len = strlen(marks[m]);
+        memset(name + at + mark_len, 'b', (size_t)(len - at) + 1);
+        name[len + mark_len] = 0;
+        snprintf(obj, sizeof obj, "{\"name\":\"%s\",\"ph\":\"X\"}", name);
+        check_paths_agree(obj, 0, 0);
+      }
 }
 
 int main(void) {
