@@ -192,8 +192,8 @@ static void test_flat_path_agrees(void) {
   check_paths_agree("{\"args\":{\"a\":{\"b\":1}}}", 2, 0);
   check_paths_agree("{\"args\":{\"a\":{\"b\":1}}}", 3, 0);
   check_paths_agree("{\"args\":{}}", 1, 0);
-  /* Names of every length up to 40 with a quote, a backslash escape or a
-   * high byte at every position (the eight-bytes-at-a-time string scan). */
+  /* Names of every length up to 40 with a quote, an escape or a high byte
+   * at every position. */
   char name[48], obj[128];
   static const char *marks[] = {"\\\"", "\\\\", "\"", "\xa2", "\xdc"};
   for (size_t m = 0; m < 5; m++)

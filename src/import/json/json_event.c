@@ -260,34 +260,14 @@ typedef struct json_flat {
 } json_flat;
 
 static void json_flat_ws(json_flat *r) {
-  if (r->p < r->end && (unsigned char)*r->p > ' ') return; /* the usual case */
   while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
     r->p++;
 }
 
-/* The first '"' or '\\' in [q, end), or end: eight bytes at a time (a byte
- * equal to c makes (x ^ c) zero, and the lowest byte flagged by the
- * zero-byte test is exact), then one at a time. */
-static const char *json_flat_string_stop(const char *q, const char *end) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-  while (end - q >= 8) {
-    uint64_t w, quote, slash;
-    memcpy(&w, q, sizeof w);
-    quote = w ^ (ones * '"');
-    slash = w ^ (ones * '\\');
-    uint64_t hit = (((quote - ones) & ~quote) | ((slash - ones) & ~slash)) & highs;
-    if (hit) return q + (__builtin_ctzll(hit) >> 3);
-    q += 8;
-  }
-#endif
-  while (q < end && *q != '"' && *q != '\\') q++;
-  return q;
-}
-
 /* An unescaped string at the quote r->p; 0 if it has escapes or no end. */
 static int json_flat_string(json_flat *r, json_token *t) {
-  const char *start = r->p + 1, *q = json_flat_string_stop(start, r->end);
+  const char *start = r->p + 1, *q = start;
+  while (q < r->end && *q != '"' && *q != '\\') q++;
   if (q >= r->end || *q != '"' || (size_t)(q - start) > r->max_len) return 0;
   t->ptr = start;
   t->len = (size_t)(q - start);
