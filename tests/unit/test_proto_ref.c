@@ -87,8 +87,34 @@ static void test_refused(void) {
   proto_refs_free(&r);
 }
 
+/* Contexts that alternate, repeat and come back each resolve to their own
+ * content, and a repeated context keeps its index (the last-context memo
+ * stands for the lookup). */
+static void test_alternating_contexts(void) {
+  uint8_t buf[64];
+  memset(buf, 0, sizeof buf); /* every byte a zero length prefix */
+  proto_refs r;
+  memset(&r, 0, sizeof r);
+  uint32_t saved;
+  CHECK_EQ_INT(proto_ref_enter(&r, buf, sizeof buf, &saved), WEFT_OK);
+  proto_ref_ctx ctx[3] = {{{NULL, 0}, 1, 0, 0, 0}, {{NULL, 0}, 2, 0, 0, 0}, {{buf, 4}, 1, 0, 0, 0}};
+  static const int order[] = {0, 1, 0, 0, 2, 1, 2, 2, 0, 1};
+  uint64_t payloads[10];
+  for (size_t i = 0; i < 10; i++)
+    CHECK_EQ_INT(proto_ref_make(&r, span_at(buf, 2 * i + 1, 0), &ctx[order[i]], &payloads[i]), 1);
+  for (size_t i = 0; i < 10; i++)
+    check_resolves(&r, payloads[i], span_at(buf, 2 * i + 1, 0), &ctx[order[i]]);
+  CHECK_EQ_INT(r.ctxs.len, 3);
+  for (size_t i = 0; i < 10; i++)
+    for (size_t j = 0; j < 10; j++)
+      CHECK((payloads[i] >> PROTO_REF_OFFSET_BITS == payloads[j] >> PROTO_REF_OFFSET_BITS) ==
+            (order[i] == order[j]));
+  proto_refs_free(&r);
+}
+
 int main(void) {
   RUN_TEST(test_round_trip_across_buffers);
   RUN_TEST(test_refused);
+  RUN_TEST(test_alternating_contexts);
   return CHECK_SUMMARY();
 }

@@ -119,6 +119,10 @@ static int proto_head_read(proto_span pkt, proto_packet_head *h) {
 }
 
 static int proto_seq_get(proto_import_state *st, uint32_t id, uint32_t *idx) {
+  if (st->last_seq < st->seqs.len && st->seqs.data[st->last_seq].id == id) {
+    *idx = st->last_seq; /* consecutive packets mostly share a sequence */
+    return WEFT_OK;
+  }
   uint64_t *slot;
   int ins = base_map_insert(&st->seq_by_id, id, st->seqs.len, &slot);
   if (ins < 0) return WEFT_ENOMEM;
@@ -129,6 +133,7 @@ static int proto_seq_get(proto_import_state *st, uint32_t id, uint32_t *idx) {
     if (VEC_PUSH(st->seqs, s)) return WEFT_ENOMEM;
   }
   *idx = (uint32_t)*slot;
+  st->last_seq = *idx;
   return WEFT_OK;
 }
 

@@ -63,6 +63,7 @@ typedef struct proto_import_state {
   VEC(proto_packet_info) packets; /* side records: PROTO_REF_SIDE | index */
   VEC(proto_seq) seqs;
   base_map seq_by_id;      /* sequence id -> index into seqs */
+  uint32_t last_seq;       /* index into seqs of the last sequence looked up */
   base_map interned;       /* proto_intern_key -> string_id */
   proto_tracks track_model; /* descriptor tracks (proto_tracks.h) */
   base_map counter_sums;   /* proto_intern_key(seq, gen, 0, uuid) -> double bits */

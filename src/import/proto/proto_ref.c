@@ -38,8 +38,22 @@ static uint64_t proto_ref_ctx_hash(const proto_ref_ctx *c) {
   return h == UINT64_MAX ? 0 : h;
 }
 
+static int proto_ref_ctx_lookup(proto_refs *r, const proto_ref_ctx *c, uint32_t *index);
+
 /* Index of context `c`, added if new; UINT32_MAX when the table is full. */
 static int proto_ref_ctx_index(proto_refs *r, const proto_ref_ctx *c, uint32_t *index) {
+  /* Consecutive events mostly share their context. */
+  if (r->last_ctx < r->ctxs.len && proto_ref_ctx_equal(&r->ctxs.data[r->last_ctx], c)) {
+    *index = r->last_ctx;
+    return WEFT_OK;
+  }
+  int rc = proto_ref_ctx_lookup(r, c, index);
+  if (!rc && *index != UINT32_MAX) r->last_ctx = *index;
+  return rc;
+}
+
+/* proto_ref_ctx_index without the memo. */
+static int proto_ref_ctx_lookup(proto_refs *r, const proto_ref_ctx *c, uint32_t *index) {
   uint64_t hash = proto_ref_ctx_hash(c);
   uint64_t *slot = base_map_find(&r->ctx_by_hash, hash);
   if (slot && proto_ref_ctx_equal(&r->ctxs.data[*slot], c)) {

@@ -48,6 +48,7 @@ typedef struct proto_refs {
   uint32_t current;        /* index of the buffer being tokenized */
   VEC(proto_ref_ctx) ctxs;
   base_map ctx_by_hash;    /* hash of a context -> index into ctxs */
+  uint32_t last_ctx;       /* the index found last (a memo; checked) */
 } proto_refs;
 
 void proto_refs_free(proto_refs *r);
