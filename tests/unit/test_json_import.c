@@ -155,6 +155,18 @@ static void check_paths_agree(const char *json, uint32_t max_depth, size_t max_l
     CHECK(0);
   }
   if (ra != 0) CHECK_EQ_STR(ea.message, eb.message);
+  /* The scan's flat head reader, where it reads the object, agrees too. */
+  json_event_head h;
+  size_t end;
+  uint32_t nested = (max_depth ? max_depth : JSON_DEFAULT_MAX_DEPTH) - 1;
+  if (json_read_head_flat(json, strlen(json), 0, max_len, nested, &h, &end)) {
+    CHECK_EQ_INT(rb, 0);
+    if (rb == 0 && !(json_time_same(&h.ts, &b.ts) && json_time_same(&h.dur, &b.dur) &&
+                     h.ph == b.ph && end == b.end)) {
+      fprintf(stderr, "  head differs for: %s\n", json);
+      CHECK(0);
+    }
+  }
   json_event_free(&a);
   json_event_free(&b);
 }
@@ -209,6 +221,40 @@ static void test_flat_path_agrees(void) {
       }
 }
 
+/* The scan over a whole document (flat events read by the fast path, the
+ * others by the tokenizer, which resumes after each flat one) finds every
+ * event at the offset, end and time the general path reads there. */
+static void test_scan_mixes_paths(void) {
+  const char *doc =
+      "{\"traceEvents\":[ {\"ts\":3,\"ph\":\"B\",\"args\":{\"a\":[1,{\"b\":2}]}},\n"
+      "{\"ts\":1,\"name\":\"esc\\\"aped\",\"ph\":\"X\",\"dur\":2},[1,2],"
+      "{ \"ph\" : \"i\" , \"ts\" : 2.5e0 },{},{\"ts\":\"4\",\"ph\":\"E\"},"
+      "{\"ph\":\"M\",\"name\":\"process_name\"},{\"ts\":5,\"id2\":{\"local\":\"0x1\"}}],"
+      "\"displayTimeUnit\":\"ns\"}";
+  weft_options o;
+  weft_options_default(&o);
+  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o};
+  void *result = NULL;
+  base_error err = {0};
+  CHECK_EQ_INT(json_scan_run(&in, &result, &err), 0);
+  json_scan *scan = result;
+  CHECK(scan != NULL);
+  if (!scan) return;
+  CHECK_EQ_INT(scan->events.len, 6); /* {} and [1,2] are not events */
+  CHECK_EQ_INT(scan->display_time_units, 1);
+  import_file f = file_for(doc);
+  for (size_t i = 0; i < scan->events.len; i++) {
+    const json_pending *p = &scan->events.data[i];
+    json_event e;
+    memset(&e, 0, sizeof e);
+    CHECK_EQ_INT(json_read_event_tokens(&f, p->offset, &e, NULL), 0);
+    CHECK_EQ_INT(p->end, e.end);
+    if (e.ts.valid) CHECK_EQ_INT(p->ts, e.ts.ns);
+    json_event_free(&e);
+  }
+  json_scan_free(result);
+}
+
 int main(void) {
   RUN_TEST(test_read_fields);
   RUN_TEST(test_flow_ids);
@@ -216,5 +262,6 @@ int main(void) {
   RUN_TEST(test_truncated_event_fails);
   RUN_TEST(test_systrace_text);
   RUN_TEST(test_flat_path_agrees);
+  RUN_TEST(test_scan_mixes_paths);
   return CHECK_SUMMARY();
 }

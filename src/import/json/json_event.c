@@ -337,8 +337,13 @@ static int json_flat_skip(json_flat *r) {
   return ok;
 }
 
-/* One "key": value member; 0 to give up, else 1 with the event updated. */
-static int json_flat_member(json_flat *r, size_t offset, json_event *e) {
+/* What a flat walk does with each member: 1 to go on, 0 to give up. A
+ * container value comes as its OBJECT_BEGIN / ARRAY_BEGIN token (offset
+ * set); the walk skips it after the call. */
+typedef int (*json_flat_member_fn)(void *user, const json_token *key, const json_token *value);
+
+/* One "key": value member; 0 to give up. */
+static int json_flat_member(json_flat *r, json_flat_member_fn fn, void *user) {
   json_token key, v;
   memset(&v, 0, sizeof v);
   key.type = JSON_TOK_KEY;
@@ -357,44 +362,108 @@ static int json_flat_member(json_flat *r, size_t offset, json_event *e) {
       break;
     case '{':
     case '[':
-      if (json_key_is(&key, "id2")) return 0;
-      if (*r->p == '{' && json_key_is(&key, "args")) e->args_offset = offset + v.offset;
-      return json_flat_skip(r);
+      v.type = *r->p == '{' ? JSON_TOK_OBJECT_BEGIN : JSON_TOK_ARRAY_BEGIN;
+      return fn(user, &key, &v) && json_flat_skip(r);
     case 't': ok = json_flat_literal(r, &v, "true", JSON_TOK_TRUE); break;
     case 'f': ok = json_flat_literal(r, &v, "false", JSON_TOK_FALSE); break;
     case 'n': ok = json_flat_literal(r, &v, "null", JSON_TOK_NULL); break;
     default: ok = json_flat_number(r, &v); break;
   }
-  return ok && json_read_scalar(&key, &v, e, NULL) == WEFT_OK;
+  return ok && fn(user, &key, &v);
+}
+
+/* Walks the object at r->begin: 1 with *end the offset just past its '}'
+ * (from r->begin), 0 if it is not flat. */
+static int json_flat_object(json_flat *r, json_flat_member_fn fn, void *user, size_t *end) {
+  if (r->p >= r->end || *r->p != '{') return 0;
+  r->p++;
+  json_flat_ws(r);
+  if (r->p < r->end && *r->p == '}') {
+    *end = (size_t)(r->p - r->begin) + 1;
+    return 1;
+  }
+  for (;;) {
+    if (!json_flat_member(r, fn, user)) return 0;
+    json_flat_ws(r);
+    if (r->p >= r->end) return 0;
+    if (*r->p == '}') {
+      *end = (size_t)(r->p - r->begin) + 1;
+      return 1;
+    }
+    if (*r->p != ',') return 0;
+    r->p++;
+    json_flat_ws(r);
+  }
+}
+
+static int json_is_container(const json_token *t) {
+  return t->type == JSON_TOK_OBJECT_BEGIN || t->type == JSON_TOK_ARRAY_BEGIN;
+}
+
+/* The parse's members: json_read_field's doing, for flat values. */
+typedef struct json_flat_event {
+  json_event *e;
+  size_t offset; /* of the object in the file */
+} json_flat_event;
+
+static int json_flat_event_member(void *user, const json_token *key, const json_token *v) {
+  json_flat_event *fe = user;
+  if (!json_is_container(v)) return json_read_scalar(key, v, fe->e, NULL) == WEFT_OK;
+  if (json_key_is(key, "id2")) return 0;
+  if (v->type == JSON_TOK_OBJECT_BEGIN && json_key_is(key, "args"))
+    fe->e->args_offset = fe->offset + v->offset;
+  return 1;
+}
+
+/* A flat reader over data[offset, len) for an object whose nested
+ * containers may open `nested_depth` more levels. */
+static void json_flat_init(json_flat *r, const char *data, size_t len, size_t offset,
+                           size_t max_string_len, uint32_t nested_depth) {
+  r->begin = r->p = data + offset;
+  r->end = data + len;
+  r->max_len = max_string_len ? max_string_len : JSON_DEFAULT_MAX_STRING_LEN;
+  r->nested.max_depth = nested_depth;
+  r->nested.max_string_len = max_string_len;
 }
 
 /* 1: the object at f->data + offset decoded into e; 0: not flat. */
 static int json_read_flat(import_file *f, size_t offset, json_event *e) {
   json_state *st = f->state;
-  json_flat r = {(const char *)f->data + offset, (const char *)f->data + offset,
-                 (const char *)f->data + f->len, st->limits.max_string_len, st->limits};
-  if (!r.max_len) r.max_len = JSON_DEFAULT_MAX_STRING_LEN;
+  json_flat r;
   /* The event object is one level: nested containers get one less. */
-  r.nested.max_depth = (st->limits.max_depth ? st->limits.max_depth : JSON_DEFAULT_MAX_DEPTH) - 1;
-  if (r.p >= r.end || *r.p != '{') return 0;
-  r.p++;
-  json_flat_ws(&r);
-  if (r.p < r.end && *r.p == '}') {
-    e->end = offset + (size_t)(r.p - r.begin) + 1;
-    return 1;
+  json_flat_init(&r, (const char *)f->data, f->len, offset, st->limits.max_string_len,
+                 (st->limits.max_depth ? st->limits.max_depth : JSON_DEFAULT_MAX_DEPTH) - 1);
+  json_flat_event fe = {e, offset};
+  size_t end;
+  if (!json_flat_object(&r, json_flat_event_member, &fe, &end)) return 0;
+  e->end = offset + end;
+  return 1;
+}
+
+/* The scan's members: what json_scan.c's tokenizer path reads. */
+static int json_flat_head_member(void *user, const json_token *key, const json_token *v) {
+  json_event_head *h = user;
+  h->any_key = 1;
+  if (json_is_container(v)) return 1;
+  json_time *tm = json_key_is(key, "ts") ? &h->ts : json_key_is(key, "dur") ? &h->dur : NULL;
+  if (tm) {
+    tm->present = 1;
+    tm->valid = json_time_from(v, &tm->ns) == 0;
+  } else if (json_key_is(key, "ph") && v->type == JSON_TOK_STRING && v->len) {
+    h->ph = v->ptr[0];
   }
-  for (;;) {
-    if (!json_flat_member(&r, offset, e)) return 0;
-    json_flat_ws(&r);
-    if (r.p >= r.end) return 0;
-    if (*r.p == '}') {
-      e->end = offset + (size_t)(r.p - r.begin) + 1;
-      return 1;
-    }
-    if (*r.p != ',') return 0;
-    r.p++;
-    json_flat_ws(&r);
-  }
+  return 1;
+}
+
+int json_read_head_flat(const char *data, size_t len, size_t offset, size_t max_string_len,
+                        uint32_t nested_depth, json_event_head *h, size_t *end) {
+  json_flat r;
+  json_flat_init(&r, data, len, offset, max_string_len, nested_depth);
+  memset(h, 0, sizeof *h);
+  size_t rel;
+  if (!json_flat_object(&r, json_flat_head_member, h, &rel)) return 0;
+  *end = offset + rel;
+  return 1;
 }
 
 int json_read_event(import_file *f, size_t offset, json_event *e,

@@ -104,7 +104,21 @@ void json_scan_free(void *result);
 /* The decoded "systemTraceEvents" string, or *text = NULL (see there). */
 int json_systrace_text(import_file *f, char **text, size_t *len, base_error *err);
 
+/* What the scan reads of an event object: ts, dur, ph, and whether it
+ * has any member. */
+typedef struct json_event_head {
+  json_time ts, dur;
+  char ph;
+  int any_key;
+} json_event_head;
+
 /* ---- json_event.c ---- */
+/* The scan's fast path: the head of the flat event object at data[offset]
+ * (its '{'), whose nested containers may open nested_depth more levels;
+ * 1 with *end just past its '}', 0 if it is not flat (the tokenizer then
+ * reads it, with the same result). */
+int json_read_head_flat(const char *data, size_t len, size_t offset, size_t max_string_len,
+                        uint32_t nested_depth, json_event_head *h, size_t *end);
 int json_str_from(const json_token *t, json_str *s, base_error *err);
 static inline int json_key_is(const json_token *t, const char *key) {
   size_t n = strlen(key);

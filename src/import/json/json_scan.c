@@ -8,12 +8,6 @@
 
 /* ---- one event's ts/dur/ph ---- */
 
-typedef struct json_event_head {
-  json_time ts, dur;
-  char ph;
-  int any_key;
-} json_event_head;
-
 /* Reads the current event object (after its '{'): ts, dur, ph; *end is
  * the offset just past its '}'. */
 static int json_event_head_read(json_tokenizer *tk, json_event_head *h,
@@ -62,8 +56,13 @@ static int json_scan_events(json_scan *s, json_tokenizer *tk, base_error *err) {
     }
     json_pending p = {0, INT64_MAX, t.offset, 0};
     json_event_head h;
-    rc = json_event_head_read(tk, &h, &p.end, err);
-    if (rc) return rc;
+    if (json_read_head_flat(tk->begin, (size_t)(tk->end - tk->begin), t.offset,
+                            tk->max_string_len, tk->max_depth - tk->depth, &h, &p.end)) {
+      json_tokenizer_resume_after(tk, p.end); /* the object, read flat */
+    } else {
+      rc = json_event_head_read(tk, &h, &p.end, err);
+      if (rc) return rc;
+    }
     if (!h.any_key) continue; /* {}: nothing to import, not an error */
     if (h.ts.valid) {
       p.ts = h.ts.ns;

@@ -498,6 +498,12 @@ int json_skip_value(json_tokenizer *t, base_error *err) {
   return json_skip_to_depth(t, depth, err);
 }
 
+void json_tokenizer_resume_after(json_tokenizer *t, size_t end) {
+  t->depth--;
+  t->p = t->begin + end;
+  t->state = JSON_ST_AFTER;
+}
+
 int json_skip_container(json_tokenizer *t, base_error *err) {
   if (t->status) return t->status;
   if (t->depth == 0)

@@ -98,6 +98,11 @@ int json_skip_container(json_tokenizer *t, base_error *err);
 /* Current nesting depth (number of open containers). */
 static inline uint32_t json_depth(const json_tokenizer *t) { return t->depth; }
 /* Byte offset of the next unread byte. */
+/* The container opened by the last token ('{' or '[') was read by other
+ * means up to `end` (the offset just past its closing bracket, which the
+ * caller guarantees closes one well-formed value within the limits): the
+ * tokenizer goes on after it, as json_skip_container would have left it. */
+void json_tokenizer_resume_after(json_tokenizer *t, size_t end);
 static inline size_t json_offset(const json_tokenizer *t) {
   return (size_t)(t->p - t->begin);
 }
