@@ -399,9 +399,9 @@ model_stack *model_stack_find(trace_context *ctx, uint32_t track) {
 
 /* The slice stack of a track, created empty on first use. */
 static model_stack *model_stack_for(trace_context *ctx, uint32_t track) {
+  model_stack *found = model_stack_find(ctx, track);
+  if (found) return found;
   model_state *m = &ctx->model;
-  if (track < m->stack_by_track.len && m->stack_by_track.data[track])
-    return &m->stack_list.data[m->stack_by_track.data[track] - 1];
   if (track >= m->stack_by_track.len) {
     if (track == UINT32_MAX || VEC_RESERVE(m->stack_by_track, (size_t)track + 1)) return NULL;
     memset(m->stack_by_track.data + m->stack_by_track.len, 0,

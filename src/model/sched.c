@@ -148,16 +148,21 @@ static int sched_comm_is(trace_context *ctx, string_id id, const char *comm, siz
          memcmp(base_string_pool_get(&ctx->strings, id), comm, len) == 0;
 }
 
+/* Whether ftrace may name thread utid, now named `current`: it has no name
+ * or ftrace gave it (a higher-priority source's name stays). 1 marks the
+ * name as ftrace's; 0: leave it; WEFT_ENOMEM. */
+static int sched_ftrace_may_name(kernel_state *k, uint32_t utid, string_id current) {
+  if (current != STRING_NULL && !base_map_find(&k->ftrace_named, utid)) return 0;
+  return base_map_insert(&k->ftrace_named, utid, 1, NULL) < 0 ? WEFT_ENOMEM : 1;
+}
+
 static int sched_set_ftrace_name(trace_context *ctx, kernel_state *k,
                                  uint32_t utid, const char *name, size_t len) {
-  storage_table *t = ctx_table(ctx, TABLE_THREAD);
-  if (sched_comm_is(ctx, storage_get_str(t, THREAD_name, utid), name, len))
+  string_id current = storage_get_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, utid);
+  if (sched_comm_is(ctx, current, name, len))
     return WEFT_OK; /* already so named (by ftrace or not): nothing changes */
-  if (!storage_is_null(t, THREAD_name, utid) &&
-      !base_map_find(&k->ftrace_named, utid))
-    return WEFT_OK; /* named by a higher-priority source */
-  if (base_map_insert(&k->ftrace_named, utid, 1, NULL) < 0) return WEFT_ENOMEM;
-  return model_thread_set_name(ctx, utid, name, len);
+  int may = sched_ftrace_may_name(k, utid, current);
+  return may == 1 ? model_thread_set_name(ctx, utid, name, len) : may;
 }
 
 /* sched_set_ftrace_name for an interned name: equal ids are equal bytes. */
@@ -166,9 +171,8 @@ static int sched_set_ftrace_name_id(trace_context *ctx, kernel_state *k, uint32_
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
   string_id current = storage_get_str(t, THREAD_name, utid);
   if (current == name) return WEFT_OK;
-  if (current != STRING_NULL && !base_map_find(&k->ftrace_named, utid)) return WEFT_OK;
-  if (base_map_insert(&k->ftrace_named, utid, 1, NULL) < 0) return WEFT_ENOMEM;
-  return storage_set_str(t, THREAD_name, utid, name);
+  int may = sched_ftrace_may_name(k, utid, current);
+  return may == 1 ? storage_set_str(t, THREAD_name, utid, name) : may;
 }
 
 /* A thread without a process is the main thread of the live process whose

@@ -396,7 +396,7 @@ static int json_flat_object(json_flat *r, json_flat_member_fn fn, void *user, si
   }
 }
 
-static int json_is_container(const json_token *t) {
+int json_is_container(const json_token *t) {
   return t->type == JSON_TOK_OBJECT_BEGIN || t->type == JSON_TOK_ARRAY_BEGIN;
 }
 
@@ -440,11 +440,9 @@ static int json_read_flat(import_file *f, size_t offset, json_event *e) {
   return 1;
 }
 
-/* The scan's members: what json_scan.c's tokenizer path reads. */
-static int json_flat_head_member(void *user, const json_token *key, const json_token *v) {
-  json_event_head *h = user;
+void json_event_head_member(json_event_head *h, const json_token *key, const json_token *v) {
   h->any_key = 1;
-  if (json_is_container(v)) return 1;
+  if (json_is_container(v)) return;
   json_time *tm = json_key_is(key, "ts") ? &h->ts : json_key_is(key, "dur") ? &h->dur : NULL;
   if (tm) {
     tm->present = 1;
@@ -452,6 +450,10 @@ static int json_flat_head_member(void *user, const json_token *key, const json_t
   } else if (json_key_is(key, "ph") && v->type == JSON_TOK_STRING && v->len) {
     h->ph = v->ptr[0];
   }
+}
+
+static int json_flat_head_member(void *user, const json_token *key, const json_token *v) {
+  json_event_head_member(user, key, v);
   return 1;
 }
 

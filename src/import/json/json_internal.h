@@ -113,6 +113,11 @@ typedef struct json_event_head {
 } json_event_head;
 
 /* ---- json_event.c ---- */
+/* Whether t opens an object or an array. */
+int json_is_container(const json_token *t);
+/* One member of an event object into its head (a container value only
+ * counts as a key); both scan paths read members this way. */
+void json_event_head_member(json_event_head *h, const json_token *key, const json_token *v);
 /* The scan's fast path: the head of the flat event object at data[offset]
  * (its '{'), whose nested containers may open nested_depth more levels;
  * 1 with *end just past its '}', 0 if it is not flat (the tokenizer then

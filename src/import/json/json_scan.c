@@ -22,22 +22,13 @@ static int json_event_head_read(json_tokenizer *tk, json_event_head *h,
       return WEFT_OK;
     }
     if (t.type != JSON_TOK_KEY) return base_error_set(err, WEFT_EPARSE, "json: bad event");
-    h->any_key = 1;
-    int is_ts = json_key_is(&t, "ts"), is_dur = json_key_is(&t, "dur");
-    int is_ph = json_key_is(&t, "ph");
+    json_token key = t;
     rc = json_next(tk, &t, err);
     if (rc) return rc;
-    if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN) {
+    json_event_head_member(h, &key, &t);
+    if (json_is_container(&t)) {
       rc = json_skip_container(tk, err);
       if (rc) return rc;
-      continue;
-    }
-    json_time *tm = is_ts ? &h->ts : is_dur ? &h->dur : NULL;
-    if (tm) {
-      tm->present = 1;
-      tm->valid = json_time_from(&t, &tm->ns) == 0;
-    } else if (is_ph && t.type == JSON_TOK_STRING && t.len) {
-      h->ph = t.ptr[0];
     }
   }
 }
