@@ -38,6 +38,7 @@ static void shell_run(weft *w, const char *sql) {
   clock_gettime(CLOCK_MONOTONIC, &b);
   double ms = (double)(b.tv_sec - a.tv_sec) * 1e3 + (double)(b.tv_nsec - a.tv_nsec) / 1e6;
   printf("Query executed in %.3f ms\n\n", ms);
+  fflush(stdout); /* a program driving the shell through a pipe sees each result */
 }
 
 static int shell_command(weft *w, const char *line) {

@@ -1,5 +1,6 @@
 """End-to-end: the weft command's flags, output format and errors."""
 import os
+import select
 import signal
 import subprocess
 import time
@@ -111,6 +112,29 @@ class CliTest(e.TempDirTest):
         self.assertEqual(rc, 0)
         self.assertIn('answer', out)
         self.assertIn('42', out)
+
+    def test_shell_answers_each_query_through_a_pipe(self):
+        """A program driving the shell through pipes gets each result while
+        the shell waits for the next query (stdout is flushed per query)."""
+        proc = subprocess.Popen([e.WEFT], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=dict(os.environ, HOME=self.dir))
+        try:
+            got = b''
+            for n in (1, 2):
+                proc.stdin.write(b'select %d * 21 as answer;\n' % n)
+                proc.stdin.flush()
+                deadline = time.time() + 30
+                while got.count(b'Query executed') < n and time.time() < deadline:
+                    ready, _, _ = select.select([proc.stdout], [], [], 1)
+                    if ready:
+                        got += os.read(proc.stdout.fileno(), 4096)
+                self.assertEqual(got.count(b'Query executed'), n, got)
+                self.assertIn(b'\n%d ' % (21 * n), got)
+        finally:
+            proc.stdin.close()
+            proc.wait(timeout=30)
+            proc.stdout.close()
+            proc.stderr.close()
 
 
 if __name__ == '__main__':
