@@ -115,6 +115,8 @@ typedef struct weft_load_progress {
   uint32_t files_done;     /* top-level files ended (weft_file_end) */
   uint64_t events_queued;  /* events tokenized, waiting to be sorted */
   uint64_t events_parsed;  /* of those, sorted and parsed by weft_load_finish */
+  uint64_t bytes_spilled;  /* decompressed archive members kept in an unlinked
+                              temporary file instead of memory (WEFT_SPILL) */
 } weft_load_progress;
 void weft_get_progress(const weft *w, weft_load_progress *out);
 

@@ -13,6 +13,7 @@
 #include "clock/clock.h"
 #include "core/input.h"
 #include "core/scan.h"
+#include "core/spill.h"
 
 #include "import/importer.h"
 #include "io/archive.h"
@@ -40,6 +41,8 @@ struct loader {
   VEC(import_file *) files;  /* tokenized trace files; index = source */
   VEC(loader_blob) blobs;    /* bytes kept until loading ends */
   uint32_t member_maps;      /* archive members mapped on their own */
+  spill_file spill;          /* decompressed members, when spilled */
+  uint64_t spilled_bytes;    /* member bytes moved there (atomic: progress) */
   int map_inputs;            /* map files instead of reading them */
   int give_back;             /* give parsed bytes back (release_input) */
   clock_graph clocks;        /* every clock of every file */
@@ -348,6 +351,8 @@ int loader_create(loader **out, trace_context *ctx) {
   l->map_inputs = !(env && strcmp(env, "0") == 0);
   env = getenv("WEFT_INPUT_RELEASE");
   l->give_back = !(env && strcmp(env, "0") == 0);
+  env = getenv("WEFT_SPILL");
+  spill_init(&l->spill, NULL, l->map_inputs && l->give_back && !(env && strcmp(env, "0") == 0));
   int rc = clock_graph_init(&l->clocks, NULL, NULL);
   if (rc) {
     base_free(l);
@@ -387,6 +392,7 @@ void loader_destroy(loader *l) {
   loader_scans_stop(l);
   loader_free_files(l);
   loader_free_blobs(l);
+  spill_close(&l->spill);
   VEC_FREE(l->files);
   VEC_FREE(l->blobs);
   clock_graph_free(&l->clocks);
@@ -567,6 +573,27 @@ static const uint8_t *loader_member_mapping(loader_members *ms, const uint8_t *i
   return data;
 }
 
+/* A decompressed trace member moved from the heap into the spill file and
+ * mapped from there (a blob), so that its pages can be given back like a
+ * stored member's; `heap` (freed then) when it stays on the heap. */
+static uint8_t *loader_spill_member(loader *l, uint8_t *heap, size_t len,
+                                    io_trace_type type, uint8_t *owned) {
+  if (len < SPILL_MIN_BYTES || io_trace_type_is_container(type) ||
+      l->member_maps >= LOADER_MEMBER_MAPS_MAX || VEC_RESERVE(l->blobs, l->blobs.len + 1))
+    return heap;
+  const uint8_t *data;
+  size_t map_len;
+  void *map = spill_member(&l->spill, heap, len, &data, &map_len);
+  if (!map) return heap;
+  loader_blob blob = {NULL, map, map_len};
+  (void)VEC_PUSH(l->blobs, blob); /* reserved above */
+  l->member_maps++;
+  __atomic_fetch_add(&l->spilled_bytes, (uint64_t)len, __ATOMIC_RELAXED);
+  base_free(heap);
+  *owned = 0;
+  return (uint8_t *)data;
+}
+
 static int loader_collect_member(void *user, io_member *m, base_error *err) {
   loader_members *ms = user;
   char *name = m->name ? base_strndup(m->name, strlen(m->name)) : NULL;
@@ -574,6 +601,7 @@ static int loader_collect_member(void *user, io_member *m, base_error *err) {
   uint8_t *data = owned ? io_member_take(m)
                         : (uint8_t *)loader_member_mapping(ms, m->view, m->len);
   io_order_entry e = {name, io_sniff(data, m->len), (uint32_t)ms->entries.len, NULL};
+  if (owned && data) data = loader_spill_member(ms->l, data, m->len, e.type, &owned);
   /* Room in all five first: the vectors must stay the same length. */
   size_t need = ms->entries.len + 1;
   if ((m->name && !name) || VEC_RESERVE(ms->entries, need) || VEC_RESERVE(ms->datas, need) ||
@@ -949,6 +977,10 @@ int loader_trace_time_to_clock(loader *l, uint64_t clock_id, int64_t ts,
   }
   *out = guess;
   return 0;
+}
+
+uint64_t loader_spilled_bytes(const loader *l) {
+  return __atomic_load_n(&l->spilled_bytes, __ATOMIC_RELAXED);
 }
 
 void loader_progress(const loader *l, uint64_t *queued, uint64_t *parsed) {

@@ -44,6 +44,9 @@ int loader_finish(loader *l, base_error *err);
 /* Events queued for the sorter and parsed so far (readable from another
  * thread while loading). */
 void loader_progress(const loader *l, uint64_t *queued, uint64_t *parsed);
+/* Decompressed member bytes moved to the spill file (core/spill.h) so far
+ * (readable from another thread while loading). */
+uint64_t loader_spilled_bytes(const loader *l);
 /* After loading: trace-time `ts` read on builtin clock `clock_id` of the
  * trace-time machine. 0, or -1 if that clock is not related. */
 int loader_trace_time_to_clock(loader *l, uint64_t clock_id, int64_t ts,

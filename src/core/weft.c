@@ -327,6 +327,7 @@ void weft_get_progress(const weft *w, weft_load_progress *out) {
   out->files_begun = __atomic_load_n(&w->progress.files_begun, __ATOMIC_RELAXED);
   out->files_done = __atomic_load_n(&w->progress.files_done, __ATOMIC_RELAXED);
   if (w->loader) loader_progress(w->loader, &out->events_queued, &out->events_parsed);
+  if (w->loader) out->bytes_spilled = loader_spilled_bytes(w->loader);
 }
 
 int weft_error_stats_summary(weft *w, char *buf, size_t cap) {

@@ -136,9 +136,11 @@ static const uint8_t *walk_view(io_walk *w, struct archive_entry *e, const char 
   la_int64_t at = archive_filter_bytes(w->a, 0); /* where the data starts */
   if (at < 0) return NULL;
   uint64_t size = (uint64_t)archive_entry_size(e);
-  return w->type == IO_TRACE_ZIP
-             ? io_stored_zip(w->view, w->in_len, (uint64_t)at, name, size)
-             : io_stored_tar(w->view, w->in_len, (uint64_t)at, size);
+  const uint8_t *view = w->type == IO_TRACE_ZIP
+                            ? io_stored_zip(w->view, w->in_len, (uint64_t)at, name, size)
+                            : io_stored_tar(w->view, w->in_len, (uint64_t)at, size);
+  io_stored_header_done(w->view, w->in_len, (uint64_t)at);
+  return view;
 }
 
 /* Yields a stored member in place, under the same limits as a copy. */

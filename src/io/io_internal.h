@@ -40,6 +40,12 @@ const uint8_t *io_stored_zip(const uint8_t *map, uint64_t map_len, uint64_t data
 const uint8_t *io_stored_tar(const uint8_t *map, uint64_t map_len, uint64_t data_off,
                              uint64_t size);
 void io_stored_done(const uint8_t *data, uint64_t len);
+/* After a check of the header before data_off, whatever its outcome: gives
+ * back the pages it may have made resident. A read fault can map a whole
+ * large page-cache folio (up to 2 MiB) of the archive, so this is the
+ * 2 MiB-aligned window around the header and data_off, clipped to the
+ * mapping; pages of it read again later come back from the page cache. */
+void io_stored_header_done(const uint8_t *map, uint64_t map_len, uint64_t data_off);
 
 /* zlib-based single-stream containers (gzip.c). */
 int io_gzip_each(const uint8_t *data, size_t len, const io_limits *l,

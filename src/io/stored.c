@@ -83,10 +83,31 @@ const uint8_t *io_stored_tar(const uint8_t *map, uint64_t map_len, uint64_t data
   return map + data_off;
 }
 
-void io_stored_done(const uint8_t *data, uint64_t len) {
+static uintptr_t stored_page_size(void) {
   long ps = sysconf(_SC_PAGESIZE);
-  uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+  return ps > 0 ? (uintptr_t)ps : 4096;
+}
+
+void io_stored_done(const uint8_t *data, uint64_t len) {
+  uintptr_t page = stored_page_size();
   uintptr_t a = ((uintptr_t)data + page - 1) & ~(page - 1);
   uintptr_t b = ((uintptr_t)data + (uintptr_t)len) & ~(page - 1);
   if (a < b) madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
+#define STORED_FOLIO_MAX ((uint64_t)2 << 20)
+
+void io_stored_header_done(const uint8_t *map, uint64_t map_len, uint64_t data_off) {
+  if (!map || data_off > map_len) return;
+  uint64_t header_max = ZIP_LOCAL_HEADER + 2u * 65535u; /* >= a tar block */
+  uint64_t lo = data_off > header_max ? data_off - header_max : 0;
+  uint64_t hi = data_off + 1 < map_len ? data_off + 1 : map_len;
+  lo = (uint64_t)((uintptr_t)map + lo) & ~(STORED_FOLIO_MAX - 1);
+  hi = ((uint64_t)((uintptr_t)map + hi) + STORED_FOLIO_MAX - 1) & ~(STORED_FOLIO_MAX - 1);
+  uint64_t page = stored_page_size();
+  uint64_t start = (uint64_t)(uintptr_t)map & ~(page - 1);
+  uint64_t end = ((uint64_t)(uintptr_t)map + map_len + page - 1) & ~(page - 1);
+  if (lo < start) lo = start;
+  if (hi > end) hi = end;
+  if (lo < hi) madvise((void *)(uintptr_t)lo, (size_t)(hi - lo), MADV_DONTNEED);
 }

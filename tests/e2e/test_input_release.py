@@ -210,6 +210,12 @@ class InputReleaseTest(e.TempDirTest):
         gz = self.write('a.json.gz', gzip.compress(self.json))
         want = self.check_same(stored)
         self.assertSameRun(self.check_same(deflated), want)
+        # Deflated members spilled to a file, kept on the heap, and with the
+        # spill refused (tmpfs, a directory that does not exist).
+        q = self.write('q.sql', ';\n'.join(QUERIES) + ';')
+        for env in ({'WEFT_SPILL': '0'}, {'TMPDIR': '/dev/shm'},
+                    {'TMPDIR': os.path.join(self.dir, 'missing')}):
+            self.assertSameRun(run_env(env, '--quiet', '-q', q, deflated)[1], want)
         self.assertSameRun(self.check_same(tar), want)
         self.check_same(gz)
         # A stored zip inside a stored zip: the inner one is unpacked from memory.

@@ -356,6 +356,50 @@ static int smaps_flags_of(const void *addr, char *flags, size_t cap) {
 }
 
 /* Input mappings ask for small pages (VmFlags "nh": MADV_NOHUGEPAGE). */
+/* The header check's window: the 2 MiB-aligned blocks from the farthest a
+ * zip header can start before data_off to data_off, clipped to the mapping
+ * [m, m + len) inside a larger arena whose other pages stay. */
+static void test_stored_header_done(void) {
+  const size_t mib2 = (size_t)2 << 20, pages = (5 * mib2) / page;
+  uint8_t *arena = arena_new(pages);
+  CHECK(arena != NULL);
+  if (!arena) return;
+  /* The mapping starts one page in and ends one page early. */
+  uint8_t *m = arena + page;
+  size_t len = (pages - 2) * page;
+  uintptr_t a0 = (uintptr_t)arena;
+  /* data_off in the middle of the third 2 MiB block of the address space. */
+  uintptr_t block = ((a0 + 2 * mib2) & ~(uintptr_t)(mib2 - 1));
+  uint64_t data_off = (uint64_t)(block + mib2 / 2 - (uintptr_t)m);
+  io_stored_header_done(m, len, data_off);
+  size_t first = (block - a0) / page, last = (block + mib2 - a0) / page; /* [first, last) */
+  size_t kept = 0, given = 0;
+  for (size_t i = 0; i < pages; i++) {
+    int in = i >= first && i < last;
+    if (in) given += page_given(arena, i);
+    else kept += !page_given(arena, i);
+  }
+  CHECK_EQ_INT(given, last - first);
+  CHECK_EQ_INT(kept, pages - (last - first));
+  /* A header just past a block boundary before data_off: both blocks. */
+  memset(arena, 0xAB, pages * page);
+  data_off = (uint64_t)(block + 100 - (uintptr_t)m);
+  io_stored_header_done(m, len, data_off);
+  CHECK(page_given(arena, (block - mib2 - a0) / page));
+  CHECK(page_given(arena, (block - a0) / page));
+  CHECK(!page_given(arena, (block + mib2 - a0) / page));
+  /* Near the ends: clipped to the mapping, never its neighbours. */
+  memset(arena, 0xAB, pages * page);
+  io_stored_header_done(m, len, 0);
+  io_stored_header_done(m, len, len);
+  io_stored_header_done(m, len, len + 1); /* out of range: nothing */
+  CHECK(!page_given(arena, 0));
+  CHECK(!page_given(arena, pages - 1));
+  CHECK(page_given(arena, 1));
+  CHECK(page_given(arena, pages - 2));
+  munmap(arena, pages * page);
+}
+
 static void test_map_file_small_pages(void) {
   char path[] = "/tmp/weft_test_input_XXXXXX";
   int fd = mkstemp(path);
@@ -427,6 +471,7 @@ int main(void) {
   RUN_TEST(test_init_alloc_failure);
   RUN_TEST(test_stored_zip);
   RUN_TEST(test_stored_tar);
+  RUN_TEST(test_stored_header_done);
   RUN_TEST(test_map_file_small_pages);
   return CHECK_SUMMARY();
 }

@@ -1,0 +1,236 @@
+/* core/spill: members written to an unlinked file and mapped back, at
+ * page-aligned offsets; memory-only file systems, missing directories and
+ * WEFT_SPILL off leave the bytes on the heap. Through the public API: the
+ * large deflated member of a zip is spilled, the small one is not, and the
+ * tables are the same with spilling off or refused. */
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include "check.h"
+#include "core/spill.h"
+#include "weft/weft.h"
+
+/* An empty directory for the spill file on a disk-backed file system: in
+ * the working directory (the tests' sources) or else /var/tmp. */
+static char spill_dir[64];
+
+static int make_disk_dir(void) {
+  const char *parents[] = {".", "/var/tmp"};
+  for (int i = 0; i < 2; i++) {
+    snprintf(spill_dir, sizeof spill_dir, "%s/spill-test-XXXXXX", parents[i]);
+    if (!mkdtemp(spill_dir)) continue;
+    int fd = open(spill_dir, O_RDONLY | O_DIRECTORY);
+    int memory = fd < 0 || spill_fd_is_memory(fd);
+    if (fd >= 0) close(fd);
+    if (!memory) return 1;
+    rmdir(spill_dir);
+  }
+  return 0;
+}
+
+static size_t dir_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  size_t n = 0;
+  if (!d) return (size_t)-1;
+  for (struct dirent *e; (e = readdir(d));)
+    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
+  closedir(d);
+  return n;
+}
+
+static uint8_t *pattern(size_t len, unsigned seed) {
+  uint8_t *p = malloc(len);
+  for (size_t i = 0; p && i < len; i++) p[i] = (uint8_t)(i * 31u + seed * 7u + (i >> 9));
+  return p;
+}
+
+static void test_members_map_back_at_page_offsets(void) {
+  spill_file s;
+  spill_init(&s, spill_dir, 1);
+  CHECK_EQ_INT(s.state, SPILL_UNTRIED);
+  size_t lens[] = {1, 4096, 70000, 123457, 4095};
+  void *maps[5];
+  size_t map_lens[5];
+  const uint8_t *datas[5];
+  uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+  for (int i = 0; i < 5; i++) {
+    uint8_t *bytes = pattern(lens[i], (unsigned)i);
+    uint64_t before = s.size;
+    maps[i] = spill_member(&s, bytes, lens[i], &datas[i], &map_lens[i]);
+    CHECK(maps[i] != NULL);
+    CHECK_EQ_INT(s.size % page, 0);
+    CHECK_EQ_INT(s.size - before, (lens[i] + page - 1) / page * page);
+    if (maps[i]) CHECK(memcmp(datas[i], bytes, lens[i]) == 0);
+    free(bytes);
+  }
+  CHECK_EQ_INT(s.state, SPILL_OPEN);
+  CHECK_EQ_INT(dir_entries(spill_dir), 0); /* unlinked at once */
+  spill_close(&s);
+  CHECK_EQ_INT(s.fd, -1);
+  for (int i = 0; i < 5; i++) { /* readable after close, then unmapped */
+    uint8_t *bytes = pattern(lens[i], (unsigned)i);
+    if (maps[i]) CHECK(memcmp(datas[i], bytes, lens[i]) == 0);
+    if (maps[i]) munmap(maps[i], map_lens[i]);
+    free(bytes);
+  }
+  const uint8_t *data;
+  size_t map_len;
+  uint8_t one = 1;
+  CHECK(spill_member(&s, &one, 1, &data, &map_len) == NULL); /* closed: off */
+}
+
+static void test_off_or_unusable_keeps_the_heap(void) {
+  uint8_t bytes[100] = {1, 2, 3};
+  const uint8_t *data;
+  size_t map_len;
+  spill_file s;
+  spill_init(&s, spill_dir, 0); /* WEFT_SPILL=0 */
+  CHECK(spill_member(&s, bytes, sizeof bytes, &data, &map_len) == NULL);
+  CHECK_EQ_INT(s.state, SPILL_OFF);
+  spill_init(&s, "spill-test-no-such-directory", 1);
+  CHECK(spill_member(&s, bytes, sizeof bytes, &data, &map_len) == NULL);
+  CHECK_EQ_INT(s.state, SPILL_OFF);
+  CHECK(spill_member(&s, bytes, sizeof bytes, &data, &map_len) == NULL); /* stays off */
+  spill_close(&s);
+  spill_init(&s, spill_dir, 1);
+  CHECK(spill_member(&s, bytes, 0, &data, &map_len) == NULL); /* nothing to spill */
+  CHECK_EQ_INT(s.state, SPILL_UNTRIED);
+  spill_close(&s);
+}
+
+/* /dev/shm is tmpfs on Linux: spilling there would save no memory. */
+static void test_memory_file_systems_are_refused(void) {
+  struct stat st;
+  if (stat("/dev/shm", &st) != 0 || !S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "skip: no /dev/shm\n");
+    return;
+  }
+  uint8_t bytes[100] = {1};
+  const uint8_t *data;
+  size_t map_len;
+  spill_file s;
+  spill_init(&s, "/dev/shm", 1);
+  CHECK(spill_member(&s, bytes, sizeof bytes, &data, &map_len) == NULL);
+  CHECK_EQ_INT(s.state, SPILL_OFF);
+  spill_close(&s);
+  int fd = open("/dev/shm", O_RDONLY | O_DIRECTORY);
+  CHECK(fd >= 0 && spill_fd_is_memory(fd));
+  if (fd >= 0) close(fd);
+  fd = open(spill_dir, O_RDONLY | O_DIRECTORY);
+  CHECK(fd >= 0 && !spill_fd_is_memory(fd));
+  if (fd >= 0) close(fd);
+}
+
+/* A JSON trace of n complete slices. */
+static char *json_slices(size_t n, size_t *len) {
+  size_t cap = 64 + n * 80, at = 0;
+  char *p = malloc(cap);
+  if (!p) return NULL;
+  at += (size_t)snprintf(p + at, cap - at, "[");
+  for (size_t i = 0; i < n; i++)
+    at += (size_t)snprintf(p + at, cap - at,
+                           "%s{\"ph\":\"X\",\"ts\":%zu,\"dur\":3,\"pid\":1,"
+                           "\"tid\":%zu,\"name\":\"s%zu\"}",
+                           i ? "," : "", i * 10, 1 + i % 4, i % 50);
+  at += (size_t)snprintf(p + at, cap - at, "]");
+  *len = at;
+  return p;
+}
+
+/* Writes a zip of a large JSON member (*big_len bytes) and a small one,
+ * both deflated. */
+static int write_zip(const char *path, size_t *big_len) {
+  size_t lens[2];
+  char *datas[2] = {json_slices(20000, &lens[0]), json_slices(10, &lens[1])};
+  const char *names[2] = {"big.json", "small.json"};
+  struct archive *a = archive_write_new();
+  int ok = datas[0] && datas[1] && a && archive_write_set_format_zip(a) == ARCHIVE_OK &&
+           archive_write_set_options(a, "zip:compression=deflate") == ARCHIVE_OK &&
+           archive_write_open_filename(a, path) == ARCHIVE_OK;
+  for (int i = 0; ok && i < 2; i++) {
+    struct archive_entry *e = archive_entry_new();
+    archive_entry_set_pathname(e, names[i]);
+    archive_entry_set_size(e, (la_int64_t)lens[i]);
+    archive_entry_set_filetype(e, AE_IFREG);
+    archive_entry_set_perm(e, 0644);
+    ok = archive_write_header(a, e) == ARCHIVE_OK &&
+         archive_write_data(a, datas[i], lens[i]) == (la_ssize_t)lens[i];
+    archive_entry_free(e);
+  }
+  if (a) ok = archive_write_close(a) == ARCHIVE_OK && ok;
+  archive_write_free(a);
+  free(datas[0]);
+  free(datas[1]);
+  *big_len = lens[0];
+  return ok;
+}
+
+static int count_row(void *user, int statement, int ncols, const weft_cell *cells) {
+  (void)statement;
+  if (ncols == 1 && cells[0].type == WEFT_CELL_INT) *(int64_t *)user = cells[0].i;
+  return 0;
+}
+
+/* Loads path with the environment as set; returns the bytes spilled and
+ * sets *slices and *sum_ts. */
+static uint64_t load_zip(const char *path, int64_t *slices, int64_t *sum_ts) {
+  weft *w = NULL;
+  weft_load_progress p = {0};
+  *slices = *sum_ts = -1;
+  if (weft_open(&w, NULL) == WEFT_OK && weft_load_path(w, path) == WEFT_OK &&
+      weft_load_finish(w) == WEFT_OK) {
+    weft_query_callbacks cb = {0};
+    cb.on_row = count_row;
+    cb.user = slices;
+    weft_query(w, "select count(*) from slice", &cb);
+    cb.user = sum_ts;
+    weft_query(w, "select sum(ts + dur) from slice", &cb);
+    weft_get_progress(w, &p);
+  } else {
+    fprintf(stderr, "load failed: %s\n", weft_errmsg(w));
+  }
+  weft_close(w);
+  return p.bytes_spilled;
+}
+
+static void test_loader_spills_large_deflated_members(void) {
+  char deflated[96];
+  size_t big = 0;
+  snprintf(deflated, sizeof deflated, "%s/d.zip", spill_dir);
+  CHECK(write_zip(deflated, &big));
+  CHECK(big >= SPILL_MIN_BYTES);
+  int64_t n, sum, n0, sum0;
+  setenv("TMPDIR", spill_dir, 1);
+  CHECK_EQ_INT(load_zip(deflated, &n, &sum), big); /* the small member is not */
+  CHECK_EQ_INT(n, 20010);
+  setenv("WEFT_SPILL", "0", 1);
+  CHECK_EQ_INT(load_zip(deflated, &n0, &sum0), 0);
+  CHECK(n0 == n && sum0 == sum);
+  unsetenv("WEFT_SPILL");
+  setenv("TMPDIR", "/dev/shm", 1);
+  CHECK_EQ_INT(load_zip(deflated, &n0, &sum0), 0);
+  CHECK(n0 == n && sum0 == sum);
+  unsetenv("TMPDIR");
+  CHECK_EQ_INT(dir_entries(spill_dir), 1); /* the zip: no spill file left */
+  unlink(deflated);
+}
+
+int main(void) {
+  if (!make_disk_dir()) { /* every candidate is tmpfs: nothing to test */
+    fprintf(stderr, "skip: no disk-backed directory (. and /var/tmp are in memory)\n");
+    return 0;
+  }
+  RUN_TEST(test_members_map_back_at_page_offsets);
+  RUN_TEST(test_off_or_unusable_keeps_the_heap);
+  RUN_TEST(test_memory_file_systems_are_refused);
+  RUN_TEST(test_loader_spills_large_deflated_members);
+  rmdir(spill_dir);
+  return CHECK_SUMMARY();
+}
