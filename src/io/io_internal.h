@@ -37,6 +37,20 @@ int io_yield(io_sink *s, const char *name, uint32_t index, bool truncated,
  * io_stored_done gives the member's whole pages back after the check. */
 const uint8_t *io_stored_zip(const uint8_t *map, uint64_t map_len, uint64_t data_off,
                              const char *name, uint64_t size);
+/* A deflated zip member's compressed bytes at data_off in the mapping, if
+ * its local header checks out as for io_stored_zip (name, no encryption or
+ * data descriptor, uncompressed size `size`) with method 8 and compressed
+ * bytes inside the mapping: sets *compressed (their length) and *crc (the
+ * header's CRC-32 of the inflated bytes). NULL: let libarchive read it. */
+const uint8_t *io_deflated_zip(const uint8_t *map, uint64_t map_len, uint64_t data_off,
+                               const char *name, uint64_t size, uint64_t *compressed,
+                               uint32_t *crc);
+/* Inflates in_len bytes of raw deflate into exactly `size` bytes at out and
+ * checks their CRC-32: 0, or -1 if the stream is corrupt, ends early or
+ * late, or the CRC differs (out's contents are then undefined). */
+struct libdeflate_decompressor;
+int io_inflate_exact(struct libdeflate_decompressor *d, const uint8_t *in, size_t in_len,
+                     uint8_t *out, size_t size, uint32_t crc);
 const uint8_t *io_stored_tar(const uint8_t *map, uint64_t map_len, uint64_t data_off,
                              uint64_t size);
 void io_stored_done(const uint8_t *data, uint64_t len);
@@ -46,6 +60,9 @@ void io_stored_done(const uint8_t *data, uint64_t len);
  * 2 MiB-aligned window around the header and data_off, clipped to the
  * mapping; pages of it read again later come back from the page cache. */
 void io_stored_header_done(const uint8_t *map, uint64_t map_len, uint64_t data_off);
+/* The same for any range [lo, hi) of the mapping that was read once: every
+ * page of the 2 MiB-aligned blocks it touches, clipped to the mapping. */
+void io_stored_window_done(const uint8_t *map, uint64_t map_len, uint64_t lo, uint64_t hi);
 
 /* zlib-based single-stream containers (gzip.c). */
 int io_gzip_each(const uint8_t *data, size_t len, const io_limits *l,

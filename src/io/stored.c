@@ -38,20 +38,50 @@ static uint32_t stored_crc32(const uint8_t *p, uint64_t n) {
   return libdeflate_crc32(0, p, (size_t)n);
 }
 
-const uint8_t *io_stored_zip(const uint8_t *map, uint64_t map_len, uint64_t data_off,
-                             const char *name, uint64_t size) {
-  if (size == 0 || data_off > map_len || size > map_len - data_off) return NULL;
+/* The local header ending at data_off if it is for `name`, neither
+ * encrypted nor followed by a data descriptor, with `method` and the
+ * uncompressed size `size`; NULL otherwise. */
+static const uint8_t *stored_zip_local(const uint8_t *map, uint64_t map_len,
+                                       uint64_t data_off, const char *name, uint64_t size,
+                                       uint32_t method) {
+  if (size == 0 || data_off > map_len) return NULL;
   int64_t h = stored_zip_header(map, data_off);
   if (h < 0) return NULL;
   const uint8_t *p = map + h;
   uint32_t flags = stored_u16(p + 6), n = stored_u16(p + 26);
   if (flags & (ZIP_FLAG_ENCRYPTED | ZIP_FLAG_DESCRIPTOR | ZIP_FLAG_STRONG)) return NULL;
-  if (stored_u16(p + 8) != 0) return NULL; /* method: stored */
-  if (stored_u32(p + 18) != size || stored_u32(p + 22) != size) return NULL;
+  if (stored_u16(p + 8) != method || stored_u32(p + 22) != size) return NULL;
   if (!name || strlen(name) != n || memcmp(p + ZIP_LOCAL_HEADER, name, n) != 0)
     return NULL;
+  return p;
+}
+
+const uint8_t *io_stored_zip(const uint8_t *map, uint64_t map_len, uint64_t data_off,
+                             const char *name, uint64_t size) {
+  const uint8_t *p = stored_zip_local(map, map_len, data_off, name, size, 0);
+  if (!p || size > map_len - data_off || stored_u32(p + 18) != size) return NULL;
   if (stored_crc32(map + data_off, size) != stored_u32(p + 14)) return NULL;
   return map + data_off;
+}
+
+const uint8_t *io_deflated_zip(const uint8_t *map, uint64_t map_len, uint64_t data_off,
+                               const char *name, uint64_t size, uint64_t *compressed,
+                               uint32_t *crc) {
+  const uint8_t *p = stored_zip_local(map, map_len, data_off, name, size, 8);
+  if (!p) return NULL;
+  uint64_t n = stored_u32(p + 18);
+  if (n == 0 || n > map_len - data_off) return NULL;
+  *compressed = n;
+  *crc = stored_u32(p + 14);
+  return map + data_off;
+}
+
+int io_inflate_exact(struct libdeflate_decompressor *d, const uint8_t *in, size_t in_len,
+                     uint8_t *out, size_t size, uint32_t crc) {
+  size_t got = 0;
+  if (libdeflate_deflate_decompress(d, in, in_len, out, size, &got) != LIBDEFLATE_SUCCESS)
+    return -1;
+  return got == size && stored_crc32(out, size) == crc ? 0 : -1;
 }
 
 /* An octal tar number field (NUL/space padded); -1 if it is not one. */
@@ -97,17 +127,20 @@ void io_stored_done(const uint8_t *data, uint64_t len) {
 
 #define STORED_FOLIO_MAX ((uint64_t)2 << 20)
 
+void io_stored_window_done(const uint8_t *map, uint64_t map_len, uint64_t lo, uint64_t hi) {
+  if (!map || lo >= hi || lo >= map_len) return;
+  if (hi > map_len) hi = map_len;
+  uint64_t base = (uint64_t)(uintptr_t)map, page = stored_page_size();
+  uint64_t a = (base + lo) & ~(STORED_FOLIO_MAX - 1);
+  uint64_t b = (base + hi + STORED_FOLIO_MAX - 1) & ~(STORED_FOLIO_MAX - 1);
+  uint64_t start = base & ~(page - 1), end = (base + map_len + page - 1) & ~(page - 1);
+  if (a < start) a = start;
+  if (b > end) b = end;
+  if (a < b) madvise((void *)(uintptr_t)a, (size_t)(b - a), MADV_DONTNEED);
+}
+
 void io_stored_header_done(const uint8_t *map, uint64_t map_len, uint64_t data_off) {
-  if (!map || data_off > map_len) return;
   uint64_t header_max = ZIP_LOCAL_HEADER + 2u * 65535u; /* >= a tar block */
-  uint64_t lo = data_off > header_max ? data_off - header_max : 0;
-  uint64_t hi = data_off + 1 < map_len ? data_off + 1 : map_len;
-  lo = (uint64_t)((uintptr_t)map + lo) & ~(STORED_FOLIO_MAX - 1);
-  hi = ((uint64_t)((uintptr_t)map + hi) + STORED_FOLIO_MAX - 1) & ~(STORED_FOLIO_MAX - 1);
-  uint64_t page = stored_page_size();
-  uint64_t start = (uint64_t)(uintptr_t)map & ~(page - 1);
-  uint64_t end = ((uint64_t)(uintptr_t)map + map_len + page - 1) & ~(page - 1);
-  if (lo < start) lo = start;
-  if (hi > end) hi = end;
-  if (lo < hi) madvise((void *)(uintptr_t)lo, (size_t)(hi - lo), MADV_DONTNEED);
+  io_stored_window_done(map, map_len, data_off > header_max ? data_off - header_max : 0,
+                        data_off + 1);
 }

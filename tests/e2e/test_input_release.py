@@ -236,6 +236,27 @@ class InputReleaseTest(e.TempDirTest):
         self.assertSameRun(got, want)
         self.assertIn('a.json', got[2])
 
+    def test_corrupt_deflated_member_fails_the_same_way(self):
+        """Deflated members inflated in place from the mapping (libdeflate)
+        and read through libarchive (WEFT_INPUT_MMAP=0) fail alike when the
+        compressed bytes or the CRC are wrong, and a flipped bit that still
+        inflates is caught by the CRC."""
+        members = [('a.json', self.json), ('b.txt', self.systrace)]
+        good = read(self.zip_of('d.zip', members, zipfile.ZIP_DEFLATED))
+        with zipfile.ZipFile(io.BytesIO(good)) as z:
+            info = z.getinfo('a.json')
+        start = info.header_offset + 30 + len(info.filename) + len(info.extra)
+        for name, at in (('middle', start + info.compress_size // 2),
+                         ('first byte', start), ('crc', info.header_offset + 14)):
+            data = bytearray(good)
+            data[at] ^= 0x10
+            path = self.write('d.zip', bytes(data))
+            got = run_env({}, '--quiet', '-Q', 'select count(*) from slice', path)
+            want = run_env(KEEP, '--quiet', '-Q', 'select count(*) from slice', path)
+            self.assertNotEqual(got[0], 0, name)
+            self.assertSameRun(got, want)
+            self.assertIn('a.json', got[2], name)
+
     def test_truncated_archive_fails_the_same_way(self):
         path = self.zip_of('s.zip', [('a.json', self.json), ('b.txt', self.systrace)],
                            zipfile.ZIP_STORED)

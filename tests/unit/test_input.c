@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <libdeflate.h>
 
 #include "base/base.h"
 #include "check.h"
@@ -309,6 +310,76 @@ static void test_stored_zip(void) {
   CHECK(io_stored_zip(buf, at2 + 3, at1, "a.json", size) == buf + at1);
 }
 
+/* Raw deflate of n bytes into out (cap bytes); returns the length. */
+static size_t raw_deflate(const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) != Z_OK) return 0;
+  z.next_in = (Bytef *)in;
+  z.avail_in = (uInt)n;
+  z.next_out = out;
+  z.avail_out = (uInt)cap;
+  int rc = deflate(&z, Z_FINISH);
+  size_t len = rc == Z_STREAM_END ? z.total_out : 0;
+  deflateEnd(&z);
+  return len;
+}
+
+/* A deflated member's local header: method 8, sizes and CRC of `plain`. */
+static size_t zip_deflated_member(uint8_t *out, const char *name, const uint8_t *plain,
+                                  size_t n, size_t cap) {
+  size_t name_len = strlen(name);
+  size_t comp = raw_deflate(plain, n, out + 30 + name_len, cap - 30 - name_len);
+  memset(out, 0, 30);
+  put32(out, 0x04034b50);
+  put16(out + 8, 8);
+  put32(out + 14, (uint32_t)crc32(0, plain, (uInt)n));
+  put32(out + 18, (uint32_t)comp);
+  put32(out + 22, (uint32_t)n);
+  put16(out + 26, (uint32_t)name_len);
+  memcpy(out + 30, name, name_len);
+  return 30 + name_len + comp;
+}
+
+static void test_deflated_zip_in_place(void) {
+  static uint8_t plain[20000], zip[30000], out[20000];
+  for (size_t i = 0; i < sizeof plain; i++) plain[i] = (uint8_t)("trace "[i % 6] + (i >> 10));
+  size_t total = zip_deflated_member(zip, "a.json", plain, sizeof plain, sizeof zip);
+  size_t at = 30 + 6, size = sizeof plain;
+  uint64_t comp = 0;
+  uint32_t crc = 0;
+  const uint8_t *in = io_deflated_zip(zip, total, at, "a.json", size, &comp, &crc);
+  CHECK(in == zip + at);
+  CHECK_EQ_INT(comp, total - at);
+  CHECK_EQ_INT(crc, crc32(0, plain, (uInt)size));
+  struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+  CHECK(d != NULL);
+  CHECK_EQ_INT(io_inflate_exact(d, in, (size_t)comp, out, size, crc), 0);
+  CHECK(memcmp(out, plain, size) == 0);
+  /* Wrong CRC, a size one short or long, a truncated or corrupt stream. */
+  CHECK_EQ_INT(io_inflate_exact(d, in, (size_t)comp, out, size, crc ^ 1), -1);
+  CHECK_EQ_INT(io_inflate_exact(d, in, (size_t)comp, out, size - 1, crc), -1);
+  static uint8_t big[20001];
+  CHECK_EQ_INT(io_inflate_exact(d, in, (size_t)comp, big, size + 1, crc), -1);
+  CHECK_EQ_INT(io_inflate_exact(d, in, (size_t)comp / 2, out, size, crc), -1);
+  zip[at + comp / 2] ^= 0x55;
+  CHECK_EQ_INT(io_inflate_exact(d, in, (size_t)comp, out, size, crc), -1);
+  libdeflate_free_decompressor(d);
+  /* The header must check out, as for a stored member. */
+  CHECK(io_deflated_zip(zip, total, at, "b.json", size, &comp, &crc) == NULL);
+  CHECK(io_deflated_zip(zip, total, at, "a.json", size + 1, &comp, &crc) == NULL);
+  CHECK(io_deflated_zip(zip, total - 1, at, "a.json", size, &comp, &crc) == NULL);
+  CHECK(io_stored_zip(zip, total, at, "a.json", size) == NULL); /* not stored */
+  put16(zip + 6, 0x0008); /* a data descriptor: sizes may be zero */
+  CHECK(io_deflated_zip(zip, total, at, "a.json", size, &comp, &crc) == NULL);
+  put16(zip + 6, 0);
+  put16(zip + 8, 0); /* stored */
+  CHECK(io_deflated_zip(zip, total, at, "a.json", size, &comp, &crc) == NULL);
+  put16(zip + 8, 8);
+  put32(zip + 18, 0); /* no compressed bytes */
+  CHECK(io_deflated_zip(zip, total, at, "a.json", size, &comp, &crc) == NULL);
+}
+
 static void tar_header(uint8_t *h, const char *name, size_t size, char type) {
   memset(h, 0, 512);
   memcpy(h, name, strlen(name));
@@ -471,6 +542,7 @@ int main(void) {
   RUN_TEST(test_init_alloc_failure);
   RUN_TEST(test_stored_zip);
   RUN_TEST(test_stored_tar);
+  RUN_TEST(test_deflated_zip_in_place);
   RUN_TEST(test_stored_header_done);
   RUN_TEST(test_map_file_small_pages);
   return CHECK_SUMMARY();

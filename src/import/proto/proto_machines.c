@@ -177,7 +177,7 @@ int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,
                             base_error *err) {
   if (machine == f->machine) return WEFT_OK; /* the host syncs with nobody */
   proto_sync_mean mean = {0};
-  proto_sync_entry prev, cur;
+  proto_sync_entry prev = {0}, cur; /* prev is read only after an entry, but -O3 cannot tell */
   size_t entries = 0;
   proto_reader r;
   proto_field fl;
