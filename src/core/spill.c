@@ -51,9 +51,9 @@ static int spill_create_in(const char *dir) {
   return fd;
 }
 
-/* The first default directory that works: only the first one that exists
- * decides, so TMPDIR on tmpfs means no spilling rather than spilling
- * elsewhere against the user's choice. */
+/* TMPDIR, when set, is the only choice (on tmpfs that means no spilling,
+ * rather than spilling elsewhere against the user's choice); otherwise
+ * /var/tmp, then /tmp. */
 static int spill_create(const spill_file *s) {
   if (s->dir) return spill_create_in(s->dir);
   const char *env = getenv("TMPDIR");

@@ -10,8 +10,9 @@
  *  - Never on tmpfs or ramfs: their pages are memory that only swap could
  *    free, so spilling there would hide the bytes from the process's RSS
  *    without saving anything. Such a directory turns spilling off.
- *  - The directory is $TMPDIR, else /var/tmp, else /tmp: the first in which a
- *    temporary file can be made. WEFT_SPILL=0 turns spilling off.
+ *  - The directory is $TMPDIR when set, else /var/tmp, else /tmp (the
+ *    first of the two in which a file can be made). WEFT_SPILL=0 (read by
+ *    the loader) turns spilling off.
  *  - Each spilled member starts at a page-aligned offset of the file and is
  *    mapped read-only on its own; the caller munmaps the mapping. Bytes once
  *    written are never rewritten, so every mapping stays valid until it is

@@ -97,6 +97,10 @@ bool io_archive_streams_from_file(io_trace_type type);
  * puts the data, method 0, no encryption or data descriptor, sizes equal to
  * the entry's, CRC-32 of the bytes equal to the header's; tar: a valid
  * header block right before the data for a regular file of that size).
+ * A deflated zip member whose local header checks out the same way (method
+ * 8, its compressed bytes inside the mapping) is inflated from the mapping
+ * with libdeflate and yielded as a copy if it inflates to exactly the
+ * entry's size with the header's CRC-32.
  * Anything else is read through libarchive as before, so a corrupt member
  * fails the same way. The bytes checked are given back to the OS
  * (MADV_DONTNEED) after the check. */
