@@ -130,18 +130,28 @@ static int walk_next(io_walk *w, uint32_t count, struct archive_entry **e,
   return 1;
 }
 
-/* A stored member's bytes in the mapping, verified; NULL: read them. */
-static const uint8_t *walk_view(io_walk *w, struct archive_entry *e, const char *name) {
+/* 1 if the member's data may be read from the mapping: sets *at (where it
+ * starts in the archive) and *size (the entry's, not 0). */
+static int walk_mapped_data(io_walk *w, struct archive_entry *e, uint64_t *at,
+                            uint64_t *size) {
   if (!w->view || archive_filter_count(w->a) != 1 || !archive_entry_size_is_set(e) ||
       archive_entry_size(e) <= 0 || archive_entry_sparse_count(e) > 0)
-    return NULL;
-  la_int64_t at = archive_filter_bytes(w->a, 0); /* where the data starts */
-  if (at < 0) return NULL;
-  uint64_t size = (uint64_t)archive_entry_size(e);
+    return 0;
+  la_int64_t start = archive_filter_bytes(w->a, 0);
+  if (start < 0) return 0;
+  *at = (uint64_t)start;
+  *size = (uint64_t)archive_entry_size(e);
+  return 1;
+}
+
+/* A stored member's bytes in the mapping, verified; NULL: read them. */
+static const uint8_t *walk_view(io_walk *w, struct archive_entry *e, const char *name) {
+  uint64_t at, size;
+  if (!walk_mapped_data(w, e, &at, &size)) return NULL;
   const uint8_t *view = w->type == IO_TRACE_ZIP
-                            ? io_stored_zip(w->view, w->in_len, (uint64_t)at, name, size)
-                            : io_stored_tar(w->view, w->in_len, (uint64_t)at, size);
-  io_stored_header_done(w->view, w->in_len, (uint64_t)at);
+                            ? io_stored_zip(w->view, w->in_len, at, name, size)
+                            : io_stored_tar(w->view, w->in_len, at, size);
+  io_stored_header_done(w->view, w->in_len, at);
   return view;
 }
 
@@ -165,15 +175,10 @@ static int walk_yield_view(io_walk *w, const uint8_t *view, size_t len,
  * corrupt stream or a limit in its usual words. */
 static int walk_inflate(io_walk *w, struct archive_entry *e, const char *name,
                         const char *what, io_sink *out) {
-  if (!w->view || w->type != IO_TRACE_ZIP || archive_filter_count(w->a) != 1 ||
-      !archive_entry_size_is_set(e) || archive_entry_size(e) <= 0)
-    return 0;
-  la_int64_t at = archive_filter_bytes(w->a, 0);
-  uint64_t size = (uint64_t)archive_entry_size(e), compressed = 0;
+  uint64_t at, size, compressed = 0;
   uint32_t crc = 0;
-  const uint8_t *in = at < 0 ? NULL
-                             : io_deflated_zip(w->view, w->in_len, (uint64_t)at, name,
-                                               size, &compressed, &crc);
+  if (w->type != IO_TRACE_ZIP || !walk_mapped_data(w, e, &at, &size)) return 0;
+  const uint8_t *in = io_deflated_zip(w->view, w->in_len, at, name, size, &compressed, &crc);
   if (!in || size >= SIZE_MAX ||
       io_check_limits(w->limits, size, w->total_out + size, w->in_len, what, NULL) != WEFT_OK)
     return 0;
@@ -182,8 +187,8 @@ static int walk_inflate(io_walk *w, struct archive_entry *e, const char *name,
   int ok = io_inflate_exact(w->inflater, in, (size_t)compressed, out->data, (size_t)size,
                             crc) == 0;
   /* Read once: the header's and the compressed bytes' pages go back. */
-  io_stored_header_done(w->view, w->in_len, (uint64_t)at);
-  io_stored_window_done(w->view, w->in_len, (uint64_t)at, (uint64_t)at + compressed);
+  io_stored_header_done(w->view, w->in_len, at);
+  io_stored_window_done(w->view, w->in_len, at, at + compressed);
   if (!ok) {
     io_sink_free(out);
     return 0;
