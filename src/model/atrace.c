@@ -138,9 +138,8 @@ static int atrace_process_track(trace_context *ctx, const kernel_scope *sc,
 static int atrace_track_open(trace_context *ctx, uint32_t track) {
   const model_stack *st = model_stack_find(ctx, track);
   if (!st) return 0;
-  storage_table *t = ctx_table(ctx, TABLE_SLICE);
   for (size_t i = 0; i < st->slices.len; i++)
-    if (storage_get_i64(t, SLICE_dur, st->slices.data[i]) < 0) return 1;
+    if (st->slices.data[i].dur < 0) return 1;
   return 0;
 }
 

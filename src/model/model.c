@@ -417,14 +417,11 @@ static model_stack *model_stack_for(trace_context *ctx, uint32_t track) {
 /* Pops complete slices (known duration) that ended before ts, or at ts —
  * except that a zero-duration slice at ts stays open for a new
  * zero-duration slice at ts (new_dur 0), which then nests in it. */
-static void model_stack_pop_ended(trace_context *ctx, model_stack *st,
-                                  int64_t ts, int64_t new_dur) {
-  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+static void model_stack_pop_ended(model_stack *st, int64_t ts, int64_t new_dur) {
   while (st->slices.len) {
-    uint32_t top = st->slices.data[st->slices.len - 1];
-    int64_t dur = storage_get_i64(t, SLICE_dur, top);
-    int64_t end = storage_get_i64(t, SLICE_ts, top) + dur;
-    if (dur < 0 || end > ts || (end == ts && dur == 0 && new_dur == 0)) break;
+    const model_stack_entry *top = &st->slices.data[st->slices.len - 1];
+    int64_t end = top->ts + top->dur;
+    if (top->dur < 0 || end > ts || (end == ts && top->dur == 0 && new_dur == 0)) break;
     st->slices.len--;
   }
 }
@@ -434,7 +431,7 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
                             int64_t arg_set, uint32_t *slice) {
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
-  model_stack_pop_ended(ctx, st, ts, dur);
+  model_stack_pop_ended(st, ts, dur);
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   int rc = storage_table_append(t, slice);
   if (rc) return rc;
@@ -445,11 +442,12 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
   storage_set_str(t, SLICE_name, *slice, name);
   storage_set_i64(t, SLICE_depth, *slice, (int64_t)st->slices.len);
   if (st->slices.len)
-    storage_set_i64(t, SLICE_parent_id, *slice, st->slices.data[st->slices.len - 1]);
+    storage_set_i64(t, SLICE_parent_id, *slice, st->slices.data[st->slices.len - 1].slice);
   if (arg_set >= 0) storage_set_i64(t, SLICE_arg_set_id, *slice, arg_set);
   ctx_extend_bounds(ctx, ts);
   if (dur > 0) ctx_extend_bounds(ctx, ts + dur);
-  rc = VEC_PUSH(st->slices, *slice);
+  model_stack_entry entry = {ts, dur, *slice};
+  rc = VEC_PUSH(st->slices, entry);
   return rc ? rc : flow_slice_started(ctx, track, *slice);
 }
 
@@ -471,15 +469,15 @@ int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
   *slice = -1;
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
-  model_stack_pop_ended(ctx, st, ts, -1);
+  model_stack_pop_ended(st, ts, -1);
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   /* The innermost slice still open (unknown duration) is the one ending. */
   while (st->slices.len) {
-    uint32_t top = st->slices.data[--st->slices.len];
-    if (storage_get_i64(t, SLICE_dur, top) >= 0) continue;
-    storage_set_i64(t, SLICE_dur, top, ts - storage_get_i64(t, SLICE_ts, top));
+    const model_stack_entry *top = &st->slices.data[--st->slices.len];
+    if (top->dur >= 0) continue;
+    storage_set_i64(t, SLICE_dur, top->slice, ts - top->ts);
     ctx_extend_bounds(ctx, ts);
-    *slice = top;
+    *slice = top->slice;
     break;
   }
   return WEFT_OK;

@@ -56,8 +56,15 @@ typedef struct model_state {
   struct kslice_state *kslice; /* kernel slices (model/kslice.h), lazy */
 } model_state;
 
+/* A slice on a stack with its ts and dur (-1 while open), kept equal to its
+ * row's: the stack is read on every slice event, the table rows are not. */
+typedef struct model_stack_entry {
+  int64_t ts, dur;
+  uint32_t slice;
+} model_stack_entry;
+
 typedef struct model_stack {
-  VEC(uint32_t) slices; /* open slice ids, bottom first */
+  VEC(model_stack_entry) slices; /* bottom first */
 } model_stack;
 
 typedef enum model_arg_type {

@@ -4,23 +4,21 @@
 #include "core/context.h"
 
 
-static int64_t slice_stack_end_of(storage_table *t, uint32_t slice) {
-  int64_t dur = storage_get_i64(t, SLICE_dur, slice);
-  return dur < 0 ? -1 : storage_get_i64(t, SLICE_ts, slice) + dur;
+static int64_t slice_stack_end_of(const model_stack_entry *e) {
+  return e->dur < 0 ? -1 : e->ts + e->dur;
 }
 
 /* How many slices stay on the stack for a new slice at ts lasting new_dur
  * (-1: unknown): the rule model.c applies — complete slices on top that
  * ended by ts are popped, except a zero-duration one at ts when the new
  * slice is zero-duration too. */
-static size_t slice_stack_live_len(storage_table *t, const model_stack *st,
-                                   int64_t ts, int64_t new_dur) {
+static size_t slice_stack_live_len(const model_stack *st, int64_t ts, int64_t new_dur) {
   size_t n = st->slices.len;
   while (n) {
-    uint32_t top = st->slices.data[n - 1];
-    int64_t end = slice_stack_end_of(t, top);
+    const model_stack_entry *top = &st->slices.data[n - 1];
+    int64_t end = slice_stack_end_of(top);
     if (end < 0 || end > ts) break;
-    if (end == ts && new_dur == 0 && storage_get_i64(t, SLICE_dur, top) == 0) break;
+    if (end == ts && new_dur == 0 && top->dur == 0) break;
     n--;
   }
   return n;
@@ -29,7 +27,7 @@ static size_t slice_stack_live_len(storage_table *t, const model_stack *st,
 int64_t slice_stack_top(trace_context *ctx, uint32_t track) {
   model_stack *st = model_stack_find(ctx, track);
   if (!st || st->slices.len == 0) return -1;
-  return st->slices.data[st->slices.len - 1];
+  return st->slices.data[st->slices.len - 1].slice;
 }
 
 static int slice_stack_matches(storage_table *t, uint32_t slice,
@@ -52,15 +50,16 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
   model_stack *st = model_stack_find(ctx, track);
   if (!st) return WEFT_OK;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
-  st->slices.len = slice_stack_live_len(t, st, ts, -1);
+  st->slices.len = slice_stack_live_len(st, ts, -1);
   for (size_t i = st->slices.len; i-- > 0;) {
-    uint32_t s = st->slices.data[i];
-    if (storage_get_i64(t, SLICE_dur, s) >= 0) continue;
-    if (!slice_stack_matches(t, s, category, name)) continue;
-    storage_set_i64(t, SLICE_dur, s, ts - storage_get_i64(t, SLICE_ts, s));
+    model_stack_entry *e = &st->slices.data[i];
+    if (e->dur >= 0) continue;
+    if (!slice_stack_matches(t, e->slice, category, name)) continue;
+    e->dur = ts - e->ts;
+    storage_set_i64(t, SLICE_dur, e->slice, e->dur);
     ctx_extend_bounds(ctx, ts);
+    *slice = e->slice;
     if (i == st->slices.len - 1) st->slices.len--;
-    *slice = s;
     return WEFT_OK;
   }
   return WEFT_OK;
@@ -70,10 +69,9 @@ int slice_stack_fits(trace_context *ctx, uint32_t track, int64_t ts,
                      int64_t dur) {
   model_stack *st = model_stack_find(ctx, track);
   if (!st) return 1;
-  storage_table *t = ctx_table(ctx, TABLE_SLICE);
-  size_t n = slice_stack_live_len(t, st, ts, dur);
+  size_t n = slice_stack_live_len(st, ts, dur);
   if (n == 0) return 1;
-  int64_t parent_end = slice_stack_end_of(t, st->slices.data[n - 1]);
+  int64_t parent_end = slice_stack_end_of(&st->slices.data[n - 1]);
   if (parent_end < 0) return 1;
   return ts + (dur < 0 ? 0 : dur) <= parent_end;
 }
