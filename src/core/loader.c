@@ -268,9 +268,26 @@ static void loader_scans_stop(loader *l) {
 
 static const importer_ops *loader_importer_for(io_trace_type type);
 
+void import_scan_passed(const import_scan_input *in, size_t *given, size_t upto) {
+  if (!in->give_back || upto > in->len || upto < *given + 2 * IMPORT_SCAN_LAG) return;
+  /* Window edges aligned in the address space: consecutive calls give
+   * back every whole page between them. */
+  uintptr_t edge = ((uintptr_t)(in->data + upto) - IMPORT_SCAN_LAG) & ~(uintptr_t)(IMPORT_SCAN_LAG - 1);
+  if (edge <= (uintptr_t)(in->data + *given)) return;
+  input_give_back_pages(in->data + *given, (const uint8_t *)edge);
+  *given = (size_t)(edge - (uintptr_t)in->data);
+}
+
+/* What a scan of these bytes reads: `mapped`, they are a file mapping. */
+static import_scan_input loader_scan_input(const loader *l, const uint8_t *data, size_t len,
+                                           int mapped) {
+  return (import_scan_input){data, len, &l->ctx->options, mapped && l->give_back};
+}
+
 /* Queues a scan of an upcoming file if its importer has one; 0 when the
  * window is full (the file is then scanned in its turn). */
-static int loader_scan_ahead(loader *l, io_trace_type type, const uint8_t *data, size_t len) {
+static int loader_scan_ahead(loader *l, io_trace_type type, const uint8_t *data, size_t len,
+                             int mapped) {
   const importer_ops *ops = loader_importer_for(type);
   if (!ops || !ops->scan || !data || len == 0) return 1;
   size_t window = 4 * (size_t)(l->threads - 1) + 2;
@@ -278,7 +295,7 @@ static int loader_scan_ahead(loader *l, io_trace_type type, const uint8_t *data,
       (l->scan_jobs.len && l->scan_ahead_bytes + len > LOADER_SCAN_AHEAD_BYTES))
     return 0;
   if (!l->scans && scan_pool_create(&l->scans, l->threads)) return 0;
-  import_scan_input in = {data, len, &l->ctx->options};
+  import_scan_input in = loader_scan_input(l, data, len, mapped);
   loader_scan s = {NULL, data, len};
   if (VEC_RESERVE(l->scan_jobs, l->scan_jobs.len + 1) ||
       scan_pool_submit(l->scans, ops, &in, &s.job))
@@ -289,7 +306,7 @@ static int loader_scan_ahead(loader *l, io_trace_type type, const uint8_t *data,
 }
 
 void loader_scan_upcoming(loader *l, const uint8_t *data, size_t len) {
-  if (l->threads > 1) (void)loader_scan_ahead(l, io_sniff(data, len), data, len);
+  if (l->threads > 1) (void)loader_scan_ahead(l, io_sniff(data, len), data, len, 1);
 }
 
 /* Unlinks the job queued ahead for these bytes from the window; NULL if
@@ -315,10 +332,10 @@ void loader_scan_forget(loader *l, const uint8_t *data, size_t len) {
 /* The scan of a file about to be tokenized: the result of the scan queued
  * ahead for these bytes, else a scan run here and now. */
 static int loader_scan_result(loader *l, const importer_ops *ops, const uint8_t *data,
-                              size_t len, void **result, base_error *err) {
+                              size_t len, int mapped, void **result, base_error *err) {
   scan_job *job = loader_scan_unqueue(l, data, len);
   if (job) return scan_job_take(l->scans, job, result, err);
-  import_scan_input in = {data, len, &l->ctx->options};
+  import_scan_input in = loader_scan_input(l, data, len, mapped);
   return scan_run(ops, &in, result, err);
 }
 
@@ -527,7 +544,7 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
   if (!rc) rc = sorter_add_source(&l->sorter, &f->source);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   loader_apply_manifest(l, f);
-  if (ops->scan) rc = loader_scan_result(l, ops, data, len, &f->scan, err);
+  if (ops->scan) rc = loader_scan_result(l, ops, data, len, mapped, &f->scan, err);
   if (!rc) rc = ops->tokenize(f, err);
   if (f->scan) ops->scan_free(f->scan);
   f->scan = NULL;
@@ -662,7 +679,8 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
     if (rc != WEFT_OK) loader_scans_drop(l, scans_before); /* before members are freed */
     for (ahead = ahead > i + 1 ? ahead : i + 1; rc == WEFT_OK && ahead < ms.entries.len; ahead++) {
       const io_order_entry *e = &ms.entries.data[ahead];
-      if (!loader_scan_ahead(l, e->type, ms.datas.data[e->index], ms.lens.data[e->index]))
+      if (!loader_scan_ahead(l, e->type, ms.datas.data[e->index], ms.lens.data[e->index],
+                             !ms.owned.data[e->index]))
         break;
     }
     uint32_t k = ms.entries.data[i].index;

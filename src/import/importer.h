@@ -21,7 +21,21 @@ typedef struct import_scan_input {
   const uint8_t *data;
   size_t len;
   const weft_options *options;
+  int give_back; /* data is a read-only file mapping whose pages may be
+                    given back (see import_scan_passed) */
 } import_scan_input;
+
+/* How far behind its read position a scan keeps pages, and the step in
+ * which it gives back the rest. */
+#define IMPORT_SCAN_LAG ((size_t)4 << 20)
+
+/* For scans, as they walk a file: gives back the whole pages of in->data
+ * more than IMPORT_SCAN_LAG bytes behind offset `upto` when in->give_back
+ * (they come back from the page cache when tokenize reads them), so that a
+ * large file is never resident all at once while it is scanned. *given:
+ * the offset given back up to so far (0 at first); costs a comparison when
+ * there is nothing to do. Changes no byte of the input. */
+void import_scan_passed(const import_scan_input *in, size_t *given, size_t upto);
 
 typedef struct importer_ops {
   const char *trace_type;

@@ -34,7 +34,10 @@ int io_yield(io_sink *s, const char *name, uint32_t index, bool truncated,
 
 /* Stored members in a mapping of their archive (stored.c): the member's
  * bytes at data_off if verified (see io_archive_each_file_view), else NULL.
- * io_stored_done gives the member's whole pages back after the check. */
+ * The zip CRC check gives the member's whole pages back window by window
+ * as it passes them (a member is never resident all at once: they come
+ * back from the page cache when read); io_stored_done gives a tar
+ * member's whole pages back after its (header-only) check. */
 const uint8_t *io_stored_zip(const uint8_t *map, uint64_t map_len, uint64_t data_off,
                              const char *name, uint64_t size);
 /* A deflated zip member's compressed bytes at data_off in the mapping, if

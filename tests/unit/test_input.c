@@ -10,6 +10,7 @@
 #include "base/base.h"
 #include "check.h"
 #include "core/input.h"
+#include "import/importer.h"
 #include "io/io_internal.h"
 
 static size_t page;
@@ -310,6 +311,59 @@ static void test_stored_zip(void) {
   CHECK(io_stored_zip(buf, at2 + 3, at1, "a.json", size) == buf + at1);
 }
 
+/* A large stored member's CRC check gives its pages back as it goes: every
+ * whole page of the data is given back (so the member is never resident all
+ * at once), the header's page and the partial page at the data's end stay. */
+static void test_stored_zip_gives_back(void) {
+  const size_t pages = ((size_t)10 << 20) / page;
+  uint8_t *arena = arena_new(pages);
+  CHECK(arena != NULL);
+  if (!arena) return;
+  const size_t at = 30 + 1, size = (pages - 1) * page + 100 - at; /* ends in the last page */
+  for (size_t i = 0; i < size; i++) arena[at + i] = (uint8_t)(i * 2654435761u >> 13);
+  memset(arena, 0, 30);
+  put32(arena, 0x04034b50);
+  put32(arena + 14, (uint32_t)crc32(0, arena + at, (uInt)size));
+  put32(arena + 18, (uint32_t)size);
+  put32(arena + 22, (uint32_t)size);
+  put16(arena + 26, 1);
+  arena[30] = 'm';
+  CHECK(io_stored_zip(arena, at + size, at, "m", size) == arena + at);
+  size_t given = 0;
+  for (size_t i = 1; i + 1 < pages; i++) given += page_given(arena, i);
+  CHECK_EQ_INT(given, pages - 2);
+  CHECK(!page_given(arena, 0));
+  CHECK(!page_given(arena, pages - 1));
+  munmap(arena, pages * page);
+}
+
+/* A scan walking a mapped file gives back the whole pages more than
+ * IMPORT_SCAN_LAG behind it, in aligned windows; with give_back off, none. */
+static void test_scan_passed(void) {
+  const size_t pages = ((size_t)20 << 20) / page;
+  uint8_t *arena = arena_new(pages);
+  CHECK(arena != NULL);
+  if (!arena) return;
+  const uint8_t *data = arena + 100; /* not page-aligned */
+  size_t len = pages * page - 100, given = 0;
+  import_scan_input off = {data, len, NULL, 0};
+  for (size_t at = 0; at <= len; at += 65536) import_scan_passed(&off, &given, at);
+  import_scan_passed(&off, &given, len);
+  CHECK_EQ_INT(given, 0);
+  for (size_t i = 0; i < pages; i++) CHECK(!page_given(arena, i));
+  import_scan_input in = {data, len, NULL, 1};
+  import_scan_passed(&in, &given, len + 1); /* past the end: nothing */
+  CHECK_EQ_INT(given, 0);
+  for (size_t at = 0; at <= len; at += 65536) import_scan_passed(&in, &given, at);
+  import_scan_passed(&in, &given, len);
+  uintptr_t edge = ((uintptr_t)(data + len) - IMPORT_SCAN_LAG) & ~(uintptr_t)(IMPORT_SCAN_LAG - 1);
+  CHECK_EQ_INT(given, edge - (uintptr_t)data);
+  CHECK(!page_given(arena, 0)); /* shared with the bytes before data */
+  size_t first_kept = (edge - (uintptr_t)arena) / page;
+  for (size_t i = 1; i < pages; i++) CHECK_EQ_INT(page_given(arena, i), i < first_kept);
+  munmap(arena, pages * page);
+}
+
 /* Raw deflate of n bytes into out (cap bytes); returns the length. */
 static size_t raw_deflate(const uint8_t *in, size_t n, uint8_t *out, size_t cap) {
   z_stream z;
@@ -537,6 +591,8 @@ int main(void) {
   RUN_TEST(test_heap_buffer);
   RUN_TEST(test_no_give_back);
   RUN_TEST(test_mapped_scan);
+  RUN_TEST(test_stored_zip_gives_back);
+  RUN_TEST(test_scan_passed);
   RUN_TEST(test_give_back_pages);
   RUN_TEST(test_map_range);
   RUN_TEST(test_init_alloc_failure);

@@ -233,7 +233,7 @@ static void test_scan_mixes_paths(void) {
       "\"displayTimeUnit\":\"ns\"}";
   weft_options o;
   weft_options_default(&o);
-  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o};
+  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0};
   void *result = NULL;
   base_error err = {0};
   CHECK_EQ_INT(json_scan_run(&in, &result, &err), 0);

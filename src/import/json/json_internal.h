@@ -95,6 +95,10 @@ typedef struct json_scan {
   int64_t display_time_units;     /* json_display_time_unit to count */
   int has_systrace;               /* the last "systemTraceEvents" string: */
   size_t systrace_offset, systrace_len; /* its raw bytes */
+  /* during the walk only: its input and the pages given back so far
+   * (import_scan_passed) */
+  const import_scan_input *in;
+  size_t given;
 } json_scan;
 
 int json_scan_run(const import_scan_input *in, void **result, base_error *err);

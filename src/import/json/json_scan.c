@@ -54,6 +54,7 @@ static int json_scan_events(json_scan *s, json_tokenizer *tk, base_error *err) {
       rc = json_event_head_read(tk, &h, &p.end, err);
       if (rc) return rc;
     }
+    import_scan_passed(s->in, &s->given, p.end);
     if (!h.any_key) continue; /* {}: nothing to import, not an error */
     if (h.ts.valid) {
       p.ts = h.ts.ns;
@@ -161,7 +162,9 @@ int json_scan_run(const import_scan_input *in, void **result, base_error *err) {
   json_scan *s = base_calloc(1, sizeof *s);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   *result = s;
+  s->in = in;
   int rc = json_scan_walk(s, in, err);
+  s->in = NULL;
   if (!rc) json_scan_order(s);
   return rc;
 }

@@ -23,12 +23,13 @@ void proto_scan_free(void *result) {
   base_free(s);
 }
 
-static int proto_scan_collect(proto_machine_scan *s, const uint8_t *data, size_t len) {
+static int proto_scan_collect(proto_machine_scan *s, const import_scan_input *in) {
   base_map seen = {0};
   int rc = WEFT_OK;
   proto_packet_iter it;
   proto_packet pkt;
-  proto_packets_init(&it, data, len, 0);
+  size_t given = 0;
+  proto_packets_init(&it, in->data, in->len, 0);
   for (;;) {
     base_error perr = {0};
     int next = proto_packets_next(&it, &pkt, &perr);
@@ -37,6 +38,7 @@ static int proto_scan_collect(proto_machine_scan *s, const uint8_t *data, size_t
       if (it.error == PROTO_PACKETS_ERR_UNEXPECTED_FIELD) continue;
       break; /* tokenize reports and handles the damaged tail */
     }
+    import_scan_passed(in, &given, (size_t)(pkt.data.data - in->data));
     proto_field fl;
     uint64_t raw = 0;
     if (proto_find_last(pkt.data.data, pkt.data.len, PROTO_TRACE_PACKET_MACHINE_ID,
@@ -62,7 +64,7 @@ int proto_scan(const import_scan_input *in, void **result, base_error *err) {
   proto_machine_scan *s = base_calloc(1, sizeof *s);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   *result = s;
-  if (proto_scan_collect(s, in->data, in->len))
+  if (proto_scan_collect(s, in))
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   return WEFT_OK;
 }
