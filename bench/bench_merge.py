@@ -4,11 +4,14 @@
     bench/bench_merge.py [BUILD_DIR]        (make bench runs it)
 
 Generates (once, cached in BUILD_DIR/bench-data) `gen.py merge 300 --files F`
-for F = 10, 100, 1000; loads each with `weft --threads T -q Q.sql` for T = 1
+for F = 1, 10, 100, 1000 (with one file the generator writes a single proto
+trace; with more, every third member is Chrome JSON); loads each with `weft --threads T -q Q.sql` for T = 1
 and 2 (Q.sql = count(*) from slice and from sched, as the kit's run.sh);
 prints MiB/s and peak RSS / input size (median of RUNS runs, getrusage of
 the child), then the kit's verify.py per case, then our figures against the
-kit's reference (trace_processor_shell v58.2) as ratios.
+kit's reference (trace_processor_shell v58.2) as ratios, and how throughput
+holds up as the same bytes are split over more files (the issue: 1,000
+files within 20% of 1 file).
 
 A deflated copy of the 1,000-file archive (made once with Python's zipfile,
 level 6) is loaded too: its MiB/s and RSS ratio are against the
@@ -113,6 +116,27 @@ def verify(kit, weft, trace, meta):
     return r.returncode == 0, lines
 
 
+def print_scaling(results, thread_counts):
+    """MiB/s of each stored case as a share of the 1-file (and 10-file)
+    case's, at the same thread count: what splitting into files costs."""
+    bases = [b for b in ("files=1", "files=10")
+             if any((b, t) in results for t in thread_counts)]
+    if not bases:
+        return
+    print("\nthroughput against fewer files (same 300 MiB; the 1-file trace is "
+          "all proto, the others a third JSON):")
+    print("%-15s %7s %9s" % ("case", "threads", "MiB/s") +
+          "".join(" %12s" % ("/ " + b) for b in bases))
+    for (label, t), m in results.items():
+        if label.endswith("zd"):
+            continue
+        ratios = ""
+        for b in bases:
+            base = results.get((b, t))
+            ratios += " %12s" % ("%.2f" % (m["mibs"] / base["mibs"]) if base else "-")
+        print("%-15s %7d %9.1f%s" % (label, t, m["mibs"], ratios))
+
+
 def main():
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
     weft = os.path.abspath(os.path.join(build, "weft"))
@@ -122,7 +146,7 @@ def main():
         return 0
     runs = int(os.environ.get("BENCH_RUNS", "3"))
     file_counts = [int(x) for x in
-                   os.environ.get("BENCH_FILES", "10 100 1000").split()]
+                   os.environ.get("BENCH_FILES", "1 10 100 1000").split()]
     thread_counts = [int(x) for x in
                      os.environ.get("BENCH_THREADS", "1 2").split()]
     deflated_counts = [int(x) for x in
@@ -184,6 +208,7 @@ def main():
             "%.2f" % (m["mibs"] / ref_mibs) if ref_mibs else "-",
             m["rss"], "%.2f" % ref_rss if ref_rss else "-",
             "%.2f" % (m["rss"] / ref_rss) if ref_rss else "-"))
+    print_scaling(results, thread_counts)
     json_out = os.path.join(build, "bench-merge.json")
     with open(json_out, "w") as f:
         json.dump({"%s/%d" % k: v for k, v in results.items()}, f, indent=1)
