@@ -162,7 +162,6 @@ static int walk_yield_view(io_walk *w, const uint8_t *view, size_t len,
   w->total_out += len;
   int rc = io_check_limits(w->limits, len, w->total_out, w->in_len, what, err);
   if (rc != WEFT_OK) return rc;
-  io_stored_done(view, len);
   io_member m = {name, NULL, view, len, index, false};
   return w->fn(w->ctx, &m, err);
 }

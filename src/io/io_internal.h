@@ -34,10 +34,10 @@ int io_yield(io_sink *s, const char *name, uint32_t index, bool truncated,
 
 /* Stored members in a mapping of their archive (stored.c): the member's
  * bytes at data_off if verified (see io_archive_each_file_view), else NULL.
- * The zip CRC check gives the member's whole pages back window by window
- * as it passes them (a member is never resident all at once: they come
- * back from the page cache when read); io_stored_done gives a tar
- * member's whole pages back after its (header-only) check. */
+ * A verified member's whole pages are given back by the check (they come
+ * back from the page cache when read): the zip CRC check window by window
+ * as it passes them, so a member is never resident all at once; the tar
+ * check (header only) after it. */
 const uint8_t *io_stored_zip(const uint8_t *map, uint64_t map_len, uint64_t data_off,
                              const char *name, uint64_t size);
 /* A deflated zip member's compressed bytes at data_off in the mapping, if
@@ -56,7 +56,6 @@ int io_inflate_exact(struct libdeflate_decompressor *d, const uint8_t *in, size_
                      uint8_t *out, size_t size, uint32_t crc);
 const uint8_t *io_stored_tar(const uint8_t *map, uint64_t map_len, uint64_t data_off,
                              uint64_t size);
-void io_stored_done(const uint8_t *data, uint64_t len);
 /* After a check of the header before data_off, whatever its outcome: gives
  * back the pages it may have made resident. A read fault can map a whole
  * large page-cache folio (up to 2 MiB) of the archive, so this is the

@@ -56,6 +56,19 @@ static const uint8_t *stored_zip_local(const uint8_t *map, uint64_t map_len,
   return p;
 }
 
+static uintptr_t stored_page_size(void) {
+  long ps = sysconf(_SC_PAGESIZE);
+  return ps > 0 ? (uintptr_t)ps : 4096;
+}
+
+/* Gives back the whole pages inside [data, data + len) of the mapping. */
+static void stored_give_back(const uint8_t *data, uint64_t len) {
+  uintptr_t page = stored_page_size();
+  uintptr_t a = ((uintptr_t)data + page - 1) & ~(page - 1);
+  uintptr_t b = ((uintptr_t)data + (uintptr_t)len) & ~(page - 1);
+  if (a < b) madvise((void *)a, b - a, MADV_DONTNEED);
+}
+
 /* The CRC-32 of n mapped bytes, giving back the whole pages of each
  * window (aligned in the address space) once it is summed. */
 #define STORED_CRC_WINDOW ((uintptr_t)4 << 20)
@@ -66,7 +79,7 @@ static uint32_t stored_crc32_giving_back(const uint8_t *p, uint64_t n) {
     uintptr_t next = ((uintptr_t)p | (STORED_CRC_WINDOW - 1)) + 1;
     uint64_t take = next - (uintptr_t)p < n ? next - (uintptr_t)p : n;
     crc = libdeflate_crc32(crc, p, (size_t)take);
-    io_stored_done(p, take);
+    stored_give_back(p, take);
     p += take;
     n -= take;
   }
@@ -127,19 +140,8 @@ const uint8_t *io_stored_tar(const uint8_t *map, uint64_t map_len, uint64_t data
   uint64_t sum = 0;
   for (size_t i = 0; i < TAR_BLOCK; i++) sum += (i >= 148 && i < 156) ? ' ' : p[i];
   if (stored_tar_octal(p + 148, 8) != (int64_t)sum) return NULL;
+  stored_give_back(map + data_off, size);
   return map + data_off;
-}
-
-static uintptr_t stored_page_size(void) {
-  long ps = sysconf(_SC_PAGESIZE);
-  return ps > 0 ? (uintptr_t)ps : 4096;
-}
-
-void io_stored_done(const uint8_t *data, uint64_t len) {
-  uintptr_t page = stored_page_size();
-  uintptr_t a = ((uintptr_t)data + page - 1) & ~(page - 1);
-  uintptr_t b = ((uintptr_t)data + (uintptr_t)len) & ~(page - 1);
-  if (a < b) madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
 #define STORED_FOLIO_MAX ((uint64_t)2 << 20)
