@@ -1,5 +1,7 @@
 /* Unit tests: Chrome JSON event decoding (json_event.c) and the
  * systemTraceEvents accessor. */
+#include <stdlib.h>
+
 #include "check.h"
 #include "import/json/json_internal.h"
 
@@ -221,6 +223,106 @@ static void test_flat_path_agrees(void) {
       }
 }
 
+/* Numbers of every length from 1 to 20 digits (the fast path reads eight
+ * digits at a time), signed, with fractions, and followed by every kind of
+ * byte: both paths read the same value or both refuse it, and the head
+ * reader agrees. Bytes next to the digits in ASCII and high bytes whose
+ * low nibble is a digit must end a number. */
+static void test_flat_numbers_agree(void) {
+  static const char *tails[] = {"}", ",\"ph\":\"X\"}", " }", "x}", "e3}", "E-2}", ".}",
+                                "/}", ":}", "\xb5}", "\xb0\xb1}", "0}", ""};
+  static const char *signs[] = {"", "-"};
+  char digits[32], num[48], obj[128];
+  for (int len = 1; len <= 20; len++) {
+    for (int i = 0; i < len; i++) digits[i] = (char)('1' + (i * 7 + len) % 9);
+    digits[len] = 0;
+    for (int frac = -1; frac <= len - 1; frac++) {
+      int whole = frac < 0 ? len : len - frac;
+      if (frac == 0) continue;
+      for (size_t sg = 0; sg < 2; sg++) {
+        if (frac < 0)
+          snprintf(num, sizeof num, "%s%s", signs[sg], digits);
+        else
+          snprintf(num, sizeof num, "%s%.*s.%s", signs[sg], whole, digits, digits + whole);
+        for (size_t t = 0; t < sizeof tails / sizeof *tails; t++) {
+          snprintf(obj, sizeof obj, "{\"ts\":%s%s", num, tails[t]);
+          check_paths_agree(obj, 0, 0);
+          snprintf(obj, sizeof obj, "{\"pid\":%s%s", num, tails[t]);
+          check_paths_agree(obj, 0, 0);
+        }
+      }
+    }
+  }
+  check_paths_agree("{\"ts\":0}", 0, 0);
+  check_paths_agree("{\"ts\":00000000}", 0, 0);
+  check_paths_agree("{\"ts\":10000000,\"dur\":99999999}", 0, 0);
+  check_paths_agree("{\"ts\":0.000000001}", 0, 0);
+}
+
+/* The scan's push order (a stable sort by ts, then: ends first, complete
+ * events longest first, the rest in file order) matches a plain insertion
+ * sort of the events in file order, over runs, ties and shuffles. */
+static int pending_before(const json_pending *x, const json_pending *y, int keyed) {
+  if (x->ts != y->ts) return x->ts < y->ts;
+  return keyed && x->key < y->key;
+}
+
+static void check_scan_order(unsigned seed, int n, int with_complete) {
+  static char doc[64 * 1024];
+  size_t at = (size_t)snprintf(doc, sizeof doc, "{\"traceEvents\":[");
+  unsigned x = seed;
+  for (int i = 0; i < n; i++) {
+    x = x * 1103515245u + 12345u;
+    unsigned r = x >> 8;
+    /* runs of rising ts broken now and then, many equal ts */
+    int ts = (r % 4 == 0) ? (int)(r % 50) : i / 3;
+    static const char *phs = "BEiXE";
+    char ph = phs[(r >> 4) % (with_complete ? 5 : 3)];
+    at += (size_t)snprintf(doc + at, sizeof doc - at, "%s{\"ts\":%d,\"ph\":\"%c\",\"dur\":%u}",
+                           i ? "," : "", ts, ph, (r >> 8) % 4);
+  }
+  snprintf(doc + at, sizeof doc - at, "]}");
+  weft_options o;
+  weft_options_default(&o);
+  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0};
+  void *result = NULL;
+  base_error err = {0};
+  CHECK_EQ_INT(json_scan_run(&in, &result, &err), 0);
+  json_scan *scan = result;
+  if (!scan) return;
+  CHECK_EQ_INT(scan->events.len, (size_t)n);
+  json_pending *want = malloc((size_t)n * sizeof *want);
+  memcpy(want, scan->events.data, (size_t)n * sizeof *want);
+  /* back to file order, then the reference sort */
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && want[j].offset < want[j - 1].offset; j--) {
+      json_pending t = want[j];
+      want[j] = want[j - 1];
+      want[j - 1] = t;
+    }
+  for (int i = 1; i < n; i++)
+    for (int j = i; j > 0 && pending_before(&want[j], &want[j - 1], scan->has_complete); j--) {
+      json_pending t = want[j];
+      want[j] = want[j - 1];
+      want[j - 1] = t;
+    }
+  int same = 1;
+  for (int i = 0; i < n; i++) same &= want[i].offset == scan->events.data[i].offset;
+  if (!same) fprintf(stderr, "  order differs: seed %u, %d events\n", seed, n);
+  CHECK(same);
+  CHECK_EQ_INT(scan->has_complete, strstr(doc, "\"X\"") != NULL);
+  free(want);
+  json_scan_free(result);
+}
+
+static void test_scan_order(void) {
+  for (unsigned seed = 1; seed <= 40; seed++)
+    for (int n = 1; n <= 300; n += 37) {
+      check_scan_order(seed, n, 0);
+      check_scan_order(seed, n, 1);
+    }
+}
+
 /* The scan over a whole document (flat events read by the fast path, the
  * others by the tokenizer, which resumes after each flat one) finds every
  * event at the offset, end and time the general path reads there. */
@@ -263,5 +365,7 @@ int main(void) {
   RUN_TEST(test_systrace_text);
   RUN_TEST(test_flat_path_agrees);
   RUN_TEST(test_scan_mixes_paths);
+  RUN_TEST(test_flat_numbers_agree);
+  RUN_TEST(test_scan_order);
   return CHECK_SUMMARY();
 }

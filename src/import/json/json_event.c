@@ -259,15 +259,19 @@ typedef struct json_flat {
   json_limits nested; /* for a container inside the event: one level less */
 } json_flat;
 
-static void json_flat_ws(json_flat *r) {
+/* Always inlined, like the walk below: the walk is then compiled once per
+ * member function, which it calls directly. */
+#define JSON_FLAT_INLINE static inline __attribute__((always_inline))
+
+JSON_FLAT_INLINE void json_flat_ws(json_flat *r) {
+  if (r->p < r->end && (unsigned char)*r->p > ' ') return; /* the usual case */
   while (r->p < r->end && (*r->p == ' ' || *r->p == '\n' || *r->p == '\r' || *r->p == '\t'))
     r->p++;
 }
 
 /* An unescaped string at the quote r->p; 0 if it has escapes or no end. */
-static int json_flat_string(json_flat *r, json_token *t) {
-  const char *start = r->p + 1, *q = start;
-  while (q < r->end && *q != '"' && *q != '\\') q++;
+JSON_FLAT_INLINE int json_flat_string(json_flat *r, json_token *t) {
+  const char *start = r->p + 1, *q = json_find_special(start, r->end);
   if (q >= r->end || *q != '"' || (size_t)(q - start) > r->max_len) return 0;
   t->ptr = start;
   t->len = (size_t)(q - start);
@@ -276,9 +280,58 @@ static int json_flat_string(json_flat *r, json_token *t) {
   return 1;
 }
 
+/* The run of ASCII digits at p, which has 8 readable bytes: how many of
+ * the 8 bytes it takes, and (in *value) the number they spell. Eight bytes
+ * at a time: a byte is a digit when its high nibble is 3 and its low one
+ * below 10; the digits, moved to the top bytes (leading zeros below them),
+ * are then combined in pairs, quads and eights. No carry crosses a byte
+ * or lane at any step. */
+JSON_FLAT_INLINE unsigned json_swar_digits(const char *p, uint64_t *value) {
+  const uint64_t lo = 0x0F0F0F0F0F0F0F0FULL, hi = 0xF0F0F0F0F0F0F0F0ULL;
+  uint64_t v;
+  memcpy(&v, p, 8);
+  uint64_t not_digit = ((v & hi) ^ 0x3030303030303030ULL) | (((v & lo) + 0x0606060606060606ULL) & hi);
+  uint64_t flagged = (((not_digit & 0x7F7F7F7F7F7F7F7FULL) + 0x7F7F7F7F7F7F7F7FULL) | not_digit) &
+                     0x8080808080808080ULL;
+  unsigned n = flagged ? (unsigned)__builtin_ctzll(flagged) >> 3 : 8;
+  if (n == 0) {
+    *value = 0;
+    return 0;
+  }
+  uint64_t d = (v & lo) << (8 * (8 - n));
+  d = (d * 10 + (d >> 8)) & 0x00FF00FF00FF00FFULL;
+  d = (d * 100 + (d >> 16)) & 0x0000FFFF0000FFFFULL;
+  *value = (d * 10000 + (d >> 32)) & 0xFFFFFFFFULL;
+  return n;
+}
+
+/* Adds the digits at q to *mant (decimal), counting them in *digits, and
+ * returns where they end; stops early once more than 15 are counted (the
+ * caller then gives up). */
+JSON_FLAT_INLINE const char *json_flat_digits(const char *q, const char *end, uint64_t *mant,
+                                          int *digits) {
+  static const uint64_t scale[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000,
+                                    100000000};
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  while (end - q >= 8 && *digits <= 15) {
+    uint64_t value;
+    unsigned n = json_swar_digits(q, &value);
+    *mant = *mant * scale[n] + value;
+    *digits += (int)n;
+    q += n;
+    if (n < 8) return q;
+  }
+#else
+  (void)scale;
+#endif
+  for (; q < end && (unsigned char)(*q - '0') < 10 && *digits <= 15; q++, (*digits)++)
+    *mant = *mant * 10 + (uint64_t)(*q - '0');
+  return q;
+}
+
 /* [-]int[.frac] with at most 15 digits in all (so the value and its double
  * are exact as json_next computes them); 0 for anything else. */
-static int json_flat_number(json_flat *r, json_token *t) {
+JSON_FLAT_INLINE int json_flat_number(json_flat *r, json_token *t) {
   const char *q = r->p;
   int neg = q < r->end && *q == '-';
   if (neg) q++;
@@ -286,11 +339,11 @@ static int json_flat_number(json_flat *r, json_token *t) {
   if (*q == '0' && q + 1 < r->end && q[1] >= '0' && q[1] <= '9') return 0;
   uint64_t mant = 0;
   int digits = 0, frac = 0;
-  for (; q < r->end && *q >= '0' && *q <= '9'; q++, digits++) mant = mant * 10 + (uint64_t)(*q - '0');
+  q = json_flat_digits(q, r->end, &mant, &digits);
   if (q < r->end && *q == '.') {
-    q++;
-    for (; q < r->end && *q >= '0' && *q <= '9'; q++, digits++, frac++)
-      mant = mant * 10 + (uint64_t)(*q - '0');
+    int whole = digits;
+    q = json_flat_digits(q + 1, r->end, &mant, &digits);
+    frac = digits - whole;
     if (!frac) return 0;
   }
   if (digits > 15 || (q < r->end && (*q == 'e' || *q == 'E')) ||
@@ -343,7 +396,7 @@ static int json_flat_skip(json_flat *r) {
 typedef int (*json_flat_member_fn)(void *user, const json_token *key, const json_token *value);
 
 /* One "key": value member; 0 to give up. */
-static int json_flat_member(json_flat *r, json_flat_member_fn fn, void *user) {
+JSON_FLAT_INLINE int json_flat_member(json_flat *r, json_flat_member_fn fn, void *user) {
   json_token key, v;
   memset(&v, 0, sizeof v);
   key.type = JSON_TOK_KEY;
@@ -374,7 +427,8 @@ static int json_flat_member(json_flat *r, json_flat_member_fn fn, void *user) {
 
 /* Walks the object at r->begin: 1 with *end the offset just past its '}'
  * (from r->begin), 0 if it is not flat. */
-static int json_flat_object(json_flat *r, json_flat_member_fn fn, void *user, size_t *end) {
+JSON_FLAT_INLINE int json_flat_object(json_flat *r, json_flat_member_fn fn, void *user,
+                                      size_t *end) {
   if (r->p >= r->end || *r->p != '{') return 0;
   r->p++;
   json_flat_ws(r);

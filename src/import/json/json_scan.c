@@ -2,8 +2,6 @@
  * file that finds every event's ts/dur/ph and puts the events in push
  * order, and notes the top-level keys tokenize acts on. It reads only the
  * bytes and options, so it may run on a worker thread (core/scan.h). */
-#include <stdlib.h>
-
 #include "import/json/json_internal.h"
 
 /* ---- one event's ts/dur/ph ---- */
@@ -107,24 +105,64 @@ static int json_scan_object(json_scan *s, json_tokenizer *tk, const uint8_t *in_
 
 /* Order at equal ts (Perfetto's): end events (E, e) first, then complete
  * events (X) longest first, then everything else, each in file order. The
- * key applies only when the file has a complete event; else file order. */
-static int json_pending_cmp_keyed(const void *a, const void *b) {
-  const json_pending *x = a, *y = b;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  if (x->key != y->key) return x->key < y->key ? -1 : 1;
-  return x->offset < y->offset ? -1 : x->offset > y->offset;
+ * key applies only when the file has a complete event; else file order.
+ * The events come in file order, so a stable sort by (ts, key) gives it. */
+static inline int json_pending_before(const json_pending *x, const json_pending *y,
+                                      int keyed) {
+  if (x->ts != y->ts) return x->ts < y->ts;
+  return keyed && x->key < y->key;
 }
 
-static int json_pending_cmp_plain(const void *a, const void *b) {
-  const json_pending *x = a, *y = b;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->offset < y->offset ? -1 : x->offset > y->offset;
+/* Merges the sorted runs src[lo, mid) and src[mid, hi) into dst[lo, hi),
+ * the first run's event first at a tie. */
+static void json_pending_merge(const json_pending *src, json_pending *dst, size_t lo,
+                               size_t mid, size_t hi, int keyed) {
+  size_t i = lo, j = mid, k = lo;
+  while (i < mid && j < hi)
+    dst[k++] = json_pending_before(&src[j], &src[i], keyed) ? src[j++] : src[i++];
+  while (i < mid) dst[k++] = src[i++];
+  while (j < hi) dst[k++] = src[j++];
 }
 
-static void json_scan_order(json_scan *s) {
-  if (s->events.len > 1)
-    qsort(s->events.data, s->events.len, sizeof *s->events.data,
-          s->has_complete ? json_pending_cmp_keyed : json_pending_cmp_plain);
+/* A stable natural merge sort: the ascending runs the file already has
+ * (a thread's or a block's events mostly are) merged in pairs, pass after
+ * pass; a file in order costs one comparison an event. */
+static int json_scan_order(json_scan *s) {
+  size_t n = s->events.len, runs = 1;
+  json_pending *events = s->events.data;
+  int keyed = s->has_complete;
+  for (size_t i = 1; i < n; i++) runs += json_pending_before(&events[i], &events[i - 1], keyed);
+  if (runs <= 1) return WEFT_OK;
+  size_t *bounds = base_malloc((runs + 1) * sizeof *bounds);
+  json_pending *scratch = base_malloc(n * sizeof *scratch);
+  if (!bounds || !scratch) {
+    base_free(bounds);
+    base_free(scratch);
+    return WEFT_ENOMEM;
+  }
+  size_t r = 0;
+  bounds[r++] = 0;
+  for (size_t i = 1; i < n; i++)
+    if (json_pending_before(&events[i], &events[i - 1], keyed)) bounds[r++] = i;
+  bounds[runs] = n;
+  json_pending *src = events, *dst = scratch;
+  while (runs > 1) {
+    size_t merged = 0;
+    for (size_t k = 0; k < runs; k += 2) {
+      size_t lo = bounds[k], mid = bounds[k + 1], hi = k + 2 <= runs ? bounds[k + 2] : mid;
+      json_pending_merge(src, dst, lo, mid, hi, keyed);
+      bounds[merged++] = lo; /* merged <= k: read before written */
+    }
+    bounds[merged] = n;
+    runs = merged;
+    json_pending *t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src != events) memcpy(events, src, n * sizeof *events);
+  base_free(bounds);
+  base_free(scratch);
+  return WEFT_OK;
 }
 
 /* ---- the scan ---- */
@@ -165,6 +203,6 @@ int json_scan_run(const import_scan_input *in, void **result, base_error *err) {
   s->in = in;
   int rc = json_scan_walk(s, in, err);
   s->in = NULL;
-  if (!rc) json_scan_order(s);
+  if (!rc && json_scan_order(s)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
   return rc;
 }

@@ -145,20 +145,6 @@ JSON_INLINE int json_push(json_tokenizer *t, bool is_object, const char *at,
 
 /* ---- strings ---- */
 
-/* First '"' or '\\' in [p, end), or end. Eight bytes at a time. */
-JSON_INLINE const char *json_find_special(const char *p, const char *end) {
-  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-  while (end - p >= 8) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
-    if (((q - ones) & ~q & highs) | ((b - ones) & ~b & highs)) break;
-    p += 8;
-  }
-  while (p < end && *p != '"' && *p != '\\') p++;
-  return p;
-}
-
 /* Scans the string whose opening quote is at `quote`; fills span fields and
  * returns the position after the closing quote, or NULL on error. */
 JSON_INLINE const char *json_scan_string(json_tokenizer *t, const char *quote,

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "base/base.h"
 
@@ -94,6 +95,28 @@ int json_skip_value(json_tokenizer *t, base_error *err);
  * bracket: call it right after an OBJECT_BEGIN/ARRAY_BEGIN token (or
  * anywhere inside) to drop that container. WEFT_EINVAL at depth 0. */
 int json_skip_container(json_tokenizer *t, base_error *err);
+
+/* The first '"' or '\\' in [p, end), or end: eight bytes at a time (a
+ * byte equal to c gives a zero byte in v ^ c*ones; the lowest flagged
+ * byte of the zero-byte test is always a true one, so on little-endian
+ * machines it is the answer). */
+static inline const char *json_find_special(const char *p, const char *end) {
+  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  while (end - p >= 8) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    uint64_t q = v ^ (ones * '"'), b = v ^ (ones * '\\');
+    uint64_t hit = ((q - ones) & ~q & highs) | ((b - ones) & ~b & highs);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (hit) return p + (__builtin_ctzll(hit) >> 3);
+#else
+    if (hit) break;
+#endif
+    p += 8;
+  }
+  while (p < end && *p != '"' && *p != '\\') p++;
+  return p;
+}
 
 /* Current nesting depth (number of open containers). */
 static inline uint32_t json_depth(const json_tokenizer *t) { return t->depth; }
