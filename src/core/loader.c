@@ -281,7 +281,7 @@ void import_scan_passed(const import_scan_input *in, size_t *given, size_t upto)
 /* What a scan of these bytes reads: `mapped`, they are a file mapping. */
 static import_scan_input loader_scan_input(const loader *l, const uint8_t *data, size_t len,
                                            int mapped) {
-  return (import_scan_input){data, len, &l->ctx->options, mapped && l->give_back};
+  return (import_scan_input){data, len, &l->ctx->options, mapped && l->give_back, 0};
 }
 
 /* Queues a scan of an upcoming file if its importer has one; 0 when the
@@ -336,6 +336,7 @@ static int loader_scan_result(loader *l, const importer_ops *ops, const uint8_t 
   scan_job *job = loader_scan_unqueue(l, data, len);
   if (job) return scan_job_take(l->scans, job, result, err);
   import_scan_input in = loader_scan_input(l, data, len, mapped);
+  in.may_split = l->threads > 1 && l->scan_jobs.len == 0; /* nothing scans ahead */
   return scan_run(ops, &in, result, err);
 }
 

@@ -234,15 +234,17 @@ typedef struct weft_upcoming {
 #define WEFT_UPCOMING_FILES 8
 
 /* Maps file `path` ahead unless it is an archive (those stream from their
- * file) or cannot be mapped; queues its scan. */
-static weft_upcoming weft_open_upcoming(weft *w, const char *path) {
+ * file) or cannot be mapped; queues its scan when `scan_ahead` (a lone
+ * file gains nothing by it: its scan runs in its turn, with the threads
+ * free to share it). */
+static weft_upcoming weft_open_upcoming(weft *w, const char *path, int scan_ahead) {
   weft_upcoming u = {NULL, 0};
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return u; /* reported in its turn */
   struct stat st;
   if (!weft_is_streamed_archive(fd, &st)) u.map = weft_map_input(w, fd, &u.len);
   close(fd);
-  if (u.map) loader_scan_upcoming(w->loader, u.map, u.len);
+  if (u.map && scan_ahead) loader_scan_upcoming(w->loader, u.map, u.len);
   return u;
 }
 
@@ -258,7 +260,8 @@ int weft_load_paths(weft *w, const char *const *paths, size_t count) {
     }
     while (opened < count && opened < i + WEFT_UPCOMING_FILES && paths[opened] &&
            w->state == WEFT_STATE_LOADING)
-      ahead[opened % WEFT_UPCOMING_FILES] = weft_open_upcoming(w, paths[opened]), opened++;
+      ahead[opened % WEFT_UPCOMING_FILES] = weft_open_upcoming(w, paths[opened], count > 1),
+      opened++;
     weft_upcoming *u = &ahead[i % WEFT_UPCOMING_FILES];
     if (i < opened && u->map) {
       rc = weft_load_mapping(w, paths[i], u->map, u->len);

@@ -23,6 +23,9 @@ typedef struct import_scan_input {
   const weft_options *options;
   int give_back; /* data is a read-only file mapping whose pages may be
                     given back (see import_scan_passed) */
+  int may_split; /* the scan runs with the other threads idle: it may
+                    start one of its own for part of a large file, as long
+                    as its result is the same */
 } import_scan_input;
 
 /* How far behind its read position a scan keeps pages, and the step in

@@ -32,14 +32,19 @@ class DeterminismTest(e.TempDirTest):
         cls.trace = os.path.join(cls._kit_dir.name, 'merge.zip')
         subprocess.run([sys.executable, GEN, 'merge', '6', cls.trace, '--files', '40'],
                        check=True, stdout=subprocess.DEVNULL)
+        # One Chrome JSON file above the size (8 MiB) whose scan two threads
+        # share when it is loaded alone.
+        cls.json = os.path.join(cls._kit_dir.name, 'big.json')
+        subprocess.run([sys.executable, GEN, 'json', '12', cls.json],
+                       check=True, stdout=subprocess.DEVNULL)
 
     @classmethod
     def tearDownClass(cls):
         cls._kit_dir.cleanup()
 
-    def dump(self, threads):
+    def dump(self, threads, trace=None):
         sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        rc, out, err = e.run('--threads', str(threads), '-q', sql, self.trace)
+        rc, out, err = e.run('--threads', str(threads), '-q', sql, trace or self.trace)
         self.assertEqual(rc, 0, err)
         return out
 
@@ -49,6 +54,11 @@ class DeterminismTest(e.TempDirTest):
         for threads in (2, 3):
             other = self.dump(threads)
             self.assertTrue(one == other, 'threads %d differs from 1' % threads)
+
+    def test_large_json_scan_shared_by_threads(self):
+        one = self.dump(1, self.json)
+        self.assertGreater(one.count('\n'), 100000)
+        self.assertTrue(one == self.dump(2, self.json), 'threads 2 differs from 1')
 
 
 def proto_packets(data):

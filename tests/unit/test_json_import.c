@@ -284,7 +284,7 @@ static void check_scan_order(unsigned seed, int n, int with_complete) {
   snprintf(doc + at, sizeof doc - at, "]}");
   weft_options o;
   weft_options_default(&o);
-  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0};
+  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0, 0};
   void *result = NULL;
   base_error err = {0};
   CHECK_EQ_INT(json_scan_run(&in, &result, &err), 0);
@@ -335,7 +335,7 @@ static void test_scan_mixes_paths(void) {
       "\"displayTimeUnit\":\"ns\"}";
   weft_options o;
   weft_options_default(&o);
-  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0};
+  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0, 0};
   void *result = NULL;
   base_error err = {0};
   CHECK_EQ_INT(json_scan_run(&in, &result, &err), 0);
@@ -357,6 +357,72 @@ static void test_scan_mixes_paths(void) {
   json_scan_free(result);
 }
 
+/* A scan split at a guessed event boundary (two threads) finds exactly
+ * what one walk finds, or fails the same way, wherever the guess falls:
+ * between events, inside strings and nested values that look like a
+ * boundary, in trailing keys, in a truncated or broken document. */
+static int scans_same(const json_scan *a, const json_scan *b) {
+  if (a->events.len != b->events.len || a->metadata.len != b->metadata.len ||
+      a->has_complete != b->has_complete || a->tokenizer_failures != b->tokenizer_failures ||
+      a->display_time_units != b->display_time_units || a->has_systrace != b->has_systrace ||
+      (a->has_systrace && (a->systrace_offset != b->systrace_offset ||
+                           a->systrace_len != b->systrace_len)))
+    return 0;
+  for (size_t i = 0; i < a->events.len; i++) {
+    const json_pending *x = &a->events.data[i], *y = &b->events.data[i];
+    if (x->ts != y->ts || x->key != y->key || x->offset != y->offset || x->end != y->end)
+      return 0;
+  }
+  for (size_t i = 0; i < a->metadata.len; i++)
+    if (a->metadata.data[i] != b->metadata.data[i]) return 0;
+  return 1;
+}
+
+static int check_split_scans(const char *doc) {
+  weft_options o;
+  weft_options_default(&o);
+  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0, 0};
+  void *whole = NULL;
+  base_error ew = {0};
+  int rw = json_scan_run(&in, &whole, &ew);
+  int splits = 0;
+  for (size_t guess = 0; guess <= in.len; guess++) {
+    void *part = NULL;
+    base_error ep = {0};
+    int rp = json_scan_run_split(&in, guess, &part, &ep);
+    int same = rp == rw && (rw ? strcmp(ep.message, ew.message) == 0
+                               : scans_same(whole, part));
+    if (!same) fprintf(stderr, "  split at %zu differs for: %s\n", guess, doc);
+    CHECK(same);
+    if (!rp) splits += ((json_scan *)part)->split;
+    json_scan_free(part);
+  }
+  json_scan_free(whole);
+  return splits;
+}
+
+static void test_split_scan(void) {
+  int splits = check_split_scans(
+      "{\"traceEvents\":[{\"ts\":3,\"ph\":\"B\",\"args\":{\"s\":\"},{\"}}\n"
+      ",{\"ts\":1,\"ph\":\"X\",\"dur\":2,\"args\":{\"a\":[{},{\"b\":1}]}} , {\"ts\":2,\"ph\":\"E\"},"
+      "[{},{}],{\"ts\":\"x\",\"ph\":\"i\"},{\"name\":\"e\\\"sc},{\",\"ts\":4},{}],"
+      "\"displayTimeUnit\":\"ns\",\"metadata\":{\"k\":[{},{}]},"
+      "\"systemTraceEvents\":\"a},{b\"}");
+  CHECK(splits > 0);
+  splits = check_split_scans(
+      "[{\"ts\":5,\"ph\":\"B\"},{\"ts\":1,\"ph\":\"E\"},\n{\"ts\":1,\"ph\":\"X\",\"dur\":1},"
+      "{\"ts\":0,\"ph\":\"M\"}]");
+  CHECK(splits > 0);
+  /* Chrome's unterminated array; a broken event after the guess; nested
+   * traceEvents-like arrays that are not the events array. */
+  CHECK(check_split_scans("[{\"ts\":1,\"ph\":\"B\"},{\"ts\":2,\"ph\":\"E\"},{\"ts\":3,") > 0);
+  check_split_scans("{\"traceEvents\":[{\"ts\":1},{\"ts\":2},{\"ts\":3,]}");
+  check_split_scans("{\"traceEvents\":[{\"ts\":1},{\"ts\":2}],\"x\":[{\"ts\":3},{\"ts\":4}]}");
+  check_split_scans("{\"other\":[{},{}],\"traceEvents\":[{\"ts\":1},{\"ts\":2}]}");
+  check_split_scans("{\"a\":{\"b\":[{},{},{}]}}");
+  check_split_scans("  [{},{},{}]  ");
+}
+
 int main(void) {
   RUN_TEST(test_read_fields);
   RUN_TEST(test_flow_ids);
@@ -367,5 +433,6 @@ int main(void) {
   RUN_TEST(test_scan_mixes_paths);
   RUN_TEST(test_flat_numbers_agree);
   RUN_TEST(test_scan_order);
+  RUN_TEST(test_split_scan);
   return CHECK_SUMMARY();
 }

@@ -95,13 +95,23 @@ typedef struct json_scan {
   int64_t display_time_units;     /* json_display_time_unit to count */
   int has_systrace;               /* the last "systemTraceEvents" string: */
   size_t systrace_offset, systrace_len; /* its raw bytes */
+  int split; /* 1: a second thread scanned the part after the split */
   /* during the walk only: its input and the pages given back so far
-   * (import_scan_passed) */
+   * (import_scan_passed); where the walk stops if the split guess holds
+   * (the end of an event at depth stop_depth: 0 for none), and whether
+   * it did */
   const import_scan_input *in;
   size_t given;
+  size_t stop_at;
+  uint32_t stop_depth;
+  int stopped;
 } json_scan;
 
 int json_scan_run(const import_scan_input *in, void **result, base_error *err);
+/* json_scan_run with a split tried at the first event boundary after
+ * offset `guess` whatever the file's size (the tests' way to it). */
+int json_scan_run_split(const import_scan_input *in, size_t guess, void **result,
+                        base_error *err);
 void json_scan_free(void *result);
 
 /* ---- json_import.c ---- */

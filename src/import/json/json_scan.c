@@ -2,6 +2,8 @@
  * file that finds every event's ts/dur/ph and puts the events in push
  * order, and notes the top-level keys tokenize acts on. It reads only the
  * bytes and options, so it may run on a worker thread (core/scan.h). */
+#include <pthread.h>
+
 #include "import/json/json_internal.h"
 
 /* ---- one event's ts/dur/ph ---- */
@@ -31,7 +33,38 @@ static int json_event_head_read(json_tokenizer *tk, json_event_head *h,
   }
 }
 
-/* Walks the event array; the tokenizer is just past its '['. */
+/* One event object read: its place in push order, if it has one. */
+static int json_scan_event(json_scan *s, json_pending p, const json_event_head *h,
+                           base_error *err) {
+  import_scan_passed(s->in, &s->given, p.end);
+  if (!h->any_key) return WEFT_OK; /* {}: nothing to import, not an error */
+  if (h->ts.valid) {
+    p.ts = h->ts.ns;
+  } else if (h->ph != 'M') {
+    s->tokenizer_failures++;
+    return WEFT_OK;
+  }
+  if (h->ph == 'E' || h->ph == 'e') {
+    p.key = INT64_MIN;
+  } else if (h->ph == 'X' && h->dur.valid) {
+    p.key = h->dur.ns < 0 ? INT64_MAX : INT64_MAX - h->dur.ns;
+    s->has_complete = 1;
+  }
+  if (VEC_PUSH(s->events, p)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  return WEFT_OK;
+}
+
+/* Whether the walk has reached the split (an event ending exactly there, in
+ * the events array); a walk that passes it otherwise reads on alone. */
+static int json_scan_at_split(json_scan *s, const json_tokenizer *tk, size_t end) {
+  if (!s->stop_at || end < s->stop_at) return 0;
+  s->stopped = end == s->stop_at && tk->depth == s->stop_depth;
+  s->stop_at = 0;
+  return s->stopped;
+}
+
+/* Walks the event array; the tokenizer is just past its '[' (or an
+ * element). */
 static int json_scan_events(json_scan *s, json_tokenizer *tk, base_error *err) {
   json_token t;
   for (;;) {
@@ -52,21 +85,8 @@ static int json_scan_events(json_scan *s, json_tokenizer *tk, base_error *err) {
       rc = json_event_head_read(tk, &h, &p.end, err);
       if (rc) return rc;
     }
-    import_scan_passed(s->in, &s->given, p.end);
-    if (!h.any_key) continue; /* {}: nothing to import, not an error */
-    if (h.ts.valid) {
-      p.ts = h.ts.ns;
-    } else if (h.ph != 'M') {
-      s->tokenizer_failures++;
-      continue;
-    }
-    if (h.ph == 'E' || h.ph == 'e') {
-      p.key = INT64_MIN;
-    } else if (h.ph == 'X' && h.dur.valid) {
-      p.key = h.dur.ns < 0 ? INT64_MAX : INT64_MAX - h.dur.ns;
-      s->has_complete = 1;
-    }
-    if (VEC_PUSH(s->events, p)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    rc = json_scan_event(s, p, &h, err);
+    if (rc || json_scan_at_split(s, tk, p.end)) return rc;
   }
 }
 
@@ -86,6 +106,7 @@ static int json_scan_object(json_scan *s, json_tokenizer *tk, const uint8_t *in_
     if (rc) return rc;
     if (is_events && t.type == JSON_TOK_ARRAY_BEGIN) {
       rc = json_scan_events(s, tk, err);
+      if (!rc && s->stopped) return WEFT_OK;
     } else if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN) {
       if (is_meta && t.type == JSON_TOK_OBJECT_BEGIN && VEC_PUSH(s->metadata, t.offset))
         return base_error_set(err, WEFT_ENOMEM, "out of memory");
@@ -113,20 +134,30 @@ static inline int json_pending_before(const json_pending *x, const json_pending 
   return keyed && x->key < y->key;
 }
 
-/* Merges the sorted runs src[lo, mid) and src[mid, hi) into dst[lo, hi),
- * the first run's event first at a tie. */
-static void json_pending_merge(const json_pending *src, json_pending *dst, size_t lo,
-                               size_t mid, size_t hi, int keyed) {
-  size_t i = lo, j = mid, k = lo;
-  while (i < mid && j < hi)
-    dst[k++] = json_pending_before(&src[j], &src[i], keyed) ? src[j++] : src[i++];
-  while (i < mid) dst[k++] = src[i++];
-  while (j < hi) dst[k++] = src[j++];
+/* Merges the sorted runs a[lo, mid) and a[mid, hi) in place, the first
+ * run's event first at a tie, through `buf`, which holds the shorter run
+ * (at most half the events): the longer one stays in place. */
+static void json_pending_merge(json_pending *a, json_pending *buf, size_t lo, size_t mid,
+                               size_t hi, int keyed) {
+  if (!json_pending_before(&a[mid], &a[mid - 1], keyed)) return; /* in order already */
+  if (mid - lo <= hi - mid) {
+    size_t n = mid - lo, i = 0, j = mid, k = lo;
+    memcpy(buf, a + lo, n * sizeof *buf);
+    while (i < n && j < hi) a[k++] = json_pending_before(&a[j], &buf[i], keyed) ? a[j++] : buf[i++];
+    while (i < n) a[k++] = buf[i++];
+    return;
+  }
+  size_t n = hi - mid, i = mid, j = n, k = hi; /* from the back: i, j, k one past */
+  memcpy(buf, a + mid, n * sizeof *buf);
+  while (j > 0 && i > lo)
+    a[--k] = json_pending_before(&buf[j - 1], &a[i - 1], keyed) ? a[--i] : buf[--j];
+  while (j > 0) a[--k] = buf[--j];
 }
 
 /* A stable natural merge sort: the ascending runs the file already has
  * (a thread's or a block's events mostly are) merged in pairs, pass after
- * pass; a file in order costs one comparison an event. */
+ * pass; a file in order costs one comparison an event, and the scratch is
+ * at most half the events. */
 static int json_scan_order(json_scan *s) {
   size_t n = s->events.len, runs = 1;
   json_pending *events = s->events.data;
@@ -134,7 +165,7 @@ static int json_scan_order(json_scan *s) {
   for (size_t i = 1; i < n; i++) runs += json_pending_before(&events[i], &events[i - 1], keyed);
   if (runs <= 1) return WEFT_OK;
   size_t *bounds = base_malloc((runs + 1) * sizeof *bounds);
-  json_pending *scratch = base_malloc(n * sizeof *scratch);
+  json_pending *scratch = base_malloc((n / 2 + 1) * sizeof *scratch);
   if (!bounds || !scratch) {
     base_free(bounds);
     base_free(scratch);
@@ -145,21 +176,16 @@ static int json_scan_order(json_scan *s) {
   for (size_t i = 1; i < n; i++)
     if (json_pending_before(&events[i], &events[i - 1], keyed)) bounds[r++] = i;
   bounds[runs] = n;
-  json_pending *src = events, *dst = scratch;
   while (runs > 1) {
     size_t merged = 0;
     for (size_t k = 0; k < runs; k += 2) {
-      size_t lo = bounds[k], mid = bounds[k + 1], hi = k + 2 <= runs ? bounds[k + 2] : mid;
-      json_pending_merge(src, dst, lo, mid, hi, keyed);
+      size_t lo = bounds[k];
+      if (k + 2 <= runs) json_pending_merge(events, scratch, lo, bounds[k + 1], bounds[k + 2], keyed);
       bounds[merged++] = lo; /* merged <= k: read before written */
     }
     bounds[merged] = n;
     runs = merged;
-    json_pending *t = src;
-    src = dst;
-    dst = t;
   }
-  if (src != events) memcpy(events, src, n * sizeof *events);
   base_free(bounds);
   base_free(scratch);
   return WEFT_OK;
@@ -175,6 +201,17 @@ void json_scan_free(void *result) {
   base_free(s);
 }
 
+/* A truncated array of events keeps what was read (Chrome writes
+ * unterminated arrays); anything else malformed is an error. */
+static int json_scan_ending(json_scan *s, const json_tokenizer *tk, int rc, base_error *err) {
+  if (rc && rc != WEFT_ENOMEM && tk->hit_end) {
+    base_error_clear(err);
+    s->tokenizer_failures++;
+    rc = WEFT_OK;
+  }
+  return rc;
+}
+
 static int json_scan_walk(json_scan *s, const import_scan_input *in, base_error *err) {
   json_limits limits = json_limits_of(in->options);
   json_tokenizer tk;
@@ -185,24 +222,151 @@ static int json_scan_walk(json_scan *s, const import_scan_input *in, base_error 
   if (!rc && t.type == JSON_TOK_OBJECT_BEGIN) rc = json_scan_object(s, &tk, in->data, err);
   else if (!rc && t.type == JSON_TOK_ARRAY_BEGIN) rc = json_scan_events(s, &tk, err);
   else if (!rc) rc = base_error_set(err, WEFT_EPARSE, "json: expected an object or array");
-  /* A truncated array of events keeps what was read (Chrome writes
-   * unterminated arrays); anything else malformed is an error. */
-  if (rc && rc != WEFT_ENOMEM && tk.hit_end) {
-    base_error_clear(err);
-    s->tokenizer_failures++;
-    rc = WEFT_OK;
-  }
+  rc = json_scan_ending(s, &tk, rc, err);
   json_tokenizer_free(&tk);
   return rc;
 }
 
-int json_scan_run(const import_scan_input *in, void **result, base_error *err) {
+/* ---- a large file scanned by two threads ----
+ * The first thread walks from the start as usual; the second starts at a
+ * guessed boundary between two events of the events array ("}" "," "{")
+ * halfway through, with the tokenizer set as a whole walk would have it
+ * there. The guess holds when the first walk ends an event exactly at the
+ * boundary, at the events array's depth: everything after it is then what
+ * the second thread read, byte for byte the same walk. Otherwise (a guess
+ * inside a string or a nested value, or no events array there) the first
+ * walk reads on to the end alone and the second one's result is dropped. */
+
+#define JSON_SCAN_SPLIT_BYTES ((size_t)8 << 20)
+#define JSON_SCAN_GUESS_SPAN ((size_t)4 << 20)
+
+static size_t json_skip_blank(const uint8_t *d, size_t len, size_t i) {
+  while (i < len && (d[i] == ' ' || d[i] == '\n' || d[i] == '\r' || d[i] == '\t')) i++;
+  return i;
+}
+
+/* The offset just past the first '}' at or after `from` that is followed
+ * by ',' and '{' (blanks allowed); 0 if there is none nearby. */
+static size_t json_scan_guess(const uint8_t *d, size_t len, size_t from) {
+  size_t stop = len - from > JSON_SCAN_GUESS_SPAN ? from + JSON_SCAN_GUESS_SPAN : len;
+  for (size_t i = from; i < stop; i++) {
+    const uint8_t *brace = memchr(d + i, '}', stop - i);
+    if (!brace) return 0;
+    i = (size_t)(brace - d);
+    size_t j = json_skip_blank(d, len, i + 1);
+    if (j >= len || d[j] != ',') continue;
+    j = json_skip_blank(d, len, j + 1);
+    if (j < len && d[j] == '{') return i + 1;
+  }
+  return 0;
+}
+
+typedef struct json_scan_rest {
+  json_scan part;
+  const import_scan_input *in;
+  size_t from;
+  int in_object; /* the events array is the top-level object's */
+  int rc;
+  base_error err;
+} json_scan_rest;
+
+/* The second thread: the walk from just after the event ending at `from`. */
+static void *json_scan_rest_run(void *arg) {
+  json_scan_rest *r = arg;
+  json_limits limits = json_limits_of(r->in->options);
+  json_tokenizer tk;
+  r->part.in = r->in;
+  r->part.given = r->from;
+  r->rc = json_tokenizer_init(&tk, (const char *)r->in->data, r->in->len, &limits, &r->err);
+  if (r->rc) return NULL;
+  json_tokenizer_enter(&tk, r->in_object ? 2 : 1, r->in_object ? 1 : 0, r->from);
+  int rc = json_scan_events(&r->part, &tk, &r->err);
+  if (!rc && r->in_object) rc = json_scan_object(&r->part, &tk, r->in->data, &r->err);
+  r->rc = json_scan_ending(&r->part, &tk, rc, &r->err);
+  json_tokenizer_free(&tk);
+  return NULL;
+}
+
+/* Appends what the second thread found after the split. */
+static int json_scan_join(json_scan *s, json_scan *rest) {
+  if (VEC_RESERVE(s->events, s->events.len + rest->events.len) ||
+      VEC_RESERVE(s->metadata, s->metadata.len + rest->metadata.len))
+    return WEFT_ENOMEM;
+  if (rest->events.len)
+    memcpy(s->events.data + s->events.len, rest->events.data,
+           rest->events.len * sizeof *rest->events.data);
+  s->events.len += rest->events.len;
+  if (rest->metadata.len)
+    memcpy(s->metadata.data + s->metadata.len, rest->metadata.data,
+           rest->metadata.len * sizeof *rest->metadata.data);
+  s->metadata.len += rest->metadata.len;
+  s->has_complete |= rest->has_complete;
+  s->tokenizer_failures += rest->tokenizer_failures;
+  s->display_time_units += rest->display_time_units;
+  if (rest->has_systrace) {
+    s->has_systrace = 1;
+    s->systrace_offset = rest->systrace_offset;
+    s->systrace_len = rest->systrace_len;
+  }
+  s->split = 1;
+  return WEFT_OK;
+}
+
+static int json_scan_split(json_scan *s, const import_scan_input *in, size_t guess,
+                           base_error *err) {
+  size_t first = json_skip_blank(in->data, in->len, 0);
+  size_t from = guess < in->len ? json_scan_guess(in->data, in->len, guess) : 0;
+  json_limits limits = json_limits_of(in->options);
+  uint32_t depth = limits.max_depth ? limits.max_depth : JSON_DEFAULT_MAX_DEPTH;
+  if (first >= in->len || (in->data[first] != '{' && in->data[first] != '[') || !from ||
+      depth < 3)
+    return json_scan_walk(s, in, err);
+  json_scan_rest *rest = base_calloc(1, sizeof *rest);
+  if (!rest) return json_scan_walk(s, in, err);
+  rest->in = in;
+  rest->from = from;
+  rest->in_object = in->data[first] == '{';
+  pthread_t thread;
+  if (pthread_create(&thread, NULL, json_scan_rest_run, rest) != 0) {
+    base_free(rest);
+    return json_scan_walk(s, in, err);
+  }
+  s->stop_at = from;
+  s->stop_depth = rest->in_object ? 2 : 1;
+  int rc = json_scan_walk(s, in, err);
+  pthread_join(thread, NULL);
+  if (!rc && s->stopped) {
+    rc = rest->rc;
+    if (rc && err) *err = rest->err;
+    if (!rc && json_scan_join(s, &rest->part))
+      rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
+  }
+  s->stop_at = 0;
+  s->stopped = 0;
+  VEC_FREE(rest->part.events);
+  VEC_FREE(rest->part.metadata);
+  base_free(rest);
+  return rc;
+}
+
+static int json_scan_start(const import_scan_input *in, int split, size_t guess,
+                           void **result, base_error *err) {
   json_scan *s = base_calloc(1, sizeof *s);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   *result = s;
   s->in = in;
-  int rc = json_scan_walk(s, in, err);
+  int rc = split ? json_scan_split(s, in, guess, err) : json_scan_walk(s, in, err);
   s->in = NULL;
   if (!rc && json_scan_order(s)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
   return rc;
+}
+
+int json_scan_run(const import_scan_input *in, void **result, base_error *err) {
+  int split = in->may_split && in->len >= JSON_SCAN_SPLIT_BYTES;
+  return json_scan_start(in, split, in->len / 2, result, err);
+}
+
+int json_scan_run_split(const import_scan_input *in, size_t guess, void **result,
+                        base_error *err) {
+  return json_scan_start(in, 1, guess, result, err);
 }

@@ -484,6 +484,13 @@ int json_skip_value(json_tokenizer *t, base_error *err) {
   return json_skip_to_depth(t, depth, err);
 }
 
+void json_tokenizer_enter(json_tokenizer *t, uint32_t depth, uint64_t object_bits, size_t end) {
+  t->depth = depth;
+  t->stack[0] = object_bits;
+  t->p = t->begin + end;
+  t->state = JSON_ST_AFTER;
+}
+
 void json_tokenizer_resume_after(json_tokenizer *t, size_t end) {
   t->depth--;
   t->p = t->begin + end;

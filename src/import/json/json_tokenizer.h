@@ -121,6 +121,13 @@ static inline const char *json_find_special(const char *p, const char *end) {
 /* Current nesting depth (number of open containers). */
 static inline uint32_t json_depth(const json_tokenizer *t) { return t->depth; }
 /* Byte offset of the next unread byte. */
+/* Puts a tokenizer fresh from json_tokenizer_init (over the whole
+ * document) inside `depth` (1 to 64) open containers, level i an object
+ * when bit i of object_bits is set, just after a value that ended at
+ * offset `end`: where the tokenizer would be had it read the document up to
+ * there. Offsets and messages are then the same as a whole read's. */
+void json_tokenizer_enter(json_tokenizer *t, uint32_t depth, uint64_t object_bits, size_t end);
+
 /* The container opened by the last token ('{' or '[') was read by other
  * means up to `end` (the offset just past its closing bracket, which the
  * caller guarantees closes one well-formed value within the limits): the
