@@ -259,6 +259,13 @@ static void test_flat_numbers_agree(void) {
   check_paths_agree("{\"ts\":0.000000001}", 0, 0);
 }
 
+/* A scan's input over a whole document, with the default options. */
+static import_scan_input scan_input(const char *doc) {
+  static weft_options options;
+  weft_options_default(&options);
+  return (import_scan_input){(const uint8_t *)doc, strlen(doc), &options, 0, 0};
+}
+
 /* The scan's push order (a stable sort by ts, then: ends first, complete
  * events longest first, the rest in file order) matches a plain insertion
  * sort of the events in file order, over runs, ties and shuffles. */
@@ -282,9 +289,7 @@ static void check_scan_order(unsigned seed, int n, int with_complete) {
                            i ? "," : "", ts, ph, (r >> 8) % 4);
   }
   snprintf(doc + at, sizeof doc - at, "]}");
-  weft_options o;
-  weft_options_default(&o);
-  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0, 0};
+  import_scan_input in = scan_input(doc);
   void *result = NULL;
   base_error err = {0};
   CHECK_EQ_INT(json_scan_run(&in, &result, &err), 0);
@@ -333,9 +338,7 @@ static void test_scan_mixes_paths(void) {
       "{ \"ph\" : \"i\" , \"ts\" : 2.5e0 },{},{\"ts\":\"4\",\"ph\":\"E\"},"
       "{\"ph\":\"M\",\"name\":\"process_name\"},{\"ts\":5,\"id2\":{\"local\":\"0x1\"}}],"
       "\"displayTimeUnit\":\"ns\"}";
-  weft_options o;
-  weft_options_default(&o);
-  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0, 0};
+  import_scan_input in = scan_input(doc);
   void *result = NULL;
   base_error err = {0};
   CHECK_EQ_INT(json_scan_run(&in, &result, &err), 0);
@@ -379,9 +382,7 @@ static int scans_same(const json_scan *a, const json_scan *b) {
 }
 
 static int check_split_scans(const char *doc) {
-  weft_options o;
-  weft_options_default(&o);
-  import_scan_input in = {(const uint8_t *)doc, strlen(doc), &o, 0, 0};
+  import_scan_input in = scan_input(doc);
   void *whole = NULL;
   base_error ew = {0};
   int rw = json_scan_run(&in, &whole, &ew);
