@@ -181,6 +181,7 @@ typedef struct clock_graph {
   uint32_t trace_time;      /* node or CLOCK_NODE_NONE */
   uint64_t version;
   uint64_t resolved_version;
+  uint64_t point_epoch;     /* bumped by every point added (pieces change) */
   VEC(clock_heap_item) heap;
 } clock_graph;
 
@@ -260,6 +261,29 @@ int clock_graph_resolve(clock_graph *g, base_error *err);
 /* Converts ts of clock `node` to trace time. */
 clock_result clock_graph_convert(clock_graph *g, uint32_t node, int64_t ts,
                                  int64_t *out);
+/* A conversion cache for one node, for converting many timestamps of few
+ * clocks: while the graph's version and point epoch are the recorded ones,
+ * every ts in [lo, hi] of clock `node` converts to ts + delta, exactly as
+ * clock_graph_convert does (the pieces its path's edges are on compose to
+ * one offset). Zero it to start; it holds no memory. */
+typedef struct clock_converter {
+  uint64_t version, point_epoch;
+  uint32_t node;
+  int64_t lo, hi, delta; /* lo > hi: empty */
+} clock_converter;
+
+/* clock_graph_convert through the cache, refilling it on a miss. */
+clock_result clock_converter_refill(clock_graph *g, clock_converter *c, uint32_t node,
+                                    int64_t ts, int64_t *out);
+static inline clock_result clock_converter_convert(clock_graph *g, clock_converter *c,
+                                                   uint32_t node, int64_t ts, int64_t *out) {
+  if (node == c->node && c->version == g->version && c->point_epoch == g->point_epoch &&
+      g->resolved_version == g->version && ts >= c->lo && ts <= c->hi &&
+      !__builtin_add_overflow(ts, c->delta, out))
+    return CLOCK_OK;
+  return clock_converter_refill(g, c, node, ts, out);
+}
+
 /* Same for a key; a key never interned is placed as an isolated clock would
  * be (it is not added to the graph). */
 clock_result clock_graph_convert_key(clock_graph *g, const clock_key *key,

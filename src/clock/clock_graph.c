@@ -188,6 +188,7 @@ static void edge_push(clock_graph *g, uint32_t e, int64_t src, int64_t dst,
     ed->sorted = false;
   }
   ed->points.data[ed->points.len++] = (clock_point){src, dst, snapshot};
+  g->point_epoch++;
   ed->cache_lo = 1;
   ed->cache_hi = 0;
 }

@@ -333,6 +333,40 @@ clock_result clock_graph_convert(clock_graph *g, uint32_t node, int64_t ts,
   return CLOCK_OK;
 }
 
+/* After a successful clock_graph_convert of some ts from `node`, each edge
+ * of the path caches the piece that ts went through: the ts for which every
+ * edge stays on its piece form one interval, shifted by the sum of the
+ * edges' deltas. Computed in 128 bits; an empty edge cache empties it. */
+static void clock_converter_fill(const clock_graph *g, clock_converter *c, uint32_t node) {
+  const clock_node *nodes = g->nodes.data;
+  __int128 lo = INT64_MIN, hi = INT64_MAX, delta = 0;
+  for (uint32_t u = node; u != g->trace_time && lo <= hi; u = nodes[u].parent) {
+    uint32_t e = nodes[u].parent_edge;
+    if (e == CLOCK_NODE_NONE) continue;
+    const clock_edge *ed = &g->edges.data[e];
+    if (ed->cache_lo - delta > lo) lo = ed->cache_lo - delta;
+    if (ed->cache_hi - delta < hi) hi = ed->cache_hi - delta;
+    if (ed->cache_lo > ed->cache_hi) hi = lo - 1;
+    delta += ed->cache_delta;
+  }
+  c->version = g->version;
+  c->point_epoch = g->point_epoch;
+  c->node = node;
+  c->lo = 1, c->hi = 0, c->delta = 0;
+  if (lo > hi || delta < INT64_MIN || delta > INT64_MAX) return; /* no cache */
+  c->lo = (int64_t)lo; /* lo <= hi, both within int64 */
+  c->hi = (int64_t)hi;
+  c->delta = (int64_t)delta;
+}
+
+clock_result clock_converter_refill(clock_graph *g, clock_converter *c, uint32_t node,
+                                    int64_t ts, int64_t *out) {
+  clock_result r = clock_graph_convert(g, node, ts, out);
+  if (r == CLOCK_OK) clock_converter_fill(g, c, node);
+  else c->lo = 1, c->hi = 0;
+  return r;
+}
+
 clock_result clock_graph_convert_key(clock_graph *g, const clock_key *key,
                                      int64_t ts, int64_t *out) {
   uint32_t node;

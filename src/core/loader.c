@@ -46,6 +46,7 @@ struct loader {
   int map_inputs;            /* map files instead of reading them */
   int give_back;             /* give parsed bytes back (release_input) */
   clock_graph clocks;        /* every clock of every file */
+  clock_converter converter; /* loader_convert's cache (sorter_run's thread) */
   int64_t first_top_level;   /* trace_file id of the first input, or -1 */
   uint32_t top_level_count;
   int trace_file_seen;       /* a trace (non-manifest) file was processed */
@@ -144,7 +145,7 @@ static void loader_count_drop(loader *l, const import_file *f, uint32_t clock,
 static int loader_convert(void *user, uint32_t source, uint32_t clock,
                           int64_t ts, int64_t *out) {
   loader *l = ((loader_emit_ctx *)user)->l;
-  clock_result r = clock_graph_convert(&l->clocks, clock, ts, out);
+  clock_result r = clock_converter_convert(&l->clocks, &l->converter, clock, ts, out);
   if (r == CLOCK_OK && *out >= 0) return 0;
   loader_count_drop(l, l->files.data[source], clock, r);
   return 1;

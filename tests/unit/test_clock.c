@@ -13,7 +13,12 @@ static clock_key PRIV(uint32_t machine, uint32_t file) {
   return clock_key_make(machine, file, 0, CLOCK_ID_FILE_PRIVATE);
 }
 
+/* Every conversion of a test also goes through this cache (one graph at a
+ * time: graph_init resets it), which must agree with the direct one. */
+static clock_converter test_converter;
+
 static void graph_init(clock_graph *g) {
+  test_converter = (clock_converter){0};
   base_error err;
   CHECK_EQ_INT(clock_graph_init(g, NULL, &err), WEFT_OK);
 }
@@ -51,19 +56,30 @@ static uint32_t node_of(clock_graph *g, clock_key k) {
 }
 
 /* Converts and checks success and the value. */
-#define CHECK_CONV(g, key, ts, expect)                                      \
-  do {                                                                      \
-    int64_t out_ = 0;                                                       \
-    clock_key k_ = (key);                                                   \
-    CHECK_EQ_INT(clock_graph_convert_key((g), &k_, (ts), &out_), CLOCK_OK); \
-    CHECK_EQ_INT(out_, (expect));                                           \
+/* clock_graph_convert_key, checked against the cached conversion when the
+ * key is a node of the graph. */
+static clock_result conv(clock_graph *g, clock_key k, int64_t ts, int64_t *out) {
+  clock_result r = clock_graph_convert_key(g, &k, ts, out);
+  uint32_t node;
+  if (clock_graph_find(g, &k, &node)) {
+    int64_t cached = 0;
+    CHECK_EQ_INT(clock_converter_convert(g, &test_converter, node, ts, &cached), r);
+    if (r == CLOCK_OK) CHECK_EQ_INT(cached, *out);
+  }
+  return r;
+}
+
+#define CHECK_CONV(g, key, ts, expect)                  \
+  do {                                                  \
+    int64_t out_ = 0;                                   \
+    CHECK_EQ_INT(conv((g), (key), (ts), &out_), CLOCK_OK); \
+    CHECK_EQ_INT(out_, (expect));                       \
   } while (0)
 
-#define CHECK_CONV_FAILS(g, key, ts, result)                                \
-  do {                                                                      \
-    int64_t out_ = 0;                                                       \
-    clock_key k_ = (key);                                                   \
-    CHECK_EQ_INT(clock_graph_convert_key((g), &k_, (ts), &out_), (result)); \
+#define CHECK_CONV_FAILS(g, key, ts, result)             \
+  do {                                                   \
+    int64_t out_ = 0;                                    \
+    CHECK_EQ_INT(conv((g), (key), (ts), &out_), (result)); \
   } while (0)
 
 static clock_level level_of(clock_graph *g, clock_key k) {
@@ -627,6 +643,54 @@ static void test_cache_random_against_brute_force(void) {
   clock_graph_free(&g);
 }
 
+/* A random 64-bit value, often near the ends of int64 or near zero. */
+static int64_t random_value(void) {
+  uint64_t v = (uint64_t)rand() << 42 ^ (uint64_t)rand() << 21 ^ (uint64_t)rand();
+  switch (rand() % 4) {
+  case 0: return INT64_MAX - (int64_t)(v % 1000);
+  case 1: return INT64_MIN + (int64_t)(v % 1000);
+  case 2: return (int64_t)(v % 100000) - 50000;
+  default: return (int64_t)v;
+  }
+}
+
+/* The cached conversion equals the direct one along multi-hop paths, near
+ * every piece boundary, at the ends of int64 (overflowing offsets, results
+ * that do not fit), and after new points change the pieces. */
+static void test_converter_against_direct(void) {
+  for (unsigned seed = 1; seed <= 20; seed++) {
+    srand(seed);
+    clock_graph g;
+    graph_init(&g);
+    clock_key chain[4] = {K(0, CLOCK_ID_BOOTTIME), K(0, CLOCK_ID_MONOTONIC),
+                          K(0, CLOCK_ID_MONOTONIC_RAW), clock_key_make(0, 1, 0, 500)};
+    claim(&g, chain[0]);
+    int mismatches = 0;
+    int64_t near[64]; /* piece boundaries, to convert timestamps around */
+    size_t nears = 0;
+    for (int step = 0; step < 4000; step++) {
+      if (step % 100 == 0) { /* a snapshot on one link of the chain */
+        int link = rand() % 3;
+        int64_t a = rand() % 4 ? (int64_t)(rand() % 100000) : random_value();
+        int64_t b = rand() % 4 ? a + rand() % 60000 - 30000 : random_value();
+        snap2(&g, (uint32_t)(step % 3), chain[link], b, chain[link + 1], a);
+        near[nears++ % 64] = a;
+      }
+      clock_key k = chain[1 + rand() % 3];
+      uint32_t node;
+      if (!clock_graph_find(&g, &k, &node)) continue;
+      int64_t ts = rand() % 3 ? (int64_t)(rand() % 120000) - 10000 : random_value();
+      if (rand() % 2) ts = near[(size_t)rand() % (nears < 64 ? nears : 64)] + rand() % 60001 - 30000;
+      int64_t direct = 0, cached = 0;
+      clock_result r = clock_graph_convert(&g, node, ts, &direct);
+      clock_result rc = clock_converter_convert(&g, &test_converter, node, ts, &cached);
+      if (r != rc || (r == CLOCK_OK && direct != cached)) mismatches++;
+    }
+    CHECK_EQ_INT(mismatches, 0);
+    clock_graph_free(&g);
+  }
+}
+
 /* ---- arithmetic and hostile input ---- */
 
 static void test_overflow(void) {
@@ -844,6 +908,7 @@ static void test_allocation_failures(void) {
 
 int main(void) {
   RUN_TEST(test_names);
+  RUN_TEST(test_converter_against_direct);
   RUN_TEST(test_key_scope);
   RUN_TEST(test_worked_example_single_hop);
   RUN_TEST(test_worked_example_multi_hop);
