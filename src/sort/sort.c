@@ -752,18 +752,25 @@ typedef struct sort_pipe {
   uint64_t produced, consumed;    /* batches, monotonic */
   size_t fill;                    /* events in the batch being filled */
   int done, stop, rc;             /* merge finished / emit failed / its status */
+  int merger_waits;               /* the merging thread waits for slots */
   sorter *s;
 } sort_pipe;
 
-/* Hands the batch being filled over; waits for a free slot unless last. */
+/* Hands the batch being filled over. When every slot is full (unless
+ * last) it waits until half of them are free again: the emitting thread
+ * then wakes it once per half a ring of batches, not once per batch. */
 static int sort_pipe_publish(sort_pipe *p, int last) {
   pthread_mutex_lock(&p->mu);
   p->lens[p->produced % SORT_PIPE_SLOTS] = p->fill;
   p->produced++;
   p->fill = 0;
   pthread_cond_signal(&p->filled);
-  while (!last && !p->stop && p->produced - p->consumed >= SORT_PIPE_SLOTS)
-    pthread_cond_wait(&p->drained, &p->mu);
+  if (!last && p->produced - p->consumed >= SORT_PIPE_SLOTS) {
+    p->merger_waits = 1;
+    while (!p->stop && p->produced - p->consumed > SORT_PIPE_SLOTS / 2)
+      pthread_cond_wait(&p->drained, &p->mu);
+    p->merger_waits = 0;
+  }
   int stop = p->stop;
   pthread_mutex_unlock(&p->mu);
   return stop ? WEFT_ELIMIT : WEFT_OK; /* any non-zero ends the merge */
@@ -806,7 +813,8 @@ static int sort_pipe_drain(sort_pipe *p, sort_emit_fn emit, void *user) {
     pthread_mutex_lock(&p->mu);
     p->consumed++;
     if (rc) p->stop = 1;
-    pthread_cond_signal(&p->drained);
+    if (p->merger_waits && (rc || p->produced - p->consumed <= SORT_PIPE_SLOTS / 2))
+      pthread_cond_signal(&p->drained);
     pthread_mutex_unlock(&p->mu);
     if (rc) return rc;
   }
