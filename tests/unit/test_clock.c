@@ -654,6 +654,11 @@ static int64_t random_value(void) {
   }
 }
 
+/* a + d, wrapping around the ends of int64. */
+static int64_t wrapping_add(int64_t a, int64_t d) {
+  return (int64_t)((uint64_t)a + (uint64_t)d);
+}
+
 /* The cached conversion equals the direct one along multi-hop paths, near
  * every piece boundary, at the ends of int64 (overflowing offsets, results
  * that do not fit), and after new points change the pieces. */
@@ -672,7 +677,7 @@ static void test_converter_against_direct(void) {
       if (step % 100 == 0) { /* a snapshot on one link of the chain */
         int link = rand() % 3;
         int64_t a = rand() % 4 ? (int64_t)(rand() % 100000) : random_value();
-        int64_t b = rand() % 4 ? a + rand() % 60000 - 30000 : random_value();
+        int64_t b = rand() % 4 ? wrapping_add(a, rand() % 60000 - 30000) : random_value();
         snap2(&g, (uint32_t)(step % 3), chain[link], b, chain[link + 1], a);
         near[nears++ % 64] = a;
       }
@@ -680,7 +685,8 @@ static void test_converter_against_direct(void) {
       uint32_t node;
       if (!clock_graph_find(&g, &k, &node)) continue;
       int64_t ts = rand() % 3 ? (int64_t)(rand() % 120000) - 10000 : random_value();
-      if (rand() % 2) ts = near[(size_t)rand() % (nears < 64 ? nears : 64)] + rand() % 60001 - 30000;
+      if (rand() % 2)
+        ts = wrapping_add(near[(size_t)rand() % (nears < 64 ? nears : 64)], rand() % 60001 - 30000);
       int64_t direct = 0, cached = 0;
       clock_result r = clock_graph_convert(&g, node, ts, &direct);
       clock_result rc = clock_converter_convert(&g, &test_converter, node, ts, &cached);
