@@ -948,6 +948,22 @@ static int loader_emit(void *user, const sort_event *e) {
   return rc;
 }
 
+/* With --threads > 1, a helper thread makes the tables' growing arrays
+ * resident ahead of the parse's appends (storage.h); NULL when single
+ * threaded or when it cannot start (the parse then faults them in). */
+static storage_prefaulter *loader_prefault_start(loader *l) {
+  storage_prefaulter *p = NULL;
+  if (l->threads < 2 || storage_prefaulter_start(&p) != WEFT_OK || !p) return NULL;
+  for (int i = 0; i < TABLE_COUNT; i++) storage_table_set_prefaulter(ctx_table(l->ctx, i), p);
+  return p;
+}
+
+static void loader_prefault_stop(loader *l, storage_prefaulter *p) {
+  if (!p) return;
+  for (int i = 0; i < TABLE_COUNT; i++) storage_table_set_prefaulter(ctx_table(l->ctx, i), NULL);
+  storage_prefaulter_stop(p);
+}
+
 int loader_finish(loader *l, base_error *err) {
   loader_scans_stop(l); /* every file is tokenized: the workers are done */
   /* A single input is the trace itself: Perfetto leaves its name NULL. */
@@ -957,11 +973,13 @@ int loader_finish(loader *l, base_error *err) {
   int rc = loader_place_clocks(l, err);
   if (rc) return rc;
   loader_emit_ctx c = {l, err};
+  storage_prefaulter *prefaulter = loader_prefault_start(l);
   rc = sorter_run(&l->sorter, loader_convert, loader_emit, &c);
   for (size_t i = 0; rc == WEFT_OK && i < l->files.len; i++) {
     import_file *f = l->files.data[i];
     if (f->ops->end) rc = f->ops->end(f, err);
   }
+  loader_prefault_stop(l, prefaulter);
   loader_free_files(l);
   loader_free_blobs(l);
   if (rc) return rc;

@@ -11,7 +11,6 @@
  * last row costs address space, not memory. Smaller ones come from the heap.
  * Which kind an array is follows from its size, so every call passes the
  * array's current byte size. Every array is zero past its last row. */
-#define STORAGE_MAP_BYTES ((size_t)1 << 20)
 
 static size_t array_mapped_size(size_t bytes) {
   size_t page = (size_t)sysconf(_SC_PAGESIZE);
@@ -100,6 +99,13 @@ static void column_reset(storage_column *c, const storage_column_def *def,
   c->sorted = (uint8_t)column_is_sorted_initially(def);
 }
 
+/* The end of the inline append path: the capacity, or the row at which the
+ * prefaulter is asked for the next window if that comes first. */
+static void table_update_append_limit(storage_table *t) {
+  t->append_limit = t->row_capacity;
+  if (t->prefaulter && t->prefault_next < t->append_limit) t->append_limit = t->prefault_next;
+}
+
 int storage_table_init(storage_table *t, const char *name,
                        const storage_column_def *defs, size_t column_count) {
   memset(t, 0, sizeof *t);
@@ -125,6 +131,8 @@ void storage_table_free(storage_table *t) {
 
 void storage_table_clear(storage_table *t) {
   t->row_count = 0;
+  t->prefault_next = 0;
+  table_update_append_limit(t);
   t->status = WEFT_OK;
   for (size_t i = 0; i < t->column_count; i++)
     column_reset(&t->columns[i], &t->defs[i], t->row_capacity);
@@ -164,7 +172,51 @@ int storage_table_reserve(storage_table *t, size_t rows) {
     if (rc) return rc;
   }
   t->row_capacity = new_cap;
+  table_update_append_limit(t);
   return WEFT_OK;
+}
+
+/* A prefault request: bytes [lo, hi) of a mapped array of `bytes`, widened
+ * to whole pages and clamped to the mapping; a zero length if none. */
+typedef struct table_prefault_batch {
+  const void *addr[64];
+  size_t len[64];
+  size_t n;
+} table_prefault_batch;
+
+static void table_prefault_array(table_prefault_batch *b, const void *array, size_t bytes,
+                                 size_t lo, size_t hi) {
+  if (!array || bytes < STORAGE_MAP_BYTES || b->n == 64) return;
+  size_t page = (size_t)sysconf(_SC_PAGESIZE), end = array_mapped_size(bytes);
+  lo = lo / page * page;
+  hi = hi < end ? (hi + page - 1) / page * page : end;
+  if (lo >= hi) return;
+  b->addr[b->n] = (const char *)array + lo;
+  b->len[b->n++] = hi - lo;
+}
+
+/* At row prefault_next: asks for the window after the one starting here,
+ * for every mapped array at once. */
+static void table_prefault_ahead(storage_table *t) {
+  size_t from = t->prefault_next + STORAGE_PREFAULT_ROWS, to = from + STORAGE_PREFAULT_ROWS;
+  if (to > t->row_capacity) to = t->row_capacity;
+  table_prefault_batch b;
+  b.n = 0;
+  for (size_t i = 0; i < t->column_count && from < to; i++) {
+    const storage_column *c = &t->columns[i];
+    table_prefault_array(&b, c->data, column_data_bytes(c, t->row_capacity), from * c->width,
+                         to * c->width);
+    table_prefault_array(&b, c->present, column_present_bytes(c, t->row_capacity),
+                         from / 64 * sizeof(uint64_t), bitmap_words(to) * sizeof(uint64_t));
+  }
+  storage_prefaulter_request(t->prefaulter, b.addr, b.len, b.n);
+  t->prefault_next += STORAGE_PREFAULT_ROWS;
+}
+
+void storage_table_set_prefaulter(storage_table *t, storage_prefaulter *p) {
+  t->prefaulter = p;
+  t->prefault_next = t->row_count / STORAGE_PREFAULT_ROWS * STORAGE_PREFAULT_ROWS;
+  table_update_append_limit(t);
 }
 
 int storage_table_append_general(storage_table *t, uint32_t *row_out) {
@@ -172,6 +224,8 @@ int storage_table_append_general(storage_table *t, uint32_t *row_out) {
   if (t->row_count >= UINT32_MAX) return WEFT_ELIMIT;
   int rc = storage_table_reserve(t, t->row_count + 1);
   if (rc) return rc;
+  if (t->prefaulter && t->row_count >= t->prefault_next) table_prefault_ahead(t);
+  table_update_append_limit(t);
   /* Nothing to write: every allocated array is zero past row_count, which
    * reads as NULL / 0 / STRING_NULL. A NULL in a sorted column breaks the
    * order unless it is overwritten (its value reads as 0, as before). */

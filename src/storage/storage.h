@@ -58,6 +58,15 @@ typedef struct storage_column {
   uint8_t sorted;
 } storage_column;
 
+/* A helper thread that makes pages of mapped column arrays resident ahead
+ * of the rows appended (prefault.c). A table given one (storage_table_set_
+ * prefaulter) asks it, every STORAGE_PREFAULT_ROWS rows, for the pages of
+ * the next window of rows of each array of STORAGE_MAP_BYTES or more. Only
+ * timing changes: the values stored are the same. */
+typedef struct storage_prefaulter storage_prefaulter;
+#define STORAGE_MAP_BYTES ((size_t)1 << 20) /* arrays this large are mappings */
+#define STORAGE_PREFAULT_ROWS ((size_t)1 << 13)
+
 typedef struct storage_table {
   const char *name;
   const storage_column_def *defs;
@@ -65,8 +74,23 @@ typedef struct storage_table {
   storage_column *columns;
   size_t row_count;
   size_t row_capacity;
+  size_t append_limit; /* appends below it take the inline path (<= capacity) */
+  size_t prefault_next; /* the row at which the next window is asked for */
+  storage_prefaulter *prefaulter; /* NULL: none */
   int status; /* first failed setter's error (WEFT_ENOMEM), else WEFT_OK */
 } storage_table;
+
+/* Starts the helper thread; *out stays NULL where the system has no way to
+ * prefault (appends then fault as usual). WEFT_ENOMEM if it cannot start. */
+int storage_prefaulter_start(storage_prefaulter **out);
+/* Stops and frees it (NULL: nothing). No table may use it afterwards. */
+void storage_prefaulter_stop(storage_prefaulter *p);
+/* Asks for the pages of the n ranges [addrs[i], addrs[i] + lens[i])
+ * (page-aligned addresses); hints, dropped when too many are pending. */
+void storage_prefaulter_request(storage_prefaulter *p, const void *const *addrs,
+                                const size_t *lens, size_t n);
+/* Uses p (NULL: stops using one) for this table's later appends. */
+void storage_table_set_prefaulter(storage_table *t, storage_prefaulter *p);
 
 int storage_table_init(storage_table *t, const char *name,
                        const storage_column_def *defs, size_t column_count);
@@ -75,7 +99,7 @@ void storage_table_free(storage_table *t);
  * the table's `status` once a setter failed. */
 int storage_table_append_general(storage_table *t, uint32_t *row_out);
 static inline int storage_table_append(storage_table *t, uint32_t *row_out) {
-  if (t->status || t->row_count >= t->row_capacity || t->row_count >= UINT32_MAX)
+  if (t->status || t->row_count >= t->append_limit || t->row_count >= UINT32_MAX)
     return storage_table_append_general(t, row_out);
   size_t row = t->row_count++; /* the arrays read as default there already */
   if (row_out) *row_out = (uint32_t)row;
