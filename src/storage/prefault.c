@@ -50,7 +50,7 @@ int storage_prefaulter_start(storage_prefaulter **out) {
   *out = NULL;
 #ifndef MADV_POPULATE_WRITE
   return WEFT_OK; /* nothing to do it with: appends fault as before */
-#endif
+#else
   storage_prefaulter *p = base_calloc(1, sizeof *p);
   if (!p) return WEFT_ENOMEM;
   pthread_mutex_init(&p->mu, NULL);
@@ -63,6 +63,7 @@ int storage_prefaulter_start(storage_prefaulter **out) {
   }
   *out = p;
   return WEFT_OK;
+#endif
 }
 
 void storage_prefaulter_stop(storage_prefaulter *p) {

@@ -176,14 +176,16 @@ int storage_table_reserve(storage_table *t, size_t rows) {
   return WEFT_OK;
 }
 
-/* A prefault request: bytes [lo, hi) of a mapped array of `bytes`, widened
- * to whole pages and clamped to the mapping; a zero length if none. */
+/* The ranges one window asks the prefaulter for (two arrays a column at
+ * most, and no table has 32 columns). */
 typedef struct table_prefault_batch {
   const void *addr[64];
   size_t len[64];
   size_t n;
 } table_prefault_batch;
 
+/* Adds bytes [lo, hi) of an array of `bytes` if it is a mapping, widened
+ * to whole pages and clamped to the mapping. */
 static void table_prefault_array(table_prefault_batch *b, const void *array, size_t bytes,
                                  size_t lo, size_t hi) {
   if (!array || bytes < STORAGE_MAP_BYTES || b->n == 64) return;
