@@ -277,9 +277,9 @@ clock_result clock_converter_refill(clock_graph *g, clock_converter *c, uint32_t
                                     int64_t ts, int64_t *out);
 static inline clock_result clock_converter_convert(clock_graph *g, clock_converter *c,
                                                    uint32_t node, int64_t ts, int64_t *out) {
+  /* c->version was recorded right after a resolve: equal, it is resolved */
   if (node == c->node && c->version == g->version && c->point_epoch == g->point_epoch &&
-      g->resolved_version == g->version && ts >= c->lo && ts <= c->hi &&
-      !__builtin_add_overflow(ts, c->delta, out))
+      ts >= c->lo && ts <= c->hi && !__builtin_add_overflow(ts, c->delta, out))
     return CLOCK_OK;
   return clock_converter_refill(g, c, node, ts, out);
 }
