@@ -111,9 +111,11 @@ typedef struct base_string_pool {
   VEC(uint32_t) lengths;
   uint32_t *slots; /* hash slots holding ids (0 = empty) */
   size_t slot_cap;
-  /* Recently interned ids by a cheap hash of their ends (a memo checked by
-   * content; NULL if it could not be allocated). */
-  uint32_t *recent;
+  /* Recently interned strings by a cheap hash of their ends: a memo checked
+   * by content, which holds the first bytes of each string itself so that
+   * a hit on a short string reads no pool memory (NULL if it could not be
+   * allocated). */
+  struct base_pool_recent *recent;
 } base_string_pool;
 int base_string_pool_init(base_string_pool *p);
 void base_string_pool_free(base_string_pool *p);

@@ -168,6 +168,14 @@ string_id base_string_pool_find(const base_string_pool *p, const char *s,
 }
 
 #define POOL_RECENT_BITS 10
+#define POOL_RECENT_BYTES 24
+
+/* A memo entry: string `id` of `len` bytes, whose first bytes (up to
+ * POOL_RECENT_BYTES) are `head`; id 0: empty entry. */
+struct base_pool_recent {
+  uint32_t id, len;
+  char head[POOL_RECENT_BYTES];
+};
 
 static int pool_intern_lookup(base_string_pool *p, const char *s, size_t len,
                               string_id *out);
@@ -186,17 +194,31 @@ static size_t pool_recent_slot(const char *s, size_t len) {
   return (size_t)(h >> (64 - POOL_RECENT_BITS));
 }
 
+/* Whether memo entry r holds s[0, len): its head, then (for a long string
+ * only) the rest from the pool. */
+static int pool_recent_holds(const base_string_pool *p, const struct base_pool_recent *r,
+                             const char *s, size_t len) {
+  if (!r->id || r->len != len) return 0;
+  size_t head = len < POOL_RECENT_BYTES ? len : POOL_RECENT_BYTES;
+  if (memcmp(r->head, s, head) != 0) return 0;
+  return len == head ||
+         memcmp(p->strings.data[r->id] + head, s + head, len - head) == 0;
+}
+
 int base_string_pool_intern(base_string_pool *p, const char *s, size_t len,
                             string_id *out) {
   if (!p->recent) p->recent = base_calloc((size_t)1 << POOL_RECENT_BITS, sizeof *p->recent);
-  uint32_t *recent = p->recent ? &p->recent[pool_recent_slot(s, len)] : NULL;
-  if (recent && *recent && p->lengths.data[*recent] == len &&
-      memcmp(p->strings.data[*recent], s, len) == 0) {
-    *out = *recent;
+  struct base_pool_recent *r = p->recent ? &p->recent[pool_recent_slot(s, len)] : NULL;
+  if (r && pool_recent_holds(p, r, s, len)) {
+    *out = r->id;
     return WEFT_OK;
   }
   int rc = pool_intern_lookup(p, s, len, out);
-  if (!rc && recent) *recent = *out;
+  if (!rc && r) {
+    r->id = *out;
+    r->len = (uint32_t)len;
+    memcpy(r->head, s, len < POOL_RECENT_BYTES ? len : POOL_RECENT_BYTES);
+  }
   return rc;
 }
 

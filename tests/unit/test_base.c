@@ -56,7 +56,8 @@ static void test_string_pool(void) {
 
 /* The pool's memo of recent ids is checked by content: strings that share
  * their first and last eight bytes (or all but one byte, or differ only in
- * length) keep their own ids however they interleave. */
+ * length, or only after the bytes a memo entry keeps) keep their own ids
+ * however they interleave. */
 static void test_string_pool_recent_memo(void) {
   base_string_pool p;
   CHECK_EQ_INT(base_string_pool_init(&p), 0);
@@ -83,6 +84,18 @@ static void test_string_pool_recent_memo(void) {
     }
   CHECK(distinct);
   CHECK(stable);
+  /* 40-byte strings equal in their first 24 bytes (what a memo entry keeps
+   * of a string) and their last eight, different only at byte 30 */
+  string_id longs[2][2];
+  for (int round = 0; round < 2; round++)
+    for (int k = 0; k < 2; k++) {
+      memset(s, 'x', 40);
+      s[30] = (char)('0' + k);
+      CHECK_EQ_INT(base_string_pool_intern(&p, s, 40, &longs[round][k]), 0);
+      CHECK(memcmp(base_string_pool_get(&p, longs[round][k]), s, 40) == 0);
+    }
+  CHECK(longs[0][0] != longs[0][1]);
+  CHECK(longs[1][0] == longs[0][0] && longs[1][1] == longs[0][1]);
   string_id x, y, z;
   CHECK_EQ_INT(base_string_pool_intern(&p, "ab", 2, &x), 0);
   CHECK_EQ_INT(base_string_pool_intern(&p, "ab\0", 3, &y), 0);
