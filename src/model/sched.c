@@ -4,16 +4,27 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/context.h"
 #include "model/model.h"
+
+/* A comm and its string id, with its bytes kept here when they fit, so that
+ * comparing a switch's comm with it reads no pool memory. */
+#define SCHED_COMM_BYTES 16
+
+typedef struct sched_comm {
+  string_id id; /* STRING_NULL: none */
+  uint32_t len;
+  char bytes[SCHED_COMM_BYTES]; /* the first min(len, SCHED_COMM_BYTES) */
+} sched_comm;
 
 typedef struct sched_cpu_state {
   int64_t last_pid;
   int64_t last_utid;     /* -1: no switch seen on this cpu yet */
   int64_t last_prio;
   int64_t pending_slice; /* open sched row, or -1 */
-  string_id prev_comm, next_comm; /* of its last raw sched_switch (a cache) */
+  sched_comm prev_comm, next_comm; /* of its last raw sched_switch (a cache) */
   int has_cpu_row; /* sched_ucpu ran for it: its cpu row exists */
 } sched_cpu_state;
 
@@ -26,7 +37,7 @@ typedef struct sched_machine_cpus {
 typedef struct sched_thread_rows {
   int64_t last;    /* last thread_state row, -1 if none */
   int64_t blocked; /* last blocked row, -1 if none */
-  string_id comm;  /* the last comm a raw sched_switch gave it (a cache) */
+  sched_comm comm; /* the last comm a raw sched_switch gave it (a cache) */
 } sched_thread_rows;
 
 /* A raw sched_switch's args and the arg set they were committed to. Equal
@@ -146,6 +157,20 @@ int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
 static int sched_comm_is(trace_context *ctx, string_id id, const char *comm, size_t len) {
   return id != STRING_NULL && base_string_pool_len(&ctx->strings, id) == len &&
          memcmp(base_string_pool_get(&ctx->strings, id), comm, len) == 0;
+}
+
+static void sched_comm_set(sched_comm *c, string_id id, const char *comm, size_t len) {
+  c->id = id;
+  c->len = (uint32_t)len;
+  memcpy(c->bytes, comm, len < SCHED_COMM_BYTES ? len : SCHED_COMM_BYTES);
+}
+
+/* Whether c holds the bytes comm[0, len) (from its own copy when they fit). */
+static int sched_comm_holds(trace_context *ctx, const sched_comm *c, const char *comm,
+                            size_t len) {
+  if (c->id == STRING_NULL || c->len != len) return 0;
+  if (len <= SCHED_COMM_BYTES) return memcmp(c->bytes, comm, len) == 0;
+  return sched_comm_is(ctx, c->id, comm, len);
 }
 
 /* Whether ftrace may name thread utid, now named `current`: it has no name
@@ -366,7 +391,7 @@ static sched_thread_rows *sched_rows(kernel_state *k, uint32_t utid) {
   if (utid >= k->threads.len) {
     if (VEC_RESERVE(k->threads, (size_t)utid + 1)) return NULL;
     while (k->threads.len <= utid) {
-      sched_thread_rows r = {-1, -1, STRING_NULL};
+      sched_thread_rows r = {.last = -1, .blocked = -1};
       k->threads.data[k->threads.len++] = r;
     }
   }
@@ -493,7 +518,7 @@ static sched_cpu_state *sched_cpu(kernel_state *k, uint32_t machine,
   uint32_t *slot = sched_cpu_slot(k, machine, cpu);
   if (!slot) return NULL;
   if (!*slot) {
-    sched_cpu_state c = {0, -1, 0, -1, STRING_NULL, STRING_NULL, 0};
+    sched_cpu_state c = {.last_utid = -1, .pending_slice = -1};
     if (VEC_PUSH(k->cpus, c)) return NULL;
     *slot = (uint32_t)k->cpus.len;
   }
@@ -536,18 +561,25 @@ static int sched_open_slice(trace_context *ctx, int64_t ts, uint32_t ucpu,
   return WEFT_OK;
 }
 
-/* The string id of a comm of thread utid: `hint` (a comm of the cpu's last
+/* The comm of thread utid: `hint` (a comm of the cpu's last
  * switch) or the thread's last comm when the bytes match (the usual case),
  * else interned. The thread's last comm becomes this one. */
-static int sched_comm_id(trace_context *ctx, kernel_state *k, uint32_t utid, string_id hint,
-                         const char *comm, size_t len, string_id *out) {
+static int sched_comm_id(trace_context *ctx, kernel_state *k, uint32_t utid,
+                         const sched_comm *hint, const char *comm, size_t len,
+                         sched_comm *out) {
   sched_thread_rows *r = utid < k->threads.len ? &k->threads.data[utid] : NULL;
-  int rc = WEFT_OK;
-  if (sched_comm_is(ctx, hint, comm, len)) *out = hint;
-  else if (r && sched_comm_is(ctx, r->comm, comm, len)) *out = r->comm;
-  else rc = ctx_intern(ctx, comm, len, out);
-  if (!rc && r) r->comm = *out;
-  return rc;
+  if (sched_comm_holds(ctx, hint, comm, len)) {
+    *out = *hint;
+  } else if (r && sched_comm_holds(ctx, &r->comm, comm, len)) {
+    *out = r->comm;
+  } else {
+    string_id id;
+    int rc = ctx_intern(ctx, comm, len, &id);
+    if (rc) return rc;
+    sched_comm_set(out, id, comm, len);
+  }
+  if (r) r->comm = *out;
+  return WEFT_OK;
 }
 
 static sched_switch_args *sched_switch_args_slot(kernel_state *k, const sched_switch_args *a) {
@@ -597,13 +629,16 @@ static int sched_switch_arg_set(trace_context *ctx, kernel_state *k, sched_switc
   return WEFT_OK;
 }
 
-/* The raw row of a sched_switch, its comms interned in `a` (c: the cpu's
- * state, whose comm cache becomes them). */
+/* The raw row of a sched_switch with args `a`, whose comms become `prev`
+ * and `next` (c: the cpu's state, whose comm cache becomes them too). */
 static int sched_raw_switch_row(trace_context *ctx, kernel_state *k, int64_t ts,
                                 uint32_t ucpu, sched_cpu_state *c, uint32_t prev_utid,
+                                const sched_comm *prev, const sched_comm *next,
                                 sched_switch_args *a) {
-  c->prev_comm = a->prev_comm;
-  c->next_comm = a->next_comm;
+  c->prev_comm = *prev;
+  c->next_comm = *next;
+  a->prev_comm = prev->id;
+  a->next_comm = next->id;
   int rc = sched_switch_arg_set(ctx, k, a);
   if (rc) return rc;
   return sched_raw_row(ctx, ts, ucpu, prev_utid, k->switch_name, -1, a->arg_set);
@@ -613,14 +648,14 @@ static int sched_raw_switch_row(trace_context *ctx, kernel_state *k, int64_t ts,
  * comm, found through `hint` (see sched_comm_id); a NULL comm reads as ""
  * and leaves the thread's name alone. */
 static int sched_switch_thread(trace_context *ctx, kernel_state *k, uint32_t machine,
-                               int64_t tid, const char *comm, size_t len, string_id hint,
-                               uint32_t *utid, string_id *comm_id) {
+                               int64_t tid, const char *comm, size_t len,
+                               const sched_comm *hint, uint32_t *utid, sched_comm *comm_out) {
   int rc = model_thread(ctx, machine, tid, utid);
   if (rc) return rc;
   sched_adopt_main_thread(ctx, machine, tid, *utid);
-  rc = sched_comm_id(ctx, k, *utid, hint, comm ? comm : "", comm ? len : 0, comm_id);
+  rc = sched_comm_id(ctx, k, *utid, hint, comm ? comm : "", comm ? len : 0, comm_out);
   if (rc || !comm) return rc;
-  return sched_set_ftrace_name_id(ctx, k, *utid, *comm_id);
+  return sched_set_ftrace_name_id(ctx, k, *utid, comm_out->id);
 }
 
 int sched_switch(trace_context *ctx, const kernel_scope *s,
@@ -628,6 +663,7 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   kernel_state *k;
   uint32_t ucpu, next_utid, prev_utid;
   string_id prev_state;
+  sched_comm prev_comm, next_comm;
   int rc = kernel_get(ctx, &k);
   if (rc) return rc;
   if (s->machine >= SCHED_MAX_MACHINE || e->cpu >= SCHED_MAX_CPU) return WEFT_EINVAL;
@@ -639,7 +675,7 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   rc = sched_cpu_ucpu(ctx, c, s->machine, e->cpu, &ucpu);
   if (!rc)
     rc = sched_switch_thread(ctx, k, s->machine, e->next_pid, e->next_comm,
-                             e->next_comm_len, c->prev_comm, &next_utid, &a.next_comm);
+                             e->next_comm_len, &c->prev_comm, &next_utid, &next_comm);
   if (!rc) rc = sched_state_id(ctx, k, s, e->prev_state, &prev_state);
   if (rc) return rc;
   if (c->pending_slice >= 0) {
@@ -647,8 +683,9 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
     else kernel_stat(ctx, s, stat_mismatched_sched_switch_tids, 1);
   }
   rc = sched_switch_thread(ctx, k, s->machine, e->prev_pid, e->prev_comm, e->prev_comm_len,
-                           c->next_comm, &prev_utid, &a.prev_comm);
-  if (!rc) rc = sched_raw_switch_row(ctx, k, e->ts, ucpu, c, prev_utid, &a);
+                           &c->next_comm, &prev_utid, &prev_comm);
+  if (!rc)
+    rc = sched_raw_switch_row(ctx, k, e->ts, ucpu, c, prev_utid, &prev_comm, &next_comm, &a);
   int64_t slice = -1;
   if (!rc) rc = sched_open_slice(ctx, e->ts, ucpu, next_utid, e->next_prio, &slice);
   if (rc) return rc;
@@ -687,14 +724,16 @@ int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
   string_id prev_name = storage_get_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, prev_utid);
   sched_switch_args a = {STRING_NULL, STRING_NULL, c->last_pid, c->last_prio,
                          prev_state, next_pid, next_prio, -1};
-  const char *prev_comm = base_string_pool_get(&ctx->strings, prev_name);
-  rc = sched_comm_id(ctx, k, prev_utid, c->next_comm, prev_comm ? prev_comm : "",
-                     prev_comm ? base_string_pool_len(&ctx->strings, prev_name) : 0,
-                     &a.prev_comm);
+  const char *prev_bytes = base_string_pool_get(&ctx->strings, prev_name);
+  sched_comm prev_comm, next_comm;
+  rc = sched_comm_id(ctx, k, prev_utid, &c->next_comm, prev_bytes ? prev_bytes : "",
+                     prev_bytes ? base_string_pool_len(&ctx->strings, prev_name) : 0,
+                     &prev_comm);
   if (!rc)
-    rc = sched_comm_id(ctx, k, next_utid, c->prev_comm, comm ? comm : "", comm ? comm_len : 0,
-                       &a.next_comm);
-  if (!rc) rc = sched_raw_switch_row(ctx, k, ts, ucpu, c, prev_utid, &a);
+    rc = sched_comm_id(ctx, k, next_utid, &c->prev_comm, comm ? comm : "",
+                       comm ? comm_len : 0, &next_comm);
+  if (!rc)
+    rc = sched_raw_switch_row(ctx, k, ts, ucpu, c, prev_utid, &prev_comm, &next_comm, &a);
   int64_t slice = -1;
   if (!rc && !raw_only) rc = sched_open_slice(ctx, ts, ucpu, next_utid, next_prio, &slice);
   if (rc) return rc;

@@ -16,8 +16,8 @@ typedef struct out_buf {
 } out_buf;
 
 static void out_add(out_buf *o, const char *s) {
-  size_t n = strlen(s);
-  if (o->len + n + 1 > sizeof o->text) n = sizeof o->text - o->len - 1;
+  size_t n = strlen(s), room = sizeof o->text - 1 - o->len; /* len < sizeof text */
+  if (n > room) n = room;
   memcpy(o->text + o->len, s, n);
   o->len += n;
   o->text[o->len] = '\0';
@@ -311,10 +311,46 @@ static void test_syscall_tables(void) {
   CHECK_EQ_INT(syscall_abi_from_machine("armv7l"), SYSCALL_ABI_UNKNOWN);
 }
 
+/* ---- systrace: sched_switch comms ---- */
+
+/* The comms of raw sched_switch rows and thread names are the switch's own
+ * bytes, also for comms that share their first 16 bytes (what the model's
+ * comm caches keep) and for a thread whose comm changes. */
+static void test_systrace_switch_comms(void) {
+  const char *text =
+      "# tracer: nop\n"
+      "  <idle>-0 [000] d..2 10.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 "
+      "prev_prio=120 prev_state=R ==> next_comm=long-thread-name-AAAA-1 next_pid=101 "
+      "next_prio=120\n"
+      "  x-101 [000] d..2 10.100000: sched_switch: prev_comm=long-thread-name-AAAA-1 "
+      "prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=long-thread-name-AAAA-2 "
+      "next_pid=102 next_prio=120\n"
+      "  x-102 [000] d..2 10.200000: sched_switch: prev_comm=long-thread-name-AAAA-2 "
+      "prev_pid=102 prev_prio=120 prev_state=S ==> next_comm=long-thread-name-AAAA-3 "
+      "next_pid=103 next_prio=120\n"
+      "  x-103 [000] d..2 10.300000: sched_switch: prev_comm=renamed prev_pid=103 "
+      "prev_prio=120 prev_state=S ==> next_comm=long-thread-name-AAAA-1 next_pid=101 "
+      "next_prio=120\n";
+  out_buf o;
+  CHECK_EQ_INT(load_and_query("t.systrace", text, strlen(text),
+                              "select e.ts, p.string_value, n.string_value from ftrace_event e "
+                              "join args p on p.arg_set_id = e.arg_set_id and p.key = 'prev_comm' "
+                              "join args n on n.arg_set_id = e.arg_set_id and n.key = 'next_comm' "
+                              "order by e.ts;"
+                              "select tid, name from thread where tid in (101, 102, 103) order by tid",
+                              &o), 0);
+  CHECK_EQ_STR(o.text, "10000000000,swapper/0,long-thread-name-AAAA-1;"
+                       "10100000000,long-thread-name-AAAA-1,long-thread-name-AAAA-2;"
+                       "10200000000,long-thread-name-AAAA-2,long-thread-name-AAAA-3;"
+                       "10300000000,renamed,long-thread-name-AAAA-1;"
+                       "101,long-thread-name-AAAA-1;102,long-thread-name-AAAA-2;103,renamed;");
+}
+
 int main(void) {
   RUN_TEST(test_json_system_trace_events);
   RUN_TEST(test_json_phase_t);
   RUN_TEST(test_systrace_binder);
+  RUN_TEST(test_systrace_switch_comms);
   RUN_TEST(test_proto_syscalls_irq_latest);
   RUN_TEST(test_proto_sys_stats);
   RUN_TEST(test_proto_adreno);
