@@ -1,6 +1,7 @@
 # weft: the two set-up commands are `make demo` and `make test`.
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+RELEASE_BUILD ?= build-release
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CONFORMANCE ?= ../shared/conformance
 FUZZ_BUILD ?= build-fuzz
@@ -8,7 +9,8 @@ FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 FUZZ_TARGETS = fuzz_proto fuzz_json fuzz_manifest fuzz_archive fuzz_systrace fuzz_pipeline
 
-.PHONY: all deps build demo test unit asan conformance bench clean fuzz valgrind
+.PHONY: all deps build demo test unit asan conformance bench clean fuzz valgrind release \
+	release-test
 
 all: build
 
@@ -45,11 +47,20 @@ fuzz: deps
 valgrind: build
 	scripts/valgrind.sh $(BUILD)
 
+# The optimized weft (RELEASE_BUILD/weft): link-time and profile-guided
+# optimization, trained on generated traces (scripts/pgo_build.sh).
+release: deps
+	scripts/pgo_build.sh $(RELEASE_BUILD)
+
+# The unit and end-to-end tests against the optimized build.
+release-test: release
+	cd $(RELEASE_BUILD) && ctest --output-on-failure -j $(JOBS)
+
 conformance: build
 	scripts/conformance_ratchet.sh $(BUILD)/weft $(CONFORMANCE)
 
-bench: build
-	bench/run.sh $(BUILD)
+bench: release
+	bench/run.sh $(RELEASE_BUILD)
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(RELEASE_BUILD)
