@@ -200,7 +200,7 @@ static int pool_recent_holds(const base_string_pool *p, const struct base_pool_r
                              const char *s, size_t len) {
   if (!r->id || r->len != len) return 0;
   size_t head = len < POOL_RECENT_BYTES ? len : POOL_RECENT_BYTES;
-  if (memcmp(r->head, s, head) != 0) return 0;
+  if (!base_equal_short(r->head, s, head)) return 0;
   return len == head ||
          memcmp(p->strings.data[r->id] + head, s + head, len - head) == 0;
 }

@@ -169,7 +169,7 @@ static void sched_comm_set(sched_comm *c, string_id id, const char *comm, size_t
 static int sched_comm_holds(trace_context *ctx, const sched_comm *c, const char *comm,
                             size_t len) {
   if (c->id == STRING_NULL || c->len != len) return 0;
-  if (len <= SCHED_COMM_BYTES) return memcmp(c->bytes, comm, len) == 0;
+  if (len <= SCHED_COMM_BYTES) return base_equal_short(c->bytes, comm, len);
   return sched_comm_is(ctx, c->id, comm, len);
 }
 

@@ -104,6 +104,26 @@ static void test_string_pool_recent_memo(void) {
   base_string_pool_free(&p);
 }
 
+/* base_equal_short agrees with memcmp for every length up to 24, on equal
+ * bytes and on bytes that differ at any one position (by any bit). */
+static void test_equal_short(void) {
+  unsigned char a[32], b[32];
+  int agree = 1;
+  for (size_t n = 0; n <= 24; n++)
+    for (int seed = 0; seed < 4; seed++) {
+      for (size_t i = 0; i < n; i++) a[i] = b[i] = (unsigned char)(i * 37 + (size_t)seed * 11);
+      agree &= base_equal_short(a, b, n) == 1;
+      for (size_t at = 0; at < n; at++)
+        for (int bit = 0; bit < 8; bit++) {
+          b[at] ^= (unsigned char)(1u << bit);
+          agree &= base_equal_short(a, b, n) == (memcmp(a, b, n) == 0);
+          agree &= base_equal_short(a, b, n) == 0;
+          b[at] ^= (unsigned char)(1u << bit);
+        }
+    }
+  CHECK(agree);
+}
+
 static void test_alloc_failure_hook(void) {
   base_alloc_fail_after(1);
   void *p = base_malloc(10);
@@ -130,6 +150,7 @@ int main(void) {
   RUN_TEST(test_map);
   RUN_TEST(test_string_pool);
   RUN_TEST(test_string_pool_recent_memo);
+  RUN_TEST(test_equal_short);
   RUN_TEST(test_alloc_failure_hook);
   RUN_TEST(test_arena);
   return CHECK_SUMMARY();
