@@ -964,6 +964,24 @@ static void loader_prefault_stop(loader *l, storage_prefaulter *p) {
   storage_prefaulter_stop(p);
 }
 
+/* Debug builds: every id column refers to a row (schema.h's WEFT_REFS), an
+ * invariant of the model that the tests then check on every trace they
+ * load. A dangling id fails the load, naming it. */
+static int loader_check_refs(loader *l, base_error *err) {
+#ifdef NDEBUG
+  (void)l, (void)err;
+  return WEFT_OK;
+#else
+  char what[256];
+  long bad = schema_check_refs(l->ctx->tables, what, sizeof what);
+  if (bad < 0) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (bad > 0)
+    return base_error_set(err, WEFT_EINVAL, "internal error: %ld dangling ids, first %s",
+                          bad, what);
+  return WEFT_OK;
+#endif
+}
+
 int loader_finish(loader *l, base_error *err) {
   loader_scans_stop(l); /* every file is tokenized: the workers are done */
   /* A single input is the trace itself: Perfetto leaves its name NULL. */
@@ -991,7 +1009,8 @@ int loader_finish(loader *l, base_error *err) {
   rc = ctx_metadata_set_int(l->ctx, "trace_time_clock_id",
                             (int64_t)trace_time.clock_id, -1, -1);
   if (rc) return base_error_set(err, rc, "out of memory");
-  return ctx_finalize_tables(l->ctx);
+  rc = ctx_finalize_tables(l->ctx);
+  return rc ? rc : loader_check_refs(l, err);
 }
 
 /* Inverse of conversion to trace time: the offset of a clock against trace

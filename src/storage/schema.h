@@ -163,6 +163,48 @@ typedef struct schema_table_def {
 
 extern const schema_table_def schema_tables[TABLE_COUNT];
 
+/* ---- references between tables ----
+ * Every column that holds another table's id (the value of that table's
+ * first column: its row index where that column is an ID) or an arg set id
+ * (TABLE_ARG_SET: a value of args.arg_set_id). A NULL refers to nothing.
+ * Debug builds check them all after every load (schema_check_refs). */
+#define TABLE_ARG_SET TABLE_COUNT /* a pseudo-table: the arg sets */
+#define WEFT_REFS(R)                                                            \
+  R(THREAD, upid, PROCESS) R(THREAD, machine_id, MACHINE) R(THREAD, arg_set_id, ARG_SET) \
+  R(PROCESS, parent_upid, PROCESS) R(PROCESS, arg_set_id, ARG_SET)                \
+  R(PROCESS, machine_id, MACHINE)                                               \
+  R(TRACK, parent_id, TRACK) R(TRACK, source_arg_set_id, ARG_SET)                \
+  R(TRACK, machine_id, MACHINE) R(TRACK, dimension_arg_set_id, ARG_SET)          \
+  R(TRACK, utid, THREAD) R(TRACK, upid, PROCESS)                                 \
+  R(SLICE, track_id, TRACK) R(SLICE, parent_id, SLICE) R(SLICE, arg_set_id, ARG_SET) \
+  R(COUNTER, track_id, TRACK) R(COUNTER, arg_set_id, ARG_SET)                    \
+  R(CPU, machine_id, MACHINE) R(CPU, arg_set_id, ARG_SET)                        \
+  R(SCHED, utid, THREAD) R(SCHED, ucpu, CPU)                                     \
+  R(THREAD_STATE, utid, THREAD) R(THREAD_STATE, waker_utid, THREAD)              \
+  R(THREAD_STATE, waker_id, THREAD_STATE) R(THREAD_STATE, ucpu, CPU)             \
+  R(FTRACE_EVENT, utid, THREAD) R(FTRACE_EVENT, arg_set_id, ARG_SET)             \
+  R(FTRACE_EVENT, ucpu, CPU)                                                    \
+  R(FLOW, slice_out, SLICE) R(FLOW, slice_in, SLICE) R(FLOW, arg_set_id, ARG_SET) \
+  R(CPU_FREQ, ucpu, CPU) R(STATE, track_id, TRACK) R(STATE, arg_set_id, ARG_SET) \
+  R(METADATA, machine_id, MACHINE) R(METADATA, trace_id, TRACE_FILE)             \
+  R(STATS, machine_id, MACHINE) R(STATS, trace_id, TRACE_FILE)                   \
+  R(CLOCK_SNAPSHOT, machine_id, MACHINE) R(TRACE_FILE, parent_id, TRACE_FILE)    \
+  R(TRACE_DIAGNOSTICS, trace_id, TRACE_FILE)
+
+typedef struct schema_ref {
+  schema_table_id table; /* the referring column's table */
+  unsigned column;       /* and its index */
+  unsigned to;           /* the table referred to, or TABLE_ARG_SET */
+} schema_ref;
+
+extern const schema_ref schema_refs[];
+extern const size_t schema_ref_count;
+
+/* Counts the values of reference columns that refer to nothing (-1 if
+ * memory ran out), and describes the first one in msg (cap bytes, may be 0),
+ * e.g. "__intrinsic_slice.track_id = 7 (row 3): no such __intrinsic_track". */
+long schema_check_refs(const storage_table tables[TABLE_COUNT], char *msg, size_t cap);
+
 #undef N
 #undef S
 #undef H

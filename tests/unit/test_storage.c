@@ -2,6 +2,7 @@
 
 #include "check.h"
 #include "sql/sql.h"
+#include "storage/schema.h"
 #include "storage/storage.h"
 
 static const storage_column_def test_defs[] = {
@@ -532,6 +533,63 @@ static void test_vtab_queries(void) {
   storage_table_free(&t);
 }
 
+/* ---- references between tables (schema_check_refs) ---- */
+
+static void refs_tables_init(storage_table *tables) {
+  for (int i = 0; i < TABLE_COUNT; i++)
+    CHECK_EQ_INT(storage_table_init(&tables[i], schema_tables[i].name, schema_tables[i].columns,
+                                    schema_tables[i].column_count), 0);
+}
+
+static uint32_t refs_row(storage_table *t) {
+  uint32_t row = 0;
+  CHECK_EQ_INT(storage_table_append(t, &row), 0);
+  return row;
+}
+
+/* Every listed column names its own table's column; valid ids pass; an id
+ * past the referred table, an arg set id no args row has, and a cpu id
+ * (cpu's id is a plain column, not the row index) that no cpu row holds are
+ * each found and named; NULLs refer to nothing. */
+static void test_schema_refs(void) {
+  int named = 1;
+  for (size_t i = 0; i < schema_ref_count; i++)
+    named &= schema_refs[i].column < schema_tables[schema_refs[i].table].column_count &&
+             schema_refs[i].to <= TABLE_ARG_SET;
+  CHECK(named);
+  storage_table tables[TABLE_COUNT];
+  refs_tables_init(tables);
+  char msg[256];
+  storage_table *track = &tables[TABLE_TRACK], *slice = &tables[TABLE_SLICE];
+  storage_table *args = &tables[TABLE_ARGS], *cpu = &tables[TABLE_CPU];
+  storage_table *sched = &tables[TABLE_SCHED];
+  refs_row(track), refs_row(track), refs_row(&tables[TABLE_THREAD]); /* utid 0 */
+  uint32_t s = refs_row(slice);
+  CHECK_EQ_INT(storage_set_i64(slice, SLICE_track_id, s, 1), 0);
+  CHECK_EQ_INT(storage_set_i64(slice, SLICE_arg_set_id, s, 5), 0);
+  uint32_t a = refs_row(args);
+  CHECK_EQ_INT(storage_set_i64(args, ARGS_arg_set_id, a, 5), 0);
+  uint32_t c = refs_row(cpu);
+  CHECK_EQ_INT(storage_set_i64(cpu, CPU_id, c, 3), 0);
+  uint32_t r = refs_row(sched);
+  CHECK_EQ_INT(storage_set_i64(sched, SCHED_ucpu, r, 3), 0);
+  CHECK_EQ_INT(schema_check_refs(tables, msg, sizeof msg), 0);
+  CHECK_EQ_STR(msg, "");
+
+  CHECK_EQ_INT(storage_set_i64(slice, SLICE_track_id, s, 2), 0);
+  CHECK_EQ_INT(schema_check_refs(tables, msg, sizeof msg), 1);
+  CHECK_EQ_STR(msg, "__intrinsic_slice.track_id = 2 (row 0): no such __intrinsic_track");
+  CHECK_EQ_INT(storage_set_i64(slice, SLICE_track_id, s, 0), 0);
+  CHECK_EQ_INT(storage_set_i64(slice, SLICE_arg_set_id, s, 4), 0);
+  CHECK_EQ_INT(schema_check_refs(tables, msg, sizeof msg), 1);
+  CHECK_EQ_STR(msg, "__intrinsic_slice.arg_set_id = 4 (row 0): no such arg set");
+  storage_set_null(slice, SLICE_arg_set_id, s);
+  CHECK_EQ_INT(storage_set_i64(sched, SCHED_ucpu, r, 0), 0);
+  CHECK_EQ_INT(schema_check_refs(tables, msg, sizeof msg), 1);
+  CHECK_EQ_STR(msg, "__intrinsic_sched_slice.ucpu = 0 (row 0): no such __intrinsic_cpu");
+  for (int i = 0; i < TABLE_COUNT; i++) storage_table_free(&tables[i]);
+}
+
 int main(void) {
   base_string_pool_init(&pool);
   RUN_TEST(test_columns);
@@ -544,6 +602,7 @@ int main(void) {
   RUN_TEST(test_allocation_failure);
   RUN_TEST(test_large_mapped_arrays);
   RUN_TEST(test_vtab_queries);
+  RUN_TEST(test_schema_refs);
   base_string_pool_free(&pool);
   return CHECK_SUMMARY();
 }
