@@ -48,7 +48,7 @@ static int ref_values_of(const storage_table tables[TABLE_COUNT], unsigned to, r
   if (t->row_count && !(out->v = base_malloc(t->row_count * sizeof *out->v))) return -1;
   for (size_t r = 0; r < t->row_count; r++)
     if (!storage_is_null(t, col, r)) out->v[out->n++] = storage_get_i64(t, col, r);
-  qsort(out->v, out->n, sizeof *out->v, ref_cmp);
+  if (out->n > 1) qsort(out->v, out->n, sizeof *out->v, ref_cmp);
   size_t k = 0;
   for (size_t i = 0; i < out->n; i++)
     if (k == 0 || out->v[i] != out->v[k - 1]) out->v[k++] = out->v[i];
