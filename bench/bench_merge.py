@@ -97,10 +97,13 @@ def load_once(weft, trace, threads, query_file):
 
 
 def warm(trace):
-    """Reads the trace once, so that every run finds it in the page cache
-    (the reference's figures are warm-cache ones; a file the kernel evicted
-    to make room for the generated ones would otherwise be read from disk
-    by the first run)."""
+    """Reads the trace, so that the run after it finds it in the page cache
+    (the reference's figures are warm-cache ones). Needed before every run
+    here: this machine's page cache is reclaimed within tens of seconds
+    (`free` shows 600 MB of freshly read files shrink to 360 MB of cache in
+    40 s), and a run that reads its trace from disk took up to twice as
+    long, its profile dominated by read() copies and the CRC of pages
+    coming in."""
     with open(trace, "rb") as f:
         while f.read(1 << 24):
             pass
@@ -108,8 +111,8 @@ def warm(trace):
 
 def measure(weft, trace, threads, runs, query_file, size):
     walls, rsses, status = [], [], 0
-    warm(trace)
     for _ in range(runs):
+        warm(trace)
         wall, rss, rc, _out = load_once(weft, trace, threads, query_file)
         walls.append(wall)
         rsses.append(rss)
