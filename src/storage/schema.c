@@ -62,23 +62,32 @@ static int ref_values_hold(const ref_values *rv, int64_t x) {
 }
 
 long schema_check_refs(const storage_table tables[TABLE_COUNT], char *msg, size_t cap) {
+  /* each target's values, built at its first reference (14 refs share the
+   * arg sets': one sorted copy of args.arg_set_id serves them all) */
+  ref_values values[TABLE_COUNT + 1];
+  int built[TABLE_COUNT + 1] = {0};
   long bad = 0;
   if (cap) msg[0] = '\0';
   for (size_t i = 0; i < schema_ref_count; i++) {
     const schema_ref *ref = &schema_refs[i];
     const storage_table *t = &tables[ref->table];
-    ref_values rv;
-    if (ref_values_of(tables, ref->to, &rv)) return -1;
+    ref_values *rv = &values[ref->to];
+    if (!built[ref->to] && ref_values_of(tables, ref->to, rv)) {
+      bad = -1;
+      break;
+    }
+    built[ref->to] = 1;
     for (size_t r = 0; r < t->row_count; r++) {
       if (storage_is_null(t, ref->column, r)) continue;
       int64_t x = storage_get_i64(t, ref->column, r);
-      if (ref_values_hold(&rv, x)) continue;
+      if (ref_values_hold(rv, x)) continue;
       if (bad++ == 0 && cap)
         snprintf(msg, cap, "%s.%s = %lld (row %zu): no such %s", t->name,
                  t->defs[ref->column].name, (long long)x, r,
                  ref->to == TABLE_ARG_SET ? "arg set" : schema_tables[ref->to].name);
     }
-    base_free(rv.v);
   }
+  for (int k = 0; k <= TABLE_COUNT; k++)
+    if (built[k]) base_free(values[k].v);
   return bad;
 }
