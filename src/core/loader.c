@@ -45,6 +45,7 @@ struct loader {
   uint64_t spilled_bytes;    /* member bytes moved there (atomic: progress) */
   int map_inputs;            /* map files instead of reading them */
   int give_back;             /* give parsed bytes back (release_input) */
+  int prepare;               /* importers decode events ahead (their prepare) */
   clock_graph clocks;        /* every clock of every file */
   clock_converter converter; /* loader_convert's cache (sorter_run's thread) */
   int64_t first_top_level;   /* trace_file id of the first input, or -1 */
@@ -370,6 +371,10 @@ int loader_create(loader **out, trace_context *ctx) {
   l->map_inputs = !(env && strcmp(env, "0") == 0);
   env = getenv("WEFT_INPUT_RELEASE");
   l->give_back = !(env && strcmp(env, "0") == 0);
+  /* WEFT_PREPARE=0: no prepare step; every event is decoded by its parse
+   * (to compare against). */
+  env = getenv("WEFT_PREPARE");
+  l->prepare = !(env && strcmp(env, "0") == 0);
   env = getenv("WEFT_SPILL");
   spill_init(&l->spill, NULL, l->map_inputs && l->give_back && !(env && strcmp(env, "0") == 0));
   int rc = clock_graph_init(&l->clocks, NULL, NULL);
@@ -939,10 +944,17 @@ static int loader_place_clocks(loader *l, base_error *err) {
 }
 
 
-static int loader_emit(void *user, const sort_event *e) {
+/* The sorter's prepare step: the importer's, when it has one. */
+static size_t loader_prepare(void *user, const sort_event *e, void *out) {
+  const loader_emit_ctx *c = user;
+  const import_file *f = c->l->files.data[e->source];
+  return f->ops->prepare ? f->ops->prepare(f, e, out) : 0;
+}
+
+static int loader_emit(void *user, const sort_event *e, void *prepared) {
   loader_emit_ctx *c = user;
   import_file *f = c->l->files.data[e->source];
-  int rc = f->ops->parse(f, e, c->err);
+  int rc = f->ops->parse(f, e, prepared, c->err);
   if (rc && c->err && !strstr(c->err->message, f->name))
     base_error_prefix(c->err, "%s", f->name);
   return rc;
@@ -992,7 +1004,8 @@ int loader_finish(loader *l, base_error *err) {
   if (rc) return rc;
   loader_emit_ctx c = {l, err};
   storage_prefaulter *prefaulter = loader_prefault_start(l);
-  rc = sorter_run(&l->sorter, loader_convert, loader_emit, &c);
+  rc = sorter_run_prepared(&l->sorter, loader_convert, l->prepare ? loader_prepare : NULL,
+                           IMPORT_PREPARED_MAX, loader_emit, &c);
   for (size_t i = 0; rc == WEFT_OK && i < l->files.len; i++) {
     import_file *f = l->files.data[i];
     if (f->ops->end) rc = f->ops->end(f, err);

@@ -40,6 +40,9 @@ typedef struct import_scan_input {
  * there is nothing to do. Changes no byte of the input. */
 void import_scan_passed(const import_scan_input *in, size_t *given, size_t upto);
 
+/* The most an importer's prepare may write for one event. */
+#define IMPORT_PREPARED_MAX 1024u
+
 typedef struct importer_ops {
   const char *trace_type;
   /* Optional pre-pass of tokenize, pure so that it can run on a worker
@@ -51,7 +54,17 @@ typedef struct importer_ops {
   int (*scan)(const import_scan_input *in, void **result, base_error *err);
   void (*scan_free)(void *result);
   int (*tokenize)(import_file *f, base_error *err);
-  int (*parse)(import_file *f, const sort_event *event, base_error *err);
+  /* Optional: decodes an event ahead of its parse into `out` (up to
+   * IMPORT_PREPARED_MAX bytes, 16-byte aligned) and returns the bytes
+   * used, 0 for nothing. With --threads above 1 it runs on the merging
+   * thread while earlier events are parsed (sort/sort.h), so it reads only
+   * the event's held bytes and importer state that parse never changes,
+   * writes plain data that owns nothing (pointers only into f->data), and
+   * never fails: a problem it finds is for parse to report. */
+  size_t (*prepare)(const import_file *f, const sort_event *event, void *out);
+  /* `prepared`: what prepare wrote for this event, or NULL (no prepare, or
+   * it used nothing): parse then decodes the event itself. */
+  int (*parse)(import_file *f, const sort_event *event, void *prepared, base_error *err);
   /* Optional: called once after the last event was parsed. */
   int (*end)(import_file *f, base_error *err);
   void (*destroy)(import_file *f);

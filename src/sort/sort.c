@@ -740,20 +740,46 @@ static int sort_queues_in_order(sorter *s) {
   return rc;
 }
 
+/* Where merged events go: prepared (when the run has a prepare step),
+ * then emitted. */
+typedef struct sort_sink {
+  sort_prepare_fn prepare;   /* NULL: events are emitted as merged */
+  size_t prepare_max;
+  sort_emit_prepared_fn emit;
+  void *user;
+  void *scratch;             /* prepare's output on one thread */
+} sort_sink;
+
+/* One thread: prepares each event just before emitting it. */
+static int sort_sink_emit(void *arg, const sort_event *e) {
+  sort_sink *k = arg;
+  size_t used = k->prepare ? k->prepare(k->user, e, k->scratch) : 0;
+  return k->emit(k->user, e, used ? k->scratch : NULL);
+}
+
 #define SORT_PIPE_BATCH 4096
 #define SORT_PIPE_SLOTS 8
+#define SORT_PIPE_ARENA ((size_t)128 << 10) /* prepared bytes per slot */
+#define SORT_PIPE_NONE UINT32_MAX           /* an event without prepared data */
 
-/* Batches of merged events from the merging thread to the emitting one. */
+/* Batches of merged (and prepared) events from the merging thread to the
+ * emitting one. */
 typedef struct sort_pipe {
   pthread_mutex_t mu;
   pthread_cond_t filled, drained;
   sort_event *batches;            /* SORT_PIPE_SLOTS x SORT_PIPE_BATCH */
+  uint32_t *prepared;             /* the same shape: offset in the slot's
+                                     arena, or SORT_PIPE_NONE (NULL when the
+                                     run prepares nothing) */
+  unsigned char *arena;           /* SORT_PIPE_SLOTS x SORT_PIPE_ARENA */
   size_t lens[SORT_PIPE_SLOTS];
   uint64_t produced, consumed;    /* batches, monotonic */
   size_t fill;                    /* events in the batch being filled */
+  size_t arena_fill;              /* bytes used in its arena */
   int done, stop, rc;             /* merge finished / emit failed / its status */
   int merger_waits;               /* the merging thread waits for slots */
   sorter *s;
+  const sort_sink *sink;
 } sort_pipe;
 
 /* Hands the batch being filled over. When every slot is full (unless
@@ -764,6 +790,7 @@ static int sort_pipe_publish(sort_pipe *p, int last) {
   p->lens[p->produced % SORT_PIPE_SLOTS] = p->fill;
   p->produced++;
   p->fill = 0;
+  p->arena_fill = 0;
   pthread_cond_signal(&p->filled);
   if (!last && p->produced - p->consumed >= SORT_PIPE_SLOTS) {
     p->merger_waits = 1;
@@ -776,9 +803,20 @@ static int sort_pipe_publish(sort_pipe *p, int last) {
   return stop ? WEFT_ELIMIT : WEFT_OK; /* any non-zero ends the merge */
 }
 
+/* Adds an event to the batch being filled, prepared into its arena; the
+ * batch goes when it is full or its arena may not hold another event. */
 static int sort_pipe_put(void *user, const sort_event *e) {
   sort_pipe *p = user;
-  p->batches[(p->produced % SORT_PIPE_SLOTS) * SORT_PIPE_BATCH + p->fill++] = *e;
+  size_t at = (p->produced % SORT_PIPE_SLOTS) * SORT_PIPE_BATCH + p->fill++;
+  p->batches[at] = *e;
+  if (p->prepared) {
+    size_t slot = p->produced % SORT_PIPE_SLOTS;
+    unsigned char *out = p->arena + slot * SORT_PIPE_ARENA + p->arena_fill;
+    size_t used = p->sink->prepare(p->sink->user, e, out);
+    p->prepared[at] = used ? (uint32_t)p->arena_fill : SORT_PIPE_NONE;
+    p->arena_fill += (used + 15) & ~(size_t)15;
+    if (SORT_PIPE_ARENA - p->arena_fill < p->sink->prepare_max) return sort_pipe_publish(p, 0);
+  }
   return p->fill == SORT_PIPE_BATCH ? sort_pipe_publish(p, 0) : WEFT_OK;
 }
 
@@ -794,8 +832,26 @@ static void *sort_pipe_merge(void *arg) {
   return NULL;
 }
 
+/* Emits the events of batch slot `slot`, up to the first failure; *done:
+ * how many were emitted. */
+static int sort_pipe_emit_slot(sort_pipe *p, size_t slot, size_t *done) {
+  const sort_sink *k = p->sink;
+  const sort_event *batch = p->batches + slot * SORT_PIPE_BATCH;
+  const uint32_t *prepared = p->prepared ? p->prepared + slot * SORT_PIPE_BATCH : NULL;
+  unsigned char *arena = p->arena ? p->arena + slot * SORT_PIPE_ARENA : NULL;
+  int rc = WEFT_OK;
+  size_t i = 0;
+  while (i < p->lens[slot] && rc == WEFT_OK) {
+    void *data = prepared && prepared[i] != SORT_PIPE_NONE ? arena + prepared[i] : NULL;
+    rc = k->emit(k->user, &batch[i], data);
+    i++;
+  }
+  *done = i;
+  return rc;
+}
+
 /* Emits the batches in order on this thread; returns emit's status. */
-static int sort_pipe_drain(sort_pipe *p, sort_emit_fn emit, void *user) {
+static int sort_pipe_drain(sort_pipe *p) {
   int rc = WEFT_OK;
   uint64_t emitted = 0;
   for (;;) {
@@ -804,11 +860,9 @@ static int sort_pipe_drain(sort_pipe *p, sort_emit_fn emit, void *user) {
     int empty = p->consumed == p->produced;
     pthread_mutex_unlock(&p->mu);
     if (empty) return rc;
-    size_t slot = p->consumed % SORT_PIPE_SLOTS;
-    const sort_event *batch = p->batches + slot * SORT_PIPE_BATCH;
-    size_t i = 0;
-    while (i < p->lens[slot] && rc == WEFT_OK) rc = emit(user, &batch[i++]);
-    emitted += i;
+    size_t done;
+    rc = sort_pipe_emit_slot(p, p->consumed % SORT_PIPE_SLOTS, &done);
+    emitted += done;
     __atomic_store_n(&p->s->emitted, emitted, __ATOMIC_RELAXED);
     pthread_mutex_lock(&p->mu);
     p->consumed++;
@@ -820,30 +874,45 @@ static int sort_pipe_drain(sort_pipe *p, sort_emit_fn emit, void *user) {
   }
 }
 
-/* Merges on a second thread while this one emits; falls back to one
- * thread when one cannot be started. */
-static int sort_merge_emit_pipelined(sorter *s, sort_emit_fn emit, void *user) {
+/* The pipe's buffers: 0, or non-zero when one cannot be allocated. */
+static int sort_pipe_alloc(sort_pipe *p) {
+  p->batches = base_malloc(SORT_PIPE_SLOTS * SORT_PIPE_BATCH * sizeof *p->batches);
+  if (!p->batches) return WEFT_ENOMEM;
+  if (!p->sink->prepare) return WEFT_OK;
+  p->prepared = base_malloc(SORT_PIPE_SLOTS * SORT_PIPE_BATCH * sizeof *p->prepared);
+  p->arena = base_malloc(SORT_PIPE_SLOTS * SORT_PIPE_ARENA);
+  return p->prepared && p->arena ? WEFT_OK : WEFT_ENOMEM;
+}
+
+/* Merges (and prepares) on a second thread while this one emits; falls
+ * back to one thread when one cannot be started. */
+static int sort_merge_emit_pipelined(sorter *s, sort_sink *sink) {
   sort_pipe p;
   memset(&p, 0, sizeof p);
   p.s = s;
-  p.batches = base_malloc(SORT_PIPE_SLOTS * SORT_PIPE_BATCH * sizeof *p.batches);
-  if (!p.batches) return sort_merge_emit(s, emit, user, 1);
-  pthread_mutex_init(&p.mu, NULL);
-  pthread_cond_init(&p.filled, NULL);
-  pthread_cond_init(&p.drained, NULL);
-  pthread_t merger;
+  p.sink = sink;
   int rc;
-  if (pthread_create(&merger, NULL, sort_pipe_merge, &p) != 0) {
-    rc = sort_merge_emit(s, emit, user, 1);
+  if (sort_pipe_alloc(&p) != WEFT_OK) {
+    rc = sort_merge_emit(s, sort_sink_emit, sink, 1);
   } else {
-    rc = sort_pipe_drain(&p, emit, user);
-    pthread_join(merger, NULL);
-    if (rc == WEFT_OK) rc = p.rc;
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.filled, NULL);
+    pthread_cond_init(&p.drained, NULL);
+    pthread_t merger;
+    if (pthread_create(&merger, NULL, sort_pipe_merge, &p) != 0) {
+      rc = sort_merge_emit(s, sort_sink_emit, sink, 1);
+    } else {
+      rc = sort_pipe_drain(&p);
+      pthread_join(merger, NULL);
+      if (rc == WEFT_OK) rc = p.rc;
+    }
+    pthread_cond_destroy(&p.drained);
+    pthread_cond_destroy(&p.filled);
+    pthread_mutex_destroy(&p.mu);
   }
-  pthread_cond_destroy(&p.drained);
-  pthread_cond_destroy(&p.filled);
-  pthread_mutex_destroy(&p.mu);
   base_free(p.batches);
+  base_free(p.prepared);
+  base_free(p.arena);
   return rc;
 }
 
@@ -853,8 +922,8 @@ static int sort_queue_cmp(const void *a, const void *b) {
   return x->source < y->source ? -1 : x->source > y->source;
 }
 
-int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
-               void *user) {
+/* Converts, orders and merges every event into `sink`. */
+static int sort_run_into(sorter *s, sort_convert_fn convert, void *user, sort_sink *sink) {
   for (size_t i = 0; i < s->queues.len; i++) sort_convert_queue(&s->queues.data[i], convert, user);
   /* (lane, source) order: the merge's lanes and its ties within a lane. */
   if (s->queues.len > 1)
@@ -864,8 +933,43 @@ int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
   s->has_last = 0;
   int rc = sort_queues_in_order(s);
   if (rc == WEFT_OK)
-    rc = s->threads > 1 ? sort_merge_emit_pipelined(s, emit, user)
-                        : sort_merge_emit(s, emit, user, 1);
+    rc = s->threads > 1 ? sort_merge_emit_pipelined(s, sink)
+                        : sort_merge_emit(s, sort_sink_emit, sink, 1);
   sorter_free_queues(s);
+  return rc;
+}
+
+/* sorter_run's emit, as a sink's. */
+typedef struct sort_plain {
+  sort_emit_fn emit;
+  void *user;
+} sort_plain;
+
+static int sort_plain_emit(void *user, const sort_event *event, void *prepared) {
+  (void)prepared;
+  const sort_plain *p = user;
+  return p->emit(p->user, event);
+}
+
+int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
+               void *user) {
+  sort_plain plain = {emit, user};
+  sort_sink sink = {NULL, 0, sort_plain_emit, &plain, NULL};
+  return sort_run_into(s, convert, user, &sink);
+}
+
+int sorter_run_prepared(sorter *s, sort_convert_fn convert, sort_prepare_fn prepare,
+                        size_t prepare_max, sort_emit_prepared_fn emit, void *user) {
+  if (prepare_max > SORT_PREPARE_MAX) prepare_max = SORT_PREPARE_MAX;
+  sort_sink sink = {prepare, prepare_max, emit, user, NULL};
+  if (prepare) {
+    sink.scratch = base_malloc(prepare_max ? prepare_max : 1);
+    if (!sink.scratch) {
+      sorter_free_queues(s);
+      return WEFT_ENOMEM;
+    }
+  }
+  int rc = sort_run_into(s, convert, user, &sink);
+  base_free(sink.scratch);
   return rc;
 }

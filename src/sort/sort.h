@@ -102,6 +102,17 @@ typedef int (*sort_convert_fn)(void *user, uint32_t source, uint32_t clock,
                                int64_t ts, int64_t *out);
 /* Receives events in order; non-zero stops the run with that status. */
 typedef int (*sort_emit_fn)(void *user, const sort_event *event);
+/* Optional step between the merge and emit (sorter_run_prepared): decodes
+ * `event` into `out` (up to the run's prepare_max bytes, 16-byte aligned)
+ * and returns the bytes used, 0 for nothing. With several threads it runs
+ * on the merging thread, ahead of emit; with one, just before emit. So it
+ * must be a pure function of the event and of data emit never changes, and
+ * what it writes must own nothing (it is dropped unread when emit stops the
+ * run early). */
+typedef size_t (*sort_prepare_fn)(void *user, const sort_event *event, void *out);
+/* emit of sorter_run_prepared: `prepared` is what prepare wrote for this
+ * event, or NULL when it used nothing. */
+typedef int (*sort_emit_prepared_fn)(void *user, const sort_event *event, void *prepared);
 
 void sorter_init(sorter *s);
 void sorter_free(sorter *s);
@@ -121,6 +132,11 @@ void sorter_mark_break(sorter *s);
 /* Converts, sorts and emits every event, then empties the queues. */
 int sorter_run(sorter *s, sort_convert_fn convert, sort_emit_fn emit,
                void *user);
+/* sorter_run with each event prepared before it is emitted (see
+ * sort_prepare_fn); prepare_max <= SORT_PREPARE_MAX. */
+#define SORT_PREPARE_MAX 4096u
+int sorter_run_prepared(sorter *s, sort_convert_fn convert, sort_prepare_fn prepare,
+                        size_t prepare_max, sort_emit_prepared_fn emit, void *user);
 /* Events pushed and events emitted so far; safe to call from another thread
  * while sorter_run runs (emitted is published once per emitted run). */
 void sorter_progress(const sorter *s, uint64_t *pushed, uint64_t *emitted);

@@ -480,9 +480,8 @@ static void json_flat_init(json_flat *r, const char *data, size_t len, size_t of
   r->nested.max_string_len = max_string_len;
 }
 
-/* 1: the object at f->data + offset decoded into e; 0: not flat. */
-static int json_read_flat(import_file *f, size_t offset, json_event *e) {
-  json_state *st = f->state;
+int json_read_flat(const import_file *f, size_t offset, json_event *e) {
+  const json_state *st = f->state;
   json_flat r;
   /* The event object is one level: nested containers get one less. */
   json_flat_init(&r, (const char *)f->data, f->len, offset, st->limits.max_string_len,

@@ -152,6 +152,11 @@ int json_parse_double(const char *p, size_t len, double *out);
  * tokenizer, with the same result. */
 int json_read_event(import_file *f, size_t offset, json_event *e,
                     base_error *err);
+/* The fast path alone: 1 with the flat object at `offset` decoded into *e
+ * (zeroed by the caller; nothing in it is owned), 0 if the object is not
+ * flat. Reads only the object's bytes and f's limits (so importer_ops.
+ * prepare may call it). */
+int json_read_flat(const import_file *f, size_t offset, json_event *e);
 /* The general path alone (for tests comparing the two). */
 int json_read_event_tokens(import_file *f, size_t offset, json_event *e,
                            base_error *err);

@@ -514,116 +514,148 @@ static int proto_ftrace_kprobe(proto_ftrace_ctx *p, const proto_ftrace_fields *f
   }
 }
 
-static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id, proto_span payload) {
+static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
+                                 const proto_ftrace_fields *fs) {
   trace_context *ctx = p->f->ctx;
   const kernel_scope *sc = &p->scope;
-  proto_ftrace_fields fs;
-  proto_ftrace_fields_read(payload, &fs);
   switch (id) {
     case PROTO_FTRACE_EVENT_PRINT:
-      return atrace_print(ctx, sc, p->ts, p->pid, STR(&fs, PROTO_PRINT_BUF));
+      return atrace_print(ctx, sc, p->ts, p->pid, STR(fs, PROTO_PRINT_BUF));
     case PROTO_FTRACE_EVENT_SCHED_SWITCH:
-      return proto_ftrace_sched_switch(p, &fs);
+      return proto_ftrace_sched_switch(p, fs);
     case PROTO_FTRACE_EVENT_CPU_FREQUENCY:
-      return sched_cpu_counter(ctx, sc, p->ts, (uint32_t)fs.v[2], "cpufreq",
-                               "cpu_frequency", (double)(uint32_t)fs.v[1]);
+      return sched_cpu_counter(ctx, sc, p->ts, (uint32_t)fs->v[2], "cpufreq",
+                               "cpu_frequency", (double)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_CPU_IDLE:
-      return sched_cpu_counter(ctx, sc, p->ts, (uint32_t)fs.v[2], "cpuidle",
-                               "cpu_idle", (double)(uint32_t)fs.v[1]);
+      return sched_cpu_counter(ctx, sc, p->ts, (uint32_t)fs->v[2], "cpuidle",
+                               "cpu_idle", (double)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_CPU_FREQUENCY_LIMITS:
-      return proto_ftrace_freq_limits(p, &fs);
+      return proto_ftrace_freq_limits(p, fs);
     case PROTO_FTRACE_EVENT_SCHED_WAKING:
-      return sched_waking(ctx, sc, p->ts, p->pid, I32(&fs, 2), STR(&fs, 1),
+      return sched_waking(ctx, sc, p->ts, p->pid, I32(fs, 2), STR(fs, 1),
                           p->common_flags);
     case PROTO_FTRACE_EVENT_SCHED_BLOCKED_REASON: {
-      string_id fn = HAS(&fs, 2) ? proto_ftrace_symbol(p, fs.v[2]) : STRING_NULL;
-      return sched_blocked_reason(ctx, sc, I32(&fs, 1),
-                                  HAS(&fs, 3) ? (int64_t)(fs.v[3] != 0) : -1,
+      string_id fn = HAS(fs, 2) ? proto_ftrace_symbol(p, fs->v[2]) : STRING_NULL;
+      return sched_blocked_reason(ctx, sc, I32(fs, 1),
+                                  HAS(fs, 3) ? (int64_t)(fs->v[3] != 0) : -1,
                                   base_string_pool_get(&ctx->strings, fn),
                                   base_string_pool_len(&ctx->strings, fn));
     }
     case PROTO_FTRACE_EVENT_TASK_NEWTASK:
-      return sched_task_newtask(ctx, sc, p->ts, p->pid, I32(&fs, 1), STR(&fs, 2), fs.v[3]);
+      return sched_task_newtask(ctx, sc, p->ts, p->pid, I32(fs, 1), STR(fs, 2), fs->v[3]);
     case PROTO_FTRACE_EVENT_TASK_RENAME:
-      return sched_task_rename(ctx, sc, I32(&fs, 1), STR(&fs, 3));
+      return sched_task_rename(ctx, sc, I32(fs, 1), STR(fs, 3));
     case PROTO_FTRACE_EVENT_SCHED_PROCESS_FREE:
-      return sched_process_free(ctx, sc, p->ts, I32(&fs, 2));
+      return sched_process_free(ctx, sc, p->ts, I32(fs, 2));
     case PROTO_FTRACE_EVENT_RSS_STAT:
-      return sched_rss_stat(ctx, sc, p->ts, p->pid, I32(&fs, 1), (int64_t)fs.v[2],
-                            HAS(&fs, 3) ? (int64_t)(uint32_t)fs.v[3] : -1,
-                            HAS(&fs, 4) ? (int64_t)(uint32_t)fs.v[4] : -1);
+      return sched_rss_stat(ctx, sc, p->ts, p->pid, I32(fs, 1), (int64_t)fs->v[2],
+                            HAS(fs, 3) ? (int64_t)(uint32_t)fs->v[3] : -1,
+                            HAS(fs, 4) ? (int64_t)(uint32_t)fs->v[4] : -1);
     case PROTO_FTRACE_EVENT_ION_STAT: {
-      int rc = sched_global_counter(ctx, sc, p->ts, "mem.ion", (double)fs.v[3]);
+      int rc = sched_global_counter(ctx, sc, p->ts, "mem.ion", (double)fs->v[3]);
       return rc ? rc : sched_global_counter(ctx, sc, p->ts, "mem.ion_change",
-                                            (double)(int64_t)fs.v[2]);
+                                            (double)(int64_t)fs->v[2]);
     }
     case PROTO_FTRACE_EVENT_TRACING_MARK_WRITE:
-      return proto_ftrace_kernel_mark(p, fs.v[3] ? 'B' : 'E', I32(&fs, 1), STR(&fs, 2), 0);
+      return proto_ftrace_kernel_mark(p, fs->v[3] ? 'B' : 'E', I32(fs, 1), STR(fs, 2), 0);
     case PROTO_FTRACE_EVENT_SDE_TRACING_MARK_WRITE: {
-      char phase = fs.v[3] ? (char)fs.v[3] : (fs.v[5] ? 'B' : 'E');
-      return proto_ftrace_kernel_mark(p, phase, I32(&fs, 1), STR(&fs, 2), I32(&fs, 4));
+      char phase = fs->v[3] ? (char)fs->v[3] : (fs->v[5] ? 'B' : 'E');
+      return proto_ftrace_kernel_mark(p, phase, I32(fs, 1), STR(fs, 2), I32(fs, 4));
     }
     case PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE:
-      return proto_ftrace_kernel_mark(p, (char)fs.v[5], I32(&fs, 1), STR(&fs, 4),
-                                      I32(&fs, 6));
+      return proto_ftrace_kernel_mark(p, (char)fs->v[5], I32(fs, 1), STR(fs, 4),
+                                      I32(fs, 6));
     case PROTO_FTRACE_EVENT_SCHED_CPU_UTIL_CFS:
-      return proto_ftrace_cpu_util(p, &fs);
+      return proto_ftrace_cpu_util(p, fs);
     case PROTO_FTRACE_EVENT_KPROBE_EVENT:
-      return proto_ftrace_kprobe(p, &fs);
+      return proto_ftrace_kprobe(p, fs);
     case PROTO_FTRACE_EVENT_IRQ_HANDLER_ENTRY:
-      return kslice_irq_entry(ctx, sc, p->ts, p->cpu, STR(&fs, 2));
+      return kslice_irq_entry(ctx, sc, p->ts, p->cpu, STR(fs, 2));
     case PROTO_FTRACE_EVENT_IRQ_HANDLER_EXIT:
       return kslice_irq_exit(ctx, sc, p->ts, p->cpu);
     case PROTO_FTRACE_EVENT_SOFTIRQ_ENTRY:
-      return kslice_softirq_entry(ctx, sc, p->ts, p->cpu, (int64_t)(uint32_t)fs.v[1]);
+      return kslice_softirq_entry(ctx, sc, p->ts, p->cpu, (int64_t)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SOFTIRQ_EXIT:
       return kslice_softirq_exit(ctx, sc, p->ts, p->cpu);
     case PROTO_FTRACE_EVENT_SYS_ENTER:
-      return kslice_sys_enter(ctx, sc, p->ts, p->pid, (int64_t)fs.v[1]);
+      return kslice_sys_enter(ctx, sc, p->ts, p->pid, (int64_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SYS_EXIT:
       return kslice_sys_exit(ctx, sc, p->ts, p->pid);
     case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC:
-      return kslice_adreno_sync(ctx, sc, p->ts, fs.v[3]);
+      return kslice_adreno_sync(ctx, sc, p->ts, fs->v[3]);
     case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED:
-      return kslice_adreno_retired(ctx, sc, p->pid, (int64_t)(uint32_t)fs.v[1],
-                                   (int64_t)(uint32_t)fs.v[8], fs.v[6], fs.v[7]);
+      return kslice_adreno_retired(ctx, sc, p->pid, (int64_t)(uint32_t)fs->v[1],
+                                   (int64_t)(uint32_t)fs->v[8], fs->v[6], fs->v[7]);
     case PROTO_FTRACE_EVENT_ZERO: {
-      int64_t flag = I32(&fs, 1);
+      int64_t flag = I32(fs, 1);
       char phase = (flag & 1) ? 'B' : (flag & 2) ? 'E' : (flag & 4) ? 'C' : 0;
-      return proto_ftrace_kernel_mark(p, phase, I32(&fs, 3), STR(&fs, 2), (int64_t)fs.v[4]);
+      return proto_ftrace_kernel_mark(p, phase, I32(fs, 3), STR(fs, 2), (int64_t)fs->v[4]);
     }
     default:
       return WEFT_OK;
   }
 }
 
-static int proto_ftrace_event(proto_ftrace_ctx *p, proto_span ev, int soft) {
+/* An FtraceEvent's own fields: its task's pid and common_flags, and its
+ * one event message (the first message field; id = its field number). */
+typedef struct proto_ftrace_head {
+  int64_t pid, common_flags;
+  int has_pid, has_common_flags;
+  uint32_t id;
+  proto_span payload;
+} proto_ftrace_head;
+
+static void proto_ftrace_head_read(proto_span ev, proto_ftrace_head *h) {
   proto_reader r;
   proto_field fl;
-  int has_pid = 0;
-  uint32_t id = 0;
-  proto_span payload = {NULL, 0};
+  memset(h, 0, sizeof *h);
   proto_reader_init_span(&r, ev);
   while (proto_reader_next(&r, &fl) == 1) {
     if (fl.number == PROTO_FTRACE_EVENT_PID && fl.wire_type == PROTO_WIRE_VARINT) {
-      p->pid = (int64_t)(uint32_t)fl.value;
-      has_pid = 1;
+      h->pid = (int64_t)(uint32_t)fl.value;
+      h->has_pid = 1;
     } else if (fl.number == PROTO_FTRACE_EVENT_COMMON_FLAGS && fl.wire_type == PROTO_WIRE_VARINT) {
-      p->common_flags = (int64_t)(uint32_t)fl.value;
-    } else if (!id && fl.wire_type == PROTO_WIRE_LEN) {
-      id = fl.number;
-      payload = fl.span;
+      h->common_flags = (int64_t)(uint32_t)fl.value;
+      h->has_common_flags = 1;
+    } else if (!h->id && fl.wire_type == PROTO_WIRE_LEN) {
+      h->id = fl.number;
+      h->payload = fl.span;
     }
   }
-  if (!id) return import_stat(p->f, stat_ftrace_missing_event_id, 1);
-  if (!has_pid) return WEFT_OK;
-  const ftrace_event_desc *d = ftrace_desc_by_id(id);
-  if (d && id != PROTO_FTRACE_EVENT_SCHED_SWITCH) {
-    int rc = proto_ftrace_raw(p, d, payload);
+}
+
+/* An FtraceEvent decoded: its head, and its event message's fields. */
+typedef struct proto_ftrace_decoded {
+  proto_ftrace_head head;
+  proto_ftrace_fields fields;
+} proto_ftrace_decoded;
+
+static void proto_ftrace_decode(proto_span ev, proto_ftrace_decoded *d) {
+  proto_ftrace_head_read(ev, &d->head);
+  proto_ftrace_fields_read(d->head.payload, &d->fields);
+}
+
+/* The event of record p->rec; `d`: it decoded ahead (proto_ftrace_prepare),
+ * or NULL. */
+static int proto_ftrace_event(proto_ftrace_ctx *p, proto_span ev, int soft,
+                              const proto_ftrace_decoded *d) {
+  proto_ftrace_decoded read;
+  if (!d) {
+    proto_ftrace_decode(ev, &read);
+    d = &read;
+  }
+  const proto_ftrace_head *h = &d->head;
+  if (h->has_pid) p->pid = h->pid;
+  if (h->has_common_flags) p->common_flags = h->common_flags;
+  if (!h->id) return import_stat(p->f, stat_ftrace_missing_event_id, 1);
+  if (!h->has_pid) return WEFT_OK;
+  const ftrace_event_desc *desc = ftrace_desc_by_id(h->id);
+  if (desc && h->id != PROTO_FTRACE_EVENT_SCHED_SWITCH) {
+    int rc = proto_ftrace_raw(p, desc, h->payload);
     if (rc) return rc;
   }
   if (soft) return WEFT_OK;
-  return proto_ftrace_dispatch(p, id, payload);
+  return proto_ftrace_dispatch(p, h->id, &d->fields);
 }
 
 /* The record of a queued event: its side record, or *tmp rebuilt from its
@@ -651,16 +683,47 @@ static const proto_ftrace_rec *proto_ftrace_rec_of(const proto_import_state *st,
   return tmp;
 }
 
-static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
-                              const sort_event *event, base_error *err);
+/* What proto_ftrace_prepare decodes of an event ahead of its parse. */
+typedef struct proto_ftrace_prepared {
+  proto_ftrace_rec rec;       /* the event's record, resolved */
+  int decoded;                /* an FtraceEvent record: */
+  proto_ftrace_decoded event; /* its fields */
+} proto_ftrace_prepared;
 
-int proto_ftrace_parse(import_file *f, const sort_event *event, base_error *err) {
+/* Records applied as an FtraceEvent (proto_ftrace_apply's default). */
+static int proto_ftrace_is_event(const proto_ftrace_rec *rec) {
+  return rec->kind != PROTO_FTRACE_LATEST_START && rec->kind != PROTO_FTRACE_COMPACT_SWITCH &&
+         rec->kind != PROTO_FTRACE_COMPACT_WAKING;
+}
+
+size_t proto_ftrace_prepare(const import_file *f, const sort_event *event, void *out) {
+  _Static_assert(sizeof(proto_ftrace_prepared) <= IMPORT_PREPARED_MAX, "fits a prepared slot");
+  const proto_import_state *st = f->state;
+  const proto_ftrace_state *s = st->ftrace;
+  proto_ftrace_prepared *pf = out;
+  const proto_ftrace_rec *rec = s ? proto_ftrace_rec_of(st, s, event, &pf->rec) : NULL;
+  if (!rec) return 0;
+  if (rec != &pf->rec) pf->rec = *rec;
+  pf->decoded = proto_ftrace_is_event(rec);
+  if (pf->decoded) proto_ftrace_decode(rec->event, &pf->event);
+  return sizeof *pf;
+}
+
+static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
+                              const sort_event *event, const proto_ftrace_decoded *decoded,
+                              base_error *err);
+
+int proto_ftrace_parse(import_file *f, const sort_event *event, void *prepared,
+                       base_error *err) {
   proto_import_state *st = f->state;
   proto_ftrace_state *s = st->ftrace;
+  proto_ftrace_prepared *pf = prepared;
   proto_ftrace_rec resolved;
-  const proto_ftrace_rec *rec = s ? proto_ftrace_rec_of(st, s, event, &resolved) : NULL;
+  const proto_ftrace_rec *rec = pf  ? &pf->rec
+                                : s ? proto_ftrace_rec_of(st, s, event, &resolved)
+                                    : NULL;
   if (!rec) return WEFT_OK;
-  int rc = proto_ftrace_apply(f, rec, event, err);
+  int rc = proto_ftrace_apply(f, rec, event, pf && pf->decoded ? &pf->event : NULL, err);
   if (rec->event.data) proto_input_release(f, rec->buffer, rec->event);
   return rc;
 }
@@ -675,7 +738,8 @@ static int64_t proto_ftrace_raw_ts(const proto_ftrace_rec *rec) {
 }
 
 static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
-                              const sort_event *event, base_error *err) {
+                              const sort_event *event, const proto_ftrace_decoded *decoded,
+                              base_error *err) {
   proto_ftrace_state *s = ((proto_import_state *)f->state)->ftrace;
   if (rec->kind == PROTO_FTRACE_LATEST_START) {
     int rc = ctx_metadata_set_int(f->ctx, "ftrace_latest_data_start_ns", event->ts,
@@ -700,7 +764,7 @@ static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
                                 (const char *)rec->event.data, rec->event.len, rec->d, soft);
       break;
     default:
-      rc = proto_ftrace_event(&p, rec->event, soft);
+      rc = proto_ftrace_event(&p, rec->event, soft, decoded);
       break;
   }
   /* An event the kernel model cannot place (a cpu or machine out of range)

@@ -38,7 +38,10 @@ int proto_ftrace_tokenize_end(import_file *f);
 /* TracingServiceEvent of a packet at raw ts on clock node `clock`. */
 int proto_ftrace_service_event(import_file *f, proto_span event, int64_t ts,
                                uint32_t clock);
-int proto_ftrace_parse(import_file *f, const sort_event *event,
+/* Resolves and decodes a queued ftrace event ahead of its parse
+ * (importer_ops.prepare); proto_ftrace_parse takes what it wrote. */
+size_t proto_ftrace_prepare(const import_file *f, const sort_event *event, void *out);
+int proto_ftrace_parse(import_file *f, const sort_event *event, void *prepared,
                        base_error *err);
 void proto_ftrace_free(proto_ftrace_state *s);
 

@@ -604,6 +604,7 @@ const importer_ops import_proto_ops = {
     .scan = proto_scan,
     .scan_free = proto_scan_free,
     .tokenize = proto_tokenize,
+    .prepare = proto_import_prepare,
     .parse = proto_import_parse,
     .end = proto_end,
     .destroy = proto_destroy,

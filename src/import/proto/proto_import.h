@@ -98,7 +98,10 @@ int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,
 /* A reading of `clock_id` in ns (applies the clock's unit_multiplier_ns). */
 int64_t proto_clock_scale(const proto_import_state *st, uint32_t seq, uint64_t clock_id,
                           int64_t value);
-int proto_import_parse(import_file *f, const sort_event *event,
+/* Resolves a queued packet and decodes its TrackEvent ahead of the parse
+ * (importer_ops.prepare; ftrace events: proto_ftrace_prepare). */
+size_t proto_import_prepare(const import_file *f, const sort_event *event, void *out);
+int proto_import_parse(import_file *f, const sort_event *event, void *prepared,
                        base_error *err);
 /* Input release (import_input_hold): `s` lies in the buffer being
  * tokenized. hold: a queued event reads it when parsed, and calls

@@ -155,7 +155,14 @@ typedef struct proto_event {
   proto_span name;
   int64_t int_counter;
   double dbl_counter;
-  base_buf *categories; /* the importer's reused buffer, emptied per event */
+  /* categories, as read: the first `categories` string, how many there
+   * are, and whether category_iids came too (proto_event_categories joins
+   * them when the event is applied) */
+  proto_span category;
+  uint32_t category_fields;
+  int has_category_iids;
+  base_buf *categories; /* the joined list, set when applied: the
+                           importer's reused buffer */
   /* legacy_event */
   int has_legacy, has_phase, has_pid_override, has_tid_override, has_duration;
   uint64_t phase, scope;
@@ -202,9 +209,11 @@ static int proto_event_add_category(proto_event *e, const char *s, size_t len) {
   return WEFT_OK;
 }
 
-static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e) {
-  proto_import_state *st = p->f->state;
-  trace_context *ctx = p->f->ctx;
+/* Decodes a TrackEvent's fields into e (zeroed by the caller). Pure: it
+ * reads only `msg`, so that it may run ahead of the parse (proto_prepare);
+ * what needs the parse's state (interned categories) is left for
+ * proto_event_categories. */
+static void proto_event_read(proto_span msg, proto_event *e) {
   proto_reader r;
   proto_field fl;
   int more;
@@ -230,30 +239,59 @@ static void proto_event_read(proto_parse_ctx *p, proto_span msg, proto_event *e)
         }
         break;
       case PROTO_TRACK_EVENT_CATEGORIES:
-        if (len) proto_event_add_category(e, (const char *)fl.span.data, fl.span.len);
+        if (len && e->category_fields++ == 0) e->category = fl.span;
         break;
       case PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS: if (len) e->has_annotations = 1; break;
-      case PROTO_TRACK_EVENT_CATEGORY_IIDS: {
-        proto_packed_iter it = {0};
-        uint64_t iid;
-        if (len) proto_packed_init(&it, fl.span);
-        for (int more = 1; more;) {
-          if (len) more = proto_packed_next_varint(&it, &iid) == 1;
-          else { iid = fl.value; more = 0; }
-          if (!len || more) {
-            string_id s = proto_interned(st, p->info->seq, p->info->generation,
-                                         PROTO_INTERN_EVENT_CATEGORY, iid);
-            if (s != STRING_NULL)
-              proto_event_add_category(e, base_string_pool_get(&ctx->strings, s),
-                                       base_string_pool_len(&ctx->strings, s));
-          }
-        }
-        break;
-      }
+      case PROTO_TRACK_EVENT_CATEGORY_IIDS: e->has_category_iids = 1; break;
       default: break;
     }
   }
   proto_flow_hint_end(&e->flow, more);
+}
+
+/* Adds the interned categories of a category_iids field (packed or not). */
+static void proto_event_category_iids(proto_parse_ctx *p, const proto_field *fl,
+                                      proto_event *e) {
+  proto_import_state *st = p->f->state;
+  trace_context *ctx = p->f->ctx;
+  int len = fl->wire_type == PROTO_WIRE_LEN;
+  proto_packed_iter it = {0};
+  uint64_t iid;
+  if (len) proto_packed_init(&it, fl->span);
+  for (int more = 1; more;) {
+    if (len) more = proto_packed_next_varint(&it, &iid) == 1;
+    else { iid = fl->value; more = 0; }
+    if (!len || more) {
+      string_id s = proto_interned(st, p->info->seq, p->info->generation,
+                                   PROTO_INTERN_EVENT_CATEGORY, iid);
+      if (s != STRING_NULL)
+        proto_event_add_category(e, base_string_pool_get(&ctx->strings, s),
+                                 base_string_pool_len(&ctx->strings, s));
+    }
+  }
+}
+
+/* Joins the event's categories (strings and interned ids, in field order,
+ * comma-separated) into the importer's reused buffer: e->categories. */
+static void proto_event_categories(proto_parse_ctx *p, proto_span msg, proto_event *e) {
+  proto_import_state *st = p->f->state;
+  if (!st->categories.max_len) base_buf_init(&st->categories, PROTO_MAX_CATEGORIES_BYTES);
+  base_buf_reset(&st->categories);
+  e->categories = &st->categories;
+  if (!e->has_category_iids) { /* the usual case: at most one string */
+    if (e->category_fields == 1)
+      proto_event_add_category(e, (const char *)e->category.data, e->category.len);
+    if (e->category_fields <= 1) return;
+  }
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_TRACK_EVENT_CATEGORIES && fl.wire_type == PROTO_WIRE_LEN)
+      proto_event_add_category(e, (const char *)fl.span.data, fl.span.len);
+    else if (fl.number == PROTO_TRACK_EVENT_CATEGORY_IIDS)
+      proto_event_category_iids(p, &fl, e);
+  }
 }
 
 /* The track_uuid from the sequence's TrackEventDefaults, if any. */
@@ -467,6 +505,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   proto_track_ref ref_buf;
   const proto_track_ref *ref = NULL;
   uint64_t uuid = 0;
+  proto_event_categories(p, msg, e);
   int rc = proto_event_track(p, e, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
   if (e->has_counters)
@@ -522,17 +561,17 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
 }
 
-static int proto_track_event(proto_parse_ctx *p, proto_span msg) {
+/* A TrackEvent; `read`: its fields decoded ahead (proto_prepare), or NULL. */
+static int proto_track_event(proto_parse_ctx *p, proto_span msg, proto_event *read) {
   const proto_misc_state *misc = &((proto_import_state *)p->f->state)->misc;
   if (misc->has_roi && p->ts < misc->roi_start_ns) return WEFT_OK; /* cropped */
-  proto_import_state *st = p->f->state;
   proto_event e;
-  memset(&e, 0, sizeof e);
-  if (!st->categories.max_len) base_buf_init(&st->categories, PROTO_MAX_CATEGORIES_BYTES);
-  base_buf_reset(&st->categories);
-  e.categories = &st->categories;
-  proto_event_read(p, msg, &e);
-  return proto_event_apply(p, msg, &e);
+  if (!read) {
+    memset(&e, 0, sizeof e);
+    proto_event_read(msg, &e);
+    read = &e;
+  }
+  return proto_event_apply(p, msg, read);
 }
 
 /* ---- dispatch ---- */
@@ -554,23 +593,73 @@ static const proto_packet_info *proto_packet_of(const proto_import_state *st, ui
   return tmp;
 }
 
-static int proto_packet_apply(import_file *f, const proto_packet_info *info, int64_t ts,
-                              base_error *err);
+/* What proto_import_prepare decodes of a packet ahead of its parse. */
+typedef struct proto_prepared_packet {
+  proto_packet_info info; /* the packet, resolved */
+  int sole_event;         /* its only message field is a TrackEvent: */
+  proto_span msg;         /* that TrackEvent, */
+  proto_event event;      /* decoded */
+} proto_prepared_packet;
 
-int proto_import_parse(import_file *f, const sort_event *event, base_error *err) {
+/* 1 with *msg when the packet's only message field (as far as it reads) is
+ * a TrackEvent: applying the packet is then applying that event. */
+static int proto_sole_track_event(proto_span pkt, proto_span *msg) {
+  proto_reader r;
+  proto_field fl;
+  int found = 0;
+  proto_reader_init_span(&r, pkt);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    if (found || fl.number != PROTO_TRACE_PACKET_TRACK_EVENT) return 0;
+    *msg = fl.span;
+    found = 1;
+  }
+  return found;
+}
+
+size_t proto_import_prepare(const import_file *f, const sort_event *event, void *out) {
+  _Static_assert(sizeof(proto_prepared_packet) <= IMPORT_PREPARED_MAX, "fits a prepared slot");
+  const proto_import_state *st = f->state;
+  if (!st) return 0;
+  if (event->payload & PROTO_REF_FTRACE) return proto_ftrace_prepare(f, event, out);
+  proto_prepared_packet *pp = out;
+  const proto_packet_info *info = proto_packet_of(st, event->payload, &pp->info);
+  if (!info) return 0;
+  if (info != &pp->info) pp->info = *info;
+  pp->sole_event = proto_sole_track_event(info->data, &pp->msg);
+  if (pp->sole_event) {
+    memset(&pp->event, 0, sizeof pp->event);
+    proto_event_read(pp->msg, &pp->event);
+  }
+  return sizeof *pp;
+}
+
+static int proto_packet_apply(import_file *f, const proto_packet_info *info, int64_t ts,
+                              proto_prepared_packet *prepared, base_error *err);
+
+int proto_import_parse(import_file *f, const sort_event *event, void *prepared,
+                       base_error *err) {
   proto_import_state *st = f->state;
-  if (st && (event->payload & PROTO_REF_FTRACE)) return proto_ftrace_parse(f, event, err);
+  if (st && (event->payload & PROTO_REF_FTRACE))
+    return proto_ftrace_parse(f, event, prepared, err);
+  proto_prepared_packet *pp = prepared;
   proto_packet_info resolved;
-  const proto_packet_info *info = st ? proto_packet_of(st, event->payload, &resolved) : NULL;
+  const proto_packet_info *info = pp   ? &pp->info
+                                  : st ? proto_packet_of(st, event->payload, &resolved)
+                                       : NULL;
   if (!info) return WEFT_OK;
-  int rc = proto_packet_apply(f, info, event->ts, err);
+  int rc = proto_packet_apply(f, info, event->ts, pp, err);
   proto_input_release(f, info->buffer, info->data);
   return rc;
 }
 
 static int proto_packet_apply(import_file *f, const proto_packet_info *info, int64_t ts,
-                              base_error *err) {
+                              proto_prepared_packet *prepared, base_error *err) {
   proto_parse_ctx p = {f, info, info->machine, ts};
+  if (prepared && prepared->sole_event) {
+    int rc = proto_track_event(&p, prepared->msg, &prepared->event);
+    return rc ? base_error_set(err, rc, "proto: failed to apply packet") : WEFT_OK;
+  }
   proto_field fl;
   proto_reader r;
   proto_reader_init_span(&r, p.info->data);
@@ -584,7 +673,7 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_TRACK_DESCRIPTOR: rc = proto_track_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR: rc = proto_thread_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR: rc = proto_process_descriptor(&p, fl.span); break;
-      case PROTO_TRACE_PACKET_TRACK_EVENT: rc = proto_track_event(&p, fl.span); break;
+      case PROTO_TRACE_PACKET_TRACK_EVENT: rc = proto_track_event(&p, fl.span, NULL); break;
       default: rc = proto_misc_parse(f, p.machine, p.ts, &fl); break;
     }
     if (rc) return base_error_set(err, rc, "proto: failed to apply packet");

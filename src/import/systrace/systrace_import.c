@@ -373,7 +373,9 @@ int systrace_text_parse(import_file *f, const char *text, size_t len,
   return WEFT_OK;
 }
 
-static int systrace_parse(import_file *f, const sort_event *ev, base_error *err) {
+static int systrace_parse(import_file *f, const sort_event *ev, void *prepared,
+                          base_error *err) {
+  (void)prepared;
   size_t offset = (size_t)ev->payload;
   int rc = systrace_text_parse(f, (const char *)f->data, f->len, offset, ev->ts, err);
   /* The same range tokenize held: the line and its newline. */
