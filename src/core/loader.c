@@ -951,6 +951,13 @@ static size_t loader_prepare(void *user, const sort_event *e, void *out) {
   return f->ops->prepare ? f->ops->prepare(f, e, out) : 0;
 }
 
+/* The sorter's prefetch hint: the importer's, when it has one. */
+static const void *loader_locate(void *user, uint32_t source, uint64_t payload) {
+  const loader *l = user;
+  const import_file *f = l->files.data[source];
+  return f->ops->locate ? f->ops->locate(f, payload) : NULL;
+}
+
 static int loader_emit(void *user, const sort_event *e, void *prepared) {
   loader_emit_ctx *c = user;
   import_file *f = c->l->files.data[e->source];
@@ -1004,6 +1011,7 @@ int loader_finish(loader *l, base_error *err) {
   if (rc) return rc;
   loader_emit_ctx c = {l, err};
   storage_prefaulter *prefaulter = loader_prefault_start(l);
+  sorter_set_locate(&l->sorter, loader_locate, l);
   rc = sorter_run_prepared(&l->sorter, loader_convert, l->prepare ? loader_prepare : NULL,
                            IMPORT_PREPARED_MAX, loader_emit, &c);
   for (size_t i = 0; rc == WEFT_OK && i < l->files.len; i++) {

@@ -62,6 +62,10 @@ typedef struct importer_ops {
    * writes plain data that owns nothing (pointers only into f->data), and
    * never fails: a problem it finds is for parse to report. */
   size_t (*prepare)(const import_file *f, const sort_event *event, void *out);
+  /* Optional prefetch hint (sort.h's sorter_set_locate): the address of
+   * the bytes of a queued event with `payload`, or NULL. Called on the
+   * merging thread like prepare, and must be as cheap as a few loads. */
+  const void *(*locate)(const import_file *f, uint64_t payload);
   /* `prepared`: what prepare wrote for this event, or NULL (no prepare, or
    * it used nothing): parse then decodes the event itself. */
   int (*parse)(import_file *f, const sort_event *event, void *prepared, base_error *err);

@@ -181,6 +181,13 @@ void sorter_init(sorter *s) {
   s->threads = 1;
 }
 
+void sorter_set_locate(sorter *s, const void *(*locate)(void *user, uint32_t source,
+                                                        uint64_t payload),
+                       void *user) {
+  s->locate = locate;
+  s->locate_user = user;
+}
+
 void sorter_set_threads(sorter *s, uint32_t threads) {
   s->threads = threads ? threads : 1;
 }
@@ -619,6 +626,9 @@ static void sort_queue_seek_run(sort_queue *q) {
  * it is a run break. */
 static int sort_queue_take(sort_queue *q, sort_event *e) {
   const sort_item *item = q->at++;
+  /* The merge reads hundreds of queues in turn, more streams than the
+   * hardware prefetcher follows: ask for the queue's line after next. */
+  if (((uintptr_t)q->at & 63) == 0 && q->at + 8 < q->stop) __builtin_prefetch(q->at + 8);
   *e = (sort_event){item->ts, q->clock, q->source, item->payload};
   int brk = q->run_left == 1 && q->run_breaks;
   if (++q->next == q->items.len) {
@@ -657,6 +667,9 @@ static size_t sort_lanes_init(sorter *s, sort_key *keys, sort_lane_heap *lanes) 
   return count;
 }
 
+/* How far ahead in its queue the merge prefetches an event's data. */
+#define SORT_LOCATE_AHEAD 4
+
 /* Emits every event in merge order. `publish`: keep s->emitted current
  * (else the caller does, as the events are really parsed). */
 static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish) {
@@ -681,6 +694,8 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
     do {
       sort_queue *q = &s->queues.data[top->idx];
       sort_event e;
+      if (s->locate && q->at + SORT_LOCATE_AHEAD < q->stop)
+        __builtin_prefetch(s->locate(s->locate_user, q->source, q->at[SORT_LOCATE_AHEAD].payload));
       brk = sort_queue_take(q, &e);
       if (q->next < q->items.len) top->ts = q->at->ts;
       else *top = top[--l->n];

@@ -94,6 +94,8 @@ typedef struct sorter {
   uint64_t event_count;    /* pushed (written by the loading thread) */
   uint64_t emitted;        /* emitted so far (atomic: read by progress) */
   uint32_t threads;        /* threads sorter_run may use (>= 1) */
+  const void *(*locate)(void *user, uint32_t source, uint64_t payload);
+  void *locate_user;       /* see sorter_set_locate */
   uint64_t held;           /* bytes in chunks (atomic: see sorter_memory) */
 } sorter;
 
@@ -120,6 +122,14 @@ void sorter_free(sorter *s);
  * the merge runs on a second thread ahead of `emit`, which is always
  * called on the caller's thread, in the same order as with one thread. */
 void sorter_set_threads(sorter *s, uint32_t threads);
+/* Optional prefetch hint: where the data of an event of `source` with
+ * `payload` lies in memory (NULL: unknown). The merge asks it for events a
+ * few places ahead in their queue and prefetches that address, so that the
+ * event's bytes are in cache when it is prepared or emitted. A hint only:
+ * it must be cheap, read nothing that emit changes, and may be wrong. */
+void sorter_set_locate(sorter *s, const void *(*locate)(void *user, uint32_t source,
+                                                        uint64_t payload),
+                       void *user);
 /* Creates a source; its events are pushed with sorter_push. */
 int sorter_add_source(sorter *s, uint32_t *source);
 /* Pushes to lane 0 (the host's general lane). */

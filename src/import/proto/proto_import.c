@@ -605,6 +605,7 @@ const importer_ops import_proto_ops = {
     .scan_free = proto_scan_free,
     .tokenize = proto_tokenize,
     .prepare = proto_import_prepare,
+    .locate = proto_import_locate,
     .parse = proto_import_parse,
     .end = proto_end,
     .destroy = proto_destroy,

@@ -617,6 +617,11 @@ static int proto_sole_track_event(proto_span pkt, proto_span *msg) {
   return found;
 }
 
+const void *proto_import_locate(const import_file *f, uint64_t payload) {
+  const proto_import_state *st = f->state;
+  return st ? proto_ref_locate(&st->refs, payload) : NULL;
+}
+
 size_t proto_import_prepare(const import_file *f, const sort_event *event, void *out) {
   _Static_assert(sizeof(proto_prepared_packet) <= IMPORT_PREPARED_MAX, "fits a prepared slot");
   const proto_import_state *st = f->state;

@@ -66,5 +66,13 @@ int proto_ref_make(proto_refs *r, proto_span span, const proto_ref_ctx *c,
  * refs). */
 int proto_ref_resolve(const proto_refs *r, uint64_t payload, proto_span *span,
                       const proto_ref_ctx **c, uint32_t *buffer);
+/* Where a reference made in the first buffer (the file) points, without
+ * decoding anything; NULL for others (a prefetch hint). */
+static inline const uint8_t *proto_ref_locate(const proto_refs *r, uint64_t payload) {
+  uint64_t offset = payload & ((UINT64_C(1) << PROTO_REF_OFFSET_BITS) - 1);
+  if (payload & PROTO_REF_SIDE || !r->buffers.len || offset >= r->buffers.data[0].len)
+    return NULL;
+  return r->buffers.data[0].data + offset;
+}
 
 #endif
