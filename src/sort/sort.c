@@ -694,8 +694,13 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
     do {
       sort_queue *q = &s->queues.data[top->idx];
       sort_event e;
-      if (s->locate && q->at + SORT_LOCATE_AHEAD < q->stop)
-        __builtin_prefetch(s->locate(s->locate_user, q->source, q->at[SORT_LOCATE_AHEAD].payload));
+      if (s->locate && q->at + SORT_LOCATE_AHEAD < q->stop) {
+        const char *data = s->locate(s->locate_user, q->source, q->at[SORT_LOCATE_AHEAD].payload);
+        if (data) {
+          __builtin_prefetch(data);
+          __builtin_prefetch(data + 64);
+        }
+      }
       brk = sort_queue_take(q, &e);
       if (q->next < q->items.len) top->ts = q->at->ts;
       else *top = top[--l->n];

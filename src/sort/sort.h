@@ -15,7 +15,10 @@
  * events ahead of other lanes. Heaps keep the lane heads and, in each lane,
  * its queues' heads: O(log lanes) per emitted run, O(log queues of the
  * lane) per event. With several threads (sorter_set_threads) the output is
- * the same.
+ * the same: the merge runs on its own thread, ahead of emit, and also runs
+ * the caller's prepare step on each event (sorter_run_prepared), while
+ * prefetching the data of events a few places ahead in their queues
+ * (sorter_set_locate).
  *
  * Memory: a queued event is 16 bytes (ts, payload) in chunks of 32 KiB (a
  * queue's last chunk grows by doubling and is cut to its exact size when
