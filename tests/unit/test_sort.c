@@ -590,7 +590,8 @@ static void test_prepare_step(void) {
 /* ---- the locate hint ---- */
 
 typedef struct locate_check {
-  uint64_t calls, bad, emitted;
+  uint64_t calls, bad;          /* locate's (the merging thread's) */
+  uint64_t emitted, emit_bad;   /* emit's */
   uint64_t *next;      /* per source: the next push index to be emitted */
   uint64_t word;       /* what locate returns the address of */
 } locate_check;
@@ -600,14 +601,16 @@ typedef struct locate_check {
 static const void *record_locate(void *user, uint32_t source, uint64_t payload) {
   locate_check *c = user;
   c->calls++;
-  c->bad += payload >> 32 != source || (payload & 0xffffffffu) < c->next[source];
+  uint64_t next = source < 3 ? __atomic_load_n(&c->next[source], __ATOMIC_RELAXED) : 0;
+  c->bad += payload >> 32 != source || (payload & 0xffffffffu) < next;
   return payload % 2 ? &c->word : NULL; /* NULL must be fine too */
 }
 
 static int emit_in_source_order(void *user, const sort_event *e) {
   locate_check *c = user;
-  c->bad += (e->payload & 0xffffffffu) != c->next[e->source];
-  c->next[e->source]++;
+  uint64_t next = c->next[e->source];
+  c->emit_bad += (e->payload & 0xffffffffu) != next;
+  __atomic_store_n(&c->next[e->source], next + 1, __ATOMIC_RELAXED);
   c->emitted++;
   return 0;
 }
@@ -620,7 +623,7 @@ static void test_locate_hint(void) {
     sorter_init(&s);
     sorter_set_threads(&s, threads);
     uint64_t next[3] = {0, 0, 0};
-    locate_check c = {0, 0, 0, next, 0};
+    locate_check c = {0, 0, 0, 0, next, 0};
     sorter_set_locate(&s, record_locate, &c);
     for (uint32_t src = 0; src < 3; src++) {
       uint32_t id;
@@ -630,6 +633,7 @@ static void test_locate_hint(void) {
     }
     CHECK_EQ_INT(sorter_run(&s, identity_convert, emit_in_source_order, &c), 0);
     CHECK_EQ_INT(c.emitted, 60000);
+    CHECK_EQ_INT(c.emit_bad, 0);
     CHECK_EQ_INT(c.bad, 0);
     CHECK(c.calls > 50000); /* every event but the last few of each queue chunk */
     sorter_free(&s);
