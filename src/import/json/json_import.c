@@ -170,7 +170,7 @@ static int json_tokenize_systrace(import_file *f, base_error *err) {
  * (which owns nothing); other objects are read by json_parse. */
 static size_t json_prepare(const import_file *f, const sort_event *ev, void *out) {
   _Static_assert(sizeof(json_event) <= IMPORT_PREPARED_MAX, "json_event fits a prepared slot");
-  if (ev->payload & JSON_SYSTRACE_PAYLOAD) return 0;
+  if (!f->state || ev->payload & JSON_SYSTRACE_PAYLOAD) return 0;
   json_event *e = out;
   memset(e, 0, sizeof *e);
   return json_read_flat(f, (size_t)ev->payload, e) ? sizeof *e : 0;
