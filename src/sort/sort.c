@@ -827,10 +827,9 @@ static int sort_pipe_publish(sort_pipe *p, int last) {
  * batch goes when it is full or its arena may not hold another event. */
 static int sort_pipe_put(void *user, const sort_event *e) {
   sort_pipe *p = user;
-  size_t at = (p->produced % SORT_PIPE_SLOTS) * SORT_PIPE_BATCH + p->fill++;
+  size_t slot = p->produced % SORT_PIPE_SLOTS, at = slot * SORT_PIPE_BATCH + p->fill++;
   p->batches[at] = *e;
   if (p->prepared) {
-    size_t slot = p->produced % SORT_PIPE_SLOTS;
     unsigned char *out = p->arena + slot * SORT_PIPE_ARENA + p->arena_fill;
     size_t used = p->sink->prepare(p->sink->user, e, out);
     p->prepared[at] = used ? (uint32_t)p->arena_fill : SORT_PIPE_NONE;

@@ -202,13 +202,18 @@ static void test_clock_runs_and_drops(void) {
   sorter_free(&s);
 }
 
+/* A sorter using `threads`, with two sources. */
+static void sorter_with_two_sources(sorter *s, uint32_t threads, uint32_t *a, uint32_t *b) {
+  sorter_init(s);
+  sorter_set_threads(s, threads);
+  sorter_add_source(s, a);
+  sorter_add_source(s, b);
+}
+
 static void emit_error_stops_on(uint32_t threads) {
   sorter s;
-  sorter_init(&s);
-  sorter_set_threads(&s, threads);
   uint32_t a, b;
-  sorter_add_source(&s, &a);
-  sorter_add_source(&s, &b);
+  sorter_with_two_sources(&s, threads, &a, &b);
   for (int i = 0; i < 100000; i++) sorter_push(&s, i % 2 ? a : b, 100000 - i, 0, 0);
   CHECK_EQ_INT(sorter_push(&s, 5, 0, 0, 0), WEFT_EINVAL); /* no such source */
   uint64_t pushed, emitted;
@@ -548,11 +553,8 @@ static int check_prepared(void *user, const sort_event *e, void *prepared) {
 
 static prepare_check run_prepared(uint32_t threads, size_t n, uint64_t stop_after) {
   sorter s;
-  sorter_init(&s);
-  sorter_set_threads(&s, threads);
   uint32_t a, b;
-  sorter_add_source(&s, &a);
-  sorter_add_source(&s, &b);
+  sorter_with_two_sources(&s, threads, &a, &b);
   for (size_t i = 0; i < n; i++) {
     sorter_push(&s, a, (int64_t)(rng_next() % 100000), 0, 2 * i);
     sorter_push(&s, b, (int64_t)(rng_next() % 100000), 0, 2 * i + 1);

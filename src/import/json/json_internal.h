@@ -149,7 +149,9 @@ int json_time_from(const json_token *t, int64_t *ns);
 int json_parse_double(const char *p, size_t len, double *out);
 /* Decodes the event object at `offset` in the file into *e, which must be
  * zeroed: flat objects on a fast path (json_event.c), others on the general
- * tokenizer, with the same result. */
+ * tokenizer, with the same result. The importer calls the two halves
+ * itself (json_read_flat in its prepare step, json_read_event_tokens in
+ * the parse); the tests check that they agree through this. */
 int json_read_event(import_file *f, size_t offset, json_event *e,
                     base_error *err);
 /* The fast path alone: 1 with the flat object at `offset` decoded into *e
