@@ -14,6 +14,7 @@
 #include "core/input.h"
 #include "core/scan.h"
 #include "core/spill.h"
+#include "core/unpack.h"
 
 #include "import/importer.h"
 #include "io/archive.h"
@@ -26,6 +27,17 @@ typedef struct loader_scan {
   const uint8_t *data;
   size_t len;
 } loader_scan;
+
+/* A member's scan made with its unpacking (core/unpack.h), for its
+ * tokenize: loader_scan_result hands it over. */
+typedef struct loader_ready_scan {
+  const uint8_t *data; /* the bytes it scanned, or NULL: none */
+  size_t len;
+  const importer_ops *ops;
+  void *result;
+  int status;
+  base_error err;
+} loader_ready_scan;
 
 /* Input bytes the loader owns: a heap buffer or a read-only file mapping. */
 typedef struct loader_blob {
@@ -60,6 +72,8 @@ struct loader {
   scan_pool *scans;          /* created at the first scan ahead, or NULL */
   VEC(loader_scan) scan_jobs; /* scans of upcoming members, in member order */
   uint64_t scan_ahead_bytes; /* input bytes of scan_jobs */
+  unpacker unpack;           /* deferred archive members' jobs */
+  loader_ready_scan ready;   /* the scan of the member being processed */
 };
 
 /* What the sorter's callbacks receive. */
@@ -260,6 +274,12 @@ static void loader_scans_drop(loader *l, size_t from) {
   }
 }
 
+/* The pool, created at its first use; NULL when out of memory. */
+static scan_pool *loader_pool(loader *l) {
+  if (!l->scans && scan_pool_create(&l->scans, l->threads)) return NULL;
+  return l->scans;
+}
+
 static void loader_scans_stop(loader *l) {
   if (!l->scans) return;
   loader_scans_drop(l, 0);
@@ -296,7 +316,7 @@ static int loader_scan_ahead(loader *l, io_trace_type type, const uint8_t *data,
   if (l->scan_jobs.len >= window ||
       (l->scan_jobs.len && l->scan_ahead_bytes + len > LOADER_SCAN_AHEAD_BYTES))
     return 0;
-  if (!l->scans && scan_pool_create(&l->scans, l->threads)) return 0;
+  if (!loader_pool(l)) return 0;
   import_scan_input in = loader_scan_input(l, data, len, mapped);
   loader_scan s = {NULL, data, len};
   if (VEC_RESERVE(l->scan_jobs, l->scan_jobs.len + 1) ||
@@ -335,6 +355,14 @@ void loader_scan_forget(loader *l, const uint8_t *data, size_t len) {
  * ahead for these bytes, else a scan run here and now. */
 static int loader_scan_result(loader *l, const importer_ops *ops, const uint8_t *data,
                               size_t len, int mapped, void **result, base_error *err) {
+  loader_ready_scan *r = &l->ready;
+  if (r->data == data && r->len == len && r->ops == ops) {
+    int rc = r->status;
+    *result = r->result;
+    if (rc && err) *err = r->err;
+    *r = (loader_ready_scan){0};
+    return rc;
+  }
   scan_job *job = loader_scan_unqueue(l, data, len);
   if (job) return scan_job_take(l->scans, job, result, err);
   import_scan_input in = loader_scan_input(l, data, len, mapped);
@@ -377,8 +405,10 @@ int loader_create(loader **out, trace_context *ctx) {
   l->prepare = !(env && strcmp(env, "0") == 0);
   env = getenv("WEFT_SPILL");
   spill_init(&l->spill, NULL, l->map_inputs && l->give_back && !(env && strcmp(env, "0") == 0));
+  unpacker_init(&l->unpack, &l->spill, &ctx->options, l->give_back);
   int rc = clock_graph_init(&l->clocks, NULL, NULL);
   if (rc) {
+    unpacker_destroy(&l->unpack);
     base_free(l);
     return rc;
   }
@@ -414,6 +444,7 @@ int loader_maps_files(const loader *l) { return l->map_inputs; }
 void loader_destroy(loader *l) {
   if (!l) return;
   loader_scans_stop(l);
+  unpacker_destroy(&l->unpack);
   loader_free_files(l);
   loader_free_blobs(l);
   spill_close(&l->spill);
@@ -561,15 +592,27 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
   return rc;
 }
 
+/* A deflated member left to inflate (io_member.deflated), and its job. */
+typedef struct loader_deferred {
+  io_deflated deflated; /* map NULL: the member is not deferred */
+  uint32_t archive_index; /* io_member.index */
+  uint8_t spill;        /* its job spills it: a member map is reserved */
+  unpack_member *job;   /* queued, not yet taken; or NULL */
+} loader_deferred;
+
 typedef struct loader_members {
   VEC(io_order_entry) entries;
   VEC(uint8_t *) datas;
   VEC(uint8_t) owned; /* 1: datas[i] is a heap buffer; 0: mapped */
   VEC(size_t) lens;
   VEC(char *) names;
+  VEC(loader_deferred) deferred;
   loader *l;
   const uint8_t *view; /* the archive's mapping, or NULL */
   int fd;              /* the archive, to map members on their own; or -1 */
+  size_t unpack_next;  /* processing position of the next member to queue */
+  size_t unpacking;    /* deferred members queued, not yet taken */
+  uint64_t unpack_bytes; /* their bytes */
 } loader_members;
 
 /* At most this many: each is a mapping (vm.max_map_count is 65530 by
@@ -621,16 +664,20 @@ static uint8_t *loader_spill_member(loader *l, uint8_t *heap, size_t len,
 static int loader_collect_member(void *user, io_member *m, base_error *err) {
   loader_members *ms = user;
   char *name = m->name ? base_strndup(m->name, strlen(m->name)) : NULL;
+  loader_deferred deferred = {{0}, m->index, 0, NULL};
+  if (m->deflated) deferred.deflated = *m->deflated;
   uint8_t owned = m->view == NULL;
-  uint8_t *data = owned ? io_member_take(m)
-                        : (uint8_t *)loader_member_mapping(ms, m->view, m->len);
-  io_order_entry e = {name, io_sniff(data, m->len), (uint32_t)ms->entries.len, NULL};
+  uint8_t *data = m->deflated ? NULL
+                  : owned     ? io_member_take(m)
+                              : (uint8_t *)loader_member_mapping(ms, m->view, m->len);
+  io_trace_type type = m->deflated ? io_sniff(m->head, m->head_len) : io_sniff(data, m->len);
+  io_order_entry e = {name, type, (uint32_t)ms->entries.len, NULL};
   if (owned && data) data = loader_spill_member(ms->l, data, m->len, e.type, &owned);
-  /* Room in all five first: the vectors must stay the same length. */
+  /* Room in all six first: the vectors must stay the same length. */
   size_t need = ms->entries.len + 1;
   if ((m->name && !name) || VEC_RESERVE(ms->entries, need) || VEC_RESERVE(ms->datas, need) ||
       VEC_RESERVE(ms->owned, need) || VEC_RESERVE(ms->lens, need) ||
-      VEC_RESERVE(ms->names, need)) {
+      VEC_RESERVE(ms->names, need) || VEC_RESERVE(ms->deferred, need)) {
     base_free(name);
     if (owned) base_free(data);
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
@@ -640,6 +687,7 @@ static int loader_collect_member(void *user, io_member *m, base_error *err) {
   VEC_PUSH(ms->owned, owned);
   VEC_PUSH(ms->lens, m->len);
   VEC_PUSH(ms->names, name);
+  VEC_PUSH(ms->deferred, deferred);
   return WEFT_OK;
 }
 
@@ -663,6 +711,140 @@ typedef struct loader_source {
   int fd;              /* with view: the file it maps */
 } loader_source;
 
+/* ---- deferred members: inflated by pool jobs (core/unpack.h) ---- */
+
+/* Deferred members queued ahead of their turn: at most this many bytes
+ * (the first one whatever its size), and as many members as scans. */
+#define LOADER_UNPACK_AHEAD_BYTES ((uint64_t)64 << 20)
+
+/* Queues the job of the deferred member at processing position i. `alone`:
+ * nothing else is queued (its scan may split). */
+static int loader_unpack_submit(loader *l, loader_members *ms, size_t i, int alone) {
+  const io_order_entry *e = &ms->entries.data[i];
+  loader_deferred *d = &ms->deferred.data[e->index];
+  size_t len = ms->lens.data[e->index];
+  const importer_ops *ops = loader_importer_for(e->type);
+  unpack_request req = {d->deflated, ops && ops->scan ? ops : NULL, 0,
+                        alone && l->threads > 1};
+  req.spill = len >= SPILL_MIN_BYTES && !io_trace_type_is_container(e->type) &&
+              l->member_maps < LOADER_MEMBER_MAPS_MAX;
+  scan_pool *pool = loader_pool(l);
+  if (!pool || unpack_submit(&l->unpack, pool, &req, &d->job)) return WEFT_ENOMEM;
+  d->spill = (uint8_t)req.spill;
+  if (req.spill) l->member_maps++;
+  ms->unpacking++;
+  ms->unpack_bytes += len;
+  return WEFT_OK;
+}
+
+/* Queues the deferred members from processing position `from` on, while the
+ * window has room. At one thread nothing is queued ahead: each member is
+ * unpacked in its turn. Best effort: a member not queued is in its turn. */
+static void loader_unpack_ahead(loader *l, loader_members *ms, size_t from) {
+  size_t window = l->threads > 1 ? 4 * (size_t)(l->threads - 1) + 2 : 0;
+  if (ms->unpack_next < from) ms->unpack_next = from;
+  for (; ms->unpack_next < ms->entries.len; ms->unpack_next++) {
+    uint32_t k = ms->entries.data[ms->unpack_next].index;
+    if (!ms->deferred.data[k].deflated.map) continue;
+    size_t len = ms->lens.data[k];
+    if (ms->unpacking >= window ||
+        (ms->unpacking && ms->unpack_bytes + len > LOADER_UNPACK_AHEAD_BYTES))
+      return;
+    if (loader_unpack_submit(l, ms, ms->unpack_next, !ms->unpacking && !l->scan_jobs.len))
+      return;
+  }
+}
+
+/* Takes member k's job back (dropping it unless `take`): its bytes and
+ * scan in *r when taken. */
+static int loader_unpack_finish(loader *l, loader_members *ms, uint32_t k, int take,
+                                unpack_result *r) {
+  loader_deferred *d = &ms->deferred.data[k];
+  unpack_member *job = d->job;
+  d->job = NULL;
+  ms->unpacking--;
+  ms->unpack_bytes -= ms->lens.data[k];
+  int rc = WEFT_OK;
+  *r = (unpack_result){0};
+  if (take) rc = unpack_take(l->scans, job, r);
+  else unpack_drop(l->scans, job);
+  if (d->spill && !r->map) l->member_maps--; /* reserved, not used */
+  return rc;
+}
+
+/* Drops every queued job (a container that failed, or one done). */
+static void loader_unpack_drop_all(loader *l, loader_members *ms) {
+  for (size_t k = 0; k < ms->deferred.len; k++) {
+    unpack_result none;
+    if (ms->deferred.data[k].job) loader_unpack_finish(l, ms, (uint32_t)k, 0, &none);
+  }
+}
+
+/* Member k read through libarchive alone, for one whose bytes did not
+ * inflate from the mapping: it reads or fails as without deferral. */
+static int loader_unpack_fallback(loader *l, loader_members *ms, io_trace_type type,
+                                  const loader_source *src, uint32_t k, base_error *err) {
+  loader_members one = {0};
+  one.l = l;
+  one.fd = -1;
+  io_limits limits = l->limits;
+  limits.max_total_bytes = 0; /* this member counted already */
+  int rc = io_archive_member_file(type, src->path, src->len,
+                                  ms->deferred.data[k].archive_index, &limits,
+                                  loader_collect_member, &one, err);
+  if (rc == WEFT_OK && one.datas.len == 1) {
+    ms->datas.data[k] = one.datas.data[0];
+    ms->owned.data[k] = one.owned.data[0];
+  } else if (rc == WEFT_OK) {
+    rc = base_error_set(err, WEFT_EPARSE, "%s: member %u is gone", io_trace_type_name(type),
+                        ms->deferred.data[k].archive_index);
+  }
+  for (size_t i = 0; i < one.names.len; i++) base_free(one.names.data[i]);
+  VEC_FREE(one.entries);
+  VEC_FREE(one.datas);
+  VEC_FREE(one.owned);
+  VEC_FREE(one.lens);
+  VEC_FREE(one.names);
+  VEC_FREE(one.deferred);
+  return rc;
+}
+
+/* The bytes of deferred member k (at processing position i) into ms, and
+ * its scan into l->ready: from its job, queued here if it was not. */
+static int loader_unpack_take(loader *l, loader_members *ms, io_trace_type type,
+                              const loader_source *src, size_t i, base_error *err) {
+  uint32_t k = ms->entries.data[i].index;
+  if (!ms->deferred.data[k].job &&
+      loader_unpack_submit(l, ms, i, !ms->unpacking && !l->scan_jobs.len))
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  unpack_result r;
+  int rc = loader_unpack_finish(l, ms, k, 1, &r);
+  if (rc == WEFT_EPARSE) return loader_unpack_fallback(l, ms, type, src, k, err);
+  if (rc) return base_error_set(err, rc, "out of memory");
+  ms->owned.data[k] = r.map == NULL;
+  ms->datas.data[k] = r.map ? (uint8_t *)r.data : r.heap;
+  r.heap = NULL;
+  if (r.map) {
+    loader_blob blob = {NULL, r.map, r.map_len};
+    if (VEC_PUSH(l->blobs, blob)) {
+      ms->datas.data[k] = NULL;
+      unpack_result_free(&r);
+      return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    }
+    r.map = NULL;
+    __atomic_fetch_add(&l->spilled_bytes, (uint64_t)r.len, __ATOMIC_RELAXED);
+  }
+  if (r.scan_ops)
+    l->ready = (loader_ready_scan){r.data, r.len, r.scan_ops, r.scan, r.scan_status, r.scan_err};
+  return WEFT_OK;
+}
+
+/* Frees a ready scan its member's tokenize did not take. */
+static void loader_ready_free(loader *l) {
+  if (l->ready.result) l->ready.ops->scan_free(l->ready.result);
+  l->ready = (loader_ready_scan){0};
+}
+
 static int loader_container(loader *l, uint32_t id, io_trace_type type,
                             const char *display, const loader_source *src,
                             uint32_t depth, base_error *err) {
@@ -675,7 +857,8 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   io_limits limits = l->limits;
   limits.max_total_bytes = loader_expand_budget(l);
   rc = src->path ? io_archive_each_file_view(type, src->path, src->view, src->len,
-                                             &limits, loader_collect_member, &ms, err)
+                                             IO_EACH_DEFER_INFLATE, &limits,
+                                             loader_collect_member, &ms, err)
                  : io_archive_each(type, src->data, src->len, &limits,
                                    loader_collect_member, &ms, err);
   for (size_t i = 0; i < ms.lens.len; i++) l->expanded_bytes += ms.lens.data[i];
@@ -683,14 +866,22 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   if (rc == WEFT_OK) io_order_members(ms.entries.data, ms.entries.len);
   size_t scans_before = l->scan_jobs.len, ahead = 0;
   for (size_t i = 0; i < ms.entries.len; i++) {
-    if (rc != WEFT_OK) loader_scans_drop(l, scans_before); /* before members are freed */
+    if (rc != WEFT_OK) { /* before members are freed */
+      loader_scans_drop(l, scans_before);
+      loader_unpack_drop_all(l, &ms);
+    }
     for (ahead = ahead > i + 1 ? ahead : i + 1; rc == WEFT_OK && ahead < ms.entries.len; ahead++) {
       const io_order_entry *e = &ms.entries.data[ahead];
       if (!loader_scan_ahead(l, e->type, ms.datas.data[e->index], ms.lens.data[e->index],
                              !ms.owned.data[e->index]))
         break;
     }
+    if (rc == WEFT_OK) loader_unpack_ahead(l, &ms, i);
     uint32_t k = ms.entries.data[i].index;
+    if (rc == WEFT_OK && ms.deferred.data[k].deflated.map) {
+      rc = loader_unpack_take(l, &ms, type, src, i, err);
+      if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
+    }
     uint8_t *member = ms.datas.data[k];
     int owned = ms.owned.data[k];
     ms.datas.data[k] = NULL;
@@ -710,16 +901,20 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
     const char *mname = ms.names.data[k];
     rc = loader_process(l, id, mname, mname ? mname : display, member,
                         ms.lens.data[k], !owned, depth + 1, err);
+    loader_ready_free(l);
     if (owned && !keep) base_free(member);
     if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
   }
   loader_scans_drop(l, scans_before);
+  loader_unpack_drop_all(l, &ms);
+  loader_ready_free(l); /* a member that failed before its tokenize */
   for (size_t i = 0; i < ms.names.len; i++) base_free(ms.names.data[i]);
   VEC_FREE(ms.entries);
   VEC_FREE(ms.datas);
   VEC_FREE(ms.owned);
   VEC_FREE(ms.lens);
   VEC_FREE(ms.names);
+  VEC_FREE(ms.deferred);
   return rc;
 }
 

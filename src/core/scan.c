@@ -1,4 +1,5 @@
-/* The scan worker pool: a mutex-protected FIFO of jobs, workers that take
+/* The scan worker pool: a mutex-protected FIFO of jobs (each a task: a
+ * function and its argument), workers that take
  * the oldest queued job, and a loading thread that claims a job itself when
  * it needs the result before any worker started it. */
 #include "core/scan.h"
@@ -12,7 +13,8 @@ typedef enum scan_job_state {
 } scan_job_state;
 
 struct scan_job {
-  const importer_ops *ops;
+  scan_task task;
+  const importer_ops *ops; /* for importer scans: task.arg is the job */
   import_scan_input in;
   scan_job_state state;
   int status;
@@ -43,7 +45,18 @@ int scan_run(const importer_ops *ops, const import_scan_input *in, void **result
 }
 
 static void scan_job_execute(scan_job *j) {
-  j->status = scan_run(j->ops, &j->in, &j->result, &j->err);
+  j->result = NULL;
+  j->status = j->task.run(j->task.arg, &j->result, &j->err);
+  if (j->status && j->result && j->task.free_result) {
+    j->task.free_result(j->result);
+    j->result = NULL;
+  }
+}
+
+/* The task of an importer scan job. */
+static int scan_job_run_importer(void *arg, void **result, base_error *err) {
+  scan_job *j = arg;
+  return scan_run(j->ops, &j->in, result, err);
 }
 
 /* Unlinks the oldest queued job; the lock is held. */
@@ -130,12 +143,8 @@ void scan_pool_destroy(scan_pool *p) {
   base_free(p);
 }
 
-int scan_pool_submit(scan_pool *p, const importer_ops *ops,
-                     const import_scan_input *in, scan_job **out) {
-  scan_job *j = base_calloc(1, sizeof *j);
-  if (!j) return WEFT_ENOMEM;
-  j->ops = ops;
-  j->in = *in;
+/* Queues `j` (its task set) at the FIFO's tail. */
+static void scan_pool_queue(scan_pool *p, scan_job *j) {
   j->state = SCAN_JOB_QUEUED;
   pthread_mutex_lock(&p->lock);
   if (p->tail) p->tail->next = j;
@@ -143,6 +152,25 @@ int scan_pool_submit(scan_pool *p, const importer_ops *ops,
   p->tail = j;
   if (p->worker_count) pthread_cond_signal(&p->queued);
   pthread_mutex_unlock(&p->lock);
+}
+
+int scan_pool_submit_task(scan_pool *p, const scan_task *task, scan_job **out) {
+  scan_job *j = base_calloc(1, sizeof *j);
+  if (!j) return WEFT_ENOMEM;
+  j->task = *task;
+  scan_pool_queue(p, j);
+  *out = j;
+  return WEFT_OK;
+}
+
+int scan_pool_submit(scan_pool *p, const importer_ops *ops,
+                     const import_scan_input *in, scan_job **out) {
+  scan_job *j = base_calloc(1, sizeof *j);
+  if (!j) return WEFT_ENOMEM;
+  j->ops = ops;
+  j->in = *in;
+  j->task = (scan_task){scan_job_run_importer, ops->scan_free, j};
+  scan_pool_queue(p, j);
   *out = j;
   return WEFT_OK;
 }
@@ -187,6 +215,7 @@ int scan_job_take(scan_pool *p, scan_job *j, void **result, base_error *err) {
 }
 
 void scan_job_drop(scan_pool *p, scan_job *j) {
-  if (scan_job_finish(p, j, 1) && j->result) j->ops->scan_free(j->result);
+  if (scan_job_finish(p, j, 1) && j->result && j->task.free_result)
+    j->task.free_result(j->result);
   base_free(j);
 }

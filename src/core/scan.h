@@ -1,5 +1,7 @@
 /* scan: runs importers' pure pre-passes (importer_ops.scan) of upcoming
- * files on worker threads while the loading thread tokenizes earlier ones.
+ * files, and other tasks of the same kind (such as inflating an archive
+ * member), on worker threads while the loading thread tokenizes earlier
+ * ones.
  *
  * A scan_pool owns its worker threads (threads - 1 of them: the loading
  * thread is the last worker) and a FIFO of submitted jobs. A job owns its
@@ -18,6 +20,16 @@
 typedef struct scan_pool scan_pool;
 typedef struct scan_job scan_job;
 
+/* Work for a job: run(arg, &result, err) on whichever thread runs the
+ * job, with *result NULL on entry; a result left by a failed run is freed
+ * with free_result (NULL: the task leaves none). arg belongs to the caller
+ * and must stay valid until the job is taken or dropped. */
+typedef struct scan_task {
+  int (*run)(void *arg, void **result, base_error *err);
+  void (*free_result)(void *result);
+  void *arg;
+} scan_task;
+
 /* threads <= 1 gives a pool without workers (jobs run when taken). */
 int scan_pool_create(scan_pool **out, uint32_t threads);
 /* Joins the workers; every job must have been taken or dropped. */
@@ -26,10 +38,12 @@ void scan_pool_destroy(scan_pool *p);
  * taken or dropped) by `ops`, which must have a scan. */
 int scan_pool_submit(scan_pool *p, const importer_ops *ops,
                      const import_scan_input *in, scan_job **out);
+/* Queues a task (copied). */
+int scan_pool_submit_task(scan_pool *p, const scan_task *task, scan_job **out);
 /* Waits for the job (running it on this thread if no worker started it;
  * while a worker runs it, this thread runs the oldest queued jobs), frees
  * it, and returns the scan's status; *result (owned by the caller, to free
- * with ops->scan_free) is set when the status is 0, and *err holds the
+ * with ops->scan_free, or the task's free_result) is set when the status is 0, and *err holds the
  * scan's error otherwise. */
 int scan_job_take(scan_pool *p, scan_job *j, void **result, base_error *err);
 /* Cancels the job if no worker started it, else waits for it; frees it and

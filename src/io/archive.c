@@ -4,6 +4,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <libdeflate.h>
+#include <limits.h>
+#include <zlib.h>
 
 #include "io/io_internal.h"
 
@@ -19,6 +21,8 @@ typedef struct io_walk {
   const io_limits *limits;
   uint64_t total_out; /* decompressed bytes over all members */
   struct libdeflate_decompressor *inflater; /* for walk_inflate, or NULL */
+  unsigned flags;     /* IO_EACH_* */
+  int64_t only;       /* >= 0: yield only the entry of this index */
   io_member_fn fn;
   void *ctx;
 } io_walk;
@@ -162,7 +166,7 @@ static int walk_yield_view(io_walk *w, const uint8_t *view, size_t len,
   w->total_out += len;
   int rc = io_check_limits(w->limits, len, w->total_out, w->in_len, what, err);
   if (rc != WEFT_OK) return rc;
-  io_member m = {name, NULL, view, len, index, false};
+  io_member m = {name, NULL, view, len, index, false, NULL, NULL, 0};
   return w->fn(w->ctx, &m, err);
 }
 
@@ -197,6 +201,49 @@ static int walk_inflate(io_walk *w, struct archive_entry *e, const char *name,
   return 1;
 }
 
+/* The first `want` bytes of a raw deflate stream inflated into head: 1,
+ * or 0 if they do not inflate. Reads only as much input as they need. */
+static int walk_inflate_head(const uint8_t *in, uint64_t in_len, uint8_t *head, size_t want) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  if (inflateInit2(&z, -15) != Z_OK) return 0;
+  z.next_in = (Bytef *)(uintptr_t)in;
+  z.avail_in = in_len < UINT_MAX ? (uInt)in_len : UINT_MAX;
+  z.next_out = head;
+  z.avail_out = (uInt)want;
+  int rc = Z_OK;
+  while (rc == Z_OK && z.avail_out > 0) rc = inflate(&z, Z_SYNC_FLUSH);
+  int ok = z.avail_out == 0 && (rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR);
+  inflateEnd(&z);
+  return ok;
+}
+
+/* With IO_EACH_DEFER_INFLATE, a deflated member that walk_inflate would
+ * inflate is yielded as io_member.deflated instead: 1 (*rc the callback's
+ * status), or 0 to read it as usual. */
+static int walk_defer(io_walk *w, struct archive_entry *e, const char *name,
+                      uint32_t index, const char *what, int *rc, base_error *err) {
+  uint64_t at, size, compressed = 0;
+  uint32_t crc = 0;
+  if (!(w->flags & IO_EACH_DEFER_INFLATE) || w->type != IO_TRACE_ZIP ||
+      !walk_mapped_data(w, e, &at, &size))
+    return 0;
+  const uint8_t *in = io_deflated_zip(w->view, w->in_len, at, name, size, &compressed, &crc);
+  if (!in || size >= SIZE_MAX ||
+      io_check_limits(w->limits, size, w->total_out + size, w->in_len, what, NULL) != WEFT_OK)
+    return 0;
+  uint8_t head[IO_SNIFF_PREFIX_BYTES];
+  size_t want = size < sizeof head ? (size_t)size : sizeof head;
+  int ok = walk_inflate_head(in, compressed, head, want);
+  io_stored_header_done(w->view, w->in_len, at);
+  if (!ok) return 0;
+  w->total_out += size;
+  io_deflated d = {w->view, w->in_len, at, compressed, size, crc};
+  io_member m = {name, NULL, NULL, (size_t)size, index, false, &d, head, want};
+  *rc = w->fn(w->ctx, &m, err);
+  return 1;
+}
+
 static int walk_entry(io_walk *w, struct archive_entry *e, uint32_t index,
                       bool stream, base_error *err) {
   const char *name = stream ? NULL : entry_name(e);
@@ -206,10 +253,12 @@ static int walk_entry(io_walk *w, struct archive_entry *e, uint32_t index,
   const uint8_t *view = stream ? NULL : walk_view(w, e, name);
   if (view)
     return walk_yield_view(w, view, (size_t)archive_entry_size(e), name, index, what, err);
+  int rc;
+  if (!stream && walk_defer(w, e, name, index, what, &rc, err)) return rc;
   io_sink out = {0};
   if (!stream && walk_inflate(w, e, name, what, &out))
     return io_yield(&out, name, index, false, w->fn, w->ctx, err);
-  int rc = walk_read_data(w, e, &out, what, err);
+  rc = walk_read_data(w, e, &out, what, err);
   if (rc == WEFT_EPARSE && stream) {
     base_error saved = {0};
     if (err != NULL) saved = *err;
@@ -229,23 +278,29 @@ static int walk_all(io_walk *w, bool stream, base_error *err) {
   for (uint32_t index = 0;; index++) {
     struct archive_entry *e = NULL;
     int rc = walk_next(w, index, &e, err);
+    if (rc == 0 && w->only >= 0)
+      return base_error_set(err, WEFT_EPARSE, "%s: no member number %lld", w->kind,
+                            (long long)w->only);
     if (rc <= 0) return rc;
+    if (w->only >= 0 && index != w->only) continue;
     rc = walk_entry(w, e, index, stream, err);
     if (rc != WEFT_OK) return rc;
-    if (stream) return WEFT_OK;
+    if (stream || w->only >= 0) return WEFT_OK;
   }
 }
 
 static int libarchive_each(io_trace_type type, const uint8_t *data,
                            size_t len, const char *path, const uint8_t *view,
-                           const io_limits *l, io_member_fn fn, void *ctx,
-                           base_error *err) {
+                           unsigned flags, int64_t only, const io_limits *l,
+                           io_member_fn fn, void *ctx, base_error *err) {
   io_walk w = {0};
   w.kind = io_trace_type_name(type);
   w.type = type;
   w.view = path ? view : NULL;
   w.in_len = len;
   w.limits = l;
+  w.flags = flags;
+  w.only = only;
   w.fn = fn;
   w.ctx = ctx;
   int rc = walk_open(&w, type, data, len, path, err);
@@ -271,7 +326,7 @@ int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
     case IO_TRACE_ZIP:
     case IO_TRACE_TAR:
     case IO_TRACE_ZSTD:
-      return libarchive_each(type, data, len, NULL, NULL, limits, fn, ctx, err);
+      return libarchive_each(type, data, len, NULL, NULL, 0, -1, limits, fn, ctx, err);
     default:
       return base_error_set(err, WEFT_EINVAL, "%s is not a container type",
                             io_trace_type_name(type));
@@ -281,11 +336,21 @@ int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
 int io_archive_each_file(io_trace_type type, const char *path, uint64_t size,
                          const io_limits *limits, io_member_fn fn, void *ctx,
                          base_error *err) {
-  return io_archive_each_file_view(type, path, NULL, size, limits, fn, ctx, err);
+  return io_archive_each_file_view(type, path, NULL, size, 0, limits, fn, ctx, err);
+}
+
+int io_archive_member_file(io_trace_type type, const char *path, uint64_t size,
+                           uint32_t index, const io_limits *limits, io_member_fn fn,
+                           void *ctx, base_error *err) {
+  if (path == NULL || limits == NULL || fn == NULL || size > SIZE_MAX ||
+      !io_archive_streams_from_file(type))
+    return base_error_set(err, WEFT_EINVAL, "io_archive_member_file: bad arguments");
+  return libarchive_each(type, NULL, (size_t)size, path, NULL, 0, index, limits, fn, ctx,
+                         err);
 }
 
 int io_archive_each_file_view(io_trace_type type, const char *path,
-                              const uint8_t *view, uint64_t size,
+                              const uint8_t *view, uint64_t size, unsigned flags,
                               const io_limits *limits, io_member_fn fn, void *ctx,
                               base_error *err) {
   if (path == NULL || limits == NULL || fn == NULL || size > SIZE_MAX)
@@ -293,7 +358,8 @@ int io_archive_each_file_view(io_trace_type type, const char *path,
   if (!io_archive_streams_from_file(type))
     return base_error_set(err, WEFT_EINVAL, "%s is not read from files",
                           io_trace_type_name(type));
-  return libarchive_each(type, NULL, (size_t)size, path, view, limits, fn, ctx, err);
+  return libarchive_each(type, NULL, (size_t)size, path, view, flags, -1, limits, fn, ctx,
+                         err);
 }
 
 bool io_archive_streams_from_file(io_trace_type type) {

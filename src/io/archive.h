@@ -54,16 +54,34 @@ typedef struct io_limits {
  * depth 8, no total. */
 void io_limits_default(io_limits *limits);
 
+/* A deflated zip member left in its archive's mapping for the caller to
+ * inflate later, on any thread (io_deflated_inflate): plain data, valid as
+ * long as the mapping. */
+typedef struct io_deflated {
+  const uint8_t *map;  /* the archive's mapping */
+  uint64_t map_len;
+  uint64_t at;         /* offset of the first compressed byte */
+  uint64_t compressed; /* compressed bytes */
+  uint64_t size;       /* inflated bytes: the member's len */
+  uint32_t crc;        /* the local header's CRC-32 of the inflated bytes */
+} io_deflated;
+
 typedef struct io_member {
   const char *name; /* path as stored; NULL for gzip/zstd/ctrace streams */
   uint8_t *data;    /* len bytes + a NUL not counted; NULL if taken or if
-                       `view` is set */
+                       `view` or `deflated` is set */
   const uint8_t *view; /* instead of data: the member's len bytes inside the
                           mapping given to io_archive_each_file_view (a
                           stored member); not owned, not followed by a NUL */
   size_t len;
   uint32_t index;   /* entry position in the archive, counting skipped ones */
   bool truncated;   /* stream ended early (gzip/zstd/ctrace only) */
+  /* With IO_EACH_DEFER_INFLATE, instead of data: a deflated member not
+   * inflated yet, and `head`, its first min(len, IO_SNIFF_PREFIX_BYTES)
+   * bytes inflated (io_sniff reads no further). */
+  const io_deflated *deflated;
+  const uint8_t *head;
+  size_t head_len;
 } io_member;
 
 /* Transfers ownership of member->data to the caller (free with base_free);
@@ -105,9 +123,30 @@ bool io_archive_streams_from_file(io_trace_type type);
  * fails the same way. The bytes checked are given back to the OS
  * (MADV_DONTNEED) after the check. */
 int io_archive_each_file_view(io_trace_type type, const char *path,
-                              const uint8_t *view, uint64_t size,
+                              const uint8_t *view, uint64_t size, unsigned flags,
                               const io_limits *limits, io_member_fn fn, void *ctx,
                               base_error *err);
+/* flags: yield deflated members that would be inflated from the mapping
+ * as io_member.deflated instead (their limits checked on their declared
+ * size, as for an inflate), so that the caller inflates them where and
+ * when it likes. A member whose first bytes do not inflate is read as
+ * without the flag. */
+#define IO_EACH_DEFER_INFLATE 1u
+
+/* Inflates a deferred member into a new buffer of d->size bytes and a NUL
+ * not counted (*out; free with base_free), then gives back the pages of
+ * its compressed bytes. Safe on any thread. WEFT_OK; WEFT_ENOMEM; or
+ * WEFT_EPARSE when the stream is corrupt, ends early or late, or fails
+ * its CRC-32 (nothing is set then): read the member with
+ * io_archive_member_file, which reads or fails as without deferral. */
+int io_deflated_inflate(const io_deflated *d, uint8_t **out);
+
+/* Calls fn once with member number `index` (io_member.index) of the zip
+ * or tar at `path`, read through libarchive alone, under `limits` as for
+ * that member alone; an error if it cannot be read. */
+int io_archive_member_file(io_trace_type type, const char *path, uint64_t size,
+                           uint32_t index, const io_limits *limits, io_member_fn fn,
+                           void *ctx, base_error *err);
 
 /* True if any '/'-separated component of path starts with '.' and is not
  * "." or "..". NULL is not hidden. */

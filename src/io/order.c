@@ -147,7 +147,7 @@ int io_yield(io_sink *s, const char *name, uint32_t index, bool truncated,
     if (rc != WEFT_OK) return base_error_set(err, rc, "out of memory");
   }
   s->data[s->len] = 0;
-  io_member m = {name, s->data, NULL, s->len, index, truncated};
+  io_member m = {name, s->data, NULL, s->len, index, truncated, NULL, NULL, 0};
   int rc = fn(ctx, &m, err);
   if (m.data == NULL) {
     s->data = NULL; /* taken: the caller owns it now */

@@ -50,6 +50,8 @@
 #define IO_SNIFF_LOOKAHEAD 128
 #define IO_SNIFF_TAR_BYTES 265
 #define IO_SNIFF_LINE_MAX 4096
+/* The most io_sniff reads: a prefix this long sniffs as the whole file. */
+#define IO_SNIFF_PREFIX_BYTES IO_SNIFF_LINE_MAX
 
 typedef enum io_trace_type {
   IO_TRACE_UNKNOWN = 0,

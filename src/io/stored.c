@@ -114,6 +114,29 @@ int io_inflate_exact(struct libdeflate_decompressor *d, const uint8_t *in, size_
   return got == size && stored_crc32(out, size) == crc ? 0 : -1;
 }
 
+int io_deflated_inflate(const io_deflated *d, uint8_t **out) {
+  *out = NULL;
+  if (d->size >= SIZE_MAX || d->compressed > SIZE_MAX) return WEFT_EPARSE;
+  struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
+  uint8_t *buf = base_malloc((size_t)d->size + 1);
+  if (!inflater || !buf) {
+    libdeflate_free_decompressor(inflater);
+    base_free(buf);
+    return WEFT_ENOMEM;
+  }
+  int ok = io_inflate_exact(inflater, d->map + d->at, (size_t)d->compressed, buf,
+                            (size_t)d->size, d->crc) == 0;
+  libdeflate_free_decompressor(inflater);
+  io_stored_window_done(d->map, d->map_len, d->at, d->at + d->compressed);
+  if (!ok) {
+    base_free(buf);
+    return WEFT_EPARSE;
+  }
+  buf[d->size] = 0;
+  *out = buf;
+  return WEFT_OK;
+}
+
 /* An octal tar number field (NUL/space padded); -1 if it is not one. */
 static int64_t stored_tar_octal(const uint8_t *p, size_t n) {
   size_t i = 0;

@@ -1,8 +1,10 @@
 /* core/input: chunk hold counts, page give-back at both unaligned ends,
  * tiling of neighbouring chunks, mapped scan give-back; io/stored: finding
- * stored zip/tar members in place. */
+ * stored zip/tar members in place; io/archive: deferred deflated members. */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 #include <libdeflate.h>
@@ -578,6 +580,162 @@ static void test_map_range(void) {
   unlink(path);
 }
 
+/* Member i of the deferral tests: `len` bytes that compress. */
+static uint8_t *deferral_member(int i, size_t len) {
+  uint8_t *p = malloc(len ? len : 1);
+  for (size_t k = 0; p && k < len; k++) p[k] = (uint8_t)("{\"a\":1}\n"[k % 8] + (k / 5000) + i);
+  return p;
+}
+
+static const size_t deferral_lens[3] = {100000, 10, 4096};
+static const char *const deferral_names[3] = {"big.json", "tiny.json", "edge.json"};
+
+/* A zip of the three members, deflated, at path: local headers with
+ * their sizes (no data descriptors), a central directory and its end. */
+static int deferral_zip(const char *path) {
+  static uint8_t zip[300000];
+  uint8_t *central = malloc(3 * (46 + 16) + 22);
+  size_t at = 0, cd = 0;
+  for (int i = 0; central && i < 3; i++) {
+    uint8_t *data = deferral_member(i, deferral_lens[i]);
+    size_t name_len = strlen(deferral_names[i]), offset = at;
+    if (!data) break;
+    at += zip_deflated_member(zip + at, deferral_names[i], data, deferral_lens[i],
+                              sizeof zip - at);
+    free(data);
+    uint8_t *c = central + cd;
+    memset(c, 0, 46);
+    put32(c, 0x02014b50);
+    put16(c + 4, 20);
+    put16(c + 6, 20);
+    memcpy(c + 10, zip + offset + 8, 18); /* method .. sizes, as in the local header */
+    put16(c + 28, (uint32_t)name_len);
+    put32(c + 42, (uint32_t)offset);
+    memcpy(c + 46, deferral_names[i], name_len);
+    cd += 46 + name_len;
+  }
+  if (!central) return 0;
+  uint8_t *end = central + cd;
+  memset(end, 0, 22);
+  put32(end, 0x06054b50);
+  put16(end + 8, 3);
+  put16(end + 10, 3);
+  put32(end + 12, (uint32_t)cd);
+  put32(end + 16, (uint32_t)at);
+  FILE *f = fopen(path, "wb");
+  int ok = f && fwrite(zip, 1, at, f) == at && fwrite(central, 1, cd + 22, f) == cd + 22;
+  if (f) ok = fclose(f) == 0 && ok;
+  free(central);
+  return ok;
+}
+
+/* What the walk yielded, checked as it goes. */
+typedef struct deferral_seen {
+  int members, deferred, data;
+  io_deflated d[3];
+} deferral_seen;
+
+static int deferral_collect(void *user, io_member *m, base_error *err) {
+  (void)err;
+  deferral_seen *s = user;
+  int i = (int)m->index;
+  CHECK(i >= 0 && i < 3);
+  if (i < 0 || i >= 3) return WEFT_OK;
+  s->members++;
+  uint8_t *want = deferral_member(i, deferral_lens[i]);
+  CHECK_EQ_INT(m->len, deferral_lens[i]);
+  if (m->deflated) {
+    s->deferred++;
+    s->d[i] = *m->deflated;
+    CHECK(m->data == NULL && m->view == NULL);
+    size_t head = m->len < IO_SNIFF_PREFIX_BYTES ? m->len : IO_SNIFF_PREFIX_BYTES;
+    CHECK_EQ_INT(m->head_len, head);
+    CHECK(memcmp(m->head, want, head) == 0);
+  } else if (m->data) {
+    s->data++;
+    CHECK(memcmp(m->data, want, m->len) == 0);
+  }
+  free(want);
+  return WEFT_OK;
+}
+
+/* With IO_EACH_DEFER_INFLATE deflated members come uninflated, with their
+ * first bytes; io_deflated_inflate gives their bytes, or WEFT_EPARSE when
+ * they are damaged; io_archive_member_file reads one member alone, and
+ * fails in libarchive's words on the damage. */
+static void test_deferred_deflated_members(void) {
+  char path[] = "/tmp/weft_test_defer_XXXXXX";
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  if (fd < 0) return;
+  close(fd);
+  CHECK(deferral_zip(path));
+  /* Read in place from a file mapping, as the loader does: the walk gives
+   * pages of it back. */
+  fd = open(path, O_RDONLY);
+  struct stat st;
+  size_t size = fd >= 0 && fstat(fd, &st) == 0 ? (size_t)st.st_size : 0;
+  void *map = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+  if (fd >= 0) close(fd);
+  CHECK(map != MAP_FAILED);
+  if (map == MAP_FAILED) return;
+  io_limits limits;
+  io_limits_default(&limits);
+  base_error err = {0};
+  deferral_seen plain = {0}, deferred = {0};
+  CHECK_EQ_INT(io_archive_each_file_view(IO_TRACE_ZIP, path, map, size, 0, &limits,
+                                         deferral_collect, &plain, &err), WEFT_OK);
+  CHECK_EQ_INT(plain.data, 3);
+  CHECK_EQ_INT(plain.deferred, 0);
+  CHECK_EQ_INT(io_archive_each_file_view(IO_TRACE_ZIP, path, map, size, IO_EACH_DEFER_INFLATE,
+                                         &limits, deferral_collect, &deferred, &err), WEFT_OK);
+  CHECK_EQ_INT(deferred.deferred, 3);
+  for (int i = 0; i < 3 && deferred.deferred == 3; i++) {
+    uint8_t *got = NULL, *want = deferral_member(i, deferral_lens[i]);
+    CHECK_EQ_INT(io_deflated_inflate(&deferred.d[i], &got), WEFT_OK);
+    CHECK(got && memcmp(got, want, deferral_lens[i]) == 0 && got[deferral_lens[i]] == 0);
+    base_free(got);
+    free(want);
+  }
+  /* One member alone, through libarchive. */
+  deferral_seen one = {0};
+  CHECK_EQ_INT(io_archive_member_file(IO_TRACE_ZIP, path, size, 2, &limits, deferral_collect,
+                                      &one, &err), WEFT_OK);
+  CHECK_EQ_INT(one.members, 1);
+  CHECK_EQ_INT(one.data, 1);
+  CHECK(io_archive_member_file(IO_TRACE_ZIP, path, size, 7, &limits, deferral_collect, &one,
+                               &err) != WEFT_OK);
+  /* Damage in the middle of the big member's stream (past its head). */
+  if (deferred.deferred == 3) {
+    io_deflated d = deferred.d[0];
+    uint8_t *zip = malloc(size);
+    CHECK(zip != NULL);
+    if (!zip) return;
+    memcpy(zip, map, size);
+    zip[d.at + d.compressed / 2] ^= 0x10;
+    FILE *f = fopen(path, "wb");
+    CHECK(f && fwrite(zip, 1, size, f) == size);
+    if (f) fclose(f);
+    free(zip);
+    fd = open(path, O_RDONLY);
+    void *damaged = fd >= 0 ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : MAP_FAILED;
+    if (fd >= 0) close(fd);
+    CHECK(damaged != MAP_FAILED);
+    if (damaged == MAP_FAILED) return;
+    d.map = damaged;
+    uint8_t *got = (uint8_t *)1;
+    CHECK_EQ_INT(io_deflated_inflate(&d, &got), WEFT_EPARSE);
+    CHECK(got == NULL);
+    munmap(damaged, size);
+    err = (base_error){0};
+    CHECK(io_archive_member_file(IO_TRACE_ZIP, path, size, 0, &limits, deferral_collect, &one,
+                                 &err) != WEFT_OK);
+    CHECK(strstr(err.message, "zip member 'big.json'") != NULL);
+  }
+  munmap(map, size);
+  unlink(path);
+}
+
 int main(void) {
   long ps = sysconf(_SC_PAGESIZE);
   page = ps > 0 ? (size_t)ps : 4096;
@@ -601,5 +759,6 @@ int main(void) {
   RUN_TEST(test_deflated_zip_in_place);
   RUN_TEST(test_stored_header_done);
   RUN_TEST(test_map_file_small_pages);
+  RUN_TEST(test_deferred_deflated_members);
   return CHECK_SUMMARY();
 }

@@ -139,6 +139,63 @@ static void test_error(void) {
   }
 }
 
+/* A task of the sum test: sums arg's file into a new result, or fails
+ * (leaving a result to free) when its file number is odd. */
+typedef struct sum_task_arg {
+  int file;
+  int ran;
+} sum_task_arg;
+
+static int sum_task_run(void *arg, void **result, base_error *err) {
+  sum_task_arg *a = arg;
+  __atomic_fetch_add(&a->ran, 1, __ATOMIC_RELAXED);
+  import_scan_input in = input_of(a->file);
+  int rc = sum_scan(&in, result, err);
+  if (!rc && a->file % 2) return base_error_set(err, WEFT_EINVAL, "odd file %d", a->file);
+  return rc;
+}
+
+/* Tasks run once each on any thread: taken, their result or error comes
+ * back (a failed one's result freed); dropped, theirs is freed (the
+ * sanitizer build sees leaks). */
+static void test_tasks(void) {
+  for (uint32_t threads = 1; threads <= 3; threads++) {
+    scan_pool *p;
+    CHECK_EQ_INT(scan_pool_create(&p, threads), WEFT_OK);
+    sum_task_arg args[FILES];
+    scan_job *jobs[FILES];
+    for (int f = 0; f < FILES; f++) {
+      args[f] = (sum_task_arg){f, 0};
+      scan_task task = {sum_task_run, sum_free, &args[f]};
+      CHECK_EQ_INT(scan_pool_submit_task(p, &task, &jobs[f]), WEFT_OK);
+    }
+    for (int f = 0; f < FILES; f++) {
+      if (f % 3 == 2) {
+        scan_job_drop(p, jobs[f]);
+        CHECK(args[f].ran <= 1);
+        continue;
+      }
+      void *result = (void *)1;
+      base_error err = {0};
+      int rc = scan_job_take(p, jobs[f], &result, &err);
+      CHECK_EQ_INT(args[f].ran, 1);
+      if (f % 2) {
+        CHECK_EQ_INT(rc, WEFT_EINVAL);
+        CHECK(result == NULL);
+        char want[32];
+        snprintf(want, sizeof want, "odd file %d", f);
+        CHECK_EQ_STR(err.message, want);
+        continue;
+      }
+      CHECK_EQ_INT(rc, WEFT_OK);
+      CHECK(result != NULL);
+      if (result) CHECK_EQ_INT(((sum_result *)result)->sum, expected_sum(f));
+      sum_free(result);
+    }
+    scan_pool_destroy(p);
+  }
+}
+
 /* A pool destroyed with nothing submitted, and one of a single thread. */
 static void test_idle_pools(void) {
   for (uint32_t threads = 0; threads <= 8; threads += 4) {
@@ -220,6 +277,7 @@ int main(void) {
   RUN_TEST(test_take_reversed);
   RUN_TEST(test_drop_any_state);
   RUN_TEST(test_error);
+  RUN_TEST(test_tasks);
   RUN_TEST(test_idle_pools);
   RUN_TEST(test_alloc_failure);
   RUN_TEST(test_take_runs_queued_while_waiting);
