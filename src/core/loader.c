@@ -303,7 +303,8 @@ void import_scan_passed(const import_scan_input *in, size_t *given, size_t upto)
 /* What a scan of these bytes reads: `mapped`, they are a file mapping. */
 static import_scan_input loader_scan_input(const loader *l, const uint8_t *data, size_t len,
                                            int mapped) {
-  return (import_scan_input){data, len, &l->ctx->options, mapped && l->give_back, 0};
+  return (import_scan_input){data, len, &l->ctx->options, mapped && l->give_back, 0,
+                             l->threads <= 1};
 }
 
 /* Queues a scan of an upcoming file if its importer has one; 0 when the
@@ -367,6 +368,7 @@ static int loader_scan_result(loader *l, const importer_ops *ops, const uint8_t 
   if (job) return scan_job_take(l->scans, job, result, err);
   import_scan_input in = loader_scan_input(l, data, len, mapped);
   in.may_split = l->threads > 1 && l->scan_jobs.len == 0; /* nothing scans ahead */
+  in.in_turn = 1;
   return scan_run(ops, &in, result, err);
 }
 
@@ -725,7 +727,7 @@ static int loader_unpack_submit(loader *l, loader_members *ms, size_t i, int alo
   size_t len = ms->lens.data[e->index];
   const importer_ops *ops = loader_importer_for(e->type);
   unpack_request req = {d->deflated, ops && ops->scan ? ops : NULL, 0,
-                        alone && l->threads > 1};
+                        alone && l->threads > 1, l->threads <= 1};
   req.spill = len >= SPILL_MIN_BYTES && !io_trace_type_is_container(e->type) &&
               l->member_maps < LOADER_MEMBER_MAPS_MAX;
   scan_pool *pool = loader_pool(l);

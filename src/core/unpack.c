@@ -61,7 +61,7 @@ static int unpack_run(void *arg, void **result, base_error *err) {
   if (m->req.spill) unpack_spill(m->u, r);
   if (r->scan_ops) {
     import_scan_input in = {r->data, r->len, m->u->options, r->map && m->u->give_back,
-                            m->req.may_split};
+                            m->req.may_split, m->req.in_turn};
     r->scan_status = scan_run(r->scan_ops, &in, &r->scan, &r->scan_err);
   }
   return WEFT_OK;

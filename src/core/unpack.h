@@ -35,7 +35,7 @@ typedef struct unpack_request {
   io_deflated deflated;
   const importer_ops *scan_ops; /* the member's importer if it has a scan */
   int spill;                    /* move the bytes to the spill file */
-  int may_split;                /* for the scan: see import_scan_input */
+  int may_split, in_turn;       /* for the scan: see import_scan_input */
 } unpack_request;
 
 typedef struct unpack_result {

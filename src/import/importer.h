@@ -26,6 +26,9 @@ typedef struct import_scan_input {
   int may_split; /* the scan runs with the other threads idle: it may
                     start one of its own for part of a large file, as long
                     as its result is the same */
+  int in_turn;   /* the scan runs on the loading thread right before the
+                    file's tokenize, not ahead on a worker: work that only
+                    spares tokenize some of its own is not worth doing */
 } import_scan_input;
 
 /* How far behind its read position a scan keeps pages, and the step in

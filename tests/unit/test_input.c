@@ -348,12 +348,12 @@ static void test_scan_passed(void) {
   if (!arena) return;
   const uint8_t *data = arena + 100; /* not page-aligned */
   size_t len = pages * page - 100, given = 0;
-  import_scan_input off = {data, len, NULL, 0, 0};
+  import_scan_input off = {data, len, NULL, 0, 0, 0};
   for (size_t at = 0; at <= len; at += 65536) import_scan_passed(&off, &given, at);
   import_scan_passed(&off, &given, len);
   CHECK_EQ_INT(given, 0);
   for (size_t i = 0; i < pages; i++) CHECK(!page_given(arena, i));
-  import_scan_input in = {data, len, NULL, 1, 0};
+  import_scan_input in = {data, len, NULL, 1, 0, 0};
   import_scan_passed(&in, &given, len + 1); /* past the end: nothing */
   CHECK_EQ_INT(given, 0);
   for (size_t at = 0; at <= len; at += 65536) import_scan_passed(&in, &given, at);

@@ -263,7 +263,7 @@ static void test_flat_numbers_agree(void) {
 static import_scan_input scan_input(const char *doc) {
   static weft_options options;
   weft_options_default(&options);
-  return (import_scan_input){(const uint8_t *)doc, strlen(doc), &options, 0, 0};
+  return (import_scan_input){(const uint8_t *)doc, strlen(doc), &options, 0, 0, 0};
 }
 
 /* The scan's push order (a stable sort by ts, then: ends first, complete

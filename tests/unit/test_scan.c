@@ -48,7 +48,7 @@ static uint64_t expected_sum(int f) {
 }
 
 static import_scan_input input_of(int f) {
-  import_scan_input in = {files[f], FILE_LEN, NULL, 0, 0};
+  import_scan_input in = {files[f], FILE_LEN, NULL, 0, 0, 0};
   return in;
 }
 
@@ -123,7 +123,7 @@ static void test_error(void) {
   for (uint32_t threads = 1; threads <= 2; threads++) {
     scan_pool *p;
     CHECK_EQ_INT(scan_pool_create(&p, threads), WEFT_OK);
-    import_scan_input in = {bad, sizeof bad, NULL, 0, 0};
+    import_scan_input in = {bad, sizeof bad, NULL, 0, 0, 0};
     scan_job *j;
     CHECK_EQ_INT(scan_pool_submit(p, &sum_ops, &in, &j), WEFT_OK);
     void *result = (void *)1;

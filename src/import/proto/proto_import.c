@@ -4,32 +4,13 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_ftrace.h"
+#include "import/proto/proto_head.h"
 #include "import/proto/proto_sys_stats.h"
 #include "import/proto/proto_packets.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
 #define PROTO_MAX_INFLATED_BYTES (UINT64_C(1) << 30)
 
-/* The top-level fields of one TracePacket tokenize cares about. */
-typedef struct proto_packet_head {
-  int64_t ts;
-  uint64_t clock_id;
-  uint32_t seq_id;
-  uint64_t raw_machine;  /* TracePacket.machine_id, 0 when absent */
-  int has_ts, has_clock_id, cleared, relevant;
-  proto_span defaults, interned, snapshot, compressed, remote_sync, track_desc;
-  int has_defaults, has_interned, has_snapshot, has_compressed, has_remote_sync;
-  proto_span ftrace, service;
-  int has_ftrace, has_service;
-  int has_track_desc, first_on_sequence;
-  /* for proto_misc_tokenize_common, unless misc_reads_more */
-  uint64_t dropped;
-  proto_span stats;
-  int misc_reads_more;
-  /* for proto_legacy_time: its fields seen, and the last TrackEvent */
-  int legacy_fields, track_events;
-  proto_span track_event;
-} proto_packet_head;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
                           uint64_t iid) {
@@ -45,77 +26,6 @@ string_id proto_interned(const proto_import_state *st, uint32_t seq,
   uint64_t *v = base_map_find(&st->interned,
                               proto_intern_key(seq, generation, kind, iid));
   return v ? (string_id)*v : STRING_NULL;
-}
-
-static int proto_head_read(proto_span pkt, proto_packet_head *h) {
-  memset(h, 0, sizeof *h);
-  proto_reader r;
-  proto_field fl;
-  proto_reader_init_span(&r, pkt);
-  int rc;
-  while ((rc = proto_reader_next(&r, &fl)) == 1) {
-    int is_len = fl.wire_type == PROTO_WIRE_LEN;
-    switch (fl.number) {
-      case PROTO_TRACE_PACKET_TIMESTAMP: h->ts = (int64_t)fl.value; h->has_ts = 1; break;
-      case PROTO_TRACE_PACKET_TIMESTAMP_CLOCK_ID: h->clock_id = fl.value; h->has_clock_id = 1; break;
-      case PROTO_TRACE_PACKET_TRUSTED_PACKET_SEQUENCE_ID: h->seq_id = (uint32_t)fl.value; break;
-      case PROTO_TRACE_PACKET_MACHINE_ID: if (!is_len) h->raw_machine = fl.value; break;
-      case PROTO_TRACE_PACKET_REMOTE_CLOCK_SYNC:
-        if (is_len) { h->remote_sync = fl.span; h->has_remote_sync = 1; }
-        break;
-      case PROTO_TRACE_PACKET_INCREMENTAL_STATE_CLEARED: if (fl.value) h->cleared = 1; break;
-      case PROTO_TRACE_PACKET_SEQUENCE_FLAGS:
-        if (fl.value & PROTO_SEQ_INCREMENTAL_STATE_CLEARED) h->cleared = 1;
-        break;
-      case PROTO_TRACE_PACKET_TRACE_PACKET_DEFAULTS:
-        if (is_len) { h->defaults = fl.span; h->has_defaults = 1; }
-        break;
-      case PROTO_TRACE_PACKET_INTERNED_DATA:
-        if (is_len) { h->interned = fl.span; h->has_interned = 1; }
-        break;
-      case PROTO_TRACE_PACKET_CLOCK_SNAPSHOT:
-        if (is_len) { h->snapshot = fl.span; h->has_snapshot = 1; }
-        break;
-      case PROTO_TRACE_PACKET_COMPRESSED_PACKETS:
-        if (is_len) { h->compressed = fl.span; h->has_compressed = 1; }
-        break;
-      case PROTO_TRACE_PACKET_FTRACE_EVENTS:
-        if (is_len) { h->ftrace = fl.span; h->has_ftrace = 1; }
-        break;
-      case PROTO_TRACE_PACKET_SERVICE_EVENT:
-        if (is_len) { h->service = fl.span; h->has_service = 1; }
-        break;
-      case PROTO_TRACE_PACKET_FIRST_PACKET_ON_SEQUENCE: h->first_on_sequence = fl.value != 0; break;
-      case PROTO_TRACE_PACKET_TRACK_DESCRIPTOR:
-        if (is_len) { h->track_desc = fl.span; h->has_track_desc = 1; }
-        h->relevant = 1;
-        break;
-      case PROTO_TRACE_PACKET_TRACK_EVENT:
-        if (is_len) { h->track_event = fl.span; h->track_events++; h->legacy_fields++; }
-        h->relevant = 1;
-        break;
-      case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR:
-        if (is_len) h->legacy_fields++;
-        h->relevant = 1;
-        break;
-      case PROTO_TRACE_PACKET_PROCESS_TREE:
-      case PROTO_TRACE_PACKET_SYSTEM_INFO:
-      case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR:
-        h->relevant = 1;
-        break;
-      case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
-        if (is_len) h->legacy_fields++;
-        if (is_len && proto_misc_wants_field(fl.number)) h->relevant = 1;
-        break;
-      case PROTO_TRACE_PACKET_PREVIOUS_PACKET_DROPPED: if (!is_len) h->dropped = fl.value; break;
-      case PROTO_TRACE_PACKET_TRACE_STATS: if (is_len) h->stats = fl.span; break;
-      default:
-        if (is_len && proto_misc_wants_field(fl.number)) h->relevant = 1;
-        if (is_len && proto_misc_tokenize_reads(fl.number)) h->misc_reads_more = 1;
-        break;
-    }
-  }
-  return rc;
 }
 
 static int proto_seq_get(proto_import_state *st, uint32_t id, uint32_t *idx) {
@@ -264,7 +174,8 @@ static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_i
 }
 
 static int proto_tokenize_buffer(import_file *f, const uint8_t *data, size_t len,
-                                 int depth, base_error *err);
+                                 const proto_brief *briefs, size_t n_briefs, int depth,
+                                 base_error *err);
 
 static uint64_t proto_mul_sat(uint64_t a, uint64_t b) {
   return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
@@ -323,7 +234,7 @@ static int proto_tokenize_compressed(import_file *f, proto_span payload,
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   }
   st->inflated_bytes += buf.len;
-  return proto_tokenize_buffer(f, (const uint8_t *)buf.data, buf.len, depth + 1, err);
+  return proto_tokenize_buffer(f, (const uint8_t *)buf.data, buf.len, NULL, 0, depth + 1, err);
 }
 
 /* The machine row of a packet; the last lookup is cached. */
@@ -434,11 +345,13 @@ static int proto_seq_clock(import_file *f, proto_seq *seq, uint32_t machine, uin
   return WEFT_OK;
 }
 
-static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
-                                 base_error *err) {
+/* One packet; `brief`: what the scan read of it (proto_head.h), or NULL. */
+static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_brief *brief,
+                                 int depth, base_error *err) {
   proto_import_state *st = f->state;
   proto_packet_head h;
-  if (proto_head_read(pkt, &h) < 0) return WEFT_OK; /* malformed: skip */
+  if (brief) proto_head_of_brief(brief, pkt, &h);
+  else if (proto_head_read(pkt, &h) < 0) return WEFT_OK; /* malformed: skip */
   if (h.has_compressed) return proto_tokenize_compressed(f, h.compressed, depth, err);
   uint32_t machine;
   int rc = proto_packet_machine(f, h.raw_machine, &machine, err);
@@ -481,7 +394,9 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   int64_t ts = 0, legacy_ts = 0;
   uint32_t node;
   int legacy = 0;
-  if (h.legacy_fields == 1 && h.track_events == 1)
+  if (brief) /* a TrackEvent without legacy time, or ftrace (returned above) */
+    legacy = 0;
+  else if (h.legacy_fields == 1 && h.track_events == 1)
     rc = proto_legacy_event_time(f, seq, h.track_event, &legacy_ts, &legacy);
   else if (h.legacy_fields)
     rc = proto_legacy_time(f, seq, pkt, &legacy_ts, &legacy);
@@ -523,33 +438,40 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, int depth,
   return WEFT_OK;
 }
 
+/* The packets of a buffer; briefs[i] (i < n_briefs) is the brief of the
+ * i-th packet the walk meets (the scan's walk met the same ones). */
 static int proto_tokenize_packets(import_file *f, const uint8_t *data, size_t len,
-                                  int depth, base_error *err);
+                                  const proto_brief *briefs, size_t n_briefs, int depth,
+                                  base_error *err);
 
 static int proto_tokenize_buffer(import_file *f, const uint8_t *data, size_t len,
-                                 int depth, base_error *err) {
+                                 const proto_brief *briefs, size_t n_briefs, int depth,
+                                 base_error *err) {
   proto_import_state *st = f->state;
   uint32_t saved;
   if (proto_ref_enter(&st->refs, data, len, &saved))
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
-  int rc = proto_tokenize_packets(f, data, len, depth, err);
+  int rc = proto_tokenize_packets(f, data, len, briefs, n_briefs, depth, err);
   proto_ref_leave(&st->refs, saved);
   return rc;
 }
 
 static int proto_tokenize_packets(import_file *f, const uint8_t *data, size_t len,
-                                  int depth, base_error *err) {
+                                  const proto_brief *briefs, size_t n_briefs, int depth,
+                                  base_error *err) {
   proto_packet_iter it;
   proto_packet pkt;
   proto_packets_init(&it, data, len, 0);
-  for (;;) {
+  for (size_t i = 0;;) {
     int rc = proto_packets_next(&it, &pkt, NULL); /* why it stopped: it.error */
     if (rc == 0) return WEFT_OK;
     if (rc < 0) {
-      if (it.error == PROTO_PACKETS_ERR_UNEXPECTED_FIELD) continue;
+      if (it.error == PROTO_PACKETS_ERR_UNEXPECTED_FIELD) continue; /* as in the scan */
       return WEFT_OK; /* garbage / truncated tail: keep what was read */
     }
-    rc = proto_tokenize_packet(f, pkt.data, depth, err);
+    const proto_brief *brief = i < n_briefs && briefs[i].kind ? &briefs[i] : NULL;
+    i++;
+    rc = proto_tokenize_packet(f, pkt.data, brief, depth, err);
     if (rc) return rc;
   }
 }
@@ -560,7 +482,9 @@ static int proto_tokenize(import_file *f, base_error *err) {
   f->state = st;
   f->release_input = 1;
   int rc = proto_declare_scanned_machines(f, f->scan, err);
-  if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, 0, err);
+  size_t n_briefs = 0;
+  const proto_brief *briefs = rc ? NULL : proto_scanned_briefs(f->scan, &n_briefs);
+  if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, briefs, n_briefs, 0, err);
   for (uint32_t i = 1; !rc && i < st->refs.buffers.len; i++) proto_input_free_inflated(st, i);
   if (!rc && proto_ftrace_tokenize_end(f)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
   if (rc) return rc;

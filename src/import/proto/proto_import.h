@@ -84,13 +84,19 @@ uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
 /* Looks up an interned string; STRING_NULL if unknown. */
 string_id proto_interned(const proto_import_state *st, uint32_t seq,
                          uint32_t generation, int kind, uint64_t iid);
-/* proto_machines.c: the scan (importer_ops.scan) collects the embedded
- * machine ids of the top-level packets; tokenize declares them to the loader
- * (import_declare_machines). Ids that appear only inside
- * compressed_packets are resolved when met. */
+/* proto_scan.c: the scan (importer_ops.scan) collects the embedded
+ * machine ids of the top-level packets, which tokenize declares to the
+ * loader (import_declare_machines; ids that appear only inside
+ * compressed_packets are resolved when met), and the packets' briefs
+ * (proto_head.h), which tokenize uses instead of reading their heads. */
 int proto_scan(const import_scan_input *in, void **result, base_error *err);
 void proto_scan_free(void *result);
 int proto_declare_scanned_machines(import_file *f, const void *scan, base_error *err);
+/* The briefs of the top-level packets in walk order (*count of them; the
+ * walk of tokenize meets the same packets in the same order), or NULL
+ * when the scan recorded none. */
+struct proto_brief;
+const struct proto_brief *proto_scanned_briefs(const void *scan, size_t *count);
 /* A RemoteClockSync packet of relayed machine row `machine`: relates its
  * builtin clocks to the same clocks of the file's base (host) machine. */
 int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,
@@ -128,5 +134,8 @@ int proto_legacy_time(import_file *f, proto_seq *seq, proto_span pkt, int64_t *t
  * TrackEvent. */
 int proto_legacy_event_time(import_file *f, proto_seq *seq, proto_span event, int64_t *ts,
                             int *result);
+/* 1 if the TrackEvent has no legacy time (proto_legacy_event_time leaves
+ * it untimed whatever its sequence): pure, for proto_brief_of. */
+int proto_event_time_is_none(proto_span event);
 
 #endif

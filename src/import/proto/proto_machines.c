@@ -1,78 +1,9 @@
-/* Machines of a Perfetto proto trace: the pre-scan of embedded machine ids
- * and RemoteClockSync (the clocks of a relayed machine against its host).
- * See proto_import.h. */
+/* Machines of a Perfetto proto trace: RemoteClockSync (the clocks of a
+ * relayed machine against its host). See proto_import.h. */
 #include "import/proto/proto_import.h"
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_packets.h"
-
-/* Distinct ids beyond this are still resolved one by one later; the cap
- * only bounds the pre-scan's memory. */
-#define PROTO_MAX_DECLARED_MACHINES 4096
-
-/* The scan's result: distinct embedded ids in order of appearance. */
-typedef struct proto_machine_scan {
-  VEC(uint64_t) ids;
-  int has_unmarked; /* some packet carries no id */
-} proto_machine_scan;
-
-void proto_scan_free(void *result) {
-  proto_machine_scan *s = result;
-  if (!s) return;
-  VEC_FREE(s->ids);
-  base_free(s);
-}
-
-static int proto_scan_collect(proto_machine_scan *s, const import_scan_input *in) {
-  base_map seen = {0};
-  int rc = WEFT_OK;
-  proto_packet_iter it;
-  proto_packet pkt;
-  size_t given = 0;
-  proto_packets_init(&it, in->data, in->len, 0);
-  for (;;) {
-    base_error perr = {0};
-    int next = proto_packets_next(&it, &pkt, &perr);
-    if (next == 0) break;
-    if (next < 0) {
-      if (it.error == PROTO_PACKETS_ERR_UNEXPECTED_FIELD) continue;
-      break; /* tokenize reports and handles the damaged tail */
-    }
-    import_scan_passed(in, &given, (size_t)(pkt.data.data - in->data));
-    proto_field fl;
-    uint64_t raw = 0;
-    if (proto_find_last(pkt.data.data, pkt.data.len, PROTO_TRACE_PACKET_MACHINE_ID,
-                        &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
-      raw = fl.value;
-    if (raw == 0) {
-      s->has_unmarked = 1;
-      continue;
-    }
-    uint64_t *slot;
-    int ins = base_map_insert(&seen, raw, 1, &slot);
-    if (ins < 0 || (ins == 1 && s->ids.len < PROTO_MAX_DECLARED_MACHINES &&
-                    VEC_PUSH(s->ids, raw))) {
-      rc = WEFT_ENOMEM;
-      break;
-    }
-  }
-  base_map_free(&seen);
-  return rc;
-}
-
-int proto_scan(const import_scan_input *in, void **result, base_error *err) {
-  proto_machine_scan *s = base_calloc(1, sizeof *s);
-  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
-  *result = s;
-  if (proto_scan_collect(s, in))
-    return base_error_set(err, WEFT_ENOMEM, "out of memory");
-  return WEFT_OK;
-}
-
-int proto_declare_scanned_machines(import_file *f, const void *scan, base_error *err) {
-  const proto_machine_scan *s = scan;
-  return import_declare_machines(f, s->ids.data, s->ids.len, s->has_unmarked, err);
-}
 
 /* ---- RemoteClockSync ---- */
 

@@ -59,29 +59,45 @@ static int proto_profile_deltas(import_file *f, proto_seq *seq, proto_span msg) 
   return WEFT_OK;
 }
 
-/* The event's own time: 1 with *ts, 0 if it has none, -1 if invalid.
- * timestamp_absolute_us wins over timestamp_delta_us; each is its last
- * occurrence (protobuf "last wins"), used only if that one is a varint. A
- * malformed event has neither. One pass over the event. */
-static int proto_event_time(proto_seq *seq, proto_span ev, int64_t *ts) {
+/* The event's legacy time fields: timestamp_absolute_us and
+ * timestamp_delta_us, each its last occurrence (protobuf "last wins"), set
+ * only if that one is a varint. A malformed event has neither. One pass. */
+typedef struct proto_event_times {
+  uint64_t abs_us, delta_us;
+  int has_abs, has_delta;
+} proto_event_times;
+
+static proto_event_times proto_event_times_read(proto_span ev) {
   proto_reader r;
   proto_field fl;
-  uint64_t abs_us = 0, delta_us = 0;
-  int has_abs = 0, has_delta = 0, more;
+  proto_event_times t = {0};
+  int more;
   proto_reader_init_span(&r, ev);
   while ((more = proto_reader_next(&r, &fl)) == 1) {
     if (fl.number == PROTO_TRACK_EVENT_TIMESTAMP_ABSOLUTE_US) {
-      has_abs = fl.wire_type == PROTO_WIRE_VARINT;
-      abs_us = fl.value;
+      t.has_abs = fl.wire_type == PROTO_WIRE_VARINT;
+      t.abs_us = fl.value;
     } else if (fl.number == PROTO_TRACK_EVENT_TIMESTAMP_DELTA_US) {
-      has_delta = fl.wire_type == PROTO_WIRE_VARINT;
-      delta_us = fl.value;
+      t.has_delta = fl.wire_type == PROTO_WIRE_VARINT;
+      t.delta_us = fl.value;
     }
   }
-  if (more != 0) return 0;
-  if (has_abs) return proto_us_to_ns((int64_t)abs_us, ts) ? 1 : -1;
-  if (has_delta) {
-    if (!proto_ref_advance(seq, (int64_t)delta_us)) return -1;
+  if (more != 0) t.has_abs = t.has_delta = 0;
+  return t;
+}
+
+int proto_event_time_is_none(proto_span ev) {
+  proto_event_times t = proto_event_times_read(ev);
+  return !t.has_abs && !t.has_delta;
+}
+
+/* The event's own time: 1 with *ts, 0 if it has none, -1 if invalid.
+ * timestamp_absolute_us wins over timestamp_delta_us. */
+static int proto_event_time(proto_seq *seq, proto_span ev, int64_t *ts) {
+  proto_event_times t = proto_event_times_read(ev);
+  if (t.has_abs) return proto_us_to_ns((int64_t)t.abs_us, ts) ? 1 : -1;
+  if (t.has_delta) {
+    if (!proto_ref_advance(seq, (int64_t)t.delta_us)) return -1;
     *ts = seq->ref_ts;
     return 1;
   }
