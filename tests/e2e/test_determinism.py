@@ -193,6 +193,40 @@ class InputReleaseProtoTest(DeterminismTest):
         self.assertEqual(self.run_keep({}, '-q', sql, packed), want)
         self.assertEqual(self.run_keep(KEEP_INPUT, '-q', sql, packed), want)
 
+    def test_compressed_members_inflated_ahead(self):
+        # In an archive, the proto scan runs ahead on a worker and inflates
+        # compressed_packets there (the briefs of proto_head.h); at one
+        # thread tokenize inflates them. A corrupt payload and one over the
+        # ratio limit are dropped and counted alike, and the tables are the
+        # plain archive's.
+        plain = os.path.join(self.dir, 'plain.zip')
+        packed = os.path.join(self.dir, 'packed.zip')
+        bad = (b'\x0a' + varint(12) + b'\x92\x03' + varint(9) + b'\x78\x9c\x01\x02garba' +
+               compressed([b'\x0a\x00' * 1000000], 1))
+        with zipfile.ZipFile(self.trace) as src, \
+                zipfile.ZipFile(plain, 'w') as p, zipfile.ZipFile(packed, 'w') as c:
+            protos = 0
+            for info in src.infolist():
+                data = src.read(info.filename)
+                p.writestr(info.filename, data)
+                if info.filename.endswith('.pftrace') or info.filename.endswith('.pb'):
+                    protos += 1
+                    data = compressed(proto_packets(data), 23) + (bad if protos == 2 else b'')
+                c.writestr(info.filename, data)
+        self.assertGreater(protos, 3)
+        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
+        want = self.run_keep({}, '--threads', '2', '-q', sql, plain)
+        self.assertIn('sched_switch', want)
+        stats = e.write_temp(self.dir, 'stats.sql',
+                             "select name, value from stats where name like 'compressed%' "
+                             "and value != 0 order by name;")
+        for threads in ('1', '2', '3'):
+            self.assertEqual(self.run_keep({}, '--threads', threads, '-q', sql, packed), want,
+                             'threads ' + threads)
+            got = self.run_keep({}, '--threads', threads, '-q', stats, packed)
+            self.assertIn('compressed_packets_corrupt,1', got.replace('"', ''))
+            self.assertIn('compressed_packets_over_limit,1', got.replace('"', ''))
+
 
 def json_member(i, truncated=False):
     """A Chrome JSON trace using what the JSON scan notes besides events:

@@ -39,6 +39,9 @@ enum proto_brief_kind {
   PROTO_BRIEF_TRACK_EVENT, /* ts, seq_id, the TrackEvent at span_*, which
                               has no legacy time fields */
   PROTO_BRIEF_FTRACE,      /* seq_id, the FtraceEventBundle at span_* */
+  PROTO_BRIEF_COMPRESSED,  /* compressed_packets, already inflated by the
+                              scan: span_len is the inflation's index in
+                              the scan result (proto_scanned_inflated) */
 };
 
 /* 24 bytes; offsets inside the packet, so independent of where it lies. */

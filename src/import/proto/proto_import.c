@@ -181,13 +181,8 @@ static uint64_t proto_mul_sat(uint64_t a, uint64_t b) {
   return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
-/* Output cap for one compressed_packets payload of in_len bytes: the
- * per-stream size limit, the compression ratio (past 1 MiB), and what is
- * left of the file's budget over all its payloads (ratio x file size, at
- * least 64 MiB), so many small bombs cannot add up either. */
-static uint64_t proto_inflate_cap_for(const import_file *f, size_t in_len) {
-  const proto_import_state *st = f->state;
-  const weft_options *o = &f->ctx->options;
+uint64_t proto_inflate_cap(const weft_options *o, size_t file_len, uint64_t inflated_bytes,
+                           size_t in_len) {
   uint64_t ratio = o->max_compression_ratio ? o->max_compression_ratio : UINT32_MAX;
   uint64_t cap = PROTO_MAX_INFLATED_BYTES;
   if (o->max_decompressed_bytes && o->max_decompressed_bytes < cap)
@@ -195,10 +190,21 @@ static uint64_t proto_inflate_cap_for(const import_file *f, size_t in_len) {
   uint64_t by_ratio = proto_mul_sat(in_len, ratio);
   if (by_ratio < (UINT64_C(1) << 20)) by_ratio = UINT64_C(1) << 20;
   if (by_ratio < cap) cap = by_ratio;
-  uint64_t budget = proto_mul_sat(f->len, ratio);
+  uint64_t budget = proto_mul_sat(file_len, ratio);
   if (budget < (UINT64_C(64) << 20)) budget = UINT64_C(64) << 20;
-  uint64_t left = budget > st->inflated_bytes ? budget - st->inflated_bytes : 0;
+  uint64_t left = budget > inflated_bytes ? budget - inflated_bytes : 0;
   return cap < left ? cap : left;
+}
+
+int proto_inflate_payload(proto_span payload, uint64_t cap, base_buf *out) {
+  if (cap == 0) return WEFT_ELIMIT; /* the file's budget is used up */
+  base_buf_init(out, cap > SIZE_MAX - 2 ? SIZE_MAX - 2 : (size_t)cap);
+  proto_inflate_limits lim = {cap, 0};
+  base_error ierr;
+  memset(&ierr, 0, sizeof ierr);
+  int rc = proto_inflate(payload.data, payload.len, &lim, out, &ierr);
+  if (rc) base_buf_free(out);
+  return rc;
 }
 
 /* Counts a compressed_packets payload that is not decoded: over a limit
@@ -209,32 +215,31 @@ static int proto_compressed_dropped(import_file *f, int why, base_error *err) {
   return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
 }
 
-static int proto_tokenize_compressed(import_file *f, proto_span payload,
-                                     int depth, base_error *err) {
+/* Tokenizes the packets of an inflated compressed_packets payload (buf,
+ * taken), or counts the payload dropped (status: WEFT_ELIMIT or
+ * WEFT_EPARSE). */
+static int proto_tokenize_inflated(import_file *f, int status, base_buf buf, int depth,
+                                   base_error *err) {
   proto_import_state *st = f->state;
-  if (depth > 0) return proto_compressed_dropped(f, WEFT_EPARSE, err); /* not followed */
-  uint64_t cap = proto_inflate_cap_for(f, payload.len);
-  if (cap == 0) return proto_compressed_dropped(f, WEFT_ELIMIT, err); /* budget used up */
-  base_buf buf;
-  base_buf_init(&buf, cap > SIZE_MAX - 2 ? SIZE_MAX - 2 : (size_t)cap);
-  proto_inflate_limits lim = {cap, 0};
-  base_error ierr;
-  memset(&ierr, 0, sizeof ierr);
-  int rc = proto_inflate(payload.data, payload.len, &lim, &buf, &ierr);
-  if (rc == WEFT_ENOMEM) {
-    base_buf_free(&buf);
-    return base_error_set(err, rc, "out of memory");
-  }
-  if (rc) { /* over a limit, or corrupt: skipped */
-    base_buf_free(&buf);
-    return proto_compressed_dropped(f, rc, err);
-  }
+  if (status == WEFT_ENOMEM) return base_error_set(err, status, "out of memory");
+  if (status) return proto_compressed_dropped(f, status, err); /* skipped */
   if (VEC_PUSH(st->inflated, buf)) {
     base_buf_free(&buf);
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   }
   st->inflated_bytes += buf.len;
   return proto_tokenize_buffer(f, (const uint8_t *)buf.data, buf.len, NULL, 0, depth + 1, err);
+}
+
+static int proto_tokenize_compressed(import_file *f, proto_span payload,
+                                     int depth, base_error *err) {
+  proto_import_state *st = f->state;
+  if (depth > 0) return proto_compressed_dropped(f, WEFT_EPARSE, err); /* not followed */
+  base_buf buf = {0};
+  int rc = proto_inflate_payload(
+      payload, proto_inflate_cap(&f->ctx->options, f->len, st->inflated_bytes, payload.len),
+      &buf);
+  return proto_tokenize_inflated(f, rc, buf, depth, err);
 }
 
 /* The machine row of a packet; the last lookup is cached. */
@@ -349,6 +354,11 @@ static int proto_seq_clock(import_file *f, proto_seq *seq, uint32_t machine, uin
 static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_brief *brief,
                                  int depth, base_error *err) {
   proto_import_state *st = f->state;
+  if (brief && brief->kind == PROTO_BRIEF_COMPRESSED) { /* inflated by the scan */
+    base_buf buf = {0};
+    int status = proto_scanned_inflated(f->scan, brief->span_len, &buf);
+    return proto_tokenize_inflated(f, status, buf, depth, err);
+  }
   proto_packet_head h;
   if (brief) proto_head_of_brief(brief, pkt, &h);
   else if (proto_head_read(pkt, &h) < 0) return WEFT_OK; /* malformed: skip */

@@ -97,6 +97,21 @@ int proto_declare_scanned_machines(import_file *f, const void *scan, base_error 
  * when the scan recorded none. */
 struct proto_brief;
 const struct proto_brief *proto_scanned_briefs(const void *scan, size_t *count);
+/* The scan's inflation of the compressed_packets payload of brief `index`
+ * (its span_len): moves the bytes to *out and returns WEFT_OK, or returns
+ * the status that dropped it (WEFT_ELIMIT, WEFT_EPARSE). */
+int proto_scanned_inflated(void *scan, uint32_t index, base_buf *out);
+/* Output cap for one compressed_packets payload of in_len bytes of a file
+ * of file_len bytes after inflated_bytes inflated from its earlier
+ * payloads: the per-stream size limit, the compression ratio (past 1 MiB),
+ * and what is left of the file's budget over all its payloads (ratio x
+ * file size, at least 64 MiB), so many small bombs cannot add up either. */
+uint64_t proto_inflate_cap(const weft_options *o, size_t file_len, uint64_t inflated_bytes,
+                           size_t in_len);
+/* Inflates a payload under `cap` into *out (a new buffer): WEFT_OK;
+ * WEFT_ELIMIT (cap 0 or exceeded) or WEFT_EPARSE (corrupt), the payload
+ * dropped; WEFT_ENOMEM. Pure: the scan runs it too. */
+int proto_inflate_payload(proto_span payload, uint64_t cap, base_buf *out);
 /* A RemoteClockSync packet of relayed machine row `machine`: relates its
  * builtin clocks to the same clocks of the file's base (host) machine. */
 int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,

@@ -1,7 +1,8 @@
 /* The proto importer's scan (importer_ops.scan), run ahead of tokenize on
  * a worker thread: one walk of the top-level packets that collects their
  * embedded machine ids and, for files small enough whose scan runs ahead,
- * the brief of each packet (proto_head.h). See proto_import.h. */
+ * the brief of each packet (proto_head.h), inflating compressed_packets
+ * payloads on the way. See proto_import.h. */
 #include "import/proto/proto_import.h"
 
 #include "import/proto/proto_fields.h"
@@ -17,20 +18,70 @@
  * run while several others wait) are read by tokenize alone. */
 #define PROTO_BRIEF_FILE_MAX ((size_t)8 << 20)
 
+/* compressed_packets payloads are inflated ahead up to this many bytes per
+ * file; tokenize inflates the later ones itself. */
+#define PROTO_SCAN_INFLATE_MAX ((uint64_t)64 << 20)
+
+/* A compressed_packets payload the scan inflated (or dropped). */
+typedef struct proto_scan_inflated {
+  int status;   /* WEFT_OK, or WEFT_ELIMIT / WEFT_EPARSE: dropped */
+  base_buf buf; /* the packets, with status WEFT_OK (until taken) */
+} proto_scan_inflated;
+
 /* The scan's result. */
 typedef struct proto_scan_result {
   VEC(uint64_t) ids;  /* distinct embedded ids in order of appearance */
   int has_unmarked;   /* some packet carries no id */
   VEC(proto_brief) briefs; /* one per top-level packet, in walk order */
   int has_briefs;
+  VEC(proto_scan_inflated) inflated; /* of the PROTO_BRIEF_COMPRESSED briefs */
+  uint64_t inflated_bytes;  /* their bytes: tokenize's count at each one */
+  int inflate_stopped;      /* later payloads are left to tokenize */
 } proto_scan_result;
 
 void proto_scan_free(void *result) {
   proto_scan_result *s = result;
   if (!s) return;
+  for (size_t i = 0; i < s->inflated.len; i++) base_buf_free(&s->inflated.data[i].buf);
   VEC_FREE(s->ids);
   VEC_FREE(s->briefs);
+  VEC_FREE(s->inflated);
   base_free(s);
+}
+
+int proto_scanned_inflated(void *scan, uint32_t index, base_buf *out) {
+  proto_scan_result *s = scan;
+  proto_scan_inflated *z = &s->inflated.data[index];
+  *out = z->buf;
+  memset(&z->buf, 0, sizeof z->buf);
+  return z->status;
+}
+
+/* The brief of a compressed_packets packet: its payload inflated as
+ * tokenize would at this point (the same cap from the same count of bytes
+ * inflated before it), or NONE to leave it to tokenize, which then also
+ * inflates every later one. */
+static proto_brief proto_scan_inflate(proto_scan_result *s, const import_scan_input *in,
+                                      proto_span payload) {
+  proto_brief none = {0};
+  if (!in->options || s->inflate_stopped || s->inflated_bytes > PROTO_SCAN_INFLATE_MAX ||
+      s->inflated.len >= UINT32_MAX || VEC_RESERVE(s->inflated, s->inflated.len + 1)) {
+    s->inflate_stopped = 1;
+    return none;
+  }
+  proto_scan_inflated z = {0};
+  uint64_t cap = proto_inflate_cap(in->options, in->len, s->inflated_bytes, payload.len);
+  z.status = proto_inflate_payload(payload, cap, &z.buf);
+  if (z.status == WEFT_ENOMEM) {
+    s->inflate_stopped = 1;
+    return none;
+  }
+  if (z.status == WEFT_OK) s->inflated_bytes += z.buf.len;
+  proto_brief b = {0};
+  b.kind = PROTO_BRIEF_COMPRESSED;
+  b.span_len = (uint32_t)s->inflated.len;
+  (void)VEC_PUSH(s->inflated, z); /* reserved above */
+  return b;
 }
 
 static int proto_scan_machine(proto_scan_result *s, base_map *seen, proto_span pkt) {
@@ -53,10 +104,12 @@ static int proto_scan_machine(proto_scan_result *s, base_map *seen, proto_span p
 
 /* The packet's brief, pushed in walk order (kind NONE for one tokenize
  * reads itself, and for a malformed one). */
-static int proto_scan_brief(proto_scan_result *s, proto_span pkt) {
+static int proto_scan_brief(proto_scan_result *s, const import_scan_input *in,
+                            proto_span pkt) {
   proto_packet_head h;
   proto_brief b = {0};
-  if (proto_head_read(pkt, &h) >= 0) b = proto_brief_of(&h, pkt);
+  if (proto_head_read(pkt, &h) >= 0)
+    b = h.has_compressed ? proto_scan_inflate(s, in, h.compressed) : proto_brief_of(&h, pkt);
   return VEC_PUSH(s->briefs, b) ? WEFT_ENOMEM : WEFT_OK;
 }
 
@@ -78,7 +131,7 @@ static int proto_scan_collect(proto_scan_result *s, const import_scan_input *in)
     }
     import_scan_passed(in, &given, (size_t)(pkt.data.data - in->data));
     rc = proto_scan_machine(s, &seen, pkt.data);
-    if (!rc && s->has_briefs) rc = proto_scan_brief(s, pkt.data);
+    if (!rc && s->has_briefs) rc = proto_scan_brief(s, in, pkt.data);
   }
   base_map_free(&seen);
   return rc;
