@@ -223,6 +223,32 @@ class InputReleaseTest(e.TempDirTest):
                              zipfile.ZIP_STORED)
         self.check_same(nested)
 
+    def test_systrace_members_scanned_ahead(self):
+        """With several threads the systrace scan walks each member's lines
+        ahead on a worker and tokenize pushes what it recorded; at one
+        thread tokenize walks them. Same tables, and the same error for a
+        line over --max-line, either way."""
+        members = []
+        for i in range(6):
+            text = systrace_html(4000, 10 + i) if i % 3 == 1 else systrace_text(4000, 10 + i)
+            members.append(('s%d.%s' % (i, 'html' if i % 3 == 1 else 'txt'), text))
+        path = self.zip_of('sys.zip', members, zipfile.ZIP_STORED)
+        q = self.write('q.sql', ';\n'.join(QUERIES) + ';')
+        want = run_env({}, '--threads', '1', '--quiet', '-q', q, path)
+        self.assertEqual(want[0], 0, want[2])
+        self.assertIn('sched_switch', run_env({}, '-Q', 'select name from ftrace_event', path)[1])
+        for threads in ('2', '3'):
+            self.assertSameRun(run_env({}, '--threads', threads, '--quiet', '-q', q, path), want)
+        long_line = b'# tracer: nop\n' + b'x' * 5000 + b'\n'
+        members.insert(3, ('long.txt', long_line + systrace_text(10, 3)))
+        path = self.zip_of('long.zip', members, zipfile.ZIP_STORED)
+        want = run_env({}, '--threads', '1', '--max-line', '4096', '-Q', 'select 1', path)
+        self.assertNotEqual(want[0], 0)
+        self.assertIn('line 2 is longer than the line limit of 4096', want[2])
+        for threads in ('2', '3'):
+            self.assertSameRun(run_env({}, '--threads', threads, '--max-line', '4096', '-Q',
+                                       'select 1', path), want)
+
     def test_corrupt_stored_member_fails_the_same_way(self):
         path = self.zip_of('s.zip', [('a.json', self.json), ('b.txt', self.systrace)],
                            zipfile.ZIP_STORED)

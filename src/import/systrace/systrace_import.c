@@ -2,7 +2,9 @@
  *
  * tokenize: finds the text lines (inside the trace-data <script> blocks of
  * an HTML-wrapped systrace, else the whole file), parses each event line's
- * timestamp and pushes (ts, line offset). Timestamps are CLOCK_MONOTONIC
+ * timestamp and pushes (ts, line offset). For a file up to 8 MiB whose
+ * scan runs ahead on a worker, the scan does that walk and records the
+ * lines, and tokenize pushes what it recorded. Timestamps are CLOCK_MONOTONIC
  * seconds: they are read on the file's private clock, related to this
  * machine's MONOTONIC at zero offset and anchored, so they follow MONOTONIC
  * when a snapshot relates it to trace time and are taken as-is otherwise.
@@ -31,9 +33,12 @@ typedef struct systrace_state {
 
 /* ---- tokenize ---- */
 
+static uint32_t systrace_max_line_of(const weft_options *o) {
+  return o && o->max_line_bytes ? o->max_line_bytes : SYSTRACE_DEFAULT_MAX_LINE;
+}
+
 static uint32_t systrace_max_line(const import_file *f) {
-  uint32_t max = f->ctx->options.max_line_bytes;
-  return max ? max : SYSTRACE_DEFAULT_MAX_LINE;
+  return systrace_max_line_of(&f->ctx->options);
 }
 
 /* The error for a line longer than the limit: no more than limit + 1 bytes
@@ -64,49 +69,41 @@ static size_t systrace_hold_stop(const char *text, size_t text_len, size_t end,
   return systrace_line_stop(text, text_len, end > i ? end : i);
 }
 
-/* Pushes every event line of text[begin, end) as (ts, payload_base + line
- * offset). With count_failures, lines that are neither blank, comments nor
- * headers but do not parse are counted in systrace_parse_failure. A line
- * longer than the --max-line limit fails with WEFT_ELIMIT; the newline is
- * looked for only within that limit. With `hold` (text is f->data, of
- * text_len bytes), each pushed line holds the bytes its parse will read. */
-static int systrace_tokenize_lines(import_file *f, const char *text, size_t text_len,
-                                   size_t begin, size_t end, uint32_t clock,
-                                   uint64_t payload_base, int count_failures,
-                                   int hold, base_error *err) {
-  uint32_t max = systrace_max_line(f);
+/* What a walk of the lines does with them: push an event line at `offset`
+ * (its parse reads hold_len bytes from there), count one that does not
+ * parse (only asked for with count_failures). Non-zero stops the walk. */
+typedef struct systrace_sink {
+  int (*event)(void *user, size_t offset, int64_t ts, size_t hold_len);
+  int (*failure)(void *user);
+  void *user;
+} systrace_sink;
+
+/* Walks every line of text[begin, end) into the sink. A line longer than
+ * `max` stops it with WEFT_ELIMIT and *too_long_at its offset; the newline
+ * is looked for only within that limit. */
+static int systrace_walk_lines(const char *text, size_t text_len, size_t begin, size_t end,
+                               uint32_t max, int count_failures, const systrace_sink *sink,
+                               size_t *too_long_at) {
   size_t i = begin;
   while (i < end) {
     size_t window = end - i <= max ? end - i : (size_t)max + 1;
     const char *nl = memchr(text + i, '\n', window);
-    if (!nl && window > max) return systrace_line_too_long(text, i, max, err);
+    if (!nl && window > max) {
+      *too_long_at = i;
+      return WEFT_ELIMIT;
+    }
     size_t line_end = nl ? (size_t)(nl - text) : end;
     systrace_line line;
     int rc = WEFT_OK;
-    if (systrace_line_parse(text + i, line_end - i, &line)) {
-      rc = import_push(f, line.ts, clock, payload_base + i);
-      if (!rc && hold)
-        import_input_hold(f, i, systrace_hold_stop(text, text_len, end, nl, i) - i);
-    } else if (count_failures && !systrace_line_is_ignorable(text + i, line_end - i))
-      rc = import_stat(f, stat_systrace_parse_failure, 1);
-    if (rc) return base_error_set(err, rc, "out of memory");
+    if (systrace_line_parse(text + i, line_end - i, &line))
+      rc = sink->event(sink->user, i, line.ts,
+                       systrace_hold_stop(text, text_len, end, nl, i) - i);
+    else if (count_failures && !systrace_line_is_ignorable(text + i, line_end - i))
+      rc = sink->failure(sink->user);
+    if (rc) return rc;
     i = line_end + 1;
   }
   return WEFT_OK;
-}
-
-int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
-                           size_t end, uint32_t clock, uint64_t payload_base,
-                           int count_failures, base_error *err) {
-  return systrace_tokenize_lines(f, text, end, begin, end, clock, payload_base,
-                                 count_failures, 0, err);
-}
-
-static int systrace_tokenize_range(import_file *f, size_t begin, size_t end,
-                                   base_error *err) {
-  systrace_state *st = f->state;
-  return systrace_tokenize_lines(f, (const char *)f->data, f->len, begin, end,
-                                 st->clock, 0, 0, 1, err);
 }
 
 static const char *systrace_find(const char *s, size_t len, size_t from,
@@ -118,18 +115,18 @@ static const char *systrace_find(const char *s, size_t len, size_t from,
 }
 
 /* HTML: only the <script class="trace-data"> blocks hold trace text. */
-static int systrace_tokenize_html(import_file *f, base_error *err) {
-  const char *s = (const char *)f->data;
+static int systrace_walk_html(const char *s, size_t len, uint32_t max,
+                              const systrace_sink *sink, size_t *too_long_at) {
   size_t pos = 0;
   for (;;) {
-    const char *open = systrace_find(s, f->len, pos, "<script class=\"trace-data\"");
+    const char *open = systrace_find(s, len, pos, "<script class=\"trace-data\"");
     if (!open) return WEFT_OK;
-    const char *gt = memchr(open, '>', f->len - (size_t)(open - s));
+    const char *gt = memchr(open, '>', len - (size_t)(open - s));
     if (!gt) return WEFT_OK;
     size_t body = (size_t)(gt - s) + 1;
-    const char *close = systrace_find(s, f->len, body, "</script>");
-    size_t body_end = close ? (size_t)(close - s) : f->len;
-    int rc = systrace_tokenize_range(f, body, body_end, err);
+    const char *close = systrace_find(s, len, body, "</script>");
+    size_t body_end = close ? (size_t)(close - s) : len;
+    int rc = systrace_walk_lines(s, len, body, body_end, max, 0, sink, too_long_at);
     if (rc || !close) return rc;
     pos = body_end;
   }
@@ -151,6 +148,121 @@ static int systrace_is_html(const char *s, size_t len) {
          systrace_starts_with_ci(s, len, "<html");
 }
 
+/* Walks the event lines of a whole file: those of its trace-data blocks
+ * if it is HTML-wrapped, else all of them. */
+static int systrace_walk_file(const char *s, size_t len, uint32_t max,
+                              const systrace_sink *sink, size_t *too_long_at) {
+  size_t i = 0;
+  while (i < len && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
+  if (systrace_is_html(s + i, len - i)) return systrace_walk_html(s, len, max, sink, too_long_at);
+  return systrace_walk_lines(s, len, 0, len, max, 0, sink, too_long_at);
+}
+
+/* The sink of tokenize: pushes on `clock` with payload_base + offset, and
+ * with `hold` (the text is f->data) holds each line's bytes. */
+typedef struct systrace_push {
+  import_file *f;
+  uint32_t clock;
+  uint64_t payload_base;
+  int hold;
+} systrace_push;
+
+static int systrace_push_event(void *user, size_t offset, int64_t ts, size_t hold_len) {
+  systrace_push *p = user;
+  int rc = import_push(p->f, ts, p->clock, p->payload_base + offset);
+  if (!rc && p->hold) import_input_hold(p->f, offset, hold_len);
+  return rc;
+}
+
+static int systrace_push_failure(void *user) {
+  systrace_push *p = user;
+  return import_stat(p->f, stat_systrace_parse_failure, 1);
+}
+
+/* A walk's status as tokenize's: the line-limit error, or out of memory. */
+static int systrace_walk_error(const char *text, size_t too_long_at, uint32_t max, int rc,
+                               base_error *err) {
+  if (rc == WEFT_ELIMIT) return systrace_line_too_long(text, too_long_at, max, err);
+  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+}
+
+int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
+                           size_t end, uint32_t clock, uint64_t payload_base,
+                           int count_failures, base_error *err) {
+  systrace_push push = {f, clock, payload_base, 0};
+  systrace_sink sink = {systrace_push_event, systrace_push_failure, &push};
+  uint32_t max = systrace_max_line(f);
+  size_t at = 0;
+  int rc = systrace_walk_lines(text, end, begin, end, max, count_failures, &sink, &at);
+  return systrace_walk_error(text, at, max, rc, err);
+}
+
+/* ---- scan: the file's walk run ahead on a worker (importer_ops.scan) ---- */
+
+/* Event lines are recorded for files up to this size (16 bytes each);
+ * tokenize walks larger ones itself. */
+#define SYSTRACE_SCAN_FILE_MAX ((size_t)8 << 20)
+
+typedef struct systrace_scanned_line {
+  int64_t ts;
+  uint32_t offset, hold_len;
+} systrace_scanned_line;
+
+typedef struct systrace_scan {
+  int walked;   /* 0: nothing recorded, tokenize walks the file */
+  int status;   /* the walk's: WEFT_OK, or WEFT_ELIMIT at too_long_at */
+  size_t too_long_at;
+  VEC(systrace_scanned_line) lines; /* in walk order */
+} systrace_scan;
+
+static void systrace_scan_free(void *result) {
+  systrace_scan *s = result;
+  if (!s) return;
+  VEC_FREE(s->lines);
+  base_free(s);
+}
+
+static int systrace_scan_event(void *user, size_t offset, int64_t ts, size_t hold_len) {
+  systrace_scan *s = user;
+  systrace_scanned_line line = {ts, (uint32_t)offset, (uint32_t)hold_len};
+  return VEC_PUSH(s->lines, line) ? WEFT_ENOMEM : WEFT_OK;
+}
+
+static int systrace_scan_failure(void *user) {
+  (void)user;
+  return WEFT_OK; /* not counted for whole files */
+}
+
+static int systrace_scan_run(const import_scan_input *in, void **result, base_error *err) {
+  systrace_scan *s = base_calloc(1, sizeof *s);
+  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  *result = s;
+  if (in->in_turn || !in->options || in->len > SYSTRACE_SCAN_FILE_MAX) return WEFT_OK;
+  systrace_sink sink = {systrace_scan_event, systrace_scan_failure, s};
+  s->status = systrace_walk_file((const char *)in->data, in->len,
+                                 systrace_max_line_of(in->options), &sink, &s->too_long_at);
+  if (s->status == WEFT_ENOMEM) { /* tokenize walks it instead */
+    VEC_FREE(s->lines);
+    s->status = WEFT_OK;
+    return WEFT_OK;
+  }
+  s->walked = 1;
+  return WEFT_OK;
+}
+
+/* Pushes what the scan recorded, as the walk would have. */
+static int systrace_tokenize_scanned(import_file *f, const systrace_scan *s, uint32_t clock,
+                                     base_error *err) {
+  for (size_t i = 0; i < s->lines.len; i++) {
+    const systrace_scanned_line *line = &s->lines.data[i];
+    if (import_push(f, line->ts, clock, line->offset))
+      return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    import_input_hold(f, line->offset, line->hold_len);
+  }
+  return systrace_walk_error((const char *)f->data, s->too_long_at, systrace_max_line(f),
+                             s->status, err);
+}
+
 static int systrace_tokenize(import_file *f, base_error *err) {
   systrace_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
@@ -164,13 +276,14 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   if (!rc) rc = import_clock_anchor(f, st->clock);
   if (rc) return base_error_set(err, rc, "out of memory");
   f->release_input = 1; /* each pushed line holds its bytes until parsed */
-  size_t i = 0;
-  while (i < f->len && (f->data[i] == ' ' || f->data[i] == '\n' || f->data[i] == '\r' ||
-                        f->data[i] == '\t'))
-    i++;
-  if (systrace_is_html((const char *)f->data + i, f->len - i))
-    return systrace_tokenize_html(f, err);
-  return systrace_tokenize_range(f, 0, f->len, err);
+  const systrace_scan *scan = f->scan;
+  if (scan && scan->walked) return systrace_tokenize_scanned(f, scan, st->clock, err);
+  systrace_push push = {f, st->clock, 0, 1};
+  systrace_sink sink = {systrace_push_event, systrace_push_failure, &push};
+  uint32_t max = systrace_max_line(f);
+  size_t at = 0;
+  rc = systrace_walk_file((const char *)f->data, f->len, max, &sink, &at);
+  return systrace_walk_error((const char *)f->data, at, max, rc, err);
 }
 
 /* ---- parse ---- */
@@ -392,6 +505,8 @@ static void systrace_destroy(import_file *f) {
 
 const importer_ops import_systrace_ops = {
     .trace_type = "systrace",
+    .scan = systrace_scan_run,
+    .scan_free = systrace_scan_free,
     .tokenize = systrace_tokenize,
     .parse = systrace_parse,
     .end = NULL,
