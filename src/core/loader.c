@@ -652,7 +652,7 @@ static uint8_t *loader_spill_member(loader *l, uint8_t *heap, size_t len,
     return heap;
   const uint8_t *data;
   size_t map_len;
-  void *map = spill_member(&l->spill, heap, len, &data, &map_len);
+  void *map = unpacker_spill(&l->unpack, heap, len, &data, &map_len); /* jobs may spill */
   if (!map) return heap;
   loader_blob blob = {NULL, map, map_len};
   (void)VEC_PUSH(l->blobs, blob); /* reserved above */

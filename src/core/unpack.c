@@ -28,14 +28,20 @@ void unpack_result_free(unpack_result *r) {
   *r = (unpack_result){0};
 }
 
+void *unpacker_spill(unpacker *u, const uint8_t *bytes, size_t len, const uint8_t **data,
+                     size_t *map_len) {
+  pthread_mutex_lock(&u->spill_lock);
+  void *map = spill_member(u->spill, bytes, len, data, map_len);
+  pthread_mutex_unlock(&u->spill_lock);
+  return map;
+}
+
 /* Moves the inflated bytes from the heap to the spill file; they stay on
  * the heap when that fails. */
 static void unpack_spill(unpacker *u, unpack_result *r) {
   const uint8_t *data;
   size_t map_len;
-  pthread_mutex_lock(&u->spill_lock);
-  void *map = spill_member(u->spill, r->heap, r->len, &data, &map_len);
-  pthread_mutex_unlock(&u->spill_lock);
+  void *map = unpacker_spill(u, r->heap, r->len, &data, &map_len);
   if (!map) return;
   base_free(r->heap);
   r->heap = NULL;

@@ -30,6 +30,10 @@ void unpacker_init(unpacker *u, spill_file *spill, const weft_options *options,
                    int give_back);
 /* Every member must have been taken or dropped. */
 void unpacker_destroy(unpacker *u);
+/* spill_member under the unpacker's lock: how every thread writes to the
+ * spill file while jobs may run. */
+void *unpacker_spill(unpacker *u, const uint8_t *bytes, size_t len, const uint8_t **data,
+                     size_t *map_len);
 
 typedef struct unpack_request {
   io_deflated deflated;

@@ -222,6 +222,17 @@ class InputReleaseTest(e.TempDirTest):
         nested = self.zip_of('n.zip', [('inner.zip', read(stored))],
                              zipfile.ZIP_STORED)
         self.check_same(nested)
+        # Deflated members inflated and spilled by pool jobs while the
+        # loading thread inflates and spills a gzip member's stream between
+        # them (processing order puts the container first).
+        mixed = members + [('d.json', json_trace(12000, 5)), ('e.txt', systrace_text(30000, 6)),
+                           ('f.json.gz', gzip.compress(json_trace(12000, 7)))]
+        mixed_zip = self.zip_of('m.zip', mixed, zipfile.ZIP_DEFLATED)
+        one = run_env({}, '--threads', '1', '--quiet', '-q', q, mixed_zip)
+        self.assertEqual(one[0], 0, one[2])
+        for threads in ('2', '3'):
+            self.assertSameRun(run_env({}, '--threads', threads, '--quiet', '-q', q, mixed_zip),
+                               one)
 
     def test_systrace_members_scanned_ahead(self):
         """With several threads the systrace scan walks each member's lines
