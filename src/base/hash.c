@@ -167,7 +167,10 @@ string_id base_string_pool_find(const base_string_pool *p, const char *s,
   return p->slots[pool_probe(p, s, len, base_hash_bytes(s, len))];
 }
 
-#define POOL_RECENT_BITS 10
+/* 8,192 entries (256 KiB): a merge of hundreds of machines interns
+ * thousands of distinct names, comms and keys over and over, and 1,024
+ * entries missed on them (session 15). */
+#define POOL_RECENT_BITS 13
 #define POOL_RECENT_BYTES 24
 
 /* A memo entry: string `id` of `len` bytes, whose first bytes (up to
