@@ -71,7 +71,7 @@ static size_t systrace_hold_stop(const char *text, size_t text_len, size_t end,
 
 /* What a walk of the lines does with them: push an event line at `offset`
  * (its parse reads hold_len bytes from there), count one that does not
- * parse (only asked for with count_failures). Non-zero stops the walk. */
+ * parse (only with count_failures; NULL otherwise). Non-zero stops the walk. */
 typedef struct systrace_sink {
   int (*event)(void *user, size_t offset, int64_t ts, size_t hold_len);
   int (*failure)(void *user);
@@ -228,17 +228,12 @@ static int systrace_scan_event(void *user, size_t offset, int64_t ts, size_t hol
   return VEC_PUSH(s->lines, line) ? WEFT_ENOMEM : WEFT_OK;
 }
 
-static int systrace_scan_failure(void *user) {
-  (void)user;
-  return WEFT_OK; /* not counted for whole files */
-}
-
 static int systrace_scan_run(const import_scan_input *in, void **result, base_error *err) {
   systrace_scan *s = base_calloc(1, sizeof *s);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   *result = s;
   if (in->in_turn || !in->options || in->len > SYSTRACE_SCAN_FILE_MAX) return WEFT_OK;
-  systrace_sink sink = {systrace_scan_event, systrace_scan_failure, s};
+  systrace_sink sink = {systrace_scan_event, NULL, s}; /* whole files count no failures */
   s->status = systrace_walk_file((const char *)in->data, in->len,
                                  systrace_max_line_of(in->options), &sink, &s->too_long_at);
   if (s->status == WEFT_ENOMEM) { /* tokenize walks it instead */
