@@ -667,8 +667,53 @@ static size_t sort_lanes_init(sorter *s, sort_key *keys, sort_lane_heap *lanes) 
   return count;
 }
 
-/* How far ahead in its queue the merge prefetches an event's data. */
-#define SORT_LOCATE_AHEAD 4
+/* Events merged but not yet emitted: with a locate hint the merge runs
+ * SORT_EMIT_LAG events ahead of emit and prefetches each event's data as
+ * it is merged, so that its bytes are on their way before emit (or
+ * prepare) reads them, however the lanes interleave. */
+#define SORT_EMIT_LAG 8 /* a power of two */
+typedef struct sort_lag {
+  sort_event ring[SORT_EMIT_LAG];
+  size_t head, len;
+  uint64_t emitted;
+} sort_lag;
+
+/* Queues e behind the merged events; emits the oldest once the ring is
+ * full. Without a locate hint, emits e at once. */
+static int sort_lag_put(sorter *s, sort_lag *g, const sort_event *e, sort_emit_fn emit,
+                        void *user) {
+  if (!s->locate) {
+    g->emitted++;
+    return emit(user, e);
+  }
+  const char *data = s->locate(s->locate_user, e->source, e->payload);
+  if (data) {
+    __builtin_prefetch(data);
+    __builtin_prefetch(data + 64);
+  }
+  if (g->len < SORT_EMIT_LAG) {
+    g->ring[(g->head + g->len++) % SORT_EMIT_LAG] = *e;
+    return WEFT_OK;
+  }
+  sort_event oldest = g->ring[g->head];
+  g->ring[g->head] = *e;
+  g->head = (g->head + 1) % SORT_EMIT_LAG;
+  g->emitted++;
+  return emit(user, &oldest);
+}
+
+/* Emits what the ring still holds, in order. */
+static int sort_lag_flush(sort_lag *g, sort_emit_fn emit, void *user) {
+  int rc = WEFT_OK;
+  while (g->len && rc == WEFT_OK) {
+    sort_event oldest = g->ring[g->head];
+    g->head = (g->head + 1) % SORT_EMIT_LAG;
+    g->len--;
+    g->emitted++;
+    rc = emit(user, &oldest);
+  }
+  return rc;
+}
 
 /* Emits every event in merge order. `publish`: keep s->emitted current
  * (else the caller does, as the events are really parsed). */
@@ -682,9 +727,12 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
   for (size_t k = 0; k < lane_count; k++)
     if (lanes[k].n) heap[n++] = (sort_key){keys[lanes[k].first].ts, (uint32_t)k};
   for (size_t i = n; i-- > 0;) sort_key_down(heap, n, i);
-  uint64_t emitted = 0;
+  sort_lag lag = {.head = 0};
   while (n && rc == WEFT_OK) {
-    /* The earliest head of any other lane: a child of the root. */
+    /* The earliest head of any other lane: a child of the root. (A heap,
+     * not a loser tree: a lane's next head is most often near the front,
+     * so the sift-down stops within a few levels, where a tournament
+     * replays all of them.) */
     int64_t limit = INT64_MAX;
     if (n > 1) limit = heap[1].ts;
     if (n > 2 && heap[2].ts < limit) limit = heap[2].ts;
@@ -694,25 +742,19 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
     do {
       sort_queue *q = &s->queues.data[top->idx];
       sort_event e;
-      if (s->locate && q->at + SORT_LOCATE_AHEAD < q->stop) {
-        const char *data = s->locate(s->locate_user, q->source, q->at[SORT_LOCATE_AHEAD].payload);
-        if (data) {
-          __builtin_prefetch(data);
-          __builtin_prefetch(data + 64);
-        }
-      }
       brk = sort_queue_take(q, &e);
       if (q->next < q->items.len) top->ts = q->at->ts;
       else *top = top[--l->n];
       sort_key_down(top, l->n, 0);
-      rc = emit(user, &e);
-      emitted++;
+      rc = sort_lag_put(s, &lag, &e, emit, user);
     } while (rc == WEFT_OK && l->n && !brk && top->ts <= limit);
-    if (publish) __atomic_store_n(&s->emitted, emitted, __ATOMIC_RELAXED);
+    if (publish) __atomic_store_n(&s->emitted, lag.emitted, __ATOMIC_RELAXED);
     if (l->n) heap[0].ts = top->ts;
     else heap[0] = heap[--n];
     sort_key_down(heap, n, 0);
   }
+  if (rc == WEFT_OK) rc = sort_lag_flush(&lag, emit, user);
+  if (publish) __atomic_store_n(&s->emitted, lag.emitted, __ATOMIC_RELAXED);
   base_free(keys);
   base_free(lanes);
   base_free(heap);
