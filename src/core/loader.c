@@ -300,6 +300,21 @@ void import_scan_passed(const import_scan_input *in, size_t *given, size_t upto)
   *given = (size_t)(edge - (uintptr_t)in->data);
 }
 
+int import_task_submit(import_file *f, const scan_task *task, scan_job **job) {
+  loader *l = f->loader;
+  *job = NULL;
+  if (!l || l->threads <= 1 || !loader_pool(l)) return WEFT_OK;
+  return scan_pool_submit_task(l->scans, task, job);
+}
+
+int import_task_take(import_file *f, scan_job *job, void **result, base_error *err) {
+  return scan_job_take(f->loader->scans, job, result, err);
+}
+
+void import_task_drop(import_file *f, scan_job *job) {
+  if (job) scan_job_drop(f->loader->scans, job);
+}
+
 /* What a scan of these bytes reads: `mapped`, they are a file mapping. */
 static import_scan_input loader_scan_input(const loader *l, const uint8_t *data, size_t len,
                                            int mapped) {

@@ -165,6 +165,17 @@ void import_claim_trace_time(import_file *f, uint64_t clock_id);
 /* Adds to a stat scoped to this file's machine and trace. */
 int import_stat(import_file *f, stats_id stat, int64_t delta);
 
+/* Work a tokenize hands to the load's worker threads (core/scan.h's
+ * tasks, run in any order while tokenize goes on): *job is NULL, with
+ * status 0, when the load has no workers (--threads 1), and the importer
+ * then does the work itself. A submitted job is taken (its result, owned
+ * by the caller then) or dropped before tokenize returns. */
+typedef struct scan_task scan_task;
+typedef struct scan_job scan_job;
+int import_task_submit(import_file *f, const scan_task *task, scan_job **job);
+int import_task_take(import_file *f, scan_job *job, void **result, base_error *err);
+void import_task_drop(import_file *f, scan_job *job);
+
 extern const importer_ops import_json_ops;
 extern const importer_ops import_proto_ops;
 extern const importer_ops import_systrace_ops;

@@ -228,6 +228,88 @@ class InputReleaseProtoTest(DeterminismTest):
             self.assertIn('compressed_packets_over_limit,1', got.replace('"', ''))
 
 
+def padded_bomb(packets=10, pad=100000):
+    """A compressed_packets packet that inflates to about packets x pad
+    bytes (TracePackets holding one unknown field of zeros): over a
+    thousand times its size."""
+    field = varint(1000 << 3 | 2) + varint(pad) + bytes(pad)
+    inner = (b'\x0a' + varint(len(field)) + field) * packets
+    z = zlib.compress(inner, 9)
+    outer = b'\x92\x03' + varint(len(z)) + z
+    return b'\x0a' + varint(len(outer)) + outer
+
+
+@unittest.skipUnless(os.path.exists(GEN), 'shared bench kit not found: ' + GEN)
+class LargeProtoChunksTest(unittest.TestCase):
+    """A proto file above 8 MiB is tokenized in chunks of about 4 MiB whose
+    packet heads and compressed_packets workers read ahead (proto_scan.c):
+    the tables and the counts of dropped payloads are one thread's."""
+
+    @classmethod
+    def setUpClass(cls):
+        import tempfile
+        cls._dir = tempfile.TemporaryDirectory()
+        kit = os.path.join(cls._dir.name, 'one.zip')
+        subprocess.run([sys.executable, GEN, 'merge', '40', kit, '--files', '1'],
+                       check=True, stdout=subprocess.DEVNULL)
+        with zipfile.ZipFile(kit) as z:
+            name = max(z.namelist(), key=lambda n: z.getinfo(n).file_size)
+            cls.data = z.read(name)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls._dir.cleanup()
+
+    def setUp(self):
+        self.dir = self._dir.name
+
+    def load(self, threads, sql, trace, *options):
+        proc = subprocess.run([e.WEFT, '--threads', str(threads), *options, '-q', sql, trace],
+                              capture_output=True, timeout=300)
+        self.assertEqual(proc.returncode, 0, proc.stderr.decode(errors='replace'))
+        return proc.stdout.decode(errors='replace')
+
+    def test_plain_file_same_tables(self):
+        self.assertGreater(len(self.data), 9 << 20)
+        trace = e.write_temp(self.dir, 'plain.pftrace', self.data)
+        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
+        want = self.load(1, sql, trace)
+        self.assertIn('sched_switch', want)
+        for threads in (2, 3):
+            self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
+
+    def test_compressed_file_same_tables_and_drops(self):
+        # Groups of packets compressed, a corrupt payload, and 80 bombs of
+        # 1 MB each spread over the chunks: with --max-ratio 5 the file's
+        # budget (64 MiB) runs out part way, where a chunk's worker, which
+        # counts from its chunk's start, would still have inflated them.
+        packets = proto_packets(self.data)
+        groups = [compressed(packets[i:i + 23], 23) for i in range(0, len(packets), 23)]
+        every = max(1, len(groups) // 80)
+        out = bytearray()
+        for i, g in enumerate(groups):
+            out += g
+            if i % every == 0:
+                out += padded_bomb()
+            if i == len(groups) // 2:
+                out += b'\x0a' + varint(12) + b'\x92\x03' + varint(9) + b'\x78\x9c\x01\x02garba'
+        self.assertGreater(len(out), 9 << 20)
+        trace = e.write_temp(self.dir, 'packed.pftrace', bytes(out))
+        plain = e.write_temp(self.dir, 'plain.pftrace', self.data)
+        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
+        stats = e.write_temp(self.dir, 'stats.sql',
+                             "select name, value from stats where name like 'compressed%' "
+                             "and value != 0 order by name;")
+        want = self.load(1, sql, plain)
+        want_stats = self.load(1, stats, trace, '--max-ratio', '5')
+        self.assertIn('compressed_packets_corrupt,1', want_stats.replace('"', ''))
+        self.assertIn('compressed_packets_over_limit', want_stats)
+        for threads in (1, 2, 3):
+            self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
+            self.assertEqual(self.load(threads, stats, trace, '--max-ratio', '5'), want_stats,
+                             'threads %d' % threads)
+
+
 def json_member(i, truncated=False):
     """A Chrome JSON trace using what the JSON scan notes besides events:
     metadata, displayTimeUnit, systemTraceEvents, events without ts, and

@@ -2,6 +2,8 @@
  * proto_import.h. */
 #include "import/proto/proto_import.h"
 
+#include "core/scan.h"
+
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_head.h"
@@ -354,10 +356,11 @@ static int proto_seq_clock(import_file *f, proto_seq *seq, uint32_t machine, uin
 static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_brief *brief,
                                  int depth, base_error *err) {
   proto_import_state *st = f->state;
-  if (brief && brief->kind == PROTO_BRIEF_COMPRESSED) { /* inflated by the scan */
+  if (brief && brief->kind == PROTO_BRIEF_COMPRESSED) { /* inflated by a scan */
     base_buf buf = {0};
-    int status = proto_scanned_inflated(f->scan, brief->span_len, &buf);
-    return proto_tokenize_inflated(f, status, buf, depth, err);
+    int status = proto_scanned_inflated(st->brief_scan, brief->span_len, st->inflated_bytes, &buf);
+    if (status != PROTO_SCANNED_REDO) return proto_tokenize_inflated(f, status, buf, depth, err);
+    brief = NULL; /* inflated here after all */
   }
   proto_packet_head h;
   if (brief) proto_head_of_brief(brief, pkt, &h);
@@ -486,15 +489,90 @@ static int proto_tokenize_packets(import_file *f, const uint8_t *data, size_t le
   }
 }
 
+/* Chunks of a large file whose briefs workers make ahead of tokenize
+ * (proto_scanned_chunks): at most PROTO_CHUNKS_AHEAD submitted at once. */
+#define PROTO_CHUNKS_AHEAD 3
+typedef struct proto_chunk_jobs {
+  const uint64_t *starts;
+  size_t count, submitted;
+  proto_chunk_scan *args; /* one per chunk: a job's arg lives until taken */
+  scan_job **jobs;        /* NULL: no job (no workers, or not submitted) */
+} proto_chunk_jobs;
+
+static void proto_chunk_range(const import_file *f, const proto_chunk_jobs *c, size_t i,
+                              size_t *start, size_t *end) {
+  *start = (size_t)c->starts[i];
+  *end = i + 1 < c->count ? (size_t)c->starts[i + 1] : f->len;
+}
+
+/* Submits chunk jobs up to PROTO_CHUNKS_AHEAD past chunk `at`. */
+static void proto_chunks_submit(import_file *f, proto_chunk_jobs *c, size_t at) {
+  while (c->submitted < c->count && c->submitted < at + PROTO_CHUNKS_AHEAD) {
+    size_t i = c->submitted++, start, end;
+    proto_chunk_range(f, c, i, &start, &end);
+    c->args[i] = (proto_chunk_scan){f->data + start, end - start, f->len, &f->ctx->options};
+    scan_task task = {proto_chunk_scan_run, proto_scan_free, &c->args[i]};
+    if (import_task_submit(f, &task, &c->jobs[i])) c->jobs[i] = NULL; /* read alone */
+  }
+}
+
+/* The packets of chunk i, with the briefs its job made when it has one. */
+static int proto_tokenize_chunk(import_file *f, proto_chunk_jobs *c, size_t i, base_error *err) {
+  proto_import_state *st = f->state;
+  void *scan = NULL;
+  base_error jerr = {0};
+  if (c->jobs[i] && import_task_take(f, c->jobs[i], &scan, &jerr)) scan = NULL; /* read alone */
+  c->jobs[i] = NULL;
+  size_t start, end, n_briefs = 0;
+  proto_chunk_range(f, c, i, &start, &end);
+  const proto_brief *briefs = proto_scanned_briefs(scan, &n_briefs);
+  st->brief_scan = scan;
+  int rc = proto_tokenize_packets(f, f->data + start, end - start, briefs, n_briefs, 0, err);
+  st->brief_scan = NULL;
+  proto_scan_free(scan);
+  return rc;
+}
+
+/* The whole file, chunk by chunk, workers making the briefs of the chunks
+ * ahead: the same packets in the same order as one walk (chunks start
+ * where that walk met a packet), the same pushes. */
+static int proto_tokenize_chunked(import_file *f, const uint64_t *starts, size_t count,
+                                  base_error *err) {
+  proto_import_state *st = f->state;
+  proto_chunk_jobs c = {starts, count, 0, base_calloc(count, sizeof(proto_chunk_scan)),
+                        base_calloc(count, sizeof(scan_job *))};
+  uint32_t saved;
+  int rc = c.args && c.jobs ? WEFT_OK : WEFT_ENOMEM;
+  if (!rc && proto_ref_enter(&st->refs, f->data, f->len, &saved)) rc = WEFT_ENOMEM;
+  if (rc) {
+    base_free(c.args);
+    base_free(c.jobs);
+    return base_error_set(err, rc, "out of memory");
+  }
+  for (size_t i = 0; i < count && !rc; i++) {
+    proto_chunks_submit(f, &c, i);
+    rc = proto_tokenize_chunk(f, &c, i, err);
+  }
+  for (size_t i = 0; i < c.submitted; i++) import_task_drop(f, c.jobs[i]);
+  proto_ref_leave(&st->refs, saved);
+  base_free(c.args);
+  base_free(c.jobs);
+  return rc;
+}
+
 static int proto_tokenize(import_file *f, base_error *err) {
   proto_import_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   f->state = st;
   f->release_input = 1;
   int rc = proto_declare_scanned_machines(f, f->scan, err);
-  size_t n_briefs = 0;
+  size_t n_briefs = 0, n_chunks = 0;
   const proto_brief *briefs = rc ? NULL : proto_scanned_briefs(f->scan, &n_briefs);
-  if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, briefs, n_briefs, 0, err);
+  const uint64_t *chunks = rc ? NULL : proto_scanned_chunks(f->scan, &n_chunks);
+  st->brief_scan = f->scan;
+  if (!rc && !briefs && n_chunks > 1) rc = proto_tokenize_chunked(f, chunks, n_chunks, err);
+  else if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, briefs, n_briefs, 0, err);
+  st->brief_scan = NULL;
   for (uint32_t i = 1; !rc && i < st->refs.buffers.len; i++) proto_input_free_inflated(st, i);
   if (!rc && proto_ftrace_tokenize_end(f)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
   if (rc) return rc;

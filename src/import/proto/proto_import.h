@@ -60,6 +60,7 @@ typedef struct proto_import_state {
   proto_span last_kept;    /* the latest of them */
   uint64_t inflated_bytes; /* sum of inflated lens (see proto_inflate_cap) */
   proto_refs refs;          /* payloads of queued packets (proto_ref.h) */
+  void *brief_scan;        /* tokenize: the scan result whose briefs it uses */
   VEC(proto_packet_info) packets; /* side records: PROTO_REF_SIDE | index */
   VEC(proto_seq) seqs;
   base_map seq_by_id;      /* sequence id -> index into seqs */
@@ -98,9 +99,27 @@ int proto_declare_scanned_machines(import_file *f, const void *scan, base_error 
 struct proto_brief;
 const struct proto_brief *proto_scanned_briefs(const void *scan, size_t *count);
 /* The scan's inflation of the compressed_packets payload of brief `index`
- * (its span_len): moves the bytes to *out and returns WEFT_OK, or returns
- * the status that dropped it (WEFT_ELIMIT, WEFT_EPARSE). */
-int proto_scanned_inflated(void *scan, uint32_t index, base_buf *out);
+ * (its span_len), where tokenize has inflated_bytes so far: moves the
+ * bytes to *out and returns WEFT_OK, or returns the status that dropped it
+ * (WEFT_ELIMIT, WEFT_EPARSE), or PROTO_SCANNED_REDO when a chunk's scan
+ * cannot tell what tokenize's inflation would give (tokenize inflates). */
+#define PROTO_SCANNED_REDO 1
+int proto_scanned_inflated(void *scan, uint32_t index, uint64_t inflated_bytes,
+                           base_buf *out);
+/* For a file above the briefs' size, the offsets of the first packets of
+ * chunks of about 4 MiB of whole packets, in walk order, starting at 0;
+ * NULL when the scan recorded none. Tokenize has workers make each
+ * chunk's briefs (a proto_chunk_scan task) ahead of its turn. */
+const uint64_t *proto_scanned_chunks(const void *scan, size_t *count);
+/* A chunk's scan: briefs of the packets of data[0, len), the chunk of a
+ * file of file_len bytes; its result is a scan result (proto_scanned_briefs,
+ * proto_scanned_inflated, proto_scan_free). run is a scan_task's. */
+typedef struct proto_chunk_scan {
+  const uint8_t *data;
+  size_t len, file_len;
+  const weft_options *options;
+} proto_chunk_scan;
+int proto_chunk_scan_run(void *arg, void **result, base_error *err);
 /* Output cap for one compressed_packets payload of in_len bytes of a file
  * of file_len bytes after inflated_bytes inflated from its earlier
  * payloads: the per-stream size limit, the compression ratio (past 1 MiB),

@@ -22,10 +22,17 @@
  * file; tokenize inflates the later ones itself. */
 #define PROTO_SCAN_INFLATE_MAX ((uint64_t)64 << 20)
 
+/* Larger files are cut into chunks of whole packets of about this size,
+ * whose briefs workers make while tokenize reads earlier chunks
+ * (proto_chunk_scan), each inflating at most PROTO_CHUNK_INFLATE_MAX. */
+#define PROTO_CHUNK_BYTES ((size_t)4 << 20)
+#define PROTO_CHUNK_INFLATE_MAX ((uint64_t)16 << 20)
+
 /* A compressed_packets payload the scan inflated (or dropped). */
 typedef struct proto_scan_inflated {
-  int status;   /* WEFT_OK, or WEFT_ELIMIT / WEFT_EPARSE: dropped */
-  base_buf buf; /* the packets, with status WEFT_OK (until taken) */
+  int status;    /* WEFT_OK, or WEFT_ELIMIT / WEFT_EPARSE: dropped */
+  base_buf buf;  /* the packets, with status WEFT_OK (until taken) */
+  size_t in_len; /* the payload's compressed size */
 } proto_scan_inflated;
 
 /* The scan's result. */
@@ -36,7 +43,14 @@ typedef struct proto_scan_result {
   int has_briefs;
   VEC(proto_scan_inflated) inflated; /* of the PROTO_BRIEF_COMPRESSED briefs */
   uint64_t inflated_bytes;  /* their bytes: tokenize's count at each one */
+  uint64_t inflate_max;     /* inflate no more than this ahead */
   int inflate_stopped;      /* later payloads are left to tokenize */
+  /* A chunk's scan counts from the chunk, not the file's start: its
+   * inflations' caps may exceed tokenize's (proto_scanned_inflated). */
+  int chunk;
+  size_t file_len;          /* the whole file's, for the caps */
+  const weft_options *options;
+  VEC(uint64_t) chunk_starts; /* offsets of the chunks' first packets */
 } proto_scan_result;
 
 void proto_scan_free(void *result) {
@@ -46,12 +60,23 @@ void proto_scan_free(void *result) {
   VEC_FREE(s->ids);
   VEC_FREE(s->briefs);
   VEC_FREE(s->inflated);
+  VEC_FREE(s->chunk_starts);
   base_free(s);
 }
 
-int proto_scanned_inflated(void *scan, uint32_t index, base_buf *out) {
+int proto_scanned_inflated(void *scan, uint32_t index, uint64_t inflated_bytes,
+                           base_buf *out) {
   proto_scan_result *s = scan;
   proto_scan_inflated *z = &s->inflated.data[index];
+  if (s->chunk) {
+    /* The chunk's scan capped at most as tokenize does here: its bytes are
+     * tokenize's when they fit tokenize's cap, else tokenize inflates. */
+    uint64_t cap = proto_inflate_cap(s->options, s->file_len, inflated_bytes, z->in_len);
+    if (z->status != WEFT_OK || cap == 0 || z->buf.len > cap) {
+      base_buf_free(&z->buf);
+      return PROTO_SCANNED_REDO;
+    }
+  }
   *out = z->buf;
   memset(&z->buf, 0, sizeof z->buf);
   return z->status;
@@ -64,13 +89,14 @@ int proto_scanned_inflated(void *scan, uint32_t index, base_buf *out) {
 static proto_brief proto_scan_inflate(proto_scan_result *s, const import_scan_input *in,
                                       proto_span payload) {
   proto_brief none = {0};
-  if (!in->options || s->inflate_stopped || s->inflated_bytes > PROTO_SCAN_INFLATE_MAX ||
+  if (!in->options || s->inflate_stopped || s->inflated_bytes > s->inflate_max ||
       s->inflated.len >= UINT32_MAX || VEC_RESERVE(s->inflated, s->inflated.len + 1)) {
     s->inflate_stopped = 1;
     return none;
   }
   proto_scan_inflated z = {0};
-  uint64_t cap = proto_inflate_cap(in->options, in->len, s->inflated_bytes, payload.len);
+  z.in_len = payload.len;
+  uint64_t cap = proto_inflate_cap(in->options, s->file_len, s->inflated_bytes, payload.len);
   z.status = proto_inflate_payload(payload, cap, &z.buf);
   if (z.status == WEFT_ENOMEM) {
     s->inflate_stopped = 1;
@@ -113,13 +139,15 @@ static int proto_scan_brief(proto_scan_result *s, const import_scan_input *in,
   return VEC_PUSH(s->briefs, b) ? WEFT_ENOMEM : WEFT_OK;
 }
 
+/* Walks the top-level packets: machine ids (unless a chunk's), briefs
+ * (when has_briefs), and for a large file the chunks' first packets. */
 static int proto_scan_collect(proto_scan_result *s, const import_scan_input *in) {
   base_map seen = {0};
   int rc = WEFT_OK;
   proto_packet_iter it;
   proto_packet pkt;
   size_t given = 0;
-  s->has_briefs = !in->in_turn && in->len <= PROTO_BRIEF_FILE_MAX;
+  int chunked = !s->chunk && in->len > PROTO_BRIEF_FILE_MAX;
   proto_packets_init(&it, in->data, in->len, 0);
   while (rc == WEFT_OK) {
     base_error perr = {0};
@@ -130,7 +158,10 @@ static int proto_scan_collect(proto_scan_result *s, const import_scan_input *in)
       break; /* tokenize reports and handles the damaged tail */
     }
     import_scan_passed(in, &given, (size_t)(pkt.data.data - in->data));
-    rc = proto_scan_machine(s, &seen, pkt.data);
+    if (chunked && (s->chunk_starts.len == 0 ||
+                    pkt.offset - s->chunk_starts.data[s->chunk_starts.len - 1] >= PROTO_CHUNK_BYTES))
+      rc = VEC_PUSH(s->chunk_starts, pkt.offset) ? WEFT_ENOMEM : WEFT_OK;
+    if (!rc && !s->chunk) rc = proto_scan_machine(s, &seen, pkt.data);
     if (!rc && s->has_briefs) rc = proto_scan_brief(s, in, pkt.data);
   }
   base_map_free(&seen);
@@ -141,9 +172,35 @@ int proto_scan(const import_scan_input *in, void **result, base_error *err) {
   proto_scan_result *s = base_calloc(1, sizeof *s);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   *result = s;
+  s->has_briefs = !in->in_turn && in->len <= PROTO_BRIEF_FILE_MAX;
+  s->inflate_max = PROTO_SCAN_INFLATE_MAX;
+  s->file_len = in->len;
+  s->options = in->options;
   if (proto_scan_collect(s, in))
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   return WEFT_OK;
+}
+
+int proto_chunk_scan_run(void *arg, void **result, base_error *err) {
+  const proto_chunk_scan *c = arg;
+  proto_scan_result *s = base_calloc(1, sizeof *s);
+  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  *result = s;
+  s->has_briefs = 1;
+  s->chunk = 1;
+  s->inflate_max = PROTO_CHUNK_INFLATE_MAX;
+  s->file_len = c->file_len;
+  s->options = c->options;
+  import_scan_input in = {c->data, c->len, c->options, 0, 0, 0};
+  if (proto_scan_collect(s, &in))
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  return WEFT_OK;
+}
+
+const uint64_t *proto_scanned_chunks(const void *scan, size_t *count) {
+  const proto_scan_result *s = scan;
+  *count = s ? s->chunk_starts.len : 0;
+  return *count ? s->chunk_starts.data : NULL;
 }
 
 int proto_declare_scanned_machines(import_file *f, const void *scan, base_error *err) {
