@@ -2,7 +2,10 @@
  * a worker thread: one walk of the top-level packets that collects their
  * embedded machine ids and, for files small enough whose scan runs ahead,
  * the brief of each packet (proto_head.h), inflating compressed_packets
- * payloads on the way. See proto_import.h. */
+ * payloads on the way; for larger files, where chunks of whole packets
+ * start, whose briefs chunk scans (proto_chunk_scan_run, the same walk
+ * over one chunk) make while tokenize reads earlier chunks. See
+ * proto_import.h. */
 #include "import/proto/proto_import.h"
 
 #include "import/proto/proto_fields.h"
