@@ -607,64 +607,89 @@ typedef struct sort_lane_heap {
   size_t first, n;
 } sort_lane_heap;
 
-/* Points the merge cursor at item q->next (< len) and its chunk's end. */
-static void sort_queue_seek(sort_queue *q) {
-  size_t per = (size_t)1 << SORT_ITEM_SHIFT, left = q->items.len - q->next;
-  q->at = sort_item_at(&q->items, q->next);
-  q->stop = q->at + (left < per ? left : per);
+/* A queue's merge cursor: what the merge reads of a queue at every event,
+ * in one cache line (the cursors are 64-byte aligned), apart from the
+ * queue itself, whose chunks it touches only at chunk and run ends. */
+typedef struct sort_cursor {
+  const sort_item *at, *stop; /* the next item; the end of its chunk */
+  size_t next, end;           /* at's index in the queue; the item count */
+  size_t run;                 /* the clock run of at */
+  uint32_t run_left, clock;   /* that run's events from at on; its clock */
+  uint32_t source;
+  int run_breaks;             /* the run's last event is a run break */
+  uint64_t unused;            /* to 64 bytes */
+} sort_cursor;
+_Static_assert(sizeof(sort_cursor) == 64, "a cursor is one cache line");
+
+/* Points cursor c of queue q at item c->next (< end) and its chunk's end. */
+static void sort_cursor_seek(sort_cursor *c, const sort_queue *q) {
+  size_t per = (size_t)1 << SORT_ITEM_SHIFT, left = c->end - c->next;
+  c->at = sort_item_at(&q->items, c->next);
+  c->stop = c->at + (left < per ? left : per);
 }
 
-/* Points the merge cursor at run q->run. */
-static void sort_queue_seek_run(sort_queue *q) {
-  const sort_run *run = sort_run_at(&q->runs, q->run);
-  q->run_left = run->count & SORT_RUN_MAX;
-  q->clock = run->clock;
-  q->run_breaks = (run->count & SORT_RUN_BREAK) != 0;
+/* Points the cursor at run c->run of q. */
+static void sort_cursor_seek_run(sort_cursor *c, const sort_queue *q) {
+  const sort_run *run = sort_run_at(&q->runs, c->run);
+  c->run_left = run->count & SORT_RUN_MAX;
+  c->clock = run->clock;
+  c->run_breaks = (run->count & SORT_RUN_BREAK) != 0;
 }
 
 /* Takes the queue's next event, freeing what lies behind it; returns 1 if
  * it is a run break. */
-static int sort_queue_take(sort_queue *q, sort_event *e) {
-  const sort_item *item = q->at++;
+static int sort_cursor_take(sort_cursor *c, sort_queue *q, sort_event *e) {
+  const sort_item *item = c->at++;
   /* The merge reads hundreds of queues in turn, more streams than the
    * hardware prefetcher follows: ask for the queue's line after next. */
-  if (((uintptr_t)q->at & 63) == 0 && q->at + 8 < q->stop) __builtin_prefetch(q->at + 8);
-  *e = (sort_event){item->ts, q->clock, q->source, item->payload};
-  int brk = q->run_left == 1 && q->run_breaks;
-  if (++q->next == q->items.len) {
+  if (((uintptr_t)c->at & 63) == 0 && c->at + 8 < c->stop) __builtin_prefetch(c->at + 8);
+  *e = (sort_event){item->ts, c->clock, c->source, item->payload};
+  int brk = c->run_left == 1 && c->run_breaks;
+  if (++c->next == c->end) {
     sort_queue_free(q);
     return brk;
   }
-  if (q->at == q->stop) { /* the cursor leaves a chunk: it goes */
-    sort_chunks_release(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT, q->next >> SORT_ITEM_SHIFT);
-    sort_queue_seek(q);
+  if (c->at == c->stop) { /* the cursor leaves a chunk: it goes */
+    sort_chunks_release(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT, c->next >> SORT_ITEM_SHIFT);
+    sort_cursor_seek(c, q);
   }
-  if (--q->run_left == 0 && q->run + 1 < q->runs.len) {
-    q->run++;
-    if ((q->run & (((size_t)1 << SORT_RUN_SHIFT) - 1)) == 0)
-      sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, q->run >> SORT_RUN_SHIFT);
-    sort_queue_seek_run(q);
+  if (--c->run_left == 0 && c->run + 1 < q->runs.len) {
+    c->run++;
+    if ((c->run & (((size_t)1 << SORT_RUN_SHIFT) - 1)) == 0)
+      sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, c->run >> SORT_RUN_SHIFT);
+    sort_cursor_seek_run(c, q);
   }
   return brk;
 }
 
 /* Per lane, a heap of its queues' heads (keyed by ts, then queue index:
- * the queues are in (lane, source) order). Returns the lane count. */
-static size_t sort_lanes_init(sorter *s, sort_key *keys, sort_lane_heap *lanes) {
+ * the queues are in (lane, source) order), and each queue's cursor.
+ * Returns the lane count. */
+static size_t sort_lanes_init(sorter *s, sort_key *keys, sort_lane_heap *lanes,
+                              sort_cursor *cursors) {
   size_t count = 0;
   for (size_t i = 0; i < s->queues.len; i++) {
     sort_queue *q = &s->queues.data[i];
+    sort_cursor *c = &cursors[i];
     if (i == 0 || q->lane != s->queues.data[i - 1].lane) lanes[count++] = (sort_lane_heap){i, 0};
     sort_lane_heap *l = &lanes[count - 1];
-    q->next = q->run = 0;
+    *c = (sort_cursor){.end = q->items.len, .source = q->source};
     if (!q->items.len) continue;
-    sort_queue_seek(q);
-    sort_queue_seek_run(q);
-    keys[l->first + l->n++] = (sort_key){q->at->ts, (uint32_t)i};
+    sort_cursor_seek(c, q);
+    sort_cursor_seek_run(c, q);
+    keys[l->first + l->n++] = (sort_key){c->at->ts, (uint32_t)i};
   }
   for (size_t k = 0; k < count; k++)
     for (size_t i = lanes[k].n; i-- > 0;) sort_key_down(keys + lanes[k].first, lanes[k].n, i);
   return count;
+}
+
+/* Asks for the cursor of the queue at the head of lane `lane`: of the
+ * lanes the merge may turn to next. */
+static void sort_prefetch_lane(const sort_lane_heap *lanes, const sort_key *keys,
+                               const sort_cursor *cursors, uint32_t lane) {
+  const sort_lane_heap *l = &lanes[lane];
+  if (l->n) __builtin_prefetch(&cursors[keys[l->first].idx]);
 }
 
 /* Events merged but not yet emitted: with a locate hint the merge runs
@@ -722,8 +747,10 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
   sort_key *keys = base_malloc((nq + 1) * sizeof *keys);
   sort_lane_heap *lanes = base_malloc((nq + 1) * sizeof *lanes);
   sort_key *heap = base_malloc((nq + 1) * sizeof *heap);
-  int rc = keys && lanes && heap ? WEFT_OK : WEFT_ENOMEM;
-  size_t lane_count = rc == WEFT_OK ? sort_lanes_init(s, keys, lanes) : 0;
+  void *cursor_bytes = base_malloc((nq + 1) * sizeof(sort_cursor) + 63);
+  sort_cursor *cursors = (sort_cursor *)(((uintptr_t)cursor_bytes + 63) & ~(uintptr_t)63);
+  int rc = keys && lanes && heap && cursor_bytes ? WEFT_OK : WEFT_ENOMEM;
+  size_t lane_count = rc == WEFT_OK ? sort_lanes_init(s, keys, lanes, cursors) : 0;
   for (size_t k = 0; k < lane_count; k++)
     if (lanes[k].n) heap[n++] = (sort_key){keys[lanes[k].first].ts, (uint32_t)k};
   for (size_t i = n; i-- > 0;) sort_key_down(heap, n, i);
@@ -732,18 +759,25 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
     /* The earliest head of any other lane: a child of the root. (A heap,
      * not a loser tree: a lane's next head is most often near the front,
      * so the sift-down stops within a few levels, where a tournament
-     * replays all of them.) */
+     * replays all of them.) One of the two is most often the next lane
+     * to run: its cursor is asked for while this run is emitted. */
     int64_t limit = INT64_MAX;
-    if (n > 1) limit = heap[1].ts;
-    if (n > 2 && heap[2].ts < limit) limit = heap[2].ts;
+    if (n > 1) {
+      limit = heap[1].ts;
+      sort_prefetch_lane(lanes, keys, cursors, heap[1].idx);
+    }
+    if (n > 2) {
+      if (heap[2].ts < limit) limit = heap[2].ts;
+      sort_prefetch_lane(lanes, keys, cursors, heap[2].idx);
+    }
     sort_lane_heap *l = &lanes[heap[0].idx];
     sort_key *top = &keys[l->first];
     int brk;
     do {
-      sort_queue *q = &s->queues.data[top->idx];
+      sort_cursor *c = &cursors[top->idx];
       sort_event e;
-      brk = sort_queue_take(q, &e);
-      if (q->next < q->items.len) top->ts = q->at->ts;
+      brk = sort_cursor_take(c, &s->queues.data[top->idx], &e);
+      if (c->next < c->end) top->ts = c->at->ts;
       else *top = top[--l->n];
       sort_key_down(top, l->n, 0);
       rc = sort_lag_put(s, &lag, &e, emit, user);
@@ -758,6 +792,7 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
   base_free(keys);
   base_free(lanes);
   base_free(heap);
+  base_free(cursor_bytes);
   return rc;
 }
 
