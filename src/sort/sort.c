@@ -192,6 +192,10 @@ void sorter_set_threads(sorter *s, uint32_t threads) {
   s->threads = threads ? threads : 1;
 }
 
+void sorter_set_segment_items(sorter *s, size_t items) {
+  s->segment_items = items;
+}
+
 static void sorter_free_queues(sorter *s) {
   for (size_t i = 0; i < s->queues.len; i++) sort_queue_free(&s->queues.data[i]);
   s->queues.len = 0;
@@ -211,11 +215,12 @@ int sorter_add_source(sorter *s, uint32_t *source) {
   return WEFT_OK;
 }
 
-static int sorter_new_queue(sorter *s, uint32_t source, uint32_t lane) {
+static int sorter_new_queue(sorter *s, uint32_t source, uint32_t lane, uint32_t segment) {
   sort_queue q;
   memset(&q, 0, sizeof q);
   q.source = source;
   q.lane = lane;
+  q.segment = segment;
   q.items.held = q.runs.held = &s->held;
   return VEC_PUSH(s->queues, q);
 }
@@ -230,12 +235,12 @@ static int sorter_queue(sorter *s, uint32_t source, uint32_t lane, uint32_t *out
   int ins = base_map_insert(&s->queue_index, key, s->queues.len, &slot);
   if (ins < 0) return WEFT_ENOMEM;
   if (ins == 1) {
-    if (sorter_new_queue(s, source, lane)) {
+    if (sorter_new_queue(s, source, lane, 0)) {
       *slot = UINT64_MAX - 1; /* never a valid index: re-created next time */
       return WEFT_ENOMEM;
     }
   } else if (*slot >= s->queues.len) {
-    if (sorter_new_queue(s, source, lane)) return WEFT_ENOMEM;
+    if (sorter_new_queue(s, source, lane, 0)) return WEFT_ENOMEM;
     *slot = s->queues.len - 1;
   }
   s->last_key = key;
@@ -245,12 +250,34 @@ static int sorter_queue(sorter *s, uint32_t source, uint32_t lane, uint32_t *out
   return WEFT_OK;
 }
 
+/* Ends queue *qi, full, for its (source, lane): later pushes go to a new
+ * segment, its index in *qi. */
+static int sorter_next_segment(sorter *s, uint32_t *qi) {
+  sort_queue *full = &s->queues.data[*qi];
+  uint64_t key = (uint64_t)full->source << 32 | full->lane, *slot;
+  if (s->queues.len >= UINT32_MAX ||
+      sorter_new_queue(s, full->source, full->lane, full->segment + 1))
+    return WEFT_ENOMEM;
+  if (base_map_insert(&s->queue_index, key, s->queues.len - 1, &slot) < 0) {
+    s->queues.len--; /* the new segment, still empty */
+    return WEFT_ENOMEM;
+  }
+  *slot = s->queues.len - 1;
+  *qi = s->last_queue = (uint32_t)(s->queues.len - 1);
+  return WEFT_OK;
+}
+
 int sorter_push_lane(sorter *s, uint32_t source, uint32_t lane, int64_t ts,
                      uint32_t clock, uint64_t payload) {
   uint32_t qi;
   if (source >= s->source_count) return WEFT_EINVAL;
   int rc = sorter_queue(s, source, lane, &qi);
   if (rc) return rc;
+  size_t segment = s->segment_items ? s->segment_items : SORT_SEGMENT_ITEMS;
+  if (s->threads > 1 && s->queues.data[qi].items.len >= segment) {
+    rc = sorter_next_segment(s, &qi);
+    if (rc) return rc;
+  }
   sort_queue *q = &s->queues.data[qi];
   sort_run *run = q->runs.len ? sort_chunks_last(&q->runs, sizeof *run, SORT_RUN_SHIFT) : NULL;
   if (!run || run->clock != clock || run->count >= SORT_RUN_MAX) {
@@ -803,14 +830,18 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
 
 typedef struct sort_queues_job {
   sorter *s;
-  size_t first, stride;
+  size_t *next; /* the next queue to sort, shared by the workers (atomic) */
   int rc;
 } sort_queues_job;
 
+/* Sorts queues, taking the next one not taken yet until none is left. */
 static void *sort_queues_worker(void *arg) {
   sort_queues_job *j = arg;
-  for (size_t i = j->first; i < j->s->queues.len && j->rc == WEFT_OK; i += j->stride)
+  while (j->rc == WEFT_OK) {
+    size_t i = __atomic_fetch_add(j->next, 1, __ATOMIC_RELAXED);
+    if (i >= j->s->queues.len) break;
     j->rc = sort_queue_order(&j->s->queues.data[i]);
+  }
   return NULL;
 }
 
@@ -823,15 +854,15 @@ static int sort_queues_in_order(sorter *s) {
   sort_queues_job jobs[MAX_WORKERS];
   pthread_t tids[MAX_WORKERS];
   int started[MAX_WORKERS] = {0};
+  size_t next = 0;
   for (size_t t = 0; t < workers; t++) {
-    jobs[t] = (sort_queues_job){s, t, workers, WEFT_OK};
+    jobs[t] = (sort_queues_job){s, &next, WEFT_OK};
     if (t > 0) started[t] = pthread_create(&tids[t], NULL, sort_queues_worker, &jobs[t]) == 0;
   }
   sort_queues_worker(&jobs[0]);
   int rc = jobs[0].rc;
-  for (size_t t = 1; t < workers; t++) {
+  for (size_t t = 1; t < workers; t++) { /* (one not started: the others took its share) */
     if (started[t]) pthread_join(tids[t], NULL);
-    else sort_queues_worker(&jobs[t]); /* no thread: do its share here */
     if (rc == WEFT_OK) rc = jobs[t].rc;
   }
   return rc;
@@ -1015,13 +1046,15 @@ static int sort_merge_emit_pipelined(sorter *s, sort_sink *sink) {
 static int sort_queue_cmp(const void *a, const void *b) {
   const sort_queue *x = a, *y = b;
   if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
-  return x->source < y->source ? -1 : x->source > y->source;
+  if (x->source != y->source) return x->source < y->source ? -1 : 1;
+  return x->segment < y->segment ? -1 : x->segment > y->segment;
 }
 
 /* Converts, orders and merges every event into `sink`. */
 static int sort_run_into(sorter *s, sort_convert_fn convert, void *user, sort_sink *sink) {
   for (size_t i = 0; i < s->queues.len; i++) sort_convert_queue(&s->queues.data[i], convert, user);
-  /* (lane, source) order: the merge's lanes and its ties within a lane. */
+  /* (lane, source, segment) order: the merge's lanes and its ties within
+   * a lane. */
   if (s->queues.len > 1)
     qsort(s->queues.data, s->queues.len, sizeof *s->queues.data, sort_queue_cmp);
   base_map_free(&s->queue_index); /* indexes are stale from here on */

@@ -12,7 +12,8 @@
  * lane per source this is plain (ts, source, push order). An event pushed
  * as a run break (data without a timestamp of its own, placed at its
  * neighbour's) ends the run it is emitted in, so it never carries later
- * events ahead of other lanes. Heaps keep the lane heads and, in each
+ * events ahead of other lanes (a lane's queues of one source, its
+ * segments, tie in push order). Heaps keep the lane heads and, in each
  * lane, its queues' heads: O(log lanes) per emitted run, O(log queues of
  * the lane) per event. With a locate hint
  * (sorter_set_locate) the merge runs a few events ahead of emit and
@@ -80,6 +81,7 @@ typedef struct sort_queue {
   sort_chunks items;     /* sort_item */
   sort_chunks runs;      /* sort_run */
   uint32_t source, lane;
+  uint32_t segment;      /* its place among the (source, lane)'s queues */
   size_t ascents;        /* ascending stretches, counted at conversion */
 } sort_queue;
 
@@ -93,6 +95,7 @@ typedef struct sorter {
   uint64_t event_count;    /* pushed (written by the loading thread) */
   uint64_t emitted;        /* emitted so far (atomic: read by progress) */
   uint32_t threads;        /* threads sorter_run may use (>= 1) */
+  size_t segment_items;    /* see sorter_set_segment_items */
   const void *(*locate)(void *user, uint32_t source, uint64_t payload);
   void *locate_user;       /* see sorter_set_locate */
   uint64_t held;           /* bytes in chunks (atomic: see sorter_memory) */
@@ -121,6 +124,13 @@ void sorter_free(sorter *s);
  * the merge runs on a second thread ahead of `emit`, which is always
  * called on the caller's thread, in the same order as with one thread. */
 void sorter_set_threads(sorter *s, uint32_t threads);
+/* With several threads, a (source, lane) whose queue reaches this many
+ * events (0: SORT_SEGMENT_ITEMS) goes on in a new queue, a segment, so
+ * that one large file's lane is sorted by several threads: the segments
+ * are sorted apart and merged in the lane with ties in segment order,
+ * which is push order, so the output is the same. */
+#define SORT_SEGMENT_ITEMS ((size_t)1 << 20)
+void sorter_set_segment_items(sorter *s, size_t items);
 /* Optional prefetch hint: where the data of an event of `source` with
  * `payload` lies in memory (NULL: unknown). The merge asks it once for
  * each event, a few events before it is prepared or emitted, and

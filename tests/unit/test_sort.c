@@ -389,10 +389,14 @@ typedef struct model_case {
   uint32_t break_every;           /* a run break every this many (0: none) */
 } model_case;
 
+/* Events per segment in model_check_on (0: the default). */
+static size_t model_segment_items;
+
 static void model_check_on(const model_case *mc, uint32_t threads) {
   sorter s;
   sorter_init(&s);
   sorter_set_threads(&s, threads);
+  sorter_set_segment_items(&s, model_segment_items);
   size_t total = (size_t)mc->sources * mc->n, kept = 0;
   model_event *ev = malloc(total * sizeof *ev), *want = malloc(total * sizeof *want);
   collect c = {malloc(total * sizeof(sort_event)), 0, total, 0};
@@ -460,6 +464,26 @@ static void test_model_orders(void) {
       {3, 17, 900, gen_late, 5, 13, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) model_check(&cases[i]);
+}
+
+/* With several threads a large queue goes on in segments, sorted apart
+ * and merged with ties in push order: the same order as one queue, with
+ * out-of-order events, clock runs, drops and breaks across segment ends
+ * (segments of 1 to 1,000 events). */
+static void test_segments(void) {
+  static const model_case cases[] = {
+      {1, 1, 20000, gen_random_dups, 3, 7, 11},
+      {3, 2, 9000, gen_reversed, 1, 0, 3},
+      {4, 3, 6000, gen_interleaved, 5, 13, 0},
+      {2, 1, 8000, gen_late, 300, 17, 64},
+      {5, 4, 3000, gen_sorted, 2, 0, 5},
+  };
+  static const size_t segments[] = {1000, 333, 64, 1};
+  for (size_t k = 0; k < sizeof segments / sizeof *segments; k++) {
+    model_segment_items = segments[k];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) model_check(&cases[i]);
+  }
+  model_segment_items = 0;
 }
 
 /* ---- memory given back during the merge ---- */
@@ -652,6 +676,7 @@ int main(void) {
   RUN_TEST(test_merge_is_ordered_and_stable);
   RUN_TEST(test_many_sources);
   RUN_TEST(test_reference_orders);
+  RUN_TEST(test_segments);
   RUN_TEST(test_clock_runs_and_drops);
   RUN_TEST(test_emit_error_stops_and_progress);
   RUN_TEST(test_allocation_failures);
