@@ -278,6 +278,43 @@ class LargeProtoChunksTest(unittest.TestCase):
         for threads in (2, 3):
             self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
 
+    def with_machine_ids(self, order):
+        """The trace with TracePacket.machine_id (field 98) set from `order`
+        spread over its packets (0: none)."""
+        packets = proto_packets(self.data)
+        out = bytearray()
+        for i, p in enumerate(packets):
+            mid = order[i * len(order) // len(packets)]
+            if mid:
+                pos = 1
+                while p[pos] & 0x80:
+                    pos += 1
+                inner = p[pos + 1:] + b'\x90\x06' + varint(mid)
+                p = b'\x0a' + varint(len(inner)) + inner
+            out += p
+        return bytes(out)
+
+    def test_machine_ids_in_later_chunks(self):
+        # A large file's embedded machine ids, met in its later chunks too:
+        # an id or unmarked data seen only in the second half still makes
+        # the file multi-machine (one id alone would be adopted as the
+        # file's machine), at any thread count.
+        raw_ids = e.write_temp(self.dir, 'raw.sql', 'select raw_id from machine order by id;')
+        cases = [([3] * 10 + [3, 9] * 5, ['0', '3', '9']),
+                 ([3] * 10 + [3, 0] * 5, ['0', '3']),
+                 ([3, 9, 3, 0, 4] * 3 + [9, 0, 12, 4, 6, 12, 3] * 3,
+                  ['0', '3', '9', '4', '12', '6'])]
+        for i, (order, want_ids) in enumerate(cases):
+            trace = e.write_temp(self.dir, 'machines%d.pftrace' % i, self.with_machine_ids(order))
+            for threads in (1, 2):
+                self.assertEqual(self.load(threads, raw_ids, trace).split(),
+                                 ['"raw_id"'] + want_ids, 'case %d threads %d' % (i, threads))
+        sql = e.write_temp(self.dir, 'machines.sql',
+                           'select * from machine order by id;\n' + PROTO_DUMP)
+        want = self.load(1, sql, trace)
+        for threads in (2, 3):
+            self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
+
     def test_compressed_file_same_tables_and_drops(self):
         # Groups of packets compressed, a corrupt payload, and 80 bombs of
         # 1 MB each spread over the chunks: with --max-ratio 5 the file's
