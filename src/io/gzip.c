@@ -1,5 +1,10 @@
 /* io/gzip: gzip (incl. concatenated members) and ctrace streams via zlib,
- * yielded as one member named NULL (see archive.h). */
+ * yielded as one member named NULL (see archive.h). A lone gzip member
+ * whose trailer's size passes the limits (checked on that size against
+ * the whole stream, as for a deflated zip member) is inflated by
+ * libdeflate in one call instead, about twice as fast; anything else,
+ * including every damaged stream, takes zlib's path and its messages. */
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include "io/io_internal.h"
@@ -134,8 +139,39 @@ static int inflate_each(const uint8_t *data, size_t len, int window_bits,
   return rc;
 }
 
+/* The one-call path: 1 with the stream's bytes in *out, 0 when zlib's path
+ * is to read it (several members, data after the member, a size past
+ * 4 GiB or the limits, a damaged stream, no memory): the bytes it would
+ * give are the same, as libdeflate checks the trailer's CRC and size. */
+static int gzip_inflate_whole(const uint8_t *data, size_t len, const io_limits *l,
+                              io_sink *out) {
+  if (len < 18 || data[0] != 0x1f || data[1] != 0x8b) return 0;
+  const uint8_t *t = data + len - 4;
+  uint64_t size = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 |
+                  (uint64_t)t[3] << 24;
+  base_error unused = {0};
+  if (size == 0 || size >= SIZE_MAX - 1 ||
+      io_check_limits(l, size, size, len, "gzip stream", &unused) != WEFT_OK)
+    return 0;
+  struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
+  uint8_t *buf = d ? base_malloc((size_t)size + 1) : NULL;
+  size_t used = 0, got = 0;
+  int ok = buf && libdeflate_gzip_decompress_ex(d, data, len, buf, (size_t)size, &used, &got) ==
+                      LIBDEFLATE_SUCCESS &&
+           used == len && got == size;
+  libdeflate_free_decompressor(d);
+  if (!ok) {
+    base_free(buf);
+    return 0;
+  }
+  *out = (io_sink){buf, (size_t)size, (size_t)size + 1};
+  return 1;
+}
+
 int io_gzip_each(const uint8_t *data, size_t len, const io_limits *l,
                  io_member_fn fn, void *ctx, base_error *err) {
+  io_sink whole;
+  if (gzip_inflate_whole(data, len, l, &whole)) return io_yield(&whole, NULL, 0, false, fn, ctx, err);
   return inflate_each(data, len, 16 + MAX_WBITS, "gzip stream", l, fn, ctx,
                       err);
 }

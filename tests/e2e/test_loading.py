@@ -89,6 +89,25 @@ class LoadingTest(e.TempDirTest):
         out = self.query('select count(*) as n from slice', zpath)
         self.assertEqual(out, '"n"\n4\n')
 
+    def test_gzip_forms_read_alike(self):
+        # One member (inflated in one call), two concatenated members and a
+        # member followed by zeros (read by zlib) give the plain file's
+        # tables; a damaged stream fails alike whichever path tried first.
+        data = json.dumps(APP).encode()
+        dump = 'select name, ts, dur from slice order by ts, name'
+        want = self.query(dump, e.write_temp(self.dir, 'plain.json', data))
+        half = len(data) // 2
+        forms = {'one.json.gz': gzip.compress(data),
+                 'two.json.gz': gzip.compress(data[:half]) + gzip.compress(data[half:]),
+                 'zeros.json.gz': gzip.compress(data) + bytes(64)}
+        for name, blob in forms.items():
+            self.assertEqual(self.query(dump, e.write_temp(self.dir, name, blob)), want, name)
+        bad = bytearray(gzip.compress(data))
+        bad[-8] ^= 0xff  # the trailer's CRC
+        rc, out, err = e.run('-q', e.write_temp(self.dir, 'q.sql', dump),
+                             e.write_temp(self.dir, 'bad.json.gz', bytes(bad)))
+        self.assertIn('gzip stream: corrupt compressed data: incorrect data check', err)
+
     def test_manifest_machines_and_pin_offset(self):
         manifest = {"perfetto_manifest": {"version": 1, "files": [
             {"path": "a.json", "machine": {"name": "phone"}},

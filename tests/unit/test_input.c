@@ -736,6 +736,75 @@ static void test_deferred_deflated_members(void) {
   unlink(path);
 }
 
+/* ---- gzip: one call for a lone member, zlib for the rest ---- */
+
+typedef struct gz_got {
+  uint8_t *data;
+  size_t len;
+  int calls, truncated;
+} gz_got;
+
+static int gz_collect(void *ctx, io_member *m, base_error *err) {
+  (void)err;
+  gz_got *g = ctx;
+  g->calls++;
+  g->truncated = m->truncated;
+  g->data = malloc(m->len ? m->len : 1);
+  memcpy(g->data, m->data, m->len);
+  g->len = m->len;
+  return WEFT_OK;
+}
+
+static size_t gz_member(const uint8_t *in, size_t len, uint8_t *out, size_t cap) {
+  struct libdeflate_compressor *c = libdeflate_alloc_compressor(6);
+  size_t n = libdeflate_gzip_compress(c, in, len, out, cap);
+  libdeflate_free_compressor(c);
+  CHECK(n > 0);
+  return n;
+}
+
+/* What io_archive_each yields for gzip bytes: status, and the bytes. */
+static int gz_read(const uint8_t *gz, size_t len, gz_got *got, base_error *err) {
+  io_limits l = {(uint64_t)1 << 30, 1000, (uint64_t)1 << 20, 1000, 4, 0};
+  memset(got, 0, sizeof *got);
+  return io_archive_each(IO_TRACE_GZIP, gz, len, &l, gz_collect, got, err);
+}
+
+static void test_gzip_forms(void) {
+  size_t n = 300000, half = n / 2;
+  uint8_t *plain = malloc(n), *gz = malloc(2 * n + 1024);
+  uint64_t x = 88172645463325252ull;
+  for (size_t i = 0; i < n; i++) { /* some repeats, some noise */
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    plain[i] = i % 7 ? (uint8_t)('a' + i % 23) : (uint8_t)x;
+  }
+  base_error err = {0};
+  gz_got got;
+  /* one member: the one-call path */
+  size_t len = gz_member(plain, n, gz, 2 * n);
+  CHECK_EQ_INT(gz_read(gz, len, &got, &err), WEFT_OK);
+  CHECK(got.calls == 1 && !got.truncated && got.len == n && memcmp(got.data, plain, n) == 0);
+  free(got.data);
+  /* followed by zeros, and two members: zlib's path, the same bytes */
+  memset(gz + len, 0, 64);
+  CHECK_EQ_INT(gz_read(gz, len + 64, &got, &err), WEFT_OK);
+  CHECK(got.len == n && memcmp(got.data, plain, n) == 0);
+  free(got.data);
+  size_t first = gz_member(plain, half, gz, 2 * n);
+  size_t both = first + gz_member(plain + half, n - half, gz + first, 2 * n);
+  CHECK_EQ_INT(gz_read(gz, both, &got, &err), WEFT_OK);
+  CHECK(got.len == n && memcmp(got.data, plain, n) == 0);
+  free(got.data);
+  /* a wrong CRC: zlib's error, whichever path tried first */
+  len = gz_member(plain, n, gz, 2 * n);
+  gz[len - 8] ^= 0xff;
+  CHECK_EQ_INT(gz_read(gz, len, &got, &err), WEFT_EPARSE);
+  CHECK(strstr(err.message, "incorrect data check") != NULL);
+  free(got.data);
+  free(plain);
+  free(gz);
+}
+
 int main(void) {
   long ps = sysconf(_SC_PAGESIZE);
   page = ps > 0 ? (size_t)ps : 4096;
@@ -760,5 +829,6 @@ int main(void) {
   RUN_TEST(test_stored_header_done);
   RUN_TEST(test_map_file_small_pages);
   RUN_TEST(test_deferred_deflated_members);
+  RUN_TEST(test_gzip_forms);
   return CHECK_SUMMARY();
 }
