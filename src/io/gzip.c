@@ -2,7 +2,7 @@
  * yielded as one member named NULL (see archive.h). A lone gzip member
  * whose trailer's size passes the limits (checked on that size against
  * the whole stream, as for a deflated zip member) is inflated by
- * libdeflate in one call instead, about twice as fast; anything else,
+ * libdeflate in one call instead, which is faster; anything else,
  * including every damaged stream, takes zlib's path and its messages. */
 #include <libdeflate.h>
 #include <zlib.h>

@@ -15,12 +15,11 @@
  * events ahead of other lanes (a lane's queues of one source, its
  * segments, tie in push order). Heaps keep the lane heads and, in each
  * lane, its queues' heads: O(log lanes) per emitted run, O(log queues of
- * the lane) per event. With a locate hint
- * (sorter_set_locate) the merge runs a few events ahead of emit and
- * prefetches each event's data as it is merged. With several threads
- * (sorter_set_threads) the output is the same: the merge runs on its own
- * thread, ahead of emit, and also runs the caller's prepare step on each
- * event (sorter_run_prepared).
+ * the lane) per event. With a locate hint (sorter_set_locate) the merge
+ * runs a few events ahead of emit and prefetches each event's data as it
+ * is merged. With several threads (sorter_set_threads) the output is the
+ * same: the merge runs on its own thread, ahead of emit, and also runs
+ * the caller's prepare step on each event (sorter_run_prepared).
  *
  * Memory: a queued event is 16 bytes (ts, payload) in chunks of 32 KiB (a
  * queue's last chunk grows by doubling and is cut to its exact size when
@@ -134,8 +133,9 @@ void sorter_set_segment_items(sorter *s, size_t items);
 /* Optional prefetch hint: where the data of an event of `source` with
  * `payload` lies in memory (NULL: unknown). The merge asks it once for
  * each event, a few events before it is prepared or emitted, and
- * prefetches that address so that the event's bytes are in cache. A hint only:
- * it must be cheap, read nothing that emit changes, and may be wrong. */
+ * prefetches that address so that the event's bytes are in cache. A hint
+ * only: it must be cheap, read nothing that emit changes, and may be
+ * wrong. */
 void sorter_set_locate(sorter *s, const void *(*locate)(void *user, uint32_t source,
                                                         uint64_t payload),
                        void *user);
