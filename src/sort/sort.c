@@ -179,6 +179,7 @@ static void sort_queue_free(sort_queue *q) {
 void sorter_init(sorter *s) {
   memset(s, 0, sizeof *s);
   s->threads = 1;
+  s->segment_items = SORT_SEGMENT_ITEMS;
 }
 
 void sorter_set_locate(sorter *s, const void *(*locate)(void *user, uint32_t source,
@@ -193,7 +194,7 @@ void sorter_set_threads(sorter *s, uint32_t threads) {
 }
 
 void sorter_set_segment_items(sorter *s, size_t items) {
-  s->segment_items = items;
+  s->segment_items = items ? items : SORT_SEGMENT_ITEMS;
 }
 
 static void sorter_free_queues(sorter *s) {
@@ -273,8 +274,7 @@ int sorter_push_lane(sorter *s, uint32_t source, uint32_t lane, int64_t ts,
   if (source >= s->source_count) return WEFT_EINVAL;
   int rc = sorter_queue(s, source, lane, &qi);
   if (rc) return rc;
-  size_t segment = s->segment_items ? s->segment_items : SORT_SEGMENT_ITEMS;
-  if (s->threads > 1 && s->queues.data[qi].items.len >= segment) {
+  if (s->threads > 1 && s->queues.data[qi].items.len >= s->segment_items) {
     rc = sorter_next_segment(s, &qi);
     if (rc) return rc;
   }
