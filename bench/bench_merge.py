@@ -152,6 +152,9 @@ def print_scaling(results, thread_counts):
 
 
 def main():
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1].startswith("-")):
+        print(__doc__.strip())
+        return 0 if sys.argv[1] in ("-h", "--help") else 2
     build = sys.argv[1] if len(sys.argv) > 1 else "build"
     weft = os.path.abspath(os.path.join(build, "weft"))
     kit = shared_bench()
