@@ -37,6 +37,11 @@ class DeterminismTest(e.TempDirTest):
         cls.json = os.path.join(cls._kit_dir.name, 'big.json')
         subprocess.run([sys.executable, GEN, 'json', '12', cls.json],
                        check=True, stdout=subprocess.DEVNULL)
+        # And a systrace text file of the same size (tokenized in chunks by
+        # the workers, its lines decoded ahead of their parse).
+        cls.systrace = os.path.join(cls._kit_dir.name, 'big.systrace')
+        subprocess.run([sys.executable, GEN, 'systrace', '12', cls.systrace],
+                       check=True, stdout=subprocess.DEVNULL)
 
     @classmethod
     def tearDownClass(cls):
@@ -57,11 +62,11 @@ class DeterminismTest(e.TempDirTest):
 
     def test_prepared_events_same_as_parsed_alone(self):
         # With its prepare step the merging thread decodes events (proto
-        # packets and ftrace events, JSON objects) ahead of their parse;
-        # WEFT_PREPARE=0 leaves every event to its parse.
+        # packets and ftrace events, JSON objects, systrace lines) ahead of
+        # their parse; WEFT_PREPARE=0 leaves every event to its parse.
         sql = e.write_temp(self.dir, 'dump.sql', DUMP)
         env = dict(os.environ, WEFT_PREPARE='0')
-        for trace in (self.trace, self.json):
+        for trace in (self.trace, self.json, self.systrace):
             proc = subprocess.run([e.WEFT, '--threads', '1', '-q', sql, trace],
                                   capture_output=True, timeout=300, env=env)
             self.assertEqual(proc.returncode, 0, proc.stderr.decode(errors='replace'))
@@ -73,6 +78,13 @@ class DeterminismTest(e.TempDirTest):
         one = self.dump(1, self.json)
         self.assertGreater(one.count('\n'), 100000)
         self.assertTrue(one == self.dump(2, self.json), 'threads 2 differs from 1')
+
+    def test_large_systrace_same_with_threads(self):
+        one = self.dump(1, self.systrace)
+        self.assertGreater(one.count('\n'), 100000)
+        for threads in (2, 3):
+            self.assertTrue(one == self.dump(threads, self.systrace),
+                            'threads %d differs from 1' % threads)
 
     def test_deflated_archive_same_as_stored(self):
         # Deflated members are inflated (and scanned) by pool jobs ahead of
@@ -164,6 +176,9 @@ class InputReleaseProtoTest(DeterminismTest):
         pass  # DeterminismTest's test; not repeated here
 
     def test_prepared_events_same_as_parsed_alone(self):
+        pass  # DeterminismTest's test; not repeated here
+
+    def test_large_systrace_same_with_threads(self):
         pass  # DeterminismTest's test; not repeated here
 
     def test_large_json_scan_shared_by_threads(self):

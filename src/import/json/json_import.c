@@ -170,7 +170,11 @@ static int json_tokenize_systrace(import_file *f, base_error *err) {
  * (which owns nothing); other objects are read by json_parse. */
 static size_t json_prepare(const import_file *f, const sort_event *ev, void *out) {
   _Static_assert(sizeof(json_event) <= IMPORT_PREPARED_MAX, "json_event fits a prepared slot");
-  if (!f->state || ev->payload & JSON_SYSTRACE_PAYLOAD) return 0;
+  const json_state *st = f->state;
+  if (!st) return 0;
+  if (ev->payload & JSON_SYSTRACE_PAYLOAD)
+    return systrace_text_prepare(st->systrace_text, st->systrace_text_len,
+                                 (size_t)(ev->payload & ~JSON_SYSTRACE_PAYLOAD), out);
   json_event *e = out;
   memset(e, 0, sizeof *e);
   return json_read_flat(f, (size_t)ev->payload, e) ? sizeof *e : 0;
@@ -185,7 +189,8 @@ static int json_parse(import_file *f, const sort_event *ev, void *prepared, base
   json_state *st = f->state;
   if (ev->payload & JSON_SYSTRACE_PAYLOAD)
     return systrace_text_parse(f, st->systrace_text, st->systrace_text_len,
-                               (size_t)(ev->payload & ~JSON_SYSTRACE_PAYLOAD), ev->ts, err);
+                               (size_t)(ev->payload & ~JSON_SYSTRACE_PAYLOAD), ev->ts,
+                               prepared, err);
   json_event read, *e = prepared;
   size_t offset = (size_t)ev->payload;
   int rc = WEFT_OK;

@@ -283,11 +283,25 @@ static int systrace_tokenize(import_file *f, base_error *err) {
 
 /* ---- parse ---- */
 
-typedef struct systrace_ctx {
-  import_file *f;
-  kernel_scope scope;
-  const systrace_line *line;
-} systrace_ctx;
+/* What kind of event a line is, for the parse's dispatch. */
+enum systrace_kind {
+  SYSTRACE_KIND_OTHER,
+  SYSTRACE_KIND_SWITCH, /* sched_switch */
+  SYSTRACE_KIND_MARK    /* tracing_mark_write, print, "0": an atrace marker */
+};
+
+/* A line decoded: what its parse reads, worked out by systrace_decode
+ * either ahead on the merging thread (prepare) or by the parse itself.
+ * Points into the text; owns nothing. */
+typedef struct systrace_decoded {
+  systrace_line line;
+  const ftrace_event_desc *desc; /* the event's description, or NULL */
+  int kind;                      /* enum systrace_kind */
+  int switch_ok;                 /* SWITCH: both pids were read into sw */
+  sched_switch_event sw;         /* SWITCH (sw.ts is set by the parse) */
+  atrace_result mark_result;     /* MARK: atrace_parse of the args */
+  atrace_point mark;
+} systrace_decoded;
 
 static int systrace_arg_int(const systrace_line *l, const char *key, int64_t *v) {
   const char *s;
@@ -308,6 +322,60 @@ static int systrace_event_is(const systrace_line *l, const char *name) {
   return l->event_len == strlen(name) && memcmp(l->event, name, l->event_len) == 0;
 }
 
+/* A sched_switch's args; 0 when a pid is missing (a parse failure). */
+static int systrace_switch_read(const systrace_line *l, sched_switch_event *e) {
+  const char *state;
+  size_t state_len;
+  memset(e, 0, sizeof *e);
+  e->cpu = l->cpu;
+  systrace_arg_str(l, "prev_comm", &e->prev_comm, &e->prev_comm_len);
+  systrace_arg_str(l, "next_comm", &e->next_comm, &e->next_comm_len);
+  systrace_arg_str(l, "prev_state", &state, &state_len);
+  if (!systrace_arg_int(l, "prev_pid", &e->prev_pid) ||
+      !systrace_arg_int(l, "next_pid", &e->next_pid))
+    return 0;
+  systrace_arg_int(l, "prev_prio", &e->prev_prio);
+  systrace_arg_int(l, "next_prio", &e->next_prio);
+  e->prev_state = sched_task_state_from_text(state, state_len);
+  if (e->prev_state < 0) e->prev_state = 0xffff; /* invalid: shown as "?" */
+  return 1;
+}
+
+/* Decodes the line at text[offset]; 0 when it is not an event line. Pure:
+ * reads only the text and constant tables. */
+static int systrace_decode(const char *text, size_t len, size_t offset, systrace_decoded *d) {
+  if (offset >= len) return 0;
+  const char *s = text + offset;
+  size_t rest = len - offset;
+  const char *nl = memchr(s, '\n', rest);
+  systrace_line *l = &d->line;
+  if (!systrace_line_parse(s, nl ? (size_t)(nl - s) : rest, l)) return 0;
+  d->desc = ftrace_desc_by_name(l->event, l->event_len);
+  d->kind = SYSTRACE_KIND_OTHER;
+  if (systrace_event_is(l, "sched_switch")) {
+    d->kind = SYSTRACE_KIND_SWITCH;
+    d->switch_ok = systrace_switch_read(l, &d->sw);
+  } else if (systrace_event_is(l, "tracing_mark_write") || systrace_event_is(l, "print") ||
+             systrace_event_is(l, "0")) {
+    d->kind = SYSTRACE_KIND_MARK;
+    d->mark_result = atrace_parse(l->args, l->args_len, &d->mark);
+  }
+  return 1;
+}
+
+size_t systrace_text_prepare(const char *text, size_t len, size_t offset, void *out) {
+  _Static_assert(sizeof(systrace_decoded) <= IMPORT_PREPARED_MAX,
+                 "a decoded line fits a prepared slot");
+  return systrace_decode(text, len, offset, out) ? sizeof(systrace_decoded) : 0;
+}
+
+typedef struct systrace_ctx {
+  import_file *f;
+  kernel_scope scope;
+  const systrace_decoded *d;
+  const systrace_line *line;
+} systrace_ctx;
+
 /* The raw row: typed args for described events, strings otherwise. */
 static int systrace_raw(systrace_ctx *c, uint32_t utid) {
   trace_context *ctx = c->f->ctx;
@@ -316,9 +384,9 @@ static int systrace_raw(systrace_ctx *c, uint32_t utid) {
   if (l->event_len >= sizeof name) return WEFT_OK;
   memcpy(name, l->event, l->event_len);
   name[l->event_len] = '\0';
-  const ftrace_event_desc *d = ftrace_desc_by_name(l->event, l->event_len);
+  const ftrace_event_desc *d = c->d->desc;
   int rc = WEFT_OK;
-  if (d && (systrace_event_is(l, "print") || systrace_event_is(l, "tracing_mark_write"))) {
+  if (d && c->d->kind == SYSTRACE_KIND_MARK) { /* print, tracing_mark_write */
     rc = model_arg_string(ctx, "buf", 3, l->args, l->args_len, MODEL_ARG_STRING);
   } else {
     size_t pos = 0;
@@ -341,24 +409,22 @@ static int systrace_raw(systrace_ctx *c, uint32_t utid) {
 }
 
 static int systrace_sched_switch(systrace_ctx *c) {
-  const systrace_line *l = c->line;
-  sched_switch_event e;
-  memset(&e, 0, sizeof e);
-  const char *state;
-  size_t state_len;
-  e.ts = l->ts;
-  e.cpu = l->cpu;
-  systrace_arg_str(l, "prev_comm", &e.prev_comm, &e.prev_comm_len);
-  systrace_arg_str(l, "next_comm", &e.next_comm, &e.next_comm_len);
-  systrace_arg_str(l, "prev_state", &state, &state_len);
-  if (!systrace_arg_int(l, "prev_pid", &e.prev_pid) ||
-      !systrace_arg_int(l, "next_pid", &e.next_pid))
-    return kernel_stat(c->f->ctx, &c->scope, stat_systrace_parse_failure, 1);
-  systrace_arg_int(l, "prev_prio", &e.prev_prio);
-  systrace_arg_int(l, "next_prio", &e.next_prio);
-  e.prev_state = sched_task_state_from_text(state, state_len);
-  if (e.prev_state < 0) e.prev_state = 0xffff; /* invalid: shown as "?" */
+  if (!c->d->switch_ok) return kernel_stat(c->f->ctx, &c->scope, stat_systrace_parse_failure, 1);
+  sched_switch_event e = c->d->sw;
+  e.ts = c->line->ts;
   return sched_switch(c->f->ctx, &c->scope, &e);
+}
+
+/* An atrace marker (decoded with the line). */
+static int systrace_mark(systrace_ctx *c) {
+  switch (c->d->mark_result) {
+    case ATRACE_SUCCESS:
+      return atrace_apply(c->f->ctx, &c->scope, c->line->ts, c->line->tid, &c->d->mark);
+    case ATRACE_FAILURE:
+      return kernel_stat(c->f->ctx, &c->scope, stat_systrace_parse_failure, 1);
+    default:
+      return WEFT_OK;
+  }
 }
 
 /* Events that become kernel slices (model/kslice.h). */
@@ -407,9 +473,7 @@ static int systrace_apply(systrace_ctx *c, uint32_t utid) {
   int64_t a = 0, b = 0;
   const char *s;
   size_t n;
-  if (systrace_event_is(l, "tracing_mark_write") || systrace_event_is(l, "print") ||
-      systrace_event_is(l, "0"))
-    return atrace_print(ctx, sc, l->ts, l->tid, l->args, l->args_len);
+  if (c->d->kind == SYSTRACE_KIND_MARK) return systrace_mark(c);
   if (systrace_event_is(l, "sched_wakeup") || systrace_event_is(l, "sched_waking")) {
     if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
     systrace_arg_str(l, "comm", &s, &n);
@@ -459,19 +523,20 @@ static int systrace_line_thread(systrace_ctx *c, uint32_t *utid) {
   return sched_thread(ctx, c->scope.machine, l->tid, l->task, l->task_len, utid);
 }
 
-int systrace_text_parse(import_file *f, const char *text, size_t len,
-                        size_t offset, int64_t ts, base_error *err) {
-  if (offset >= len) return WEFT_OK;
-  const char *s = text + offset;
-  size_t rest = len - offset;
-  const char *nl = memchr(s, '\n', rest);
-  systrace_line line;
-  if (!systrace_line_parse(s, nl ? (size_t)(nl - s) : rest, &line)) return WEFT_OK;
+int systrace_text_parse(import_file *f, const char *text, size_t len, size_t offset,
+                        int64_t ts, const void *prepared, base_error *err) {
+  systrace_decoded decoded;
+  const systrace_decoded *d = prepared;
+  if (!d) {
+    if (!systrace_decode(text, len, offset, &decoded)) return WEFT_OK;
+    d = &decoded;
+  }
+  systrace_line line = d->line;
   line.ts = ts; /* trace time */
-  systrace_ctx c = {f, {f->machine, f->trace_id}, &line};
+  systrace_ctx c = {f, {f->machine, f->trace_id}, d, &line};
   uint32_t utid;
   int rc = systrace_line_thread(&c, &utid);
-  if (!rc && systrace_event_is(&line, "sched_switch")) rc = systrace_sched_switch(&c);
+  if (!rc && d->kind == SYSTRACE_KIND_SWITCH) rc = systrace_sched_switch(&c);
   else if (!rc) {
     rc = systrace_raw(&c, utid);
     if (!rc) rc = systrace_apply(&c, utid);
@@ -481,11 +546,20 @@ int systrace_text_parse(import_file *f, const char *text, size_t len,
   return WEFT_OK;
 }
 
+/* A line decoded ahead of its parse (importer_ops.prepare). */
+static size_t systrace_prepare(const import_file *f, const sort_event *ev, void *out) {
+  return systrace_text_prepare((const char *)f->data, f->len, (size_t)ev->payload, out);
+}
+
+/* Where a queued line starts (a prefetch hint). */
+static const void *systrace_locate(const import_file *f, uint64_t payload) {
+  return payload < f->len ? f->data + payload : NULL;
+}
+
 static int systrace_parse(import_file *f, const sort_event *ev, void *prepared,
                           base_error *err) {
-  (void)prepared;
   size_t offset = (size_t)ev->payload;
-  int rc = systrace_text_parse(f, (const char *)f->data, f->len, offset, ev->ts, err);
+  int rc = systrace_text_parse(f, (const char *)f->data, f->len, offset, ev->ts, prepared, err);
   /* The same range tokenize held: the line and its newline. */
   if (offset < f->len)
     import_input_release(f, offset,
@@ -503,6 +577,8 @@ const importer_ops import_systrace_ops = {
     .scan = systrace_scan_run,
     .scan_free = systrace_scan_free,
     .tokenize = systrace_tokenize,
+    .prepare = systrace_prepare,
+    .locate = systrace_locate,
     .parse = systrace_parse,
     .end = NULL,
     .destroy = systrace_destroy,
