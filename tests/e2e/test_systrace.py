@@ -1,5 +1,7 @@
 """End-to-end: systrace text import (sched, thread states, atrace, counters,
 raw events, to_ftrace), HTML-wrapped systrace."""
+import re
+
 import weft_e2e as e
 
 SYSTRACE = """# tracer: nop
@@ -110,6 +112,94 @@ class SystraceTest(e.TempDirTest):
         self.assertIn('line 2 is longer than the line limit of 1024 bytes (--max-line)', err)
         rc, out, err = e.run('-Q', 'select count(*) as n from slice', p)
         self.assertEqual((rc, out), (0, '"n"\n1\n'), err)
+
+
+# Every table a systrace fills, whole rows in id order, and the stats.
+DUMP = ''.join('select * from %s order by id;\n' % t for t in
+               ['slice', 'sched', 'thread_state', 'counter', 'args', 'thread',
+                'process', 'track', 'ftrace_event']) + \
+    'select name, idx, value from stats where value != 0 order by name, idx;\n'
+CHUNK = 4 << 20  # systrace_import.c's SYSTRACE_CHUNK_BYTES
+
+
+def large_systrace(blocks, newline_at=None, tail=''):
+    """SYSTRACE's events repeated `blocks` times, 1 ms apart, each block on
+    its own thread (tid 100 + block % 50); with `newline_at`, a comment line
+    padded so that a newline falls exactly at that offset."""
+    lines = SYSTRACE.splitlines(keepends=True)
+    out = lines[:5]
+    size = sum(len(x) for x in out)
+    for b in range(blocks):
+        tid = str(100 + b % 50)
+        for line in lines[5:]:
+            text = re.sub(r'\b100\b', tid, line)
+            text = re.sub(r' 10\.(\d{6}):',
+                          lambda m: ' %d.%06d:' % (10 + b // 1000, b % 1000 * 1000 + int(m.group(1))),
+                          text)
+            if newline_at is not None and size + len(text) + 2 > newline_at:
+                comment = '#' + 'p' * (newline_at - size - 1) + '\n'
+                out.append(comment)
+                size += len(comment)
+                newline_at = None
+            out.append(text)
+            size += len(text)
+    return ''.join(out) + tail
+
+
+class LargeSystraceTest(e.TempDirTest):
+    """A systrace text file above 8 MiB is walked in chunks of about 4 MiB
+    by the worker threads: the tables and errors are one thread's."""
+
+    def load(self, threads, path, *args):
+        return e.run('--threads', str(threads), *args, path, timeout=300)
+
+    def assert_same_tables(self, path):
+        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
+        rc, want, err = self.load(1, path, '-q', sql)
+        self.assertEqual(rc, 0, err)
+        self.assertGreater(want.count('\n'), 100000)
+        for threads in (2, 3):
+            rc, out, err = self.load(threads, path, '-q', sql)
+            self.assertEqual(rc, 0, err)
+            self.assertTrue(out == want, 'threads %d differs from 1' % threads)
+        return want
+
+    def test_chunks_give_one_walks_tables(self):
+        # A newline exactly at a chunk's nominal end, and a last line without one.
+        text = large_systrace(10000, newline_at=CHUNK, tail='  a-7 [000] .... 99.5: '
+                              'tracing_mark_write: B|7|last')
+        self.assertGreater(len(text), 9 << 20)
+        self.assertEqual(text[CHUNK], '\n')
+        p = e.write_temp(self.dir, 'big.systrace', text)
+        want = self.assert_same_tables(p)
+        self.assertIn('"last"', want)
+        rc, out, err = self.load(2, p, '-Q', 'select count(*) as n from sched')
+        self.assertEqual((rc, out), (0, '"n"\n%d\n' % (3 * 10000)), err)
+
+    def test_html_wrapped_large_file(self):
+        # Leading white space, and an event-like line outside the trace
+        # data, which only a walk of the whole file would take.
+        text = ('\n  <!DOCTYPE html>\n<html><body>\n'
+                '  x-5 [000] .... 1.0: tracing_mark_write: B|5|outside\n'
+                '<script class="trace-data">\n' +
+                large_systrace(10000) + '</script>\n</body></html>\n')
+        self.assertGreater(len(text), 9 << 20)
+        want = self.assert_same_tables(e.write_temp(self.dir, 'big.html', text))
+        self.assertNotIn('outside', want)
+
+    def test_long_line_in_a_later_chunk_fails_the_same(self):
+        text = large_systrace(10000)
+        cut = text.index('\n', 2 * CHUNK + 100) + 1
+        line_no = text.count('\n', 0, cut) + 1
+        long = '  a-1 [000] .... 1.0: tracing_mark_write: B|1|' + 'x' * 2000 + '\n'
+        p = e.write_temp(self.dir, 'long.systrace', text[:cut] + long + text[cut:])
+        for threads in (1, 2, 3):
+            rc, out, err = self.load(threads, p, '--max-line', '1K', '-Q',
+                                     'select count(*) from slice')
+            self.assertEqual(rc, 1, 'threads %d' % threads)
+            self.assertIn('long.systrace', err)
+            self.assertIn('line %d is longer than the line limit of 1024 bytes '
+                          '(--max-line)' % line_no, err)
 
 
 if __name__ == '__main__':

@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "clock/clock.h"
+#include "core/scan.h"
 #include "import/importer.h"
 #include "import/systrace/systrace.h"
 #include "import/systrace/systrace_line.h"
@@ -148,13 +149,18 @@ static int systrace_is_html(const char *s, size_t len) {
          systrace_starts_with_ci(s, len, "<html");
 }
 
+/* Whether a whole file is HTML-wrapped (after leading white space). */
+static int systrace_file_is_html(const char *s, size_t len) {
+  size_t i = 0;
+  while (i < len && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
+  return systrace_is_html(s + i, len - i);
+}
+
 /* Walks the event lines of a whole file: those of its trace-data blocks
  * if it is HTML-wrapped, else all of them. */
 static int systrace_walk_file(const char *s, size_t len, uint32_t max,
                               const systrace_sink *sink, size_t *too_long_at) {
-  size_t i = 0;
-  while (i < len && (s[i] == ' ' || s[i] == '\n' || s[i] == '\r' || s[i] == '\t')) i++;
-  if (systrace_is_html(s + i, len - i)) return systrace_walk_html(s, len, max, sink, too_long_at);
+  if (systrace_file_is_html(s, len)) return systrace_walk_html(s, len, max, sink, too_long_at);
   return systrace_walk_lines(s, len, 0, len, max, 0, sink, too_long_at);
 }
 
@@ -205,7 +211,7 @@ int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
 
 typedef struct systrace_scanned_line {
   int64_t ts;
-  uint32_t offset, hold_len;
+  size_t offset, hold_len;
 } systrace_scanned_line;
 
 typedef struct systrace_scan {
@@ -224,7 +230,7 @@ static void systrace_scan_free(void *result) {
 
 static int systrace_scan_event(void *user, size_t offset, int64_t ts, size_t hold_len) {
   systrace_scan *s = user;
-  systrace_scanned_line line = {ts, (uint32_t)offset, (uint32_t)hold_len};
+  systrace_scanned_line line = {ts, offset, hold_len};
   return VEC_PUSH(s->lines, line) ? WEFT_ENOMEM : WEFT_OK;
 }
 
@@ -258,6 +264,108 @@ static int systrace_tokenize_scanned(import_file *f, const systrace_scan *s, uin
                              s->status, err);
 }
 
+/* ---- a large file walked in chunks by the workers ---- */
+
+/* A plain text file above SYSTRACE_SCAN_FILE_MAX is cut into chunks of
+ * about this size, each ending just past a newline, which workers walk
+ * ahead of tokenize (at most SYSTRACE_CHUNKS_AHEAD at once); tokenize then
+ * pushes what they recorded, chunk by chunk: the lines, pushes and errors
+ * of one walk of the file, since no line crosses a chunk's end. */
+#define SYSTRACE_CHUNK_BYTES ((size_t)4 << 20)
+#define SYSTRACE_CHUNKS_AHEAD 3
+
+typedef struct systrace_chunk {
+  const char *text;
+  size_t text_len;
+  size_t begin, end; /* the chunk: text[begin, end) */
+  uint32_t max;      /* the line limit */
+  scan_job *job;     /* its walk on a worker; NULL once taken */
+} systrace_chunk;
+
+/* A job: walks one chunk into a systrace_scan. */
+static int systrace_chunk_run(void *arg, void **result, base_error *err) {
+  const systrace_chunk *c = arg;
+  systrace_scan *s = base_calloc(1, sizeof *s);
+  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  systrace_sink sink = {systrace_scan_event, NULL, s};
+  s->status = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 0, &sink,
+                                  &s->too_long_at);
+  if (s->status == WEFT_ENOMEM) {
+    systrace_scan_free(s);
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  }
+  s->walked = 1;
+  *result = s;
+  return WEFT_OK;
+}
+
+/* Where the chunk starting at `begin` ends: just past the first newline at
+ * or after begin + SYSTRACE_CHUNK_BYTES, or the end of the text. */
+static size_t systrace_chunk_end(const char *text, size_t len, size_t begin) {
+  if (len - begin <= SYSTRACE_CHUNK_BYTES) return len;
+  size_t from = begin + SYSTRACE_CHUNK_BYTES;
+  const char *nl = memchr(text + from, '\n', len - from);
+  return nl ? (size_t)(nl - text) + 1 : len;
+}
+
+/* Queues the walk of the chunk at `begin` into ring slot c; 1 when a
+ * worker will walk it, 0 when the load has no workers or the queue failed
+ * (tokenize walks it itself then). */
+static int systrace_chunk_submit(import_file *f, systrace_chunk *c, size_t begin) {
+  *c = (systrace_chunk){(const char *)f->data, f->len, begin,
+                        systrace_chunk_end((const char *)f->data, f->len, begin),
+                        systrace_max_line(f), NULL};
+  scan_task task = {systrace_chunk_run, systrace_scan_free, c};
+  if (import_task_submit(f, &task, &c->job)) c->job = NULL;
+  return c->job != NULL;
+}
+
+/* Pushes chunk c's lines: what its job recorded, or its own walk. */
+static int systrace_chunk_push(import_file *f, systrace_chunk *c, uint32_t clock,
+                               base_error *err) {
+  void *result = NULL;
+  base_error jerr = {0};
+  if (c->job && import_task_take(f, c->job, &result, &jerr)) result = NULL;
+  c->job = NULL;
+  if (result) {
+    int rc = systrace_tokenize_scanned(f, result, clock, err);
+    systrace_scan_free(result);
+    return rc;
+  }
+  systrace_push push = {f, clock, 0, 1};
+  systrace_sink sink = {systrace_push_event, systrace_push_failure, &push};
+  size_t at = 0;
+  int rc = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 0, &sink, &at);
+  return systrace_walk_error(c->text, at, c->max, rc, err);
+}
+
+/* Tokenizes a plain text file chunk by chunk; *done = 0 (and nothing
+ * pushed) when the load has no workers to walk them. */
+static int systrace_tokenize_chunked(import_file *f, uint32_t clock, int *done,
+                                     base_error *err) {
+  systrace_chunk ring[SYSTRACE_CHUNKS_AHEAD];
+  size_t head = 0, queued = 0, next = 0;
+  *done = 0;
+  if (!systrace_chunk_submit(f, &ring[0], 0)) return WEFT_OK;
+  *done = 1;
+  queued = 1;
+  next = ring[0].end;
+  int rc = WEFT_OK;
+  while (queued && !rc) {
+    while (queued < SYSTRACE_CHUNKS_AHEAD && next < f->len) {
+      systrace_chunk *c = &ring[(head + queued++) % SYSTRACE_CHUNKS_AHEAD];
+      systrace_chunk_submit(f, c, next);
+      next = c->end;
+    }
+    rc = systrace_chunk_push(f, &ring[head], clock, err);
+    head = (head + 1) % SYSTRACE_CHUNKS_AHEAD;
+    queued--;
+  }
+  for (; queued; queued--, head = (head + 1) % SYSTRACE_CHUNKS_AHEAD)
+    import_task_drop(f, ring[head].job);
+  return rc;
+}
+
 static int systrace_tokenize(import_file *f, base_error *err) {
   systrace_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
@@ -273,6 +381,11 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   f->release_input = 1; /* each pushed line holds its bytes until parsed */
   const systrace_scan *scan = f->scan;
   if (scan && scan->walked) return systrace_tokenize_scanned(f, scan, st->clock, err);
+  if (f->len > SYSTRACE_SCAN_FILE_MAX && !systrace_file_is_html((const char *)f->data, f->len)) {
+    int chunked;
+    rc = systrace_tokenize_chunked(f, st->clock, &chunked, err);
+    if (rc || chunked) return rc;
+  }
   systrace_push push = {f, st->clock, 0, 1};
   systrace_sink sink = {systrace_push_event, systrace_push_failure, &push};
   uint32_t max = systrace_max_line(f);
