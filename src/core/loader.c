@@ -1164,10 +1164,15 @@ static size_t loader_prepare(void *user, const sort_event *e, void *out) {
 }
 
 /* The sorter's prefetch hint: the importer's, when it has one. */
-static const void *loader_locate(void *user, uint32_t source, uint64_t payload) {
-  const loader *l = user;
-  const import_file *f = l->files.data[source];
-  return f->ops->locate ? f->ops->locate(f, payload) : NULL;
+/* The files' prefetch hints, by source: files.data[source] (NULL when out
+ * of memory: no hints). */
+static sort_locate_rule *loader_locate_rules(const loader *l) {
+  sort_locate_rule *rules = base_calloc(l->files.len + 1, sizeof *rules);
+  for (size_t i = 0; rules && i < l->files.len; i++) {
+    const import_file *f = l->files.data[i];
+    if (f->ops->locate_rule) f->ops->locate_rule(f, &rules[i]);
+  }
+  return rules;
 }
 
 static int loader_emit(void *user, const sort_event *e, void *prepared) {
@@ -1223,9 +1228,12 @@ int loader_finish(loader *l, base_error *err) {
   if (rc) return rc;
   loader_emit_ctx c = {l, err};
   storage_prefaulter *prefaulter = loader_prefault_start(l);
-  sorter_set_locate(&l->sorter, loader_locate, l);
+  sort_locate_rule *rules = loader_locate_rules(l);
+  sorter_set_locate_rules(&l->sorter, rules, l->files.len);
   rc = sorter_run_prepared(&l->sorter, loader_convert, l->prepare ? loader_prepare : NULL,
                            IMPORT_PREPARED_MAX, loader_emit, &c);
+  sorter_set_locate_rules(&l->sorter, NULL, 0);
+  base_free(rules);
   for (size_t i = 0; rc == WEFT_OK && i < l->files.len; i++) {
     import_file *f = l->files.data[i];
     if (f->ops->end) rc = f->ops->end(f, err);

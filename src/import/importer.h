@@ -65,10 +65,10 @@ typedef struct importer_ops {
    * writes plain data that owns nothing (pointers only into f->data), and
    * never fails: a problem it finds is for parse to report. */
   size_t (*prepare)(const import_file *f, const sort_event *event, void *out);
-  /* Optional prefetch hint (sort.h's sorter_set_locate): the address of
-   * the bytes of a queued event with `payload`, or NULL. Called on the
-   * merging thread like prepare, and must be as cheap as a few loads. */
-  const void *(*locate)(const import_file *f, uint64_t payload);
+  /* Optional prefetch hint (sort.h's sort_locate_rule): where the bytes
+   * of the file's queued events lie, as a rule on their payloads. Called
+   * once, after every file is tokenized. */
+  void (*locate_rule)(const import_file *f, sort_locate_rule *rule);
   /* `prepared`: what prepare wrote for this event, or NULL (no prepare, or
    * it used nothing): parse then decodes the event itself. */
   int (*parse)(import_file *f, const sort_event *event, void *prepared, base_error *err);

@@ -182,11 +182,9 @@ void sorter_init(sorter *s) {
   s->segment_items = SORT_SEGMENT_ITEMS;
 }
 
-void sorter_set_locate(sorter *s, const void *(*locate)(void *user, uint32_t source,
-                                                        uint64_t payload),
-                       void *user) {
-  s->locate = locate;
-  s->locate_user = user;
+void sorter_set_locate_rules(sorter *s, const sort_locate_rule *rules, size_t count) {
+  s->locate = rules;
+  s->locate_count = rules ? count : 0;
 }
 
 void sorter_set_threads(sorter *s, uint32_t threads) {
@@ -738,7 +736,9 @@ static int sort_lag_put(sorter *s, sort_lag *g, const sort_event *e, sort_emit_f
     g->emitted++;
     return emit(user, e);
   }
-  const char *data = s->locate(s->locate_user, e->source, e->payload);
+  const char *data = e->source < s->locate_count
+                         ? (const char *)sort_locate(&s->locate[e->source], e->payload)
+                         : NULL;
   if (data) {
     __builtin_prefetch(data);
     __builtin_prefetch(data + 64);

@@ -15,7 +15,7 @@
  * events ahead of other lanes (a lane's queues of one source, its
  * segments, tie in push order). Heaps keep the lane heads and, in each
  * lane, its queues' heads: O(log lanes) per emitted run, O(log queues of
- * the lane) per event. With a locate hint (sorter_set_locate) the merge
+ * the lane) per event. With locate hints (sorter_set_locate_rules) the merge
  * runs a few events ahead of emit and prefetches each event's data as it
  * is merged. With several threads (sorter_set_threads) the output is the
  * same: the merge runs on its own thread, ahead of emit, and also runs
@@ -84,6 +84,23 @@ typedef struct sort_queue {
   size_t ascents;        /* ascending stretches, counted at conversion */
 } sort_queue;
 
+/* Optional prefetch hint, one rule per source: where the bytes of an
+ * event lie, worked out from its payload alone (sort_locate), so that the
+ * merge asks for them a few events before they are prepared or emitted,
+ * without a call or a look into the importer's state. A zeroed rule (len
+ * 0) gives no hint. A hint only: it may point anywhere readable. */
+typedef struct sort_locate_rule {
+  const uint8_t *base;  /* the bytes offsets count from */
+  uint64_t len;         /* offsets at or past it: no hint */
+  uint64_t offset_mask; /* payload & offset_mask: the offset */
+  uint64_t reject_mask; /* a payload with any of these bits: no hint */
+} sort_locate_rule;
+
+static inline const uint8_t *sort_locate(const sort_locate_rule *r, uint64_t payload) {
+  uint64_t offset = payload & r->offset_mask;
+  return payload & r->reject_mask || offset >= r->len ? NULL : r->base + offset;
+}
+
 typedef struct sorter {
   VEC(sort_queue) queues;  /* one per (source, lane) pushed to */
   base_map queue_index;    /* source << 32 | lane -> index into queues */
@@ -95,8 +112,8 @@ typedef struct sorter {
   uint64_t emitted;        /* emitted so far (atomic: read by progress) */
   uint32_t threads;        /* threads sorter_run may use (>= 1) */
   size_t segment_items;    /* see sorter_set_segment_items */
-  const void *(*locate)(void *user, uint32_t source, uint64_t payload);
-  void *locate_user;       /* see sorter_set_locate */
+  const sort_locate_rule *locate; /* see sorter_set_locate_rules */
+  size_t locate_count;
   uint64_t held;           /* bytes in chunks (atomic: see sorter_memory) */
 } sorter;
 
@@ -130,15 +147,9 @@ void sorter_set_threads(sorter *s, uint32_t threads);
  * which is push order, so the output is the same. */
 #define SORT_SEGMENT_ITEMS ((size_t)1 << 20)
 void sorter_set_segment_items(sorter *s, size_t items);
-/* Optional prefetch hint: where the data of an event of `source` with
- * `payload` lies in memory (NULL: unknown). The merge asks it once for
- * each event, a few events before it is prepared or emitted, and
- * prefetches that address so that the event's bytes are in cache. A hint
- * only: it must be cheap, read nothing that emit changes, and may be
- * wrong. */
-void sorter_set_locate(sorter *s, const void *(*locate)(void *user, uint32_t source,
-                                                        uint64_t payload),
-                       void *user);
+/* rules[source] for sources below `count` (others: no hint); the caller
+ * keeps the array alive until sorter_run returns. NULL: no hints. */
+void sorter_set_locate_rules(sorter *s, const sort_locate_rule *rules, size_t count);
 /* Creates a source; its events are pushed with sorter_push. */
 int sorter_add_source(sorter *s, uint32_t *source);
 /* Pushes to lane 0 (the host's general lane). */

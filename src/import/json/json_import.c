@@ -180,9 +180,10 @@ static size_t json_prepare(const import_file *f, const sort_event *ev, void *out
   return json_read_flat(f, (size_t)ev->payload, e) ? sizeof *e : 0;
 }
 
-/* Where a queued event object starts (a prefetch hint). */
-static const void *json_locate(const import_file *f, uint64_t payload) {
-  return payload & JSON_SYSTRACE_PAYLOAD || payload >= f->len ? NULL : f->data + payload;
+/* Where a queued event object starts (a prefetch hint): at its offset in
+ * the file; none for lines of the systemTraceEvents text. */
+static void json_locate_rule(const import_file *f, sort_locate_rule *rule) {
+  *rule = (sort_locate_rule){f->data, f->len, ~JSON_SYSTRACE_PAYLOAD, JSON_SYSTRACE_PAYLOAD};
 }
 
 static int json_parse(import_file *f, const sort_event *ev, void *prepared, base_error *err) {
@@ -224,7 +225,7 @@ const importer_ops import_json_ops = {
     .scan_free = json_scan_free,
     .tokenize = json_tokenize,
     .prepare = json_prepare,
-    .locate = json_locate,
+    .locate_rule = json_locate_rule,
     .parse = json_parse,
     .end = NULL,
     .destroy = json_destroy,

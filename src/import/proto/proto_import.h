@@ -141,9 +141,9 @@ int64_t proto_clock_scale(const proto_import_state *st, uint32_t seq, uint64_t c
 /* Resolves a queued packet and decodes its TrackEvent ahead of the parse
  * (importer_ops.prepare; ftrace events: proto_ftrace_prepare). */
 size_t proto_import_prepare(const import_file *f, const sort_event *event, void *out);
-/* Where a queued packet or ftrace event lies in the file (importer_ops.
- * locate; NULL for side records and inflated buffers). */
-const void *proto_import_locate(const import_file *f, uint64_t payload);
+/* Where queued packets and ftrace events lie in the file (importer_ops.
+ * locate_rule; no hint for side records and inflated buffers). */
+void proto_import_locate_rule(const import_file *f, sort_locate_rule *rule);
 int proto_import_parse(import_file *f, const sort_event *event, void *prepared,
                        base_error *err);
 /* Input release (import_input_hold): `s` lies in the buffer being

@@ -617,9 +617,9 @@ static int proto_sole_track_event(proto_span pkt, proto_span *msg) {
   return found;
 }
 
-const void *proto_import_locate(const import_file *f, uint64_t payload) {
+void proto_import_locate_rule(const import_file *f, sort_locate_rule *rule) {
   const proto_import_state *st = f->state;
-  return st ? proto_ref_locate(&st->refs, payload) : NULL;
+  if (st) proto_ref_locate_rule(&st->refs, rule);
 }
 
 size_t proto_import_prepare(const import_file *f, const sort_event *event, void *out) {

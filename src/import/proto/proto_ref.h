@@ -20,6 +20,7 @@
 
 #include "base/base.h"
 #include "import/proto/proto_wire.h"
+#include "sort/sort.h"
 
 #define PROTO_REF_FTRACE (UINT64_C(1) << 63)
 #define PROTO_REF_SIDE (UINT64_C(1) << 62)
@@ -66,13 +67,13 @@ int proto_ref_make(proto_refs *r, proto_span span, const proto_ref_ctx *c,
  * refs). */
 int proto_ref_resolve(const proto_refs *r, uint64_t payload, proto_span *span,
                       const proto_ref_ctx **c, uint32_t *buffer);
-/* Where a reference made in the first buffer (the file) points, without
- * decoding anything; NULL for others (a prefetch hint). */
-static inline const uint8_t *proto_ref_locate(const proto_refs *r, uint64_t payload) {
-  uint64_t offset = payload & ((UINT64_C(1) << PROTO_REF_OFFSET_BITS) - 1);
-  if (payload & PROTO_REF_SIDE || !r->buffers.len || offset >= r->buffers.data[0].len)
-    return NULL;
-  return r->buffers.data[0].data + offset;
+/* Where references point, as a prefetch rule on payloads (sort.h): those
+ * made in the first buffer (the file) at their virtual offset there; no
+ * hint for side records and inflated buffers. */
+static inline void proto_ref_locate_rule(const proto_refs *r, sort_locate_rule *rule) {
+  if (!r->buffers.len) return;
+  *rule = (sort_locate_rule){r->buffers.data[0].data, r->buffers.data[0].len,
+                             (UINT64_C(1) << PROTO_REF_OFFSET_BITS) - 1, PROTO_REF_SIDE};
 }
 
 #endif

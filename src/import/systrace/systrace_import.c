@@ -664,9 +664,9 @@ static size_t systrace_prepare(const import_file *f, const sort_event *ev, void 
   return systrace_text_prepare((const char *)f->data, f->len, (size_t)ev->payload, out);
 }
 
-/* Where a queued line starts (a prefetch hint). */
-static const void *systrace_locate(const import_file *f, uint64_t payload) {
-  return payload < f->len ? f->data + payload : NULL;
+/* Where a queued line starts (a prefetch hint): at its offset. */
+static void systrace_locate_rule(const import_file *f, sort_locate_rule *rule) {
+  *rule = (sort_locate_rule){f->data, f->len, ~UINT64_C(0), 0};
 }
 
 static int systrace_parse(import_file *f, const sort_event *ev, void *prepared,
@@ -691,7 +691,7 @@ const importer_ops import_systrace_ops = {
     .scan_free = systrace_scan_free,
     .tokenize = systrace_tokenize,
     .prepare = systrace_prepare,
-    .locate = systrace_locate,
+    .locate_rule = systrace_locate_rule,
     .parse = systrace_parse,
     .end = NULL,
     .destroy = systrace_destroy,
