@@ -1163,14 +1163,15 @@ static size_t loader_prepare(void *user, const sort_event *e, void *out) {
   return f->ops->prepare ? f->ops->prepare(f, e, out) : 0;
 }
 
-/* The sorter's prefetch hint: the importer's, when it has one. */
-/* The files' prefetch hints, by source: files.data[source] (NULL when out
- * of memory: no hints). */
+/* The files' prefetch hints, by source: files.data[source], the importer's
+ * rule with the file's struct warmed along (NULL when out of memory: no
+ * hints). */
 static sort_locate_rule *loader_locate_rules(const loader *l) {
   sort_locate_rule *rules = base_calloc(l->files.len + 1, sizeof *rules);
   for (size_t i = 0; rules && i < l->files.len; i++) {
     const import_file *f = l->files.data[i];
     if (f->ops->locate_rule) f->ops->locate_rule(f, &rules[i]);
+    rules[i].warm[0] = f;
   }
   return rules;
 }

@@ -736,9 +736,13 @@ static int sort_lag_put(sorter *s, sort_lag *g, const sort_event *e, sort_emit_f
     g->emitted++;
     return emit(user, e);
   }
-  const char *data = e->source < s->locate_count
-                         ? (const char *)sort_locate(&s->locate[e->source], e->payload)
-                         : NULL;
+  const char *data = NULL;
+  if (e->source < s->locate_count) {
+    const sort_locate_rule *rule = &s->locate[e->source];
+    data = (const char *)sort_locate(rule, e->payload);
+    if (rule->warm[0]) __builtin_prefetch(rule->warm[0]);
+    if (rule->warm[1]) __builtin_prefetch(rule->warm[1]);
+  }
   if (data) {
     __builtin_prefetch(data);
     __builtin_prefetch(data + 64);

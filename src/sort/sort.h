@@ -94,6 +94,8 @@ typedef struct sort_locate_rule {
   uint64_t len;         /* offsets at or past it: no hint */
   uint64_t offset_mask; /* payload & offset_mask: the offset */
   uint64_t reject_mask; /* a payload with any of these bits: no hint */
+  const void *warm[2];  /* lines read for every event of the source (the
+                           caller's state for it), asked for along, or NULL */
 } sort_locate_rule;
 
 static inline const uint8_t *sort_locate(const sort_locate_rule *r, uint64_t payload) {

@@ -625,7 +625,7 @@ static void test_prepare_step(void) {
  * with a rejected bit; a zeroed rule gives none. */
 static void test_locate_rule(void) {
   static const uint8_t bytes[100];
-  sort_locate_rule rule = {bytes, 100, 0xff, UINT64_C(1) << 63};
+  sort_locate_rule rule = {bytes, 100, 0xff, UINT64_C(1) << 63, {NULL, NULL}};
   CHECK(sort_locate(&rule, 5) == bytes + 5);
   CHECK(sort_locate(&rule, 0x1205) == bytes + 5);  /* bits outside the mask */
   CHECK(sort_locate(&rule, 99) == bytes + 99);
@@ -661,7 +661,8 @@ static void test_locate_hint(void) {
     sorter_set_threads(&s, threads);
     locate_check c;
     memset(&c, 0, sizeof c);
-    sort_locate_rule rules[2] = {{bytes, sizeof bytes, 0xffffffffu, 0}, {0, 0, 0, 0}};
+    sort_locate_rule rules[2] = {{bytes, sizeof bytes, 0xffffffffu, 0, {&c, NULL}},
+                                 {0, 0, 0, 0, {NULL, NULL}}};
     sorter_set_locate_rules(&s, rules, 2);
     for (uint32_t src = 0; src < 3; src++) {
       uint32_t id;

@@ -183,7 +183,8 @@ static size_t json_prepare(const import_file *f, const sort_event *ev, void *out
 /* Where a queued event object starts (a prefetch hint): at its offset in
  * the file; none for lines of the systemTraceEvents text. */
 static void json_locate_rule(const import_file *f, sort_locate_rule *rule) {
-  *rule = (sort_locate_rule){f->data, f->len, ~JSON_SYSTRACE_PAYLOAD, JSON_SYSTRACE_PAYLOAD};
+  *rule = (sort_locate_rule){f->data, f->len, ~JSON_SYSTRACE_PAYLOAD, JSON_SYSTRACE_PAYLOAD,
+                             {NULL, f->state}};
 }
 
 static int json_parse(import_file *f, const sort_event *ev, void *prepared, base_error *err) {

@@ -619,7 +619,9 @@ static int proto_sole_track_event(proto_span pkt, proto_span *msg) {
 
 void proto_import_locate_rule(const import_file *f, sort_locate_rule *rule) {
   const proto_import_state *st = f->state;
-  if (st) proto_ref_locate_rule(&st->refs, rule);
+  if (!st) return;
+  proto_ref_locate_rule(&st->refs, rule);
+  rule->warm[1] = &st->refs;
 }
 
 size_t proto_import_prepare(const import_file *f, const sort_event *event, void *out) {

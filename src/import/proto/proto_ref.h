@@ -73,7 +73,8 @@ int proto_ref_resolve(const proto_refs *r, uint64_t payload, proto_span *span,
 static inline void proto_ref_locate_rule(const proto_refs *r, sort_locate_rule *rule) {
   if (!r->buffers.len) return;
   *rule = (sort_locate_rule){r->buffers.data[0].data, r->buffers.data[0].len,
-                             (UINT64_C(1) << PROTO_REF_OFFSET_BITS) - 1, PROTO_REF_SIDE};
+                             (UINT64_C(1) << PROTO_REF_OFFSET_BITS) - 1, PROTO_REF_SIDE,
+                             {NULL, NULL}};
 }
 
 #endif

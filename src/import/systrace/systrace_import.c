@@ -666,7 +666,7 @@ static size_t systrace_prepare(const import_file *f, const sort_event *ev, void 
 
 /* Where a queued line starts (a prefetch hint): at its offset. */
 static void systrace_locate_rule(const import_file *f, sort_locate_rule *rule) {
-  *rule = (sort_locate_rule){f->data, f->len, ~UINT64_C(0), 0};
+  *rule = (sort_locate_rule){f->data, f->len, ~UINT64_C(0), 0, {NULL, NULL}};
 }
 
 static int systrace_parse(import_file *f, const sort_event *ev, void *prepared,
