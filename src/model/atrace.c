@@ -198,12 +198,18 @@ int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
   }
 }
 
-int atrace_print(trace_context *ctx, const kernel_scope *sc, int64_t ts,
-                 int64_t tid, const char *buf, size_t len) {
-  atrace_point p;
-  switch (atrace_parse(buf, len, &p)) {
-    case ATRACE_SUCCESS: return atrace_apply(ctx, sc, ts, tid, &p);
+int atrace_apply_parsed(trace_context *ctx, const kernel_scope *sc, int64_t ts, int64_t tid,
+                        atrace_result parsed, const atrace_point *p) {
+  switch (parsed) {
+    case ATRACE_SUCCESS: return atrace_apply(ctx, sc, ts, tid, p);
     case ATRACE_FAILURE: return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
     default: return WEFT_OK;
   }
+}
+
+int atrace_print(trace_context *ctx, const kernel_scope *sc, int64_t ts,
+                 int64_t tid, const char *buf, size_t len) {
+  atrace_point p;
+  atrace_result parsed = atrace_parse(buf, len, &p);
+  return atrace_apply_parsed(ctx, sc, ts, tid, parsed, &p);
 }

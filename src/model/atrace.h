@@ -41,6 +41,10 @@ atrace_result atrace_parse(const char *s, size_t len, atrace_point *out);
 /* Applies a parsed point written by thread `tid` at ts. */
 int atrace_apply(trace_context *ctx, const kernel_scope *scope, int64_t ts,
                  int64_t tid, const atrace_point *p);
+/* What atrace_parse returned for a print buffer, applied: the point, a
+ * systrace_parse_failure count, or nothing (unsupported). */
+int atrace_apply_parsed(trace_context *ctx, const kernel_scope *scope, int64_t ts,
+                        int64_t tid, atrace_result parsed, const atrace_point *p);
 /* Parses and applies a print buffer; counts systrace_parse_failure. */
 int atrace_print(trace_context *ctx, const kernel_scope *scope, int64_t ts,
                  int64_t tid, const char *buf, size_t len);

@@ -530,14 +530,8 @@ static int systrace_sched_switch(systrace_ctx *c) {
 
 /* An atrace marker (decoded with the line). */
 static int systrace_mark(systrace_ctx *c) {
-  switch (c->d->mark_result) {
-    case ATRACE_SUCCESS:
-      return atrace_apply(c->f->ctx, &c->scope, c->line->ts, c->line->tid, &c->d->mark);
-    case ATRACE_FAILURE:
-      return kernel_stat(c->f->ctx, &c->scope, stat_systrace_parse_failure, 1);
-    default:
-      return WEFT_OK;
-  }
+  return atrace_apply_parsed(c->f->ctx, &c->scope, c->line->ts, c->line->tid,
+                             c->d->mark_result, &c->d->mark);
 }
 
 /* Events that become kernel slices (model/kslice.h). */
