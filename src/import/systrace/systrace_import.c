@@ -408,7 +408,8 @@ enum systrace_kind {
  * Points into the text; owns nothing. */
 typedef struct systrace_decoded {
   systrace_line line;
-  const ftrace_event_desc *desc; /* the event's description, or NULL */
+  const ftrace_event_desc *desc; /* the event's description (for its raw
+                                    row), or NULL; not looked up for SWITCH */
   int kind;                      /* enum systrace_kind */
   int switch_ok;                 /* SWITCH: both pids were read into sw */
   sched_switch_event sw;         /* SWITCH (sw.ts is set by the parse) */
@@ -463,13 +464,16 @@ static int systrace_decode(const char *text, size_t len, size_t offset, systrace
   const char *nl = memchr(s, '\n', rest);
   systrace_line *l = &d->line;
   if (!systrace_line_parse(s, nl ? (size_t)(nl - s) : rest, l)) return 0;
-  d->desc = ftrace_desc_by_name(l->event, l->event_len);
+  d->desc = NULL;
   d->kind = SYSTRACE_KIND_OTHER;
-  if (systrace_event_is(l, "sched_switch")) {
+  if (systrace_event_is(l, "sched_switch")) { /* its raw row is sched_switch's: no description */
     d->kind = SYSTRACE_KIND_SWITCH;
     d->switch_ok = systrace_switch_read(l, &d->sw);
-  } else if (systrace_event_is(l, "tracing_mark_write") || systrace_event_is(l, "print") ||
-             systrace_event_is(l, "0")) {
+    return 1;
+  }
+  d->desc = ftrace_desc_by_name(l->event, l->event_len);
+  if (systrace_event_is(l, "tracing_mark_write") || systrace_event_is(l, "print") ||
+      systrace_event_is(l, "0")) {
     d->kind = SYSTRACE_KIND_MARK;
     d->mark_result = atrace_parse(l->args, l->args_len, &d->mark);
   }
