@@ -797,8 +797,9 @@ static void loader_unpack_drop_all(loader *l, loader_members *ms) {
   }
 }
 
-/* Member k read through libarchive alone, for one whose bytes did not
- * inflate from the mapping: it reads or fails as without deferral. */
+/* Member k read through libarchive alone (a gzip stream: through zlib),
+ * for one whose bytes did not inflate in one call: it reads or fails as
+ * without deferral. */
 static int loader_unpack_fallback(loader *l, loader_members *ms, io_trace_type type,
                                   const loader_source *src, uint32_t k, base_error *err) {
   loader_members one = {0};
@@ -806,16 +807,21 @@ static int loader_unpack_fallback(loader *l, loader_members *ms, io_trace_type t
   one.fd = -1;
   io_limits limits = l->limits;
   limits.max_total_bytes = 0; /* this member counted already */
-  int rc = io_archive_member_file(type, src->path, src->len,
-                                  ms->deferred.data[k].archive_index, &limits,
-                                  loader_collect_member, &one, err);
+  int rc = src->path ? io_archive_member_file(type, src->path, src->len,
+                                             ms->deferred.data[k].archive_index, &limits,
+                                             loader_collect_member, &one, err)
+                     : io_archive_each(type, src->data, src->len, 0, &limits,
+                                       loader_collect_member, &one, err); /* a gzip */
   if (rc == WEFT_OK && one.datas.len == 1) {
     ms->datas.data[k] = one.datas.data[0];
     ms->owned.data[k] = one.owned.data[0];
+    one.datas.len = 0;
   } else if (rc == WEFT_OK) {
     rc = base_error_set(err, WEFT_EPARSE, "%s: member %u is gone", io_trace_type_name(type),
                         ms->deferred.data[k].archive_index);
   }
+  for (size_t i = 0; i < one.datas.len; i++) /* yielded, then failed: a truncated stream */
+    if (one.owned.data[i]) base_free(one.datas.data[i]);
   for (size_t i = 0; i < one.names.len; i++) base_free(one.names.data[i]);
   VEC_FREE(one.entries);
   VEC_FREE(one.datas);
@@ -876,7 +882,7 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   rc = src->path ? io_archive_each_file_view(type, src->path, src->view, src->len,
                                              IO_EACH_DEFER_INFLATE, &limits,
                                              loader_collect_member, &ms, err)
-                 : io_archive_each(type, src->data, src->len, &limits,
+                 : io_archive_each(type, src->data, src->len, IO_EACH_DEFER_INFLATE, &limits,
                                    loader_collect_member, &ms, err);
   for (size_t i = 0; i < ms.lens.len; i++) l->expanded_bytes += ms.lens.data[i];
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);

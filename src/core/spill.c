@@ -14,6 +14,8 @@
 
 #define SPILL_TMPFS_MAGIC 0x01021994u
 #define SPILL_RAMFS_MAGIC 0x858458f6u
+#define SPILL_EXT_MAGIC 0xef53u
+#define SPILL_XFS_MAGIC 0x58465342u
 
 int spill_fd_is_memory(int fd) {
   struct statfs st;
@@ -24,6 +26,7 @@ int spill_fd_is_memory(int fd) {
 
 void spill_init(spill_file *s, const char *dir, int enabled) {
   s->fd = -1;
+  s->allocates = 0;
   s->state = enabled ? SPILL_UNTRIED : SPILL_OFF;
   s->size = 0;
   s->dir = dir;
@@ -62,10 +65,20 @@ static int spill_create(const spill_file *s) {
   return fd >= 0 ? fd : spill_create_in("/tmp");
 }
 
+/* 1 if fallocate on `fd` reserves blocks that writes through a shared
+ * mapping then fill without allocating (no copy-on-write file system). */
+static int spill_fd_allocates(int fd) {
+  struct statfs st;
+  if (fstatfs(fd, &st) != 0) return 0;
+  uint32_t type = (uint32_t)st.f_type;
+  return type == SPILL_EXT_MAGIC || type == SPILL_XFS_MAGIC;
+}
+
 static int spill_open(spill_file *s) {
   if (s->state == SPILL_UNTRIED) {
     s->fd = spill_create(s);
     s->state = s->fd >= 0 ? SPILL_OPEN : SPILL_OFF;
+    s->allocates = s->fd >= 0 && spill_fd_allocates(s->fd);
   }
   return s->state == SPILL_OPEN;
 }
@@ -95,6 +108,26 @@ void *spill_member(spill_file *s, const uint8_t *bytes, size_t len,
   s->size = (off + len + page - 1) / page * page;
   return input_map_range(s->fd, off, len, data, map_len);
 }
+
+void *spill_reserve(spill_file *s, size_t len, uint8_t **data, size_t *map_len) {
+  if (len == 0 || !spill_open(s) || !s->allocates) return NULL;
+  uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+  if (page == 0 || (uint64_t)len > INT64_MAX - page - s->size || len > SIZE_MAX - page)
+    return NULL;
+  uint64_t off = s->size;
+  size_t total = (size_t)((len + page - 1) / page * page);
+  if (fallocate(s->fd, 0, (off_t)off, (off_t)total) != 0) return NULL;
+  /* Allocated: the range is used even if mapping fails (never rewritten). */
+  s->size = off + total;
+  void *map = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, (off_t)off);
+  if (map == MAP_FAILED) return NULL;
+  (void)madvise(map, total, MADV_NOHUGEPAGE); /* advisory: fine if refused */
+  *data = map;
+  *map_len = total;
+  return map;
+}
+
+void spill_seal(void *map, size_t map_len) { (void)mprotect(map, map_len, PROT_READ); }
 
 void spill_close(spill_file *s) {
   if (s->fd >= 0) close(s->fd);

@@ -29,6 +29,7 @@
 typedef struct spill_file {
   int fd;          /* the unlinked file, or -1 */
   int state;       /* SPILL_UNTRIED, SPILL_OPEN or SPILL_OFF */
+  int allocates;   /* open on a file system spill_reserve can use */
   uint64_t size;   /* bytes used, a multiple of the page size */
   const char *dir; /* NULL: $TMPDIR, /var/tmp, /tmp */
 } spill_file;
@@ -47,6 +48,17 @@ void spill_init(spill_file *s, const char *dir, int enabled);
  * is off or fails (nothing to free then). */
 void *spill_member(spill_file *s, const uint8_t *bytes, size_t len,
                    const uint8_t **data, size_t *map_len);
+/* Reserves len bytes at the end of the file, allocated on the disk at once
+ * (so that filling them cannot meet a full disk, which through a mapping
+ * would be a SIGBUS), and maps them writable: returns the mapping (munmap
+ * *map_len bytes of it) with *data its first byte, to fill and then pass to
+ * spill_seal; NULL when spilling is off, or when the file system is not
+ * one whose allocation is known to hold for writes through a mapping
+ * (ext2/3/4, xfs) or the allocation fails: spill_member still works then.
+ * This saves spill_member's copy of bytes made only to be spilled. */
+void *spill_reserve(spill_file *s, size_t len, uint8_t **data, size_t *map_len);
+/* Makes a filled reservation read-only, like spill_member's mappings. */
+void spill_seal(void *map, size_t map_len);
 /* Closes the descriptor; existing mappings stay readable. */
 void spill_close(spill_file *s);
 /* 1 if the file system holding `fd` keeps its pages only in memory. */

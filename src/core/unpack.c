@@ -50,21 +50,65 @@ static void unpack_spill(unpacker *u, unpack_result *r) {
   r->data = data;
 }
 
+/* Inflates straight into a reservation of the spill file: 1 with the
+ * bytes in r->map, 0 when no reservation could be made (nothing done),
+ * -1 with the inflate's status in *rc. */
+static int unpack_inflate_spilled(unpacker *u, const io_deflated *d, unpack_result *r,
+                                  int *rc) {
+  uint8_t *data;
+  size_t map_len;
+  pthread_mutex_lock(&u->spill_lock);
+  void *map = d->size < SIZE_MAX ? spill_reserve(u->spill, (size_t)d->size, &data, &map_len)
+                                 : NULL;
+  pthread_mutex_unlock(&u->spill_lock);
+  if (!map) return 0;
+  *rc = io_deflated_inflate_into(d, data);
+  if (*rc) {
+    munmap(map, map_len);
+    return -1;
+  }
+  spill_seal(map, map_len);
+  r->map = map;
+  r->map_len = map_len;
+  r->data = data;
+  return 1;
+}
+
+/* Members from this size on are inflated straight into the spill file.
+ * Smaller ones are inflated on the heap and written there: the heap
+ * reuses their buffers, whose pages are already present, and one write
+ * costs less than faulting in each page of a file mapping. Larger ones
+ * would get a fresh mapping from malloc anyway (glibc's threshold for
+ * that is at most 32 MiB), whose faults cost as much, plus the copy. */
+#define UNPACK_RESERVE_MIN_BYTES ((uint64_t)32 << 20)
+
+/* The member's bytes in r: in the spill file when asked and possible (made
+ * there, else moved there), else on the heap. */
+static int unpack_inflate(unpack_member *m, unpack_result *r) {
+  int rc = WEFT_OK;
+  if (m->req.spill && m->req.deflated.size >= UNPACK_RESERVE_MIN_BYTES &&
+      unpack_inflate_spilled(m->u, &m->req.deflated, r, &rc))
+    return rc;
+  uint8_t *heap;
+  rc = io_deflated_inflate(&m->req.deflated, &heap);
+  if (rc) return rc;
+  r->heap = heap;
+  r->data = heap;
+  if (m->req.spill) unpack_spill(m->u, r);
+  return WEFT_OK;
+}
+
 /* The job: inflate, spill, scan. The scan's own failure is its result's
  * (scan_status), not the job's. */
 static int unpack_run(void *arg, void **result, base_error *err) {
   (void)result;
   unpack_member *m = arg;
   unpack_result *r = &m->out;
-  uint8_t *heap;
-  int rc = io_deflated_inflate(&m->req.deflated, &heap);
+  int rc = unpack_inflate(m, r);
   if (rc)
     return base_error_set(err, rc, rc == WEFT_ENOMEM ? "out of memory" : "does not inflate");
-  r->heap = heap;
-  r->data = heap;
   r->len = (size_t)m->req.deflated.size;
   r->scan_ops = m->req.scan_ops;
-  if (m->req.spill) unpack_spill(m->u, r);
   if (r->scan_ops) {
     import_scan_input in = {r->data, r->len, m->u->options, r->map && m->u->give_back,
                             m->req.may_split, m->req.in_turn};

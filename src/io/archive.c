@@ -201,23 +201,6 @@ static int walk_inflate(io_walk *w, struct archive_entry *e, const char *name,
   return 1;
 }
 
-/* The first `want` bytes of a raw deflate stream inflated into head: 1,
- * or 0 if they do not inflate. Reads only as much input as they need. */
-static int walk_inflate_head(const uint8_t *in, uint64_t in_len, uint8_t *head, size_t want) {
-  z_stream z;
-  memset(&z, 0, sizeof z);
-  if (inflateInit2(&z, -15) != Z_OK) return 0;
-  z.next_in = (Bytef *)(uintptr_t)in;
-  z.avail_in = in_len < UINT_MAX ? (uInt)in_len : UINT_MAX;
-  z.next_out = head;
-  z.avail_out = (uInt)want;
-  int rc = Z_OK;
-  while (rc == Z_OK && z.avail_out > 0) rc = inflate(&z, Z_SYNC_FLUSH);
-  int ok = z.avail_out == 0 && (rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR);
-  inflateEnd(&z);
-  return ok;
-}
-
 /* With IO_EACH_DEFER_INFLATE, a deflated member that walk_inflate would
  * inflate is yielded as io_member.deflated instead: 1 (*rc the callback's
  * status), or 0 to read it as usual. */
@@ -234,11 +217,11 @@ static int walk_defer(io_walk *w, struct archive_entry *e, const char *name,
     return 0;
   uint8_t head[IO_SNIFF_PREFIX_BYTES];
   size_t want = size < sizeof head ? (size_t)size : sizeof head;
-  int ok = walk_inflate_head(in, compressed, head, want);
+  int ok = io_inflate_head(in, compressed, -15, head, want);
   io_stored_header_done(w->view, w->in_len, at);
   if (!ok) return 0;
   w->total_out += size;
-  io_deflated d = {w->view, w->in_len, at, compressed, size, crc};
+  io_deflated d = {w->view, w->in_len, at, compressed, size, crc, 0};
   io_member m = {name, NULL, NULL, (size_t)size, index, false, &d, head, want};
   *rc = w->fn(w->ctx, &m, err);
   return 1;
@@ -310,7 +293,7 @@ static int libarchive_each(io_trace_type type, const uint8_t *data,
   return rc;
 }
 
-int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
+int io_archive_each(io_trace_type type, const uint8_t *data, size_t len, unsigned flags,
                     const io_limits *limits, io_member_fn fn, void *ctx,
                     base_error *err) {
   if ((data == NULL && len != 0) || limits == NULL || fn == NULL) {
@@ -320,7 +303,7 @@ int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
   if (data == NULL) data = empty;
   switch (type) {
     case IO_TRACE_GZIP:
-      return io_gzip_each(data, len, limits, fn, ctx, err);
+      return io_gzip_each(data, len, flags, limits, fn, ctx, err);
     case IO_TRACE_CTRACE:
       return io_ctrace_each(data, len, limits, fn, ctx, err);
     case IO_TRACE_ZIP:

@@ -54,9 +54,9 @@ typedef struct io_limits {
  * depth 8, no total. */
 void io_limits_default(io_limits *limits);
 
-/* A deflated zip member left in its archive's mapping for the caller to
- * inflate later, on any thread (io_deflated_inflate): plain data, valid as
- * long as the mapping. */
+/* A deflated zip member left in its archive's mapping, or a whole gzip
+ * stream left in its bytes, for the caller to inflate later, on any thread
+ * (io_deflated_inflate): plain data, valid as long as those bytes. */
 typedef struct io_deflated {
   const uint8_t *map;  /* the archive's mapping */
   uint64_t map_len;
@@ -64,6 +64,10 @@ typedef struct io_deflated {
   uint64_t compressed; /* compressed bytes */
   uint64_t size;       /* inflated bytes: the member's len */
   uint32_t crc;        /* the local header's CRC-32 of the inflated bytes */
+  uint8_t gzip;        /* 1: map is a gzip stream of one member (at 0,
+                          `compressed` bytes), whose own trailer the
+                          inflate checks (crc unused); its bytes are not
+                          given back, since they need not be a mapping */
 } io_deflated;
 
 typedef struct io_member {
@@ -96,8 +100,11 @@ typedef int (*io_member_fn)(void *ctx, io_member *member, base_error *err);
 
 /* Walks the members of a container of the given (sniffed) type. Returns
  * WEFT_OK, the callback's status, WEFT_ELIMIT (limits), WEFT_EPARSE
- * (corrupt/truncated), WEFT_ENOMEM, or WEFT_EINVAL (not a container type). */
-int io_archive_each(io_trace_type type, const uint8_t *data, size_t len,
+ * (corrupt/truncated), WEFT_ENOMEM, or WEFT_EINVAL (not a container type).
+ * flags: IO_EACH_DEFER_INFLATE (below) defers a gzip stream that libdeflate
+ * may inflate in one call (one member, a size within the limits); the
+ * other types ignore it here. */
+int io_archive_each(io_trace_type type, const uint8_t *data, size_t len, unsigned flags,
                     const io_limits *limits, io_member_fn fn, void *ctx,
                     base_error *err);
 
@@ -135,11 +142,15 @@ int io_archive_each_file_view(io_trace_type type, const char *path,
 
 /* Inflates a deferred member into a new buffer of d->size bytes and a NUL
  * not counted (*out; free with base_free), then gives back the pages of
- * its compressed bytes. Safe on any thread. WEFT_OK; WEFT_ENOMEM; or
- * WEFT_EPARSE when the stream is corrupt, ends early or late, or fails
- * its CRC-32 (nothing is set then): read the member with
- * io_archive_member_file, which reads or fails as without deferral. */
+ * a zip member's compressed bytes. Safe on any thread. WEFT_OK;
+ * WEFT_ENOMEM; or WEFT_EPARSE when the stream is corrupt, ends early or
+ * late, or fails its CRC-32 (nothing is set then): read the member with
+ * io_archive_member_file (a gzip stream: io_archive_each without the
+ * flag), which reads or fails as without deferral. */
 int io_deflated_inflate(const io_deflated *d, uint8_t **out);
+/* The same into `out`, d->size bytes the caller owns (no NUL is added);
+ * on failure their content is undefined. */
+int io_deflated_inflate_into(const io_deflated *d, uint8_t *out);
 
 /* Calls fn once with member number `index` (io_member.index) of the zip
  * or tar at `path`, read through libarchive alone, under `limits` as for

@@ -3,7 +3,9 @@
  * whose trailer's size passes the limits (checked on that size against
  * the whole stream, as for a deflated zip member) is inflated by
  * libdeflate in one call instead, which is faster; anything else,
- * including every damaged stream, takes zlib's path and its messages. */
+ * including every damaged stream, takes zlib's path and its messages.
+ * With IO_EACH_DEFER_INFLATE such a member is not inflated here but
+ * yielded as io_member.deflated, for the caller's io_deflated_inflate. */
 #include <libdeflate.h>
 #include <zlib.h>
 
@@ -111,6 +113,24 @@ static int inflater_run(io_inflater *f, bool gzip_only, base_error *err) {
   }
 }
 
+int io_inflate_head(const uint8_t *in, uint64_t in_len, int window_bits, uint8_t *head,
+                    size_t want) {
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  z.zalloc = io_zalloc;
+  z.zfree = io_zfree;
+  if (inflateInit2(&z, window_bits) != Z_OK) return 0;
+  z.next_in = (Bytef *)(uintptr_t)in;
+  z.avail_in = in_len < UINT_MAX ? (uInt)in_len : UINT_MAX;
+  z.next_out = head;
+  z.avail_out = (uInt)want;
+  int rc = Z_OK;
+  while (rc == Z_OK && z.avail_out > 0) rc = inflate(&z, Z_SYNC_FLUSH);
+  int ok = z.avail_out == 0 && (rc == Z_OK || rc == Z_STREAM_END || rc == Z_BUF_ERROR);
+  inflateEnd(&z);
+  return ok;
+}
+
 static int inflate_each(const uint8_t *data, size_t len, int window_bits,
                         const char *what, const io_limits *l, io_member_fn fn,
                         void *ctx, base_error *err) {
@@ -139,12 +159,10 @@ static int inflate_each(const uint8_t *data, size_t len, int window_bits,
   return rc;
 }
 
-/* The one-call path: 1 with the stream's bytes in *out, 0 when zlib's path
- * is to read it (several members, data after the member, a size past
- * 4 GiB or the limits, a damaged stream, no memory): the bytes it would
- * give are the same, as libdeflate checks the trailer's CRC and size. */
-static int gzip_inflate_whole(const uint8_t *data, size_t len, const io_limits *l,
-                              io_sink *out) {
+/* The size a lone gzip member's trailer gives, when it is one the
+ * one-call path may read: 0 when zlib's path is to read the stream (too
+ * short, no gzip magic, an empty or too large size, past the limits). */
+static uint64_t gzip_whole_size(const uint8_t *data, size_t len, const io_limits *l) {
   if (len < 18 || data[0] != 0x1f || data[1] != 0x8b) return 0;
   const uint8_t *t = data + len - 4;
   uint64_t size = (uint64_t)t[0] | (uint64_t)t[1] << 8 | (uint64_t)t[2] << 16 |
@@ -153,14 +171,29 @@ static int gzip_inflate_whole(const uint8_t *data, size_t len, const io_limits *
   if (size == 0 || size >= SIZE_MAX - 1 ||
       io_check_limits(l, size, size, len, "gzip stream", &unused) != WEFT_OK)
     return 0;
+  return size;
+}
+
+int io_gzip_inflate_exact(const uint8_t *in, size_t in_len, uint8_t *out, size_t size) {
   struct libdeflate_decompressor *d = libdeflate_alloc_decompressor();
-  uint8_t *buf = d ? base_malloc((size_t)size + 1) : NULL;
+  if (!d) return WEFT_ENOMEM;
   size_t used = 0, got = 0;
-  int ok = buf && libdeflate_gzip_decompress_ex(d, data, len, buf, (size_t)size, &used, &got) ==
-                      LIBDEFLATE_SUCCESS &&
-           used == len && got == size;
+  int ok = libdeflate_gzip_decompress_ex(d, in, in_len, out, size, &used, &got) ==
+               LIBDEFLATE_SUCCESS &&
+           used == in_len && got == size;
   libdeflate_free_decompressor(d);
-  if (!ok) {
+  return ok ? WEFT_OK : WEFT_EPARSE;
+}
+
+/* The one-call path: 1 with the stream's bytes in *out, 0 when zlib's path
+ * is to read it (several members, data after the member, a size past
+ * 4 GiB or the limits, a damaged stream, no memory): the bytes it would
+ * give are the same, as libdeflate checks the trailer's CRC and size. */
+static int gzip_inflate_whole(const uint8_t *data, size_t len, const io_limits *l,
+                              io_sink *out) {
+  uint64_t size = gzip_whole_size(data, len, l);
+  uint8_t *buf = size ? base_malloc((size_t)size + 1) : NULL;
+  if (!buf || io_gzip_inflate_exact(data, len, buf, (size_t)size) != WEFT_OK) {
     base_free(buf);
     return 0;
   }
@@ -168,8 +201,25 @@ static int gzip_inflate_whole(const uint8_t *data, size_t len, const io_limits *
   return 1;
 }
 
-int io_gzip_each(const uint8_t *data, size_t len, const io_limits *l,
+/* With IO_EACH_DEFER_INFLATE, a stream the one-call path may read is
+ * yielded as io_member.deflated (gzip set): 1 (*rc the callback's status),
+ * or 0 to read it now. */
+static int gzip_defer(const uint8_t *data, size_t len, const io_limits *l, io_member_fn fn,
+                      void *ctx, int *rc, base_error *err) {
+  uint64_t size = gzip_whole_size(data, len, l);
+  uint8_t head[IO_SNIFF_PREFIX_BYTES];
+  size_t want = size < sizeof head ? (size_t)size : sizeof head;
+  if (!size || !io_inflate_head(data, len, 16 + MAX_WBITS, head, want)) return 0;
+  io_deflated d = {data, len, 0, len, size, 0, 1};
+  io_member m = {NULL, NULL, NULL, (size_t)size, 0, false, &d, head, want};
+  *rc = fn(ctx, &m, err);
+  return 1;
+}
+
+int io_gzip_each(const uint8_t *data, size_t len, unsigned flags, const io_limits *l,
                  io_member_fn fn, void *ctx, base_error *err) {
+  int rc;
+  if ((flags & IO_EACH_DEFER_INFLATE) && gzip_defer(data, len, l, fn, ctx, &rc, err)) return rc;
   io_sink whole;
   if (gzip_inflate_whole(data, len, l, &whole)) return io_yield(&whole, NULL, 0, false, fn, ctx, err);
   return inflate_each(data, len, 16 + MAX_WBITS, "gzip stream", l, fn, ctx,

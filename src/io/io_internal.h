@@ -66,8 +66,19 @@ void io_stored_header_done(const uint8_t *map, uint64_t map_len, uint64_t data_o
  * page of the 2 MiB-aligned blocks it touches, clipped to the mapping. */
 void io_stored_window_done(const uint8_t *map, uint64_t map_len, uint64_t lo, uint64_t hi);
 
-/* zlib-based single-stream containers (gzip.c). */
-int io_gzip_each(const uint8_t *data, size_t len, const io_limits *l,
+/* The first `want` bytes of a zlib stream (inflateInit2's window_bits:
+ * -15 raw deflate, 31 gzip) inflated into head: 1, or 0 if they do not
+ * inflate. Reads only as much input as they need. */
+int io_inflate_head(const uint8_t *in, uint64_t in_len, int window_bits, uint8_t *head,
+                    size_t want);
+/* A whole gzip stream of one member (nothing after it) inflated into
+ * exactly `size` bytes at out, its trailer's CRC-32 and size checked:
+ * WEFT_OK, WEFT_ENOMEM, or WEFT_EPARSE (out's contents undefined). */
+int io_gzip_inflate_exact(const uint8_t *in, size_t in_len, uint8_t *out, size_t size);
+
+/* zlib-based single-stream containers (gzip.c); flags as for
+ * io_archive_each. */
+int io_gzip_each(const uint8_t *data, size_t len, unsigned flags, const io_limits *l,
                  io_member_fn fn, void *ctx, base_error *err);
 int io_ctrace_each(const uint8_t *data, size_t len, const io_limits *l,
                    io_member_fn fn, void *ctx, base_error *err);

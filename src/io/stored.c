@@ -114,23 +114,28 @@ int io_inflate_exact(struct libdeflate_decompressor *d, const uint8_t *in, size_
   return got == size && stored_crc32(out, size) == crc ? 0 : -1;
 }
 
-int io_deflated_inflate(const io_deflated *d, uint8_t **out) {
-  *out = NULL;
+int io_deflated_inflate_into(const io_deflated *d, uint8_t *out) {
   if (d->size >= SIZE_MAX || d->compressed > SIZE_MAX) return WEFT_EPARSE;
+  if (d->gzip) return io_gzip_inflate_exact(d->map + d->at, (size_t)d->compressed, out,
+                                            (size_t)d->size);
   struct libdeflate_decompressor *inflater = libdeflate_alloc_decompressor();
-  uint8_t *buf = base_malloc((size_t)d->size + 1);
-  if (!inflater || !buf) {
-    libdeflate_free_decompressor(inflater);
-    base_free(buf);
-    return WEFT_ENOMEM;
-  }
-  int ok = io_inflate_exact(inflater, d->map + d->at, (size_t)d->compressed, buf,
+  if (!inflater) return WEFT_ENOMEM;
+  int ok = io_inflate_exact(inflater, d->map + d->at, (size_t)d->compressed, out,
                             (size_t)d->size, d->crc) == 0;
   libdeflate_free_decompressor(inflater);
   io_stored_window_done(d->map, d->map_len, d->at, d->at + d->compressed);
-  if (!ok) {
+  return ok ? WEFT_OK : WEFT_EPARSE;
+}
+
+int io_deflated_inflate(const io_deflated *d, uint8_t **out) {
+  *out = NULL;
+  if (d->size >= SIZE_MAX || d->compressed > SIZE_MAX) return WEFT_EPARSE;
+  uint8_t *buf = base_malloc((size_t)d->size + 1);
+  if (!buf) return WEFT_ENOMEM;
+  int rc = io_deflated_inflate_into(d, buf);
+  if (rc) {
     base_free(buf);
-    return WEFT_EPARSE;
+    return rc;
   }
   buf[d->size] = 0;
   *out = buf;

@@ -217,7 +217,11 @@ class InputReleaseTest(e.TempDirTest):
                     {'TMPDIR': os.path.join(self.dir, 'missing')}):
             self.assertSameRun(run_env(env, '--quiet', '-q', q, deflated)[1], want)
         self.assertSameRun(self.check_same(tar), want)
-        self.check_same(gz)
+        # A gzip stream inflated by a job straight into the spill file, and
+        # on the heap when spilling is off or refused.
+        want_gz = self.check_same(gz)
+        for env in ({'WEFT_SPILL': '0'}, {'TMPDIR': '/dev/shm'}):
+            self.assertSameRun(run_env(env, '--quiet', '-q', q, gz)[1], want_gz)
         # A stored zip inside a stored zip: the inner one is unpacked from memory.
         nested = self.zip_of('n.zip', [('inner.zip', read(stored))],
                              zipfile.ZIP_STORED)
@@ -293,6 +297,25 @@ class InputReleaseTest(e.TempDirTest):
             self.assertNotEqual(got[0], 0, name)
             self.assertSameRun(got, want)
             self.assertIn('a.json', got[2], name)
+
+    def test_damaged_gzip_fails_clearly(self):
+        """A gzip stream that libdeflate refuses in one call (deferred to a
+        job, then read again through zlib) fails with zlib's words and the
+        file's name, whether its bytes were to be spilled or not."""
+        good = gzip.compress(self.json)
+        cases = (('truncated', good[:len(good) // 2], 'likely truncated'),
+                 ('flipped', good[:len(good) // 2] + bytes([good[len(good) // 2] ^ 0x10]) +
+                  good[len(good) // 2 + 1:], 'corrupt compressed data'),
+                 ('crc', good[:-8] + bytes([good[-8] ^ 0xff]) + good[-7:], 'incorrect data check'))
+        for name, data, words in cases:
+            path = self.write(name + '.json.gz', data)
+            for env in ({}, {'WEFT_SPILL': '0'}, KEEP):
+                rc, _, err = run_env(env, '--quiet', '-Q', 'select count(*) from slice', path)
+                self.assertNotEqual(rc, 0, name)
+                self.assertIn(name + '.json.gz', err, name)
+                self.assertIn('ERR:tp-corrupt', err, name)
+                if name != 'flipped':  # a flipped bit may fail the CRC instead
+                    self.assertIn(words, err, name)
 
     def test_truncated_archive_fails_the_same_way(self):
         path = self.zip_of('s.zip', [('a.json', self.json), ('b.txt', self.systrace)],

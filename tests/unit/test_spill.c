@@ -1,8 +1,9 @@
 /* core/spill: members written to an unlinked file and mapped back, at
  * page-aligned offsets; memory-only file systems, missing directories and
  * WEFT_SPILL off leave the bytes on the heap. Through the public API: the
- * large deflated member of a zip is spilled, the small one is not, and the
- * tables are the same with spilling off or refused. */
+ * large deflated member of a zip is spilled, the small one is not, a large
+ * gzip stream is inflated into the spill file, and the tables are the same
+ * with spilling off or refused. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <zlib.h>
 
 #include "check.h"
 #include "core/spill.h"
@@ -102,6 +104,55 @@ static void test_off_or_unusable_keeps_the_heap(void) {
   spill_init(&s, spill_dir, 1);
   CHECK(spill_member(&s, bytes, 0, &data, &map_len) == NULL); /* nothing to spill */
   CHECK_EQ_INT(s.state, SPILL_UNTRIED);
+  spill_close(&s);
+}
+
+/* Reservations filled through their mapping, between written members:
+ * each at its own page-aligned range, readable after the seal and after
+ * close. On a file system spill_reserve does not use, it gives nothing
+ * and spill_member still works. */
+static void test_reservations_are_filled_in_place(void) {
+  spill_file s;
+  spill_init(&s, spill_dir, 1);
+  size_t lens[] = {5000, 1, 3 * 4096, 70001};
+  void *maps[4];
+  size_t map_lens[4];
+  const uint8_t *datas[4];
+  uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+  for (int i = 0; i < 4; i++) {
+    uint8_t *bytes = pattern(lens[i], (unsigned)i + 10);
+    uint64_t before = s.size;
+    uint8_t *room = NULL;
+    maps[i] = i % 2 ? NULL : spill_reserve(&s, lens[i], &room, &map_lens[i]);
+    if (i == 0 && !maps[i]) {
+      CHECK(!s.allocates);
+      fprintf(stderr, "skip: spill_reserve unused on this file system\n");
+    }
+    if (maps[i]) {
+      CHECK(s.allocates);
+      CHECK_EQ_INT(map_lens[i], (lens[i] + page - 1) / page * page);
+      memcpy(room, bytes, lens[i]);
+      spill_seal(maps[i], map_lens[i]);
+      datas[i] = room;
+    } else {
+      maps[i] = spill_member(&s, bytes, lens[i], &datas[i], &map_lens[i]);
+      CHECK(maps[i] != NULL);
+    }
+    CHECK_EQ_INT(s.size - before, (lens[i] + page - 1) / page * page);
+    free(bytes);
+  }
+  spill_close(&s);
+  for (int i = 0; i < 4; i++) {
+    uint8_t *bytes = pattern(lens[i], (unsigned)i + 10);
+    if (maps[i]) CHECK(memcmp(datas[i], bytes, lens[i]) == 0);
+    if (maps[i]) munmap(maps[i], map_lens[i]);
+    free(bytes);
+  }
+  uint8_t *room;
+  size_t map_len;
+  CHECK(spill_reserve(&s, 10, &room, &map_len) == NULL); /* closed: off */
+  spill_init(&s, "/dev/shm", 1);
+  CHECK(spill_reserve(&s, 10, &room, &map_len) == NULL); /* memory: off */
   spill_close(&s);
 }
 
@@ -222,6 +273,38 @@ static void test_loader_spills_large_deflated_members(void) {
   unlink(deflated);
 }
 
+/* A gzip stream above the size from which jobs inflate straight into a
+ * reservation of the spill file (unpack.c: 32 MiB): 2,000 slices, then
+ * white space. The same tables with spilling off and refused. */
+static void test_loader_inflates_large_gzip_in_place(void) {
+  char path[96];
+  snprintf(path, sizeof path, "%s/big.json.gz", spill_dir);
+  size_t len = 0, pad = (size_t)33 << 20;
+  char *json = json_slices(2000, &len);
+  gzFile gz = json ? gzopen(path, "wb1") : NULL;
+  char *spaces = malloc(pad);
+  int ok = gz && spaces && gzwrite(gz, json, (unsigned)(len - 1)) == (int)(len - 1);
+  if (spaces) memset(spaces, ' ', pad);
+  ok = ok && gzwrite(gz, spaces, (unsigned)pad) == (int)pad && gzwrite(gz, "]", 1) == 1;
+  if (gz) ok = gzclose(gz) == Z_OK && ok;
+  CHECK(ok);
+  free(json);
+  free(spaces);
+  int64_t n, sum, n0, sum0;
+  setenv("TMPDIR", spill_dir, 1);
+  CHECK_EQ_INT(load_zip(path, &n, &sum), len + pad);
+  CHECK_EQ_INT(n, 2000);
+  setenv("WEFT_SPILL", "0", 1);
+  CHECK_EQ_INT(load_zip(path, &n0, &sum0), 0);
+  CHECK(n0 == n && sum0 == sum);
+  unsetenv("WEFT_SPILL");
+  setenv("TMPDIR", "/dev/shm", 1);
+  CHECK_EQ_INT(load_zip(path, &n0, &sum0), 0);
+  CHECK(n0 == n && sum0 == sum);
+  unsetenv("TMPDIR");
+  unlink(path);
+}
+
 int main(void) {
   if (!make_disk_dir()) { /* every candidate is tmpfs: nothing to test */
     fprintf(stderr, "skip: no disk-backed directory (. and /var/tmp are in memory)\n");
@@ -229,8 +312,10 @@ int main(void) {
   }
   RUN_TEST(test_members_map_back_at_page_offsets);
   RUN_TEST(test_off_or_unusable_keeps_the_heap);
+  RUN_TEST(test_reservations_are_filled_in_place);
   RUN_TEST(test_memory_file_systems_are_refused);
   RUN_TEST(test_loader_spills_large_deflated_members);
+  RUN_TEST(test_loader_inflates_large_gzip_in_place);
   rmdir(spill_dir);
   return CHECK_SUMMARY();
 }
