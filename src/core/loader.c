@@ -39,6 +39,16 @@ typedef struct loader_ready_scan {
   base_error err;
 } loader_ready_scan;
 
+/* A top-level gzip file's unpack queued ahead of its turn (from
+ * loader_scan_upcoming), for its container's deferred member to adopt. */
+typedef struct loader_upcoming {
+  const uint8_t *data; /* the file's bytes */
+  size_t len;
+  uint64_t size;       /* inflated bytes */
+  unpack_member *job;
+  uint8_t spill;       /* a member map is reserved for it */
+} loader_upcoming;
+
 /* Input bytes the loader owns: a heap buffer or a read-only file mapping. */
 typedef struct loader_blob {
   uint8_t *heap; /* base_malloc'd, or NULL */
@@ -73,6 +83,8 @@ struct loader {
   VEC(loader_scan) scan_jobs; /* scans of upcoming members, in member order */
   uint64_t scan_ahead_bytes; /* input bytes of scan_jobs */
   unpacker unpack;           /* deferred archive members' jobs */
+  VEC(loader_upcoming) upcoming; /* top-level gzip files unpacked ahead */
+  uint64_t upcoming_bytes;   /* their inflated bytes */
   loader_ready_scan ready;   /* the scan of the member being processed */
 };
 
@@ -280,8 +292,12 @@ static scan_pool *loader_pool(loader *l) {
   return l->scans;
 }
 
+static void loader_upcoming_drop(loader *l, const uint8_t *data, size_t len);
+
 static void loader_scans_stop(loader *l) {
   if (!l->scans) return;
+  loader_upcoming_drop(l, NULL, 0);
+  VEC_FREE(l->upcoming);
   loader_scans_drop(l, 0);
   scan_pool_destroy(l->scans);
   l->scans = NULL;
@@ -343,8 +359,13 @@ static int loader_scan_ahead(loader *l, io_trace_type type, const uint8_t *data,
   return 1;
 }
 
+static void loader_unpack_upcoming(loader *l, const uint8_t *data, size_t len);
+
 void loader_scan_upcoming(loader *l, const uint8_t *data, size_t len) {
-  if (l->threads > 1) (void)loader_scan_ahead(l, io_sniff(data, len), data, len, 1);
+  if (l->threads <= 1) return;
+  io_trace_type type = io_sniff(data, len);
+  if (type == IO_TRACE_GZIP) loader_unpack_upcoming(l, data, len);
+  else (void)loader_scan_ahead(l, type, data, len, 1);
 }
 
 /* Unlinks the job queued ahead for these bytes from the window; NULL if
@@ -365,6 +386,7 @@ static scan_job *loader_scan_unqueue(loader *l, const uint8_t *data, size_t len)
 void loader_scan_forget(loader *l, const uint8_t *data, size_t len) {
   scan_job *job = loader_scan_unqueue(l, data, len);
   if (job) scan_job_drop(l->scans, job);
+  loader_upcoming_drop(l, data, len);
 }
 
 /* The scan of a file about to be tokenized: the result of the scan queued
@@ -734,21 +756,87 @@ typedef struct loader_source {
  * (the first one whatever its size), and as many members as scans. */
 #define LOADER_UNPACK_AHEAD_BYTES ((uint64_t)64 << 20)
 
-/* Queues the job of the deferred member at processing position i. `alone`:
- * nothing else is queued (its scan may split). */
+/* The request for a deferred member of `type` and `len` bytes. */
+static unpack_request loader_unpack_request(const loader *l, const io_deflated *d,
+                                            io_trace_type type, size_t len, int alone) {
+  const importer_ops *ops = loader_importer_for(type);
+  unpack_request req = {*d, ops && ops->scan ? ops : NULL, 0, alone && l->threads > 1,
+                        l->threads <= 1};
+  req.spill = len >= SPILL_MIN_BYTES && !io_trace_type_is_container(type) &&
+              l->member_maps < LOADER_MEMBER_MAPS_MAX;
+  return req;
+}
+
+/* Queues the unpack of an upcoming top-level gzip file (one io_archive_each
+ * would defer), within the window of LOADER_UNPACK_AHEAD_BYTES beyond the
+ * first, as for members. Best effort: otherwise it is unpacked in its turn. */
+static void loader_unpack_upcoming(loader *l, const uint8_t *data, size_t len) {
+  io_limits limits = l->limits;
+  limits.max_total_bytes = loader_expand_budget(l);
+  io_deflated d;
+  uint8_t head[IO_SNIFF_PREFIX_BYTES];
+  size_t head_len;
+  size_t window = 4 * (size_t)(l->threads - 1) + 2;
+  if (!io_gzip_deferred(data, len, &limits, &d, head, &head_len) || l->upcoming.len >= window ||
+      (l->upcoming.len && l->upcoming_bytes + d.size > LOADER_UNPACK_AHEAD_BYTES))
+    return;
+  unpack_request req = loader_unpack_request(l, &d, io_sniff(head, head_len), (size_t)d.size, 0);
+  loader_upcoming u = {data, len, d.size, NULL, (uint8_t)req.spill};
+  scan_pool *pool = loader_pool(l);
+  if (!pool || VEC_RESERVE(l->upcoming, l->upcoming.len + 1) ||
+      unpack_submit(&l->unpack, pool, &req, &u.job))
+    return;
+  if (req.spill) l->member_maps++;
+  VEC_PUSH(l->upcoming, u);
+  l->upcoming_bytes += d.size;
+}
+
+/* Unlinks upcoming unpack i, returning its job. */
+static unpack_member *loader_upcoming_unlink(loader *l, size_t i, uint8_t *spill) {
+  loader_upcoming u = l->upcoming.data[i];
+  memmove(&l->upcoming.data[i], &l->upcoming.data[i + 1],
+          (l->upcoming.len - i - 1) * sizeof u);
+  l->upcoming.len--;
+  l->upcoming_bytes -= u.size;
+  *spill = u.spill;
+  return u.job;
+}
+
+/* The job queued ahead for a deferred gzip stream (the same bytes give the
+ * same request), unlinked; or NULL. */
+static unpack_member *loader_upcoming_take(loader *l, const io_deflated *d, uint8_t *spill) {
+  for (size_t i = 0; d->gzip && i < l->upcoming.len; i++)
+    if (l->upcoming.data[i].data == d->map && l->upcoming.data[i].len == d->compressed &&
+        l->upcoming.data[i].size == d->size)
+      return loader_upcoming_unlink(l, i, spill);
+  return NULL;
+}
+
+/* Drops the upcoming unpacks of these bytes (all of them: data NULL). */
+static void loader_upcoming_drop(loader *l, const uint8_t *data, size_t len) {
+  for (size_t i = l->upcoming.len; i-- > 0;) {
+    if (data && (l->upcoming.data[i].data != data || l->upcoming.data[i].len != len)) continue;
+    uint8_t spill;
+    unpack_drop(l->scans, loader_upcoming_unlink(l, i, &spill));
+    if (spill) l->member_maps--;
+  }
+}
+
+/* Queues the job of the deferred member at processing position i (or
+ * adopts the one queued ahead for it). `alone`: nothing else is queued
+ * (its scan may split). */
 static int loader_unpack_submit(loader *l, loader_members *ms, size_t i, int alone) {
   const io_order_entry *e = &ms->entries.data[i];
   loader_deferred *d = &ms->deferred.data[e->index];
   size_t len = ms->lens.data[e->index];
-  const importer_ops *ops = loader_importer_for(e->type);
-  unpack_request req = {d->deflated, ops && ops->scan ? ops : NULL, 0,
-                        alone && l->threads > 1, l->threads <= 1};
-  req.spill = len >= SPILL_MIN_BYTES && !io_trace_type_is_container(e->type) &&
-              l->member_maps < LOADER_MEMBER_MAPS_MAX;
-  scan_pool *pool = loader_pool(l);
-  if (!pool || unpack_submit(&l->unpack, pool, &req, &d->job)) return WEFT_ENOMEM;
-  d->spill = (uint8_t)req.spill;
-  if (req.spill) l->member_maps++;
+  d->job = loader_upcoming_take(l, &d->deflated, &d->spill);
+  if (!d->job) {
+    unpack_request req = loader_unpack_request(l, &d->deflated, e->type, len, alone);
+    scan_pool *pool = loader_pool(l);
+    if (!pool || unpack_submit(&l->unpack, pool, &req, &d->job)) return WEFT_ENOMEM;
+    d->spill = (uint8_t)req.spill;
+    if (req.spill) l->member_maps++;
+  }
   ms->unpacking++;
   ms->unpack_bytes += len;
   return WEFT_OK;
@@ -930,6 +1018,7 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
   }
   loader_scans_drop(l, scans_before);
   loader_unpack_drop_all(l, &ms);
+  if (src->data) loader_upcoming_drop(l, src->data, src->len); /* not adopted */
   loader_ready_free(l); /* a member that failed before its tokenize */
   for (size_t i = 0; i < ms.names.len; i++) base_free(ms.names.data[i]);
   VEC_FREE(ms.entries);

@@ -26,9 +26,10 @@ int loader_add_mapped(loader *l, const char *name, void *map, size_t len,
                       base_error *err);
 /* Scans ahead (core/scan.h) for plain files given one by one: queues a scan
  * of the bytes of a file that will be added later with loader_add_mapped,
- * so that it runs on a worker while earlier files load. Best effort: when
- * the window is full, the format has no scan, or memory runs out, the file
- * is scanned in its turn. loader_scan_forget drops such a scan (the file
+ * so that it runs on a worker while earlier files load; for a gzip file
+ * that its turn would inflate in one call, the job that inflates (and
+ * spills and scans) it. Best effort: when the window is full, the format
+ * has no scan, or memory runs out, the file is scanned in its turn. loader_scan_forget drops such a scan (the file
  * will not be added); either must happen before the bytes are unmapped. */
 void loader_scan_upcoming(loader *l, const uint8_t *data, size_t len);
 void loader_scan_forget(loader *l, const uint8_t *data, size_t len);

@@ -152,6 +152,13 @@ int io_deflated_inflate(const io_deflated *d, uint8_t **out);
  * on failure their content is undefined. */
 int io_deflated_inflate_into(const io_deflated *d, uint8_t *out);
 
+/* Whether io_archive_each with IO_EACH_DEFER_INFLATE would defer the gzip
+ * stream data: 1 with what it would yield (*out, and its first bytes in
+ * head: *head_len of them, at most IO_SNIFF_PREFIX_BYTES), else 0.
+ * Inflates only those first bytes. */
+int io_gzip_deferred(const uint8_t *data, size_t len, const io_limits *l, io_deflated *out,
+                     uint8_t *head, size_t *head_len);
+
 /* Calls fn once with member number `index` (io_member.index) of the zip
  * or tar at `path`, read through libarchive alone, under `limits` as for
  * that member alone; an error if it cannot be read. */

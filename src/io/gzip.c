@@ -201,17 +201,26 @@ static int gzip_inflate_whole(const uint8_t *data, size_t len, const io_limits *
   return 1;
 }
 
+int io_gzip_deferred(const uint8_t *data, size_t len, const io_limits *l, io_deflated *out,
+                     uint8_t *head, size_t *head_len) {
+  uint64_t size = gzip_whole_size(data, len, l);
+  size_t want = size < IO_SNIFF_PREFIX_BYTES ? (size_t)size : IO_SNIFF_PREFIX_BYTES;
+  if (!size || !io_inflate_head(data, len, 16 + MAX_WBITS, head, want)) return 0;
+  *out = (io_deflated){data, len, 0, len, size, 0, 1};
+  *head_len = want;
+  return 1;
+}
+
 /* With IO_EACH_DEFER_INFLATE, a stream the one-call path may read is
  * yielded as io_member.deflated (gzip set): 1 (*rc the callback's status),
  * or 0 to read it now. */
 static int gzip_defer(const uint8_t *data, size_t len, const io_limits *l, io_member_fn fn,
                       void *ctx, int *rc, base_error *err) {
-  uint64_t size = gzip_whole_size(data, len, l);
+  io_deflated d;
   uint8_t head[IO_SNIFF_PREFIX_BYTES];
-  size_t want = size < sizeof head ? (size_t)size : sizeof head;
-  if (!size || !io_inflate_head(data, len, 16 + MAX_WBITS, head, want)) return 0;
-  io_deflated d = {data, len, 0, len, size, 0, 1};
-  io_member m = {NULL, NULL, NULL, (size_t)size, 0, false, &d, head, want};
+  size_t want;
+  if (!io_gzip_deferred(data, len, l, &d, head, &want)) return 0;
+  io_member m = {NULL, NULL, NULL, (size_t)d.size, 0, false, &d, head, want};
   *rc = fn(ctx, &m, err);
   return 1;
 }

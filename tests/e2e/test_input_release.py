@@ -298,6 +298,34 @@ class InputReleaseTest(e.TempDirTest):
             self.assertSameRun(got, want)
             self.assertIn('a.json', got[2], name)
 
+    def test_gzip_files_unpacked_ahead(self):
+        """Gzip files given together are inflated (and spilled and scanned)
+        by jobs queued ahead of their turn: the same tables at 1, 2 and 3
+        threads, with a two-member stream (read through zlib in its turn)
+        among them; and a failure in an earlier file drops the jobs of the
+        later ones cleanly."""
+        paths = []
+        for i in range(4):
+            data = gzip.compress(json_trace(6000, 20 + i))
+            if i == 2:  # two members: not inflated in one call
+                data = gzip.compress(b' ' * 1000) + data
+            paths.append(self.write('g%d.json.gz' % i, data))
+        paths.append(self.write('s.txt.gz', gzip.compress(systrace_text(8000, 30))))
+        q = self.write('q.sql', ';\n'.join(QUERIES) + ';')
+        want = run_env({}, '--threads', '1', '--quiet', '-q', q, *paths)
+        self.assertEqual(want[0], 0, want[2])
+        for threads in ('2', '3'):
+            self.assertSameRun(run_env({}, '--threads', threads, '--quiet', '-q', q, *paths),
+                               want)
+            self.assertSameRun(run_env({'WEFT_SPILL': '0'}, '--threads', threads, '--quiet',
+                                       '-q', q, *paths), want)
+        bad = self.write('bad.bin', b'\x07' * 100)  # of no known type
+        for threads in ('1', '2', '3'):
+            rc, _, err = run_env({}, '--threads', threads, '--quiet', '-Q', 'select 1',
+                                 paths[0], bad, *paths[1:])
+            self.assertNotEqual(rc, 0)
+            self.assertIn('bad.bin', err)
+
     def test_damaged_gzip_fails_clearly(self):
         """A gzip stream that libdeflate refuses in one call (deferred to a
         job, then read again through zlib) fails with zlib's words and the
