@@ -36,6 +36,57 @@ def slice_packets(seq, tid, name, ts, dur, machine=None):
             % (seq, tid, tid, tail, ts, seq, name, tail, ts + dur, seq, tail))
 
 
+def varint(v):
+    out = bytearray()
+    while True:
+        out.append((v & 0x7f) | (0x80 if v > 0x7f else 0))
+        v >>= 7
+        if not v:
+            return bytes(out)
+
+
+def read_varint(data, i):
+    v = shift = 0
+    while True:
+        b = data[i]
+        v |= (b & 0x7f) << shift
+        shift += 7
+        i += 1
+        if b < 0x80:
+            return v, i
+
+
+def fields(data):
+    """The top-level fields of a message: (number, wire type, raw bytes)."""
+    i, out = 0, []
+    while i < len(data):
+        start = i
+        tag, i = read_varint(data, i)
+        wire = tag & 7
+        if wire == 0:
+            _, i = read_varint(data, i)
+        elif wire == 2:
+            n, i = read_varint(data, i)
+            i += n
+        else:
+            i += 8 if wire == 1 else 4
+        out.append((tag >> 3, wire, data[start:i]))
+    return out
+
+
+def overlong_machine_ids(trace):
+    """The trace with every packet's machine_id tag written in three bytes
+    (0x90 0x86 0x00) instead of two, which decodes the same."""
+    out = bytearray()
+    for _, _, raw in fields(trace):
+        _, i = read_varint(raw, 1)
+        body = bytearray()
+        for number, _, field in fields(raw[i:]):
+            body += b'\x90\x86\x00' + field[2:] if number == 98 else field
+        out += b'\x0a' + varint(len(body)) + body
+    return bytes(out)
+
+
 def app_json(name, ts_us, dur_us):
     return json.dumps({'traceEvents': [{'ph': 'X', 'pid': 9, 'tid': 9, 'ts': ts_us,
                                         'dur': dur_us, 'name': name}]})
@@ -152,6 +203,29 @@ class MergeTest(MergeBase):
                          'on s.track_id = t.id join machine m on t.machine_id = m.id '
                          'group by 1 order by 1')
         self.assertEqual(out, '"raw_id","n"\n0,1\n7,1\n')
+
+    def test_machine_ids_found_however_encoded(self):
+        """The scan for embedded machine ids reads only the packets where a
+        machine_id tag could be: it finds one whose tag is written in more
+        bytes than needed, and invents none from a name holding the tag's
+        bytes."""
+        by_machine = ('select m.raw_id, count(*) as n from slice s join track t '
+                      'on s.track_id = t.id join machine m on t.machine_id = m.id '
+                      'group by 1 order by 1')
+        relay = self.relay()
+        want = self.query(relay, sql=by_machine)
+        self.assertEqual(want, '"raw_id","n"\n0,1\n7,1\n')
+        with open(relay, 'rb') as f:
+            data = f.read()
+        self.assertIn(b'\x90\x06\x07', data)
+        long_tags = e.write_temp(self.dir, 'long.pb', overlong_machine_ids(data))
+        self.assertEqual(self.query(long_tags, sql=by_machine), want)
+        p = self.proto('tag_bytes.pb', snapshot([(BOOT, 5)]) +
+                       slice_packets(1, 3, 'x\\220\\006\\007', 100, 10))
+        out = self.query(p, sql='select m.raw_id, hex(s.name) as name from slice s '
+                         'join track t on s.track_id = t.id join machine m '
+                         'on t.machine_id = m.id')
+        self.assertEqual(out, '"raw_id","name"\n0,"78900607"\n')
 
     def test_single_machine_trace_adopted_onto_host(self):
         p = self.proto('vm_only.pb', snapshot([(BOOT, 5)], machine=9) +

@@ -131,6 +131,20 @@ static int proto_scan_machine(proto_scan_result *s, base_map *seen, proto_span p
   return WEFT_OK;
 }
 
+/* The first place at or after p where a top-level machine_id field could
+ * start, or end: its tag (field 98, varint), however it is encoded, is the
+ * byte 0x90 then one whose low 7 bits are 6. A packet with no such place
+ * has no machine_id, so the walk reads the fields of only the few packets
+ * that have one (memchr skips the rest far faster than the fields can be
+ * read: most traces carry no machine ids at all). */
+static const uint8_t *proto_scan_machine_tag(const uint8_t *p, const uint8_t *end) {
+  while (p < end && (p = memchr(p, 0x90, (size_t)(end - p))) != NULL) {
+    if (p + 1 < end && (p[1] & 0x7f) == 6) return p;
+    p++;
+  }
+  return end;
+}
+
 /* The packet's brief, pushed in walk order (kind NONE for one tokenize
  * reads itself, and for a malformed one). */
 static int proto_scan_brief(proto_scan_result *s, const import_scan_input *in,
@@ -151,10 +165,10 @@ static int proto_scan_collect(proto_scan_result *s, const import_scan_input *in)
   proto_packet pkt;
   size_t given = 0;
   int chunked = !s->chunk && in->len > PROTO_BRIEF_FILE_MAX;
+  const uint8_t *tag = in->data; /* next possible machine_id tag (or past) */
   proto_packets_init(&it, in->data, in->len, 0);
   while (rc == WEFT_OK) {
-    base_error perr = {0};
-    int next = proto_packets_next(&it, &pkt, &perr);
+    int next = proto_packets_next(&it, &pkt, NULL); /* why it stopped: it.error */
     if (next == 0) break;
     if (next < 0) {
       if (it.error == PROTO_PACKETS_ERR_UNEXPECTED_FIELD) continue;
@@ -164,7 +178,11 @@ static int proto_scan_collect(proto_scan_result *s, const import_scan_input *in)
     if (chunked && (s->chunk_starts.len == 0 ||
                     pkt.offset - s->chunk_starts.data[s->chunk_starts.len - 1] >= PROTO_CHUNK_BYTES))
       rc = VEC_PUSH(s->chunk_starts, pkt.offset) ? WEFT_ENOMEM : WEFT_OK;
-    if (!rc && !s->chunk) rc = proto_scan_machine(s, &seen, pkt.data);
+    if (!rc && !s->chunk) {
+      if (tag < pkt.data.data) tag = proto_scan_machine_tag(pkt.data.data, in->data + in->len);
+      if (tag < pkt.data.data + pkt.data.len) rc = proto_scan_machine(s, &seen, pkt.data);
+      else s->has_unmarked = 1; /* no machine_id tag in it */
+    }
     if (!rc && s->has_briefs) rc = proto_scan_brief(s, in, pkt.data);
   }
   base_map_free(&seen);
