@@ -104,10 +104,10 @@ static int unpack_run(void *arg, void **result, base_error *err) {
   (void)result;
   unpack_member *m = arg;
   unpack_result *r = &m->out;
+  r->len = (size_t)m->req.deflated.size; /* unpack_spill writes r->len bytes */
   int rc = unpack_inflate(m, r);
   if (rc)
     return base_error_set(err, rc, rc == WEFT_ENOMEM ? "out of memory" : "does not inflate");
-  r->len = (size_t)m->req.deflated.size;
   r->scan_ops = m->req.scan_ops;
   if (r->scan_ops) {
     import_scan_input in = {r->data, r->len, m->u->options, r->map && m->u->give_back,

@@ -273,6 +273,67 @@ static void test_loader_spills_large_deflated_members(void) {
   unlink(deflated);
 }
 
+static void put16(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v, p[1] = (uint8_t)(v >> 8); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, v & 0xffff), put16(p + 2, v >> 16); }
+
+/* Writes a zip of one deflated member whose local header carries its sizes
+ * and CRC (no data descriptor, unlike libarchive's writer): the kind the
+ * archive walk defers to a pool job. */
+static int write_deferred_zip(const char *path, const char *name, const char *data,
+                              size_t len) {
+  uLong bound = compressBound((uLong)len) + 64;
+  uint8_t *packed = malloc(bound);
+  z_stream z;
+  memset(&z, 0, sizeof z);
+  int ok = packed && deflateInit2(&z, 6, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK;
+  z.next_in = (Bytef *)(uintptr_t)data;
+  z.avail_in = (uInt)len;
+  z.next_out = packed;
+  z.avail_out = (uInt)bound;
+  ok = ok && deflate(&z, Z_FINISH) == Z_STREAM_END;
+  size_t packed_len = z.total_out;
+  deflateEnd(&z);
+  uint32_t crc = (uint32_t)crc32(0, (const Bytef *)data, (uInt)len);
+  size_t n = strlen(name);
+  uint8_t local[30] = {'P', 'K', 3, 4, 20, 0, 0, 0, 8, 0}, central[46] = {'P', 'K', 1, 2, 20, 0,
+                                                                          20, 0, 0, 0, 8, 0};
+  uint8_t end[22] = {'P', 'K', 5, 6};
+  put32(local + 14, crc), put32(local + 18, (uint32_t)packed_len), put32(local + 22, (uint32_t)len);
+  put16(local + 26, (uint32_t)n);
+  put32(central + 16, crc), put32(central + 20, (uint32_t)packed_len);
+  put32(central + 24, (uint32_t)len), put16(central + 28, (uint32_t)n);
+  put16(end + 8, 1), put16(end + 10, 1), put32(end + 12, (uint32_t)(46 + n));
+  put32(end + 16, (uint32_t)(30 + n + packed_len));
+  FILE *f = ok ? fopen(path, "wb") : NULL;
+  ok = f && fwrite(local, 1, 30, f) == 30 && fwrite(name, 1, n, f) == n &&
+       fwrite(packed, 1, packed_len, f) == packed_len && fwrite(central, 1, 46, f) == 46 &&
+       fwrite(name, 1, n, f) == n && fwrite(end, 1, 22, f) == 22;
+  if (f) ok = fclose(f) == 0 && ok;
+  free(packed);
+  return ok;
+}
+
+/* A deflated member the walk defers is inflated by a pool job, which
+ * spills it (the job's path, not the loading thread's). */
+static void test_deferred_member_spilled_by_its_job(void) {
+  char path[96];
+  snprintf(path, sizeof path, "%s/deferred.zip", spill_dir);
+  size_t len = 0;
+  char *json = json_slices(5000, &len);
+  CHECK(json && len >= SPILL_MIN_BYTES && write_deferred_zip(path, "a.json", json, len));
+  free(json);
+  int64_t n, sum, n0, sum0;
+  setenv("TMPDIR", spill_dir, 1);
+  CHECK_EQ_INT(load_zip(path, &n, &sum), len);
+  CHECK_EQ_INT(n, 5000);
+  setenv("WEFT_SPILL", "0", 1);
+  CHECK_EQ_INT(load_zip(path, &n0, &sum0), 0);
+  CHECK(n0 == n && sum0 == sum);
+  unsetenv("WEFT_SPILL");
+  unsetenv("TMPDIR");
+  unlink(path);
+}
+
 /* A gzip stream above the size from which jobs inflate straight into a
  * reservation of the spill file (unpack.c: 32 MiB): 2,000 slices, then
  * white space. The same tables with spilling off and refused. */
@@ -315,6 +376,7 @@ int main(void) {
   RUN_TEST(test_reservations_are_filled_in_place);
   RUN_TEST(test_memory_file_systems_are_refused);
   RUN_TEST(test_loader_spills_large_deflated_members);
+  RUN_TEST(test_deferred_member_spilled_by_its_job);
   RUN_TEST(test_loader_inflates_large_gzip_in_place);
   rmdir(spill_dir);
   return CHECK_SUMMARY();
