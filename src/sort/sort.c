@@ -486,8 +486,10 @@ typedef struct sort_key {
   uint32_t idx;
 } sort_key;
 
+/* Without short-circuits, so that the compiler can pick without a branch
+ * (which one is less is what the merge cannot predict). */
 static int sort_key_less(sort_key a, sort_key b) {
-  return a.ts < b.ts || (a.ts == b.ts && a.idx < b.idx);
+  return (a.ts < b.ts) | ((a.ts == b.ts) & (a.idx < b.idx));
 }
 
 static void sort_key_down(sort_key *h, size_t n, size_t i) {
@@ -495,7 +497,8 @@ static void sort_key_down(sort_key *h, size_t n, size_t i) {
   for (;;) {
     size_t c = 2 * i + 1;
     if (c >= n) break;
-    if (c + 1 < n && sort_key_less(h[c + 1], h[c])) c++;
+    size_t r = c + 1 < n ? c + 1 : c; /* the right child, or c again */
+    c += (size_t)sort_key_less(h[r], h[c]);
     if (!sort_key_less(h[c], moving)) break;
     h[i] = h[c];
     i = c;
