@@ -114,31 +114,7 @@ class DeterminismTest(e.TempDirTest):
 def proto_packets(data):
     """The top-level TracePacket records (field 1) of a proto trace, each
     with its tag and length prefix."""
-    out, pos = [], 0
-    while pos < len(data):
-        start = pos
-        pos += 1  # tag 0x0a
-        length, shift = 0, 0
-        while True:
-            b = data[pos]
-            pos += 1
-            length |= (b & 0x7f) << shift
-            shift += 7
-            if b < 0x80:
-                break
-        pos += length
-        out.append(data[start:pos])
-    return out
-
-
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7f
-        v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
+    return [raw for _, _, raw in e.proto_fields(data)]
 
 
 def compressed(packets, per_group):
@@ -147,8 +123,8 @@ def compressed(packets, per_group):
     out = bytearray()
     for i in range(0, len(packets), per_group):
         z = zlib.compress(b''.join(packets[i:i + per_group]))
-        inner = b'\x92\x03' + varint(len(z)) + z  # field 50, wire type 2
-        out += b'\x0a' + varint(len(inner)) + inner
+        inner = b'\x92\x03' + e.varint(len(z)) + z  # field 50, wire type 2
+        out += b'\x0a' + e.varint(len(inner)) + inner
     return bytes(out)
 
 
@@ -216,7 +192,7 @@ class InputReleaseProtoTest(DeterminismTest):
         # plain archive's.
         plain = os.path.join(self.dir, 'plain.zip')
         packed = os.path.join(self.dir, 'packed.zip')
-        bad = (b'\x0a' + varint(12) + b'\x92\x03' + varint(9) + b'\x78\x9c\x01\x02garba' +
+        bad = (b'\x0a' + e.varint(12) + b'\x92\x03' + e.varint(9) + b'\x78\x9c\x01\x02garba' +
                compressed([b'\x0a\x00' * 1000000], 1))
         with zipfile.ZipFile(self.trace) as src, \
                 zipfile.ZipFile(plain, 'w') as p, zipfile.ZipFile(packed, 'w') as c:
@@ -247,11 +223,11 @@ def padded_bomb(packets=10, pad=100000):
     """A compressed_packets packet that inflates to about packets x pad
     bytes (TracePackets holding one unknown field of zeros): over a
     thousand times its size."""
-    field = varint(1000 << 3 | 2) + varint(pad) + bytes(pad)
-    inner = (b'\x0a' + varint(len(field)) + field) * packets
+    field = e.varint(1000 << 3 | 2) + e.varint(pad) + bytes(pad)
+    inner = (b'\x0a' + e.varint(len(field)) + field) * packets
     z = zlib.compress(inner, 9)
-    outer = b'\x92\x03' + varint(len(z)) + z
-    return b'\x0a' + varint(len(outer)) + outer
+    outer = b'\x92\x03' + e.varint(len(z)) + z
+    return b'\x0a' + e.varint(len(outer)) + outer
 
 
 @unittest.skipUnless(os.path.exists(GEN), 'shared bench kit not found: ' + GEN)
@@ -304,8 +280,8 @@ class LargeProtoChunksTest(unittest.TestCase):
                 pos = 1
                 while p[pos] & 0x80:
                     pos += 1
-                inner = p[pos + 1:] + b'\x90\x06' + varint(mid)
-                p = b'\x0a' + varint(len(inner)) + inner
+                inner = p[pos + 1:] + b'\x90\x06' + e.varint(mid)
+                p = b'\x0a' + e.varint(len(inner)) + inner
             out += p
         return bytes(out)
 
@@ -344,7 +320,7 @@ class LargeProtoChunksTest(unittest.TestCase):
             if i % every == 0:
                 out += padded_bomb()
             if i == len(groups) // 2:
-                out += b'\x0a' + varint(12) + b'\x92\x03' + varint(9) + b'\x78\x9c\x01\x02garba'
+                out += b'\x0a' + e.varint(12) + b'\x92\x03' + e.varint(9) + b'\x78\x9c\x01\x02garba'
         self.assertGreater(len(out), 9 << 20)
         trace = e.write_temp(self.dir, 'packed.pftrace', bytes(out))
         plain = e.write_temp(self.dir, 'plain.pftrace', self.data)

@@ -36,54 +36,16 @@ def slice_packets(seq, tid, name, ts, dur, machine=None):
             % (seq, tid, tid, tail, ts, seq, name, tail, ts + dur, seq, tail))
 
 
-def varint(v):
-    out = bytearray()
-    while True:
-        out.append((v & 0x7f) | (0x80 if v > 0x7f else 0))
-        v >>= 7
-        if not v:
-            return bytes(out)
-
-
-def read_varint(data, i):
-    v = shift = 0
-    while True:
-        b = data[i]
-        v |= (b & 0x7f) << shift
-        shift += 7
-        i += 1
-        if b < 0x80:
-            return v, i
-
-
-def fields(data):
-    """The top-level fields of a message: (number, wire type, raw bytes)."""
-    i, out = 0, []
-    while i < len(data):
-        start = i
-        tag, i = read_varint(data, i)
-        wire = tag & 7
-        if wire == 0:
-            _, i = read_varint(data, i)
-        elif wire == 2:
-            n, i = read_varint(data, i)
-            i += n
-        else:
-            i += 8 if wire == 1 else 4
-        out.append((tag >> 3, wire, data[start:i]))
-    return out
-
-
 def overlong_machine_ids(trace):
     """The trace with every packet's machine_id tag written in three bytes
     (0x90 0x86 0x00) instead of two, which decodes the same."""
     out = bytearray()
-    for _, _, raw in fields(trace):
-        _, i = read_varint(raw, 1)
+    for _, _, raw in e.proto_fields(trace):
+        _, i = e.read_varint(raw, 1)
         body = bytearray()
-        for number, _, field in fields(raw[i:]):
+        for number, _, field in e.proto_fields(raw[i:]):
             body += b'\x90\x86\x00' + field[2:] if number == 98 else field
-        out += b'\x0a' + varint(len(body)) + body
+        out += b'\x0a' + e.varint(len(body)) + body
     return bytes(out)
 
 

@@ -24,6 +24,48 @@ def write_temp(directory, name, data):
     return path
 
 
+def varint(v):
+    """v as a protobuf varint."""
+    out = bytearray()
+    while True:
+        b = v & 0x7f
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def read_varint(data, i):
+    """The varint at data[i]: (value, index after it)."""
+    v = shift = 0
+    while True:
+        b = data[i]
+        v |= (b & 0x7f) << shift
+        shift += 7
+        i += 1
+        if b < 0x80:
+            return v, i
+
+
+def proto_fields(data):
+    """The top-level fields of a protobuf message: (number, wire type, the
+    field's bytes with its tag)."""
+    i, out = 0, []
+    while i < len(data):
+        start = i
+        tag, i = read_varint(data, i)
+        wire = tag & 7
+        if wire == 0:
+            _, i = read_varint(data, i)
+        elif wire == 2:
+            n, i = read_varint(data, i)
+            i += n
+        else:
+            i += 8 if wire == 1 else 4
+        out.append((tag >> 3, wire, data[start:i]))
+    return out
+
+
 def main():
     global WEFT
     WEFT = os.path.abspath(sys.argv.pop(1))

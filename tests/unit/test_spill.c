@@ -251,24 +251,31 @@ static uint64_t load_zip(const char *path, int64_t *slices, int64_t *sum_ts) {
   return p.bytes_spilled;
 }
 
+/* Loads path spilling into spill_dir (want_spilled bytes spilled, `slices`
+ * slices), then with spilling off and refused (tmpfs): nothing spilled,
+ * the same slices. */
+static void check_spilled_loads(const char *path, uint64_t want_spilled, int64_t slices) {
+  int64_t n, sum, n0, sum0;
+  setenv("TMPDIR", spill_dir, 1);
+  CHECK_EQ_INT(load_zip(path, &n, &sum), want_spilled);
+  CHECK_EQ_INT(n, slices);
+  setenv("WEFT_SPILL", "0", 1);
+  CHECK_EQ_INT(load_zip(path, &n0, &sum0), 0);
+  CHECK(n0 == n && sum0 == sum);
+  unsetenv("WEFT_SPILL");
+  setenv("TMPDIR", "/dev/shm", 1);
+  CHECK_EQ_INT(load_zip(path, &n0, &sum0), 0);
+  CHECK(n0 == n && sum0 == sum);
+  unsetenv("TMPDIR");
+}
+
 static void test_loader_spills_large_deflated_members(void) {
   char deflated[96];
   size_t big = 0;
   snprintf(deflated, sizeof deflated, "%s/d.zip", spill_dir);
   CHECK(write_zip(deflated, &big));
   CHECK(big >= SPILL_MIN_BYTES);
-  int64_t n, sum, n0, sum0;
-  setenv("TMPDIR", spill_dir, 1);
-  CHECK_EQ_INT(load_zip(deflated, &n, &sum), big); /* the small member is not */
-  CHECK_EQ_INT(n, 20010);
-  setenv("WEFT_SPILL", "0", 1);
-  CHECK_EQ_INT(load_zip(deflated, &n0, &sum0), 0);
-  CHECK(n0 == n && sum0 == sum);
-  unsetenv("WEFT_SPILL");
-  setenv("TMPDIR", "/dev/shm", 1);
-  CHECK_EQ_INT(load_zip(deflated, &n0, &sum0), 0);
-  CHECK(n0 == n && sum0 == sum);
-  unsetenv("TMPDIR");
+  check_spilled_loads(deflated, big, 20010); /* the small member is not spilled */
   CHECK_EQ_INT(dir_entries(spill_dir), 1); /* the zip: no spill file left */
   unlink(deflated);
 }
@@ -322,15 +329,7 @@ static void test_deferred_member_spilled_by_its_job(void) {
   char *json = json_slices(5000, &len);
   CHECK(json && len >= SPILL_MIN_BYTES && write_deferred_zip(path, "a.json", json, len));
   free(json);
-  int64_t n, sum, n0, sum0;
-  setenv("TMPDIR", spill_dir, 1);
-  CHECK_EQ_INT(load_zip(path, &n, &sum), len);
-  CHECK_EQ_INT(n, 5000);
-  setenv("WEFT_SPILL", "0", 1);
-  CHECK_EQ_INT(load_zip(path, &n0, &sum0), 0);
-  CHECK(n0 == n && sum0 == sum);
-  unsetenv("WEFT_SPILL");
-  unsetenv("TMPDIR");
+  check_spilled_loads(path, len, 5000);
   unlink(path);
 }
 
@@ -351,18 +350,7 @@ static void test_loader_inflates_large_gzip_in_place(void) {
   CHECK(ok);
   free(json);
   free(spaces);
-  int64_t n, sum, n0, sum0;
-  setenv("TMPDIR", spill_dir, 1);
-  CHECK_EQ_INT(load_zip(path, &n, &sum), len + pad);
-  CHECK_EQ_INT(n, 2000);
-  setenv("WEFT_SPILL", "0", 1);
-  CHECK_EQ_INT(load_zip(path, &n0, &sum0), 0);
-  CHECK(n0 == n && sum0 == sum);
-  unsetenv("WEFT_SPILL");
-  setenv("TMPDIR", "/dev/shm", 1);
-  CHECK_EQ_INT(load_zip(path, &n0, &sum0), 0);
-  CHECK(n0 == n && sum0 == sum);
-  unsetenv("TMPDIR");
+  check_spilled_loads(path, len + pad, 2000);
   unlink(path);
 }
 
