@@ -7,8 +7,9 @@ Generates (once, cached in BUILD_DIR/bench-data) `gen.py merge 300 --files F`
 for F = 1, 10, 100, 1000 (with one file the generator writes a single proto
 trace; with more, every third member is Chrome JSON); loads each with `weft --threads T -q Q.sql` for T = 1
 and 2 (Q.sql = count(*) from slice and from sched, as the kit's run.sh);
-prints MiB/s and peak RSS / input size (median of RUNS runs, getrusage of
-the child), then the kit's verify.py per case, then our figures against the
+prints MiB/s and peak RSS / input size (median of RUNS rounds, each of
+which runs every case once, so that the machine's drift falls on all cases
+alike; getrusage of the child), then the kit's verify.py per case, then our figures against the
 kit's reference (trace_processor_shell v58.2) as ratios, and how throughput
 holds up as the same bytes are split over more files (the issue: 1,000
 files within 20% of 1 file).
@@ -109,18 +110,27 @@ def warm(trace):
             pass
 
 
-def measure(weft, trace, threads, runs, query_file, size):
-    walls, rsses, status = [], [], 0
+def measure_rounds(weft, jobs, runs, query_file):
+    """Runs every (key, trace, threads) job once per round, `runs` rounds:
+    interleaved, so that this machine's drift in speed (runs minutes apart
+    differ by up to 30%) falls on every case alike and the ratios between
+    cases hold. Returns {key: [(wall, rss, status)...]} in round order."""
+    samples = {key: [] for key, _trace, _threads in jobs}
     for _ in range(runs):
-        warm(trace)
-        wall, rss, rc, _out = load_once(weft, trace, threads, query_file)
-        walls.append(wall)
-        rsses.append(rss)
-        status = status or rc
+        for key, trace, threads in jobs:
+            warm(trace)
+            wall, rss, rc, _out = load_once(weft, trace, threads, query_file)
+            samples[key].append((wall, rss, rc))
+    return samples
+
+
+def summarize(samples, size):
+    walls = [w for w, _rss, _rc in samples]
     wall = statistics.median(walls)
     return {"size": size, "wall": wall, "mibs": size / MiB / wall,
-            "rss": statistics.median(rsses) / size, "status": status,
-            "min": min(walls), "max": max(walls)}
+            "rss": statistics.median(r for _w, r, _rc in samples) / size,
+            "status": next((rc for _w, _r, rc in samples if rc), 0),
+            "min": min(walls), "max": max(walls), "walls": walls}
 
 
 def verify(kit, weft, trace, meta):
@@ -138,16 +148,26 @@ def print_scaling(results, thread_counts):
     if not bases:
         return
     print("\nthroughput against fewer files (same 300 MiB; the 1-file trace is "
-          "all proto, the others a third JSON):")
+          "all proto, the others a third JSON); each ratio is the median of\n"
+          "the rounds' ratios (both cases ran in the same round), with their "
+          "range:")
     print("%-15s %7s %9s" % ("case", "threads", "MiB/s") +
-          "".join(" %12s" % ("/ " + b) for b in bases))
+          "".join(" %20s" % ("/ " + b) for b in bases))
     for (label, t), m in results.items():
         if label.endswith("zd"):
             continue
         ratios = ""
         for b in bases:
             base = results.get((b, t))
-            ratios += " %12s" % ("%.2f" % (m["mibs"] / base["mibs"]) if base else "-")
+            if not base:
+                ratios += " %20s" % "-"
+                continue
+            # MiB/s ratio of one round = the base's wall / this case's wall
+            # (same bytes within 0.1%), corrected for the sizes.
+            paired = sorted(base["walls"][i] / m["walls"][i] * m["size"] / base["size"]
+                            for i in range(min(len(m["walls"]), len(base["walls"]))))
+            ratios += " %20s" % ("%.2f (%.2f-%.2f)" % (
+                statistics.median(paired), paired[0], paired[-1]))
         print("%-15s %7d %9.1f%s" % (label, t, m["mibs"], ratios))
 
 
@@ -185,14 +205,18 @@ def main():
         q.write(QUERY)
     results = {}
     try:
-        print("merge 300 MiB, median of %d; MiB/s = uncompressed size / wall; "
-              "RSS ratio = peak RSS / uncompressed size (zd: deflated zip)" % runs)
+        print("merge 300 MiB, median of %d rounds (each round runs every case "
+              "once); MiB/s = uncompressed size / wall;\nRSS ratio = peak RSS / "
+              "uncompressed size (zd: deflated zip)" % runs, flush=True)
+        jobs = [((label, t), trace, t) for label, trace, _size, _ref, _meta in cases
+                for t in thread_counts]
+        samples = measure_rounds(weft, jobs, runs, q.name)
         print("%-15s %7s %8s %8s %9s %8s  %s" % (
             "case", "threads", "wall s", "MiB/s", "RSS/size", "RSS MiB",
             "wall min-max"))
         for label, trace, size, _ref, _meta in cases:
             for t in thread_counts:
-                m = measure(weft, trace, t, runs, q.name, size)
+                m = summarize(samples[(label, t)], size)
                 results[(label, t)] = m
                 print("%-15s %7d %8.2f %8.1f %9.2f %8.0f  %.2f-%.2f%s" % (
                     label, t, m["wall"], m["mibs"], m["rss"],

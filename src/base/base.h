@@ -107,10 +107,14 @@ static inline int base_equal_short(const void *a, const void *b, size_t n) {
   return n == 0 || (x[0] == y[0] && x[n / 2] == y[n / 2] && x[n - 1] == y[n - 1]);
 }
 
-/* ---- u64 -> u64 hash map (open addressing; key UINT64_MAX reserved) ---- */
+/* ---- u64 -> u64 hash map (open addressing; key UINT64_MAX reserved) ----
+ * A key and its value share a slot, so a lookup that finds its key at the
+ * first probe reads one cache line. */
+typedef struct base_map_slot {
+  uint64_t key, value;
+} base_map_slot;
 typedef struct base_map {
-  uint64_t *keys;
-  uint64_t *values;
+  base_map_slot *slots;
   size_t count;
   size_t cap; /* power of two or 0 */
 } base_map;

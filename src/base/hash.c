@@ -34,33 +34,26 @@ uint64_t *base_map_find(const base_map *m, uint64_t key) {
   if (!m->cap || key == MAP_EMPTY) return NULL;
   size_t mask = m->cap - 1;
   for (size_t i = base_hash_u64(key) & mask;; i = (i + 1) & mask) {
-    if (m->keys[i] == key) return &m->values[i];
-    if (m->keys[i] == MAP_EMPTY) return NULL;
+    base_map_slot *s = &m->slots[i];
+    if (s->key == key) return &s->value;
+    if (s->key == MAP_EMPTY) return NULL;
   }
 }
 
 static int map_grow(base_map *m) {
   size_t new_cap = m->cap ? m->cap * 2 : 16;
-  uint64_t *keys = base_malloc(new_cap * sizeof *keys);
-  uint64_t *values = base_malloc(new_cap * sizeof *values);
-  if (!keys || !values) {
-    base_free(keys);
-    base_free(values);
-    return WEFT_ENOMEM;
-  }
-  memset(keys, 0xff, new_cap * sizeof *keys);
+  base_map_slot *slots = base_malloc(new_cap * sizeof *slots);
+  if (!slots) return WEFT_ENOMEM;
+  for (size_t i = 0; i < new_cap; i++) slots[i].key = MAP_EMPTY;
   size_t mask = new_cap - 1;
   for (size_t j = 0; j < m->cap; j++) {
-    if (m->keys[j] == MAP_EMPTY) continue;
-    size_t i = base_hash_u64(m->keys[j]) & mask;
-    while (keys[i] != MAP_EMPTY) i = (i + 1) & mask;
-    keys[i] = m->keys[j];
-    values[i] = m->values[j];
+    if (m->slots[j].key == MAP_EMPTY) continue;
+    size_t i = base_hash_u64(m->slots[j].key) & mask;
+    while (slots[i].key != MAP_EMPTY) i = (i + 1) & mask;
+    slots[i] = m->slots[j];
   }
-  base_free(m->keys);
-  base_free(m->values);
-  m->keys = keys;
-  m->values = values;
+  base_free(m->slots);
+  m->slots = slots;
   m->cap = new_cap;
   return WEFT_OK;
 }
@@ -74,22 +67,20 @@ int base_map_insert(base_map *m, uint64_t key, uint64_t value,
   }
   size_t mask = m->cap - 1;
   size_t i = base_hash_u64(key) & mask;
-  for (; m->keys[i] != MAP_EMPTY; i = (i + 1) & mask) {
-    if (m->keys[i] == key) {
-      if (slot) *slot = &m->values[i];
+  for (; m->slots[i].key != MAP_EMPTY; i = (i + 1) & mask) {
+    if (m->slots[i].key == key) {
+      if (slot) *slot = &m->slots[i].value;
       return 0;
     }
   }
-  m->keys[i] = key;
-  m->values[i] = value;
+  m->slots[i] = (base_map_slot){key, value};
   m->count++;
-  if (slot) *slot = &m->values[i];
+  if (slot) *slot = &m->slots[i].value;
   return 1;
 }
 
 void base_map_free(base_map *m) {
-  base_free(m->keys);
-  base_free(m->values);
+  base_free(m->slots);
   memset(m, 0, sizeof *m);
 }
 
