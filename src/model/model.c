@@ -92,8 +92,8 @@ void model_free(model_state *m) {
   base_free(m->membership_memo);
   m->membership_memo = NULL;
   base_map_free(&m->live_processes);
-  base_map_free(&m->thread_tracks);
-  base_map_free(&m->process_tracks);
+  VEC_FREE(m->thread_tracks);
+  VEC_FREE(m->process_tracks);
   base_map_free(&m->keyed_tracks);
   VEC_FREE(m->stack_by_track);
   for (size_t i = 0; i < m->stack_list.len; i++) VEC_FREE(m->stack_list.data[i].slices);
@@ -356,17 +356,24 @@ static uint32_t model_row_machine(trace_context *ctx, schema_table_id table,
 /* utid/upid -> track memos (model.thread_tracks, process_tracks): tracks
  * are never removed and a thread's or process's machine never changes, so
  * a found track stays right. */
-static int model_memo_find(const base_map *memo, uint32_t id, uint32_t *track) {
-  const uint64_t *found = base_map_find(memo, id);
-  if (found) *track = (uint32_t)*found;
-  return found != NULL;
+static int model_memo_find(const model_track_memo *memo, uint32_t id, uint32_t *track) {
+  if (id >= memo->len || !memo->data[id]) return 0;
+  *track = memo->data[id] - 1;
+  return 1;
 }
 
-static int model_memo_track(trace_context *ctx, base_map *memo, uint32_t id,
+static int model_memo_track(trace_context *ctx, model_track_memo *memo, uint32_t id,
                             const model_track_spec *s, uint32_t *track) {
   int rc = model_track(ctx, s, track);
   if (rc) return rc;
-  return base_map_insert(memo, id, *track, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
+  if (*track == UINT32_MAX) return WEFT_OK; /* not memoized (never in practice) */
+  if (id >= memo->len) {
+    if (id == UINT32_MAX || VEC_RESERVE(*memo, (size_t)id + 1)) return WEFT_ENOMEM;
+    memset(memo->data + memo->len, 0, ((size_t)id + 1 - memo->len) * sizeof *memo->data);
+    memo->len = (size_t)id + 1;
+  }
+  memo->data[id] = *track + 1;
+  return WEFT_OK;
 }
 
 int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track) {

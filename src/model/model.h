@@ -34,6 +34,10 @@ typedef struct model_membership_memo {
 
 #define MODEL_MEMBERSHIP_MEMO 1024 /* entries, a power of two */
 
+/* utid or upid -> its track's id + 1 (0: none yet): dense, as the ids are,
+ * so a thread event finds its track with one read. */
+typedef VEC(uint32_t) model_track_memo;
+
 typedef struct model_state {
   base_map live_threads;   /* (machine, tid) -> utid */
   model_thread_memo *thread_memo; /* by (machine, tid); lazy, NULL if none */
@@ -41,8 +45,8 @@ typedef struct model_state {
   /* >= 1; bumped whenever live_threads or live_processes changes */
   uint32_t thread_generation;
   base_map live_processes; /* (machine, pid) -> upid */
-  base_map thread_tracks;  /* utid -> track id */
-  base_map process_tracks; /* upid -> track id */
+  model_track_memo thread_tracks;  /* by utid */
+  model_track_memo process_tracks; /* by upid */
   base_map keyed_tracks;   /* hash of a track's identity -> track id */
   VEC(uint32_t) stack_by_track; /* track id -> index into `stack_list` + 1, 0: none */
   VEC(struct model_stack) stack_list;

@@ -38,6 +38,7 @@ typedef struct sched_thread_rows {
   int64_t last;    /* last thread_state row, -1 if none */
   int64_t blocked; /* last blocked row, -1 if none */
   sched_comm comm; /* the last comm a raw sched_switch gave it (a cache) */
+  int ftrace_named; /* its name came from ftrace */
 } sched_thread_rows;
 
 /* A raw sched_switch's args and the arg set they were committed to. Equal
@@ -66,7 +67,6 @@ struct kernel_state {
   VEC(sched_machine_cpus) machine_cpus; /* by machine row */
   VEC(sched_cpu_state) cpus;
   VEC(sched_thread_rows) threads; /* index: utid */
-  base_map ftrace_named;          /* utid -> 1: name came from ftrace */
   base_map rss_mm;                /* hash(machine, mm_id) -> utid */
   string_id running, runnable;
   string_id switch_keys[7]; /* the args of a raw sched_switch, in order */
@@ -95,7 +95,6 @@ void kernel_state_free(kernel_state *k) {
   VEC_FREE(k->cpus);
   VEC_FREE(k->threads);
   base_free(k->switch_args);
-  base_map_free(&k->ftrace_named);
   base_map_free(&k->rss_mm);
   base_free(k);
 }
@@ -176,9 +175,15 @@ static int sched_comm_holds(trace_context *ctx, const sched_comm *c, const char 
 /* Whether ftrace may name thread utid, now named `current`: it has no name
  * or ftrace gave it (a higher-priority source's name stays). 1 marks the
  * name as ftrace's; 0: leave it; WEFT_ENOMEM. */
+static sched_thread_rows *sched_rows(kernel_state *k, uint32_t utid);
+
 static int sched_ftrace_may_name(kernel_state *k, uint32_t utid, string_id current) {
-  if (current != STRING_NULL && !base_map_find(&k->ftrace_named, utid)) return 0;
-  return base_map_insert(&k->ftrace_named, utid, 1, NULL) < 0 ? WEFT_ENOMEM : 1;
+  if (current != STRING_NULL && !(utid < k->threads.len && k->threads.data[utid].ftrace_named))
+    return 0;
+  sched_thread_rows *r = sched_rows(k, utid);
+  if (!r) return WEFT_ENOMEM;
+  r->ftrace_named = 1;
+  return 1;
 }
 
 static int sched_set_ftrace_name(trace_context *ctx, kernel_state *k,
