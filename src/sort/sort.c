@@ -746,9 +746,10 @@ static int sort_lag_put(sorter *s, sort_lag *g, const sort_event *e, sort_emit_f
     if (rule->warm[0]) __builtin_prefetch(rule->warm[0]);
     if (rule->warm[1]) __builtin_prefetch(rule->warm[1]);
   }
-  if (data) {
+  if (data) { /* three lines: a JSON event of about 100 bytes spans three half the time */
     __builtin_prefetch(data);
     __builtin_prefetch(data + 64);
+    __builtin_prefetch(data + 128);
   }
   if (g->len < SORT_EMIT_LAG) {
     g->ring[(g->head + g->len++) % SORT_EMIT_LAG] = *e;
