@@ -172,11 +172,11 @@ static int sched_comm_holds(trace_context *ctx, const sched_comm *c, const char 
   return sched_comm_is(ctx, c->id, comm, len);
 }
 
+static sched_thread_rows *sched_rows(kernel_state *k, uint32_t utid);
+
 /* Whether ftrace may name thread utid, now named `current`: it has no name
  * or ftrace gave it (a higher-priority source's name stays). 1 marks the
  * name as ftrace's; 0: leave it; WEFT_ENOMEM. */
-static sched_thread_rows *sched_rows(kernel_state *k, uint32_t utid);
-
 static int sched_ftrace_may_name(kernel_state *k, uint32_t utid, string_id current) {
   if (current != STRING_NULL && !(utid < k->threads.len && k->threads.data[utid].ftrace_named))
     return 0;
