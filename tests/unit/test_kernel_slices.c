@@ -346,11 +346,56 @@ static void test_systrace_switch_comms(void) {
                        "101,long-thread-name-AAAA-1;102,long-thread-name-AAAA-2;103,renamed;");
 }
 
+/* SchedSwitchFtraceEvent {prev_comm, prev_pid, prev_prio, prev_state,
+ * next_comm, next_pid, next_prio}. */
+static void pb_sched_switch(pb *bundle, uint64_t ts, const char *prev_comm, uint32_t prev_pid,
+                            const char *next_comm, uint32_t next_pid) {
+  pb sw = {{0}, 0};
+  pb_str(&sw, 1, prev_comm);
+  pb_varint(&sw, 2, prev_pid);
+  pb_varint(&sw, 3, 120);
+  pb_varint(&sw, 4, 1);
+  pb_str(&sw, 5, next_comm);
+  pb_varint(&sw, 6, next_pid);
+  pb_varint(&sw, 7, 120);
+  pb_ftrace_event(bundle, ts, prev_pid, 4, &sw);
+}
+
+/* A sched_switch comm names a thread that has no name or that ftrace named
+ * before; a name from another source (here the process tree) stays. */
+static void test_proto_switch_names(void) {
+  pb packets[2];
+  memset(packets, 0, sizeof packets);
+  pb tree = {{0}, 0}, thread = {{0}, 0};
+  pb_varint(&thread, 1, 7); /* tid */
+  pb_str(&thread, 2, "main-ui");
+  pb_varint(&thread, 3, 7); /* tgid */
+  pb_msg(&tree, 2, &thread);
+  pb_msg(&packets[0], 2, &tree); /* process_tree */
+  pb_varint(&packets[0], 8, 50);
+  pb bundle = {{0}, 0};
+  pb_varint(&bundle, 1, 0); /* cpu */
+  pb_sched_switch(&bundle, 100, "swapper/0", 0, "ui-from-ftrace", 7);
+  pb_sched_switch(&bundle, 200, "ui-from-ftrace", 7, "worker", 8);
+  pb_sched_switch(&bundle, 300, "worker", 8, "ui-from-ftrace", 7);
+  pb_sched_switch(&bundle, 400, "ui-from-ftrace", 7, "worker-renamed", 8);
+  pb_msg(&packets[1], 1, &bundle);
+  pb_varint(&packets[1], 10, 1);
+  pb trace;
+  pb_trace(&trace, packets, 2);
+  out_buf o;
+  CHECK_EQ_INT(load_and_query("t.pb", trace.data, trace.len,
+                              "select tid, name from thread where tid in (7, 8) order by tid",
+                              &o), 0);
+  CHECK_EQ_STR(o.text, "7,main-ui;8,worker-renamed;");
+}
+
 int main(void) {
   RUN_TEST(test_json_system_trace_events);
   RUN_TEST(test_json_phase_t);
   RUN_TEST(test_systrace_binder);
   RUN_TEST(test_systrace_switch_comms);
+  RUN_TEST(test_proto_switch_names);
   RUN_TEST(test_proto_syscalls_irq_latest);
   RUN_TEST(test_proto_sys_stats);
   RUN_TEST(test_proto_adreno);
