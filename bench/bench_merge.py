@@ -162,8 +162,7 @@ def print_scaling(results, thread_counts):
             if not base:
                 ratios += " %20s" % "-"
                 continue
-            # MiB/s ratio of one round = the base's wall / this case's wall
-            # (same bytes within 0.1%), corrected for the sizes.
+            # One round's ratio: this case's MiB/s over the base's.
             paired = sorted(base["walls"][i] / m["walls"][i] * m["size"] / base["size"]
                             for i in range(min(len(m["walls"]), len(base["walls"]))))
             ratios += " %20s" % ("%.2f (%.2f-%.2f)" % (
