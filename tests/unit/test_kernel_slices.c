@@ -96,6 +96,19 @@ static void pb_trace(pb *trace, const pb *packets, size_t n) {
   for (size_t i = 0; i < n; i++) pb_msg(trace, 1, &packets[i]);
 }
 
+/* Loads a Trace of `packets` (as "t.pb") and runs `sql` into *o. */
+static int load_packets_and_query(const pb *packets, size_t n, const char *sql, out_buf *o) {
+  pb trace;
+  pb_trace(&trace, packets, n);
+  return load_and_query("t.pb", trace.data, trace.len, sql, o);
+}
+
+/* A TracePacket carrying an FtraceEventBundle, on sequence 1. */
+static void pb_ftrace_packet(pb *packet, const pb *bundle) {
+  pb_msg(packet, 1, bundle);
+  pb_varint(packet, 10, 1);
+}
+
 /* FtraceEvent {timestamp, pid, <event_field> {payload}} */
 static void pb_ftrace_event(pb *bundle, uint64_t ts, uint32_t pid, uint32_t field,
                             const pb *payload) {
@@ -197,12 +210,9 @@ static void test_proto_syscalls_irq_latest(void) {
   pb_ftrace_event(&bundle, 400, 0, 36, &irq);
   pb_ftrace_event(&bundle, 450, 0, 37, &irq_exit);
   pb_varint(&bundle, 9, 90); /* last_read_event_timestamp */
-  pb_msg(&packets[1], 1, &bundle);
-  pb_varint(&packets[1], 10, 1);
-  pb trace;
-  pb_trace(&trace, packets, 2);
+  pb_ftrace_packet(&packets[1], &bundle);
   out_buf o;
-  CHECK_EQ_INT(load_and_query("t.pb", trace.data, trace.len,
+  CHECK_EQ_INT(load_packets_and_query(packets, 2,
                               "select name, ts, dur, depth from slice order by ts;"
                               "select name, cpu from cpu_track;"
                               "select int_value from metadata "
@@ -231,12 +241,9 @@ static void test_proto_adreno(void) {
   pb_ftrace_event(&bundle, 500000000, 77, 537, &early); /* no sync yet: dropped */
   pb_ftrace_event(&bundle, 1000000000, 77, 536, &sync);
   pb_ftrace_event(&bundle, 3100000000u, 77, 537, &retired);
-  pb_msg(&packets[0], 1, &bundle);
-  pb_varint(&packets[0], 10, 1);
-  pb trace;
-  pb_trace(&trace, packets, 1);
+  pb_ftrace_packet(&packets[0], &bundle);
   out_buf o;
-  CHECK_EQ_INT(load_and_query("t.pb", trace.data, trace.len,
+  CHECK_EQ_INT(load_packets_and_query(packets, 1,
                               "select s.name, s.ts, s.dur, t.name from slice s join track t "
                               "on s.track_id = t.id where t.type = 'adreno_gpu_cmdbatch'",
                               &o), 0);
@@ -276,10 +283,8 @@ static void test_proto_sys_stats(void) {
   pb_varint(&display, 1, 2);
   pb_msg(&packets[2], 70, &display);
   pb_varint(&packets[2], 8, 5);
-  pb trace;
-  pb_trace(&trace, packets, 3);
   out_buf o;
-  CHECK_EQ_INT(load_and_query("t.pb", trace.data, trace.len,
+  CHECK_EQ_INT(load_packets_and_query(packets, 3,
                               "select t.name, c.ts, c.value from counter c join counter_track t "
                               "on c.track_id = t.id where t.name in ('cpu.times.user_ns', "
                               "'diskstat.[sda].read_amount', 'diskstat.[sda].read_throughput', "
@@ -379,12 +384,9 @@ static void test_proto_switch_names(void) {
   pb_sched_switch(&bundle, 200, "ui-from-ftrace", 7, "worker", 8);
   pb_sched_switch(&bundle, 300, "worker", 8, "ui-from-ftrace", 7);
   pb_sched_switch(&bundle, 400, "ui-from-ftrace", 7, "worker-renamed", 8);
-  pb_msg(&packets[1], 1, &bundle);
-  pb_varint(&packets[1], 10, 1);
-  pb trace;
-  pb_trace(&trace, packets, 2);
+  pb_ftrace_packet(&packets[1], &bundle);
   out_buf o;
-  CHECK_EQ_INT(load_and_query("t.pb", trace.data, trace.len,
+  CHECK_EQ_INT(load_packets_and_query(packets, 2,
                               "select tid, name from thread where tid in (7, 8) order by tid",
                               &o), 0);
   CHECK_EQ_STR(o.text, "7,main-ui;8,worker-renamed;");
