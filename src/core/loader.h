@@ -29,8 +29,9 @@ int loader_add_mapped(loader *l, const char *name, void *map, size_t len,
  * so that it runs on a worker while earlier files load; for a gzip file
  * that its turn would inflate in one call, the job that inflates (and
  * spills and scans) it. Best effort: when the window is full, the format
- * has no scan, or memory runs out, the file is scanned in its turn. loader_scan_forget drops such a scan (the file
- * will not be added); either must happen before the bytes are unmapped. */
+ * has no scan, or memory runs out, the file is scanned in its turn.
+ * loader_scan_forget drops such a scan (the file will not be added);
+ * either must happen before the bytes are unmapped. */
 void loader_scan_upcoming(loader *l, const uint8_t *data, size_t len);
 void loader_scan_forget(loader *l, const uint8_t *data, size_t len);
 /* 0 when WEFT_INPUT_MMAP=0 asks to read files into memory instead. */

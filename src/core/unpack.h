@@ -2,16 +2,16 @@
  * the scan pool (core/scan.h), ahead of their turn. One job per member
  * inflates it into the spill file when asked (core/spill.h: a large one
  * straight into a reservation where the file system allows, others
- * inflated on the heap and moved there) and runs its importer's scan on it, so that the loading
- * thread takes the member ready to tokenize.
+ * inflated on the heap and moved there) and runs its importer's scan on
+ * it, so that the loading thread takes the member ready to tokenize.
  *
  * Owns each unpack_member from unpack_submit until it is taken or dropped,
  * and what its job made until unpack_take hands that over. Jobs share only
  * the spill file: they reserve or write under the unpacker's lock, and fill
- * their own reservation outside it. What a job
- * makes does not depend on the thread that runs it: the bytes inflate the
- * same, and a scan result never points into the bytes it read (importer.h),
- * so it is the same for a heap copy and a spilled one. */
+ * their own reservation outside it. What a job makes does not depend on
+ * the thread that runs it: the bytes inflate the same, and a scan result
+ * never points into the bytes it read (importer.h), so it is the same for
+ * a heap copy and a spilled one. */
 #ifndef WEFT_CORE_UNPACK_H
 #define WEFT_CORE_UNPACK_H
 
