@@ -134,6 +134,32 @@ int64_t proto_clock_scale(const proto_import_state *st, uint32_t seq, uint64_t c
   return scaled;
 }
 
+/* An incremental clock's readings are deltas from its previous reading; a
+ * clock snapshot gives its absolute value (ClockSnapshot.Clock
+ * is_incremental), which later deltas build on, in file order. */
+static int proto_clock_set_incremental(proto_import_state *st, uint32_t seq,
+                                       uint64_t clock_id, int64_t value_ns) {
+  uint64_t *slot;
+  if (base_map_insert(&st->incremental_clocks, proto_clock_multiplier_key(seq, clock_id),
+                      (uint64_t)value_ns, &slot) < 0)
+    return WEFT_ENOMEM;
+  *slot = (uint64_t)value_ns;
+  return WEFT_OK;
+}
+
+int64_t proto_clock_reading(proto_import_state *st, uint32_t seq, uint64_t clock_id,
+                            int64_t value) {
+  int64_t ns = proto_clock_scale(st, seq, clock_id, value);
+  if (st->incremental_clocks.count == 0) return ns;
+  uint64_t *last = base_map_find(&st->incremental_clocks,
+                                 proto_clock_multiplier_key(seq, clock_id));
+  if (!last) return ns;
+  int64_t sum;
+  if (__builtin_add_overflow((int64_t)*last, ns, &sum)) sum = ns < 0 ? INT64_MIN : INT64_MAX;
+  *last = (uint64_t)sum;
+  return sum;
+}
+
 static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_id,
                                 proto_span snap) {
   proto_import_state *st = f->state;
@@ -156,17 +182,23 @@ static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_i
     proto_field cf;
     uint64_t id = 0, multiplier = 0;
     int64_t value = 0;
+    int incremental = 0;
     proto_reader_init_span(&cr, fl.span);
     while (proto_reader_next(&cr, &cf) == 1) {
       if (cf.number == PROTO_CLOCK_CLOCK_ID) id = cf.value;
       if (cf.number == PROTO_CLOCK_TIMESTAMP) value = (int64_t)cf.value;
       if (cf.number == PROTO_CLOCK_UNIT_MULTIPLIER_NS) multiplier = cf.value;
+      if (cf.number == PROTO_CLOCK_IS_INCREMENTAL) incremental = cf.value != 0;
     }
     if (multiplier > 1) {
       int rc = proto_clock_set_multiplier(st, seq_id, id, multiplier);
       if (rc) return rc;
     }
     value = proto_clock_scale(st, seq_id, id, value);
+    if (incremental) {
+      int rc = proto_clock_set_incremental(st, seq_id, id, value);
+      if (rc) return rc;
+    }
     if (id == PROTO_BUILTIN_CLOCK_MONOTONIC) st->snapshot_has_monotonic = 1;
     ids[n] = id;
     values[n++] = value;
@@ -425,7 +457,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   if (h.has_ts) {
     rc = proto_seq_clock(f, seq, machine, clock_id, &node);
     if (rc) return base_error_set(err, rc, "bad clock %llu", (unsigned long long)clock_id);
-    ts = proto_clock_scale(st, h.seq_id, clock_id, h.ts);
+    ts = h.has_snapshot ? proto_clock_scale(st, h.seq_id, clock_id, h.ts)
+                        : proto_clock_reading(st, h.seq_id, clock_id, h.ts);
     seq->last_ts = ts;
     seq->last_clock = node;
     seq->has_last = 1;
@@ -603,6 +636,7 @@ static void proto_destroy(import_file *f) {
   proto_tracks_free(&st->track_model);
   base_map_free(&st->counter_sums);
   base_map_free(&st->clock_multipliers);
+  base_map_free(&st->incremental_clocks);
   proto_misc_free(&st->misc);
   base_buf_free(&st->categories);
   proto_ftrace_free(st->ftrace);

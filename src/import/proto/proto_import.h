@@ -71,6 +71,7 @@ typedef struct proto_import_state {
   int claimed_clock;
   int saw_timestamp;
   base_map clock_multipliers; /* clock -> unit_multiplier_ns (when > 1) */
+  base_map incremental_clocks; /* incremental clock -> its last value in ns */
   uint64_t last_raw_machine; /* cache of the last import_machine lookup */
   uint32_t last_machine;
   int snapshot_has_monotonic; /* a clock snapshot related CLOCK_MONOTONIC */
@@ -135,6 +136,12 @@ int proto_inflate_payload(proto_span payload, uint64_t cap, base_buf *out);
  * builtin clocks to the same clocks of the file's base (host) machine. */
 int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,
                             base_error *err);
+/* A packet timestamp of `clock_id` in ns: the clock's unit_multiplier_ns
+ * applied and, for a clock a snapshot marked is_incremental, the delta
+ * added to the clock's last value (which it then becomes). */
+int64_t proto_clock_reading(proto_import_state *st, uint32_t seq, uint64_t clock_id,
+                            int64_t value);
+
 /* A reading of `clock_id` in ns (applies the clock's unit_multiplier_ns). */
 int64_t proto_clock_scale(const proto_import_state *st, uint32_t seq, uint64_t clock_id,
                           int64_t value);
