@@ -380,7 +380,7 @@ int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track) {
   if (model_memo_find(&ctx->model.thread_tracks, utid, track)) return WEFT_OK;
   model_track_spec s;
   model_track_spec_init(&s);
-  s.type = "thread";
+  s.type = "thread_execution";
   s.utid = utid;
   s.machine = model_row_machine(ctx, TABLE_THREAD, THREAD_machine_id, utid);
   return model_memo_track(ctx, &ctx->model.thread_tracks, utid, &s, track);

@@ -41,9 +41,25 @@ class ProtoTracksTest(e.TempDirTest):
         self.assertEqual(out, '"ev","name","type"\n'
                          '"on_t1","[NULL]","thread_track_event"\n'
                          '"on_async","async","process_merged_track_event"\n'
-                         '"on_t1_again","[NULL]","thread"\n'
+                         '"on_t1_again","[NULL]","thread_execution"\n'
                          '"on_p2","[NULL]","process_track_event"\n'
                          '"unknown_uuid","unknown_uuid","global_merged_track_event"\n')
+
+    def test_sibling_tracks_merged_by_name(self):
+        trace = self.encode('merged')
+        out = self.query(trace, 'select s.name, s.dur, t.name, '
+                         "extract_arg(t.dimension_arg_set_id, 'track_compressor_idx') "
+                         'as idx from slice s join track t on s.track_id = t.id '
+                         'order by s.ts')
+        # b overlaps a: a second "X" row; i, c and a2 reuse the first row
+        # once it is free, and c2 the second while a2 is open.
+        self.assertEqual(out, '"name","dur","name","idx"\n'
+                         '"a",100,"X",0\n"b",100,"X",1\n"i",0,"X",0\n'
+                         '"c",100,"X",0\n"d",10,"Y",0\n"a2",30,"X",0\n'
+                         '"c2",10,"X",1\n')
+        out = self.query(trace, "select count(*) from track "
+                         "where type = 'process_merged_track_event'")
+        self.assertEqual(out, '"count(*)"\n3\n')
 
     def test_source_args(self):
         trace = self.encode('tracks')

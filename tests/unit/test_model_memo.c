@@ -145,7 +145,7 @@ static void test_track_memos(void) {
   CHECK(ta == ta2 && ta != tb);
   model_track_spec s;
   model_track_spec_init(&s);
-  s.type = "thread";
+  s.type = "thread_execution";
   s.utid = a;
   uint32_t keyed;
   CHECK_EQ_INT(model_track(&ctx, &s, &keyed), 0);

@@ -102,7 +102,7 @@ static int proto_extra_write(import_file *f, const proto_packet_info *info, int6
   for (size_t i = 0; i < l->n_values && i < l->n_uuids; i++) {
     proto_track_ref ref;
     int rc = proto_tracks_intern(f, &st->track_model, info->machine, l->uuids[i], STRING_NULL,
-                                 seq_id, &ref);
+                                 seq_id, TRACK_COMPRESSOR_INSTANT, &ref);
     if (rc > 0 || (!rc && !ref.is_counter)) {
       rc = import_stat(f, stat_track_event_extra_counter_invalid_track, 1);
       if (rc) return rc;

@@ -393,10 +393,17 @@ static string_id proto_event_name(proto_parse_ctx *p, proto_event *e, int *rc) {
   return name;
 }
 
+/* What an event of `type` does on a track merged with its siblings. */
+static track_compressor_event proto_compressor_event(uint64_t type) {
+  if (type == PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN) return TRACK_COMPRESSOR_BEGIN;
+  if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) return TRACK_COMPRESSOR_END;
+  return TRACK_COMPRESSOR_INSTANT;
+}
+
 /* Resolves the event's track; *is_counter tells a counter track. *track is
  * UINT32_MAX when the event's track cannot be resolved (counted; drop it). */
-static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint32_t *track,
-                             int *is_counter, proto_track_ref *ref_buf,
+static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint64_t type,
+                             uint32_t *track, int *is_counter, proto_track_ref *ref_buf,
                              const proto_track_ref **out_ref, uint64_t *out_uuid) {
   proto_import_state *st = p->f->state;
   trace_context *ctx = p->f->ctx;
@@ -418,7 +425,7 @@ static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint32_t *track
   string_id name = has_uuid ? proto_event_name(p, e, &rc) : STRING_NULL;
   if (!rc)
     rc = proto_tracks_intern(p->f, &st->track_model, p->machine, has_uuid ? uuid : 0, name,
-                             seq->id, ref_buf);
+                             seq->id, proto_compressor_event(type), ref_buf);
   if (rc > 0) {
     *track = UINT32_MAX;
     return import_stat(p->f, stat_track_event_parser_errors, 1);
@@ -506,15 +513,15 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   const proto_track_ref *ref = NULL;
   uint64_t uuid = 0;
   proto_event_categories(p, msg, e);
-  int rc = proto_event_track(p, e, &track, &is_counter, &ref_buf, &ref, &uuid);
+  uint64_t type = e->has_type ? e->type
+                 : e->has_phase ? proto_legacy_type(e->phase)
+                                : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
+  int rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
   if (e->has_counters)
     rc = proto_event_counters(p->f, p->info, p->ts, msg,
                               storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid, track, -1));
   if (rc) return rc;
-  uint64_t type = e->has_type ? e->type
-                 : e->has_phase ? proto_legacy_type(e->phase)
-                                : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
   if (type == PROTO_TRACK_EVENT_TYPE_COUNTER) {
     if (!is_counter) return WEFT_OK;
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;

@@ -2,6 +2,8 @@
  * track interning. See proto_tracks.h. */
 #include "import/proto/proto_tracks.h"
 
+#include <assert.h>
+
 #include "core/context.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
@@ -255,6 +257,7 @@ void proto_tracks_free(proto_tracks *t) {
   base_map_free(&t->first_packet_seqs);
   base_map_free(&t->claimed_threads);
   base_map_free(&t->claimed_processes);
+  track_compressor_free(&t->merged);
 }
 
 /* ---- parse: resolution ---- */
@@ -415,6 +418,7 @@ typedef struct proto_track_dims {
   uint64_t uuid, parent_uuid;
   int merge_type;
   string_id merge_value;
+  uint32_t compressor_idx;
 } proto_track_dims;
 
 static int proto_arg_str(trace_context *ctx, const char *key, string_id value) {
@@ -440,7 +444,7 @@ static int proto_tracks_dims_commit(trace_context *ctx, const proto_track_dims *
     rc = proto_arg_i64(ctx, "parent_track_uuid", MODEL_ARG_INT, (int64_t)d->parent_uuid);
     if (!rc) rc = proto_arg_i64(ctx, "merge_key_type", MODEL_ARG_UINT, d->merge_type);
     if (!rc && d->merge_value != STRING_NULL) rc = proto_arg_str(ctx, "merge_key_value", d->merge_value);
-    if (!rc) rc = proto_arg_i64(ctx, "track_compressor_idx", MODEL_ARG_INT, 0);
+    if (!rc) rc = proto_arg_i64(ctx, "track_compressor_idx", MODEL_ARG_INT, d->compressor_idx);
   }
   if (rc) { model_args_discard(ctx); return rc; }
   return model_args_commit(ctx, set);
@@ -583,14 +587,70 @@ static int proto_tracks_intern_index(import_file *f, proto_tracks *t, int64_t i,
   return proto_tracks_create(f, t, i, &plan, name, seq_id);
 }
 
+/* 1 if reservation r (resolved) is merged with its siblings. */
+static int proto_resv_merges(const proto_track_resv *r) {
+  return !r->is_counter && r->merge != PROTO_MERGE_NONE &&
+         (r->scope == PROTO_SCOPE_GLOBAL || !r->is_root);
+}
+
+/* The compressor set of a merged track: its parent reservation (or, with
+ * none, its machine), merge key type and merge key value. */
+static uint64_t proto_tracks_merge_set(const proto_track_resv *r, int64_t parent,
+                                       const proto_track_plan *p) {
+  assert(parent < INT32_MAX && p->dims.merge_value < (UINT32_C(1) << 31));
+  uint64_t owner = parent >= 0 ? (uint64_t)parent : (UINT64_C(1) << 31) | r->machine;
+  uint64_t by_key = p->dims.merge_type == PROTO_MERGE_BY_KEY;
+  return owner << 32 | by_key << 31 | p->dims.merge_value;
+}
+
+/* The row of merged reservation i that an event `ev` uses. */
+static int proto_tracks_intern_merged(import_file *f, proto_tracks *t, int64_t i,
+                                      string_id event_name, int64_t seq_id,
+                                      track_compressor_event ev) {
+  proto_track_resv *r = &t->resv.data[i];
+  if (r->name == STRING_NULL && r->first_event_name == STRING_NULL)
+    r->first_event_name = event_name;
+  string_id name = r->name != STRING_NULL ? r->name : r->first_event_name;
+  int64_t parent = -1;
+  if (r->parent_uuid != 0) parent = proto_tracks_index(t, r->machine, r->parent_uuid);
+  if (parent >= 0) {
+    int rc = proto_tracks_intern_index(f, t, parent, STRING_NULL, seq_id);
+    if (rc) return rc;
+  }
+  proto_track_plan plan;
+  proto_tracks_plan(&t->resv.data[i], name, &plan);
+  if (parent >= 0 && !t->resv.data[parent].is_root)
+    plan.spec.parent_id = t->resv.data[parent].track;
+  uint64_t set_key = proto_tracks_merge_set(&t->resv.data[i], parent, &plan);
+  uint32_t set, slot;
+  int rc = track_compressor_use(&t->merged, set_key, (int64_t)t->resv.data[i].uuid, ev,
+                                &set, &slot);
+  if (rc) return rc;
+  uint32_t row = *track_compressor_track(&t->merged, set, slot);
+  if (row == TRACK_COMPRESSOR_NO_TRACK) {
+    plan.dims.compressor_idx = slot;
+    plan.spec.extra_key = (uint64_t)set << 32 | slot;
+    rc = proto_tracks_create(f, t, i, &plan, name, seq_id);
+    if (rc) return rc;
+    *track_compressor_track(&t->merged, set, slot) = t->resv.data[i].track;
+    return WEFT_OK;
+  }
+  t->resv.data[i].track = row;
+  t->resv.data[i].has_track = 1;
+  return WEFT_OK;
+}
+
 int proto_tracks_intern(import_file *f, proto_tracks *t, uint32_t machine,
                         uint64_t uuid, string_id event_name, int64_t seq_id,
-                        proto_track_ref *ref) {
+                        track_compressor_event ev, proto_track_ref *ref) {
   int64_t i;
   int rc = proto_tracks_lookup(f, t, machine, uuid, &i);
   if (rc) return rc;
   if (i < 0) return 1;
-  rc = proto_tracks_intern_index(f, t, i, event_name, uuid == 0 ? -1 : seq_id);
+  if (proto_resv_merges(&t->resv.data[i]))
+    rc = proto_tracks_intern_merged(f, t, i, event_name, uuid == 0 ? -1 : seq_id, ev);
+  else
+    rc = proto_tracks_intern_index(f, t, i, event_name, uuid == 0 ? -1 : seq_id);
   if (rc) return rc;
   proto_tracks_fill_ref(&t->resv.data[i], ref);
   return WEFT_OK;

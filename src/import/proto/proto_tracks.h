@@ -23,6 +23,7 @@
 
 #include "import/importer.h"
 #include "import/proto/proto_wire.h"
+#include "model/track_compressor.h"
 
 #define PROTO_TRACKS_MAX_DEPTH 100
 
@@ -38,6 +39,7 @@ typedef struct proto_track_resv {
   uint8_t merge, ordering, has_rank;
   int64_t rank, multiplier;
   string_id name, description, unit, merge_key, builtin_type, category;
+  string_id first_event_name; /* names an unnamed track: its first event's */
   /* parse-time resolution */
   uint8_t resolved, is_root, scope, has_track;
   int64_t utid, upid;
@@ -70,6 +72,7 @@ typedef struct proto_tracks {
   base_map first_packet_seqs; /* trusted sequence id -> 1 */
   base_map claimed_threads;  /* utid -> index of the reservation owning it */
   base_map claimed_processes; /* upid -> index of the reservation owning it */
+  track_compressor merged;   /* rows of tracks merged with their siblings */
 } proto_tracks;
 
 /* ---- tokenize (file order) ---- */
@@ -89,10 +92,13 @@ int proto_tracks_resolve(import_file *f, proto_tracks *t, uint32_t machine,
                          uint64_t uuid, proto_track_ref *ref);
 /* Interns the track of uuid (0 = the trace's Default Track). event_name
  * names an unnamed non-root track; seq_id is the trusted sequence id of the
- * packet using it, or -1. Same returns as proto_tracks_resolve. */
+ * packet using it, or -1. A track merged with its siblings (same parent and
+ * name or merge key, sibling_merge_behavior not NONE) is one row of its
+ * set's track_compressor, chosen by `ev` (what the event does there) with
+ * the uuid as cookie. Same returns as proto_tracks_resolve. */
 int proto_tracks_intern(import_file *f, proto_tracks *t, uint32_t machine,
                         uint64_t uuid, string_id event_name, int64_t seq_id,
-                        proto_track_ref *ref);
+                        track_compressor_event ev, proto_track_ref *ref);
 void proto_tracks_free(proto_tracks *t);
 
 #endif
