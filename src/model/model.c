@@ -618,6 +618,51 @@ static int model_args_write(trace_context *ctx, int64_t set) {
   return WEFT_OK;
 }
 
+/* The model_arg_type whose value_type string is `type`. */
+static model_arg_type model_arg_type_of(const model_state *m, string_id type) {
+  for (int k = 0; k < (int)(sizeof m->arg_type_names / sizeof *m->arg_type_names); k++)
+    if (m->arg_type_names[k] == type && type != STRING_NULL) return (model_arg_type)k;
+  return MODEL_ARG_NULL;
+}
+
+int model_args_reopen(trace_context *ctx, int64_t arg_set) {
+  if (arg_set < 0) return WEFT_OK;
+  model_state *m = &ctx->model;
+  const storage_table *t = ctx_table(ctx, TABLE_ARGS);
+  size_t i = storage_lower_bound_i64(t, ARGS_arg_set_id, 0, t->row_count, arg_set, 0);
+  for (; i < t->row_count && storage_get_i64(t, ARGS_arg_set_id, i) == arg_set; i++) {
+    model_arg a = {0};
+    a.key = storage_get_str(t, ARGS_key, i);
+    a.flat_key = storage_get_str(t, ARGS_flat_key, i);
+    a.type = model_arg_type_of(m, storage_get_str(t, ARGS_value_type, i));
+    switch (a.type) {
+      case MODEL_ARG_STRING: case MODEL_ARG_JSON:
+        a.string_value = storage_get_str(t, ARGS_string_value, i);
+        break;
+      case MODEL_ARG_REAL: a.real_value = storage_get_f64(t, ARGS_real_value, i); break;
+      case MODEL_ARG_NULL: break;
+      default: a.int_value = storage_get_i64(t, ARGS_int_value, i); break;
+    }
+    if (VEC_PUSH(m->pending_args, a)) return WEFT_ENOMEM;
+  }
+  return WEFT_OK;
+}
+
+void model_args_update_from(trace_context *ctx, size_t first) {
+  model_state *m = &ctx->model;
+  size_t out = first;
+  for (size_t i = first; i < m->pending_args.len; i++) {
+    model_arg *a = &m->pending_args.data[i];
+    size_t j = 0;
+    while (j < first && m->pending_args.data[j].key != a->key) j++;
+    if (j < first) m->pending_args.data[j] = *a;
+    else m->pending_args.data[out++] = *a;
+  }
+  m->pending_args.len = out;
+}
+
+size_t model_args_pending(const trace_context *ctx) { return ctx->model.pending_args.len; }
+
 int model_args_commit(trace_context *ctx, int64_t *arg_set) {
   model_state *m = &ctx->model;
   *arg_set = -1;

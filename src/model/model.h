@@ -176,6 +176,14 @@ int model_arg_string_id(trace_context *ctx, string_id key, string_id value,
                         model_arg_type type);
 /* Commits the pending args (deduplicated); -1 if none were pending. */
 int model_args_commit(trace_context *ctx, int64_t *arg_set);
+/* Puts the args of an existing set back into the pending args (before any
+ * added next), so that a set can be extended into a new one; -1: none. */
+int model_args_reopen(trace_context *ctx, int64_t arg_set);
+/* How many args are pending. */
+size_t model_args_pending(const trace_context *ctx);
+/* Pending args from index `first` on whose key an earlier pending arg has
+ * replace that arg's value (in its place) instead of being added. */
+void model_args_update_from(trace_context *ctx, size_t first);
 void model_args_discard(trace_context *ctx);
 
 #endif

@@ -77,6 +77,24 @@ static int proto_intern_entries(import_file *f, proto_seq *seq, uint32_t seq_idx
   return WEFT_OK;
 }
 
+/* An interned message kept whole (its iid is field 1): the map holds its
+ * index in st->source_locations. */
+static int proto_intern_message(import_file *f, uint32_t seq_idx, proto_span msg, int kind) {
+  proto_import_state *st = f->state;
+  proto_field fl;
+  if (proto_find_last(msg.data, msg.len, PROTO_INTERNED_IID, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_VARINT)
+    return WEFT_OK;
+  proto_span kept = proto_input_keep(f, msg);
+  if (VEC_PUSH(st->source_locations, kept)) return WEFT_ENOMEM;
+  uint64_t *slot;
+  uint64_t key = proto_intern_key(seq_idx, st->seqs.data[seq_idx].generation, kind, fl.value);
+  if (base_map_insert(&st->interned, key, st->source_locations.len - 1, &slot) < 0)
+    return WEFT_ENOMEM;
+  *slot = st->source_locations.len - 1;
+  return WEFT_OK;
+}
+
 static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) {
   proto_import_state *st = f->state;
   proto_reader r;
@@ -89,6 +107,17 @@ static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) 
     else if (fl.number == PROTO_INTERNED_DATA_EVENT_NAMES) kind = PROTO_INTERN_EVENT_NAME;
     else if (fl.number == PROTO_INTERNED_DATA_DEBUG_ANNOTATION_NAMES) kind = PROTO_INTERN_DEBUG_NAME;
     else if (fl.number == PROTO_INTERNED_DATA_KERNEL_SYMBOLS) kind = PROTO_INTERN_KERNEL_SYMBOL;
+    else if (fl.number == PROTO_INTERNED_DATA_DEBUG_ANNOTATION_STRING_VALUES)
+      kind = PROTO_INTERN_DEBUG_STRING;
+    else if (fl.number == PROTO_INTERNED_DATA_LOG_MESSAGE_BODY) kind = PROTO_INTERN_LOG_BODY;
+    else if (fl.number == PROTO_INTERNED_DATA_HISTOGRAM_NAMES) kind = PROTO_INTERN_HISTOGRAM_NAME;
+    else if (fl.number == PROTO_INTERNED_DATA_DEBUG_ANNOTATION_VALUE_TYPE_NAMES)
+      kind = PROTO_INTERN_DEBUG_TYPE_NAME;
+    else if (fl.number == PROTO_INTERNED_DATA_SOURCE_LOCATIONS) {
+      int rc = proto_intern_message(f, seq_idx, fl.span, PROTO_INTERN_SOURCE_LOCATION);
+      if (rc) return rc;
+      continue;
+    }
     if (!kind) continue;
     int rc = proto_intern_entries(f, &st->seqs.data[seq_idx], seq_idx, fl.span, kind);
     if (rc) return rc;
@@ -366,6 +395,21 @@ static int proto_packet_payload(import_file *f, proto_span pkt, uint32_t seq_idx
   return WEFT_OK;
 }
 
+/* A TrackDescriptor of a thread (pid and tid) makes that thread the
+ * sequence's, as a ThreadDescriptor packet does. */
+static void proto_seq_adopt_thread(proto_seq *seq, proto_span track_desc) {
+  proto_field fl, pid, tid;
+  if (proto_find_last(track_desc.data, track_desc.len, PROTO_TRACK_DESCRIPTOR_THREAD, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_LEN)
+    return;
+  if (proto_find_last(fl.span.data, fl.span.len, PROTO_THREAD_DESCRIPTOR_PID, &pid) != 1 ||
+      proto_find_last(fl.span.data, fl.span.len, PROTO_THREAD_DESCRIPTOR_TID, &tid) != 1)
+    return;
+  seq->pid = proto_field_int32(&pid);
+  seq->tid = proto_field_int32(&tid);
+  seq->has_thread = 1;
+}
+
 /* import_clock_on for a packet of `seq`, remembering the last node (the
  * clock graph never renumbers nodes). */
 static int proto_seq_clock(import_file *f, proto_seq *seq, uint32_t machine, uint64_t clock_id,
@@ -413,11 +457,14 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   if (rc) return base_error_set(err, rc, "out of memory");
   proto_seq *seq = &st->seqs.data[seq_idx];
   if (h.cleared) {
+    seq->state_valid = 1;
     seq->generation++;
     seq->defaults.data = NULL;
     seq->defaults.len = 0;
     seq->default_clock = 0;
   }
+  else if (h.dropped)
+    seq->state_valid = 0;
   if (h.has_defaults) proto_seq_set_defaults(seq, proto_input_keep(f, h.defaults));
   if (h.has_interned) {
     rc = proto_intern_data(f, seq_idx, h.interned);
@@ -426,6 +473,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   }
   if (h.first_on_sequence) rc = proto_tracks_first_packet(&st->track_model, h.seq_id);
   if (!rc && h.has_track_desc) rc = proto_tracks_reserve(f, &st->track_model, machine, h.track_desc);
+  if (!rc && h.has_track_desc && seq->state_valid) proto_seq_adopt_thread(seq, h.track_desc);
   if (rc) return base_error_set(err, rc, "out of memory");
   if (h.has_snapshot) {
     rc = proto_clock_snapshot(f, machine, h.seq_id, h.snapshot);
@@ -637,6 +685,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->counter_sums);
   base_map_free(&st->clock_multipliers);
   base_map_free(&st->incremental_clocks);
+  VEC_FREE(st->source_locations);
   proto_misc_free(&st->misc);
   base_buf_free(&st->categories);
   proto_ftrace_free(st->ftrace);

@@ -23,7 +23,13 @@ enum proto_intern_kind {
   PROTO_INTERN_EVENT_CATEGORY = 1,
   PROTO_INTERN_EVENT_NAME = 2,
   PROTO_INTERN_DEBUG_NAME = 3,
-  PROTO_INTERN_KERNEL_SYMBOL = 4
+  PROTO_INTERN_KERNEL_SYMBOL = 4,
+  PROTO_INTERN_DEBUG_STRING = 5,     /* debug_annotation_string_values */
+  PROTO_INTERN_LOG_BODY = 6,         /* log_message_body */
+  PROTO_INTERN_HISTOGRAM_NAME = 7,   /* histogram_names */
+  PROTO_INTERN_DEBUG_TYPE_NAME = 8,  /* debug_annotation_value_type_names */
+  PROTO_INTERN_SOURCE_LOCATION = 9,  /* source_locations: index into
+                                        proto_import_state.source_locations */
 };
 
 typedef struct proto_packet_info {
@@ -45,9 +51,13 @@ typedef struct proto_seq {
   int has_last;
   int64_t ref_ts;          /* legacy delta-timestamp reference (ns) */
   int ref_invalid;         /* the reference overflowed: deltas are dropped */
-  /* parse-side: the thread of a legacy ThreadDescriptor on this sequence */
+  /* the thread of the sequence: from a ThreadDescriptor packet (parse-side)
+   * or a thread's TrackDescriptor while the state is valid (tokenize-side) */
   int64_t pid, tid;
   int has_thread;
+  /* tokenize-side: incremental state valid (cleared, and no packet lost
+   * since), which a TrackDescriptor of a thread needs to set pid/tid */
+  int state_valid;
   /* tokenize-side: the clock node last looked up for this sequence */
   uint64_t cached_clock_id;
   uint32_t cached_clock_machine, cached_clock_node;
@@ -66,6 +76,7 @@ typedef struct proto_import_state {
   base_map seq_by_id;      /* sequence id -> index into seqs */
   uint32_t last_seq;       /* index into seqs of the last sequence looked up */
   base_map interned;       /* proto_intern_key -> string_id */
+  VEC(proto_span) source_locations; /* interned SourceLocation messages (kept) */
   proto_tracks track_model; /* descriptor tracks (proto_tracks.h) */
   base_map counter_sums;   /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
   int claimed_clock;

@@ -7,6 +7,7 @@
 #include "import/proto/proto_event_counters.h"
 #include "import/proto/proto_flow.h"
 #include "import/proto/proto_ftrace.h"
+#include "import/proto/proto_args.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_process_tree.h"
 
@@ -169,7 +170,7 @@ typedef struct proto_event {
   int64_t pid_override, tid_override, duration_us;
   /* what the later steps read, learned in the same pass */
   int has_counters;    /* a field proto_event_counters reads */
-  int has_annotations; /* a debug_annotations message */
+  int has_args; /* a field that args are derived from (proto_args.h) */
   proto_flow_hint flow;
   string_id name_id;   /* `name` interned, once name_interned */
   int name_interned;
@@ -213,6 +214,19 @@ static int proto_event_add_category(proto_event *e, const char *s, size_t len) {
  * reads only `msg`, so that it may run ahead of the parse (proto_prepare);
  * what needs the parse's state (interned categories) is left for
  * proto_event_categories. */
+/* 1 for the TrackEvent fields args come from: debug annotations, the
+ * typed fields and extensions (proto_args.h). */
+static int proto_event_args_field(uint32_t number) {
+  if (number >= 1000) return 1;
+  if (number >= 64) return 0;
+  static const uint64_t fields =
+      1ull << 4 | 1ull << 5 | 1ull << 21 | 1ull << 24 | 1ull << 25 | 1ull << 26 |
+      1ull << 27 | 1ull << 28 | 1ull << 29 | 1ull << 32 | 1ull << 33 | 1ull << 34 |
+      1ull << 35 | 1ull << 38 | 1ull << 39 | 1ull << 40 | 1ull << 41 | 1ull << 43 |
+      1ull << 49 | 1ull << 50;
+  return (int)(fields >> number & 1);
+}
+
 static void proto_event_read(proto_span msg, proto_event *e) {
   proto_reader r;
   proto_field fl;
@@ -241,9 +255,8 @@ static void proto_event_read(proto_span msg, proto_event *e) {
       case PROTO_TRACK_EVENT_CATEGORIES:
         if (len && e->category_fields++ == 0) e->category = fl.span;
         break;
-      case PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS: if (len) e->has_annotations = 1; break;
       case PROTO_TRACK_EVENT_CATEGORY_IIDS: e->has_category_iids = 1; break;
-      default: break;
+      default: if (proto_event_args_field(fl.number)) e->has_args = 1; break;
     }
   }
   proto_flow_hint_end(&e->flow, more);
@@ -438,70 +451,52 @@ static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint64_t type,
   return WEFT_OK;
 }
 
-static int proto_debug_annotation(proto_parse_ctx *p, proto_span msg) {
-  proto_import_state *st = p->f->state;
+/* The args Perfetto adds for its legacy JSON export: the phase of a MARK
+ * ('R') event, and the sequence's thread for an event on a track of that
+ * thread's process. */
+static int proto_event_legacy_args(proto_parse_ctx *p, const proto_event *e,
+                                   const proto_track_ref *ref) {
   trace_context *ctx = p->f->ctx;
-  proto_reader r;
-  proto_field fl, val;
-  const char *name = NULL;
-  size_t name_len = 0;
-  int has_val = 0;
-  memset(&val, 0, sizeof val);
-  proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.number == PROTO_DEBUG_ANNOTATION_NAME && fl.wire_type == PROTO_WIRE_LEN) {
-      name = (const char *)fl.span.data;
-      name_len = fl.span.len;
-    } else if (fl.number == PROTO_DEBUG_ANNOTATION_NAME_IID) {
-      string_id s = proto_interned(st, p->info->seq, p->info->generation,
-                                   PROTO_INTERN_DEBUG_NAME, fl.value);
-      if (s != STRING_NULL) {
-        name = base_string_pool_get(&ctx->strings, s);
-        name_len = base_string_pool_len(&ctx->strings, s);
-      }
-    } else if (fl.number >= PROTO_DEBUG_ANNOTATION_BOOL_VALUE &&
-               fl.number <= PROTO_DEBUG_ANNOTATION_POINTER_VALUE) {
-      val = fl;
-      has_val = 1;
-    }
+  proto_import_state *st = p->f->state;
+  const proto_seq *seq = &st->seqs.data[p->info->seq];
+  int rc = WEFT_OK;
+  if (ref && ref->upid >= 0 && ref->utid < 0 && seq->has_thread) {
+    uint32_t utid;
+    rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
+    if (!rc && storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1) ==
+                   ref->upid)
+      rc = model_arg_int(ctx, "legacy_event.passthrough_utid", 29, MODEL_ARG_UINT, utid);
   }
-  if (!name || !has_val || name_len > 1024) return WEFT_OK;
-  char key[1100];
-  int klen = snprintf(key, sizeof key, "debug.%.*s", (int)name_len, name);
-  if (klen < 0 || (size_t)klen >= sizeof key) return WEFT_OK;
-  switch (val.number) {
-    case PROTO_DEBUG_ANNOTATION_BOOL_VALUE:
-      return model_arg_int(ctx, key, (size_t)klen, MODEL_ARG_BOOL, val.value != 0);
-    case PROTO_DEBUG_ANNOTATION_UINT_VALUE:
-      return model_arg_int(ctx, key, (size_t)klen, MODEL_ARG_UINT, (int64_t)val.value);
-    case PROTO_DEBUG_ANNOTATION_INT_VALUE:
-      return model_arg_int(ctx, key, (size_t)klen, MODEL_ARG_INT, (int64_t)val.value);
-    case PROTO_DEBUG_ANNOTATION_POINTER_VALUE:
-      return model_arg_int(ctx, key, (size_t)klen, MODEL_ARG_POINTER, (int64_t)val.value);
-    case PROTO_DEBUG_ANNOTATION_DOUBLE_VALUE:
-      if (val.wire_type != PROTO_WIRE_FIXED64) return WEFT_OK;
-      return model_arg_real(ctx, key, (size_t)klen, proto_field_double(&val));
-    case PROTO_DEBUG_ANNOTATION_STRING_VALUE:
-      if (val.wire_type != PROTO_WIRE_LEN) return WEFT_OK;
-      return model_arg_string(ctx, key, (size_t)klen, (const char *)val.span.data,
-                              val.span.len, MODEL_ARG_STRING);
-    default: return WEFT_OK;
-  }
+  if (!rc && e->has_phase && e->phase == 'R')
+    rc = model_arg_string(ctx, "legacy_event.phase", 18, "R", 1, MODEL_ARG_STRING);
+  return rc;
 }
 
 static int proto_event_args(proto_parse_ctx *p, proto_span msg, const proto_event *e,
-                            int64_t *arg_set) {
-  proto_reader r;
-  proto_field fl;
+                            const proto_track_ref *ref, int64_t *arg_set) {
   *arg_set = -1;
-  proto_reader_init_span(&r, e->has_annotations ? msg : (proto_span){NULL, 0});
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.number != PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS || fl.wire_type != PROTO_WIRE_LEN)
-      continue;
-    int rc = proto_debug_annotation(p, fl.span);
-    if (rc) { model_args_discard(p->f->ctx); return rc; }
-  }
+  int rc = e->has_args ? proto_args_track_event(p->f, p->info, msg) : WEFT_OK;
+  if (!rc) rc = proto_event_legacy_args(p, e, ref);
+  if (rc) { model_args_discard(p->f->ctx); return rc; }
   return model_args_commit(p->f->ctx, arg_set);
+}
+
+/* The args of an end event join those of the slice it ends; a key the
+ * slice has already takes the end event's value. */
+static int proto_end_args(proto_parse_ctx *p, proto_span msg, const proto_event *e,
+                          const proto_track_ref *ref, uint32_t slice) {
+  trace_context *ctx = p->f->ctx;
+  storage_table *st = ctx_table(ctx, TABLE_SLICE);
+  int rc = model_args_reopen(ctx, storage_get_i64_or(st, SLICE_arg_set_id, slice, -1));
+  size_t first = model_args_pending(ctx);
+  if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg);
+  if (!rc) rc = proto_event_legacy_args(p, e, ref);
+  if (!rc) model_args_update_from(ctx, first);
+  int64_t arg_set = -1;
+  if (!rc) rc = model_args_commit(ctx, &arg_set);
+  else model_args_discard(ctx);
+  if (!rc) model_slice_set_args(ctx, slice, arg_set);
+  return rc;
 }
 
 static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
@@ -543,7 +538,9 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     int64_t ended;
     rc = model_slice_end(ctx, track, p->ts, &ended);
     if (rc || ended < 0) return rc;
-    return proto_flow_bind(p->f, p->machine, msg, &e->flow, (uint32_t)ended);
+    if (e->has_args || (ref && ref->upid >= 0 && ref->utid < 0))
+      rc = proto_end_args(p, msg, e, ref, (uint32_t)ended);
+    return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, (uint32_t)ended);
   }
   int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
   if (type != PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN && type != PROTO_TRACK_EVENT_TYPE_INSTANT &&
@@ -557,7 +554,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (!rc && e->categories->len)
     rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);
   int64_t args = -1;
-  if (!rc) rc = proto_event_args(p, msg, e, &args);
+  if (!rc) rc = proto_event_args(p, msg, e, ref, &args);
   if (rc) return rc;
   if (legacy)
     return proto_legacy_apply(p->f, p->machine, msg, &e->flow, track, p->ts, cat, name, args);

@@ -1,0 +1,36 @@
+/* proto_args: the args of a TrackEvent, derived the way Perfetto's trace
+ * processor derives them, into the model's pending args (model_arg_*; the
+ * caller commits them to an arg set).
+ *
+ *   - debug annotations, under "debug.<name>": scalars, interned strings,
+ *     pointers, dict entries ("a.b"), arrays ("a[0]"), nested values, and
+ *     proto values decoded with the schema. Names have '.', '[' and ']'
+ *     replaced by '_'.
+ *   - task_execution: "task.posted_from.{file_name,function_name,
+ *     line_number}" from the interned source location.
+ *   - source_location_iid: "source.{file_name,function_name,line_number}",
+ *     besides the plain reflected field.
+ *   - log_message: "track_event.log_message" from the interned body.
+ *   - chrome_histogram_sample's name_iid: "chrome_histogram_sample.name".
+ *   - every other typed field of TrackEvent and every extension (Chrome's
+ *     ChromeTrackEvent) by reflection over the embedded schema
+ *     (proto_descriptor.h): "field.sub_field", "repeated[i]", enum values by
+ *     name, an empty message as a NULL arg; a nested "*_location_iid" field
+ *     expands to its interned source location under the parent's key.
+ *
+ * Bounded: keys longer than PROTO_ARGS_MAX_KEY bytes and messages nested
+ * deeper than PROTO_ARGS_MAX_DEPTH are skipped. Malformed bytes are never
+ * fatal; what cannot be read adds nothing. */
+#ifndef WEFT_PROTO_ARGS_H
+#define WEFT_PROTO_ARGS_H
+
+#include "import/importer.h"
+#include "import/proto/proto_import.h"
+
+#define PROTO_ARGS_MAX_KEY 1024
+#define PROTO_ARGS_MAX_DEPTH 32
+
+/* Adds the args of TrackEvent `event`, a packet of `info`'s sequence. */
+int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event);
+
+#endif
