@@ -382,7 +382,11 @@ JSON_INLINE int json_read_value(json_tokenizer *t, const char *p,
 /* Reads a key (p at non-whitespace, p < end) and its ':'. */
 JSON_INLINE int json_read_key(json_tokenizer *t, const char *p,
                               json_token *tok, base_error *err) {
-  if (*p != '"') return json_fail_char(t, err, p, "a string key");
+  if (*p != '"') {
+    if (*p == '}' && t->state == JSON_ST_KEY)
+      return json_fail(t, err, WEFT_EPARSE, p, "trailing comma before '}'");
+    return json_fail_char(t, err, p, "a string key");
+  }
   const char *next = json_scan_string(t, p, tok, err);
   if (!next) return t->status;
   next = json_skip_ws(next, t->end);
@@ -415,14 +419,16 @@ JSON_INLINE int json_next_impl(json_tokenizer *t, json_token *tok,
       if (*p == ',') {
         p = json_skip_ws(p + 1, end);
         if (p == end) return json_fail_eof(t, err);
-        /* A trailing comma before the closing bracket is accepted (as
-         * Perfetto's reader does; Chrome and Node write them). */
         if (json_in_object(t)) {
-          if (*p == '}') return json_close(t, tok, p, JSON_TOK_OBJECT_END);
+          if (*p == '}' && t->trailing_commas)
+            return json_close(t, tok, p, JSON_TOK_OBJECT_END);
           t->state = JSON_ST_KEY;
           return json_read_key(t, p, tok, err);
         }
-        if (*p == ']') return json_close(t, tok, p, JSON_TOK_ARRAY_END);
+        if (*p == ']') {
+          if (t->trailing_commas) return json_close(t, tok, p, JSON_TOK_ARRAY_END);
+          return json_fail(t, err, WEFT_EPARSE, p, "trailing comma before ']'");
+        }
         return json_read_value(t, p, tok, convert, err);
       }
       if (json_in_object(t)) {
