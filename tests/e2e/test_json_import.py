@@ -116,6 +116,27 @@ class JsonImportTest(e.TempDirTest):
         out = self.load(events, 'select id, upid from process_track order by id')
         self.assertEqual(out, '"id","upid"\n3,2\n4,3\n')
 
+    def test_unmatched_ends_are_dropped_silently(self):
+        # An E or e that matches no open slice (category and name; a null
+        # one matches anything) is no misplaced_end_event, and its args are
+        # not read.
+        events = [
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 1, 'name': 'Z', 'args': {'k': 1}},
+            {'ph': 'B', 'pid': 1, 'tid': 1, 'ts': 2, 'name': 'A', 'cat': 'c'},
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 3, 'name': 'A', 'cat': 'd',
+             'args': {'k': 2}},
+            {'ph': 'e', 'pid': 1, 'tid': 1, 'ts': 3, 'name': 'Q', 'cat': 'x', 'id': '1'},
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 4, 'args': {'k': 3}},
+        ]
+        self.assertEqual(self.load(events, "select count(*) from stats where "
+                                   "name = 'misplaced_end_event' and value > 0"),
+                         '"count(*)"\n0\n')
+        self.assertEqual(self.load(events, "select s.name, s.dur, a.key, a.int_value from "
+                                   "slice s join args a using (arg_set_id)"),
+                         '"name","dur","key","int_value"\n"A",2000,"args.k",3\n')
+        self.assertEqual(self.load(events, "select count(*) from args where key = 'args.k'"),
+                         '"count(*)"\n1\n')
+
     def test_counters_with_strings_and_ids(self):
         events = [{'ph': 'C', 'pid': 3, 'ts': 1, 'name': 'mem', 'id': 'a',
                    'args': {'x': '1.5', 'y': '1.5e', 'z': True, 'w': 2}}]

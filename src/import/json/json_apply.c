@@ -238,14 +238,17 @@ static int json_thread_slice(import_file *f, const json_event *e, int64_t ts,
   return json_flow_v2(f, e, track);
 }
 
+/* An end that matches no open slice (by category and name, null matching
+ * anything) is dropped silently, its args unread, as Perfetto does. */
 static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
-                           const json_slice_ctx *c) {
+                           json_slice_ctx *c, base_error *err) {
   uint32_t track;
   int64_t slice;
   int rc = model_thread_track(f->ctx, c->utid, &track);
   if (!rc) rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &slice);
+  if (rc || slice < 0) return rc;
+  rc = json_read_args(f, e, &c->args, err);
   if (rc) return rc;
-  if (slice < 0) return import_stat(f, stat_misplaced_end_event, 1);
   storage_table *t = ctx_table(f->ctx, TABLE_SLICE);
   if (c->args >= 0 && storage_is_null(t, SLICE_arg_set_id, (size_t)slice))
     storage_set_i64(t, SLICE_arg_set_id, (size_t)slice, c->args);
@@ -293,9 +296,7 @@ static int json_async(import_file *f, json_event *e, int64_t ts, json_slice_ctx 
   if (rc) return rc;
   if (e->ph == 'e') {
     int64_t ended;
-    rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &ended);
-    if (!rc && ended < 0) rc = import_stat(f, stat_misplaced_end_event, 1);
-    return rc;
+    return slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &ended);
   }
   rc = json_read_args(f, e, &c->args, err);
   if (rc) return rc;
@@ -478,11 +479,11 @@ int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
     default:
       return WEFT_OK; /* other phases are not imported */
   }
+  if (e->ph == 'E') return json_thread_end(f, e, ts, &c, err);
   rc = json_read_args(f, e, &c.args, err);
   if (rc) return rc;
   switch (e->ph) {
     case 'B': case 'X': return json_thread_slice(f, e, ts, &c);
-    case 'E': return json_thread_end(f, e, ts, &c);
     default: return json_instant(f, e, ts, &c);
   }
 }
