@@ -391,7 +391,7 @@ class JsonScanAheadTest(e.TempDirTest):
 
     def test_bad_member_named(self):
         members = [json_member(i) for i in range(8)]
-        members[2] = '{"traceEvents":[{"ph":"X",}]}'
+        members[2] = '{"traceEvents":[{"ph":"X",,}]}'
         trace = self.zip_of('bad.zip', members)
         for threads in (1, 3):
             rc, out, err = e.run('--threads', str(threads), '-q',
@@ -441,7 +441,7 @@ class ScanAheadFilesTest(JsonScanAheadTest):
 
     def test_bad_member_named(self):
         members = [json_member(i) for i in range(8)]
-        members[2] = '{"traceEvents":[{"ph":"X",}]}'
+        members[2] = '{"traceEvents":[{"ph":"X",,}]}'
         paths = self.files_of(members, 'b')
         q = e.write_temp(self.dir, 'q.sql', 'select 1;')
         for threads in (1, 3):

@@ -70,6 +70,73 @@ class JsonImportTest(e.TempDirTest):
                          '"g",2000,"legacy_async_global_slice","g"\n'
                          '"l",1000,"legacy_async_process_slice","l"\n')
 
+    def test_async_tracks_are_shared_by_root_name(self):
+        # A cookie is (cat, id); its first name is its root name. Cookies
+        # with one root name (and process, for local ids) share tracks: a
+        # cookie keeps its track while it has an open slice, a new cookie
+        # takes the first track with none open, else a new one.
+        def ev(ph, pid, ts, name, cat, **ids):
+            return dict(ph=ph, pid=pid, tid=pid, ts=ts, name=name, cat=cat, **ids)
+        events = [
+            ev('b', 1, 1, 'A', 'c', id='0x1'),
+            ev('b', 1, 2, 'A', 'c', id='0x2'),   # 0x1 open: a second track
+            ev('e', 1, 3, 'A', 'c', id='0x1'),
+            ev('b', 1, 4, 'A', 'c', id='0x3'),   # takes the free first track
+            ev('b', 1, 5, 'B', 'c', id='0x3'),   # root name A: same track
+            ev('e', 1, 6, 'B', 'c', id='0x3'),
+            ev('e', 1, 7, 'A', 'c', id='0x3'),
+            ev('b', 2, 8, 'A', 'c', id='0x1'),   # global: any pid, track 0
+            ev('b', 2, 8, 'A', 'd', id='0x1'),   # other category: new cookie
+            ev('b', 2, 9, 'L', 'd', id2={'local': '0x1'}),
+            ev('b', 3, 9, 'L', 'd', id2={'local': '0x1'}),
+            ev('b', 3, 9, 'G', 'd', id2={'global': '0x1'}),  # = (d, id 0x1)
+            ev('n', 3, 10, 'N', 'd', id='0x9'),
+        ]
+        out = self.load(events, 'select s.name, s.ts, s.depth, s.track_id from slice s '
+                        'order by s.id')
+        self.assertEqual(out, '"name","ts","depth","track_id"\n'
+                         '"A",1000,0,0\n"A",2000,0,1\n"A",4000,0,0\n"B",5000,1,0\n'
+                         '"A",8000,0,0\n"A",8000,0,2\n"L",9000,0,3\n"L",9000,0,4\n'
+                         '"G",9000,1,2\n"N",10000,0,5\n')
+        dims = ("(select group_concat(key || '=' || ifnull(display_value, 'null'), ' ') "
+                "from args a where a.arg_set_id = t.%s)")
+        out = self.load(events, 'select t.id, t.name, t.type, %s as dims, %s as src '
+                        'from track t order by t.id' % (dims % 'dimension_arg_set_id',
+                                                        dims % 'source_arg_set_id'))
+        g, p = 'legacy_async_global_slice', 'legacy_async_process_slice'
+        src = 'source=chrome trace_id_is_process_scoped=%s upid=%d source_scope=null'
+        rows = [(0, 'A', g, 'scope=null name=A track_compressor_idx=0', src % ('false', 1)),
+                (1, 'A', g, 'scope=null name=A track_compressor_idx=1', src % ('false', 1)),
+                (2, 'A', g, 'scope=null name=A track_compressor_idx=2', src % ('false', 2)),
+                (3, 'L', p, 'upid=2 scope=null name=L track_compressor_idx=0', src % ('true', 2)),
+                (4, 'L', p, 'upid=3 scope=null name=L track_compressor_idx=0', src % ('true', 3)),
+                (5, 'N', g, 'scope=null name=N track_compressor_idx=0', src % ('false', 3))]
+        self.assertEqual(out, '"id","name","type","dims","src"\n' + ''.join(
+            '%d,"%s","%s","%s","%s"\n' % r for r in rows))
+        out = self.load(events, 'select id, upid from process_track order by id')
+        self.assertEqual(out, '"id","upid"\n3,2\n4,3\n')
+
+    def test_unmatched_ends_are_dropped_silently(self):
+        # An E or e that matches no open slice (category and name; a null
+        # one matches anything) is no misplaced_end_event, and its args are
+        # not read.
+        events = [
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 1, 'name': 'Z', 'args': {'k': 1}},
+            {'ph': 'B', 'pid': 1, 'tid': 1, 'ts': 2, 'name': 'A', 'cat': 'c'},
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 3, 'name': 'A', 'cat': 'd',
+             'args': {'k': 2}},
+            {'ph': 'e', 'pid': 1, 'tid': 1, 'ts': 3, 'name': 'Q', 'cat': 'x', 'id': '1'},
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 4, 'args': {'k': 3}},
+        ]
+        self.assertEqual(self.load(events, "select count(*) from stats where "
+                                   "name = 'misplaced_end_event' and value > 0"),
+                         '"count(*)"\n0\n')
+        self.assertEqual(self.load(events, "select s.name, s.dur, a.key, a.int_value from "
+                                   "slice s join args a using (arg_set_id)"),
+                         '"name","dur","key","int_value"\n"A",2000,"args.k",3\n')
+        self.assertEqual(self.load(events, "select count(*) from args where key = 'args.k'"),
+                         '"count(*)"\n1\n')
+
     def test_counters_with_strings_and_ids(self):
         events = [{'ph': 'C', 'pid': 3, 'ts': 1, 'name': 'mem', 'id': 'a',
                    'args': {'x': '1.5', 'y': '1.5e', 'z': True, 'w': 2}}]

@@ -67,6 +67,36 @@ static void test_all_token_types(void) {
   CHECK_EQ_STR(tokens("null"), "Z");
 }
 
+/* With trailing_commas set (the JSON importer's json_trace_tokenizer_init),
+ * a comma before a closing bracket is accepted at any depth; without (the
+ * default), it is an error (test_errors). */
+static void test_trailing_commas(void) {
+  const char *doc = "[{\"a\":[1 , ] ,\"b\":{\"c\":2,},} ,\n]";
+  json_tokenizer t;
+  json_token tok;
+  base_error err = {0};
+  char out[256] = {0};
+  size_t n = 0;
+  CHECK_EQ_INT(json_tokenizer_init(&t, doc, strlen(doc), NULL, &err), 0);
+  t.trailing_commas = true;
+  while (json_next(&t, &tok, &err) == 0 && tok.type != JSON_TOK_EOF && n < 200)
+    out[n++] = tok.type == JSON_TOK_NUMBER ? 'N' : tok.type == JSON_TOK_KEY ? 'K' : *tok.ptr;
+  CHECK_EQ_INT(t.status, 0);
+  CHECK_EQ_STR(out, "[{K[N]K{KN}}]");
+  json_tokenizer_free(&t);
+  /* a comma right after an opening bracket, or two commas, stay errors */
+  const char *bad[] = {"[,1]", "{\"a\":1,,}", "[1,,]"};
+  for (size_t i = 0; i < 3; i++) {
+    CHECK_EQ_INT(json_tokenizer_init(&t, bad[i], strlen(bad[i]), NULL, &err), 0);
+    t.trailing_commas = true;
+    int rc = 0;
+    tok.type = JSON_TOK_NULL;
+    while (!rc && tok.type != JSON_TOK_EOF) rc = json_next(&t, &tok, &err);
+    CHECK_EQ_INT(rc, WEFT_EPARSE);
+    json_tokenizer_free(&t);
+  }
+}
+
 static void test_offsets_and_eof(void) {
   const char *doc = "{\n  \"key\": [1, \"v\"]\n}";
   json_tokenizer t;
@@ -564,6 +594,7 @@ static void test_garbage_never_crashes(void) {
 
 int main(void) {
   RUN_TEST(test_all_token_types);
+  RUN_TEST(test_trailing_commas);
   RUN_TEST(test_offsets_and_eof);
   RUN_TEST(test_errors);
   RUN_TEST(test_numbers);

@@ -135,7 +135,7 @@ static int json_read_args(import_file *f, const json_event *e, int64_t *arg_set,
   if (!e->args_offset) return WEFT_OK;
   json_state *st = f->state;
   json_tokenizer tk;
-  int rc = json_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
+  int rc = json_trace_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
                                f->len - e->args_offset, &st->limits, err);
   if (rc) return rc;
   base_buf key;
@@ -159,7 +159,7 @@ static int json_args_lookup(import_file *f, const json_event *e, const char *key
   if (!e->args_offset) return 0;
   json_state *st = f->state;
   json_tokenizer tk;
-  if (json_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
+  if (json_trace_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
                           f->len - e->args_offset, &st->limits, err))
     return 0;
   json_token t;
@@ -238,14 +238,17 @@ static int json_thread_slice(import_file *f, const json_event *e, int64_t ts,
   return json_flow_v2(f, e, track);
 }
 
+/* An end that matches no open slice (by category and name, null matching
+ * anything) is dropped silently, its args unread, as Perfetto does. */
 static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
-                           const json_slice_ctx *c) {
+                           json_slice_ctx *c, base_error *err) {
   uint32_t track;
   int64_t slice;
   int rc = model_thread_track(f->ctx, c->utid, &track);
   if (!rc) rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &slice);
+  if (rc || slice < 0) return rc;
+  rc = json_read_args(f, e, &c->args, err);
   if (rc) return rc;
-  if (slice < 0) return import_stat(f, stat_misplaced_end_event, 1);
   storage_table *t = ctx_table(f->ctx, TABLE_SLICE);
   if (c->args >= 0 && storage_is_null(t, SLICE_arg_set_id, (size_t)slice))
     storage_set_i64(t, SLICE_arg_set_id, (size_t)slice, c->args);
@@ -282,44 +285,21 @@ static int json_instant(import_file *f, const json_event *e, int64_t ts,
 
 /* ---- async (b e n) ---- */
 
-static int json_async_track(import_file *f, const json_event *e,
-                            const json_slice_ctx *c, uint32_t *track) {
-  const json_str *id = e->id.ptr && e->id.len ? &e->id
-                       : e->id2_global.ptr && e->id2_global.len ? &e->id2_global
-                                                                : NULL;
-  int process_scoped = 0;
-  if (!id && e->id2_local.ptr && e->id2_local.len) {
-    id = &e->id2_local;
-    process_scoped = 1;
-  }
-  if (!e->has_pid || !id) return 1;
-  model_track_spec s;
-  model_track_spec_init(&s);
-  s.type = process_scoped ? "legacy_async_process_slice" : "legacy_async_global_slice";
-  s.machine = f->machine;
-  if (process_scoped) s.upid = json_thread_upid(f, c->utid);
-  uint64_t parts[2] = {c->cat, base_hash_bytes(id->ptr, id->len)};
-  s.extra_key = base_hash_bytes(parts, sizeof parts);
-  int rc = model_track(f->ctx, &s, track);
-  if (rc) return rc;
-  storage_table *t = ctx_table(f->ctx, TABLE_TRACK);
-  if (storage_get_str(t, TRACK_name, *track) == STRING_NULL && c->name != STRING_NULL)
-    storage_set_str(t, TRACK_name, *track, c->name);
-  return WEFT_OK;
-}
-
-static int json_async(import_file *f, const json_event *e, int64_t ts,
-                      const json_slice_ctx *c) {
+/* The track first (its args come before the slice's), then the slice;
+ * without a pid or any id the event is a parser failure. */
+static int json_async(import_file *f, json_event *e, int64_t ts, json_slice_ctx *c,
+                      base_error *err) {
+  if (!e->has_pid || (!e->id.len && !e->id2_global.len && !e->id2_local.len))
+    return import_stat(f, stat_json_parser_failure, 1);
   uint32_t track, slice;
-  int rc = json_async_track(f, e, c, &track);
-  if (rc == 1) return import_stat(f, stat_json_parser_failure, 1);
+  int rc = json_async_track(f, e, c->cat, c->name, json_thread_upid(f, c->utid), &track);
   if (rc) return rc;
   if (e->ph == 'e') {
     int64_t ended;
-    rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &ended);
-    if (!rc && ended < 0) rc = import_stat(f, stat_misplaced_end_event, 1);
-    return rc;
+    return slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &ended);
   }
+  rc = json_read_args(f, e, &c->args, err);
+  if (rc) return rc;
   if (e->ph == 'b')
     rc = model_slice_begin(f->ctx, track, ts, c->cat, c->name, c->args, &slice);
   else
@@ -377,7 +357,7 @@ static int json_counter(import_file *f, const json_event *e, int64_t ts,
   json_state *st = f->state;
   uint32_t upid = json_thread_upid(f, utid);
   json_tokenizer tk;
-  int rc = json_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
+  int rc = json_trace_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
                                f->len - e->args_offset, &st->limits, err);
   if (rc) return rc;
   json_token key, t;
@@ -492,18 +472,18 @@ int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
       rc = model_thread_track(f->ctx, c.utid, &track);
       return rc ? rc : json_flow_v1(f, e, track, c.cat, c.name);
     }
-    case 'B': case 'E': case 'X': case 'i': case 'I': case 'R':
     case 'b': case 'e': case 'n':
+      return json_async(f, e, ts, &c, err);
+    case 'B': case 'E': case 'X': case 'i': case 'I': case 'R':
       break;
     default:
       return WEFT_OK; /* other phases are not imported */
   }
-  if (e->ph != 'e') rc = json_read_args(f, e, &c.args, err);
+  if (e->ph == 'E') return json_thread_end(f, e, ts, &c, err);
+  rc = json_read_args(f, e, &c.args, err);
   if (rc) return rc;
   switch (e->ph) {
     case 'B': case 'X': return json_thread_slice(f, e, ts, &c);
-    case 'E': return json_thread_end(f, e, ts, &c);
-    case 'b': case 'e': case 'n': return json_async(f, e, ts, &c);
     default: return json_instant(f, e, ts, &c);
   }
 }

@@ -382,7 +382,7 @@ static int json_flat_literal(json_flat *r, json_token *t, const char *word,
 static int json_flat_skip(json_flat *r) {
   json_tokenizer tk;
   if (!r->nested.max_depth ||
-      json_tokenizer_init(&tk, r->p, (size_t)(r->end - r->p), &r->nested, NULL))
+      json_trace_tokenizer_init(&tk, r->p, (size_t)(r->end - r->p), &r->nested, NULL))
     return 0;
   int ok = json_skip_value(&tk, NULL) == WEFT_OK;
   if (ok) r->p += json_offset(&tk);
@@ -533,7 +533,7 @@ int json_read_event_tokens(import_file *f, size_t offset, json_event *e,
                            base_error *err) {
   json_state *st = f->state;
   json_tokenizer tk;
-  int rc = json_tokenizer_init(&tk, (const char *)f->data + offset, f->len - offset,
+  int rc = json_trace_tokenizer_init(&tk, (const char *)f->data + offset, f->len - offset,
                                &st->limits, err);
   if (rc) return rc;
   json_token t;
@@ -574,7 +574,7 @@ size_t json_event_extent(import_file *f, size_t start) {
   json_state *st = f->state;
   json_tokenizer tk;
   json_token t;
-  if (start >= f->len || json_tokenizer_init(&tk, (const char *)f->data + start,
+  if (start >= f->len || json_trace_tokenizer_init(&tk, (const char *)f->data + start,
                                              f->len - start, &st->limits, NULL))
     return 0;
   size_t end = 0;

@@ -90,7 +90,7 @@ static int json_apply_metadata(import_file *f, const json_scan *scan, base_error
     size_t off = scan->metadata.data[i];
     json_tokenizer tk;
     json_token t;
-    int rc = json_tokenizer_init(&tk, (const char *)f->data + off, f->len - off, &st->limits,
+    int rc = json_trace_tokenizer_init(&tk, (const char *)f->data + off, f->len - off, &st->limits,
                                  err);
     if (!rc) rc = json_next(&tk, &t, err);
     if (!rc) rc = json_tokenize_metadata(f, &tk, err);
@@ -215,7 +215,10 @@ static int json_parse(import_file *f, const sort_event *ev, void *prepared, base
 
 static void json_destroy(import_file *f) {
   json_state *st = f->state;
-  if (st) base_free(st->systrace_text);
+  if (st) {
+    base_free(st->systrace_text);
+    json_async_free(&st->async);
+  }
   base_free(f->state);
   f->state = NULL;
 }

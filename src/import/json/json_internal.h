@@ -12,6 +12,21 @@
 #include "import/importer.h"
 #include "import/json/json_tokenizer.h"
 
+/* json_async_state.c's sets of async tracks (see there). */
+typedef struct json_async_slot_state {
+  uint64_t cookie;
+  uint32_t nest;  /* slices open with the cookie that holds the slot */
+  uint32_t track; /* UINT32_MAX until first used */
+} json_async_slot_state;
+typedef struct json_async_tracks {
+  VEC(json_async_slot_state) slots; /* index = track_compressor_idx */
+} json_async_tracks;
+typedef struct json_async_state {
+  VEC(json_async_tracks) sets;
+  base_map set_index;  /* set key -> index in sets */
+  base_map root_names; /* cookie (and upid) -> string_id of its first name */
+} json_async_state;
+
 typedef struct json_state {
   uint32_t clock;
   json_limits limits;
@@ -20,12 +35,22 @@ typedef struct json_state {
   char *systrace_text; /* decoded, owned; its lines are pushed with
                           JSON_SYSTRACE_PAYLOAD | line offset */
   size_t systrace_text_len;
+  json_async_state async;
 } json_state;
 
 /* The tokenizer limits the load's options ask for. */
 static inline json_limits json_limits_of(const weft_options *o) {
   json_limits limits = {o->max_json_depth, o->max_string_bytes};
   return limits;
+}
+
+/* json_tokenizer_init for trace files: trailing commas are accepted
+ * (Perfetto's reader does; Chrome and Node write them). */
+static inline int json_trace_tokenizer_init(json_tokenizer *t, const char *buf, size_t len,
+                                            const json_limits *limits, base_error *err) {
+  int rc = json_tokenizer_init(t, buf, len, limits, err);
+  t->trailing_commas = true;
+  return rc;
 }
 
 /* Sort payloads of systemTraceEvents lines (others: event offsets). */
@@ -166,6 +191,13 @@ void json_event_free(json_event *e);
 
 /* ---- json_apply.c ---- */
 int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err);
+
+/* ---- json_async_state.c ---- */
+/* The track of async event e (ph b, e or n; with an id) of process upid,
+ * its slot's open count updated for the phase. */
+int json_async_track(import_file *f, const json_event *e, string_id cat, string_id name,
+                     uint32_t upid, uint32_t *track);
+void json_async_free(json_async_state *a);
 
 /* ---- json_flow.c ---- */
 /* Phases s, t, f (flow v1) on the thread's track. */

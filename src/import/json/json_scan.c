@@ -215,7 +215,7 @@ static int json_scan_ending(json_scan *s, const json_tokenizer *tk, int rc, base
 static int json_scan_walk(json_scan *s, const import_scan_input *in, base_error *err) {
   json_limits limits = json_limits_of(in->options);
   json_tokenizer tk;
-  int rc = json_tokenizer_init(&tk, (const char *)in->data, in->len, &limits, err);
+  int rc = json_trace_tokenizer_init(&tk, (const char *)in->data, in->len, &limits, err);
   if (rc) return rc;
   json_token t;
   rc = json_next(&tk, &t, err);
@@ -277,7 +277,7 @@ static void *json_scan_rest_run(void *arg) {
   json_tokenizer tk;
   r->part.in = r->in;
   r->part.given = r->from;
-  r->rc = json_tokenizer_init(&tk, (const char *)r->in->data, r->in->len, &limits, &r->err);
+  r->rc = json_trace_tokenizer_init(&tk, (const char *)r->in->data, r->in->len, &limits, &r->err);
   if (r->rc) return NULL;
   json_tokenizer_enter(&tk, r->in_object ? 2 : 1, r->in_object ? 1 : 0, r->from);
   int rc = json_scan_events(&r->part, &tk, &r->err);

@@ -420,11 +420,15 @@ JSON_INLINE int json_next_impl(json_tokenizer *t, json_token *tok,
         p = json_skip_ws(p + 1, end);
         if (p == end) return json_fail_eof(t, err);
         if (json_in_object(t)) {
+          if (*p == '}' && t->trailing_commas)
+            return json_close(t, tok, p, JSON_TOK_OBJECT_END);
           t->state = JSON_ST_KEY;
           return json_read_key(t, p, tok, err);
         }
-        if (*p == ']')
+        if (*p == ']') {
+          if (t->trailing_commas) return json_close(t, tok, p, JSON_TOK_ARRAY_END);
           return json_fail(t, err, WEFT_EPARSE, p, "trailing comma before ']'");
+        }
         return json_read_value(t, p, tok, convert, err);
       }
       if (json_in_object(t)) {

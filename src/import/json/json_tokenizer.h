@@ -69,6 +69,8 @@ typedef struct json_tokenizer {
   const char *begin, *p, *end;
   uint32_t depth, max_depth;
   size_t max_string_len;
+  bool trailing_commas; /* accept a ',' just before a closing bracket
+                           (default false; set after init) */
   int state;     /* private */
   int status;    /* 0, or the sticky error code */
   bool hit_end;  /* the error was "unexpected end of input" */

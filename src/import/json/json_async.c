@@ -1,0 +1,162 @@
+/* Async JSON events (b e n) onto as few tracks as their overlap allows.
+ *
+ * An event's cookie is its category with its id ("id", else id2.global:
+ * global; else id2.local: scoped to the process). The first name a cookie
+ * is seen with (per process for local ids) is its root name; events whose
+ * cookies share a root name (and process, for local ids) share a set of
+ * tracks. In a set, a cookie keeps the track it was put on while it has a
+ * slice open there; a new cookie takes the first track with no open slice
+ * (adopting it) or else a new track at the next index
+ * (track_compressor_idx). A track is created when first used, named after
+ * the event that used it, with dimensions {[upid,] scope, name,
+ * track_compressor_idx} and source args {source, trace_id_is_process_scoped,
+ * upid, source_scope}; "scope" is always null for JSON. */
+#include "import/json/json_internal.h"
+#include "model/model.h"
+
+#define JSON_ASYNC_NO_TRACK UINT32_MAX
+
+void json_async_free(json_async_state *a) {
+  for (size_t i = 0; i < a->sets.len; i++) VEC_FREE(a->sets.data[i].slots);
+  VEC_FREE(a->sets);
+  base_map_free(&a->set_index);
+  base_map_free(&a->root_names);
+}
+
+static uint64_t json_async_mix(uint64_t a, uint64_t b) {
+  return base_hash_u64(a * UINT64_C(0x9e3779b97f4a7c15) + base_hash_u64(b)) >> 1;
+}
+
+/* The cookie of (category, id string). */
+static uint64_t json_async_cookie(string_id cat, const json_str *id) {
+  return json_async_mix(cat, base_hash_bytes(id->ptr, id->len));
+}
+
+/* The root name of the cookie: the name it was first seen with. */
+static int json_async_root(json_async_state *a, uint64_t root_key, string_id name,
+                           string_id *root) {
+  uint64_t *slot;
+  if (base_map_insert(&a->root_names, root_key, name, &slot) < 0) return WEFT_ENOMEM;
+  *root = (string_id)*slot;
+  return WEFT_OK;
+}
+
+static int json_async_find_set(json_async_state *a, uint64_t set_key, json_async_tracks **set,
+                          uint32_t *set_id) {
+  uint64_t *slot;
+  int ins = base_map_insert(&a->set_index, set_key, a->sets.len, &slot);
+  if (ins < 0) return WEFT_ENOMEM;
+  if (ins) {
+    json_async_tracks empty = {0};
+    if (VEC_PUSH(a->sets, empty)) return WEFT_ENOMEM;
+  }
+  *set_id = (uint32_t)*slot;
+  *set = &a->sets.data[*slot];
+  return WEFT_OK;
+}
+
+/* The slot of the cookie in the set: its own, else the first free one
+ * (adopted), else a new one. */
+static int json_async_slot(json_async_tracks *set, uint64_t cookie, uint32_t *idx) {
+  size_t free_at = SIZE_MAX;
+  for (size_t i = 0; i < set->slots.len; i++) {
+    if (set->slots.data[i].cookie == cookie) {
+      *idx = (uint32_t)i;
+      return WEFT_OK;
+    }
+    if (free_at == SIZE_MAX && set->slots.data[i].nest == 0) free_at = i;
+  }
+  if (free_at != SIZE_MAX) {
+    set->slots.data[free_at].cookie = cookie;
+    *idx = (uint32_t)free_at;
+    return WEFT_OK;
+  }
+  json_async_slot_state s = {cookie, 0, JSON_ASYNC_NO_TRACK};
+  if (VEC_PUSH(set->slots, s)) return WEFT_ENOMEM;
+  *idx = (uint32_t)(set->slots.len - 1);
+  return WEFT_OK;
+}
+
+typedef struct json_async_key {
+  int process_scoped;
+  uint32_t upid;
+  string_id root, name;
+} json_async_key;
+
+/* A string arg whose value is an interned id (STRING_NULL: a null string). */
+static int json_async_arg_id(trace_context *ctx, const char *key, string_id value) {
+  string_id key_id;
+  int rc = ctx_intern(ctx, key, strlen(key), &key_id);
+  return rc ? rc : model_arg_string_id(ctx, key_id, value, MODEL_ARG_STRING);
+}
+
+static int json_async_args(trace_context *ctx, const json_async_key *k, uint32_t idx,
+                           int64_t *dims, int64_t *src) {
+  int rc = WEFT_OK;
+  if (k->process_scoped) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, k->upid);
+  if (!rc) rc = json_async_arg_id(ctx, "scope", STRING_NULL);
+  if (!rc) rc = json_async_arg_id(ctx, "name", k->root);
+  if (!rc) rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, idx);
+  if (!rc) rc = model_args_commit(ctx, dims);
+  if (!rc) rc = model_arg_string(ctx, "source", 6, "chrome", 6, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int(ctx, "trace_id_is_process_scoped", 26, MODEL_ARG_BOOL,
+                              k->process_scoped);
+  if (!rc) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_UINT, k->upid);
+  if (!rc) rc = json_async_arg_id(ctx, "source_scope", STRING_NULL);
+  if (!rc) rc = model_args_commit(ctx, src);
+  if (rc) model_args_discard(ctx);
+  return rc;
+}
+
+static int json_async_new_track(import_file *f, const json_async_key *k, uint32_t set_id,
+                                uint32_t idx, uint32_t *track) {
+  trace_context *ctx = f->ctx;
+  int64_t dims = -1, src = -1;
+  int rc = json_async_args(ctx, k, idx, &dims, &src);
+  if (rc) return rc;
+  model_track_spec s;
+  model_track_spec_init(&s);
+  s.type = k->process_scoped ? "legacy_async_process_slice" : "legacy_async_global_slice";
+  s.machine = f->machine;
+  s.extra_key = ((uint64_t)set_id << 32 | idx) + 1;
+  rc = model_track(ctx, &s, track);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_TRACK);
+  if (k->name != STRING_NULL) storage_set_str(t, TRACK_name, *track, k->name);
+  if (dims >= 0) storage_set_i64(t, TRACK_dimension_arg_set_id, *track, dims);
+  if (src >= 0) storage_set_i64(t, TRACK_source_arg_set_id, *track, src);
+  if (k->process_scoped) storage_set_i64(t, TRACK_upid, *track, k->upid);
+  return WEFT_OK;
+}
+
+int json_async_track(import_file *f, const json_event *e, string_id cat, string_id name,
+                     uint32_t upid, uint32_t *track) {
+  json_state *st = f->state;
+  json_async_state *a = &st->async;
+  const json_str *id = e->id.len ? &e->id : e->id2_global.len ? &e->id2_global : NULL;
+  json_async_key k = {0, upid, STRING_NULL, name};
+  if (!id) {
+    id = &e->id2_local;
+    k.process_scoped = 1;
+  }
+  uint64_t cookie = json_async_cookie(cat, id);
+  uint64_t root_key = k.process_scoped ? json_async_mix(json_async_mix(2, upid), cookie)
+                                       : json_async_mix(1, cookie);
+  int rc = json_async_root(a, root_key, name, &k.root);
+  json_async_tracks *set = NULL;
+  uint32_t set_id = 0, idx = 0;
+  uint64_t set_key = json_async_mix(json_async_mix(k.process_scoped, k.process_scoped ? upid : 0),
+                                    k.root);
+  if (!rc) rc = json_async_find_set(a, set_key, &set, &set_id);
+  if (!rc) rc = json_async_slot(set, cookie, &idx);
+  if (rc) return rc;
+  json_async_slot_state *slot = &set->slots.data[idx];
+  if (e->ph == 'b') slot->nest++;
+  else if (e->ph == 'e' && slot->nest > 0) slot->nest--;
+  if (slot->track == JSON_ASYNC_NO_TRACK) {
+    rc = json_async_new_track(f, &k, set_id, idx, &slot->track);
+    if (rc) return rc;
+  }
+  *track = slot->track;
+  return WEFT_OK;
+}
