@@ -1,5 +1,6 @@
 """Helpers shared by the end-to-end tests: run the weft binary, compare."""
 import os
+import struct
 import subprocess
 import sys
 import tempfile
@@ -33,6 +34,28 @@ def varint(v):
         out.append(b | (0x80 if v else 0))
         if not v:
             return bytes(out)
+
+
+def pb_int(number, value):
+    """A varint field (negative values as 64-bit two's complement)."""
+    return varint(number << 3) + varint(value & ((1 << 64) - 1))
+
+
+def pb_bytes(number, payload):
+    """A length-delimited field: bytes, or str encoded as UTF-8."""
+    if isinstance(payload, str):
+        payload = payload.encode()
+    return varint(number << 3 | 2) + varint(len(payload)) + payload
+
+
+def pb_double(number, value):
+    """A fixed64 field holding a double."""
+    return varint(number << 3 | 1) + struct.pack('<d', value)
+
+
+def pb_packet(*fields):
+    """One Trace.packet holding the given TracePacket fields."""
+    return pb_bytes(1, b''.join(fields))
 
 
 def read_varint(data, i):

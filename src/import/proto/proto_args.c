@@ -584,38 +584,61 @@ static int args_reflected(const proto_desc_field *d) {
   }
 }
 
-static int args_event_field(proto_args *a, const proto_desc_message *te, const proto_field *fl,
-                            uint32_t (*counters)[2], int *n_counters) {
-  int len = fl->wire_type == PROTO_WIRE_LEN, rc = WEFT_OK;
-  switch (fl->number) {
-    case PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS: {
-      if (!len) return WEFT_OK;
-      size_t saved;
-      if (args_enter(a, "debug", 5, &saved)) rc = args_debug_annotation(a, fl->span);
-      args_leave(a, saved);
-      return rc;
-    }
-    case PROTO_TRACK_EVENT_TASK_EXECUTION: return len ? args_task_execution(a, fl->span) : 0;
-    case PROTO_TRACK_EVENT_LOG_MESSAGE: return len ? args_log_message(a, fl->span) : 0;
-    case PROTO_TRACK_EVENT_CHROME_HISTOGRAM_SAMPLE:
-      rc = len ? args_histogram_name(a, fl->span) : 0;
-      break;
-    case PROTO_TRACK_EVENT_SOURCE_LOCATION_IID: {
-      if (fl->wire_type != PROTO_WIRE_VARINT) return WEFT_OK;
-      size_t saved;
-      if (args_enter(a, "source", 6, &saved))
-        args_source_location_fields(a, fl->value, MODEL_ARG_INT, &rc);
-      args_leave(a, saved);
-      break;
-    }
-    default: break;
+/* The args of the fields handled on their own, in Perfetto's order. */
+static int args_event_specials(proto_args *a, proto_span event) {
+  proto_field fl;
+  int rc = WEFT_OK;
+  if (proto_find_last(event.data, event.len, PROTO_TRACK_EVENT_SOURCE_LOCATION_IID, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT) {
+    size_t saved;
+    if (args_enter(a, "source", 6, &saved))
+      args_source_location_fields(a, fl.value, MODEL_ARG_INT, &rc);
+    args_leave(a, saved);
   }
-  if (rc || !te) return rc;
-  const proto_desc_field *d = proto_descriptor_field(a->pool, te, fl->number);
-  if (!d || !args_reflected(d)) return WEFT_OK;
-  uint32_t zero = 0, *index = d->repeated ? args_repeat_counter(counters, n_counters,
-                                                                fl->number) : &zero;
-  return index ? args_field(a, d, fl, index) : WEFT_OK;
+  if (!rc && proto_find_last(event.data, event.len, PROTO_TRACK_EVENT_TASK_EXECUTION, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_LEN)
+    rc = args_task_execution(a, fl.span);
+  if (!rc && proto_find_last(event.data, event.len, PROTO_TRACK_EVENT_LOG_MESSAGE, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_LEN)
+    rc = args_log_message(a, fl.span);
+  if (!rc &&
+      proto_find_last(event.data, event.len, PROTO_TRACK_EVENT_CHROME_HISTOGRAM_SAMPLE, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_LEN)
+    rc = args_histogram_name(a, fl.span);
+  return rc;
+}
+
+/* The reflected fields (args_reflected), in wire order. */
+static int args_event_reflected(proto_args *a, const proto_desc_message *te, proto_span event) {
+  uint32_t counters[MAX_REPEATED_COUNTERS][2];
+  int n_counters = 0, rc = WEFT_OK;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, event);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    const proto_desc_field *d = proto_descriptor_field(a->pool, te, fl.number);
+    if (!d || !args_reflected(d)) continue;
+    uint32_t zero = 0, *index = d->repeated ? args_repeat_counter(counters, &n_counters,
+                                                                  fl.number) : &zero;
+    if (index) rc = args_field(a, d, &fl, index);
+  }
+  return rc;
+}
+
+/* The debug annotations, under "debug", in wire order. */
+static int args_event_annotations(proto_args *a, proto_span event) {
+  proto_reader r;
+  proto_field fl;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, event);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS || fl.wire_type != PROTO_WIRE_LEN)
+      continue;
+    size_t saved;
+    if (args_enter(a, "debug", 5, &saved)) rc = args_debug_annotation(a, fl.span);
+    args_leave(a, saved);
+  }
+  return rc;
 }
 
 int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event) {
@@ -635,12 +658,8 @@ int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_
     int32_t t = proto_descriptor_find_message(a.pool, track_event, sizeof track_event - 1);
     if (t >= 0) te = proto_descriptor_message(a.pool, t);
   }
-  uint32_t counters[MAX_REPEATED_COUNTERS][2];
-  int n_counters = 0, rc = WEFT_OK;
-  proto_reader r;
-  proto_field fl;
-  proto_reader_init_span(&r, event);
-  while (!rc && proto_reader_next(&r, &fl) == 1)
-    rc = args_event_field(&a, te, &fl, counters, &n_counters);
+  int rc = args_event_specials(&a, event);
+  if (!rc && te) rc = args_event_reflected(&a, te, event);
+  if (!rc) rc = args_event_annotations(&a, event);
   return rc;
 }

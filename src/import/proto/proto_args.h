@@ -2,6 +2,9 @@
  * processor derives them, into the model's pending args (model_arg_*; the
  * caller commits them to an arg set).
  *
+ * In Perfetto's order: the fields handled on their own, then the reflected
+ * ones in wire order, then the debug annotations in wire order.
+ *
  *   - debug annotations, under "debug.<name>": scalars, interned strings,
  *     pointers, dict entries ("a.b"), arrays ("a[0]"), nested values, and
  *     proto values decoded with the schema. Names have '.', '[' and ']'
