@@ -376,6 +376,12 @@ static int model_memo_track(trace_context *ctx, model_track_memo *memo, uint32_t
   return WEFT_OK;
 }
 
+int model_name_idle_thread(trace_context *ctx) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  if (!t->row_count || !storage_is_null(t, THREAD_name, 0)) return WEFT_OK;
+  return model_thread_set_name(ctx, 0, "swapper", 7);
+}
+
 int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track) {
   if (model_memo_find(&ctx->model.thread_tracks, utid, track)) return WEFT_OK;
   model_track_spec s;

@@ -141,6 +141,9 @@ int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track);
 /* The default slice track of a thread / process. */
 int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track);
+/* Names utid 0 (the idle task) "swapper" unless it has a name, as Perfetto
+ * does for proto and kernel traces (not for JSON ones). */
+int model_name_idle_thread(trace_context *ctx);
 int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track);
 
 /* ---- slices ---- */

@@ -109,10 +109,7 @@ static int kernel_get(trace_context *ctx, kernel_state **out) {
     }
     ctx->model.kernel = k;
     /* Kernel data names the host's idle thread. */
-    storage_table *t = ctx_table(ctx, TABLE_THREAD);
-    if (t->row_count && storage_is_null(t, THREAD_name, 0) &&
-        model_thread_set_name(ctx, 0, "swapper", 7))
-      return WEFT_ENOMEM;
+    if (model_name_idle_thread(ctx)) return WEFT_ENOMEM;
   }
   *out = ctx->model.kernel;
   return WEFT_OK;

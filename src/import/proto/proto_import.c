@@ -667,6 +667,7 @@ static int proto_tokenize(import_file *f, base_error *err) {
 
 static int proto_end(import_file *f, base_error *err) {
   proto_import_state *st = f->state;
+  if (model_name_idle_thread(f->ctx)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
