@@ -85,5 +85,63 @@ class ProtoSystemTest(e.TempDirTest):
                          '"Session 4",2000,1000,"STARTED"\n"Session 4",3000,0,"DISABLED"\n')
 
 
+# ftrace sees threads of processes it cannot place; later process trees
+# place them. Perfetto's answers: the thread ids, processes and parents below.
+PROCESS_TREE_LATE = """
+packet { ftrace_events { cpu: 0
+  event { timestamp: 1 pid: 0 sched_switch { prev_comm: "idle" prev_pid: 0
+          next_comm: "a0" next_pid: 30 } }
+  event { timestamp: 2 pid: 0 sched_switch { prev_comm: "a0" prev_pid: 30
+          next_comm: "a1" next_pid: 31 } }
+  event { timestamp: 3 pid: 31 task_newtask { pid: 32 comm: "a2" clone_flags: 65536 } }
+  event { timestamp: 4 pid: 32 task_newtask { pid: 33 comm: "a3" clone_flags: 65536 } }
+  event { timestamp: 5 pid: 50 task_newtask { pid: 51 comm: "b1" clone_flags: 65536 } }
+} }
+packet { timestamp: 10 process_tree {
+  processes { pid: 30 ppid: 1 cmdline: "proc_a" }
+  threads { tid: 31 tgid: 30 }
+  processes { pid: 40 cmdline: "proc_b" } } }
+packet { timestamp: 11 process_tree {
+  processes { pid: 40 ppid: 30 cmdline: "proc_b2" } } }
+"""
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class ProcessTreeLateTest(e.TempDirTest):
+    def setUp(self):
+        super().setUp()
+        src = e.write_temp(self.dir, 'late.textproto', PROCESS_TREE_LATE)
+        self.trace = os.path.join(self.dir, 'late.pb')
+        subprocess.run(['sh', ENCODE, src, self.trace], check=True)
+
+    def query(self, sql):
+        rc, out, err = e.run('-Q', sql, self.trace)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def test_threads_join_the_process_found_later(self):
+        # 30 is the main thread of the tree's process 30; 32 and 33 were
+        # cloned (CLONE_THREAD) from 31 and 32 before any of them had a
+        # process: they join it when 31 does. 51's cloner never gets one.
+        out = self.query('select tid, pid, is_main_thread from thread '
+                         'left join process using(upid) where tid >= 30 order by tid')
+        self.assertEqual(out, '"tid","pid","is_main_thread"\n30,30,1\n31,30,0\n'
+                         '32,30,0\n33,30,0\n40,40,1\n50,"[NULL]","[NULL]"\n'
+                         '51,"[NULL]","[NULL]"\n')
+
+    def test_parent_is_the_first_given(self):
+        # the parents are created first, with their main threads; an absent
+        # ppid is pid 0; a later, different ppid is counted, not applied.
+        out = self.query('select p.pid, p.name, pp.pid as ppid from process p '
+                         'left join process pp on p.parent_upid = pp.upid order by p.upid')
+        self.assertEqual(out, '"pid","name","ppid"\n0,"[NULL]","[NULL]"\n'
+                         '1,"[NULL]","[NULL]"\n30,"proc_a",1\n40,"proc_b2",0\n')
+        out = self.query("select value from stats where name = "
+                         "'process_tracker_parent_pid_changed'")
+        self.assertEqual(out, '"value"\n1\n')
+        out = self.query('select tid from thread where tid in (1, 30, 40) order by utid')
+        self.assertEqual(out, '"tid"\n30\n1\n40\n')
+
+
 if __name__ == '__main__':
     e.main()
