@@ -106,18 +106,25 @@ packet { timestamp: 11 process_tree {
 """
 
 
-@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
-class ProcessTreeLateTest(e.TempDirTest):
+class InlineTraceTest(e.TempDirTest):
+    """A test on the trace TEXT (Perfetto text format) encoded by protoc."""
+    TEXT = ''
+
     def setUp(self):
         super().setUp()
-        src = e.write_temp(self.dir, 'late.textproto', PROCESS_TREE_LATE)
-        self.trace = os.path.join(self.dir, 'late.pb')
+        src = e.write_temp(self.dir, 'trace.textproto', self.TEXT)
+        self.trace = os.path.join(self.dir, 'trace.pb')
         subprocess.run(['sh', ENCODE, src, self.trace], check=True)
 
     def query(self, sql):
         rc, out, err = e.run('-Q', sql, self.trace)
         self.assertEqual(rc, 0, err)
         return out
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class ProcessTreeLateTest(InlineTraceTest):
+    TEXT = PROCESS_TREE_LATE
 
     def test_threads_join_the_process_found_later(self):
         # 30 is the main thread of the tree's process 30; 32 and 33 were
@@ -141,6 +148,68 @@ class ProcessTreeLateTest(e.TempDirTest):
         self.assertEqual(out, '"value"\n1\n')
         out = self.query('select tid from thread where tid in (1, 30, 40) order by utid')
         self.assertEqual(out, '"tid"\n30\n1\n40\n')
+
+
+FTRACE_STATS = """
+packet { trusted_packet_sequence_id: 2 ftrace_stats { phase: START_OF_TRACE
+  cpu_stats { cpu: 0 entries: 4 overrun: 1 bytes_read: 100 oldest_event_ts: 1.5
+              now_ts: 2.25 dropped_events: 3 read_events: 10 }
+  cpu_stats { cpu: 1 entries: 5 bytes_read: 10 }
+  atrace_errors: "e1" unknown_ftrace_events: "foo/bar" unknown_ftrace_events: "x/y"
+  failed_ftrace_events: "a/b"
+  ftrace_parse_errors: FTRACE_STATUS_ABI_ZERO_DATA_LENGTH
+  ftrace_parse_errors: FTRACE_STATUS_ABI_ZERO_DATA_LENGTH } }
+packet { trusted_packet_sequence_id: 2 ftrace_stats { phase: START_OF_TRACE
+  atrace_errors: "counted once per sequence" } }
+packet { trusted_packet_sequence_id: 2 ftrace_stats { phase: END_OF_TRACE
+  cpu_stats { cpu: 0 entries: 14 overrun: 3 commit_overrun: 2 bytes_read: 840
+              oldest_event_ts: 3.5 now_ts: 4.0 dropped_events: 5 read_events: 20 }
+  cpu_stats { cpu: 1 entries: 6 bytes_read: 10 }
+  atrace_errors: "not counted at the end" } }
+"""
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class FtraceStatsTest(InlineTraceTest):
+    TEXT = FTRACE_STATS
+
+    def test_cpu_stats_begin_end_delta(self):
+        out = self.query("select name, value from stats where idx = 0 and value <> 0")
+        self.assertEqual(out, '"name","value"\n'
+                         '"ftrace_cpu_entries_begin",4\n"ftrace_cpu_overrun_begin",1\n'
+                         '"ftrace_cpu_bytes_begin",100\n"ftrace_cpu_dropped_events_begin",3\n'
+                         '"ftrace_cpu_read_events_begin",10\n'
+                         '"ftrace_cpu_now_ts_begin",2250000000\n'
+                         '"ftrace_cpu_oldest_event_ts_begin",1500000000\n'
+                         '"ftrace_cpu_entries_end",14\n"ftrace_cpu_overrun_end",3\n'
+                         '"ftrace_cpu_commit_overrun_end",2\n"ftrace_cpu_bytes_end",840\n'
+                         '"ftrace_cpu_dropped_events_end",5\n"ftrace_cpu_read_events_end",20\n'
+                         '"ftrace_cpu_now_ts_end",4000000000\n'
+                         '"ftrace_cpu_entries_delta",10\n"ftrace_cpu_overrun_delta",2\n'
+                         '"ftrace_cpu_commit_overrun_delta",2\n"ftrace_cpu_bytes_delta",740\n'
+                         '"ftrace_cpu_dropped_events_delta",2\n'
+                         '"ftrace_cpu_read_events_delta",10\n'
+                         '"ftrace_cpu_oldest_event_ts_end",3500000000\n')
+        out = self.query("select count(*) as n, sum(value) as v from stats where idx = 1")
+        self.assertEqual(out, '"n","v"\n22,32\n')
+
+    def test_setup_and_parse_errors(self):
+        out = self.query("select name, severity, value from stats where name in "
+                         "('ftrace_setup_errors', 'ftrace_abi_errors_skipped_zero_data_length') "
+                         "order by name")
+        self.assertEqual(out, '"name","severity","value"\n'
+                         '"ftrace_abi_errors_skipped_zero_data_length","info",2\n'
+                         '"ftrace_setup_errors","notice",4\n')
+
+    def test_critical_parse_error_fails_the_load(self):
+        bad = FTRACE_STATS.replace('FTRACE_STATUS_ABI_ZERO_DATA_LENGTH } }',
+                                   'FTRACE_STATUS_ABI_SHORT_EVENT_ID } }')
+        src = e.write_temp(self.dir, 'bad.textproto', bad)
+        trace = os.path.join(self.dir, 'bad.pb')
+        subprocess.run(['sh', ENCODE, src, trace], check=True)
+        rc, _, err = e.run('-Q', 'select 1', trace)
+        self.assertNotEqual(rc, 0)
+        self.assertIn('FTRACE_STATUS_ABI_SHORT_EVENT_ID', err)
 
 
 if __name__ == '__main__':
