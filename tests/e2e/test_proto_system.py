@@ -212,5 +212,49 @@ class FtraceStatsTest(InlineTraceTest):
         self.assertIn('FTRACE_STATUS_ABI_SHORT_EVENT_ID', err)
 
 
+FUNCGRAPH = """
+packet { trusted_packet_sequence_id: 1 sequence_flags: 1 interned_data { kernel_symbols { iid: 1 str: "outer" } kernel_symbols { iid: 2 str: "inner" } }
+  ftrace_events { cpu: 2
+    event { timestamp: 100 pid: 7 funcgraph_entry { depth: 0 func: 1 } }
+    event { timestamp: 110 pid: 7 funcgraph_entry { depth: 1 func: 2 } }
+    event { timestamp: 120 pid: 7 funcgraph_exit { depth: 1 func: 2 } }
+    event { timestamp: 130 pid: 7 funcgraph_exit { depth: 0 func: 1 } }
+    event { timestamp: 140 pid: 0 funcgraph_entry { depth: 0 func: 255 } }
+    event { timestamp: 150 pid: 0 funcgraph_exit { depth: 0 func: 255 } }
+    event { timestamp: 160 pid: 7 funcgraph_exit { depth: 0 func: 1 } }
+    event { timestamp: 170 pid: 0 funcgraph_entry { depth: 0 func: 0 } }
+  } }
+packet { trusted_packet_sequence_id: 1 ftrace_events { cpu: 3
+    event { timestamp: 145 pid: 0 funcgraph_entry { depth: 0 func: 1 } } } }
+"""
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class FuncgraphTest(InlineTraceTest):
+    TEXT = FUNCGRAPH
+
+    def test_slices_on_thread_and_idle_cpu_tracks(self):
+        # entries open, exits end the innermost; pid 0 is per cpu; an
+        # uninterned function is named by its address in hex
+        out = self.query("select s.ts, s.dur, s.name, s.depth, t.name as track, t.type "
+                         "from slice s join track t on s.track_id = t.id order by s.ts")
+        self.assertEqual(out, '"ts","dur","name","depth","track","type"\n'
+                         '100,30,"outer",0,"Funcgraph","thread_funcgraph"\n'
+                         '110,10,"inner",1,"Funcgraph","thread_funcgraph"\n'
+                         '140,10,"0xff",0,"swapper2 -funcgraph","cpu_funcgraph"\n'
+                         '145,-1,"outer",0,"swapper3 -funcgraph","cpu_funcgraph"\n'
+                         '170,-1,"0",0,"swapper2 -funcgraph","cpu_funcgraph"\n')
+
+    def test_raw_rows_symbolize_func(self):
+        out = self.query("select e.ts, e.name, a.key, a.display_value from ftrace_event e "
+                         "join args a using(arg_set_id) where e.ts in (120, 140) "
+                         "order by e.ts, a.id")
+        self.assertEqual(out, '"ts","name","key","display_value"\n'
+                         '120,"funcgraph_exit","depth","1"\n'
+                         '120,"funcgraph_exit","func","inner"\n'
+                         '140,"funcgraph_entry","depth","0"\n'
+                         '140,"funcgraph_entry","func","255"\n')
+
+
 if __name__ == '__main__':
     e.main()
