@@ -256,5 +256,54 @@ class FuncgraphTest(InlineTraceTest):
                          '140,"funcgraph_entry","func","255"\n')
 
 
+PROCESS_STATS = """
+packet { timestamp: 100 process_stats { processes { pid: 10 vm_size_kb: 1 vm_rss_kb: 2 rss_anon_kb: 3 rss_file_kb: 4 rss_shmem_kb: 5 vm_swap_kb: 6 vm_locked_kb: 7 vm_hwm_kb: 8 oom_score_adj: -9 is_peak_rss_resettable: true chrome_private_footprint_kb: 11 chrome_peak_resident_set_kb: 12 fds: 13 smr_rss_kb: 14 smr_pss_kb: 15 smr_pss_anon_kb: 16 smr_pss_file_kb: 17 smr_pss_shmem_kb: 18 runtime_user_mode: 19 runtime_kernel_mode: 20 smr_swap_pss_kb: 21 } } }
+packet { timestamp: 200 process_stats { processes { pid: 10 vm_rss_kb: 4 oom_score_adj: 0 } processes { pid: 11 vm_size_kb: 5 } } }
+"""
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class ProcessStatsTest(InlineTraceTest):
+    TEXT = PROCESS_STATS
+
+    def test_counters_per_process(self):
+        # Chrome's counters first, then by field; KiB fields in bytes;
+        # oom_score_adj and runtimes as they are; fds makes no counter
+        out = self.query("select c.ts, t.name, t.type, cast(c.value as int) as v, p.pid "
+                         "from counter c join process_counter_track t on c.track_id = t.id "
+                         "join process p using(upid) order by c.id")
+        self.assertEqual(out, '"ts","name","type","v","pid"\n'
+                         '100,"chrome.private_footprint_kb","chrome_process_stats",11264,10\n'
+                         '100,"chrome.peak_resident_set_kb","chrome_process_stats",12288,10\n'
+                         '100,"mem.virt","process_memory",1024,10\n'
+                         '100,"mem.rss","process_memory",2048,10\n'
+                         '100,"mem.rss.anon","process_memory",3072,10\n'
+                         '100,"mem.rss.file","process_memory",4096,10\n'
+                         '100,"mem.rss.shmem","process_memory",5120,10\n'
+                         '100,"mem.swap","process_memory",6144,10\n'
+                         '100,"mem.locked","process_memory",7168,10\n'
+                         '100,"mem.rss.watermark","process_memory",8192,10\n'
+                         '100,"oom_score_adj","oom_score_adj",-9,10\n'
+                         '100,"mem.smaps.rss","smaps",14336,10\n'
+                         '100,"mem.smaps.pss","smaps",15360,10\n'
+                         '100,"mem.smaps.pss.anon","smaps",16384,10\n'
+                         '100,"mem.smaps.pss.file","smaps",17408,10\n'
+                         '100,"mem.smaps.pss.smem","smaps",18432,10\n'
+                         '100,"runtime.user_ns","proc_stat_runtime",19,10\n'
+                         '100,"runtime.kernel_ns","proc_stat_runtime",20,10\n'
+                         '100,"mem.smaps.swap.pss","smaps",21504,10\n'
+                         '200,"mem.rss","process_memory",4096,10\n'
+                         '200,"oom_score_adj","oom_score_adj",0,10\n'
+                         '200,"mem.virt","process_memory",5120,11\n')
+
+    def test_processes_get_main_threads_and_args(self):
+        out = self.query("select tid, upid, is_main_thread from thread where tid > 0")
+        self.assertEqual(out, '"tid","upid","is_main_thread"\n10,1,1\n11,2,1\n')
+        out = self.query("select p.pid, a.key, a.display_value from process p "
+                         "join args a using(arg_set_id)")
+        self.assertEqual(out, '"pid","key","display_value"\n'
+                         '10,"is_peak_rss_resettable","true"\n')
+
+
 if __name__ == '__main__':
     e.main()

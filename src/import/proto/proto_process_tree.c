@@ -90,10 +90,7 @@ static int proto_tree_process_args(trace_context *ctx, uint32_t upid, int is_kth
   return rc;
 }
 
-/* The live process of pid; one the tree names first gets its main thread
- * (tid = pid), which adopts the thread if ftrace saw it already. */
-static int proto_tree_process_of(trace_context *ctx, uint32_t machine, int64_t pid,
-                                 uint32_t *upid) {
+int proto_process_get(trace_context *ctx, uint32_t machine, int64_t pid, uint32_t *upid) {
   if (model_process_find(ctx, machine, pid, upid)) return WEFT_OK;
   uint32_t utid;
   int rc = model_process(ctx, machine, pid, upid);
@@ -107,8 +104,8 @@ static int proto_tree_parent(import_file *f, uint32_t machine, const proto_tree_
   trace_context *ctx = f->ctx;
   storage_table *pt = ctx_table(ctx, TABLE_PROCESS);
   uint32_t parent;
-  int rc = proto_tree_process_of(ctx, machine, pr->has_ppid ? pr->ppid : 0, &parent);
-  if (!rc) rc = proto_tree_process_of(ctx, machine, pr->pid, upid);
+  int rc = proto_process_get(ctx, machine, pr->has_ppid ? pr->ppid : 0, &parent);
+  if (!rc) rc = proto_process_get(ctx, machine, pr->pid, upid);
   if (rc || parent == *upid) return rc;
   int64_t current = storage_get_i64_or(pt, PROCESS_parent_upid, *upid, -1);
   if (current < 0) storage_set_i64(pt, PROCESS_parent_upid, *upid, parent);
