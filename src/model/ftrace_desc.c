@@ -53,6 +53,9 @@ FIELDS(f_sde_tracing_mark_write, {"pid", I}, {"trace_name", S},
 FIELDS(f_ion_stat, {"buffer_id", U}, {"len", I}, {"total_allocated", U})
 FIELDS(f_g2d_tracing_mark_write, {"pid", I}, {"unused2", U}, {"unused3", U},
        {"name", S}, {"type", U}, {"value", I})
+FIELDS(f_funcgraph_entry, {"depth", I}, {"func", U})
+FIELDS(f_funcgraph_exit, {"calltime", U}, {"depth", I}, {"func", U}, {"overrun", U},
+       {"rettime", U})
 FIELDS(f_zero, {"flag", I}, {"name", S}, {"pid", I}, {"value", I})
 
 #define EV(id, name, f) {id, name, f, sizeof f / sizeof f[0]}
@@ -99,6 +102,8 @@ static const ftrace_event_desc ftrace_events[] = {
     EV(333, "sde_tracing_mark_write", f_sde_tracing_mark_write),
     EV(335, "ion_stat", f_ion_stat),
     EV(349, "g2d_tracing_mark_write", f_g2d_tracing_mark_write),
+    EV(437, "funcgraph_entry", f_funcgraph_entry),
+    EV(438, "funcgraph_exit", f_funcgraph_exit),
 };
 
 const ftrace_event_desc *ftrace_desc_by_id(uint32_t id) {

@@ -339,3 +339,31 @@ int kslice_adreno_retired(trace_context *ctx, const kernel_scope *s, int64_t tid
   return rc ? rc : model_slice_complete(ctx, track, begin, end - begin, STRING_NULL, gpu, -1,
                                         &slice);
 }
+
+/* ---- funcgraph ---- */
+
+static int kslice_funcgraph_track(trace_context *ctx, const kernel_scope *s, uint32_t cpu,
+                                  int64_t pid, uint32_t *track) {
+  if (pid == 0)
+    return kslice_cpu_track(ctx, s, cpu, "swapper%u -funcgraph", "cpu_funcgraph", track);
+  uint32_t utid;
+  int rc = sched_thread(ctx, s->machine, pid, NULL, 0, &utid);
+  if (rc) return rc;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = "Funcgraph";
+  spec.type = "thread_funcgraph";
+  spec.machine = s->machine;
+  spec.utid = utid;
+  return model_track(ctx, &spec, track);
+}
+
+int kslice_funcgraph(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
+                     int64_t pid, int is_entry, string_id name) {
+  uint32_t track, slice;
+  int64_t ended;
+  int rc = kslice_funcgraph_track(ctx, s, cpu, pid, &track);
+  if (rc) return rc;
+  if (is_entry) return model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
+  return model_slice_end(ctx, track, ts, &ended);
+}

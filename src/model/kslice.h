@@ -23,6 +23,10 @@
  *    counter to trace time (per machine); a retired command batch becomes
  *    "GPU" [start, retire] on "GPU <process> (Ctx=<id>, Prio=<prio>)"
  *    (type adreno_gpu_cmdbatch); without a sync it is dropped.
+ *  - funcgraph: a function's entry opens a slice named after it on the
+ *    thread's "Funcgraph" track (type thread_funcgraph), or for pid 0 (the
+ *    idle tasks of all cpus share it) on "swapper<cpu> -funcgraph" (type
+ *    cpu_funcgraph); its exit ends the innermost slice there.
  * A slice is ended only while it is the innermost open slice of its track. */
 #ifndef WEFT_MODEL_KSLICE_H
 #define WEFT_MODEL_KSLICE_H
@@ -60,6 +64,9 @@ int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
 int kslice_binder_return(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          int64_t tid, uint64_t cmd);
 
+/* funcgraph_entry (is_entry) / funcgraph_exit of the function `name`. */
+int kslice_funcgraph(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
+                     int64_t pid, int is_entry, string_id name);
 int kslice_adreno_sync(trace_context *ctx, const kernel_scope *s, int64_t ts,
                        uint64_t ticks);
 int kslice_adreno_retired(trace_context *ctx, const kernel_scope *s, int64_t tid,

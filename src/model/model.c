@@ -92,6 +92,7 @@ void model_free(model_state *m) {
   base_free(m->membership_memo);
   m->membership_memo = NULL;
   base_map_free(&m->live_processes);
+  VEC_FREE(m->pending_joins);
   VEC_FREE(m->thread_tracks);
   VEC_FREE(m->process_tracks);
   base_map_free(&m->keyed_tracks);
@@ -207,11 +208,57 @@ static int model_thread_in_process_lookup(trace_context *ctx, uint32_t machine, 
     /* The tid now belongs to another process: a new thread. */
     rc = model_new_thread(ctx, machine, tid, utid);
     if (rc) return rc;
+    current = -1;
   }
-  storage_set_i64(t, THREAD_upid, *utid, upid);
-  if (tid == pid) storage_set_i64(t, THREAD_is_main_thread, *utid, 1);
-  else if (storage_is_null(t, THREAD_is_main_thread, *utid))
-    storage_set_i64(t, THREAD_is_main_thread, *utid, 0);
+  if (current < 0) model_thread_attach(ctx, *utid, upid);
+  else if (tid == pid) storage_set_i64(t, THREAD_is_main_thread, *utid, 1);
+  return WEFT_OK;
+}
+
+static void model_thread_set_process(trace_context *ctx, uint32_t utid, uint32_t upid) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  int64_t pid = storage_get_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid, upid);
+  storage_set_i64(t, THREAD_upid, utid, upid);
+  storage_set_i64(t, THREAD_is_main_thread, utid, storage_get_i64(t, THREAD_tid, utid) == pid);
+}
+
+void model_thread_attach(trace_context *ctx, uint32_t utid, uint32_t upid) {
+  model_state *m = &ctx->model;
+  model_thread_set_process(ctx, utid, upid);
+  /* A pair waiting on a newly attached thread attaches its other thread,
+   * which may free more pairs: repeat until a pass attaches nothing. The
+   * list only holds threads of processes not yet seen, so it stays short. */
+  int changed = m->pending_joins.len > 0;
+  while (changed) {
+    changed = 0;
+    storage_table *t = ctx_table(ctx, TABLE_THREAD);
+    for (size_t i = 0; i < m->pending_joins.len;) {
+      model_thread_pair p = m->pending_joins.data[i];
+      int64_t ua = storage_get_i64_or(t, THREAD_upid, p.a, -1);
+      int64_t ub = storage_get_i64_or(t, THREAD_upid, p.b, -1);
+      if (ua < 0 && ub < 0) {
+        i++;
+        continue;
+      }
+      if (ua < 0) model_thread_set_process(ctx, p.a, (uint32_t)ub);
+      if (ub < 0) model_thread_set_process(ctx, p.b, (uint32_t)ua);
+      m->pending_joins.data[i] = m->pending_joins.data[--m->pending_joins.len];
+      changed = 1;
+    }
+  }
+}
+
+int model_threads_join(trace_context *ctx, uint32_t a, uint32_t b) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  int64_t ua = storage_get_i64_or(t, THREAD_upid, a, -1);
+  int64_t ub = storage_get_i64_or(t, THREAD_upid, b, -1);
+  if (ua >= 0 && ub >= 0) return ua != ub;
+  if (ua >= 0) model_thread_attach(ctx, b, (uint32_t)ua);
+  else if (ub >= 0) model_thread_attach(ctx, a, (uint32_t)ub);
+  else {
+    model_thread_pair p = {a, b};
+    return VEC_PUSH(ctx->model.pending_joins, p);
+  }
   return WEFT_OK;
 }
 

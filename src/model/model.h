@@ -38,6 +38,10 @@ typedef struct model_membership_memo {
  * so a thread event finds its track with one read. */
 typedef VEC(uint32_t) model_track_memo;
 
+typedef struct model_thread_pair {
+  uint32_t a, b;
+} model_thread_pair;
+
 typedef struct model_state {
   base_map live_threads;   /* (machine, tid) -> utid */
   model_thread_memo *thread_memo; /* by (machine, tid); lazy, NULL if none */
@@ -45,6 +49,10 @@ typedef struct model_state {
   /* >= 1; bumped whenever live_threads or live_processes changes */
   uint32_t thread_generation;
   base_map live_processes; /* (machine, pid) -> upid */
+  /* pairs of utids known to share a process that neither has yet (a
+   * CLONE_THREAD from a thread of unknown process); resolved when one of
+   * them is attached to a process */
+  VEC(struct model_thread_pair) pending_joins;
   model_track_memo thread_tracks;  /* by utid */
   model_track_memo process_tracks; /* by upid */
   base_map keyed_tracks;   /* hash of a track's identity -> track id */
@@ -113,9 +121,14 @@ int model_thread_set_name(trace_context *ctx, uint32_t utid, const char *name,
                           size_t len);
 int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,
                            size_t len);
-/* A new thread for tid even if one is live (thread start); ts < 0: unknown. */
-int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,
-                       int64_t ts, uint32_t *utid);
+/* Attaches a thread to `upid` (its main thread if its tid is the pid),
+ * then every thread waiting to join it (model_threads_join), transitively. */
+void model_thread_attach(trace_context *ctx, uint32_t utid, uint32_t upid);
+/* Two threads of one process (a thread and the thread that cloned it): one
+ * without a process joins the other's; if neither has one, the pair waits
+ * until one is attached. Different processes: 1 (the caller counts the
+ * error), else 0 or a negative status. */
+int model_threads_join(trace_context *ctx, uint32_t a, uint32_t b);
 /* 1 and *upid if a live process has this pid, else 0 (nothing created). */
 int model_process_find(trace_context *ctx, uint32_t machine, int64_t pid,
                        uint32_t *upid);

@@ -211,8 +211,7 @@ static void sched_adopt_main_thread(trace_context *ctx, uint32_t machine,
   if (tid == 0 || !storage_is_null(t, THREAD_upid, utid) ||
       !model_process_find(ctx, machine, tid, &upid))
     return;
-  storage_set_i64(t, THREAD_upid, utid, upid);
-  storage_set_i64(t, THREAD_is_main_thread, utid, 1);
+  model_thread_attach(ctx, utid, upid);
 }
 
 int sched_thread(trace_context *ctx, uint32_t machine, int64_t tid,
@@ -867,12 +866,9 @@ int sched_task_newtask(trace_context *ctx, const kernel_scope *s, int64_t ts,
     rc = model_thread_start(ctx, s->machine, new_tid, ts, &utid);
     if (!rc) rc = sched_set_ftrace_name(ctx, k, utid, comm, comm_len);
     if (rc) return rc;
-    int64_t parent_upid = sched_thread_upid(ctx, source);
-    if (parent_upid >= 0) {
-      storage_table *t = ctx_table(ctx, TABLE_THREAD);
-      storage_set_i64(t, THREAD_upid, utid, parent_upid);
-      storage_set_i64(t, THREAD_is_main_thread, utid, 0);
-    }
+    rc = model_threads_join(ctx, source, utid);
+    if (rc > 0) rc = kernel_stat(ctx, s, stat_process_tracker_errors, 1);
+    if (rc) return rc;
   } else {
     int64_t parent_upid = sched_thread_upid(ctx, source);
     rc = model_process_start(ctx, s->machine, new_tid, ts, &upid);

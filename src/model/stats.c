@@ -72,6 +72,20 @@ int stats_set(stats_store *s, stats_id stat, int64_t index, int64_t machine,
   return WEFT_OK;
 }
 
+int stats_get(const stats_store *s, stats_id stat, int64_t index, int64_t machine,
+              int64_t trace, int64_t *value) {
+  uint64_t h = stats_scope_hash(stat, index, machine, trace);
+  for (uint64_t key = h;; key = (key + 1) & (UINT64_MAX >> 1)) {
+    const uint64_t *slot = base_map_find(&s->lookup, key);
+    if (!slot) return 0;
+    const stats_entry *e = &s->entries.data[*slot];
+    if (e->stat == stat && e->index == index && e->machine == machine && e->trace == trace) {
+      *value = e->value;
+      return 1;
+    }
+  }
+}
+
 int64_t stats_total(const stats_store *s, stats_id stat) {
   int64_t total = 0;
   for (size_t i = 0; i < s->entries.len; i++)

@@ -52,6 +52,9 @@ int stats_add(stats_store *s, stats_id stat, int64_t index, int64_t machine,
               int64_t trace, int64_t delta);
 int stats_set(stats_store *s, stats_id stat, int64_t index, int64_t machine,
               int64_t trace, int64_t value);
+/* 1 and *value if the stat was set or added at this scope, else 0. */
+int stats_get(const stats_store *s, stats_id stat, int64_t index, int64_t machine,
+              int64_t trace, int64_t *value);
 /* Sum over every scope of one stat. */
 int64_t stats_total(const stats_store *s, stats_id stat);
 

@@ -106,8 +106,12 @@ class ProtoTracksTest(e.TempDirTest):
                          '28,"kworker/1:0","kworker/1:0",2,0,0,0,"[NULL]",1\n'
                          '700,"/bin/app","/bin/app -v",1,1010123,10123,10,500,0\n'
                          '701,"child","child",700,"[NULL]","[NULL]","[NULL]","[NULL]",0\n')
-        out = self.query(trace, 'select tid, name from thread where tid > 0')
-        self.assertEqual(out, '"tid","name"\n28,"kworker/1:0"\n')
+        # every process the tree names (parents too) gets its main thread
+        out = self.query(trace, 'select tid, name, upid, is_main_thread from thread '
+                         'where tid > 0')
+        self.assertEqual(out, '"tid","name","upid","is_main_thread"\n2,"[NULL]",1,1\n'
+                         '28,"kworker/1:0",2,1\n1,"[NULL]",3,1\n700,"[NULL]",4,1\n'
+                         '701,"[NULL]",5,1\n')
 
     def test_trace_config_text(self):
         trace = self.encode('process_tree')

@@ -1,6 +1,7 @@
 /* FtraceEventBundle tokenizing and FtraceEvent parsing. See proto_ftrace.h. */
 #include "import/proto/proto_ftrace.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "import/proto/proto_fields.h"
@@ -387,7 +388,9 @@ typedef struct proto_ftrace_ctx {
 /* Fields holding a kernel function address (symbolized when interned). */
 static int proto_ftrace_is_kernel_fn(uint32_t event, uint32_t field) {
   return (event == PROTO_FTRACE_EVENT_SCHED_BLOCKED_REASON && field == 2) ||
-         ((event == 57 || event == 58 || event == 59) && field == 2);
+         ((event == 57 || event == 58 || event == 59) && field == 2) ||
+         (event == PROTO_FTRACE_EVENT_FUNCGRAPH_ENTRY && field == PROTO_FUNCGRAPH_ENTRY_FUNC) ||
+         (event == PROTO_FTRACE_EVENT_FUNCGRAPH_EXIT && field == PROTO_FUNCGRAPH_EXIT_FUNC);
 }
 
 static string_id proto_ftrace_symbol(const proto_ftrace_ctx *p, uint64_t iid) {
@@ -514,6 +517,23 @@ static int proto_ftrace_kprobe(proto_ftrace_ctx *p, const proto_ftrace_fields *f
   }
 }
 
+/* funcgraph_entry / _exit: the function is an interned kernel symbol, or
+ * its address in hex when not interned. */
+static int proto_ftrace_funcgraph(proto_ftrace_ctx *p, int is_entry,
+                                  const proto_ftrace_fields *fs) {
+  trace_context *ctx = p->f->ctx;
+  uint32_t field = is_entry ? PROTO_FUNCGRAPH_ENTRY_FUNC : PROTO_FUNCGRAPH_EXIT_FUNC;
+  uint64_t func = fs->v[field];
+  string_id name = proto_ftrace_symbol(p, func);
+  if (name == STRING_NULL) {
+    char hex[24];
+    int n = func ? snprintf(hex, sizeof hex, "0x%" PRIx64, func) : snprintf(hex, sizeof hex, "0");
+    int rc = ctx_intern(ctx, hex, (size_t)n, &name);
+    if (rc) return rc;
+  }
+  return kslice_funcgraph(ctx, &p->scope, p->ts, p->cpu, p->pid, is_entry, name);
+}
+
 static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
                                  const proto_ftrace_fields *fs) {
   trace_context *ctx = p->f->ctx;
@@ -569,6 +589,9 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       return proto_ftrace_cpu_util(p, fs);
     case PROTO_FTRACE_EVENT_KPROBE_EVENT:
       return proto_ftrace_kprobe(p, fs);
+    case PROTO_FTRACE_EVENT_FUNCGRAPH_ENTRY:
+    case PROTO_FTRACE_EVENT_FUNCGRAPH_EXIT:
+      return proto_ftrace_funcgraph(p, id == PROTO_FTRACE_EVENT_FUNCGRAPH_ENTRY, fs);
     case PROTO_FTRACE_EVENT_IRQ_HANDLER_ENTRY:
       return kslice_irq_entry(ctx, sc, p->ts, p->cpu, STR(fs, 2));
     case PROTO_FTRACE_EVENT_IRQ_HANDLER_EXIT:

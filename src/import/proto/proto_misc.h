@@ -46,6 +46,8 @@ typedef struct proto_misc_state {
   int has_roi;
   base_map last_state;            /* track id -> its latest state row */
   base_map session_tracks;        /* tracing session id -> track id */
+  base_map ftrace_error_seqs;     /* sequences whose ftrace setup errors counted */
+  uint32_t ftrace_critical;       /* bit n: FtraceParseStatus n seen (not 12) */
 } proto_misc_state;
 
 /* Observes one (non-compressed) TracePacket in file order. */
@@ -78,6 +80,13 @@ int proto_metadata_str(trace_context *ctx, const char *name, const char *value,
                        size_t len, int64_t machine, int64_t trace);
 /* Android SDK version from a build fingerprint's version component, or -1. */
 int64_t proto_fingerprint_sdk_version(const char *fp, size_t len);
+
+/* ---- FtraceStats (proto_ftrace_stats.c) ---- */
+/* Applies one FtraceStats in file order (cpu stats, setup errors, parse
+ * errors: a zero data length is counted, the others remembered). */
+int proto_ftrace_stats(import_file *f, proto_misc_state *m, uint32_t seq_id, proto_span msg);
+/* A parse error if any critical ftrace parse status was seen. */
+int proto_ftrace_stats_end(const proto_misc_state *m, base_error *err);
 
 /* ---- state tracks (proto_state.c) ---- */
 /* Makes `track` a state track (event_type 'state'). */

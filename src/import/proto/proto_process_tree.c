@@ -90,16 +90,37 @@ static int proto_tree_process_args(trace_context *ctx, uint32_t upid, int is_kth
   return rc;
 }
 
+int proto_process_get(trace_context *ctx, uint32_t machine, int64_t pid, uint32_t *upid) {
+  if (model_process_find(ctx, machine, pid, upid)) return WEFT_OK;
+  uint32_t utid;
+  int rc = model_process(ctx, machine, pid, upid);
+  return rc ? rc : model_thread_in_process(ctx, machine, pid, pid, &utid);
+}
+
+/* A process's parent is the first one a tree gives (an absent ppid is 0);
+ * a later, different one is counted, not applied. */
+static int proto_tree_parent(import_file *f, uint32_t machine, const proto_tree_proc *pr,
+                             uint32_t *upid) {
+  trace_context *ctx = f->ctx;
+  storage_table *pt = ctx_table(ctx, TABLE_PROCESS);
+  uint32_t parent;
+  int rc = proto_process_get(ctx, machine, pr->has_ppid ? pr->ppid : 0, &parent);
+  if (!rc) rc = proto_process_get(ctx, machine, pr->pid, upid);
+  if (rc || parent == *upid) return rc;
+  int64_t current = storage_get_i64_or(pt, PROCESS_parent_upid, *upid, -1);
+  if (current < 0) storage_set_i64(pt, PROCESS_parent_upid, *upid, parent);
+  else if (current != parent)
+    rc = stats_add(&ctx->stats, stat_process_tracker_parent_pid_changed, -1,
+                   model_machine_column(machine), -1, 1);
+  return rc;
+}
+
 static int proto_tree_apply_process(import_file *f, uint32_t machine, const proto_tree_proc *pr,
                                     int has_offset, int64_t offset) {
   trace_context *ctx = f->ctx;
   storage_table *pt = ctx_table(ctx, TABLE_PROCESS);
-  uint32_t upid, parent, utid;
-  int rc = model_process(ctx, machine, pr->pid, &upid);
-  if (!rc && pr->has_ppid && storage_is_null(pt, PROCESS_parent_upid, upid)) {
-    rc = model_process(ctx, machine, pr->ppid, &parent);
-    if (!rc && parent != upid) storage_set_i64(pt, PROCESS_parent_upid, upid, parent);
-  }
+  uint32_t upid, utid;
+  int rc = proto_tree_parent(f, machine, pr, &upid);
   if (rc) return rc;
   int kthread = pr->is_kthread || pr->cmdline_is_comm;
   if (pr->has_cmdline) {

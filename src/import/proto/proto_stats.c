@@ -216,6 +216,10 @@ int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
     int len = fl.wire_type == PROTO_WIRE_LEN;
     if (fl.number == PROTO_TRACE_PACKET_PREVIOUS_PACKET_DROPPED && !len) dropped = fl.value;
     if (fl.number == PROTO_TRACE_PACKET_TRACE_STATS && len) stats = fl.span;
+    if (fl.number == PROTO_TRACE_PACKET_FTRACE_STATS && len) {
+      int rc = proto_ftrace_stats(f, m, seq_id, fl.span);
+      if (rc) return rc;
+    }
     if (fl.number == PROTO_TRACE_PACKET_TRACE_CONFIG && len) {
       m->config = proto_input_keep(f, fl.span);
       m->has_config = 1;
@@ -255,7 +259,8 @@ int proto_misc_tokenize_common(import_file *f, proto_misc_state *m, uint32_t seq
 
 int proto_misc_tokenize_reads(uint32_t number) {
   return number == PROTO_TRACE_PACKET_TRACE_CONFIG || number == PROTO_TRACE_PACKET_TRACE_UUID ||
-         number == PROTO_TRACE_PACKET_TRACK_EVENT_RANGE_OF_INTEREST;
+         number == PROTO_TRACE_PACKET_TRACK_EVENT_RANGE_OF_INTEREST ||
+         number == PROTO_TRACE_PACKET_FTRACE_STATS;
 }
 
 /* ---- end ---- */
@@ -299,6 +304,7 @@ static int proto_uuid_metadata(import_file *f, const proto_misc_state *m) {
 }
 
 int proto_misc_end(import_file *f, proto_misc_state *m, base_error *err) {
+  if (proto_ftrace_stats_end(m, err)) return WEFT_EPARSE;
   int rc = proto_loss_stats(f, m);
   if (!rc) rc = proto_uuid_metadata(f, m);
   if (!rc && m->has_roi)
@@ -314,6 +320,7 @@ void proto_misc_free(proto_misc_state *m) {
   base_map_free(&m->loss_by_seq);
   base_map_free(&m->last_state);
   base_map_free(&m->session_tracks);
+  base_map_free(&m->ftrace_error_seqs);
   VEC_FREE(m->losses);
   VEC_FREE(m->writers);
 }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_process_tree.h"
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
@@ -466,6 +467,7 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_CONCURRENT_SESSION_EVENT:
     case PROTO_TRACE_PACKET_SYS_STATS:
     case PROTO_TRACE_PACKET_INITIAL_DISPLAY_STATE:
+    case PROTO_TRACE_PACKET_PROCESS_STATS:
       return 1;
     default: return 0;
   }
@@ -489,6 +491,8 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
                                    ts, fl->span);
     case PROTO_TRACE_PACKET_INITIAL_DISPLAY_STATE:
       return proto_initial_display_state(f, machine, ts, fl->span);
+    case PROTO_TRACE_PACKET_PROCESS_STATS:
+      return proto_process_stats_parse(f, machine, ts, fl->span);
     default: return WEFT_OK;
   }
 }

@@ -1,0 +1,129 @@
+/* ProcessStats packets. See proto_process_tree.h. */
+#include "core/context.h"
+#include "import/proto/proto_fields.h"
+#include "import/proto/proto_process_tree.h"
+
+#define PROTO_PROCESS_STATS_MAX_FIELD 24 /* fields 1..23 */
+
+/* A counter field of ProcessStats.Process: its track name and type, and
+ * whether its value is in KiB (the counter is in bytes). */
+typedef struct proto_pstat_counter {
+  const char *name, *type;
+  int kib;
+} proto_pstat_counter;
+
+static const proto_pstat_counter proto_pstat_counters[PROTO_PROCESS_STATS_MAX_FIELD] = {
+    [PROTO_PROCESS_STATS_VM_SIZE_KB] = {"mem.virt", "process_memory", 1},
+    [PROTO_PROCESS_STATS_VM_RSS_KB] = {"mem.rss", "process_memory", 1},
+    [PROTO_PROCESS_STATS_RSS_ANON_KB] = {"mem.rss.anon", "process_memory", 1},
+    [PROTO_PROCESS_STATS_RSS_FILE_KB] = {"mem.rss.file", "process_memory", 1},
+    [PROTO_PROCESS_STATS_RSS_SHMEM_KB] = {"mem.rss.shmem", "process_memory", 1},
+    [PROTO_PROCESS_STATS_VM_SWAP_KB] = {"mem.swap", "process_memory", 1},
+    [PROTO_PROCESS_STATS_VM_LOCKED_KB] = {"mem.locked", "process_memory", 1},
+    [PROTO_PROCESS_STATS_VM_HWM_KB] = {"mem.rss.watermark", "process_memory", 1},
+    [PROTO_PROCESS_STATS_OOM_SCORE_ADJ] = {"oom_score_adj", "oom_score_adj", 0},
+    [PROTO_PROCESS_STATS_CHROME_PRIVATE_FOOTPRINT_KB] =
+        {"chrome.private_footprint_kb", "chrome_process_stats", 1},
+    [PROTO_PROCESS_STATS_CHROME_PEAK_RESIDENT_SET_KB] =
+        {"chrome.peak_resident_set_kb", "chrome_process_stats", 1},
+    [PROTO_PROCESS_STATS_SMR_RSS_KB] = {"mem.smaps.rss", "smaps", 1},
+    [PROTO_PROCESS_STATS_SMR_PSS_KB] = {"mem.smaps.pss", "smaps", 1},
+    [PROTO_PROCESS_STATS_SMR_PSS_ANON_KB] = {"mem.smaps.pss.anon", "smaps", 1},
+    [PROTO_PROCESS_STATS_SMR_PSS_FILE_KB] = {"mem.smaps.pss.file", "smaps", 1},
+    [PROTO_PROCESS_STATS_SMR_PSS_SHMEM_KB] = {"mem.smaps.pss.smem", "smaps", 1},
+    [PROTO_PROCESS_STATS_RUNTIME_USER_MODE] = {"runtime.user_ns", "proc_stat_runtime", 0},
+    [PROTO_PROCESS_STATS_RUNTIME_KERNEL_MODE] = {"runtime.kernel_ns", "proc_stat_runtime", 0},
+    [PROTO_PROCESS_STATS_SMR_SWAP_PSS_KB] = {"mem.smaps.swap.pss", "smaps", 1},
+};
+
+typedef struct proto_pstat_proc {
+  int64_t pid;
+  int has_pid, has_resettable, resettable;
+  uint64_t values[PROTO_PROCESS_STATS_MAX_FIELD];
+  uint32_t has; /* bit n: counter field n present */
+  uint8_t chrome_order[2]; /* the Chrome fields in the order they came */
+  int chrome_count;
+} proto_pstat_proc;
+
+static void proto_pstat_read(proto_span msg, proto_pstat_proc *pr) {
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_VARINT) continue;
+    if (fl.number == PROTO_PROCESS_STATS_PID) {
+      pr->pid = proto_field_int32(&fl);
+      pr->has_pid = 1;
+    } else if (fl.number == PROTO_PROCESS_STATS_IS_PEAK_RSS_RESETTABLE) {
+      pr->resettable = fl.value != 0;
+      pr->has_resettable = 1;
+    } else if (fl.number < PROTO_PROCESS_STATS_MAX_FIELD && proto_pstat_counters[fl.number].name) {
+      int chrome = fl.number == PROTO_PROCESS_STATS_CHROME_PRIVATE_FOOTPRINT_KB ||
+                   fl.number == PROTO_PROCESS_STATS_CHROME_PEAK_RESIDENT_SET_KB;
+      if (chrome && !(pr->has >> fl.number & 1u) && pr->chrome_count < 2)
+        pr->chrome_order[pr->chrome_count++] = (uint8_t)fl.number;
+      pr->values[fl.number] = fl.value;
+      pr->has |= 1u << fl.number;
+    }
+  }
+}
+
+static int proto_pstat_push(trace_context *ctx, uint32_t machine, int64_t ts, uint32_t upid,
+                            const proto_pstat_proc *pr, uint32_t field) {
+  const proto_pstat_counter *c = &proto_pstat_counters[field];
+  double value = field == PROTO_PROCESS_STATS_OOM_SCORE_ADJ ? (double)(int64_t)pr->values[field]
+                                                            : (double)pr->values[field];
+  if (c->kib) value *= 1024.0;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = c->name;
+  spec.type = c->type;
+  spec.is_counter = 1;
+  spec.machine = machine;
+  spec.upid = upid;
+  uint32_t track;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
+static int proto_pstat_resettable(trace_context *ctx, uint32_t upid, int resettable) {
+  int64_t set;
+  int rc = model_arg_int(ctx, "is_peak_rss_resettable", 22, MODEL_ARG_BOOL, resettable);
+  if (!rc) rc = model_args_commit(ctx, &set);
+  if (!rc && set >= 0) storage_set_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_arg_set_id, upid, set);
+  return rc;
+}
+
+/* The Chrome counters first, in the order they came, then the others by
+ * field number. */
+static int proto_pstat_apply(trace_context *ctx, uint32_t machine, int64_t ts,
+                             const proto_pstat_proc *pr) {
+  uint32_t upid;
+  int rc = proto_process_get(ctx, machine, pr->pid, &upid);
+  for (int i = 0; !rc && i < pr->chrome_count; i++)
+    rc = proto_pstat_push(ctx, machine, ts, upid, pr, pr->chrome_order[i]);
+  for (uint32_t n = 1; !rc && n < PROTO_PROCESS_STATS_MAX_FIELD; n++) {
+    if (!(pr->has >> n & 1u) || n == PROTO_PROCESS_STATS_CHROME_PRIVATE_FOOTPRINT_KB ||
+        n == PROTO_PROCESS_STATS_CHROME_PEAK_RESIDENT_SET_KB)
+      continue;
+    rc = proto_pstat_push(ctx, machine, ts, upid, pr, n);
+  }
+  if (!rc && pr->has_resettable) rc = proto_pstat_resettable(ctx, upid, pr->resettable);
+  return rc;
+}
+
+int proto_process_stats_parse(import_file *f, uint32_t machine, int64_t ts, proto_span stats) {
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, stats);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != PROTO_PROCESS_STATS_PROCESSES || fl.wire_type != PROTO_WIRE_LEN) continue;
+    proto_pstat_proc pr;
+    memset(&pr, 0, sizeof pr);
+    proto_pstat_read(fl.span, &pr);
+    if (!pr.has_pid) continue;
+    int rc = proto_pstat_apply(f->ctx, machine, ts, &pr);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
