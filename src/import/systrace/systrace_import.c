@@ -8,8 +8,10 @@
  * seconds: they are read on the file's private clock, related to this
  * machine's MONOTONIC at zero offset and anchored, so they follow MONOTONIC
  * when a snapshot relates it to trace time and are taken as-is otherwise.
- * parse: re-parses the line and applies it through model/sched.h and
- * model/atrace.h; every event also gets a raw ftrace_event row.
+ * parse: re-parses the line and applies the events Perfetto's systrace
+ * parser reads through model/sched.h, model/atrace.h and model/kslice.h;
+ * only sched_switch gets a raw ftrace_event row, and every other line only
+ * names its thread (and puts it in its tgid's process).
  * Input release: each pushed line holds its bytes (up to and including its
  * newline) from tokenize until it is parsed; nothing else of the file is
  * read after tokenize. */
@@ -21,7 +23,6 @@
 #include "import/systrace/systrace.h"
 #include "import/systrace/systrace_line.h"
 #include "model/atrace.h"
-#include "model/ftrace_desc.h"
 #include "model/kslice.h"
 #include "model/sched.h"
 
@@ -408,8 +409,6 @@ enum systrace_kind {
  * Points into the text; owns nothing. */
 typedef struct systrace_decoded {
   systrace_line line;
-  const ftrace_event_desc *desc; /* the event's description (for its raw
-                                    row), or NULL; not looked up for SWITCH */
   int kind;                      /* enum systrace_kind */
   int switch_ok;                 /* SWITCH: both pids were read into sw */
   sched_switch_event sw;         /* SWITCH (sw.ts is set by the parse) */
@@ -464,14 +463,12 @@ static int systrace_decode(const char *text, size_t len, size_t offset, systrace
   const char *nl = memchr(s, '\n', rest);
   systrace_line *l = &d->line;
   if (!systrace_line_parse(s, nl ? (size_t)(nl - s) : rest, l)) return 0;
-  d->desc = NULL;
   d->kind = SYSTRACE_KIND_OTHER;
-  if (systrace_event_is(l, "sched_switch")) { /* its raw row is sched_switch's: no description */
+  if (systrace_event_is(l, "sched_switch")) {
     d->kind = SYSTRACE_KIND_SWITCH;
     d->switch_ok = systrace_switch_read(l, &d->sw);
     return 1;
   }
-  d->desc = ftrace_desc_by_name(l->event, l->event_len);
   if (systrace_event_is(l, "tracing_mark_write") || systrace_event_is(l, "print") ||
       systrace_event_is(l, "0")) {
     d->kind = SYSTRACE_KIND_MARK;
@@ -493,38 +490,6 @@ typedef struct systrace_ctx {
   const systrace_line *line;
 } systrace_ctx;
 
-/* The raw row: typed args for described events, strings otherwise. */
-static int systrace_raw(systrace_ctx *c, uint32_t utid) {
-  trace_context *ctx = c->f->ctx;
-  const systrace_line *l = c->line;
-  char name[128];
-  if (l->event_len >= sizeof name) return WEFT_OK;
-  memcpy(name, l->event, l->event_len);
-  name[l->event_len] = '\0';
-  const ftrace_event_desc *d = c->d->desc;
-  int rc = WEFT_OK;
-  if (d && c->d->kind == SYSTRACE_KIND_MARK) { /* print, tracing_mark_write */
-    rc = model_arg_string(ctx, "buf", 3, l->args, l->args_len, MODEL_ARG_STRING);
-  } else {
-    size_t pos = 0;
-    systrace_arg a;
-    while (!rc && systrace_args_next(l->args, l->args_len, &pos, &a)) {
-      const ftrace_field_desc *fd = d ? ftrace_desc_field(d, a.key, a.key_len, NULL) : NULL;
-      int64_t v;
-      if (fd && fd->type != FTRACE_FIELD_STR && systrace_parse_int(a.value, a.value_len, &v))
-        rc = model_arg_int(ctx, a.key, a.key_len,
-                           fd->type == FTRACE_FIELD_UINT ? MODEL_ARG_UINT : MODEL_ARG_INT, v);
-      else
-        rc = model_arg_string(ctx, a.key, a.key_len, a.value, a.value_len, MODEL_ARG_STRING);
-    }
-  }
-  if (rc) {
-    model_args_discard(ctx);
-    return rc;
-  }
-  return sched_raw_event(ctx, c->scope.machine, l->ts, l->cpu, utid, name, -1);
-}
-
 static int systrace_sched_switch(systrace_ctx *c) {
   if (!c->d->switch_ok) return kernel_stat(c->f->ctx, &c->scope, stat_systrace_parse_failure, 1);
   sched_switch_event e = c->d->sw;
@@ -538,8 +503,10 @@ static int systrace_mark(systrace_ctx *c) {
                              c->d->mark_result, &c->d->mark);
 }
 
-/* Events that become kernel slices (model/kslice.h). */
-static int systrace_apply_kslice(systrace_ctx *c) {
+/* The binder events that become kernel slices (model/kslice.h). Text
+ * traces make no irq or softirq slices: Perfetto's line parser reads
+ * neither. */
+static int systrace_apply_binder(systrace_ctx *c) {
   trace_context *ctx = c->f->ctx;
   const systrace_line *l = c->line;
   const kernel_scope *sc = &c->scope;
@@ -564,20 +531,13 @@ static int systrace_apply_kslice(systrace_ctx *c) {
     if (!systrace_parse_int(s, w, &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
     return kslice_binder_return(ctx, sc, l->ts, l->tid, (uint64_t)a);
   }
-  if (systrace_event_is(l, "irq_handler_entry")) {
-    systrace_arg_str(l, "name", &s, &n);
-    return kslice_irq_entry(ctx, sc, l->ts, l->cpu, s, n);
-  }
-  if (systrace_event_is(l, "irq_handler_exit")) return kslice_irq_exit(ctx, sc, l->ts, l->cpu);
-  if (systrace_event_is(l, "softirq_entry")) {
-    if (!systrace_arg_int(l, "vec", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
-    return kslice_softirq_entry(ctx, sc, l->ts, l->cpu, a);
-  }
-  if (systrace_event_is(l, "softirq_exit")) return kslice_softirq_exit(ctx, sc, l->ts, l->cpu);
   return WEFT_OK;
 }
 
-static int systrace_apply(systrace_ctx *c, uint32_t utid) {
+/* Applies a line other than sched_switch. Only the events Perfetto's
+ * systrace line parser reads change the model; any other line (sched_wakeup,
+ * irqs, task_newtask, block, ...) only names its thread. */
+static int systrace_apply(systrace_ctx *c) {
   trace_context *ctx = c->f->ctx;
   const systrace_line *l = c->line;
   const kernel_scope *sc = &c->scope;
@@ -585,7 +545,7 @@ static int systrace_apply(systrace_ctx *c, uint32_t utid) {
   const char *s;
   size_t n;
   if (c->d->kind == SYSTRACE_KIND_MARK) return systrace_mark(c);
-  if (systrace_event_is(l, "sched_wakeup") || systrace_event_is(l, "sched_waking")) {
+  if (systrace_event_is(l, "sched_waking")) {
     if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
     systrace_arg_str(l, "comm", &s, &n);
     return sched_waking(ctx, sc, l->ts, l->tid, a, n ? s : NULL, n, -1);
@@ -603,23 +563,7 @@ static int systrace_apply(systrace_ctx *c, uint32_t utid) {
     int has_fn = systrace_args_find(l->args, l->args_len, "caller", &s, &n);
     return sched_blocked_reason(ctx, sc, a, b, has_fn ? s : NULL, has_fn ? n : 0);
   }
-  if (systrace_event_is(l, "task_newtask")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
-    systrace_arg_int(l, "clone_flags", &b);
-    systrace_arg_str(l, "comm", &s, &n);
-    return sched_task_newtask(ctx, sc, l->ts, l->tid, a, s, n, (uint64_t)b);
-  }
-  if (systrace_event_is(l, "task_rename")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
-    systrace_arg_str(l, "newcomm", &s, &n);
-    return sched_task_rename(ctx, sc, a, s, n);
-  }
-  if (systrace_event_is(l, "sched_process_free")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
-    return sched_process_free(ctx, sc, l->ts, a);
-  }
-  (void)utid;
-  return systrace_apply_kslice(c);
+  return systrace_apply_binder(c);
 }
 
 static int systrace_line_thread(systrace_ctx *c, uint32_t *utid) {
@@ -648,10 +592,7 @@ int systrace_text_parse(import_file *f, const char *text, size_t len, size_t off
   uint32_t utid;
   int rc = systrace_line_thread(&c, &utid);
   if (!rc && d->kind == SYSTRACE_KIND_SWITCH) rc = systrace_sched_switch(&c);
-  else if (!rc) {
-    rc = systrace_raw(&c, utid);
-    if (!rc) rc = systrace_apply(&c, utid);
-  }
+  else if (!rc) rc = systrace_apply(&c);
   if (rc == WEFT_EINVAL) return WEFT_OK; /* e.g. a cpu out of range */
   if (rc) return base_error_set(err, rc, "systrace: failed to apply a line");
   return WEFT_OK;
