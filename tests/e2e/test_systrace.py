@@ -122,6 +122,9 @@ class SystraceTest(e.TempDirTest):
                          '"type","ts","value"\n"cpu_idle",20000600000,1.000000\n')
         self.assertEqual(self.query('select * from trace_bounds', p),
                          '"start_ts","end_ts"\n20000000000,20000600000\n')
+        # The text's clock is MONOTONIC by weft's own statement, not a
+        # snapshot of the trace.
+        self.assertEqual(self.query('select count(*) as n from clock_snapshot', p), '"n"\n0\n')
 
     def test_line_longer_than_max_line_fails_naming_file_line_and_limit(self):
         line = '  a-1 [000] .... 1.0: tracing_mark_write: B|1|'

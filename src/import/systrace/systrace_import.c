@@ -5,9 +5,10 @@
  * timestamp and pushes (ts, line offset). For a file up to 8 MiB whose
  * scan runs ahead on a worker, the scan does that walk and records the
  * lines, and tokenize pushes what it recorded. Timestamps are CLOCK_MONOTONIC
- * seconds: they are read on the file's private clock, related to this
- * machine's MONOTONIC at zero offset and anchored, so they follow MONOTONIC
- * when a snapshot relates it to trace time and are taken as-is otherwise.
+ * seconds: they are read on the file's private clock, aliased to this
+ * machine's MONOTONIC (no clock_snapshot row) and anchored, so they follow
+ * MONOTONIC when a snapshot relates it to trace time and are taken as-is
+ * otherwise.
  * parse: re-parses the line and applies the events Perfetto's systrace
  * parser reads through model/sched.h, model/atrace.h and model/kslice.h;
  * only sched_switch gets a raw ftrace_event row, and every other line only
@@ -371,12 +372,8 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   systrace_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   f->state = st;
-  uint32_t mono;
-  uint64_t ids[2] = {CLOCK_ID_FILE_PRIVATE, CLOCK_ID_MONOTONIC};
-  int64_t zero[2] = {0, 0};
   int rc = import_clock_private(f, &st->clock);
-  if (!rc) rc = import_clock(f, 0, ids[1], &mono);
-  if (!rc) rc = import_clock_snapshot(f, 0, ids, zero, 2);
+  if (!rc) rc = import_clock_alias(f, CLOCK_ID_MONOTONIC);
   if (!rc) rc = import_clock_anchor(f, st->clock);
   if (rc) return base_error_set(err, rc, "out of memory");
   f->release_input = 1; /* each pushed line holds its bytes until parsed */
