@@ -94,11 +94,18 @@ class SystraceTest(e.TempDirTest):
         self.assertEqual(out, '"n"\n3\n')
 
     def test_garbage_lines_are_skipped(self):
+        # Lines that are not events count in systrace_parse_failure; an
+        # event line whose args do not read (trace-cmd's own sched_switch
+        # layout) is skipped without a count, as Perfetto does.
         p = e.write_temp(self.dir, 'trace.systrace',
                          '# tracer: nop\nnot an event\n' + SYSTRACE.splitlines()[5] +
-                         '\n\x00\xff junk [001] x\n')
+                         '\n\x00\xff junk [001] x\n'
+                         '   bash-8522  [000]  10.5: sched_switch: bash:8522 [120] S ==> '
+                         'cc1:8512 [120]\n')
         out = self.query("select count(*) as n from sched", p)
         self.assertEqual(out, '"n"\n1\n')
+        out = self.query("select name, value from stats where value > 0", p)
+        self.assertEqual(out, '"name","value"\n"systrace_parse_failure",2\n')
 
     def test_only_the_events_perfetto_reads_make_rows(self):
         # irqs, softirqs, block requests, task_newtask / task_rename,

@@ -159,11 +159,13 @@ static int systrace_file_is_html(const char *s, size_t len) {
 }
 
 /* Walks the event lines of a whole file: those of its trace-data blocks
- * if it is HTML-wrapped, else all of them. */
+ * if it is HTML-wrapped, else all of them, counting the lines of a plain
+ * text file that are neither events nor ignorable (Perfetto counts the lines
+ * its tokenizer rejects in systrace_parse_failure). */
 static int systrace_walk_file(const char *s, size_t len, uint32_t max,
                               const systrace_sink *sink, size_t *too_long_at) {
   if (systrace_file_is_html(s, len)) return systrace_walk_html(s, len, max, sink, too_long_at);
-  return systrace_walk_lines(s, len, 0, len, max, 0, sink, too_long_at);
+  return systrace_walk_lines(s, len, 0, len, max, 1, sink, too_long_at);
 }
 
 /* The sink of tokenize: pushes on `clock` with payload_base + offset, and
@@ -218,6 +220,7 @@ typedef struct systrace_scanned_line {
 
 typedef struct systrace_scan {
   int walked;   /* 0: nothing recorded, tokenize walks the file */
+  int64_t failures; /* lines that are not events (systrace_parse_failure) */
   int status;   /* the walk's: WEFT_OK, or WEFT_ELIMIT at too_long_at */
   size_t too_long_at;
   VEC(systrace_scanned_line) lines; /* in walk order */
@@ -236,12 +239,17 @@ static int systrace_scan_event(void *user, size_t offset, int64_t ts, size_t hol
   return VEC_PUSH(s->lines, line) ? WEFT_ENOMEM : WEFT_OK;
 }
 
+static int systrace_scan_failure(void *user) {
+  ((systrace_scan *)user)->failures++;
+  return WEFT_OK;
+}
+
 static int systrace_scan_run(const import_scan_input *in, void **result, base_error *err) {
   systrace_scan *s = base_calloc(1, sizeof *s);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   *result = s;
   if (in->in_turn || !in->options || in->len > SYSTRACE_SCAN_FILE_MAX) return WEFT_OK;
-  systrace_sink sink = {systrace_scan_event, NULL, s}; /* whole files count no failures */
+  systrace_sink sink = {systrace_scan_event, systrace_scan_failure, s};
   s->status = systrace_walk_file((const char *)in->data, in->len,
                                  systrace_max_line_of(in->options), &sink, &s->too_long_at);
   if (s->status == WEFT_ENOMEM) { /* tokenize walks it instead */
@@ -256,6 +264,8 @@ static int systrace_scan_run(const import_scan_input *in, void **result, base_er
 /* Pushes what the scan recorded, as the walk would have. */
 static int systrace_tokenize_scanned(import_file *f, const systrace_scan *s, uint32_t clock,
                                      base_error *err) {
+  if (s->failures && import_stat(f, stat_systrace_parse_failure, s->failures))
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
   for (size_t i = 0; i < s->lines.len; i++) {
     const systrace_scanned_line *line = &s->lines.data[i];
     if (import_push(f, line->ts, clock, line->offset))
@@ -289,8 +299,8 @@ static int systrace_chunk_run(void *arg, void **result, base_error *err) {
   const systrace_chunk *c = arg;
   systrace_scan *s = base_calloc(1, sizeof *s);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
-  systrace_sink sink = {systrace_scan_event, NULL, s};
-  s->status = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 0, &sink,
+  systrace_sink sink = {systrace_scan_event, systrace_scan_failure, s};
+  s->status = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 1, &sink,
                                   &s->too_long_at);
   if (s->status == WEFT_ENOMEM) {
     systrace_scan_free(s);
@@ -337,7 +347,7 @@ static int systrace_chunk_push(import_file *f, systrace_chunk *c, uint32_t clock
   systrace_push push = {f, clock, 0, 1};
   systrace_sink sink = {systrace_push_event, systrace_push_failure, &push};
   size_t at = 0;
-  int rc = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 0, &sink, &at);
+  int rc = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 1, &sink, &at);
   return systrace_walk_error(c->text, at, c->max, rc, err);
 }
 
@@ -488,7 +498,7 @@ typedef struct systrace_ctx {
 } systrace_ctx;
 
 static int systrace_sched_switch(systrace_ctx *c) {
-  if (!c->d->switch_ok) return kernel_stat(c->f->ctx, &c->scope, stat_systrace_parse_failure, 1);
+  if (!c->d->switch_ok) return WEFT_OK;
   sched_switch_event e = c->d->sw;
   e.ts = c->line->ts;
   return sched_switch(c->f->ctx, &c->scope, &e);
@@ -511,21 +521,21 @@ static int systrace_apply_binder(systrace_ctx *c) {
   const char *s;
   size_t n;
   if (systrace_event_is(l, "binder_transaction")) {
-    if (!systrace_arg_int(l, "transaction", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    if (!systrace_arg_int(l, "transaction", &a)) return WEFT_OK;
     int64_t reply = 0;
     systrace_arg_int(l, "reply", &reply);
     systrace_arg_int(l, "flags", &b);
     return kslice_binder_transaction(ctx, sc, l->ts, l->tid, a, reply != 0, (uint64_t)b);
   }
   if (systrace_event_is(l, "binder_transaction_received")) {
-    if (!systrace_arg_int(l, "transaction", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    if (!systrace_arg_int(l, "transaction", &a)) return WEFT_OK;
     return kslice_binder_received(ctx, sc, l->ts, l->tid, a);
   }
   if (systrace_event_is(l, "binder_return")) {
     if (!systrace_args_find(l->args, l->args_len, "cmd", &s, &n)) return WEFT_OK;
     size_t w = 0;
     while (w < n && s[w] != ' ') w++; /* "0x7211 BR_FAILED_REPLY" */
-    if (!systrace_parse_int(s, w, &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    if (!systrace_parse_int(s, w, &a)) return WEFT_OK;
     return kslice_binder_return(ctx, sc, l->ts, l->tid, (uint64_t)a);
   }
   return WEFT_OK;
@@ -543,19 +553,19 @@ static int systrace_apply(systrace_ctx *c) {
   size_t n;
   if (c->d->kind == SYSTRACE_KIND_MARK) return systrace_mark(c);
   if (systrace_event_is(l, "sched_waking")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    if (!systrace_arg_int(l, "pid", &a)) return WEFT_OK;
     systrace_arg_str(l, "comm", &s, &n);
     return sched_waking(ctx, sc, l->ts, l->tid, a, n ? s : NULL, n, -1);
   }
   if (systrace_event_is(l, "cpu_frequency") || systrace_event_is(l, "cpu_idle")) {
     if (!systrace_arg_int(l, "state", &a) || !systrace_arg_int(l, "cpu_id", &b) || b < 0)
-      return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+      return WEFT_OK;
     int freq = systrace_event_is(l, "cpu_frequency");
     return sched_cpu_counter(ctx, sc, l->ts, (uint32_t)b, freq ? "cpufreq" : "cpuidle",
                              freq ? "cpu_frequency" : "cpu_idle", (double)(uint32_t)a);
   }
   if (systrace_event_is(l, "sched_blocked_reason")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    if (!systrace_arg_int(l, "pid", &a)) return WEFT_OK;
     if (!systrace_arg_int(l, "iowait", &b)) b = -1;
     int has_fn = systrace_args_find(l->args, l->args_len, "caller", &s, &n);
     return sched_blocked_reason(ctx, sc, a, b, has_fn ? s : NULL, has_fn ? n : 0);
