@@ -159,6 +159,7 @@ typedef struct clock_snapshot_rec {
   size_t first;
   uint32_t count;
   uint32_t stream;
+  bool hidden; /* an alias weft added, not a snapshot of the trace */
 } clock_snapshot_rec;
 
 typedef struct clock_heap_item {
@@ -227,10 +228,16 @@ int clock_graph_add_snapshot(clock_graph *g, uint32_t stream,
 int clock_graph_add_relation(clock_graph *g, const clock_key *source,
                              const clock_key *reference, int64_t offset_ns,
                              uint32_t *snapshot_id_out, base_error *err);
+/* An alias: `source` reads what `reference` reads. A relation at offset 0
+ * that weft states itself (e.g. a text format's timestamps being a builtin
+ * clock), not one the trace records: its snapshot is marked hidden. */
+int clock_graph_add_alias(clock_graph *g, const clock_key *source,
+                          const clock_key *reference, base_error *err);
 
 typedef struct clock_snapshot_view {
   uint32_t id;
   uint32_t stream;
+  bool hidden;
   size_t count;
   const clock_key *keys;
   const int64_t *values;

@@ -284,7 +284,7 @@ int clock_graph_add_snapshot(clock_graph *g, uint32_t stream,
     }
   g->total_points += (uint64_t)n * (n - 1);
   g->snapshots.data[g->snapshots.len++] =
-      (clock_snapshot_rec){g->snap_keys.len, (uint32_t)n, stream};
+      (clock_snapshot_rec){g->snap_keys.len, (uint32_t)n, stream, false};
   memcpy(g->snap_keys.data + g->snap_keys.len, keys, n * sizeof *keys);
   memcpy(g->snap_values.data + g->snap_values.len, values, n * sizeof *values);
   memcpy(g->snap_nodes.data + g->snap_nodes.len, nodes, n * sizeof *nodes);
@@ -304,12 +304,21 @@ int clock_graph_add_relation(clock_graph *g, const clock_key *source,
                                   snapshot_id_out, err);
 }
 
+int clock_graph_add_alias(clock_graph *g, const clock_key *source,
+                          const clock_key *reference, base_error *err) {
+  uint32_t id;
+  int rc = clock_graph_add_relation(g, source, reference, 0, &id, err);
+  if (!rc) g->snapshots.data[id].hidden = true;
+  return rc;
+}
+
 bool clock_graph_snapshot_get(const clock_graph *g, uint32_t id,
                               clock_snapshot_view *out) {
   if (id >= g->snapshots.len) return false;
   const clock_snapshot_rec *r = &g->snapshots.data[id];
   out->id = id;
   out->stream = r->stream;
+  out->hidden = r->hidden;
   out->count = r->count;
   out->keys = g->snap_keys.data + r->first;
   out->values = g->snap_values.data + r->first;

@@ -116,6 +116,13 @@ int import_clock_anchor(import_file *f, uint32_t node) {
   return clock_graph_set_anchor(&f->loader->clocks, node, NULL);
 }
 
+int import_clock_alias(import_file *f, uint64_t clock_id) {
+  if (f->pinned) return WEFT_OK; /* PIN: one private timeline */
+  clock_key own = clock_key_make(f->machine, f->trace_id, 0, CLOCK_ID_FILE_PRIVATE);
+  clock_key builtin = clock_key_make(f->machine, f->trace_id, 0, clock_id);
+  return clock_graph_add_alias(&f->loader->clocks, &own, &builtin, NULL);
+}
+
 int import_clock_snapshot_on(import_file *f, uint32_t machine,
                              uint32_t sequence, const uint64_t *clock_ids,
                              const int64_t *values, size_t n) {
@@ -1198,13 +1205,19 @@ static int loader_manifest_relation(loader *l, import_file *f,
 
 /* clock_snapshot: one row per clock of every snapshot and relation; ts is
  * the snapshot's instant in trace time (the first of its clocks that
- * converts). Private per-file clocks are not shown (they have no id). */
+ * converts). Private per-file clocks are not shown (they have no id), nor
+ * the aliases weft added (import_clock_alias), which take no snapshot_id. */
 static int loader_fill_clock_snapshots(loader *l) {
   storage_table *t = ctx_table(l->ctx, TABLE_CLOCK_SNAPSHOT);
   size_t count = clock_graph_snapshot_count(&l->clocks);
+  uint32_t hidden = 0;
   for (uint32_t id = 0; id < count; id++) {
     clock_snapshot_view v;
     if (!clock_graph_snapshot_get(&l->clocks, id, &v)) continue;
+    if (v.hidden) {
+      hidden++;
+      continue;
+    }
     int64_t ts = 0;
     for (size_t i = 0; i < v.count; i++)
       if (clock_graph_convert(&l->clocks, v.nodes[i], v.values[i], &ts) == CLOCK_OK) break;
@@ -1220,7 +1233,7 @@ static int loader_fill_clock_snapshots(loader *l) {
       storage_set_i64(t, CLOCK_SNAPSHOT_clock_id, row, (int64_t)v.keys[i].clock_id);
       storage_set_str(t, CLOCK_SNAPSHOT_clock_name, row, name);
       storage_set_i64(t, CLOCK_SNAPSHOT_clock_value, row, v.values[i]);
-      storage_set_i64(t, CLOCK_SNAPSHOT_snapshot_id, row, id);
+      storage_set_i64(t, CLOCK_SNAPSHOT_snapshot_id, row, id - hidden);
       int64_t m = model_machine_column(v.keys[i].machine);
       if (m >= 0) storage_set_i64(t, CLOCK_SNAPSHOT_machine_id, row, m);
     }

@@ -135,6 +135,11 @@ int import_clock_private(import_file *f, uint32_t *node);
  * zero offset even when it has snapshot edges (used only when no snapshot
  * path exists). */
 int import_clock_anchor(import_file *f, uint32_t node);
+/* Relates the file's private clock to builtin clock `clock_id` of its
+ * machine at zero offset: the format's timestamps are that clock. A
+ * statement of weft's, not a snapshot of the trace (no clock_snapshot row,
+ * not counted in snapshot_count); nothing for a pinned file. */
+int import_clock_alias(import_file *f, uint64_t clock_id);
 /* Adds a snapshot relating several of this file's clocks. */
 int import_clock_snapshot(import_file *f, uint32_t sequence,
                           const uint64_t *clock_ids, const int64_t *values,

@@ -123,6 +123,22 @@ class MergeTest(MergeBase):
                          '"name","ts","dur","machine"\n'
                          '"b_work",1500,100,"pb"\n"a_work",2000,100,"pa"\n')
 
+    def test_systrace_follows_monotonic_without_a_snapshot_row(self):
+        # The text's timestamps are MONOTONIC: the proto's snapshot places
+        # them (BOOTTIME = MONOTONIC + 500). weft's own MONOTONIC alias is
+        # no clock_snapshot row: only the proto's snapshot shows, as id 0.
+        text = e.write_temp(self.dir, 'k.systrace', '# tracer: nop\n'
+                            '  a-5 [000] .... 0.000002: tracing_mark_write: B|5|mark\n'
+                            '  a-5 [000] .... 0.000003: tracing_mark_write: E|5\n')
+        pb = self.proto('p.pb', snapshot([(BOOT, 1500), (3, 1000)]) +
+                        slice_packets(1, 10, 'work', 2000, 100))
+        self.assertEqual(self.query(text, pb, sql='select name, ts from slice order by ts'),
+                         '"name","ts"\n"work",2000\n"mark",2500\n')
+        self.assertEqual(self.query(text, pb, sql='select clock_name, clock_value, snapshot_id '
+                                    'from clock_snapshot order by clock_id'),
+                         '"clock_name","clock_value","snapshot_id"\n'
+                         '"MONOTONIC",1000,0\n"BOOTTIME",1500,0\n')
+
     def test_json_app_log_pinned_with_offset(self):
         phone = self.proto('phone.pb', snapshot([(BOOT, 1000000), (REAL, 5000000)]) +
                            slice_packets(1, 10, 'phone_work', 2000000, 1000))

@@ -19,6 +19,22 @@ SYSTRACE = """# tracer: nop
           <idle>-0     (-----) [001] d..2   10.000700: sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=app main next_pid=100 next_prio=120
 """
 
+# Kernel events Perfetto's text parser reads for the line's thread only.
+KERNEL_LINES = """# tracer: nop
+          <idle>-0     (-----) [001] d.h1   19.999000: irq_handler_entry: irq=1 name=timer
+          <idle>-0     (-----) [001] d.h1   19.999100: irq_handler_exit: irq=1 ret=handled
+          <idle>-0     (-----) [000] d..2   20.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=app next_pid=100 next_prio=120
+             app-100   (  100) [000] .s.1   20.000100: softirq_entry: vec=9 [action=RCU]
+             app-100   (  100) [000] .s.1   20.000150: softirq_exit: vec=9 [action=RCU]
+             app-100   (  100) [000] ....   20.000200: task_newtask: pid=200 comm=app clone_flags=1200000 oom_score_adj=0
+             app-100   (  100) [000] d..2   20.000250: sched_wakeup_new: comm=app pid=200 prio=120 target_cpu=001
+             app-100   (  100) [000] ....   20.000260: task_rename: pid=100 oldcomm=app newcomm=renamed oom_score_adj=0
+             app-100   (  100) [000] ....   20.000300: block_rq_issue: 8,0 WS 4096 () 100 + 8 [app]
+             app-100   (  100) [000] d..2   20.000500: sched_switch: prev_comm=app prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120
+          <idle>-0     (-----) [001] d..2   20.000550: sched_wakeup: comm=app pid=100 prio=120 target_cpu=000
+          <idle>-0     (-----) [001] d..2   20.000600: cpu_idle: state=1 cpu_id=1
+     kworker/0:1-7     (    7) [000] ....   20.000700: sched_process_exit: comm=kworker/0:1 pid=7 prio=120 group_dead=true
+"""
 
 class SystraceTest(e.TempDirTest):
     def query(self, sql, path):
@@ -63,8 +79,10 @@ class SystraceTest(e.TempDirTest):
                          '10.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 '
                          'prev_prio=120 prev_state=R ==> next_comm=app main '
                          'next_pid=100 next_prio=120"\n')
-        out = self.query("select count(*) as n from raw", p)
-        self.assertEqual(out, '"n"\n8\n')
+        # Only the sched_switch lines make raw rows, as Perfetto's text
+        # parser does.
+        out = self.query("select name, count(*) as n from raw group by name", p)
+        self.assertEqual(out, '"name","n"\n"sched_switch",3\n')
 
     def test_html_wrapped(self):
         html = ('<!DOCTYPE html>\n<html><body>\n'
@@ -76,12 +94,44 @@ class SystraceTest(e.TempDirTest):
         self.assertEqual(out, '"n"\n3\n')
 
     def test_garbage_lines_are_skipped(self):
+        # Lines that are not events count in systrace_parse_failure; an
+        # event line whose args do not read (trace-cmd's own sched_switch
+        # layout) is skipped without a count, as Perfetto does.
         p = e.write_temp(self.dir, 'trace.systrace',
                          '# tracer: nop\nnot an event\n' + SYSTRACE.splitlines()[5] +
-                         '\n\x00\xff junk [001] x\n')
+                         '\n\x00\xff junk [001] x\n'
+                         '   bash-8522  [000]  10.5: sched_switch: bash:8522 [120] S ==> '
+                         'cc1:8512 [120]\n')
         out = self.query("select count(*) as n from sched", p)
         self.assertEqual(out, '"n"\n1\n')
+        out = self.query("select name, value from stats where value > 0", p)
+        self.assertEqual(out, '"name","value"\n"systrace_parse_failure",2\n')
 
+    def test_only_the_events_perfetto_reads_make_rows(self):
+        # irqs, softirqs, block requests, task_newtask / task_rename,
+        # sched_wakeup(_new) and sched_process_exit are read by Perfetto's
+        # systrace parser for their thread only: no slices, no raw rows, no
+        # process for the new task, no runnable state; cpu_idle is a counter
+        # only; trace_bounds spans the rows made, not the lines.
+        p = e.write_temp(self.dir, 'kernel.systrace', KERNEL_LINES)
+        self.assertEqual(self.query('select count(*) as n from slice', p), '"n"\n0\n')
+        self.assertEqual(self.query('select name, count(*) as n from ftrace_event group by name', p),
+                         '"name","n"\n"sched_switch",2\n')
+        self.assertEqual(self.query('select tid, name from thread order by tid', p),
+                         '"tid","name"\n0,"swapper"\n7,"kworker/0:1"\n100,"app"\n')
+        self.assertEqual(self.query('select pid from process order by pid', p),
+                         '"pid"\n0\n7\n100\n')
+        self.assertEqual(self.query('select ts, dur, state from thread_state order by ts', p),
+                         '"ts","dur","state"\n20000000000,500000,"Running"\n'
+                         '20000500000,-1,"S"\n')
+        self.assertEqual(self.query('select t.type, c.ts, c.value from counter c join track t '
+                                    'on c.track_id = t.id', p),
+                         '"type","ts","value"\n"cpu_idle",20000600000,1.000000\n')
+        self.assertEqual(self.query('select * from trace_bounds', p),
+                         '"start_ts","end_ts"\n20000000000,20000600000\n')
+        # The text's clock is MONOTONIC by weft's own statement, not a
+        # snapshot of the trace.
+        self.assertEqual(self.query('select count(*) as n from clock_snapshot', p), '"n"\n0\n')
 
     def test_line_longer_than_max_line_fails_naming_file_line_and_limit(self):
         line = '  a-1 [000] .... 1.0: tracing_mark_write: B|1|'

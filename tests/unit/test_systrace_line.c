@@ -64,6 +64,23 @@ static void test_flag_variants(void) {
   CHECK_EQ_INT(l.ts, 12000000001LL);
 }
 
+/* Timestamps are read as Perfetto reads them: seconds as a double, times
+ * 1e9, truncated. */
+static void test_ts_through_a_double(void) {
+  int64_t ns = 0;
+  CHECK(systrace_parse_ts("16543.267459", 12, &ns));
+  CHECK_EQ_INT(ns, 16543267458999LL); /* exact: ...459000 */
+  CHECK(systrace_parse_ts("4375.475003", 11, &ns));
+  CHECK_EQ_INT(ns, 4375475002999LL);
+  CHECK(systrace_parse_ts("432.552614", 10, &ns));
+  CHECK_EQ_INT(ns, 432552614000LL);
+  CHECK(systrace_parse_ts("0.000003", 8, &ns));
+  CHECK_EQ_INT(ns, 3000LL);
+  /* Past int64 nanoseconds: a negative time (dropped by the loader). */
+  CHECK(systrace_parse_ts("99999999999.5", 13, &ns));
+  CHECK(ns < 0);
+}
+
 static void test_rejects(void) {
   systrace_line l;
   CHECK(!parse("# tracer: nop", &l));
@@ -105,6 +122,7 @@ int main(void) {
   RUN_TEST(test_unknown_tgid_and_no_tgid);
   RUN_TEST(test_dashes_in_task);
   RUN_TEST(test_flag_variants);
+  RUN_TEST(test_ts_through_a_double);
   RUN_TEST(test_rejects);
   RUN_TEST(test_args);
   return CHECK_SUMMARY();

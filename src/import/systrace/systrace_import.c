@@ -5,11 +5,14 @@
  * timestamp and pushes (ts, line offset). For a file up to 8 MiB whose
  * scan runs ahead on a worker, the scan does that walk and records the
  * lines, and tokenize pushes what it recorded. Timestamps are CLOCK_MONOTONIC
- * seconds: they are read on the file's private clock, related to this
- * machine's MONOTONIC at zero offset and anchored, so they follow MONOTONIC
- * when a snapshot relates it to trace time and are taken as-is otherwise.
- * parse: re-parses the line and applies it through model/sched.h and
- * model/atrace.h; every event also gets a raw ftrace_event row.
+ * seconds: they are read on the file's private clock, aliased to this
+ * machine's MONOTONIC (no clock_snapshot row) and anchored, so they follow
+ * MONOTONIC when a snapshot relates it to trace time and are taken as-is
+ * otherwise.
+ * parse: re-parses the line and applies the events Perfetto's systrace
+ * parser reads through model/sched.h, model/atrace.h and model/kslice.h;
+ * only sched_switch gets a raw ftrace_event row, and every other line only
+ * names its thread (and puts it in its tgid's process).
  * Input release: each pushed line holds its bytes (up to and including its
  * newline) from tokenize until it is parsed; nothing else of the file is
  * read after tokenize. */
@@ -21,7 +24,6 @@
 #include "import/systrace/systrace.h"
 #include "import/systrace/systrace_line.h"
 #include "model/atrace.h"
-#include "model/ftrace_desc.h"
 #include "model/kslice.h"
 #include "model/sched.h"
 
@@ -157,11 +159,13 @@ static int systrace_file_is_html(const char *s, size_t len) {
 }
 
 /* Walks the event lines of a whole file: those of its trace-data blocks
- * if it is HTML-wrapped, else all of them. */
+ * if it is HTML-wrapped, else all of them, counting the lines of a plain
+ * text file that are neither events nor ignorable (Perfetto counts the lines
+ * its tokenizer rejects in systrace_parse_failure). */
 static int systrace_walk_file(const char *s, size_t len, uint32_t max,
                               const systrace_sink *sink, size_t *too_long_at) {
   if (systrace_file_is_html(s, len)) return systrace_walk_html(s, len, max, sink, too_long_at);
-  return systrace_walk_lines(s, len, 0, len, max, 0, sink, too_long_at);
+  return systrace_walk_lines(s, len, 0, len, max, 1, sink, too_long_at);
 }
 
 /* The sink of tokenize: pushes on `clock` with payload_base + offset, and
@@ -216,6 +220,7 @@ typedef struct systrace_scanned_line {
 
 typedef struct systrace_scan {
   int walked;   /* 0: nothing recorded, tokenize walks the file */
+  int64_t failures; /* lines that are not events (systrace_parse_failure) */
   int status;   /* the walk's: WEFT_OK, or WEFT_ELIMIT at too_long_at */
   size_t too_long_at;
   VEC(systrace_scanned_line) lines; /* in walk order */
@@ -234,12 +239,17 @@ static int systrace_scan_event(void *user, size_t offset, int64_t ts, size_t hol
   return VEC_PUSH(s->lines, line) ? WEFT_ENOMEM : WEFT_OK;
 }
 
+static int systrace_scan_failure(void *user) {
+  ((systrace_scan *)user)->failures++;
+  return WEFT_OK;
+}
+
 static int systrace_scan_run(const import_scan_input *in, void **result, base_error *err) {
   systrace_scan *s = base_calloc(1, sizeof *s);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   *result = s;
   if (in->in_turn || !in->options || in->len > SYSTRACE_SCAN_FILE_MAX) return WEFT_OK;
-  systrace_sink sink = {systrace_scan_event, NULL, s}; /* whole files count no failures */
+  systrace_sink sink = {systrace_scan_event, systrace_scan_failure, s};
   s->status = systrace_walk_file((const char *)in->data, in->len,
                                  systrace_max_line_of(in->options), &sink, &s->too_long_at);
   if (s->status == WEFT_ENOMEM) { /* tokenize walks it instead */
@@ -254,6 +264,8 @@ static int systrace_scan_run(const import_scan_input *in, void **result, base_er
 /* Pushes what the scan recorded, as the walk would have. */
 static int systrace_tokenize_scanned(import_file *f, const systrace_scan *s, uint32_t clock,
                                      base_error *err) {
+  if (s->failures && import_stat(f, stat_systrace_parse_failure, s->failures))
+    return base_error_set(err, WEFT_ENOMEM, "out of memory");
   for (size_t i = 0; i < s->lines.len; i++) {
     const systrace_scanned_line *line = &s->lines.data[i];
     if (import_push(f, line->ts, clock, line->offset))
@@ -287,8 +299,8 @@ static int systrace_chunk_run(void *arg, void **result, base_error *err) {
   const systrace_chunk *c = arg;
   systrace_scan *s = base_calloc(1, sizeof *s);
   if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
-  systrace_sink sink = {systrace_scan_event, NULL, s};
-  s->status = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 0, &sink,
+  systrace_sink sink = {systrace_scan_event, systrace_scan_failure, s};
+  s->status = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 1, &sink,
                                   &s->too_long_at);
   if (s->status == WEFT_ENOMEM) {
     systrace_scan_free(s);
@@ -335,7 +347,7 @@ static int systrace_chunk_push(import_file *f, systrace_chunk *c, uint32_t clock
   systrace_push push = {f, clock, 0, 1};
   systrace_sink sink = {systrace_push_event, systrace_push_failure, &push};
   size_t at = 0;
-  int rc = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 0, &sink, &at);
+  int rc = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 1, &sink, &at);
   return systrace_walk_error(c->text, at, c->max, rc, err);
 }
 
@@ -370,12 +382,8 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   systrace_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   f->state = st;
-  uint32_t mono;
-  uint64_t ids[2] = {CLOCK_ID_FILE_PRIVATE, CLOCK_ID_MONOTONIC};
-  int64_t zero[2] = {0, 0};
   int rc = import_clock_private(f, &st->clock);
-  if (!rc) rc = import_clock(f, 0, ids[1], &mono);
-  if (!rc) rc = import_clock_snapshot(f, 0, ids, zero, 2);
+  if (!rc) rc = import_clock_alias(f, CLOCK_ID_MONOTONIC);
   if (!rc) rc = import_clock_anchor(f, st->clock);
   if (rc) return base_error_set(err, rc, "out of memory");
   f->release_input = 1; /* each pushed line holds its bytes until parsed */
@@ -408,8 +416,6 @@ enum systrace_kind {
  * Points into the text; owns nothing. */
 typedef struct systrace_decoded {
   systrace_line line;
-  const ftrace_event_desc *desc; /* the event's description (for its raw
-                                    row), or NULL; not looked up for SWITCH */
   int kind;                      /* enum systrace_kind */
   int switch_ok;                 /* SWITCH: both pids were read into sw */
   sched_switch_event sw;         /* SWITCH (sw.ts is set by the parse) */
@@ -464,14 +470,12 @@ static int systrace_decode(const char *text, size_t len, size_t offset, systrace
   const char *nl = memchr(s, '\n', rest);
   systrace_line *l = &d->line;
   if (!systrace_line_parse(s, nl ? (size_t)(nl - s) : rest, l)) return 0;
-  d->desc = NULL;
   d->kind = SYSTRACE_KIND_OTHER;
-  if (systrace_event_is(l, "sched_switch")) { /* its raw row is sched_switch's: no description */
+  if (systrace_event_is(l, "sched_switch")) {
     d->kind = SYSTRACE_KIND_SWITCH;
     d->switch_ok = systrace_switch_read(l, &d->sw);
     return 1;
   }
-  d->desc = ftrace_desc_by_name(l->event, l->event_len);
   if (systrace_event_is(l, "tracing_mark_write") || systrace_event_is(l, "print") ||
       systrace_event_is(l, "0")) {
     d->kind = SYSTRACE_KIND_MARK;
@@ -493,40 +497,8 @@ typedef struct systrace_ctx {
   const systrace_line *line;
 } systrace_ctx;
 
-/* The raw row: typed args for described events, strings otherwise. */
-static int systrace_raw(systrace_ctx *c, uint32_t utid) {
-  trace_context *ctx = c->f->ctx;
-  const systrace_line *l = c->line;
-  char name[128];
-  if (l->event_len >= sizeof name) return WEFT_OK;
-  memcpy(name, l->event, l->event_len);
-  name[l->event_len] = '\0';
-  const ftrace_event_desc *d = c->d->desc;
-  int rc = WEFT_OK;
-  if (d && c->d->kind == SYSTRACE_KIND_MARK) { /* print, tracing_mark_write */
-    rc = model_arg_string(ctx, "buf", 3, l->args, l->args_len, MODEL_ARG_STRING);
-  } else {
-    size_t pos = 0;
-    systrace_arg a;
-    while (!rc && systrace_args_next(l->args, l->args_len, &pos, &a)) {
-      const ftrace_field_desc *fd = d ? ftrace_desc_field(d, a.key, a.key_len, NULL) : NULL;
-      int64_t v;
-      if (fd && fd->type != FTRACE_FIELD_STR && systrace_parse_int(a.value, a.value_len, &v))
-        rc = model_arg_int(ctx, a.key, a.key_len,
-                           fd->type == FTRACE_FIELD_UINT ? MODEL_ARG_UINT : MODEL_ARG_INT, v);
-      else
-        rc = model_arg_string(ctx, a.key, a.key_len, a.value, a.value_len, MODEL_ARG_STRING);
-    }
-  }
-  if (rc) {
-    model_args_discard(ctx);
-    return rc;
-  }
-  return sched_raw_event(ctx, c->scope.machine, l->ts, l->cpu, utid, name, -1);
-}
-
 static int systrace_sched_switch(systrace_ctx *c) {
-  if (!c->d->switch_ok) return kernel_stat(c->f->ctx, &c->scope, stat_systrace_parse_failure, 1);
+  if (!c->d->switch_ok) return WEFT_OK;
   sched_switch_event e = c->d->sw;
   e.ts = c->line->ts;
   return sched_switch(c->f->ctx, &c->scope, &e);
@@ -538,8 +510,10 @@ static int systrace_mark(systrace_ctx *c) {
                              c->d->mark_result, &c->d->mark);
 }
 
-/* Events that become kernel slices (model/kslice.h). */
-static int systrace_apply_kslice(systrace_ctx *c) {
+/* The binder events that become kernel slices (model/kslice.h). Text
+ * traces make no irq or softirq slices: Perfetto's line parser reads
+ * neither. */
+static int systrace_apply_binder(systrace_ctx *c) {
   trace_context *ctx = c->f->ctx;
   const systrace_line *l = c->line;
   const kernel_scope *sc = &c->scope;
@@ -547,37 +521,30 @@ static int systrace_apply_kslice(systrace_ctx *c) {
   const char *s;
   size_t n;
   if (systrace_event_is(l, "binder_transaction")) {
-    if (!systrace_arg_int(l, "transaction", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    if (!systrace_arg_int(l, "transaction", &a)) return WEFT_OK;
     int64_t reply = 0;
     systrace_arg_int(l, "reply", &reply);
     systrace_arg_int(l, "flags", &b);
     return kslice_binder_transaction(ctx, sc, l->ts, l->tid, a, reply != 0, (uint64_t)b);
   }
   if (systrace_event_is(l, "binder_transaction_received")) {
-    if (!systrace_arg_int(l, "transaction", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    if (!systrace_arg_int(l, "transaction", &a)) return WEFT_OK;
     return kslice_binder_received(ctx, sc, l->ts, l->tid, a);
   }
   if (systrace_event_is(l, "binder_return")) {
     if (!systrace_args_find(l->args, l->args_len, "cmd", &s, &n)) return WEFT_OK;
     size_t w = 0;
     while (w < n && s[w] != ' ') w++; /* "0x7211 BR_FAILED_REPLY" */
-    if (!systrace_parse_int(s, w, &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    if (!systrace_parse_int(s, w, &a)) return WEFT_OK;
     return kslice_binder_return(ctx, sc, l->ts, l->tid, (uint64_t)a);
   }
-  if (systrace_event_is(l, "irq_handler_entry")) {
-    systrace_arg_str(l, "name", &s, &n);
-    return kslice_irq_entry(ctx, sc, l->ts, l->cpu, s, n);
-  }
-  if (systrace_event_is(l, "irq_handler_exit")) return kslice_irq_exit(ctx, sc, l->ts, l->cpu);
-  if (systrace_event_is(l, "softirq_entry")) {
-    if (!systrace_arg_int(l, "vec", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
-    return kslice_softirq_entry(ctx, sc, l->ts, l->cpu, a);
-  }
-  if (systrace_event_is(l, "softirq_exit")) return kslice_softirq_exit(ctx, sc, l->ts, l->cpu);
   return WEFT_OK;
 }
 
-static int systrace_apply(systrace_ctx *c, uint32_t utid) {
+/* Applies a line other than sched_switch. Only the events Perfetto's
+ * systrace line parser reads change the model; any other line (sched_wakeup,
+ * irqs, task_newtask, block, ...) only names its thread. */
+static int systrace_apply(systrace_ctx *c) {
   trace_context *ctx = c->f->ctx;
   const systrace_line *l = c->line;
   const kernel_scope *sc = &c->scope;
@@ -585,41 +552,25 @@ static int systrace_apply(systrace_ctx *c, uint32_t utid) {
   const char *s;
   size_t n;
   if (c->d->kind == SYSTRACE_KIND_MARK) return systrace_mark(c);
-  if (systrace_event_is(l, "sched_wakeup") || systrace_event_is(l, "sched_waking")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+  if (systrace_event_is(l, "sched_waking")) {
+    if (!systrace_arg_int(l, "pid", &a)) return WEFT_OK;
     systrace_arg_str(l, "comm", &s, &n);
     return sched_waking(ctx, sc, l->ts, l->tid, a, n ? s : NULL, n, -1);
   }
   if (systrace_event_is(l, "cpu_frequency") || systrace_event_is(l, "cpu_idle")) {
     if (!systrace_arg_int(l, "state", &a) || !systrace_arg_int(l, "cpu_id", &b) || b < 0)
-      return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+      return WEFT_OK;
     int freq = systrace_event_is(l, "cpu_frequency");
     return sched_cpu_counter(ctx, sc, l->ts, (uint32_t)b, freq ? "cpufreq" : "cpuidle",
                              freq ? "cpu_frequency" : "cpu_idle", (double)(uint32_t)a);
   }
   if (systrace_event_is(l, "sched_blocked_reason")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
+    if (!systrace_arg_int(l, "pid", &a)) return WEFT_OK;
     if (!systrace_arg_int(l, "iowait", &b)) b = -1;
     int has_fn = systrace_args_find(l->args, l->args_len, "caller", &s, &n);
     return sched_blocked_reason(ctx, sc, a, b, has_fn ? s : NULL, has_fn ? n : 0);
   }
-  if (systrace_event_is(l, "task_newtask")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
-    systrace_arg_int(l, "clone_flags", &b);
-    systrace_arg_str(l, "comm", &s, &n);
-    return sched_task_newtask(ctx, sc, l->ts, l->tid, a, s, n, (uint64_t)b);
-  }
-  if (systrace_event_is(l, "task_rename")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
-    systrace_arg_str(l, "newcomm", &s, &n);
-    return sched_task_rename(ctx, sc, a, s, n);
-  }
-  if (systrace_event_is(l, "sched_process_free")) {
-    if (!systrace_arg_int(l, "pid", &a)) return kernel_stat(ctx, sc, stat_systrace_parse_failure, 1);
-    return sched_process_free(ctx, sc, l->ts, a);
-  }
-  (void)utid;
-  return systrace_apply_kslice(c);
+  return systrace_apply_binder(c);
 }
 
 static int systrace_line_thread(systrace_ctx *c, uint32_t *utid) {
@@ -648,10 +599,7 @@ int systrace_text_parse(import_file *f, const char *text, size_t len, size_t off
   uint32_t utid;
   int rc = systrace_line_thread(&c, &utid);
   if (!rc && d->kind == SYSTRACE_KIND_SWITCH) rc = systrace_sched_switch(&c);
-  else if (!rc) {
-    rc = systrace_raw(&c, utid);
-    if (!rc) rc = systrace_apply(&c, utid);
-  }
+  else if (!rc) rc = systrace_apply(&c);
   if (rc == WEFT_EINVAL) return WEFT_OK; /* e.g. a cpu out of range */
   if (rc) return base_error_set(err, rc, "systrace: failed to apply a line");
   return WEFT_OK;

@@ -6,6 +6,18 @@
 static int systrace_is_digit(char c) { return c >= '0' && c <= '9'; }
 static int systrace_is_space(char c) { return c == ' ' || c == '\t'; }
 
+/* Nanoseconds as Perfetto reads them: the seconds as the nearest double,
+ * times 1e9 in double arithmetic, truncated toward zero (so 16543.267459
+ * is 16543267458999 ns). exact_ns is the text's exact value in ns. Below
+ * 2^53 ns the division of two exact doubles is that nearest double; above,
+ * long double narrows the gap to it. */
+static int64_t systrace_ns_as_double_seconds(uint64_t exact_ns) {
+  double secs;
+  if (exact_ns < (UINT64_C(1) << 53)) secs = (double)exact_ns / 1e9;
+  else secs = (double)((long double)exact_ns / 1e9L);
+  return (int64_t)(secs * 1e9);
+}
+
 int systrace_parse_ts(const char *s, size_t len, int64_t *ns) {
   size_t i = 0;
   uint64_t secs = 0, frac = 0;
@@ -21,7 +33,10 @@ int systrace_parse_ts(const char *s, size_t len, int64_t *ns) {
   }
   if (digits == 0) return 0;
   for (; digits < 9; digits++) frac *= 10;
-  *ns = (int64_t)(secs * 1000000000ULL + frac);
+  /* Past int64 nanoseconds: a negative time, which the loader drops and
+   * counts in trace_sorter_negative_timestamp_dropped, as Perfetto does. */
+  if (secs >= UINT64_C(9223372036)) *ns = INT64_MIN;
+  else *ns = systrace_ns_as_double_seconds(secs * 1000000000ULL + frac);
   return 1;
 }
 

@@ -38,8 +38,9 @@ int systrace_line_parse(const char *s, size_t len, systrace_line *out);
  * "cpus=N" and "TRACE:" headers. */
 int systrace_line_is_ignorable(const char *s, size_t len);
 
-/* Seconds text ("1234.000001", up to 9 fraction digits) to ns; 0 if not a
- * timestamp. */
+/* Seconds text ("1234.000001", up to 9 fraction digits) to ns the way
+ * Perfetto converts it (through a double, truncated: "16543.267459" is
+ * 16543267458999); 0 if not a timestamp. */
 int systrace_parse_ts(const char *s, size_t len, int64_t *ns);
 
 typedef struct systrace_arg {
