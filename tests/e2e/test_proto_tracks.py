@@ -28,7 +28,7 @@ class ProtoTracksTest(e.TempDirTest):
     def test_tid_and_pid_reuse_from_descriptors(self):
         trace = self.encode('tracks')
         out = self.query(trace, 'select utid, tid, upid, name from thread order by utid')
-        self.assertEqual(out, '"utid","tid","upid","name"\n0,0,0,"[NULL]"\n'
+        self.assertEqual(out, '"utid","tid","upid","name"\n0,0,0,"swapper"\n'
                          '1,5,1,"[NULL]"\n2,1,1,"t1"\n3,1,1,"t1_again"\n4,5,2,"[NULL]"\n')
         out = self.query(trace, 'select upid, pid, name from process order by upid')
         self.assertEqual(out, '"upid","pid","name"\n0,0,"[NULL]"\n1,5,"p1"\n2,5,"p2"\n')
