@@ -2,6 +2,7 @@
  * each level appends ".name" or "[i]" and restores the length on return. */
 #include "import/proto/proto_args.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -584,27 +585,48 @@ static int args_reflected(const proto_desc_field *d) {
   }
 }
 
-/* The args of the fields handled on their own, in Perfetto's order. */
-static int args_event_specials(proto_args *a, proto_span event) {
+/* What one walk of a TrackEvent found of the fields args come from. */
+typedef struct args_event_fields {
+  proto_field source_iid, task, log, histogram;
+  int has_source_iid, has_task, has_log, has_histogram, has_annotations, has_other;
+} args_event_fields;
+
+static void args_event_scan(proto_span event, args_event_fields *ef) {
+  proto_reader r;
   proto_field fl;
+  memset(ef, 0, sizeof *ef);
+  proto_reader_init_span(&r, event);
+  while (proto_reader_next(&r, &fl) == 1) {
+    int len = fl.wire_type == PROTO_WIRE_LEN;
+    switch (fl.number) {
+      case PROTO_TRACK_EVENT_DEBUG_ANNOTATIONS: ef->has_annotations |= len; break;
+      case PROTO_TRACK_EVENT_SOURCE_LOCATION_IID:
+        if (fl.wire_type == PROTO_WIRE_VARINT) ef->source_iid = fl, ef->has_source_iid = 1;
+        ef->has_other = 1;
+        break;
+      case PROTO_TRACK_EVENT_TASK_EXECUTION: if (len) ef->task = fl, ef->has_task = 1; break;
+      case PROTO_TRACK_EVENT_LOG_MESSAGE: if (len) ef->log = fl, ef->has_log = 1; break;
+      case PROTO_TRACK_EVENT_CHROME_HISTOGRAM_SAMPLE:
+        if (len) ef->histogram = fl, ef->has_histogram = 1;
+        ef->has_other = 1;
+        break;
+      default: ef->has_other = 1; break;
+    }
+  }
+}
+
+/* The args of the fields handled on their own, in Perfetto's order. */
+static int args_event_specials(proto_args *a, const args_event_fields *ef) {
   int rc = WEFT_OK;
-  if (proto_find_last(event.data, event.len, PROTO_TRACK_EVENT_SOURCE_LOCATION_IID, &fl) == 1 &&
-      fl.wire_type == PROTO_WIRE_VARINT) {
+  if (ef->has_source_iid) {
     size_t saved;
     if (args_enter(a, "source", 6, &saved))
-      args_source_location_fields(a, fl.value, MODEL_ARG_INT, &rc);
+      args_source_location_fields(a, ef->source_iid.value, MODEL_ARG_INT, &rc);
     args_leave(a, saved);
   }
-  if (!rc && proto_find_last(event.data, event.len, PROTO_TRACK_EVENT_TASK_EXECUTION, &fl) == 1 &&
-      fl.wire_type == PROTO_WIRE_LEN)
-    rc = args_task_execution(a, fl.span);
-  if (!rc && proto_find_last(event.data, event.len, PROTO_TRACK_EVENT_LOG_MESSAGE, &fl) == 1 &&
-      fl.wire_type == PROTO_WIRE_LEN)
-    rc = args_log_message(a, fl.span);
-  if (!rc &&
-      proto_find_last(event.data, event.len, PROTO_TRACK_EVENT_CHROME_HISTOGRAM_SAMPLE, &fl) == 1 &&
-      fl.wire_type == PROTO_WIRE_LEN)
-    rc = args_histogram_name(a, fl.span);
+  if (!rc && ef->has_task) rc = args_task_execution(a, ef->task.span);
+  if (!rc && ef->has_log) rc = args_log_message(a, ef->log.span);
+  if (!rc && ef->has_histogram) rc = args_histogram_name(a, ef->histogram.span);
   return rc;
 }
 
@@ -641,25 +663,38 @@ static int args_event_annotations(proto_args *a, proto_span event) {
   return rc;
 }
 
+/* The embedded pool and its TrackEvent and DebugAnnotation messages,
+ * looked up once per process. */
+static const proto_descriptor_pool *args_pool;
+static const proto_desc_message *args_track_event;
+static int32_t args_debug_annotation_type = -1;
+static pthread_once_t args_pool_once = PTHREAD_ONCE_INIT;
+
+static void args_pool_init(void) {
+  static const char debug[] = ".perfetto.protos.DebugAnnotation";
+  static const char track_event[] = ".perfetto.protos.TrackEvent";
+  args_pool = proto_descriptor_builtin();
+  if (!args_pool) return;
+  args_debug_annotation_type = proto_descriptor_find_message(args_pool, debug, sizeof debug - 1);
+  int32_t t = proto_descriptor_find_message(args_pool, track_event, sizeof track_event - 1);
+  if (t >= 0) args_track_event = proto_descriptor_message(args_pool, t);
+}
+
 int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event) {
+  pthread_once(&args_pool_once, args_pool_init);
   proto_args a;
   a.f = f;
   a.st = f->state;
   a.info = info;
-  a.pool = proto_descriptor_builtin();
+  a.pool = args_pool;
   a.depth = 0;
   a.len = 0;
-  a.debug_annotation_type = -1;
-  const proto_desc_message *te = NULL;
-  if (a.pool) {
-    static const char debug[] = ".perfetto.protos.DebugAnnotation";
-    static const char track_event[] = ".perfetto.protos.TrackEvent";
-    a.debug_annotation_type = proto_descriptor_find_message(a.pool, debug, sizeof debug - 1);
-    int32_t t = proto_descriptor_find_message(a.pool, track_event, sizeof track_event - 1);
-    if (t >= 0) te = proto_descriptor_message(a.pool, t);
-  }
-  int rc = args_event_specials(&a, event);
-  if (!rc && te) rc = args_event_reflected(&a, te, event);
-  if (!rc) rc = args_event_annotations(&a, event);
+  a.debug_annotation_type = args_debug_annotation_type;
+  args_event_fields ef;
+  args_event_scan(event, &ef);
+  int rc = args_event_specials(&a, &ef);
+  if (!rc && ef.has_other && args_track_event)
+    rc = args_event_reflected(&a, args_track_event, event);
+  if (!rc && ef.has_annotations) rc = args_event_annotations(&a, event);
   return rc;
 }
