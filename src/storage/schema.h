@@ -115,6 +115,12 @@
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, dur, I64, 0) C(T, track_id, I64, 0) \
   C(T, value, STR, 0) C(T, arg_set_id, I64, N)
 
+/* Chrome legacy events kept for JSON export (ChromeEventBundle metadata,
+ * legacy ftrace output, legacy user JSON traces); the payload is in args. */
+#define CHROME_RAW_COLUMNS(C, T)                                      \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, name, STR, 0) C(T, utid, I64, 0) \
+  C(T, arg_set_id, I64, N)
+
 /* Problems detected in a trace's config (see import/proto/proto_misc.h). */
 #define TRACE_DIAGNOSTICS_COLUMNS(C, T)                               \
   C(T, id, ID, 0) C(T, key, STR, 0) C(T, title, STR, 0)               \
@@ -142,7 +148,8 @@
   T(FLOW, "__intrinsic_flow", FLOW_COLUMNS)                           \
   T(TRACE_DIAGNOSTICS, "__intrinsic_trace_diagnostics", TRACE_DIAGNOSTICS_COLUMNS) \
   T(CPU_FREQ, "__intrinsic_cpu_freq", CPU_FREQ_COLUMNS)                \
-  T(STATE, "__intrinsic_state", STATE_COLUMNS)
+  T(STATE, "__intrinsic_state", STATE_COLUMNS)                        \
+  T(CHROME_RAW, "__intrinsic_chrome_raw", CHROME_RAW_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -186,6 +193,7 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(FTRACE_EVENT, ucpu, CPU)                                                    \
   R(FLOW, slice_out, SLICE) R(FLOW, slice_in, SLICE) R(FLOW, arg_set_id, ARG_SET) \
   R(CPU_FREQ, ucpu, CPU) R(STATE, track_id, TRACK) R(STATE, arg_set_id, ARG_SET) \
+  R(CHROME_RAW, utid, THREAD) R(CHROME_RAW, arg_set_id, ARG_SET)                \
   R(METADATA, machine_id, MACHINE) R(METADATA, trace_id, TRACE_FILE)             \
   R(STATS, machine_id, MACHINE) R(STATS, trace_id, TRACE_FILE)                   \
   R(CLOCK_SNAPSHOT, machine_id, MACHINE) R(TRACE_FILE, parent_id, TRACE_FILE)    \

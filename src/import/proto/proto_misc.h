@@ -48,6 +48,8 @@ typedef struct proto_misc_state {
   base_map session_tracks;        /* tracing session id -> track id */
   base_map ftrace_error_seqs;     /* sequences whose ftrace setup errors counted */
   uint32_t ftrace_critical;       /* bit n: FtraceParseStatus n seen (not 12) */
+  uint32_t chrome_bundles;        /* ChromeEventBundles with metadata parsed */
+  uint32_t chrome_packets;        /* ChromeMetadataPackets tokenized */
 } proto_misc_state;
 
 /* Observes one (non-compressed) TracePacket in file order. */
@@ -97,6 +99,12 @@ int proto_state_push(trace_context *ctx, proto_misc_state *m, uint32_t track, in
 /* A ConcurrentSessionEvent (TracePacket field 134). */
 int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machine,
                              int64_t ts, proto_span msg);
+
+/* ---- Chrome metadata (proto_chrome_metadata.c) ---- */
+/* A ChromeEventBundle at trace time: cr-* metadata and chrome_raw rows. */
+int proto_chrome_events(import_file *f, proto_misc_state *m, int64_t ts, proto_span msg);
+/* A ChromeMetadataPacket, in file order: cr-<letter>-* metadata. */
+int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span msg);
 
 /* ---- trace diagnostics (proto_diagnostics.c) ---- */
 /* Runs the trace-config rules over `config` and appends to

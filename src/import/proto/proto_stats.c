@@ -237,6 +237,10 @@ int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
                       &m->uuid_lsb, &found);
       m->uuid_source = 2;
     }
+    if (fl.number == PROTO_TRACE_PACKET_CHROME_METADATA && len) {
+      int rc = proto_chrome_metadata_packet(f, m, fl.span);
+      if (rc) return rc;
+    }
     if (fl.number == PROTO_TRACE_PACKET_TRACK_EVENT_RANGE_OF_INTEREST && len) {
       proto_field s;
       if (proto_find_last(fl.span.data, fl.span.len, PROTO_RANGE_OF_INTEREST_START_US, &s) == 1 &&
@@ -260,7 +264,8 @@ int proto_misc_tokenize_common(import_file *f, proto_misc_state *m, uint32_t seq
 int proto_misc_tokenize_reads(uint32_t number) {
   return number == PROTO_TRACE_PACKET_TRACE_CONFIG || number == PROTO_TRACE_PACKET_TRACE_UUID ||
          number == PROTO_TRACE_PACKET_TRACK_EVENT_RANGE_OF_INTEREST ||
-         number == PROTO_TRACE_PACKET_FTRACE_STATS;
+         number == PROTO_TRACE_PACKET_FTRACE_STATS ||
+         number == PROTO_TRACE_PACKET_CHROME_METADATA;
 }
 
 /* ---- end ---- */

@@ -468,6 +468,7 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_SYS_STATS:
     case PROTO_TRACE_PACKET_INITIAL_DISPLAY_STATE:
     case PROTO_TRACE_PACKET_PROCESS_STATS:
+    case PROTO_TRACE_PACKET_CHROME_EVENTS:
       return 1;
     default: return 0;
   }
@@ -493,6 +494,8 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
       return proto_initial_display_state(f, machine, ts, fl->span);
     case PROTO_TRACE_PACKET_PROCESS_STATS:
       return proto_process_stats_parse(f, machine, ts, fl->span);
+    case PROTO_TRACE_PACKET_CHROME_EVENTS:
+      return proto_chrome_events(f, &((proto_import_state *)f->state)->misc, ts, fl->span);
     default: return WEFT_OK;
   }
 }
