@@ -223,7 +223,7 @@ int import_declare_machines(import_file *f, const uint64_t *raw_ids, size_t n,
                             int has_unmarked, base_error *err) {
   const manifest_file *mf = loader_manifest_file(f->loader, f->path);
   f->multi_machine = n + (has_unmarked ? 1 : 0) > 1;
-  if (!mf && n == 1 && !has_unmarked && f->machine == 0 &&
+  if (!mf && n == 1 && !has_unmarked && f->machine == f->ctx->machines.host &&
       machine_adopt_raw_id(&f->ctx->machines, raw_ids[0]))
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   if (!mf) return WEFT_OK;
@@ -504,15 +504,24 @@ static int loader_process(loader *l, int64_t parent, const char *name,
 
 static int loader_file_machine(loader *l, const char *path, uint32_t *machine);
 
+/* Machine row 0, the one trace time defaults to: the first machine made
+ * (the manifest's first named one, else the host, made now if need be). */
+static int loader_first_machine(loader *l, uint32_t *machine) {
+  *machine = 0;
+  if (ctx_table(l->ctx, TABLE_MACHINE)->row_count) return WEFT_OK;
+  return machine_host(&l->ctx->machines, machine);
+}
+
 /* trace_time claims before any file can: the clock of trace_time.machine,
- * else of trace_time.file's base machine, else of the host. Manifest clock
- * names are builtin clocks, so the key needs no file id. */
+ * else of trace_time.file's base machine, else of machine row 0. Manifest
+ * clock names are builtin clocks, so the key needs no file id. */
 static int loader_manifest_claim_trace_time(loader *l, base_error *err) {
   const manifest_trace_time *tt = &l->manifest.trace_time;
   if (!tt->present) return WEFT_OK;
   uint32_t machine = 0;
   int rc = tt->machine ? loader_machine_named(l, tt->machine, &machine)
-                       : loader_file_machine(l, tt->file, &machine);
+           : tt->file  ? loader_file_machine(l, tt->file, &machine)
+                       : loader_first_machine(l, &machine);
   if (rc) return base_error_set(err, rc, "out of memory");
   clock_key k = clock_key_make(machine, 0, 0, tt->clock);
   if (clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
@@ -559,13 +568,12 @@ static const importer_ops *loader_importer_for(io_trace_type type) {
 /* The base machine of a file: the manifest's "machine" entry for its path,
  * or its `machines` entry with id 0, else the host. */
 static int loader_file_machine(loader *l, const char *path, uint32_t *machine) {
-  *machine = 0;
   const manifest_file *mf = loader_manifest_file(l, path);
-  if (!mf) return WEFT_OK;
-  if (mf->machine) return loader_machine_named(l, mf->machine, machine);
+  if (mf && mf->machine) return loader_machine_named(l, mf->machine, machine);
   const manifest_machine *base =
-      mf->has_machines ? manifest_file_find_machine_id(mf, 0) : NULL;
-  return base ? loader_machine_named(l, base->name, machine) : WEFT_OK;
+      mf && mf->has_machines ? manifest_file_find_machine_id(mf, 0) : NULL;
+  return base ? loader_machine_named(l, base->name, machine)
+              : machine_host(&l->ctx->machines, machine);
 }
 
 /* The manifest's view of a file before tokenizing: PIN overrides make it
@@ -1229,7 +1237,7 @@ static int loader_fill_clock_snapshots(loader *l) {
 }
 
 /* Claims trace time (manifest first, then the files' own claims, then
- * BOOTTIME of the host) and adds the manifest's manual relations. */
+ * BOOTTIME of machine row 0) and adds the manifest's manual relations. */
 static int loader_place_clocks(loader *l, base_error *err) {
   int rc = WEFT_OK;
   if (l->has_manifest) {
@@ -1240,6 +1248,9 @@ static int loader_place_clocks(loader *l, base_error *err) {
     }
   }
   if (!clock_graph_trace_time(&l->clocks, NULL, NULL)) {
+    uint32_t first;
+    if (rc == WEFT_OK && loader_first_machine(l, &first))
+      rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
     clock_key k = clock_key_make(0, 0, 0, CLOCK_ID_BOOTTIME);
     if (rc == WEFT_OK && clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
       rc = err && err->code ? err->code : WEFT_ENOMEM;

@@ -123,6 +123,26 @@ class MergeTest(MergeBase):
                          '"name","ts","dur","machine"\n'
                          '"b_work",1500,100,"pb"\n"a_work",2000,100,"pa"\n')
 
+    def test_machine_rows_in_the_order_machines_are_needed(self):
+        # The manifest's named machines come first; the host gets a row only
+        # when a file on it starts, after them. Without trace_time the first
+        # file processed (a_host.pb, archive order sorted) claims trace time.
+        a, b = self.phones()
+        members = {'a_host.pb': b, 'perfetto_manifest.json': manifest(
+            [{'path': 'z_named.pb', 'machine': {'name': 'pz'}}]), 'z_named.pb': a}
+        z = self.zip('rows.zip', members)
+        self.assertEqual(self.query(z, sql='select id, raw_id, name from machine'),
+                         '"id","raw_id","name"\n0,4294967296,"pz"\n1,0,"[NULL]"\n')
+        self.assertEqual(self.query(z), '"name","ts","dur","machine"\n'
+                         '"b_work",901500,100,"[NULL]"\n"a_work",902000,100,"pz"\n')
+        # trace_time without a file is the clock of machine row 0: pz's.
+        members['perfetto_manifest.json'] = manifest(
+            [{'path': 'z_named.pb', 'machine': {'name': 'pz'}}],
+            trace_time={'clock': 'BOOTTIME'})
+        z = self.zip('rows_tt.zip', members)
+        out = self.query(z, sql="select ts from slice where name = 'a_work'")
+        self.assertEqual(out, '"ts"\n2000\n')
+
     def test_json_app_log_pinned_with_offset(self):
         phone = self.proto('phone.pb', snapshot([(BOOT, 1000000), (REAL, 5000000)]) +
                            slice_packets(1, 10, 'phone_work', 2000000, 1000))
@@ -159,7 +179,8 @@ class MergeTest(MergeBase):
                          '"vm_slice",2100000000,10,"vm"\n')
         out = self.query(z, sql='select name, raw_id >= 4294967296 as synthetic from machine '
                          'order by id')
-        self.assertEqual(out, '"name","synthetic"\n"[NULL]",0\n"host",1\n"vm",1\n')
+        # No file is on an unnamed host, so there is no host row.
+        self.assertEqual(out, '"name","synthetic"\n"host",1\n"vm",1\n')
         # Without a manifest the embedded id is the machine's raw id.
         out = self.query(relay, sql='select m.raw_id, count(*) as n from slice s join track t '
                          'on s.track_id = t.id join machine m on t.machine_id = m.id '
@@ -225,7 +246,8 @@ class MergeTest(MergeBase):
     def test_sched_on_hundreds_of_machines(self):
         # 300 systrace files, each on its own machine pinned to the first
         # file's clock: every machine's sched rows are kept (the cpu rows of
-        # machine m are m * 4096 + cpu, as Perfetto numbers them).
+        # machine m are m * 4096 + cpu, as Perfetto numbers them; dev0 is
+        # machine 0, there being no host row).
         switch = ('          <idle>-0     (-----) [001] d..2   10.%06d: sched_switch: '
                   'prev_comm=%s prev_pid=%d prev_prio=120 prev_state=R ==> '
                   'next_comm=%s next_pid=%d next_prio=120\n')
@@ -243,7 +265,7 @@ class MergeTest(MergeBase):
         out = self.query(z, sql='select count(*) as n, count(distinct m.id) as machines, '
                          'max(s.cpu) as top from sched s join cpu c using (ucpu) '
                          'join machine m on c.machine_id = m.id')
-        self.assertEqual(out, '"n","machines","top"\n600,300,%d\n' % (300 * 4096 + 1))
+        self.assertEqual(out, '"n","machines","top"\n600,300,%d\n' % (299 * 4096 + 1))
         rc, out, err = e.run('-Q', "select name from stats where value > 0 and "
                              "severity in ('error', 'data_loss')", z)
         self.assertEqual((rc, out), (0, '"name"\n'), err)
