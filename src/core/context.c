@@ -58,6 +58,13 @@ int ctx_add_trace_file(trace_context *ctx, int64_t parent, const char *name,
   return WEFT_OK;
 }
 
+int ctx_set_trace_file_type(trace_context *ctx, uint32_t id, const char *trace_type) {
+  string_id type_id;
+  int rc = ctx_intern(ctx, trace_type, strlen(trace_type), &type_id);
+  if (!rc) storage_set_str(ctx_table(ctx, TABLE_TRACE_FILE), TRACE_FILE_trace_type, id, type_id);
+  return rc;
+}
+
 void ctx_mark_processed(trace_context *ctx, uint32_t trace_file_id) {
   storage_set_i64(ctx_table(ctx, TABLE_TRACE_FILE),
                   TRACE_FILE_processing_order, trace_file_id,

@@ -498,7 +498,7 @@ void loader_destroy(loader *l) {
 
 /* ---- processing ---- */
 
-static int loader_process(loader *l, int64_t parent, const char *name,
+static int loader_process(loader *l, int64_t parent, int64_t row, const char *name,
                           const char *display, const uint8_t *data, size_t len,
                           int mapped, uint32_t depth, base_error *err);
 
@@ -964,6 +964,22 @@ static void loader_ready_free(loader *l) {
   l->ready = (loader_ready_scan){0};
 }
 
+/* Every member of an opened container gets its trace_file row now, in
+ * archive order (Perfetto's ids), before any is processed; the row of the
+ * member at archive index k is *first + k. A gzip's member is named "". */
+static int loader_member_rows(loader *l, uint32_t parent, const loader_members *ms,
+                              uint32_t *first, base_error *err) {
+  *first = (uint32_t)ctx_table(l->ctx, TABLE_TRACE_FILE)->row_count;
+  for (size_t k = 0; k < ms->entries.len; k++) {
+    const char *name = ms->names.data[k] ? ms->names.data[k] : "";
+    uint32_t id;
+    int rc = ctx_add_trace_file(l->ctx, parent, name, ms->lens.data[k],
+                                io_trace_type_name(ms->entries.data[k].type), &id);
+    if (rc) return base_error_set(err, rc, "out of memory");
+  }
+  return WEFT_OK;
+}
+
 static int loader_container(loader *l, uint32_t id, io_trace_type type,
                             const char *display, const loader_source *src,
                             uint32_t depth, base_error *err) {
@@ -982,6 +998,8 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
                                    loader_collect_member, &ms, err);
   for (size_t i = 0; i < ms.lens.len; i++) l->expanded_bytes += ms.lens.data[i];
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
+  uint32_t first_row = 0;
+  if (rc == WEFT_OK) rc = loader_member_rows(l, id, &ms, &first_row, err);
   if (rc == WEFT_OK) io_order_members(ms.entries.data, ms.entries.len);
   size_t scans_before = l->scan_jobs.len, ahead = 0;
   for (size_t i = 0; i < ms.entries.len; i++) {
@@ -1018,7 +1036,7 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
       continue;
     }
     const char *mname = ms.names.data[k];
-    rc = loader_process(l, id, mname, mname ? mname : display, member,
+    rc = loader_process(l, id, first_row + k, mname, mname ? mname : display, member,
                         ms.lens.data[k], !owned, depth + 1, err);
     loader_ready_free(l);
     if (owned && !keep) base_free(member);
@@ -1050,23 +1068,24 @@ static const char *loader_manifest_name(const loader *l, int64_t parent,
   return mf ? mf->path : name;
 }
 
-static int loader_process(loader *l, int64_t parent, const char *name,
+/* Processes one file: its trace_file row is `row` (made by its container),
+ * or a new one when row < 0. */
+static int loader_process(loader *l, int64_t parent, int64_t row, const char *name,
                           const char *display, const uint8_t *data, size_t len,
                           int mapped, uint32_t depth, base_error *err) {
   io_trace_type type = io_sniff(data, len);
-  uint32_t id;
-  int rc = ctx_add_trace_file(l->ctx, parent, name, len, io_trace_type_name(type), &id);
+  uint32_t id = (uint32_t)row;
+  int rc = row >= 0 ? ctx_set_trace_file_type(l->ctx, id, io_trace_type_name(type))
+                    : ctx_add_trace_file(l->ctx, parent, name, len, io_trace_type_name(type), &id);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   if (parent < 0 && l->first_top_level < 0) l->first_top_level = id;
   ctx_mark_processed(l->ctx, id);
-  if ((type == IO_TRACE_PERFETTO_MANIFEST || type == IO_TRACE_ZIP || type == IO_TRACE_TAR) &&
-      l->has_manifest && name) {
-    const manifest_file *mf = manifest_find_file(&l->manifest, name);
-    if (mf && mf->has_clocks)
-      return base_error_set(err, WEFT_EINVAL, "perfetto_manifest: overrides are not "
-                            "supported for trace files which are themselves archives "
-                            "or perfetto_manifest files");
-  }
+  const manifest_file *mf = l->has_manifest ? manifest_find_file(&l->manifest, name) : NULL;
+  if ((type == IO_TRACE_PERFETTO_MANIFEST || io_trace_type_is_container(type)) && mf &&
+      (mf->has_clocks || mf->machine || mf->has_machines))
+    return base_error_set(err, WEFT_EINVAL, "perfetto_manifest: overrides are not "
+                          "supported for trace files which are themselves archives "
+                          "or perfetto_manifest files: %s", mf->path);
   if (io_trace_type_is_container(type)) {
     storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
     loader_source src = {data, len, NULL, NULL, -1};
@@ -1103,7 +1122,7 @@ static int loader_add_blob(loader *l, const char *name, loader_blob blob,
   }
   l->top_level_count++;
   l->input_bytes += len;
-  int rc = loader_process(l, -1, name, name, data, len, blob.map != NULL, 0, err);
+  int rc = loader_process(l, -1, -1, name, name, data, len, blob.map != NULL, 0, err);
   /* Every failure names the input file (also manifest and limit errors). */
   if (rc && err && !strstr(err->message, name)) base_error_prefix(err, "%s", name);
   return rc;

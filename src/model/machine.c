@@ -5,7 +5,8 @@ static int machine_append(machine_registry *r, uint64_t raw_id, uint32_t *row) {
   int rc = storage_table_append(r->table, row);
   if (rc) return rc;
   storage_set_i64(r->table, MACHINE_raw_id, *row, (int64_t)raw_id);
-  storage_set_i64(r->table, MACHINE_label_index, *row, *row);
+  /* The host is label 0; the others are numbered from 1 as they come. */
+  storage_set_i64(r->table, MACHINE_label_index, *row, raw_id ? ++r->remote_count : 0);
   return base_map_insert(&r->by_raw_id, raw_id, *row, NULL) < 0 ? WEFT_ENOMEM
                                                                  : WEFT_OK;
 }
@@ -72,5 +73,6 @@ int machine_adopt_raw_id(machine_registry *r, uint64_t raw_id) {
       base_map_find(&r->by_raw_id, raw_id))
     return WEFT_OK; /* no host, the host already has an id, or another row owns this one */
   storage_set_i64(r->table, MACHINE_raw_id, r->host, (int64_t)raw_id);
+  storage_set_i64(r->table, MACHINE_label_index, r->host, ++r->remote_count);
   return base_map_insert(&r->by_raw_id, raw_id, r->host, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
 }

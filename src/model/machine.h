@@ -21,6 +21,7 @@ typedef struct machine_registry {
   base_map by_name;         /* string_id -> row */
   uint64_t next_synthetic;  /* next synthetic raw id */
   uint32_t host;            /* the host's row, MACHINE_NONE until needed */
+  uint32_t remote_count;    /* rows other than the host's (label_index) */
 } machine_registry;
 
 #define MACHINE_NONE UINT32_MAX

@@ -1,5 +1,7 @@
 """End-to-end: merging several traces, several machines, manifests, the
 per-file merge flags and `weft merge`."""
+import gzip
+import io
 import json
 import os
 import shutil
@@ -131,8 +133,10 @@ class MergeTest(MergeBase):
         members = {'a_host.pb': b, 'perfetto_manifest.json': manifest(
             [{'path': 'z_named.pb', 'machine': {'name': 'pz'}}]), 'z_named.pb': a}
         z = self.zip('rows.zip', members)
-        self.assertEqual(self.query(z, sql='select id, raw_id, name from machine'),
-                         '"id","raw_id","name"\n0,4294967296,"pz"\n1,0,"[NULL]"\n')
+        # label_index: the host is 0, the others count from 1.
+        self.assertEqual(self.query(z, sql='select id, raw_id, name, label_index from machine'),
+                         '"id","raw_id","name","label_index"\n'
+                         '0,4294967296,"pz",1\n1,0,"[NULL]",0\n')
         self.assertEqual(self.query(z), '"name","ts","dur","machine"\n'
                          '"b_work",901500,100,"[NULL]"\n"a_work",902000,100,"pz"\n')
         # trace_time without a file is the clock of machine row 0: pz's.
@@ -142,6 +146,40 @@ class MergeTest(MergeBase):
         z = self.zip('rows_tt.zip', members)
         out = self.query(z, sql="select ts from slice where name = 'a_work'")
         self.assertEqual(out, '"ts"\n2000\n')
+
+    def test_trace_file_ids_follow_archive_order(self):
+        # Every member of an archive gets its id when the archive is opened,
+        # in archive order; a nested container's members get theirs when it
+        # is processed (manifest first, then sorted). A gzip member is "".
+        app = app_json('x', 1, 1)
+        inner = io.BytesIO()
+        with zipfile.ZipFile(inner, 'w') as z:
+            z.writestr('x.json', app)
+            z.writestr('w.json', app)
+        members = (('b.json', app), ('inner.zip', inner.getvalue()),
+                   ('a.json.gz', gzip.compress(app.encode())), ('dir/s.json', app),
+                   ('perfetto_manifest.json', manifest([{'path': 'b.json'}])))
+        want = ('"id","parent_id","name","trace_type","processing_order","is_container"\n'
+                '0,"[NULL]","[NULL]","%s",0,1\n1,0,"b.json","json",7,0\n'
+                '2,0,"inner.zip","zip",4,1\n3,0,"a.json.gz","gzip",2,1\n'
+                '4,0,"dir/s.json","json",8,0\n'
+                '5,0,"perfetto_manifest.json","perfetto_manifest",1,0\n'
+                '6,3,"","json",3,0\n7,2,"x.json","json",6,0\n8,2,"w.json","json",5,0\n')
+        sql = ('select id, parent_id, name, trace_type, processing_order, is_container '
+               'from trace_file order by id')
+        z = os.path.join(self.dir, 'nest.zip')
+        with zipfile.ZipFile(z, 'w', zipfile.ZIP_DEFLATED) as f:
+            for name, data in members:
+                f.writestr(name, data)
+        self.assertEqual(self.query(z, sql=sql), want % 'zip')
+        t = os.path.join(self.dir, 'nest.tar')
+        with tarfile.open(t, 'w') as f:
+            for name, data in members:
+                data = data.encode() if isinstance(data, str) else data
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                f.addfile(info, io.BytesIO(data))
+        self.assertEqual(self.query(t, sql=sql), want % 'tar')
 
     def test_json_app_log_pinned_with_offset(self):
         phone = self.proto('phone.pb', snapshot([(BOOT, 1000000), (REAL, 5000000)]) +
@@ -213,8 +251,8 @@ class MergeTest(MergeBase):
     def test_single_machine_trace_adopted_onto_host(self):
         p = self.proto('vm_only.pb', snapshot([(BOOT, 5)], machine=9) +
                        slice_packets(1, 3, 'only', 100, 10, machine=9))
-        out = self.query(p, sql='select id, raw_id from machine')
-        self.assertEqual(out, '"id","raw_id"\n0,9\n')
+        out = self.query(p, sql='select id, raw_id, label_index from machine')
+        self.assertEqual(out, '"id","raw_id","label_index"\n0,9,1\n')
 
     def test_unplaceable_file_is_reported(self):
         a = self.proto('a.pb', snapshot([(BOOT, 1000), (REAL, 1700000000000001000)]) +
@@ -391,7 +429,11 @@ class ManifestErrorTest(MergeBase):
             'sync_to': {'file': 'a.json'}}}, {'path': 'a.json'}]),
             'n.zip': os.path.join(self.dir, 'nested.zip'), 'a.json': app},
             'overrides are not supported for trace files which are themselves archives '
-            'or perfetto_manifest files')
+            'or perfetto_manifest files: n.zip')
+        # A machine is an override too, and a gzip member an archive.
+        self.expect_error({'m.json': manifest([{'path': 'a.json.gz', 'machine': {'name': 'g'}}]),
+                           'a.json.gz': gzip.compress(app.encode())},
+                          'themselves archives or perfetto_manifest files: a.json.gz')
 
     def test_manifest_after_a_trace(self):
         app = e.write_temp(self.dir, 'a.json', app_json('x', 1, 1))
