@@ -264,6 +264,7 @@ int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
     *row = f->machine; /* base machine, or a single-machine file adopted */
   else
     rc = machine_get_by_raw_id(&f->ctx->machines, raw_id, row);
+  if (!rc) rc = stats_declare_scope(&f->ctx->stats, *row, f->trace_id);
   return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
 }
 
@@ -626,6 +627,7 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
                      .loader = l, .holds = holds};
   if (mapped) input_holds_set_mapped(holds);
   int rc = loader_file_machine(l, path, &f->machine);
+  if (!rc) rc = stats_declare_scope(&l->ctx->stats, f->machine, trace_id);
   if (!rc) rc = sorter_add_source(&l->sorter, &f->source);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   loader_apply_manifest(l, f);

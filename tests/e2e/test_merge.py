@@ -181,6 +181,28 @@ class MergeTest(MergeBase):
                 f.addfile(info, io.BytesIO(data))
         self.assertEqual(self.query(t, sql=sql), want % 'tar')
 
+    def test_stats_per_trace_file_and_machine(self):
+        # Global stats once with NULL scope (a value counted for a file goes
+        # there); every other stat once per (machine, trace file) that had
+        # data, the manifest and the archive not being trace files.
+        a, b = self.phones()
+        z = self.zip('stats.zip', {
+            'perfetto_manifest.json': manifest([
+                {'path': 'phone_a.pb', 'machine': {'name': 'pa'}},
+                {'path': 'phone_b.pb', 'machine': {'name': 'pb'}}]),
+            'phone_a.pb': a, 'phone_b.pb': b, 'app.json': app_json('x', 1, 1)})
+        out = self.query(z, sql="select count(distinct name) as n, machine_id, trace_id "
+                         "from stats where name in ('json_parser_failure', "
+                         "'clock_sync_failure', 'trace_sorter_negative_timestamp_dropped') "
+                         "group by 2, 3 order by 3")
+        self.assertEqual(out, '"n","machine_id","trace_id"\n1,"[NULL]","[NULL]"\n'
+                         '2,0,2\n2,1,3\n2,2,4\n')
+        relay = self.zip('relay_stats.zip', {'m.json': manifest([{'path': 'relay.pb', 'machines': [
+            {'id': 0, 'name': 'host'}, {'id': 7, 'name': 'vm'}]}]), 'relay.pb': self.relay()})
+        out = self.query(relay, sql="select machine_id, trace_id from stats "
+                         "where name = 'json_parser_failure'")
+        self.assertEqual(out, '"machine_id","trace_id"\n0,2\n1,2\n')
+
     def test_json_app_log_pinned_with_offset(self):
         phone = self.proto('phone.pb', snapshot([(BOOT, 1000000), (REAL, 5000000)]) +
                            slice_packets(1, 10, 'phone_work', 2000000, 1000))
