@@ -530,8 +530,26 @@ static int loader_manifest_claim_trace_time(loader *l, base_error *err) {
   return WEFT_OK;
 }
 
+/* The manifest's metadata: its trace_file's type and size, and one
+ * manifest_attribute.<key> row per attribute (a repeated key: the last). */
+static int loader_manifest_metadata(loader *l, uint32_t id, size_t len) {
+  int rc = ctx_metadata_set_str(l->ctx, "trace_type", "perfetto_manifest", -1, id);
+  if (!rc) rc = ctx_metadata_set_int(l->ctx, "trace_size_bytes", (int64_t)len, -1, id);
+  for (size_t i = 0; !rc && i < l->manifest.attribute_count; i++) {
+    const manifest_attribute *a = &l->manifest.attributes[i];
+    size_t n = sizeof "manifest_attribute." + strlen(a->key);
+    char *key = base_malloc(n);
+    if (!key) return WEFT_ENOMEM;
+    snprintf(key, n, "manifest_attribute.%s", a->key);
+    rc = a->is_int ? ctx_metadata_set_int(l->ctx, key, a->int_value, -1, -1)
+                   : ctx_metadata_set_str(l->ctx, key, a->str_value, -1, -1);
+    base_free(key);
+  }
+  return rc;
+}
+
 /* A perfetto_manifest: validated in full; applied to the files after it. */
-static int loader_manifest(loader *l, const uint8_t *data, size_t len,
+static int loader_manifest(loader *l, uint32_t id, const uint8_t *data, size_t len,
                            base_error *err) {
   if (l->has_manifest)
     return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: multiple "
@@ -543,6 +561,7 @@ static int loader_manifest(loader *l, const uint8_t *data, size_t len,
   int rc = manifest_parse_limited((const char *)data, len, &limits, &l->manifest, err);
   if (rc) return rc;
   l->has_manifest = 1;
+  if (loader_manifest_metadata(l, id, len)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   /* Named machines exist from the start, in the order the manifest names them. */
   for (size_t i = 0; i < l->manifest.file_count; i++) {
     const manifest_file *mf = &l->manifest.files[i];
@@ -1096,7 +1115,7 @@ static int loader_process(loader *l, int64_t parent, int64_t row, const char *na
     return rc;
   }
   if (type == IO_TRACE_PERFETTO_MANIFEST) {
-    int rc = loader_manifest(l, data, len, err);
+    int rc = loader_manifest(l, id, data, len, err);
     if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
     return rc;
   }

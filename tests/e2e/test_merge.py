@@ -203,6 +203,20 @@ class MergeTest(MergeBase):
                          "where name = 'json_parser_failure'")
         self.assertEqual(out, '"machine_id","trace_id"\n0,2\n1,2\n')
 
+    def test_manifest_metadata(self):
+        # The manifest's own trace_type and size, and its attributes (a key
+        # given twice: the last value).
+        doc = ('{"perfetto_manifest": {"version": 1, "attributes": '
+               '{"run": "a", "n": 42, "run": "b"}}}')
+        z = self.zip('attrs.zip', {'m.json': doc, 'a.json': app_json('x', 1, 1)})
+        out = self.query(z, sql="select name, int_value, str_value, trace_id from metadata "
+                         "where name like 'manifest%' or trace_id = 1 order by name")
+        self.assertEqual(out, '"name","int_value","str_value","trace_id"\n'
+                         '"manifest_attribute.n",42,"[NULL]","[NULL]"\n'
+                         '"manifest_attribute.run","[NULL]","b","[NULL]"\n'
+                         '"trace_size_bytes",%d,"[NULL]",1\n'
+                         '"trace_type","[NULL]","perfetto_manifest",1\n' % len(doc))
+
     def test_json_app_log_pinned_with_offset(self):
         phone = self.proto('phone.pb', snapshot([(BOOT, 1000000), (REAL, 5000000)]) +
                            slice_packets(1, 10, 'phone_work', 2000000, 1000))
@@ -419,7 +433,7 @@ class ManifestErrorTest(MergeBase):
             ({'perfetto_manifest': {'version': 1, 'files': [
                 {'path': 'a.json', 'clocks': {'sync_to': {'file': 'ghost.pb'}}}]}},
              P + "clocks: sync_to.file names unknown file 'ghost.pb'. It must match the "
-             'path of an entry in the files array'),
+             '`path` of an entry in the `files` array.'),
             ({'perfetto_manifest': {'version': 1, 'files': [
                 {'path': 'a.json', 'clocks': {'sync_to': {'machine': 'm'}}}]}},
              'a machine name alone is ambiguous, name the file too'),
