@@ -217,6 +217,28 @@ class MergeTest(MergeBase):
                          '"trace_size_bytes",%d,"[NULL]",1\n'
                          '"trace_type","[NULL]","perfetto_manifest",1\n' % len(doc))
 
+    def test_cpu_counters_kept_apart_per_machine(self):
+        # Two systrace files on two named machines: each machine's cpufreq
+        # and cpuidle counters get their own cpu tracks, machine_id set.
+        def freq(f):
+            return ('# tracer: nop\n'
+                    '          <idle>-0     (-----) [000] d..2   10.000100: cpu_frequency: '
+                    'state=%d cpu_id=0\n'
+                    '          <idle>-0     (-----) [001] d..2   10.000200: cpu_idle: '
+                    'state=1 cpu_id=1\n' % f)
+        z = self.zip('cpufreq.zip', {
+            'perfetto_manifest.json': manifest([
+                {'path': 'a.systrace', 'machine': {'name': 'A'}},
+                {'path': 'b.systrace', 'machine': {'name': 'B'}, 'clocks': {
+                    'clock': 'BOOTTIME', 'sync_to': {'file': 'a.systrace', 'clock': 'BOOTTIME'}}}]),
+            'a.systrace': freq(1000), 'b.systrace': freq(2000)})
+        out = self.query(z, sql='select t.name, t.cpu, m.name as machine, c.value '
+                         'from counter c join cpu_counter_track t on c.track_id = t.id '
+                         'join machine m on t.machine_id = m.id order by 1, 3')
+        self.assertEqual(out, '"name","cpu","machine","value"\n'
+                         '"cpufreq",0,"A",1000.000000\n"cpufreq",0,"B",2000.000000\n'
+                         '"cpuidle",1,"A",1.000000\n"cpuidle",1,"B",1.000000\n')
+
     def test_json_app_log_pinned_with_offset(self):
         phone = self.proto('phone.pb', snapshot([(BOOT, 1000000), (REAL, 5000000)]) +
                            slice_packets(1, 10, 'phone_work', 2000000, 1000))
