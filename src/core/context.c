@@ -58,6 +58,13 @@ int ctx_add_trace_file(trace_context *ctx, int64_t parent, const char *name,
   return WEFT_OK;
 }
 
+int ctx_set_trace_file_type(trace_context *ctx, uint32_t id, const char *trace_type) {
+  string_id type_id;
+  int rc = ctx_intern(ctx, trace_type, strlen(trace_type), &type_id);
+  if (!rc) storage_set_str(ctx_table(ctx, TABLE_TRACE_FILE), TRACE_FILE_trace_type, id, type_id);
+  return rc;
+}
+
 void ctx_mark_processed(trace_context *ctx, uint32_t trace_file_id) {
   storage_set_i64(ctx_table(ctx, TABLE_TRACE_FILE),
                   TRACE_FILE_processing_order, trace_file_id,
@@ -147,44 +154,66 @@ static int ctx_stats_row(trace_context *ctx, const ctx_stats_strings *strings,
   return WEFT_OK;
 }
 
-/* Per single stat: its unscoped total, and whether it has scoped values. */
-typedef struct ctx_stats_total {
-  int64_t value;
-  int scoped;
-} ctx_stats_total;
+/* Which bucket a single stat's value goes to: `scopes` for the global row
+ * (a global stat, or no scope declared), the declared scope's index, 0 for an
+ * unscoped per-trace value, or -1 for an undeclared scope (its own row). */
+static int64_t ctx_stats_bucket(const stats_store *st, const stats_entry *e) {
+  size_t n = st->scopes.len;
+  if (stats_is_global(e->stat) || n == 0) return (int64_t)n;
+  if (e->machine < 0 && e->trace < 0) return 0;
+  if (e->machine < 0 || e->trace < 0) return -1;
+  uint64_t *found = base_map_find(&st->scope_lookup,
+                                  (uint64_t)e->machine << 32 | (uint64_t)e->trace);
+  return found ? (int64_t)*found : -1;
+}
 
-/* stats: every single stat once with its global value (0 if never hit), then
- * every scoped or indexed value that was recorded, in first-touch order. */
+static int ctx_stats_single_rows(trace_context *ctx, const ctx_stats_strings *strings,
+                                 const int64_t *values, int64_t machine, int64_t trace,
+                                 bool global) {
+  int rc = WEFT_OK;
+  for (int s = 0; !rc && s < STATS_COUNT; s++) {
+    if (stats_infos[s].kind != STATS_SINGLE || stats_is_global((stats_id)s) != global)
+      continue;
+    stats_entry e = {(stats_id)s, -1, machine, trace, values[s]};
+    rc = ctx_stats_row(ctx, strings, &e);
+  }
+  return rc;
+}
+
+/* stats, as Perfetto lists them: the global stats once (summed over every
+ * scope); then for each declared (machine, trace file), in declaration order,
+ * every other single stat (0 if never hit; a value recorded without scope
+ * counts for the first); then every indexed value and any single value of an
+ * undeclared scope, in first-touch order. With no scope declared, every
+ * single stat is listed once, unscoped. */
 int ctx_fill_stats(trace_context *ctx) {
   if (ctx->stats_filled) return WEFT_OK;
+  const stats_store *st = &ctx->stats;
+  size_t n = st->scopes.len;
   storage_table *t = ctx_table(ctx, TABLE_STATS);
   storage_table_clear(t);
-  ctx_stats_total totals[STATS_COUNT];
-  memset(totals, 0, sizeof totals);
-  size_t extra = 0;
-  for (size_t i = 0; i < ctx->stats.entries.len; i++) {
-    const stats_entry *e = &ctx->stats.entries.data[i];
-    int global = e->machine < 0 && e->trace < 0;
-    if (stats_infos[e->stat].kind != STATS_SINGLE || !global) extra++;
-    if (stats_infos[e->stat].kind != STATS_SINGLE) continue;
-    if (global) totals[e->stat].value += e->value;
-    else totals[e->stat].scoped = 1;
+  int64_t *values = base_calloc((n + 1) * STATS_COUNT, sizeof *values);
+  if (!values) return WEFT_ENOMEM;
+  for (size_t i = 0; i < st->entries.len; i++) {
+    const stats_entry *e = &st->entries.data[i];
+    int64_t bucket = stats_infos[e->stat].kind == STATS_SINGLE ? ctx_stats_bucket(st, e) : -1;
+    if (bucket >= 0) values[(size_t)bucket * STATS_COUNT + e->stat] += e->value;
   }
   ctx_stats_strings strings;
   int rc = ctx_stats_strings_intern(ctx, &strings);
-  if (!rc) rc = storage_table_reserve(t, STATS_COUNT + extra);
-  for (int s = 0; !rc && s < STATS_COUNT; s++) {
-    if (stats_infos[s].kind != STATS_SINGLE) continue;
-    if (totals[s].scoped && !totals[s].value) continue;
-    stats_entry e = {(stats_id)s, -1, -1, -1, totals[s].value};
-    rc = ctx_stats_row(ctx, &strings, &e);
+  if (!rc) rc = storage_table_reserve(t, (n + 1) * STATS_COUNT + st->entries.len);
+  if (!rc) rc = ctx_stats_single_rows(ctx, &strings, values + n * STATS_COUNT, -1, -1, true);
+  if (!rc && n == 0)
+    rc = ctx_stats_single_rows(ctx, &strings, values, -1, -1, false);
+  for (size_t i = 0; !rc && i < n; i++)
+    rc = ctx_stats_single_rows(ctx, &strings, values + i * STATS_COUNT,
+                               st->scopes.data[i].machine, st->scopes.data[i].trace, false);
+  for (size_t i = 0; !rc && i < st->entries.len; i++) {
+    const stats_entry *e = &st->entries.data[i];
+    if (stats_infos[e->stat].kind != STATS_SINGLE || ctx_stats_bucket(st, e) < 0)
+      rc = ctx_stats_row(ctx, &strings, e);
   }
-  for (size_t i = 0; !rc && i < ctx->stats.entries.len; i++) {
-    const stats_entry *e = &ctx->stats.entries.data[i];
-    if (stats_infos[e->stat].kind == STATS_SINGLE && e->machine < 0 && e->trace < 0)
-      continue;
-    rc = ctx_stats_row(ctx, &strings, e);
-  }
+  base_free(values);
   if (!rc) rc = storage_table_status(t);
   if (rc) storage_table_clear(t);
   ctx->stats_filled = rc == WEFT_OK;

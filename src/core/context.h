@@ -45,6 +45,8 @@ void ctx_extend_bounds(trace_context *ctx, int64_t ts);
 /* Adds a trace_file row; returns its id. parent is -1 for none. */
 int ctx_add_trace_file(trace_context *ctx, int64_t parent, const char *name,
                        uint64_t size, const char *trace_type, uint32_t *id);
+/* Sets the trace_type of a trace_file row made before its file was read. */
+int ctx_set_trace_file_type(trace_context *ctx, uint32_t id, const char *trace_type);
 /* Marks a trace file as processed now: sets its processing_order. */
 void ctx_mark_processed(trace_context *ctx, uint32_t trace_file_id);
 /* Sets a metadata value (single key). machine/trace are -1 for NULL. */

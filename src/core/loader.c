@@ -230,7 +230,7 @@ int import_declare_machines(import_file *f, const uint64_t *raw_ids, size_t n,
                             int has_unmarked, base_error *err) {
   const manifest_file *mf = loader_manifest_file(f->loader, f->path);
   f->multi_machine = n + (has_unmarked ? 1 : 0) > 1;
-  if (!mf && n == 1 && !has_unmarked && f->machine == 0 &&
+  if (!mf && n == 1 && !has_unmarked && f->machine == f->ctx->machines.host &&
       machine_adopt_raw_id(&f->ctx->machines, raw_ids[0]))
     return base_error_set(err, WEFT_ENOMEM, "out of memory");
   if (!mf) return WEFT_OK;
@@ -271,6 +271,7 @@ int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
     *row = f->machine; /* base machine, or a single-machine file adopted */
   else
     rc = machine_get_by_raw_id(&f->ctx->machines, raw_id, row);
+  if (!rc) rc = stats_declare_scope(&f->ctx->stats, *row, f->trace_id);
   return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
 }
 
@@ -505,21 +506,30 @@ void loader_destroy(loader *l) {
 
 /* ---- processing ---- */
 
-static int loader_process(loader *l, int64_t parent, const char *name,
+static int loader_process(loader *l, int64_t parent, int64_t row, const char *name,
                           const char *display, const uint8_t *data, size_t len,
                           int mapped, uint32_t depth, base_error *err);
 
 static int loader_file_machine(loader *l, const char *path, uint32_t *machine);
 
+/* Machine row 0, the one trace time defaults to: the first machine made
+ * (the manifest's first named one, else the host, made now if need be). */
+static int loader_first_machine(loader *l, uint32_t *machine) {
+  *machine = 0;
+  if (ctx_table(l->ctx, TABLE_MACHINE)->row_count) return WEFT_OK;
+  return machine_host(&l->ctx->machines, machine);
+}
+
 /* trace_time claims before any file can: the clock of trace_time.machine,
- * else of trace_time.file's base machine, else of the host. Manifest clock
- * names are builtin clocks, so the key needs no file id. */
+ * else of trace_time.file's base machine, else of machine row 0. Manifest
+ * clock names are builtin clocks, so the key needs no file id. */
 static int loader_manifest_claim_trace_time(loader *l, base_error *err) {
   const manifest_trace_time *tt = &l->manifest.trace_time;
   if (!tt->present) return WEFT_OK;
   uint32_t machine = 0;
   int rc = tt->machine ? loader_machine_named(l, tt->machine, &machine)
-                       : loader_file_machine(l, tt->file, &machine);
+           : tt->file  ? loader_file_machine(l, tt->file, &machine)
+                       : loader_first_machine(l, &machine);
   if (rc) return base_error_set(err, rc, "out of memory");
   clock_key k = clock_key_make(machine, 0, 0, tt->clock);
   if (clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
@@ -527,8 +537,26 @@ static int loader_manifest_claim_trace_time(loader *l, base_error *err) {
   return WEFT_OK;
 }
 
+/* The manifest's metadata: its trace_file's type and size, and one
+ * manifest_attribute.<key> row per attribute (a repeated key: the last). */
+static int loader_manifest_metadata(loader *l, uint32_t id, size_t len) {
+  int rc = ctx_metadata_set_str(l->ctx, "trace_type", "perfetto_manifest", -1, id);
+  if (!rc) rc = ctx_metadata_set_int(l->ctx, "trace_size_bytes", (int64_t)len, -1, id);
+  for (size_t i = 0; !rc && i < l->manifest.attribute_count; i++) {
+    const manifest_attribute *a = &l->manifest.attributes[i];
+    size_t n = sizeof "manifest_attribute." + strlen(a->key);
+    char *key = base_malloc(n);
+    if (!key) return WEFT_ENOMEM;
+    snprintf(key, n, "manifest_attribute.%s", a->key);
+    rc = a->is_int ? ctx_metadata_set_int(l->ctx, key, a->int_value, -1, -1)
+                   : ctx_metadata_set_str(l->ctx, key, a->str_value, -1, -1);
+    base_free(key);
+  }
+  return rc;
+}
+
 /* A perfetto_manifest: validated in full; applied to the files after it. */
-static int loader_manifest(loader *l, const uint8_t *data, size_t len,
+static int loader_manifest(loader *l, uint32_t id, const uint8_t *data, size_t len,
                            base_error *err) {
   if (l->has_manifest)
     return base_error_set(err, WEFT_EPARSE, "perfetto_manifest: multiple "
@@ -540,6 +568,7 @@ static int loader_manifest(loader *l, const uint8_t *data, size_t len,
   int rc = manifest_parse_limited((const char *)data, len, &limits, &l->manifest, err);
   if (rc) return rc;
   l->has_manifest = 1;
+  if (loader_manifest_metadata(l, id, len)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
   /* Named machines exist from the start, in the order the manifest names them. */
   for (size_t i = 0; i < l->manifest.file_count; i++) {
     const manifest_file *mf = &l->manifest.files[i];
@@ -566,13 +595,12 @@ static const importer_ops *loader_importer_for(io_trace_type type) {
 /* The base machine of a file: the manifest's "machine" entry for its path,
  * or its `machines` entry with id 0, else the host. */
 static int loader_file_machine(loader *l, const char *path, uint32_t *machine) {
-  *machine = 0;
   const manifest_file *mf = loader_manifest_file(l, path);
-  if (!mf) return WEFT_OK;
-  if (mf->machine) return loader_machine_named(l, mf->machine, machine);
+  if (mf && mf->machine) return loader_machine_named(l, mf->machine, machine);
   const manifest_machine *base =
-      mf->has_machines ? manifest_file_find_machine_id(mf, 0) : NULL;
-  return base ? loader_machine_named(l, base->name, machine) : WEFT_OK;
+      mf && mf->has_machines ? manifest_file_find_machine_id(mf, 0) : NULL;
+  return base ? loader_machine_named(l, base->name, machine)
+              : machine_host(&l->ctx->machines, machine);
 }
 
 /* The manifest's view of a file before tokenizing: PIN overrides make it
@@ -625,6 +653,7 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
                      .loader = l, .holds = holds};
   if (mapped) input_holds_set_mapped(holds);
   int rc = loader_file_machine(l, path, &f->machine);
+  if (!rc) rc = stats_declare_scope(&l->ctx->stats, f->machine, trace_id);
   if (!rc) rc = sorter_add_source(&l->sorter, &f->source);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   loader_apply_manifest(l, f);
@@ -963,6 +992,22 @@ static void loader_ready_free(loader *l) {
   l->ready = (loader_ready_scan){0};
 }
 
+/* Every member of an opened container gets its trace_file row now, in
+ * archive order (Perfetto's ids), before any is processed; the row of the
+ * member at archive index k is *first + k. A gzip's member is named "". */
+static int loader_member_rows(loader *l, uint32_t parent, const loader_members *ms,
+                              uint32_t *first, base_error *err) {
+  *first = (uint32_t)ctx_table(l->ctx, TABLE_TRACE_FILE)->row_count;
+  for (size_t k = 0; k < ms->entries.len; k++) {
+    const char *name = ms->names.data[k] ? ms->names.data[k] : "";
+    uint32_t id;
+    int rc = ctx_add_trace_file(l->ctx, parent, name, ms->lens.data[k],
+                                io_trace_type_name(ms->entries.data[k].type), &id);
+    if (rc) return base_error_set(err, rc, "out of memory");
+  }
+  return WEFT_OK;
+}
+
 static int loader_container(loader *l, uint32_t id, io_trace_type type,
                             const char *display, const loader_source *src,
                             uint32_t depth, base_error *err) {
@@ -981,6 +1026,8 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
                                    loader_collect_member, &ms, err);
   for (size_t i = 0; i < ms.lens.len; i++) l->expanded_bytes += ms.lens.data[i];
   if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
+  uint32_t first_row = 0;
+  if (rc == WEFT_OK) rc = loader_member_rows(l, id, &ms, &first_row, err);
   if (rc == WEFT_OK) io_order_members(ms.entries.data, ms.entries.len);
   size_t scans_before = l->scan_jobs.len, ahead = 0;
   for (size_t i = 0; i < ms.entries.len; i++) {
@@ -1017,7 +1064,7 @@ static int loader_container(loader *l, uint32_t id, io_trace_type type,
       continue;
     }
     const char *mname = ms.names.data[k];
-    rc = loader_process(l, id, mname, mname ? mname : display, member,
+    rc = loader_process(l, id, first_row + k, mname, mname ? mname : display, member,
                         ms.lens.data[k], !owned, depth + 1, err);
     loader_ready_free(l);
     if (owned && !keep) base_free(member);
@@ -1049,23 +1096,24 @@ static const char *loader_manifest_name(const loader *l, int64_t parent,
   return mf ? mf->path : name;
 }
 
-static int loader_process(loader *l, int64_t parent, const char *name,
+/* Processes one file: its trace_file row is `row` (made by its container),
+ * or a new one when row < 0. */
+static int loader_process(loader *l, int64_t parent, int64_t row, const char *name,
                           const char *display, const uint8_t *data, size_t len,
                           int mapped, uint32_t depth, base_error *err) {
   io_trace_type type = io_sniff(data, len);
-  uint32_t id;
-  int rc = ctx_add_trace_file(l->ctx, parent, name, len, io_trace_type_name(type), &id);
+  uint32_t id = (uint32_t)row;
+  int rc = row >= 0 ? ctx_set_trace_file_type(l->ctx, id, io_trace_type_name(type))
+                    : ctx_add_trace_file(l->ctx, parent, name, len, io_trace_type_name(type), &id);
   if (rc) return base_error_set(err, rc, "%s: out of memory", display);
   if (parent < 0 && l->first_top_level < 0) l->first_top_level = id;
   ctx_mark_processed(l->ctx, id);
-  if ((type == IO_TRACE_PERFETTO_MANIFEST || type == IO_TRACE_ZIP || type == IO_TRACE_TAR) &&
-      l->has_manifest && name) {
-    const manifest_file *mf = manifest_find_file(&l->manifest, name);
-    if (mf && mf->has_clocks)
-      return base_error_set(err, WEFT_EINVAL, "perfetto_manifest: overrides are not "
-                            "supported for trace files which are themselves archives "
-                            "or perfetto_manifest files");
-  }
+  const manifest_file *mf = l->has_manifest ? manifest_find_file(&l->manifest, name) : NULL;
+  if ((type == IO_TRACE_PERFETTO_MANIFEST || io_trace_type_is_container(type)) && mf &&
+      (mf->has_clocks || mf->machine || mf->has_machines))
+    return base_error_set(err, WEFT_EINVAL, "perfetto_manifest: overrides are not "
+                          "supported for trace files which are themselves archives "
+                          "or perfetto_manifest files: %s", mf->path);
   if (io_trace_type_is_container(type)) {
     storage_set_i64(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_is_container, id, 1);
     loader_source src = {data, len, NULL, NULL, -1};
@@ -1074,7 +1122,7 @@ static int loader_process(loader *l, int64_t parent, const char *name,
     return rc;
   }
   if (type == IO_TRACE_PERFETTO_MANIFEST) {
-    int rc = loader_manifest(l, data, len, err);
+    int rc = loader_manifest(l, id, data, len, err);
     if (rc && err && !strstr(err->message, display)) base_error_prefix(err, "%s", display);
     return rc;
   }
@@ -1102,7 +1150,7 @@ static int loader_add_blob(loader *l, const char *name, loader_blob blob,
   }
   l->top_level_count++;
   l->input_bytes += len;
-  int rc = loader_process(l, -1, name, name, data, len, blob.map != NULL, 0, err);
+  int rc = loader_process(l, -1, -1, name, name, data, len, blob.map != NULL, 0, err);
   /* Every failure names the input file (also manifest and limit errors). */
   if (rc && err && !strstr(err->message, name)) base_error_prefix(err, "%s", name);
   return rc;
@@ -1242,7 +1290,7 @@ static int loader_fill_clock_snapshots(loader *l) {
 }
 
 /* Claims trace time (manifest first, then the files' own claims, then
- * BOOTTIME of the host) and adds the manifest's manual relations. */
+ * BOOTTIME of machine row 0) and adds the manifest's manual relations. */
 static int loader_place_clocks(loader *l, base_error *err) {
   int rc = WEFT_OK;
   if (l->has_manifest) {
@@ -1253,6 +1301,9 @@ static int loader_place_clocks(loader *l, base_error *err) {
     }
   }
   if (!clock_graph_trace_time(&l->clocks, NULL, NULL)) {
+    uint32_t first;
+    if (rc == WEFT_OK && loader_first_machine(l, &first))
+      rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
     clock_key k = clock_key_make(0, 0, 0, CLOCK_ID_BOOTTIME);
     if (rc == WEFT_OK && clock_graph_claim_trace_time(&l->clocks, &k, err) < 0)
       rc = err && err->code ? err->code : WEFT_ENOMEM;

@@ -28,7 +28,13 @@ typedef struct manifest_parser {
   base_error *err;
   manifest_file_vec files;
   manifest_attribute_vec attributes;
+  int section; /* the one field of perfetto_manifest pass 2 reads now */
 } manifest_parser;
+
+/* Pass 2 reads one field per walk over the document, in Perfetto's
+ * validation order (so the first error reported is Perfetto's). */
+enum { MP_TRACE_TIME = 1, MP_FILES = 2, MP_ATTRIBUTES = 3 };
+static const int mp_sections[] = {MP_TRACE_TIME, MP_FILES, MP_ATTRIBUTES};
 
 /* ---- errors ---- */
 
@@ -203,7 +209,7 @@ static int mp_clock(manifest_parser *p, const char *ctx, const char *field,
   return manifest_fail(
       p->err, WEFT_EPARSE,
       "unknown clock name: %s. Use one of REALTIME, REALTIME_COARSE, "
-      "MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME",
+      "MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME.",
       manifest_show(name, shown, sizeof shown));
 }
 
@@ -243,11 +249,13 @@ static int mp_version_check(manifest_parser *p, bool have, bool not_int,
     return manifest_fail(p->err, WEFT_EPARSE, "version must be an integer");
   if (!v->is_int)
     return manifest_fail(p->err, WEFT_EUNSUPPORTED,
-                         "unsupported version: %.*s. Only version 1 is supported",
+                         "unsupported version: %.*s. Only version 1 is supported; "
+                         "set \"version\": 1.",
                          (int)(v->len < 40 ? v->len : 40), v->ptr);
   if (v->i != 1)
     return manifest_fail(p->err, WEFT_EUNSUPPORTED,
-                         "unsupported version: %lld. Only version 1 is supported",
+                         "unsupported version: %lld. Only version 1 is supported; "
+                         "set \"version\": 1.",
                          (long long)v->i);
   p->m->version = v->i;
   return WEFT_OK;
@@ -317,12 +325,17 @@ static int mp_machine(manifest_parser *p, manifest_file *f) {
   return WEFT_OK;
 }
 
+static int mp_machines_shape_error(manifest_parser *p) {
+  return manifest_fail(p->err, WEFT_EPARSE,
+                       "machines entries need an integer id and a string name, e.g. "
+                       "\"machines\": [{\"id\": 0, \"name\": \"phone\"}].");
+}
+
 static int mp_machine_id(manifest_parser *p, uint32_t *id) {
   int rc = mp_next(p);
   if (rc) return rc;
   const json_token *t = &p->tok;
-  if (t->type != JSON_TOK_NUMBER || !t->is_integral)
-    return manifest_fail(p->err, WEFT_EPARSE, "machines: id must be an integer");
+  if (t->type != JSON_TOK_NUMBER || !t->is_integral) return mp_machines_shape_error(p);
   if (!t->is_int || t->i < 0 || t->i > (int64_t)UINT32_MAX)
     return manifest_fail(p->err, WEFT_EPARSE,
                          "machines: id must be in [0, 4294967295]");
@@ -340,13 +353,12 @@ static int mp_machines_entry(manifest_parser *p, manifest_machine *out) {
     if ((rc = mp_member(p, names, &seen, ctx, &which))) return rc;
     if (which < 0) break;
     if (which == 0) rc = mp_machine_id(p, &out->id);
-    if (which == 1) rc = mp_string(p, ctx, "name", &out->name);
+    if (which == 1 && !(rc = mp_next(p)))
+      rc = p->tok.type == JSON_TOK_STRING ? mp_copy_token(p, ctx, "name", &out->name)
+                                           : mp_machines_shape_error(p);
     if (rc) return rc;
   }
-  if (!(seen & 1))
-    return manifest_fail(p->err, WEFT_EPARSE, "%smissing required field: id", ctx);
-  if (!(seen & 2))
-    return manifest_fail(p->err, WEFT_EPARSE, "%smissing required field: name", ctx);
+  if (seen != 3) return mp_machines_shape_error(p);
   if (!out->name[0])
     return manifest_fail(p->err, WEFT_EPARSE, "%sname must be non-empty", ctx);
   return WEFT_OK;
@@ -396,7 +408,7 @@ static int mp_machines(manifest_parser *p, manifest_file *f) {
     if ((rc = mp_next(p))) break;
     if (p->tok.type == JSON_TOK_ARRAY_END) break;
     if (p->tok.type != JSON_TOK_OBJECT_BEGIN) {
-      rc = manifest_fail(p->err, WEFT_EPARSE, "machines: each entry must be an object");
+      rc = mp_machines_shape_error(p);
       break;
     }
     manifest_machine entry = {0};
@@ -412,15 +424,22 @@ static int mp_machines(manifest_parser *p, manifest_file *f) {
   return rc;
 }
 
-static int mp_offset_ns(manifest_parser *p, int64_t *out) {
+/* Reads offset_ns; a bad value is reported (as *problem) only after the
+ * sync_to checks, as Perfetto orders them. */
+static int mp_offset_ns(manifest_parser *p, int64_t *out, const char **problem) {
   int rc = mp_next(p);
   if (rc) return rc;
   const json_token *t = &p->tok;
+  if (t->type == JSON_TOK_OBJECT_BEGIN || t->type == JSON_TOK_ARRAY_BEGIN) {
+    rc = json_skip_container(&p->t, p->err);
+    if (rc) return mp_json_error(p, rc);
+  }
   if (t->type != JSON_TOK_NUMBER || !t->is_integral)
-    return manifest_fail(p->err, WEFT_EPARSE, "clocks: offset_ns must be an integer");
-  if (!t->is_int || t->i == INT64_MIN)
-    return manifest_fail(p->err, WEFT_EPARSE, "clocks: offset_ns is out of range");
-  *out = t->i;
+    *problem = "offset_ns must be an integer";
+  else if (!t->is_int || t->i == INT64_MIN)
+    *problem = "offset_ns is out of range";
+  else
+    *out = t->i;
   return WEFT_OK;
 }
 
@@ -443,7 +462,8 @@ static int mp_sync_to(manifest_parser *p, manifest_sync_to *s) {
     return manifest_fail(p->err, WEFT_EPARSE,
                          "%sa machine name alone is ambiguous, name the file too", ctx);
   if (!s->file)
-    return manifest_fail(p->err, WEFT_EPARSE, "%ssync_to.file is required", ctx);
+    return manifest_fail(p->err, WEFT_EPARSE, "%ssync_to.file is required and must be a "
+                         "string", ctx);
   return WEFT_OK;
 }
 
@@ -453,6 +473,7 @@ static int mp_clocks(manifest_parser *p, manifest_clocks *c) {
   if (rc) return rc;
   static const char *const names[] = {"clock", "machine", "sync_to", "offset_ns", NULL};
   unsigned seen = 0;
+  const char *offset_problem = NULL;
   for (;;) {
     int which;
     if ((rc = mp_member(p, names, &seen, ctx, &which))) return rc;
@@ -460,11 +481,15 @@ static int mp_clocks(manifest_parser *p, manifest_clocks *c) {
     if (which == 0) rc = mp_clock(p, ctx, "clock", &c->clock);
     if (which == 1) rc = mp_string(p, ctx, "machine", &c->machine);
     if (which == 2) rc = mp_sync_to(p, &c->sync_to);
-    if (which == 3) rc = mp_offset_ns(p, &c->offset_ns);
+    if (which == 3) rc = mp_offset_ns(p, &c->offset_ns, &offset_problem);
     if (rc) return rc;
   }
   if (!(seen & 4))
-    return manifest_fail(p->err, WEFT_EPARSE, "%sa sync_to block is required", ctx);
+    return manifest_fail(p->err, WEFT_EPARSE, "%sa sync_to block is required. Manual clock "
+                         "handling relates this file to a clock in another trace, e.g. "
+                         "\"sync_to\": {\"file\": \"other.pb\"}.", ctx);
+  if (offset_problem)
+    return manifest_fail(p->err, WEFT_EPARSE, "%s%s", ctx, offset_problem);
   return WEFT_OK;
 }
 
@@ -512,7 +537,10 @@ static int mp_files(manifest_parser *p) {
 static int mp_attribute(manifest_parser *p) {
   manifest_attribute a = {0};
   int rc = mp_copy_token(p, "attributes: ", "key", &a.key);
-  if (rc || (rc = mp_next(p))) return rc;
+  if (rc) return rc;
+  if (!a.key[0])
+    return manifest_fail(p->err, WEFT_EPARSE, "attributes: keys must be non-empty");
+  if ((rc = mp_next(p))) return rc;
   if (p->tok.type == JSON_TOK_STRING) {
     rc = mp_copy_token(p, "attributes: ", "value", &a.str_value);
   } else if (p->tok.type == JSON_TOK_NUMBER && p->tok.is_int) {
@@ -529,7 +557,11 @@ static int mp_attribute(manifest_parser *p) {
 }
 
 static int mp_attributes(manifest_parser *p) {
-  int rc = mp_open(p, JSON_TOK_OBJECT_BEGIN, "", "attributes");
+  int rc = mp_next(p);
+  if (!rc && p->tok.type != JSON_TOK_OBJECT_BEGIN)
+    rc = manifest_fail(p->err, WEFT_EPARSE,
+                       "attributes must be an object of string or integer values, e.g. "
+                       "\"attributes\": {\"benchmark\": \"startup\"}.");
   while (!rc && !(rc = mp_next(p)) && p->tok.type != JSON_TOK_OBJECT_END)
     rc = mp_attribute(p);
   return rc;
@@ -545,10 +577,10 @@ static int mp_manifest_body(manifest_parser *p) {
     int which;
     if ((rc = mp_member(p, names, &seen, "", &which))) return rc;
     if (which < 0) return WEFT_OK;
-    if (which == 0) rc = mp_skip_value(p); /* checked by pass 1 */
-    if (which == 1) rc = mp_trace_time(p);
-    if (which == 2) rc = mp_files(p);
-    if (which == 3) rc = mp_attributes(p);
+    if (which != p->section) rc = mp_skip_value(p); /* version: checked by pass 1 */
+    else if (which == MP_TRACE_TIME) rc = mp_trace_time(p);
+    else if (which == MP_FILES) rc = mp_files(p);
+    else rc = mp_attributes(p);
     if (rc) return rc;
   }
 }
@@ -585,7 +617,7 @@ static int manifest_check_trace_time(const manifest *m, base_error *err) {
   if (!f)
     return manifest_fail(err, WEFT_EPARSE,
                          "trace_time: file names unknown file '%s'. It must match "
-                         "the path of an entry in the files array",
+                         "the `path` of an entry in the `files` array.",
                          manifest_show(tt->file, a, sizeof a));
   if (tt->machine && !manifest_file_declares_machine(f, tt->machine))
     return manifest_fail(err, WEFT_EPARSE,
@@ -603,7 +635,7 @@ static int manifest_check_clocks(manifest *m, manifest_file *f, base_error *err)
   if (!ref)
     return manifest_fail(err, WEFT_EPARSE,
                          "clocks: sync_to.file names unknown file '%s'. It must match "
-                         "the path of an entry in the files array",
+                         "the `path` of an entry in the `files` array.",
                          manifest_show(c->sync_to.file, a, sizeof a));
   c->sync_to.file_index = (size_t)(ref - m->files);
   if (c->machine && !manifest_file_declares_machine(f, c->machine))
@@ -666,10 +698,10 @@ static int manifest_check_cycles(const manifest *m, base_error *err) {
 
 static int manifest_validate(manifest *m, base_error *err) {
   int rc = manifest_index_files(m, err);
+  if (!rc) rc = manifest_check_trace_time(m, err);
   for (size_t i = 0; !rc && i < m->file_count; i++)
     if (m->files[i].has_clocks)
       rc = manifest_check_clocks(m, (manifest_file *)&m->files[i], err);
-  if (!rc) rc = manifest_check_trace_time(m, err);
   if (!rc) rc = manifest_check_cycles(m, err);
   return rc;
 }
@@ -711,7 +743,8 @@ int manifest_parse_limited(const char *data, size_t len, const json_limits *limi
   p.err = err;
   int rc = mp_document(&p, data, len, mp_version_body);
   json_tokenizer_free(&p.t);
-  if (!rc) {
+  for (size_t i = 0; !rc && i < sizeof mp_sections / sizeof mp_sections[0]; i++) {
+    p.section = mp_sections[i];
     rc = mp_document(&p, data, len, mp_manifest_body);
     json_tokenizer_free(&p.t);
   }

@@ -5,7 +5,8 @@ static int machine_append(machine_registry *r, uint64_t raw_id, uint32_t *row) {
   int rc = storage_table_append(r->table, row);
   if (rc) return rc;
   storage_set_i64(r->table, MACHINE_raw_id, *row, (int64_t)raw_id);
-  storage_set_i64(r->table, MACHINE_label_index, *row, *row);
+  /* The host is label 0; the others are numbered from 1 as they come. */
+  storage_set_i64(r->table, MACHINE_label_index, *row, raw_id ? ++r->remote_count : 0);
   return base_map_insert(&r->by_raw_id, raw_id, *row, NULL) < 0 ? WEFT_ENOMEM
                                                                  : WEFT_OK;
 }
@@ -16,8 +17,17 @@ int machine_registry_init(machine_registry *r, storage_table *table,
   r->table = table;
   r->strings = strings;
   r->next_synthetic = MACHINE_SYNTHETIC_RAW_ID_BASE;
-  uint32_t host;
-  return machine_append(r, 0, &host);
+  r->host = MACHINE_NONE;
+  return WEFT_OK;
+}
+
+int machine_host(machine_registry *r, uint32_t *row) {
+  if (r->host == MACHINE_NONE) {
+    int rc = machine_get_by_raw_id(r, 0, &r->host);
+    if (rc) return rc;
+  }
+  *row = r->host;
+  return WEFT_OK;
 }
 
 void machine_registry_free(machine_registry *r) {
@@ -59,8 +69,10 @@ int machine_get_by_name(machine_registry *r, const char *name, size_t len,
 }
 
 int machine_adopt_raw_id(machine_registry *r, uint64_t raw_id) {
-  if (storage_get_i64(r->table, MACHINE_raw_id, 0) != 0 || base_map_find(&r->by_raw_id, raw_id))
-    return WEFT_OK; /* the host already has an id, or another row owns this one */
-  storage_set_i64(r->table, MACHINE_raw_id, 0, (int64_t)raw_id);
-  return base_map_insert(&r->by_raw_id, raw_id, 0, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
+  if (r->host == MACHINE_NONE || storage_get_i64(r->table, MACHINE_raw_id, r->host) != 0 ||
+      base_map_find(&r->by_raw_id, raw_id))
+    return WEFT_OK; /* no host, the host already has an id, or another row owns this one */
+  storage_set_i64(r->table, MACHINE_raw_id, r->host, (int64_t)raw_id);
+  storage_set_i64(r->table, MACHINE_label_index, r->host, ++r->remote_count);
+  return base_map_insert(&r->by_raw_id, raw_id, r->host, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
 }

@@ -26,6 +26,34 @@ void stats_store_init(stats_store *s) { memset(s, 0, sizeof *s); }
 void stats_store_free(stats_store *s) {
   VEC_FREE(s->entries);
   base_map_free(&s->lookup);
+  VEC_FREE(s->scopes);
+  base_map_free(&s->scope_lookup);
+}
+
+int stats_declare_scope(stats_store *s, uint32_t machine, uint32_t trace) {
+  uint64_t key = (uint64_t)machine << 32 | trace, *slot;
+  if (VEC_RESERVE(s->scopes, s->scopes.len + 1)) return WEFT_ENOMEM;
+  int inserted = base_map_insert(&s->scope_lookup, key, s->scopes.len, &slot);
+  if (inserted < 0) return WEFT_ENOMEM;
+  if (inserted == 1) s->scopes.data[s->scopes.len++] = (stats_scope){machine, trace};
+  return WEFT_OK;
+}
+
+bool stats_is_global(stats_id stat) {
+  switch (stat) {
+    case stat_deobfuscate_location_parse_error:
+    case stat_guess_trace_type_duration_ns:
+    case stat_invalid_clock_snapshots:
+    case stat_parse_trace_duration_ns:
+    case stat_clock_sync_cache_miss:
+    case stat_sorter_push_event_out_of_order:
+    case stat_trace_sorter_negative_timestamp_dropped:
+    case stat_heap_graph_non_finalized_graph:
+    case stat_extra_parsing_descriptors_error:
+      return true;
+    default:
+      return false;
+  }
 }
 
 static uint64_t stats_scope_hash(stats_id stat, int64_t index, int64_t machine,

@@ -7,6 +7,8 @@
 #ifndef WEFT_STATS_H
 #define WEFT_STATS_H
 
+#include <stdbool.h>
+
 #include "base/base.h"
 
 typedef enum stats_kind { STATS_SINGLE, STATS_INDEXED } stats_kind;
@@ -40,9 +42,16 @@ typedef struct stats_entry {
   int64_t value;
 } stats_entry;
 
+/* A (machine, trace file) that a trace file's data came from. */
+typedef struct stats_scope {
+  uint32_t machine, trace;
+} stats_scope;
+
 typedef struct stats_store {
   VEC(stats_entry) entries; /* in first-touch order */
   base_map lookup;          /* hash of scope -> entry index */
+  VEC(stats_scope) scopes;  /* declared scopes, in declaration order */
+  base_map scope_lookup;    /* machine << 32 | trace -> index in scopes */
 } stats_store;
 
 void stats_store_init(stats_store *s);
@@ -55,6 +64,12 @@ int stats_set(stats_store *s, stats_id stat, int64_t index, int64_t machine,
 /* 1 and *value if the stat was set or added at this scope, else 0. */
 int stats_get(const stats_store *s, stats_id stat, int64_t index, int64_t machine,
               int64_t trace, int64_t *value);
+/* Declares that trace file `trace` has data of `machine` (once each): the
+ * stats table lists every per-trace stat for it. */
+int stats_declare_scope(stats_store *s, uint32_t machine, uint32_t trace);
+/* Whether Perfetto keeps the stat for the whole import (machine and trace
+ * NULL) rather than per (machine, trace file). */
+bool stats_is_global(stats_id stat);
 /* Sum over every scope of one stat. */
 int64_t stats_total(const stats_store *s, stats_id stat);
 

@@ -72,9 +72,10 @@ class LoadingTest(e.TempDirTest):
             z.writestr('b.json', server)
             z.writestr('a.json', app)
             z.writestr('.hidden/x.json', app)
+        # Ids follow archive order, processing_order the sorted order.
         self.assertEqual(self.archive_rows(zpath),
                          '"parent_id","name","trace_type","processing_order"\n'
-                         '"[NULL]","[NULL]","zip",0\n0,"a.json","json",1\n0,"b.json","json",2\n')
+                         '"[NULL]","[NULL]","zip",0\n0,"b.json","json",2\n0,"a.json","json",1\n')
         tpath = os.path.join(self.dir, 't.tar')
         with tarfile.open(tpath, 'w') as t:
             for name, data in (('a.json', app), ('b.json', server)):
@@ -85,7 +86,7 @@ class LoadingTest(e.TempDirTest):
         gpath = e.write_temp(self.dir, 'a.json.gz', gzip.compress(app))
         self.assertEqual(self.archive_rows(gpath),
                          '"parent_id","name","trace_type","processing_order"\n'
-                         '"[NULL]","[NULL]","gzip",0\n0,"[NULL]","json",1\n')
+                         '"[NULL]","[NULL]","gzip",0\n0,"","json",1\n')
         out = self.query('select count(*) as n from slice', zpath)
         self.assertEqual(out, '"n"\n4\n')
 

@@ -1,5 +1,7 @@
 """End-to-end: merging several traces, several machines, manifests, the
 per-file merge flags and `weft merge`."""
+import gzip
+import io
 import json
 import os
 import shutil
@@ -139,6 +141,120 @@ class MergeTest(MergeBase):
                          '"clock_name","clock_value","snapshot_id"\n'
                          '"MONOTONIC",1000,0\n"BOOTTIME",1500,0\n')
 
+    def test_machine_rows_in_the_order_machines_are_needed(self):
+        # The manifest's named machines come first; the host gets a row only
+        # when a file on it starts, after them. Without trace_time the first
+        # file processed (a_host.pb, archive order sorted) claims trace time.
+        a, b = self.phones()
+        members = {'a_host.pb': b, 'perfetto_manifest.json': manifest(
+            [{'path': 'z_named.pb', 'machine': {'name': 'pz'}}]), 'z_named.pb': a}
+        z = self.zip('rows.zip', members)
+        # label_index: the host is 0, the others count from 1.
+        self.assertEqual(self.query(z, sql='select id, raw_id, name, label_index from machine'),
+                         '"id","raw_id","name","label_index"\n'
+                         '0,4294967296,"pz",1\n1,0,"[NULL]",0\n')
+        self.assertEqual(self.query(z), '"name","ts","dur","machine"\n'
+                         '"b_work",901500,100,"[NULL]"\n"a_work",902000,100,"pz"\n')
+        # trace_time without a file is the clock of machine row 0: pz's.
+        members['perfetto_manifest.json'] = manifest(
+            [{'path': 'z_named.pb', 'machine': {'name': 'pz'}}],
+            trace_time={'clock': 'BOOTTIME'})
+        z = self.zip('rows_tt.zip', members)
+        out = self.query(z, sql="select ts from slice where name = 'a_work'")
+        self.assertEqual(out, '"ts"\n2000\n')
+
+    def test_trace_file_ids_follow_archive_order(self):
+        # Every member of an archive gets its id when the archive is opened,
+        # in archive order; a nested container's members get theirs when it
+        # is processed (manifest first, then sorted). A gzip member is "".
+        app = app_json('x', 1, 1)
+        inner = io.BytesIO()
+        with zipfile.ZipFile(inner, 'w') as z:
+            z.writestr('x.json', app)
+            z.writestr('w.json', app)
+        members = (('b.json', app), ('inner.zip', inner.getvalue()),
+                   ('a.json.gz', gzip.compress(app.encode())), ('dir/s.json', app),
+                   ('perfetto_manifest.json', manifest([{'path': 'b.json'}])))
+        want = ('"id","parent_id","name","trace_type","processing_order","is_container"\n'
+                '0,"[NULL]","[NULL]","%s",0,1\n1,0,"b.json","json",7,0\n'
+                '2,0,"inner.zip","zip",4,1\n3,0,"a.json.gz","gzip",2,1\n'
+                '4,0,"dir/s.json","json",8,0\n'
+                '5,0,"perfetto_manifest.json","perfetto_manifest",1,0\n'
+                '6,3,"","json",3,0\n7,2,"x.json","json",6,0\n8,2,"w.json","json",5,0\n')
+        sql = ('select id, parent_id, name, trace_type, processing_order, is_container '
+               'from trace_file order by id')
+        z = os.path.join(self.dir, 'nest.zip')
+        with zipfile.ZipFile(z, 'w', zipfile.ZIP_DEFLATED) as f:
+            for name, data in members:
+                f.writestr(name, data)
+        self.assertEqual(self.query(z, sql=sql), want % 'zip')
+        t = os.path.join(self.dir, 'nest.tar')
+        with tarfile.open(t, 'w') as f:
+            for name, data in members:
+                data = data.encode() if isinstance(data, str) else data
+                info = tarfile.TarInfo(name)
+                info.size = len(data)
+                f.addfile(info, io.BytesIO(data))
+        self.assertEqual(self.query(t, sql=sql), want % 'tar')
+
+    def test_stats_per_trace_file_and_machine(self):
+        # Global stats once with NULL scope (a value counted for a file goes
+        # there); every other stat once per (machine, trace file) that had
+        # data, the manifest and the archive not being trace files.
+        a, b = self.phones()
+        z = self.zip('stats.zip', {
+            'perfetto_manifest.json': manifest([
+                {'path': 'phone_a.pb', 'machine': {'name': 'pa'}},
+                {'path': 'phone_b.pb', 'machine': {'name': 'pb'}}]),
+            'phone_a.pb': a, 'phone_b.pb': b, 'app.json': app_json('x', 1, 1)})
+        out = self.query(z, sql="select count(distinct name) as n, machine_id, trace_id "
+                         "from stats where name in ('json_parser_failure', "
+                         "'clock_sync_failure', 'trace_sorter_negative_timestamp_dropped') "
+                         "group by 2, 3 order by 3")
+        self.assertEqual(out, '"n","machine_id","trace_id"\n1,"[NULL]","[NULL]"\n'
+                         '2,0,2\n2,1,3\n2,2,4\n')
+        relay = self.zip('relay_stats.zip', {'m.json': manifest([{'path': 'relay.pb', 'machines': [
+            {'id': 0, 'name': 'host'}, {'id': 7, 'name': 'vm'}]}]), 'relay.pb': self.relay()})
+        out = self.query(relay, sql="select machine_id, trace_id from stats "
+                         "where name = 'json_parser_failure'")
+        self.assertEqual(out, '"machine_id","trace_id"\n0,2\n1,2\n')
+
+    def test_manifest_metadata(self):
+        # The manifest's own trace_type and size, and its attributes (a key
+        # given twice: the last value).
+        doc = ('{"perfetto_manifest": {"version": 1, "attributes": '
+               '{"run": "a", "n": 42, "run": "b"}}}')
+        z = self.zip('attrs.zip', {'m.json': doc, 'a.json': app_json('x', 1, 1)})
+        out = self.query(z, sql="select name, int_value, str_value, trace_id from metadata "
+                         "where name like 'manifest%' or trace_id = 1 order by name")
+        self.assertEqual(out, '"name","int_value","str_value","trace_id"\n'
+                         '"manifest_attribute.n",42,"[NULL]","[NULL]"\n'
+                         '"manifest_attribute.run","[NULL]","b","[NULL]"\n'
+                         '"trace_size_bytes",%d,"[NULL]",1\n'
+                         '"trace_type","[NULL]","perfetto_manifest",1\n' % len(doc))
+
+    def test_cpu_counters_kept_apart_per_machine(self):
+        # Two systrace files on two named machines: each machine's cpufreq
+        # and cpuidle counters get their own cpu tracks, machine_id set.
+        def freq(f):
+            return ('# tracer: nop\n'
+                    '          <idle>-0     (-----) [000] d..2   10.000100: cpu_frequency: '
+                    'state=%d cpu_id=0\n'
+                    '          <idle>-0     (-----) [001] d..2   10.000200: cpu_idle: '
+                    'state=1 cpu_id=1\n' % f)
+        z = self.zip('cpufreq.zip', {
+            'perfetto_manifest.json': manifest([
+                {'path': 'a.systrace', 'machine': {'name': 'A'}},
+                {'path': 'b.systrace', 'machine': {'name': 'B'}, 'clocks': {
+                    'clock': 'BOOTTIME', 'sync_to': {'file': 'a.systrace', 'clock': 'BOOTTIME'}}}]),
+            'a.systrace': freq(1000), 'b.systrace': freq(2000)})
+        out = self.query(z, sql='select t.name, t.cpu, m.name as machine, c.value '
+                         'from counter c join cpu_counter_track t on c.track_id = t.id '
+                         'join machine m on t.machine_id = m.id order by 1, 3')
+        self.assertEqual(out, '"name","cpu","machine","value"\n'
+                         '"cpufreq",0,"A",1000.000000\n"cpufreq",0,"B",2000.000000\n'
+                         '"cpuidle",1,"A",1.000000\n"cpuidle",1,"B",1.000000\n')
+
     def test_json_app_log_pinned_with_offset(self):
         phone = self.proto('phone.pb', snapshot([(BOOT, 1000000), (REAL, 5000000)]) +
                            slice_packets(1, 10, 'phone_work', 2000000, 1000))
@@ -175,7 +291,8 @@ class MergeTest(MergeBase):
                          '"vm_slice",2100000000,10,"vm"\n')
         out = self.query(z, sql='select name, raw_id >= 4294967296 as synthetic from machine '
                          'order by id')
-        self.assertEqual(out, '"name","synthetic"\n"[NULL]",0\n"host",1\n"vm",1\n')
+        # No file is on an unnamed host, so there is no host row.
+        self.assertEqual(out, '"name","synthetic"\n"host",1\n"vm",1\n')
         # Without a manifest the embedded id is the machine's raw id.
         out = self.query(relay, sql='select m.raw_id, count(*) as n from slice s join track t '
                          'on s.track_id = t.id join machine m on t.machine_id = m.id '
@@ -208,8 +325,8 @@ class MergeTest(MergeBase):
     def test_single_machine_trace_adopted_onto_host(self):
         p = self.proto('vm_only.pb', snapshot([(BOOT, 5)], machine=9) +
                        slice_packets(1, 3, 'only', 100, 10, machine=9))
-        out = self.query(p, sql='select id, raw_id from machine')
-        self.assertEqual(out, '"id","raw_id"\n0,9\n')
+        out = self.query(p, sql='select id, raw_id, label_index from machine')
+        self.assertEqual(out, '"id","raw_id","label_index"\n0,9,1\n')
 
     def test_unplaceable_file_is_reported(self):
         a = self.proto('a.pb', snapshot([(BOOT, 1000), (REAL, 1700000000000001000)]) +
@@ -241,7 +358,8 @@ class MergeTest(MergeBase):
     def test_sched_on_hundreds_of_machines(self):
         # 300 systrace files, each on its own machine pinned to the first
         # file's clock: every machine's sched rows are kept (the cpu rows of
-        # machine m are m * 4096 + cpu, as Perfetto numbers them).
+        # machine m are m * 4096 + cpu, as Perfetto numbers them; dev0 is
+        # machine 0, there being no host row).
         switch = ('          <idle>-0     (-----) [001] d..2   10.%06d: sched_switch: '
                   'prev_comm=%s prev_pid=%d prev_prio=120 prev_state=R ==> '
                   'next_comm=%s next_pid=%d next_prio=120\n')
@@ -259,7 +377,7 @@ class MergeTest(MergeBase):
         out = self.query(z, sql='select count(*) as n, count(distinct m.id) as machines, '
                          'max(s.cpu) as top from sched s join cpu c using (ucpu) '
                          'join machine m on c.machine_id = m.id')
-        self.assertEqual(out, '"n","machines","top"\n600,300,%d\n' % (300 * 4096 + 1))
+        self.assertEqual(out, '"n","machines","top"\n600,300,%d\n' % (299 * 4096 + 1))
         rc, out, err = e.run('-Q', "select name from stats where value > 0 and "
                              "severity in ('error', 'data_loss')", z)
         self.assertEqual((rc, out), (0, '"name"\n'), err)
@@ -353,7 +471,7 @@ class ManifestErrorTest(MergeBase):
             ({'perfetto_manifest': {'version': 1, 'files': [
                 {'path': 'a.json', 'clocks': {'sync_to': {'file': 'ghost.pb'}}}]}},
              P + "clocks: sync_to.file names unknown file 'ghost.pb'. It must match the "
-             'path of an entry in the files array'),
+             '`path` of an entry in the `files` array.'),
             ({'perfetto_manifest': {'version': 1, 'files': [
                 {'path': 'a.json', 'clocks': {'sync_to': {'machine': 'm'}}}]}},
              'a machine name alone is ambiguous, name the file too'),
@@ -385,7 +503,11 @@ class ManifestErrorTest(MergeBase):
             'sync_to': {'file': 'a.json'}}}, {'path': 'a.json'}]),
             'n.zip': os.path.join(self.dir, 'nested.zip'), 'a.json': app},
             'overrides are not supported for trace files which are themselves archives '
-            'or perfetto_manifest files')
+            'or perfetto_manifest files: n.zip')
+        # A machine is an override too, and a gzip member an archive.
+        self.expect_error({'m.json': manifest([{'path': 'a.json.gz', 'machine': {'name': 'g'}}]),
+                           'a.json.gz': gzip.compress(app.encode())},
+                          'themselves archives or perfetto_manifest files: a.json.gz')
 
     def test_manifest_after_a_trace(self):
         app = e.write_temp(self.dir, 'a.json', app_json('x', 1, 1))

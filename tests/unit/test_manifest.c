@@ -168,26 +168,26 @@ static void test_error_table(void) {
   CHECK_EQ_STR(perr("{\"perfetto_manifest\": {}}"),
                "perfetto_manifest: missing required field: version");
   CHECK_EQ_STR(perr(M("\"version\": 2")),
-               "perfetto_manifest: unsupported version: 2. Only version 1 is supported");
+               "perfetto_manifest: unsupported version: 2. Only version 1 is supported; set \"version\": 1.");
   CHECK_EQ_INT(perr_code(M("\"version\": 2")), WEFT_EUNSUPPORTED);
   CHECK_EQ_STR(perr(M("\"version\": 0")),
-               "perfetto_manifest: unsupported version: 0. Only version 1 is supported");
+               "perfetto_manifest: unsupported version: 0. Only version 1 is supported; set \"version\": 1.");
   CHECK_EQ_STR(perr(M("\"version\": -1")),
-               "perfetto_manifest: unsupported version: -1. Only version 1 is supported");
+               "perfetto_manifest: unsupported version: -1. Only version 1 is supported; set \"version\": 1.");
   CHECK_EQ_STR(perr(M("\"version\": 99999999999999999999")),
                "perfetto_manifest: unsupported version: 99999999999999999999. Only "
-               "version 1 is supported");
+               "version 1 is supported; set \"version\": 1.");
   CHECK_EQ_STR(perr(M(V1 "\"trace_time\": {\"clock\": \"X\"}")),
                "perfetto_manifest: unknown clock name: X. Use one of REALTIME, "
-               "REALTIME_COARSE, MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME");
+               "REALTIME_COARSE, MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME.");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"clocks\": {\"clock\": \"CPU\","
                          " \"sync_to\": {\"file\": \"a\"}}}]")),
                "perfetto_manifest: unknown clock name: CPU. Use one of REALTIME, "
-               "REALTIME_COARSE, MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME");
+               "REALTIME_COARSE, MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME.");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"b\"}, {\"path\": \"a\", \"clocks\": "
                          "{\"sync_to\": {\"file\": \"b\", \"clock\": \"boottime\"}}}]")),
                "perfetto_manifest: unknown clock name: boottime. Use one of REALTIME, "
-               "REALTIME_COARSE, MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME");
+               "REALTIME_COARSE, MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME.");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machine\": {\"name\": \"x\"},"
                          " \"machines\": []}]")),
                "perfetto_manifest: machine and machines are mutually exclusive");
@@ -206,16 +206,18 @@ static void test_error_table(void) {
                          "123456789012345678901234, \"name\": \"vm\"}]}]")),
                "perfetto_manifest: machines: id must be in [0, 4294967295]");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"clocks\": {\"offset_ns\": 1}}]")),
-               "perfetto_manifest: clocks: a sync_to block is required");
+               "perfetto_manifest: clocks: a sync_to block is required. Manual clock "
+               "handling relates this file to a clock in another trace, e.g. "
+               "\"sync_to\": {\"file\": \"other.pb\"}.");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"clocks\": {\"sync_to\": {}}}]")),
-               "perfetto_manifest: clocks: sync_to.file is required");
+               "perfetto_manifest: clocks: sync_to.file is required and must be a string");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"clocks\": {\"sync_to\": "
                          "{\"clock\": \"BOOTTIME\"}}}]")),
-               "perfetto_manifest: clocks: sync_to.file is required");
+               "perfetto_manifest: clocks: sync_to.file is required and must be a string");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a.pb\", \"clocks\": {\"sync_to\": "
                          "{\"file\": \"ghost.pb\", \"clock\": \"BOOTTIME\"}}}]")),
                "perfetto_manifest: clocks: sync_to.file names unknown file 'ghost.pb'. "
-               "It must match the path of an entry in the files array");
+               "It must match the `path` of an entry in the `files` array.");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"clocks\": {\"sync_to\": "
                          "{\"machine\": \"vm\"}}}]")),
                "perfetto_manifest: clocks: a machine name alone is ambiguous, name "
@@ -265,10 +267,10 @@ static void test_trace_time_errors(void) {
   CHECK_EQ_STR(perr(M(V1 "\"trace_time\": {\"file\": \"ghost.pb\", \"clock\": \"BOOTTIME\"},"
                          " \"files\": [{\"path\": \"a.json\"}]")),
                "perfetto_manifest: trace_time: file names unknown file 'ghost.pb'. It "
-               "must match the path of an entry in the files array");
+               "must match the `path` of an entry in the `files` array.");
   CHECK_EQ_STR(perr(M(V1 "\"trace_time\": {\"file\": \"a\", \"clock\": \"BOOTTIME\"}")),
                "perfetto_manifest: trace_time: file names unknown file 'a'. It must "
-               "match the path of an entry in the files array");
+               "match the `path` of an entry in the `files` array.");
   CHECK_EQ_STR(perr(M(V1 "\"trace_time\": {\"machine\": \"vm\", \"clock\": \"BOOTTIME\"}")),
                "perfetto_manifest: trace_time: a machine name alone is ambiguous, name "
                "the file too");
@@ -336,20 +338,25 @@ static void test_type_errors(void) {
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machines\": {}}]")),
                "perfetto_manifest: machines must be an array");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machines\": [0]}]")),
-               "perfetto_manifest: machines: each entry must be an object");
+               "perfetto_manifest: machines entries need an integer id and a string name, e.g. "
+               "\"machines\": [{\"id\": 0, \"name\": \"phone\"}].");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machines\": [{\"name\": \"x\"}]}]")),
-               "perfetto_manifest: machines: missing required field: id");
+               "perfetto_manifest: machines entries need an integer id and a string name, e.g. "
+               "\"machines\": [{\"id\": 0, \"name\": \"phone\"}].");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machines\": [{\"id\": 1}]}]")),
-               "perfetto_manifest: machines: missing required field: name");
+               "perfetto_manifest: machines entries need an integer id and a string name, e.g. "
+               "\"machines\": [{\"id\": 0, \"name\": \"phone\"}].");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machines\": [{\"id\": 1,"
                          " \"name\": \"\"}]}]")),
                "perfetto_manifest: machines: name must be non-empty");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machines\": [{\"id\": \"1\","
                          " \"name\": \"x\"}]}]")),
-               "perfetto_manifest: machines: id must be an integer");
+               "perfetto_manifest: machines entries need an integer id and a string name, e.g. "
+               "\"machines\": [{\"id\": 0, \"name\": \"phone\"}].");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machines\": [{\"id\": 1.5,"
                          " \"name\": \"x\"}]}]")),
-               "perfetto_manifest: machines: id must be an integer");
+               "perfetto_manifest: machines entries need an integer id and a string name, e.g. "
+               "\"machines\": [{\"id\": 0, \"name\": \"phone\"}].");
   CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machines\": [{\"id\": 3, \"name\":"
                          " \"x\"}, {\"id\": 3, \"name\": \"y\"}]}]")),
                "perfetto_manifest: machines: duplicate id 3");
@@ -373,7 +380,8 @@ static void test_type_errors(void) {
                          " \"sync_to\": {\"file\": \"a\"}}}]")),
                "perfetto_manifest: clocks: machine must be a string");
   CHECK_EQ_STR(perr(M(V1 "\"attributes\": [1]")),
-               "perfetto_manifest: attributes must be an object");
+               "perfetto_manifest: attributes must be an object of string or integer "
+               "values, e.g. \"attributes\": {\"benchmark\": \"startup\"}.");
   CHECK_EQ_STR(perr(M(V1 "\"attributes\": {\"flags\": [\"a\", \"b\"]}")),
                "perfetto_manifest: attributes: 'flags' must be a string or an integer");
   CHECK_EQ_STR(perr(M(V1 "\"attributes\": {\"ratio\": 0.5}")),
@@ -381,7 +389,7 @@ static void test_type_errors(void) {
   /* control bytes in user strings are not copied raw into messages */
   CHECK_EQ_STR(perr(M(V1 "\"trace_time\": {\"clock\": \"a\\nb\"}")),
                "perfetto_manifest: unknown clock name: a?b. Use one of REALTIME, "
-               "REALTIME_COARSE, MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME");
+               "REALTIME_COARSE, MONOTONIC, MONOTONIC_COARSE, MONOTONIC_RAW, BOOTTIME.");
 }
 
 static void test_cycles(void) {
@@ -624,6 +632,31 @@ static void test_json_limits(void) {
   CHECK_EQ_STR(perr_limited(doc, 0, 24, &code), "OK");
 }
 
+/* When several checks fail, the first reported is Perfetto's: trace_time,
+ * then files, then attributes, whatever their document order; then the
+ * trace_time file before sync_to files; in clocks, sync_to before offset_ns. */
+static void test_validation_order(void) {
+  CHECK(strstr(perr(M(V1 "\"files\": [{\"path\": \"a\", \"machine\": {\"name\": \"\"}}], "
+                         "\"trace_time\": {\"clock\": \"X\"}")),
+               "unknown clock name: X") != NULL);
+  CHECK_EQ_STR(perr(M(V1 "\"attributes\": {\"a\": null}, \"files\": [{\"path\": \"a\", "
+                         "\"machine\": {\"name\": \"\"}}]")),
+               "perfetto_manifest: machine: name must be non-empty");
+  CHECK_EQ_STR(perr(M(V1 "\"files\": [{\"path\": \"a\", \"clocks\": {\"sync_to\": "
+                         "{\"file\": \"zz\"}}}], \"trace_time\": {\"clock\": \"BOOTTIME\", "
+                         "\"file\": \"qq\"}")),
+               "perfetto_manifest: trace_time: file names unknown file 'qq'. It must match "
+               "the `path` of an entry in the `files` array.");
+  CHECK(strstr(perr(M(V1 "\"files\": [{\"path\": \"a\", \"clocks\": {\"offset_ns\": 1.5, "
+                         "\"sync_to\": {}}}]")),
+               "sync_to.file is required") != NULL);
+  CHECK(strstr(perr(M(V1 "\"files\": [{\"path\": \"a\", \"clocks\": {\"offset_ns\": [1], "
+                         "\"sync_to\": {\"file\": \"a\"}}}]")),
+               "clocks: offset_ns must be an integer") != NULL);
+  CHECK_EQ_STR(perr(M(V1 "\"attributes\": {\"\": \"x\"}")),
+               "perfetto_manifest: attributes: keys must be non-empty");
+}
+
 int main(void) {
   RUN_TEST(test_json_limits);
   RUN_TEST(test_seed_example);
@@ -632,6 +665,7 @@ int main(void) {
   RUN_TEST(test_error_table);
   RUN_TEST(test_trace_time_errors);
   RUN_TEST(test_type_errors);
+  RUN_TEST(test_validation_order);
   RUN_TEST(test_cycles);
   RUN_TEST(test_conformance_manifests);
   RUN_TEST(test_content_checks);
