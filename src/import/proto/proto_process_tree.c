@@ -110,8 +110,7 @@ static int proto_tree_parent(import_file *f, uint32_t machine, const proto_tree_
   int64_t current = storage_get_i64_or(pt, PROCESS_parent_upid, *upid, -1);
   if (current < 0) storage_set_i64(pt, PROCESS_parent_upid, *upid, parent);
   else if (current != parent)
-    rc = stats_add(&ctx->stats, stat_process_tracker_parent_pid_changed, -1,
-                   model_machine_column(machine), -1, 1);
+    rc = import_stat(f, stat_process_tracker_parent_pid_changed, 1);
   return rc;
 }
 
