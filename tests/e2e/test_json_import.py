@@ -56,6 +56,32 @@ class JsonImportTest(e.TempDirTest):
         ], 'select name, dur from slice order by id')
         self.assertEqual(out, '"name","dur"\n"outer",2000\n"inner",-1\n')
 
+    def test_instant_and_overflow_track_types(self):
+        events = [
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 0, 'dur': 10, 'name': 'a'},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 5, 'dur': 10, 'name': 'b'},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 7, 'dur': 10, 'name': 'c'},
+            {'ph': 'i', 's': 'p', 'pid': 1, 'tid': 2, 'ts': 20, 'name': 'p'},
+            {'ph': 'i', 's': 'g', 'pid': 1, 'tid': 2, 'ts': 21, 'name': 'g'},
+        ]
+        out = self.load(events, "select t.type, group_concat(d.key || '=' || d.int_value), "
+                        "s.string_value from track t "
+                        "left join args d on d.arg_set_id = t.dimension_arg_set_id "
+                        "left join args s on s.arg_set_id = t.source_arg_set_id "
+                        "group by t.id order by t.id")
+        self.assertEqual(out.splitlines()[1:], [
+            '"thread_execution","utid=2","[NULL]"',
+            '"thread_overlapping_slice","utid=2,track_compressor_idx=0","[NULL]"',
+            '"thread_overlapping_slice","utid=2,track_compressor_idx=1","[NULL]"',
+            '"chrome_process_instant","upid=1","chrome"',
+            '"legacy_chrome_global_instants","[NULL]","chrome"'])
+
+    def test_track_arg_sets_come_before_slice_args(self):
+        out = self.load([{'ph': 'i', 's': 'p', 'pid': 1, 'tid': 2, 'ts': 4, 'name': 'p',
+                          'args': {'y': 1}}],
+                        'select arg_set_id, key from args order by arg_set_id')
+        self.assertEqual(out, '"arg_set_id","key"\n0,"upid"\n1,"source"\n2,"args.y"\n')
+
     def test_async_scopes(self):
         out = self.load([
             {'ph': 'b', 'pid': 1, 'ts': 1, 'name': 'g', 'cat': 'c', 'id': 7},

@@ -201,41 +201,73 @@ static void json_set_thread_time(import_file *f, const json_event *e,
 }
 
 /* A complete slice on the thread track, or on an overflow track when it
- * would partially overlap its parent (slice_spill_overlapping_complete_event). */
+ * would partially overlap its parent (slice_spill_overlapping_complete_event):
+ * the thread's first "thread_overlapping_slice" track where it fits, the
+ * n-th with dimensions {utid, track_compressor_idx = n - 1}. */
 static int json_complete_track(import_file *f, const json_event *e, uint32_t utid,
                                int64_t ts, uint32_t *track) {
   int rc = model_thread_track(f->ctx, utid, track);
   if (rc || slice_stack_fits(f->ctx, *track, ts, e->dur.ns)) return rc;
   rc = import_stat(f, stat_slice_spill_overlapping_complete_event, 1);
-  for (uint64_t n = 1; !rc && n <= JSON_MAX_OVERFLOW_TRACKS; n++) {
+  for (int64_t idx = 0; !rc && idx < JSON_MAX_OVERFLOW_TRACKS; idx++) {
     model_track_spec s;
     model_track_spec_init(&s);
-    s.type = "thread";
+    s.type = "thread_overlapping_slice";
     s.utid = utid;
+    s.compressor_idx = idx;
     s.machine = f->machine;
-    s.extra_key = n;
     rc = model_track(f->ctx, &s, track);
     if (!rc && slice_stack_fits(f->ctx, *track, ts, e->dur.ns)) return WEFT_OK;
   }
   return rc; /* every overflow track overlaps too: the last one takes it */
 }
 
-static int json_thread_slice(import_file *f, const json_event *e, int64_t ts,
-                             const json_slice_ctx *c) {
+/* The track of a B, X or instant event (*track = UINT32_MAX: the event is
+ * dropped, a parser failure for instants of an unknown scope or without
+ * the pid/tid their scope needs). Instants: scope "g" on the global
+ * instant track, "p" on the process's "chrome_process_instant" track,
+ * "t" (the default) on the thread track. */
+static int json_slice_track(import_file *f, const json_event *e, int64_t ts,
+                            const json_slice_ctx *c, uint32_t *track) {
+  *track = UINT32_MAX;
+  if (e->ph == 'X') return e->dur.valid ? json_complete_track(f, e, c->utid, ts, track) : WEFT_OK;
+  if (e->ph == 'B') return model_thread_track(f->ctx, c->utid, track);
+  char scope = e->scope.ptr ? (e->scope.len == 1 ? e->scope.ptr[0] : '?') : 't';
+  if (scope == 't') {
+    if (!e->has_tid) return import_stat(f, stat_json_parser_failure, 1);
+    return model_thread_track(f->ctx, c->utid, track);
+  }
+  if (scope != 'g' && scope != 'p') return import_stat(f, stat_json_parser_failure, 1);
+  if (scope == 'p' && !e->has_pid) return import_stat(f, stat_json_parser_failure, 1);
+  model_track_spec s;
+  model_track_spec_init(&s);
+  s.type = scope == 'g' ? "legacy_chrome_global_instants" : "chrome_process_instant";
+  if (scope == 'p') s.upid = json_thread_upid(f, c->utid);
+  s.source = "chrome";
+  s.machine = f->machine;
+  return model_track(f->ctx, &s, track);
+}
+
+/* A B, X or instant event: its track first (as Perfetto, whose track's
+ * arg sets come before the slice's), then its args and slice. */
+static int json_slice(import_file *f, const json_event *e, int64_t ts, json_slice_ctx *c,
+                      base_error *err) {
   uint32_t track, slice;
-  int rc;
-  if (e->ph == 'X') {
-    if (!e->dur.valid) return WEFT_OK;
-    rc = json_complete_track(f, e, c->utid, ts, &track);
-    if (!rc) rc = model_slice_complete(f->ctx, track, ts, e->dur.ns, c->cat, c->name,
-                                       c->args, &slice);
+  int rc = json_slice_track(f, e, ts, c, &track);
+  if (rc || track == UINT32_MAX) return rc;
+  rc = json_read_args(f, e, &c->args, err);
+  if (rc) return rc;
+  if (e->ph == 'B') {
+    rc = model_slice_begin(f->ctx, track, ts, c->cat, c->name, c->args, &slice);
   } else {
-    rc = model_thread_track(f->ctx, c->utid, &track);
-    if (!rc) rc = model_slice_begin(f->ctx, track, ts, c->cat, c->name, c->args, &slice);
+    int64_t dur = e->ph == 'X' ? e->dur.ns : 0;
+    rc = model_slice_complete(f->ctx, track, ts, dur, c->cat, c->name, c->args, &slice);
   }
   if (rc) return rc;
-  json_set_thread_time(f, e, slice, 0);
-  return json_flow_v2(f, e, track);
+  int on_thread = e->ph == 'B' || e->ph == 'X' || !e->scope.ptr ||
+                  (e->scope.len == 1 && e->scope.ptr[0] == 't');
+  if (on_thread) json_set_thread_time(f, e, slice, e->ph != 'B' && e->ph != 'X');
+  return e->ph == 'B' || e->ph == 'X' ? json_flow_v2(f, e, track) : WEFT_OK;
 }
 
 /* An end that matches no open slice (by category and name, null matching
@@ -256,31 +288,6 @@ static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
     storage_set_i64(t, SLICE_thread_dur, (size_t)slice,
                     e->tts.ns - storage_get_i64(t, SLICE_thread_ts, slice));
   return WEFT_OK;
-}
-
-static int json_instant(import_file *f, const json_event *e, int64_t ts,
-                        const json_slice_ctx *c) {
-  char scope = e->scope.ptr ? (e->scope.len == 1 ? e->scope.ptr[0] : '?') : 't';
-  uint32_t track, slice;
-  int rc;
-  if (scope == 'g') {
-    model_track_spec s;
-    model_track_spec_init(&s);
-    s.type = "legacy_chrome_global_instants";
-    s.machine = f->machine;
-    rc = model_track(f->ctx, &s, &track);
-  } else if (scope == 'p') {
-    if (!e->has_pid) return import_stat(f, stat_json_parser_failure, 1);
-    rc = model_process_track(f->ctx, json_thread_upid(f, c->utid), &track);
-  } else if (scope == 't') {
-    if (!e->has_tid) return import_stat(f, stat_json_parser_failure, 1);
-    rc = model_thread_track(f->ctx, c->utid, &track);
-  } else {
-    return import_stat(f, stat_json_parser_failure, 1);
-  }
-  if (!rc) rc = model_slice_complete(f->ctx, track, ts, 0, c->cat, c->name, c->args, &slice);
-  if (!rc && scope == 't') json_set_thread_time(f, e, slice, 1);
-  return rc;
 }
 
 /* ---- async (b e n) ---- */
@@ -480,10 +487,5 @@ int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
       return WEFT_OK; /* other phases are not imported */
   }
   if (e->ph == 'E') return json_thread_end(f, e, ts, &c, err);
-  rc = json_read_args(f, e, &c.args, err);
-  if (rc) return rc;
-  switch (e->ph) {
-    case 'B': case 'X': return json_thread_slice(f, e, ts, &c);
-    default: return json_instant(f, e, ts, &c);
-  }
+  return json_slice(f, e, ts, &c, err);
 }
