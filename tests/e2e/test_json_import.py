@@ -82,6 +82,23 @@ class JsonImportTest(e.TempDirTest):
                         'select arg_set_id, key from args order by arg_set_id')
         self.assertEqual(out, '"arg_set_id","key"\n0,"upid"\n1,"source"\n2,"args.y"\n')
 
+    def test_end_args_join_the_slice_args(self):
+        out = self.load([
+            {'ph': 'B', 'pid': 1, 'tid': 2, 'ts': 0, 'name': 'a', 'args': {'x': 1, 'y': 2}},
+            {'ph': 'E', 'pid': 1, 'tid': 2, 'ts': 10, 'args': {'z': 3, 'x': 9}},
+            {'ph': 'B', 'pid': 1, 'tid': 2, 'ts': 20, 'name': 'b'},
+            {'ph': 'E', 'pid': 1, 'tid': 2, 'ts': 30, 'args': {'w': {'k': 1}}},
+            {'ph': 'b', 'id': '5', 'pid': 1, 'ts': 0, 'name': 'as', 'cat': 'c',
+             'args': {'x': 1}},
+            {'ph': 'e', 'id': '5', 'pid': 1, 'ts': 10, 'name': 'as', 'cat': 'c',
+             'args': {'x': 's', 'q': True}},
+            {'ph': 'E', 'pid': 1, 'tid': 2, 'ts': 40, 'args': {'unmatched': 1}},
+        ], "select s.name, a.key, coalesce(a.int_value, a.string_value) v from slice s "
+           "left join args a using(arg_set_id) order by s.id, a.id")
+        self.assertEqual(out.splitlines()[1:], [
+            '"a","args.x",9', '"a","args.y",2', '"a","args.z",3',
+            '"as","args.x","s"', '"as","args.q",1', '"b","args.w.k",1'])
+
     def test_async_scopes(self):
         out = self.load([
             {'ph': 'b', 'pid': 1, 'ts': 1, 'name': 'g', 'cat': 'c', 'id': 7},

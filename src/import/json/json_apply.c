@@ -129,14 +129,13 @@ static int json_args_value(import_file *f, json_tokenizer *tk, const json_token 
   }
 }
 
-static int json_read_args(import_file *f, const json_event *e, int64_t *arg_set,
-                          base_error *err) {
-  *arg_set = -1;
+/* Adds the event's args to the pending args (none without "args"). */
+static int json_pend_args(import_file *f, const json_event *e, base_error *err) {
   if (!e->args_offset) return WEFT_OK;
   json_state *st = f->state;
   json_tokenizer tk;
   int rc = json_trace_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
-                               f->len - e->args_offset, &st->limits, err);
+                                     f->len - e->args_offset, &st->limits, err);
   if (rc) return rc;
   base_buf key;
   base_buf_init(&key, 1 << 16);
@@ -146,11 +145,36 @@ static int json_read_args(import_file *f, const json_event *e, int64_t *arg_set,
   if (!rc) rc = json_args_container(f, &tk, &key, 1, err, 0);
   base_buf_free(&key);
   json_tokenizer_free(&tk);
+  return rc;
+}
+
+static int json_read_args(import_file *f, const json_event *e, int64_t *arg_set,
+                          base_error *err) {
+  *arg_set = -1;
+  int rc = json_pend_args(f, e, err);
   if (rc) {
     model_args_discard(f->ctx);
     return rc;
   }
   return model_args_commit(f->ctx, arg_set);
+}
+
+/* An end event's args join those of the slice it ends: a key the slice
+ * has takes the end's value in its place, others are appended. */
+static int json_end_args(import_file *f, const json_event *e, int64_t slice,
+                         base_error *err) {
+  if (!e->args_offset || slice < 0) return WEFT_OK;
+  trace_context *ctx = f->ctx;
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  int rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)slice, -1));
+  size_t first = model_args_pending(ctx);
+  if (!rc) rc = json_pend_args(f, e, err);
+  if (!rc) model_args_update_from(ctx, first);
+  int64_t arg_set = -1;
+  if (!rc) rc = model_args_commit(ctx, &arg_set);
+  else model_args_discard(ctx);
+  if (!rc && arg_set >= 0) model_slice_set_args(ctx, (uint32_t)slice, arg_set);
+  return rc;
 }
 
 /* Finds args.<key> (a scalar) in the event; 1 if found. */
@@ -271,7 +295,8 @@ static int json_slice(import_file *f, const json_event *e, int64_t ts, json_slic
 }
 
 /* An end that matches no open slice (by category and name, null matching
- * anything) is dropped silently, its args unread, as Perfetto does. */
+ * anything) is dropped silently, its args unread, as Perfetto does; one
+ * that matches adds its args to the slice's (json_end_args). */
 static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
                            json_slice_ctx *c, base_error *err) {
   uint32_t track;
@@ -279,11 +304,9 @@ static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
   int rc = model_thread_track(f->ctx, c->utid, &track);
   if (!rc) rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &slice);
   if (rc || slice < 0) return rc;
-  rc = json_read_args(f, e, &c->args, err);
+  rc = json_end_args(f, e, slice, err);
   if (rc) return rc;
   storage_table *t = ctx_table(f->ctx, TABLE_SLICE);
-  if (c->args >= 0 && storage_is_null(t, SLICE_arg_set_id, (size_t)slice))
-    storage_set_i64(t, SLICE_arg_set_id, (size_t)slice, c->args);
   if (e->tts.valid && !storage_is_null(t, SLICE_thread_ts, (size_t)slice))
     storage_set_i64(t, SLICE_thread_dur, (size_t)slice,
                     e->tts.ns - storage_get_i64(t, SLICE_thread_ts, slice));
@@ -303,7 +326,8 @@ static int json_async(import_file *f, json_event *e, int64_t ts, json_slice_ctx 
   if (rc) return rc;
   if (e->ph == 'e') {
     int64_t ended;
-    return slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &ended);
+    rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &ended);
+    return rc ? rc : json_end_args(f, e, ended, err);
   }
   rc = json_read_args(f, e, &c->args, err);
   if (rc) return rc;
