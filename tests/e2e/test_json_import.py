@@ -208,12 +208,37 @@ class JsonImportTest(e.TempDirTest):
                         "where name glob 'json_metadata.*' order by name")
         self.assertEqual(out, '"name","int_value","str_value"\n'
                          '"json_metadata.a",1,"[NULL]"\n'
+                         '"json_metadata.nested","[NULL]","{"no": 1}"\n'
                          '"json_metadata.s","[NULL]","x"\n')
         out = self.load(trace, "select tid, extract_arg(p.arg_set_id, "
                         "'process_sort_index_hint') as ph, extract_arg(t.arg_set_id, "
                         "'thread_sort_index_hint') as th from thread t join process p "
                         "using(upid) where pid = 4 order by tid")
         self.assertEqual(out, '"tid","ph","th"\n4,-3,"[NULL]"\n6,-3,9\n')
+
+    def test_metadata_values_as_perfetto_stores_them(self):
+        text = ('{"traceEvents": [], "metadata": {"o": { "z": 1 ,"a":[ "\\u0041" ]},'
+                '"e": {}, "f": 1.25, "g": 1e20, "h": 2.0, "i": 1e6, "j": 1.0000001,'
+                '"k": 9223372036854775808, "l": 18446744073709551615, "m": null,'
+                '"n": -9223372036854775809, "s": "\\u0041\\/", "t": true,'
+                '"u": 1e400, "v": 1}}')
+        out = self.load(text, "select name, int_value, str_value from metadata "
+                        "where name != 'trace_time_clock_id'")
+        self.assertEqual(out.splitlines()[1:], [
+            '"trace_type","[NULL]","json"',
+            '"json_metadata.o","[NULL]","{ "z": 1 ,"a":[ "\\u0041" ]}"',
+            '"json_metadata.e","[NULL]","{}"',
+            '"json_metadata.f","[NULL]","1.25"',
+            '"json_metadata.g","[NULL]","1e+20"',
+            '"json_metadata.h",2,"[NULL]"',
+            '"json_metadata.i",1000000,"[NULL]"',
+            '"json_metadata.j","[NULL]","1"',
+            '"json_metadata.k","[NULL]","-9.22337e+18"',
+            '"json_metadata.l",-1,"[NULL]"',
+            '"json_metadata.n","[NULL]","9.22337e+18"',
+            '"json_metadata.s","[NULL]","A/"',
+            '"json_metadata.t",1,"[NULL]"',
+            '"trace_size_bytes",%d,"[NULL]"' % len(text)])
 
     def test_overlapping_complete_spills(self):
         events = [{'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 0, 'dur': 10, 'name': 'a'},
