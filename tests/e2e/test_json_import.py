@@ -240,6 +240,30 @@ class JsonImportTest(e.TempDirTest):
             '"json_metadata.t",1,"[NULL]"',
             '"trace_size_bytes",%d,"[NULL]"' % len(text)])
 
+    def test_pid_0_is_not_the_swapper_and_tid_0_is_the_pid(self):
+        out = self.load([
+            {'ph': 'X', 'pid': 0, 'tid': 0, 'ts': 0, 'dur': 10, 'name': 'a'},
+            {'ph': 'X', 'pid': 0, 'tid': 5, 'ts': 1, 'dur': 1, 'name': 'b'},
+            {'ph': 'X', 'pid': 7, 'tid': 0, 'ts': 2, 'dur': 1, 'name': 'c'},
+            {'ph': 'X', 'ts': 3, 'dur': 1, 'name': 'd'},
+            {'ph': 'M', 'pid': 0, 'name': 'process_name', 'args': {'name': 'P0'}},
+            {'ph': 'M', 'pid': 7, 'tid': 0, 'name': 'thread_name', 'args': {'name': 'T7'}},
+        ], "select utid, tid, upid, thread.name, is_main_thread, process.name, "
+           "(select group_concat(s.name) from slice s join thread_track t "
+           "on s.track_id = t.id where t.utid = thread.utid) as slices "
+           "from thread left join process using(upid) order by utid")
+        self.assertEqual(out.splitlines()[1:], [
+            '0,0,0,"[NULL]",1,"[NULL]","[NULL]"',
+            '1,0,1,"[NULL]",1,"P0","a,d"',
+            '2,7,2,"T7",1,"[NULL]","c"',
+            '3,5,1,"[NULL]",0,"P0","b"'])
+
+    def test_string_tid_names_its_thread_before_the_event_thread(self):
+        out = self.load([{'ph': 'X', 'pid': 8, 'tid': 'w', 'ts': 3, 'dur': 1, 'name': 'f'}],
+                        'select utid, upid, name, is_main_thread from thread order by utid')
+        self.assertEqual(out.splitlines()[1:], ['0,0,"[NULL]",1', '1,1,"w",0',
+                                                '2,1,"[NULL]",1'])
+
     def test_overlapping_complete_spills(self):
         events = [{'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 0, 'dur': 10, 'name': 'a'},
                   {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 5, 'dur': 10, 'name': 'b'},

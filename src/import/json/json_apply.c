@@ -23,17 +23,23 @@ static int json_intern(import_file *f, const json_str *s, string_id *out) {
   return ctx_intern(f->ctx, s->ptr, s->len, out);
 }
 
-/* The process and its main thread (tid = pid), as JSON processes get. */
+/* The process and its main thread (tid = pid), as JSON processes get.
+ * pid 0 is never the swapper (upid 0): its first use starts a process of
+ * its own, which later pid 0 events (of any JSON file) share. */
 static int json_process(import_file *f, int64_t pid, uint32_t *upid) {
-  uint32_t utid;
-  int rc = model_thread_in_process(f->ctx, f->machine, pid, pid, &utid);
+  uint32_t utid, live;
+  int rc = WEFT_OK;
+  if (pid == 0 && model_process_find(f->ctx, f->machine, 0, &live) && live == 0)
+    rc = model_process_start(f->ctx, f->machine, 0, -1, &live);
+  if (!rc) rc = model_thread_in_process(f->ctx, f->machine, pid, pid, &utid);
   if (rc) return rc;
   *upid = (uint32_t)storage_get_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid, utid);
   return WEFT_OK;
 }
 
 /* pid/tid given as strings: the string's id is the number, the string the
- * name (a shorthand some tools write). */
+ * name (a shorthand some tools write); the process or thread so named is
+ * made here, before the event's own. */
 static int json_resolve_ids(import_file *f, json_event *e) {
   string_id id;
   int rc = WEFT_OK;
@@ -48,20 +54,32 @@ static int json_resolve_ids(import_file *f, json_event *e) {
   }
   if (e->tid_str.ptr) {
     rc = ctx_intern(f->ctx, e->tid_str.ptr, e->tid_str.len, &id);
-    if (!rc) e->tid = id;
+    if (rc) return rc;
+    e->tid = id;
+    uint32_t utid;
+    rc = model_thread(f->ctx, f->machine, e->tid, &utid);
+    if (!rc) rc = model_thread_set_name(f->ctx, utid, e->tid_str.ptr, e->tid_str.len);
   }
   return rc;
 }
 
-static int json_event_thread(import_file *f, const json_event *e, uint32_t *utid) {
-  int64_t pid = e->has_pid ? e->pid : 0;
-  int64_t tid = e->has_tid ? e->tid : pid;
+/* The event's pid (0 when absent) and tid (its pid when absent or 0). */
+static void json_event_ids(const json_event *e, int64_t *pid, int64_t *tid) {
+  *pid = e->has_pid ? e->pid : 0;
+  *tid = e->has_tid && e->tid != 0 ? e->tid : *pid;
+}
+
+/* The thread tid of process pid (json_process's, for pid 0). */
+static int json_thread(import_file *f, int64_t pid, int64_t tid, uint32_t *utid) {
   uint32_t upid;
   int rc = json_process(f, pid, &upid);
-  if (!rc) rc = model_thread_in_process(f->ctx, f->machine, tid, pid, utid);
-  if (!rc && e->tid_str.ptr)
-    rc = model_thread_set_name(f->ctx, *utid, e->tid_str.ptr, e->tid_str.len);
-  return rc;
+  return rc ? rc : model_thread_in_process(f->ctx, f->machine, tid, pid, utid);
+}
+
+static int json_event_thread(import_file *f, const json_event *e, uint32_t *utid) {
+  int64_t pid, tid;
+  json_event_ids(e, &pid, &tid);
+  return json_thread(f, pid, tid, utid);
 }
 
 static uint32_t json_thread_upid(import_file *f, uint32_t utid) {
@@ -425,8 +443,8 @@ static int json_sort_hint(import_file *f, const char *key, schema_table_id table
 static int json_metadata(import_file *f, const json_event *e, base_error *err) {
   const json_str *n = &e->name;
   if (!n->ptr) return WEFT_OK;
-  int64_t pid = e->has_pid ? e->pid : 0;
-  int64_t tid = e->has_tid ? e->tid : pid;
+  int64_t pid, tid;
+  json_event_ids(e, &pid, &tid);
   int is_process = n->len == 12 && !memcmp(n->ptr, "process_name", 12);
   int is_thread = n->len == 11 && !memcmp(n->ptr, "thread_name", 11);
   int is_psort = n->len == 18 && !memcmp(n->ptr, "process_sort_index", 18);
@@ -437,7 +455,7 @@ static int json_metadata(import_file *f, const json_event *e, base_error *err) {
     return WEFT_OK;
   uint32_t upid = 0, utid = 0;
   int rc = is_process || is_psort ? json_process(f, pid, &upid)
-                                  : model_thread_in_process(f->ctx, f->machine, tid, pid, &utid);
+                                  : json_thread(f, pid, tid, &utid);
   if (rc) return rc;
   if (is_psort)
     return json_sort_hint(f, "process_sort_index_hint", TABLE_PROCESS,
