@@ -264,6 +264,15 @@ class JsonImportTest(e.TempDirTest):
         self.assertEqual(out.splitlines()[1:], ['0,0,"[NULL]",1', '1,1,"w",0',
                                                 '2,1,"[NULL]",1'])
 
+    def test_integer_args_beyond_int64_wrap(self):
+        text = ('[{"ph": "X", "pid": 1, "tid": 1, "ts": 0, "dur": 1, "name": "a", "args": '
+                '{"u": 18446744073709551615, "v": 9223372036854775807, "w": 1.5}}]')
+        out = self.load(text, "select key, value_type, display_value from args "
+                        "where key glob 'args.*' order by key")
+        self.assertEqual(out.splitlines()[1:], ['"args.u","real","-1.0"',
+                                                '"args.v","int","9223372036854775807"',
+                                                '"args.w","real","1.5"'])
+
     def test_overlapping_complete_spills(self):
         events = [{'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 0, 'dur': 10, 'name': 'a'},
                   {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 5, 'dur': 10, 'name': 'b'},

@@ -138,7 +138,7 @@ static int json_args_value(import_file *f, json_tokenizer *tk, const json_token 
     }
     case JSON_TOK_NUMBER:
       if (t->is_int) return model_arg_int(ctx, key->data, key->len, MODEL_ARG_INT, t->i);
-      return model_arg_real(ctx, key->data, key->len, t->d);
+      return model_arg_real(ctx, key->data, key->len, json_number_double(t));
     case JSON_TOK_TRUE:
     case JSON_TOK_FALSE:
       return model_arg_int(ctx, key->data, key->len, MODEL_ARG_BOOL, t->type == JSON_TOK_TRUE);

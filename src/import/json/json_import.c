@@ -37,19 +37,9 @@
  * that overflows a double ends the metadata object (its later members are
  * dropped). */
 
-/* An integer literal beyond int64 as Perfetto reads it: its digits modulo
- * 2^64 (negated for '-'), taken as int64, then as a double. */
-static double json_wrapped_integer(const json_token *v) {
-  uint64_t u = 0;
-  size_t i = v->len && v->ptr[0] == '-' ? 1 : 0;
-  for (size_t j = i; j < v->len; j++) u = u * 10 + (uint64_t)(v->ptr[j] - '0');
-  if (i) u = 0 - u;
-  return (double)(int64_t)u;
-}
-
 static int json_metadata_number(import_file *f, const char *name, const json_token *v) {
   if (v->is_int) return ctx_metadata_set_int(f->ctx, name, v->i, -1, f->trace_id);
-  double d = v->is_integral ? json_wrapped_integer(v) : v->d;
+  double d = json_number_double(v);
   if (d > -9223372036854775808.0 && d < 9223372036854775808.0 && d == (double)(int64_t)d)
     return ctx_metadata_set_int(f->ctx, name, (int64_t)d, -1, f->trace_id);
   char text[64];
