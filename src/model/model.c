@@ -317,14 +317,14 @@ void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {
 
 void model_track_spec_init(model_track_spec *s) {
   memset(s, 0, sizeof *s);
-  s->utid = s->upid = s->cpu = s->parent_id = -1;
+  s->utid = s->upid = s->cpu = s->parent_id = s->compressor_idx = -1;
 }
 
 /* A hash of the spec's numbers, type and name, laid out one after another
  * (in a stack buffer unless the strings are long). */
 static uint64_t model_track_key(const model_track_spec *s) {
   int64_t nums[8] = {s->is_counter, s->machine, s->utid, s->upid, s->cpu,
-                     s->parent_id, (int64_t)s->extra_key, 0};
+                     s->parent_id, (int64_t)s->extra_key, s->compressor_idx};
   const char *type = s->type ? s->type : "", *name = s->name ? s->name : "\x01";
   size_t type_len = s->type ? strlen(s->type) + 1 : 1, name_len = s->name ? strlen(s->name) + 1 : 1;
   size_t len = sizeof nums + type_len + name_len;
@@ -345,8 +345,16 @@ static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
   if (s->utid >= 0) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_INT, s->utid);
   if (!rc && s->upid >= 0) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, s->upid);
   if (!rc && s->cpu >= 0) rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, s->cpu);
+  if (!rc && s->compressor_idx >= 0)
+    rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, s->compressor_idx);
   if (!rc) rc = model_args_commit(ctx, arg_set);
   return rc;
+}
+
+static int model_track_source(trace_context *ctx, const model_track_spec *s, int64_t *arg_set) {
+  if (!s->source) return WEFT_OK;
+  int rc = model_arg_string(ctx, "source", 6, s->source, strlen(s->source), MODEL_ARG_STRING);
+  return rc ? rc : model_args_commit(ctx, arg_set);
 }
 
 static int model_set_optional_str(trace_context *ctx, storage_table *t, size_t col,
@@ -361,8 +369,9 @@ static int model_set_optional_str(trace_context *ctx, storage_table *t, size_t c
 static int model_new_track(trace_context *ctx, const model_track_spec *s,
                            uint32_t *track) {
   storage_table *t = ctx_table(ctx, TABLE_TRACK);
-  int64_t dims = -1;
+  int64_t dims = -1, source = -1;
   int rc = model_track_dimensions(ctx, s, &dims);
+  if (!rc) rc = model_track_source(ctx, s, &source);
   if (!rc) rc = storage_table_append(t, track);
   if (!rc) rc = model_set_optional_str(ctx, t, TRACK_name, *track, s->name);
   if (!rc) rc = model_set_optional_str(ctx, t, TRACK_type, *track, s->type);
@@ -371,6 +380,7 @@ static int model_new_track(trace_context *ctx, const model_track_spec *s,
   if (!rc) rc = model_set_optional_str(ctx, t, TRACK_counter_unit, *track, s->unit);
   if (rc) return rc;
   if (dims >= 0) storage_set_i64(t, TRACK_dimension_arg_set_id, *track, dims);
+  if (source >= 0) storage_set_i64(t, TRACK_source_arg_set_id, *track, source);
   if (s->parent_id >= 0) storage_set_i64(t, TRACK_parent_id, *track, s->parent_id);
   int64_t m = model_machine_column(s->machine);
   if (m >= 0) storage_set_i64(t, TRACK_machine_id, *track, m);

@@ -147,6 +147,9 @@ typedef struct model_track_spec {
   int64_t parent_id;      /* -1 for none */
   const char *unit;       /* counters; may be NULL */
   uint64_t extra_key;     /* distinguishes otherwise equal tracks (uuid...) */
+  int64_t compressor_idx; /* dimension track_compressor_idx (after utid, upid,
+                             cpu); -1 for none */
+  const char *source;     /* source arg {source: <this>}; NULL for none */
 } model_track_spec;
 void model_track_spec_init(model_track_spec *s);
 /* Finds the track with this identity or creates it. */

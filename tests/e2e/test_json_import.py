@@ -56,6 +56,49 @@ class JsonImportTest(e.TempDirTest):
         ], 'select name, dur from slice order by id')
         self.assertEqual(out, '"name","dur"\n"outer",2000\n"inner",-1\n')
 
+    def test_instant_and_overflow_track_types(self):
+        events = [
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 0, 'dur': 10, 'name': 'a'},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 5, 'dur': 10, 'name': 'b'},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 7, 'dur': 10, 'name': 'c'},
+            {'ph': 'i', 's': 'p', 'pid': 1, 'tid': 2, 'ts': 20, 'name': 'p'},
+            {'ph': 'i', 's': 'g', 'pid': 1, 'tid': 2, 'ts': 21, 'name': 'g'},
+        ]
+        out = self.load(events, "select t.type, group_concat(d.key || '=' || d.int_value), "
+                        "s.string_value from track t "
+                        "left join args d on d.arg_set_id = t.dimension_arg_set_id "
+                        "left join args s on s.arg_set_id = t.source_arg_set_id "
+                        "group by t.id order by t.id")
+        self.assertEqual(out.splitlines()[1:], [
+            '"thread_execution","utid=2","[NULL]"',
+            '"thread_overlapping_slice","utid=2,track_compressor_idx=0","[NULL]"',
+            '"thread_overlapping_slice","utid=2,track_compressor_idx=1","[NULL]"',
+            '"chrome_process_instant","upid=1","chrome"',
+            '"legacy_chrome_global_instants","[NULL]","chrome"'])
+
+    def test_track_arg_sets_come_before_slice_args(self):
+        out = self.load([{'ph': 'i', 's': 'p', 'pid': 1, 'tid': 2, 'ts': 4, 'name': 'p',
+                          'args': {'y': 1}}],
+                        'select arg_set_id, key from args order by arg_set_id')
+        self.assertEqual(out, '"arg_set_id","key"\n0,"upid"\n1,"source"\n2,"args.y"\n')
+
+    def test_end_args_join_the_slice_args(self):
+        out = self.load([
+            {'ph': 'B', 'pid': 1, 'tid': 2, 'ts': 0, 'name': 'a', 'args': {'x': 1, 'y': 2}},
+            {'ph': 'E', 'pid': 1, 'tid': 2, 'ts': 10, 'args': {'z': 3, 'x': 9}},
+            {'ph': 'B', 'pid': 1, 'tid': 2, 'ts': 20, 'name': 'b'},
+            {'ph': 'E', 'pid': 1, 'tid': 2, 'ts': 30, 'args': {'w': {'k': 1}}},
+            {'ph': 'b', 'id': '5', 'pid': 1, 'ts': 0, 'name': 'as', 'cat': 'c',
+             'args': {'x': 1}},
+            {'ph': 'e', 'id': '5', 'pid': 1, 'ts': 10, 'name': 'as', 'cat': 'c',
+             'args': {'x': 's', 'q': True}},
+            {'ph': 'E', 'pid': 1, 'tid': 2, 'ts': 40, 'args': {'unmatched': 1}},
+        ], "select s.name, a.key, coalesce(a.int_value, a.string_value) v from slice s "
+           "left join args a using(arg_set_id) order by s.id, a.id")
+        self.assertEqual(out.splitlines()[1:], [
+            '"a","args.x",9', '"a","args.y",2', '"a","args.z",3',
+            '"as","args.x","s"', '"as","args.q",1', '"b","args.w.k",1'])
+
     def test_async_scopes(self):
         out = self.load([
             {'ph': 'b', 'pid': 1, 'ts': 1, 'name': 'g', 'cat': 'c', 'id': 7},
@@ -165,12 +208,70 @@ class JsonImportTest(e.TempDirTest):
                         "where name glob 'json_metadata.*' order by name")
         self.assertEqual(out, '"name","int_value","str_value"\n'
                          '"json_metadata.a",1,"[NULL]"\n'
+                         '"json_metadata.nested","[NULL]","{"no": 1}"\n'
                          '"json_metadata.s","[NULL]","x"\n')
         out = self.load(trace, "select tid, extract_arg(p.arg_set_id, "
                         "'process_sort_index_hint') as ph, extract_arg(t.arg_set_id, "
                         "'thread_sort_index_hint') as th from thread t join process p "
                         "using(upid) where pid = 4 order by tid")
         self.assertEqual(out, '"tid","ph","th"\n4,-3,"[NULL]"\n6,-3,9\n')
+
+    def test_metadata_values_as_perfetto_stores_them(self):
+        text = ('{"traceEvents": [], "metadata": {"o": { "z": 1 ,"a":[ "\\u0041" ]},'
+                '"e": {}, "f": 1.25, "g": 1e20, "h": 2.0, "i": 1e6, "j": 1.0000001,'
+                '"k": 9223372036854775808, "l": 18446744073709551615, "m": null,'
+                '"n": -9223372036854775809, "s": "\\u0041\\/", "t": true,'
+                '"u": 1e400, "v": 1}}')
+        out = self.load(text, "select name, int_value, str_value from metadata "
+                        "where name != 'trace_time_clock_id'")
+        self.assertEqual(out.splitlines()[1:], [
+            '"trace_type","[NULL]","json"',
+            '"json_metadata.o","[NULL]","{ "z": 1 ,"a":[ "\\u0041" ]}"',
+            '"json_metadata.e","[NULL]","{}"',
+            '"json_metadata.f","[NULL]","1.25"',
+            '"json_metadata.g","[NULL]","1e+20"',
+            '"json_metadata.h",2,"[NULL]"',
+            '"json_metadata.i",1000000,"[NULL]"',
+            '"json_metadata.j","[NULL]","1"',
+            '"json_metadata.k","[NULL]","-9.22337e+18"',
+            '"json_metadata.l",-1,"[NULL]"',
+            '"json_metadata.n","[NULL]","9.22337e+18"',
+            '"json_metadata.s","[NULL]","A/"',
+            '"json_metadata.t",1,"[NULL]"',
+            '"trace_size_bytes",%d,"[NULL]"' % len(text)])
+
+    def test_pid_0_is_not_the_swapper_and_tid_0_is_the_pid(self):
+        out = self.load([
+            {'ph': 'X', 'pid': 0, 'tid': 0, 'ts': 0, 'dur': 10, 'name': 'a'},
+            {'ph': 'X', 'pid': 0, 'tid': 5, 'ts': 1, 'dur': 1, 'name': 'b'},
+            {'ph': 'X', 'pid': 7, 'tid': 0, 'ts': 2, 'dur': 1, 'name': 'c'},
+            {'ph': 'X', 'ts': 3, 'dur': 1, 'name': 'd'},
+            {'ph': 'M', 'pid': 0, 'name': 'process_name', 'args': {'name': 'P0'}},
+            {'ph': 'M', 'pid': 7, 'tid': 0, 'name': 'thread_name', 'args': {'name': 'T7'}},
+        ], "select utid, tid, upid, thread.name, is_main_thread, process.name, "
+           "(select group_concat(s.name) from slice s join thread_track t "
+           "on s.track_id = t.id where t.utid = thread.utid) as slices "
+           "from thread left join process using(upid) order by utid")
+        self.assertEqual(out.splitlines()[1:], [
+            '0,0,0,"[NULL]",1,"[NULL]","[NULL]"',
+            '1,0,1,"[NULL]",1,"P0","a,d"',
+            '2,7,2,"T7",1,"[NULL]","c"',
+            '3,5,1,"[NULL]",0,"P0","b"'])
+
+    def test_string_tid_names_its_thread_before_the_event_thread(self):
+        out = self.load([{'ph': 'X', 'pid': 8, 'tid': 'w', 'ts': 3, 'dur': 1, 'name': 'f'}],
+                        'select utid, upid, name, is_main_thread from thread order by utid')
+        self.assertEqual(out.splitlines()[1:], ['0,0,"[NULL]",1', '1,1,"w",0',
+                                                '2,1,"[NULL]",1'])
+
+    def test_integer_args_beyond_int64_wrap(self):
+        text = ('[{"ph": "X", "pid": 1, "tid": 1, "ts": 0, "dur": 1, "name": "a", "args": '
+                '{"u": 18446744073709551615, "v": 9223372036854775807, "w": 1.5}}]')
+        out = self.load(text, "select key, value_type, display_value from args "
+                        "where key glob 'args.*' order by key")
+        self.assertEqual(out.splitlines()[1:], ['"args.u","real","-1.0"',
+                                                '"args.v","int","9223372036854775807"',
+                                                '"args.w","real","1.5"'])
 
     def test_overlapping_complete_spills(self):
         events = [{'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 0, 'dur': 10, 'name': 'a'},

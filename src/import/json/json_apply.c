@@ -23,17 +23,23 @@ static int json_intern(import_file *f, const json_str *s, string_id *out) {
   return ctx_intern(f->ctx, s->ptr, s->len, out);
 }
 
-/* The process and its main thread (tid = pid), as JSON processes get. */
+/* The process and its main thread (tid = pid), as JSON processes get.
+ * pid 0 is never the swapper (upid 0): its first use starts a process of
+ * its own, which later pid 0 events (of any JSON file) share. */
 static int json_process(import_file *f, int64_t pid, uint32_t *upid) {
-  uint32_t utid;
-  int rc = model_thread_in_process(f->ctx, f->machine, pid, pid, &utid);
+  uint32_t utid, live;
+  int rc = WEFT_OK;
+  if (pid == 0 && model_process_find(f->ctx, f->machine, 0, &live) && live == 0)
+    rc = model_process_start(f->ctx, f->machine, 0, -1, &live);
+  if (!rc) rc = model_thread_in_process(f->ctx, f->machine, pid, pid, &utid);
   if (rc) return rc;
   *upid = (uint32_t)storage_get_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid, utid);
   return WEFT_OK;
 }
 
 /* pid/tid given as strings: the string's id is the number, the string the
- * name (a shorthand some tools write). */
+ * name (a shorthand some tools write); the process or thread so named is
+ * made here, before the event's own. */
 static int json_resolve_ids(import_file *f, json_event *e) {
   string_id id;
   int rc = WEFT_OK;
@@ -48,20 +54,32 @@ static int json_resolve_ids(import_file *f, json_event *e) {
   }
   if (e->tid_str.ptr) {
     rc = ctx_intern(f->ctx, e->tid_str.ptr, e->tid_str.len, &id);
-    if (!rc) e->tid = id;
+    if (rc) return rc;
+    e->tid = id;
+    uint32_t utid;
+    rc = model_thread(f->ctx, f->machine, e->tid, &utid);
+    if (!rc) rc = model_thread_set_name(f->ctx, utid, e->tid_str.ptr, e->tid_str.len);
   }
   return rc;
 }
 
-static int json_event_thread(import_file *f, const json_event *e, uint32_t *utid) {
-  int64_t pid = e->has_pid ? e->pid : 0;
-  int64_t tid = e->has_tid ? e->tid : pid;
+/* The event's pid (0 when absent) and tid (its pid when absent or 0). */
+static void json_event_ids(const json_event *e, int64_t *pid, int64_t *tid) {
+  *pid = e->has_pid ? e->pid : 0;
+  *tid = e->has_tid && e->tid != 0 ? e->tid : *pid;
+}
+
+/* The thread tid of process pid (json_process's, for pid 0). */
+static int json_thread(import_file *f, int64_t pid, int64_t tid, uint32_t *utid) {
   uint32_t upid;
   int rc = json_process(f, pid, &upid);
-  if (!rc) rc = model_thread_in_process(f->ctx, f->machine, tid, pid, utid);
-  if (!rc && e->tid_str.ptr)
-    rc = model_thread_set_name(f->ctx, *utid, e->tid_str.ptr, e->tid_str.len);
-  return rc;
+  return rc ? rc : model_thread_in_process(f->ctx, f->machine, tid, pid, utid);
+}
+
+static int json_event_thread(import_file *f, const json_event *e, uint32_t *utid) {
+  int64_t pid, tid;
+  json_event_ids(e, &pid, &tid);
+  return json_thread(f, pid, tid, utid);
 }
 
 static uint32_t json_thread_upid(import_file *f, uint32_t utid) {
@@ -120,7 +138,7 @@ static int json_args_value(import_file *f, json_tokenizer *tk, const json_token 
     }
     case JSON_TOK_NUMBER:
       if (t->is_int) return model_arg_int(ctx, key->data, key->len, MODEL_ARG_INT, t->i);
-      return model_arg_real(ctx, key->data, key->len, t->d);
+      return model_arg_real(ctx, key->data, key->len, json_number_double(t));
     case JSON_TOK_TRUE:
     case JSON_TOK_FALSE:
       return model_arg_int(ctx, key->data, key->len, MODEL_ARG_BOOL, t->type == JSON_TOK_TRUE);
@@ -129,14 +147,13 @@ static int json_args_value(import_file *f, json_tokenizer *tk, const json_token 
   }
 }
 
-static int json_read_args(import_file *f, const json_event *e, int64_t *arg_set,
-                          base_error *err) {
-  *arg_set = -1;
+/* Adds the event's args to the pending args (none without "args"). */
+static int json_pend_args(import_file *f, const json_event *e, base_error *err) {
   if (!e->args_offset) return WEFT_OK;
   json_state *st = f->state;
   json_tokenizer tk;
   int rc = json_trace_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
-                               f->len - e->args_offset, &st->limits, err);
+                                     f->len - e->args_offset, &st->limits, err);
   if (rc) return rc;
   base_buf key;
   base_buf_init(&key, 1 << 16);
@@ -146,11 +163,36 @@ static int json_read_args(import_file *f, const json_event *e, int64_t *arg_set,
   if (!rc) rc = json_args_container(f, &tk, &key, 1, err, 0);
   base_buf_free(&key);
   json_tokenizer_free(&tk);
+  return rc;
+}
+
+static int json_read_args(import_file *f, const json_event *e, int64_t *arg_set,
+                          base_error *err) {
+  *arg_set = -1;
+  int rc = json_pend_args(f, e, err);
   if (rc) {
     model_args_discard(f->ctx);
     return rc;
   }
   return model_args_commit(f->ctx, arg_set);
+}
+
+/* An end event's args join those of the slice it ends: a key the slice
+ * has takes the end's value in its place, others are appended. */
+static int json_end_args(import_file *f, const json_event *e, int64_t slice,
+                         base_error *err) {
+  if (!e->args_offset || slice < 0) return WEFT_OK;
+  trace_context *ctx = f->ctx;
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  int rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)slice, -1));
+  size_t first = model_args_pending(ctx);
+  if (!rc) rc = json_pend_args(f, e, err);
+  if (!rc) model_args_update_from(ctx, first);
+  int64_t arg_set = -1;
+  if (!rc) rc = model_args_commit(ctx, &arg_set);
+  else model_args_discard(ctx);
+  if (!rc && arg_set >= 0) model_slice_set_args(ctx, (uint32_t)slice, arg_set);
+  return rc;
 }
 
 /* Finds args.<key> (a scalar) in the event; 1 if found. */
@@ -201,45 +243,78 @@ static void json_set_thread_time(import_file *f, const json_event *e,
 }
 
 /* A complete slice on the thread track, or on an overflow track when it
- * would partially overlap its parent (slice_spill_overlapping_complete_event). */
+ * would partially overlap its parent (slice_spill_overlapping_complete_event):
+ * the thread's first "thread_overlapping_slice" track where it fits, the
+ * n-th with dimensions {utid, track_compressor_idx = n - 1}. */
 static int json_complete_track(import_file *f, const json_event *e, uint32_t utid,
                                int64_t ts, uint32_t *track) {
   int rc = model_thread_track(f->ctx, utid, track);
   if (rc || slice_stack_fits(f->ctx, *track, ts, e->dur.ns)) return rc;
   rc = import_stat(f, stat_slice_spill_overlapping_complete_event, 1);
-  for (uint64_t n = 1; !rc && n <= JSON_MAX_OVERFLOW_TRACKS; n++) {
+  for (int64_t idx = 0; !rc && idx < JSON_MAX_OVERFLOW_TRACKS; idx++) {
     model_track_spec s;
     model_track_spec_init(&s);
-    s.type = "thread";
+    s.type = "thread_overlapping_slice";
     s.utid = utid;
+    s.compressor_idx = idx;
     s.machine = f->machine;
-    s.extra_key = n;
     rc = model_track(f->ctx, &s, track);
     if (!rc && slice_stack_fits(f->ctx, *track, ts, e->dur.ns)) return WEFT_OK;
   }
   return rc; /* every overflow track overlaps too: the last one takes it */
 }
 
-static int json_thread_slice(import_file *f, const json_event *e, int64_t ts,
-                             const json_slice_ctx *c) {
+/* The track of a B, X or instant event (*track = UINT32_MAX: the event is
+ * dropped, a parser failure for instants of an unknown scope or without
+ * the pid/tid their scope needs). Instants: scope "g" on the global
+ * instant track, "p" on the process's "chrome_process_instant" track,
+ * "t" (the default) on the thread track. */
+static int json_slice_track(import_file *f, const json_event *e, int64_t ts,
+                            const json_slice_ctx *c, uint32_t *track) {
+  *track = UINT32_MAX;
+  if (e->ph == 'X') return e->dur.valid ? json_complete_track(f, e, c->utid, ts, track) : WEFT_OK;
+  if (e->ph == 'B') return model_thread_track(f->ctx, c->utid, track);
+  char scope = e->scope.ptr ? (e->scope.len == 1 ? e->scope.ptr[0] : '?') : 't';
+  if (scope == 't') {
+    if (!e->has_tid) return import_stat(f, stat_json_parser_failure, 1);
+    return model_thread_track(f->ctx, c->utid, track);
+  }
+  if (scope != 'g' && scope != 'p') return import_stat(f, stat_json_parser_failure, 1);
+  if (scope == 'p' && !e->has_pid) return import_stat(f, stat_json_parser_failure, 1);
+  model_track_spec s;
+  model_track_spec_init(&s);
+  s.type = scope == 'g' ? "legacy_chrome_global_instants" : "chrome_process_instant";
+  if (scope == 'p') s.upid = json_thread_upid(f, c->utid);
+  s.source = "chrome";
+  s.machine = f->machine;
+  return model_track(f->ctx, &s, track);
+}
+
+/* A B, X or instant event: its track first (as Perfetto, whose track's
+ * arg sets come before the slice's), then its args and slice. */
+static int json_slice(import_file *f, const json_event *e, int64_t ts, json_slice_ctx *c,
+                      base_error *err) {
   uint32_t track, slice;
-  int rc;
-  if (e->ph == 'X') {
-    if (!e->dur.valid) return WEFT_OK;
-    rc = json_complete_track(f, e, c->utid, ts, &track);
-    if (!rc) rc = model_slice_complete(f->ctx, track, ts, e->dur.ns, c->cat, c->name,
-                                       c->args, &slice);
+  int rc = json_slice_track(f, e, ts, c, &track);
+  if (rc || track == UINT32_MAX) return rc;
+  rc = json_read_args(f, e, &c->args, err);
+  if (rc) return rc;
+  if (e->ph == 'B') {
+    rc = model_slice_begin(f->ctx, track, ts, c->cat, c->name, c->args, &slice);
   } else {
-    rc = model_thread_track(f->ctx, c->utid, &track);
-    if (!rc) rc = model_slice_begin(f->ctx, track, ts, c->cat, c->name, c->args, &slice);
+    int64_t dur = e->ph == 'X' ? e->dur.ns : 0;
+    rc = model_slice_complete(f->ctx, track, ts, dur, c->cat, c->name, c->args, &slice);
   }
   if (rc) return rc;
-  json_set_thread_time(f, e, slice, 0);
-  return json_flow_v2(f, e, track);
+  int on_thread = e->ph == 'B' || e->ph == 'X' || !e->scope.ptr ||
+                  (e->scope.len == 1 && e->scope.ptr[0] == 't');
+  if (on_thread) json_set_thread_time(f, e, slice, e->ph != 'B' && e->ph != 'X');
+  return e->ph == 'B' || e->ph == 'X' ? json_flow_v2(f, e, track) : WEFT_OK;
 }
 
 /* An end that matches no open slice (by category and name, null matching
- * anything) is dropped silently, its args unread, as Perfetto does. */
+ * anything) is dropped silently, its args unread, as Perfetto does; one
+ * that matches adds its args to the slice's (json_end_args). */
 static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
                            json_slice_ctx *c, base_error *err) {
   uint32_t track;
@@ -247,40 +322,13 @@ static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
   int rc = model_thread_track(f->ctx, c->utid, &track);
   if (!rc) rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &slice);
   if (rc || slice < 0) return rc;
-  rc = json_read_args(f, e, &c->args, err);
+  rc = json_end_args(f, e, slice, err);
   if (rc) return rc;
   storage_table *t = ctx_table(f->ctx, TABLE_SLICE);
-  if (c->args >= 0 && storage_is_null(t, SLICE_arg_set_id, (size_t)slice))
-    storage_set_i64(t, SLICE_arg_set_id, (size_t)slice, c->args);
   if (e->tts.valid && !storage_is_null(t, SLICE_thread_ts, (size_t)slice))
     storage_set_i64(t, SLICE_thread_dur, (size_t)slice,
                     e->tts.ns - storage_get_i64(t, SLICE_thread_ts, slice));
   return WEFT_OK;
-}
-
-static int json_instant(import_file *f, const json_event *e, int64_t ts,
-                        const json_slice_ctx *c) {
-  char scope = e->scope.ptr ? (e->scope.len == 1 ? e->scope.ptr[0] : '?') : 't';
-  uint32_t track, slice;
-  int rc;
-  if (scope == 'g') {
-    model_track_spec s;
-    model_track_spec_init(&s);
-    s.type = "legacy_chrome_global_instants";
-    s.machine = f->machine;
-    rc = model_track(f->ctx, &s, &track);
-  } else if (scope == 'p') {
-    if (!e->has_pid) return import_stat(f, stat_json_parser_failure, 1);
-    rc = model_process_track(f->ctx, json_thread_upid(f, c->utid), &track);
-  } else if (scope == 't') {
-    if (!e->has_tid) return import_stat(f, stat_json_parser_failure, 1);
-    rc = model_thread_track(f->ctx, c->utid, &track);
-  } else {
-    return import_stat(f, stat_json_parser_failure, 1);
-  }
-  if (!rc) rc = model_slice_complete(f->ctx, track, ts, 0, c->cat, c->name, c->args, &slice);
-  if (!rc && scope == 't') json_set_thread_time(f, e, slice, 1);
-  return rc;
 }
 
 /* ---- async (b e n) ---- */
@@ -296,7 +344,8 @@ static int json_async(import_file *f, json_event *e, int64_t ts, json_slice_ctx 
   if (rc) return rc;
   if (e->ph == 'e') {
     int64_t ended;
-    return slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &ended);
+    rc = slice_stack_end_matching(f->ctx, track, ts, c->cat, c->name, &ended);
+    return rc ? rc : json_end_args(f, e, ended, err);
   }
   rc = json_read_args(f, e, &c->args, err);
   if (rc) return rc;
@@ -394,8 +443,8 @@ static int json_sort_hint(import_file *f, const char *key, schema_table_id table
 static int json_metadata(import_file *f, const json_event *e, base_error *err) {
   const json_str *n = &e->name;
   if (!n->ptr) return WEFT_OK;
-  int64_t pid = e->has_pid ? e->pid : 0;
-  int64_t tid = e->has_tid ? e->tid : pid;
+  int64_t pid, tid;
+  json_event_ids(e, &pid, &tid);
   int is_process = n->len == 12 && !memcmp(n->ptr, "process_name", 12);
   int is_thread = n->len == 11 && !memcmp(n->ptr, "thread_name", 11);
   int is_psort = n->len == 18 && !memcmp(n->ptr, "process_sort_index", 18);
@@ -406,7 +455,7 @@ static int json_metadata(import_file *f, const json_event *e, base_error *err) {
     return WEFT_OK;
   uint32_t upid = 0, utid = 0;
   int rc = is_process || is_psort ? json_process(f, pid, &upid)
-                                  : model_thread_in_process(f->ctx, f->machine, tid, pid, &utid);
+                                  : json_thread(f, pid, tid, &utid);
   if (rc) return rc;
   if (is_psort)
     return json_sort_hint(f, "process_sort_index_hint", TABLE_PROCESS,
@@ -480,10 +529,5 @@ int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
       return WEFT_OK; /* other phases are not imported */
   }
   if (e->ph == 'E') return json_thread_end(f, e, ts, &c, err);
-  rc = json_read_args(f, e, &c.args, err);
-  if (rc) return rc;
-  switch (e->ph) {
-    case 'B': case 'X': return json_thread_slice(f, e, ts, &c);
-    default: return json_instant(f, e, ts, &c);
-  }
+  return json_slice(f, e, ts, &c, err);
 }

@@ -4,22 +4,16 @@
  * global; else id2.local: scoped to the process). The first name a cookie
  * is seen with (per process for local ids) is its root name; events whose
  * cookies share a root name (and process, for local ids) share a set of
- * tracks. In a set, a cookie keeps the track it was put on while it has a
- * slice open there; a new cookie takes the first track with no open slice
- * (adopting it) or else a new track at the next index
- * (track_compressor_idx). A track is created when first used, named after
+ * tracks, shared as model/track_compressor.h rules (its index in the set
+ * is its track_compressor_idx). A track is created when first used, named after
  * the event that used it, with dimensions {[upid,] scope, name,
  * track_compressor_idx} and source args {source, trace_id_is_process_scoped,
  * upid, source_scope}; "scope" is always null for JSON. */
 #include "import/json/json_internal.h"
 #include "model/model.h"
 
-#define JSON_ASYNC_NO_TRACK UINT32_MAX
-
 void json_async_free(json_async_state *a) {
-  for (size_t i = 0; i < a->sets.len; i++) VEC_FREE(a->sets.data[i].slots);
-  VEC_FREE(a->sets);
-  base_map_free(&a->set_index);
+  track_compressor_free(&a->tracks);
   base_map_free(&a->root_names);
 }
 
@@ -38,42 +32,6 @@ static int json_async_root(json_async_state *a, uint64_t root_key, string_id nam
   uint64_t *slot;
   if (base_map_insert(&a->root_names, root_key, name, &slot) < 0) return WEFT_ENOMEM;
   *root = (string_id)*slot;
-  return WEFT_OK;
-}
-
-static int json_async_find_set(json_async_state *a, uint64_t set_key, json_async_tracks **set,
-                          uint32_t *set_id) {
-  uint64_t *slot;
-  int ins = base_map_insert(&a->set_index, set_key, a->sets.len, &slot);
-  if (ins < 0) return WEFT_ENOMEM;
-  if (ins) {
-    json_async_tracks empty = {0};
-    if (VEC_PUSH(a->sets, empty)) return WEFT_ENOMEM;
-  }
-  *set_id = (uint32_t)*slot;
-  *set = &a->sets.data[*slot];
-  return WEFT_OK;
-}
-
-/* The slot of the cookie in the set: its own, else the first free one
- * (adopted), else a new one. */
-static int json_async_slot(json_async_tracks *set, uint64_t cookie, uint32_t *idx) {
-  size_t free_at = SIZE_MAX;
-  for (size_t i = 0; i < set->slots.len; i++) {
-    if (set->slots.data[i].cookie == cookie) {
-      *idx = (uint32_t)i;
-      return WEFT_OK;
-    }
-    if (free_at == SIZE_MAX && set->slots.data[i].nest == 0) free_at = i;
-  }
-  if (free_at != SIZE_MAX) {
-    set->slots.data[free_at].cookie = cookie;
-    *idx = (uint32_t)free_at;
-    return WEFT_OK;
-  }
-  json_async_slot_state s = {cookie, 0, JSON_ASYNC_NO_TRACK};
-  if (VEC_PUSH(set->slots, s)) return WEFT_ENOMEM;
-  *idx = (uint32_t)(set->slots.len - 1);
   return WEFT_OK;
 }
 
@@ -143,20 +101,19 @@ int json_async_track(import_file *f, const json_event *e, string_id cat, string_
   uint64_t root_key = k.process_scoped ? json_async_mix(json_async_mix(2, upid), cookie)
                                        : json_async_mix(1, cookie);
   int rc = json_async_root(a, root_key, name, &k.root);
-  json_async_tracks *set = NULL;
-  uint32_t set_id = 0, idx = 0;
+  uint32_t set = 0, idx = 0;
   uint64_t set_key = json_async_mix(json_async_mix(k.process_scoped, k.process_scoped ? upid : 0),
                                     k.root);
-  if (!rc) rc = json_async_find_set(a, set_key, &set, &set_id);
-  if (!rc) rc = json_async_slot(set, cookie, &idx);
+  track_compressor_event ev = e->ph == 'b'   ? TRACK_COMPRESSOR_BEGIN
+                              : e->ph == 'e' ? TRACK_COMPRESSOR_END
+                                             : TRACK_COMPRESSOR_INSTANT;
+  if (!rc) rc = track_compressor_use(&a->tracks, set_key, (int64_t)cookie, ev, &set, &idx);
   if (rc) return rc;
-  json_async_slot_state *slot = &set->slots.data[idx];
-  if (e->ph == 'b') slot->nest++;
-  else if (e->ph == 'e' && slot->nest > 0) slot->nest--;
-  if (slot->track == JSON_ASYNC_NO_TRACK) {
-    rc = json_async_new_track(f, &k, set_id, idx, &slot->track);
+  uint32_t *slot_track = track_compressor_track(&a->tracks, set, idx);
+  if (*slot_track == TRACK_COMPRESSOR_NO_TRACK) {
+    rc = json_async_new_track(f, &k, set, idx, slot_track);
     if (rc) return rc;
   }
-  *track = slot->track;
+  *track = *slot_track;
   return WEFT_OK;
 }

@@ -7,7 +7,8 @@
  * tokenize: acts on what the scan found: pushes the events, counts stats,
  * reads the metadata objects. Top-level keys: "displayTimeUnit" is counted
  * (json_display_time_unit) and ignored — timestamps are always us;
- * "metadata" becomes metadata rows json_metadata.<key>; the raw
+ * "metadata" becomes metadata rows json_metadata.<key> (with trace_type
+ * and trace_size_bytes, the file's size); the raw
  * "systemTraceEvents" string is decoded and its ftrace text lines are
  * pushed through the systrace line importer (import/systrace/systrace.h);
  * lines that do not parse are counted in systrace_parse_failure.
@@ -18,6 +19,8 @@
  * else of the file is read after tokenize.
  * Times, JSON microseconds and systrace seconds alike, are on the file's
  * private clock (its own clock domain, as Perfetto treats it). */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "import/json/json_internal.h"
@@ -25,41 +28,74 @@
 
 /* ---- top-level keys ---- */
 
-/* "metadata": {...}: scalar values become json_metadata.<key> rows. */
+/* "metadata": {...}: each member becomes the row json_metadata.<key>, as
+ * Perfetto stores it: a string as its decoded text; true/false as 1/0; an
+ * object or array as its raw text in the file; a number as an int when it
+ * is one (an integer literal that fits int64, else a value with no fraction
+ * strictly between -2^63 and 2^63, integer literals beyond int64 wrapping
+ * modulo 2^64 first), else as a string "%g"; null is skipped. A number
+ * that overflows a double ends the metadata object (its later members are
+ * dropped). */
+
+static int json_metadata_number(import_file *f, const char *name, const json_token *v) {
+  if (v->is_int) return ctx_metadata_set_int(f->ctx, name, v->i, -1, f->trace_id);
+  double d = json_number_double(v);
+  if (d > -9223372036854775808.0 && d < 9223372036854775808.0 && d == (double)(int64_t)d)
+    return ctx_metadata_set_int(f->ctx, name, (int64_t)d, -1, f->trace_id);
+  char text[64];
+  snprintf(text, sizeof text, "%g", d);
+  return ctx_metadata_set_str(f->ctx, name, text, -1, f->trace_id);
+}
+
+/* A string value (decoded) or a container's raw text [ptr, ptr + len). */
+static int json_metadata_text(import_file *f, const char *name, const char *ptr, size_t len) {
+  char *z = base_strndup(ptr, len);
+  if (!z) return WEFT_ENOMEM;
+  int rc = ctx_metadata_set_str(f->ctx, name, z, -1, f->trace_id);
+  base_free(z);
+  return rc;
+}
+
+/* The row of one member whose value token is v; *stop when the rest of the
+ * object is to be dropped. */
+static int json_metadata_member(import_file *f, json_tokenizer *tk, const char *name,
+                                const json_token *v, int *stop, base_error *err) {
+  int rc = WEFT_OK;
+  if (v->type == JSON_TOK_OBJECT_BEGIN || v->type == JSON_TOK_ARRAY_BEGIN) {
+    rc = json_skip_container(tk, err);
+    if (!rc) rc = json_metadata_text(f, name, v->ptr, (size_t)(tk->p - v->ptr));
+  } else if (v->type == JSON_TOK_NUMBER) {
+    *stop = !v->is_integral && !isfinite(v->d);
+    if (!*stop) rc = json_metadata_number(f, name, v);
+  } else if (v->type == JSON_TOK_TRUE || v->type == JSON_TOK_FALSE) {
+    rc = ctx_metadata_set_int(f->ctx, name, v->type == JSON_TOK_TRUE, -1, f->trace_id);
+  } else if (v->type == JSON_TOK_STRING) {
+    json_str val = {0};
+    rc = json_str_from(v, &val, err);
+    if (!rc) rc = json_metadata_text(f, name, val.ptr, val.len);
+    base_free(val.owned);
+  }
+  return rc;
+}
+
 static int json_tokenize_metadata(import_file *f, json_tokenizer *tk,
                                   base_error *err) {
   json_token k, v;
   base_buf name;
   base_buf_init(&name, 1 << 16);
-  int rc = WEFT_OK;
-  for (;;) {
+  int rc = WEFT_OK, stop = 0;
+  while (!stop) {
     rc = json_next(tk, &k, err);
     if (rc || k.type == JSON_TOK_OBJECT_END) break;
     rc = json_next(tk, &v, err);
     if (rc) break;
-    if (v.type == JSON_TOK_OBJECT_BEGIN || v.type == JSON_TOK_ARRAY_BEGIN) {
-      rc = json_skip_container(tk, err);
-      if (rc) break;
-      continue;
-    }
-    json_str key = {0}, val = {0};
+    json_str key = {0};
     base_buf_reset(&name);
     rc = json_str_from(&k, &key, err);
     if (!rc) rc = base_buf_append(&name, "json_metadata.", 14);
     if (!rc) rc = base_buf_append(&name, key.ptr, key.len);
-    if (!rc && v.type == JSON_TOK_NUMBER && v.is_int)
-      rc = ctx_metadata_set_int(f->ctx, name.data, v.i, -1, f->trace_id);
-    else if (!rc && (v.type == JSON_TOK_TRUE || v.type == JSON_TOK_FALSE))
-      rc = ctx_metadata_set_int(f->ctx, name.data, v.type == JSON_TOK_TRUE, -1, f->trace_id);
-    else if (!rc && (v.type == JSON_TOK_STRING || v.type == JSON_TOK_NUMBER)) {
-      rc = json_str_from(&v, &val, err);
-      char *z = rc ? NULL : base_strndup(val.ptr, val.len);
-      if (!rc && !z) rc = WEFT_ENOMEM;
-      if (!rc) rc = ctx_metadata_set_str(f->ctx, name.data, z, -1, f->trace_id);
-      base_free(z);
-    }
     base_free(key.owned);
-    base_free(val.owned);
+    if (!rc) rc = json_metadata_member(f, tk, name.data, &v, &stop, err);
     if (rc) break;
   }
   base_buf_free(&name);
@@ -124,7 +160,11 @@ static int json_tokenize(import_file *f, base_error *err) {
   int rc = import_clock_private(f, &st->clock);
   if (!rc) rc = json_apply_scan_stats(f, scan);
   if (rc) return base_error_set(err, rc, "out of memory");
+  rc = ctx_metadata_set_str(f->ctx, "trace_type", "json", -1, f->trace_id);
+  if (rc) return base_error_set(err, rc, "out of memory");
   rc = json_apply_metadata(f, scan, err);
+  if (!rc) rc = ctx_metadata_set_int(f->ctx, "trace_size_bytes", (int64_t)f->len, -1, f->trace_id);
+  if (rc == WEFT_ENOMEM) return base_error_set(err, rc, "out of memory");
   if (!rc) rc = json_push_all(f, scan, err);
   if (!rc) rc = json_tokenize_systrace(f, err);
   return rc;

@@ -11,20 +11,12 @@
 
 #include "import/importer.h"
 #include "import/json/json_tokenizer.h"
+#include "model/track_compressor.h"
 
-/* json_async_state.c's sets of async tracks (see there). */
-typedef struct json_async_slot_state {
-  uint64_t cookie;
-  uint32_t nest;  /* slices open with the cookie that holds the slot */
-  uint32_t track; /* UINT32_MAX until first used */
-} json_async_slot_state;
-typedef struct json_async_tracks {
-  VEC(json_async_slot_state) slots; /* index = track_compressor_idx */
-} json_async_tracks;
+/* json_async.c's sets of async tracks (see there). */
 typedef struct json_async_state {
-  VEC(json_async_tracks) sets;
-  base_map set_index;  /* set key -> index in sets */
-  base_map root_names; /* cookie (and upid) -> string_id of its first name */
+  track_compressor tracks; /* sets of interchangeable async tracks */
+  base_map root_names;     /* cookie (and upid) -> string_id of its first name */
 } json_async_state;
 
 typedef struct json_state {
@@ -168,6 +160,10 @@ static inline int json_key_is(const json_token *t, const char *key) {
   size_t n = strlen(key);
   return t->len == n && memcmp(t->ptr, key, n) == 0;
 }
+/* A number token's value as Perfetto reads a non-int64 one: a double, an
+ * integer literal beyond int64 being its digits modulo 2^64 taken as int64
+ * (so 2^64 - 1 reads -1). */
+double json_number_double(const json_token *t);
 /* Microseconds (number or numeric string token) -> ns; 0 ok, -1 invalid. */
 int json_time_from(const json_token *t, int64_t *ns);
 /* A whole string that strtod reads completely (e.g. "1.5", ".75", "+2"). */
@@ -192,7 +188,7 @@ void json_event_free(json_event *e);
 /* ---- json_apply.c ---- */
 int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err);
 
-/* ---- json_async_state.c ---- */
+/* ---- json_async.c ---- */
 /* The track of async event e (ph b, e or n; with an id) of process upid,
  * its slot's open count updated for the phase. */
 int json_async_track(import_file *f, const json_event *e, string_id cat, string_id name,
