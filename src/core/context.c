@@ -104,6 +104,18 @@ int ctx_metadata_set_int(trace_context *ctx, const char *name, int64_t value,
   return rc;
 }
 
+int ctx_metadata_has(trace_context *ctx, const char *name) {
+  const storage_table *t = ctx_table(ctx, TABLE_METADATA);
+  size_t len = strlen(name);
+  for (size_t row = 0; row < t->row_count; row++) {
+    string_id id = storage_get_str(t, METADATA_name, row);
+    if (base_string_pool_len(&ctx->strings, id) == len &&
+        memcmp(base_string_pool_get(&ctx->strings, id), name, len) == 0)
+      return 1;
+  }
+  return 0;
+}
+
 int ctx_metadata_set_str(trace_context *ctx, const char *name,
                          const char *value, int64_t machine, int64_t trace) {
   uint32_t row;

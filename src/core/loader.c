@@ -71,6 +71,8 @@ struct loader {
   clock_graph clocks;        /* every clock of every file */
   clock_converter converter; /* loader_convert's cache (sorter_run's thread) */
   int64_t first_top_level;   /* trace_file id of the first input, or -1 */
+  uint64_t head_hash;        /* FNV-1a of the first input's first 4 KiB */
+  int has_head_hash;
   uint32_t top_level_count;
   int trace_file_seen;       /* a trace (non-manifest) file was processed */
   manifest manifest;         /* valid when has_manifest */
@@ -1140,8 +1142,30 @@ static int loader_process(loader *l, int64_t parent, int64_t row, const char *na
                          data, len, mapped, err);
 }
 
+/* Notes the head of the first input: a trace that carries no uuid gets one
+ * made from it, as Perfetto makes it (FNV-1a 64 of the first 4096 raw
+ * bytes, as the last 16 hex digits of a zero uuid). */
+static void loader_note_head(loader *l, const uint8_t *data, size_t len) {
+  if (l->has_head_hash) return;
+  uint64_t h = UINT64_C(0xcbf29ce484222325);
+  for (size_t i = 0; i < len && i < 4096; i++) h = (h ^ data[i]) * UINT64_C(0x100000001b3);
+  l->head_hash = h;
+  l->has_head_hash = 1;
+}
+
+/* The uuid made from the first input's head, unless the trace gave one. */
+static int loader_default_uuid(loader *l) {
+  if (!l->has_head_hash || ctx_metadata_has(l->ctx, "trace_uuid")) return WEFT_OK;
+  char uuid[40];
+  snprintf(uuid, sizeof uuid, "00000000-0000-0000-%04x-%012llx",
+           (unsigned)(l->head_hash >> 48),
+           (unsigned long long)(l->head_hash & UINT64_C(0xffffffffffff)));
+  return ctx_metadata_set_str(l->ctx, "trace_uuid", uuid, -1, -1);
+}
+
 static int loader_add_blob(loader *l, const char *name, loader_blob blob,
                            const uint8_t *data, size_t len, base_error *err) {
+  loader_note_head(l, data, len);
   if (VEC_PUSH(l->blobs, blob)) {
     loader_scan_forget(l, data, len); /* a scan queued for these bytes */
     base_free(blob.heap);
@@ -1192,6 +1216,7 @@ int loader_add_archive_path(loader *l, const char *name, const char *path,
   if (f) fclose(f);
   if (!f) return base_error_set(err, WEFT_EIO, "%s: cannot open: %s", name, strerror(errno));
   io_trace_type type = io_sniff(head, n);
+  loader_note_head(l, head, n);
   if (!io_archive_streams_from_file(type))
     return base_error_set(err, WEFT_EINVAL, "%s: not a zip or tar archive", name);
   l->top_level_count++;
@@ -1409,6 +1434,7 @@ int loader_finish(loader *l, base_error *err) {
   l->ctx->trace_time_machine = trace_time.machine;
   rc = ctx_metadata_set_int(l->ctx, "trace_time_clock_id",
                             (int64_t)trace_time.clock_id, -1, -1);
+  if (!rc) rc = loader_default_uuid(l);
   if (rc) return base_error_set(err, rc, "out of memory");
   rc = ctx_finalize_tables(l->ctx);
   return rc ? rc : loader_check_refs(l, err);

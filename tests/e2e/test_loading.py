@@ -31,6 +31,22 @@ class LoadingTest(e.TempDirTest):
         self.assertEqual(rc, 0, err)
         return out
 
+    def test_trace_uuid_made_from_the_first_input(self):
+        # A trace that carries no uuid gets the FNV-1a 64 hash of its first
+        # input's first 4096 raw bytes as the last 16 hex digits of a zero
+        # uuid (archives and compressed files hashed as they are stored).
+        a, b = self.write_inputs()
+        h = 0xcbf29ce484222325
+        with open(a, 'rb') as f:
+            for byte in f.read(4096):
+                h = ((h ^ byte) * 0x100000001b3) & ((1 << 64) - 1)
+        digits = '%016x' % h
+        want = '00000000-0000-0000-%s-%s' % (digits[:4], digits[4:])
+        out = self.query("select str_value, machine_id, trace_id from metadata "
+                         "where name = 'trace_uuid'", a, b)
+        self.assertEqual(out, '"str_value","machine_id","trace_id"\n'
+                         f'"{want}","[NULL]","[NULL]"\n')
+
     def test_slices_depth_args(self):
         a, _ = self.write_inputs()
         out = self.query('select name, ts, dur, depth, parent_id from slice order by id', a)
