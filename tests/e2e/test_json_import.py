@@ -223,7 +223,7 @@ class JsonImportTest(e.TempDirTest):
                 '"n": -9223372036854775809, "s": "\\u0041\\/", "t": true,'
                 '"u": 1e400, "v": 1}}')
         out = self.load(text, "select name, int_value, str_value from metadata "
-                        "where name != 'trace_time_clock_id'")
+                        "where name not in ('trace_time_clock_id', 'trace_uuid')")
         self.assertEqual(out.splitlines()[1:], [
             '"trace_type","[NULL]","json"',
             '"json_metadata.o","[NULL]","{ "z": 1 ,"a":[ "\\u0041" ]}"',
