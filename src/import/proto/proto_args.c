@@ -18,7 +18,8 @@ enum {
   NESTED_DICT = 1, NESTED_ARRAY = 2,
   TASK_EXECUTION_POSTED_FROM_IID = 1,
   LOG_MESSAGE_BODY_IID = 2,
-  HISTOGRAM_SAMPLE_NAME_IID = 3,
+  HISTOGRAM_SAMPLE_NAME = 2,
+  HISTOGRAM_SAMPLE_NAME_IID = 4,
   MAX_REPEATED_COUNTERS = 32,
 };
 
@@ -561,7 +562,9 @@ static int args_log_message(proto_args *a, proto_span msg) {
 
 static int args_histogram_name(proto_args *a, proto_span sample) {
   proto_field fl;
-  if (proto_find_last(sample.data, sample.len, HISTOGRAM_SAMPLE_NAME_IID, &fl) != 1)
+  /* Only a sample named by iid alone: one with both is malformed. */
+  if (proto_find_last(sample.data, sample.len, HISTOGRAM_SAMPLE_NAME_IID, &fl) != 1 ||
+      proto_find_last(sample.data, sample.len, HISTOGRAM_SAMPLE_NAME, &(proto_field){0}) == 1)
     return WEFT_OK;
   string_id name = args_interned(a, PROTO_INTERN_HISTOGRAM_NAME, fl.value);
   if (name == STRING_NULL) return WEFT_OK;
