@@ -31,15 +31,16 @@ static void seq_start(pb *trace, uint32_t seq) {
 }
 
 /* A snapshot on `seq`: BOOTTIME at boot_ns, clock 64 at seq_us (in us,
- * incremental). The packet's own timestamp is on the sequence's default
- * clock (no timestamp_clock_id): it must not count as a delta. */
-static void seq_snapshot(pb *trace, uint32_t seq, uint64_t boot_ns, uint64_t seq_us) {
+ * incremental or not). The packet's own timestamp is on the sequence's
+ * default clock (no timestamp_clock_id): it must not count as a delta. */
+static void seq_snapshot(pb *trace, uint32_t seq, uint64_t boot_ns, uint64_t seq_us,
+                         int incremental) {
   pb pkt = {0}, snap = {0}, boot = {0}, inc = {0};
   pb_int(&boot, 1, CLOCK_BOOTTIME);
   pb_int(&boot, 2, boot_ns);
   pb_int(&inc, 1, CLOCK_SEQ);
   pb_int(&inc, 2, seq_us);
-  pb_int(&inc, 3, 1);
+  if (incremental) pb_int(&inc, 3, 1);
   pb_int(&inc, 4, 1000);
   pb_msg(&snap, 1, &boot);
   pb_msg(&snap, 1, &inc);
@@ -63,14 +64,14 @@ static void seq_instant(pb *trace, uint32_t seq, uint64_t delta_us, const char *
 static void test_incremental_sequence_clocks(void) {
   pb trace = {0};
   seq_start(&trace, 1);
-  seq_snapshot(&trace, 1, 1000000000, 1000000); /* clock 64 = BOOTTIME */
+  seq_snapshot(&trace, 1, 1000000000, 1000000, 1); /* clock 64 = BOOTTIME */
   seq_instant(&trace, 1, 10, "a");              /* 1e9 + 10 us */
   seq_instant(&trace, 1, 5, "b");               /* + 5 us */
   seq_start(&trace, 2);                         /* its own clock 64 */
-  seq_snapshot(&trace, 2, 2000000000, 500);     /* 500 us = 2e9 ns boot */
+  seq_snapshot(&trace, 2, 2000000000, 500, 1);     /* 500 us = 2e9 ns boot */
   seq_instant(&trace, 2, 7, "c");
   seq_instant(&trace, 1, 1, "d"); /* sequence 1's deltas go on */
-  seq_snapshot(&trace, 1, 3000000000, 2000000); /* a new base, offset 1 s */
+  seq_snapshot(&trace, 1, 3000000000, 2000000, 1); /* a new base, offset 1 s */
   seq_instant(&trace, 1, 2, "e");
   weft *w = load(&trace);
   CHECK(w != NULL);
@@ -88,20 +89,9 @@ static void test_incremental_sequence_clocks(void) {
 /* Without is_incremental, readings of a clock with a unit multiplier are
  * absolute: scaled, never summed. */
 static void test_absolute_sequence_clock(void) {
-  pb trace = {0}, pkt = {0}, snap = {0}, boot = {0}, seqc = {0};
+  pb trace = {0};
   seq_start(&trace, 1);
-  pb_int(&boot, 1, CLOCK_BOOTTIME);
-  pb_int(&boot, 2, 5000000000);
-  pb_int(&seqc, 1, CLOCK_SEQ);
-  pb_int(&seqc, 2, 100);
-  pb_int(&seqc, 4, 1000);
-  pb_msg(&snap, 1, &boot);
-  pb_msg(&snap, 1, &seqc);
-  pb_int(&pkt, F_TIMESTAMP, 5000000000);
-  pb_int(&pkt, F_CLOCK_ID, CLOCK_BOOTTIME);
-  pb_int(&pkt, F_SEQ_ID, 1);
-  pb_msg(&pkt, F_CLOCK_SNAPSHOT, &snap);
-  packet(&trace, &pkt);
+  seq_snapshot(&trace, 1, 5000000000, 100, 0);
   seq_instant(&trace, 1, 110, "x"); /* 110 us: 10 us after the snapshot */
   seq_instant(&trace, 1, 120, "y");
   weft *w = load(&trace);
