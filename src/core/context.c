@@ -1,6 +1,8 @@
 /* The trace context: set-up, tear-down and small shared helpers. */
 #include "core/context.h"
 
+#include <assert.h>
+
 int trace_context_init(trace_context *ctx, const weft_options *opts) {
   memset(ctx, 0, sizeof *ctx);
   ctx->options = *opts;
@@ -18,6 +20,7 @@ int trace_context_init(trace_context *ctx, const weft_options *opts) {
 }
 
 void trace_context_free(trace_context *ctx) {
+  base_map_free(&ctx->metadata_index);
   model_free(&ctx->model);
   machine_registry_free(&ctx->machines);
   stats_store_free(&ctx->stats);
@@ -78,17 +81,29 @@ static int ctx_metadata_row(trace_context *ctx, const char *name,
   int rc = ctx_intern(ctx, name, strlen(name), &name_id);
   if (!rc) rc = ctx_intern(ctx, "single", 6, &single);
   if (rc) return rc;
-  /* A single key is replaced in place when set again for the same scope. */
-  for (size_t i = 0; i < t->row_count; i++) {
-    if (storage_get_str(t, METADATA_name, i) == name_id &&
-        storage_get_i64_or(t, METADATA_machine_id, i, -1) == machine &&
-        storage_get_i64_or(t, METADATA_trace_id, i, -1) == trace) {
-      *row = (uint32_t)i;
-      return WEFT_OK;
+  /* A single key is replaced in place when set again for the same scope;
+   * the index finds its row (probing past hash collisions). */
+  uint64_t h = base_hash_u64((uint64_t)name_id ^ base_hash_u64((uint64_t)machine) ^
+                             base_hash_u64((uint64_t)trace << 1)) >> 1;
+  for (uint64_t key = h;; key = (key + 1) & (UINT64_MAX >> 1)) {
+    uint64_t *slot;
+    int inserted = base_map_insert(&ctx->metadata_index, key, t->row_count, &slot);
+    if (inserted < 0) return WEFT_ENOMEM;
+    size_t i = (size_t)*slot;
+    if (!inserted) {
+      if (storage_get_str(t, METADATA_name, i) == name_id &&
+          storage_get_i64_or(t, METADATA_machine_id, i, -1) == machine &&
+          storage_get_i64_or(t, METADATA_trace_id, i, -1) == trace) {
+        *row = (uint32_t)i;
+        return WEFT_OK;
+      }
+      continue;
     }
+    rc = storage_table_append(t, row);
+    if (rc) return rc;
+    assert(*row == i);
+    break;
   }
-  rc = storage_table_append(t, row);
-  if (rc) return rc;
   storage_set_str(t, METADATA_name, *row, name_id);
   storage_set_str(t, METADATA_key_type, *row, single);
   if (machine >= 0) storage_set_i64(t, METADATA_machine_id, *row, machine);

@@ -29,6 +29,7 @@ typedef struct trace_context {
   uint32_t next_processing_order;
   uint32_t top_level_files;
   int stats_filled; /* ctx_fill_stats ran */
+  base_map metadata_index; /* hash of (name, machine, trace) -> single row */
 } trace_context;
 
 int trace_context_init(trace_context *ctx, const weft_options *opts);
