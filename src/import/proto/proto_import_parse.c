@@ -210,10 +210,6 @@ static int proto_event_add_category(proto_event *e, const char *s, size_t len) {
   return WEFT_OK;
 }
 
-/* Decodes a TrackEvent's fields into e (zeroed by the caller). Pure: it
- * reads only `msg`, so that it may run ahead of the parse (proto_prepare);
- * what needs the parse's state (interned categories) is left for
- * proto_event_categories. */
 /* 1 for the TrackEvent fields args come from: debug annotations, the
  * typed fields and extensions (proto_args.h). */
 static int proto_event_args_field(uint32_t number) {
@@ -227,6 +223,10 @@ static int proto_event_args_field(uint32_t number) {
   return (int)(fields >> number & 1);
 }
 
+/* Decodes a TrackEvent's fields into e (zeroed by the caller). Pure: it
+ * reads only `msg`, so that it may run ahead of the parse (proto_prepare);
+ * what needs the parse's state (interned categories) is left for
+ * proto_event_categories. */
 static void proto_event_read(proto_span msg, proto_event *e) {
   proto_reader r;
   proto_field fl;
