@@ -588,6 +588,17 @@ static int args_reflected(const proto_desc_field *d) {
   }
 }
 
+int proto_args_field(uint32_t number) {
+  if (number >= 1000) return 1;
+  if (number >= 64) return 0;
+  static const uint64_t fields =
+      1ull << 4 | 1ull << 5 | 1ull << 21 | 1ull << 24 | 1ull << 25 | 1ull << 26 |
+      1ull << 27 | 1ull << 28 | 1ull << 29 | 1ull << 32 | 1ull << 33 | 1ull << 34 |
+      1ull << 35 | 1ull << 38 | 1ull << 39 | 1ull << 40 | 1ull << 41 | 1ull << 43 |
+      1ull << 49 | 1ull << 50;
+  return (int)(fields >> number & 1);
+}
+
 /* What one walk of a TrackEvent found of the fields args come from. */
 typedef struct args_event_fields {
   proto_field source_iid, task, log, histogram;
@@ -613,7 +624,7 @@ static void args_event_scan(proto_span event, args_event_fields *ef) {
         if (len) ef->histogram = fl, ef->has_histogram = 1;
         ef->has_other = 1;
         break;
-      default: ef->has_other = 1; break;
+      default: ef->has_other |= proto_args_field(fl.number); break;
     }
   }
 }

@@ -33,6 +33,10 @@
 #define PROTO_ARGS_MAX_KEY 1024
 #define PROTO_ARGS_MAX_DEPTH 32
 
+/* 1 for the TrackEvent fields args come from: debug annotations, the
+ * typed fields and extensions. */
+int proto_args_field(uint32_t number);
+
 /* Adds the args of TrackEvent `event`, a packet of `info`'s sequence. */
 int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event);
 

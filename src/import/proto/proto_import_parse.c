@@ -210,19 +210,6 @@ static int proto_event_add_category(proto_event *e, const char *s, size_t len) {
   return WEFT_OK;
 }
 
-/* 1 for the TrackEvent fields args come from: debug annotations, the
- * typed fields and extensions (proto_args.h). */
-static int proto_event_args_field(uint32_t number) {
-  if (number >= 1000) return 1;
-  if (number >= 64) return 0;
-  static const uint64_t fields =
-      1ull << 4 | 1ull << 5 | 1ull << 21 | 1ull << 24 | 1ull << 25 | 1ull << 26 |
-      1ull << 27 | 1ull << 28 | 1ull << 29 | 1ull << 32 | 1ull << 33 | 1ull << 34 |
-      1ull << 35 | 1ull << 38 | 1ull << 39 | 1ull << 40 | 1ull << 41 | 1ull << 43 |
-      1ull << 49 | 1ull << 50;
-  return (int)(fields >> number & 1);
-}
-
 /* Decodes a TrackEvent's fields into e (zeroed by the caller). Pure: it
  * reads only `msg`, so that it may run ahead of the parse (proto_prepare);
  * what needs the parse's state (interned categories) is left for
@@ -256,7 +243,7 @@ static void proto_event_read(proto_span msg, proto_event *e) {
         if (len && e->category_fields++ == 0) e->category = fl.span;
         break;
       case PROTO_TRACK_EVENT_CATEGORY_IIDS: e->has_category_iids = 1; break;
-      default: if (proto_event_args_field(fl.number)) e->has_args = 1; break;
+      default: if (proto_args_field(fl.number)) e->has_args = 1; break;
     }
   }
   proto_flow_hint_end(&e->flow, more);
