@@ -5,7 +5,7 @@
 #include <time.h>
 
 #include "base/base.h"
-#include "import/json/json_tokenizer.h"
+#include "base/json_tokenizer.h"
 
 static double bench_now(void) {
   struct timespec ts;

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/context.h"
+#include "model/context.h"
 #include "sort/sort.h"
 #include "weft/weft.h"
 

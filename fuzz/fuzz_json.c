@@ -4,7 +4,7 @@
  * whole pipeline as a .json trace. */
 #include "fuzz_common.h"
 
-#include "import/json/json_tokenizer.h"
+#include "base/json_tokenizer.h"
 
 static char fuzz_unescaped[1 << 16];
 

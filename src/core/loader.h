@@ -10,7 +10,7 @@
 #ifndef WEFT_LOADER_H
 #define WEFT_LOADER_H
 
-#include "core/context.h"
+#include "model/context.h"
 
 typedef struct loader loader;
 

@@ -7,7 +7,7 @@
 #ifndef WEFT_REPORT_H
 #define WEFT_REPORT_H
 
-#include "core/context.h"
+#include "model/context.h"
 
 /* Writes the lines into buf (always NUL-terminated, truncated to cap);
  * returns the number of lines (stats) reported, even past cap. */

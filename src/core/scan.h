@@ -19,16 +19,8 @@
 
 typedef struct scan_pool scan_pool;
 typedef struct scan_job scan_job;
+/* scan_task (the work of a job) is declared in import/importer.h. */
 
-/* Work for a job: run(arg, &result, err) on whichever thread runs the
- * job, with *result NULL on entry; a result left by a failed run is freed
- * with free_result (NULL: the task leaves none). arg belongs to the caller
- * and must stay valid until the job is taken or dropped. */
-typedef struct scan_task {
-  int (*run)(void *arg, void **result, base_error *err);
-  void (*free_result)(void *result);
-  void *arg;
-} scan_task;
 
 /* threads <= 1 gives a pool without workers (jobs run when taken). */
 int scan_pool_create(scan_pool **out, uint32_t threads);

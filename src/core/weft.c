@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/context.h"
+#include "model/context.h"
 #include "core/input.h"
 #include "core/loader.h"
 #include "core/report.h"

@@ -11,7 +11,7 @@
 #ifndef WEFT_IMPORTER_H
 #define WEFT_IMPORTER_H
 
-#include "core/context.h"
+#include "model/context.h"
 #include "sort/sort.h"
 
 typedef struct import_file import_file;
@@ -170,12 +170,20 @@ void import_claim_trace_time(import_file *f, uint64_t clock_id);
 /* Adds to a stat scoped to this file's machine and trace. */
 int import_stat(import_file *f, stats_id stat, int64_t delta);
 
-/* Work a tokenize hands to the load's worker threads (core/scan.h's
- * tasks, run in any order while tokenize goes on): *job is NULL, with
- * status 0, when the load has no workers (--threads 1), and the importer
- * then does the work itself. A submitted job is taken (its result, owned
- * by the caller then) or dropped before tokenize returns. */
-typedef struct scan_task scan_task;
+/* Work a tokenize hands to the load's worker threads (core/scan.h runs
+ * them, in any order while tokenize goes on): run(arg, &result, err) on
+ * whichever thread runs the job, with *result NULL on entry; a result left
+ * by a failed run is freed with free_result (NULL: the task leaves none).
+ * arg belongs to the caller and must stay valid until the job is taken or
+ * dropped. import_task_submit sets *job NULL, with status 0, when the load
+ * has no workers (--threads 1), and the importer then does the work
+ * itself. A submitted job is taken (its result, owned by the caller then)
+ * or dropped before tokenize returns. */
+typedef struct scan_task {
+  int (*run)(void *arg, void **result, base_error *err);
+  void (*free_result)(void *result);
+  void *arg;
+} scan_task;
 typedef struct scan_job scan_job;
 int import_task_submit(import_file *f, const scan_task *task, scan_job **job);
 int import_task_take(import_file *f, scan_job *job, void **result, base_error *err);

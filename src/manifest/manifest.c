@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "import/json/json_tokenizer.h"
+#include "base/json_tokenizer.h"
 
 #define MANIFEST_SHOW_MAX 200
 

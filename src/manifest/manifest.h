@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #include "base/base.h"
-#include "import/json/json_tokenizer.h"
+#include "base/json_tokenizer.h"
 
 /* Builtin clock ids (builtin_clock.proto). */
 #define MANIFEST_CLOCK_NONE 0u /* clock omitted */

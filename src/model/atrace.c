@@ -3,7 +3,7 @@
 
 #include "model/kslice.h"
 
-#include "core/context.h"
+#include "model/context.h"
 #include "model/model.h"
 
 /* Reads the field at *off up to '|' or the end; advances past the '|'. */

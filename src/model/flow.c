@@ -1,7 +1,7 @@
 /* The flow tracker: binds flow points to slices and writes `flow` rows. */
 #include "model/flow.h"
 
-#include "core/context.h"
+#include "model/context.h"
 #include "model/slice_stack.h"
 
 #define FLOW_MAX_PROBES 16

@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "core/context.h"
+#include "model/context.h"
 #include "model/model.h"
 #include "model/slice_stack.h"
 #include "model/syscall_table.h"

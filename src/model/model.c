@@ -2,7 +2,7 @@
 #include "model/model.h"
 #include "model/kslice.h"
 
-#include "core/context.h"
+#include "model/context.h"
 #include "model/flow.h"
 #include "model/sched.h"
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/context.h"
+#include "model/context.h"
 #include "model/model.h"
 
 /* A comm and its string id, with its bytes kept here when they fit, so that

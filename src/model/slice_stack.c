@@ -1,7 +1,7 @@
 /* Queries and name-matched ends on the model's per-track slice stacks. */
 #include "model/slice_stack.h"
 
-#include "core/context.h"
+#include "model/context.h"
 
 
 static int64_t slice_stack_end_of(const model_stack_entry *e) {

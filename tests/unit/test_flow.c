@@ -1,7 +1,7 @@
 /* Unit tests: flow tracker (model/flow.h), slice_stack queries and the JSON
  * number/time helpers. */
 #include "check.h"
-#include "core/context.h"
+#include "model/context.h"
 #include "import/json/json_internal.h"
 #include "model/flow.h"
 #include "model/model.h"

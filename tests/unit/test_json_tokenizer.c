@@ -3,7 +3,7 @@
 
 #include "base/base.h"
 #include "check.h"
-#include "import/json/json_tokenizer.h"
+#include "base/json_tokenizer.h"
 
 /* Tokenizes `json` into a compact text: { } [ ] K:key S:str N:num T F Z. */
 static int dump_tokens(const char *json, size_t len, char *out, size_t cap,

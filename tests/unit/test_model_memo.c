@@ -3,7 +3,7 @@
  * tid reuse, thread-in-process lookups, raw sched_switch arg sets and comm strings, task state strings
  * under a kernel release change, per-machine cpu states and comm names. */
 #include "check.h"
-#include "core/context.h"
+#include "model/context.h"
 #include "model/model.h"
 #include "model/sched.h"
 

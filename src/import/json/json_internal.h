@@ -10,7 +10,7 @@
 #define WEFT_JSON_INTERNAL_H
 
 #include "import/importer.h"
-#include "import/json/json_tokenizer.h"
+#include "base/json_tokenizer.h"
 #include "model/track_compressor.h"
 
 /* json_async.c's sets of async tracks (see there). */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/context.h"
+#include "model/context.h"
 #include "import/proto/proto_descriptor.h"
 #include "import/proto/proto_fields.h"
 #include "model/model.h"

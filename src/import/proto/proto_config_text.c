@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "core/context.h"
+#include "model/context.h"
 
 typedef enum proto_text_type {
   PT_INT32, PT_INT64, PT_UINT, PT_BOOL, PT_STRING, PT_ENUM, PT_MSG

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "core/context.h"
+#include "model/context.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_misc.h"
 

@@ -2,7 +2,6 @@
  * proto_import.h. */
 #include "import/proto/proto_import.h"
 
-#include "core/scan.h"
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_ftrace.h"

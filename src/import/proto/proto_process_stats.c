@@ -1,5 +1,5 @@
 /* ProcessStats packets. See proto_process_tree.h. */
-#include "core/context.h"
+#include "model/context.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_process_tree.h"
 

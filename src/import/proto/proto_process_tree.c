@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "core/context.h"
+#include "model/context.h"
 #include "import/proto/proto_fields.h"
 
 #define PROTO_PROCESS_TREE_PROCESS_IS_KTHREAD 9

@@ -3,7 +3,7 @@
 
 #include <stdio.h>
 
-#include "core/context.h"
+#include "model/context.h"
 #include "model/model.h"
 #include "model/sched.h"
 

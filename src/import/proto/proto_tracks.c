@@ -4,7 +4,7 @@
 
 #include <assert.h>
 
-#include "core/context.h"
+#include "model/context.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_misc.h"

@@ -19,7 +19,6 @@
 #include <stdio.h>
 
 #include "clock/clock.h"
-#include "core/scan.h"
 #include "import/importer.h"
 #include "import/systrace/systrace.h"
 #include "import/systrace/systrace_line.h"

@@ -1,5 +1,5 @@
 /* Streaming JSON tokenizer: a flat state machine over a byte buffer. */
-#include "import/json/json_tokenizer.h"
+#include "base/json_tokenizer.h"
 
 #include <locale.h>
 #include <math.h>

@@ -1,5 +1,5 @@
 /* The trace context: set-up, tear-down and small shared helpers. */
-#include "core/context.h"
+#include "model/context.h"
 
 #include <assert.h>
 
