@@ -130,6 +130,11 @@ int weft_error_stats_summary(weft *w, char *buf, size_t cap);
  * "gzip", "perfetto_manifest", ... or "unknown". Never NULL. */
 const char *weft_trace_type(const void *data, size_t len);
 
+/* The id of a builtin clock by its name as Perfetto's BuiltinClock spells it
+ * ("BOOTTIME", "MONOTONIC", "REALTIME", ...): 1 and *id set, or 0 for a name
+ * that is not one. id may be NULL. */
+int weft_clock_id(const char *name, uint64_t *id);
+
 #ifdef __cplusplus
 }
 #endif

@@ -38,6 +38,14 @@ int base_error_set(base_error *err, int code, const char *fmt, ...)
 void base_error_prefix(base_error *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void base_error_clear(base_error *err);
+/* Fails with WEFT_ENOMEM and the message "out of memory". */
+int base_error_nomem(base_error *err);
+/* The status of a call that can fail only for want of memory: 0 stays 0,
+ * any other code is reported as "out of memory" under that code. */
+int base_error_alloc(base_error *err, int status);
+/* Puts `name` (a file's) in front of the message, unless the message
+ * names it already: every failure of a load names its file once. */
+void base_error_name_file(base_error *err, const char *name);
 
 /* ---- growable vectors ----
  * VEC(T) is an anonymous struct {data, len, cap}; zero-initialise it.

@@ -37,3 +37,15 @@ void base_error_clear(base_error *err) {
   err->code = 0;
   err->message[0] = '\0';
 }
+
+int base_error_nomem(base_error *err) {
+  return base_error_set(err, WEFT_ENOMEM, "out of memory");
+}
+
+int base_error_alloc(base_error *err, int status) {
+  return status ? base_error_set(err, status, "out of memory") : WEFT_OK;
+}
+
+void base_error_name_file(base_error *err, const char *name) {
+  if (err && name && !strstr(err->message, name)) base_error_prefix(err, "%s", name);
+}

@@ -10,14 +10,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char *const merge_clock_names[] = {
-    "REALTIME", "REALTIME_COARSE", "MONOTONIC", "MONOTONIC_COARSE",
-    "MONOTONIC_RAW", "BOOTTIME"};
-
 static int merge_is_clock(const char *name) {
-  for (size_t i = 0; i < sizeof merge_clock_names / sizeof *merge_clock_names; i++)
-    if (!strcmp(name, merge_clock_names[i])) return 1;
-  return 0;
+  return weft_clock_id(name, NULL);
 }
 
 /* "250ms", "-1.5s", "100us", "42ns" or a bare number of nanoseconds. */

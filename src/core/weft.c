@@ -9,6 +9,7 @@
 
 #include "model/context.h"
 #include "core/input.h"
+#include "clock/clock.h"
 #include "core/loader.h"
 #include "core/report.h"
 #include "io/archive.h"
@@ -341,4 +342,8 @@ int weft_error_stats_summary(weft *w, char *buf, size_t cap) {
 const char *weft_trace_type(const void *data, size_t len) {
   if (!data) return "unknown";
   return io_trace_type_name(io_sniff(data, len));
+}
+
+int weft_clock_id(const char *name, uint64_t *id) {
+  return name && clock_id_from_name(name, strlen(name), id);
 }

@@ -11,6 +11,7 @@
 #ifndef WEFT_IMPORTER_H
 #define WEFT_IMPORTER_H
 
+#include "io/sniff.h"
 #include "model/context.h"
 #include "sort/sort.h"
 
@@ -96,8 +97,8 @@ struct import_file {
   int release_input;    /* set in tokenize to opt in: see import_input_hold */
   void *scan;           /* ops->scan's result during tokenize (the loader
                            frees it after, unless tokenize took it: NULL) */
-  struct loader *loader;
-  struct input_holds *holds; /* loader-private: the chunk counts */
+  struct import_host *host;  /* core-private: the services behind import_* */
+  struct input_holds *holds; /* core-private: the chunk counts */
 };
 
 /* An importer that opts in (f->release_input = 1, set in tokenize) calls
@@ -188,6 +189,10 @@ typedef struct scan_job scan_job;
 int import_task_submit(import_file *f, const scan_task *task, scan_job **job);
 int import_task_take(import_file *f, scan_job *job, void **result, base_error *err);
 void import_task_drop(import_file *f, scan_job *job);
+
+/* The importer of a trace type (import/registry.c), or NULL: weft does
+ * not read that type. */
+const importer_ops *import_ops_for(io_trace_type type);
 
 extern const importer_ops import_json_ops;
 extern const importer_ops import_proto_ops;

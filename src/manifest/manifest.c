@@ -6,14 +6,10 @@
 #include <stdlib.h>
 
 #include "base/json_tokenizer.h"
+#include "clock/clock.h"
 
 #define MANIFEST_SHOW_MAX 200
 
-static const char *const manifest_clock_names[] = {
-    NULL, "REALTIME", "REALTIME_COARSE", "MONOTONIC", "MONOTONIC_COARSE",
-    "MONOTONIC_RAW", "BOOTTIME"};
-#define MANIFEST_CLOCK_COUNT \
-  (sizeof manifest_clock_names / sizeof manifest_clock_names[0])
 
 typedef VEC(manifest_file) manifest_file_vec;
 typedef VEC(manifest_machine) manifest_machine_vec;
@@ -68,16 +64,19 @@ static const char *manifest_show(const char *s, char *buf, size_t cap) {
 
 /* ---- clock names ---- */
 
+/* Manifest clocks are the builtin clocks, by the same numbers. */
+_Static_assert(MANIFEST_CLOCK_REALTIME == CLOCK_ID_REALTIME &&
+                   MANIFEST_CLOCK_BOOTTIME == CLOCK_ID_BOOTTIME,
+               "manifest clock numbers are builtin clock ids");
 const char *manifest_clock_name(uint32_t clock) {
-  return clock < MANIFEST_CLOCK_COUNT ? manifest_clock_names[clock] : NULL;
+  return clock == MANIFEST_CLOCK_NONE ? NULL : clock_name_from_id(clock);
 }
 
 uint32_t manifest_clock_from_name(const char *name, size_t len) {
-  for (uint32_t c = 1; c < MANIFEST_CLOCK_COUNT; c++) {
-    const char *n = manifest_clock_names[c];
-    if (strlen(n) == len && memcmp(n, name, len) == 0) return c;
-  }
-  return MANIFEST_CLOCK_NONE;
+  uint64_t id;
+  if (!clock_id_from_name(name, len, &id) || id > MANIFEST_CLOCK_BOOTTIME)
+    return MANIFEST_CLOCK_NONE;
+  return (uint32_t)id;
 }
 
 /* ---- detection ---- */

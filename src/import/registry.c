@@ -1,0 +1,20 @@
+/* The importers weft has, by the trace type io_sniff finds: registering a
+ * format is one row here. */
+#include "import/importer.h"
+
+typedef struct import_registration {
+  io_trace_type type;
+  const importer_ops *ops;
+} import_registration;
+
+static const import_registration import_registry[] = {
+    {IO_TRACE_JSON, &import_json_ops},
+    {IO_TRACE_PROTO, &import_proto_ops},
+    {IO_TRACE_SYSTRACE, &import_systrace_ops},
+};
+
+const importer_ops *import_ops_for(io_trace_type type) {
+  for (size_t i = 0; i < sizeof import_registry / sizeof import_registry[0]; i++)
+    if (import_registry[i].type == type) return import_registry[i].ops;
+  return NULL;
+}
