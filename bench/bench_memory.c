@@ -1,4 +1,4 @@
-/* Memory per event, measured (the figures of docs/memory.md).
+/* Memory per event, measured (the figures of docs/performance.md).
  *
  *  1. Table rows: appends N rows to the slice, sched_slice, counter,
  *     thread_state and args tables, filling the columns the importers fill

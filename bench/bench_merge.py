@@ -11,7 +11,7 @@ prints MiB/s and peak RSS / input size (median of RUNS rounds, each of
 which runs every case once, so that the machine's drift falls on all cases
 alike; getrusage of the child), then the kit's verify.py per case, then our figures against the
 kit's reference (trace_processor_shell v58.2) as ratios, and how throughput
-holds up as the same bytes are split over more files (the issue: 1,000
+holds up as the same bytes are split over more files (the goal: 1,000
 files within 20% of 1 file).
 
 A deflated copy of the 1,000-file archive (made once with Python's zipfile,
@@ -99,12 +99,10 @@ def load_once(weft, trace, threads, query_file):
 
 def warm(trace):
     """Reads the trace, so that the run after it finds it in the page cache
-    (the reference's figures are warm-cache ones). Needed before every run
-    here: this machine's page cache is reclaimed within tens of seconds
-    (`free` shows 600 MB of freshly read files shrink to 360 MB of cache in
-    40 s), and a run that reads its trace from disk took up to twice as
-    long, its profile dominated by read() copies and the CRC of pages
-    coming in."""
+    (the reference's figures are warm-cache ones). Needed before every run:
+    a shared machine may reclaim the page cache within seconds, and a run
+    that reads its trace from disk is much slower, its profile dominated by
+    read() copies and the CRC of pages coming in."""
     with open(trace, "rb") as f:
         while f.read(1 << 24):
             pass
@@ -112,9 +110,9 @@ def warm(trace):
 
 def measure_rounds(weft, jobs, runs, query_file):
     """Runs every (key, trace, threads) job once per round, `runs` rounds:
-    interleaved, so that this machine's drift in speed (runs minutes apart
-    differ by up to 30%) falls on every case alike and the ratios between
-    cases hold. Returns {key: [(wall, rss, status)...]} in round order."""
+    interleaved, so that the machine's drift in speed (runs minutes apart
+    differ by tens of percent) falls on every case alike and the ratios
+    between cases hold. Returns {key: [(wall, rss, status)...]} in round order."""
     samples = {key: [] for key, _trace, _threads in jobs}
     for _ in range(runs):
         for key, trace, threads in jobs:

@@ -11,8 +11,8 @@ bench_merge.py) with `perf record -F HZ` and prints:
 - the loading thread's top symbols before the parse and during it.
 
 The parsing thread is the one with the most samples. Busy time is sampled
-CPU time: a thread that waits takes no samples. perf adds overhead (loads
-run ~15% slower under it), so compare shares, not seconds, across runs.
+CPU time: a thread that waits takes no samples. perf slows the load it
+records, so compare shares, not seconds, across runs.
 """
 import argparse
 import collections

@@ -159,8 +159,8 @@ string_id base_string_pool_find(const base_string_pool *p, const char *s,
 }
 
 /* 8,192 entries (256 KiB): a merge of hundreds of machines interns
- * thousands of distinct names, comms and keys over and over, and 1,024
- * entries missed on them (session 15). */
+ * thousands of distinct names, comms and keys over and over, more than a
+ * memo of a thousand entries holds. */
 #define POOL_RECENT_BITS 13
 #define POOL_RECENT_BYTES 24
 

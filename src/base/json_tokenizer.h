@@ -7,7 +7,8 @@
  *
  * Invariants and behaviour:
  *  - Strict RFC 8259 structure: exactly one top-level value, no trailing
- *    commas, no comments, no leading zeros, literals exactly true/false/null.
+ *    commas (unless trailing_commas is set), no comments, no leading zeros,
+ *    literals exactly true/false/null.
  *  - String bytes are passed through unchanged (NUL bytes, raw control
  *    characters and invalid UTF-8 are accepted, never interpreted); escape
  *    syntax is validated when the string is tokenized, so json_unescape() on

@@ -328,10 +328,9 @@ static void cli_catch_sigbus(void) {
 /* One malloc arena for every thread. By default glibc gives each thread
  * that allocates an arena of its own, and what the loading workers free
  * there (a JSON member's scanned event list, once the member is tokenized)
- * stays resident, unusable by the parse's allocations on the main arena:
- * +5.5 MB of peak RSS on the 1,000-file benchmark merge at --threads 2.
- * The threads allocate seldom on hot paths, so sharing costs no time
- * (docs/performance.md, session 14). */
+ * stays resident, unusable by the parse's allocations on the main arena,
+ * and adds to the peak RSS of a load with many members. The threads
+ * allocate seldom on hot paths, so sharing one arena costs no time. */
 static void cli_one_malloc_arena(void) {
 #ifdef __GLIBC__
   mallopt(M_ARENA_MAX, 1);

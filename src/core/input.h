@@ -68,9 +68,8 @@ void *input_map_file(int fd, size_t size);
  * A mapping per archive member also keeps a read fault from mapping a
  * whole large page-cache folio, which the kernel does when the folio lies
  * inside the mapping (ext4 may cache a freshly read archive in 2 MiB
- * folios). Measured on Linux 6.18, ext4: one read in each 300 KiB member of
- * such an archive made 290 MB resident through one whole-file mapping, and
- * 66 MB through a mapping per member. */
+ * folios): through one whole-file mapping, reading the first bytes of
+ * every small member would make most of the archive resident at once. */
 void *input_map_range(int fd, uint64_t offset, size_t len, const uint8_t **data,
                       size_t *map_len);
 

@@ -1,8 +1,8 @@
 /* spill: decompressed archive members kept in an unlinked temporary file
  * instead of on the heap, so that the loader can give their pages back
  * while they wait to be parsed, as it does for stored members read in place
- * from their archive's mapping (core/input.h). A deflated 300 MB archive then
- * needs about the memory of a stored one, not 300 MB more.
+ * from their archive's mapping (core/input.h). A deflated archive then
+ * needs about the memory of a stored one, not its inflated size more.
  *
  * Owns: one temporary file (created at the first spill, unlinked at once, so
  * nothing is left behind even after a crash) and its descriptor.

@@ -126,8 +126,8 @@ bool io_archive_streams_from_file(io_trace_type type);
  * 8, its compressed bytes inside the mapping) is inflated from the mapping
  * with libdeflate and yielded as a copy if it inflates to exactly the
  * entry's size with the header's CRC-32.
- * Anything else is read through libarchive as before, so a corrupt member
- * fails the same way. The bytes checked are given back to the OS
+ * Anything else is read through libarchive, so a corrupt member fails
+ * with libarchive's words whichever path it would have taken. The bytes checked are given back to the OS
  * (MADV_DONTNEED) after the check. */
 int io_archive_each_file_view(io_trace_type type, const char *path,
                               const uint8_t *view, uint64_t size, unsigned flags,

@@ -8,7 +8,7 @@
 
 #include "sort/sort.h"
 
-/* Sources are numbered below this (the old internal flag bit). */
+/* Sources are numbered below this. */
 #define SORT_MAX_SOURCES 0x7fffffffu
 /* sort_run.count: the break flag and the largest count. */
 #define SORT_RUN_BREAK 0x80000000u

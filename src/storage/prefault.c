@@ -49,7 +49,7 @@ static void *prefault_thread(void *arg) {
 int storage_prefaulter_start(storage_prefaulter **out) {
   *out = NULL;
 #ifndef MADV_POPULATE_WRITE
-  return WEFT_OK; /* nothing to do it with: appends fault as before */
+  return WEFT_OK; /* nothing to do it with: appends take their own faults */
 #else
   storage_prefaulter *p = base_calloc(1, sizeof *p);
   if (!p) return WEFT_ENOMEM;

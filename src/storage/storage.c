@@ -230,7 +230,7 @@ int storage_table_append_general(storage_table *t, uint32_t *row_out) {
   table_update_append_limit(t);
   /* Nothing to write: every allocated array is zero past row_count, which
    * reads as NULL / 0 / STRING_NULL. A NULL in a sorted column breaks the
-   * order unless it is overwritten (its value reads as 0, as before). */
+   * order unless it is overwritten (its value reads as 0). */
   size_t row = t->row_count++;
   if (row_out) *row_out = (uint32_t)row;
   return WEFT_OK;

@@ -211,7 +211,7 @@ static inline int storage_set_str(storage_table *t, size_t col, size_t row, stri
   return WEFT_OK;
 }
 /* Never allocates; on a non-nullable numeric column it only clears `sorted`
- * (as before: the value stays). */
+ * (the stored value is kept). */
 void storage_set_null(storage_table *t, size_t col, size_t row);
 
 /* Binary search on a sorted column (ID/I64, resp. F64): the first row in
