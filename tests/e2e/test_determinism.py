@@ -1,18 +1,19 @@
 """End-to-end: loading with several threads gives byte-identical tables to
---threads 1, on a merge trace from the shared benchmark kit (ZIP + manifest,
-proto traces with ftrace sched on many machines, Chrome JSON pinned to them)."""
+--threads 1, on traces made by gen_traces.py (a ZIP + manifest of proto
+traces with ftrace sched on many machines and Chrome JSON pinned to them; a
+large Chrome JSON, systrace and proto file), and on archives of small
+Chrome JSON members."""
 import os
 import subprocess
-import sys
+import tempfile
 import unittest
 import zipfile
 import zlib
 
+import gen_traces
 import weft_e2e as e
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-KIT = os.environ.get('WEFT_SHARED', os.path.join(ROOT, '..', 'shared'))
-GEN = os.path.join(KIT, 'bench', 'gen.py')
+MIB = gen_traces.MIB
 
 # Every table the merge fills, whole rows in id order.
 TABLES = ['slice', 'sched', 'thread_state', 'counter', 'args', 'thread',
@@ -26,30 +27,35 @@ DUMP = ''.join('select * from %s%s order by id;\n' %
     'select name, idx, severity, source, value, machine_id, trace_id from stats ' \
     'where value != 0 order by name, idx, machine_id, trace_id;\n'
 
+_GENERATED = {}
+_GENERATED_DIR = tempfile.TemporaryDirectory()
 
-@unittest.skipUnless(os.path.exists(GEN), 'shared bench kit not found: ' + GEN)
-class DeterminismTest(e.TempDirTest):
+
+def tearDownModule():
+    _GENERATED_DIR.cleanup()
+
+
+def generated(name, kind, size, files=1):
+    """The path of a trace made by gen_traces, made once per run."""
+    if name not in _GENERATED:
+        path = os.path.join(_GENERATED_DIR.name, name)
+        with open(path, 'wb') as f:
+            f.write(gen_traces.generate(kind, size, files=files))
+        _GENERATED[name] = path
+    return _GENERATED[name]
+
+
+class GeneratedTracesTest(e.TempDirTest):
+    """Tests over the generated traces: a merge archive of 40 members
+    (proto traces with ftrace sched on many machines, Chrome JSON pinned to
+    them), and a Chrome JSON and a systrace file above the size (8 MiB)
+    from which two threads share a file's scan or tokenize it in chunks."""
+
     @classmethod
     def setUpClass(cls):
-        import tempfile
-        cls._kit_dir = tempfile.TemporaryDirectory()
-        cls.trace = os.path.join(cls._kit_dir.name, 'merge.zip')
-        subprocess.run([sys.executable, GEN, 'merge', '6', cls.trace, '--files', '40'],
-                       check=True, stdout=subprocess.DEVNULL)
-        # One Chrome JSON file above the size (8 MiB) whose scan two threads
-        # share when it is loaded alone.
-        cls.json = os.path.join(cls._kit_dir.name, 'big.json')
-        subprocess.run([sys.executable, GEN, 'json', '12', cls.json],
-                       check=True, stdout=subprocess.DEVNULL)
-        # And a systrace text file of the same size (tokenized in chunks by
-        # the workers, its lines decoded ahead of their parse).
-        cls.systrace = os.path.join(cls._kit_dir.name, 'big.systrace')
-        subprocess.run([sys.executable, GEN, 'systrace', '12', cls.systrace],
-                       check=True, stdout=subprocess.DEVNULL)
-
-    @classmethod
-    def tearDownClass(cls):
-        cls._kit_dir.cleanup()
+        cls.trace = generated('merge.zip', 'merge', 6 * MIB, files=40)
+        cls.json = generated('big.json', 'json', 9 * MIB)
+        cls.systrace = generated('big.systrace', 'systrace', 9 * MIB)
 
     def dump(self, threads, trace=None):
         sql = e.write_temp(self.dir, 'dump.sql', DUMP)
@@ -57,6 +63,8 @@ class DeterminismTest(e.TempDirTest):
         self.assertEqual(rc, 0, err)
         return out
 
+
+class DeterminismTest(GeneratedTracesTest):
     def test_threads_give_identical_tables(self):
         one = self.dump(1)
         self.assertGreater(one.count('\n'), 100000)  # the tables are filled
@@ -121,26 +129,30 @@ def proto_packets(data):
     return [raw for _, _, raw in e.proto_fields(data)]
 
 
-def compressed(packets, per_group):
+COMPRESSED_PACKETS = 50  # TracePacket.compressed_packets
+
+
+def compressed(packets, per_group, level=6):
     """The same packets, every `per_group` of them inside one
-    TracePacket.compressed_packets (field 50, zlib)."""
-    out = bytearray()
-    for i in range(0, len(packets), per_group):
-        z = zlib.compress(b''.join(packets[i:i + per_group]))
-        inner = b'\x92\x03' + e.varint(len(z)) + z  # field 50, wire type 2
-        out += b'\x0a' + e.varint(len(inner)) + inner
-    return bytes(out)
+    TracePacket.compressed_packets (zlib at `level`; 0 stores them)."""
+    return b''.join(e.pb_packet(e.pb_bytes(COMPRESSED_PACKETS,
+                                           zlib.compress(b''.join(packets[i:i + per_group]), level)))
+                    for i in range(0, len(packets), per_group))
+
+
+# A compressed_packets payload that is no zlib stream.
+CORRUPT = e.pb_packet(e.pb_bytes(COMPRESSED_PACKETS, b'\x78\x9c\x01\x02garba'))
 
 
 # What a proto trace puts in the tables (not its file size or name).
 PROTO_DUMP = ''.join('select * from %s order by id;\n' % t for t in
                      ['slice', 'sched', 'thread_state', 'counter', 'args', 'thread',
                       'process', 'track', 'ftrace_event'])
+MACHINE_ID = 98  # TracePacket.machine_id
 KEEP_INPUT = {'WEFT_INPUT_MMAP': '0', 'WEFT_INPUT_RELEASE': '0'}
 
 
-@unittest.skipUnless(os.path.exists(GEN), 'shared bench kit not found: ' + GEN)
-class InputReleaseProtoTest(DeterminismTest):
+class InputReleaseProtoTest(GeneratedTracesTest):
     """Proto packets and ftrace events read in place and given back as they
     are parsed (and inflated compressed_packets freed once parsed) give the
     tables of input copied and kept to the end."""
@@ -151,21 +163,6 @@ class InputReleaseProtoTest(DeterminismTest):
         proc = subprocess.run([e.WEFT, *args], capture_output=True, timeout=300, env=env)
         self.assertEqual(proc.returncode, 0, proc.stderr.decode(errors='replace'))
         return proc.stdout.decode(errors='replace')
-
-    def test_threads_give_identical_tables(self):
-        pass  # DeterminismTest's test; not repeated here
-
-    def test_prepared_events_same_as_parsed_alone(self):
-        pass  # DeterminismTest's test; not repeated here
-
-    def test_large_systrace_same_with_threads(self):
-        pass  # DeterminismTest's test; not repeated here
-
-    def test_large_json_scan_shared_by_threads(self):
-        pass  # DeterminismTest's test; not repeated here
-
-    def test_deflated_archive_same_as_stored(self):
-        pass  # DeterminismTest's test; not repeated here
 
     def test_merge_same_with_and_without_release(self):
         sql = e.write_temp(self.dir, 'dump.sql', DUMP)
@@ -196,8 +193,7 @@ class InputReleaseProtoTest(DeterminismTest):
         # plain archive's.
         plain = os.path.join(self.dir, 'plain.zip')
         packed = os.path.join(self.dir, 'packed.zip')
-        bad = (b'\x0a' + e.varint(12) + b'\x92\x03' + e.varint(9) + b'\x78\x9c\x01\x02garba' +
-               compressed([b'\x0a\x00' * 1000000], 1))
+        bad = CORRUPT + compressed([e.pb_packet() * 1000000], 1)
         with zipfile.ZipFile(self.trace) as src, \
                 zipfile.ZipFile(plain, 'w') as p, zipfile.ZipFile(packed, 'w') as c:
             protos = 0
@@ -227,14 +223,9 @@ def padded_bomb(packets=10, pad=100000):
     """A compressed_packets packet that inflates to about packets x pad
     bytes (TracePackets holding one unknown field of zeros): over a
     thousand times its size."""
-    field = e.varint(1000 << 3 | 2) + e.varint(pad) + bytes(pad)
-    inner = (b'\x0a' + e.varint(len(field)) + field) * packets
-    z = zlib.compress(inner, 9)
-    outer = b'\x92\x03' + e.varint(len(z)) + z
-    return b'\x0a' + e.varint(len(outer)) + outer
+    return compressed([e.pb_packet(e.pb_bytes(1000, bytes(pad)))] * packets, packets, 9)
 
 
-@unittest.skipUnless(os.path.exists(GEN), 'shared bench kit not found: ' + GEN)
 class LargeProtoChunksTest(unittest.TestCase):
     """A proto file above 8 MiB is tokenized in chunks of about 4 MiB whose
     packet heads and compressed_packets workers read ahead (proto_scan.c):
@@ -242,14 +233,9 @@ class LargeProtoChunksTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        import tempfile
         cls._dir = tempfile.TemporaryDirectory()
-        kit = os.path.join(cls._dir.name, 'one.zip')
-        subprocess.run([sys.executable, GEN, 'merge', '40', kit, '--files', '1'],
-                       check=True, stdout=subprocess.DEVNULL)
-        with zipfile.ZipFile(kit) as z:
-            name = max(z.namelist(), key=lambda n: z.getinfo(n).file_size)
-            cls.data = z.read(name)
+        with open(generated('big.pftrace', 'proto', 11 * MIB), 'rb') as f:
+            cls.data = f.read()
 
     @classmethod
     def tearDownClass(cls):
@@ -281,11 +267,8 @@ class LargeProtoChunksTest(unittest.TestCase):
         for i, p in enumerate(packets):
             mid = order[i * len(order) // len(packets)]
             if mid:
-                pos = 1
-                while p[pos] & 0x80:
-                    pos += 1
-                inner = p[pos + 1:] + b'\x90\x06' + e.varint(mid)
-                p = b'\x0a' + e.varint(len(inner)) + inner
+                _, body = e.read_varint(p, 1)
+                p = e.pb_packet(p[body:], e.pb_int(MACHINE_ID, mid))
             out += p
         return bytes(out)
 
@@ -316,7 +299,9 @@ class LargeProtoChunksTest(unittest.TestCase):
         # budget (64 MiB) runs out part way, where a chunk's worker, which
         # counts from its chunk's start, would still have inflated them.
         packets = proto_packets(self.data)
-        groups = [compressed(packets[i:i + 23], 23) for i in range(0, len(packets), 23)]
+        # Most groups stored (level 0) so that the file stays above 8 MiB.
+        groups = [compressed(packets[i:i + 23], 23, 6 if i % 8 == 0 else 0)
+                  for i in range(0, len(packets), 23)]
         every = max(1, len(groups) // 80)
         out = bytearray()
         for i, g in enumerate(groups):
@@ -324,7 +309,7 @@ class LargeProtoChunksTest(unittest.TestCase):
             if i % every == 0:
                 out += padded_bomb()
             if i == len(groups) // 2:
-                out += b'\x0a' + e.varint(12) + b'\x92\x03' + e.varint(9) + b'\x78\x9c\x01\x02garba'
+                out += CORRUPT
         self.assertGreater(len(out), 9 << 20)
         trace = e.write_temp(self.dir, 'packed.pftrace', bytes(out))
         plain = e.write_temp(self.dir, 'plain.pftrace', self.data)
