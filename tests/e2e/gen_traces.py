@@ -138,7 +138,8 @@ class ProtoWriter:
             out.append(pb_packet(head, pb_bytes(P_TRACK, counter)))
         for pid, tid in self.world.threads:
             thread = pb_int(1, pid) + pb_int(2, tid) + pb_bytes(5, 'thread %d' % tid)
-            track = pb_int(1, self.thread_uuid(tid)) + pb_int(5, self.uuid(pid)) + pb_bytes(4, thread)
+            track = pb_int(1, self.thread_uuid(tid)) + pb_int(5, self.uuid(pid)) + \
+                pb_bytes(4, thread)
             out.append(pb_packet(head, pb_bytes(P_TRACK, track)))
         return out
 

@@ -4,7 +4,6 @@ traces with ftrace sched on many machines and Chrome JSON pinned to them; a
 large Chrome JSON, systrace and proto file), and on archives of small
 Chrome JSON members."""
 import os
-import subprocess
 import tempfile
 import unittest
 import zipfile
@@ -57,11 +56,9 @@ class GeneratedTracesTest(e.TempDirTest):
         cls.json = generated('big.json', 'json', 9 * MIB)
         cls.systrace = generated('big.systrace', 'systrace', 9 * MIB)
 
-    def dump(self, threads, trace=None):
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        rc, out, err = e.run('--threads', str(threads), '-q', sql, trace or self.trace)
-        self.assertEqual(rc, 0, err)
-        return out
+    def dump(self, threads, trace=None, env=None):
+        """Every table (DUMP) of the trace (the merge archive by default)."""
+        return e.query(DUMP, trace or self.trace, threads=threads, env=env, timeout=300)
 
 
 class DeterminismTest(GeneratedTracesTest):
@@ -76,13 +73,8 @@ class DeterminismTest(GeneratedTracesTest):
         # With its prepare step the merging thread decodes events (proto
         # packets and ftrace events, JSON objects, systrace lines) ahead of
         # their parse; WEFT_PREPARE=0 leaves every event to its parse.
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        env = dict(os.environ, WEFT_PREPARE='0')
         for trace in (self.trace, self.json, self.systrace):
-            proc = subprocess.run([e.WEFT, '--threads', '1', '-q', sql, trace],
-                                  capture_output=True, timeout=300, env=env)
-            self.assertEqual(proc.returncode, 0, proc.stderr.decode(errors='replace'))
-            alone = proc.stdout.decode(errors='replace')
+            alone = self.dump(1, trace, env={'WEFT_PREPARE': '0'})
             self.assertGreater(alone.count('\n'), 100000)
             self.assertTrue(alone == self.dump(2, trace), 'prepared differs: ' + trace)
 
@@ -113,12 +105,8 @@ class DeterminismTest(GeneratedTracesTest):
         # All but trace_file, whose rows name the archive and its size.
         cut = 'select * from trace_file order by id;\n'
         self.assertIn(cut, DUMP)
-        sql = e.write_temp(self.dir, 'tables.sql', DUMP.replace(cut, ''))
-        runs = []
-        for trace in (self.trace, deflated):
-            rc, out, err = e.run('--threads', '2', '-q', sql, trace)
-            self.assertEqual(rc, 0, err)
-            runs.append(out)
+        runs = [e.query(DUMP.replace(cut, ''), trace, threads=2, timeout=300)
+                for trace in (self.trace, deflated)]
         self.assertGreater(runs[0].count('\n'), 100000)
         self.assertTrue(runs[0] == runs[1], 'the deflated archive differs from the stored one')
 
@@ -135,11 +123,13 @@ COMPRESSED_PACKETS = 50  # TracePacket.compressed_packets
 def compressed(packets, per_group, level=6):
     """The same packets, every `per_group` of them inside one
     TracePacket.compressed_packets (zlib at `level`; 0 stores them)."""
-    return b''.join(e.pb_packet(e.pb_bytes(COMPRESSED_PACKETS,
-                                           zlib.compress(b''.join(packets[i:i + per_group]), level)))
-                    for i in range(0, len(packets), per_group))
+    groups = (b''.join(packets[i:i + per_group]) for i in range(0, len(packets), per_group))
+    return b''.join(e.pb_packet(e.pb_bytes(COMPRESSED_PACKETS, zlib.compress(g, level)))
+                    for g in groups)
 
 
+COMPRESSED_STATS = ("select name, value from stats where name like 'compressed%' "
+                    "and value != 0 order by name;")
 # A compressed_packets payload that is no zlib stream.
 CORRUPT = e.pb_packet(e.pb_bytes(COMPRESSED_PACKETS, b'\x78\x9c\x01\x02garba'))
 
@@ -157,17 +147,9 @@ class InputReleaseProtoTest(GeneratedTracesTest):
     are parsed (and inflated compressed_packets freed once parsed) give the
     tables of input copied and kept to the end."""
 
-    def run_keep(self, env_extra, *args):
-        env = dict(os.environ)
-        env.update(env_extra)
-        proc = subprocess.run([e.WEFT, *args], capture_output=True, timeout=300, env=env)
-        self.assertEqual(proc.returncode, 0, proc.stderr.decode(errors='replace'))
-        return proc.stdout.decode(errors='replace')
-
     def test_merge_same_with_and_without_release(self):
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        self.assertEqual(self.run_keep({}, '-q', sql, self.trace),
-                         self.run_keep(KEEP_INPUT, '-q', sql, self.trace))
+        self.assertEqual(e.query(DUMP, self.trace, timeout=300),
+                         e.query(DUMP, self.trace, env=KEEP_INPUT, timeout=300))
 
     def test_compressed_packets_same_as_plain(self):
         with zipfile.ZipFile(self.trace) as z:
@@ -178,12 +160,11 @@ class InputReleaseProtoTest(GeneratedTracesTest):
         self.assertGreater(len(packets), 100)
         plain = e.write_temp(self.dir, 'plain.pftrace', data)
         packed = e.write_temp(self.dir, 'packed.pftrace', compressed(packets, 37))
-        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
-        want = self.run_keep(KEEP_INPUT, '-q', sql, plain)
+        want = e.query(PROTO_DUMP, plain, env=KEEP_INPUT, timeout=300)
         self.assertIn('sched_switch', want)
-        self.assertEqual(self.run_keep({}, '-q', sql, plain), want)
-        self.assertEqual(self.run_keep({}, '-q', sql, packed), want)
-        self.assertEqual(self.run_keep(KEEP_INPUT, '-q', sql, packed), want)
+        self.assertEqual(e.query(PROTO_DUMP, plain, timeout=300), want)
+        self.assertEqual(e.query(PROTO_DUMP, packed, timeout=300), want)
+        self.assertEqual(e.query(PROTO_DUMP, packed, env=KEEP_INPUT, timeout=300), want)
 
     def test_compressed_members_inflated_ahead(self):
         # In an archive, the proto scan runs ahead on a worker and inflates
@@ -205,16 +186,12 @@ class InputReleaseProtoTest(GeneratedTracesTest):
                     data = compressed(proto_packets(data), 23) + (bad if protos == 2 else b'')
                 c.writestr(info.filename, data)
         self.assertGreater(protos, 3)
-        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
-        want = self.run_keep({}, '--threads', '2', '-q', sql, plain)
+        want = e.query(PROTO_DUMP, plain, threads=2, timeout=300)
         self.assertIn('sched_switch', want)
-        stats = e.write_temp(self.dir, 'stats.sql',
-                             "select name, value from stats where name like 'compressed%' "
-                             "and value != 0 order by name;")
-        for threads in ('1', '2', '3'):
-            self.assertEqual(self.run_keep({}, '--threads', threads, '-q', sql, packed), want,
-                             'threads ' + threads)
-            got = self.run_keep({}, '--threads', threads, '-q', stats, packed)
+        for threads in (1, 2, 3):
+            self.assertEqual(e.query(PROTO_DUMP, packed, threads=threads, timeout=300), want,
+                             'threads %d' % threads)
+            got = e.query(COMPRESSED_STATS, packed, threads=threads, timeout=300)
             self.assertIn('compressed_packets_corrupt,1', got.replace('"', ''))
             self.assertIn('compressed_packets_over_limit,1', got.replace('"', ''))
 
@@ -244,20 +221,15 @@ class LargeProtoChunksTest(unittest.TestCase):
     def setUp(self):
         self.dir = self._dir.name
 
-    def load(self, threads, sql, trace, *options):
-        proc = subprocess.run([e.WEFT, '--threads', str(threads), *options, '-q', sql, trace],
-                              capture_output=True, timeout=300)
-        self.assertEqual(proc.returncode, 0, proc.stderr.decode(errors='replace'))
-        return proc.stdout.decode(errors='replace')
-
     def test_plain_file_same_tables(self):
         self.assertGreater(len(self.data), 9 << 20)
         trace = e.write_temp(self.dir, 'plain.pftrace', self.data)
-        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
-        want = self.load(1, sql, trace)
+        sql = PROTO_DUMP
+        want = e.query(sql, trace, threads=1, timeout=300)
         self.assertIn('sched_switch', want)
         for threads in (2, 3):
-            self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
+            self.assertEqual(e.query(sql, trace, threads=threads, timeout=300), want,
+                             'threads %d' % threads)
 
     def with_machine_ids(self, order):
         """The trace with TracePacket.machine_id (field 98) set from `order`
@@ -277,7 +249,7 @@ class LargeProtoChunksTest(unittest.TestCase):
         # an id or unmarked data seen only in the second half still makes
         # the file multi-machine (one id alone would be adopted as the
         # file's machine), at any thread count.
-        raw_ids = e.write_temp(self.dir, 'raw.sql', 'select raw_id from machine order by id;')
+        raw_ids = 'select raw_id from machine order by id;'
         cases = [([3] * 10 + [3, 9] * 5, ['0', '3', '9']),
                  ([3] * 10 + [3, 0] * 5, ['0', '3']),
                  ([3, 9, 3, 0, 4] * 3 + [9, 0, 12, 4, 6, 12, 3] * 3,
@@ -285,13 +257,13 @@ class LargeProtoChunksTest(unittest.TestCase):
         for i, (order, want_ids) in enumerate(cases):
             trace = e.write_temp(self.dir, 'machines%d.pftrace' % i, self.with_machine_ids(order))
             for threads in (1, 2):
-                self.assertEqual(self.load(threads, raw_ids, trace).split(),
+                self.assertEqual(e.query(raw_ids, trace, threads=threads, timeout=300).split(),
                                  ['"raw_id"'] + want_ids, 'case %d threads %d' % (i, threads))
-        sql = e.write_temp(self.dir, 'machines.sql',
-                           'select * from machine order by id;\n' + PROTO_DUMP)
-        want = self.load(1, sql, trace)
+        sql = 'select * from machine order by id;\n' + PROTO_DUMP
+        want = e.query(sql, trace, threads=1, timeout=300)
         for threads in (2, 3):
-            self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
+            self.assertEqual(e.query(sql, trace, threads=threads, timeout=300), want,
+                             'threads %d' % threads)
 
     def test_compressed_file_same_tables_and_drops(self):
         # Groups of packets compressed, a corrupt payload, and 80 bombs of
@@ -313,18 +285,16 @@ class LargeProtoChunksTest(unittest.TestCase):
         self.assertGreater(len(out), 9 << 20)
         trace = e.write_temp(self.dir, 'packed.pftrace', bytes(out))
         plain = e.write_temp(self.dir, 'plain.pftrace', self.data)
-        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
-        stats = e.write_temp(self.dir, 'stats.sql',
-                             "select name, value from stats where name like 'compressed%' "
-                             "and value != 0 order by name;")
-        want = self.load(1, sql, plain)
-        want_stats = self.load(1, stats, trace, '--max-ratio', '5')
+        sql, stats = PROTO_DUMP, COMPRESSED_STATS
+        want = e.query(sql, plain, threads=1, timeout=300)
+        want_stats = e.query(stats, trace, threads=1, options=('--max-ratio', '5'), timeout=300)
         self.assertIn('compressed_packets_corrupt,1', want_stats.replace('"', ''))
         self.assertIn('compressed_packets_over_limit', want_stats)
         for threads in (1, 2, 3):
-            self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
-            self.assertEqual(self.load(threads, stats, trace, '--max-ratio', '5'), want_stats,
+            self.assertEqual(e.query(sql, trace, threads=threads, timeout=300), want,
                              'threads %d' % threads)
+            self.assertEqual(e.query(stats, trace, threads=threads, options=('--max-ratio', '5'),
+                                     timeout=300), want_stats, 'threads %d' % threads)
 
 
 def json_member(i, truncated=False):
@@ -365,12 +335,7 @@ class JsonScanAheadTest(e.TempDirTest):
     def test_same_tables_with_threads(self):
         members = [json_member(i) for i in range(11)] + [json_member(11, truncated=True)]
         trace = self.zip_of('json.zip', members)
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        runs = {}
-        for threads in (1, 2, 4):
-            rc, out, err = e.run('--threads', str(threads), '-q', sql, trace)
-            self.assertEqual(rc, 0, err)
-            runs[threads] = out
+        runs = {threads: e.query(DUMP, trace, threads=threads) for threads in (1, 2, 4)}
         self.assertIn('json_metadata.member', runs[1])
         self.assertIn('json_display_time_unit', runs[1])
         self.assertIn('json_tokenizer_failure', runs[1])
@@ -395,23 +360,14 @@ class ScanAheadFilesTest(JsonScanAheadTest):
     scans also run ahead (weft_load_paths), with an archive among them."""
 
     def files_of(self, members, prefix):
-        paths = []
-        for i, data in enumerate(members):
-            paths.append(os.path.join(self.dir, '%s%02d.json' % (prefix, i)))
-            with open(paths[-1], 'w') as f:
-                f.write(data)
-        return paths
+        return [e.write_temp(self.dir, '%s%02d.json' % (prefix, i), data)
+                for i, data in enumerate(members)]
 
     def test_same_tables_with_threads(self):
         members = [json_member(i) for i in range(11)] + [json_member(11, truncated=True)]
         paths = self.files_of(members, 'f')
         paths.insert(5, self.zip_of('mid.zip', [json_member(20 + i) for i in range(3)]))
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        runs = {}
-        for threads in (1, 2, 4):
-            rc, out, err = e.run('--threads', str(threads), '-q', sql, *paths)
-            self.assertEqual(rc, 0, err)
-            runs[threads] = out
+        runs = {threads: e.query(DUMP, *paths, threads=threads) for threads in (1, 2, 4)}
         self.assertIn('json_metadata.member', runs[1])
         self.assertIn('json_tokenizer_failure', runs[1])
         self.assertIn('mid.zip', runs[1])
@@ -420,12 +376,9 @@ class ScanAheadFilesTest(JsonScanAheadTest):
 
     def test_files_load_as_the_archive_does(self):
         members = [json_member(i) for i in range(9)]
-        sql = e.write_temp(self.dir, 'q.sql', 'select ts, dur, name, depth from slice order by id;\n'
-                           'select count(*) from thread;\n')
-        rc, from_zip, err = e.run('--threads', '2', '-q', sql, self.zip_of('all.zip', members))
-        self.assertEqual(rc, 0, err)
-        rc, from_files, err = e.run('--threads', '2', '-q', sql, *self.files_of(members, 'g'))
-        self.assertEqual(rc, 0, err)
+        sql = 'select ts, dur, name, depth from slice order by id;\nselect count(*) from thread;\n'
+        from_zip = e.query(sql, self.zip_of('all.zip', members), threads=2)
+        from_files = e.query(sql, *self.files_of(members, 'g'), threads=2)
         self.assertEqual(from_files, from_zip)
 
     def test_bad_member_named(self):

@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import zlib
 
 import weft_e2e as e
