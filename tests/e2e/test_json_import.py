@@ -1,6 +1,5 @@
 """End-to-end: Chrome JSON behaviours and flows (JSON and proto track events)."""
 import json
-import os
 
 import weft_e2e as e
 
@@ -344,8 +343,7 @@ packet { trusted_packet_sequence_id: 1 timestamp: 2000
 
 class ProtoFlowTest(e.TempDirTest):
     def test_track_event_flows(self):
-        src = e.write_temp(self.dir, 'flows.textproto', PROTO_FLOWS)
-        out = e.encode_textproto(src, os.path.join(self.dir, 'flows.pb'))
+        out = e.textproto_trace(self.dir, 'flows.pb', PROTO_FLOWS)
         rc, res, err = e.run('-Q', 'select o.name as src, i.name as dst, f.trace_id '
                              'from flow f join slice o on f.slice_out = o.id '
                              'join slice i on f.slice_in = i.id order by f.id', out)

@@ -59,8 +59,7 @@ def manifest(files, **extra):
 
 class MergeBase(e.TempDirTest):
     def proto(self, name, text):
-        src = e.write_temp(self.dir, name + '.textproto', text)
-        return e.encode_textproto(src, os.path.join(self.dir, name))
+        return e.textproto_trace(self.dir, name, text)
 
     def zip(self, name, members):
         path = os.path.join(self.dir, name)

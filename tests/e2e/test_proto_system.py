@@ -100,8 +100,7 @@ class InlineTraceTest(e.TempDirTest):
 
     def setUp(self):
         super().setUp()
-        src = e.write_temp(self.dir, 'trace.textproto', self.TEXT)
-        self.trace = e.encode_textproto(src, os.path.join(self.dir, 'trace.pb'))
+        self.trace = e.textproto_trace(self.dir, 'trace.pb', self.TEXT)
 
 
 class ProcessTreeLateTest(InlineTraceTest):
@@ -184,8 +183,7 @@ class FtraceStatsTest(InlineTraceTest):
     def test_critical_parse_error_fails_the_load(self):
         bad = FTRACE_STATS.replace('FTRACE_STATUS_ABI_ZERO_DATA_LENGTH } }',
                                    'FTRACE_STATUS_ABI_SHORT_EVENT_ID } }')
-        src = e.write_temp(self.dir, 'bad.textproto', bad)
-        trace = e.encode_textproto(src, os.path.join(self.dir, 'bad.pb'))
+        trace = e.textproto_trace(self.dir, 'bad.pb', bad)
         rc, _, err = e.run('-Q', 'select 1', trace)
         self.assertNotEqual(rc, 0)
         self.assertIn('FTRACE_STATUS_ABI_SHORT_EVENT_ID', err)

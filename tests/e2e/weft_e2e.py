@@ -41,6 +41,13 @@ def encode_textproto(src, out):
     return out
 
 
+def textproto_trace(directory, name, text):
+    """The Perfetto text-format trace `text` encoded as directory/name
+    (its text beside it, as name.textproto); returns the trace's path."""
+    src = write_temp(directory, name + '.textproto', text)
+    return encode_textproto(src, os.path.join(directory, name))
+
+
 def write_temp(directory, name, data):
     path = os.path.join(directory, name)
     mode = 'wb' if isinstance(data, bytes) else 'w'
