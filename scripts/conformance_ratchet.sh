@@ -10,7 +10,7 @@ update=${3:-}
 here=$(cd "$(dirname "$0")/.." && pwd)
 baseline_file=$here/tests/conformance_baseline.txt
 if [ ! -f "$corpus/run_corpus.py" ]; then
-  echo "conformance: no corpus at $corpus, skipped"
+  echo "conformance: skipped: no corpus at $corpus (the shared conformance corpus lives outside this repository)"
   exit 0
 fi
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")

@@ -20,36 +20,19 @@ import shutil
 import subprocess
 import sys
 import tarfile
-import tempfile
 import zipfile
 import zlib
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, 'tests', 'e2e'))
+from weft_e2e import pb_bytes, pb_int, pb_packet  # noqa: E402 (the tests' protobuf writer)
+
 TARGETS = ['fuzz_proto', 'fuzz_json', 'fuzz_manifest', 'fuzz_archive',
            'fuzz_systrace', 'fuzz_pipeline']
 MARKER = b'\nWEFTFILE\n'  # fuzz_pipeline's file separator
 MAX_SEED = 256 << 10
 
 # ---- small encoders ----
-
-
-def varint(v):
-    out = bytearray()
-    v &= (1 << 64) - 1
-    while True:
-        b = v & 0x7f
-        v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
-def field_varint(num, v):
-    return varint(num << 3) + varint(v)
-
-
-def field_bytes(num, data):
-    return varint(num << 3 | 2) + varint(len(data)) + data
 
 
 def zstd_raw(data, rle=None, rle_len=0):
@@ -242,12 +225,11 @@ def proto_seeds():
             if enc:
                 seeds.append(enc)
     # Hand-made packets: works without protoc, and covers compressed_packets.
-    event = field_bytes(11, field_varint(9, 3) + field_bytes(23, b'hand'))
-    packet = field_varint(8, 123) + field_varint(10, 1) + event
-    trace = field_bytes(1, packet)
+    event = pb_bytes(11, pb_int(9, 3) + pb_bytes(23, b'hand'))
+    trace = pb_packet(pb_int(8, 123), pb_int(10, 1), event)
     seeds.append(trace)
-    seeds.append(field_bytes(1, field_bytes(50, zlib.compress(trace))))
-    seeds.append(field_bytes(1, field_bytes(50, gz(trace))))
+    seeds.append(pb_packet(pb_bytes(50, zlib.compress(trace))))
+    seeds.append(pb_packet(pb_bytes(50, gz(trace))))
     seeds.append(trace + b'\x0a\xff\xff\xff\xff\x0f')  # length past the end
     seeds.append(trace + b'\x0a' + b'\xff' * 10 + b'\x01')  # 11-byte varint
     return seeds

@@ -1,4 +1,5 @@
 /* Clock graph construction: nodes, edges, snapshots, relations, trace time. */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "clock/clock_internal.h"
@@ -178,6 +179,20 @@ static int edge_prepare(clock_graph *g, uint32_t a, uint32_t b) {
   return WEFT_OK;
 }
 
+#ifndef NDEBUG
+/* clock.h: a clock pair's correspondences are a pair of directed edges,
+ * e and e ^ 1, each the other reversed, holding the same points with
+ * source and destination swapped. */
+static bool edge_pair_is_symmetric(const clock_graph *g, uint32_t e) {
+  const clock_edge *ab = &g->edges.data[e], *ba = &g->edges.data[e ^ 1u];
+  if (ab->from != ba->to || ab->to != ba->from || ab->points.len != ba->points.len) return false;
+  if (ab->points.len == 0) return true;
+  const clock_point *p = &ab->points.data[ab->points.len - 1];
+  const clock_point *q = &ba->points.data[ba->points.len - 1];
+  return p->src == q->dst && p->dst == q->src && p->snapshot == q->snapshot;
+}
+#endif
+
 static void edge_push(clock_graph *g, uint32_t e, int64_t src, int64_t dst,
                       uint32_t snapshot) {
   clock_edge *ed = &g->edges.data[e];
@@ -281,6 +296,7 @@ int clock_graph_add_snapshot(clock_graph *g, uint32_t stream,
       uint32_t e = edge_find(g, nodes[i], nodes[j]);
       edge_push(g, e, values[i], values[j], id);
       edge_push(g, e ^ 1u, values[j], values[i], id);
+      assert(edge_pair_is_symmetric(g, e));
     }
   g->total_points += (uint64_t)n * (n - 1);
   g->snapshots.data[g->snapshots.len++] =

@@ -3,6 +3,7 @@
  * Placement is one Dijkstra search from the trace-time clock over reversed
  * hops; costs are the packed (assumptions, rendezvous, hops) triples of
  * clock_internal.h, so the lexicographic order is plain integer order. */
+#include <assert.h>
 #include <stdlib.h>
 
 #include "clock/clock_internal.h"
@@ -287,12 +288,14 @@ static clock_result edge_convert_slow(clock_edge *e, int64_t *t) {
   size_t i = lo == 0 ? 0 : lo - 1;
   int64_t range_lo = lo == 0 ? INT64_MIN : p[i].src;
   int64_t range_hi = lo == 0 ? p[0].src - 1 : lo < n ? p[lo].src - 1 : INT64_MAX;
+  assert(range_lo <= *t && *t <= range_hi); /* t lies on point i's piece */
   int64_t delta, a, r;
   if (!__builtin_sub_overflow(p[i].dst, p[i].src, &delta)) {
     e->cache_lo = range_lo;
     e->cache_hi = range_hi;
     e->cache_delta = delta;
     if (__builtin_add_overflow(*t, delta, &r)) return CLOCK_OVERFLOW;
+    assert(*t != p[i].src || r == p[i].dst); /* a point's source reads its destination */
     *t = r;
     return CLOCK_OK;
   }
@@ -320,6 +323,12 @@ clock_result clock_graph_convert(clock_graph *g, uint32_t node, int64_t ts,
   int64_t t = ts;
   for (uint32_t u = node; u != g->trace_time; u = nodes[u].parent) {
     uint32_t e = nodes[u].parent_edge;
+    /* Each hop goes to a placed clock on a strictly cheaper path (so the
+     * walk ends at trace time), a snapshot hop along the edge u -> parent. */
+    assert(nodes[u].parent < g->nodes.len && nodes[nodes[u].parent].result == CLOCK_OK &&
+           nodes[nodes[u].parent].cost < nodes[u].cost);
+    assert(e == CLOCK_NODE_NONE ||
+           (g->edges.data[e].from == u && g->edges.data[e].to == nodes[u].parent));
     if (e == CLOCK_NODE_NONE) continue; /* zero-offset hop */
     clock_edge *ed = &g->edges.data[e];
     if (ed->cache_lo <= t && t <= ed->cache_hi) {

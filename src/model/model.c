@@ -1,5 +1,8 @@
 /* Process/thread, track, slice, counter and args trackers. */
 #include "model/model.h"
+
+#include <assert.h>
+
 #include "model/kslice.h"
 
 #include "model/context.h"
@@ -467,6 +470,18 @@ model_stack *model_stack_find(trace_context *ctx, uint32_t track) {
   return &m->stack_list.data[m->stack_by_track.data[track] - 1];
 }
 
+int model_stack_entry_matches_row(trace_context *ctx, const model_stack *st, size_t i) {
+  const storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  if (storage_table_status(t)) return 1; /* a setter failed: so will the load */
+  const model_stack_entry *e = &st->slices.data[i];
+  int parent_ok = i == 0 ? storage_is_null(t, SLICE_parent_id, e->slice)
+                          : storage_get_i64_or(t, SLICE_parent_id, e->slice, -1) ==
+                                st->slices.data[i - 1].slice;
+  return parent_ok && storage_get_i64(t, SLICE_depth, e->slice) == (int64_t)i &&
+         storage_get_i64(t, SLICE_ts, e->slice) == e->ts &&
+         (e->dur < 0 || storage_get_i64(t, SLICE_dur, e->slice) == e->dur);
+}
+
 /* The slice stack of a track, created empty on first use. */
 static model_stack *model_stack_for(trace_context *ctx, uint32_t track) {
   model_stack *found = model_stack_find(ctx, track);
@@ -502,6 +517,10 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
   model_stack_pop_ended(st, ts, dur);
+  /* model.h: the new slice nests in the slices still open at ts, its
+   * parent the top of the stack, which agrees with its row. */
+  assert(!st->slices.len || (st->slices.data[st->slices.len - 1].ts <= ts &&
+                             model_stack_entry_matches_row(ctx, st, st->slices.len - 1)));
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   int rc = storage_table_append(t, slice);
   if (rc) return rc;
@@ -518,6 +537,7 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
   if (dur > 0) ctx_extend_bounds(ctx, ts + dur);
   model_stack_entry entry = {ts, dur, *slice};
   rc = VEC_PUSH(st->slices, entry);
+  assert(rc || model_stack_entry_matches_row(ctx, st, st->slices.len - 1));
   return rc ? rc : flow_slice_started(ctx, track, *slice);
 }
 
@@ -543,6 +563,7 @@ int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   /* The innermost slice still open (unknown duration) is the one ending. */
   while (st->slices.len) {
+    assert(model_stack_entry_matches_row(ctx, st, st->slices.len - 1));
     const model_stack_entry *top = &st->slices.data[--st->slices.len];
     if (top->dur >= 0) continue;
     storage_set_i64(t, SLICE_dur, top->slice, ts - top->ts);

@@ -165,6 +165,11 @@ int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track);
 /* ---- slices ---- */
 /* The slice stack of a track, or NULL if it never had one. */
 struct model_stack *model_stack_find(trace_context *ctx, uint32_t track);
+/* For asserts: 1 if entry i of the stack agrees with its slice row —
+ * depth i, parent the entry below (none for the bottom one), the same ts,
+ * and the same dur unless the entry is still open (1 too once a setter of
+ * the slice table failed: its rows are incomplete and the load fails). */
+int model_stack_entry_matches_row(trace_context *ctx, const struct model_stack *st, size_t i);
 int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
                       string_id category, string_id name, int64_t arg_set,
                       uint32_t *slice);

@@ -1,6 +1,8 @@
 /* Queries and name-matched ends on the model's per-track slice stacks. */
 #include "model/slice_stack.h"
 
+#include <assert.h>
+
 #include "model/context.h"
 
 
@@ -27,6 +29,7 @@ static size_t slice_stack_live_len(const model_stack *st, int64_t ts, int64_t ne
 int64_t slice_stack_top(trace_context *ctx, uint32_t track) {
   model_stack *st = model_stack_find(ctx, track);
   if (!st || st->slices.len == 0) return -1;
+  assert(model_stack_entry_matches_row(ctx, st, st->slices.len - 1));
   return st->slices.data[st->slices.len - 1].slice;
 }
 
@@ -53,6 +56,7 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
   st->slices.len = slice_stack_live_len(st, ts, -1);
   for (size_t i = st->slices.len; i-- > 0;) {
     model_stack_entry *e = &st->slices.data[i];
+    assert(model_stack_entry_matches_row(ctx, st, i)); /* depth i, parent below */
     if (e->dur >= 0) continue;
     if (!slice_stack_matches(t, e->slice, category, name)) continue;
     e->dur = ts - e->ts;

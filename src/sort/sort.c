@@ -1,6 +1,7 @@
 /* The sorter: per-(source, lane) queues of 16-byte events in chunks,
  * conversion, a sort of each queue (windowed merge of its ascending
  * stretches), Perfetto's lane merge freeing what it has emitted. See sort.h. */
+#include <assert.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -790,6 +791,9 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
     if (lanes[k].n) heap[n++] = (sort_key){keys[lanes[k].first].ts, (uint32_t)k};
   for (size_t i = n; i-- > 0;) sort_key_down(heap, n, i);
   sort_lag lag = {.head = 0};
+#ifndef NDEBUG
+  int64_t last_ts = INT64_MIN; /* the order sort.h states, checked */
+#endif
   while (n && rc == WEFT_OK) {
     /* The earliest head of any other lane: a child of the root. (A heap,
      * not a loser tree: a lane's next head is most often near the front,
@@ -812,6 +816,12 @@ static int sort_merge_emit(sorter *s, sort_emit_fn emit, void *user, int publish
       sort_cursor *c = &cursors[top->idx];
       sort_event e;
       brk = sort_cursor_take(c, &s->queues.data[top->idx], &e);
+#ifndef NDEBUG
+      /* Events leave in non-decreasing trace time, a lane's run never past
+       * the earliest head of another lane. */
+      assert(e.ts >= last_ts && e.ts <= limit);
+      last_ts = e.ts;
+#endif
       if (c->next < c->end) top->ts = c->at->ts;
       else *top = top[--l->n];
       sort_key_down(top, l->n, 0);

@@ -221,6 +221,22 @@ void storage_table_set_prefaulter(storage_table *t, storage_prefaulter *p) {
   table_update_append_limit(t);
 }
 
+#ifndef NDEBUG
+/* storage.h: past row_count every allocated array is zero, so a row just
+ * appended reads as the default in every column. */
+static int storage_row_is_default(const storage_table *t, size_t row) {
+  for (size_t i = 0; i < t->column_count; i++) {
+    const storage_column *c = &t->columns[i];
+    if (c->def->type == STORAGE_ID) continue;
+    if (c->present && !storage_is_null(t, i, row)) return 0;
+    if (c->def->type == STORAGE_I64 && storage_get_i64(t, i, row) != 0) return 0;
+    if (c->def->type == STORAGE_F64 && storage_get_f64(t, i, row) != 0.0) return 0;
+    if (c->def->type == STORAGE_STR && storage_get_str(t, i, row) != STRING_NULL) return 0;
+  }
+  return 1;
+}
+#endif
+
 int storage_table_append_general(storage_table *t, uint32_t *row_out) {
   if (t->status) return t->status;
   if (t->row_count >= UINT32_MAX) return WEFT_ELIMIT;
@@ -232,6 +248,8 @@ int storage_table_append_general(storage_table *t, uint32_t *row_out) {
    * reads as NULL / 0 / STRING_NULL. A NULL in a sorted column breaks the
    * order unless it is overwritten (its value reads as 0). */
   size_t row = t->row_count++;
+  assert(t->row_count <= t->row_capacity && t->append_limit <= t->row_capacity);
+  assert(storage_row_is_default(t, row));
   if (row_out) *row_out = (uint32_t)row;
   return WEFT_OK;
 }
@@ -339,6 +357,7 @@ static void check_sorted_i64(storage_table *t, storage_column *c, size_t col,
 }
 
 int storage_set_i64_general(storage_table *t, size_t col, size_t row, int64_t v) {
+  assert(row < t->row_count);
   storage_column *c = &t->columns[col];
   int rc = column_need_present(t, c);
   if (!rc && (v != 0 || c->data)) {
@@ -356,6 +375,7 @@ int storage_set_i64_general(storage_table *t, size_t col, size_t row, int64_t v)
 }
 
 int storage_set_f64(storage_table *t, size_t col, size_t row, double v) {
+  assert(row < t->row_count);
   storage_column *c = &t->columns[col];
   uint64_t bits;
   memcpy(&bits, &v, sizeof bits); /* -0.0 is not the default +0.0 */
@@ -375,6 +395,7 @@ int storage_set_f64(storage_table *t, size_t col, size_t row, double v) {
 }
 
 int storage_set_str_general(storage_table *t, size_t col, size_t row, string_id v) {
+  assert(row < t->row_count);
   storage_column *c = &t->columns[col];
   if (v == STRING_NULL && !c->data) return WEFT_OK;
   int rc = column_need_data(t, c, sizeof(string_id));
@@ -384,6 +405,7 @@ int storage_set_str_general(storage_table *t, size_t col, size_t row, string_id 
 }
 
 void storage_set_null(storage_table *t, size_t col, size_t row) {
+  assert(row < t->row_count);
   storage_column *c = &t->columns[col];
   if (c->def->type == STORAGE_STR) {
     if (c->data) ((string_id *)c->data)[row] = STRING_NULL;

@@ -27,6 +27,8 @@
 #ifndef WEFT_STORAGE_H
 #define WEFT_STORAGE_H
 
+#include <assert.h>
+
 #include "base/base.h"
 
 typedef enum storage_type {
@@ -102,6 +104,7 @@ static inline int storage_table_append(storage_table *t, uint32_t *row_out) {
   if (t->status || t->row_count >= t->append_limit || t->row_count >= UINT32_MAX)
     return storage_table_append_general(t, row_out);
   size_t row = t->row_count++; /* the arrays read as default there already */
+  assert(t->row_count <= t->row_capacity); /* every column has the row */
   if (row_out) *row_out = (uint32_t)row;
   return WEFT_OK;
 }
@@ -138,22 +141,26 @@ static inline int64_t storage_i64_element(const void *d, uint8_t width, uint8_t 
  * set before being set NULL). */
 static inline int64_t storage_get_i64(const storage_table *t, size_t col,
                                       size_t row) {
+  assert(row < t->row_count);
   const storage_column *c = &t->columns[col];
   if (!c->data) return c->def->type == STORAGE_ID ? (int64_t)row : 0;
   return storage_i64_element(c->data, c->width, c->is_unsigned, row);
 }
 static inline double storage_get_f64(const storage_table *t, size_t col,
                                      size_t row) {
+  assert(row < t->row_count);
   const double *d = (const double *)t->columns[col].data;
   return d ? d[row] : 0.0;
 }
 static inline string_id storage_get_str(const storage_table *t, size_t col,
                                         size_t row) {
+  assert(row < t->row_count);
   const string_id *d = (const string_id *)t->columns[col].data;
   return d ? d[row] : STRING_NULL;
 }
 static inline int storage_is_null(const storage_table *t, size_t col,
                                   size_t row) {
+  assert(row < t->row_count);
   const storage_column *c = &t->columns[col];
   if (c->def->type == STORAGE_STR) return storage_get_str(t, col, row) == STRING_NULL;
   if (!c->nullable) return 0;
@@ -185,6 +192,7 @@ static inline int storage_i64_fits(const storage_column *c, int64_t v) {
  * between its neighbours. */
 static inline __attribute__((always_inline)) int storage_set_i64(storage_table *t, size_t col,
                                                                  size_t row, int64_t v) {
+  assert(row < t->row_count); /* writes go to rows every column has */
   storage_column *c = &t->columns[col];
   if (!c->data || (c->nullable && !c->present) || !storage_i64_fits(c, v))
     return storage_set_i64_general(t, col, row, v);
@@ -205,6 +213,7 @@ int storage_set_f64(storage_table *t, size_t col, size_t row, double v);
 /* storage_set_str's general path: the column's first allocation. */
 int storage_set_str_general(storage_table *t, size_t col, size_t row, string_id v);
 static inline int storage_set_str(storage_table *t, size_t col, size_t row, string_id v) {
+  assert(row < t->row_count);
   string_id *d = (string_id *)t->columns[col].data;
   if (!d) return storage_set_str_general(t, col, row, v);
   d[row] = v;

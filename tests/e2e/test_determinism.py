@@ -1,18 +1,18 @@
 """End-to-end: loading with several threads gives byte-identical tables to
---threads 1, on a merge trace from the shared benchmark kit (ZIP + manifest,
-proto traces with ftrace sched on many machines, Chrome JSON pinned to them)."""
+--threads 1, on traces made by gen_traces.py (a ZIP + manifest of proto
+traces with ftrace sched on many machines and Chrome JSON pinned to them; a
+large Chrome JSON, systrace and proto file), and on archives of small
+Chrome JSON members."""
 import os
-import subprocess
-import sys
+import tempfile
 import unittest
 import zipfile
 import zlib
 
+import gen_traces
 import weft_e2e as e
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-KIT = os.environ.get('WEFT_SHARED', os.path.join(ROOT, '..', 'shared'))
-GEN = os.path.join(KIT, 'bench', 'gen.py')
+MIB = gen_traces.MIB
 
 # Every table the merge fills, whole rows in id order.
 TABLES = ['slice', 'sched', 'thread_state', 'counter', 'args', 'thread',
@@ -26,37 +26,42 @@ DUMP = ''.join('select * from %s%s order by id;\n' %
     'select name, idx, severity, source, value, machine_id, trace_id from stats ' \
     'where value != 0 order by name, idx, machine_id, trace_id;\n'
 
+_GENERATED = {}
+_GENERATED_DIR = tempfile.TemporaryDirectory()
 
-@unittest.skipUnless(os.path.exists(GEN), 'shared bench kit not found: ' + GEN)
-class DeterminismTest(e.TempDirTest):
+
+def tearDownModule():
+    _GENERATED_DIR.cleanup()
+
+
+def generated(name, kind, size, files=1):
+    """The path of a trace made by gen_traces, made once per run."""
+    if name not in _GENERATED:
+        path = os.path.join(_GENERATED_DIR.name, name)
+        with open(path, 'wb') as f:
+            f.write(gen_traces.generate(kind, size, files=files))
+        _GENERATED[name] = path
+    return _GENERATED[name]
+
+
+class GeneratedTracesTest(e.TempDirTest):
+    """Tests over the generated traces: a merge archive of 40 members
+    (proto traces with ftrace sched on many machines, Chrome JSON pinned to
+    them), and a Chrome JSON and a systrace file above the size (8 MiB)
+    from which two threads share a file's scan or tokenize it in chunks."""
+
     @classmethod
     def setUpClass(cls):
-        import tempfile
-        cls._kit_dir = tempfile.TemporaryDirectory()
-        cls.trace = os.path.join(cls._kit_dir.name, 'merge.zip')
-        subprocess.run([sys.executable, GEN, 'merge', '6', cls.trace, '--files', '40'],
-                       check=True, stdout=subprocess.DEVNULL)
-        # One Chrome JSON file above the size (8 MiB) whose scan two threads
-        # share when it is loaded alone.
-        cls.json = os.path.join(cls._kit_dir.name, 'big.json')
-        subprocess.run([sys.executable, GEN, 'json', '12', cls.json],
-                       check=True, stdout=subprocess.DEVNULL)
-        # And a systrace text file of the same size (tokenized in chunks by
-        # the workers, its lines decoded ahead of their parse).
-        cls.systrace = os.path.join(cls._kit_dir.name, 'big.systrace')
-        subprocess.run([sys.executable, GEN, 'systrace', '12', cls.systrace],
-                       check=True, stdout=subprocess.DEVNULL)
+        cls.trace = generated('merge.zip', 'merge', 6 * MIB, files=40)
+        cls.json = generated('big.json', 'json', 9 * MIB)
+        cls.systrace = generated('big.systrace', 'systrace', 9 * MIB)
 
-    @classmethod
-    def tearDownClass(cls):
-        cls._kit_dir.cleanup()
+    def dump(self, threads, trace=None, env=None):
+        """Every table (DUMP) of the trace (the merge archive by default)."""
+        return e.query(DUMP, trace or self.trace, threads=threads, env=env, timeout=300)
 
-    def dump(self, threads, trace=None):
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        rc, out, err = e.run('--threads', str(threads), '-q', sql, trace or self.trace)
-        self.assertEqual(rc, 0, err)
-        return out
 
+class DeterminismTest(GeneratedTracesTest):
     def test_threads_give_identical_tables(self):
         one = self.dump(1)
         self.assertGreater(one.count('\n'), 100000)  # the tables are filled
@@ -68,13 +73,8 @@ class DeterminismTest(e.TempDirTest):
         # With its prepare step the merging thread decodes events (proto
         # packets and ftrace events, JSON objects, systrace lines) ahead of
         # their parse; WEFT_PREPARE=0 leaves every event to its parse.
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        env = dict(os.environ, WEFT_PREPARE='0')
         for trace in (self.trace, self.json, self.systrace):
-            proc = subprocess.run([e.WEFT, '--threads', '1', '-q', sql, trace],
-                                  capture_output=True, timeout=300, env=env)
-            self.assertEqual(proc.returncode, 0, proc.stderr.decode(errors='replace'))
-            alone = proc.stdout.decode(errors='replace')
+            alone = self.dump(1, trace, env={'WEFT_PREPARE': '0'})
             self.assertGreater(alone.count('\n'), 100000)
             self.assertTrue(alone == self.dump(2, trace), 'prepared differs: ' + trace)
 
@@ -105,12 +105,8 @@ class DeterminismTest(e.TempDirTest):
         # All but trace_file, whose rows name the archive and its size.
         cut = 'select * from trace_file order by id;\n'
         self.assertIn(cut, DUMP)
-        sql = e.write_temp(self.dir, 'tables.sql', DUMP.replace(cut, ''))
-        runs = []
-        for trace in (self.trace, deflated):
-            rc, out, err = e.run('--threads', '2', '-q', sql, trace)
-            self.assertEqual(rc, 0, err)
-            runs.append(out)
+        runs = [e.query(DUMP.replace(cut, ''), trace, threads=2, timeout=300)
+                for trace in (self.trace, deflated)]
         self.assertGreater(runs[0].count('\n'), 100000)
         self.assertTrue(runs[0] == runs[1], 'the deflated archive differs from the stored one')
 
@@ -121,56 +117,39 @@ def proto_packets(data):
     return [raw for _, _, raw in e.proto_fields(data)]
 
 
-def compressed(packets, per_group):
+COMPRESSED_PACKETS = 50  # TracePacket.compressed_packets
+
+
+def compressed(packets, per_group, level=6):
     """The same packets, every `per_group` of them inside one
-    TracePacket.compressed_packets (field 50, zlib)."""
-    out = bytearray()
-    for i in range(0, len(packets), per_group):
-        z = zlib.compress(b''.join(packets[i:i + per_group]))
-        inner = b'\x92\x03' + e.varint(len(z)) + z  # field 50, wire type 2
-        out += b'\x0a' + e.varint(len(inner)) + inner
-    return bytes(out)
+    TracePacket.compressed_packets (zlib at `level`; 0 stores them)."""
+    groups = (b''.join(packets[i:i + per_group]) for i in range(0, len(packets), per_group))
+    return b''.join(e.pb_packet(e.pb_bytes(COMPRESSED_PACKETS, zlib.compress(g, level)))
+                    for g in groups)
+
+
+COMPRESSED_STATS = ("select name, value from stats where name like 'compressed%' "
+                    "and value != 0 order by name;")
+# A compressed_packets payload that is no zlib stream.
+CORRUPT = e.pb_packet(e.pb_bytes(COMPRESSED_PACKETS, b'\x78\x9c\x01\x02garba'))
 
 
 # What a proto trace puts in the tables (not its file size or name).
 PROTO_DUMP = ''.join('select * from %s order by id;\n' % t for t in
                      ['slice', 'sched', 'thread_state', 'counter', 'args', 'thread',
                       'process', 'track', 'ftrace_event'])
+MACHINE_ID = 98  # TracePacket.machine_id
 KEEP_INPUT = {'WEFT_INPUT_MMAP': '0', 'WEFT_INPUT_RELEASE': '0'}
 
 
-@unittest.skipUnless(os.path.exists(GEN), 'shared bench kit not found: ' + GEN)
-class InputReleaseProtoTest(DeterminismTest):
+class InputReleaseProtoTest(GeneratedTracesTest):
     """Proto packets and ftrace events read in place and given back as they
     are parsed (and inflated compressed_packets freed once parsed) give the
     tables of input copied and kept to the end."""
 
-    def run_keep(self, env_extra, *args):
-        env = dict(os.environ)
-        env.update(env_extra)
-        proc = subprocess.run([e.WEFT, *args], capture_output=True, timeout=300, env=env)
-        self.assertEqual(proc.returncode, 0, proc.stderr.decode(errors='replace'))
-        return proc.stdout.decode(errors='replace')
-
-    def test_threads_give_identical_tables(self):
-        pass  # DeterminismTest's test; not repeated here
-
-    def test_prepared_events_same_as_parsed_alone(self):
-        pass  # DeterminismTest's test; not repeated here
-
-    def test_large_systrace_same_with_threads(self):
-        pass  # DeterminismTest's test; not repeated here
-
-    def test_large_json_scan_shared_by_threads(self):
-        pass  # DeterminismTest's test; not repeated here
-
-    def test_deflated_archive_same_as_stored(self):
-        pass  # DeterminismTest's test; not repeated here
-
     def test_merge_same_with_and_without_release(self):
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        self.assertEqual(self.run_keep({}, '-q', sql, self.trace),
-                         self.run_keep(KEEP_INPUT, '-q', sql, self.trace))
+        self.assertEqual(e.query(DUMP, self.trace, timeout=300),
+                         e.query(DUMP, self.trace, env=KEEP_INPUT, timeout=300))
 
     def test_compressed_packets_same_as_plain(self):
         with zipfile.ZipFile(self.trace) as z:
@@ -181,12 +160,11 @@ class InputReleaseProtoTest(DeterminismTest):
         self.assertGreater(len(packets), 100)
         plain = e.write_temp(self.dir, 'plain.pftrace', data)
         packed = e.write_temp(self.dir, 'packed.pftrace', compressed(packets, 37))
-        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
-        want = self.run_keep(KEEP_INPUT, '-q', sql, plain)
+        want = e.query(PROTO_DUMP, plain, env=KEEP_INPUT, timeout=300)
         self.assertIn('sched_switch', want)
-        self.assertEqual(self.run_keep({}, '-q', sql, plain), want)
-        self.assertEqual(self.run_keep({}, '-q', sql, packed), want)
-        self.assertEqual(self.run_keep(KEEP_INPUT, '-q', sql, packed), want)
+        self.assertEqual(e.query(PROTO_DUMP, plain, timeout=300), want)
+        self.assertEqual(e.query(PROTO_DUMP, packed, timeout=300), want)
+        self.assertEqual(e.query(PROTO_DUMP, packed, env=KEEP_INPUT, timeout=300), want)
 
     def test_compressed_members_inflated_ahead(self):
         # In an archive, the proto scan runs ahead on a worker and inflates
@@ -196,8 +174,7 @@ class InputReleaseProtoTest(DeterminismTest):
         # plain archive's.
         plain = os.path.join(self.dir, 'plain.zip')
         packed = os.path.join(self.dir, 'packed.zip')
-        bad = (b'\x0a' + e.varint(12) + b'\x92\x03' + e.varint(9) + b'\x78\x9c\x01\x02garba' +
-               compressed([b'\x0a\x00' * 1000000], 1))
+        bad = CORRUPT + compressed([e.pb_packet() * 1000000], 1)
         with zipfile.ZipFile(self.trace) as src, \
                 zipfile.ZipFile(plain, 'w') as p, zipfile.ZipFile(packed, 'w') as c:
             protos = 0
@@ -209,16 +186,12 @@ class InputReleaseProtoTest(DeterminismTest):
                     data = compressed(proto_packets(data), 23) + (bad if protos == 2 else b'')
                 c.writestr(info.filename, data)
         self.assertGreater(protos, 3)
-        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
-        want = self.run_keep({}, '--threads', '2', '-q', sql, plain)
+        want = e.query(PROTO_DUMP, plain, threads=2, timeout=300)
         self.assertIn('sched_switch', want)
-        stats = e.write_temp(self.dir, 'stats.sql',
-                             "select name, value from stats where name like 'compressed%' "
-                             "and value != 0 order by name;")
-        for threads in ('1', '2', '3'):
-            self.assertEqual(self.run_keep({}, '--threads', threads, '-q', sql, packed), want,
-                             'threads ' + threads)
-            got = self.run_keep({}, '--threads', threads, '-q', stats, packed)
+        for threads in (1, 2, 3):
+            self.assertEqual(e.query(PROTO_DUMP, packed, threads=threads, timeout=300), want,
+                             'threads %d' % threads)
+            got = e.query(COMPRESSED_STATS, packed, threads=threads, timeout=300)
             self.assertIn('compressed_packets_corrupt,1', got.replace('"', ''))
             self.assertIn('compressed_packets_over_limit,1', got.replace('"', ''))
 
@@ -227,14 +200,9 @@ def padded_bomb(packets=10, pad=100000):
     """A compressed_packets packet that inflates to about packets x pad
     bytes (TracePackets holding one unknown field of zeros): over a
     thousand times its size."""
-    field = e.varint(1000 << 3 | 2) + e.varint(pad) + bytes(pad)
-    inner = (b'\x0a' + e.varint(len(field)) + field) * packets
-    z = zlib.compress(inner, 9)
-    outer = b'\x92\x03' + e.varint(len(z)) + z
-    return b'\x0a' + e.varint(len(outer)) + outer
+    return compressed([e.pb_packet(e.pb_bytes(1000, bytes(pad)))] * packets, packets, 9)
 
 
-@unittest.skipUnless(os.path.exists(GEN), 'shared bench kit not found: ' + GEN)
 class LargeProtoChunksTest(unittest.TestCase):
     """A proto file above 8 MiB is tokenized in chunks of about 4 MiB whose
     packet heads and compressed_packets workers read ahead (proto_scan.c):
@@ -242,14 +210,9 @@ class LargeProtoChunksTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        import tempfile
         cls._dir = tempfile.TemporaryDirectory()
-        kit = os.path.join(cls._dir.name, 'one.zip')
-        subprocess.run([sys.executable, GEN, 'merge', '40', kit, '--files', '1'],
-                       check=True, stdout=subprocess.DEVNULL)
-        with zipfile.ZipFile(kit) as z:
-            name = max(z.namelist(), key=lambda n: z.getinfo(n).file_size)
-            cls.data = z.read(name)
+        with open(generated('big.pftrace', 'proto', 11 * MIB), 'rb') as f:
+            cls.data = f.read()
 
     @classmethod
     def tearDownClass(cls):
@@ -258,20 +221,15 @@ class LargeProtoChunksTest(unittest.TestCase):
     def setUp(self):
         self.dir = self._dir.name
 
-    def load(self, threads, sql, trace, *options):
-        proc = subprocess.run([e.WEFT, '--threads', str(threads), *options, '-q', sql, trace],
-                              capture_output=True, timeout=300)
-        self.assertEqual(proc.returncode, 0, proc.stderr.decode(errors='replace'))
-        return proc.stdout.decode(errors='replace')
-
     def test_plain_file_same_tables(self):
         self.assertGreater(len(self.data), 9 << 20)
         trace = e.write_temp(self.dir, 'plain.pftrace', self.data)
-        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
-        want = self.load(1, sql, trace)
+        sql = PROTO_DUMP
+        want = e.query(sql, trace, threads=1, timeout=300)
         self.assertIn('sched_switch', want)
         for threads in (2, 3):
-            self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
+            self.assertEqual(e.query(sql, trace, threads=threads, timeout=300), want,
+                             'threads %d' % threads)
 
     def with_machine_ids(self, order):
         """The trace with TracePacket.machine_id (field 98) set from `order`
@@ -281,11 +239,8 @@ class LargeProtoChunksTest(unittest.TestCase):
         for i, p in enumerate(packets):
             mid = order[i * len(order) // len(packets)]
             if mid:
-                pos = 1
-                while p[pos] & 0x80:
-                    pos += 1
-                inner = p[pos + 1:] + b'\x90\x06' + e.varint(mid)
-                p = b'\x0a' + e.varint(len(inner)) + inner
+                _, body = e.read_varint(p, 1)
+                p = e.pb_packet(p[body:], e.pb_int(MACHINE_ID, mid))
             out += p
         return bytes(out)
 
@@ -294,7 +249,7 @@ class LargeProtoChunksTest(unittest.TestCase):
         # an id or unmarked data seen only in the second half still makes
         # the file multi-machine (one id alone would be adopted as the
         # file's machine), at any thread count.
-        raw_ids = e.write_temp(self.dir, 'raw.sql', 'select raw_id from machine order by id;')
+        raw_ids = 'select raw_id from machine order by id;'
         cases = [([3] * 10 + [3, 9] * 5, ['0', '3', '9']),
                  ([3] * 10 + [3, 0] * 5, ['0', '3']),
                  ([3, 9, 3, 0, 4] * 3 + [9, 0, 12, 4, 6, 12, 3] * 3,
@@ -302,13 +257,13 @@ class LargeProtoChunksTest(unittest.TestCase):
         for i, (order, want_ids) in enumerate(cases):
             trace = e.write_temp(self.dir, 'machines%d.pftrace' % i, self.with_machine_ids(order))
             for threads in (1, 2):
-                self.assertEqual(self.load(threads, raw_ids, trace).split(),
+                self.assertEqual(e.query(raw_ids, trace, threads=threads, timeout=300).split(),
                                  ['"raw_id"'] + want_ids, 'case %d threads %d' % (i, threads))
-        sql = e.write_temp(self.dir, 'machines.sql',
-                           'select * from machine order by id;\n' + PROTO_DUMP)
-        want = self.load(1, sql, trace)
+        sql = 'select * from machine order by id;\n' + PROTO_DUMP
+        want = e.query(sql, trace, threads=1, timeout=300)
         for threads in (2, 3):
-            self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
+            self.assertEqual(e.query(sql, trace, threads=threads, timeout=300), want,
+                             'threads %d' % threads)
 
     def test_compressed_file_same_tables_and_drops(self):
         # Groups of packets compressed, a corrupt payload, and 80 bombs of
@@ -316,7 +271,9 @@ class LargeProtoChunksTest(unittest.TestCase):
         # budget (64 MiB) runs out part way, where a chunk's worker, which
         # counts from its chunk's start, would still have inflated them.
         packets = proto_packets(self.data)
-        groups = [compressed(packets[i:i + 23], 23) for i in range(0, len(packets), 23)]
+        # Most groups stored (level 0) so that the file stays above 8 MiB.
+        groups = [compressed(packets[i:i + 23], 23, 6 if i % 8 == 0 else 0)
+                  for i in range(0, len(packets), 23)]
         every = max(1, len(groups) // 80)
         out = bytearray()
         for i, g in enumerate(groups):
@@ -324,22 +281,20 @@ class LargeProtoChunksTest(unittest.TestCase):
             if i % every == 0:
                 out += padded_bomb()
             if i == len(groups) // 2:
-                out += b'\x0a' + e.varint(12) + b'\x92\x03' + e.varint(9) + b'\x78\x9c\x01\x02garba'
+                out += CORRUPT
         self.assertGreater(len(out), 9 << 20)
         trace = e.write_temp(self.dir, 'packed.pftrace', bytes(out))
         plain = e.write_temp(self.dir, 'plain.pftrace', self.data)
-        sql = e.write_temp(self.dir, 'proto.sql', PROTO_DUMP)
-        stats = e.write_temp(self.dir, 'stats.sql',
-                             "select name, value from stats where name like 'compressed%' "
-                             "and value != 0 order by name;")
-        want = self.load(1, sql, plain)
-        want_stats = self.load(1, stats, trace, '--max-ratio', '5')
+        sql, stats = PROTO_DUMP, COMPRESSED_STATS
+        want = e.query(sql, plain, threads=1, timeout=300)
+        want_stats = e.query(stats, trace, threads=1, options=('--max-ratio', '5'), timeout=300)
         self.assertIn('compressed_packets_corrupt,1', want_stats.replace('"', ''))
         self.assertIn('compressed_packets_over_limit', want_stats)
         for threads in (1, 2, 3):
-            self.assertEqual(self.load(threads, sql, trace), want, 'threads %d' % threads)
-            self.assertEqual(self.load(threads, stats, trace, '--max-ratio', '5'), want_stats,
+            self.assertEqual(e.query(sql, trace, threads=threads, timeout=300), want,
                              'threads %d' % threads)
+            self.assertEqual(e.query(stats, trace, threads=threads, options=('--max-ratio', '5'),
+                                     timeout=300), want_stats, 'threads %d' % threads)
 
 
 def json_member(i, truncated=False):
@@ -380,12 +335,7 @@ class JsonScanAheadTest(e.TempDirTest):
     def test_same_tables_with_threads(self):
         members = [json_member(i) for i in range(11)] + [json_member(11, truncated=True)]
         trace = self.zip_of('json.zip', members)
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        runs = {}
-        for threads in (1, 2, 4):
-            rc, out, err = e.run('--threads', str(threads), '-q', sql, trace)
-            self.assertEqual(rc, 0, err)
-            runs[threads] = out
+        runs = {threads: e.query(DUMP, trace, threads=threads) for threads in (1, 2, 4)}
         self.assertIn('json_metadata.member', runs[1])
         self.assertIn('json_display_time_unit', runs[1])
         self.assertIn('json_tokenizer_failure', runs[1])
@@ -410,23 +360,14 @@ class ScanAheadFilesTest(JsonScanAheadTest):
     scans also run ahead (weft_load_paths), with an archive among them."""
 
     def files_of(self, members, prefix):
-        paths = []
-        for i, data in enumerate(members):
-            paths.append(os.path.join(self.dir, '%s%02d.json' % (prefix, i)))
-            with open(paths[-1], 'w') as f:
-                f.write(data)
-        return paths
+        return [e.write_temp(self.dir, '%s%02d.json' % (prefix, i), data)
+                for i, data in enumerate(members)]
 
     def test_same_tables_with_threads(self):
         members = [json_member(i) for i in range(11)] + [json_member(11, truncated=True)]
         paths = self.files_of(members, 'f')
         paths.insert(5, self.zip_of('mid.zip', [json_member(20 + i) for i in range(3)]))
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        runs = {}
-        for threads in (1, 2, 4):
-            rc, out, err = e.run('--threads', str(threads), '-q', sql, *paths)
-            self.assertEqual(rc, 0, err)
-            runs[threads] = out
+        runs = {threads: e.query(DUMP, *paths, threads=threads) for threads in (1, 2, 4)}
         self.assertIn('json_metadata.member', runs[1])
         self.assertIn('json_tokenizer_failure', runs[1])
         self.assertIn('mid.zip', runs[1])
@@ -435,12 +376,9 @@ class ScanAheadFilesTest(JsonScanAheadTest):
 
     def test_files_load_as_the_archive_does(self):
         members = [json_member(i) for i in range(9)]
-        sql = e.write_temp(self.dir, 'q.sql', 'select ts, dur, name, depth from slice order by id;\n'
-                           'select count(*) from thread;\n')
-        rc, from_zip, err = e.run('--threads', '2', '-q', sql, self.zip_of('all.zip', members))
-        self.assertEqual(rc, 0, err)
-        rc, from_files, err = e.run('--threads', '2', '-q', sql, *self.files_of(members, 'g'))
-        self.assertEqual(rc, 0, err)
+        sql = 'select ts, dur, name, depth from slice order by id;\nselect count(*) from thread;\n'
+        from_zip = e.query(sql, self.zip_of('all.zip', members), threads=2)
+        from_files = e.query(sql, *self.files_of(members, 'g'), threads=2)
         self.assertEqual(from_files, from_zip)
 
     def test_bad_member_named(self):

@@ -6,7 +6,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import zlib
 
 import weft_e2e as e
@@ -85,11 +84,12 @@ class CompressedPacketsTest(e.TempDirTest):
     compressed_packets_over_limit / _corrupt stats) and reported."""
 
     def test_dropped_payloads_are_counted_and_reported(self):
-        valid = gen.field_bytes(1, gen.field_bytes(50, zlib.compress(gen.PROTO_PACKET * 3)))
-        bomb = gen.field_bytes(1, gen.field_bytes(50, b'\x78\x9c' +
-                                                  gen.deflate_zeros(64 * gen.MIB)))
-        corrupt = gen.field_bytes(1, gen.field_bytes(50, b'\x78\x9c\x01\x02garbage'))
-        nested = gen.field_bytes(1, gen.field_bytes(50, zlib.compress(valid)))
+        def compressed(payload):  # TracePacket.compressed_packets
+            return e.pb_packet(e.pb_bytes(50, payload))
+        valid = compressed(zlib.compress(gen.PROTO_PACKET * 3))
+        bomb = compressed(b'\x78\x9c' + gen.deflate_zeros(64 * gen.MIB))
+        corrupt = compressed(b'\x78\x9c\x01\x02garbage')
+        nested = compressed(zlib.compress(valid))
         path = e.write_temp(self.dir, 'packed.pb',
                             gen.PROTO_PACKET + valid + bomb + corrupt + nested + bomb)
         sql = ("select name, value, severity from stats where name like "

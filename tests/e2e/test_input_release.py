@@ -9,7 +9,6 @@ import io
 import json
 import os
 import random
-import subprocess
 import tarfile
 import zipfile
 
@@ -120,11 +119,8 @@ def read(path):
 
 
 def run_env(env_extra, *args):
-    env = dict(os.environ)
-    env.update(env_extra)
-    proc = subprocess.run([e.WEFT, *args], capture_output=True, timeout=300, env=env)
-    return proc.returncode, proc.stdout.decode(errors='replace'), \
-        proc.stderr.decode(errors='replace')
+    """e.run with env_extra set (the variables that keep input or spill)."""
+    return e.run(*args, env=env_extra, timeout=300)
 
 
 def first_difference(got, want):

@@ -1,23 +1,14 @@
 """End-to-end: Chrome JSON behaviours and flows (JSON and proto track events)."""
 import json
-import os
-import shutil
-import subprocess
-import unittest
 
 import weft_e2e as e
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-ENCODE = os.path.join(ROOT, 'scripts', 'encode_textproto.sh')
 
 
 class JsonImportTest(e.TempDirTest):
     def load(self, events, sql, name='t.json'):
         data = events if isinstance(events, str) else json.dumps(events)
-        path = e.write_temp(self.dir, name, data)
-        rc, out, err = e.run('-Q', sql, path)
-        self.assertEqual(rc, 0, err)
-        return out
+        return e.query(sql, e.write_temp(self.dir, name, data))
 
     def stat(self, events, name):
         return self.load(events, "select value from stats where name = '%s'" % name)
@@ -350,12 +341,9 @@ packet { trusted_packet_sequence_id: 1 timestamp: 2000
 '''
 
 
-@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class ProtoFlowTest(e.TempDirTest):
     def test_track_event_flows(self):
-        src = e.write_temp(self.dir, 'flows.textproto', PROTO_FLOWS)
-        out = os.path.join(self.dir, 'flows.pb')
-        subprocess.run(['sh', ENCODE, src, out], check=True)
+        out = e.textproto_trace(self.dir, 'flows.pb', PROTO_FLOWS)
         rc, res, err = e.run('-Q', 'select o.name as src, i.name as dst, f.trace_id '
                              'from flow f join slice o on f.slice_out = o.id '
                              'join slice i on f.slice_in = i.id order by f.id', out)

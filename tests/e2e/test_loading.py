@@ -26,11 +26,6 @@ class LoadingTest(e.TempDirTest):
         b = e.write_temp(self.dir, 'b.json', json.dumps(SERVER))
         return a, b
 
-    def query(self, sql, *files):
-        rc, out, err = e.run('-Q', sql, *files)
-        self.assertEqual(rc, 0, err)
-        return out
-
     def test_trace_uuid_made_from_the_first_input(self):
         # A trace that carries no uuid gets the FNV-1a 64 hash of its first
         # input's first 4096 raw bytes as the last 16 hex digits of a zero
@@ -42,44 +37,44 @@ class LoadingTest(e.TempDirTest):
                 h = ((h ^ byte) * 0x100000001b3) & ((1 << 64) - 1)
         digits = '%016x' % h
         want = '00000000-0000-0000-%s-%s' % (digits[:4], digits[4:])
-        out = self.query("select str_value, machine_id, trace_id from metadata "
-                         "where name = 'trace_uuid'", a, b)
+        out = e.query("select str_value, machine_id, trace_id from metadata "
+                      "where name = 'trace_uuid'", a, b)
         self.assertEqual(out, '"str_value","machine_id","trace_id"\n'
                          f'"{want}","[NULL]","[NULL]"\n')
 
     def test_slices_depth_args(self):
         a, _ = self.write_inputs()
-        out = self.query('select name, ts, dur, depth, parent_id from slice order by id', a)
+        out = e.query('select name, ts, dur, depth, parent_id from slice order by id', a)
         self.assertEqual(out, '"name","ts","dur","depth","parent_id"\n'
                          '"outer",10000,100000,0,"[NULL]"\n'
                          '"inner",20000,30000,1,0\n'
                          '"open",200500,99500,0,"[NULL]"\n')
-        out = self.query("select extract_arg(arg_set_id, 'args.n') as n, "
-                         "extract_arg(arg_set_id, 'args.nested.a[1]') as a1 "
-                         "from slice where name = 'inner'", a)
+        out = e.query("select extract_arg(arg_set_id, 'args.n') as n, "
+                      "extract_arg(arg_set_id, 'args.nested.a[1]') as a1 "
+                      "from slice where name = 'inner'", a)
         self.assertEqual(out, '"n","a1"\n7,2\n')
-        out = self.query("select flat_key from args where key = 'args.nested.a[0]'", a)
+        out = e.query("select flat_key from args where key = 'args.nested.a[0]'", a)
         self.assertEqual(out, '"flat_key"\n"args.nested.a"\n')
 
     def test_process_names_and_counters(self):
         a, _ = self.write_inputs()
-        out = self.query('select p.name, c.value from counter c join process_counter_track t '
-                         'on c.track_id = t.id join process p using (upid)', a)
+        out = e.query('select p.name, c.value from counter c join process_counter_track t '
+                      'on c.track_id = t.id join process p using (upid)', a)
         self.assertEqual(out, '"name","value"\n"app",5.000000\n')
-        out = self.query('select start_ts, end_ts from trace_bounds', a)
+        out = e.query('select start_ts, end_ts from trace_bounds', a)
         self.assertEqual(out, '"start_ts","end_ts"\n10000,300000\n')
 
     def test_two_files_merge(self):
         a, b = self.write_inputs()
-        out = self.query('select name, trace_type, processing_order from trace_file order by id', a, b)
+        out = e.query('select name, trace_type, processing_order from trace_file order by id', a, b)
         self.assertEqual(out, '"name","trace_type","processing_order"\n'
                          f'"{a}","json",0\n"{b}","json",1\n')
-        out = self.query("select count(*) as n from slice", a, b)
+        out = e.query("select count(*) as n from slice", a, b)
         self.assertEqual(out, '"n"\n4\n')
 
     def archive_rows(self, path):
-        return self.query('select parent_id, name, trace_type, processing_order '
-                          'from trace_file order by id', path)
+        return e.query('select parent_id, name, trace_type, processing_order '
+                       'from trace_file order by id', path)
 
     def test_zip_tar_gzip(self):
         app, server = json.dumps(APP).encode(), json.dumps(SERVER).encode()
@@ -103,7 +98,7 @@ class LoadingTest(e.TempDirTest):
         self.assertEqual(self.archive_rows(gpath),
                          '"parent_id","name","trace_type","processing_order"\n'
                          '"[NULL]","[NULL]","gzip",0\n0,"","json",1\n')
-        out = self.query('select count(*) as n from slice', zpath)
+        out = e.query('select count(*) as n from slice', zpath)
         self.assertEqual(out, '"n"\n4\n')
 
     def test_gzip_forms_read_alike(self):
@@ -112,13 +107,13 @@ class LoadingTest(e.TempDirTest):
         # tables; a damaged stream fails alike whichever path tried first.
         data = json.dumps(APP).encode()
         dump = 'select name, ts, dur from slice order by ts, name'
-        want = self.query(dump, e.write_temp(self.dir, 'plain.json', data))
+        want = e.query(dump, e.write_temp(self.dir, 'plain.json', data))
         half = len(data) // 2
         forms = {'one.json.gz': gzip.compress(data),
                  'two.json.gz': gzip.compress(data[:half]) + gzip.compress(data[half:]),
                  'zeros.json.gz': gzip.compress(data) + bytes(64)}
         for name, blob in forms.items():
-            self.assertEqual(self.query(dump, e.write_temp(self.dir, name, blob)), want, name)
+            self.assertEqual(e.query(dump, e.write_temp(self.dir, name, blob)), want, name)
         bad = bytearray(gzip.compress(data))
         bad[-8] ^= 0xff  # the trailer's CRC
         rc, out, err = e.run('-q', e.write_temp(self.dir, 'q.sql', dump),
@@ -135,11 +130,11 @@ class LoadingTest(e.TempDirTest):
             z.writestr('a.json', json.dumps(APP))
             z.writestr('b.json', json.dumps(SERVER))
             z.writestr('perfetto_manifest.json', json.dumps(manifest))
-        out = self.query("select s.name, s.ts, m.name as machine from slice s join thread_track t "
-                         "on s.track_id = t.id join thread using (utid) join machine m "
-                         "on thread.machine_id = m.id where s.name = 'server_slice'", zpath)
+        out = e.query("select s.name, s.ts, m.name as machine from slice s join thread_track t "
+                      "on s.track_id = t.id join thread using (utid) join machine m "
+                      "on thread.machine_id = m.id where s.name = 'server_slice'", zpath)
         self.assertEqual(out, '"name","ts","machine"\n"server_slice",6000,"server"\n')
-        out = self.query("select raw_id, name from machine where name is not null order by id", zpath)
+        out = e.query("select raw_id, name from machine where name is not null order by id", zpath)
         self.assertEqual(out, '"raw_id","name"\n4294967296,"phone"\n4294967297,"server"\n')
 
     def test_pin_to_boottime_recorded_in_clock_snapshot(self):
@@ -152,9 +147,9 @@ class LoadingTest(e.TempDirTest):
             z.writestr('m.json', json.dumps(manifest))
             z.writestr('a.json', json.dumps(APP))
             z.writestr('b.json', json.dumps(SERVER))
-        out = self.query("select ts from slice where name = 'server_slice'", zpath)
+        out = e.query("select ts from slice where name = 'server_slice'", zpath)
         self.assertEqual(out, '"ts"\n5250\n')
-        out = self.query('select clock_id, clock_name, clock_value, snapshot_id from clock_snapshot', zpath)
+        out = e.query('select clock_id, clock_name, clock_value, snapshot_id from clock_snapshot', zpath)
         self.assertEqual(out, '"clock_id","clock_name","clock_value","snapshot_id"\n6,"BOOTTIME",250,0\n')
 
     def test_manifest_error_text(self):
@@ -169,8 +164,8 @@ class LoadingTest(e.TempDirTest):
     def test_truncated_json_keeps_what_was_read(self):
         text = json.dumps(APP)
         path = e.write_temp(self.dir, 'cut.json', text[:text.index('"open"') - 20])
-        out = self.query("select count(*) as n, (select value from stats where "
-                         "name = 'json_tokenizer_failure' and value > 0) as failed from slice", path)
+        out = e.query("select count(*) as n, (select value from stats where "
+                      "name = 'json_tokenizer_failure' and value > 0) as failed from slice", path)
         self.assertEqual(out, '"n","failed"\n2,1\n')
 
 

@@ -4,16 +4,11 @@ import gzip
 import io
 import json
 import os
-import shutil
-import subprocess
 import tarfile
-import unittest
 import zipfile
 
 import weft_e2e as e
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-ENCODE = os.path.join(ROOT, 'scripts', 'encode_textproto.sh')
 
 SLICES = ('select s.name, s.ts, s.dur, m.name as machine from slice s '
           'join track t on s.track_id = t.id join machine m on t.machine_id = m.id '
@@ -64,10 +59,7 @@ def manifest(files, **extra):
 
 class MergeBase(e.TempDirTest):
     def proto(self, name, text):
-        src = e.write_temp(self.dir, name + '.textproto', text)
-        out = os.path.join(self.dir, name)
-        subprocess.run(['sh', ENCODE, src, out], check=True)
-        return out
+        return e.textproto_trace(self.dir, name, text)
 
     def zip(self, name, members):
         path = os.path.join(self.dir, name)
@@ -80,9 +72,9 @@ class MergeBase(e.TempDirTest):
         return path
 
     def query(self, *args, sql=SLICES):
-        rc, out, err = e.run(*args, '-Q', sql)
-        self.assertEqual(rc, 0, err)
-        return out
+        """The answer to sql (the slices by default) on the inputs and
+        options in args."""
+        return e.query(sql, *args)
 
     def relay(self):
         # Host packets carry no machine id; the VM's carry 7 and a
@@ -98,7 +90,6 @@ class MergeBase(e.TempDirTest):
 
 
 
-@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class MergeTest(MergeBase):
     # Two phones recorded independently: BOOTTIMEs unrelated, REALTIME shared.
     def phones(self):
@@ -435,7 +426,6 @@ def multi_machine_pb(test):
                       slice_packets(2, 7, 'v', 6000, 1, machine=7))
 
 
-@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class ManifestErrorTest(MergeBase):
     def expect_error(self, members, text):
         z = self.zip('bad.zip', members)

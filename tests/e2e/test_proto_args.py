@@ -3,7 +3,6 @@ on traces written field by field here. Expected rows follow Perfetto's rules:
 debug annotations under "debug.", typed fields and extensions by their
 schema names, interned source locations expanded, end-event args joining the
 slice's."""
-import unittest
 
 import weft_e2e as e
 from weft_e2e import pb_bytes, pb_double, pb_int, pb_packet
@@ -41,10 +40,7 @@ def start(seq=1):
 
 class ProtoArgsTest(e.TempDirTest):
     def load(self, trace, sql):
-        path = e.write_temp(self.dir, 'trace.pb', trace)
-        rc, out, err = e.run('-Q', sql, path)
-        self.assertEqual(rc, 0, err)
-        return out
+        return e.query(sql, e.write_temp(self.dir, 'trace.pb', trace))
 
     def slice_args(self, trace, name):
         return self.load(trace, 'select a.key, a.display_value from slice s '

@@ -1,7 +1,5 @@
 """End-to-end: Chrome metadata in proto traces (ChromeEventBundle metadata,
 legacy payloads, ChromeMetadataPacket)."""
-import os
-import unittest
 
 import weft_e2e as e
 from weft_e2e import pb_bytes, pb_int, pb_packet
@@ -33,13 +31,9 @@ def metadata_packet(*fields):
 
 class ProtoChromeMetadataTest(e.TempDirTest):
     def load(self, data):
+        """A query function on the trace `data`."""
         path = e.write_temp(self.dir, 'chrome.pb', data)
-
-        def query(sql):
-            rc, out, err = e.run('-Q', sql, path)
-            self.assertEqual(rc, 0, err)
-            return out
-        return query
+        return lambda sql: e.query(sql, path)
 
     def test_bundle_metadata_rows_and_raw_args(self):
         # File order puts the ts 300 bundle first; bundles count in trace time.

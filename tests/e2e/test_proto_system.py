@@ -1,41 +1,29 @@
 """End-to-end: Perfetto service/system packets (proto_misc)."""
 import os
-import shutil
-import subprocess
-import unittest
 
 import weft_e2e as e
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
-DATA = os.path.join(ROOT, 'tests', 'data', 'proto_import')
-ENCODE = os.path.join(ROOT, 'scripts', 'encode_textproto.sh')
+DATA = os.path.join(e.ROOT, 'tests', 'data', 'proto_import')
 
 
-@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class ProtoSystemTest(e.TempDirTest):
     def setUp(self):
         super().setUp()
-        self.trace = os.path.join(self.dir, 'system_packets.pb')
-        subprocess.run(['sh', ENCODE, os.path.join(DATA, 'system_packets.textproto'),
-                        self.trace], check=True)
-
-    def query(self, sql):
-        rc, out, err = e.run('-Q', sql, self.trace)
-        self.assertEqual(rc, 0, err)
-        return out
+        self.trace = e.encode_textproto(os.path.join(DATA, 'system_packets.textproto'),
+                                        os.path.join(self.dir, 'system_packets.pb'))
 
     def test_machine_from_system_info(self):
-        out = self.query('select sysname, release, arch, num_cpus, android_sdk_version, '
-                         'system_ram_bytes, system_ram_gb from machine')
+        out = e.query('select sysname, release, arch, num_cpus, android_sdk_version, '
+                      'system_ram_bytes, system_ram_gb from machine', self.trace)
         self.assertEqual(out, '"sysname","release","arch","num_cpus","android_sdk_version",'
                          '"system_ram_bytes","system_ram_gb"\n'
                          '"Linux","6.1.0","aarch64",2,30,7999999999,8\n')
 
     def test_metadata_scopes(self):
-        out = self.query("select name, int_value, str_value, machine_id, trace_id from metadata "
-                         "where name in ('system_name', 'android_incremental_build', "
-                         "'trace_uuid', 'all_data_source_flushed_ns', 'timezone_off_mins') "
-                         "order by name")
+        out = e.query("select name, int_value, str_value, machine_id, trace_id from metadata "
+                      "where name in ('system_name', 'android_incremental_build', "
+                      "'trace_uuid', 'all_data_source_flushed_ns', 'timezone_off_mins') "
+                      "order by name", self.trace)
         self.assertEqual(out, '"name","int_value","str_value","machine_id","trace_id"\n'
                          '"all_data_source_flushed_ns",2500,"[NULL]",0,0\n'
                          '"android_incremental_build","[NULL]","1234567",0,"[NULL]"\n'
@@ -43,29 +31,29 @@ class ProtoSystemTest(e.TempDirTest):
                          '"timezone_off_mins",-60,"[NULL]",0,"[NULL]"\n'
                          '"trace_uuid","[NULL]","01234567-89ab-cdef-0123-456789abcdef",'
                          '"[NULL]",0\n')
-        out = self.query("select extract_metadata('system_name') as a, "
-                         "extract_metadata_for_machine(0, 'system_machine') as b, "
-                         "extract_metadata_for_machine(1, 'system_machine') as c")
+        out = e.query("select extract_metadata('system_name') as a, "
+                      "extract_metadata_for_machine(0, 'system_machine') as b, "
+                      "extract_metadata_for_machine(1, 'system_machine') as c", self.trace)
         self.assertEqual(out, '"a","b","c"\n"Linux","aarch64","[NULL]"\n')
 
     def test_cpu_info(self):
-        out = self.query("select cpu, cluster_id, processor, "
-                         "extract_arg(arg_set_id, 'cpu_features.mte') as mte, "
-                         "extract_arg(arg_set_id, 'arm_cpu_part') as part from cpu order by cpu")
+        out = e.query("select cpu, cluster_id, processor, "
+                      "extract_arg(arg_set_id, 'cpu_features.mte') as mte, "
+                      "extract_arg(arg_set_id, 'arm_cpu_part') as part from cpu order by cpu", self.trace)
         self.assertEqual(out, '"cpu","cluster_id","processor","mte","part"\n'
                          '0,0,"little",1,"[NULL]"\n1,1,"big","[NULL]",3336\n')
-        out = self.query('select freq, group_concat(cpu) as cpus from '
-                         'cpu_available_frequencies group by freq order by freq')
+        out = e.query('select freq, group_concat(cpu) as cpus from '
+                      'cpu_available_frequencies group by freq order by freq', self.trace)
         self.assertEqual(out, '"freq","cpus"\n100,"0,1"\n500,"0"\n900,"1"\n')
 
     def test_diagnostics(self):
-        out = self.query('select key from __intrinsic_trace_diagnostics order by key')
+        out = e.query('select key from __intrinsic_trace_diagnostics order by key', self.trace)
         self.assertEqual(out, '"key"\n"discard_buffer_for_streaming"\n'
                          '"events_require_symbolize_ksyms"\n')
 
     def test_buffer_and_loss_stats(self):
-        out = self.query("select name, idx, value from stats where (name glob 'traced_buf_*' "
-                         "or name glob 'long_trace*') and value > 0 order by name, idx")
+        out = e.query("select name, idx, value from stats where (name glob 'traced_buf_*' "
+                      "or name glob 'long_trace*') and value > 0 order by name, idx", self.trace)
         self.assertEqual(out, '"name","idx","value"\n'
                          '"long_trace_mode_bytes_overwritten",0,7\n'
                          '"traced_buf_bytes_overwritten",0,7\n'
@@ -75,12 +63,12 @@ class ProtoSystemTest(e.TempDirTest):
                          '"traced_buf_sequence_packet_loss",0,2\n')
 
     def test_trigger_and_sessions(self):
-        out = self.query("select s.ts, s.name, extract_arg(s.arg_set_id, 'producer_name') "
-                         "as producer from slice s join track t on s.track_id = t.id "
-                         "where t.name = 'Trace Triggers'")
+        out = e.query("select s.ts, s.name, extract_arg(s.arg_set_id, 'producer_name') "
+                      "as producer from slice s join track t on s.track_id = t.id "
+                      "where t.name = 'Trace Triggers'", self.trace)
         self.assertEqual(out, '"ts","name","producer"\n1000,"go","prod"\n')
-        out = self.query("select t.name, s.ts, s.dur, s.value from state s "
-                         "join track t on s.track_id = t.id order by s.ts")
+        out = e.query("select t.name, s.ts, s.dur, s.value from state s "
+                      "join track t on s.track_id = t.id order by s.ts", self.trace)
         self.assertEqual(out, '"name","ts","dur","value"\n'
                          '"Session 4",2000,1000,"STARTED"\n"Session 4",3000,0,"DISABLED"\n')
 
@@ -112,17 +100,9 @@ class InlineTraceTest(e.TempDirTest):
 
     def setUp(self):
         super().setUp()
-        src = e.write_temp(self.dir, 'trace.textproto', self.TEXT)
-        self.trace = os.path.join(self.dir, 'trace.pb')
-        subprocess.run(['sh', ENCODE, src, self.trace], check=True)
-
-    def query(self, sql):
-        rc, out, err = e.run('-Q', sql, self.trace)
-        self.assertEqual(rc, 0, err)
-        return out
+        self.trace = e.textproto_trace(self.dir, 'trace.pb', self.TEXT)
 
 
-@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class ProcessTreeLateTest(InlineTraceTest):
     TEXT = PROCESS_TREE_LATE
 
@@ -130,8 +110,8 @@ class ProcessTreeLateTest(InlineTraceTest):
         # 30 is the main thread of the tree's process 30; 32 and 33 were
         # cloned (CLONE_THREAD) from 31 and 32 before any of them had a
         # process: they join it when 31 does. 51's cloner never gets one.
-        out = self.query('select tid, pid, is_main_thread from thread '
-                         'left join process using(upid) where tid >= 30 order by tid')
+        out = e.query('select tid, pid, is_main_thread from thread '
+                      'left join process using(upid) where tid >= 30 order by tid', self.trace)
         self.assertEqual(out, '"tid","pid","is_main_thread"\n30,30,1\n31,30,0\n'
                          '32,30,0\n33,30,0\n40,40,1\n50,"[NULL]","[NULL]"\n'
                          '51,"[NULL]","[NULL]"\n')
@@ -139,14 +119,14 @@ class ProcessTreeLateTest(InlineTraceTest):
     def test_parent_is_the_first_given(self):
         # the parents are created first, with their main threads; an absent
         # ppid is pid 0; a later, different ppid is counted, not applied.
-        out = self.query('select p.pid, p.name, pp.pid as ppid from process p '
-                         'left join process pp on p.parent_upid = pp.upid order by p.upid')
+        out = e.query('select p.pid, p.name, pp.pid as ppid from process p '
+                      'left join process pp on p.parent_upid = pp.upid order by p.upid', self.trace)
         self.assertEqual(out, '"pid","name","ppid"\n0,"[NULL]","[NULL]"\n'
                          '1,"[NULL]","[NULL]"\n30,"proc_a",1\n40,"proc_b2",0\n')
-        out = self.query("select value from stats where name = "
-                         "'process_tracker_parent_pid_changed'")
+        out = e.query("select value from stats where name = "
+                      "'process_tracker_parent_pid_changed'", self.trace)
         self.assertEqual(out, '"value"\n1\n')
-        out = self.query('select tid from thread where tid in (1, 30, 40) order by utid')
+        out = e.query('select tid from thread where tid in (1, 30, 40) order by utid', self.trace)
         self.assertEqual(out, '"tid"\n30\n1\n40\n')
 
 
@@ -169,12 +149,11 @@ packet { trusted_packet_sequence_id: 2 ftrace_stats { phase: END_OF_TRACE
 """
 
 
-@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class FtraceStatsTest(InlineTraceTest):
     TEXT = FTRACE_STATS
 
     def test_cpu_stats_begin_end_delta(self):
-        out = self.query("select name, value from stats where idx = 0 and value <> 0")
+        out = e.query("select name, value from stats where idx = 0 and value <> 0", self.trace)
         self.assertEqual(out, '"name","value"\n'
                          '"ftrace_cpu_entries_begin",4\n"ftrace_cpu_overrun_begin",1\n'
                          '"ftrace_cpu_bytes_begin",100\n"ftrace_cpu_dropped_events_begin",3\n'
@@ -190,13 +169,13 @@ class FtraceStatsTest(InlineTraceTest):
                          '"ftrace_cpu_dropped_events_delta",2\n'
                          '"ftrace_cpu_read_events_delta",10\n'
                          '"ftrace_cpu_oldest_event_ts_end",3500000000\n')
-        out = self.query("select count(*) as n, sum(value) as v from stats where idx = 1")
+        out = e.query("select count(*) as n, sum(value) as v from stats where idx = 1", self.trace)
         self.assertEqual(out, '"n","v"\n22,32\n')
 
     def test_setup_and_parse_errors(self):
-        out = self.query("select name, severity, value from stats where name in "
-                         "('ftrace_setup_errors', 'ftrace_abi_errors_skipped_zero_data_length') "
-                         "order by name")
+        out = e.query("select name, severity, value from stats where name in "
+                      "('ftrace_setup_errors', 'ftrace_abi_errors_skipped_zero_data_length') "
+                      "order by name", self.trace)
         self.assertEqual(out, '"name","severity","value"\n'
                          '"ftrace_abi_errors_skipped_zero_data_length","info",2\n'
                          '"ftrace_setup_errors","notice",4\n')
@@ -204,9 +183,7 @@ class FtraceStatsTest(InlineTraceTest):
     def test_critical_parse_error_fails_the_load(self):
         bad = FTRACE_STATS.replace('FTRACE_STATUS_ABI_ZERO_DATA_LENGTH } }',
                                    'FTRACE_STATUS_ABI_SHORT_EVENT_ID } }')
-        src = e.write_temp(self.dir, 'bad.textproto', bad)
-        trace = os.path.join(self.dir, 'bad.pb')
-        subprocess.run(['sh', ENCODE, src, trace], check=True)
+        trace = e.textproto_trace(self.dir, 'bad.pb', bad)
         rc, _, err = e.run('-Q', 'select 1', trace)
         self.assertNotEqual(rc, 0)
         self.assertIn('FTRACE_STATUS_ABI_SHORT_EVENT_ID', err)
@@ -229,15 +206,14 @@ packet { trusted_packet_sequence_id: 1 ftrace_events { cpu: 3
 """
 
 
-@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class FuncgraphTest(InlineTraceTest):
     TEXT = FUNCGRAPH
 
     def test_slices_on_thread_and_idle_cpu_tracks(self):
         # entries open, exits end the innermost; pid 0 is per cpu; an
         # uninterned function is named by its address in hex
-        out = self.query("select s.ts, s.dur, s.name, s.depth, t.name as track, t.type "
-                         "from slice s join track t on s.track_id = t.id order by s.ts")
+        out = e.query("select s.ts, s.dur, s.name, s.depth, t.name as track, t.type "
+                      "from slice s join track t on s.track_id = t.id order by s.ts", self.trace)
         self.assertEqual(out, '"ts","dur","name","depth","track","type"\n'
                          '100,30,"outer",0,"Funcgraph","thread_funcgraph"\n'
                          '110,10,"inner",1,"Funcgraph","thread_funcgraph"\n'
@@ -246,9 +222,9 @@ class FuncgraphTest(InlineTraceTest):
                          '170,-1,"0",0,"swapper2 -funcgraph","cpu_funcgraph"\n')
 
     def test_raw_rows_symbolize_func(self):
-        out = self.query("select e.ts, e.name, a.key, a.display_value from ftrace_event e "
-                         "join args a using(arg_set_id) where e.ts in (120, 140) "
-                         "order by e.ts, a.id")
+        out = e.query("select e.ts, e.name, a.key, a.display_value from ftrace_event e "
+                      "join args a using(arg_set_id) where e.ts in (120, 140) "
+                      "order by e.ts, a.id", self.trace)
         self.assertEqual(out, '"ts","name","key","display_value"\n'
                          '120,"funcgraph_exit","depth","1"\n'
                          '120,"funcgraph_exit","func","inner"\n'
@@ -262,16 +238,15 @@ packet { timestamp: 200 process_stats { processes { pid: 10 vm_rss_kb: 4 oom_sco
 """
 
 
-@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class ProcessStatsTest(InlineTraceTest):
     TEXT = PROCESS_STATS
 
     def test_counters_per_process(self):
         # Chrome's counters first, then by field; KiB fields in bytes;
         # oom_score_adj and runtimes as they are; fds makes no counter
-        out = self.query("select c.ts, t.name, t.type, cast(c.value as int) as v, p.pid "
-                         "from counter c join process_counter_track t on c.track_id = t.id "
-                         "join process p using(upid) order by c.id")
+        out = e.query("select c.ts, t.name, t.type, cast(c.value as int) as v, p.pid "
+                      "from counter c join process_counter_track t on c.track_id = t.id "
+                      "join process p using(upid) order by c.id", self.trace)
         self.assertEqual(out, '"ts","name","type","v","pid"\n'
                          '100,"chrome.private_footprint_kb","chrome_process_stats",11264,10\n'
                          '100,"chrome.peak_resident_set_kb","chrome_process_stats",12288,10\n'
@@ -297,10 +272,10 @@ class ProcessStatsTest(InlineTraceTest):
                          '200,"mem.virt","process_memory",5120,11\n')
 
     def test_processes_get_main_threads_and_args(self):
-        out = self.query("select tid, upid, is_main_thread from thread where tid > 0")
+        out = e.query("select tid, upid, is_main_thread from thread where tid > 0", self.trace)
         self.assertEqual(out, '"tid","upid","is_main_thread"\n10,1,1\n11,2,1\n')
-        out = self.query("select p.pid, a.key, a.display_value from process p "
-                         "join args a using(arg_set_id)")
+        out = e.query("select p.pid, a.key, a.display_value from process p "
+                      "join args a using(arg_set_id)", self.trace)
         self.assertEqual(out, '"pid","key","display_value"\n'
                          '10,"is_peak_rss_resettable","true"\n')
 

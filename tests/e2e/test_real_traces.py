@@ -77,9 +77,8 @@ def thread_state_sums(evs):
 
 class RealTracesTest(e.TempDirTest):
     def query(self, sql, path):
-        rc, out, err = e.run('-Q', sql, path)
-        self.assertEqual(rc, 0, err)
-        return [line.split(',') for line in out.strip().split('\n')[1:]]
+        """The rows of the answer (no header), as lists of cells."""
+        return [line.split(',') for line in e.query(sql, path).strip().split('\n')[1:]]
 
     def check_trace(self, name):
         path = os.path.join(DATA, name)

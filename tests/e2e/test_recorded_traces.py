@@ -45,9 +45,8 @@ def record_node(directory):
 
 class RecordedTracesTest(e.TempDirTest):
     def query(self, trace, sql):
-        rc, out, err = e.run('-Q', sql, trace, timeout=120)
-        self.assertEqual(rc, 0, err)
-        return out.splitlines()[1:]
+        """The lines of the answer after its header."""
+        return e.query(sql, trace, timeout=120).splitlines()[1:]
 
     def assert_slices_inside_bounds(self, trace):
         out = self.query(trace, 'select count(*) from slice, trace_bounds '

@@ -10,10 +10,7 @@ TRACE = ('[{"ph":"X","pid":1,"tid":2,"ts":1,"dur":5,"name":"a"},'
 
 class OnDemandTest(e.TempDirTest):
     def query(self, sql, *flags):
-        path = e.write_temp(self.dir, 't.json', TRACE)
-        rc, out, err = e.run(*flags, '-Q', sql, path)
-        self.assertEqual(rc, 0, err)
-        return out
+        return e.query(sql, e.write_temp(self.dir, 't.json', TRACE), options=flags)
 
     def test_views_and_their_dependencies(self):
         self.assertEqual(self.query('select name, depth from slices order by ts'),

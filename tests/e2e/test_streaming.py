@@ -5,7 +5,6 @@ import os
 import subprocess
 import sys
 import tarfile
-import unittest
 import zipfile
 
 import weft_e2e as e

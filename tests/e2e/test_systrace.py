@@ -37,21 +37,16 @@ KERNEL_LINES = """# tracer: nop
 """
 
 class SystraceTest(e.TempDirTest):
-    def query(self, sql, path):
-        rc, out, err = e.run('-Q', sql, path)
-        self.assertEqual(rc, 0, err)
-        return out
-
     def test_sched_and_thread_state(self):
         p = e.write_temp(self.dir, 'trace.systrace', SYSTRACE)
-        out = self.query('select ts, dur, cpu, end_state, tid from sched '
-                         'join thread using (utid) order by ts', p)
+        out = e.query('select ts, dur, cpu, end_state, tid from sched '
+                      'join thread using (utid) order by ts', p)
         self.assertEqual(out, '"ts","dur","cpu","end_state","tid"\n'
                          '10000000000,400000,0,"S",100\n'
                          '10000400000,-1,0,"[NULL]",0\n'
                          '10000700000,-1,1,"[NULL]",100\n')
-        out = self.query("select ts, dur, state, cpu from thread_state "
-                         "join thread using (utid) where tid = 100 order by ts", p)
+        out = e.query("select ts, dur, state, cpu from thread_state "
+                      "join thread using (utid) where tid = 100 order by ts", p)
         self.assertEqual(out, '"ts","dur","state","cpu"\n'
                          '10000000000,400000,"Running",0\n'
                          '10000400000,100000,"S","[NULL]"\n'
@@ -60,28 +55,28 @@ class SystraceTest(e.TempDirTest):
 
     def test_atrace_threads_and_counters(self):
         p = e.write_temp(self.dir, 'trace.systrace', SYSTRACE)
-        out = self.query('select s.name, s.ts, s.dur, t.tid, t.name as tname, '
-                         'p.pid from slice s join thread_track tt on s.track_id = tt.id '
-                         'join thread t using (utid) join process p using (upid)', p)
+        out = e.query('select s.name, s.ts, s.dur, t.tid, t.name as tname, '
+                      'p.pid from slice s join thread_track tt on s.track_id = tt.id '
+                      'join thread t using (utid) join process p using (upid)', p)
         self.assertEqual(out, '"name","ts","dur","tid","tname","pid"\n'
                          '"draw",10000100000,200000,100,"app main",100\n')
-        out = self.query("select c.ts, c.value, t.name from counter c join "
-                         "counter_track t on c.track_id = t.id order by c.ts", p)
+        out = e.query("select c.ts, c.value, t.name from counter c join "
+                      "counter_track t on c.track_id = t.id order by c.ts", p)
         self.assertEqual(out, '"ts","value","name"\n'
                          '10000200000,7.000000,"queued"\n'
                          '10000600000,1800000.000000,"cpufreq"\n')
 
     def test_raw_and_to_ftrace(self):
         p = e.write_temp(self.dir, 'trace.systrace', SYSTRACE)
-        out = self.query("select to_ftrace(id) as line from ftrace_event "
-                         "where name = 'sched_switch' order by ts limit 1", p)
+        out = e.query("select to_ftrace(id) as line from ftrace_event "
+                      "where name = 'sched_switch' order by ts limit 1", p)
         self.assertEqual(out, '"line"\n"          <idle>-0     (-----) [000] .... '
                          '10.000000: sched_switch: prev_comm=swapper/0 prev_pid=0 '
                          'prev_prio=120 prev_state=R ==> next_comm=app main '
                          'next_pid=100 next_prio=120"\n')
         # Only the sched_switch lines make raw rows, as Perfetto's text
         # parser does.
-        out = self.query("select name, count(*) as n from raw group by name", p)
+        out = e.query("select name, count(*) as n from raw group by name", p)
         self.assertEqual(out, '"name","n"\n"sched_switch",3\n')
 
     def test_html_wrapped(self):
@@ -90,7 +85,7 @@ class SystraceTest(e.TempDirTest):
                 '</script>\n<script class="trace-data" type="application/text">\n'
                 '{"traceEvents": []}\n</script>\n</body></html>\n')
         p = e.write_temp(self.dir, 'trace.html', html)
-        out = self.query("select count(*) as n from sched", p)
+        out = e.query("select count(*) as n from sched", p)
         self.assertEqual(out, '"n"\n3\n')
 
     def test_garbage_lines_are_skipped(self):
@@ -102,9 +97,9 @@ class SystraceTest(e.TempDirTest):
                          '\n\x00\xff junk [001] x\n'
                          '   bash-8522  [000]  10.5: sched_switch: bash:8522 [120] S ==> '
                          'cc1:8512 [120]\n')
-        out = self.query("select count(*) as n from sched", p)
+        out = e.query("select count(*) as n from sched", p)
         self.assertEqual(out, '"n"\n1\n')
-        out = self.query("select name, value from stats where value > 0", p)
+        out = e.query("select name, value from stats where value > 0", p)
         self.assertEqual(out, '"name","value"\n"systrace_parse_failure",2\n')
 
     def test_only_the_events_perfetto_reads_make_rows(self):
@@ -114,24 +109,24 @@ class SystraceTest(e.TempDirTest):
         # process for the new task, no runnable state; cpu_idle is a counter
         # only; trace_bounds spans the rows made, not the lines.
         p = e.write_temp(self.dir, 'kernel.systrace', KERNEL_LINES)
-        self.assertEqual(self.query('select count(*) as n from slice', p), '"n"\n0\n')
-        self.assertEqual(self.query('select name, count(*) as n from ftrace_event group by name', p),
+        self.assertEqual(e.query('select count(*) as n from slice', p), '"n"\n0\n')
+        self.assertEqual(e.query('select name, count(*) as n from ftrace_event group by name', p),
                          '"name","n"\n"sched_switch",2\n')
-        self.assertEqual(self.query('select tid, name from thread order by tid', p),
+        self.assertEqual(e.query('select tid, name from thread order by tid', p),
                          '"tid","name"\n0,"swapper"\n7,"kworker/0:1"\n100,"app"\n')
-        self.assertEqual(self.query('select pid from process order by pid', p),
+        self.assertEqual(e.query('select pid from process order by pid', p),
                          '"pid"\n0\n7\n100\n')
-        self.assertEqual(self.query('select ts, dur, state from thread_state order by ts', p),
+        self.assertEqual(e.query('select ts, dur, state from thread_state order by ts', p),
                          '"ts","dur","state"\n20000000000,500000,"Running"\n'
                          '20000500000,-1,"S"\n')
-        self.assertEqual(self.query('select t.type, c.ts, c.value from counter c join track t '
-                                    'on c.track_id = t.id', p),
+        self.assertEqual(e.query('select t.type, c.ts, c.value from counter c join track t '
+                                 'on c.track_id = t.id', p),
                          '"type","ts","value"\n"cpu_idle",20000600000,1.000000\n')
-        self.assertEqual(self.query('select * from trace_bounds', p),
+        self.assertEqual(e.query('select * from trace_bounds', p),
                          '"start_ts","end_ts"\n20000000000,20000600000\n')
         # The text's clock is MONOTONIC by weft's own statement, not a
         # snapshot of the trace.
-        self.assertEqual(self.query('select count(*) as n from clock_snapshot', p), '"n"\n0\n')
+        self.assertEqual(e.query('select count(*) as n from clock_snapshot', p), '"n"\n0\n')
 
     def test_line_longer_than_max_line_fails_naming_file_line_and_limit(self):
         line = '  a-1 [000] .... 1.0: tracing_mark_write: B|1|'
@@ -200,17 +195,11 @@ class LargeSystraceTest(e.TempDirTest):
     """A systrace text file above 8 MiB is walked in chunks of about 4 MiB
     by the worker threads: the tables and errors are one thread's."""
 
-    def load(self, threads, path, *args):
-        return e.run('--threads', str(threads), *args, path, timeout=300)
-
     def assert_same_tables(self, path):
-        sql = e.write_temp(self.dir, 'dump.sql', DUMP)
-        rc, want, err = self.load(1, path, '-q', sql)
-        self.assertEqual(rc, 0, err)
+        want = e.query(DUMP, path, options=('--threads', '1'), timeout=300)
         self.assertGreater(want.count('\n'), 100000)
         for threads in (2, 3):
-            rc, out, err = self.load(threads, path, '-q', sql)
-            self.assertEqual(rc, 0, err)
+            out = e.query(DUMP, path, options=('--threads', str(threads)), timeout=300)
             self.assertTrue(out == want, 'threads %d differs from 1' % threads)
         return want
 
@@ -223,8 +212,8 @@ class LargeSystraceTest(e.TempDirTest):
         p = e.write_temp(self.dir, 'big.systrace', text)
         want = self.assert_same_tables(p)
         self.assertIn('"last"', want)
-        rc, out, err = self.load(2, p, '-Q', 'select count(*) as n from sched')
-        self.assertEqual((rc, out), (0, '"n"\n%d\n' % (3 * 10000)), err)
+        out = e.query('select count(*) as n from sched', p, options=('--threads', '2'))
+        self.assertEqual(out, '"n"\n%d\n' % (3 * 10000))
 
     def test_html_wrapped_large_file(self):
         # Leading white space, and an event-like line outside the trace
@@ -244,8 +233,8 @@ class LargeSystraceTest(e.TempDirTest):
         long = '  a-1 [000] .... 1.0: tracing_mark_write: B|1|' + 'x' * 2000 + '\n'
         p = e.write_temp(self.dir, 'long.systrace', text[:cut] + long + text[cut:])
         for threads in (1, 2, 3):
-            rc, out, err = self.load(threads, p, '--max-line', '1K', '-Q',
-                                     'select count(*) from slice')
+            rc, out, err = e.run('--threads', str(threads), '--max-line', '1K', '-Q',
+                                 'select count(*) from slice', p, timeout=300)
             self.assertEqual(rc, 1, 'threads %d' % threads)
             self.assertIn('long.systrace', err)
             self.assertIn('line %d is longer than the line limit of 1024 bytes '

@@ -7,14 +7,45 @@ import tempfile
 import unittest
 
 WEFT = None
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+ENCODE = os.path.join(ROOT, 'scripts', 'encode_textproto.sh')
 
 
-def run(*args, stdin=None, timeout=60):
-    """Runs weft with args; returns (exit status, stdout, stderr)."""
+def run(*args, stdin=None, timeout=60, env=None):
+    """Runs weft with args; returns (exit status, stdout, stderr). env: the
+    variables to set on top of this process's environment."""
     proc = subprocess.run([WEFT, *args], input=stdin, capture_output=True,
-                          timeout=timeout)
+                          timeout=timeout, env=dict(os.environ, **env) if env else None)
     return proc.returncode, proc.stdout.decode(errors='replace'), \
         proc.stderr.decode(errors='replace')
+
+
+def query(sql, *inputs, threads=None, options=(), env=None, timeout=60):
+    """The CSV weft prints for the SQL (one statement or several) on the
+    inputs, loaded with --threads `threads` when given and the other
+    command-line options (e.g. ('--max-line', '1K')); env as for run. weft
+    exiting with an error fails the test, showing its stderr."""
+    if threads is not None:
+        options = ('--threads', str(threads), *options)
+    rc, out, err = run(*options, '-Q', sql, *inputs, env=env, timeout=timeout)
+    if rc != 0:
+        raise AssertionError('weft exited with %d: %s' % (rc, err))
+    return out
+
+
+def encode_textproto(src, out):
+    """Encodes the Perfetto text-format trace at src into a binary trace at
+    out (scripts/encode_textproto.sh; protoc comes with scripts/deps.sh);
+    returns out."""
+    subprocess.run(['sh', ENCODE, src, out], check=True)
+    return out
+
+
+def textproto_trace(directory, name, text):
+    """The Perfetto text-format trace `text` encoded as directory/name
+    (its text beside it, as name.textproto); returns the trace's path."""
+    src = write_temp(directory, name + '.textproto', text)
+    return encode_textproto(src, os.path.join(directory, name))
 
 
 def write_temp(directory, name, data):

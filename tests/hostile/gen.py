@@ -23,6 +23,9 @@ import tarfile
 import zipfile
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'e2e'))
+from weft_e2e import pb_bytes, pb_int, pb_packet  # noqa: E402 (the tests' protobuf writer)
+
 MIB = 1 << 20
 GIB = 1 << 30
 
@@ -38,20 +41,6 @@ class Case:
 
 
 # ---- builders ----
-
-def varint(v):
-    out = bytearray()
-    while True:
-        b = v & 0x7f
-        v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
-def field_bytes(num, data):
-    return varint(num << 3 | 2) + varint(len(data)) + data
-
 
 def deflate_zeros(total, raw=True):
     """A deflate stream of `total` zero bytes (total a multiple of 1 MiB),
@@ -139,8 +128,8 @@ APP_JSON = json.dumps({"traceEvents": [
     {"ph": "X", "pid": 1, "tid": 1, "ts": i, "dur": 1, "name": "s%d" % i}
     for i in range(200)]}).encode()
 
-PROTO_PACKET = field_bytes(1, b'\x40\x7b\x50\x01' +  # timestamp 123, seq 1
-                           field_bytes(11, b'\x48\x03' + field_bytes(23, b'inst')))
+PROTO_PACKET = pb_packet(pb_int(8, 123), pb_int(10, 1),  # timestamp 123, seq 1
+                         pb_bytes(11, pb_int(9, 3) + pb_bytes(23, b'inst')))
 
 
 def manifest(body):
@@ -209,13 +198,13 @@ def cases():
     add(Case('proto_varint_11_bytes', 'varint11.pb',
              PROTO_PACKET + b'\x0a' + b'\xff' * 10 + b'\x01' + PROTO_PACKET, 'either'))
     add(Case('proto_varint_11_in_packet', 'varint11b.pb',
-             PROTO_PACKET + field_bytes(1, b'\x40' + b'\xff' * 10 + b'\x01'), 'either'))
+             PROTO_PACKET + pb_bytes(1, b'\x40' + b'\xff' * 10 + b'\x01'), 'either'))
     add(Case('proto_length_past_end', 'pastend.pb',
              PROTO_PACKET + b'\x0a\xff\xff\xff\xff\x0f' + b'\x00' * 16, 'either'))
     add(Case('proto_nested_length_past_end', 'pastend2.pb',
-             PROTO_PACKET + field_bytes(1, b'\x5a\xff\xff\xff\x7f\x48\x03'), 'either'))
+             PROTO_PACKET + pb_bytes(1, b'\x5a\xff\xff\xff\x7f\x48\x03'), 'either'))
     add(Case('proto_compressed_bomb', 'compressed_bomb.pb',
-             field_bytes(1, field_bytes(50, b'\x78\x9c' + deflate_zeros(1 * GIB - MIB)))
+             pb_packet(pb_bytes(50, b'\x78\x9c' + deflate_zeros(1 * GIB - MIB)))
              * 4, 'either'))
     add(Case('tar_size_8gb', 'size8g.tar',
              tar_header(b'big.json', b'100000000000') + APP_JSON + bytes(1024), 'error'))

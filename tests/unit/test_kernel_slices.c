@@ -1,10 +1,12 @@
 /* Unit tests of the kernel-side additions, through the public API:
  * systemTraceEvents in Chrome JSON, JSON phase T, binder / irq / syscall
  * slices (model/kslice.h), SysStats counters, ftrace_latest_data_start_ns,
- * the syscall tables. Proto traces are encoded by hand below. */
+ * the syscall tables. Proto traces are encoded by hand
+ * with proto_test_util.h. */
 #include <stdlib.h>
 
 #include "check.h"
+#include "proto_test_util.h"
 #include "model/syscall_table.h"
 #include "weft/weft.h"
 
@@ -23,7 +25,7 @@ static void out_add(out_buf *o, const char *s) {
   o->text[o->len] = '\0';
 }
 
-static int on_row(void *user, int statement, int ncols, const weft_cell *cells) {
+static int out_row(void *user, int statement, int ncols, const weft_cell *cells) {
   out_buf *o = user;
   (void)statement;
   for (int i = 0; i < ncols; i++) {
@@ -52,43 +54,11 @@ static int load_and_query(const char *name, const void *data, size_t len,
   if (!rc) rc = weft_file_write(w, data, len);
   if (!rc) rc = weft_file_end(w);
   if (!rc) rc = weft_load_finish(w);
-  weft_query_callbacks cb = {NULL, on_row, o};
+  weft_query_callbacks cb = {NULL, out_row, o};
   if (!rc) rc = weft_query(w, sql, &cb);
   weft_close(w);
   return rc;
 }
-
-/* ---- a tiny protobuf writer ---- */
-
-typedef struct pb {
-  uint8_t data[4096];
-  size_t len;
-} pb;
-
-static void pb_raw_varint(pb *b, uint64_t v) {
-  do {
-    uint8_t byte = v & 0x7f;
-    v >>= 7;
-    if (b->len < sizeof b->data) b->data[b->len++] = (uint8_t)(byte | (v ? 0x80 : 0));
-  } while (v);
-}
-
-static void pb_varint(pb *b, uint32_t field, uint64_t v) {
-  pb_raw_varint(b, (uint64_t)field << 3);
-  pb_raw_varint(b, v);
-}
-
-static void pb_bytes(pb *b, uint32_t field, const void *data, size_t len) {
-  pb_raw_varint(b, (uint64_t)field << 3 | 2);
-  pb_raw_varint(b, len);
-  if (b->len + len <= sizeof b->data) {
-    memcpy(b->data + b->len, data, len);
-    b->len += len;
-  }
-}
-
-static void pb_msg(pb *b, uint32_t field, const pb *m) { pb_bytes(b, field, m->data, m->len); }
-static void pb_str(pb *b, uint32_t field, const char *s) { pb_bytes(b, field, s, strlen(s)); }
 
 /* A Trace with one packet per message in `packets` (TracePacket bodies). */
 static void pb_trace(pb *trace, const pb *packets, size_t n) {
@@ -100,21 +70,21 @@ static void pb_trace(pb *trace, const pb *packets, size_t n) {
 static int load_packets_and_query(const pb *packets, size_t n, const char *sql, out_buf *o) {
   pb trace;
   pb_trace(&trace, packets, n);
-  return load_and_query("t.pb", trace.data, trace.len, sql, o);
+  return load_and_query("t.pb", trace.b, trace.n, sql, o);
 }
 
 /* A TracePacket carrying an FtraceEventBundle, on sequence 1. */
 static void pb_ftrace_packet(pb *packet, const pb *bundle) {
   pb_msg(packet, 1, bundle);
-  pb_varint(packet, 10, 1);
+  pb_int(packet, 10, 1);
 }
 
 /* FtraceEvent {timestamp, pid, <event_field> {payload}} */
 static void pb_ftrace_event(pb *bundle, uint64_t ts, uint32_t pid, uint32_t field,
                             const pb *payload) {
   pb ev = {{0}, 0};
-  pb_varint(&ev, 1, ts);
-  pb_varint(&ev, 2, pid);
+  pb_int(&ev, 1, ts);
+  pb_int(&ev, 2, pid);
   pb_msg(&ev, field, payload);
   pb_msg(bundle, 2, &ev);
 }
@@ -195,14 +165,14 @@ static void test_proto_syscalls_irq_latest(void) {
   pb_msg(&sysinfo, 1, &uts);
   pb_msg(&packets[0], 45, &sysinfo);
   pb bundle = {{0}, 0};
-  pb_varint(&bundle, 1, 1); /* cpu */
+  pb_int(&bundle, 1, 1); /* cpu */
   pb enter = {{0}, 0}, exit_ = {{0}, 0}, print = {{0}, 0}, irq = {{0}, 0}, irq_exit = {{0}, 0};
-  pb_varint(&enter, 1, 64);
-  pb_varint(&exit_, 1, 64);
+  pb_int(&enter, 1, 64);
+  pb_int(&exit_, 1, 64);
   pb_str(&print, 2, "B|42|mark");
-  pb_varint(&irq, 1, 5);
+  pb_int(&irq, 1, 5);
   pb_str(&irq, 2, "timer");
-  pb_varint(&irq_exit, 1, 5);
+  pb_int(&irq_exit, 1, 5);
   pb_ftrace_event(&bundle, 100, 42, 329, &enter);
   pb_ftrace_event(&bundle, 150, 42, 3, &print);
   pb_ftrace_event(&bundle, 200, 42, 330, &exit_);
@@ -210,7 +180,7 @@ static void test_proto_syscalls_irq_latest(void) {
   pb_ftrace_event(&bundle, 350, 42, 330, &exit_);
   pb_ftrace_event(&bundle, 400, 0, 36, &irq);
   pb_ftrace_event(&bundle, 450, 0, 37, &irq_exit);
-  pb_varint(&bundle, 9, 90); /* last_read_event_timestamp */
+  pb_int(&bundle, 9, 90); /* last_read_event_timestamp */
   pb_ftrace_packet(&packets[1], &bundle);
   out_buf o;
   CHECK_EQ_INT(load_packets_and_query(packets, 2,
@@ -229,16 +199,16 @@ static void test_proto_adreno(void) {
   pb packets[1];
   memset(packets, 0, sizeof packets);
   pb bundle = {{0}, 0}, sync = {{0}, 0}, retired = {{0}, 0}, early = {{0}, 0};
-  pb_varint(&bundle, 1, 0);
-  pb_varint(&early, 1, 2);
-  pb_varint(&early, 6, 100);
-  pb_varint(&early, 7, 200);
-  pb_varint(&sync, 1, 1);
-  pb_varint(&sync, 3, 19200000);
-  pb_varint(&retired, 1, 1);
-  pb_varint(&retired, 6, 38400000);
-  pb_varint(&retired, 7, 57600000);
-  pb_varint(&retired, 8, 3);
+  pb_int(&bundle, 1, 0);
+  pb_int(&early, 1, 2);
+  pb_int(&early, 6, 100);
+  pb_int(&early, 7, 200);
+  pb_int(&sync, 1, 1);
+  pb_int(&sync, 3, 19200000);
+  pb_int(&retired, 1, 1);
+  pb_int(&retired, 6, 38400000);
+  pb_int(&retired, 7, 57600000);
+  pb_int(&retired, 8, 3);
   pb_ftrace_event(&bundle, 500000000, 77, 537, &early); /* no sync yet: dropped */
   pb_ftrace_event(&bundle, 1000000000, 77, 536, &sync);
   pb_ftrace_event(&bundle, 3100000000u, 77, 537, &retired);
@@ -257,9 +227,9 @@ static void pb_disk(pb *stats, const char *dev, uint64_t read_sectors, uint64_t 
                     uint64_t flushes) {
   pb d = {{0}, 0};
   pb_str(&d, 1, dev);
-  pb_varint(&d, 2, read_sectors);
-  pb_varint(&d, 3, read_ms);
-  pb_varint(&d, 8, flushes);
+  pb_int(&d, 2, read_sectors);
+  pb_int(&d, 3, read_ms);
+  pb_int(&d, 8, flushes);
   pb_msg(stats, 13, &d);
 }
 
@@ -268,22 +238,22 @@ static void test_proto_sys_stats(void) {
   memset(packets, 0, sizeof packets);
   for (int i = 0; i < 2; i++) {
     pb stats = {{0}, 0}, cpu = {{0}, 0}, zone = {{0}, 0};
-    pb_varint(&cpu, 1, 1);
-    pb_varint(&cpu, 2, 1000u * (uint64_t)(i + 1));
+    pb_int(&cpu, 1, 1);
+    pb_int(&cpu, 2, 1000u * (uint64_t)(i + 1));
     pb_msg(&stats, 3, &cpu);
     pb_disk(&stats, "sda", 2048u * (uint64_t)(i + 1), 500u * (uint64_t)(i + 1), 3u * (uint64_t)i);
     pb_str(&zone, 3, "soc");
-    pb_varint(&zone, 2, 40u + (uint64_t)i);
+    pb_int(&zone, 2, 40u + (uint64_t)i);
     pb_msg(&stats, 15, &zone);
-    pb_varint(&stats, 17, 300u + (uint64_t)i);
+    pb_int(&stats, 17, 300u + (uint64_t)i);
     pb_msg(&packets[i], 7, &stats);
-    pb_varint(&packets[i], 8, 1000u * (uint64_t)(i + 1));
-    pb_varint(&packets[i], 10, 1);
+    pb_int(&packets[i], 8, 1000u * (uint64_t)(i + 1));
+    pb_int(&packets[i], 10, 1);
   }
   pb display = {{0}, 0};
-  pb_varint(&display, 1, 2);
+  pb_int(&display, 1, 2);
   pb_msg(&packets[2], 70, &display);
-  pb_varint(&packets[2], 8, 5);
+  pb_int(&packets[2], 8, 5);
   out_buf o;
   CHECK_EQ_INT(load_packets_and_query(packets, 3,
                               "select t.name, c.ts, c.value from counter c join counter_track t "
@@ -358,12 +328,12 @@ static void pb_sched_switch(pb *bundle, uint64_t ts, const char *prev_comm, uint
                             const char *next_comm, uint32_t next_pid) {
   pb sw = {{0}, 0};
   pb_str(&sw, 1, prev_comm);
-  pb_varint(&sw, 2, prev_pid);
-  pb_varint(&sw, 3, 120);
-  pb_varint(&sw, 4, 1);
+  pb_int(&sw, 2, prev_pid);
+  pb_int(&sw, 3, 120);
+  pb_int(&sw, 4, 1);
   pb_str(&sw, 5, next_comm);
-  pb_varint(&sw, 6, next_pid);
-  pb_varint(&sw, 7, 120);
+  pb_int(&sw, 6, next_pid);
+  pb_int(&sw, 7, 120);
   pb_ftrace_event(bundle, ts, prev_pid, 4, &sw);
 }
 
@@ -373,14 +343,14 @@ static void test_proto_switch_names(void) {
   pb packets[2];
   memset(packets, 0, sizeof packets);
   pb tree = {{0}, 0}, thread = {{0}, 0};
-  pb_varint(&thread, 1, 7); /* tid */
+  pb_int(&thread, 1, 7); /* tid */
   pb_str(&thread, 2, "main-ui");
-  pb_varint(&thread, 3, 7); /* tgid */
+  pb_int(&thread, 3, 7); /* tgid */
   pb_msg(&tree, 2, &thread);
   pb_msg(&packets[0], 2, &tree); /* process_tree */
-  pb_varint(&packets[0], 8, 50);
+  pb_int(&packets[0], 8, 50);
   pb bundle = {{0}, 0};
-  pb_varint(&bundle, 1, 0); /* cpu */
+  pb_int(&bundle, 1, 0); /* cpu */
   pb_sched_switch(&bundle, 100, "swapper/0", 0, "ui-from-ftrace", 7);
   pb_sched_switch(&bundle, 200, "ui-from-ftrace", 7, "worker", 8);
   pb_sched_switch(&bundle, 300, "worker", 8, "ui-from-ftrace", 7);

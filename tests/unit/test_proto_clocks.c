@@ -61,6 +61,12 @@ static void seq_instant(pb *trace, uint32_t seq, uint64_t delta_us, const char *
   packet(trace, &pkt);
 }
 
+/* The slices as "name@ts name@ts ...,", ordered by name. */
+static const char *slice_times(weft *w, result *r) {
+  return query(w, r, "select group_concat(name || '@' || ts, ' ') "
+                     "from (select name, ts from slice order by name)");
+}
+
 static void test_incremental_sequence_clocks(void) {
   pb trace = {0};
   seq_start(&trace, 1);
@@ -77,8 +83,7 @@ static void test_incremental_sequence_clocks(void) {
   CHECK(w != NULL);
   if (!w) return;
   result r;
-  CHECK_EQ_STR(query(w, &r, "select group_concat(name || '@' || ts, ' ') "
-                            "from (select name, ts from slice order by name)"),
+  CHECK_EQ_STR(slice_times(w, &r),
                "a@1000010000 b@1000015000 c@2000007000 d@1000016000 e@3000002000,");
   /* The snapshots are not events: the bounds are the slices'. */
   CHECK_EQ_STR(query(w, &r, "select start_ts, end_ts from trace_bounds"),
@@ -98,9 +103,7 @@ static void test_absolute_sequence_clock(void) {
   CHECK(w != NULL);
   if (!w) return;
   result r;
-  CHECK_EQ_STR(query(w, &r, "select group_concat(name || '@' || ts, ' ') "
-                            "from (select name, ts from slice order by name)"),
-               "x@5000010000 y@5000020000,");
+  CHECK_EQ_STR(slice_times(w, &r), "x@5000010000 y@5000020000,");
   weft_close(w);
 }
 

@@ -463,7 +463,7 @@ static void test_compressed_corrupt(void) {
   base_buf_free(&out);
 }
 
-/* ---- example textprotos, if protoc is available ---- */
+/* ---- example textprotos, encoded by protoc (scripts/deps.sh installs it) ---- */
 
 /* ctest runs in tests/; a manual run may be from the repository root. */
 static int encode_example(const char *name, base_buf *out) {
@@ -474,7 +474,7 @@ static int encode_example(const char *name, base_buf *out) {
   char cmd[512];
   snprintf(cmd, sizeof cmd,
            "protoc --encode=perfetto.protos.Trace -I %s/protos "
-           "%s/protos/weft_trace.proto < %s/tests/data/proto/%s 2>/dev/null",
+           "%s/protos/weft_trace.proto < %s/tests/data/proto/%s",
            root, root, root, name);
   FILE *f = popen(cmd, "r");
   if (!f) return -1;
@@ -496,11 +496,7 @@ static int count_fields(proto_span s, uint32_t number) {
 static void test_example_track_events(void) {
   base_buf t;
   base_buf_init(&t, 0);
-  if (encode_example("track_events.textproto", &t) != 0) {
-    fprintf(stderr, "     (protoc unavailable: skipped)\n");
-    base_buf_free(&t);
-    return;
-  }
+  CHECK_EQ_INT(encode_example("track_events.textproto", &t), 0);
   proto_packet_iter it;
   proto_packets_init(&it, t.data, t.len, 0);
   proto_packet p;
@@ -541,11 +537,7 @@ static void test_example_track_events(void) {
 static void test_example_ftrace(void) {
   base_buf t;
   base_buf_init(&t, 0);
-  if (encode_example("ftrace_sched.textproto", &t) != 0) {
-    fprintf(stderr, "     (protoc unavailable: skipped)\n");
-    base_buf_free(&t);
-    return;
-  }
+  CHECK_EQ_INT(encode_example("ftrace_sched.textproto", &t), 0);
   proto_packet_iter it;
   proto_packets_init(&it, t.data, t.len, 0);
   proto_packet p;
