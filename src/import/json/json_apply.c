@@ -33,7 +33,7 @@ static int json_process(import_file *f, int64_t pid, uint32_t *upid) {
     rc = model_process_start(f->ctx, f->machine, 0, -1, &live);
   if (!rc) rc = model_thread_in_process(f->ctx, f->machine, pid, pid, &utid);
   if (rc) return rc;
-  *upid = (uint32_t)storage_get_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid, utid);
+  *upid = model_thread_upid(f->ctx, utid);
   return WEFT_OK;
 }
 
@@ -83,7 +83,7 @@ static int json_event_thread(import_file *f, const json_event *e, uint32_t *utid
 }
 
 static uint32_t json_thread_upid(import_file *f, uint32_t utid) {
-  return (uint32_t)storage_get_i64(ctx_table(f->ctx, TABLE_THREAD), THREAD_upid, utid);
+  return model_thread_upid(f->ctx, utid);
 }
 
 /* ---- args ---- */
@@ -183,8 +183,7 @@ static int json_end_args(import_file *f, const json_event *e, int64_t slice,
                          base_error *err) {
   if (!e->args_offset || slice < 0) return WEFT_OK;
   trace_context *ctx = f->ctx;
-  storage_table *t = ctx_table(ctx, TABLE_SLICE);
-  int rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)slice, -1));
+  int rc = model_args_reopen(ctx, model_slice_arg_set(ctx, (uint32_t)slice));
   size_t first = model_args_pending(ctx);
   if (!rc) rc = json_pend_args(f, e, err);
   if (!rc) model_args_update_from(ctx, first);
@@ -234,12 +233,8 @@ typedef struct json_slice_ctx {
 
 static void json_set_thread_time(import_file *f, const json_event *e,
                                  uint32_t slice, int instant) {
-  storage_table *t = ctx_table(f->ctx, TABLE_SLICE);
-  if (e->tts.valid) {
-    storage_set_i64(t, SLICE_thread_ts, slice, e->tts.ns);
-    if (instant) storage_set_i64(t, SLICE_thread_dur, slice, 0);
-  }
-  if (!instant && e->tdur.valid) storage_set_i64(t, SLICE_thread_dur, slice, e->tdur.ns);
+  if (e->tts.valid) model_slice_set_thread_ts(f->ctx, slice, e->tts.ns, instant);
+  if (!instant && e->tdur.valid) model_slice_set_thread_dur(f->ctx, slice, e->tdur.ns);
 }
 
 /* A complete slice on the thread track, or on an overflow track when it
@@ -324,10 +319,7 @@ static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
   if (rc || slice < 0) return rc;
   rc = json_end_args(f, e, slice, err);
   if (rc) return rc;
-  storage_table *t = ctx_table(f->ctx, TABLE_SLICE);
-  if (e->tts.valid && !storage_is_null(t, SLICE_thread_ts, (size_t)slice))
-    storage_set_i64(t, SLICE_thread_dur, (size_t)slice,
-                    e->tts.ns - storage_get_i64(t, SLICE_thread_ts, slice));
+  if (e->tts.valid) model_slice_end_thread_time(f->ctx, (uint32_t)slice, e->tts.ns);
   return WEFT_OK;
 }
 
@@ -436,7 +428,7 @@ static int json_sort_hint(import_file *f, const char *key, schema_table_id table
   int64_t set;
   int rc = model_arg_int(f->ctx, key, strlen(key), MODEL_ARG_INT, t->i);
   if (!rc) rc = model_args_commit(f->ctx, &set);
-  if (!rc && set >= 0) storage_set_i64(ctx_table(f->ctx, table), column, row, set);
+  if (!rc) model_row_set_arg_set(f->ctx, table, column, row, set);
   return rc;
 }
 

@@ -79,11 +79,9 @@ static int json_async_new_track(import_file *f, const json_async_key *k, uint32_
   s.extra_key = ((uint64_t)set_id << 32 | idx) + 1;
   rc = model_track(ctx, &s, track);
   if (rc) return rc;
-  storage_table *t = ctx_table(ctx, TABLE_TRACK);
-  if (k->name != STRING_NULL) storage_set_str(t, TRACK_name, *track, k->name);
-  if (dims >= 0) storage_set_i64(t, TRACK_dimension_arg_set_id, *track, dims);
-  if (src >= 0) storage_set_i64(t, TRACK_source_arg_set_id, *track, src);
-  if (k->process_scoped) storage_set_i64(t, TRACK_upid, *track, k->upid);
+  model_track_set_name(ctx, *track, k->name);
+  model_track_set_arg_sets(ctx, *track, dims, src);
+  if (k->process_scoped) model_track_set_upid(ctx, *track, k->upid);
   return WEFT_OK;
 }
 

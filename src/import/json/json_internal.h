@@ -11,6 +11,7 @@
 
 #include "import/importer.h"
 #include "base/json_tokenizer.h"
+#include "model/columns.h"
 #include "model/track_compressor.h"
 
 /* json_async.c's sets of async tracks (see there). */

@@ -1,0 +1,34 @@
+/* columns: the single-column writes importers make to rows the model
+ * created (a slice's thread times, a track's name and arg sets, a row's arg
+ * set). Importers write tables only through the model: these setters are
+ * the narrow way for values that arrive after the row was made.
+ * Invariants: the row exists (asserted by storage in debug builds); a
+ * negative id or STRING_NULL leaves the column as it is. */
+#ifndef WEFT_MODEL_COLUMNS_H
+#define WEFT_MODEL_COLUMNS_H
+
+#include "model/context.h"
+
+/* The process of a thread (its upid column; 0 when not set). */
+uint32_t model_thread_upid(trace_context *ctx, uint32_t utid);
+/* The arg set of a slice, or -1. */
+int64_t model_slice_arg_set(trace_context *ctx, uint32_t slice);
+/* A slice's thread timestamp; an instant's thread duration is then 0. */
+void model_slice_set_thread_ts(trace_context *ctx, uint32_t slice, int64_t thread_ts,
+                               int instant);
+void model_slice_set_thread_dur(trace_context *ctx, uint32_t slice, int64_t thread_dur);
+/* Ends a slice's thread time at `thread_end` when it has a thread ts. */
+void model_slice_end_thread_time(trace_context *ctx, uint32_t slice, int64_t thread_end);
+
+void model_track_set_name(trace_context *ctx, uint32_t track, string_id name);
+/* A track's dimension and source arg sets (-1: leave). */
+void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dimensions,
+                              int64_t source);
+void model_track_set_upid(trace_context *ctx, uint32_t track, uint32_t upid);
+
+/* The arg set column of row `row` of `table` (a sort-index hint of a thread
+ * or process, for one). */
+void model_row_set_arg_set(trace_context *ctx, schema_table_id table, size_t column,
+                           uint32_t row, int64_t arg_set);
+
+#endif
