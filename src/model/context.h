@@ -1,8 +1,9 @@
 /* model: the trace context — everything one weft instance loads into.
  *
  * Owns the string pool, every storage table, the stats store, the machine
- * registry and the input files' bytes. Importers receive a trace_context*
- * and write through the model trackers; only the weft instance (core) frees it.
+ * registry and the trackers' state (the input bytes are the loader's).
+ * Importers receive a trace_context* and write through the model's
+ * functions; only the weft instance (core) frees it.
  * Invariant: tables only grow while loading; after weft_load_finish they
  * are frozen and the SQL engine reads them. */
 #ifndef WEFT_CONTEXT_H
