@@ -74,5 +74,11 @@ conformance: build
 bench: release
 	bench/run.sh $(RELEASE_BUILD)
 
+# weft against another trace processor (BASE: Perfetto's shell by default,
+# or an older weft build), in turns on the same generated inputs.
+BASE ?= ../shared/reference/run
+bench-paired: release
+	bench/paired.py $(BASE) $(RELEASE_BUILD)/weft
+
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(RELEASE_BUILD)
