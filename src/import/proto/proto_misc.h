@@ -50,6 +50,8 @@ typedef struct proto_misc_state {
   uint32_t ftrace_critical;       /* bit n: FtraceParseStatus n seen (not 12) */
   uint32_t chrome_bundles;        /* ChromeEventBundles with metadata parsed */
   uint32_t chrome_packets;        /* ChromeMetadataPackets tokenized */
+  base_map process_name_ranks;    /* upid -> descriptor name << 8 | its rank */
+  base_map comm_processes;        /* upids the process tree gave with cmdline_is_comm */
 } proto_misc_state;
 
 /* Observes one (non-compressed) TracePacket in file order. */
@@ -105,6 +107,14 @@ int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machi
 int proto_chrome_events(import_file *f, proto_misc_state *m, int64_t ts, proto_span msg);
 /* A ChromeMetadataPacket, in file order: cr-<letter>-* metadata. */
 int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span msg);
+
+/* ---- process descriptors (proto_chrome_process.c) ---- */
+/* A ProcessDescriptor of process upid (with its TrackDescriptor's
+ * ChromeProcessDescriptor, or NULL): the process's name, start and args. */
+int proto_process_descriptor_apply(import_file *f, proto_misc_state *m, uint32_t upid,
+                                   proto_span process, const proto_span *chrome);
+/* The name of a Chrome ProcessType value, or NULL. */
+const char *proto_chrome_process_type_name(int64_t type);
 
 /* ---- trace diagnostics (proto_diagnostics.c) ---- */
 /* Runs the trace-config rules over `config` and appends to
