@@ -26,6 +26,10 @@ struct proto_text_msg {
   size_t count;
 };
 
+#define PROTO_TRACE_CONFIG_STATSD_METADATA 7
+#define PROTO_TRACE_CONFIG_UNIQUE_SESSION_NAME 22
+#define PROTO_STATSD_METADATA_SUBSCRIPTION_ID 4
+
 #define PT_FIELDS(arr) {arr, sizeof arr / sizeof arr[0]}
 #define PT_ENUM_OF(arr) PT_ENUM, NULL, arr, sizeof arr / sizeof arr[0]
 
@@ -211,10 +215,37 @@ int proto_config_text(proto_span config, base_buf *out) {
   return w.rc;
 }
 
+/* The config's unique_session_name and statsd triggering subscription. */
+static int proto_config_fields_metadata(import_file *f, proto_span config) {
+  proto_field fl;
+  int rc = WEFT_OK;
+  if (proto_find_last(config.data, config.len, PROTO_TRACE_CONFIG_UNIQUE_SESSION_NAME, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_LEN) {
+    char *name = base_malloc(fl.span.len + 1);
+    if (!name) return WEFT_ENOMEM;
+    memcpy(name, fl.span.data, fl.span.len);
+    name[fl.span.len] = '\0';
+    rc = ctx_metadata_set_str(f->ctx, "unique_session_name", name, -1, f->trace_id);
+    base_free(name);
+  }
+  proto_field sub;
+  if (!rc &&
+      proto_find_last(config.data, config.len, PROTO_TRACE_CONFIG_STATSD_METADATA, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_LEN &&
+      proto_find_last(fl.span.data, fl.span.len, PROTO_STATSD_METADATA_SUBSCRIPTION_ID, &sub) ==
+          1 &&
+      sub.wire_type == PROTO_WIRE_VARINT)
+    rc = ctx_metadata_set_int(f->ctx, "statsd_triggering_subscription_id", (int64_t)sub.value,
+                              -1, f->trace_id);
+  return rc;
+}
+
 int proto_config_text_metadata(import_file *f, proto_span config) {
+  int rc = proto_config_fields_metadata(f, config);
+  if (rc) return rc;
   base_buf out;
   base_buf_init(&out, PROTO_TEXT_MAX_BYTES);
-  int rc = proto_config_text(config, &out);
+  rc = proto_config_text(config, &out);
   if (!rc) rc = ctx_metadata_set_str(f->ctx, "trace_config_pbtxt", out.data ? out.data : "", -1,
                                      f->trace_id);
   base_buf_free(&out);

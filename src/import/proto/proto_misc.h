@@ -82,6 +82,9 @@ int proto_metadata_int(trace_context *ctx, const char *name, int multi,
                        int64_t value, int64_t machine, int64_t trace);
 int proto_metadata_str(trace_context *ctx, const char *name, const char *value,
                        size_t len, int64_t machine, int64_t trace);
+/* Appends a "multi" string metadata row. */
+int proto_metadata_str_multi(trace_context *ctx, const char *name, const char *value,
+                             int64_t machine, int64_t trace);
 /* Android SDK version from a build fingerprint's version component, or -1. */
 int64_t proto_fingerprint_sdk_version(const char *fp, size_t len);
 
@@ -105,6 +108,9 @@ int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machi
 /* ---- Chrome metadata (proto_chrome_metadata.c) ---- */
 /* A ChromeEventBundle at trace time: cr-* metadata and chrome_raw rows. */
 int proto_chrome_events(import_file *f, proto_misc_state *m, int64_t ts, proto_span msg);
+/* Writes `len` bytes as base64 (NUL-terminated) into out, which holds
+ * (len + 2) / 3 * 4 + 1 bytes; returns the text's length. */
+size_t proto_base64(const uint8_t *data, size_t len, char *out);
 /* A ChromeMetadataPacket, in file order: cr-<letter>-* metadata. */
 int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span msg);
 
