@@ -67,6 +67,22 @@ class ProtoServiceTest(e.TempDirTest):
         self.assertEqual(self.metadata(data, 'statsd_triggering_subscription_id').splitlines()[1],
                          '"single",44,"[NULL]","[NULL]",0')
 
+    def test_trace_config_text(self):
+        trigger = pb_bytes(1, 'trig') + pb_bytes(2, 're.*') + e.pb_double(5, 0.1)
+        config = (pb_bytes(17, pb_int(1, 4) + pb_bytes(2, trigger) + pb_int(3, 2000)) +
+                  pb_bytes(18, 'a1') + pb_int(24, 1) + pb_bytes(33, pb_bytes(1, b'\x01\xff')) +
+                  pb_int(42, 1) + pb_int(5, 7) + pb_bytes(1, pb_int(1, 10) + pb_int(4, 9)))
+        out = self.query(packet(10, 33, config),
+                         "select str_value from metadata where name = 'trace_config_pbtxt'")
+        # doubles as %f; bytes C-escaped; an enum value outside its enum,
+        # like a field not in the schema, prints under its number
+        self.assertEqual(out, '"str_value"\n"trigger_config {\n  trigger_mode: CLONE_SNAPSHOT\n'
+                         '  triggers {\n    name: "trig"\n    producer_name_regex: "re.*"\n'
+                         '    skip_probability: 0.100000\n  }\n  trigger_timeout_ms: 2000\n}\n'
+                         'activate_triggers: "a1"\ncompression_type: COMPRESSION_TYPE_DEFLATE\n'
+                         'trace_filter {\n  bytecode: "\\001\\377"\n}\n42: 1\n5: 7\n'
+                         'buffers {\n  size_kb: 10\n  4: 9\n}"\n')
+
     def test_tracing_service_version(self):
         data = packet(10, 45, pb_bytes(4, 'Perfetto v50.1') + pb_int(7, 60))
         self.assertEqual(self.metadata(data, 'tracing_service_version').splitlines()[1],
