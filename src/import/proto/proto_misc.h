@@ -114,6 +114,9 @@ size_t proto_base64(const uint8_t *data, size_t len, char *out);
 /* A ChromeMetadataPacket, in file order: cr-<letter>-* metadata. */
 int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span msg);
 
+/* A ChromeBenchmarkMetadata: benchmark_* metadata. */
+int proto_chrome_benchmark_metadata(import_file *f, proto_span msg);
+
 /* ---- process descriptors (proto_chrome_process.c) ---- */
 /* A ProcessDescriptor of process upid (with its TrackDescriptor's
  * ChromeProcessDescriptor, or NULL): the process's name, start and args. */

@@ -537,6 +537,7 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_PROCESS_STATS:
     case PROTO_TRACE_PACKET_CHROME_EVENTS:
     case PROTO_TRACE_PACKET_UI_STATE:
+    case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
       return 1;
     default: return 0;
   }
@@ -565,6 +566,8 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
     case PROTO_TRACE_PACKET_CHROME_EVENTS:
       return proto_chrome_events(f, &((proto_import_state *)f->state)->misc, ts, fl->span);
     case PROTO_TRACE_PACKET_UI_STATE: return proto_ui_state(f, fl->span);
+    case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
+      return proto_chrome_benchmark_metadata(f, fl->span);
     default: return WEFT_OK;
   }
 }
