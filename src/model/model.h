@@ -129,8 +129,8 @@ void model_process_set_args(trace_context *ctx, uint32_t upid, int64_t arg_set);
 /* Process args that accumulate over a load: model_process_args_add moves
  * the pending args (model_arg_*) into the process's accumulated args (a key
  * it has already takes the new value in its place, new keys follow);
- * model_process_args_flush then extends each such process's arg set with
- * them, writing one arg set per process. */
+ * model_process_args_flush then makes them the arg set of each such
+ * process (replacing one set otherwise), one arg set per process. */
 int model_process_args_add(trace_context *ctx, uint32_t upid);
 int model_process_args_flush(trace_context *ctx);
 void model_process_args_free(model_state *m);

@@ -62,20 +62,17 @@ int model_process_args_add(trace_context *ctx, uint32_t upid) {
   return rc;
 }
 
-/* Extends the process's arg set with its accumulated args. */
+/* Gives the process its accumulated args as its arg set. */
 static int process_args_write(trace_context *ctx, model_process_args *p, uint32_t upid,
                               uint32_t head) {
   model_state *m = &ctx->model;
-  storage_table *t = ctx_table(ctx, TABLE_PROCESS);
-  int rc = model_args_reopen(ctx, storage_get_i64_or(t, PROCESS_arg_set_id, upid, -1));
-  size_t base = m->pending_args.len;
+  int rc = WEFT_OK;
   for (uint32_t i = head; !rc && i != PROCESS_ARGS_END; i = p->args.data[i].next)
     rc = VEC_PUSH(m->pending_args, p->args.data[i].arg);
   if (rc) {
     model_args_discard(ctx);
     return WEFT_ENOMEM;
   }
-  model_args_update_from(ctx, base);
   int64_t set;
   rc = model_args_commit(ctx, &set);
   if (!rc) model_process_set_args(ctx, upid, set);

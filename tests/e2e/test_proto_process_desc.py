@@ -120,6 +120,22 @@ class ProtoProcessDescriptorTest(e.TempDirTest):
                          "where key glob 'chrome.process_label*' group by flat_key")
         self.assertEqual(out, '"flat_key","n"\n"chrome.process_label",3\n')
 
+    def test_sort_index_hint_joins_the_process_args(self):
+        ranked = pb_int(1, 1) + pb_bytes(3, process(100, labels=['lab'])) + pb_int(12, 5)
+        explicit = pb_int(1, 0) + pb_int(19, 1) + pb_int(20, 1)  # explicit ordering
+        data = (pb_packet(pb_int(8, 5), pb_int(10, 1), pb_bytes(60, explicit)) +
+                pb_packet(pb_int(8, 10), pb_int(10, 1), pb_bytes(60, ranked)) +
+                pb_packet(pb_int(8, 20), pb_int(10, 1),
+                          pb_bytes(60, pb_int(1, 2) + pb_bytes(3, process(101)) +
+                                   pb_int(12, 7))))
+        out = self.query(data, 'select p.pid, a.key, a.display_value from process p '
+                         'join args a using(arg_set_id) where p.pid >= 100 order by p.pid, a.id')
+        # the sort index hint joins the process's other args
+        self.assertEqual(out, '"pid","key","display_value"\n'
+                         '100,"chrome.process_label[0]","lab"\n'
+                         '100,"process_sort_index_hint","5"\n'
+                         '101,"process_sort_index_hint","7"\n')
+
     def test_legacy_process_descriptor_packet(self):
         data = pb_packet(pb_int(8, 10), pb_int(10, 3),
                          pb_bytes(43, process(100, legacy_type=2, labels=['tab'])))

@@ -111,9 +111,9 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
                                      &fl) == 1 && fl.wire_type == PROTO_WIRE_LEN;
     rc = proto_process_descriptor_apply(p->f, &st->misc, upid, process,
                                         has_chrome ? &fl.span : NULL);
-    if (!rc && has_rank)
-      rc = proto_sort_index_hint(ctx, TABLE_PROCESS, PROCESS_arg_set_id, upid,
-                                 "process_sort_index_hint", rank);
+    if (!rc && has_rank) /* joins the process args (model_process_args_add) */
+      rc = model_arg_int(ctx, "process_sort_index_hint", 23, MODEL_ARG_INT, rank);
+    if (!rc && has_rank) rc = model_process_args_add(ctx, upid);
   }
   return rc;
 }
