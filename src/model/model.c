@@ -111,6 +111,7 @@ void model_free(model_state *m) {
   m->kernel = NULL;
   kslice_state_free(m->kslice);
   m->kslice = NULL;
+  model_process_args_free(m);
 }
 
 int model_process(trace_context *ctx, uint32_t machine, int64_t pid,
@@ -279,6 +280,17 @@ int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,
   int rc = ctx_intern(ctx, name, len, &id);
   if (!rc) storage_set_str(ctx_table(ctx, TABLE_PROCESS), PROCESS_name, upid, id);
   return rc;
+}
+
+void model_process_set_start_if_unset(trace_context *ctx, uint32_t upid, int64_t ts) {
+  storage_table *t = ctx_table(ctx, TABLE_PROCESS);
+  if (storage_is_null(t, PROCESS_start_ts, upid)) storage_set_i64(t, PROCESS_start_ts, upid, ts);
+}
+
+void model_process_set_args(trace_context *ctx, uint32_t upid, int64_t arg_set) {
+  storage_table *t = ctx_table(ctx, TABLE_PROCESS);
+  if (arg_set >= 0) storage_set_i64(t, PROCESS_arg_set_id, upid, arg_set);
+  else storage_set_null(t, PROCESS_arg_set_id, upid);
 }
 
 int model_process_find(trace_context *ctx, uint32_t machine, int64_t pid,

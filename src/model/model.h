@@ -66,6 +66,7 @@ typedef struct model_state {
   struct flow_state *flow; /* model/flow.h; NULL until the first flow */
   struct kernel_state *kernel; /* sched/ftrace model (model/sched.h), lazy */
   struct kslice_state *kslice; /* kernel slices (model/kslice.h), lazy */
+  struct model_process_args *process_args; /* model_process_args_add; lazy */
 } model_state;
 
 /* A slice on a stack with its ts and dur (-1 while open), kept equal to its
@@ -121,6 +122,18 @@ int model_thread_set_name(trace_context *ctx, uint32_t utid, const char *name,
                           size_t len);
 int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,
                            size_t len);
+/* Sets the process's start_ts if it has none. */
+void model_process_set_start_if_unset(trace_context *ctx, uint32_t upid, int64_t ts);
+/* Sets the process's arg set (-1: none). */
+void model_process_set_args(trace_context *ctx, uint32_t upid, int64_t arg_set);
+/* Process args that accumulate over a load: model_process_args_add moves
+ * the pending args (model_arg_*) into the process's accumulated args (a key
+ * it has already takes the new value in its place, new keys follow);
+ * model_process_args_flush then makes them the arg set of each such
+ * process (replacing one set otherwise), one arg set per process. */
+int model_process_args_add(trace_context *ctx, uint32_t upid);
+int model_process_args_flush(trace_context *ctx);
+void model_process_args_free(model_state *m);
 /* Attaches a thread to `upid` (its main thread if its tid is the pid),
  * then every thread waiting to join it (model_threads_join), transitively. */
 void model_thread_attach(trace_context *ctx, uint32_t utid, uint32_t upid);

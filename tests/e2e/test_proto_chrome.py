@@ -92,6 +92,24 @@ class ProtoChromeMetadataTest(e.TempDirTest):
             '"cr-scenario_name_hash",7,"[NULL]"\n'
             '"cr-b-product-version","[NULL]","ver2"\n')
 
+    def test_benchmark_metadata_rows(self):
+        bench = (pb_bytes(7, 'tag1') + pb_int(9, 1) + pb_int(1, 1234567) + pb_bytes(3, 'bname') +
+                 pb_bytes(6, 'story') + pb_int(8, 3) + pb_bytes(7, 'tag2'))
+        query = self.load(pb_packet(SEQ, pb_int(8, 10), pb_bytes(48, bench)))
+        out = query("select name, key_type, int_value, str_value, machine_id, trace_id "
+                    "from metadata where name glob 'benchmark_*' order by id")
+        # strings, then the story tags (one row each), then the numbers;
+        # what is absent writes nothing
+        self.assertEqual(
+            out, '"name","key_type","int_value","str_value","machine_id","trace_id"\n'
+            '"benchmark_name","single","[NULL]","bname","[NULL]",0\n'
+            '"benchmark_story_name","single","[NULL]","story","[NULL]",0\n'
+            '"benchmark_story_tags","multi","[NULL]","tag1","[NULL]",0\n'
+            '"benchmark_story_tags","multi","[NULL]","tag2","[NULL]",0\n'
+            '"benchmark_start_time_us","single",1234567,"[NULL]","[NULL]",0\n'
+            '"benchmark_story_run_index","single",3,"[NULL]","[NULL]",0\n'
+            '"benchmark_had_failures","single",1,"[NULL]","[NULL]",0\n')
+
 
 if __name__ == '__main__':
     e.main()

@@ -89,10 +89,11 @@ class ProtoTracksTest(e.TempDirTest):
                       "where p.pid > 1 order by p.pid", trace)
         self.assertEqual(out, '"pid","name","cmdline","ppid","uid","android_appid",'
                          '"android_user_id","start_ts","k"\n'
-                         '2,"kthreadd","kthreadd",0,0,0,0,0,0\n'
+                         '2,"kthreadd","kthreadd",0,0,0,0,0,"[NULL]"\n'
                          '28,"kworker/1:0","kworker/1:0",2,0,0,0,"[NULL]",1\n'
-                         '700,"/bin/app","/bin/app -v",1,1010123,10123,10,500,0\n'
-                         '701,"child","child",700,"[NULL]","[NULL]","[NULL]","[NULL]",0\n')
+                         '700,"/bin/app","/bin/app -v",1,1010123,10123,10,500,"[NULL]"\n'
+                         '701,"child","child",700,"[NULL]","[NULL]","[NULL]","[NULL]","[NULL]"\n')
+        # is_kthread only where the tree gives it
         # every process the tree names (parents too) gets its main thread
         out = e.query('select tid, name, upid, is_main_thread from thread '
                       'where tid > 0', trace)

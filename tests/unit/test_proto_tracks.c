@@ -78,7 +78,7 @@ static void test_conflicting_reservation(void) {
 static void test_config_text(void) {
   pb cfg = {0}, buf = {0}, ds = {0}, dsc = {0};
   pb_int(&buf, 1, 1024);
-  pb_int(&buf, 4, 9); /* enum value without a name */
+  pb_int(&buf, 4, 9); /* enum value without a name: printed as an unknown field */
   pb_msg(&cfg, 1, &buf);
   pb_str(&dsc, 1, "a\"b\n\x01");
   pb_int(&dsc, 999, 5); /* unknown field */
@@ -89,7 +89,7 @@ static void test_config_text(void) {
   base_buf_init(&out, 1 << 16);
   proto_span span = {cfg.b, cfg.n};
   CHECK_EQ_INT(proto_config_text(span, &out), 0);
-  CHECK_EQ_STR(out.data, "buffers {\n  size_kb: 1024\n  fill_policy: 9\n}\n"
+  CHECK_EQ_STR(out.data, "buffers {\n  size_kb: 1024\n  4: 9\n}\n"
                          "data_sources {\n  config {\n    name: \"a\\\"b\\n\\001\"\n"
                          "    999: 5\n  }\n}\nbugreport_score: -3");
   /* Garbage is rendered up to the first bad field, never read past. */

@@ -8,7 +8,9 @@
  *    traces become "chrome_event.legacy_system_trace" / "..._user_trace"
  *    rows with a "data" arg. Bundles are read at trace time.
  *  - a ChromeMetadataPacket writes "cr-<letter>-<field>" rows, the letter
- *    counting packets in file order ('a' for the first, modulo 26). */
+ *    counting packets in file order ('a' for the first, modulo 26).
+ *  - a ChromeBenchmarkMetadata writes "benchmark_*" rows (trace-scoped);
+ *    each story tag appends a benchmark_story_tags row. */
 #include <stdio.h>
 
 #include "import/proto/proto_fields_misc.h"
@@ -17,6 +19,7 @@
 #include "model/model.h"
 
 #define CHROME_META_NAME_MAX 2048
+#define PROTO_CHROME_BENCHMARK_STORY_TAGS 7
 
 /* A metadata row whose value is the bytes `v` (any length). */
 static int chrome_meta_str(import_file *f, const char *name, const uint8_t *v, size_t len) {
@@ -285,22 +288,28 @@ int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span
   return rc;
 }
 
-/* BackgroundTracingMetadata: its bytes in base64, and its scenario hash. */
-static int chrome_packet_background(import_file *f, proto_span msg) {
+size_t proto_base64(const uint8_t *data, size_t len, char *out) {
   static const char digits[] =
       "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t at = 0;
+  for (size_t i = 0; i < len; i += 3) {
+    uint32_t v = (uint32_t)data[i] << 16;
+    if (i + 1 < len) v |= (uint32_t)data[i + 1] << 8;
+    if (i + 2 < len) v |= data[i + 2];
+    out[at++] = digits[v >> 18 & 63];
+    out[at++] = digits[v >> 12 & 63];
+    out[at++] = i + 1 < len ? digits[v >> 6 & 63] : '=';
+    out[at++] = i + 2 < len ? digits[v & 63] : '=';
+  }
+  out[at] = '\0';
+  return at;
+}
+
+/* BackgroundTracingMetadata: its bytes in base64, and its scenario hash. */
+static int chrome_packet_background(import_file *f, proto_span msg) {
   char *text = base_malloc((msg.len + 2) / 3 * 4 + 1);
   if (!text) return WEFT_ENOMEM;
-  size_t at = 0;
-  for (size_t i = 0; i < msg.len; i += 3) {
-    uint32_t v = (uint32_t)msg.data[i] << 16;
-    if (i + 1 < msg.len) v |= (uint32_t)msg.data[i + 1] << 8;
-    if (i + 2 < msg.len) v |= msg.data[i + 2];
-    text[at++] = digits[v >> 18 & 63];
-    text[at++] = digits[v >> 12 & 63];
-    text[at++] = i + 1 < msg.len ? digits[v >> 6 & 63] : '=';
-    text[at++] = i + 2 < msg.len ? digits[v & 63] : '=';
-  }
+  size_t at = proto_base64(msg.data, msg.len, text);
   int rc = chrome_meta_str(f, "cr-background_tracing_metadata", (const uint8_t *)text, at);
   base_free(text);
   proto_field fl;
@@ -310,5 +319,44 @@ static int chrome_packet_background(import_file *f, proto_span msg) {
       fl.wire_type == PROTO_WIRE_FIXED32)
     rc = ctx_metadata_set_int(f->ctx, "cr-scenario_name_hash", (int64_t)(uint32_t)fl.value, 0,
                               f->trace_id);
+  return rc;
+}
+
+/* ---- ChromeBenchmarkMetadata ---- */
+
+int proto_chrome_benchmark_metadata(import_file *f, proto_span msg) {
+  static const struct {
+    uint32_t field;
+    const char *name;
+  } strings[] = {{3, "benchmark_name"},
+                 {4, "benchmark_description"},
+                 {5, "benchmark_label"},
+                 {6, "benchmark_story_name"}},
+    ints[] = {{1, "benchmark_start_time_us"},
+              {2, "benchmark_story_run_time_us"},
+              {8, "benchmark_story_run_index"},
+              {9, "benchmark_had_failures"}};
+  proto_field fl;
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < sizeof strings / sizeof *strings; i++)
+    if (proto_find_last(msg.data, msg.len, strings[i].field, &fl) == 1 &&
+        fl.wire_type == PROTO_WIRE_LEN)
+      rc = proto_metadata_str(f->ctx, strings[i].name, (const char *)fl.span.data, fl.span.len,
+                              -1, f->trace_id);
+  proto_reader r;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != PROTO_CHROME_BENCHMARK_STORY_TAGS || fl.wire_type != PROTO_WIRE_LEN) continue;
+    char *tag = base_malloc(fl.span.len + 1);
+    if (!tag) return WEFT_ENOMEM;
+    memcpy(tag, fl.span.data, fl.span.len);
+    tag[fl.span.len] = '\0';
+    rc = proto_metadata_str_multi(f->ctx, "benchmark_story_tags", tag, -1, f->trace_id);
+    base_free(tag);
+  }
+  for (size_t i = 0; !rc && i < sizeof ints / sizeof *ints; i++)
+    if (proto_find_last(msg.data, msg.len, ints[i].field, &fl) == 1 &&
+        fl.wire_type == PROTO_WIRE_VARINT)
+      rc = ctx_metadata_set_int(f->ctx, ints[i].name, (int64_t)fl.value, -1, f->trace_id);
   return rc;
 }

@@ -8,7 +8,7 @@
 #include "model/context.h"
 
 typedef enum proto_text_type {
-  PT_INT32, PT_INT64, PT_UINT, PT_BOOL, PT_STRING, PT_ENUM, PT_MSG
+  PT_INT32, PT_INT64, PT_UINT, PT_BOOL, PT_STRING, PT_ENUM, PT_MSG, PT_DOUBLE
 } proto_text_type;
 
 typedef struct proto_text_msg proto_text_msg;
@@ -25,6 +25,10 @@ struct proto_text_msg {
   const proto_text_field *fields;
   size_t count;
 };
+
+#define PROTO_TRACE_CONFIG_STATSD_METADATA 7
+#define PROTO_TRACE_CONFIG_UNIQUE_SESSION_NAME 22
+#define PROTO_STATSD_METADATA_SUBSCRIPTION_ID 4
 
 #define PT_FIELDS(arr) {arr, sizeof arr / sizeof arr[0]}
 #define PT_ENUM_OF(arr) PT_ENUM, NULL, arr, sizeof arr / sizeof arr[0]
@@ -93,6 +97,108 @@ static const proto_text_field pt_producer_fields[] = {
 };
 static const proto_text_msg pt_producer = PT_FIELDS(pt_producer_fields);
 
+static const char *const pt_trigger_mode[] = {"UNSPECIFIED", "START_TRACING", "STOP_TRACING",
+                                              NULL, "CLONE_SNAPSHOT"};
+static const char *const pt_compression[] = {"COMPRESSION_TYPE_UNSPECIFIED",
+                                             "COMPRESSION_TYPE_DEFLATE"};
+static const char *const pt_statsd_logging[] = {
+    "STATSD_LOGGING_UNSPECIFIED", "STATSD_LOGGING_ENABLED", "STATSD_LOGGING_DISABLED"};
+static const char *const pt_filter_policy[] = {
+    "SFP_UNSPECIFIED", "SFP_MATCH_REDACT_GROUPS", "SFP_ATRACE_MATCH_REDACT_GROUPS",
+    "SFP_MATCH_BREAK", "SFP_ATRACE_MATCH_BREAK", "SFP_ATRACE_REPEATED_SEARCH_REDACT_GROUPS"};
+static const char *const pt_boost_policy[] = {"POLICY_UNSPECIFIED", "POLICY_SCHED_OTHER",
+                                              "POLICY_SCHED_FIFO"};
+
+static const proto_text_field pt_statsd_fields[] = {
+    {1, "triggering_alert_id", PT_INT64, NULL, NULL, 0},
+    {2, "triggering_config_uid", PT_INT32, NULL, NULL, 0},
+    {3, "triggering_config_id", PT_INT64, NULL, NULL, 0},
+    {4, "triggering_subscription_id", PT_INT64, NULL, NULL, 0},
+};
+static const proto_text_msg pt_statsd = PT_FIELDS(pt_statsd_fields);
+
+static const proto_text_field pt_guardrail_fields[] = {
+    {1, "max_upload_per_day_bytes", PT_UINT, NULL, NULL, 0},
+    {2, "max_tracing_buffer_size_kb", PT_UINT, NULL, NULL, 0},
+};
+static const proto_text_msg pt_guardrail = PT_FIELDS(pt_guardrail_fields);
+
+static const proto_text_field pt_trigger_fields[] = {
+    {1, "name", PT_STRING, NULL, NULL, 0},
+    {2, "producer_name_regex", PT_STRING, NULL, NULL, 0},
+    {3, "stop_delay_ms", PT_UINT, NULL, NULL, 0},
+    {4, "max_per_24_h", PT_UINT, NULL, NULL, 0},
+    {5, "skip_probability", PT_DOUBLE, NULL, NULL, 0},
+};
+static const proto_text_msg pt_trigger = PT_FIELDS(pt_trigger_fields);
+
+static const proto_text_field pt_trigger_config_fields[] = {
+    {1, "trigger_mode", PT_ENUM_OF(pt_trigger_mode)},
+    {2, "triggers", PT_MSG, &pt_trigger, NULL, 0},
+    {3, "trigger_timeout_ms", PT_UINT, NULL, NULL, 0},
+    {5, "use_clone_snapshot_if_available", PT_BOOL, NULL, NULL, 0},
+};
+static const proto_text_msg pt_trigger_config = PT_FIELDS(pt_trigger_config_fields);
+
+static const proto_text_field pt_incremental_fields[] = {
+    {1, "clear_period_ms", PT_UINT, NULL, NULL, 0},
+};
+static const proto_text_msg pt_incremental = PT_FIELDS(pt_incremental_fields);
+
+static const proto_text_field pt_incident_fields[] = {
+    {1, "destination_package", PT_STRING, NULL, NULL, 0},
+    {2, "destination_class", PT_STRING, NULL, NULL, 0},
+    {3, "privacy_level", PT_INT32, NULL, NULL, 0},
+    {4, "skip_dropbox", PT_BOOL, NULL, NULL, 0},
+    {5, "skip_incidentd", PT_BOOL, NULL, NULL, 0},
+};
+static const proto_text_msg pt_incident = PT_FIELDS(pt_incident_fields);
+
+static const proto_text_field pt_filter_rule_fields[] = {
+    {1, "policy", PT_ENUM_OF(pt_filter_policy)},
+    {2, "regex_pattern", PT_STRING, NULL, NULL, 0},
+    {3, "atrace_payload_starts_with", PT_STRING, NULL, NULL, 0},
+};
+static const proto_text_msg pt_filter_rule = PT_FIELDS(pt_filter_rule_fields);
+
+static const proto_text_field pt_filter_chain_fields[] = {
+    {1, "rules", PT_MSG, &pt_filter_rule, NULL, 0},
+};
+static const proto_text_msg pt_filter_chain = PT_FIELDS(pt_filter_chain_fields);
+
+static const proto_text_field pt_filter_fields[] = {
+    {1, "bytecode", PT_STRING, NULL, NULL, 0},
+    {2, "bytecode_v2", PT_STRING, NULL, NULL, 0},
+    {3, "string_filter_chain", PT_MSG, &pt_filter_chain, NULL, 0},
+};
+static const proto_text_msg pt_filter = PT_FIELDS(pt_filter_fields);
+
+static const proto_text_field pt_android_report_fields[] = {
+    {1, "reporter_service_package", PT_STRING, NULL, NULL, 0},
+    {2, "reporter_service_class", PT_STRING, NULL, NULL, 0},
+    {3, "skip_report", PT_BOOL, NULL, NULL, 0},
+    {4, "use_pipe_in_framework_for_testing", PT_BOOL, NULL, NULL, 0},
+};
+static const proto_text_msg pt_android_report = PT_FIELDS(pt_android_report_fields);
+
+static const proto_text_field pt_start_delay_fields[] = {
+    {1, "min_delay_ms", PT_UINT, NULL, NULL, 0},
+    {2, "max_delay_ms", PT_UINT, NULL, NULL, 0},
+};
+static const proto_text_msg pt_start_delay = PT_FIELDS(pt_start_delay_fields);
+
+static const proto_text_field pt_semaphore_fields[] = {
+    {1, "name", PT_STRING, NULL, NULL, 0},
+    {2, "max_other_session_count", PT_UINT, NULL, NULL, 0},
+};
+static const proto_text_msg pt_semaphore = PT_FIELDS(pt_semaphore_fields);
+
+static const proto_text_field pt_boost_fields[] = {
+    {1, "policy", PT_ENUM_OF(pt_boost_policy)},
+    {2, "priority", PT_UINT, NULL, NULL, 0},
+};
+static const proto_text_msg pt_boost = PT_FIELDS(pt_boost_fields);
+
 static const proto_text_field pt_config_fields[] = {
     {1, "buffers", PT_MSG, &pt_buffer, NULL, 0},
     {2, "data_sources", PT_MSG, &pt_data_source, NULL, 0},
@@ -100,21 +206,37 @@ static const proto_text_field pt_config_fields[] = {
     {4, "enable_extra_guardrails", PT_BOOL, NULL, NULL, 0},
     {5, "lockdown_mode", PT_ENUM_OF(pt_lockdown)},
     {6, "producers", PT_MSG, &pt_producer, NULL, 0},
+    {7, "statsd_metadata", PT_MSG, &pt_statsd, NULL, 0},
     {8, "write_into_file", PT_BOOL, NULL, NULL, 0},
     {9, "file_write_period_ms", PT_UINT, NULL, NULL, 0},
     {10, "max_file_size_bytes", PT_UINT, NULL, NULL, 0},
+    {11, "guardrail_overrides", PT_MSG, &pt_guardrail, NULL, 0},
     {12, "deferred_start", PT_BOOL, NULL, NULL, 0},
     {13, "flush_period_ms", PT_UINT, NULL, NULL, 0},
     {14, "flush_timeout_ms", PT_UINT, NULL, NULL, 0},
     {16, "notify_traceur", PT_BOOL, NULL, NULL, 0},
+    {17, "trigger_config", PT_MSG, &pt_trigger_config, NULL, 0},
+    {18, "activate_triggers", PT_STRING, NULL, NULL, 0},
+    {19, "allow_user_build_tracing", PT_BOOL, NULL, NULL, 0},
     {20, "builtin_data_sources", PT_MSG, &pt_builtin, NULL, 0},
+    {21, "incremental_state_config", PT_MSG, &pt_incremental, NULL, 0},
+    {22, "unique_session_name", PT_STRING, NULL, NULL, 0},
     {23, "data_source_stop_timeout_ms", PT_UINT, NULL, NULL, 0},
+    {24, "compression_type", PT_ENUM_OF(pt_compression)},
+    {25, "incident_report_config", PT_MSG, &pt_incident, NULL, 0},
     {27, "trace_uuid_msb", PT_INT64, NULL, NULL, 0},
     {28, "trace_uuid_lsb", PT_INT64, NULL, NULL, 0},
     {29, "output_path", PT_STRING, NULL, NULL, 0},
     {30, "bugreport_score", PT_INT32, NULL, NULL, 0},
+    {31, "statsd_logging", PT_ENUM_OF(pt_statsd_logging)},
+    {33, "trace_filter", PT_MSG, &pt_filter, NULL, 0},
+    {34, "android_report_config", PT_MSG, &pt_android_report, NULL, 0},
+    {35, "cmd_trace_start_delay", PT_MSG, &pt_start_delay, NULL, 0},
     {36, "prefer_suspend_clock_for_duration", PT_BOOL, NULL, NULL, 0},
     {38, "bugreport_filename", PT_STRING, NULL, NULL, 0},
+    {39, "session_semaphores", PT_MSG, &pt_semaphore, NULL, 0},
+    {40, "priority_boost", PT_MSG, &pt_boost, NULL, 0},
+    {41, "exclusive_prio", PT_UINT, NULL, NULL, 0},
 };
 static const proto_text_msg pt_config = PT_FIELDS(pt_config_fields);
 
@@ -147,6 +269,20 @@ static const proto_text_field *pt_lookup(const proto_text_msg *m, uint32_t numbe
   return NULL;
 }
 
+/* The field's description if the value is one it describes (an enum value
+ * outside the enum, or a wrong wire type, prints as an unknown field). */
+static const proto_text_field *pt_known(const proto_text_field *d, const proto_field *fl) {
+  if (!d) return NULL;
+  int len = fl->wire_type == PROTO_WIRE_LEN;
+  switch (d->type) {
+    case PT_STRING: case PT_MSG: return len ? d : NULL;
+    case PT_DOUBLE: return fl->wire_type == PROTO_WIRE_FIXED64 ? d : NULL;
+    case PT_ENUM:
+      return !len && fl->value < d->enum_count && d->enum_names[fl->value] ? d : NULL;
+    default: return len ? NULL : d;
+  }
+}
+
 /* Appends a quoted, C-escaped string. */
 static void pt_quoted(pt_writer *out, const uint8_t *s, size_t len) {
   pt_put(out, "\"", 1);
@@ -170,10 +306,13 @@ static void pt_value(pt_writer *out, const proto_text_field *d, const proto_fiel
     case PT_INT32: pt_putf(out, "%" PRId32, (int32_t)(uint32_t)v); break;
     case PT_INT64: pt_putf(out, "%" PRId64, (int64_t)v); break;
     case PT_BOOL: pt_putf(out, "%s", v ? "true" : "false"); break;
-    case PT_ENUM:
-      if (v < d->enum_count) pt_putf(out, "%s", d->enum_names[v]);
-      else pt_putf(out, "%" PRIu64, v);
+    case PT_ENUM: pt_putf(out, "%s", d->enum_names[v]); break; /* known: pt_known */
+    case PT_DOUBLE: {
+      double x;
+      memcpy(&x, &v, sizeof x);
+      pt_putf(out, "%f", x);
       break;
+    }
     default: pt_putf(out, "%" PRIu64, v); break;
   }
 }
@@ -188,7 +327,7 @@ static void pt_message(pt_writer *out, proto_span msg, const proto_text_msg *sch
   proto_field fl = {0};
   proto_reader_init_span(&r, msg);
   while (proto_reader_next(&r, &fl) == 1) {
-    const proto_text_field *d = pt_lookup(schema, fl.number);
+    const proto_text_field *d = pt_known(pt_lookup(schema, fl.number), &fl);
     pt_indent(out, depth);
     if (d) pt_putf(out, "%s", d->name);
     else pt_putf(out, "%" PRIu32, fl.number);
@@ -211,10 +350,37 @@ int proto_config_text(proto_span config, base_buf *out) {
   return w.rc;
 }
 
+/* The config's unique_session_name and statsd triggering subscription. */
+static int proto_config_fields_metadata(import_file *f, proto_span config) {
+  proto_field fl;
+  int rc = WEFT_OK;
+  if (proto_find_last(config.data, config.len, PROTO_TRACE_CONFIG_UNIQUE_SESSION_NAME, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_LEN) {
+    char *name = base_malloc(fl.span.len + 1);
+    if (!name) return WEFT_ENOMEM;
+    memcpy(name, fl.span.data, fl.span.len);
+    name[fl.span.len] = '\0';
+    rc = ctx_metadata_set_str(f->ctx, "unique_session_name", name, -1, f->trace_id);
+    base_free(name);
+  }
+  proto_field sub;
+  if (!rc &&
+      proto_find_last(config.data, config.len, PROTO_TRACE_CONFIG_STATSD_METADATA, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_LEN &&
+      proto_find_last(fl.span.data, fl.span.len, PROTO_STATSD_METADATA_SUBSCRIPTION_ID, &sub) ==
+          1 &&
+      sub.wire_type == PROTO_WIRE_VARINT)
+    rc = ctx_metadata_set_int(f->ctx, "statsd_triggering_subscription_id", (int64_t)sub.value,
+                              -1, f->trace_id);
+  return rc;
+}
+
 int proto_config_text_metadata(import_file *f, proto_span config) {
+  int rc = proto_config_fields_metadata(f, config);
+  if (rc) return rc;
   base_buf out;
   base_buf_init(&out, PROTO_TEXT_MAX_BYTES);
-  int rc = proto_config_text(config, &out);
+  rc = proto_config_text(config, &out);
   if (!rc) rc = ctx_metadata_set_str(f->ctx, "trace_config_pbtxt", out.data ? out.data : "", -1,
                                      f->trace_id);
   base_buf_free(&out);

@@ -65,14 +65,6 @@ static int proto_desc_thread(proto_parse_ctx *p, const proto_desc *d, uint32_t *
   return rc;
 }
 
-static int proto_desc_process(proto_parse_ctx *p, const proto_desc *d, uint32_t *upid) {
-  trace_context *ctx = p->f->ctx;
-  int rc = model_process(ctx, p->machine, d->pid, upid);
-  if (!rc && d->has_name)
-    rc = model_process_set_name(ctx, *upid, (const char *)d->name.data, d->name.len);
-  return rc;
-}
-
 /* Sets a process's / thread's arg set to {key: value} (sort index hints of
  * descriptor tracks). */
 static int proto_sort_index_hint(trace_context *ctx, schema_table_id table, int column,
@@ -113,13 +105,15 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
   } else if (ref.upid >= 0 &&
              proto_find_last(msg.data, msg.len, PROTO_TRACK_DESCRIPTOR_PROCESS, &fl) == 1 &&
              fl.wire_type == PROTO_WIRE_LEN) {
-    proto_desc_read(fl.span, PROTO_PROCESS_DESCRIPTOR_PID, 0,
-                    PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
+    proto_span process = fl.span;
     uint32_t upid = (uint32_t)ref.upid;
-    if (d.has_name) rc = model_process_set_name(ctx, upid, (const char *)d.name.data, d.name.len);
-    if (!rc && has_rank)
-      rc = proto_sort_index_hint(ctx, TABLE_PROCESS, PROCESS_arg_set_id, upid,
-                                 "process_sort_index_hint", rank);
+    int has_chrome = proto_find_last(msg.data, msg.len, PROTO_TRACK_DESCRIPTOR_CHROME_PROCESS,
+                                     &fl) == 1 && fl.wire_type == PROTO_WIRE_LEN;
+    rc = proto_process_descriptor_apply(p->f, &st->misc, upid, process,
+                                        has_chrome ? &fl.span : NULL);
+    if (!rc && has_rank) /* joins the process args (model_process_args_add) */
+      rc = model_arg_int(ctx, "process_sort_index_hint", 23, MODEL_ARG_INT, rank);
+    if (!rc && has_rank) rc = model_process_args_add(ctx, upid);
   }
   return rc;
 }
@@ -145,7 +139,10 @@ static int proto_process_descriptor(proto_parse_ctx *p, proto_span msg) {
                   PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
   if (!d.has_pid) return WEFT_OK;
   uint32_t upid;
-  return proto_desc_process(p, &d, &upid);
+  int rc = model_process(p->f->ctx, p->machine, d.pid, &upid);
+  return rc ? rc
+            : proto_process_descriptor_apply(p->f, &((proto_import_state *)p->f->state)->misc,
+                                             upid, msg, NULL);
 }
 
 /* ---- track events ---- */

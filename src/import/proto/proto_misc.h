@@ -50,6 +50,8 @@ typedef struct proto_misc_state {
   uint32_t ftrace_critical;       /* bit n: FtraceParseStatus n seen (not 12) */
   uint32_t chrome_bundles;        /* ChromeEventBundles with metadata parsed */
   uint32_t chrome_packets;        /* ChromeMetadataPackets tokenized */
+  base_map process_name_ranks;    /* upid -> descriptor name << 8 | its rank */
+  base_map comm_processes;        /* upids the process tree gave with cmdline_is_comm */
 } proto_misc_state;
 
 /* Observes one (non-compressed) TracePacket in file order. */
@@ -80,6 +82,9 @@ int proto_metadata_int(trace_context *ctx, const char *name, int multi,
                        int64_t value, int64_t machine, int64_t trace);
 int proto_metadata_str(trace_context *ctx, const char *name, const char *value,
                        size_t len, int64_t machine, int64_t trace);
+/* Appends a "multi" string metadata row. */
+int proto_metadata_str_multi(trace_context *ctx, const char *name, const char *value,
+                             int64_t machine, int64_t trace);
 /* Android SDK version from a build fingerprint's version component, or -1. */
 int64_t proto_fingerprint_sdk_version(const char *fp, size_t len);
 
@@ -103,8 +108,22 @@ int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machi
 /* ---- Chrome metadata (proto_chrome_metadata.c) ---- */
 /* A ChromeEventBundle at trace time: cr-* metadata and chrome_raw rows. */
 int proto_chrome_events(import_file *f, proto_misc_state *m, int64_t ts, proto_span msg);
+/* Writes `len` bytes as base64 (NUL-terminated) into out, which holds
+ * (len + 2) / 3 * 4 + 1 bytes; returns the text's length. */
+size_t proto_base64(const uint8_t *data, size_t len, char *out);
 /* A ChromeMetadataPacket, in file order: cr-<letter>-* metadata. */
 int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span msg);
+
+/* A ChromeBenchmarkMetadata: benchmark_* metadata. */
+int proto_chrome_benchmark_metadata(import_file *f, proto_span msg);
+
+/* ---- process descriptors (proto_chrome_process.c) ---- */
+/* A ProcessDescriptor of process upid (with its TrackDescriptor's
+ * ChromeProcessDescriptor, or NULL): the process's name, start and args. */
+int proto_process_descriptor_apply(import_file *f, proto_misc_state *m, uint32_t upid,
+                                   proto_span process, const proto_span *chrome);
+/* The name of a Chrome ProcessType value, or NULL. */
+const char *proto_chrome_process_type_name(int64_t type);
 
 /* ---- trace diagnostics (proto_diagnostics.c) ---- */
 /* Runs the trace-config rules over `config` and appends to

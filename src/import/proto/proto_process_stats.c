@@ -87,11 +87,8 @@ static int proto_pstat_push(trace_context *ctx, uint32_t machine, int64_t ts, ui
 }
 
 static int proto_pstat_resettable(trace_context *ctx, uint32_t upid, int resettable) {
-  int64_t set;
   int rc = model_arg_int(ctx, "is_peak_rss_resettable", 22, MODEL_ARG_BOOL, resettable);
-  if (!rc) rc = model_args_commit(ctx, &set);
-  if (!rc && set >= 0) storage_set_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_arg_set_id, upid, set);
-  return rc;
+  return rc ? rc : model_process_args_add(ctx, upid);
 }
 
 /* The Chrome counters first, in the order they came, then the others by

@@ -5,8 +5,9 @@
 
 #include "model/context.h"
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_import.h"
 
-#define PROTO_PROCESS_TREE_PROCESS_IS_KTHREAD 9
+#define PROTO_PROCESS_TREE_PROCESS_IS_KTHREAD 8
 #define PROTO_PROCESS_TREE_MAX_CMDLINE 4096
 #define PROTO_ANDROID_PER_USER_RANGE 100000
 
@@ -83,11 +84,8 @@ static size_t proto_tree_kworker_len(const char *s, size_t len) {
 }
 
 static int proto_tree_process_args(trace_context *ctx, uint32_t upid, int is_kthread) {
-  int64_t set;
   int rc = model_arg_int(ctx, "is_kthread", 10, MODEL_ARG_BOOL, is_kthread);
-  if (!rc) rc = model_args_commit(ctx, &set);
-  if (!rc && set >= 0) storage_set_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_arg_set_id, upid, set);
-  return rc;
+  return rc ? rc : model_process_args_add(ctx, upid);
 }
 
 int proto_process_get(trace_context *ctx, uint32_t machine, int64_t pid, uint32_t *upid) {
@@ -114,6 +112,14 @@ static int proto_tree_parent(import_file *f, uint32_t machine, const proto_tree_
   return rc;
 }
 
+/* Remembers that the process's cmdline is its comm. */
+static int proto_tree_mark_comm(import_file *f, uint32_t upid) {
+  proto_misc_state *m = &((proto_import_state *)f->state)->misc;
+  uint64_t *slot;
+  int rc = base_map_insert(&m->comm_processes, upid, 1, &slot);
+  return rc < 0 ? rc : WEFT_OK;
+}
+
 static int proto_tree_apply_process(import_file *f, uint32_t machine, const proto_tree_proc *pr,
                                     int has_offset, int64_t offset) {
   trace_context *ctx = f->ctx;
@@ -136,7 +142,7 @@ static int proto_tree_apply_process(import_file *f, uint32_t machine, const prot
     rc = model_process_set_name(ctx, upid, name, name_len);
     if (!rc) rc = ctx_intern(ctx, cmd, cmd_len, &cmd_id);
     if (!rc) storage_set_str(pt, PROCESS_cmdline, upid, cmd_id);
-    if (!rc && pr->is_kthread) {
+    if (!rc && pr->cmdline_is_comm) {
       rc = model_thread_in_process(ctx, machine, pr->pid, pr->pid, &utid);
       if (!rc) rc = model_thread_set_name(ctx, utid, name, name_len);
     }
@@ -148,7 +154,8 @@ static int proto_tree_apply_process(import_file *f, uint32_t machine, const prot
   }
   if (!rc && pr->has_start && has_offset)
     storage_set_i64(pt, PROCESS_start_ts, upid, pr->start_from_boot + offset);
-  if (!rc) rc = proto_tree_process_args(ctx, upid, pr->is_kthread);
+  if (!rc && pr->has_kthread) rc = proto_tree_process_args(ctx, upid, pr->is_kthread);
+  if (!rc && pr->cmdline_is_comm) rc = proto_tree_mark_comm(f, upid);
   return rc;
 }
 
@@ -163,24 +170,17 @@ static int proto_tree_process(import_file *f, uint32_t machine, proto_span msg,
   return rc;
 }
 
-/* 1 if the process of upid is a kernel thread (is_kthread arg set). */
-static int proto_tree_is_kthread(trace_context *ctx, uint32_t machine, int64_t pid,
+/* 1 and the process's name if the live process `pid` was given with its
+ * comm as cmdline (a kernel thread). */
+static int proto_tree_is_kthread(import_file *f, uint32_t machine, int64_t pid,
                                  string_id *name) {
+  const proto_misc_state *m = &((proto_import_state *)f->state)->misc;
   uint32_t upid;
-  if (model_process(ctx, machine, pid, &upid)) return 0;
-  storage_table *pt = ctx_table(ctx, TABLE_PROCESS);
-  int64_t set = storage_get_i64_or(pt, PROCESS_arg_set_id, upid, -1);
-  if (set < 0) return 0;
-  storage_table *at = ctx_table(ctx, TABLE_ARGS);
-  size_t i = storage_lower_bound_i64(at, ARGS_arg_set_id, 0, at->row_count, set, 0);
-  for (; i < at->row_count && storage_get_i64(at, ARGS_arg_set_id, i) == set; i++) {
-    const char *key = base_string_pool_get(&ctx->strings, storage_get_str(at, ARGS_key, i));
-    if (key && strcmp(key, "is_kthread") == 0 && storage_get_i64(at, ARGS_int_value, i)) {
-      *name = storage_get_str(pt, PROCESS_name, upid);
-      return 1;
-    }
-  }
-  return 0;
+  if (!model_process_find(f->ctx, machine, pid, &upid) ||
+      !base_map_find(&m->comm_processes, upid))
+    return 0;
+  *name = storage_get_str(ctx_table(f->ctx, TABLE_PROCESS), PROCESS_name, upid);
+  return 1;
 }
 
 static int proto_tree_thread(import_file *f, uint32_t machine, proto_span msg) {
@@ -205,7 +205,7 @@ static int proto_tree_thread(import_file *f, uint32_t machine, proto_span msg) {
                     : model_thread(ctx, machine, tid, &utid);
   if (rc || !has_name) return rc;
   string_id comm;
-  if (has_tgid && tid == tgid && proto_tree_is_kthread(ctx, machine, tgid, &comm)) {
+  if (has_tgid && tid == tgid && proto_tree_is_kthread(f, machine, tgid, &comm)) {
     storage_set_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, utid, comm);
     return WEFT_OK;
   }

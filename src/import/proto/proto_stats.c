@@ -311,6 +311,7 @@ static int proto_uuid_metadata(import_file *f, const proto_misc_state *m) {
 int proto_misc_end(import_file *f, proto_misc_state *m, base_error *err) {
   if (proto_ftrace_stats_end(m, err)) return WEFT_EPARSE;
   int rc = proto_loss_stats(f, m);
+  if (!rc) rc = model_process_args_flush(f->ctx);
   if (!rc) rc = proto_uuid_metadata(f, m);
   if (!rc && m->has_roi)
     rc = ctx_metadata_set_int(f->ctx, "range_of_interest_start_us", m->roi_start_ns / 1000,
@@ -326,6 +327,8 @@ void proto_misc_free(proto_misc_state *m) {
   base_map_free(&m->last_state);
   base_map_free(&m->session_tracks);
   base_map_free(&m->ftrace_error_seqs);
+  base_map_free(&m->process_name_ranks);
+  base_map_free(&m->comm_processes);
   VEC_FREE(m->losses);
   VEC_FREE(m->writers);
 }

@@ -39,6 +39,16 @@ int proto_metadata_int(trace_context *ctx, const char *name, int multi,
   return rc;
 }
 
+int proto_metadata_str_multi(trace_context *ctx, const char *name, const char *value,
+                             int64_t machine, int64_t trace) {
+  uint32_t row;
+  string_id id;
+  int rc = ctx_intern(ctx, value, strlen(value), &id);
+  if (!rc) rc = proto_metadata_append(ctx, name, machine, trace, &row);
+  if (!rc) storage_set_str(ctx_table(ctx, TABLE_METADATA), METADATA_str_value, row, id);
+  return rc;
+}
+
 int proto_metadata_str(trace_context *ctx, const char *name, const char *value,
                        size_t len, int64_t machine, int64_t trace) {
   if (len > PROTO_MAX_META_STR) len = PROTO_MAX_META_STR;
@@ -193,6 +203,10 @@ static int proto_system_info_field(trace_context *ctx, uint32_t machine,
       if (!var) return WEFT_OK;
       storage_set_i64(m, MACHINE_android_sdk_version, machine, (int64_t)fl->value);
       return proto_metadata_int(ctx, "android_sdk_version", 0, (int64_t)fl->value, machine, -1);
+    case PROTO_SYSTEM_INFO_TRACING_SERVICE_VERSION:
+      if (!len) return WEFT_OK;
+      return proto_metadata_str(ctx, "tracing_service_version", (const char *)fl->span.data,
+                                fl->span.len, machine, -1);
     case PROTO_SYSTEM_INFO_TIMEZONE_OFF_MINS:
       if (!var) return WEFT_OK;
       return proto_metadata_int(ctx, "timezone_off_mins", 0, proto_field_int32(fl), machine, -1);
@@ -382,6 +396,36 @@ static int proto_cpu_info(import_file *f, uint32_t machine, proto_span msg) {
 
 /* ---- service events and triggers ---- */
 
+/* slow_starting_data_sources: one "producer data_source" row each. */
+static int proto_slow_data_sources(import_file *f, uint32_t machine, proto_span msg) {
+  proto_reader r;
+  proto_field fl;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != PROTO_SERVICE_EVENT_DATA_SOURCES_DATA_SOURCE ||
+        fl.wire_type != PROTO_WIRE_LEN)
+      continue;
+    proto_field producer, name;
+    proto_span p = {NULL, 0}, n = {NULL, 0};
+    if (proto_find_last(fl.span.data, fl.span.len, 1, &producer) == 1 &&
+        producer.wire_type == PROTO_WIRE_LEN)
+      p = producer.span;
+    if (proto_find_last(fl.span.data, fl.span.len, 2, &name) == 1 &&
+        name.wire_type == PROTO_WIRE_LEN)
+      n = name.span;
+    char *text = base_malloc(p.len + n.len + 2);
+    if (!text) return WEFT_ENOMEM;
+    if (p.len) memcpy(text, p.data, p.len);
+    text[p.len] = ' ';
+    if (n.len) memcpy(text + p.len + 1, n.data, n.len);
+    text[p.len + 1 + n.len] = '\0';
+    rc = proto_metadata_str_multi(f->ctx, "slow_start_data_source", text, machine, f->trace_id);
+    base_free(text);
+  }
+  return rc;
+}
+
 static int proto_service_event(import_file *f, uint32_t machine, int64_t ts,
                                proto_span msg) {
   static const struct {
@@ -396,17 +440,25 @@ static int proto_service_event(import_file *f, uint32_t machine, int64_t ts,
   };
   proto_reader r;
   proto_field fl;
+  int rc = WEFT_OK;
   proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.wire_type != PROTO_WIRE_VARINT || !fl.value) continue;
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
-      if (map[i].field != fl.number) continue;
-      int rc = proto_metadata_int(f->ctx, map[i].key, map[i].multi, ts, machine,
-                                  f->trace_id);
-      if (rc) return rc;
-    }
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_SERVICE_EVENT_SLOW_STARTING_DATA_SOURCES &&
+        fl.wire_type == PROTO_WIRE_LEN)
+      rc = proto_slow_data_sources(f, machine, fl.span);
+    if (fl.wire_type != PROTO_WIRE_VARINT) continue;
+    if (fl.number == PROTO_SERVICE_EVENT_CLONE_STARTED)
+      rc = stats_set(&f->ctx->stats, stat_traced_clone_started_timestamp_ns, -1, f->machine,
+                     f->trace_id, ts);
+    if (fl.number == PROTO_SERVICE_EVENT_BUFFER_CLONED)
+      rc = stats_set(&f->ctx->stats, stat_traced_buf_clone_done_timestamp_ns,
+                     (int64_t)(uint32_t)fl.value, f->machine, f->trace_id, ts);
+    if (!fl.value) continue;
+    for (size_t i = 0; !rc && i < sizeof map / sizeof *map; i++)
+      if (map[i].field == fl.number)
+        rc = proto_metadata_int(f->ctx, map[i].key, map[i].multi, ts, machine, f->trace_id);
   }
-  return WEFT_OK;
+  return rc;
 }
 
 static int proto_trigger(import_file *f, uint32_t machine, int64_t ts, proto_span msg,
@@ -430,7 +482,9 @@ static int proto_trigger(import_file *f, uint32_t machine, int64_t ts, proto_spa
     }
   }
   int rc = WEFT_OK;
-  if (is_clone && name.data)
+  /* the first trigger in time names the trace, unless a clone snapshot
+   * trigger does */
+  if (name.data && (is_clone || !ctx_metadata_has(ctx, "trace_trigger")))
     rc = proto_metadata_str(ctx, "trace_trigger", (const char *)name.data, name.len, -1,
                             f->trace_id);
   model_track_spec spec;
@@ -453,6 +507,19 @@ static int proto_trigger(import_file *f, uint32_t machine, int64_t ts, proto_spa
   }
   rc = model_args_commit(ctx, &args);
   if (!rc) rc = model_slice_complete(ctx, track, ts, 0, STRING_NULL, name_id, args, &slice);
+  if (!rc && is_clone)
+    rc = stats_set(&ctx->stats, stat_traced_clone_trigger_timestamp_ns, -1, f->machine,
+                   f->trace_id, ts);
+  return rc;
+}
+
+/* The UI state, base64-encoded. */
+static int proto_ui_state(import_file *f, proto_span msg) {
+  char *text = base_malloc((msg.len + 2) / 3 * 4 + 1);
+  if (!text) return WEFT_ENOMEM;
+  proto_base64(msg.data, msg.len, text);
+  int rc = ctx_metadata_set_str(f->ctx, "ui_state", text, -1, f->trace_id);
+  base_free(text);
   return rc;
 }
 
@@ -469,6 +536,8 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_INITIAL_DISPLAY_STATE:
     case PROTO_TRACE_PACKET_PROCESS_STATS:
     case PROTO_TRACE_PACKET_CHROME_EVENTS:
+    case PROTO_TRACE_PACKET_UI_STATE:
+    case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
       return 1;
     default: return 0;
   }
@@ -496,6 +565,9 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
       return proto_process_stats_parse(f, machine, ts, fl->span);
     case PROTO_TRACE_PACKET_CHROME_EVENTS:
       return proto_chrome_events(f, &((proto_import_state *)f->state)->misc, ts, fl->span);
+    case PROTO_TRACE_PACKET_UI_STATE: return proto_ui_state(f, fl->span);
+    case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
+      return proto_chrome_benchmark_metadata(f, fl->span);
     default: return WEFT_OK;
   }
 }
