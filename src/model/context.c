@@ -74,6 +74,15 @@ void ctx_mark_processed(trace_context *ctx, uint32_t trace_file_id) {
                   ctx->next_processing_order++);
 }
 
+/* The columns every metadata row has: name, key type and scope. */
+static void ctx_metadata_fill(storage_table *t, uint32_t row, string_id name,
+                              string_id key_type, int64_t machine, int64_t trace) {
+  storage_set_str(t, METADATA_name, row, name);
+  storage_set_str(t, METADATA_key_type, row, key_type);
+  if (machine >= 0) storage_set_i64(t, METADATA_machine_id, row, machine);
+  if (trace >= 0) storage_set_i64(t, METADATA_trace_id, row, trace);
+}
+
 static int ctx_metadata_row(trace_context *ctx, const char *name,
                             int64_t machine, int64_t trace, uint32_t *row) {
   storage_table *t = ctx_table(ctx, TABLE_METADATA);
@@ -104,11 +113,38 @@ static int ctx_metadata_row(trace_context *ctx, const char *name,
     assert(*row == i);
     break;
   }
-  storage_set_str(t, METADATA_name, *row, name_id);
-  storage_set_str(t, METADATA_key_type, *row, single);
-  if (machine >= 0) storage_set_i64(t, METADATA_machine_id, *row, machine);
-  if (trace >= 0) storage_set_i64(t, METADATA_trace_id, *row, trace);
+  ctx_metadata_fill(t, *row, name_id, single, machine, trace);
   return WEFT_OK;
+}
+
+/* A new row of a multi key (rows of one name accumulate). */
+static int ctx_metadata_multi_row(trace_context *ctx, const char *name,
+                                  int64_t machine, int64_t trace, uint32_t *row) {
+  storage_table *t = ctx_table(ctx, TABLE_METADATA);
+  string_id name_id, multi;
+  int rc = ctx_intern(ctx, name, strlen(name), &name_id);
+  if (!rc) rc = ctx_intern(ctx, "multi", 5, &multi);
+  if (!rc) rc = storage_table_append(t, row);
+  if (!rc) ctx_metadata_fill(t, *row, name_id, multi, machine, trace);
+  return rc;
+}
+
+int ctx_metadata_add_int(trace_context *ctx, const char *name, int64_t value,
+                         int64_t machine, int64_t trace) {
+  uint32_t row;
+  int rc = ctx_metadata_multi_row(ctx, name, machine, trace, &row);
+  if (!rc) storage_set_i64(ctx_table(ctx, TABLE_METADATA), METADATA_int_value, row, value);
+  return rc;
+}
+
+int ctx_metadata_add_str(trace_context *ctx, const char *name, const char *value,
+                         int64_t machine, int64_t trace) {
+  uint32_t row;
+  string_id id;
+  int rc = ctx_intern(ctx, value, strlen(value), &id);
+  if (!rc) rc = ctx_metadata_multi_row(ctx, name, machine, trace, &row);
+  if (!rc) storage_set_str(ctx_table(ctx, TABLE_METADATA), METADATA_str_value, row, id);
+  return rc;
 }
 
 int ctx_metadata_set_int(trace_context *ctx, const char *name, int64_t value,

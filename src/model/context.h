@@ -56,6 +56,11 @@ int ctx_metadata_set_int(trace_context *ctx, const char *name, int64_t value,
                          int64_t machine, int64_t trace);
 int ctx_metadata_set_str(trace_context *ctx, const char *name,
                          const char *value, int64_t machine, int64_t trace);
+/* Adds a row of a multi key (every call adds one). */
+int ctx_metadata_add_int(trace_context *ctx, const char *name, int64_t value,
+                         int64_t machine, int64_t trace);
+int ctx_metadata_add_str(trace_context *ctx, const char *name, const char *value,
+                         int64_t machine, int64_t trace);
 /* 1 if some metadata row is named `name`. */
 int ctx_metadata_has(trace_context *ctx, const char *name);
 

@@ -15,38 +15,15 @@
 
 /* ---- metadata ---- */
 
-static int proto_metadata_append(trace_context *ctx, const char *name,
-                                 int64_t machine, int64_t trace, uint32_t *row) {
-  storage_table *t = ctx_table(ctx, TABLE_METADATA);
-  string_id name_id, multi;
-  int rc = ctx_intern(ctx, name, strlen(name), &name_id);
-  if (!rc) rc = ctx_intern(ctx, "multi", 5, &multi);
-  if (!rc) rc = storage_table_append(t, row);
-  if (rc) return rc;
-  storage_set_str(t, METADATA_name, *row, name_id);
-  storage_set_str(t, METADATA_key_type, *row, multi);
-  if (machine >= 0) storage_set_i64(t, METADATA_machine_id, *row, machine);
-  if (trace >= 0) storage_set_i64(t, METADATA_trace_id, *row, trace);
-  return WEFT_OK;
-}
-
 int proto_metadata_int(trace_context *ctx, const char *name, int multi,
                        int64_t value, int64_t machine, int64_t trace) {
-  if (!multi) return ctx_metadata_set_int(ctx, name, value, machine, trace);
-  uint32_t row;
-  int rc = proto_metadata_append(ctx, name, machine, trace, &row);
-  if (!rc) storage_set_i64(ctx_table(ctx, TABLE_METADATA), METADATA_int_value, row, value);
-  return rc;
+  return multi ? ctx_metadata_add_int(ctx, name, value, machine, trace)
+               : ctx_metadata_set_int(ctx, name, value, machine, trace);
 }
 
 int proto_metadata_str_multi(trace_context *ctx, const char *name, const char *value,
                              int64_t machine, int64_t trace) {
-  uint32_t row;
-  string_id id;
-  int rc = ctx_intern(ctx, value, strlen(value), &id);
-  if (!rc) rc = proto_metadata_append(ctx, name, machine, trace, &row);
-  if (!rc) storage_set_str(ctx_table(ctx, TABLE_METADATA), METADATA_str_value, row, id);
-  return rc;
+  return ctx_metadata_add_str(ctx, name, value, machine, trace);
 }
 
 int proto_metadata_str(trace_context *ctx, const char *name, const char *value,
