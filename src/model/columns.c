@@ -27,6 +27,71 @@ void model_slice_end_thread_time(trace_context *ctx, uint32_t slice, int64_t thr
                   thread_end - storage_get_i64(t, SLICE_thread_ts, slice));
 }
 
+int model_process_set_parent(trace_context *ctx, uint32_t upid, uint32_t parent) {
+  storage_table *t = ctx_table(ctx, TABLE_PROCESS);
+  int64_t current = storage_get_i64_or(t, PROCESS_parent_upid, upid, -1);
+  if (current < 0) storage_set_i64(t, PROCESS_parent_upid, upid, parent);
+  return current >= 0 && current != parent;
+}
+
+int model_process_set_cmdline(trace_context *ctx, uint32_t upid, const char *cmdline,
+                              size_t len) {
+  string_id id;
+  int rc = ctx_intern(ctx, cmdline, len, &id);
+  if (!rc) storage_set_str(ctx_table(ctx, TABLE_PROCESS), PROCESS_cmdline, upid, id);
+  return rc;
+}
+
+void model_process_set_uid(trace_context *ctx, uint32_t upid, int64_t uid) {
+  storage_table *t = ctx_table(ctx, TABLE_PROCESS);
+  storage_set_i64(t, PROCESS_uid, upid, uid);
+  storage_set_i64(t, PROCESS_android_appid, upid, uid % MODEL_ANDROID_PER_USER_RANGE);
+  storage_set_i64(t, PROCESS_android_user_id, upid, uid / MODEL_ANDROID_PER_USER_RANGE);
+}
+
+void model_process_set_start(trace_context *ctx, uint32_t upid, int64_t start_ts) {
+  storage_set_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_start_ts, upid, start_ts);
+}
+
+string_id model_process_name(trace_context *ctx, uint32_t upid) {
+  return storage_get_str(ctx_table(ctx, TABLE_PROCESS), PROCESS_name, upid);
+}
+
+void model_thread_set_name_id(trace_context *ctx, uint32_t utid, string_id name) {
+  storage_set_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, utid, name);
+}
+
+void model_cpu_set_info(trace_context *ctx, uint32_t row, string_id processor,
+                        int64_t cluster, int64_t capacity, int64_t arg_set) {
+  storage_table *t = ctx_table(ctx, TABLE_CPU);
+  storage_set_str(t, CPU_processor, row, processor);
+  storage_set_i64(t, CPU_cluster_id, row, cluster);
+  if (capacity >= 0) storage_set_i64(t, CPU_capacity, row, capacity);
+  if (arg_set >= 0) storage_set_i64(t, CPU_arg_set_id, row, arg_set);
+}
+
+int model_cpu_frequency(trace_context *ctx, uint32_t cpu_row, int64_t freq) {
+  storage_table *t = ctx_table(ctx, TABLE_CPU_FREQ);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, CPU_FREQ_ucpu, row, cpu_row);
+  storage_set_i64(t, CPU_FREQ_freq, row, freq);
+  return WEFT_OK;
+}
+
+int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, int64_t arg_set) {
+  storage_table *t = ctx_table(ctx, TABLE_CHROME_RAW);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, CHROME_RAW_ts, row, ts);
+  storage_set_str(t, CHROME_RAW_name, row, name);
+  storage_set_i64(t, CHROME_RAW_utid, row, 0);
+  if (arg_set >= 0) storage_set_i64(t, CHROME_RAW_arg_set_id, row, arg_set);
+  return WEFT_OK;
+}
+
 void model_track_set_name(trace_context *ctx, uint32_t track, string_id name) {
   if (name != STRING_NULL) storage_set_str(ctx_table(ctx, TABLE_TRACK), TRACK_name, track, name);
 }

@@ -20,6 +20,36 @@ void model_slice_set_thread_dur(trace_context *ctx, uint32_t slice, int64_t thre
 /* Ends a slice's thread time at `thread_end` when it has a thread ts. */
 void model_slice_end_thread_time(trace_context *ctx, uint32_t slice, int64_t thread_end);
 
+/* ---- process and thread facts a process tree or descriptor gives ---- */
+
+/* Android's uids: user id * MODEL_ANDROID_PER_USER_RANGE + app id. */
+#define MODEL_ANDROID_PER_USER_RANGE 100000
+/* A process's parent: the first one given is kept. Returns 1 when the
+ * process had another parent already (nothing changes), else 0. */
+int model_process_set_parent(trace_context *ctx, uint32_t upid, uint32_t parent);
+int model_process_set_cmdline(trace_context *ctx, uint32_t upid, const char *cmdline,
+                              size_t len);
+/* The uid, and the Android app and user ids it encodes. */
+void model_process_set_uid(trace_context *ctx, uint32_t upid, int64_t uid);
+void model_process_set_start(trace_context *ctx, uint32_t upid, int64_t start_ts);
+string_id model_process_name(trace_context *ctx, uint32_t upid);
+/* Names a thread with an interned name as it is. */
+void model_thread_set_name_id(trace_context *ctx, uint32_t utid, string_id name);
+
+/* ---- cpus ---- */
+
+/* The facts of a cpu row (sched_cpu_row's): processor (STRING_NULL: none),
+ * cluster, capacity (-1: none), arg set (-1: none). */
+void model_cpu_set_info(trace_context *ctx, uint32_t row, string_id processor,
+                        int64_t cluster, int64_t capacity, int64_t arg_set);
+/* A cpu_available_frequencies row. */
+int model_cpu_frequency(trace_context *ctx, uint32_t cpu_row, int64_t freq);
+
+/* ---- Chrome's legacy raw events ---- */
+
+/* A __intrinsic_chrome_raw row (utid 0). */
+int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, int64_t arg_set);
+
 void model_track_set_name(trace_context *ctx, uint32_t track, string_id name);
 /* A track's dimension and source arg sets (-1: leave). */
 void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dimensions,

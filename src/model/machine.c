@@ -1,6 +1,8 @@
 /* The machine registry. */
 #include "model/machine.h"
 
+#include <assert.h>
+
 static int machine_append(machine_registry *r, uint64_t raw_id, uint32_t *row) {
   int rc = storage_table_append(r->table, row);
   if (rc) return rc;
@@ -53,6 +55,20 @@ int machine_set_name(machine_registry *r, uint32_t row, const char *name,
   uint64_t *slot;
   return base_map_insert(&r->by_name, id, row, &slot) < 0 ? WEFT_ENOMEM
                                                          : WEFT_OK;
+}
+
+int machine_set_info_str(machine_registry *r, uint32_t row, size_t column,
+                         const char *value, size_t len) {
+  assert(column != MACHINE_name && column != MACHINE_raw_id);
+  string_id id;
+  int rc = base_string_pool_intern(r->strings, value, len, &id);
+  if (!rc) storage_set_str(r->table, column, row, id);
+  return rc;
+}
+
+void machine_set_info_int(machine_registry *r, uint32_t row, size_t column, int64_t value) {
+  assert(column != MACHINE_name && column != MACHINE_raw_id);
+  storage_set_i64(r->table, column, row, value);
 }
 
 int machine_get_by_name(machine_registry *r, const char *name, size_t len,

@@ -43,5 +43,10 @@ int machine_adopt_raw_id(machine_registry *r, uint64_t raw_id);
 /* Sets the name of an existing row (e.g. SystemInfo.machine_name). */
 int machine_set_name(machine_registry *r, uint32_t row, const char *name,
                      size_t len);
+/* A fact of the machine's system info (a MACHINE_* column other than its
+ * name and ids: build fingerprint, manufacturer, sdk version, cpus, ram). */
+int machine_set_info_str(machine_registry *r, uint32_t row, size_t column,
+                         const char *value, size_t len);
+void machine_set_info_int(machine_registry *r, uint32_t row, size_t column, int64_t value);
 
 #endif

@@ -16,6 +16,7 @@
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
+#include "model/columns.h"
 #include "model/model.h"
 
 #define CHROME_META_NAME_MAX 2048
@@ -92,19 +93,11 @@ static int chrome_meta_entry_arg(trace_context *ctx, const chrome_meta_entry *e)
 
 /* Appends a chrome_raw row holding the pending args. */
 static int chrome_raw_row(trace_context *ctx, int64_t ts, const char *name) {
-  storage_table *t = ctx_table(ctx, TABLE_CHROME_RAW);
   string_id name_id;
   int64_t args = -1;
-  uint32_t row;
   int rc = model_args_commit(ctx, &args);
   if (!rc) rc = ctx_intern(ctx, name, strlen(name), &name_id);
-  if (!rc) rc = storage_table_append(t, &row);
-  if (rc) return rc;
-  storage_set_i64(t, CHROME_RAW_ts, row, ts);
-  storage_set_str(t, CHROME_RAW_name, row, name_id);
-  storage_set_i64(t, CHROME_RAW_utid, row, 0);
-  if (args >= 0) storage_set_i64(t, CHROME_RAW_arg_set_id, row, args);
-  return WEFT_OK;
+  return rc ? rc : model_chrome_raw(ctx, ts, name_id, args);
 }
 
 static int chrome_bundle_metadata(import_file *f, proto_misc_state *m, int64_t ts,

@@ -3,13 +3,12 @@
 
 #include <stdio.h>
 
-#include "model/context.h"
+#include "model/columns.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_import.h"
 
 #define PROTO_PROCESS_TREE_PROCESS_IS_KTHREAD 8
 #define PROTO_PROCESS_TREE_MAX_CMDLINE 4096
-#define PROTO_ANDROID_PER_USER_RANGE 100000
 
 typedef struct proto_tree_proc {
   int64_t pid, ppid, uid, start_from_boot;
@@ -100,14 +99,11 @@ int proto_process_get(trace_context *ctx, uint32_t machine, int64_t pid, uint32_
 static int proto_tree_parent(import_file *f, uint32_t machine, const proto_tree_proc *pr,
                              uint32_t *upid) {
   trace_context *ctx = f->ctx;
-  storage_table *pt = ctx_table(ctx, TABLE_PROCESS);
   uint32_t parent;
   int rc = proto_process_get(ctx, machine, pr->has_ppid ? pr->ppid : 0, &parent);
   if (!rc) rc = proto_process_get(ctx, machine, pr->pid, upid);
   if (rc || parent == *upid) return rc;
-  int64_t current = storage_get_i64_or(pt, PROCESS_parent_upid, *upid, -1);
-  if (current < 0) storage_set_i64(pt, PROCESS_parent_upid, *upid, parent);
-  else if (current != parent)
+  if (model_process_set_parent(ctx, *upid, parent))
     rc = import_stat(f, stat_process_tracker_parent_pid_changed, 1);
   return rc;
 }
@@ -123,7 +119,6 @@ static int proto_tree_mark_comm(import_file *f, uint32_t upid) {
 static int proto_tree_apply_process(import_file *f, uint32_t machine, const proto_tree_proc *pr,
                                     int has_offset, int64_t offset) {
   trace_context *ctx = f->ctx;
-  storage_table *pt = ctx_table(ctx, TABLE_PROCESS);
   uint32_t upid, utid;
   int rc = proto_tree_parent(f, machine, pr, &upid);
   if (rc) return rc;
@@ -138,22 +133,16 @@ static int proto_tree_apply_process(import_file *f, uint32_t machine, const prot
       cmd = name;
       cmd_len = name_len;
     }
-    string_id cmd_id;
     rc = model_process_set_name(ctx, upid, name, name_len);
-    if (!rc) rc = ctx_intern(ctx, cmd, cmd_len, &cmd_id);
-    if (!rc) storage_set_str(pt, PROCESS_cmdline, upid, cmd_id);
+    if (!rc) rc = model_process_set_cmdline(ctx, upid, cmd, cmd_len);
     if (!rc && pr->cmdline_is_comm) {
       rc = model_thread_in_process(ctx, machine, pr->pid, pr->pid, &utid);
       if (!rc) rc = model_thread_set_name(ctx, utid, name, name_len);
     }
   }
-  if (!rc && pr->has_uid) {
-    storage_set_i64(pt, PROCESS_uid, upid, pr->uid);
-    storage_set_i64(pt, PROCESS_android_appid, upid, pr->uid % PROTO_ANDROID_PER_USER_RANGE);
-    storage_set_i64(pt, PROCESS_android_user_id, upid, pr->uid / PROTO_ANDROID_PER_USER_RANGE);
-  }
+  if (!rc && pr->has_uid) model_process_set_uid(ctx, upid, pr->uid);
   if (!rc && pr->has_start && has_offset)
-    storage_set_i64(pt, PROCESS_start_ts, upid, pr->start_from_boot + offset);
+    model_process_set_start(ctx, upid, pr->start_from_boot + offset);
   if (!rc && pr->has_kthread) rc = proto_tree_process_args(ctx, upid, pr->is_kthread);
   if (!rc && pr->cmdline_is_comm) rc = proto_tree_mark_comm(f, upid);
   return rc;
@@ -179,7 +168,7 @@ static int proto_tree_is_kthread(import_file *f, uint32_t machine, int64_t pid,
   if (!model_process_find(f->ctx, machine, pid, &upid) ||
       !base_map_find(&m->comm_processes, upid))
     return 0;
-  *name = storage_get_str(ctx_table(f->ctx, TABLE_PROCESS), PROCESS_name, upid);
+  *name = model_process_name(f->ctx, upid);
   return 1;
 }
 
@@ -206,7 +195,7 @@ static int proto_tree_thread(import_file *f, uint32_t machine, proto_span msg) {
   if (rc || !has_name) return rc;
   string_id comm;
   if (has_tgid && tid == tgid && proto_tree_is_kthread(f, machine, tgid, &comm)) {
-    storage_set_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, utid, comm);
+    model_thread_set_name_id(ctx, utid, comm);
     return WEFT_OK;
   }
   return model_thread_set_name(ctx, utid, (const char *)name.data, name.len);

@@ -8,6 +8,7 @@
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
 #include "import/proto/proto_sys_stats.h"
+#include "model/columns.h"
 #include "model/sched.h"
 
 #define PROTO_MAX_CPUS 4096
@@ -85,10 +86,8 @@ static int proto_fingerprint_incremental(proto_span fp, proto_span *out) {
 
 static int proto_machine_str(trace_context *ctx, uint32_t machine, int column,
                              proto_span s) {
-  string_id id;
-  int rc = ctx_intern(ctx, (const char *)s.data, s.len, &id);
-  if (!rc) storage_set_str(ctx_table(ctx, TABLE_MACHINE), (size_t)column, machine, id);
-  return rc;
+  return machine_set_info_str(&ctx->machines, machine, (size_t)column,
+                              (const char *)s.data, s.len);
 }
 
 static int proto_utsname(trace_context *ctx, uint32_t machine, proto_span msg) {
@@ -142,25 +141,23 @@ static int proto_fingerprint(trace_context *ctx, uint32_t machine, proto_span fp
                             inc.len, machine, -1);
   int64_t sdk = has_sdk ? -1 : proto_fingerprint_sdk_version((const char *)fp.data, fp.len);
   if (!rc && sdk >= 0) {
-    storage_set_i64(ctx_table(ctx, TABLE_MACHINE), MACHINE_android_sdk_version, machine, sdk);
+    machine_set_info_int(&ctx->machines, machine, MACHINE_android_sdk_version, sdk);
     rc = proto_metadata_int(ctx, "android_sdk_version", 0, sdk, machine, -1);
   }
   return rc;
 }
 
 static int proto_ram(trace_context *ctx, uint32_t machine, uint64_t bytes) {
-  storage_table *m = ctx_table(ctx, TABLE_MACHINE);
   int64_t b = bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes;
   int64_t gb = (int64_t)((bytes + 500000000u) / 1000000000u);
-  storage_set_i64(m, MACHINE_system_ram_bytes, machine, b);
-  storage_set_i64(m, MACHINE_system_ram_gb, machine, gb);
+  machine_set_info_int(&ctx->machines, machine, MACHINE_system_ram_bytes, b);
+  machine_set_info_int(&ctx->machines, machine, MACHINE_system_ram_gb, gb);
   int rc = proto_metadata_int(ctx, "system_ram_bytes", 0, b, machine, -1);
   return rc ? rc : proto_metadata_int(ctx, "system_ram_gb", 0, gb, machine, -1);
 }
 
 static int proto_system_info_field(trace_context *ctx, uint32_t machine,
                                    const proto_field *fl, int has_sdk) {
-  storage_table *m = ctx_table(ctx, TABLE_MACHINE);
   int len = fl->wire_type == PROTO_WIRE_LEN;
   int var = fl->wire_type == PROTO_WIRE_VARINT;
   const char *key = proto_system_info_key(fl->number);
@@ -178,7 +175,8 @@ static int proto_system_info_field(trace_context *ctx, uint32_t machine,
                                 (const char *)fl->span.data, fl->span.len, machine, -1);
     case PROTO_SYSTEM_INFO_ANDROID_SDK_VERSION:
       if (!var) return WEFT_OK;
-      storage_set_i64(m, MACHINE_android_sdk_version, machine, (int64_t)fl->value);
+      machine_set_info_int(&ctx->machines, machine, MACHINE_android_sdk_version,
+                           (int64_t)fl->value);
       return proto_metadata_int(ctx, "android_sdk_version", 0, (int64_t)fl->value, machine, -1);
     case PROTO_SYSTEM_INFO_TRACING_SERVICE_VERSION:
       if (!len) return WEFT_OK;
@@ -188,7 +186,9 @@ static int proto_system_info_field(trace_context *ctx, uint32_t machine,
       if (!var) return WEFT_OK;
       return proto_metadata_int(ctx, "timezone_off_mins", 0, proto_field_int32(fl), machine, -1);
     case PROTO_SYSTEM_INFO_NUM_CPUS:
-      if (var) storage_set_i64(m, MACHINE_num_cpus, machine, (int64_t)(uint32_t)fl->value);
+      if (var)
+        machine_set_info_int(&ctx->machines, machine, MACHINE_num_cpus,
+                             (int64_t)(uint32_t)fl->value);
       return WEFT_OK;
     case PROTO_SYSTEM_INFO_SYSTEM_RAM_BYTES:
       return var ? proto_ram(ctx, machine, fl->value) : WEFT_OK;
@@ -312,7 +312,6 @@ static int proto_cpu_args(trace_context *ctx, const proto_cpu *c, int64_t *arg_s
 
 /* One cpu_available_frequencies row per listed frequency. */
 static int proto_cpu_freqs(trace_context *ctx, uint32_t ucpu, proto_span msg) {
-  storage_table *t = ctx_table(ctx, TABLE_CPU_FREQ);
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, msg);
@@ -323,11 +322,8 @@ static int proto_cpu_freqs(trace_context *ctx, uint32_t ucpu, proto_span msg) {
     int packed = fl.wire_type == PROTO_WIRE_LEN;
     if (packed) proto_packed_init(&it, fl.span);
     while (packed ? proto_packed_next_varint(&it, &v) == 1 : 1) {
-      uint32_t row;
-      int rc = storage_table_append(t, &row);
+      int rc = model_cpu_frequency(ctx, ucpu, (uint32_t)v);
       if (rc) return rc;
-      storage_set_i64(t, CPU_FREQ_ucpu, row, ucpu);
-      storage_set_i64(t, CPU_FREQ_freq, row, (uint32_t)v);
       if (!packed) break;
     }
   }
@@ -348,7 +344,6 @@ static int proto_cpu_info(import_file *f, uint32_t machine, proto_span msg) {
     rc = VEC_PUSH(cpus, c);
   }
   if (!rc) proto_cpu_clusters(cpus.data, cpus.len);
-  storage_table *t = ctx_table(ctx, TABLE_CPU);
   for (size_t i = 0; i < cpus.len && !rc; i++) {
     const proto_cpu *c = &cpus.data[i];
     uint32_t ucpu, row;
@@ -360,10 +355,8 @@ static int proto_cpu_info(import_file *f, uint32_t machine, proto_span msg) {
     if (!rc) rc = ctx_intern(ctx, (const char *)c->processor.data, c->processor.len, &proc);
     if (!rc) rc = proto_cpu_args(ctx, c, &args, &unknown);
     if (rc) break;
-    storage_set_str(t, CPU_processor, row, c->processor.data ? proc : STRING_NULL);
-    storage_set_i64(t, CPU_cluster_id, row, c->cluster);
-    if (c->has_capacity) storage_set_i64(t, CPU_capacity, row, (int64_t)c->capacity);
-    if (args >= 0) storage_set_i64(t, CPU_arg_set_id, row, args);
+    model_cpu_set_info(ctx, row, c->processor.data ? proc : STRING_NULL, c->cluster,
+                       c->has_capacity ? (int64_t)c->capacity : -1, args);
     if (unknown) rc = import_stat(f, stat_cpu_info_unknown_cpu_features, 1);
     if (!rc) rc = proto_cpu_freqs(ctx, row, c->msg);
   }
