@@ -726,6 +726,15 @@ void model_args_update_from(trace_context *ctx, size_t first) {
 
 size_t model_args_pending(const trace_context *ctx) { return ctx->model.pending_args.len; }
 
+int model_args_pending_has(trace_context *ctx, const char *key, size_t key_len) {
+  string_id id;
+  if (ctx_intern(ctx, key, key_len, &id)) return 0;
+  const model_state *m = &ctx->model;
+  for (size_t i = 0; i < m->pending_args.len; i++)
+    if (m->pending_args.data[i].key == id) return 1;
+  return 0;
+}
+
 int model_args_commit(trace_context *ctx, int64_t *arg_set) {
   model_state *m = &ctx->model;
   *arg_set = -1;

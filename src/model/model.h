@@ -200,6 +200,8 @@ int model_args_commit(trace_context *ctx, int64_t *arg_set);
 int model_args_reopen(trace_context *ctx, int64_t arg_set);
 /* How many args are pending. */
 size_t model_args_pending(const trace_context *ctx);
+/* 1 if a pending arg has this key. */
+int model_args_pending_has(trace_context *ctx, const char *key, size_t key_len);
 /* Pending args from index `first` on whose key an earlier pending arg has
  * replace that arg's value (in its place) instead of being added. */
 void model_args_update_from(trace_context *ctx, size_t first);

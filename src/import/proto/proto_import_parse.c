@@ -9,6 +9,7 @@
 #include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_args.h"
 #include "import/proto/proto_import.h"
+#include "import/proto/proto_legacy_async.h"
 #include "import/proto/proto_process_tree.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
@@ -168,6 +169,9 @@ typedef struct proto_event {
   int has_legacy, has_phase, has_pid_override, has_tid_override, has_duration;
   uint64_t phase, scope;
   int64_t pid_override, tid_override, duration_us;
+  uint64_t unscoped_id, global_id, local_id;
+  int has_unscoped_id, has_global_id, has_local_id, has_id_scope;
+  proto_span id_scope;
   /* what the later steps read, learned in the same pass */
   int has_counters;    /* a field proto_event_counters reads */
   int has_args; /* a field that args are derived from (proto_args.h) */
@@ -182,9 +186,16 @@ static void proto_legacy_read(proto_span msg, proto_event *e) {
   e->has_legacy = 1;
   proto_reader_init_span(&r, msg);
   while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_LEGACY_EVENT_ID_SCOPE && fl.wire_type == PROTO_WIRE_LEN) {
+      e->id_scope = fl.span;
+      e->has_id_scope = 1;
+    }
     if (fl.wire_type != PROTO_WIRE_VARINT) continue;
     switch (fl.number) {
       case PROTO_LEGACY_EVENT_PHASE: e->phase = fl.value; e->has_phase = 1; break;
+      case PROTO_LEGACY_EVENT_UNSCOPED_ID: e->unscoped_id = fl.value; e->has_unscoped_id = 1; break;
+      case PROTO_LEGACY_EVENT_GLOBAL_ID: e->global_id = fl.value; e->has_global_id = 1; break;
+      case PROTO_LEGACY_EVENT_LOCAL_ID: e->local_id = fl.value; e->has_local_id = 1; break;
       case PROTO_LEGACY_EVENT_DURATION_US: e->duration_us = (int64_t)fl.value; e->has_duration = 1; break;
       case PROTO_LEGACY_EVENT_INSTANT_EVENT_SCOPE: e->scope = fl.value; break;
       case PROTO_LEGACY_EVENT_PID_OVERRIDE: e->pid_override = proto_field_int32(&fl); e->has_pid_override = 1; break;
@@ -486,6 +497,108 @@ static int proto_end_args(proto_parse_ctx *p, proto_span msg, const proto_event 
   return rc;
 }
 
+/* ---- legacy async events ---- */
+
+/* The thread and process of an event by Perfetto's initial association:
+ * those of its descriptor track, else (no track uuid) the sequence's thread
+ * or the legacy pid/tid overrides; -1 when none. Returns 1 when its track
+ * uuid does not resolve. */
+static int proto_event_owner(proto_parse_ctx *p, const proto_event *e, int64_t *utid,
+                             int64_t *upid) {
+  proto_import_state *st = p->f->state;
+  trace_context *ctx = p->f->ctx;
+  const proto_seq *seq = &st->seqs.data[p->info->seq];
+  uint64_t uuid = e->track_uuid;
+  int has_uuid = e->has_track || proto_default_track_uuid(p->info, &uuid);
+  *utid = *upid = -1;
+  int rc = WEFT_OK;
+  if (has_uuid && uuid != 0) {
+    proto_track_ref ref;
+    rc = proto_tracks_resolve(p->f, &st->track_model, p->machine, uuid, &ref);
+    if (rc) return rc;
+    *utid = ref.utid;
+    *upid = ref.upid;
+  } else if (e->has_pid_override || seq->has_thread) {
+    int64_t pid = e->has_pid_override ? e->pid_override : seq->pid;
+    int64_t tid = e->has_tid_override ? e->tid_override
+                  : e->has_pid_override ? (int64_t)UINT32_MAX : seq->tid;
+    uint32_t u;
+    rc = model_thread_in_process(ctx, p->machine, tid, pid, &u);
+    if (!rc) *utid = u;
+  }
+  if (!rc && *utid >= 0)
+    *upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, (size_t)*utid, -1);
+  return rc;
+}
+
+/* The args of an async event: its source id, the event's own args, the
+ * thread it was emitted on (an ended slice keeps its begin's) and, for the
+ * legacy phases S/T/p, the phase. `ended`: the slice an end event ends, whose
+ * args these join (a key it has takes the new value), or -1. */
+static int proto_async_args(proto_parse_ctx *p, proto_span msg, const proto_event *e,
+                            int64_t source_id, int64_t utid, int64_t ended,
+                            int64_t *arg_set) {
+  static const char passthrough[] = "legacy_event.passthrough_utid";
+  trace_context *ctx = p->f->ctx;
+  int rc = ended >= 0 ? model_args_reopen(ctx, storage_get_i64_or(ctx_table(ctx, TABLE_SLICE),
+                                                                  SLICE_arg_set_id,
+                                                                  (size_t)ended, -1))
+                      : WEFT_OK;
+  size_t first = model_args_pending(ctx);
+  if (!rc) rc = model_arg_int(ctx, "legacy_trace_source_id", 22, MODEL_ARG_INT, source_id);
+  if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg);
+  if (!rc && utid >= 0 && !model_args_pending_has(ctx, passthrough, sizeof passthrough - 1))
+    rc = model_arg_int(ctx, passthrough, sizeof passthrough - 1, MODEL_ARG_UINT, utid);
+  char phase = (char)e->phase;
+  if (!rc && (phase == 'S' || phase == 'T' || phase == 'p'))
+    rc = model_arg_string(ctx, "legacy_event.phase", 18, &phase, 1, MODEL_ARG_STRING);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  if (ended >= 0) model_args_update_from(ctx, first);
+  return model_args_commit(ctx, arg_set);
+}
+
+/* A TrackEvent with a legacy async phase, on its async track. */
+static int proto_async_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
+  proto_import_state *st = p->f->state;
+  trace_context *ctx = p->f->ctx;
+  proto_async_event a = {p->machine, e->phase, PROTO_ASYNC_NO_ID, 0, e->has_id_scope,
+                         e->id_scope, -1, STRING_NULL, STRING_NULL};
+  int64_t utid;
+  int rc = proto_event_owner(p, e, &utid, &a.upid);
+  if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
+  if (e->has_unscoped_id) a.id_kind = PROTO_ASYNC_UNSCOPED, a.id = e->unscoped_id;
+  else if (e->has_global_id) a.id_kind = PROTO_ASYNC_GLOBAL, a.id = e->global_id;
+  else if (e->has_local_id) a.id_kind = PROTO_ASYNC_LOCAL, a.id = e->local_id;
+  a.name = proto_event_name(p, e, &rc);
+  if (!rc && e->categories->len)
+    rc = ctx_intern(ctx, e->categories->data, e->categories->len, &a.category);
+  uint32_t track, slice;
+  int64_t source_id = 0, args = -1, ended;
+  if (!rc) rc = proto_async_track(p->f, &st->track_model.async, &a, &track, &source_id);
+  if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
+  if (!rc && e->has_counters) rc = proto_event_counters(p->f, p->info, p->ts, msg, utid);
+  if (rc) return rc;
+  if (e->phase == 'e' || e->phase == 'F') {
+    rc = model_slice_end(ctx, track, p->ts, &ended);
+    if (rc || ended < 0) return rc;
+    slice = (uint32_t)ended;
+    rc = proto_async_args(p, msg, e, source_id, utid, ended, &args);
+    if (!rc) model_slice_set_args(ctx, slice, args);
+    return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
+  }
+  rc = proto_async_args(p, msg, e, source_id, utid, -1, &args);
+  if (rc) return rc;
+  if (e->phase == 'b' || e->phase == 'S')
+    rc = model_slice_begin(ctx, track, p->ts, a.category, a.name, args, &slice);
+  else
+    rc = model_slice_complete(ctx, track, p->ts, 0, a.category, a.name, args, &slice);
+  if (rc || e->phase == 'T' || e->phase == 'p') return rc;
+  return proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
+}
+
 static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
   proto_import_state *st = p->f->state;
   trace_context *ctx = p->f->ctx;
@@ -495,6 +608,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   const proto_track_ref *ref = NULL;
   uint64_t uuid = 0;
   proto_event_categories(p, msg, e);
+  if (e->has_phase && proto_async_phase(e->phase)) return proto_async_apply(p, msg, e);
   uint64_t type = e->has_type ? e->type
                  : e->has_phase ? proto_legacy_type(e->phase)
                                 : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;

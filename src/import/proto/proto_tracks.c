@@ -258,6 +258,7 @@ void proto_tracks_free(proto_tracks *t) {
   base_map_free(&t->claimed_threads);
   base_map_free(&t->claimed_processes);
   track_compressor_free(&t->merged);
+  proto_async_free(&t->async);
 }
 
 /* ---- parse: resolution ---- */

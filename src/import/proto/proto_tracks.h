@@ -23,6 +23,7 @@
 
 #include "import/importer.h"
 #include "import/proto/proto_wire.h"
+#include "import/proto/proto_legacy_async.h"
 #include "model/track_compressor.h"
 
 #define PROTO_TRACKS_MAX_DEPTH 100
@@ -73,6 +74,7 @@ typedef struct proto_tracks {
   base_map claimed_threads;  /* utid -> index of the reservation owning it */
   base_map claimed_processes; /* upid -> index of the reservation owning it */
   track_compressor merged;   /* rows of tracks merged with their siblings */
+  proto_async_state async;   /* legacy async events' tracks */
 } proto_tracks;
 
 /* ---- tokenize (file order) ---- */
