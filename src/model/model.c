@@ -2,6 +2,9 @@
 #include "model/model.h"
 #include "model/kslice.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "model/context.h"
 #include "model/flow.h"
 #include "model/sched.h"
@@ -100,6 +103,7 @@ void model_free(model_state *m) {
   for (size_t i = 0; i < m->stack_list.len; i++) VEC_FREE(m->stack_list.data[i].slices);
   VEC_FREE(m->stack_list);
   base_map_free(&m->arg_sets);
+  VEC_FREE(m->replaced_arg_sets);
   base_map_free(&m->cpu_rows);
   VEC_FREE(m->pending_args);
   flow_state_free(m->flow);
@@ -554,8 +558,13 @@ int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
 }
 
 void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set) {
-  if (arg_set >= 0)
-    storage_set_i64(ctx_table(ctx, TABLE_SLICE), SLICE_arg_set_id, slice, arg_set);
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  if (arg_set < 0) return;
+  int64_t old = storage_get_i64_or(t, SLICE_arg_set_id, slice, -1);
+  storage_set_i64(t, SLICE_arg_set_id, slice, arg_set);
+  /* the old set may be left unused: collected when loading ends (if it
+   * cannot be noted, it is kept) */
+  if (old >= 0 && old != arg_set) (void)VEC_PUSH(ctx->model.replaced_arg_sets, old);
 }
 
 /* ---- counters ---- */
@@ -722,6 +731,55 @@ void model_args_update_from(trace_context *ctx, size_t first) {
     else m->pending_args.data[out++] = *a;
   }
   m->pending_args.len = out;
+}
+
+/* The index of key "p[i]..." when it starts with prefix p (plen bytes,
+ * up to its first '['), else -1; *rest: what follows "]". */
+static int64_t model_arg_index_after(const char *key, size_t len, const char *p, size_t plen,
+                                     size_t *rest) {
+  if (len <= plen + 2 || memcmp(key, p, plen) != 0 || key[plen] != '[') return -1;
+  int64_t v = 0;
+  size_t i = plen + 1;
+  for (; i < len && key[i] >= '0' && key[i] <= '9' && v < INT32_MAX; i++) v = v * 10 + (key[i] - '0');
+  if (i == plen + 1 || i >= len || key[i] != ']') return -1;
+  *rest = i + 1;
+  return v;
+}
+
+/* Shifts the first index of pending arg i past the elements that args
+ * before `first` have in the same array. */
+static int model_arg_continue_array(trace_context *ctx, size_t first, size_t i) {
+  model_state *m = &ctx->model;
+  const char *key = base_string_pool_get(&ctx->strings, m->pending_args.data[i].key);
+  size_t len = base_string_pool_len(&ctx->strings, m->pending_args.data[i].key);
+  const char *open = memchr(key, '[', len);
+  if (!open) return WEFT_OK;
+  size_t plen = (size_t)(open - key), rest;
+  int64_t index = model_arg_index_after(key, len, key, plen, &rest), next = 0;
+  if (index < 0) return WEFT_OK;
+  for (size_t j = 0; j < first; j++) {
+    string_id k = m->pending_args.data[j].key;
+    size_t r;
+    int64_t e = model_arg_index_after(base_string_pool_get(&ctx->strings, k),
+                                      base_string_pool_len(&ctx->strings, k), key, plen, &r);
+    if (e >= next) next = e + 1;
+  }
+  if (next == 0) return WEFT_OK;
+  char buf[1100];
+  int n = snprintf(buf, sizeof buf, "%.*s[%lld]%.*s", (int)plen, key,
+                   (long long)(index + next), (int)(len - rest), key + rest);
+  if (n < 0 || (size_t)n >= sizeof buf) return WEFT_OK;
+  return ctx_intern(ctx, buf, (size_t)n, &m->pending_args.data[i].key);
+}
+
+int model_args_merge_from(trace_context *ctx, size_t first) {
+  /* a shift reads only the args before `first`: rewriting in place is safe */
+  for (size_t i = first; i < ctx->model.pending_args.len; i++) {
+    int rc = model_arg_continue_array(ctx, first, i);
+    if (rc) return rc;
+  }
+  model_args_update_from(ctx, first);
+  return WEFT_OK;
 }
 
 size_t model_args_pending(const trace_context *ctx) { return ctx->model.pending_args.len; }

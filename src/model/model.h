@@ -59,6 +59,7 @@ typedef struct model_state {
   VEC(uint32_t) stack_by_track; /* track id -> index into `stack_list` + 1, 0: none */
   VEC(struct model_stack) stack_list;
   base_map arg_sets;       /* hash of an arg set -> arg_set_id */
+  VEC(int64_t) replaced_arg_sets; /* sets a slice stopped using (args_gc.c) */
   base_map cpu_rows;       /* ucpu + 1 -> its __intrinsic_cpu row */
   uint32_t next_arg_set;
   VEC(struct model_arg) pending_args;
@@ -198,6 +199,10 @@ int model_args_commit(trace_context *ctx, int64_t *arg_set);
 /* Puts the args of an existing set back into the pending args (before any
  * added next), so that a set can be extended into a new one; -1: none. */
 int model_args_reopen(trace_context *ctx, int64_t arg_set);
+/* Once loading ends: drops the arg sets slices stopped using (an end
+ * event's args joined to the begin's make a new set) that no row refers
+ * to (args_gc.c). */
+int model_args_collect_replaced(trace_context *ctx);
 /* How many args are pending. */
 size_t model_args_pending(const trace_context *ctx);
 /* 1 if a pending arg has this key. */
@@ -205,6 +210,11 @@ int model_args_pending_has(trace_context *ctx, const char *key, size_t key_len);
 /* Pending args from index `first` on whose key an earlier pending arg has
  * replace that arg's value (in its place) instead of being added. */
 void model_args_update_from(trace_context *ctx, size_t first);
+/* The same, after renumbering arrays that continue: a pending arg from
+ * `first` on whose key starts "a[i]" where earlier pending args have
+ * elements of array "a" becomes "a[n + i]", n the array's next index then
+ * (an end event's array elements follow its begin's). */
+int model_args_merge_from(trace_context *ctx, size_t first);
 void model_args_discard(trace_context *ctx);
 
 #endif

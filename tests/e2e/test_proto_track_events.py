@@ -77,6 +77,36 @@ class ProtoTrackEventsTest(e.TempDirTest):
                          '320,"legacy_event.passthrough_utid","2"\n'
                          '320,"legacy_event.phase","T"\n')
 
+    def test_end_args_join_begin_args(self):
+        trace = self.encode('merged_args')
+        out = self.query(trace, 'select a.key, a.display_value, a.value_type from slice s '
+                         'join args a using(arg_set_id) order by a.id')
+        # a key the begin has takes the end's value in its place; an array
+        # the begin has goes on after its elements; JSON values expand (null
+        # adds nothing but an empty container takes an index; a bare number
+        # at the top adds nothing; text after the value is ignored)
+        self.assertEqual(out, '"key","display_value","value_type"\n'
+                         '"debug.list[0]","1","int"\n"debug.list[1]","2","int"\n'
+                         '"debug.cfg.mode","fast","string"\n'
+                         '"debug.cfg.sizes[0]","4","int"\n"debug.cfg.sizes[2]","8","int"\n'
+                         '"debug.cfg.on","true","bool"\n"debug.cfg.ratio","0.25","real"\n'
+                         '"debug.n","2","int"\n"debug.list[2]","3","int"\n'
+                         '"debug.cfg.sizes[3]","16","int"\n"debug.cfg.extra.k","v","string"\n'
+                         '"debug.word","w\u00e9","string"\n')
+        # the begin's own set is not left in the args table: the slice's 12
+        # and the thread track's dimension (utid) only
+        out = self.query(trace, 'select count(*) from args')
+        self.assertEqual(out, '"count(*)"\n13\n')
+
+    def test_legacy_async_end_leaves_no_arg_set(self):
+        trace = self.encode('legacy_async')
+        out = self.query(trace, 'select count(*) from args where arg_set_id not in '
+                         '(select arg_set_id from slice where arg_set_id is not null '
+                         'union select dimension_arg_set_id from track '
+                         'union select source_arg_set_id from track '
+                         'where source_arg_set_id is not null)')
+        self.assertEqual(out, '"count(*)"\n0\n')
+
 
 if __name__ == '__main__':
     e.main()

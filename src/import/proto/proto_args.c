@@ -9,6 +9,7 @@
 #include "model/context.h"
 #include "import/proto/proto_descriptor.h"
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_json_value.h"
 #include "model/model.h"
 
 /* DebugAnnotation.NestedValue fields. */
@@ -343,6 +344,12 @@ static int args_debug_value(proto_args *a, proto_span ann, int *added) {
     return rc;
   } else if (ARGS_HAS(PROTO_DEBUG_ANNOTATION_ARRAY_VALUES, l)) {
     rc = args_debug_array(a, ann, added);
+    a->depth--;
+    return rc;
+  } else if (ARGS_HAS(PROTO_DEBUG_ANNOTATION_LEGACY_JSON_VALUE, l)) {
+    proto_span s = f[PROTO_DEBUG_ANNOTATION_LEGACY_JSON_VALUE].span;
+    rc = proto_json_value_args(a->f->ctx, a->key, a->len, sizeof a->key,
+                               (const char *)s.data, s.len, added);
     a->depth--;
     return rc;
   } else if (ARGS_HAS(PROTO_DEBUG_ANNOTATION_NESTED_VALUE, l)) {

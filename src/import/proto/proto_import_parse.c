@@ -489,7 +489,7 @@ static int proto_end_args(proto_parse_ctx *p, proto_span msg, const proto_event 
   size_t first = model_args_pending(ctx);
   if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg);
   if (!rc) rc = proto_event_legacy_args(p, e, ref);
-  if (!rc) model_args_update_from(ctx, first);
+  if (!rc) rc = model_args_merge_from(ctx, first);
   int64_t arg_set = -1;
   if (!rc) rc = model_args_commit(ctx, &arg_set);
   else model_args_discard(ctx);
@@ -556,7 +556,11 @@ static int proto_async_args(proto_parse_ctx *p, proto_span msg, const proto_even
     model_args_discard(ctx);
     return rc;
   }
-  if (ended >= 0) model_args_update_from(ctx, first);
+  if (ended >= 0) rc = model_args_merge_from(ctx, first);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
   return model_args_commit(ctx, arg_set);
 }
 
