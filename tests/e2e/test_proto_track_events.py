@@ -107,6 +107,16 @@ class ProtoTrackEventsTest(e.TempDirTest):
                          'where source_arg_set_id is not null)')
         self.assertEqual(out, '"count(*)"\n0\n')
 
+    def test_packets_needing_lost_incremental_state_are_skipped(self):
+        trace = self.encode('incremental_state')
+        out = self.query(trace, 'select ts, name from slice order by ts')
+        self.assertEqual(out, '"ts","name"\n110,"unflagged_before_clear"\n'
+                         '130,"needs_after_clear"\n150,"unflagged_after_loss"\n'
+                         '160,"needs_cleared_again"\n170,"needs_and_cleared_at_once"\n')
+        out = self.query(trace, "select value from stats where "
+                         "name = 'packet_skipped_seq_needs_incremental_state_invalid'")
+        self.assertEqual(out, '"value"\n2\n')
+
 
 if __name__ == '__main__':
     e.main()
