@@ -117,6 +117,26 @@ class ProtoTrackEventsTest(e.TempDirTest):
                          "name = 'packet_skipped_seq_needs_incremental_state_invalid'")
         self.assertEqual(out, '"value"\n2\n')
 
+    def test_counters_of_threads(self):
+        trace = self.encode('thread_counters')
+        out = self.query(trace, 'select t.id, t.name, t.type, tc.utid, tc.unit from track t '
+                         'left join thread_counter_track tc using(id) order by t.id')
+        # descriptor counters under a thread's track are thread counter
+        # tracks; the legacy thread time / instruction count get their own
+        # types, interned before the event's own track
+        self.assertEqual(out, '"id","name","type","utid","unit"\n'
+                         '0,"[NULL]","thread_execution","[NULL]","[NULL]"\n'
+                         '1,"thread_time","thread_counter_track_event",2,"ns"\n'
+                         '2,"cycles","thread_counter_track_event",2,"[NULL]"\n'
+                         '3,"thread_time","thread_time",4,"[NULL]"\n'
+                         '4,"thread_instruction_count","thread_instructions",4,"[NULL]"\n'
+                         '5,"[NULL]","thread_execution","[NULL]","[NULL]"\n')
+        out = self.query(trace, 'select c.ts, t.name, c.value from counter c '
+                         'join track t on c.track_id = t.id order by c.id')
+        self.assertEqual(out, '"ts","name","value"\n100,"thread_time",5000.000000\n'
+                         '100,"cycles",70.000000\n200,"thread_time",9000.000000\n'
+                         '200,"thread_instruction_count",400.000000\n')
+
 
 if __name__ == '__main__':
     e.main()

@@ -518,7 +518,7 @@ static int proto_event_owner(proto_parse_ctx *p, const proto_event *e, int64_t *
     if (rc) return rc;
     *utid = ref.utid;
     *upid = ref.upid;
-  } else if (e->has_pid_override || seq->has_thread) {
+  } else if (e->has_pid_override || (seq->has_thread && (!e->has_track || !e->has_type))) {
     int64_t pid = e->has_pid_override ? e->pid_override : seq->pid;
     int64_t tid = e->has_tid_override ? e->tid_override
                   : e->has_pid_override ? (int64_t)UINT32_MAX : seq->tid;
@@ -529,6 +529,18 @@ static int proto_event_owner(proto_parse_ctx *p, const proto_event *e, int64_t *
   if (!rc && *utid >= 0)
     *upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, (size_t)*utid, -1);
   return rc;
+}
+
+/* The counters an event carries (proto_event_counters), written before its
+ * track is interned, as Perfetto does, for the thread the event is
+ * associated with (none for a legacy global or process-scoped instant). */
+static int proto_event_counters_first(proto_parse_ctx *p, proto_span msg, const proto_event *e) {
+  int64_t utid, upid;
+  int rc = proto_event_owner(p, e, &utid, &upid);
+  if (rc) return rc;
+  if (e->has_phase && (e->phase == 'i' || e->phase == 'I') && (e->scope == 1 || e->scope == 2))
+    utid = -1;
+  return proto_event_counters(p->f, p->info, p->ts, msg, utid);
 }
 
 /* The args of an async event: its source id, the event's own args, the
@@ -581,9 +593,9 @@ static int proto_async_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     rc = ctx_intern(ctx, e->categories->data, e->categories->len, &a.category);
   uint32_t track, slice;
   int64_t source_id = 0, args = -1, ended;
+  if (!rc && e->has_counters) rc = proto_event_counters(p->f, p->info, p->ts, msg, utid);
   if (!rc) rc = proto_async_track(p->f, &st->track_model.async, &a, &track, &source_id);
   if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
-  if (!rc && e->has_counters) rc = proto_event_counters(p->f, p->info, p->ts, msg, utid);
   if (rc) return rc;
   if (e->phase == 'e' || e->phase == 'F') {
     rc = model_slice_end(ctx, track, p->ts, &ended);
@@ -616,12 +628,10 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   uint64_t type = e->has_type ? e->type
                  : e->has_phase ? proto_legacy_type(e->phase)
                                 : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
-  int rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
+  int rc = e->has_counters ? proto_event_counters_first(p, msg, e) : WEFT_OK;
+  if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
+  if (!rc) rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
-  if (e->has_counters)
-    rc = proto_event_counters(p->f, p->info, p->ts, msg,
-                              storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid, track, -1));
-  if (rc) return rc;
   if (type == PROTO_TRACK_EVENT_TYPE_COUNTER) {
     if (!is_counter) return WEFT_OK;
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
