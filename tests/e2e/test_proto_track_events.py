@@ -137,6 +137,15 @@ class ProtoTrackEventsTest(e.TempDirTest):
                          '100,"cycles",70.000000\n200,"thread_time",9000.000000\n'
                          '200,"thread_instruction_count",400.000000\n')
 
+    def test_sort_index_hints_need_explicit_ordering(self):
+        trace = self.encode('sort_hints')
+        out = self.query(trace, "select pid, extract_arg(arg_set_id, 'process_sort_index_hint') "
+                         "as h from process where pid > 0 union all select tid, "
+                         "extract_arg(arg_set_id, 'thread_sort_index_hint') from thread "
+                         "where tid = 101")
+        # processes are ranked (PROCESS_ORDERING_EXPLICIT), threads are not
+        self.assertEqual(out, '"pid","h"\n100,5\n300,8\n101,"[NULL]"\n')
+
 
 if __name__ == '__main__':
     e.main()

@@ -87,7 +87,9 @@ static int proto_sort_index_hint(trace_context *ctx, schema_table_id table, int 
 
 /* A TrackDescriptor at its trace time: resolves the track's thread/process
  * (proto_tracks.h; the track row itself is made on first use) and applies
- * the thread/process names and sort hints it carries. */
+ * the thread/process names it carries and, when the root descriptor orders
+ * processes / threads explicitly, its sibling_order_rank as their sort
+ * index hint. */
 static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
   trace_context *ctx = p->f->ctx;
   proto_import_state *st = p->f->state;
@@ -108,7 +110,7 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
                     PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
     uint32_t utid = (uint32_t)ref.utid;
     if (d.has_name) rc = model_thread_set_name(ctx, utid, (const char *)d.name.data, d.name.len);
-    if (!rc && has_rank)
+    if (!rc && has_rank && st->track_model.thread_ranked)
       rc = proto_sort_index_hint(ctx, TABLE_THREAD, THREAD_arg_set_id, utid,
                                  "thread_sort_index_hint", rank);
   } else if (ref.upid >= 0 &&
@@ -118,7 +120,7 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
                     PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
     uint32_t upid = (uint32_t)ref.upid;
     if (d.has_name) rc = model_process_set_name(ctx, upid, (const char *)d.name.data, d.name.len);
-    if (!rc && has_rank)
+    if (!rc && has_rank && st->track_model.process_ranked)
       rc = proto_sort_index_hint(ctx, TABLE_PROCESS, PROCESS_arg_set_id, upid,
                                  "process_sort_index_hint", rank);
   }

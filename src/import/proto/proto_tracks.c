@@ -226,6 +226,17 @@ static int proto_resv_same_track(const proto_track_resv *a, const proto_track_re
          (!a->has_tid || a->tid == b->tid) && a->is_counter == b->is_counter;
 }
 
+/* The root descriptor's process_ordering / thread_ordering. */
+static void proto_tracks_root_ordering(proto_tracks *t, proto_span desc) {
+  proto_field fl;
+  if (proto_find_last(desc.data, desc.len, PROTO_TRACK_DESCRIPTOR_PROCESS_ORDERING, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT)
+    t->process_ranked = fl.value == PROTO_TRACK_ORDERING_EXPLICIT;
+  if (proto_find_last(desc.data, desc.len, PROTO_TRACK_DESCRIPTOR_THREAD_ORDERING, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT)
+    t->thread_ranked = fl.value == PROTO_TRACK_ORDERING_EXPLICIT;
+}
+
 int proto_tracks_reserve(import_file *f, proto_tracks *t, uint32_t machine,
                          proto_span desc) {
   proto_track_resv r;
@@ -236,6 +247,7 @@ int proto_tracks_reserve(import_file *f, proto_tracks *t, uint32_t machine,
   if (!has_uuid) return import_stat(f, stat_track_descriptor_missing_uuid, 1);
   if (r.uuid == 0 && r.parent_uuid != 0)
     return import_stat(f, stat_track_descriptor_default_track_with_parent, 1);
+  if (r.uuid == 0) proto_tracks_root_ordering(t, desc);
   int64_t i = proto_tracks_index(t, machine, r.uuid);
   if (i < 0) return proto_tracks_add(t, &r, &i);
   proto_track_resv *old = &t->resv.data[i];

@@ -75,6 +75,9 @@ typedef struct proto_tracks {
   base_map claimed_processes; /* upid -> index of the reservation owning it */
   track_compressor merged;   /* rows of tracks merged with their siblings */
   proto_async_state async;   /* legacy async events' tracks */
+  /* the root descriptor (uuid 0) asks for processes / threads ordered by
+   * their sibling_order_rank: only then is a rank their sort index hint */
+  uint8_t process_ranked, thread_ranked;
 } proto_tracks;
 
 /* ---- tokenize (file order) ---- */
