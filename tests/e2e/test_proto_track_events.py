@@ -146,6 +146,25 @@ class ProtoTrackEventsTest(e.TempDirTest):
         # processes are ranked (PROCESS_ORDERING_EXPLICIT), threads are not
         self.assertEqual(out, '"pid","h"\n100,5\n300,8\n101,"[NULL]"\n')
 
+    def test_state_tracks(self):
+        trace = self.encode('state_tracks')
+        out = self.query(trace, "select s.ts, s.dur, t.name, t.type, s.category, s.value, "
+                         "extract_arg(s.arg_set_id, 'debug.why') as why, "
+                         "extract_arg(s.arg_set_id, 'legacy_event.passthrough_utid') as utid "
+                         "from state s join track t on s.track_id = t.id order by s.ts")
+        # values last until the next (the last stays open: -1), keep their
+        # category and args; a global track's events name the sequence's thread
+        self.assertEqual(out, '"ts","dur","name","type","category","value","why","utid"\n'
+                         '1000,2000,"Power","global_state_track_event","pm","on","[NULL]",2\n'
+                         '3000,1000,"Power","global_state_track_event","pm","idle","timeout",2\n'
+                         '4000,-1,"Power","global_state_track_event","[NULL]","off","[NULL]",2\n'
+                         '4500,-1,"Mode","thread_state_track_event","[NULL]","fast","[NULL]",'
+                         '"[NULL]"\n')
+        out = self.query(trace, "select s.name, t.name as track, "
+                         "extract_arg(s.arg_set_id, 'legacy_event.passthrough_utid') as utid "
+                         "from slice s join track t on s.track_id = t.id")
+        self.assertEqual(out, '"name","track","utid"\n"blip","Power",2\n')
+
 
 if __name__ == '__main__':
     e.main()

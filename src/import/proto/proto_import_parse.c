@@ -453,18 +453,18 @@ static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint64_t type,
 
 /* The args Perfetto adds for its legacy JSON export: the phase of a MARK
  * ('R') event, and the sequence's thread for an event on a track of that
- * thread's process. */
+ * thread's process or on a global descriptor track. */
 static int proto_event_legacy_args(proto_parse_ctx *p, const proto_event *e,
                                    const proto_track_ref *ref) {
   trace_context *ctx = p->f->ctx;
   proto_import_state *st = p->f->state;
   const proto_seq *seq = &st->seqs.data[p->info->seq];
   int rc = WEFT_OK;
-  if (ref && ref->upid >= 0 && ref->utid < 0 && seq->has_thread) {
+  if (ref && ref->utid < 0 && seq->has_thread && (ref->upid >= 0 || ref->uuid != 0)) {
     uint32_t utid;
     rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
-    if (!rc && storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1) ==
-                   ref->upid)
+    if (!rc && (ref->upid < 0 || storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid,
+                                                    utid, -1) == ref->upid))
       rc = model_arg_int(ctx, "legacy_event.passthrough_utid", 29, MODEL_ARG_UINT, utid);
   }
   if (!rc && e->has_phase && e->phase == 'R')
@@ -644,18 +644,18 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   }
   if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
     if (!ref || !ref->is_state) return import_stat(p->f, stat_track_event_parser_errors, 1);
-    string_id value = STRING_NULL;
-    if (e->has_name) rc = proto_event_intern_name(ctx, e, &value);
-    else if (e->has_name_iid)
-      value = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
-                             e->name_iid);
-    return rc ? rc : proto_state_push(ctx, &st->misc, track, p->ts, value, -1);
+    string_id value = proto_event_name(p, e, &rc), cat = STRING_NULL;
+    int64_t args = -1;
+    if (!rc && e->categories->len)
+      rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);
+    if (!rc) rc = proto_event_args(p, msg, e, ref, &args);
+    return rc ? rc : proto_state_push(ctx, &st->misc, track, p->ts, cat, value, args, -1);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
     int64_t ended;
     rc = model_slice_end(ctx, track, p->ts, &ended);
     if (rc || ended < 0) return rc;
-    if (e->has_args || (ref && ref->upid >= 0 && ref->utid < 0))
+    if (e->has_args || (ref && ref->utid < 0 && (ref->upid >= 0 || ref->uuid != 0)))
       rc = proto_end_args(p, msg, e, ref, (uint32_t)ended);
     return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, (uint32_t)ended);
   }

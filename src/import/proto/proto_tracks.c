@@ -404,6 +404,7 @@ static int proto_tracks_lookup(import_file *f, proto_tracks *t, uint32_t machine
 }
 
 static void proto_tracks_fill_ref(const proto_track_resv *r, proto_track_ref *ref) {
+  ref->uuid = r->uuid;
   ref->track = r->track;
   ref->is_counter = r->is_counter;
   ref->utid = r->scope == PROTO_SCOPE_THREAD ? r->utid : -1;
@@ -504,6 +505,9 @@ static void proto_tracks_plan_scoped(const proto_track_resv *r, string_id name,
   if (r->is_counter) {
     p->spec.type = thread ? "thread_counter_track_event" : "process_counter_track_event";
     p->dims.has_uuid = 1;
+  } else if (r->is_state) {
+    p->spec.type = thread ? "thread_state_track_event" : "process_state_track_event";
+    p->dims.has_uuid = 1;
   } else if (r->is_root || r->merge == PROTO_MERGE_NONE) {
     p->spec.type = thread ? "thread_track_event" : "process_track_event";
     p->dims.has_uuid = 1;
@@ -536,6 +540,9 @@ static void proto_tracks_plan(const proto_track_resv *r, string_id name, proto_t
   p->is_root_args = r->uuid == 0;
   if (r->is_counter) {
     p->spec.type = "global_counter_track_event";
+    p->dims.has_uuid = 1;
+  } else if (r->is_state) {
+    p->spec.type = "global_state_track_event";
     p->dims.has_uuid = 1;
   } else if (r->merge == PROTO_MERGE_NONE) {
     p->spec.type = "global_track_event";
@@ -602,7 +609,7 @@ static int proto_tracks_intern_index(import_file *f, proto_tracks *t, int64_t i,
 
 /* 1 if reservation r (resolved) is merged with its siblings. */
 static int proto_resv_merges(const proto_track_resv *r) {
-  return !r->is_counter && r->merge != PROTO_MERGE_NONE &&
+  return !r->is_counter && !r->is_state && r->merge != PROTO_MERGE_NONE &&
          (r->scope == PROTO_SCOPE_GLOBAL || !r->is_root);
 }
 

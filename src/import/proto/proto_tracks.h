@@ -49,6 +49,7 @@ typedef struct proto_track_resv {
 
 /* What an event's track resolved to. */
 typedef struct proto_track_ref {
+  uint64_t uuid;       /* the descriptor's (0: the Default Track) */
   uint32_t track;
   int is_counter;
   int64_t utid, upid;  /* the thread / process the track belongs to, or -1 */
