@@ -567,6 +567,21 @@ void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set) {
   if (old >= 0 && old != arg_set) (void)VEC_PUSH(ctx->model.replaced_arg_sets, old);
 }
 
+/* ---- chrome raw events ---- */
+
+int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t utid,
+                     int64_t arg_set) {
+  storage_table *t = ctx_table(ctx, TABLE_CHROME_RAW);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, CHROME_RAW_ts, row, ts);
+  storage_set_str(t, CHROME_RAW_name, row, name);
+  storage_set_i64(t, CHROME_RAW_utid, row, utid);
+  if (arg_set >= 0) storage_set_i64(t, CHROME_RAW_arg_set_id, row, arg_set);
+  return WEFT_OK;
+}
+
 /* ---- counters ---- */
 
 int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,

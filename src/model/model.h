@@ -178,6 +178,10 @@ int model_slice_complete(trace_context *ctx, uint32_t track, int64_t ts,
 /* Sets a slice's arg_set_id (args known only at the end). */
 void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set);
 
+/* ---- chrome raw events (legacy events kept for JSON export) ---- */
+int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t utid,
+                     int64_t arg_set);
+
 /* ---- counters ---- */
 int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
                   int64_t arg_set);

@@ -165,6 +165,29 @@ class ProtoTrackEventsTest(e.TempDirTest):
                          "from slice s join track t on s.track_id = t.id")
         self.assertEqual(out, '"name","track","utid"\n"blip","Power",2\n')
 
+    def test_legacy_instants_metadata_and_raw_events(self):
+        trace = self.encode('legacy_phases')
+        out = self.query(trace, "select s.ts, s.name, t.name as track, t.type, "
+                         "extract_arg(s.arg_set_id, 'legacy_event.passthrough_utid') u "
+                         "from slice s join track t on s.track_id = t.id order by s.ts")
+        self.assertEqual(out, '"ts","name","track","type","u"\n'
+                         '100,"gi","[NULL]","legacy_chrome_global_instants",2\n'
+                         '110,"pi","[NULL]","chrome_process_instant",2\n'
+                         '120,"from_iid","[NULL]","thread_execution","[NULL]"\n')
+        out = self.query(trace, 'select t.tid, t.name, p.name as process from thread t '
+                         'join process p using(upid) where t.tid = 6')
+        self.assertEqual(out, '"tid","name","process"\n6,"worker","app"\n')
+        out = self.query(trace, 'select r.ts, r.name, r.utid, a.key, a.display_value '
+                         'from __intrinsic_chrome_raw r join args a using(arg_set_id) '
+                         'order by a.id')
+        self.assertEqual(out, '"ts","name","utid","key","display_value"\n'
+                         '150,"track_event.legacy_event",2,"legacy_event.category","c"\n'
+                         '150,"track_event.legacy_event",2,"legacy_event.name","odd"\n'
+                         '150,"track_event.legacy_event",2,"legacy_event.phase","P"\n'
+                         '150,"track_event.legacy_event",2,"legacy_event.duration_ns","3000"\n'
+                         '150,"track_event.legacy_event",2,"legacy_event.unscoped_id","9"\n'
+                         '150,"track_event.legacy_event",2,"debug.a","1"\n')
+
 
 if __name__ == '__main__':
     e.main()

@@ -10,6 +10,7 @@
 #include "import/proto/proto_args.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_legacy_async.h"
+#include "import/proto/proto_legacy_raw.h"
 #include "import/proto/proto_process_tree.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
@@ -171,9 +172,11 @@ typedef struct proto_event {
   int has_legacy, has_phase, has_pid_override, has_tid_override, has_duration;
   uint64_t phase, scope;
   int64_t pid_override, tid_override, duration_us;
-  uint64_t unscoped_id, global_id, local_id;
+  uint64_t unscoped_id, global_id, local_id, legacy_name_iid;
   int has_unscoped_id, has_global_id, has_local_id, has_id_scope;
   proto_span id_scope;
+  int64_t passthrough_utid; /* the thread a legacy global/process instant
+                               was emitted on, or -1 */
   /* what the later steps read, learned in the same pass */
   int has_counters;    /* a field proto_event_counters reads */
   int has_args; /* a field that args are derived from (proto_args.h) */
@@ -196,6 +199,7 @@ static void proto_legacy_read(proto_span msg, proto_event *e) {
     switch (fl.number) {
       case PROTO_LEGACY_EVENT_PHASE: e->phase = fl.value; e->has_phase = 1; break;
       case PROTO_LEGACY_EVENT_UNSCOPED_ID: e->unscoped_id = fl.value; e->has_unscoped_id = 1; break;
+      case PROTO_LEGACY_EVENT_NAME_IID: e->legacy_name_iid = fl.value; break;
       case PROTO_LEGACY_EVENT_GLOBAL_ID: e->global_id = fl.value; e->has_global_id = 1; break;
       case PROTO_LEGACY_EVENT_LOCAL_ID: e->local_id = fl.value; e->has_local_id = 1; break;
       case PROTO_LEGACY_EVENT_DURATION_US: e->duration_us = (int64_t)fl.value; e->has_duration = 1; break;
@@ -260,6 +264,9 @@ static void proto_event_read(proto_span msg, proto_event *e) {
     }
   }
   proto_flow_hint_end(&e->flow, more);
+  /* a name_iid of 0 or none: the legacy event's */
+  if (e->legacy_name_iid && !e->name_iid) e->name_iid = e->legacy_name_iid, e->has_name_iid = 1;
+  e->passthrough_utid = -1;
 }
 
 /* Adds the interned categories of a category_iids field (packed or not). */
@@ -347,7 +354,7 @@ static int proto_sequence_ids(proto_parse_ctx *p, int64_t *pid, int64_t *tid) {
  * typed only by a legacy phase on the default track, instant scopes and the
  * sequence's thread. Returns 0 with *track set, 1 if not applicable, or a
  * WEFT_E* error. */
-static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, int on_default,
+static int proto_legacy_track(proto_parse_ctx *p, proto_event *e, int on_default,
                               uint32_t *track) {
   trace_context *ctx = p->f->ctx;
   uint32_t utid, upid;
@@ -367,20 +374,24 @@ static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, int on_d
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.machine = p->machine;
-  if (e->scope == 1) { /* global */
+  spec.source = "chrome";
+  int has_ids = proto_sequence_ids(p, &pid, &tid);
+  int rc = has_ids ? model_thread_in_process(ctx, p->machine, tid, pid, &utid) : WEFT_OK;
+  if (rc) return rc;
+  if (e->scope == 1) { /* global; the thread is passed through in an arg */
+    if (has_ids) e->passthrough_utid = utid;
     spec.type = "legacy_chrome_global_instants";
-    spec.name = "Global Legacy Events";
     return model_track(ctx, &spec, track);
   }
-  if (!proto_sequence_ids(p, &pid, &tid)) return 1;
+  if (!has_ids) return 1;
   if (e->scope == 2) { /* process: the live process of the sequence's pid */
-    int rc = model_process(ctx, p->machine, pid, &upid);
+    e->passthrough_utid = utid;
+    rc = model_process(ctx, p->machine, pid, &upid);
     spec.type = "chrome_process_instant";
     spec.upid = upid;
     return rc ? rc : model_track(ctx, &spec, track);
   }
-  int rc = model_thread_in_process(ctx, p->machine, tid, pid, &utid);
-  return rc ? rc : model_thread_track(ctx, utid, track);
+  return model_thread_track(ctx, utid, track);
 }
 
 /* The event's `name` string interned (once per event). */
@@ -399,10 +410,11 @@ static string_id proto_event_name(proto_parse_ctx *p, proto_event *e, int *rc) {
   proto_import_state *st = p->f->state;
   string_id name = STRING_NULL;
   *rc = WEFT_OK;
-  if (e->has_name) *rc = proto_event_intern_name(p->f->ctx, e, &name);
-  else if (e->has_name_iid)
+  if (e->has_name_iid && e->name_iid) /* an interned name wins */
     name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
                           e->name_iid);
+  else if (e->has_name)
+    *rc = proto_event_intern_name(p->f->ctx, e, &name);
   return name;
 }
 
@@ -467,6 +479,9 @@ static int proto_event_legacy_args(proto_parse_ctx *p, const proto_event *e,
                                                     utid, -1) == ref->upid))
       rc = model_arg_int(ctx, "legacy_event.passthrough_utid", 29, MODEL_ARG_UINT, utid);
   }
+  if (!rc && e->passthrough_utid >= 0)
+    rc = model_arg_int(ctx, "legacy_event.passthrough_utid", 29, MODEL_ARG_UINT,
+                       e->passthrough_utid);
   if (!rc && e->has_phase && e->phase == 'R')
     rc = model_arg_string(ctx, "legacy_event.phase", 18, "R", 1, MODEL_ARG_STRING);
   return rc;
@@ -663,13 +678,14 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (type != PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN && type != PROTO_TRACK_EVENT_TYPE_INSTANT &&
       !legacy)
     return WEFT_OK;
-  string_id name = STRING_NULL, cat = STRING_NULL;
-  if (e->has_name) rc = proto_event_intern_name(ctx, e, &name);
-  else if (e->has_name_iid)
-    name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
-                          e->name_iid);
+  string_id name = proto_event_name(p, e, &rc), cat = STRING_NULL;
   if (!rc && e->categories->len)
     rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);
+  if (!rc && legacy && proto_legacy_raw_phase(e->phase))
+    return proto_legacy_raw_apply(p->f, p->info, p->ts,
+                                  storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid,
+                                                     track, -1),
+                                  cat, name, msg, e->flow.legacy);
   int64_t args = -1;
   if (!rc) rc = proto_event_args(p, msg, e, ref, &args);
   if (rc) return rc;
