@@ -188,6 +188,21 @@ class ProtoTrackEventsTest(e.TempDirTest):
                          '150,"track_event.legacy_event",2,"legacy_event.unscoped_id","9"\n'
                          '150,"track_event.legacy_event",2,"debug.a","1"\n')
 
+    def test_counter_args_correlation_ids_and_pid_override(self):
+        trace = self.encode('event_args_misc')
+        out = self.query(trace, 'select c.ts, a.key, a.display_value from counter c '
+                         'join args a using(arg_set_id) order by a.id')
+        self.assertEqual(out, '"ts","key","display_value"\n100,"debug.k","1"\n'
+                         '100,"legacy_event.passthrough_utid","2"\n')
+        out = self.query(trace, "select s.name, a.display_value from slice s join args a "
+                         "using(arg_set_id) where a.key = 'correlation_id' order by s.ts")
+        self.assertEqual(out, '"name","display_value"\n"a","tp:#5"\n"b","req-1"\n')
+        # a pid_override's events go on a pseudo thread -1 of that process,
+        # which gets its main thread too
+        out = self.query(trace, 'select t.tid, p.pid from thread t join process p '
+                         'using(upid) where p.pid = 9 order by t.utid')
+        self.assertEqual(out, '"tid","pid"\n9,9\n-1,9\n')
+
 
 if __name__ == '__main__':
     e.main()

@@ -350,6 +350,14 @@ static int proto_sequence_ids(proto_parse_ctx *p, int64_t *pid, int64_t *tid) {
   return 1;
 }
 
+/* The pseudo thread (tid -1) of a legacy event's pid_override, in that
+ * process, whose main thread is made too (Perfetto's thread for it). */
+static int proto_override_thread(proto_parse_ctx *p, int64_t pid, uint32_t *utid) {
+  uint32_t main_utid;
+  int rc = model_thread_in_process(p->f->ctx, p->machine, pid, pid, &main_utid);
+  return rc ? rc : model_thread_in_process(p->f->ctx, p->machine, -1, pid, utid);
+}
+
 /* Legacy track selection: pid/tid overrides (any event) and, for events
  * typed only by a legacy phase on the default track, instant scopes and the
  * sequence's thread. Returns 0 with *track set, 1 if not applicable, or a
@@ -367,7 +375,7 @@ static int proto_legacy_track(proto_parse_ctx *p, proto_event *e, int on_default
     return rc ? rc : model_thread_track(ctx, utid, track);
   }
   if (e->has_pid_override && on_default) { /* a process-wide pseudo thread (tid -1) */
-    int rc = model_thread_in_process(ctx, p->machine, UINT32_MAX, e->pid_override, &utid);
+    int rc = proto_override_thread(p, e->pid_override, &utid);
     return rc ? rc : model_thread_track(ctx, utid, track);
   }
   if (e->has_type || !e->has_phase || (e->has_track && e->track_uuid != 0)) return 1;
@@ -537,10 +545,12 @@ static int proto_event_owner(proto_parse_ctx *p, const proto_event *e, int64_t *
     *upid = ref.upid;
   } else if (e->has_pid_override || (seq->has_thread && (!e->has_track || !e->has_type))) {
     int64_t pid = e->has_pid_override ? e->pid_override : seq->pid;
-    int64_t tid = e->has_tid_override ? e->tid_override
-                  : e->has_pid_override ? (int64_t)UINT32_MAX : seq->tid;
     uint32_t u;
-    rc = model_thread_in_process(ctx, p->machine, tid, pid, &u);
+    if (e->has_tid_override || !e->has_pid_override)
+      rc = model_thread_in_process(ctx, p->machine, e->has_tid_override ? e->tid_override
+                                                                        : seq->tid, pid, &u);
+    else
+      rc = proto_override_thread(p, pid, &u);
     if (!rc) *utid = u;
   }
   if (!rc && *utid >= 0)
@@ -654,8 +664,9 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
     if (!e->has_dbl_counter && !e->has_int_counter) return WEFT_OK;
     if (ref) rc = proto_counter_absolute(st, p->info, ref, uuid, &v);
-    if (rc) return rc;
-    return model_counter(ctx, track, p->ts, v, -1);
+    int64_t args = -1;
+    if (!rc) rc = proto_event_args(p, msg, e, ref, &args);
+    return rc ? rc : model_counter(ctx, track, p->ts, v, args);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
     if (!ref || !ref->is_state) return import_stat(p->f, stat_track_event_parser_errors, 1);
