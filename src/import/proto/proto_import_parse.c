@@ -611,7 +611,7 @@ static int proto_async_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
                          e->id_scope, -1, STRING_NULL, STRING_NULL};
   int64_t utid;
   int rc = proto_event_owner(p, e, &utid, &a.upid);
-  if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
+  if (rc) return rc > 0 ? import_stat(p->f, stat_track_event_parser_errors, 1) : rc;
   if (e->has_unscoped_id) a.id_kind = PROTO_ASYNC_UNSCOPED, a.id = e->unscoped_id;
   else if (e->has_global_id) a.id_kind = PROTO_ASYNC_GLOBAL, a.id = e->global_id;
   else if (e->has_local_id) a.id_kind = PROTO_ASYNC_LOCAL, a.id = e->local_id;
