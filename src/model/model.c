@@ -394,6 +394,25 @@ static int model_new_track(trace_context *ctx, const model_track_spec *s,
   return WEFT_OK;
 }
 
+/* Notes a set a row stopped using (see model_args_collect_replaced); if it
+ * cannot be noted, the set is kept. */
+static void model_args_note_replaced(trace_context *ctx, int64_t old, int64_t now) {
+  if (old >= 0 && old != now) (void)VEC_PUSH(ctx->model.replaced_arg_sets, old);
+}
+
+void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dims, int64_t src) {
+  storage_table *t = ctx_table(ctx, TABLE_TRACK);
+  if (dims >= 0) {
+    model_args_note_replaced(ctx, storage_get_i64_or(t, TRACK_dimension_arg_set_id, track, -1),
+                             dims);
+    storage_set_i64(t, TRACK_dimension_arg_set_id, track, dims);
+  }
+  if (src >= 0) {
+    model_args_note_replaced(ctx, storage_get_i64_or(t, TRACK_source_arg_set_id, track, -1), src);
+    storage_set_i64(t, TRACK_source_arg_set_id, track, src);
+  }
+}
+
 int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track) {
   uint64_t key = model_track_key(spec);
@@ -562,9 +581,7 @@ void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set) {
   if (arg_set < 0) return;
   int64_t old = storage_get_i64_or(t, SLICE_arg_set_id, slice, -1);
   storage_set_i64(t, SLICE_arg_set_id, slice, arg_set);
-  /* the old set may be left unused: collected when loading ends (if it
-   * cannot be noted, it is kept) */
-  if (old >= 0 && old != arg_set) (void)VEC_PUSH(ctx->model.replaced_arg_sets, old);
+  model_args_note_replaced(ctx, old, arg_set); /* may be left unused */
 }
 
 /* ---- chrome raw events ---- */

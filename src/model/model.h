@@ -153,6 +153,10 @@ typedef struct model_track_spec {
   const char *source;     /* source arg {source: <this>}; NULL for none */
 } model_track_spec;
 void model_track_spec_init(model_track_spec *s);
+/* Replaces a track's dimension / source arg sets (-1: keeps that one); a
+ * replaced set no row uses any more leaves the args table when loading
+ * ends (model_args_collect_replaced). */
+void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dims, int64_t src);
 /* Finds the track with this identity or creates it. */
 int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track);

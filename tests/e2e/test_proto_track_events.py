@@ -103,9 +103,21 @@ class ProtoTrackEventsTest(e.TempDirTest):
         out = self.query(trace, 'select count(*) from args where arg_set_id not in '
                          '(select arg_set_id from slice where arg_set_id is not null '
                          'union select dimension_arg_set_id from track '
+                         'where dimension_arg_set_id is not null '
                          'union select source_arg_set_id from track '
                          'where source_arg_set_id is not null)')
         self.assertEqual(out, '"count(*)"\n0\n')
+
+    def test_process_track_end_keeps_begin_thread(self):
+        trace = self.encode('process_track_end')
+        # the end comes from another thread: the slice keeps the begin's,
+        # and the track's own dimension set is the only one of the track
+        out = self.query(trace, 'select a.key, a.display_value from slice s '
+                         'join args a using(arg_set_id)')
+        self.assertEqual(out, '"key","display_value"\n'
+                         '"legacy_event.passthrough_utid","2"\n')
+        out = self.query(trace, "select count(*) from args where key = 'upid'")
+        self.assertEqual(out, '"count(*)"\n1\n')
 
     def test_packets_needing_lost_incremental_state_are_skipped(self):
         trace = self.encode('incremental_state')

@@ -475,11 +475,14 @@ static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint64_t type,
  * ('R') event, and the sequence's thread for an event on a track of that
  * thread's process or on a global descriptor track. */
 static int proto_event_legacy_args(proto_parse_ctx *p, const proto_event *e,
-                                   const proto_track_ref *ref) {
+                                   const proto_track_ref *ref, int ending) {
+  static const char passthrough[] = "legacy_event.passthrough_utid";
   trace_context *ctx = p->f->ctx;
   proto_import_state *st = p->f->state;
   const proto_seq *seq = &st->seqs.data[p->info->seq];
   int rc = WEFT_OK;
+  /* an ended slice keeps the thread its begin named */
+  if (ending && model_args_pending_has(ctx, passthrough, sizeof passthrough - 1)) ref = NULL;
   if (ref && ref->utid < 0 && seq->has_thread && (ref->upid >= 0 || ref->uuid != 0)) {
     uint32_t utid;
     rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
@@ -499,7 +502,7 @@ static int proto_event_args(proto_parse_ctx *p, proto_span msg, const proto_even
                             const proto_track_ref *ref, int64_t *arg_set) {
   *arg_set = -1;
   int rc = e->has_args ? proto_args_track_event(p->f, p->info, msg) : WEFT_OK;
-  if (!rc) rc = proto_event_legacy_args(p, e, ref);
+  if (!rc) rc = proto_event_legacy_args(p, e, ref, 0);
   if (rc) { model_args_discard(p->f->ctx); return rc; }
   return model_args_commit(p->f->ctx, arg_set);
 }
@@ -513,7 +516,7 @@ static int proto_end_args(proto_parse_ctx *p, proto_span msg, const proto_event 
   int rc = model_args_reopen(ctx, storage_get_i64_or(st, SLICE_arg_set_id, slice, -1));
   size_t first = model_args_pending(ctx);
   if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg);
-  if (!rc) rc = proto_event_legacy_args(p, e, ref);
+  if (!rc) rc = proto_event_legacy_args(p, e, ref, 1);
   if (!rc) rc = model_args_merge_from(ctx, first);
   int64_t arg_set = -1;
   if (!rc) rc = model_args_commit(ctx, &arg_set);

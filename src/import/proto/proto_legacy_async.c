@@ -82,8 +82,7 @@ static int proto_async_new_track(import_file *f, const proto_async_key *k, uint3
   if (rc) return rc;
   storage_table *t = ctx_table(ctx, TABLE_TRACK);
   if (name != STRING_NULL) storage_set_str(t, TRACK_name, *track, name);
-  if (dims >= 0) storage_set_i64(t, TRACK_dimension_arg_set_id, *track, dims);
-  if (src >= 0) storage_set_i64(t, TRACK_source_arg_set_id, *track, src);
+  model_track_set_arg_sets(ctx, *track, dims, src);
   if (k->process_scoped) storage_set_i64(t, TRACK_upid, *track, k->upid);
   return WEFT_OK;
 }

@@ -574,8 +574,7 @@ static int proto_tracks_create(import_file *f, proto_tracks *t, int64_t i,
       int64_t dims = -1, src = -1;
       rc = proto_tracks_dims_commit(ctx, &p->dims, &dims);
       if (!rc) rc = proto_tracks_source_commit(ctx, t, &r, p->is_root_args, seq_id, &src);
-      if (!rc && dims >= 0) storage_set_i64(tt, TRACK_dimension_arg_set_id, track, dims);
-      if (!rc && src >= 0) storage_set_i64(tt, TRACK_source_arg_set_id, track, src);
+      if (!rc) model_track_set_arg_sets(ctx, track, dims, src);
       if (!rc && r.is_state) rc = proto_state_track_mark(ctx, track);
     }
   }
