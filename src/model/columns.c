@@ -80,27 +80,8 @@ int model_cpu_frequency(trace_context *ctx, uint32_t cpu_row, int64_t freq) {
   return WEFT_OK;
 }
 
-int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, int64_t arg_set) {
-  storage_table *t = ctx_table(ctx, TABLE_CHROME_RAW);
-  uint32_t row;
-  int rc = storage_table_append(t, &row);
-  if (rc) return rc;
-  storage_set_i64(t, CHROME_RAW_ts, row, ts);
-  storage_set_str(t, CHROME_RAW_name, row, name);
-  storage_set_i64(t, CHROME_RAW_utid, row, 0);
-  if (arg_set >= 0) storage_set_i64(t, CHROME_RAW_arg_set_id, row, arg_set);
-  return WEFT_OK;
-}
-
 void model_track_set_name(trace_context *ctx, uint32_t track, string_id name) {
   if (name != STRING_NULL) storage_set_str(ctx_table(ctx, TABLE_TRACK), TRACK_name, track, name);
-}
-
-void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dimensions,
-                              int64_t source) {
-  storage_table *t = ctx_table(ctx, TABLE_TRACK);
-  if (dimensions >= 0) storage_set_i64(t, TRACK_dimension_arg_set_id, track, dimensions);
-  if (source >= 0) storage_set_i64(t, TRACK_source_arg_set_id, track, source);
 }
 
 void model_track_set_upid(trace_context *ctx, uint32_t track, uint32_t upid) {

@@ -45,15 +45,7 @@ void model_cpu_set_info(trace_context *ctx, uint32_t row, string_id processor,
 /* A cpu_available_frequencies row. */
 int model_cpu_frequency(trace_context *ctx, uint32_t cpu_row, int64_t freq);
 
-/* ---- Chrome's legacy raw events ---- */
-
-/* A __intrinsic_chrome_raw row (utid 0). */
-int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, int64_t arg_set);
-
 void model_track_set_name(trace_context *ctx, uint32_t track, string_id name);
-/* A track's dimension and source arg sets (-1: leave). */
-void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dimensions,
-                              int64_t source);
 void model_track_set_upid(trace_context *ctx, uint32_t track, uint32_t upid);
 
 /* The arg set column of row `row` of `table` (a sort-index hint of a thread

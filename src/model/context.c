@@ -1,5 +1,6 @@
 /* The trace context: set-up, tear-down and small shared helpers. */
 #include "model/context.h"
+#include "model/model.h"
 
 #include <assert.h>
 
@@ -287,7 +288,8 @@ int ctx_finalize_tables(trace_context *ctx) {
   storage_table *b = ctx_table(ctx, TABLE_TRACE_BOUNDS);
   storage_table_clear(b);
   uint32_t row;
-  int rc = storage_table_append(b, &row);
+  int rc = model_args_collect_replaced(ctx);
+  if (!rc) rc = storage_table_append(b, &row);
   if (rc) return rc;
   storage_set_i64(b, TRACE_BOUNDS_start_ts, row, ctx->has_bounds ? ctx->bounds_start : 0);
   storage_set_i64(b, TRACE_BOUNDS_end_ts, row, ctx->has_bounds ? ctx->bounds_end : 0);

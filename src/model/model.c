@@ -5,6 +5,9 @@
 
 #include "model/kslice.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "model/context.h"
 #include "model/flow.h"
 #include "model/sched.h"
@@ -103,6 +106,7 @@ void model_free(model_state *m) {
   for (size_t i = 0; i < m->stack_list.len; i++) VEC_FREE(m->stack_list.data[i].slices);
   VEC_FREE(m->stack_list);
   base_map_free(&m->arg_sets);
+  VEC_FREE(m->replaced_arg_sets);
   base_map_free(&m->cpu_rows);
   VEC_FREE(m->pending_args);
   flow_state_free(m->flow);
@@ -405,6 +409,25 @@ static int model_new_track(trace_context *ctx, const model_track_spec *s,
   return WEFT_OK;
 }
 
+/* Notes a set a row stopped using (see model_args_collect_replaced); if it
+ * cannot be noted, the set is kept. */
+static void model_args_note_replaced(trace_context *ctx, int64_t old, int64_t now) {
+  if (old >= 0 && old != now) (void)VEC_PUSH(ctx->model.replaced_arg_sets, old);
+}
+
+void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dims, int64_t src) {
+  storage_table *t = ctx_table(ctx, TABLE_TRACK);
+  if (dims >= 0) {
+    model_args_note_replaced(ctx, storage_get_i64_or(t, TRACK_dimension_arg_set_id, track, -1),
+                             dims);
+    storage_set_i64(t, TRACK_dimension_arg_set_id, track, dims);
+  }
+  if (src >= 0) {
+    model_args_note_replaced(ctx, storage_get_i64_or(t, TRACK_source_arg_set_id, track, -1), src);
+    storage_set_i64(t, TRACK_source_arg_set_id, track, src);
+  }
+}
+
 int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track) {
   uint64_t key = model_track_key(spec);
@@ -587,8 +610,26 @@ int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
 }
 
 void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set) {
-  if (arg_set >= 0)
-    storage_set_i64(ctx_table(ctx, TABLE_SLICE), SLICE_arg_set_id, slice, arg_set);
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  if (arg_set < 0) return;
+  int64_t old = storage_get_i64_or(t, SLICE_arg_set_id, slice, -1);
+  storage_set_i64(t, SLICE_arg_set_id, slice, arg_set);
+  model_args_note_replaced(ctx, old, arg_set); /* may be left unused */
+}
+
+/* ---- chrome raw events ---- */
+
+int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t utid,
+                     int64_t arg_set) {
+  storage_table *t = ctx_table(ctx, TABLE_CHROME_RAW);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, CHROME_RAW_ts, row, ts);
+  storage_set_str(t, CHROME_RAW_name, row, name);
+  storage_set_i64(t, CHROME_RAW_utid, row, utid);
+  if (arg_set >= 0) storage_set_i64(t, CHROME_RAW_arg_set_id, row, arg_set);
+  return WEFT_OK;
 }
 
 /* ---- counters ---- */
@@ -757,7 +798,65 @@ void model_args_update_from(trace_context *ctx, size_t first) {
   m->pending_args.len = out;
 }
 
+/* The index of key "p[i]..." when it starts with prefix p (plen bytes,
+ * up to its first '['), else -1; *rest: what follows "]". */
+static int64_t model_arg_index_after(const char *key, size_t len, const char *p, size_t plen,
+                                     size_t *rest) {
+  if (len <= plen + 2 || memcmp(key, p, plen) != 0 || key[plen] != '[') return -1;
+  int64_t v = 0;
+  size_t i = plen + 1;
+  for (; i < len && key[i] >= '0' && key[i] <= '9' && v < INT32_MAX; i++) v = v * 10 + (key[i] - '0');
+  if (i == plen + 1 || i >= len || key[i] != ']') return -1;
+  *rest = i + 1;
+  return v;
+}
+
+/* Shifts the first index of pending arg i past the elements that args
+ * before `first` have in the same array. */
+static int model_arg_continue_array(trace_context *ctx, size_t first, size_t i) {
+  model_state *m = &ctx->model;
+  const char *key = base_string_pool_get(&ctx->strings, m->pending_args.data[i].key);
+  size_t len = base_string_pool_len(&ctx->strings, m->pending_args.data[i].key);
+  const char *open = memchr(key, '[', len);
+  if (!open) return WEFT_OK;
+  size_t plen = (size_t)(open - key), rest;
+  int64_t index = model_arg_index_after(key, len, key, plen, &rest), next = 0;
+  if (index < 0) return WEFT_OK;
+  for (size_t j = 0; j < first; j++) {
+    string_id k = m->pending_args.data[j].key;
+    size_t r;
+    int64_t e = model_arg_index_after(base_string_pool_get(&ctx->strings, k),
+                                      base_string_pool_len(&ctx->strings, k), key, plen, &r);
+    if (e >= next) next = e + 1;
+  }
+  if (next == 0) return WEFT_OK;
+  char buf[1100];
+  int n = snprintf(buf, sizeof buf, "%.*s[%lld]%.*s", (int)plen, key,
+                   (long long)(index + next), (int)(len - rest), key + rest);
+  if (n < 0 || (size_t)n >= sizeof buf) return WEFT_OK;
+  return ctx_intern(ctx, buf, (size_t)n, &m->pending_args.data[i].key);
+}
+
+int model_args_merge_from(trace_context *ctx, size_t first) {
+  /* a shift reads only the args before `first`: rewriting in place is safe */
+  for (size_t i = first; i < ctx->model.pending_args.len; i++) {
+    int rc = model_arg_continue_array(ctx, first, i);
+    if (rc) return rc;
+  }
+  model_args_update_from(ctx, first);
+  return WEFT_OK;
+}
+
 size_t model_args_pending(const trace_context *ctx) { return ctx->model.pending_args.len; }
+
+int model_args_pending_has(trace_context *ctx, const char *key, size_t key_len) {
+  string_id id;
+  if (ctx_intern(ctx, key, key_len, &id)) return 0;
+  const model_state *m = &ctx->model;
+  for (size_t i = 0; i < m->pending_args.len; i++)
+    if (m->pending_args.data[i].key == id) return 1;
+  return 0;
+}
 
 int model_args_commit(trace_context *ctx, int64_t *arg_set) {
   model_state *m = &ctx->model;

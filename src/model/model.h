@@ -59,6 +59,7 @@ typedef struct model_state {
   VEC(uint32_t) stack_by_track; /* track id -> index into `stack_list` + 1, 0: none */
   VEC(struct model_stack) stack_list;
   base_map arg_sets;       /* hash of an arg set -> arg_set_id */
+  VEC(int64_t) replaced_arg_sets; /* sets a slice stopped using (args_gc.c) */
   base_map cpu_rows;       /* ucpu + 1 -> its __intrinsic_cpu row */
   uint32_t next_arg_set;
   VEC(struct model_arg) pending_args;
@@ -165,6 +166,10 @@ typedef struct model_track_spec {
   const char *source;     /* source arg {source: <this>}; NULL for none */
 } model_track_spec;
 void model_track_spec_init(model_track_spec *s);
+/* Replaces a track's dimension / source arg sets (-1: keeps that one); a
+ * replaced set no row uses any more leaves the args table when loading
+ * ends (model_args_collect_replaced). */
+void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dims, int64_t src);
 /* Finds the track with this identity or creates it. */
 int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track);
@@ -195,6 +200,10 @@ int model_slice_complete(trace_context *ctx, uint32_t track, int64_t ts,
 /* Sets a slice's arg_set_id (args known only at the end). */
 void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set);
 
+/* ---- chrome raw events (legacy events kept for JSON export) ---- */
+int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t utid,
+                     int64_t arg_set);
+
 /* ---- counters ---- */
 int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
                   int64_t arg_set);
@@ -216,11 +225,22 @@ int model_args_commit(trace_context *ctx, int64_t *arg_set);
 /* Puts the args of an existing set back into the pending args (before any
  * added next), so that a set can be extended into a new one; -1: none. */
 int model_args_reopen(trace_context *ctx, int64_t arg_set);
+/* Once loading ends: drops the arg sets slices stopped using (an end
+ * event's args joined to the begin's make a new set) that no row refers
+ * to (args_gc.c). */
+int model_args_collect_replaced(trace_context *ctx);
 /* How many args are pending. */
 size_t model_args_pending(const trace_context *ctx);
+/* 1 if a pending arg has this key. */
+int model_args_pending_has(trace_context *ctx, const char *key, size_t key_len);
 /* Pending args from index `first` on whose key an earlier pending arg has
  * replace that arg's value (in its place) instead of being added. */
 void model_args_update_from(trace_context *ctx, size_t first);
+/* The same, after renumbering arrays that continue: a pending arg from
+ * `first` on whose key starts "a[i]" where earlier pending args have
+ * elements of array "a" becomes "a[n + i]", n the array's next index then
+ * (an end event's array elements follow its begin's). */
+int model_args_merge_from(trace_context *ctx, size_t first);
 void model_args_discard(trace_context *ctx);
 
 #endif

@@ -113,7 +113,7 @@
  * runs to the next state of the same track, 0 for the last. */
 #define STATE_COLUMNS(C, T)                                           \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, dur, I64, 0) C(T, track_id, I64, 0) \
-  C(T, value, STR, 0) C(T, arg_set_id, I64, N)
+  C(T, category, STR, 0) C(T, value, STR, 0) C(T, arg_set_id, I64, N)
 
 /* Chrome legacy events kept for JSON export (ChromeEventBundle metadata,
  * legacy ftrace output, legacy user JSON traces); the payload is in args. */

@@ -45,9 +45,15 @@ static void test_track_event_packets(void) {
   CHECK_EQ_INT(b.seq_id, 7);
   CHECK_EQ_INT(b.span_len, te.n);
   CHECK(memcmp(pkt.b + b.span_off, te.b, te.n) == 0);
-  /* sequence_flags without "cleared" leaves the head as it is. */
+  /* sequence_flags without "cleared": SEQ_NEEDS_INCREMENTAL_STATE rides
+   * in the brief (brief_checked: its head has needs_state). */
   pb_int(&pkt, PROTO_TRACE_PACKET_SEQUENCE_FLAGS, 2);
-  CHECK_EQ_INT(brief_checked(&pkt).kind, PROTO_BRIEF_TRACK_EVENT);
+  CHECK_EQ_INT(brief_checked(&pkt).kind, PROTO_BRIEF_TRACK_EVENT | PROTO_BRIEF_NEEDS_STATE);
+  proto_span span = {pkt.b, pkt.n};
+  proto_packet_head h;
+  proto_brief nb = brief_checked(&pkt);
+  proto_head_of_brief(&nb, span, &h);
+  CHECK_EQ_INT(h.needs_state, 1);
 }
 
 /* Anything more in the head, or legacy time in the event: no brief. */

@@ -9,6 +9,7 @@
 #include "model/context.h"
 #include "import/proto/proto_descriptor.h"
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_json_value.h"
 #include "model/model.h"
 
 /* DebugAnnotation.NestedValue fields. */
@@ -345,6 +346,12 @@ static int args_debug_value(proto_args *a, proto_span ann, int *added) {
     rc = args_debug_array(a, ann, added);
     a->depth--;
     return rc;
+  } else if (ARGS_HAS(PROTO_DEBUG_ANNOTATION_LEGACY_JSON_VALUE, l)) {
+    proto_span s = f[PROTO_DEBUG_ANNOTATION_LEGACY_JSON_VALUE].span;
+    rc = proto_json_value_args(a->f->ctx, a->key, a->len, sizeof a->key,
+                               (const char *)s.data, s.len, added);
+    a->depth--;
+    return rc;
   } else if (ARGS_HAS(PROTO_DEBUG_ANNOTATION_NESTED_VALUE, l)) {
     rc = args_nested_value(a, f[PROTO_DEBUG_ANNOTATION_NESTED_VALUE].span, added);
     a->depth--;
@@ -595,14 +602,15 @@ int proto_args_field(uint32_t number) {
       1ull << 4 | 1ull << 5 | 1ull << 21 | 1ull << 24 | 1ull << 25 | 1ull << 26 |
       1ull << 27 | 1ull << 28 | 1ull << 29 | 1ull << 32 | 1ull << 33 | 1ull << 34 |
       1ull << 35 | 1ull << 38 | 1ull << 39 | 1ull << 40 | 1ull << 41 | 1ull << 43 |
-      1ull << 49 | 1ull << 50;
+      1ull << 49 | 1ull << 50 | 1ull << 52 | 1ull << 53;
   return (int)(fields >> number & 1);
 }
 
 /* What one walk of a TrackEvent found of the fields args come from. */
 typedef struct args_event_fields {
-  proto_field source_iid, task, log, histogram;
+  proto_field source_iid, task, log, histogram, correlation;
   int has_source_iid, has_task, has_log, has_histogram, has_annotations, has_other;
+  int has_correlation;
 } args_event_fields;
 
 static void args_event_scan(proto_span event, args_event_fields *ef) {
@@ -624,9 +632,31 @@ static void args_event_scan(proto_span event, args_event_fields *ef) {
         if (len) ef->histogram = fl, ef->has_histogram = 1;
         ef->has_other = 1;
         break;
+      case PROTO_TRACK_EVENT_CORRELATION_ID:
+      case PROTO_TRACK_EVENT_CORRELATION_ID_STR:
+        ef->correlation = fl, ef->has_correlation = 1;
+        break;
       default: ef->has_other |= proto_args_field(fl.number); break;
     }
   }
+}
+
+/* "correlation_id": "tp:#<id>", or the string (the interned form,
+ * correlation_id_str_iid, is not read). */
+static int args_correlation(proto_args *a, const proto_field *fl) {
+  size_t saved;
+  int rc = WEFT_OK;
+  if (!args_enter(a, "correlation_id", 14, &saved)) return WEFT_OK;
+  if (fl->number == PROTO_TRACK_EVENT_CORRELATION_ID && fl->wire_type == PROTO_WIRE_VARINT) {
+    char buf[32];
+    int n = snprintf(buf, sizeof buf, "tp:#%llu", (unsigned long long)fl->value);
+    rc = args_str(a, buf, (size_t)n);
+  } else if (fl->number == PROTO_TRACK_EVENT_CORRELATION_ID_STR &&
+             fl->wire_type == PROTO_WIRE_LEN) {
+    rc = args_str(a, fl->span.data, fl->span.len);
+  }
+  args_leave(a, saved);
+  return rc;
 }
 
 /* The args of the fields handled on their own, in Perfetto's order. */
@@ -641,6 +671,7 @@ static int args_event_specials(proto_args *a, const args_event_fields *ef) {
   if (!rc && ef->has_task) rc = args_task_execution(a, ef->task.span);
   if (!rc && ef->has_log) rc = args_log_message(a, ef->log.span);
   if (!rc && ef->has_histogram) rc = args_histogram_name(a, ef->histogram.span);
+  if (!rc && ef->has_correlation) rc = args_correlation(a, &ef->correlation);
   return rc;
 }
 

@@ -97,7 +97,7 @@ static int chrome_raw_row(trace_context *ctx, int64_t ts, const char *name) {
   int64_t args = -1;
   int rc = model_args_commit(ctx, &args);
   if (!rc) rc = ctx_intern(ctx, name, strlen(name), &name_id);
-  return rc ? rc : model_chrome_raw(ctx, ts, name_id, args);
+  return rc ? rc : model_chrome_raw(ctx, ts, name_id, 0, args);
 }
 
 static int chrome_bundle_metadata(import_file *f, proto_misc_state *m, int64_t ts,

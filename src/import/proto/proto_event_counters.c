@@ -116,12 +116,14 @@ static int proto_extra_write(import_file *f, const proto_packet_info *info, int6
   return WEFT_OK;
 }
 
-static int proto_thread_counter(import_file *f, uint32_t utid, const char *name, int64_t ts,
-                                double v) {
+/* A counter of the event's thread: `type` is Perfetto's classification of
+ * the track ("thread_time", "thread_instructions"). */
+static int proto_thread_counter(import_file *f, uint32_t utid, const char *name,
+                                const char *type, int64_t ts, double v) {
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.name = name;
-  spec.type = "thread_counter";
+  spec.type = type;
   spec.is_counter = 1;
   spec.utid = utid;
   spec.machine = (uint32_t)storage_get_i64_or(ctx_table(f->ctx, TABLE_THREAD),
@@ -158,8 +160,16 @@ int proto_event_counters(import_file *f, const proto_packet_info *info, int64_t 
       default: break;
     }
   }
+  /* the thread's own counters first, then the extra ones, as Perfetto */
   int rc = WEFT_OK;
-  if (ints.n_values) {
+  if (utid >= 0 && has_thread_time && thread_time_us < INT64_MAX / 1000 &&
+      thread_time_us > -INT64_MAX / 1000)
+    rc = proto_thread_counter(f, (uint32_t)utid, "thread_time", "thread_time", ts,
+                              (double)(thread_time_us * 1000));
+  if (!rc && utid >= 0 && has_instructions)
+    rc = proto_thread_counter(f, (uint32_t)utid, "thread_instruction_count",
+                              "thread_instructions", ts, (double)instructions);
+  if (!rc && ints.n_values) {
     proto_extra_default_uuids(info, PROTO_TRACK_EVENT_DEFAULTS_EXTRA_COUNTER_TRACK_UUIDS, &ints);
     rc = proto_extra_write(f, info, ts, &ints);
   }
@@ -168,10 +178,5 @@ int proto_event_counters(import_file *f, const proto_packet_info *info, int64_t 
                               &doubles);
     rc = proto_extra_write(f, info, ts, &doubles);
   }
-  if (utid < 0) return rc;
-  if (!rc && has_thread_time && thread_time_us < INT64_MAX / 1000 && thread_time_us > -INT64_MAX / 1000)
-    rc = proto_thread_counter(f, (uint32_t)utid, "thread_time", ts, (double)(thread_time_us * 1000));
-  if (!rc && has_instructions)
-    rc = proto_thread_counter(f, (uint32_t)utid, "thread_instruction_count", ts, (double)instructions);
   return rc;
 }

@@ -23,6 +23,7 @@ int proto_head_read(proto_span pkt, proto_packet_head *h) {
       case PROTO_TRACE_PACKET_INCREMENTAL_STATE_CLEARED: if (fl.value) h->cleared = 1; break;
       case PROTO_TRACE_PACKET_SEQUENCE_FLAGS:
         if (fl.value & PROTO_SEQ_INCREMENTAL_STATE_CLEARED) h->cleared = 1;
+        if (fl.value & PROTO_SEQ_NEEDS_INCREMENTAL_STATE) h->needs_state = 1;
         break;
       case PROTO_TRACE_PACKET_TRACE_PACKET_DEFAULTS:
         if (is_len) { h->defaults = fl.span; h->has_defaults = 1; }
@@ -85,7 +86,7 @@ static void proto_head_plain(proto_packet_head *h, int64_t ts, int has_ts, uint3
 
 void proto_head_of_brief(const proto_brief *b, proto_span pkt, proto_packet_head *h) {
   proto_span span = {pkt.data + b->span_off, b->span_len};
-  if (b->kind == PROTO_BRIEF_TRACK_EVENT) {
+  if ((b->kind & PROTO_BRIEF_KIND_MASK) == PROTO_BRIEF_TRACK_EVENT) {
     proto_head_plain(h, b->ts, 1, b->seq_id);
     h->track_event = span;
     h->track_events = 1;
@@ -96,6 +97,7 @@ void proto_head_of_brief(const proto_brief *b, proto_span pkt, proto_packet_head
     h->ftrace = span;
     h->has_ftrace = 1;
   }
+  h->needs_state = (b->kind & PROTO_BRIEF_NEEDS_STATE) != 0;
 }
 
 /* The span's place in the packet, if a brief can hold it. */
@@ -120,6 +122,7 @@ proto_brief proto_brief_of(const proto_packet_head *h, proto_span pkt) {
   } else {
     return (proto_brief){0};
   }
+  if (h->needs_state) b.kind |= PROTO_BRIEF_NEEDS_STATE;
   /* Only if the head is exactly the one the brief stands for. */
   proto_packet_head back;
   proto_head_of_brief(&b, pkt, &back);

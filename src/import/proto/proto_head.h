@@ -17,6 +17,7 @@ typedef struct proto_packet_head {
   uint32_t seq_id;
   uint64_t raw_machine;  /* TracePacket.machine_id, 0 when absent */
   int has_ts, has_clock_id, cleared, relevant;
+  int needs_state; /* sequence_flags has SEQ_NEEDS_INCREMENTAL_STATE */
   proto_span defaults, interned, snapshot, compressed, remote_sync, track_desc;
   int has_defaults, has_interned, has_snapshot, has_compressed, has_remote_sync;
   proto_span ftrace, service;
@@ -43,6 +44,11 @@ enum proto_brief_kind {
                               scan: span_len is the inflation's index in
                               the scan result (proto_scanned_inflated) */
 };
+
+/* Or'ed into a brief's kind: the packet's sequence_flags has
+ * SEQ_NEEDS_INCREMENTAL_STATE (its only other field a brief keeps). */
+#define PROTO_BRIEF_NEEDS_STATE 0x100
+#define PROTO_BRIEF_KIND_MASK 0xff
 
 /* 24 bytes; offsets inside the packet, so independent of where it lies. */
 typedef struct proto_brief {

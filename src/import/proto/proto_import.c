@@ -464,6 +464,10 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   }
   else if (h.dropped)
     seq->state_valid = 0;
+  if (h.needs_state && !seq->state_valid) { /* its interned data, defaults... are gone */
+    rc = import_stat(f, stat_packet_skipped_seq_needs_incremental_state_invalid, 1);
+    return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+  }
   if (h.has_defaults) proto_seq_set_defaults(seq, proto_input_keep(f, h.defaults));
   if (h.has_interned) {
     rc = proto_intern_data(f, seq_idx, h.interned);

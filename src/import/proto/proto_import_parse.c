@@ -9,6 +9,9 @@
 #include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_args.h"
 #include "import/proto/proto_import.h"
+#include "import/proto/proto_legacy_async.h"
+#include "import/proto/proto_legacy_raw.h"
+#include "model/columns.h"
 #include "import/proto/proto_process_tree.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
@@ -72,13 +75,15 @@ static int proto_sort_index_hint(trace_context *ctx, schema_table_id table, int 
   int64_t args;
   int rc = model_arg_int(ctx, key, strlen(key), MODEL_ARG_INT, value);
   if (!rc) rc = model_args_commit(ctx, &args);
-  if (!rc && args >= 0) storage_set_i64(ctx_table(ctx, table), (size_t)column, row, args);
+  if (!rc) model_row_set_arg_set(ctx, table, (size_t)column, row, args);
   return rc;
 }
 
 /* A TrackDescriptor at its trace time: resolves the track's thread/process
  * (proto_tracks.h; the track row itself is made on first use) and applies
- * the thread/process names and sort hints it carries. */
+ * the thread/process names it carries and, when the root descriptor orders
+ * processes / threads explicitly, its sibling_order_rank as their sort
+ * index hint. */
 static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
   trace_context *ctx = p->f->ctx;
   proto_import_state *st = p->f->state;
@@ -99,7 +104,7 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
                     PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
     uint32_t utid = (uint32_t)ref.utid;
     if (d.has_name) rc = model_thread_set_name(ctx, utid, (const char *)d.name.data, d.name.len);
-    if (!rc && has_rank)
+    if (!rc && has_rank && st->track_model.thread_ranked)
       rc = proto_sort_index_hint(ctx, TABLE_THREAD, THREAD_arg_set_id, utid,
                                  "thread_sort_index_hint", rank);
   } else if (ref.upid >= 0 &&
@@ -111,9 +116,10 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
                                      &fl) == 1 && fl.wire_type == PROTO_WIRE_LEN;
     rc = proto_process_descriptor_apply(p->f, &st->misc, upid, process,
                                         has_chrome ? &fl.span : NULL);
-    if (!rc && has_rank) /* joins the process args (model_process_args_add) */
+    int ranked = has_rank && st->track_model.process_ranked;
+    if (!rc && ranked) /* joins the process args (model_process_args_add) */
       rc = model_arg_int(ctx, "process_sort_index_hint", 23, MODEL_ARG_INT, rank);
-    if (!rc && has_rank) rc = model_process_args_add(ctx, upid);
+    if (!rc && ranked) rc = model_process_args_add(ctx, upid);
   }
   return rc;
 }
@@ -165,6 +171,11 @@ typedef struct proto_event {
   int has_legacy, has_phase, has_pid_override, has_tid_override, has_duration;
   uint64_t phase, scope;
   int64_t pid_override, tid_override, duration_us;
+  uint64_t unscoped_id, global_id, local_id, legacy_name_iid;
+  int has_unscoped_id, has_global_id, has_local_id, has_id_scope;
+  proto_span id_scope;
+  int64_t passthrough_utid; /* the thread a legacy global/process instant
+                               was emitted on, or -1 */
   /* what the later steps read, learned in the same pass */
   int has_counters;    /* a field proto_event_counters reads */
   int has_args; /* a field that args are derived from (proto_args.h) */
@@ -179,9 +190,17 @@ static void proto_legacy_read(proto_span msg, proto_event *e) {
   e->has_legacy = 1;
   proto_reader_init_span(&r, msg);
   while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_LEGACY_EVENT_ID_SCOPE && fl.wire_type == PROTO_WIRE_LEN) {
+      e->id_scope = fl.span;
+      e->has_id_scope = 1;
+    }
     if (fl.wire_type != PROTO_WIRE_VARINT) continue;
     switch (fl.number) {
       case PROTO_LEGACY_EVENT_PHASE: e->phase = fl.value; e->has_phase = 1; break;
+      case PROTO_LEGACY_EVENT_UNSCOPED_ID: e->unscoped_id = fl.value; e->has_unscoped_id = 1; break;
+      case PROTO_LEGACY_EVENT_NAME_IID: e->legacy_name_iid = fl.value; break;
+      case PROTO_LEGACY_EVENT_GLOBAL_ID: e->global_id = fl.value; e->has_global_id = 1; break;
+      case PROTO_LEGACY_EVENT_LOCAL_ID: e->local_id = fl.value; e->has_local_id = 1; break;
       case PROTO_LEGACY_EVENT_DURATION_US: e->duration_us = (int64_t)fl.value; e->has_duration = 1; break;
       case PROTO_LEGACY_EVENT_INSTANT_EVENT_SCOPE: e->scope = fl.value; break;
       case PROTO_LEGACY_EVENT_PID_OVERRIDE: e->pid_override = proto_field_int32(&fl); e->has_pid_override = 1; break;
@@ -244,6 +263,9 @@ static void proto_event_read(proto_span msg, proto_event *e) {
     }
   }
   proto_flow_hint_end(&e->flow, more);
+  /* a name_iid of 0 or none: the legacy event's */
+  if (e->legacy_name_iid && !e->name_iid) e->name_iid = e->legacy_name_iid, e->has_name_iid = 1;
+  e->passthrough_utid = -1;
 }
 
 /* Adds the interned categories of a category_iids field (packed or not). */
@@ -327,11 +349,19 @@ static int proto_sequence_ids(proto_parse_ctx *p, int64_t *pid, int64_t *tid) {
   return 1;
 }
 
+/* The pseudo thread (tid -1) of a legacy event's pid_override, in that
+ * process, whose main thread is made too (Perfetto's thread for it). */
+static int proto_override_thread(proto_parse_ctx *p, int64_t pid, uint32_t *utid) {
+  uint32_t main_utid;
+  int rc = model_thread_in_process(p->f->ctx, p->machine, pid, pid, &main_utid);
+  return rc ? rc : model_thread_in_process(p->f->ctx, p->machine, -1, pid, utid);
+}
+
 /* Legacy track selection: pid/tid overrides (any event) and, for events
  * typed only by a legacy phase on the default track, instant scopes and the
  * sequence's thread. Returns 0 with *track set, 1 if not applicable, or a
  * WEFT_E* error. */
-static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, int on_default,
+static int proto_legacy_track(proto_parse_ctx *p, proto_event *e, int on_default,
                               uint32_t *track) {
   trace_context *ctx = p->f->ctx;
   uint32_t utid, upid;
@@ -344,27 +374,31 @@ static int proto_legacy_track(proto_parse_ctx *p, const proto_event *e, int on_d
     return rc ? rc : model_thread_track(ctx, utid, track);
   }
   if (e->has_pid_override && on_default) { /* a process-wide pseudo thread (tid -1) */
-    int rc = model_thread_in_process(ctx, p->machine, UINT32_MAX, e->pid_override, &utid);
+    int rc = proto_override_thread(p, e->pid_override, &utid);
     return rc ? rc : model_thread_track(ctx, utid, track);
   }
   if (e->has_type || !e->has_phase || (e->has_track && e->track_uuid != 0)) return 1;
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.machine = p->machine;
-  if (e->scope == 1) { /* global */
+  spec.source = "chrome";
+  int has_ids = proto_sequence_ids(p, &pid, &tid);
+  int rc = has_ids ? model_thread_in_process(ctx, p->machine, tid, pid, &utid) : WEFT_OK;
+  if (rc) return rc;
+  if (e->scope == 1) { /* global; the thread is passed through in an arg */
+    if (has_ids) e->passthrough_utid = utid;
     spec.type = "legacy_chrome_global_instants";
-    spec.name = "Global Legacy Events";
     return model_track(ctx, &spec, track);
   }
-  if (!proto_sequence_ids(p, &pid, &tid)) return 1;
+  if (!has_ids) return 1;
   if (e->scope == 2) { /* process: the live process of the sequence's pid */
-    int rc = model_process(ctx, p->machine, pid, &upid);
+    e->passthrough_utid = utid;
+    rc = model_process(ctx, p->machine, pid, &upid);
     spec.type = "chrome_process_instant";
     spec.upid = upid;
     return rc ? rc : model_track(ctx, &spec, track);
   }
-  int rc = model_thread_in_process(ctx, p->machine, tid, pid, &utid);
-  return rc ? rc : model_thread_track(ctx, utid, track);
+  return model_thread_track(ctx, utid, track);
 }
 
 /* The event's `name` string interned (once per event). */
@@ -383,10 +417,11 @@ static string_id proto_event_name(proto_parse_ctx *p, proto_event *e, int *rc) {
   proto_import_state *st = p->f->state;
   string_id name = STRING_NULL;
   *rc = WEFT_OK;
-  if (e->has_name) *rc = proto_event_intern_name(p->f->ctx, e, &name);
-  else if (e->has_name_iid)
+  if (e->has_name_iid && e->name_iid) /* an interned name wins */
     name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
                           e->name_iid);
+  else if (e->has_name)
+    *rc = proto_event_intern_name(p->f->ctx, e, &name);
   return name;
 }
 
@@ -437,20 +472,26 @@ static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint64_t type,
 
 /* The args Perfetto adds for its legacy JSON export: the phase of a MARK
  * ('R') event, and the sequence's thread for an event on a track of that
- * thread's process. */
+ * thread's process or on a global descriptor track. */
 static int proto_event_legacy_args(proto_parse_ctx *p, const proto_event *e,
-                                   const proto_track_ref *ref) {
+                                   const proto_track_ref *ref, int ending) {
+  static const char passthrough[] = "legacy_event.passthrough_utid";
   trace_context *ctx = p->f->ctx;
   proto_import_state *st = p->f->state;
   const proto_seq *seq = &st->seqs.data[p->info->seq];
   int rc = WEFT_OK;
-  if (ref && ref->upid >= 0 && ref->utid < 0 && seq->has_thread) {
+  /* an ended slice keeps the thread its begin named */
+  if (ending && model_args_pending_has(ctx, passthrough, sizeof passthrough - 1)) ref = NULL;
+  if (ref && ref->utid < 0 && seq->has_thread && (ref->upid >= 0 || ref->uuid != 0)) {
     uint32_t utid;
     rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
-    if (!rc && storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1) ==
-                   ref->upid)
+    if (!rc && (ref->upid < 0 || storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid,
+                                                    utid, -1) == ref->upid))
       rc = model_arg_int(ctx, "legacy_event.passthrough_utid", 29, MODEL_ARG_UINT, utid);
   }
+  if (!rc && e->passthrough_utid >= 0)
+    rc = model_arg_int(ctx, "legacy_event.passthrough_utid", 29, MODEL_ARG_UINT,
+                       e->passthrough_utid);
   if (!rc && e->has_phase && e->phase == 'R')
     rc = model_arg_string(ctx, "legacy_event.phase", 18, "R", 1, MODEL_ARG_STRING);
   return rc;
@@ -460,7 +501,7 @@ static int proto_event_args(proto_parse_ctx *p, proto_span msg, const proto_even
                             const proto_track_ref *ref, int64_t *arg_set) {
   *arg_set = -1;
   int rc = e->has_args ? proto_args_track_event(p->f, p->info, msg) : WEFT_OK;
-  if (!rc) rc = proto_event_legacy_args(p, e, ref);
+  if (!rc) rc = proto_event_legacy_args(p, e, ref, 0);
   if (rc) { model_args_discard(p->f->ctx); return rc; }
   return model_args_commit(p->f->ctx, arg_set);
 }
@@ -474,13 +515,133 @@ static int proto_end_args(proto_parse_ctx *p, proto_span msg, const proto_event 
   int rc = model_args_reopen(ctx, storage_get_i64_or(st, SLICE_arg_set_id, slice, -1));
   size_t first = model_args_pending(ctx);
   if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg);
-  if (!rc) rc = proto_event_legacy_args(p, e, ref);
-  if (!rc) model_args_update_from(ctx, first);
+  if (!rc) rc = proto_event_legacy_args(p, e, ref, 1);
+  if (!rc) rc = model_args_merge_from(ctx, first);
   int64_t arg_set = -1;
   if (!rc) rc = model_args_commit(ctx, &arg_set);
   else model_args_discard(ctx);
   if (!rc) model_slice_set_args(ctx, slice, arg_set);
   return rc;
+}
+
+/* ---- legacy async events ---- */
+
+/* The thread and process of an event by Perfetto's initial association:
+ * those of its descriptor track, else (no track uuid) the sequence's thread
+ * or the legacy pid/tid overrides; -1 when none. Returns 1 when its track
+ * uuid does not resolve. */
+static int proto_event_owner(proto_parse_ctx *p, const proto_event *e, int64_t *utid,
+                             int64_t *upid) {
+  proto_import_state *st = p->f->state;
+  trace_context *ctx = p->f->ctx;
+  const proto_seq *seq = &st->seqs.data[p->info->seq];
+  uint64_t uuid = e->track_uuid;
+  int has_uuid = e->has_track || proto_default_track_uuid(p->info, &uuid);
+  *utid = *upid = -1;
+  int rc = WEFT_OK;
+  if (has_uuid && uuid != 0) {
+    proto_track_ref ref;
+    rc = proto_tracks_resolve(p->f, &st->track_model, p->machine, uuid, &ref);
+    if (rc) return rc;
+    *utid = ref.utid;
+    *upid = ref.upid;
+  } else if (e->has_pid_override || (seq->has_thread && (!e->has_track || !e->has_type))) {
+    int64_t pid = e->has_pid_override ? e->pid_override : seq->pid;
+    uint32_t u;
+    if (e->has_tid_override || !e->has_pid_override)
+      rc = model_thread_in_process(ctx, p->machine, e->has_tid_override ? e->tid_override
+                                                                        : seq->tid, pid, &u);
+    else
+      rc = proto_override_thread(p, pid, &u);
+    if (!rc) *utid = u;
+  }
+  if (!rc && *utid >= 0)
+    *upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, (size_t)*utid, -1);
+  return rc;
+}
+
+/* The counters an event carries (proto_event_counters), written before its
+ * track is interned, as Perfetto does, for the thread the event is
+ * associated with (none for a legacy global or process-scoped instant). */
+static int proto_event_counters_first(proto_parse_ctx *p, proto_span msg, const proto_event *e) {
+  int64_t utid, upid;
+  int rc = proto_event_owner(p, e, &utid, &upid);
+  if (rc) return rc;
+  if (e->has_phase && (e->phase == 'i' || e->phase == 'I') && (e->scope == 1 || e->scope == 2))
+    utid = -1;
+  return proto_event_counters(p->f, p->info, p->ts, msg, utid);
+}
+
+/* The args of an async event: its source id, the event's own args, the
+ * thread it was emitted on (an ended slice keeps its begin's) and, for the
+ * legacy phases S/T/p, the phase. `ended`: the slice an end event ends, whose
+ * args these join (a key it has takes the new value), or -1. */
+static int proto_async_args(proto_parse_ctx *p, proto_span msg, const proto_event *e,
+                            int64_t source_id, int64_t utid, int64_t ended,
+                            int64_t *arg_set) {
+  static const char passthrough[] = "legacy_event.passthrough_utid";
+  trace_context *ctx = p->f->ctx;
+  int rc = ended >= 0 ? model_args_reopen(ctx, storage_get_i64_or(ctx_table(ctx, TABLE_SLICE),
+                                                                  SLICE_arg_set_id,
+                                                                  (size_t)ended, -1))
+                      : WEFT_OK;
+  size_t first = model_args_pending(ctx);
+  if (!rc) rc = model_arg_int(ctx, "legacy_trace_source_id", 22, MODEL_ARG_INT, source_id);
+  if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg);
+  if (!rc && utid >= 0 && !model_args_pending_has(ctx, passthrough, sizeof passthrough - 1))
+    rc = model_arg_int(ctx, passthrough, sizeof passthrough - 1, MODEL_ARG_UINT, utid);
+  char phase = (char)e->phase;
+  if (!rc && (phase == 'S' || phase == 'T' || phase == 'p'))
+    rc = model_arg_string(ctx, "legacy_event.phase", 18, &phase, 1, MODEL_ARG_STRING);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  if (ended >= 0) rc = model_args_merge_from(ctx, first);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  return model_args_commit(ctx, arg_set);
+}
+
+/* A TrackEvent with a legacy async phase, on its async track. */
+static int proto_async_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
+  proto_import_state *st = p->f->state;
+  trace_context *ctx = p->f->ctx;
+  proto_async_event a = {p->machine, e->phase, PROTO_ASYNC_NO_ID, 0, e->has_id_scope,
+                         e->id_scope, -1, STRING_NULL, STRING_NULL};
+  int64_t utid;
+  int rc = proto_event_owner(p, e, &utid, &a.upid);
+  if (rc) return rc > 0 ? import_stat(p->f, stat_track_event_parser_errors, 1) : rc;
+  if (e->has_unscoped_id) a.id_kind = PROTO_ASYNC_UNSCOPED, a.id = e->unscoped_id;
+  else if (e->has_global_id) a.id_kind = PROTO_ASYNC_GLOBAL, a.id = e->global_id;
+  else if (e->has_local_id) a.id_kind = PROTO_ASYNC_LOCAL, a.id = e->local_id;
+  a.name = proto_event_name(p, e, &rc);
+  if (!rc && e->categories->len)
+    rc = ctx_intern(ctx, e->categories->data, e->categories->len, &a.category);
+  uint32_t track, slice;
+  int64_t source_id = 0, args = -1, ended;
+  if (!rc && e->has_counters) rc = proto_event_counters(p->f, p->info, p->ts, msg, utid);
+  if (!rc) rc = proto_async_track(p->f, &st->track_model.async, &a, &track, &source_id);
+  if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
+  if (rc) return rc;
+  if (e->phase == 'e' || e->phase == 'F') {
+    rc = model_slice_end(ctx, track, p->ts, &ended);
+    if (rc || ended < 0) return rc;
+    slice = (uint32_t)ended;
+    rc = proto_async_args(p, msg, e, source_id, utid, ended, &args);
+    if (!rc) model_slice_set_args(ctx, slice, args);
+    return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
+  }
+  rc = proto_async_args(p, msg, e, source_id, utid, -1, &args);
+  if (rc) return rc;
+  if (e->phase == 'b' || e->phase == 'S')
+    rc = model_slice_begin(ctx, track, p->ts, a.category, a.name, args, &slice);
+  else
+    rc = model_slice_complete(ctx, track, p->ts, 0, a.category, a.name, args, &slice);
+  if (rc || e->phase == 'T' || e->phase == 'p') return rc;
+  return proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
 }
 
 static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
@@ -492,37 +653,37 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   const proto_track_ref *ref = NULL;
   uint64_t uuid = 0;
   proto_event_categories(p, msg, e);
+  if (e->has_phase && proto_async_phase(e->phase)) return proto_async_apply(p, msg, e);
   uint64_t type = e->has_type ? e->type
                  : e->has_phase ? proto_legacy_type(e->phase)
                                 : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
-  int rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
+  int rc = e->has_counters ? proto_event_counters_first(p, msg, e) : WEFT_OK;
+  if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
+  if (!rc) rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
-  if (e->has_counters)
-    rc = proto_event_counters(p->f, p->info, p->ts, msg,
-                              storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid, track, -1));
-  if (rc) return rc;
   if (type == PROTO_TRACK_EVENT_TYPE_COUNTER) {
     if (!is_counter) return WEFT_OK;
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
     if (!e->has_dbl_counter && !e->has_int_counter) return WEFT_OK;
     if (ref) rc = proto_counter_absolute(st, p->info, ref, uuid, &v);
-    if (rc) return rc;
-    return model_counter(ctx, track, p->ts, v, -1);
+    int64_t args = -1;
+    if (!rc) rc = proto_event_args(p, msg, e, ref, &args);
+    return rc ? rc : model_counter(ctx, track, p->ts, v, args);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
     if (!ref || !ref->is_state) return import_stat(p->f, stat_track_event_parser_errors, 1);
-    string_id value = STRING_NULL;
-    if (e->has_name) rc = proto_event_intern_name(ctx, e, &value);
-    else if (e->has_name_iid)
-      value = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
-                             e->name_iid);
-    return rc ? rc : proto_state_push(ctx, &st->misc, track, p->ts, value, -1);
+    string_id value = proto_event_name(p, e, &rc), cat = STRING_NULL;
+    int64_t args = -1;
+    if (!rc && e->categories->len)
+      rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);
+    if (!rc) rc = proto_event_args(p, msg, e, ref, &args);
+    return rc ? rc : proto_state_push(ctx, &st->misc, track, p->ts, cat, value, args, -1);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
     int64_t ended;
     rc = model_slice_end(ctx, track, p->ts, &ended);
     if (rc || ended < 0) return rc;
-    if (e->has_args || (ref && ref->upid >= 0 && ref->utid < 0))
+    if (e->has_args || (ref && ref->utid < 0 && (ref->upid >= 0 || ref->uuid != 0)))
       rc = proto_end_args(p, msg, e, ref, (uint32_t)ended);
     return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, (uint32_t)ended);
   }
@@ -530,13 +691,14 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (type != PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN && type != PROTO_TRACK_EVENT_TYPE_INSTANT &&
       !legacy)
     return WEFT_OK;
-  string_id name = STRING_NULL, cat = STRING_NULL;
-  if (e->has_name) rc = proto_event_intern_name(ctx, e, &name);
-  else if (e->has_name_iid)
-    name = proto_interned(st, p->info->seq, p->info->generation, PROTO_INTERN_EVENT_NAME,
-                          e->name_iid);
+  string_id name = proto_event_name(p, e, &rc), cat = STRING_NULL;
   if (!rc && e->categories->len)
     rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);
+  if (!rc && legacy && proto_legacy_raw_phase(e->phase))
+    return proto_legacy_raw_apply(p->f, p->info, p->ts,
+                                  storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid,
+                                                     track, -1),
+                                  cat, name, msg, e->flow.legacy);
   int64_t args = -1;
   if (!rc) rc = proto_event_args(p, msg, e, ref, &args);
   if (rc) return rc;

@@ -98,9 +98,10 @@ int proto_ftrace_stats_end(const proto_misc_state *m, base_error *err);
 /* ---- state tracks (proto_state.c) ---- */
 /* Makes `track` a state track (event_type 'state'). */
 int proto_state_track_mark(trace_context *ctx, uint32_t track);
-/* Appends a state value at ts; closes the track's previous state. */
+/* Appends a state value (of `category`, or STRING_NULL) at ts, its dur
+ * `open_dur` until the track's next state ends it (then next ts - ts). */
 int proto_state_push(trace_context *ctx, proto_misc_state *m, uint32_t track, int64_t ts,
-                     string_id value, int64_t arg_set);
+                     string_id category, string_id value, int64_t arg_set, int64_t open_dur);
 /* A ConcurrentSessionEvent (TracePacket field 134). */
 int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machine,
                              int64_t ts, proto_span msg);

@@ -21,14 +21,15 @@ int proto_state_track_mark(trace_context *ctx, uint32_t track) {
 }
 
 int proto_state_push(trace_context *ctx, proto_misc_state *m, uint32_t track, int64_t ts,
-                     string_id value, int64_t arg_set) {
+                     string_id category, string_id value, int64_t arg_set, int64_t open_dur) {
   storage_table *t = ctx_table(ctx, TABLE_STATE);
   uint32_t row;
   int rc = storage_table_append(t, &row);
   if (rc) return rc;
   storage_set_i64(t, STATE_ts, row, ts);
-  storage_set_i64(t, STATE_dur, row, 0);
+  storage_set_i64(t, STATE_dur, row, open_dur);
   storage_set_i64(t, STATE_track_id, row, track);
+  storage_set_str(t, STATE_category, row, category);
   storage_set_str(t, STATE_value, row, value);
   if (arg_set >= 0) storage_set_i64(t, STATE_arg_set_id, row, arg_set);
   uint64_t *slot;
@@ -109,5 +110,6 @@ int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machi
     return rc;
   }
   rc = model_args_commit(ctx, &args);
-  return rc ? rc : proto_state_push(ctx, m, track, ts, value, args);
+  /* a session's last state lasts 0 */
+  return rc ? rc : proto_state_push(ctx, m, track, ts, STRING_NULL, value, args, 0);
 }

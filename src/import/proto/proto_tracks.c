@@ -226,6 +226,17 @@ static int proto_resv_same_track(const proto_track_resv *a, const proto_track_re
          (!a->has_tid || a->tid == b->tid) && a->is_counter == b->is_counter;
 }
 
+/* The root descriptor's process_ordering / thread_ordering. */
+static void proto_tracks_root_ordering(proto_tracks *t, proto_span desc) {
+  proto_field fl;
+  if (proto_find_last(desc.data, desc.len, PROTO_TRACK_DESCRIPTOR_PROCESS_ORDERING, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT)
+    t->process_ranked = fl.value == PROTO_TRACK_ORDERING_EXPLICIT;
+  if (proto_find_last(desc.data, desc.len, PROTO_TRACK_DESCRIPTOR_THREAD_ORDERING, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT)
+    t->thread_ranked = fl.value == PROTO_TRACK_ORDERING_EXPLICIT;
+}
+
 int proto_tracks_reserve(import_file *f, proto_tracks *t, uint32_t machine,
                          proto_span desc) {
   proto_track_resv r;
@@ -236,6 +247,7 @@ int proto_tracks_reserve(import_file *f, proto_tracks *t, uint32_t machine,
   if (!has_uuid) return import_stat(f, stat_track_descriptor_missing_uuid, 1);
   if (r.uuid == 0 && r.parent_uuid != 0)
     return import_stat(f, stat_track_descriptor_default_track_with_parent, 1);
+  if (r.uuid == 0) proto_tracks_root_ordering(t, desc);
   int64_t i = proto_tracks_index(t, machine, r.uuid);
   if (i < 0) return proto_tracks_add(t, &r, &i);
   proto_track_resv *old = &t->resv.data[i];
@@ -258,6 +270,7 @@ void proto_tracks_free(proto_tracks *t) {
   base_map_free(&t->claimed_threads);
   base_map_free(&t->claimed_processes);
   track_compressor_free(&t->merged);
+  proto_async_free(&t->async);
 }
 
 /* ---- parse: resolution ---- */
@@ -391,6 +404,7 @@ static int proto_tracks_lookup(import_file *f, proto_tracks *t, uint32_t machine
 }
 
 static void proto_tracks_fill_ref(const proto_track_resv *r, proto_track_ref *ref) {
+  ref->uuid = r->uuid;
   ref->track = r->track;
   ref->is_counter = r->is_counter;
   ref->utid = r->scope == PROTO_SCOPE_THREAD ? r->utid : -1;
@@ -491,6 +505,9 @@ static void proto_tracks_plan_scoped(const proto_track_resv *r, string_id name,
   if (r->is_counter) {
     p->spec.type = thread ? "thread_counter_track_event" : "process_counter_track_event";
     p->dims.has_uuid = 1;
+  } else if (r->is_state) {
+    p->spec.type = thread ? "thread_state_track_event" : "process_state_track_event";
+    p->dims.has_uuid = 1;
   } else if (r->is_root || r->merge == PROTO_MERGE_NONE) {
     p->spec.type = thread ? "thread_track_event" : "process_track_event";
     p->dims.has_uuid = 1;
@@ -524,6 +541,9 @@ static void proto_tracks_plan(const proto_track_resv *r, string_id name, proto_t
   if (r->is_counter) {
     p->spec.type = "global_counter_track_event";
     p->dims.has_uuid = 1;
+  } else if (r->is_state) {
+    p->spec.type = "global_state_track_event";
+    p->dims.has_uuid = 1;
   } else if (r->merge == PROTO_MERGE_NONE) {
     p->spec.type = "global_track_event";
     p->dims.has_uuid = 1;
@@ -554,8 +574,7 @@ static int proto_tracks_create(import_file *f, proto_tracks *t, int64_t i,
       int64_t dims = -1, src = -1;
       rc = proto_tracks_dims_commit(ctx, &p->dims, &dims);
       if (!rc) rc = proto_tracks_source_commit(ctx, t, &r, p->is_root_args, seq_id, &src);
-      if (!rc && dims >= 0) storage_set_i64(tt, TRACK_dimension_arg_set_id, track, dims);
-      if (!rc && src >= 0) storage_set_i64(tt, TRACK_source_arg_set_id, track, src);
+      if (!rc) model_track_set_arg_sets(ctx, track, dims, src);
       if (!rc && r.is_state) rc = proto_state_track_mark(ctx, track);
     }
   }
@@ -589,7 +608,7 @@ static int proto_tracks_intern_index(import_file *f, proto_tracks *t, int64_t i,
 
 /* 1 if reservation r (resolved) is merged with its siblings. */
 static int proto_resv_merges(const proto_track_resv *r) {
-  return !r->is_counter && r->merge != PROTO_MERGE_NONE &&
+  return !r->is_counter && !r->is_state && r->merge != PROTO_MERGE_NONE &&
          (r->scope == PROTO_SCOPE_GLOBAL || !r->is_root);
 }
 

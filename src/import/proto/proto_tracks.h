@@ -23,6 +23,7 @@
 
 #include "import/importer.h"
 #include "import/proto/proto_wire.h"
+#include "import/proto/proto_legacy_async.h"
 #include "model/track_compressor.h"
 
 #define PROTO_TRACKS_MAX_DEPTH 100
@@ -48,6 +49,7 @@ typedef struct proto_track_resv {
 
 /* What an event's track resolved to. */
 typedef struct proto_track_ref {
+  uint64_t uuid;       /* the descriptor's (0: the Default Track) */
   uint32_t track;
   int is_counter;
   int64_t utid, upid;  /* the thread / process the track belongs to, or -1 */
@@ -73,6 +75,10 @@ typedef struct proto_tracks {
   base_map claimed_threads;  /* utid -> index of the reservation owning it */
   base_map claimed_processes; /* upid -> index of the reservation owning it */
   track_compressor merged;   /* rows of tracks merged with their siblings */
+  proto_async_state async;   /* legacy async events' tracks */
+  /* the root descriptor (uuid 0) asks for processes / threads ordered by
+   * their sibling_order_rank: only then is a rank their sort index hint */
+  uint8_t process_ranked, thread_ranked;
 } proto_tracks;
 
 /* ---- tokenize (file order) ---- */
