@@ -157,7 +157,7 @@ static void tf_args(to_ftrace_ctx *c, const char *event, const char *release) {
   }
   if (strcmp(event, "sched_blocked_reason") == 0) {
     tf_kv(c, "pid", NULL);
-    tf_kv(c, "iowait", NULL);
+    tf_kv(c, "io_wait", "iowait");
     tf_kernel_fn(c, "caller");
     return;
   }

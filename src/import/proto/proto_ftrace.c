@@ -408,9 +408,10 @@ static int proto_ftrace_raw(proto_ftrace_ctx *p, const ftrace_event_desc *d,
   proto_field fl;
   proto_reader_init_span(&r, payload);
   while (!rc && proto_reader_next(&r, &fl) == 1) {
-    if (fl.number == 0 || fl.number > d->field_count) continue;
-    const ftrace_field_desc *fd = &d->fields[fl.number - 1];
-    size_t klen = strlen(fd->name);
+    ftrace_field_desc field;
+    if (!ftrace_desc_field_at(d, fl.number, &field)) continue;
+    const ftrace_field_desc *fd = &field;
+    size_t klen = fd->name_len;
     string_id sym = fl.wire_type == PROTO_WIRE_VARINT && proto_ftrace_is_kernel_fn(d->id, fl.number)
                         ? proto_ftrace_symbol(p, fl.value) : STRING_NULL;
     if (sym != STRING_NULL) {
