@@ -367,3 +367,51 @@ int kslice_funcgraph(trace_context *ctx, const kernel_scope *s, int64_t ts, uint
   if (is_entry) return model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
   return model_slice_end(ctx, track, ts, &ended);
 }
+
+/* ---- block I/O, OOM kills, workqueues ---- */
+
+static int kslice_block_track(trace_context *ctx, const kernel_scope *s, uint64_t dev,
+                              uint32_t *track) {
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.type = "block_io";
+  spec.machine = s->machine;
+  spec.extra_key = dev;
+  spec.dim_key = "block_device";
+  spec.dim_int = (int64_t)dev;
+  return model_track(ctx, &spec, track);
+}
+
+int kslice_block_io(trace_context *ctx, const kernel_scope *s, int64_t ts, uint64_t dev,
+                    uint64_t sector, int is_start) {
+  uint32_t track, slice;
+  int64_t ended, args;
+  int rc = kslice_block_track(ctx, s, dev, &track);
+  if (rc) return rc;
+  if (!is_start) return model_slice_end(ctx, track, ts, &ended);
+  string_id name;
+  rc = ctx_intern(ctx, "block_io", 8, &name);
+  if (!rc) rc = model_arg_int(ctx, "sector", 6, MODEL_ARG_UINT, (int64_t)sector);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, args, &slice);
+}
+
+int kslice_oom_kill(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t pid) {
+  uint32_t track;
+  int rc = kslice_thread_track(ctx, s, pid, &track);
+  return rc ? rc : kslice_instant(ctx, track, ts, "mem.oom_kill");
+}
+
+int kslice_workqueue(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                     int64_t cpu, const char *function, size_t len) {
+  uint32_t track, slice;
+  int64_t ended, args = -1;
+  int rc = kslice_thread_track(ctx, s, tid, &track);
+  if (rc || !function) return rc ? rc : model_slice_end(ctx, track, ts, &ended);
+  string_id name, category;
+  rc = ctx_intern(ctx, function, len, &name);
+  if (!rc) rc = ctx_intern(ctx, "workqueue", 9, &category);
+  if (!rc && cpu >= 0) rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_UINT, cpu);
+  if (!rc && cpu >= 0) rc = model_args_commit(ctx, &args);
+  return rc ? rc : model_slice_begin(ctx, track, ts, category, name, args, &slice);
+}

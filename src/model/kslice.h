@@ -27,6 +27,7 @@
  *    thread's "Funcgraph" track (type thread_funcgraph), or for pid 0 (the
  *    idle tasks of all cpus share it) on "swapper<cpu> -funcgraph" (type
  *    cpu_funcgraph); its exit ends the innermost slice there.
+ *  - block I/O, OOM kills and workqueue work: see their functions below.
  * A slice is ended only while it is the innermost open slice of its track. */
 #ifndef WEFT_MODEL_KSLICE_H
 #define WEFT_MODEL_KSLICE_H
@@ -72,5 +73,17 @@ int kslice_adreno_sync(trace_context *ctx, const kernel_scope *s, int64_t ts,
 int kslice_adreno_retired(trace_context *ctx, const kernel_scope *s, int64_t tid,
                           int64_t context_id, int64_t prio, uint64_t start,
                           uint64_t retire);
+
+/* block_io_start (is_start) / block_io_done on the device's track (type
+ * block_io, dimension block_device): a "block_io" slice with arg sector. */
+int kslice_block_io(trace_context *ctx, const kernel_scope *s, int64_t ts, uint64_t dev,
+                    uint64_t sector, int is_start);
+/* mark_victim: an instant "mem.oom_kill" on the victim thread's track. */
+int kslice_oom_kill(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t pid);
+/* workqueue_execute_start (function: the work's name; cpu: the event's cpu
+ * as arg "cpu", or -1 for none) opens a slice of category "workqueue" on the
+ * thread's track; workqueue_execute_end (function NULL) ends the innermost. */
+int kslice_workqueue(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                     int64_t cpu, const char *function, size_t len);
 
 #endif

@@ -347,6 +347,11 @@ static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
   if (!rc && s->cpu >= 0) rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, s->cpu);
   if (!rc && s->compressor_idx >= 0)
     rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, s->compressor_idx);
+  if (!rc && s->dim_key && s->dim_str)
+    rc = model_arg_string(ctx, s->dim_key, strlen(s->dim_key), s->dim_str,
+                          strlen(s->dim_str), MODEL_ARG_STRING);
+  else if (!rc && s->dim_key)
+    rc = model_arg_int(ctx, s->dim_key, strlen(s->dim_key), MODEL_ARG_UINT, s->dim_int);
   if (!rc) rc = model_args_commit(ctx, arg_set);
   return rc;
 }

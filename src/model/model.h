@@ -150,6 +150,10 @@ typedef struct model_track_spec {
   int64_t compressor_idx; /* dimension track_compressor_idx (after utid, upid,
                              cpu); -1 for none */
   const char *source;     /* source arg {source: <this>}; NULL for none */
+  const char *dim_key;    /* one more dimension arg (after cpu), or NULL: */
+  const char *dim_str;    /* its string value, or NULL for */
+  int64_t dim_int;        /* its int value; the caller keeps tracks with
+                             different values apart (name or extra_key) */
 } model_track_spec;
 void model_track_spec_init(model_track_spec *s);
 /* Finds the track with this identity or creates it. */

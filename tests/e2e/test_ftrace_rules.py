@@ -19,6 +19,11 @@ def bundle(cpu, *events, machine=None):
 
 BLOCK_RQ_ISSUE, BLOCK_RQ_COMPLETE = 45, 125
 OOM_SCORE_ADJ_UPDATE, MARK_VICTIM = 326, 334
+CLOCK_ENABLE, CLOCK_DISABLE, CLOCK_SET_RATE = 14, 15, 16
+WORKQUEUE_EXECUTE_END, WORKQUEUE_EXECUTE_START = 57, 58
+THERMAL_TEMPERATURE, CDEV_UPDATE = 341, 342
+BLOCK_IO_START, BLOCK_IO_DONE = 546, 547
+CPU_FREQUENCY_LIMITS = 12
 
 
 class FtraceRulesTest(e.TempDirTest):
@@ -49,6 +54,86 @@ class FtraceRulesTest(e.TempDirTest):
                          '2000,"block_rq_complete","sector","uint","12345"\n'
                          '2000,"block_rq_complete","errors","int","-5"\n')
         self.assertEqual(self.query('select count(*) from slice', p), '"count(*)"\n0\n')
+
+    def test_block_io_slices_per_device(self):
+        def block(ts, number, dev, sector):
+            return ftrace_event(ts, 7, number, pb_int(1, dev), pb_int(2, sector),
+                                pb_bytes(6, 'RA'))
+        trace = bundle(1, block(1000, BLOCK_IO_START, 45824, 44920176),
+                       block(1200, BLOCK_IO_START, 2049, 5),
+                       block(2400, BLOCK_IO_DONE, 45824, 44920176),
+                       block(3000, BLOCK_IO_DONE, 2049, 5))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        out = self.query("select s.name, s.ts, s.dur, "
+                         "extract_arg(t.dimension_arg_set_id, 'block_device') as dev, "
+                         "extract_arg(s.arg_set_id, 'sector') as sector "
+                         "from slice s join track t on s.track_id = t.id "
+                         "where t.type = 'block_io' order by s.ts", p)
+        self.assertEqual(out, '"name","ts","dur","dev","sector"\n'
+                         '"block_io",1000,1400,45824,44920176\n'
+                         '"block_io",1200,1800,2049,5\n')
+
+    def test_oom_kill_and_oom_score_adj(self):
+        trace = bundle(
+            0,
+            # print "B|10|x" puts thread 10 in process 10.
+            ftrace_event(500, 10, 3, pb_bytes(2, 'B|10|x\n')),
+            ftrace_event(1000, 10, OOM_SCORE_ADJ_UPDATE, pb_bytes(1, 'app'),
+                         pb_int(2, 900), pb_int(3, 10)),
+            ftrace_event(1100, 10, OOM_SCORE_ADJ_UPDATE, pb_bytes(1, 'lone'),
+                         pb_int(2, -100), pb_int(3, 77)),
+            ftrace_event(2000, 10, MARK_VICTIM, pb_int(1, 77)))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        out = self.query("select t.name, t.type, c.ts, c.value from counter c "
+                         "join track t on c.track_id = t.id order by c.ts", p)
+        self.assertEqual(out, '"name","type","ts","value"\n'
+                         '"oom_score_adj","oom_score_adj",1000,900.000000\n'
+                         '"oom_score_adj","oom_score_adj_thread_fallback",1100,'
+                         '-100.000000\n')
+        out = self.query("select s.ts, s.dur, s.name, th.tid from slice s "
+                         "join thread_track tt on s.track_id = tt.id "
+                         "join thread th using (utid) where s.name = 'mem.oom_kill'", p)
+        self.assertEqual(out, '"ts","dur","name","tid"\n2000,0,"mem.oom_kill",77\n')
+
+    def test_device_counters_and_workqueue(self):
+        def clock(ts, number, state):
+            return ftrace_event(ts, 10, number, pb_bytes(1, 'gpu_clk'), pb_int(2, state))
+        trace = bundle(
+            2,
+            clock(1000, CLOCK_SET_RATE, 500),
+            clock(1100, CLOCK_ENABLE, 1),
+            clock(1200, CLOCK_DISABLE, 0),
+            ftrace_event(1300, 10, THERMAL_TEMPERATURE, pb_int(2, 41),
+                         pb_bytes(4, 'skin')),
+            ftrace_event(1400, 10, CDEV_UPDATE, pb_int(1, 3), pb_bytes(2, 'fan')),
+            ftrace_event(1500, 10, CPU_FREQUENCY_LIMITS, pb_int(1, 300),
+                         pb_int(2, 1800), pb_int(3, 1)),
+            ftrace_event(2000, 10, WORKQUEUE_EXECUTE_START, pb_int(1, 1),
+                         pb_int(2, 0xffff)),
+            ftrace_event(2500, 10, WORKQUEUE_EXECUTE_END, pb_int(1, 1),
+                         pb_int(2, 0xffff)))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        out = self.query("select t.name, t.type, c.ts, c.value, "
+                         "(select group_concat(key || '=' || display_value) from args a "
+                         " where a.arg_set_id = t.dimension_arg_set_id) as dims "
+                         "from counter c join track t on c.track_id = t.id order by c.ts, t.name", p)
+        self.assertEqual(out, '"name","type","ts","value","dims"\n'
+                         '"gpu_clk Frequency","clock_frequency",1000,500.000000,'
+                         '"linux_device=gpu_clk"\n'
+                         '"gpu_clk State","clock_state",1100,1.000000,"linux_device=gpu_clk"\n'
+                         '"gpu_clk State","clock_state",1200,0.000000,"linux_device=gpu_clk"\n'
+                         '"skin Temperature","thermal_temperature",1300,41.000000,'
+                         '"thermal_zone=skin"\n'
+                         '"fan Cooling Device","cooling_device_counter",1400,3.000000,'
+                         '"linux_device=fan"\n'
+                         '"Cpu 1 Max Freq Limit","cpu_max_frequency_limit",1500,1800.000000,'
+                         '"cpu=1"\n'
+                         '"Cpu 1 Min Freq Limit","cpu_min_frequency_limit",1500,300.000000,'
+                         '"cpu=1"\n')
+        out = self.query("select ts, dur, category, name, extract_arg(arg_set_id, 'cpu') as cpu "
+                         "from slice", p)
+        self.assertEqual(out, '"ts","dur","category","name","cpu"\n'
+                         '2000,500,"workqueue","0xffff",2\n')
 
 
 if __name__ == '__main__':

@@ -7,6 +7,7 @@
 #include "import/proto/proto_fields.h"
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
+#include "model/kcounter.h"
 #include "model/kslice.h"
 #include "model/sched.h"
 
@@ -23,6 +24,17 @@
 #define PROTO_FTRACE_EVENT_SYS_EXIT 330
 #define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC 536
 #define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED 537
+#define PROTO_FTRACE_EVENT_CLOCK_ENABLE 14
+#define PROTO_FTRACE_EVENT_CLOCK_DISABLE 15
+#define PROTO_FTRACE_EVENT_CLOCK_SET_RATE 16
+#define PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_END 57
+#define PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_START 58
+#define PROTO_FTRACE_EVENT_OOM_SCORE_ADJ_UPDATE 326
+#define PROTO_FTRACE_EVENT_MARK_VICTIM 334
+#define PROTO_FTRACE_EVENT_THERMAL_TEMPERATURE 341
+#define PROTO_FTRACE_EVENT_CDEV_UPDATE 342
+#define PROTO_FTRACE_EVENT_BLOCK_IO_START 546
+#define PROTO_FTRACE_EVENT_BLOCK_IO_DONE 547
 
 enum proto_ftrace_kind {
   PROTO_FTRACE_EVENT = 0,
@@ -467,18 +479,6 @@ static int proto_ftrace_sched_switch(proto_ftrace_ctx *p, const proto_ftrace_fie
   return sched_switch(p->f->ctx, &p->scope, &e);
 }
 
-static int proto_ftrace_freq_limits(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
-  char name[64];
-  uint32_t cpu = (uint32_t)fs->v[3];
-  snprintf(name, sizeof name, "Cpu %u Max Freq Limit", cpu);
-  int rc = sched_cpu_counter(p->f->ctx, &p->scope, p->ts, cpu, name,
-                             "cpu_max_frequency_limit", (double)(uint32_t)fs->v[2]);
-  if (rc) return rc;
-  snprintf(name, sizeof name, "Cpu %u Min Freq Limit", cpu);
-  return sched_cpu_counter(p->f->ctx, &p->scope, p->ts, cpu, name,
-                           "cpu_min_frequency_limit", (double)(uint32_t)fs->v[1]);
-}
-
 /* sched_cpu_util_cfs: per-cpu utilization, capacity and runnable counters. */
 static int proto_ftrace_cpu_util(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
   static const struct { const char *fmt, *type; int field; } counters[] = {
@@ -535,6 +535,59 @@ static int proto_ftrace_funcgraph(proto_ftrace_ctx *p, int is_entry,
   return kslice_funcgraph(ctx, &p->scope, p->ts, p->cpu, p->pid, is_entry, name);
 }
 
+/* workqueue_execute_start: the work function's symbol, or its address. */
+static int proto_ftrace_workqueue(proto_ftrace_ctx *p, uint64_t function) {
+  trace_context *ctx = p->f->ctx;
+  string_id name = proto_ftrace_symbol(p, function);
+  char hex[24];
+  const char *fn = hex;
+  size_t len;
+  if (name != STRING_NULL) {
+    fn = base_string_pool_get(&ctx->strings, name);
+    len = base_string_pool_len(&ctx->strings, name);
+  } else {
+    len = (size_t)(function ? snprintf(hex, sizeof hex, "0x%" PRIx64, function)
+                            : snprintf(hex, sizeof hex, "0"));
+  }
+  return kslice_workqueue(ctx, &p->scope, p->ts, p->pid, p->cpu, fn, len);
+}
+
+/* Events of model/kcounter.h and the newer model/kslice.h kinds. */
+static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
+                                      const proto_ftrace_fields *fs) {
+  trace_context *ctx = p->f->ctx;
+  const kernel_scope *sc = &p->scope;
+  switch (id) {
+    case PROTO_FTRACE_EVENT_CLOCK_ENABLE:
+    case PROTO_FTRACE_EVENT_CLOCK_DISABLE:
+    case PROTO_FTRACE_EVENT_CLOCK_SET_RATE:
+      return kcounter_device(ctx, sc, p->ts, id == PROTO_FTRACE_EVENT_CLOCK_SET_RATE
+                                                 ? KCOUNTER_CLOCK_FREQUENCY
+                                                 : KCOUNTER_CLOCK_STATE,
+                             STR(fs, 1), (double)fs->v[2]);
+    case PROTO_FTRACE_EVENT_THERMAL_TEMPERATURE:
+      return kcounter_device(ctx, sc, p->ts, KCOUNTER_THERMAL_TEMPERATURE, STR(fs, 4),
+                             (double)I32(fs, 2));
+    case PROTO_FTRACE_EVENT_CDEV_UPDATE:
+      return kcounter_device(ctx, sc, p->ts, KCOUNTER_COOLING_DEVICE, STR(fs, 2),
+                             (double)fs->v[1]);
+    case PROTO_FTRACE_EVENT_OOM_SCORE_ADJ_UPDATE:
+      return kcounter_oom_score_adj(ctx, sc, p->ts, I32(fs, 3), (double)I32(fs, 2));
+    case PROTO_FTRACE_EVENT_MARK_VICTIM:
+      return kslice_oom_kill(ctx, sc, p->ts, I32(fs, 1));
+    case PROTO_FTRACE_EVENT_BLOCK_IO_START:
+    case PROTO_FTRACE_EVENT_BLOCK_IO_DONE:
+      return kslice_block_io(ctx, sc, p->ts, fs->v[1], fs->v[2],
+                             id == PROTO_FTRACE_EVENT_BLOCK_IO_START);
+    case PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_START:
+      return proto_ftrace_workqueue(p, fs->v[2]);
+    case PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_END:
+      return kslice_workqueue(ctx, sc, p->ts, p->pid, -1, NULL, 0);
+    default:
+      return WEFT_OK;
+  }
+}
+
 static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
                                  const proto_ftrace_fields *fs) {
   trace_context *ctx = p->f->ctx;
@@ -551,7 +604,8 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       return sched_cpu_counter(ctx, sc, p->ts, (uint32_t)fs->v[2], "cpuidle",
                                "cpu_idle", (double)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_CPU_FREQUENCY_LIMITS:
-      return proto_ftrace_freq_limits(p, fs);
+      return kcounter_freq_limits(ctx, sc, p->ts, (uint32_t)fs->v[3],
+                                  (double)(uint32_t)fs->v[1], (double)(uint32_t)fs->v[2]);
     case PROTO_FTRACE_EVENT_SCHED_WAKING:
       return sched_waking(ctx, sc, p->ts, p->pid, I32(fs, 2), STR(fs, 1),
                           p->common_flags);
@@ -616,7 +670,7 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       return proto_ftrace_kernel_mark(p, phase, I32(fs, 3), STR(fs, 2), (int64_t)fs->v[4]);
     }
     default:
-      return WEFT_OK;
+      return proto_ftrace_dispatch_more(p, id, fs);
   }
 }
 
