@@ -39,6 +39,28 @@ int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
 
+int kcounter_process_memory(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                            uint32_t utid, const char *name, double value) {
+  uint32_t track;
+  int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  if (upid >= 0) {
+    spec.type = "process_memory";
+    spec.upid = upid;
+  } else {
+    spec.type = "process_memory_thread_fallback";
+    spec.utid = utid;
+  }
+  spec.dim_key = "process_memory_key";
+  spec.dim_str = strncmp(name, "mem.", 4) == 0 ? name + 4 : name;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
 static const struct {
   const char *suffix, *type, *dim_key;
 } kcounter_device_kinds[] = {

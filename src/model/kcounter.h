@@ -7,6 +7,7 @@
  *  - oom_score_adj_update: "oom_score_adj" on the process of the thread
  *    (type oom_score_adj), or on the thread itself while it has no process
  *    (type oom_score_adj_thread_fallback).
+ *  - rss_stat: see kcounter_process_memory.
  *  - device counters: one global counter track per name, with the device as
  *    a string dimension (clock_set_rate "<clk> Frequency" / clock_enable and
  *    clock_disable "<clk> State", thermal_temperature "<zone> Temperature",
@@ -20,6 +21,13 @@ int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, double min_freq, double max_freq);
 int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
                            int64_t pid, double value);
+
+/* A memory counter `name` ("mem.rss.anon"...) of the thread's process (type
+ * process_memory, dimensions upid and process_memory_key: the name without
+ * "mem."), or of the thread itself while it has no process (type
+ * process_memory_thread_fallback, dimension utid instead of upid). */
+int kcounter_process_memory(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                            uint32_t utid, const char *name, double value);
 
 /* The kinds of device counter. */
 typedef enum kcounter_device_kind {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/context.h"
+#include "model/kcounter.h"
 #include "model/model.h"
 
 /* A comm and its string id, with its bytes kept here when they fit, so that
@@ -1005,14 +1006,5 @@ int sched_rss_stat(trace_context *ctx, const kernel_scope *s, int64_t ts,
   int found;
   rc = sched_rss_thread(ctx, s, k, tid, curr, mm_id, &utid, &found);
   if (rc || !found) return rc;
-  int64_t upid = sched_thread_upid(ctx, utid);
-  if (upid < 0) {
-    int64_t t = storage_get_i64(ctx_table(ctx, TABLE_THREAD), THREAD_tid, utid);
-    rc = model_thread_in_process(ctx, s->machine, t, t, &utid);
-    if (rc) return rc;
-    upid = sched_thread_upid(ctx, utid);
-    if (upid < 0) return WEFT_OK;
-  }
-  return sched_process_counter(ctx, s, ts, (uint32_t)upid, sched_rss_names[member],
-                               (double)size);
+  return kcounter_process_memory(ctx, s, ts, utid, sched_rss_names[member], (double)size);
 }

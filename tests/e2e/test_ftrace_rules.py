@@ -135,6 +135,69 @@ class FtraceRulesTest(e.TempDirTest):
         self.assertEqual(out, '"ts","dur","category","name","cpu"\n'
                          '2000,500,"workqueue","0xffff",2\n')
 
+    def test_rss_stat_process_memory_tracks(self):
+        trace = bundle(
+            0,
+            ftrace_event(500, 10, 3, pb_bytes(2, 'B|10|x\n')),
+            ftrace_event(1000, 10, 313, pb_int(1, 2), pb_int(2, 200), pb_int(3, 1),
+                         pb_int(4, 5)),
+            ftrace_event(2000, 11, 313, pb_int(1, 1), pb_int(2, 300)))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        out = self.query("select t.name, t.type, c.value, "
+                         "(select group_concat(key || '=' || display_value) from args a "
+                         " where a.arg_set_id = t.dimension_arg_set_id) as dims "
+                         "from counter c join track t on c.track_id = t.id order by c.ts", p)
+        self.assertEqual(out, '"name","type","value","dims"\n'
+                         '"mem.swap","process_memory",200.000000,'
+                         '"upid=1,process_memory_key=swap"\n'
+                         '"mem.rss.anon","process_memory_thread_fallback",300.000000,'
+                         '"utid=2,process_memory_key=rss.anon"\n')
+
+
+TEXT_COUNTERS = """# tracer: nop
+#
+     kworker/0:1-10    [000] ....  1000.000100: clock_set_rate: name=foo state=100 cpu_id=0
+     kworker/0:1-10    [000] ....  1000.000200: clock_enable: name=foo state=1 cpu_id=0
+     kworker/0:1-10    [000] ....  1000.000300: thermal_temperature: thermal_zone=cpu id=0 temp_prev=100 temp=200
+     kworker/0:1-10    [000] ....  1000.000400: cdev_update: type=fan target=3
+     kworker/0:1-10    [000] ....  1000.000500: workqueue_execute_start: work struct 0000000012345678: function do_thing
+     kworker/0:1-10    [000] ....  1000.000600: workqueue_execute_end: work struct 0000000012345678
+     kworker/0:1-10    [000] ....  1000.000700: rss_stat: size=8437760 member=1 curr=1 mm_id=2824390453
+     kworker/0:1-10    [000] ....  1000.000800: cpu_frequency_limits: min_freq=300000 max_freq=1800000 cpu_id=1
+     kworker/0:1-10    [000] ....  1000.000900: mark_victim: pid=10
+     kworker/0:1-10    [000] ....  1000.001000: oom_score_adj_update: pid=10 comm=kworker/0:1 oom_score_adj=900
+     kworker/0:1-10    [000] ....  1000.001100: block_rq_issue: 8,0 WS 4096 () 12345 + 8 [kworker/0:1]
+"""
+
+
+class SystraceRulesTest(e.TempDirTest):
+    def query(self, sql, path):
+        rc, out, err = e.run('-Q', sql, path)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def test_text_counters_and_workqueue(self):
+        p = e.write_temp(self.dir, 'trace.systrace', TEXT_COUNTERS)
+        out = self.query("select t.name, t.type, c.ts, c.value from counter c "
+                         "join track t on c.track_id = t.id order by c.ts, t.name", p)
+        self.assertEqual(out, '"name","type","ts","value"\n'
+                         '"foo Frequency","clock_frequency",1000000100000,100.000000\n'
+                         '"foo State","clock_state",1000000200000,1.000000\n'
+                         '"cpu Temperature","thermal_temperature",1000000300000,200.000000\n'
+                         '"fan Cooling Device","cooling_device_counter",1000000400000,'
+                         '3.000000\n'
+                         '"mem.rss.anon","process_memory_thread_fallback",1000000700000,'
+                         '8437760.000000\n'
+                         '"Cpu 1 Max Freq Limit","cpu_max_frequency_limit",1000000800000,'
+                         '1800000.000000\n'
+                         '"Cpu 1 Min Freq Limit","cpu_min_frequency_limit",1000000800000,'
+                         '300000.000000\n')
+        # Text makes no oom or block I/O slices (Perfetto's line parser reads
+        # neither), and workqueue slices have no args.
+        out = self.query("select ts, dur, category, name, arg_set_id from slice", p)
+        self.assertEqual(out, '"ts","dur","category","name","arg_set_id"\n'
+                         '1000000500000,100000,"workqueue","do_thing","[NULL]"\n')
+
 
 if __name__ == '__main__':
     e.main()
