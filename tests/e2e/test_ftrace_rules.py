@@ -198,6 +198,17 @@ class SystraceRulesTest(e.TempDirTest):
         self.assertEqual(out, '"ts","dur","category","name","arg_set_id"\n'
                          '1000000500000,100000,"workqueue","do_thing","[NULL]"\n')
 
+    def test_single_timestamp_bounds_end_one_ns_later(self):
+        line = ('          <idle>-0     [000] d..2  1000.000000: sched_switch: '
+                'prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> '
+                'next_comm=k next_pid=10 next_prio=120\n')
+        p = e.write_temp(self.dir, 'one.systrace', '# tracer: nop\n' + line)
+        self.assertEqual(self.query('select * from trace_bounds', p),
+                         '"start_ts","end_ts"\n1000000000000,1000000000001\n')
+        p = e.write_temp(self.dir, 'empty.systrace', '# tracer: nop\n')
+        self.assertEqual(self.query('select * from trace_bounds', p),
+                         '"start_ts","end_ts"\n0,0\n')
+
 
 if __name__ == '__main__':
     e.main()
