@@ -84,6 +84,7 @@ static int kslice_cpu_track(trace_context *ctx, const kernel_scope *s, uint32_t 
   spec.type = type;
   spec.machine = s->machine;
   spec.cpu = ucpu;
+  spec.cpu_number = cpu;
   return model_track(ctx, &spec, track);
 }
 

@@ -317,7 +317,7 @@ void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {
 
 void model_track_spec_init(model_track_spec *s) {
   memset(s, 0, sizeof *s);
-  s->utid = s->upid = s->cpu = s->parent_id = s->compressor_idx = -1;
+  s->utid = s->upid = s->cpu = s->cpu_number = s->parent_id = s->compressor_idx = -1;
 }
 
 /* A hash of the spec's numbers, type and name, laid out one after another
@@ -344,7 +344,8 @@ static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
   int rc = WEFT_OK;
   if (s->utid >= 0) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_INT, s->utid);
   if (!rc && s->upid >= 0) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, s->upid);
-  if (!rc && s->cpu >= 0) rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, s->cpu);
+  if (!rc && s->cpu >= 0)
+    rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, s->cpu_number >= 0 ? s->cpu_number : s->cpu);
   if (!rc && s->compressor_idx >= 0)
     rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, s->compressor_idx);
   if (!rc && s->dim_key && s->dim_str)

@@ -143,7 +143,9 @@ typedef struct model_track_spec {
   const char *type;       /* Perfetto's classification, e.g. "thread" */
   int is_counter;         /* event_type 'counter' (else 'slice') */
   uint32_t machine;
-  int64_t utid, upid, cpu; /* -1 when not a dimension */
+  int64_t utid, upid, cpu; /* -1 when not a dimension; cpu: the ucpu */
+  int64_t cpu_number;     /* the cpu dimension arg when cpu is set: the cpu's
+                             number on its machine; -1: the ucpu itself */
   int64_t parent_id;      /* -1 for none */
   const char *unit;       /* counters; may be NULL */
   uint64_t extra_key;     /* distinguishes otherwise equal tracks (uuid...) */

@@ -926,6 +926,7 @@ int sched_cpu_counter(trace_context *ctx, const kernel_scope *s, int64_t ts,
   spec.is_counter = 1;
   spec.machine = s->machine;
   spec.cpu = ucpu;
+  spec.cpu_number = cpu;
   rc = model_track(ctx, &spec, &track);
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }

@@ -153,6 +153,25 @@ class FtraceRulesTest(e.TempDirTest):
                          '"mem.rss.anon","process_memory_thread_fallback",300.000000,'
                          '"utid=2,process_memory_key=rss.anon"\n')
 
+    def test_cpu_counter_tracks_per_machine(self):
+        cpu_frequency, cpu_idle = 11, 13
+        trace = (bundle(0, ftrace_event(1000, 10, cpu_frequency, pb_int(1, 500), pb_int(2, 0)))
+                 + bundle(0, ftrace_event(1200, 10, cpu_frequency, pb_int(1, 700),
+                                          pb_int(2, 0)),
+                          ftrace_event(1300, 10, cpu_idle, pb_int(1, 2), pb_int(2, 1)),
+                          machine=7))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        self.assertEqual(self.query('select id, cpu, machine_id from cpu order by id', p),
+                         '"id","cpu","machine_id"\n0,0,0\n4096,0,1\n4097,1,1\n')
+        out = self.query("select t.name, t.machine_id, t.cpu, "
+                         "(select group_concat(key || '=' || display_value) from args a "
+                         " where a.arg_set_id = t.dimension_arg_set_id) as dims "
+                         "from cpu_counter_track t order by t.id", p)
+        self.assertEqual(out, '"name","machine_id","cpu","dims"\n'
+                         '"cpufreq",0,0,"cpu=0"\n'
+                         '"cpufreq",1,0,"cpu=0"\n'
+                         '"cpuidle",1,1,"cpu=1"\n')
+
 
 TEXT_COUNTERS = """# tracer: nop
 #
