@@ -163,10 +163,10 @@ class FtraceRulesTest(e.TempDirTest):
         p = e.write_temp(self.dir, 'trace.pb', trace)
         self.assertEqual(self.query('select id, cpu, machine_id from cpu order by id', p),
                          '"id","cpu","machine_id"\n0,0,0\n4096,0,1\n4097,1,1\n')
-        out = self.query("select t.name, t.machine_id, t.cpu, "
+        out = self.query("select t.name, t.machine_id, c.cpu, "
                          "(select group_concat(key || '=' || display_value) from args a "
                          " where a.arg_set_id = t.dimension_arg_set_id) as dims "
-                         "from cpu_counter_track t order by t.id", p)
+                         "from cpu_counter_track c join track t using (id) order by t.id", p)
         self.assertEqual(out, '"name","machine_id","cpu","dims"\n'
                          '"cpufreq",0,0,"cpu=0"\n'
                          '"cpufreq",1,0,"cpu=0"\n'
