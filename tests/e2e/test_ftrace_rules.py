@@ -172,6 +172,27 @@ class FtraceRulesTest(e.TempDirTest):
                          '"cpufreq",1,0,"cpu=0"\n'
                          '"cpuidle",1,1,"cpu=1"\n')
 
+    def test_ftrace_clock_of_a_bundle(self):
+        cpu_idle = 13
+
+        def clocked(cpu, clock, ts, *snapshot):
+            extra = pb_int(5, clock)
+            if snapshot:
+                extra += pb_int(6, snapshot[0]) + pb_int(7, snapshot[1])
+            return pb_packet(pb_bytes(1, pb_int(1, cpu) + extra + ftrace_event(
+                ts, 10, cpu_idle, pb_int(1, 1), pb_int(2, cpu))), pb_int(10, 1))
+        GLOBAL, LOCAL, UNKNOWN = 2, 3, 1
+        trace = (clocked(0, GLOBAL, 1000, 500, 10500)  # ftrace 500 = boottime 10500
+                 + clocked(1, GLOBAL, 2000)             # the same clock, no snapshot
+                 + clocked(0, LOCAL, 25000, 20000, 40000))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        self.assertEqual(self.query('select ts, cpu from ftrace_event order by ts', p),
+                         '"ts","cpu"\n11000,0\n12000,1\n45000,0\n')
+        p = e.write_temp(self.dir, 'unknown.pb', clocked(0, UNKNOWN, 1000))
+        rc, _, err = e.run('-Q', 'select 1', p)
+        self.assertNotEqual(rc, 0)
+        self.assertIn('Unable to parse ftrace packets with unknown clock', err)
+
 
 TEXT_COUNTERS = """# tracer: nop
 #

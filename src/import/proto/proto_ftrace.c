@@ -14,6 +14,8 @@
 #define PROTO_FTRACE_MAX_CPU 1024
 #define PROTO_FTRACE_MAX_FIELDS 16
 #define PROTO_FTRACE_MAX_INTERN 65536
+/* The clock id Perfetto gives the kernel's global/local trace clock. */
+#define PROTO_FTRACE_GLOBAL_CLOCK 64
 
 /* FtraceEvent fields handled here beyond proto_fields.h. */
 #define PROTO_FTRACE_EVENT_SOFTIRQ_ENTRY 24
@@ -97,6 +99,9 @@ typedef struct proto_ftrace_bundle {
   int64_t valid_from;
   proto_span compact;
   int has_compact;
+  uint64_t ftrace_clock;         /* PROTO_FTRACE_CLOCK_* */
+  int has_ftrace_ts, has_boot_ts;
+  int64_t ftrace_ts, boot_ts;    /* a snapshot of the ftrace clock */
 } proto_ftrace_bundle;
 
 static void proto_ftrace_bundle_read(proto_span b, proto_ftrace_bundle *out) {
@@ -115,6 +120,15 @@ static void proto_ftrace_bundle_read(proto_span b, proto_ftrace_bundle *out) {
       case PROTO_FTRACE_EVENT_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP:
         out->valid_from = (int64_t)fl.value;
         out->has_valid_from = has_prev_end = 1;
+        break;
+      case PROTO_FTRACE_EVENT_BUNDLE_FTRACE_CLOCK: out->ftrace_clock = fl.value; break;
+      case PROTO_FTRACE_EVENT_BUNDLE_FTRACE_TIMESTAMP:
+        out->ftrace_ts = (int64_t)fl.value;
+        out->has_ftrace_ts = 1;
+        break;
+      case PROTO_FTRACE_EVENT_BUNDLE_BOOT_TIMESTAMP:
+        out->boot_ts = (int64_t)fl.value;
+        out->has_boot_ts = 1;
         break;
       case PROTO_FTRACE_EVENT_BUNDLE_LAST_READ_EVENT_TIMESTAMP:
         if (!has_prev_end) { out->valid_from = (int64_t)fl.value; out->has_valid_from = 1; }
@@ -309,6 +323,32 @@ int proto_ftrace_tokenize_end(import_file *f) {
   return WEFT_OK;
 }
 
+/* The clock of a bundle's timestamps: boottime unless ftrace_clock says
+ * otherwise; the kernel's global/local trace clocks are one clock (id
+ * PROTO_FTRACE_GLOBAL_CLOCK) that the bundle's (ftrace_timestamp,
+ * boot_timestamp) pair relates to boottime. An unknown clock fails the
+ * load, as in Perfetto. */
+static int proto_ftrace_bundle_clock(import_file *f, const proto_ftrace_bundle *b,
+                                     uint32_t machine, uint32_t *clock, base_error *err) {
+  uint64_t id;
+  switch (b->ftrace_clock) {
+    case PROTO_FTRACE_CLOCK_UNSPECIFIED: id = PROTO_BUILTIN_CLOCK_BOOTTIME; break;
+    case PROTO_FTRACE_CLOCK_GLOBAL:
+    case PROTO_FTRACE_CLOCK_LOCAL: id = PROTO_FTRACE_GLOBAL_CLOCK; break;
+    case PROTO_FTRACE_CLOCK_MONO_RAW: id = PROTO_BUILTIN_CLOCK_MONOTONIC_RAW; break;
+    default:
+      return base_error_set(err, WEFT_EINVAL,
+                            "Unable to parse ftrace packets with unknown clock");
+  }
+  int rc = import_clock_on(f, machine, 0, id, clock);
+  if (!rc && id == PROTO_FTRACE_GLOBAL_CLOCK && b->has_ftrace_ts && b->has_boot_ts) {
+    const uint64_t ids[2] = {PROTO_FTRACE_GLOBAL_CLOCK, PROTO_BUILTIN_CLOCK_BOOTTIME};
+    const int64_t values[2] = {b->ftrace_ts, b->boot_ts};
+    rc = import_clock_snapshot_on(f, machine, 0, ids, values, 2);
+  }
+  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+}
+
 int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
                           uint32_t generation, uint32_t machine,
                           base_error *err) {
@@ -329,7 +369,8 @@ int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
   base.machine = machine;
   base.seq = seq;
   base.generation = generation;
-  int rc = import_clock_on(f, machine, 0, PROTO_BUILTIN_CLOCK_BOOTTIME, &base.clock);
+  int rc = proto_ftrace_bundle_clock(f, &b, machine, &base.clock, err);
+  if (rc) return rc;
   proto_compact_cols cols;
   if (!rc && b.has_compact) rc = proto_compact_read(s, b.compact, &cols);
   if (!rc && b.has_compact) rc = proto_compact_switches(f, s, &base, &cols);
