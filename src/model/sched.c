@@ -316,7 +316,8 @@ static const struct { unsigned flag; char c; } sched_state_chars[] = {
     {TS_Z, 'Z'}, {TS_P, 'P'}, {TS_x, 'x'}, {TS_K, 'K'}, {TS_W, 'W'},
     {TS_N, 'N'}, {TS_I, 'I'}};
 
-void sched_task_state_str(int64_t prev_state, const char *release, char *out) {
+void sched_task_state_str(int64_t prev_state, const char *release, char separator,
+                          char *out) {
   unsigned parsed = sched_parse_raw_state(prev_state, release);
   size_t pos = 0;
   if (parsed == TS_INVALID) {
@@ -329,8 +330,8 @@ void sched_task_state_str(int64_t prev_state, const char *release, char *out) {
   } else {
     for (size_t i = 0; i < sizeof sched_state_chars / sizeof *sched_state_chars; i++) {
       if (!(parsed & sched_state_chars[i].flag)) continue;
-      if (pos + 2 >= 4) break; /* Perfetto keeps at most three chars */
-      if (pos) out[pos++] = '|';
+      if (pos + (pos && separator ? 2 : 1) > 3) break; /* at most three chars */
+      if (pos && separator) out[pos++] = separator;
       out[pos++] = sched_state_chars[i].c;
     }
   }
@@ -375,7 +376,7 @@ static int sched_state_id(trace_context *ctx, kernel_state *k, const kernel_scop
     return WEFT_OK;
   }
   char buf[8];
-  sched_task_state_str(prev_state, base_string_pool_get(&ctx->strings, release), buf);
+  sched_task_state_str(prev_state, base_string_pool_get(&ctx->strings, release), '\0', buf);
   if (buf[0] == '?') kernel_stat(ctx, s, stat_task_state_invalid, 1);
   int rc = ctx_intern(ctx, buf, strlen(buf), out);
   if (!rc) {

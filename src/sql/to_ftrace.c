@@ -108,7 +108,7 @@ static void tf_sched_switch(to_ftrace_ctx *c, const char *release) {
   const to_ftrace_arg *st = tf_arg(c, "prev_state");
   if (st) {
     char buf[8];
-    sched_task_state_str(st->i, release, buf);
+    sched_task_state_str(st->i, release, '|', buf);
     base_buf_appendf(&c->out, " prev_state=%s", buf);
   }
   base_buf_appendf(&c->out, " ==>");

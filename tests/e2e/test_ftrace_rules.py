@@ -238,6 +238,20 @@ class SystraceRulesTest(e.TempDirTest):
         self.assertEqual(out, '"ts","dur","category","name","arg_set_id"\n'
                          '1000000500000,100000,"workqueue","do_thing","[NULL]"\n')
 
+    def test_task_states_have_no_separator(self):
+        text = ('# tracer: nop\n'
+                '          <idle>-0     [000] d..2  1000.000000: sched_switch: prev_comm=swapper/0 '
+                'prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=a next_pid=10 next_prio=120\n'
+                '               a-10    [000] d..2  1000.000100: sched_switch: prev_comm=a '
+                'prev_pid=10 prev_prio=120 prev_state=D|K ==> next_comm=b next_pid=11 next_prio=120\n')
+        p = e.write_temp(self.dir, 'trace.systrace', text)
+        self.assertEqual(self.query('select end_state from sched order by ts', p),
+                         '"end_state"\n"DK"\n"[NULL]"\n')
+        self.assertEqual(self.query("select state from thread_state where state != 'Running'", p),
+                         '"state"\n"DK"\n')
+        out = self.query("select to_ftrace(id) as line from ftrace_event order by ts desc limit 1", p)
+        self.assertIn('prev_state=D|K ==>', out)
+
     def test_single_timestamp_bounds_end_one_ns_later(self):
         line = ('          <idle>-0     [000] d..2  1000.000000: sched_switch: '
                 'prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> '
