@@ -13,12 +13,17 @@
  *    slice). An atrace begin/end on the thread while a syscall slice is its
  *    innermost open slice ends that syscall slice first (atrace markers are
  *    written from inside write(2)); its sys_exit then ends nothing.
- *  - binder: a oneway transaction is an instant "binder transaction async"
- *    on the sender and "binder async rcv" on the receiver; a synchronous one
- *    opens "binder transaction" on the sender, "binder reply" on the
- *    receiver when received; the reply transaction ends the receiver's
- *    "binder reply", its reception (or BR_FAILED_REPLY / BR_DEAD_REPLY on
- *    the sender) ends the sender's "binder transaction".
+ *  - binder (category "binder"): a oneway transaction is an instant
+ *    "binder transaction async" on the sender and "binder async rcv" on the
+ *    receiver; a synchronous one opens "binder transaction" on the sender,
+ *    "binder reply" on the receiver when received; the reply transaction
+ *    ends the receiver's innermost slice, its reception the sender's. Each
+ *    thread keeps a stack of transaction frames driven by its commands
+ *    (BC_TRANSACTION, BC_REPLY) and returns (BR_TRANSACTION_COMPLETE,
+ *    BR_REPLY...): a failed reply (BR_DEAD_REPLY, BR_FAILED_REPLY,
+ *    BR_FROZEN_REPLY...) ends the sender's "binder transaction" only when
+ *    its frame says one is open (without traced commands, never). Lock
+ *    events make "binder lock waiting" and "binder lock held" slices.
  *  - adreno: kgsl_adreno_cmdbatch_sync relates the GPU's 19.2 MHz tick
  *    counter to trace time (per machine); a retired command batch becomes
  *    "GPU" [start, retire] on "GPU <process> (Ctx=<id>, Prio=<prio>)"
@@ -64,6 +69,13 @@ int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
 /* binder_return: cmd is the BR_* command code. */
 int kslice_binder_return(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          int64_t tid, uint64_t cmd);
+/* binder_command: cmd is the BC_* command code. */
+int kslice_binder_command(trace_context *ctx, const kernel_scope *s, int64_t tid,
+                          uint64_t cmd);
+enum { KSLICE_BINDER_LOCK, KSLICE_BINDER_LOCKED, KSLICE_BINDER_UNLOCK };
+/* binder_lock / binder_locked / binder_unlock (what: KSLICE_BINDER_*). */
+int kslice_binder_lock(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                       int what);
 
 /* funcgraph_entry (is_entry) / funcgraph_exit of the function `name`. */
 int kslice_funcgraph(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,

@@ -263,6 +263,32 @@ class SystraceRulesTest(e.TempDirTest):
         self.assertEqual(self.query('select * from trace_bounds', p),
                          '"start_ts","end_ts"\n0,0\n')
 
+    def test_binder_frames_locks_and_failed_replies(self):
+        lines = [
+            # no commands traced: a failed reply ends nothing
+            'client-100 ( 100) [000] .... 1000.000100: binder_transaction: transaction=11 '
+            'dest_node=1 dest_proc=200 dest_thread=201 reply=0 flags=0x10 code=0x3',
+            'client-100 ( 100) [000] .... 1000.000200: binder_return: cmd=0x7211 BR_FAILED_REPLY',
+            'client-100 ( 100) [000] .... 1000.000300: binder_lock: tag=x',
+            'client-100 ( 100) [000] .... 1000.000400: binder_locked: tag=x',
+            'client-100 ( 100) [000] .... 1000.000500: binder_unlock: tag=x',
+            # with commands: BC_TRANSACTION, the transaction, then BR_FAILED_REPLY ends it
+            'other-300 ( 300) [001] .... 1000.000600: binder_command: cmd=0x40406300 BC_TRANSACTION',
+            'other-300 ( 300) [001] .... 1000.000700: binder_transaction: transaction=12 '
+            'dest_node=1 dest_proc=200 dest_thread=201 reply=0 flags=0x10 code=0x3',
+            'other-300 ( 300) [001] .... 1000.000800: binder_return: cmd=0x7211 BR_FAILED_REPLY',
+        ]
+        p = e.write_temp(self.dir, 'trace.systrace', '# tracer: nop\n' + '\n'.join(
+            '          ' + l for l in lines) + '\n')
+        out = self.query("select s.ts, s.dur, s.category, s.name, s.depth, t.tid from slice s "
+                         "join thread_track tt on s.track_id = tt.id join thread t using (utid) "
+                         "order by s.ts", p)
+        self.assertEqual(out, '"ts","dur","category","name","depth","tid"\n'
+                         '1000000100000,-1,"binder","binder transaction",0,100\n'
+                         '1000000300000,100000,"binder","binder lock waiting",1,100\n'
+                         '1000000400000,100000,"binder","binder lock held",1,100\n'
+                         '1000000700000,100000,"binder","binder transaction",0,300\n')
+
 
 if __name__ == '__main__':
     e.main()

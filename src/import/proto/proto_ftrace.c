@@ -27,6 +27,13 @@
 #define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC 536
 #define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED 537
 #define PROTO_FTRACE_EVENT_CLOCK_ENABLE 14
+#define PROTO_FTRACE_EVENT_BINDER_TRANSACTION 50
+#define PROTO_FTRACE_EVENT_BINDER_TRANSACTION_RECEIVED 51
+#define PROTO_FTRACE_EVENT_BINDER_LOCK 53
+#define PROTO_FTRACE_EVENT_BINDER_LOCKED 54
+#define PROTO_FTRACE_EVENT_BINDER_UNLOCK 55
+#define PROTO_FTRACE_EVENT_BINDER_COMMAND 485
+#define PROTO_FTRACE_EVENT_BINDER_RETURN 486
 #define PROTO_FTRACE_EVENT_CLOCK_DISABLE 15
 #define PROTO_FTRACE_EVENT_CLOCK_SET_RATE 16
 #define PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_END 57
@@ -622,6 +629,22 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
                              id == PROTO_FTRACE_EVENT_BLOCK_IO_START);
     case PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_START:
       return proto_ftrace_workqueue(p, fs->v[2]);
+    case PROTO_FTRACE_EVENT_BINDER_TRANSACTION:
+      return kslice_binder_transaction(ctx, sc, p->ts, p->pid, I32(fs, 1), I32(fs, 5) != 0,
+                                       (uint32_t)fs->v[7]);
+    case PROTO_FTRACE_EVENT_BINDER_TRANSACTION_RECEIVED:
+      return kslice_binder_received(ctx, sc, p->ts, p->pid, I32(fs, 1));
+    case PROTO_FTRACE_EVENT_BINDER_COMMAND:
+      return kslice_binder_command(ctx, sc, p->pid, (uint32_t)fs->v[1]);
+    case PROTO_FTRACE_EVENT_BINDER_RETURN:
+      return kslice_binder_return(ctx, sc, p->ts, p->pid, (uint32_t)fs->v[1]);
+    case PROTO_FTRACE_EVENT_BINDER_LOCK:
+    case PROTO_FTRACE_EVENT_BINDER_LOCKED:
+    case PROTO_FTRACE_EVENT_BINDER_UNLOCK:
+      return kslice_binder_lock(ctx, sc, p->ts, p->pid,
+                                id == PROTO_FTRACE_EVENT_BINDER_LOCK     ? KSLICE_BINDER_LOCK
+                                : id == PROTO_FTRACE_EVENT_BINDER_LOCKED ? KSLICE_BINDER_LOCKED
+                                                                         : KSLICE_BINDER_UNLOCK);
     case PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_END:
       return kslice_workqueue(ctx, sc, p->ts, p->pid, -1, NULL, 0);
     default:

@@ -531,13 +531,21 @@ static int systrace_apply_binder(systrace_ctx *c) {
     if (!systrace_arg_int(l, "transaction", &a)) return WEFT_OK;
     return kslice_binder_received(ctx, sc, l->ts, l->tid, a);
   }
-  if (systrace_event_is(l, "binder_return")) {
+  int is_return = systrace_event_is(l, "binder_return");
+  if (is_return || systrace_event_is(l, "binder_command")) {
     if (!systrace_args_find(l->args, l->args_len, "cmd", &s, &n)) return WEFT_OK;
     size_t w = 0;
     while (w < n && s[w] != ' ') w++; /* "0x7211 BR_FAILED_REPLY" */
     if (!systrace_parse_int(s, w, &a)) return WEFT_OK;
-    return kslice_binder_return(ctx, sc, l->ts, l->tid, (uint64_t)a);
+    return is_return ? kslice_binder_return(ctx, sc, l->ts, l->tid, (uint64_t)a)
+                     : kslice_binder_command(ctx, sc, l->tid, (uint64_t)a);
   }
+  if (systrace_event_is(l, "binder_lock"))
+    return kslice_binder_lock(ctx, sc, l->ts, l->tid, KSLICE_BINDER_LOCK);
+  if (systrace_event_is(l, "binder_locked"))
+    return kslice_binder_lock(ctx, sc, l->ts, l->tid, KSLICE_BINDER_LOCKED);
+  if (systrace_event_is(l, "binder_unlock"))
+    return kslice_binder_lock(ctx, sc, l->ts, l->tid, KSLICE_BINDER_UNLOCK);
   return WEFT_OK;
 }
 
