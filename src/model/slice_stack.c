@@ -55,11 +55,16 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
     model_stack_entry *e = &st->slices.data[i];
     if (e->dur >= 0) continue;
     if (!slice_stack_matches(t, e->slice, category, name)) continue;
-    e->dur = ts - e->ts;
-    storage_set_i64(t, SLICE_dur, e->slice, e->dur);
+    /* The open slices above it end with it. */
+    for (size_t j = st->slices.len; j-- > i;) {
+      model_stack_entry *x = &st->slices.data[j];
+      if (x->dur >= 0) continue;
+      x->dur = ts - x->ts;
+      storage_set_i64(t, SLICE_dur, x->slice, x->dur);
+    }
     ctx_extend_bounds(ctx, ts);
     *slice = e->slice;
-    if (i == st->slices.len - 1) st->slices.len--;
+    st->slices.len = i;
     return WEFT_OK;
   }
   return WEFT_OK;

@@ -170,6 +170,8 @@ static void test_systrace_binder(void) {
       "          c-10 [001] .... 1.000060: binder_transaction: transaction=9 dest_node=1 "
       "dest_proc=20 dest_thread=0 reply=0 flags=0x1 code=0x3\n"
       "          s-20 [002] .... 1.000070: binder_transaction_received: transaction=9\n"
+      /* with the command traced, a failed reply ends the transaction */
+      "          c-10 [001] .... 1.000075: binder_command: cmd=0x40406300 BC_TRANSACTION\n"
       "          c-10 [001] .... 1.000080: binder_transaction: transaction=11 dest_node=1 "
       "dest_proc=20 dest_thread=0 reply=0 flags=0x0 code=0x3\n"
       "          c-10 [001] .... 1.000090: binder_return: cmd=0x7211 BR_FAILED_REPLY\n";
