@@ -493,6 +493,23 @@ static model_stack *model_stack_for(trace_context *ctx, uint32_t track) {
 /* Pops complete slices (known duration) that ended before ts, or at ts —
  * except that a zero-duration slice at ts stays open for a new
  * zero-duration slice at ts (new_dur 0), which then nests in it. */
+void model_stack_close_orphans(trace_context *ctx, model_stack *st, int64_t ts) {
+  size_t n = st->slices.len;
+  for (size_t i = 0; i < n; i++) {
+    const model_stack_entry *e = &st->slices.data[i];
+    if (e->dur < 0 || e->ts + e->dur > ts) continue;
+    int64_t end = e->ts + e->dur;
+    storage_table *t = ctx_table(ctx, TABLE_SLICE);
+    for (size_t j = i + 1; j < n; j++) {
+      model_stack_entry *x = &st->slices.data[j];
+      if (x->dur >= 0) continue;
+      x->dur = end > x->ts ? end - x->ts : 0;
+      storage_set_i64(t, SLICE_dur, x->slice, x->dur);
+    }
+    return;
+  }
+}
+
 static void model_stack_pop_ended(model_stack *st, int64_t ts, int64_t new_dur) {
   while (st->slices.len) {
     const model_stack_entry *top = &st->slices.data[st->slices.len - 1];
@@ -507,6 +524,7 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
                             int64_t arg_set, uint32_t *slice) {
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
+  model_stack_close_orphans(ctx, st, ts);
   model_stack_pop_ended(st, ts, dur);
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   int rc = storage_table_append(t, slice);
@@ -545,6 +563,7 @@ int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
   *slice = -1;
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
+  model_stack_close_orphans(ctx, st, ts);
   model_stack_pop_ended(st, ts, -1);
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   /* The innermost slice still open (unknown duration) is the one ending. */

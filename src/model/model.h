@@ -171,6 +171,10 @@ int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track);
 /* ---- slices ---- */
 /* The slice stack of a track, or NULL if it never had one. */
 struct model_stack *model_stack_find(trace_context *ctx, uint32_t track);
+/* Before an event at ts on the stack's track: slices still open above a
+ * slice that ended by ts (ended below the top, e.g. by a name-matched end)
+ * end where it ended, as Perfetto closes them on the track's next event. */
+void model_stack_close_orphans(trace_context *ctx, struct model_stack *st, int64_t ts);
 int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
                       string_id category, string_id name, int64_t arg_set,
                       uint32_t *slice);

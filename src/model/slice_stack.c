@@ -50,21 +50,17 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
   model_stack *st = model_stack_find(ctx, track);
   if (!st) return WEFT_OK;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  model_stack_close_orphans(ctx, st, ts);
   st->slices.len = slice_stack_live_len(st, ts, -1);
   for (size_t i = st->slices.len; i-- > 0;) {
     model_stack_entry *e = &st->slices.data[i];
     if (e->dur >= 0) continue;
     if (!slice_stack_matches(t, e->slice, category, name)) continue;
-    /* The open slices above it end with it. */
-    for (size_t j = st->slices.len; j-- > i;) {
-      model_stack_entry *x = &st->slices.data[j];
-      if (x->dur >= 0) continue;
-      x->dur = ts - x->ts;
-      storage_set_i64(t, SLICE_dur, x->slice, x->dur);
-    }
+    e->dur = ts - e->ts;
+    storage_set_i64(t, SLICE_dur, e->slice, e->dur);
     ctx_extend_bounds(ctx, ts);
     *slice = e->slice;
-    st->slices.len = i;
+    if (i == st->slices.len - 1) st->slices.len--;
     return WEFT_OK;
   }
   return WEFT_OK;

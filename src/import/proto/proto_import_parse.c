@@ -523,15 +523,14 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     return rc ? rc : proto_state_push(ctx, &st->misc, track, p->ts, value, -1);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
-    /* Ends the innermost open slice of the event's categories (and the
-     * slices still open above it, e.g. atrace ones). */
+    /* Ends the innermost open slice of the event's categories (not, say,
+     * an atrace slice open inside it). */
     int64_t ended;
     string_id category = STRING_NULL;
     if (e->categories->len)
       rc = ctx_intern(ctx, e->categories->data, e->categories->len, &category);
     if (!rc) rc = slice_stack_end_matching(ctx, track, p->ts, category, STRING_NULL, &ended);
-    if (!rc && ended < 0) return import_stat(p->f, stat_misplaced_end_event, 1);
-    if (rc) return rc;
+    if (rc || ended < 0) return rc;
     if (e->has_args || (ref && ref->upid >= 0 && ref->utid < 0))
       rc = proto_end_args(p, msg, e, ref, (uint32_t)ended);
     return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, (uint32_t)ended);
