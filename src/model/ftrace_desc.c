@@ -48,6 +48,20 @@ int ftrace_desc_field_at(const ftrace_event_desc *d, uint32_t number,
   return 0;
 }
 
+int ftrace_desc_field_seek(const ftrace_event_desc *d, ftrace_desc_cursor *c,
+                           uint32_t number, ftrace_field_desc *out) {
+  if (!d || number == 0) return 0;
+  if (!c->next || number <= c->number) {
+    c->next = d->spec;
+    c->number = 0;
+  }
+  while (c->number < number) {
+    if (!ftrace_desc_next_token(&c->next, out)) return 0;
+    c->number++;
+  }
+  return out->name != NULL;
+}
+
 uint32_t ftrace_desc_field_named(const ftrace_event_desc *d, const char *name,
                                  size_t len, ftrace_field_desc *out) {
   if (!d) return 0;

@@ -44,6 +44,15 @@ const ftrace_event_desc *ftrace_desc_by_name(const char *name, size_t len);
 /* Field `number` of d: 1 and *out filled, or 0 when d has no such field. */
 int ftrace_desc_field_at(const ftrace_event_desc *d, uint32_t number,
                          ftrace_field_desc *out);
+/* A position in an event's fields, for reading them in increasing number
+ * order in one pass (ftrace_desc_field_seek); zero-initialize to start. */
+typedef struct ftrace_desc_cursor {
+  const char *next; /* the spec after field `number` (NULL: at the start) */
+  uint32_t number;
+} ftrace_desc_cursor;
+/* ftrace_desc_field_at, resuming from *c when number is past it. */
+int ftrace_desc_field_seek(const ftrace_event_desc *d, ftrace_desc_cursor *c,
+                           uint32_t number, ftrace_field_desc *out);
 /* The field with this name: its number, or 0 when there is none; *out (if
  * not NULL) receives its description. */
 uint32_t ftrace_desc_field_named(const ftrace_event_desc *d, const char *name,

@@ -466,10 +466,11 @@ static int proto_ftrace_raw(proto_ftrace_ctx *p, const ftrace_event_desc *d,
   if (rc) return rc;
   proto_reader r;
   proto_field fl;
+  ftrace_desc_cursor cursor = {NULL, 0};
   proto_reader_init_span(&r, payload);
   while (!rc && proto_reader_next(&r, &fl) == 1) {
     ftrace_field_desc field;
-    if (!ftrace_desc_field_at(d, fl.number, &field)) continue;
+    if (!ftrace_desc_field_seek(d, &cursor, fl.number, &field)) continue;
     const ftrace_field_desc *fd = &field;
     size_t klen = fd->name_len;
     string_id sym = fl.wire_type == PROTO_WIRE_VARINT && proto_ftrace_is_kernel_fn(d->id, fl.number)
