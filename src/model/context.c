@@ -292,7 +292,11 @@ int ctx_finalize_tables(trace_context *ctx) {
   if (!rc) rc = storage_table_append(b, &row);
   if (rc) return rc;
   storage_set_i64(b, TRACE_BOUNDS_start_ts, row, ctx->has_bounds ? ctx->bounds_start : 0);
-  storage_set_i64(b, TRACE_BOUNDS_end_ts, row, ctx->has_bounds ? ctx->bounds_end : 0);
+  /* A trace whose events all share one timestamp ends one ns after it
+   * (Perfetto's bounds are never empty once there is an event). */
+  int64_t end = ctx->bounds_end;
+  if (ctx->has_bounds && end == ctx->bounds_start && end < INT64_MAX) end++;
+  storage_set_i64(b, TRACE_BOUNDS_end_ts, row, ctx->has_bounds ? end : 0);
   /* A setter that could not allocate recorded its error in its table. */
   for (int i = 0; i < TABLE_COUNT; i++) {
     rc = storage_table_status(ctx_table(ctx, (schema_table_id)i));

@@ -3,6 +3,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "model/context.h"
 #include "model/model.h"
@@ -16,7 +17,18 @@ typedef struct kslice_txn {
 } kslice_txn;
 
 enum { KSLICE_TXN_SYNC = 0, KSLICE_TXN_ONEWAY, KSLICE_TXN_REPLY };
-enum { KSLICE_OPEN_SYSCALL = 0, KSLICE_OPEN_BINDER_TXN, KSLICE_OPEN_BINDER_REPLY };
+enum { KSLICE_OPEN_SYSCALL = 0 };
+/* Where a thread is in a transaction, by the binder events seen so far. */
+enum {
+  KSLICE_FRAME_SND_AFTER_BC_TRANSACTION,
+  KSLICE_FRAME_SND_AFTER_TRANSACTION,
+  KSLICE_FRAME_SND_AFTER_BR_TRANSACTION_COMPLETE,
+  KSLICE_FRAME_SND_AFTER_TRANSACTION_RECEIVED,
+  KSLICE_FRAME_RCV_AFTER_TRANSACTION_RECEIVED,
+  KSLICE_FRAME_RCV_AFTER_BR_TRANSACTION,
+  KSLICE_FRAME_RCV_AFTER_BC_REPLY,
+  KSLICE_FRAME_RCV_AFTER_TRANSACTION
+};
 
 typedef struct kslice_gpu_sync {
   uint32_t machine;
@@ -27,8 +39,24 @@ typedef struct kslice_gpu_sync {
 #define KSLICE_MAX_GPU_SYNCS 256
 #define KSLICE_ADRENO_TICKS_PER_SEC 19200000.0
 
+/* A thread's binder transaction frames (its commands and returns), newest
+ * last; the oldest is forgotten past KSLICE_MAX_FRAMES. */
+#define KSLICE_MAX_FRAMES 8
+typedef struct kslice_frame {
+  uint8_t state;    /* KSLICE_FRAME_* */
+  uint8_t has_txn;  /* the transaction's kind is known: */
+  uint8_t oneway, reply;
+} kslice_frame;
+typedef struct kslice_frames {
+  kslice_frame frame[KSLICE_MAX_FRAMES];
+  uint32_t depth;
+} kslice_frames;
+
 struct kslice_state {
   VEC(kslice_gpu_sync) gpu_syncs; /* the latest per machine */
+  VEC(kslice_frames) frames;      /* per thread, see frames_of */
+  base_map frames_of;             /* (machine, tid) -> index in frames */
+  base_map lock_waiting, lock_held; /* (machine, tid) -> 1 */
   base_map open;        /* track << 2 | KSLICE_OPEN_* -> slice id */
   VEC(kslice_txn) txns; /* ring of transactions in flight */
   size_t txn_next;      /* ring write position once full */
@@ -37,6 +65,10 @@ struct kslice_state {
 void kslice_state_free(kslice_state *k) {
   if (!k) return;
   base_map_free(&k->open);
+  base_map_free(&k->frames_of);
+  base_map_free(&k->lock_waiting);
+  base_map_free(&k->lock_held);
+  VEC_FREE(k->frames);
   VEC_FREE(k->txns);
   VEC_FREE(k->gpu_syncs);
   base_free(k);
@@ -84,6 +116,7 @@ static int kslice_cpu_track(trace_context *ctx, const kernel_scope *s, uint32_t 
   spec.type = type;
   spec.machine = s->machine;
   spec.cpu = ucpu;
+  spec.cpu_number = cpu;
   return model_track(ctx, &spec, track);
 }
 
@@ -215,61 +248,233 @@ static int kslice_instant(trace_context *ctx, uint32_t track, int64_t ts, const 
   return rc ? rc : model_slice_complete(ctx, track, ts, 0, STRING_NULL, id, -1, &slice);
 }
 
-static int kslice_open(trace_context *ctx, kslice_state *k, uint32_t track, int64_t ts,
-                       const char *name, int kind) {
-  string_id id;
-  uint32_t slice;
+/* ---- binder transaction frames ---- */
+
+#define KSLICE_BC_TRANSACTION 0x40406300u
+#define KSLICE_BC_REPLY 0x40406301u
+#define KSLICE_BC_TRANSACTION_SG 0x40486311u
+#define KSLICE_BC_REPLY_SG 0x40486312u
+#define KSLICE_BR_TRANSACTION 0x80407202u
+#define KSLICE_BR_REPLY 0x80407203u
+#define KSLICE_BR_TRANSACTION_SEC_CTX 0x80487202u
+#define KSLICE_BR_TRANSACTION_COMPLETE 0x7206u
+#define KSLICE_BR_FROZEN_REPLY 0x7212u
+#define KSLICE_BR_ONEWAY_SPAM_SUSPECT 0x7213u
+#define KSLICE_BR_TRANSACTION_PENDING_FROZEN 0x7214u
+
+static uint64_t kslice_thread_key(uint32_t machine, int64_t tid) {
+  return (uint64_t)machine << 32 | (uint32_t)tid;
+}
+
+/* The thread's frames (created empty when create); NULL if none. */
+static kslice_frames *kslice_frames_of(kslice_state *k, uint32_t machine, int64_t tid,
+                                       int create) {
+  uint64_t key = kslice_thread_key(machine, tid), *slot;
+  slot = base_map_find(&k->frames_of, key);
+  if (slot) return &k->frames.data[*slot];
+  if (!create) return NULL;
+  kslice_frames empty;
+  memset(&empty, 0, sizeof empty);
+  if (VEC_PUSH(k->frames, empty)) return NULL;
+  if (base_map_insert(&k->frames_of, key, k->frames.len - 1, &slot) < 0) return NULL;
+  return &k->frames.data[k->frames.len - 1];
+}
+
+static kslice_frame *kslice_frame_top(kslice_state *k, uint32_t machine, int64_t tid) {
+  kslice_frames *f = kslice_frames_of(k, machine, tid, 0);
+  return f && f->depth ? &f->frame[f->depth - 1] : NULL;
+}
+
+/* Pushes a frame in `state`; 0 or WEFT_ENOMEM. */
+static int kslice_frame_push(kslice_state *k, uint32_t machine, int64_t tid, int state) {
+  kslice_frames *f = kslice_frames_of(k, machine, tid, 1);
+  if (!f) return WEFT_ENOMEM;
+  if (f->depth == KSLICE_MAX_FRAMES) {
+    memmove(f->frame, f->frame + 1, (KSLICE_MAX_FRAMES - 1) * sizeof f->frame[0]);
+    f->depth--;
+  }
+  memset(&f->frame[f->depth], 0, sizeof f->frame[0]);
+  f->frame[f->depth++].state = (uint8_t)state;
+  return WEFT_OK;
+}
+
+static void kslice_frame_pop(kslice_state *k, uint32_t machine, int64_t tid) {
+  kslice_frames *f = kslice_frames_of(k, machine, tid, 0);
+  if (f && f->depth) f->depth--;
+}
+
+static void kslice_frame_set_txn(kslice_frame *fr, int state, int oneway, int reply) {
+  fr->state = (uint8_t)state;
+  fr->has_txn = 1;
+  fr->oneway = (uint8_t)oneway;
+  fr->reply = (uint8_t)reply;
+}
+
+/* ---- binder slices ---- */
+
+static int kslice_binder_slice(trace_context *ctx, uint32_t track, int64_t ts, int64_t dur,
+                               const char *name, uint32_t *slice) {
+  string_id id, category;
   int rc = ctx_intern(ctx, name, strlen(name), &id);
-  if (!rc) rc = model_slice_begin(ctx, track, ts, STRING_NULL, id, -1, &slice);
-  return rc ? rc : kslice_remember(k, track, kind, slice);
+  if (!rc) rc = ctx_intern(ctx, "binder", 6, &category);
+  if (rc) return rc;
+  if (dur >= 0) return model_slice_complete(ctx, track, ts, dur, category, id, -1, slice);
+  return model_slice_begin(ctx, track, ts, category, id, -1, slice);
+}
+
+static int kslice_end_top(trace_context *ctx, uint32_t track, int64_t ts) {
+  int64_t ended;
+  return model_slice_end(ctx, track, ts, &ended);
 }
 
 int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s,
                               int64_t ts, int64_t tid, int64_t txn_id,
                               int is_reply, uint64_t flags) {
   kslice_state *k = kslice_get(ctx);
-  uint32_t track;
+  uint32_t track, slice;
   if (!k) return WEFT_ENOMEM;
+  int oneway = (flags & KSLICE_BINDER_ONEWAY) != 0;
   int rc = kslice_thread_track(ctx, s, tid, &track);
   if (rc) return rc;
-  if (is_reply) {
-    rc = kslice_end_remembered(ctx, k, track, KSLICE_OPEN_BINDER_REPLY, ts);
-    return rc ? rc : kslice_txn_add(k, s->machine, txn_id, KSLICE_TXN_REPLY);
-  }
-  if (flags & KSLICE_BINDER_ONEWAY) {
-    rc = kslice_instant(ctx, track, ts, "binder transaction async");
-    return rc ? rc : kslice_txn_add(k, s->machine, txn_id, KSLICE_TXN_ONEWAY);
-  }
-  rc = kslice_open(ctx, k, track, ts, "binder transaction", KSLICE_OPEN_BINDER_TXN);
-  return rc ? rc : kslice_txn_add(k, s->machine, txn_id, KSLICE_TXN_SYNC);
+  if (is_reply) rc = kslice_end_top(ctx, track, ts);
+  else rc = kslice_binder_slice(ctx, track, ts, oneway ? 0 : -1,
+                                oneway ? "binder transaction async" : "binder transaction",
+                                &slice);
+  if (!rc)
+    rc = kslice_txn_add(k, s->machine, txn_id,
+                        is_reply ? KSLICE_TXN_REPLY : oneway ? KSLICE_TXN_ONEWAY : KSLICE_TXN_SYNC);
+  kslice_frame *fr = kslice_frame_top(k, s->machine, tid);
+  if (rc || !fr) return rc;
+  if (fr->state == KSLICE_FRAME_SND_AFTER_BC_TRANSACTION)
+    kslice_frame_set_txn(fr, KSLICE_FRAME_SND_AFTER_TRANSACTION, oneway, is_reply);
+  else if (fr->state == KSLICE_FRAME_RCV_AFTER_BC_REPLY)
+    kslice_frame_set_txn(fr, KSLICE_FRAME_RCV_AFTER_TRANSACTION, oneway, is_reply);
+  else if (fr->state == KSLICE_FRAME_RCV_AFTER_TRANSACTION_RECEIVED)
+    kslice_frame_pop(k, s->machine, tid); /* commands are not traced */
+  return WEFT_OK;
 }
 
 int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
                            int64_t ts, int64_t tid, int64_t txn_id) {
   kslice_state *k = kslice_get(ctx);
-  uint32_t track;
+  uint32_t track, slice;
   if (!k) return WEFT_ENOMEM;
   int kind = kslice_txn_take(k, s->machine, txn_id);
   if (kind < 0) return WEFT_OK;
   int rc = kslice_thread_track(ctx, s, tid, &track);
+  if (!rc && kind == KSLICE_TXN_SYNC) {
+    rc = kslice_frame_push(k, s->machine, tid, KSLICE_FRAME_RCV_AFTER_TRANSACTION_RECEIVED);
+    if (!rc) kslice_frame_set_txn(kslice_frame_top(k, s->machine, tid),
+                                  KSLICE_FRAME_RCV_AFTER_TRANSACTION_RECEIVED, 0, 0);
+  } else if (!rc && kind == KSLICE_TXN_REPLY) {
+    kslice_frame *fr = kslice_frame_top(k, s->machine, tid);
+    if (fr && fr->state == KSLICE_FRAME_SND_AFTER_BR_TRANSACTION_COMPLETE)
+      fr->state = KSLICE_FRAME_SND_AFTER_TRANSACTION_RECEIVED;
+  }
   if (rc) return rc;
   switch (kind) {
-    case KSLICE_TXN_ONEWAY: return kslice_instant(ctx, track, ts, "binder async rcv");
-    case KSLICE_TXN_SYNC:
-      return kslice_open(ctx, k, track, ts, "binder reply", KSLICE_OPEN_BINDER_REPLY);
-    default: return kslice_end_remembered(ctx, k, track, KSLICE_OPEN_BINDER_TXN, ts);
+    case KSLICE_TXN_ONEWAY: return kslice_binder_slice(ctx, track, ts, 0, "binder async rcv", &slice);
+    case KSLICE_TXN_SYNC: return kslice_binder_slice(ctx, track, ts, -1, "binder reply", &slice);
+    default: return kslice_end_top(ctx, track, ts);
+  }
+}
+
+int kslice_binder_command(trace_context *ctx, const kernel_scope *s, int64_t tid,
+                          uint64_t cmd) {
+  kslice_state *k = kslice_get(ctx);
+  if (!k) return WEFT_ENOMEM;
+  if (cmd == KSLICE_BC_TRANSACTION || cmd == KSLICE_BC_TRANSACTION_SG)
+    return kslice_frame_push(k, s->machine, tid, KSLICE_FRAME_SND_AFTER_BC_TRANSACTION);
+  kslice_frame *fr = kslice_frame_top(k, s->machine, tid);
+  if ((cmd == KSLICE_BC_REPLY || cmd == KSLICE_BC_REPLY_SG) && fr &&
+      fr->state == KSLICE_FRAME_RCV_AFTER_BR_TRANSACTION)
+    fr->state = KSLICE_FRAME_RCV_AFTER_BC_REPLY;
+  return WEFT_OK;
+}
+
+/* A failed reply (BR_DEAD_REPLY, BR_FAILED_REPLY...): ends the thread's
+ * "binder transaction" if its frame says one is open. */
+static int kslice_binder_failed(trace_context *ctx, kslice_state *k, const kernel_scope *s,
+                                int64_t ts, int64_t tid) {
+  kslice_frame *fr = kslice_frame_top(k, s->machine, tid);
+  if (!fr) return WEFT_OK;
+  switch (fr->state) {
+    case KSLICE_FRAME_SND_AFTER_BC_TRANSACTION:
+      kslice_frame_pop(k, s->machine, tid);
+      return WEFT_OK;
+    case KSLICE_FRAME_RCV_AFTER_BC_REPLY:
+    case KSLICE_FRAME_SND_AFTER_TRANSACTION:
+    case KSLICE_FRAME_RCV_AFTER_TRANSACTION:
+    case KSLICE_FRAME_SND_AFTER_BR_TRANSACTION_COMPLETE: {
+      int open = fr->has_txn && !fr->oneway && !fr->reply;
+      kslice_frame_pop(k, s->machine, tid);
+      uint32_t track;
+      int rc = open ? kslice_thread_track(ctx, s, tid, &track) : WEFT_OK;
+      return rc || !open ? rc : kslice_end_top(ctx, track, ts);
+    }
+    default:
+      return WEFT_OK;
   }
 }
 
 int kslice_binder_return(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          int64_t tid, uint64_t cmd) {
   kslice_state *k = kslice_get(ctx);
-  uint32_t track;
   if (!k) return WEFT_ENOMEM;
-  if ((cmd & 0xffffu) != KSLICE_BR_FAILED_REPLY && (cmd & 0xffffu) != KSLICE_BR_DEAD_REPLY)
-    return WEFT_OK;
+  if (cmd == KSLICE_BR_DEAD_REPLY || cmd == KSLICE_BR_FAILED_REPLY ||
+      cmd == KSLICE_BR_FROZEN_REPLY || cmd == KSLICE_BR_TRANSACTION_PENDING_FROZEN)
+    return kslice_binder_failed(ctx, k, s, ts, tid);
+  kslice_frame *fr = kslice_frame_top(k, s->machine, tid);
+  if (!fr) return WEFT_OK;
+  if (cmd == KSLICE_BR_TRANSACTION_COMPLETE || cmd == KSLICE_BR_ONEWAY_SPAM_SUSPECT) {
+    if (fr->state == KSLICE_FRAME_SND_AFTER_TRANSACTION && fr->has_txn && !fr->oneway)
+      fr->state = KSLICE_FRAME_SND_AFTER_BR_TRANSACTION_COMPLETE;
+    else if (fr->state == KSLICE_FRAME_RCV_AFTER_TRANSACTION ||
+             fr->state == KSLICE_FRAME_SND_AFTER_BC_TRANSACTION ||
+             fr->state == KSLICE_FRAME_SND_AFTER_TRANSACTION)
+      kslice_frame_pop(k, s->machine, tid);
+  } else if (cmd == KSLICE_BR_REPLY) {
+    if (fr->state == KSLICE_FRAME_SND_AFTER_TRANSACTION_RECEIVED)
+      kslice_frame_pop(k, s->machine, tid);
+  } else if (cmd == KSLICE_BR_TRANSACTION || cmd == KSLICE_BR_TRANSACTION_SEC_CTX) {
+    if (fr->state == KSLICE_FRAME_RCV_AFTER_TRANSACTION_RECEIVED)
+      fr->state = KSLICE_FRAME_RCV_AFTER_BR_TRANSACTION;
+  }
+  return WEFT_OK;
+}
+
+/* binder_lock opens "binder lock waiting"; binder_locked ends it (if a lock
+ * was being waited for) and opens "binder lock held"; binder_unlock ends
+ * that (if held). */
+int kslice_binder_lock(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                       int what) {
+  kslice_state *k = kslice_get(ctx);
+  uint32_t track, slice;
+  uint64_t *flag;
+  if (!k) return WEFT_ENOMEM;
   int rc = kslice_thread_track(ctx, s, tid, &track);
-  return rc ? rc : kslice_end_remembered(ctx, k, track, KSLICE_OPEN_BINDER_TXN, ts);
+  if (rc) return rc;
+  uint64_t key = kslice_thread_key(s->machine, tid);
+  base_map *waiting = &k->lock_waiting, *held = &k->lock_held;
+  if (what == KSLICE_BINDER_LOCK) {
+    if (base_map_insert(waiting, key, 1, &flag) < 0) return WEFT_ENOMEM;
+    *flag = 1;
+    return kslice_binder_slice(ctx, track, ts, -1, "binder lock waiting", &slice);
+  }
+  if (what == KSLICE_BINDER_LOCKED) {
+    flag = base_map_find(waiting, key);
+    if (!flag || !*flag) return WEFT_OK;
+    *flag = 0;
+    rc = kslice_end_top(ctx, track, ts);
+    if (!rc) rc = kslice_binder_slice(ctx, track, ts, -1, "binder lock held", &slice);
+    if (!rc && base_map_insert(held, key, 1, &flag) < 0) return WEFT_ENOMEM;
+    if (!rc) *flag = 1;
+    return rc;
+  }
+  flag = base_map_find(held, key);
+  if (!flag || !*flag) return WEFT_OK;
+  *flag = 0;
+  return kslice_end_top(ctx, track, ts);
 }
 
 /* ---- adreno command batches ---- */
@@ -366,4 +571,52 @@ int kslice_funcgraph(trace_context *ctx, const kernel_scope *s, int64_t ts, uint
   if (rc) return rc;
   if (is_entry) return model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
   return model_slice_end(ctx, track, ts, &ended);
+}
+
+/* ---- block I/O, OOM kills, workqueues ---- */
+
+static int kslice_block_track(trace_context *ctx, const kernel_scope *s, uint64_t dev,
+                              uint32_t *track) {
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.type = "block_io";
+  spec.machine = s->machine;
+  spec.extra_key = dev;
+  spec.dim_key = "block_device";
+  spec.dim_int = (int64_t)dev;
+  return model_track(ctx, &spec, track);
+}
+
+int kslice_block_io(trace_context *ctx, const kernel_scope *s, int64_t ts, uint64_t dev,
+                    uint64_t sector, int is_start) {
+  uint32_t track, slice;
+  int64_t ended, args;
+  int rc = kslice_block_track(ctx, s, dev, &track);
+  if (rc) return rc;
+  if (!is_start) return model_slice_end(ctx, track, ts, &ended);
+  string_id name;
+  rc = ctx_intern(ctx, "block_io", 8, &name);
+  if (!rc) rc = model_arg_int(ctx, "sector", 6, MODEL_ARG_UINT, (int64_t)sector);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, args, &slice);
+}
+
+int kslice_oom_kill(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t pid) {
+  uint32_t track;
+  int rc = kslice_thread_track(ctx, s, pid, &track);
+  return rc ? rc : kslice_instant(ctx, track, ts, "mem.oom_kill");
+}
+
+int kslice_workqueue(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                     int64_t cpu, const char *function, size_t len) {
+  uint32_t track, slice;
+  int64_t ended, args = -1;
+  int rc = kslice_thread_track(ctx, s, tid, &track);
+  if (rc || !function) return rc ? rc : model_slice_end(ctx, track, ts, &ended);
+  string_id name, category;
+  rc = ctx_intern(ctx, function, len, &name);
+  if (!rc) rc = ctx_intern(ctx, "workqueue", 9, &category);
+  if (!rc && cpu >= 0) rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_UINT, cpu);
+  if (!rc && cpu >= 0) rc = model_args_commit(ctx, &args);
+  return rc ? rc : model_slice_begin(ctx, track, ts, category, name, args, &slice);
 }

@@ -13,12 +13,17 @@
  *    slice). An atrace begin/end on the thread while a syscall slice is its
  *    innermost open slice ends that syscall slice first (atrace markers are
  *    written from inside write(2)); its sys_exit then ends nothing.
- *  - binder: a oneway transaction is an instant "binder transaction async"
- *    on the sender and "binder async rcv" on the receiver; a synchronous one
- *    opens "binder transaction" on the sender, "binder reply" on the
- *    receiver when received; the reply transaction ends the receiver's
- *    "binder reply", its reception (or BR_FAILED_REPLY / BR_DEAD_REPLY on
- *    the sender) ends the sender's "binder transaction".
+ *  - binder (category "binder"): a oneway transaction is an instant
+ *    "binder transaction async" on the sender and "binder async rcv" on the
+ *    receiver; a synchronous one opens "binder transaction" on the sender,
+ *    "binder reply" on the receiver when received; the reply transaction
+ *    ends the receiver's innermost slice, its reception the sender's. Each
+ *    thread keeps a stack of transaction frames driven by its commands
+ *    (BC_TRANSACTION, BC_REPLY) and returns (BR_TRANSACTION_COMPLETE,
+ *    BR_REPLY...): a failed reply (BR_DEAD_REPLY, BR_FAILED_REPLY,
+ *    BR_FROZEN_REPLY...) ends the sender's "binder transaction" only when
+ *    its frame says one is open (without traced commands, never). Lock
+ *    events make "binder lock waiting" and "binder lock held" slices.
  *  - adreno: kgsl_adreno_cmdbatch_sync relates the GPU's 19.2 MHz tick
  *    counter to trace time (per machine); a retired command batch becomes
  *    "GPU" [start, retire] on "GPU <process> (Ctx=<id>, Prio=<prio>)"
@@ -27,6 +32,7 @@
  *    thread's "Funcgraph" track (type thread_funcgraph), or for pid 0 (the
  *    idle tasks of all cpus share it) on "swapper<cpu> -funcgraph" (type
  *    cpu_funcgraph); its exit ends the innermost slice there.
+ *  - block I/O, OOM kills and workqueue work: see their functions below.
  * A slice is ended only while it is the innermost open slice of its track. */
 #ifndef WEFT_MODEL_KSLICE_H
 #define WEFT_MODEL_KSLICE_H
@@ -63,6 +69,13 @@ int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
 /* binder_return: cmd is the BR_* command code. */
 int kslice_binder_return(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          int64_t tid, uint64_t cmd);
+/* binder_command: cmd is the BC_* command code. */
+int kslice_binder_command(trace_context *ctx, const kernel_scope *s, int64_t tid,
+                          uint64_t cmd);
+enum { KSLICE_BINDER_LOCK, KSLICE_BINDER_LOCKED, KSLICE_BINDER_UNLOCK };
+/* binder_lock / binder_locked / binder_unlock (what: KSLICE_BINDER_*). */
+int kslice_binder_lock(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                       int what);
 
 /* funcgraph_entry (is_entry) / funcgraph_exit of the function `name`. */
 int kslice_funcgraph(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
@@ -72,5 +85,17 @@ int kslice_adreno_sync(trace_context *ctx, const kernel_scope *s, int64_t ts,
 int kslice_adreno_retired(trace_context *ctx, const kernel_scope *s, int64_t tid,
                           int64_t context_id, int64_t prio, uint64_t start,
                           uint64_t retire);
+
+/* block_io_start (is_start) / block_io_done on the device's track (type
+ * block_io, dimension block_device): a "block_io" slice with arg sector. */
+int kslice_block_io(trace_context *ctx, const kernel_scope *s, int64_t ts, uint64_t dev,
+                    uint64_t sector, int is_start);
+/* mark_victim: an instant "mem.oom_kill" on the victim thread's track. */
+int kslice_oom_kill(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t pid);
+/* workqueue_execute_start (function: the work's name; cpu: the event's cpu
+ * as arg "cpu", or -1 for none) opens a slice of category "workqueue" on the
+ * thread's track; workqueue_execute_end (function NULL) ends the innermost. */
+int kslice_workqueue(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                     int64_t cpu, const char *function, size_t len);
 
 #endif

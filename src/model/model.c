@@ -336,7 +336,7 @@ void model_thread_end(trace_context *ctx, uint32_t utid, int64_t ts) {
 
 void model_track_spec_init(model_track_spec *s) {
   memset(s, 0, sizeof *s);
-  s->utid = s->upid = s->cpu = s->parent_id = s->compressor_idx = -1;
+  s->utid = s->upid = s->cpu = s->cpu_number = s->parent_id = s->compressor_idx = -1;
 }
 
 /* A hash of the spec's numbers, type and name, laid out one after another
@@ -363,9 +363,15 @@ static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
   int rc = WEFT_OK;
   if (s->utid >= 0) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_INT, s->utid);
   if (!rc && s->upid >= 0) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, s->upid);
-  if (!rc && s->cpu >= 0) rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, s->cpu);
+  if (!rc && s->cpu >= 0)
+    rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, s->cpu_number >= 0 ? s->cpu_number : s->cpu);
   if (!rc && s->compressor_idx >= 0)
     rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, s->compressor_idx);
+  if (!rc && s->dim_key && s->dim_str)
+    rc = model_arg_string(ctx, s->dim_key, strlen(s->dim_key), s->dim_str,
+                          strlen(s->dim_str), MODEL_ARG_STRING);
+  else if (!rc && s->dim_key)
+    rc = model_arg_int(ctx, s->dim_key, strlen(s->dim_key), MODEL_ARG_UINT, s->dim_int);
   if (!rc) rc = model_args_commit(ctx, arg_set);
   return rc;
 }
@@ -537,6 +543,23 @@ static model_stack *model_stack_for(trace_context *ctx, uint32_t track) {
 /* Pops complete slices (known duration) that ended before ts, or at ts —
  * except that a zero-duration slice at ts stays open for a new
  * zero-duration slice at ts (new_dur 0), which then nests in it. */
+void model_stack_close_orphans(trace_context *ctx, model_stack *st, int64_t ts) {
+  size_t n = st->slices.len;
+  for (size_t i = 0; i < n; i++) {
+    const model_stack_entry *e = &st->slices.data[i];
+    if (e->dur < 0 || e->ts + e->dur > ts) continue;
+    int64_t end = e->ts + e->dur;
+    storage_table *t = ctx_table(ctx, TABLE_SLICE);
+    for (size_t j = i + 1; j < n; j++) {
+      model_stack_entry *x = &st->slices.data[j];
+      if (x->dur >= 0) continue;
+      x->dur = end > x->ts ? end - x->ts : 0;
+      storage_set_i64(t, SLICE_dur, x->slice, x->dur);
+    }
+    return;
+  }
+}
+
 static void model_stack_pop_ended(model_stack *st, int64_t ts, int64_t new_dur) {
   while (st->slices.len) {
     const model_stack_entry *top = &st->slices.data[st->slices.len - 1];
@@ -551,6 +574,7 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
                             int64_t arg_set, uint32_t *slice) {
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
+  model_stack_close_orphans(ctx, st, ts);
   model_stack_pop_ended(st, ts, dur);
   /* model.h: the new slice nests in the slices still open at ts, its
    * parent the top of the stack, which agrees with its row. */
@@ -594,6 +618,7 @@ int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
   *slice = -1;
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
+  model_stack_close_orphans(ctx, st, ts);
   model_stack_pop_ended(st, ts, -1);
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   /* The innermost slice still open (unknown duration) is the one ending. */

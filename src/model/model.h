@@ -157,13 +157,19 @@ typedef struct model_track_spec {
   const char *type;       /* Perfetto's classification, e.g. "thread" */
   int is_counter;         /* event_type 'counter' (else 'slice') */
   uint32_t machine;
-  int64_t utid, upid, cpu; /* -1 when not a dimension */
+  int64_t utid, upid, cpu; /* -1 when not a dimension; cpu: the ucpu */
+  int64_t cpu_number;     /* the cpu dimension arg when cpu is set: the cpu's
+                             number on its machine; -1: the ucpu itself */
   int64_t parent_id;      /* -1 for none */
   const char *unit;       /* counters; may be NULL */
   uint64_t extra_key;     /* distinguishes otherwise equal tracks (uuid...) */
   int64_t compressor_idx; /* dimension track_compressor_idx (after utid, upid,
                              cpu); -1 for none */
   const char *source;     /* source arg {source: <this>}; NULL for none */
+  const char *dim_key;    /* one more dimension arg (after cpu), or NULL: */
+  const char *dim_str;    /* its string value, or NULL for */
+  int64_t dim_int;        /* its int value; the caller keeps tracks with
+                             different values apart (name or extra_key) */
 } model_track_spec;
 void model_track_spec_init(model_track_spec *s);
 /* Replaces a track's dimension / source arg sets (-1: keeps that one); a
@@ -188,6 +194,10 @@ struct model_stack *model_stack_find(trace_context *ctx, uint32_t track);
  * and the same dur unless the entry is still open (1 too once a setter of
  * the slice table failed: its rows are incomplete and the load fails). */
 int model_stack_entry_matches_row(trace_context *ctx, const struct model_stack *st, size_t i);
+/* Before an event at ts on the stack's track: slices still open above a
+ * slice that ended by ts (ended below the top, e.g. by a name-matched end)
+ * end where it ended, as Perfetto closes them on the track's next event. */
+void model_stack_close_orphans(trace_context *ctx, struct model_stack *st, int64_t ts);
 int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
                       string_id category, string_id name, int64_t arg_set,
                       uint32_t *slice);

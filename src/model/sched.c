@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/context.h"
+#include "model/kcounter.h"
 #include "model/model.h"
 
 /* A comm and its string id, with its bytes kept here when they fit, so that
@@ -315,7 +316,8 @@ static const struct { unsigned flag; char c; } sched_state_chars[] = {
     {TS_Z, 'Z'}, {TS_P, 'P'}, {TS_x, 'x'}, {TS_K, 'K'}, {TS_W, 'W'},
     {TS_N, 'N'}, {TS_I, 'I'}};
 
-void sched_task_state_str(int64_t prev_state, const char *release, char *out) {
+void sched_task_state_str(int64_t prev_state, const char *release, char separator,
+                          char *out) {
   unsigned parsed = sched_parse_raw_state(prev_state, release);
   size_t pos = 0;
   if (parsed == TS_INVALID) {
@@ -328,8 +330,8 @@ void sched_task_state_str(int64_t prev_state, const char *release, char *out) {
   } else {
     for (size_t i = 0; i < sizeof sched_state_chars / sizeof *sched_state_chars; i++) {
       if (!(parsed & sched_state_chars[i].flag)) continue;
-      if (pos + 2 >= 4) break; /* Perfetto keeps at most three chars */
-      if (pos) out[pos++] = '|';
+      if (pos + (pos && separator ? 2 : 1) > 3) break; /* at most three chars */
+      if (pos && separator) out[pos++] = separator;
       out[pos++] = sched_state_chars[i].c;
     }
   }
@@ -374,7 +376,7 @@ static int sched_state_id(trace_context *ctx, kernel_state *k, const kernel_scop
     return WEFT_OK;
   }
   char buf[8];
-  sched_task_state_str(prev_state, base_string_pool_get(&ctx->strings, release), buf);
+  sched_task_state_str(prev_state, base_string_pool_get(&ctx->strings, release), '\0', buf);
   if (buf[0] == '?') kernel_stat(ctx, s, stat_task_state_invalid, 1);
   int rc = ctx_intern(ctx, buf, strlen(buf), out);
   if (!rc) {
@@ -925,6 +927,7 @@ int sched_cpu_counter(trace_context *ctx, const kernel_scope *s, int64_t ts,
   spec.is_counter = 1;
   spec.machine = s->machine;
   spec.cpu = ucpu;
+  spec.cpu_number = cpu;
   rc = model_track(ctx, &spec, &track);
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
@@ -1005,14 +1008,5 @@ int sched_rss_stat(trace_context *ctx, const kernel_scope *s, int64_t ts,
   int found;
   rc = sched_rss_thread(ctx, s, k, tid, curr, mm_id, &utid, &found);
   if (rc || !found) return rc;
-  int64_t upid = sched_thread_upid(ctx, utid);
-  if (upid < 0) {
-    int64_t t = storage_get_i64(ctx_table(ctx, TABLE_THREAD), THREAD_tid, utid);
-    rc = model_thread_in_process(ctx, s->machine, t, t, &utid);
-    if (rc) return rc;
-    upid = sched_thread_upid(ctx, utid);
-    if (upid < 0) return WEFT_OK;
-  }
-  return sched_process_counter(ctx, s, ts, (uint32_t)upid, sched_rss_names[member],
-                               (double)size);
+  return kcounter_process_memory(ctx, s, ts, utid, sched_rss_names[member], (double)size);
 }

@@ -60,9 +60,12 @@ int sched_raw_event(trace_context *ctx, uint32_t machine, int64_t ts,
                     int64_t common_flags);
 
 /* Task state text of a raw sched_switch prev_state (kernel 4.4 layout unless
- * `release` names a newer kernel, e.g. "5.10.0"), '|' between atoms; writes
- * "?" for invalid states. out must hold 8 bytes. */
-void sched_task_state_str(int64_t prev_state, const char *release, char *out);
+ * `release` names a newer kernel, e.g. "5.10.0"): its atoms in a fixed order,
+ * at most three chars, `separator` between atoms ('\0': none, as the tables
+ * show it, "DK"; '|' as to_ftrace writes it, "D|K"); "?" for invalid
+ * states. out must hold 8 bytes. */
+void sched_task_state_str(int64_t prev_state, const char *release, char separator,
+                          char *out);
 /* Raw 4.4-layout bits of a systrace state text ("S", "R+", "D|K"...); -1 if
  * invalid. */
 int64_t sched_task_state_from_text(const char *s, size_t len);

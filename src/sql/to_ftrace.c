@@ -108,7 +108,7 @@ static void tf_sched_switch(to_ftrace_ctx *c, const char *release) {
   const to_ftrace_arg *st = tf_arg(c, "prev_state");
   if (st) {
     char buf[8];
-    sched_task_state_str(st->i, release, buf);
+    sched_task_state_str(st->i, release, '|', buf);
     base_buf_appendf(&c->out, " prev_state=%s", buf);
   }
   base_buf_appendf(&c->out, " ==>");
@@ -157,7 +157,7 @@ static void tf_args(to_ftrace_ctx *c, const char *event, const char *release) {
   }
   if (strcmp(event, "sched_blocked_reason") == 0) {
     tf_kv(c, "pid", NULL);
-    tf_kv(c, "iowait", NULL);
+    tf_kv(c, "io_wait", "iowait");
     tf_kernel_fn(c, "caller");
     return;
   }

@@ -45,6 +45,14 @@ class JsonImportTest(e.TempDirTest):
             {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 3, 'name': 'outer', 'cat': 'c'},
             {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 4, 'name': 'other'},
         ], 'select name, dur from slice order by id')
+        # Slices left open above a slice that ended end where it ended, on
+        # the track's next event (Perfetto's rule); with none, they stay open.
+        self.assertEqual(out, '"name","dur"\n"outer",2000\n"inner",1000\n')
+        out = self.load([
+            {'ph': 'B', 'pid': 1, 'tid': 1, 'ts': 1, 'name': 'outer', 'cat': 'c'},
+            {'ph': 'B', 'pid': 1, 'tid': 1, 'ts': 2, 'name': 'inner', 'cat': 'c'},
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 3, 'name': 'outer', 'cat': 'c'},
+        ], 'select name, dur from slice order by id')
         self.assertEqual(out, '"name","dur"\n"outer",2000\n"inner",-1\n')
 
     def test_instant_and_overflow_track_types(self):

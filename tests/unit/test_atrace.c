@@ -78,23 +78,27 @@ static void test_other_text(void) {
 
 static void test_task_states(void) {
   char buf[8];
-  sched_task_state_str(0, NULL, buf);
+  sched_task_state_str(0, NULL, 0, buf);
   CHECK_EQ_STR(buf, "R");
-  sched_task_state_str(0x800, NULL, buf);
+  sched_task_state_str(0x800, NULL, 0, buf);
   CHECK_EQ_STR(buf, "R+");
-  sched_task_state_str(1, NULL, buf);
+  sched_task_state_str(1, NULL, 0, buf);
   CHECK_EQ_STR(buf, "S");
-  sched_task_state_str(2 | 0x80, NULL, buf);
+  sched_task_state_str(2 | 0x80, NULL, 0, buf);
+  CHECK_EQ_STR(buf, "DK");
+  sched_task_state_str(2 | 0x80, NULL, '|', buf); /* to_ftrace's form */
   CHECK_EQ_STR(buf, "D|K");
-  sched_task_state_str(2 | 0x400, NULL, buf);
+  sched_task_state_str(2 | 0x40 | 0x80 | 0x100 | 0x200, NULL, 0, buf);
+  CHECK_EQ_STR(buf, "DPx"); /* at most three flags */
+  sched_task_state_str(2 | 0x400, NULL, 0, buf);
   CHECK_EQ_STR(buf, "I");
-  sched_task_state_str(0x100, "5.10.0", buf);
+  sched_task_state_str(0x100, "5.10.0", 0, buf);
   CHECK_EQ_STR(buf, "R+");
-  sched_task_state_str(0x80, "4.19", buf);
+  sched_task_state_str(0x80, "4.19", 0, buf);
   CHECK_EQ_STR(buf, "I");
-  sched_task_state_str(0x200, "5.4", buf);
+  sched_task_state_str(0x200, "5.4", 0, buf);
   CHECK_EQ_STR(buf, "?");
-  sched_task_state_str(-1, NULL, buf);
+  sched_task_state_str(-1, NULL, 0, buf);
   CHECK_EQ_STR(buf, "?");
   CHECK_EQ_INT(sched_task_state_from_text("R+", 2), 0x800);
   CHECK_EQ_INT(sched_task_state_from_text("D|K", 3), 0x82);

@@ -107,8 +107,10 @@ static void test_json_system_trace_events(void) {
                               "select name, ts, dur, depth from slice order by ts;"
                               "select value from stats where name = 'systrace_parse_failure'",
                               &o), 0);
+  /* draw, open inside js when js ended, ends with it (Perfetto closes it on
+   * the track's next event, its E). */
   CHECK_EQ_STR(o.text, "10000000000,-1,0;js,10000050000,100000,0;"
-                       "draw,10000100000,200000,1;1;");
+                       "draw,10000100000,50000,1;1;");
 }
 
 static void test_json_phase_t(void) {
@@ -140,6 +142,8 @@ static void test_systrace_binder(void) {
       "          c-10 [001] .... 1.000060: binder_transaction: transaction=9 dest_node=1 "
       "dest_proc=20 dest_thread=0 reply=0 flags=0x1 code=0x3\n"
       "          s-20 [002] .... 1.000070: binder_transaction_received: transaction=9\n"
+      /* with the command traced, a failed reply ends the transaction */
+      "          c-10 [001] .... 1.000075: binder_command: cmd=0x40406300 BC_TRANSACTION\n"
       "          c-10 [001] .... 1.000080: binder_transaction: transaction=11 dest_node=1 "
       "dest_proc=20 dest_thread=0 reply=0 flags=0x0 code=0x3\n"
       "          c-10 [001] .... 1.000090: binder_return: cmd=0x7211 BR_FAILED_REPLY\n";

@@ -7,12 +7,15 @@
 #include "import/proto/proto_fields.h"
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
+#include "model/kcounter.h"
 #include "model/kslice.h"
 #include "model/sched.h"
 
 #define PROTO_FTRACE_MAX_CPU 1024
 #define PROTO_FTRACE_MAX_FIELDS 16
 #define PROTO_FTRACE_MAX_INTERN 65536
+/* The clock id Perfetto gives the kernel's global/local trace clock. */
+#define PROTO_FTRACE_GLOBAL_CLOCK 64
 
 /* FtraceEvent fields handled here beyond proto_fields.h. */
 #define PROTO_FTRACE_EVENT_SOFTIRQ_ENTRY 24
@@ -23,6 +26,24 @@
 #define PROTO_FTRACE_EVENT_SYS_EXIT 330
 #define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC 536
 #define PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED 537
+#define PROTO_FTRACE_EVENT_CLOCK_ENABLE 14
+#define PROTO_FTRACE_EVENT_BINDER_TRANSACTION 50
+#define PROTO_FTRACE_EVENT_BINDER_TRANSACTION_RECEIVED 51
+#define PROTO_FTRACE_EVENT_BINDER_LOCK 53
+#define PROTO_FTRACE_EVENT_BINDER_LOCKED 54
+#define PROTO_FTRACE_EVENT_BINDER_UNLOCK 55
+#define PROTO_FTRACE_EVENT_BINDER_COMMAND 485
+#define PROTO_FTRACE_EVENT_BINDER_RETURN 486
+#define PROTO_FTRACE_EVENT_CLOCK_DISABLE 15
+#define PROTO_FTRACE_EVENT_CLOCK_SET_RATE 16
+#define PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_END 57
+#define PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_START 58
+#define PROTO_FTRACE_EVENT_OOM_SCORE_ADJ_UPDATE 326
+#define PROTO_FTRACE_EVENT_MARK_VICTIM 334
+#define PROTO_FTRACE_EVENT_THERMAL_TEMPERATURE 341
+#define PROTO_FTRACE_EVENT_CDEV_UPDATE 342
+#define PROTO_FTRACE_EVENT_BLOCK_IO_START 546
+#define PROTO_FTRACE_EVENT_BLOCK_IO_DONE 547
 
 enum proto_ftrace_kind {
   PROTO_FTRACE_EVENT = 0,
@@ -85,6 +106,9 @@ typedef struct proto_ftrace_bundle {
   int64_t valid_from;
   proto_span compact;
   int has_compact;
+  uint64_t ftrace_clock;         /* PROTO_FTRACE_CLOCK_* */
+  int has_ftrace_ts, has_boot_ts;
+  int64_t ftrace_ts, boot_ts;    /* a snapshot of the ftrace clock */
 } proto_ftrace_bundle;
 
 static void proto_ftrace_bundle_read(proto_span b, proto_ftrace_bundle *out) {
@@ -103,6 +127,15 @@ static void proto_ftrace_bundle_read(proto_span b, proto_ftrace_bundle *out) {
       case PROTO_FTRACE_EVENT_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP:
         out->valid_from = (int64_t)fl.value;
         out->has_valid_from = has_prev_end = 1;
+        break;
+      case PROTO_FTRACE_EVENT_BUNDLE_FTRACE_CLOCK: out->ftrace_clock = fl.value; break;
+      case PROTO_FTRACE_EVENT_BUNDLE_FTRACE_TIMESTAMP:
+        out->ftrace_ts = (int64_t)fl.value;
+        out->has_ftrace_ts = 1;
+        break;
+      case PROTO_FTRACE_EVENT_BUNDLE_BOOT_TIMESTAMP:
+        out->boot_ts = (int64_t)fl.value;
+        out->has_boot_ts = 1;
         break;
       case PROTO_FTRACE_EVENT_BUNDLE_LAST_READ_EVENT_TIMESTAMP:
         if (!has_prev_end) { out->valid_from = (int64_t)fl.value; out->has_valid_from = 1; }
@@ -297,6 +330,32 @@ int proto_ftrace_tokenize_end(import_file *f) {
   return WEFT_OK;
 }
 
+/* The clock of a bundle's timestamps: boottime unless ftrace_clock says
+ * otherwise; the kernel's global/local trace clocks are one clock (id
+ * PROTO_FTRACE_GLOBAL_CLOCK) that the bundle's (ftrace_timestamp,
+ * boot_timestamp) pair relates to boottime. An unknown clock fails the
+ * load, as in Perfetto. */
+static int proto_ftrace_bundle_clock(import_file *f, const proto_ftrace_bundle *b,
+                                     uint32_t machine, uint32_t *clock, base_error *err) {
+  uint64_t id;
+  switch (b->ftrace_clock) {
+    case PROTO_FTRACE_CLOCK_UNSPECIFIED: id = PROTO_BUILTIN_CLOCK_BOOTTIME; break;
+    case PROTO_FTRACE_CLOCK_GLOBAL:
+    case PROTO_FTRACE_CLOCK_LOCAL: id = PROTO_FTRACE_GLOBAL_CLOCK; break;
+    case PROTO_FTRACE_CLOCK_MONO_RAW: id = PROTO_BUILTIN_CLOCK_MONOTONIC_RAW; break;
+    default:
+      return base_error_set(err, WEFT_EINVAL,
+                            "Unable to parse ftrace packets with unknown clock");
+  }
+  int rc = import_clock_on(f, machine, 0, id, clock);
+  if (!rc && id == PROTO_FTRACE_GLOBAL_CLOCK && b->has_ftrace_ts && b->has_boot_ts) {
+    const uint64_t ids[2] = {PROTO_FTRACE_GLOBAL_CLOCK, PROTO_BUILTIN_CLOCK_BOOTTIME};
+    const int64_t values[2] = {b->ftrace_ts, b->boot_ts};
+    rc = import_clock_snapshot_on(f, machine, 0, ids, values, 2);
+  }
+  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+}
+
 int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
                           uint32_t generation, uint32_t machine,
                           base_error *err) {
@@ -317,7 +376,8 @@ int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
   base.machine = machine;
   base.seq = seq;
   base.generation = generation;
-  int rc = import_clock_on(f, machine, 0, PROTO_BUILTIN_CLOCK_BOOTTIME, &base.clock);
+  int rc = proto_ftrace_bundle_clock(f, &b, machine, &base.clock, err);
+  if (rc) return rc;
   proto_compact_cols cols;
   if (!rc && b.has_compact) rc = proto_compact_read(s, b.compact, &cols);
   if (!rc && b.has_compact) rc = proto_compact_switches(f, s, &base, &cols);
@@ -406,11 +466,13 @@ static int proto_ftrace_raw(proto_ftrace_ctx *p, const ftrace_event_desc *d,
   if (rc) return rc;
   proto_reader r;
   proto_field fl;
+  ftrace_desc_cursor cursor = {NULL, 0};
   proto_reader_init_span(&r, payload);
   while (!rc && proto_reader_next(&r, &fl) == 1) {
-    if (fl.number == 0 || fl.number > d->field_count) continue;
-    const ftrace_field_desc *fd = &d->fields[fl.number - 1];
-    size_t klen = strlen(fd->name);
+    ftrace_field_desc field;
+    if (!ftrace_desc_field_seek(d, &cursor, fl.number, &field)) continue;
+    const ftrace_field_desc *fd = &field;
+    size_t klen = fd->name_len;
     string_id sym = fl.wire_type == PROTO_WIRE_VARINT && proto_ftrace_is_kernel_fn(d->id, fl.number)
                         ? proto_ftrace_symbol(p, fl.value) : STRING_NULL;
     if (sym != STRING_NULL) {
@@ -464,18 +526,6 @@ static int proto_ftrace_sched_switch(proto_ftrace_ctx *p, const proto_ftrace_fie
   e.next_pid = I32(fs, 6);
   e.next_prio = I32(fs, 7);
   return sched_switch(p->f->ctx, &p->scope, &e);
-}
-
-static int proto_ftrace_freq_limits(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
-  char name[64];
-  uint32_t cpu = (uint32_t)fs->v[3];
-  snprintf(name, sizeof name, "Cpu %u Max Freq Limit", cpu);
-  int rc = sched_cpu_counter(p->f->ctx, &p->scope, p->ts, cpu, name,
-                             "cpu_max_frequency_limit", (double)(uint32_t)fs->v[2]);
-  if (rc) return rc;
-  snprintf(name, sizeof name, "Cpu %u Min Freq Limit", cpu);
-  return sched_cpu_counter(p->f->ctx, &p->scope, p->ts, cpu, name,
-                           "cpu_min_frequency_limit", (double)(uint32_t)fs->v[1]);
 }
 
 /* sched_cpu_util_cfs: per-cpu utilization, capacity and runnable counters. */
@@ -534,6 +584,75 @@ static int proto_ftrace_funcgraph(proto_ftrace_ctx *p, int is_entry,
   return kslice_funcgraph(ctx, &p->scope, p->ts, p->cpu, p->pid, is_entry, name);
 }
 
+/* workqueue_execute_start: the work function's symbol, or its address. */
+static int proto_ftrace_workqueue(proto_ftrace_ctx *p, uint64_t function) {
+  trace_context *ctx = p->f->ctx;
+  string_id name = proto_ftrace_symbol(p, function);
+  char hex[24];
+  const char *fn = hex;
+  size_t len;
+  if (name != STRING_NULL) {
+    fn = base_string_pool_get(&ctx->strings, name);
+    len = base_string_pool_len(&ctx->strings, name);
+  } else {
+    len = (size_t)(function ? snprintf(hex, sizeof hex, "0x%" PRIx64, function)
+                            : snprintf(hex, sizeof hex, "0"));
+  }
+  return kslice_workqueue(ctx, &p->scope, p->ts, p->pid, p->cpu, fn, len);
+}
+
+/* Events of model/kcounter.h and the newer model/kslice.h kinds. */
+static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
+                                      const proto_ftrace_fields *fs) {
+  trace_context *ctx = p->f->ctx;
+  const kernel_scope *sc = &p->scope;
+  switch (id) {
+    case PROTO_FTRACE_EVENT_CLOCK_ENABLE:
+    case PROTO_FTRACE_EVENT_CLOCK_DISABLE:
+    case PROTO_FTRACE_EVENT_CLOCK_SET_RATE:
+      return kcounter_device(ctx, sc, p->ts, id == PROTO_FTRACE_EVENT_CLOCK_SET_RATE
+                                                 ? KCOUNTER_CLOCK_FREQUENCY
+                                                 : KCOUNTER_CLOCK_STATE,
+                             STR(fs, 1), (double)fs->v[2]);
+    case PROTO_FTRACE_EVENT_THERMAL_TEMPERATURE:
+      return kcounter_device(ctx, sc, p->ts, KCOUNTER_THERMAL_TEMPERATURE, STR(fs, 4),
+                             (double)I32(fs, 2));
+    case PROTO_FTRACE_EVENT_CDEV_UPDATE:
+      return kcounter_device(ctx, sc, p->ts, KCOUNTER_COOLING_DEVICE, STR(fs, 2),
+                             (double)fs->v[1]);
+    case PROTO_FTRACE_EVENT_OOM_SCORE_ADJ_UPDATE:
+      return kcounter_oom_score_adj(ctx, sc, p->ts, I32(fs, 3), (double)I32(fs, 2));
+    case PROTO_FTRACE_EVENT_MARK_VICTIM:
+      return kslice_oom_kill(ctx, sc, p->ts, I32(fs, 1));
+    case PROTO_FTRACE_EVENT_BLOCK_IO_START:
+    case PROTO_FTRACE_EVENT_BLOCK_IO_DONE:
+      return kslice_block_io(ctx, sc, p->ts, fs->v[1], fs->v[2],
+                             id == PROTO_FTRACE_EVENT_BLOCK_IO_START);
+    case PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_START:
+      return proto_ftrace_workqueue(p, fs->v[2]);
+    case PROTO_FTRACE_EVENT_BINDER_TRANSACTION:
+      return kslice_binder_transaction(ctx, sc, p->ts, p->pid, I32(fs, 1), I32(fs, 5) != 0,
+                                       (uint32_t)fs->v[7]);
+    case PROTO_FTRACE_EVENT_BINDER_TRANSACTION_RECEIVED:
+      return kslice_binder_received(ctx, sc, p->ts, p->pid, I32(fs, 1));
+    case PROTO_FTRACE_EVENT_BINDER_COMMAND:
+      return kslice_binder_command(ctx, sc, p->pid, (uint32_t)fs->v[1]);
+    case PROTO_FTRACE_EVENT_BINDER_RETURN:
+      return kslice_binder_return(ctx, sc, p->ts, p->pid, (uint32_t)fs->v[1]);
+    case PROTO_FTRACE_EVENT_BINDER_LOCK:
+    case PROTO_FTRACE_EVENT_BINDER_LOCKED:
+    case PROTO_FTRACE_EVENT_BINDER_UNLOCK:
+      return kslice_binder_lock(ctx, sc, p->ts, p->pid,
+                                id == PROTO_FTRACE_EVENT_BINDER_LOCK     ? KSLICE_BINDER_LOCK
+                                : id == PROTO_FTRACE_EVENT_BINDER_LOCKED ? KSLICE_BINDER_LOCKED
+                                                                         : KSLICE_BINDER_UNLOCK);
+    case PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_END:
+      return kslice_workqueue(ctx, sc, p->ts, p->pid, -1, NULL, 0);
+    default:
+      return WEFT_OK;
+  }
+}
+
 static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
                                  const proto_ftrace_fields *fs) {
   trace_context *ctx = p->f->ctx;
@@ -550,7 +669,8 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       return sched_cpu_counter(ctx, sc, p->ts, (uint32_t)fs->v[2], "cpuidle",
                                "cpu_idle", (double)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_CPU_FREQUENCY_LIMITS:
-      return proto_ftrace_freq_limits(p, fs);
+      return kcounter_freq_limits(ctx, sc, p->ts, (uint32_t)fs->v[3],
+                                  (double)(uint32_t)fs->v[1], (double)(uint32_t)fs->v[2]);
     case PROTO_FTRACE_EVENT_SCHED_WAKING:
       return sched_waking(ctx, sc, p->ts, p->pid, I32(fs, 2), STR(fs, 1),
                           p->common_flags);
@@ -615,7 +735,7 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       return proto_ftrace_kernel_mark(p, phase, I32(fs, 3), STR(fs, 2), (int64_t)fs->v[4]);
     }
     default:
-      return WEFT_OK;
+      return proto_ftrace_dispatch_more(p, id, fs);
   }
 }
 

@@ -13,6 +13,7 @@
 #include "import/proto/proto_legacy_raw.h"
 #include "model/columns.h"
 #include "import/proto/proto_process_tree.h"
+#include "model/slice_stack.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
 
@@ -680,8 +681,13 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     return rc ? rc : proto_state_push(ctx, &st->misc, track, p->ts, cat, value, args, -1);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
+    /* Ends the innermost open slice of the event's categories (not, say,
+     * an atrace slice open inside it). */
     int64_t ended;
-    rc = model_slice_end(ctx, track, p->ts, &ended);
+    string_id category = STRING_NULL;
+    if (e->categories->len)
+      rc = ctx_intern(ctx, e->categories->data, e->categories->len, &category);
+    if (!rc) rc = slice_stack_end_matching(ctx, track, p->ts, category, STRING_NULL, &ended);
     if (rc || ended < 0) return rc;
     if (e->has_args || (ref && ref->utid < 0 && (ref->upid >= 0 || ref->uuid != 0)))
       rc = proto_end_args(p, msg, e, ref, (uint32_t)ended);

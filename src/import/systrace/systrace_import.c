@@ -23,6 +23,7 @@
 #include "import/systrace/systrace.h"
 #include "import/systrace/systrace_line.h"
 #include "model/atrace.h"
+#include "model/kcounter.h"
 #include "model/kslice.h"
 #include "model/sched.h"
 
@@ -530,19 +531,87 @@ static int systrace_apply_binder(systrace_ctx *c) {
     if (!systrace_arg_int(l, "transaction", &a)) return WEFT_OK;
     return kslice_binder_received(ctx, sc, l->ts, l->tid, a);
   }
-  if (systrace_event_is(l, "binder_return")) {
+  int is_return = systrace_event_is(l, "binder_return");
+  if (is_return || systrace_event_is(l, "binder_command")) {
     if (!systrace_args_find(l->args, l->args_len, "cmd", &s, &n)) return WEFT_OK;
     size_t w = 0;
     while (w < n && s[w] != ' ') w++; /* "0x7211 BR_FAILED_REPLY" */
     if (!systrace_parse_int(s, w, &a)) return WEFT_OK;
-    return kslice_binder_return(ctx, sc, l->ts, l->tid, (uint64_t)a);
+    return is_return ? kslice_binder_return(ctx, sc, l->ts, l->tid, (uint64_t)a)
+                     : kslice_binder_command(ctx, sc, l->tid, (uint64_t)a);
   }
+  if (systrace_event_is(l, "binder_lock"))
+    return kslice_binder_lock(ctx, sc, l->ts, l->tid, KSLICE_BINDER_LOCK);
+  if (systrace_event_is(l, "binder_locked"))
+    return kslice_binder_lock(ctx, sc, l->ts, l->tid, KSLICE_BINDER_LOCKED);
+  if (systrace_event_is(l, "binder_unlock"))
+    return kslice_binder_lock(ctx, sc, l->ts, l->tid, KSLICE_BINDER_UNLOCK);
+  return WEFT_OK;
+}
+
+/* A device counter line: its device from arg `dev_key`, its value from
+ * `value_key` (both required). */
+static int systrace_device_counter(systrace_ctx *c, kcounter_device_kind kind,
+                                   const char *dev_key, const char *value_key) {
+  const char *dev;
+  size_t n;
+  int64_t v;
+  if (!systrace_args_find(c->line->args, c->line->args_len, dev_key, &dev, &n) ||
+      !systrace_arg_int(c->line, value_key, &v))
+    return WEFT_OK;
+  return kcounter_device(c->f->ctx, &c->scope, c->line->ts, kind, dev, n, (double)v);
+}
+
+/* workqueue_execute_start: "work struct <addr>: function <name>". */
+static int systrace_workqueue_start(systrace_ctx *c) {
+  const systrace_line *l = c->line;
+  static const char marker[] = "function ";
+  const size_t mlen = sizeof marker - 1;
+  for (size_t i = 0; i + mlen <= l->args_len; i++) {
+    if (memcmp(l->args + i, marker, mlen) != 0) continue;
+    const char *fn = l->args + i + mlen;
+    size_t n = l->args_len - i - mlen;
+    while (n && (fn[n - 1] == ' ' || fn[n - 1] == '\r')) n--;
+    return kslice_workqueue(c->f->ctx, &c->scope, l->ts, l->tid, -1, fn, n);
+  }
+  return WEFT_OK;
+}
+
+/* The kernel counters and workqueue slices of text lines (model/kcounter.h,
+ * model/kslice.h). */
+static int systrace_apply_more(systrace_ctx *c) {
+  const systrace_line *l = c->line;
+  int64_t lo, hi, cpu;
+  if (systrace_event_is(l, "cpu_frequency_limits")) {
+    if (!systrace_arg_int(l, "min_freq", &lo) || !systrace_arg_int(l, "max_freq", &hi) ||
+        !systrace_arg_int(l, "cpu_id", &cpu) || cpu < 0)
+      return WEFT_OK;
+    return kcounter_freq_limits(c->f->ctx, &c->scope, l->ts, (uint32_t)cpu, (double)lo,
+                                (double)hi);
+  }
+  if (systrace_event_is(l, "clock_set_rate"))
+    return systrace_device_counter(c, KCOUNTER_CLOCK_FREQUENCY, "name", "state");
+  if (systrace_event_is(l, "clock_enable") || systrace_event_is(l, "clock_disable"))
+    return systrace_device_counter(c, KCOUNTER_CLOCK_STATE, "name", "state");
+  if (systrace_event_is(l, "thermal_temperature"))
+    return systrace_device_counter(c, KCOUNTER_THERMAL_TEMPERATURE, "thermal_zone", "temp");
+  if (systrace_event_is(l, "cdev_update"))
+    return systrace_device_counter(c, KCOUNTER_COOLING_DEVICE, "type", "target");
+  if (systrace_event_is(l, "rss_stat")) {
+    /* As Perfetto's text parser: size and member required; the thread is
+     * the line's (mm_id and curr are not used). */
+    if (!systrace_arg_int(l, "size", &hi) || !systrace_arg_int(l, "member", &lo)) return WEFT_OK;
+    return sched_rss_stat(c->f->ctx, &c->scope, l->ts, l->tid, lo, hi, -1, -1);
+  }
+  if (systrace_event_is(l, "workqueue_execute_start")) return systrace_workqueue_start(c);
+  if (systrace_event_is(l, "workqueue_execute_end"))
+    return kslice_workqueue(c->f->ctx, &c->scope, l->ts, l->tid, -1, NULL, 0);
   return WEFT_OK;
 }
 
 /* Applies a line other than sched_switch. Only the events Perfetto's
  * systrace line parser reads change the model; any other line (sched_wakeup,
- * irqs, task_newtask, block, ...) only names its thread. */
+ * irqs, task_newtask, block, mark_victim, ...) only names its thread. */
 static int systrace_apply(systrace_ctx *c) {
   trace_context *ctx = c->f->ctx;
   const systrace_line *l = c->line;
@@ -569,7 +638,8 @@ static int systrace_apply(systrace_ctx *c) {
     int has_fn = systrace_args_find(l->args, l->args_len, "caller", &s, &n);
     return sched_blocked_reason(ctx, sc, a, b, has_fn ? s : NULL, has_fn ? n : 0);
   }
-  return systrace_apply_binder(c);
+  int rc = systrace_apply_binder(c);
+  return rc ? rc : systrace_apply_more(c);
 }
 
 static int systrace_line_thread(systrace_ctx *c, uint32_t *utid) {

@@ -1,0 +1,94 @@
+/* Kernel counters beyond the scheduler's. See kcounter.h. */
+#include "model/kcounter.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "model/context.h"
+#include "model/model.h"
+
+int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         uint32_t cpu, double min_freq, double max_freq) {
+  char name[64];
+  snprintf(name, sizeof name, "Cpu %u Max Freq Limit", cpu);
+  int rc = sched_cpu_counter(ctx, s, ts, cpu, name, "cpu_max_frequency_limit", max_freq);
+  if (rc) return rc;
+  snprintf(name, sizeof name, "Cpu %u Min Freq Limit", cpu);
+  return sched_cpu_counter(ctx, s, ts, cpu, name, "cpu_min_frequency_limit", min_freq);
+}
+
+int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                           int64_t pid, double value) {
+  uint32_t utid, track;
+  int rc = sched_thread(ctx, s->machine, pid, NULL, 0, &utid);
+  if (rc) return rc;
+  int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = "oom_score_adj";
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  if (upid >= 0) {
+    spec.type = "oom_score_adj";
+    spec.upid = upid;
+  } else {
+    spec.type = "oom_score_adj_thread_fallback";
+    spec.utid = utid;
+  }
+  rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
+int kcounter_process_memory(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                            uint32_t utid, const char *name, double value) {
+  uint32_t track;
+  int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  if (upid >= 0) {
+    spec.type = "process_memory";
+    spec.upid = upid;
+  } else {
+    spec.type = "process_memory_thread_fallback";
+    spec.utid = utid;
+  }
+  spec.dim_key = "process_memory_key";
+  spec.dim_str = strncmp(name, "mem.", 4) == 0 ? name + 4 : name;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
+static const struct {
+  const char *suffix, *type, *dim_key;
+} kcounter_device_kinds[] = {
+    [KCOUNTER_CLOCK_FREQUENCY] = {" Frequency", "clock_frequency", "linux_device"},
+    [KCOUNTER_CLOCK_STATE] = {" State", "clock_state", "linux_device"},
+    [KCOUNTER_THERMAL_TEMPERATURE] = {" Temperature", "thermal_temperature", "thermal_zone"},
+    [KCOUNTER_COOLING_DEVICE] = {" Cooling Device", "cooling_device_counter", "linux_device"},
+};
+
+#define KCOUNTER_MAX_DEVICE 200
+
+int kcounter_device(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                    kcounter_device_kind kind, const char *device, size_t len,
+                    double value) {
+  char dev[KCOUNTER_MAX_DEVICE + 1], name[KCOUNTER_MAX_DEVICE + 32];
+  if (len > KCOUNTER_MAX_DEVICE) len = KCOUNTER_MAX_DEVICE;
+  memcpy(dev, device ? device : "", device ? len : 0);
+  dev[device ? len : 0] = '\0';
+  snprintf(name, sizeof name, "%s%s", dev, kcounter_device_kinds[kind].suffix);
+  uint32_t track;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = kcounter_device_kinds[kind].type;
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  spec.dim_key = kcounter_device_kinds[kind].dim_key;
+  spec.dim_str = dev;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}

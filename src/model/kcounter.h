@@ -1,0 +1,45 @@
+/* kcounter: kernel counters beyond the scheduler's (model/sched.h), shared
+ * by the proto ftrace and systrace text importers. Owns nothing.
+ * Rules (Perfetto's):
+ *  - cpu_frequency_limits: "Cpu N Max Freq Limit" (type
+ *    cpu_max_frequency_limit) and "Cpu N Min Freq Limit"
+ *    (cpu_min_frequency_limit), cpu counter tracks of the machine's cpu N.
+ *  - oom_score_adj_update: "oom_score_adj" on the process of the thread
+ *    (type oom_score_adj), or on the thread itself while it has no process
+ *    (type oom_score_adj_thread_fallback).
+ *  - rss_stat: see kcounter_process_memory.
+ *  - device counters: one global counter track per name, with the device as
+ *    a string dimension (clock_set_rate "<clk> Frequency" / clock_enable and
+ *    clock_disable "<clk> State", thermal_temperature "<zone> Temperature",
+ *    cdev_update "<type> Cooling Device"). */
+#ifndef WEFT_MODEL_KCOUNTER_H
+#define WEFT_MODEL_KCOUNTER_H
+
+#include "model/sched.h"
+
+int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                         uint32_t cpu, double min_freq, double max_freq);
+int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                           int64_t pid, double value);
+
+/* A memory counter `name` ("mem.rss.anon"...) of the thread's process (type
+ * process_memory, dimensions upid and process_memory_key: the name without
+ * "mem."), or of the thread itself while it has no process (type
+ * process_memory_thread_fallback, dimension utid instead of upid). */
+int kcounter_process_memory(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                            uint32_t utid, const char *name, double value);
+
+/* The kinds of device counter. */
+typedef enum kcounter_device_kind {
+  KCOUNTER_CLOCK_FREQUENCY,
+  KCOUNTER_CLOCK_STATE,
+  KCOUNTER_THERMAL_TEMPERATURE,
+  KCOUNTER_COOLING_DEVICE
+} kcounter_device_kind;
+
+/* A device counter; device: the clock, thermal zone or cooling device type. */
+int kcounter_device(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                    kcounter_device_kind kind, const char *device, size_t len,
+                    double value);
+
+#endif
