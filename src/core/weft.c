@@ -128,7 +128,7 @@ int weft_file_end(weft *w) {
   w->file_data.data = NULL;
   base_buf_free(&w->file_data);
   w->state = WEFT_STATE_LOADING;
-  if (!data) return weft_fail(w, base_error_set(&w->error, WEFT_ENOMEM, "out of memory"));
+  if (!data) return weft_fail(w, base_error_nomem(&w->error));
   int rc = loader_add_file(w->loader, w->file_name, data, len, &w->error);
   __atomic_fetch_add(&w->progress.files_done, 1, __ATOMIC_RELAXED);
   base_free(w->file_name);
@@ -208,7 +208,7 @@ int weft_load_path(weft *w, const char *path) {
   rc = weft_file_begin(w, path);
   static const size_t chunk = 4u << 20;
   char *buf = rc ? NULL : base_malloc(chunk);
-  if (!rc && !buf) rc = base_error_set(&w->error, WEFT_ENOMEM, "out of memory");
+  if (!rc && !buf) rc = base_error_nomem(&w->error);
   while (rc == WEFT_OK) {
     ssize_t n = read(fd, buf, chunk);
     if (n < 0 && errno == EINTR) continue;

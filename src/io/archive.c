@@ -37,7 +37,7 @@ static const char *arc_msg(struct archive *a) {
 static int walk_open(io_walk *w, io_trace_type type, const uint8_t *data,
                      size_t len, const char *path, base_error *err) {
   w->a = archive_read_new();
-  if (w->a == NULL) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (w->a == NULL) return base_error_nomem(err);
   int r = ARCHIVE_OK;
   if (type == IO_TRACE_ZIP) {
     r = archive_read_support_format_zip(w->a);

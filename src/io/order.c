@@ -144,7 +144,7 @@ int io_yield(io_sink *s, const char *name, uint32_t index, bool truncated,
              io_member_fn fn, void *ctx, base_error *err) {
   if (s->data == NULL) {
     int rc = io_sink_reserve(s, 0, 0);
-    if (rc != WEFT_OK) return base_error_set(err, rc, "out of memory");
+    if (rc != WEFT_OK) return base_error_alloc(err, rc);
   }
   s->data[s->len] = 0;
   io_member m = {name, s->data, NULL, s->len, index, truncated, NULL, NULL, 0};

@@ -27,11 +27,11 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
                     size_t table_count, base_string_pool *strings,
                     base_error *err) {
   sql_engine *e = base_calloc(1, sizeof *e);
-  if (!e) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!e) return base_error_nomem(err);
   e->aux = base_calloc(table_count, sizeof *e->aux);
   if (!e->aux) {
     sql_engine_close(e);
-    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    return base_error_nomem(err);
   }
   if (sqlite3_open_v2(":memory:", &e->db,
                       SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
@@ -212,7 +212,7 @@ static int sql_run_statement(sql_engine *e, sqlite3_stmt *stmt, int statement,
     if (cb && cb->on_row) rc = sql_report_row(stmt, statement, cb);
   }
   if (rc == WEFT_EABORT) base_error_set(err, rc, "query stopped by caller");
-  else if (rc) base_error_set(err, rc, "out of memory");
+  else base_error_alloc(err, rc);
   return rc;
 }
 

@@ -90,7 +90,7 @@ static int sql_views_create_one(sql_views *v, size_t i, sql_views_batch *b,
   char *sql = NULL;
   if (!rc) {
     sql = sqlite3_mprintf("CREATE VIEW IF NOT EXISTS %s", name);
-    if (!sql) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
+    if (!sql) rc = base_error_nomem(err);
   }
   if (!rc) rc = sql_views_exec(v, sql, name, err);
   sqlite3_free(sql);

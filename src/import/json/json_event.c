@@ -14,7 +14,7 @@ int json_str_from(const json_token *t, json_str *s, base_error *err) {
     return WEFT_OK;
   }
   s->owned = base_malloc(t->len + 1);
-  if (!s->owned) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!s->owned) return base_error_nomem(err);
   int rc = json_unescape(t->ptr, t->len, s->owned, &s->len, err);
   s->ptr = s->owned;
   return rc;

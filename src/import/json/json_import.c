@@ -112,7 +112,7 @@ static int json_push_all(import_file *f, const json_scan *scan, base_error *err)
   for (size_t i = 0; i < scan->events.len; i++) {
     const json_pending *p = &scan->events.data[i];
     int rc = import_push(f, p->ts, st->clock, p->offset);
-    if (rc) return base_error_set(err, rc, "out of memory");
+    if (rc) return base_error_alloc(err, rc);
     json_hold_event(f, p->offset, p->end);
   }
   return WEFT_OK;
@@ -150,7 +150,7 @@ static int json_tokenize_systrace(import_file *f, base_error *err);
 static int json_tokenize(import_file *f, base_error *err) {
   const json_scan *scan = f->scan;
   json_state *st = base_calloc(1, sizeof *st);
-  if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!st) return base_error_nomem(err);
   f->state = st;
   f->release_input = 1; /* events hold their own bytes; see json_parse */
   st->limits = json_limits_of(&f->ctx->options);
@@ -159,12 +159,12 @@ static int json_tokenize(import_file *f, base_error *err) {
   st->systrace_len = scan->systrace_len;
   int rc = import_clock_private(f, &st->clock);
   if (!rc) rc = json_apply_scan_stats(f, scan);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   rc = ctx_metadata_set_str(f->ctx, "trace_type", "json", -1, f->trace_id);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   rc = json_apply_metadata(f, scan, err);
   if (!rc) rc = ctx_metadata_set_int(f->ctx, "trace_size_bytes", (int64_t)f->len, -1, f->trace_id);
-  if (rc == WEFT_ENOMEM) return base_error_set(err, rc, "out of memory");
+  if (rc == WEFT_ENOMEM) return base_error_nomem(err);
   if (!rc) rc = json_push_all(f, scan, err);
   if (!rc) rc = json_tokenize_systrace(f, err);
   return rc;
@@ -181,7 +181,7 @@ int json_systrace_text(import_file *f, char **text, size_t *len, base_error *err
   *len = 0;
   if (!st || !st->has_systrace) return WEFT_OK;
   char *buf = base_malloc(st->systrace_len + 1);
-  if (!buf) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!buf) return base_error_nomem(err);
   int rc = json_unescape((const char *)f->data + st->systrace_offset, st->systrace_len,
                          buf, len, err);
   if (rc) {

@@ -50,7 +50,7 @@ static int json_scan_event(json_scan *s, json_pending p, const json_event_head *
     p.key = h->dur.ns < 0 ? INT64_MAX : INT64_MAX - h->dur.ns;
     s->has_complete = 1;
   }
-  if (VEC_PUSH(s->events, p)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (VEC_PUSH(s->events, p)) return base_error_nomem(err);
   return WEFT_OK;
 }
 
@@ -109,7 +109,7 @@ static int json_scan_object(json_scan *s, json_tokenizer *tk, const uint8_t *in_
       if (!rc && s->stopped) return WEFT_OK;
     } else if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN) {
       if (is_meta && t.type == JSON_TOK_OBJECT_BEGIN && VEC_PUSH(s->metadata, t.offset))
-        return base_error_set(err, WEFT_ENOMEM, "out of memory");
+        return base_error_nomem(err);
       rc = json_skip_container(tk, err);
     } else if (is_unit) {
       s->display_time_units++;
@@ -339,7 +339,7 @@ static int json_scan_split(json_scan *s, const import_scan_input *in, size_t gue
     rc = rest->rc;
     if (rc && err) *err = rest->err;
     if (!rc && json_scan_join(s, &rest->part))
-      rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
+      rc = base_error_nomem(err);
   }
   s->stop_at = 0;
   s->stopped = 0;
@@ -352,12 +352,12 @@ static int json_scan_split(json_scan *s, const import_scan_input *in, size_t gue
 static int json_scan_start(const import_scan_input *in, int split, size_t guess,
                            void **result, base_error *err) {
   json_scan *s = base_calloc(1, sizeof *s);
-  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!s) return base_error_nomem(err);
   *result = s;
   s->in = in;
   int rc = split ? json_scan_split(s, in, guess, err) : json_scan_walk(s, in, err);
   s->in = NULL;
-  if (!rc && json_scan_order(s)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!rc && json_scan_order(s)) rc = base_error_nomem(err);
   return rc;
 }
 

@@ -353,14 +353,14 @@ static int proto_ftrace_bundle_clock(import_file *f, const proto_ftrace_bundle *
     const int64_t values[2] = {b->ftrace_ts, b->boot_ts};
     rc = import_clock_snapshot_on(f, machine, 0, ids, values, 2);
   }
-  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+  return base_error_alloc(err, rc);
 }
 
 int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
                           uint32_t generation, uint32_t machine,
                           base_error *err) {
   proto_ftrace_state *s = proto_ftrace_get(f);
-  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!s) return base_error_nomem(err);
   proto_ftrace_bundle b;
   proto_ftrace_bundle_read(bundle, &b);
   if (!b.has_cpu || b.cpu >= PROTO_FTRACE_MAX_CPU) {
@@ -391,7 +391,7 @@ int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
     rc = proto_ftrace_tokenize_event(f, s, &rec, fl.span);
   }
   if (!rc) rc = proto_ftrace_first_bundle(f, s, &b, machine, base.clock);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   return WEFT_OK;
 }
 
@@ -887,7 +887,7 @@ static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
   if (rec->kind == PROTO_FTRACE_LATEST_START) {
     int rc = ctx_metadata_set_int(f->ctx, "ftrace_latest_data_start_ns", event->ts,
                                   model_machine_column(rec->machine), f->trace_id);
-    return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+    return base_error_alloc(err, rc);
   }
   proto_ftrace_ctx p = {f, rec, {rec->machine, f->trace_id}, event->ts, rec->cpu, 0, -1};
   if (s->has_started && rec->clock == s->started_clock &&

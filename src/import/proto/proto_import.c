@@ -274,7 +274,7 @@ int proto_inflate_payload(proto_span payload, uint64_t cap, base_buf *out) {
 static int proto_compressed_dropped(import_file *f, int why, base_error *err) {
   int rc = import_stat(f, why == WEFT_ELIMIT ? stat_compressed_packets_over_limit
                                              : stat_compressed_packets_corrupt, 1);
-  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+  return base_error_alloc(err, rc);
 }
 
 /* Tokenizes the packets of an inflated compressed_packets payload (buf,
@@ -283,11 +283,11 @@ static int proto_compressed_dropped(import_file *f, int why, base_error *err) {
 static int proto_tokenize_inflated(import_file *f, int status, base_buf buf, int depth,
                                    base_error *err) {
   proto_import_state *st = f->state;
-  if (status == WEFT_ENOMEM) return base_error_set(err, status, "out of memory");
+  if (status == WEFT_ENOMEM) return base_error_nomem(err);
   if (status) return proto_compressed_dropped(f, status, err); /* skipped */
   if (VEC_PUSH(st->inflated, buf)) {
     base_buf_free(&buf);
-    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    return base_error_nomem(err);
   }
   st->inflated_bytes += buf.len;
   return proto_tokenize_buffer(f, (const uint8_t *)buf.data, buf.len, NULL, 0, depth + 1, err);
@@ -450,10 +450,10 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   }
   rc = h.misc_reads_more ? proto_misc_tokenize(f, &st->misc, pkt, h.seq_id)
                          : proto_misc_tokenize_common(f, &st->misc, h.seq_id, h.dropped, h.stats);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   uint32_t seq_idx;
   rc = proto_seq_get(st, h.seq_id, &seq_idx);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   proto_seq *seq = &st->seqs.data[seq_idx];
   if (h.cleared) {
     seq->state_valid = 1;
@@ -466,18 +466,18 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     seq->state_valid = 0;
   if (h.needs_state && !seq->state_valid) { /* its interned data, defaults... are gone */
     rc = import_stat(f, stat_packet_skipped_seq_needs_incremental_state_invalid, 1);
-    return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+    return base_error_alloc(err, rc);
   }
   if (h.has_defaults) proto_seq_set_defaults(seq, proto_input_keep(f, h.defaults));
   if (h.has_interned) {
     rc = proto_intern_data(f, seq_idx, h.interned);
-    if (rc) return base_error_set(err, rc, "out of memory");
+    if (rc) return base_error_alloc(err, rc);
     seq = &st->seqs.data[seq_idx];
   }
   if (h.first_on_sequence) rc = proto_tracks_first_packet(&st->track_model, h.seq_id);
   if (!rc && h.has_track_desc) rc = proto_tracks_reserve(f, &st->track_model, machine, h.track_desc);
   if (!rc && h.has_track_desc && seq->state_valid) proto_seq_adopt_thread(seq, h.track_desc);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   if (h.has_snapshot) {
     rc = proto_clock_snapshot(f, machine, h.seq_id, h.snapshot);
     if (rc) return base_error_set(err, rc, "clock snapshot failed");
@@ -496,7 +496,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     rc = proto_legacy_event_time(f, seq, h.track_event, &legacy_ts, &legacy);
   else if (h.legacy_fields)
     rc = proto_legacy_time(f, seq, pkt, &legacy_ts, &legacy);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   if (legacy < 0) return WEFT_OK; /* invalid legacy timestamp: dropped */
   if (legacy > 0) {
     /* Legacy track-event times are CLOCK_MONOTONIC; without a snapshot
@@ -515,14 +515,14 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     seq->has_last = 1;
     st->saw_timestamp = 1;
     if (h.has_service && proto_ftrace_service_event(f, h.service, ts, node))
-      return base_error_set(err, WEFT_ENOMEM, "out of memory");
+      return base_error_nomem(err);
   } else if (h.relevant) {
     if (seq->has_last) {
       ts = seq->last_ts;
       node = seq->last_clock;
     } else {
       rc = import_clock_on(f, machine, 0, PROTO_BUILTIN_CLOCK_BOOTTIME, &node);
-      if (rc) return base_error_set(err, rc, "out of memory");
+      if (rc) return base_error_alloc(err, rc);
     }
   } else {
     return WEFT_OK;
@@ -531,7 +531,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   rc = proto_packet_payload(f, pkt, seq_idx, machine, &payload);
   if (!rc) rc = h.has_ts ? import_push(f, ts, node, payload)
                          : import_push_untimed(f, ts, node, payload);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   return WEFT_OK;
 }
 
@@ -547,7 +547,7 @@ static int proto_tokenize_buffer(import_file *f, const uint8_t *data, size_t len
   proto_import_state *st = f->state;
   uint32_t saved;
   if (proto_ref_enter(&st->refs, data, len, &saved))
-    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    return base_error_nomem(err);
   int rc = proto_tokenize_packets(f, data, len, briefs, n_briefs, depth, err);
   proto_ref_leave(&st->refs, saved);
   return rc;
@@ -631,7 +631,7 @@ static int proto_tokenize_chunked(import_file *f, const uint64_t *starts, size_t
   if (rc) {
     base_free(c.args);
     base_free(c.jobs);
-    return base_error_set(err, rc, "out of memory");
+    return base_error_alloc(err, rc);
   }
   for (size_t i = 0; i < count && !rc; i++) {
     proto_chunks_submit(f, &c, i);
@@ -646,7 +646,7 @@ static int proto_tokenize_chunked(import_file *f, const uint64_t *starts, size_t
 
 static int proto_tokenize(import_file *f, base_error *err) {
   proto_import_state *st = base_calloc(1, sizeof *st);
-  if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!st) return base_error_nomem(err);
   f->state = st;
   f->release_input = 1;
   int rc = proto_declare_scanned_machines(f, f->scan, err);
@@ -658,19 +658,19 @@ static int proto_tokenize(import_file *f, base_error *err) {
   else if (!rc) rc = proto_tokenize_buffer(f, f->data, f->len, briefs, n_briefs, 0, err);
   st->brief_scan = NULL;
   for (uint32_t i = 1; !rc && i < st->refs.buffers.len; i++) proto_input_free_inflated(st, i);
-  if (!rc && proto_ftrace_tokenize_end(f)) rc = base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!rc && proto_ftrace_tokenize_end(f)) rc = base_error_nomem(err);
   if (rc) return rc;
   if (!st->claimed_clock && st->saw_timestamp)
     import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME);
   rc = ctx_metadata_set_str(f->ctx, "trace_type", "proto", -1, f->trace_id);
   if (!rc) rc = ctx_metadata_set_int(f->ctx, "trace_size_bytes", (int64_t)f->len, -1, f->trace_id);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   return WEFT_OK;
 }
 
 static int proto_end(import_file *f, base_error *err) {
   proto_import_state *st = f->state;
-  if (model_name_idle_thread(f->ctx)) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (model_name_idle_thread(f->ctx)) return base_error_nomem(err);
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 

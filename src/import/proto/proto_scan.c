@@ -191,21 +191,21 @@ static int proto_scan_collect(proto_scan_result *s, const import_scan_input *in)
 
 int proto_scan(const import_scan_input *in, void **result, base_error *err) {
   proto_scan_result *s = base_calloc(1, sizeof *s);
-  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!s) return base_error_nomem(err);
   *result = s;
   s->has_briefs = !in->in_turn && in->len <= PROTO_BRIEF_FILE_MAX;
   s->inflate_max = PROTO_SCAN_INFLATE_MAX;
   s->file_len = in->len;
   s->options = in->options;
   if (proto_scan_collect(s, in))
-    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    return base_error_nomem(err);
   return WEFT_OK;
 }
 
 int proto_chunk_scan_run(void *arg, void **result, base_error *err) {
   const proto_chunk_scan *c = arg;
   proto_scan_result *s = base_calloc(1, sizeof *s);
-  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!s) return base_error_nomem(err);
   *result = s;
   s->has_briefs = 1;
   s->chunk = 1;
@@ -214,7 +214,7 @@ int proto_chunk_scan_run(void *arg, void **result, base_error *err) {
   s->options = c->options;
   import_scan_input in = {c->data, c->len, c->options, 0, 0, 0};
   if (proto_scan_collect(s, &in))
-    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    return base_error_nomem(err);
   return WEFT_OK;
 }
 

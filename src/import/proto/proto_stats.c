@@ -318,7 +318,7 @@ int proto_misc_end(import_file *f, proto_misc_state *m, base_error *err) {
                               -1, f->trace_id);
   if (!rc && m->has_config) rc = proto_diagnostics_run(f, m->config);
   if (!rc && m->has_config) rc = proto_config_text_metadata(f, m->config);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   return WEFT_OK;
 }
 

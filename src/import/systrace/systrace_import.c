@@ -193,7 +193,7 @@ static int systrace_push_failure(void *user) {
 static int systrace_walk_error(const char *text, size_t too_long_at, uint32_t max, int rc,
                                base_error *err) {
   if (rc == WEFT_ELIMIT) return systrace_line_too_long(text, too_long_at, max, err);
-  return rc ? base_error_set(err, rc, "out of memory") : WEFT_OK;
+  return base_error_alloc(err, rc);
 }
 
 int systrace_text_tokenize(import_file *f, const char *text, size_t begin,
@@ -246,7 +246,7 @@ static int systrace_scan_failure(void *user) {
 
 static int systrace_scan_run(const import_scan_input *in, void **result, base_error *err) {
   systrace_scan *s = base_calloc(1, sizeof *s);
-  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!s) return base_error_nomem(err);
   *result = s;
   if (in->in_turn || !in->options || in->len > SYSTRACE_SCAN_FILE_MAX) return WEFT_OK;
   systrace_sink sink = {systrace_scan_event, systrace_scan_failure, s};
@@ -265,11 +265,11 @@ static int systrace_scan_run(const import_scan_input *in, void **result, base_er
 static int systrace_tokenize_scanned(import_file *f, const systrace_scan *s, uint32_t clock,
                                      base_error *err) {
   if (s->failures && import_stat(f, stat_systrace_parse_failure, s->failures))
-    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    return base_error_nomem(err);
   for (size_t i = 0; i < s->lines.len; i++) {
     const systrace_scanned_line *line = &s->lines.data[i];
     if (import_push(f, line->ts, clock, line->offset))
-      return base_error_set(err, WEFT_ENOMEM, "out of memory");
+      return base_error_nomem(err);
     import_input_hold(f, line->offset, line->hold_len);
   }
   return systrace_walk_error((const char *)f->data, s->too_long_at, systrace_max_line(f),
@@ -298,13 +298,13 @@ typedef struct systrace_chunk {
 static int systrace_chunk_run(void *arg, void **result, base_error *err) {
   const systrace_chunk *c = arg;
   systrace_scan *s = base_calloc(1, sizeof *s);
-  if (!s) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!s) return base_error_nomem(err);
   systrace_sink sink = {systrace_scan_event, systrace_scan_failure, s};
   s->status = systrace_walk_lines(c->text, c->text_len, c->begin, c->end, c->max, 1, &sink,
                                   &s->too_long_at);
   if (s->status == WEFT_ENOMEM) {
     systrace_scan_free(s);
-    return base_error_set(err, WEFT_ENOMEM, "out of memory");
+    return base_error_nomem(err);
   }
   s->walked = 1;
   *result = s;
@@ -380,12 +380,12 @@ static int systrace_tokenize_chunked(import_file *f, uint32_t clock, int *done,
 
 static int systrace_tokenize(import_file *f, base_error *err) {
   systrace_state *st = base_calloc(1, sizeof *st);
-  if (!st) return base_error_set(err, WEFT_ENOMEM, "out of memory");
+  if (!st) return base_error_nomem(err);
   f->state = st;
   int rc = import_clock_private(f, &st->clock);
   if (!rc) rc = import_clock_alias(f, CLOCK_ID_MONOTONIC);
   if (!rc) rc = import_clock_anchor(f, st->clock);
-  if (rc) return base_error_set(err, rc, "out of memory");
+  if (rc) return base_error_alloc(err, rc);
   f->release_input = 1; /* each pushed line holds its bytes until parsed */
   const systrace_scan *scan = f->scan;
   if (scan && scan->walked) return systrace_tokenize_scanned(f, scan, st->clock, err);
