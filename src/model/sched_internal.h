@@ -1,0 +1,12 @@
+/* sched_internal: what sched.c shares with sched_counters.c. */
+#ifndef WEFT_SCHED_INTERNAL_H
+#define WEFT_SCHED_INTERNAL_H
+
+#include "model/sched.h"
+
+/* The kernel state of the context, made at its first use. */
+int kernel_get(trace_context *ctx, kernel_state **out);
+/* hash(machine, mm_id) -> utid of rss_stat events. */
+base_map *kernel_rss_mm(kernel_state *k);
+
+#endif
