@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that every `#include "folder/..."` in src/ goes down the data flow.
+"""Checks the folder plan of src/: includes go down the data flow, and no
+source file outgrows a room.
 
 The folders of src/ are stages, from the top (the command line) to the
 bottom (allocation and errors):
@@ -13,6 +14,9 @@ room of its own: it may include import/importer.h and its own files, not
 another format's, except the sub-importers listed in SHARED (a format that
 embeds another, as Chrome JSON embeds systrace text). Exit status 1 and one
 line per wrong include otherwise.
+
+No file in src/ is over MAX_LINES lines, except the tables of data listed in
+DATA (generated or transcribed schema, not logic).
 """
 import os
 import re
@@ -28,6 +32,8 @@ RANK = {
     "base": 0,
 }
 SHARED = {"import/systrace/systrace.h"}
+MAX_LINES = 900
+DATA = {"model/ftrace_desc_table.c", "model/syscall_table.c"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -70,16 +76,19 @@ def main(argv):
             path = os.path.join(folder, name)
             rel = os.path.relpath(path, src_dir)
             with open(path, encoding="utf-8") as f:
-                for number, line in enumerate(f, 1):
-                    m = INCLUDE.match(line)
-                    why = m and wrong(rel, m.group(1))
-                    if why:
-                        problems.append("src/%s:%d: #include \"%s\": %s"
-                                        % (rel, number, m.group(1), why))
+                lines = f.readlines()
+            if len(lines) > MAX_LINES and rel not in DATA:
+                problems.append("src/%s: %d lines, over %d" % (rel, len(lines), MAX_LINES))
+            for number, line in enumerate(lines, 1):
+                m = INCLUDE.match(line)
+                why = m and wrong(rel, m.group(1))
+                if why:
+                    problems.append("src/%s:%d: #include \"%s\": %s"
+                                    % (rel, number, m.group(1), why))
     for p in problems:
         print(p)
     if problems:
-        print("%d include(s) against the data flow" % len(problems), file=sys.stderr)
+        print("%d problem(s) with the folder plan" % len(problems), file=sys.stderr)
         return 1
     return 0
 

@@ -1,8 +1,10 @@
 /* The FtraceEvent oneof members: field number in FtraceEvent, event name,
  * and the event message's fields (the spec format is in ftrace_desc.h).
- * Data transcribed from the schema of Perfetto's ftrace protos
- * (protos/perfetto/trace/ftrace/ftrace_event.proto and the files it
- * imports). Sorted by id. */
+ * Schema data of Perfetto's FtraceEvent (ftrace_event.proto and the files
+ * it imports) at the version of the reference trace processor: event names,
+ * field numbers and field types, read back from that trace processor one
+ * event at a time, since the protos in ../shared predate some events
+ * (block_io_start/done). Sorted by id. */
 #include "model/ftrace_desc.h"
 
 const ftrace_event_desc ftrace_desc_events[] = {
