@@ -13,19 +13,43 @@ typedef struct model_arg_ref {
 #define MODEL_ARG_REF(TAB, col, TO) {TABLE_##TAB, (schema_table_id)TABLE_##TO, TAB##_##col},
 static const model_arg_ref model_arg_refs[] = {WEFT_REFS(MODEL_ARG_REF)};
 
-/* Marks (value 1) the candidates some row refers to. */
-static void model_args_mark_used(trace_context *ctx, base_map *cand, int64_t lo, int64_t hi) {
+/* The candidate sets, as bits over the ids [lo, lo + n): arg set ids are
+ * dense, so a bit test replaces a hash lookup per row scanned. */
+typedef struct model_arg_bits {
+  int64_t lo;
+  size_t n;
+  uint64_t *candidate, *used;
+} model_arg_bits;
+
+static int model_bit(const uint64_t *bits, const model_arg_bits *b, int64_t id) {
+  if (id < b->lo || (uint64_t)(id - b->lo) >= b->n) return 0;
+  size_t i = (size_t)(id - b->lo);
+  return (int)((bits[i / 64] >> (i % 64)) & 1);
+}
+
+static void model_bit_set(uint64_t *bits, const model_arg_bits *b, int64_t id) {
+  size_t i = (size_t)(id - b->lo);
+  bits[i / 64] |= UINT64_C(1) << (i % 64);
+}
+
+/* Marks the candidates some row refers to. */
+static void model_args_mark_used(trace_context *ctx, model_arg_bits *b) {
   for (size_t r = 0; r < sizeof model_arg_refs / sizeof *model_arg_refs; r++) {
     if (model_arg_refs[r].to != (schema_table_id)TABLE_ARG_SET) continue;
     const storage_table *t = ctx_table(ctx, model_arg_refs[r].table);
     size_t col = model_arg_refs[r].column;
     for (size_t row = 0; row < t->row_count; row++) {
       int64_t v = storage_get_i64_or(t, col, row, -1);
-      if (v < lo || v > hi) continue;
-      uint64_t *used = base_map_find(cand, (uint64_t)v);
-      if (used) *used = 1;
+      if (model_bit(b->candidate, b, v)) model_bit_set(b->used, b, v);
     }
   }
+}
+
+/* 1 if some candidate is not used. */
+static int model_args_some_unused(const model_arg_bits *b) {
+  for (size_t w = 0; w < (b->n + 63) / 64; w++)
+    if (b->candidate[w] & ~b->used[w]) return 1;
+  return 0;
 }
 
 /* Appends row `row` of `from` to `to` (same schema). */
@@ -45,13 +69,14 @@ static int model_copy_row(const storage_table *from, storage_table *to, size_t r
 }
 
 /* Rewrites the args table without the rows of unused candidate sets. */
-static int model_args_drop_unused(trace_context *ctx, const base_map *cand) {
+static int model_args_drop_unused(trace_context *ctx, const model_arg_bits *b) {
   storage_table *args = ctx_table(ctx, TABLE_ARGS), kept;
   int rc = storage_table_init(&kept, args->name, args->defs, args->column_count);
   if (!rc) rc = storage_table_reserve(&kept, args->row_count);
   for (size_t row = 0; !rc && row < args->row_count; row++) {
-    uint64_t *used = base_map_find(cand, (uint64_t)storage_get_i64(args, ARGS_arg_set_id, row));
-    if (!used || *used) rc = model_copy_row(args, &kept, row);
+    int64_t set = storage_get_i64(args, ARGS_arg_set_id, row);
+    if (!model_bit(b->candidate, b, set) || model_bit(b->used, b, set))
+      rc = model_copy_row(args, &kept, row);
   }
   if (rc) {
     storage_table_free(&kept);
@@ -65,23 +90,26 @@ static int model_args_drop_unused(trace_context *ctx, const base_map *cand) {
 int model_args_collect_replaced(trace_context *ctx) {
   model_state *m = &ctx->model;
   if (!m->replaced_arg_sets.len) return WEFT_OK;
-  base_map cand = {0};
-  int64_t lo = INT64_MAX, hi = -1;
-  uint64_t *slot;
-  int rc = WEFT_OK;
-  for (size_t i = 0; i < m->replaced_arg_sets.len && !rc; i++) {
+  model_arg_bits b = {INT64_MAX, 0, NULL, NULL};
+  int64_t hi = -1;
+  for (size_t i = 0; i < m->replaced_arg_sets.len; i++) {
     int64_t s = m->replaced_arg_sets.data[i];
-    if (base_map_insert(&cand, (uint64_t)s, 0, &slot) < 0) rc = WEFT_ENOMEM;
-    lo = s < lo ? s : lo;
+    b.lo = s < b.lo ? s : b.lo;
     hi = s > hi ? s : hi;
   }
+  b.n = (size_t)(hi - b.lo + 1);
+  b.candidate = base_calloc((b.n + 63) / 64, sizeof(uint64_t));
+  b.used = base_calloc((b.n + 63) / 64, sizeof(uint64_t));
+  int rc = b.candidate && b.used ? WEFT_OK : WEFT_ENOMEM;
+  for (size_t i = 0; !rc && i < m->replaced_arg_sets.len; i++)
+    model_bit_set(b.candidate, &b, m->replaced_arg_sets.data[i]);
   VEC_FREE(m->replaced_arg_sets);
-  if (!rc) {
-    model_args_mark_used(ctx, &cand, lo, hi);
-    rc = model_args_drop_unused(ctx, &cand);
-  }
+  if (!rc) model_args_mark_used(ctx, &b);
+  int dropping = !rc && model_args_some_unused(&b);
+  if (dropping) rc = model_args_drop_unused(ctx, &b);
   /* a set dropped must not be found again by a later identical commit */
-  if (!rc) base_map_free(&m->arg_sets);
-  base_map_free(&cand);
+  if (!rc && dropping) base_map_free(&m->arg_sets);
+  base_free(b.candidate);
+  base_free(b.used);
   return rc;
 }
