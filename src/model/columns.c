@@ -1,6 +1,8 @@
 /* Single-column writes to rows the model made. See columns.h. */
 #include "model/columns.h"
 
+#include <string.h>
+
 uint32_t model_thread_upid(trace_context *ctx, uint32_t utid) {
   return (uint32_t)storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, 0);
 }
@@ -78,6 +80,32 @@ int model_cpu_frequency(trace_context *ctx, uint32_t cpu_row, int64_t freq) {
   storage_set_i64(t, CPU_FREQ_ucpu, row, cpu_row);
   storage_set_i64(t, CPU_FREQ_freq, row, freq);
   return WEFT_OK;
+}
+
+/* A string arg whose value is an interned id. */
+static int model_arg_id(trace_context *ctx, const char *key, string_id value) {
+  string_id key_id;
+  int rc = ctx_intern(ctx, key, strlen(key), &key_id);
+  return rc ? rc : model_arg_string_id(ctx, key_id, value, MODEL_ARG_STRING);
+}
+
+int model_legacy_async_track_args(trace_context *ctx, int process_scoped, uint32_t upid,
+                                  string_id scope, string_id root, uint32_t idx,
+                                  int64_t *dims, int64_t *src) {
+  int rc = WEFT_OK;
+  if (process_scoped) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, upid);
+  if (!rc) rc = model_arg_id(ctx, "scope", scope);
+  if (!rc) rc = model_arg_id(ctx, "name", root);
+  if (!rc) rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, idx);
+  if (!rc) rc = model_args_commit(ctx, dims);
+  if (!rc) rc = model_arg_string(ctx, "source", 6, "chrome", 6, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int(ctx, "trace_id_is_process_scoped", 26, MODEL_ARG_BOOL,
+                              process_scoped);
+  if (!rc) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_UINT, upid);
+  if (!rc) rc = model_arg_id(ctx, "source_scope", scope);
+  if (!rc) rc = model_args_commit(ctx, src);
+  if (rc) model_args_discard(ctx);
+  return rc;
 }
 
 void model_track_set_name(trace_context *ctx, uint32_t track, string_id name) {

@@ -45,6 +45,16 @@ void model_cpu_set_info(trace_context *ctx, uint32_t row, string_id processor,
 /* A cpu_available_frequencies row. */
 int model_cpu_frequency(trace_context *ctx, uint32_t cpu_row, int64_t freq);
 
+/* ---- legacy async tracks (Chrome JSON and TrackEvent legacy events) ---- */
+
+/* The dimension args (upid when process scoped, scope, name, compressor
+ * index) and the source args (source chrome, trace_id_is_process_scoped,
+ * upid, source_scope) of a legacy async track, committed to *dims and *src.
+ * `scope` and `root` are interned (STRING_NULL: a null string). */
+int model_legacy_async_track_args(trace_context *ctx, int process_scoped, uint32_t upid,
+                                  string_id scope, string_id root, uint32_t idx,
+                                  int64_t *dims, int64_t *src);
+
 void model_track_set_name(trace_context *ctx, uint32_t track, string_id name);
 void model_track_set_upid(trace_context *ctx, uint32_t track, uint32_t upid);
 

@@ -41,36 +41,12 @@ typedef struct json_async_key {
   string_id root, name;
 } json_async_key;
 
-/* A string arg whose value is an interned id (STRING_NULL: a null string). */
-static int json_async_arg_id(trace_context *ctx, const char *key, string_id value) {
-  string_id key_id;
-  int rc = ctx_intern(ctx, key, strlen(key), &key_id);
-  return rc ? rc : model_arg_string_id(ctx, key_id, value, MODEL_ARG_STRING);
-}
-
-static int json_async_args(trace_context *ctx, const json_async_key *k, uint32_t idx,
-                           int64_t *dims, int64_t *src) {
-  int rc = WEFT_OK;
-  if (k->process_scoped) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, k->upid);
-  if (!rc) rc = json_async_arg_id(ctx, "scope", STRING_NULL);
-  if (!rc) rc = json_async_arg_id(ctx, "name", k->root);
-  if (!rc) rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, idx);
-  if (!rc) rc = model_args_commit(ctx, dims);
-  if (!rc) rc = model_arg_string(ctx, "source", 6, "chrome", 6, MODEL_ARG_STRING);
-  if (!rc) rc = model_arg_int(ctx, "trace_id_is_process_scoped", 26, MODEL_ARG_BOOL,
-                              k->process_scoped);
-  if (!rc) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_UINT, k->upid);
-  if (!rc) rc = json_async_arg_id(ctx, "source_scope", STRING_NULL);
-  if (!rc) rc = model_args_commit(ctx, src);
-  if (rc) model_args_discard(ctx);
-  return rc;
-}
-
 static int json_async_new_track(import_file *f, const json_async_key *k, uint32_t set_id,
                                 uint32_t idx, uint32_t *track) {
   trace_context *ctx = f->ctx;
   int64_t dims = -1, src = -1;
-  int rc = json_async_args(ctx, k, idx, &dims, &src);
+  int rc = model_legacy_async_track_args(ctx, k->process_scoped, k->upid, STRING_NULL,
+                                         k->root, idx, &dims, &src);
   if (rc) return rc;
   model_track_spec s;
   model_track_spec_init(&s);

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "model/columns.h"
 #include "model/context.h"
 #include "model/model.h"
 
@@ -34,43 +35,18 @@ static int proto_async_scope(trace_context *ctx, const proto_async_event *e, str
   return ctx_intern(ctx, buf, len, out);
 }
 
-/* A string arg whose value is an interned id (STRING_NULL: a null string). */
-static int proto_async_arg_id(trace_context *ctx, const char *key, string_id value) {
-  string_id key_id;
-  int rc = ctx_intern(ctx, key, strlen(key), &key_id);
-  return rc ? rc : model_arg_string_id(ctx, key_id, value, MODEL_ARG_STRING);
-}
-
 typedef struct proto_async_key {
   int process_scoped;
   uint32_t upid;
   string_id scope, root;
 } proto_async_key;
 
-/* The track's dimension args and source args, committed to two sets. */
-static int proto_async_args(trace_context *ctx, const proto_async_key *k, uint32_t idx,
-                            int64_t *dims, int64_t *src) {
-  int rc = WEFT_OK;
-  if (k->process_scoped) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, k->upid);
-  if (!rc) rc = proto_async_arg_id(ctx, "scope", k->scope);
-  if (!rc) rc = proto_async_arg_id(ctx, "name", k->root);
-  if (!rc) rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, idx);
-  if (!rc) rc = model_args_commit(ctx, dims);
-  if (!rc) rc = model_arg_string(ctx, "source", 6, "chrome", 6, MODEL_ARG_STRING);
-  if (!rc) rc = model_arg_int(ctx, "trace_id_is_process_scoped", 26, MODEL_ARG_BOOL,
-                              k->process_scoped);
-  if (!rc) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_UINT, k->upid);
-  if (!rc) rc = proto_async_arg_id(ctx, "source_scope", k->scope);
-  if (!rc) rc = model_args_commit(ctx, src);
-  if (rc) model_args_discard(ctx);
-  return rc;
-}
-
 static int proto_async_new_track(import_file *f, const proto_async_key *k, uint32_t machine,
                                  uint32_t set, uint32_t idx, string_id name, uint32_t *track) {
   trace_context *ctx = f->ctx;
   int64_t dims = -1, src = -1;
-  int rc = proto_async_args(ctx, k, idx, &dims, &src);
+  int rc = model_legacy_async_track_args(ctx, k->process_scoped, k->upid, k->scope,
+                                         k->root, idx, &dims, &src);
   if (rc) return rc;
   model_track_spec s;
   model_track_spec_init(&s);
