@@ -56,10 +56,9 @@ static int proto_async_new_track(import_file *f, const proto_async_key *k, uint3
                                 (uint64_t)set << 32 | idx);
   rc = model_track(ctx, &s, track);
   if (rc) return rc;
-  storage_table *t = ctx_table(ctx, TABLE_TRACK);
-  if (name != STRING_NULL) storage_set_str(t, TRACK_name, *track, name);
+  model_track_set_name(ctx, *track, name);
   model_track_set_arg_sets(ctx, *track, dims, src);
-  if (k->process_scoped) storage_set_i64(t, TRACK_upid, *track, k->upid);
+  if (k->process_scoped) model_track_set_upid(ctx, *track, k->upid);
   return WEFT_OK;
 }
 

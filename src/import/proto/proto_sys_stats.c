@@ -39,8 +39,7 @@ static int proto_sys_counter(trace_context *ctx, uint32_t machine, int64_t ts,
   uint32_t track;
   int rc = model_track(ctx, &spec, &track);
   if (rc) return rc;
-  if (dims >= 0)
-    storage_set_i64(ctx_table(ctx, TABLE_TRACK), TRACK_dimension_arg_set_id, track, dims);
+  model_track_set_arg_sets(ctx, track, dims, -1);
   return model_counter(ctx, track, ts, value, -1);
 }
 
