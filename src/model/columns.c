@@ -108,6 +108,58 @@ int model_legacy_async_track_args(trace_context *ctx, int process_scoped, uint32
   return rc;
 }
 
+int model_track_mark_state(trace_context *ctx, uint32_t track) {
+  string_id state;
+  int rc = ctx_intern(ctx, "state", 5, &state);
+  if (!rc) storage_set_str(ctx_table(ctx, TABLE_TRACK), TRACK_event_type, track, state);
+  return rc;
+}
+
+int model_state_value(trace_context *ctx, base_map *last, uint32_t track, int64_t ts,
+                      string_id category, string_id value, int64_t arg_set,
+                      int64_t open_dur) {
+  storage_table *t = ctx_table(ctx, TABLE_STATE);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, STATE_ts, row, ts);
+  storage_set_i64(t, STATE_dur, row, open_dur);
+  storage_set_i64(t, STATE_track_id, row, track);
+  storage_set_str(t, STATE_category, row, category);
+  storage_set_str(t, STATE_value, row, value);
+  if (arg_set >= 0) storage_set_i64(t, STATE_arg_set_id, row, arg_set);
+  uint64_t *slot;
+  int ins = base_map_insert(last, track, row, &slot);
+  if (ins < 0) return WEFT_ENOMEM;
+  if (ins == 0) { /* the previous value ends here */
+    storage_set_i64(t, STATE_dur, *slot, ts - storage_get_i64(t, STATE_ts, *slot));
+    *slot = row;
+  }
+  ctx_extend_bounds(ctx, ts);
+  return WEFT_OK;
+}
+
+int model_diagnostic(trace_context *ctx, uint32_t trace_id, const char *key,
+                     const char *title, const char *description,
+                     const char *remediation, double confidence) {
+  storage_table *t = ctx_table(ctx, TABLE_TRACE_DIAGNOSTICS);
+  string_id k, ti, de, re;
+  uint32_t row;
+  int rc = ctx_intern(ctx, key, strlen(key), &k);
+  if (!rc) rc = ctx_intern(ctx, title, strlen(title), &ti);
+  if (!rc) rc = ctx_intern(ctx, description, strlen(description), &de);
+  if (!rc) rc = ctx_intern(ctx, remediation, strlen(remediation), &re);
+  if (!rc) rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_str(t, TRACE_DIAGNOSTICS_key, row, k);
+  storage_set_str(t, TRACE_DIAGNOSTICS_title, row, ti);
+  storage_set_str(t, TRACE_DIAGNOSTICS_description, row, de);
+  storage_set_str(t, TRACE_DIAGNOSTICS_remediation, row, re);
+  storage_set_f64(t, TRACE_DIAGNOSTICS_confidence, row, confidence);
+  storage_set_i64(t, TRACE_DIAGNOSTICS_trace_id, row, trace_id);
+  return WEFT_OK;
+}
+
 void model_track_set_name(trace_context *ctx, uint32_t track, string_id name) {
   if (name != STRING_NULL) storage_set_str(ctx_table(ctx, TABLE_TRACK), TRACK_name, track, name);
 }

@@ -55,6 +55,21 @@ int model_legacy_async_track_args(trace_context *ctx, int process_scoped, uint32
                                   string_id scope, string_id root, uint32_t idx,
                                   int64_t *dims, int64_t *src);
 
+/* ---- state tracks and diagnostics ---- */
+
+/* Marks a track as a state track (event_type "state"). */
+int model_track_mark_state(trace_context *ctx, uint32_t track);
+/* A state value on a state track at ts: it lasts `open_dur` until the
+ * track's next value, which ends it. `last`: track -> its latest state row
+ * (the caller's map, one per file). */
+int model_state_value(trace_context *ctx, base_map *last, uint32_t track, int64_t ts,
+                      string_id category, string_id value, int64_t arg_set,
+                      int64_t open_dur);
+/* A trace_diagnostics row of trace file `trace_id`. */
+int model_diagnostic(trace_context *ctx, uint32_t trace_id, const char *key,
+                     const char *title, const char *description,
+                     const char *remediation, double confidence);
+
 void model_track_set_name(trace_context *ctx, uint32_t track, string_id name);
 void model_track_set_upid(trace_context *ctx, uint32_t track, uint32_t upid);
 

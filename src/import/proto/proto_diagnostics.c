@@ -8,6 +8,7 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_misc.h"
+#include "model/columns.h"
 
 #define DIAG_MAX_DESC 512
 #define DIAG_MAX_BUFFERS 64
@@ -21,25 +22,8 @@ typedef struct diag_ctx {
 static void diag_add(diag_ctx *d, const char *key, const char *title, const char *desc,
                      const char *remediation, double confidence) {
   if (d->rc) return;
-  trace_context *ctx = d->f->ctx;
-  storage_table *t = ctx_table(ctx, TABLE_TRACE_DIAGNOSTICS);
-  string_id k, ti, de, re;
-  uint32_t row;
-  int rc = ctx_intern(ctx, key, strlen(key), &k);
-  if (!rc) rc = ctx_intern(ctx, title, strlen(title), &ti);
-  if (!rc) rc = ctx_intern(ctx, desc, strlen(desc), &de);
-  if (!rc) rc = ctx_intern(ctx, remediation, strlen(remediation), &re);
-  if (!rc) rc = storage_table_append(t, &row);
-  if (rc) {
-    d->rc = rc;
-    return;
-  }
-  storage_set_str(t, TRACE_DIAGNOSTICS_key, row, k);
-  storage_set_str(t, TRACE_DIAGNOSTICS_title, row, ti);
-  storage_set_str(t, TRACE_DIAGNOSTICS_description, row, de);
-  storage_set_str(t, TRACE_DIAGNOSTICS_remediation, row, re);
-  storage_set_f64(t, TRACE_DIAGNOSTICS_confidence, row, confidence);
-  storage_set_i64(t, TRACE_DIAGNOSTICS_trace_id, row, d->f->trace_id);
+  d->rc = model_diagnostic(d->f->ctx, d->f->trace_id, key, title, desc, remediation,
+                           confidence);
 }
 
 /* ---- config views ---- */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "import/proto/proto_misc.h"
+#include "model/columns.h"
 
 #define PROTO_SESSION_EVENT_STATE 1
 #define PROTO_SESSION_EVENT_SESSION_NAME 2
@@ -14,34 +15,13 @@
 #define PROTO_SESSION_STATE_CLONED_READ_ONLY 5
 
 int proto_state_track_mark(trace_context *ctx, uint32_t track) {
-  string_id state;
-  int rc = ctx_intern(ctx, "state", 5, &state);
-  if (!rc) storage_set_str(ctx_table(ctx, TABLE_TRACK), TRACK_event_type, track, state);
-  return rc;
+  return model_track_mark_state(ctx, track);
 }
 
 int proto_state_push(trace_context *ctx, proto_misc_state *m, uint32_t track, int64_t ts,
                      string_id category, string_id value, int64_t arg_set, int64_t open_dur) {
-  storage_table *t = ctx_table(ctx, TABLE_STATE);
-  uint32_t row;
-  int rc = storage_table_append(t, &row);
-  if (rc) return rc;
-  storage_set_i64(t, STATE_ts, row, ts);
-  storage_set_i64(t, STATE_dur, row, open_dur);
-  storage_set_i64(t, STATE_track_id, row, track);
-  storage_set_str(t, STATE_category, row, category);
-  storage_set_str(t, STATE_value, row, value);
-  if (arg_set >= 0) storage_set_i64(t, STATE_arg_set_id, row, arg_set);
-  uint64_t *slot;
-  int ins = base_map_insert(&m->last_state, track, row, &slot);
-  if (ins < 0) return WEFT_ENOMEM;
-  if (ins == 0) {
-    int64_t prev_ts = storage_get_i64(t, STATE_ts, *slot);
-    storage_set_i64(t, STATE_dur, *slot, ts - prev_ts);
-    *slot = row;
-  }
-  ctx_extend_bounds(ctx, ts);
-  return WEFT_OK;
+  return model_state_value(ctx, &m->last_state, track, ts, category, value, arg_set,
+                           open_dur);
 }
 
 static const char *const proto_session_states[] = {
