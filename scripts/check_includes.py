@@ -15,6 +15,9 @@ another format's, except the sub-importers listed in SHARED (a format that
 embeds another, as Chrome JSON embeds systrace text). Exit status 1 and one
 line per wrong include otherwise.
 
+Importers write tables only through the model: no file under import/
+calls a storage setter or appends a row itself (WRITES).
+
 No file in src/ is over MAX_LINES lines, except the tables of data listed in
 DATA (generated or transcribed schema, not logic).
 """
@@ -34,6 +37,7 @@ RANK = {
 SHARED = {"import/systrace/systrace.h"}
 MAX_LINES = 900
 DATA = {"model/ftrace_desc_table.c", "model/syscall_table.c"}
+WRITES = re.compile(r"\bstorage_(set_\w+|table_append)\s*\(")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -80,6 +84,9 @@ def main(argv):
             if len(lines) > MAX_LINES and rel not in DATA:
                 problems.append("src/%s: %d lines, over %d" % (rel, len(lines), MAX_LINES))
             for number, line in enumerate(lines, 1):
+                if rel.startswith("import/") and WRITES.search(line):
+                    problems.append("src/%s:%d: an importer writes a table column "
+                                    "itself; write through the model" % (rel, number))
                 m = INCLUDE.match(line)
                 why = m and wrong(rel, m.group(1))
                 if why:
