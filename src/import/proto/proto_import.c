@@ -325,12 +325,25 @@ static int proto_packet_machine(import_file *f, uint64_t raw, uint32_t *machine,
 
 /* ---- input release ---- */
 
+/* The file range held for a span: the span and the bytes of its length
+ * prefix before it, which a reference reads first (proto_ref_resolve); the
+ * same range for its hold and its release. */
+#define PROTO_INPUT_PREFIX_MAX 10 /* a varint's most bytes */
+static void proto_input_range(const import_file *f, proto_span s, size_t *off, size_t *len) {
+  size_t at = (size_t)(s.data - f->data);
+  size_t back = at < PROTO_INPUT_PREFIX_MAX ? at : PROTO_INPUT_PREFIX_MAX;
+  *off = at - back;
+  *len = s.len + back;
+}
+
 /* A file range is held at the loader (a pin is a hold never released); an
  * inflated buffer counts its holds itself, or is marked pinned. */
 static void proto_input_count(import_file *f, proto_span s, int pin) {
   proto_refs *r = &((proto_import_state *)f->state)->refs;
   proto_ref_buffer *b = &r->buffers.data[r->current];
-  if (r->current == 0) import_input_hold(f, (size_t)(s.data - f->data), s.len);
+  size_t off, len;
+  proto_input_range(f, s, &off, &len);
+  if (r->current == 0) import_input_hold(f, off, len);
   else if (pin) b->pinned = 1;
   else b->holds++;
 }
@@ -369,7 +382,9 @@ static void proto_input_free_inflated(proto_import_state *st, uint32_t buffer) {
 void proto_input_release(import_file *f, uint32_t buffer, proto_span s) {
   proto_import_state *st = f->state;
   if (buffer == 0) {
-    import_input_release(f, (size_t)(s.data - f->data), s.len);
+    size_t off, len;
+    proto_input_range(f, s, &off, &len);
+    import_input_release(f, off, len);
     return;
   }
   if (buffer >= st->refs.buffers.len) return;
