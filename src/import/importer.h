@@ -5,8 +5,9 @@
  * sort event per timestamped event (raw timestamp, clock node, payload).
  * parse() runs once every file is tokenized, for each event in global trace
  * time order, and writes the model through the trackers.
- * The loader owns import_file and the bytes; the importer owns `state` and
- * frees it in destroy(). f->data may be a view into a read-only file
+ * The load owns import_file (core/import_host.c, which implements the
+ * import_* services below) and the bytes; the importer owns `state` and
+ * frees it in destroy(). Importers register in import/registry.c. f->data may be a view into a read-only file
  * mapping: it is not followed by a NUL (read only f->data[0, len)). */
 #ifndef WEFT_IMPORTER_H
 #define WEFT_IMPORTER_H
