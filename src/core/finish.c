@@ -184,7 +184,12 @@ static int finish_trace_time(loader *l) {
   return rc ? rc : finish_default_uuid(l);
 }
 
-static void finish_free_inputs(loader *l);
+/* The files' importer states, then the bytes (their holds unpoison the
+ * bytes first). */
+static void finish_free_inputs(loader *l) {
+  import_host_free_files(&l->host);
+  loader_free_blobs(l);
+}
 
 int loader_finish(loader *l, base_error *err) {
   ahead_stop(&l->ahead); /* every file is tokenized: the workers are done */
@@ -201,13 +206,6 @@ int loader_finish(loader *l, base_error *err) {
   if (rc) return base_error_alloc(err, rc);
   rc = ctx_finalize_tables(l->ctx);
   return rc ? rc : finish_check_refs(l, err);
-}
-
-/* The files' importer states, then the bytes (their holds unpoison the
- * bytes first). */
-static void finish_free_inputs(loader *l) {
-  import_host_free_files(&l->host);
-  loader_free_blobs(l);
 }
 
 /* Inverse of conversion to trace time: the offset of a clock against trace

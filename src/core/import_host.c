@@ -14,16 +14,18 @@ int import_host_init(import_host *h, trace_context *ctx, const merge_plan *plan,
   return rc;
 }
 
+/* A file's importer state, holds and names, and the file. */
+static void import_host_file_free(import_file *f) {
+  if (f->ops && f->ops->destroy) f->ops->destroy(f);
+  if (f->holds) input_holds_free(f->holds);
+  base_free(f->holds);
+  base_free((char *)f->name);
+  base_free((char *)f->path);
+  base_free(f);
+}
+
 void import_host_free_files(import_host *h) {
-  for (size_t i = 0; i < h->files.len; i++) {
-    import_file *f = h->files.data[i];
-    if (f->ops && f->ops->destroy) f->ops->destroy(f);
-    if (f->holds) input_holds_free(f->holds);
-    base_free(f->holds);
-    base_free((char *)f->name);
-    base_free((char *)f->path);
-    base_free(f);
-  }
+  for (size_t i = 0; i < h->files.len; i++) import_host_file_free(h->files.data[i]);
   h->files.len = 0;
 }
 
@@ -65,11 +67,7 @@ int import_host_open(import_host *h, uint32_t trace_id, const char *path,
   import_file *f = import_host_new_file(h, path, display, data, len, mapped);
   if (!f) return base_error_nomem(err);
   if (VEC_PUSH(h->files, f)) {
-    base_free((char *)f->name);
-    base_free((char *)f->path);
-    input_holds_free(f->holds);
-    base_free(f->holds);
-    base_free(f);
+    import_host_file_free(f); /* no ops yet: nothing to destroy */
     return base_error_nomem(err);
   }
   f->ctx = h->ctx;

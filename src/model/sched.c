@@ -853,7 +853,7 @@ int sched_state_interval(trace_context *ctx, const kernel_scope *s, int64_t ts,
 
 #define SCHED_CLONE_THREAD 0x00010000u
 
-static int64_t sched_thread_upid(trace_context *ctx, uint32_t utid) {
+int64_t sched_thread_upid(trace_context *ctx, uint32_t utid) {
   return storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
 }
 

@@ -9,17 +9,12 @@
 
 /* ---- process ends ---- */
 
-/* The upid of a thread, or -1. */
-static int64_t sched_upid_of(trace_context *ctx, uint32_t utid) {
-  return storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
-}
-
 int sched_task_rename(trace_context *ctx, const kernel_scope *s, int64_t tid,
                       const char *comm, size_t comm_len) {
   uint32_t utid;
   int rc = sched_thread(ctx, s->machine, tid, comm, comm_len, &utid);
   if (rc) return rc;
-  int64_t upid = sched_upid_of(ctx, utid);
+  int64_t upid = sched_thread_upid(ctx, utid);
   /* Renaming a main thread renames its process. */
   if (upid >= 0 && storage_get_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid, upid) == tid)
     rc = model_process_set_name(ctx, (uint32_t)upid, comm, comm_len);
@@ -31,7 +26,7 @@ int sched_process_free(trace_context *ctx, const kernel_scope *s, int64_t ts,
   uint32_t utid;
   int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
   if (rc) return rc;
-  int64_t upid = sched_upid_of(ctx, utid);
+  int64_t upid = sched_thread_upid(ctx, utid);
   if (upid >= 0 && storage_get_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid, upid) == tid)
     model_process_end(ctx, (uint32_t)upid, ts);
   model_thread_end(ctx, utid, ts);
