@@ -116,9 +116,12 @@ RETURNS TableOrSubquery AS (
   ORDER BY c.period_ts
 );
 
--- The pieces of _linux_cpu_freq_per_thread cut to [ts, ts + dur): id is the
--- piece's id, ts and dur the part inside the interval.
-CREATE PERFETTO FUNCTION _linux_cpu_freq_per_thread_in(ts LONG, dur LONG)
+-- The pieces of _linux_cpu_freq_per_thread cut to [start_ts, start_ts +
+-- span): id is the piece's id, ts and dur the part inside the interval.
+CREATE PERFETTO FUNCTION _linux_cpu_freq_per_thread_in(
+  start_ts LONG,
+  span LONG
+)
 RETURNS TABLE(
   id LONG,
   ts LONG,
@@ -130,11 +133,11 @@ RETURNS TABLE(
 ) AS
 SELECT
   id,
-  max(ts, $ts) AS ts,
-  min(ts + dur, $ts + $dur) - max(ts, $ts) AS dur,
+  max(ts, $start_ts) AS ts,
+  min(ts + dur, $start_ts + $span) - max(ts, $start_ts) AS dur,
   ucpu,
   cpu,
   utid,
   freq
 FROM _linux_cpu_freq_per_thread
-WHERE ts < $ts + $dur AND ts + dur > $ts;
+WHERE ts < $start_ts + $span AND ts + dur > $start_ts;
