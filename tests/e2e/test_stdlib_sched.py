@@ -25,8 +25,9 @@ EVENTS = [
 SCHED = '# tracer: nop\n' + ''.join(LINE % ev for ev in EVENTS)
 
 
-def two_machines(directory, text):
-    """A zip of two systrace files, the same `text` on machines A and B."""
+def two_machines(directory, text, text_b=None):
+    """A zip of two systrace files: `text` on machine A, `text_b` (by default
+    the same) on machine B."""
     manifest = {'perfetto_manifest': {'version': 1, 'files': [
         {'path': 'a.systrace', 'machine': {'name': 'A'}},
         {'path': 'b.systrace', 'machine': {'name': 'B'}, 'clocks': {
@@ -35,7 +36,7 @@ def two_machines(directory, text):
     with zipfile.ZipFile(path, 'w') as z:
         z.writestr('perfetto_manifest.json', json.dumps(manifest))
         z.writestr('a.systrace', text)
-        z.writestr('b.systrace', text)
+        z.writestr('b.systrace', text if text_b is None else text_b)
     return path
 
 
@@ -154,6 +155,13 @@ class StdlibSchedTest(e.TempDirTest):
                      'from sched_percentage_of_time_in_state where utid in '
                      '(select utid from thread where tid = 100)', z)
         self.assertEqual(out, '"threads","running"\n2,154\n')
+        # A cpu given as its machine-unique id is that machine's cpu alone.
+        out = self.q('sched.time_in_state',
+                     'select * from sched_time_in_state_for_cpu_in_interval('
+                     "(select ucpu from cpu join machine m on cpu.machine_id = m.id "
+                     "where m.name = 'B' and cpu.cpu = 0), 10000150000, 500000) "
+                     'order by end_state', z)
+        self.assertEqual(out, '"end_state","dur"\n"D",200000\n"R+",250000\n"S",50000\n')
 
 
 if __name__ == '__main__':

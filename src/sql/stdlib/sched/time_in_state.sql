@@ -105,8 +105,10 @@ WHERE utid = $utid AND dur > 0 AND ts < $ts + $interval_dur AND ts + dur > $ts
 GROUP BY state, io_wait, cpu, blocked_function
 ORDER BY 5 DESC;
 
--- Per end state, the time the sched slices of cpu number `cpu` (finished
--- slices only) spent in [ts, ts + interval_dur).
+-- Per end state, the time the sched slices of the cpu (finished slices only)
+-- spent in [ts, ts + interval_dur). The cpu is taken as a machine-unique cpu
+-- (ucpu), which is the cpu number on a single machine; on merged machines
+-- each machine's cpus stay apart.
 CREATE PERFETTO FUNCTION sched_time_in_state_for_cpu_in_interval(
   cpu LONG,
   ts TIMESTAMP,
@@ -120,5 +122,5 @@ SELECT
   end_state,
   sum(min(ts + dur, $ts + $interval_dur) - max(ts, $ts)) AS dur
 FROM sched
-WHERE cpu = $cpu AND dur != -1 AND ts < $ts + $interval_dur AND ts + dur > $ts
+WHERE ucpu = $cpu AND dur != -1 AND ts < $ts + $interval_dur AND ts + dur > $ts
 GROUP BY end_state;
