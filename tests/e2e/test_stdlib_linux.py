@@ -8,6 +8,7 @@ from weft_e2e import pb_bytes, pb_int, pb_packet
 IRQ_HANDLER_ENTRY, IRQ_HANDLER_EXIT = 36, 37
 SOFTIRQ_ENTRY, SOFTIRQ_EXIT = 24, 25
 BLOCK_IO_START, BLOCK_IO_DONE = 546, 547
+SCHED_SWITCH, CPU_FREQUENCY = 4, 11
 
 
 def ftrace_event(ts, pid, number, *fields):
@@ -64,6 +65,38 @@ def kernel_trace(machine=0):
                block(1300, BLOCK_IO_START, 45824), block(2400, BLOCK_IO_DONE, 45824),
                block(2600, BLOCK_IO_DONE, 45824), block(3000, BLOCK_IO_DONE, 2049),
                machine=machine),
+    ])
+
+
+def sched_switch(ts, prev_pid, prev_comm, prev_state, next_pid, next_comm):
+    return ftrace_event(ts, prev_pid, SCHED_SWITCH, pb_bytes(1, prev_comm),
+                        pb_int(2, prev_pid), pb_int(3, 120), pb_int(4, prev_state),
+                        pb_bytes(5, next_comm), pb_int(6, next_pid), pb_int(7, 120))
+
+
+def cpu_frequency(ts, cpu, khz):
+    return ftrace_event(ts, 0, CPU_FREQUENCY, pb_int(1, khz), pb_int(2, cpu))
+
+
+def clock_snapshot(boottime, monotonic):
+    clock = lambda number, ts: pb_bytes(1, pb_int(1, number) + pb_int(2, ts))
+    return pb_packet(pb_bytes(6, clock(6, boottime) + clock(3, monotonic)))
+
+
+def suspended_trace():
+    """cpu 0 at 1 GHz runs app (100) 100-1500 and 2100-2900 us, cpu 1 at 500
+    MHz runs w (101) 200-2700 us; the device sleeps for 500 us before 2 ms
+    (MONOTONIC gains 1.5 ms while BOOTTIME gains 2 ms)."""
+    return b''.join([
+        clock_snapshot(1000, 1000), clock_snapshot(2000000, 1500000),
+        bundle(0, cpu_frequency(10000, 0, 1000000),
+               sched_switch(100000, 0, 'swapper/0', 0, 100, 'app'),
+               sched_switch(1500000, 100, 'app', 1, 0, 'swapper/0'),
+               sched_switch(2100000, 0, 'swapper/0', 0, 100, 'app'),
+               sched_switch(2900000, 100, 'app', 1, 0, 'swapper/0')),
+        bundle(1, cpu_frequency(10000, 1, 500000),
+               sched_switch(200000, 0, 'swapper/1', 0, 101, 'w'),
+               sched_switch(2700000, 101, 'w', 1, 0, 'swapper/1')),
     ])
 
 
@@ -239,6 +272,29 @@ class StdlibLinuxCpuTest(e.TempDirTest):
                          '1,"across",1,"app",1,"[NULL]","[NULL]","[NULL]"\n'
                          '2,"late",1,"app",1,"[NULL]",100000000,0\n\n'
                          '"id","millicycles"\n0,50000000\n1,"[NULL]"\n')
+
+    def test_awake_time_leaves_out_suspend(self):
+        # [1000, 2500) us holds 1.5 ms of boot time but 1 ms of awake time:
+        # app runs 500 (all awake) + 400 us, w 1500 us of which 1000 awake.
+        p = e.write_temp(self.dir, 'suspend.pb', suspended_trace())
+        out = self.q('linux.cpu.utilization.process',
+                     'select * from cpu_cycles_per_process_in_interval(1000000, 1500000)', p)
+        self.assertEqual(out, '"upid","millicycles","megacycles","runtime","awake_runtime",'
+                         '"min_freq","max_freq","avg_freq"\n'
+                         '"[NULL]",1650000000,1,2400000,1900000,500000,1000000,687500\n')
+        out = self.q('linux.cpu.utilization.system',
+                     'select * from cpu_utilization_in_interval(1000000, 1500000); '
+                     'select * from cpu_utilization_in_interval(1000001, 1299999)', p)
+        self.assertEqual(out, '"awake_dur","awake_utilization","awake_unnormalized_utilization"\n'
+                         '1900000,95.000000,190.000000\n\n'
+                         '"awake_dur","awake_utilization","awake_unnormalized_utilization"\n'
+                         '1499998,93.750000,187.500000\n')
+        out = self.q('linux.cpu.utilization.thread',
+                     'select * from cpu_thread_utilization_in_interval(1000001, 1299999)', p)
+        self.assertEqual(out, '"upid","utid","thread_name","awake_dur","awake_utilization",'
+                         '"awake_unnormalized_utilization"\n'
+                         '"[NULL]",1,"app",699999,43.749992,87.499984\n'
+                         '"[NULL]",2,"w",799999,50.000000,100.000000\n')
 
     def test_two_machines_keep_cpus_apart(self):
         # Machine B's cpu 0 runs at 3 GHz until 500 us instead of 1 GHz.
