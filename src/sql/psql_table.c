@@ -289,7 +289,7 @@ int psql_table_create(psql *ps, const char *name, const psql_fields *schema,
   snprintf(what, sizeof what, "CREATE PERFETTO TABLE(%s)", name);
   psql_table *old = psql_table_find(ps, name);
   if ((old && !replace) || (!old && psql_name_taken(ps, name)))
-    return base_error_set(err, WEFT_ESQL, "%s: a table with that name already exists", what);
+    return base_error_set(err, WEFT_ESQL, "%s: table %s already exists", what, name);
   sqlite3_stmt *stmt = NULL;
   int rc = psql_prepare_select(ps, select, &stmt, what, err);
   if (rc == WEFT_OK) rc = psql_check_schema(stmt, schema, what, err);
@@ -339,8 +339,8 @@ int psql_index_create(psql *ps, const char *name, const char *table,
                       base_error *err) {
   psql_table *t = psql_table_find(ps, table);
   if (!t)
-    return base_error_set(err, WEFT_ESQL,
-                          "CREATE PERFETTO INDEX: table '%s' is not a Perfetto table", table);
+    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: table '%s' does not exist",
+                          table);
   for (size_t i = 0; i < column_count; i++)
     if (storage_table_find_column(&t->table, columns[i]) < 0)
       return base_error_set(err, WEFT_ESQL,
@@ -348,7 +348,7 @@ int psql_index_create(psql *ps, const char *name, const char *table,
                             columns[i], table);
   if (psql_index_find(t, name) >= 0) {
     if (replace) return WEFT_OK;
-    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: index '%s' already exists",
+    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: Index '%s' already exists",
                           name);
   }
   char **grown = base_realloc(t->indexes, (t->index_count + 1) * sizeof *grown);
@@ -364,8 +364,7 @@ int psql_index_drop(psql *ps, const char *name, const char *table, base_error *e
   psql_table *t = psql_table_find(ps, table);
   int i = t ? psql_index_find(t, name) : -1;
   if (i < 0)
-    return base_error_set(err, WEFT_ESQL, "DROP PERFETTO INDEX: no index '%s' on table '%s'",
-                          name, table);
+    return base_error_set(err, WEFT_ESQL, "DROP PERFETTO INDEX: Index '%s' not found", name);
   base_free(t->indexes[i]);
   t->indexes[i] = t->indexes[--t->index_count];
   return WEFT_OK;
