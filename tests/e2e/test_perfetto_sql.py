@@ -135,6 +135,20 @@ class PerfettoSqlTest(e.TempDirTest):
                       'exist: z; and the following columns exist, but are not declared: y',
                       err)
 
+    def test_table_schema_types(self):
+        self.assertEqual(self.q('CREATE PERFETTO TABLE foo(x DOUBLE) AS SELECT 1 AS x;'
+                                'SELECT x, typeof(x) AS t FROM foo'),
+                         '"x","t"\n1.000000,"real"\n')
+        self.assertEqual(self.q('CREATE PERFETTO TABLE foo(x LONG) AS SELECT 1.5 AS x;'
+                                'SELECT x FROM foo'), '"x"\n1.500000\n')
+        err = self.error('CREATE PERFETTO TABLE foo(x TIMESTAMP) AS SELECT "a" AS x')
+        self.assertIn("CREATE PERFETTO TABLE(foo): column 'x' declared as LONG in the "
+                      "schema, but STRING found", err)
+        err = self.error('CREATE PERFETTO TABLE foo(x STRING) AS SELECT 1 AS x')
+        self.assertIn("declared as STRING in the schema, but LONG found", err)
+        err = self.error('CREATE PERFETTO TABLE foo AS SELECT 1 AS a, 2 AS a')
+        self.assertIn('CREATE PERFETTO TABLE: multiple columns are named: a', err)
+
     def test_table_replace(self):
         self.assertEqual(self.q('CREATE PERFETTO TABLE foo AS SELECT 1 AS a;'
                                 'CREATE OR REPLACE PERFETTO TABLE foo AS SELECT 2 AS b;'
