@@ -233,14 +233,54 @@ static int psql_table_fill(psql_table *t, const psql_gather *g, base_error *err)
   return storage_table_status(&t->table) ? base_error_nomem(err) : WEFT_OK;
 }
 
+/* The schema's declared types against the inferred ones, as Perfetto
+ * checks them: strings and numbers must not be mixed; a DOUBLE column holds
+ * integers as doubles; a LONG column found to hold doubles stays DOUBLE. */
+static int psql_apply_schema_types(sqlite3_stmt *stmt, const psql_fields *schema,
+                                   psql_gather *g, const char *name, base_error *err) {
+  for (size_t i = 0; i < schema->count; i++) {
+    psql_type declared = schema->items[i].type;
+    for (size_t c = 0; c < g->columns; c++) {
+      if (strcasecmp(sqlite3_column_name(stmt, (int)c), schema->items[i].name) != 0) continue;
+      int inferred = g->types[c];
+      int want_string = declared == PSQL_TYPE_STRING;
+      int is_string = inferred == SQLITE_TEXT;
+      if (declared != PSQL_TYPE_ANY && declared != PSQL_TYPE_BYTES &&
+          inferred != SQLITE_NULL && want_string != is_string)
+        return base_error_set(
+            err, WEFT_ESQL,
+            "CREATE PERFETTO TABLE(%s): column '%s' declared as %s in the schema, but "
+            "%s found",
+            name, schema->items[i].name,
+            want_string ? "STRING" : declared == PSQL_TYPE_DOUBLE ? "DOUBLE" : "LONG",
+            psql_sqlite_type_name(inferred));
+      if (declared == PSQL_TYPE_DOUBLE && inferred != SQLITE_TEXT) g->types[c] = SQLITE_FLOAT;
+    }
+  }
+  return WEFT_OK;
+}
+
+/* Perfetto refuses two result columns of one name. */
+static int psql_check_unique_columns(sqlite3_stmt *stmt, base_error *err) {
+  int n = sqlite3_column_count(stmt);
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
+      if (strcasecmp(sqlite3_column_name(stmt, a), sqlite3_column_name(stmt, b)) == 0)
+        return base_error_set(err, WEFT_ESQL,
+                              "CREATE PERFETTO TABLE: multiple columns are named: %s",
+                              sqlite3_column_name(stmt, a));
+  return WEFT_OK;
+}
+
 static int psql_table_materialise(psql *ps, psql_table *t, sqlite3_stmt *stmt,
-                                  base_error *err) {
+                                  const psql_fields *schema, base_error *err) {
   psql_gather g = {0};
   g.columns = (size_t)sqlite3_column_count(stmt);
   g.types = base_calloc(g.columns ? g.columns : 1, sizeof *g.types);
   int rc = g.types ? WEFT_OK : base_error_nomem(err);
   for (size_t c = 0; rc == WEFT_OK && c < g.columns; c++) g.types[c] = SQLITE_NULL;
   if (rc == WEFT_OK) rc = psql_gather_rows(ps, stmt, &g, t->name, err);
+  if (rc == WEFT_OK) rc = psql_apply_schema_types(stmt, schema, &g, t->name, err);
   if (rc == WEFT_OK) rc = psql_table_define(t, stmt, &g, err);
   if (rc == WEFT_OK) rc = psql_table_fill(t, &g, err);
   base_free(g.cells);
@@ -289,14 +329,15 @@ int psql_table_create(psql *ps, const char *name, const psql_fields *schema,
   snprintf(what, sizeof what, "CREATE PERFETTO TABLE(%s)", name);
   psql_table *old = psql_table_find(ps, name);
   if ((old && !replace) || (!old && psql_name_taken(ps, name)))
-    return base_error_set(err, WEFT_ESQL, "%s: a table with that name already exists", what);
+    return base_error_set(err, WEFT_ESQL, "%s: table %s already exists", what, name);
   sqlite3_stmt *stmt = NULL;
   int rc = psql_prepare_select(ps, select, &stmt, what, err);
+  if (rc == WEFT_OK) rc = psql_check_unique_columns(stmt, err);
   if (rc == WEFT_OK) rc = psql_check_schema(stmt, schema, what, err);
   psql_table *t = rc == WEFT_OK ? base_calloc(1, sizeof *t) : NULL;
   if (rc == WEFT_OK && (!t || !(t->name = base_strndup(name, strlen(name)))))
     rc = base_error_nomem(err);
-  if (rc == WEFT_OK) rc = psql_table_materialise(ps, t, stmt, err);
+  if (rc == WEFT_OK) rc = psql_table_materialise(ps, t, stmt, schema, err);
   sqlite3_finalize(stmt);
   if (rc == WEFT_OK) rc = psql_table_publish(ps, t, old, err);
   if (rc != WEFT_OK) psql_table_free_one(t);
@@ -339,8 +380,8 @@ int psql_index_create(psql *ps, const char *name, const char *table,
                       base_error *err) {
   psql_table *t = psql_table_find(ps, table);
   if (!t)
-    return base_error_set(err, WEFT_ESQL,
-                          "CREATE PERFETTO INDEX: table '%s' is not a Perfetto table", table);
+    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: table '%s' does not exist",
+                          table);
   for (size_t i = 0; i < column_count; i++)
     if (storage_table_find_column(&t->table, columns[i]) < 0)
       return base_error_set(err, WEFT_ESQL,
@@ -348,7 +389,7 @@ int psql_index_create(psql *ps, const char *name, const char *table,
                             columns[i], table);
   if (psql_index_find(t, name) >= 0) {
     if (replace) return WEFT_OK;
-    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: index '%s' already exists",
+    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: Index '%s' already exists",
                           name);
   }
   char **grown = base_realloc(t->indexes, (t->index_count + 1) * sizeof *grown);
@@ -364,8 +405,7 @@ int psql_index_drop(psql *ps, const char *name, const char *table, base_error *e
   psql_table *t = psql_table_find(ps, table);
   int i = t ? psql_index_find(t, name) : -1;
   if (i < 0)
-    return base_error_set(err, WEFT_ESQL, "DROP PERFETTO INDEX: no index '%s' on table '%s'",
-                          name, table);
+    return base_error_set(err, WEFT_ESQL, "DROP PERFETTO INDEX: Index '%s' not found", name);
   base_free(t->indexes[i]);
   t->indexes[i] = t->indexes[--t->index_count];
   return WEFT_OK;
