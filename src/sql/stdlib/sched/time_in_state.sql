@@ -54,15 +54,11 @@ FROM sched_time_in_state_for_thread
 GROUP BY utid
 ORDER BY utid;
 
--- The interval functions below take Perfetto's arguments (ts, dur, ...) by
--- position; the duration argument is named interval_dur because weft's table
--- functions cannot yet have an argument named like a result column (dur).
-
--- The thread's time in [ts, ts + interval_dur) per (state, io_wait, blocked_function),
+-- The thread's time in [ts, ts + dur) per (state, io_wait, blocked_function),
 -- longest first. Only states with a positive duration count.
 CREATE PERFETTO FUNCTION sched_time_in_state_for_thread_in_interval(
   ts TIMESTAMP,
-  interval_dur DURATION,
+  dur DURATION,
   utid JOINID(thread.id)
 )
 RETURNS TABLE(
@@ -75,16 +71,16 @@ SELECT
   state,
   io_wait,
   blocked_function,
-  sum(min(ts + dur, $ts + $interval_dur) - max(ts, $ts)) AS dur
+  sum(min(ts + dur, $ts + $dur) - max(ts, $ts)) AS dur
 FROM thread_state
-WHERE utid = $utid AND dur > 0 AND ts < $ts + $interval_dur AND ts + dur > $ts
+WHERE utid = $utid AND dur > 0 AND ts < $ts + $dur AND ts + dur > $ts
 GROUP BY state, io_wait, blocked_function
 ORDER BY 4 DESC;
 
 -- As sched_time_in_state_for_thread_in_interval, also split by cpu.
 CREATE PERFETTO FUNCTION sched_time_in_state_and_cpu_for_thread_in_interval(
   ts TIMESTAMP,
-  interval_dur DURATION,
+  dur DURATION,
   utid JOINID(thread.id)
 )
 RETURNS TABLE(
@@ -99,20 +95,20 @@ SELECT
   io_wait,
   cpu,
   blocked_function,
-  sum(min(ts + dur, $ts + $interval_dur) - max(ts, $ts)) AS dur
+  sum(min(ts + dur, $ts + $dur) - max(ts, $ts)) AS dur
 FROM thread_state
-WHERE utid = $utid AND dur > 0 AND ts < $ts + $interval_dur AND ts + dur > $ts
+WHERE utid = $utid AND dur > 0 AND ts < $ts + $dur AND ts + dur > $ts
 GROUP BY state, io_wait, cpu, blocked_function
 ORDER BY 5 DESC;
 
 -- Per end state, the time the sched slices of the cpu (finished slices only)
--- spent in [ts, ts + interval_dur). The cpu is taken as a machine-unique cpu
+-- spent in [ts, ts + dur). The cpu is taken as a machine-unique cpu
 -- (ucpu), which is the cpu number on a single machine; on merged machines
 -- each machine's cpus stay apart.
 CREATE PERFETTO FUNCTION sched_time_in_state_for_cpu_in_interval(
   cpu LONG,
   ts TIMESTAMP,
-  interval_dur LONG
+  dur LONG
 )
 RETURNS TABLE(
   end_state STRING,
@@ -120,7 +116,7 @@ RETURNS TABLE(
 ) AS
 SELECT
   end_state,
-  sum(min(ts + dur, $ts + $interval_dur) - max(ts, $ts)) AS dur
+  sum(min(ts + dur, $ts + $dur) - max(ts, $ts)) AS dur
 FROM sched
-WHERE ucpu = $cpu AND dur != -1 AND ts < $ts + $interval_dur AND ts + dur > $ts
+WHERE ucpu = $cpu AND dur != -1 AND ts < $ts + $dur AND ts + dur > $ts
 GROUP BY end_state;
