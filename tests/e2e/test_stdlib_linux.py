@@ -358,6 +358,29 @@ class StdlibLinuxKernelTest(e.TempDirTest):
                          '1000,1000,4,100,"app",163840\n2000,1000,4,100,"app",163840\n'
                          '3000,0,4,100,"app",266240\n1000,2000,5,200,"[NULL]",61440\n')
 
+    def test_memory_counters_sampled_at_different_times(self):
+        # anon from 1000, file from 1500, shmem and swap from 2500: a row per
+        # stretch between sample times; rss needs anon and file.
+        p = e.write_temp(self.dir, 'mem.pb', b''.join([
+            process_tree(500, [(300, 1, 'mem')]), process_stats(1000, 300, anon=10),
+            process_stats(1500, 300, file=5), process_stats(2000, 300, anon=20),
+            process_stats(2500, 300, swap=3, shmem=1), process_stats(4000, 301, anon=1)]))
+        out = self.q('linux.memory.high_watermark',
+                     'select ts, dur, pid, anon_rss, file_rss, shmem_rss, rss, swap, '
+                     'rss_and_swap from memory_rss_and_swap_per_process; '
+                     'select ts, dur, pid, rss_high_watermark '
+                     'from memory_rss_high_watermark_per_process', p)
+        self.assertEqual(out, '"ts","dur","pid","anon_rss","file_rss","shmem_rss","rss","swap",'
+                         '"rss_and_swap"\n'
+                         '1000,500,300,10240,"[NULL]","[NULL]","[NULL]","[NULL]","[NULL]"\n'
+                         '1500,500,300,10240,5120,"[NULL]",15360,"[NULL]",15360\n'
+                         '2000,500,300,20480,5120,"[NULL]",25600,"[NULL]",25600\n'
+                         '2500,1501,300,20480,5120,1024,26624,3072,29696\n'
+                         '4000,1,301,1024,"[NULL]","[NULL]","[NULL]","[NULL]","[NULL]"\n\n'
+                         '"ts","dur","pid","rss_high_watermark"\n'
+                         '1000,500,300,10240\n1500,500,300,15360\n2000,500,300,25600\n'
+                         '2500,1500,300,26624\n4000,0,301,1024\n')
+
     def test_block_io_and_device_ids(self):
         out = self.q('linux.block_io',
                      'select * from linux_active_block_io_operations_by_device; '
