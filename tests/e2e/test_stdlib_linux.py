@@ -226,6 +226,30 @@ class StdlibLinuxCpuTest(e.TempDirTest):
                          '"ts","utilization","unnormalized_utilization"\n'
                          '10000000000,0.000800,0.001600\n')
 
+    def test_runtime_before_the_first_frequency_sample(self):
+        # app runs 100-900 us on cpu 0, whose frequency is known from 500 us;
+        # w runs 200-300 us on cpu 1, which has none. Time without a frequency
+        # adds runtime but no cycles; the whole-trace average divides by all
+        # runtime, the interval one by the time with a known frequency.
+        p = e.write_temp(self.dir, 'late.systrace', systrace([
+            ('<idle>', 0, '-----', 0, '10.000100', 'sched_switch: prev_comm=swapper/0 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=app next_pid=100 next_prio=120'),
+            freq('10.000500', 0, 1000000),
+            ('app', 100, '100', 0, '10.000900', 'sched_switch: prev_comm=app prev_pid=100 prev_prio=120 prev_state=S ==> next_comm=swapper/0 next_pid=0 next_prio=120'),
+            ('<idle>', 0, '-----', 1, '10.000200', 'sched_switch: prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=w next_pid=101 next_prio=120'),
+            ('w', 101, '101', 1, '10.000300', 'sched_switch: prev_comm=w prev_pid=101 prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 next_prio=120')]))
+        out = self.q('linux.cpu.utilization.system',
+                     'select * from cpu_cycles_per_thread_per_cpu; select * from cpu_cycles; '
+                     'select utid, millicycles, runtime, avg_freq from '
+                     'cpu_cycles_per_thread_per_cpu_in_interval(10000000000, 1000000)', p)
+        self.assertEqual(out, '"utid","ucpu","cpu","millicycles","megacycles","runtime",'
+                         '"min_freq","max_freq","avg_freq"\n'
+                         '1,0,0,400000000,0,800000,1000000,1000000,500000\n'
+                         '2,1,1,"[NULL]","[NULL]",100000,"[NULL]","[NULL]","[NULL]"\n\n'
+                         '"millicycles","megacycles","runtime","min_freq","max_freq",'
+                         '"avg_freq"\n400000000,0,900000,1000000,1000000,444444\n\n'
+                         '"utid","millicycles","runtime","avg_freq"\n'
+                         '1,400000000,800000,1000000\n2,"[NULL]",100000,"[NULL]"\n')
+
     def test_thread_and_process_utilization(self):
         out = self.q('linux.cpu.utilization.thread',
                      'select * from cpu_cycles_per_thread; '
