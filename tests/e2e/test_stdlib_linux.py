@@ -250,6 +250,14 @@ class StdlibLinuxCpuTest(e.TempDirTest):
                          '"utid","millicycles","runtime","avg_freq"\n'
                          '1,400000000,800000,1000000\n2,"[NULL]",100000,"[NULL]"\n')
 
+    def test_periods_limited_by_sched_rows(self):
+        # 50 us periods: 31 would cover the trace but sched has 8 rows, so only
+        # the first 8 periods (to 400 us) count; runs starting later are lost.
+        out = self.q('linux.cpu.utilization.system',
+                     'select * from cpu_utilization_per_period(50000)')
+        self.assertEqual(out, '"ts","utilization","unnormalized_utilization"\n'
+                         '10000100000,0.500000,1.000000\n10000300000,0.500000,1.000000\n')
+
     def test_thread_and_process_utilization(self):
         out = self.q('linux.cpu.utilization.thread',
                      'select * from cpu_cycles_per_thread; '
