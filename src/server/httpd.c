@@ -27,6 +27,9 @@
 #define HTTPD_MAX_PARSE_BODY (64ull << 20)
 #define HTTPD_MAX_QUERY_BODY (4ull << 20)
 #define HTTPD_MAX_OTHER_BODY (64ull << 10)
+/* An oversized body declared up to this size is read and dropped, so
+ * the client reads the 413; a larger one is answered at once. */
+#define HTTPD_MAX_DRAIN (1ull << 30)
 #define HTTPD_MAX_ORIGIN 256
 
 static const char *const httpd_default_origins[] = {
@@ -194,13 +197,21 @@ static enum MHD_Result httpd_dispatch(httpd_server *srv, struct MHD_Connection *
   return r;
 }
 
+/* The body is over its limit: the rest is dropped, and an oversized
+ * /parse fails the trace being loaded. */
+static void httpd_body_too_big(httpd_server *srv, httpd_request *req) {
+  if (!req->too_big && req->endpoint == HTTPD_PARSE)
+    rpc_parse_fail(&srv->session, "Request body too big");
+  req->too_big = 1;
+  rpc_buf_free(&req->body);
+}
+
 static void httpd_take_body(httpd_server *srv, httpd_request *req,
                             const char *data, size_t len) {
   req->received += len;
+  if (req->too_big) return;
   if (req->received > httpd_body_limit(req->endpoint)) {
-    if (!req->too_big && req->endpoint == HTTPD_PARSE)
-      rpc_parse_fail(&srv->session, "Request body too big");
-    req->too_big = 1;
+    httpd_body_too_big(srv, req);
     return;
   }
   if (req->endpoint == HTTPD_PARSE) rpc_parse_bytes(&srv->session, data, len);
@@ -225,10 +236,12 @@ static enum MHD_Result httpd_begin(httpd_server *srv, struct MHD_Connection *c,
     return httpd_reply_text(c, MHD_HTTP_FORBIDDEN, "Origin not allowed");
   const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND,
                                                    MHD_HTTP_HEADER_CONTENT_LENGTH);
-  if (length && strtoull(length, NULL, 10) > httpd_body_limit(req->endpoint))
+  uint64_t declared = length ? strtoull(length, NULL, 10) : 0;
+  if (declared > HTTPD_MAX_DRAIN)
     return httpd_reply_text(c, MHD_HTTP_CONTENT_TOO_LARGE, "Request body too big");
   req->body.cap = (size_t)httpd_body_limit(req->endpoint);
   if (req->endpoint == HTTPD_PARSE) rpc_parse_begin(&srv->session);
+  if (declared > httpd_body_limit(req->endpoint)) httpd_body_too_big(srv, req);
   return MHD_YES;
 }
 

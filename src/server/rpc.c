@@ -145,9 +145,19 @@ void rpc_parse_bytes(rpc_session *s, const void *data, size_t len) {
   s->bytes_parsed += len;
 }
 
+/* The trace failed to load: it is dropped, queries answer `message`
+ * until the next /parse starts a new one. */
+static void rpc_load_failed(rpc_session *s, const char *message) {
+  char text[sizeof s->load_error];
+  rpc_set_text(text, sizeof text, message); /* message may be weft_errmsg */
+  rpc_drop_instance(s);
+  snprintf(s->load_error, sizeof s->load_error, "%s", text);
+  s->state = RPC_FAILED;
+}
+
 void rpc_parse_fail(rpc_session *s, const char *message) {
   if (!s->parse_error[0]) rpc_set_text(s->parse_error, sizeof s->parse_error, message);
-  s->state = RPC_FAILED;
+  rpc_load_failed(s, message);
 }
 
 void rpc_parse_reply(rpc_session *s, rpc_buf *out) {
@@ -157,7 +167,7 @@ void rpc_parse_reply(rpc_session *s, rpc_buf *out) {
 void rpc_notify_eof(rpc_session *s) {
   if (s->state != RPC_LOADING) return;
   if (weft_file_end(s->w) != WEFT_OK || weft_load_finish(s->w) != WEFT_OK) {
-    s->state = RPC_FAILED;
+    rpc_load_failed(s, weft_errmsg(s->w));
     return;
   }
   s->state = RPC_READY;
@@ -216,6 +226,10 @@ static int rpc_blank(const char *sql) {
  * no trace at all an empty one is made. NULL with *error set on failure. */
 static weft *rpc_ready_instance(rpc_session *s, const char **error) {
   if (s->state == RPC_LOADING) rpc_notify_eof(s);
+  if (s->state == RPC_FAILED) {
+    *error = s->load_error;
+    return NULL;
+  }
   if (!s->w) {
     if (weft_open(&s->w, &s->options) != WEFT_OK) {
       *error = "cannot create a trace processor instance (out of memory)";
@@ -242,6 +256,7 @@ int rpc_query(rpc_session *s, const uint8_t *body, size_t len, rpc_spool *out) {
   const char *error = NULL;
   char *sql = rpc_decode_query_args(body, len, &error);
   weft *w = sql ? rpc_ready_instance(s, &error) : NULL;
+  if (!w && !error) error = "no trace could be loaded";
   if (w && rpc_blank(sql)) error = "No valid SQL to run";
   if (w && !error) {
     weft_query_callbacks cb = rpc_query_result_callbacks(r);

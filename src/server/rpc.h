@@ -28,6 +28,7 @@ typedef struct rpc_session {
   uint64_t bytes_parsed;
   char trace_name[256];
   char parse_error[512]; /* of the /parse being received */
+  char load_error[512];  /* why the trace failed to load (RPC_FAILED) */
   char **initial_objects; /* sqlite_master names when the load finished */
   size_t initial_count;
 } rpc_session;
@@ -44,7 +45,8 @@ void rpc_session_free(rpc_session *s);
 void rpc_parse_begin(rpc_session *s);
 void rpc_parse_bytes(rpc_session *s, const void *data, size_t len);
 /* Fails the /parse being received with `message` (say, an oversized
- * request): the trace is dropped. */
+ * request): the trace is dropped, and queries answer the message until a
+ * new /parse starts another. */
 void rpc_parse_fail(rpc_session *s, const char *message);
 void rpc_parse_reply(rpc_session *s, rpc_buf *out);
 
