@@ -44,6 +44,7 @@ typedef struct httpd_server {
   rpc_session session;
   const char *extra_origins;
   volatile uint64_t last_activity_ms;
+  volatile uint32_t in_flight; /* requests begun and not completed */
 } httpd_server;
 
 typedef struct httpd_request {
@@ -226,6 +227,7 @@ static enum MHD_Result httpd_begin(httpd_server *srv, struct MHD_Connection *c,
   httpd_request *req = calloc(1, sizeof *req);
   if (!req) return MHD_NO;
   *con_cls = req;
+  __atomic_add_fetch(&srv->in_flight, 1, __ATOMIC_RELAXED);
   req->endpoint = httpd_endpoint_of(url);
   const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
   int allowed = origin && strlen(origin) < HTTPD_MAX_ORIGIN &&
@@ -267,13 +269,15 @@ static void httpd_on_completed(void *cls, struct MHD_Connection *c, void **con_c
                                enum MHD_RequestTerminationCode code) {
   (void)c;
   (void)code;
+  httpd_server *srv = cls;
   httpd_request *req = *con_cls;
   if (req) {
     rpc_buf_free(&req->body);
     free(req);
+    __atomic_sub_fetch(&srv->in_flight, 1, __ATOMIC_RELAXED);
   }
   *con_cls = NULL;
-  httpd_touch(cls);
+  httpd_touch(srv);
 }
 
 static void httpd_on_signal(int sig) {
@@ -288,6 +292,14 @@ static void httpd_catch_signals(void) {
   sigemptyset(&sa.sa_mask);
   (void)sigaction(SIGINT, &sa, NULL);
   (void)sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Idle: no request in flight (a long query is not idleness) and none
+ * begun or completed for idle_timeout_ms. */
+static int httpd_idle(httpd_server *srv, uint64_t idle_timeout_ms) {
+  if (!idle_timeout_ms || __atomic_load_n(&srv->in_flight, __ATOMIC_RELAXED)) return 0;
+  uint64_t last = __atomic_load_n(&srv->last_activity_ms, __ATOMIC_RELAXED);
+  return httpd_now_ms() - last >= idle_timeout_ms;
 }
 
 /* The listening address: IPv4 or IPv6 text ("localhost" is 127.0.0.1). */
@@ -313,11 +325,7 @@ static int httpd_address(const char *ip, uint16_t port, struct sockaddr_storage 
 }
 
 static void httpd_wait(httpd_server *srv, uint64_t idle_timeout_ms) {
-  while (!httpd_stop) {
-    usleep(100 * 1000);
-    uint64_t last = __atomic_load_n(&srv->last_activity_ms, __ATOMIC_RELAXED);
-    if (idle_timeout_ms && httpd_now_ms() - last >= idle_timeout_ms) break;
-  }
+  while (!httpd_stop && !httpd_idle(srv, idle_timeout_ms)) usleep(100 * 1000);
 }
 
 int server_http_run(const server_http_options *http, const weft_options *options,

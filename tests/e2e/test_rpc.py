@@ -328,6 +328,19 @@ class ServerLifeTest(e.TempDirTest):
         finally:
             srv.stop()
 
+    def test_idle_timeout_waits_for_a_long_query(self):
+        srv = Server('server', 'http', '--idle-timeout', '1')
+        try:
+            _, rows, err, _ = srv.query(
+                'with recursive n(i) as (select 0 union all select i + 1 from n '
+                'where i < 8000000) select count(*) as c from n')
+            self.assertIsNone(err)
+            self.assertEqual(rows, [(8000001,)])
+            srv.proc.wait(timeout=10)
+            self.assertEqual(srv.proc.returncode, 0)
+        finally:
+            srv.stop()
+
     def test_bad_flags(self):
         for args in (['-D', '--http-port', '0'], ['-D', '--http-port', 'x'],
                      ['server', 'http', '--idle-timeout', '5d'], ['server', 'stdio'],
