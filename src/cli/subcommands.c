@@ -89,8 +89,7 @@ int cli_mode_take_flag(cli_mode *m, int argc, char **argv, int *i) {
     m->httpd = 1;
     return 1;
   }
-  if (m->command == CLI_COMMAND_QUERY &&
-      (!strcmp(arg, "-i") || !strcmp(arg, "--interactive"))) {
+  if (!strcmp(arg, "-i") || !strcmp(arg, "--interactive")) {
     m->then_interactive = 1;
     return 1;
   }
@@ -144,6 +143,7 @@ void cli_mode_usage_lines(FILE *out) {
       "                           https://ui.perfetto.dev and localhost:10000\n"
       "      --idle-timeout DUR   stop the server after DUR without a request\n"
       "                           (90, 90s, 30m, 2h; default: never)\n"
+      "  -i, --interactive        the interactive shell after -q/-Q queries\n"
       "      --full-sort, --no-ftrace-raw, --dev, -W  accepted (weft always\n"
       "                           sorts fully; no raw ftrace table)\n");
 }

@@ -24,7 +24,7 @@ typedef struct cli_mode {
   uint64_t idle_timeout_ms;
   const char *cors_origins;
   const char *query_file; /* `query -f FILE` */
-  int then_interactive;   /* `query -i`: the shell after the queries */
+  int then_interactive;   /* -i: the shell after the queries */
 } cli_mode;
 
 /* Reads the subcommand at argv[1] (and `server`'s transport): the index
