@@ -4,7 +4,7 @@
  *
  * Endpoints: /status, /parse (the body is appended to the trace being
  * loaded), /notify_eof, /query (a QueryResult in chunked encoding),
- * /restore_initial_tables; others answer 404. CORS: a request whose
+ * /restore_initial_tables, and a help page at /; others answer 404. CORS: a request whose
  * Origin is https://ui.perfetto.dev, http://localhost:10000,
  * http://127.0.0.1:10000 or an extra origin gets that origin back in
  * Access-Control-Allow-Origin; any other Origin is refused with 403
@@ -36,7 +36,7 @@ static const char *const httpd_default_origins[] = {
     "https://ui.perfetto.dev", "http://localhost:10000", "http://127.0.0.1:10000"};
 
 enum httpd_endpoint {
-  HTTPD_NOT_FOUND, HTTPD_STATUS, HTTPD_PARSE, HTTPD_NOTIFY_EOF, HTTPD_QUERY,
+  HTTPD_NOT_FOUND, HTTPD_HELP, HTTPD_STATUS, HTTPD_PARSE, HTTPD_NOTIFY_EOF, HTTPD_QUERY,
   HTTPD_RESTORE
 };
 
@@ -69,7 +69,7 @@ static void httpd_touch(httpd_server *srv) {
 
 static int httpd_endpoint_of(const char *url) {
   static const struct { const char *path; int endpoint; } table[] = {
-      {"/status", HTTPD_STATUS}, {"/parse", HTTPD_PARSE},
+      {"/", HTTPD_HELP}, {"/status", HTTPD_STATUS}, {"/parse", HTTPD_PARSE},
       {"/notify_eof", HTTPD_NOTIFY_EOF}, {"/query", HTTPD_QUERY},
       {"/restore_initial_tables", HTTPD_RESTORE}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
@@ -179,6 +179,24 @@ static enum MHD_Result httpd_serve_query(httpd_server *srv, struct MHD_Connectio
   return r;
 }
 
+/* What a person opening the server's address in a browser reads. */
+static enum MHD_Result httpd_help_page(struct MHD_Connection *c) {
+  static const char page[] =
+      "weft: Perfetto's TraceProcessor RPC server\n\n"
+      "Open https://ui.perfetto.dev and accept its offer to use the trace\n"
+      "processor found on this address, or use Perfetto's Python API:\n"
+      "  TraceProcessor(addr='localhost:PORT')\n"
+      "or let the API start weft itself:\n"
+      "  TraceProcessor(trace=..., config=TraceProcessorConfig(bin_path='weft'))\n";
+  struct MHD_Response *resp = MHD_create_response_from_buffer(
+      sizeof page - 1, (void *)page, MHD_RESPMEM_PERSISTENT);
+  if (!resp) return MHD_NO;
+  MHD_add_response_header(resp, "Content-Type", "text/plain");
+  enum MHD_Result r = MHD_queue_response(c, MHD_HTTP_OK, resp);
+  MHD_destroy_response(resp);
+  return r;
+}
+
 /* The whole request is in: runs it. */
 static enum MHD_Result httpd_dispatch(httpd_server *srv, struct MHD_Connection *c,
                                       httpd_request *req) {
@@ -187,6 +205,7 @@ static enum MHD_Result httpd_dispatch(httpd_server *srv, struct MHD_Connection *
   rpc_buf out = {0};
   switch (req->endpoint) {
     case HTTPD_QUERY: return httpd_serve_query(srv, c, req);
+    case HTTPD_HELP: return httpd_help_page(c);
     case HTTPD_STATUS: rpc_status(&srv->session, &out); break;
     case HTTPD_PARSE: rpc_parse_reply(&srv->session, &out); break;
     case HTTPD_NOTIFY_EOF: rpc_notify_eof(&srv->session); break;

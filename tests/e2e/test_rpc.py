@@ -280,8 +280,11 @@ class RpcTest(e.TempDirTest):
         self.assertNotIn('Access-Control-Allow-Origin', headers)
 
     def test_unknown_endpoints(self):
-        for path in ('/websocket', '/nothing', '/'):
+        for path in ('/websocket', '/nothing', '/status/x'):
             self.assertEqual(self.srv.request('GET', path)[0], 404)
+        status, headers, body = self.srv.request('GET', '/')
+        self.assertEqual((status, headers['Content-Type']), (200, 'text/plain'))
+        self.assertIn(b'TraceProcessor RPC', body)
         self.assertEqual(self.status()[3], e.pb_int(3, 14))
 
     def test_restore_initial_tables(self):
