@@ -2,6 +2,7 @@
  * including Perfetto's `INCLUDE PERFETTO MODULE` statement. */
 #include <ctype.h>
 
+#include "sql/operators.h"
 #include "sql/sql.h"
 
 struct sql_engine {
@@ -50,6 +51,7 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
     }
   }
   int rc = sql_functions_register(e->db, e);
+  if (rc == WEFT_OK) rc = sql_operators_register(e->db, e);
   if (rc == WEFT_OK) rc = sql_views_init(&e->views, e->db, err);
   if (rc != WEFT_OK) {
     if (!err || !err->message[0])
