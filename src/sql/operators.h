@@ -60,4 +60,46 @@ int op_vtab_error(sqlite3_vtab *vt, const char *fmt, ...)
 int op_flow_register(sqlite3 *db, sql_engine *e, op_slice_index *slices);
 int span_join_register(sqlite3 *db, sql_engine *e);
 
+/* ---- span join's sweep (span_join_sweep.c) ----
+ * Each input is read as one SQL query ordered by (partition, ts) and seen
+ * as a sequence of pieces per partition: its real spans, the gaps around
+ * them (from 0 to the first span, between spans, from the last to the end
+ * of time) and, between partitions, "missing" pieces covering the
+ * partitions the input lacks. An input of an inner join shows only real
+ * pieces; the optional side of a left/outer join shows gaps too, and missing
+ * partitions as well when both inputs are partitioned. The sweep steps
+ * whichever input's piece ends first (by partition, end, gap before real)
+ * and emits every step where the two pieces overlap and one is real. */
+enum span_piece { SPAN_REAL, SPAN_GAP, SPAN_MISSING, SPAN_END };
+enum span_partitioning { SPAN_UNPARTITIONED, SPAN_SAME_PARTITION, SPAN_MIXED_PARTITION };
+
+typedef struct span_input {
+  sqlite3_stmt *stmt;  /* SELECT every column ORDER BY [partition,] ts */
+  int ts_col, dur_col, part_col; /* in the query; part_col -1: none */
+  int show_gaps, show_missing;
+  int row_eof;         /* the query has no current row */
+  int kind;            /* enum span_piece */
+  int64_t ts, end;     /* the piece's [ts, end); end = ts - 1 for dur -1 */
+  int64_t part;        /* REAL/GAP: its partition */
+  int64_t miss_lo, miss_hi; /* MISSING: partitions [lo, hi) */
+} span_input;
+
+typedef struct span_sweep {
+  span_input in[2];
+  int partitioning;    /* enum span_partitioning */
+  int64_t mixed_part;  /* MIXED: the partitioned input's current partition */
+  span_input *next;    /* the input stepped after the current row */
+} span_sweep;
+
+/* Runs both queries from the start and finds the first row; the inputs
+ * flagged in empty_is_missing, when empty, cover everything as a missing
+ * piece. 0 or an SQLite error code (message in *msg, sqlite3_free it). */
+int span_sweep_start(span_sweep *s, const int empty_is_missing[2], char **msg);
+int span_sweep_step(span_sweep *s, char **msg);
+int span_sweep_done(const span_sweep *s);
+/* The current row's ts, dur and partition. */
+int64_t span_sweep_ts(const span_sweep *s);
+int64_t span_sweep_dur(const span_sweep *s);
+int64_t span_sweep_partition(const span_sweep *s);
+
 #endif

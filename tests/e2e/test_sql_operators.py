@@ -137,5 +137,157 @@ class FlowTest(e.TempDirTest):
         self.assertIn('invalid slice id 99', err)
 
 
+# Span join inputs: a is partitioned by p (p 1: [0,10) [20,30); p 2: [5,15)
+# and an unfinished span at 30 (dur -1); p 4: [100,110)); b by p too (p 1:
+# [5,15) and a zero-duration span at 25; p 2: [0,100); p 3: [0,50)); c has
+# no partition: [5,15), [25,25], [28,128).
+SPANS = ("create table a(ts BIGINT, dur BIGINT, p BIGINT, x TEXT); "
+         "insert into a values (0,10,1,'a0'), (20,10,1,'a1'), (5,10,2,'a2'), "
+         "(30,-1,2,'a3'), (100,10,4,'a4'); "
+         "create table b(ts BIGINT, dur BIGINT, p BIGINT, y BIGINT); "
+         "insert into b values (5,10,1,10), (25,0,1,11), (0,100,2,12), (0,50,3,13); "
+         "create table c(ts BIGINT, dur BIGINT, z BIGINT); "
+         "insert into c values (5,10,10), (25,0,11), (28,100,12); ")
+
+
+def sched_switch(t, prev, prev_pid, prev_state, nxt, next_pid):
+    return ('          %s-%d     [000] d..2 %12.6f: sched_switch: prev_comm=%s '
+            'prev_pid=%d prev_prio=120 prev_state=%s ==> next_comm=%s next_pid=%d '
+            'next_prio=120\n' % (prev, prev_pid, t, prev, prev_pid, prev_state, nxt,
+                                 next_pid))
+
+
+def machine_systrace(offset):
+    """Thread a (5) runs [100, 300) and [400, 600) us past 10 s (+ offset),
+    b (6) runs in between; a then sleeps uninterruptibly, b stays runnable."""
+    return ('# tracer: nop\n' +
+            sched_switch(10.000100 + offset, 'swapper/0', 0, 'R', 'a', 5) +
+            sched_switch(10.000300 + offset, 'a', 5, 'S', 'b', 6) +
+            sched_switch(10.000400 + offset, 'b', 6, 'R', 'a', 5) +
+            sched_switch(10.000600 + offset, 'a', 5, 'D', 'swapper/0', 0))
+
+
+class SpanJoinTest(e.TempDirTest):
+    def trace(self):
+        return e.write_temp(self.dir, 't.json', json.dumps(TREE))
+
+    def rows(self, join, sql='select * from j'):
+        out = e.query(SPANS + 'create virtual table j using %s; %s' % (join, sql),
+                      self.trace())
+        return out.splitlines()
+
+    def fails(self, sql):
+        rc, _, err = e.run('-Q', SPANS + sql, self.trace())
+        self.assertNotEqual(rc, 0)
+        return err
+
+    def test_inner_join_per_partition(self):
+        # p 1: a0 meets b's [5,15) over [5,10); a1 meets the instant at 25
+        # (dur 0). p 2: a2 within [0,100); the unfinished a3 comes out with
+        # dur -1. Partitions 3 and 4 are in one input only.
+        self.assertEqual(self.rows('span_join(a partitioned p, b partitioned p)'), [
+            '"ts","dur","p","x","y"', '5,5,1,"a0",10', '25,0,1,"a1",11',
+            '5,10,2,"a2",12', '30,-1,2,"a3",12'])
+
+    def test_left_join_keeps_the_rest_of_the_left_spans(self):
+        self.assertEqual(self.rows('span_left_join(a partitioned p, b partitioned p)'), [
+            '"ts","dur","p","x","y"', '0,5,1,"a0","[NULL]"', '5,5,1,"a0",10',
+            '20,5,1,"a1","[NULL]"', '25,0,1,"a1",11', '25,5,1,"a1","[NULL]"',
+            '5,10,2,"a2",12', '30,-1,2,"a3",12', '100,10,4,"a4","[NULL]"'])
+
+    def test_outer_join_keeps_both_sides(self):
+        # b's [0,100) on p 2 shows around a's spans (from a3's start on, as
+        # an unfinished span ends where it starts); p 3 is b's alone.
+        self.assertEqual(self.rows('span_outer_join(a partitioned p, b partitioned p)'), [
+            '"ts","dur","p","x","y"', '0,5,1,"a0","[NULL]"', '5,5,1,"a0",10',
+            '10,5,1,"[NULL]",10', '20,5,1,"a1","[NULL]"', '25,0,1,"a1",11',
+            '25,5,1,"a1","[NULL]"', '0,5,2,"[NULL]",12', '5,10,2,"a2",12',
+            '15,15,2,"[NULL]",12', '30,-1,2,"a3",12', '30,70,2,"[NULL]",12',
+            '0,50,3,"[NULL]",13', '100,10,4,"a4","[NULL]"'])
+
+    def test_one_side_partitioned(self):
+        # c, unpartitioned, is matched against every partition of a.
+        self.assertEqual(self.rows('span_join(a partitioned p, c)'), [
+            '"ts","dur","p","x","z"', '5,5,1,"a0",10', '25,0,1,"a1",11',
+            '28,2,1,"a1",12', '5,10,2,"a2",10', '30,-1,2,"a3",12',
+            '100,10,4,"a4",12'])
+        # Unpartitioned on both sides, p is one of a's columns.
+        self.assertEqual(self.rows('span_join(c, a)', 'select * from j where p = 1'), [
+            '"ts","dur","z","p","x"', '5,5,10,1,"a0"', '25,0,11,1,"a1"',
+            '28,2,12,1,"a1"'])
+
+    def test_empty_partitioned_side_of_an_outer_join(self):
+        out = e.query(SPANS + 'create table none(ts BIGINT, dur BIGINT, p BIGINT, w BIGINT); '
+                      'create virtual table j using span_outer_join(none partitioned p, '
+                      'b partitioned p); select * from j', self.trace())
+        self.assertEqual(out.splitlines(), [
+            '"ts","dur","p","w","y"', '5,10,1,"[NULL]",10', '25,0,1,"[NULL]",11',
+            '0,100,2,"[NULL]",12', '0,50,3,"[NULL]",13'])
+
+    def test_where_order_and_aggregates(self):
+        self.assertEqual(self.rows('span_join(a partitioned p, b partitioned p)',
+                                   'select ts, x from j where p = 2 and ts > 5'),
+                         ['"ts","x"', '30,"a3"'])
+        self.assertEqual(self.rows('span_join(a partitioned p, b partitioned p)',
+                                   'select p, sum(dur) from j group by p order by p desc'),
+                         ['"p","sum(dur)"', '2,9', '1,5'])
+
+    def test_definition_errors(self):
+        self.assertIn('SPAN_JOIN: mismatching partitions between the two tables; '
+                      '(partition p in table a, partition z in table c)',
+                      self.fails('create virtual table j using '
+                                 'span_join(a partitioned p, c partitioned z)'))
+        self.assertIn('SPAN_JOIN: column x present in both tables a and a',
+                      self.fails('create virtual table j using '
+                                 'span_join(a partitioned p, a partitioned p)'))
+        self.assertIn('SPAN_JOIN: partition column cannot be any of {ts, dur} for table a',
+                      self.fails('create virtual table j using '
+                                 'span_join(a partitioned ts, b partitioned ts)'))
+        self.assertIn("Unknown table or view name 'nope'",
+                      self.fails('create virtual table j using span_join(a, nope)'))
+        self.assertIn('SPAN_JOIN: Missing one of columns {ts, dur} in table n',
+                      self.fails('create table n(ts BIGINT, k BIGINT); '
+                                 'create virtual table j using span_join(c, n)'))
+        self.assertIn('SPAN_JOIN: expected exactly two arguments',
+                      self.fails('create virtual table j using span_join(a)'))
+        self.assertIn('SPAN_JOIN: partition is not an INT column',
+                      self.fails("insert into b values (1, 1, 'x', 1); create virtual "
+                                 "table j using span_join(a partitioned p, b partitioned p); "
+                                 "select * from j"))
+
+    def test_sched_and_thread_state_of_two_machines_by_utid(self):
+        # The same thread ids on two machines (B 50 us later) are different
+        # utids: each thread's runs meet only its own Running states, and a
+        # left join of its states shows its sleeps without a cpu.
+        a = e.write_temp(self.dir, 'a.systrace', machine_systrace(0))
+        b = e.write_temp(self.dir, 'b.systrace', machine_systrace(0.000050))
+        sql = ('create view s as select ts, dur, utid, ucpu from sched '
+               'where utid in (select id from thread where tid != 0); '
+               'create view st as select ts, dur, utid, state from thread_state; '
+               'create virtual table j using span_join(s partitioned utid, '
+               'st partitioned utid); '
+               'create virtual table k using span_left_join(st partitioned utid, '
+               's partitioned utid); '
+               'select t.tid, m.name, j.ts - 10000000000 as ts, j.dur, j.state from j '
+               'join thread t on t.id = j.utid join machine m on m.id = t.machine_id '
+               'order by m.name, t.tid, j.ts; '
+               'select t.tid, m.name, k.ts - 10000000000 as ts, k.dur, k.state, '
+               'k.ucpu is null from k join thread t on t.id = k.utid '
+               'join machine m on m.id = t.machine_id where k.state != \'Running\' '
+               'order by m.name, t.tid, k.ts')
+        out = e.query(sql, '--machine', 'a.systrace=A', '--machine', 'b.systrace=B', a, b)
+        self.assertEqual(out.split('\n\n'), [
+            '"tid","name","ts","dur","state"\n'
+            '5,"A",100000,200000,"Running"\n5,"A",400000,200000,"Running"\n'
+            '6,"A",300000,100000,"Running"\n'
+            '5,"B",150000,200000,"Running"\n5,"B",450000,200000,"Running"\n'
+            '6,"B",350000,100000,"Running"',
+            '"tid","name","ts","dur","state","k.ucpu is null"\n'
+            '5,"A",300000,100000,"S",1\n5,"A",600000,-1,"D",1\n'
+            '6,"A",400000,-1,"R",1\n'
+            '5,"B",350000,100000,"S",1\n5,"B",650000,-1,"D",1\n'
+            '6,"B",450000,-1,"R",1\n'])
+
+
 if __name__ == '__main__':
     e.main()
