@@ -140,7 +140,7 @@ static int op_flow_go_to_relatives(op_flow_state *s, op_flow_cursor *cur,
   cur->relatives.len = 0;
   int rc = mode == OP_FLOW_FOLLOWING
                ? op_slice_descendants(s->slices, slice, &cur->relatives)
-               : op_slice_ancestors(s->slices, slice, &cur->relatives);
+               : op_slice_ancestors(s->slices->slices, slice, &cur->relatives);
   for (size_t i = 0; rc == WEFT_OK && i < cur->relatives.len; i++)
     rc = op_flow_enqueue(s, cur, cur->relatives.data[i], OP_VISIT_RELATIVE);
   return rc;

@@ -132,8 +132,7 @@ static int op_compare_rows(const void *a, const void *b) {
   return ra < rb ? -1 : ra > rb;
 }
 
-int op_slice_ancestors(const op_slice_index *x, uint32_t row, op_row_vec *out) {
-  const storage_table *t = x->slices;
+int op_slice_ancestors(const storage_table *t, uint32_t row, op_row_vec *out) {
   size_t first = out->len;
   /* A parent chain is at most row_count long; a longer one is a cycle. */
   for (size_t steps = 0; steps < t->row_count; steps++) {
@@ -199,6 +198,7 @@ typedef struct op_tree_table {
 
 typedef struct op_tree_cursor {
   sqlite3_vtab_cursor base; /* must be first */
+  const storage_table *slices; /* read by the last filter */
   op_row_vec rows;
   size_t pos;
 } op_tree_cursor;
@@ -296,11 +296,12 @@ static int op_tree_filter(sqlite3_vtab_cursor *base, int idx_num, const char *id
   const storage_table *slices = op_tree_slices(vt);
   if (!slices || id < 0 || (uint64_t)id >= slices->row_count)
     return op_vtab_error(base->pVtab, "no row with id %lld", (long long)id);
+  cur->slices = slices;
+  if (!vt->descendants)
+    return op_slice_ancestors(slices, (uint32_t)id, &cur->rows) ? SQLITE_NOMEM : SQLITE_OK;
   op_slice_index *x = &vt->state->index;
   int rc = op_slice_index_ensure(x, slices);
-  if (rc == WEFT_OK)
-    rc = vt->descendants ? op_slice_descendants(x, (uint32_t)id, &cur->rows)
-                         : op_slice_ancestors(x, (uint32_t)id, &cur->rows);
+  if (rc == WEFT_OK) rc = op_slice_descendants(x, (uint32_t)id, &cur->rows);
   return rc == WEFT_OK ? SQLITE_OK : SQLITE_NOMEM;
 }
 
@@ -317,7 +318,7 @@ static int op_tree_eof(sqlite3_vtab_cursor *base) {
 static int op_tree_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col) {
   op_tree_cursor *cur = (op_tree_cursor *)base;
   op_tree_table *vt = (op_tree_table *)base->pVtab;
-  const storage_table *t = op_tree_slices(vt);
+  const storage_table *t = cur->slices;
   if (!t || col < 0 || (size_t)col >= t->column_count) return SQLITE_OK;
   op_result_cell(ctx, t, sql_engine_strings(vt->state->engine), (size_t)col,
                  cur->rows.data[cur->pos]);

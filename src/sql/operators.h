@@ -37,7 +37,7 @@ typedef VEC(uint32_t) op_row_vec;
 int op_slice_index_ensure(op_slice_index *x, const storage_table *slices);
 void op_slice_index_free(op_slice_index *x);
 /* Appends the ancestors of `row`, root first, to out. */
-int op_slice_ancestors(const op_slice_index *x, uint32_t row, op_row_vec *out);
+int op_slice_ancestors(const storage_table *slices, uint32_t row, op_row_vec *out);
 /* Appends the descendants of `row` (same track, depth greater, ts within
  * [ts, ts + dur), [ts, ts] when dur is 0, from ts on when dur < 0), in row
  * order, to out. */
