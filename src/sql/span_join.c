@@ -37,6 +37,7 @@ typedef struct span_table {
   sqlite3_vtab base; /* must be first */
   sqlite3 *db;
   int type;          /* enum span_join_type */
+  int sweeping;      /* reading the inputs now: j reached again is a cycle */
   int partitioning;  /* enum span_partitioning */
   span_def defs[2];
   int out_count;     /* output columns after ts, dur [, partition] */
@@ -350,6 +351,12 @@ static int span_report(span_cursor *cur, int rc, char *msg) {
   return rc;
 }
 
+/* An input that reads j itself (a view over j put in an input's place
+ * after j was made) would recurse without end. */
+static int span_cycle_error(sqlite3_vtab_cursor *base) {
+  return op_vtab_error(base->pVtab, "SPAN_JOIN: an input reads the span join itself");
+}
+
 static int span_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str,
                        int argc, sqlite3_value **argv) {
   (void)idx_num, (void)idx_str, (void)argc, (void)argv;
@@ -363,17 +370,24 @@ static int span_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_s
     int mixed = t->partitioning == SPAN_MIXED_PARTITION && t->defs[k].partition;
     empty_is_missing[k] = optional && !mixed;
   }
-  char *msg = NULL;
   cur->rowid = 0;
+  if (t->sweeping) return span_cycle_error(base);
+  char *msg = NULL;
+  t->sweeping = 1;
   int rc = span_sweep_start(&cur->sweep, empty_is_missing, &msg);
+  t->sweeping = 0;
   return span_report(cur, rc, msg);
 }
 
 static int span_next(sqlite3_vtab_cursor *base) {
   span_cursor *cur = (span_cursor *)base;
+  span_table *t = (span_table *)base->pVtab;
+  if (t->sweeping) return span_cycle_error(base);
   char *msg = NULL;
   cur->rowid++;
+  t->sweeping = 1;
   int rc = span_sweep_step(&cur->sweep, &msg);
+  t->sweeping = 0;
   return span_report(cur, rc, msg);
 }
 

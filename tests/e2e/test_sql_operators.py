@@ -255,6 +255,14 @@ class SpanJoinTest(e.TempDirTest):
                                  "table j using span_join(a partitioned p, b partitioned p); "
                                  "select * from j"))
 
+    def test_input_reading_the_join_itself_is_an_error(self):
+        # c replaced, after j was made, by a view over j: reading j would
+        # read j again without end.
+        self.assertIn('SPAN_JOIN: an input reads the span join itself',
+                      self.fails('create virtual table j using span_join(a partitioned p, c); '
+                                 'drop table c; create view c as select ts, dur, x as z '
+                                 'from j; select * from j'))
+
     def test_sched_and_thread_state_of_two_machines_by_utid(self):
         # The same thread ids on two machines (B 50 us later) are different
         # utids: each thread's runs meet only its own Running states, and a
