@@ -1,5 +1,7 @@
 /* ancestor_slice(id) / descendant_slice(id): the slices above / below a
- * slice on its track, with the slice table's columns.
+ * slice on its track, with the slice table's columns; and
+ * experimental_slice_layout(track_ids), the slice trees of several tracks
+ * laid out together.
  *
  * Ancestors follow parent_id (O(depth)). Descendants come from a per-track
  * index of rows sorted by ts, built once: a binary search finds the slice's
@@ -345,6 +347,238 @@ static const sqlite3_module op_tree_module = {
     .xRowid = op_tree_rowid,
 };
 
+/* ---- experimental_slice_layout(track_ids) ----
+ * Lays the slice trees ("stalactites": a depth-0 slice and everything under
+ * it) of the listed tracks out on one set of rows: each tree keeps its
+ * shape and time and gets a base depth at which its rows [base, base + its
+ * max depth] meet no tree still open at its start. Trees are placed in
+ * order of start (then root id), each at the lowest base that fits (above
+ * every open tree at once when more than 500 are open). A slice's
+ * layout_depth is its depth plus its tree's base. The argument is a string
+ * of comma-separated track ids (tokens that are not ids are skipped). */
+
+typedef struct op_layout_tree {
+  int64_t start, end;
+  uint32_t max_depth, base, root;
+} op_layout_tree;
+
+typedef VEC(op_layout_tree) op_layout_trees;
+
+/* Marks the tracks named in `list` in selected[0..track_count). */
+static void op_layout_parse_tracks(const char *list, uint8_t *selected,
+                                   size_t track_count) {
+  const char *p = list;
+  while (*p) {
+    const char *tok = p;
+    while (*p && *p != ',') p++;
+    uint64_t v = 0;
+    int ok = p > tok && p - tok <= 10;
+    for (const char *c = tok; ok && c < p; c++) {
+      if (*c < '0' || *c > '9') ok = 0;
+      else v = v * 10 + (uint64_t)(*c - '0');
+    }
+    if (ok && v <= UINT32_MAX && v < track_count) selected[v] = 1;
+    if (*p == ',') p++;
+  }
+}
+
+static int op_layout_compare(const void *a, const void *b) {
+  const op_layout_tree *x = *(op_layout_tree *const *)a, *y = *(op_layout_tree *const *)b;
+  if (x->start != y->start) return x->start < y->start ? -1 : 1;
+  return x->root < y->root ? -1 : x->root > y->root;
+}
+
+/* The lowest base at or above `base` whose rows miss every open tree's. */
+static uint32_t op_layout_fit(op_layout_tree *const *open, size_t n, uint32_t base,
+                              uint32_t max_depth) {
+  for (;;) {
+    size_t i = 0;
+    for (; i < n; i++) {
+      uint32_t lo = open[i]->base, hi = open[i]->base + open[i]->max_depth;
+      if (!(base + max_depth < lo || hi < base)) break;
+    }
+    if (i == n) return base;
+    base++;
+  }
+}
+
+/* Places the trees in order of start (see above). */
+static int op_layout_place(op_layout_trees *trees) {
+  size_t n = trees->len, open_n = 0;
+  op_layout_tree **order = base_malloc((n ? n : 1) * sizeof *order);
+  op_layout_tree **open = base_malloc((n ? n : 1) * sizeof *open);
+  if (!order || !open) {
+    base_free(order);
+    base_free(open);
+    return WEFT_ENOMEM;
+  }
+  for (size_t i = 0; i < n; i++) order[i] = &trees->data[i];
+  qsort(order, n, sizeof *order, op_layout_compare);
+  for (size_t i = 0; i < n; i++) {
+    op_layout_tree *tree = order[i];
+    size_t kept = 0;
+    for (size_t k = 0; k < open_n; k++)
+      if (open[k]->end > tree->start) open[kept++] = open[k];
+    open_n = kept;
+    uint32_t base = 0;
+    for (size_t k = 0; open_n > 500 && k < open_n; k++)
+      if (open[k]->base + open[k]->max_depth > base) base = open[k]->base + open[k]->max_depth;
+    tree->base = op_layout_fit(open, open_n, base, tree->max_depth);
+    open[open_n++] = tree;
+  }
+  base_free(order);
+  base_free(open);
+  return WEFT_OK;
+}
+
+/* Groups the selected rows into trees: tree_of[row] indexes trees. */
+static int op_layout_group(const storage_table *t, const uint8_t *selected,
+                           size_t track_count, uint32_t *tree_of, op_row_vec *rows,
+                           op_layout_trees *trees) {
+  for (size_t r = 0; r < t->row_count; r++) {
+    int64_t track = storage_get_i64(t, SLICE_track_id, r);
+    tree_of[r] = UINT32_MAX;
+    if (track < 0 || (size_t)track >= track_count || !selected[track]) continue;
+    int64_t parent = storage_get_i64_or(t, SLICE_parent_id, r, -1);
+    int64_t ts = storage_get_i64(t, SLICE_ts, r), dur = storage_get_i64(t, SLICE_dur, r);
+    int64_t end = dur == -1 ? INT64_MAX : (int64_t)((uint64_t)ts + (uint64_t)dur);
+    uint32_t depth = (uint32_t)storage_get_i64(t, SLICE_depth, r);
+    if (VEC_PUSH(*rows, (uint32_t)r)) return WEFT_ENOMEM;
+    if (parent >= 0 && (uint64_t)parent < r && tree_of[parent] != UINT32_MAX) {
+      op_layout_tree *tree = &trees->data[tree_of[parent]];
+      tree_of[r] = tree_of[parent];
+      if (depth > tree->max_depth) tree->max_depth = depth;
+      if (end > tree->end) tree->end = end;
+      continue;
+    }
+    tree_of[r] = (uint32_t)trees->len;
+    if (VEC_PUSH(*trees, ((op_layout_tree){ts, end, depth, 0, (uint32_t)r})))
+      return WEFT_ENOMEM;
+  }
+  return WEFT_OK;
+}
+
+/* rows: the listed tracks' slices in row order; depths: their layout_depth. */
+static int op_slice_layout(const op_slice_index *x, const char *list, op_row_vec *rows,
+                           op_row_vec *depths) {
+  const storage_table *t = x->slices;
+  uint8_t *selected = base_calloc(x->track_count + 1, 1);
+  uint32_t *tree_of = base_malloc((t->row_count + 1) * sizeof *tree_of);
+  op_layout_trees trees = {0};
+  int rc = selected && tree_of ? WEFT_OK : WEFT_ENOMEM;
+  if (rc == WEFT_OK) {
+    op_layout_parse_tracks(list, selected, x->track_count);
+    rc = op_layout_group(t, selected, x->track_count, tree_of, rows, &trees);
+  }
+  if (rc == WEFT_OK) rc = op_layout_place(&trees);
+  for (size_t i = 0; rc == WEFT_OK && i < rows->len; i++) {
+    uint32_t r = rows->data[i];
+    uint32_t depth = (uint32_t)storage_get_i64(t, SLICE_depth, r);
+    rc = VEC_PUSH(*depths, depth + trees.data[tree_of[r]].base);
+  }
+  base_free(selected);
+  base_free(tree_of);
+  VEC_FREE(trees);
+  return rc;
+}
+
+typedef struct op_layout_cursor {
+  sqlite3_vtab_cursor base; /* must be first */
+  op_row_vec rows, depths;
+  size_t pos;
+} op_layout_cursor;
+
+static int op_layout_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                             sqlite3_vtab **out, char **errmsg) {
+  (void)argc, (void)argv, (void)errmsg;
+  if (sqlite3_declare_vtab(db, "CREATE TABLE x(id BIGINT, layout_depth BIGINT, "
+                               "filter_track_ids HIDDEN)") != SQLITE_OK)
+    return SQLITE_ERROR;
+  op_tree_table *vt = sqlite3_malloc(sizeof *vt);
+  if (!vt) return SQLITE_NOMEM;
+  memset(vt, 0, sizeof *vt);
+  vt->state = aux;
+  *out = &vt->base;
+  return SQLITE_OK;
+}
+
+static int op_layout_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
+  (void)base;
+  return op_best_index_start_id(info, 2);
+}
+
+static int op_layout_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
+  (void)base;
+  op_layout_cursor *cur = sqlite3_malloc(sizeof *cur);
+  if (!cur) return SQLITE_NOMEM;
+  memset(cur, 0, sizeof *cur);
+  *out = &cur->base;
+  return SQLITE_OK;
+}
+
+static int op_layout_close(sqlite3_vtab_cursor *base) {
+  op_layout_cursor *cur = (op_layout_cursor *)base;
+  VEC_FREE(cur->rows);
+  VEC_FREE(cur->depths);
+  sqlite3_free(cur);
+  return SQLITE_OK;
+}
+
+static int op_layout_filter(sqlite3_vtab_cursor *base, int idx_num, const char *idx_str,
+                            int argc, sqlite3_value **argv) {
+  (void)idx_num, (void)idx_str;
+  op_layout_cursor *cur = (op_layout_cursor *)base;
+  op_tree_table *vt = (op_tree_table *)base->pVtab;
+  cur->rows.len = cur->depths.len = cur->pos = 0;
+  if (argc != 1 || sqlite3_value_type(argv[0]) != SQLITE_TEXT)
+    return op_vtab_error(base->pVtab, "invalid input track id list");
+  const storage_table *slices = op_tree_slices(vt);
+  if (!slices) return SQLITE_OK;
+  op_slice_index *x = &vt->state->index;
+  int rc = op_slice_index_ensure(x, slices);
+  if (rc == WEFT_OK)
+    rc = op_slice_layout(x, (const char *)sqlite3_value_text(argv[0]), &cur->rows,
+                         &cur->depths);
+  return rc == WEFT_OK ? SQLITE_OK : SQLITE_NOMEM;
+}
+
+static int op_layout_next(sqlite3_vtab_cursor *base) {
+  ((op_layout_cursor *)base)->pos++;
+  return SQLITE_OK;
+}
+
+static int op_layout_eof(sqlite3_vtab_cursor *base) {
+  op_layout_cursor *cur = (op_layout_cursor *)base;
+  return cur->pos >= cur->rows.len;
+}
+
+static int op_layout_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col) {
+  op_layout_cursor *cur = (op_layout_cursor *)base;
+  if (col == 0) sqlite3_result_int64(ctx, cur->rows.data[cur->pos]);
+  else if (col == 1) sqlite3_result_int64(ctx, cur->depths.data[cur->pos]);
+  return SQLITE_OK;
+}
+
+static int op_layout_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid) {
+  *rowid = (sqlite3_int64)((op_layout_cursor *)base)->pos;
+  return SQLITE_OK;
+}
+
+static const sqlite3_module op_layout_module = {
+    .iVersion = 0,
+    .xConnect = op_layout_connect,
+    .xBestIndex = op_layout_best_index,
+    .xDisconnect = op_tree_disconnect,
+    .xDestroy = op_tree_disconnect,
+    .xOpen = op_layout_open,
+    .xClose = op_layout_close,
+    .xFilter = op_layout_filter,
+    .xNext = op_layout_next,
+    .xEof = op_layout_eof,
+    .xColumn = op_layout_column,
+    .xRowid = op_layout_rowid,
+};
+
 static void op_tree_state_free(void *p) {
   op_tree_state *s = p;
   op_slice_index_free(&s->index);
@@ -359,7 +593,9 @@ int sql_operators_register(sqlite3 *db, sql_engine *e) {
   if (sqlite3_create_module_v2(db, "ancestor_slice", &op_tree_module, s,
                                op_tree_state_free) != SQLITE_OK ||
       sqlite3_create_module_v2(db, "descendant_slice", &op_tree_module, s, NULL) !=
-          SQLITE_OK)
+          SQLITE_OK ||
+      sqlite3_create_module_v2(db, "experimental_slice_layout", &op_layout_module, s,
+                               NULL) != SQLITE_OK)
     return WEFT_ESQL;
   int rc = op_flow_register(db, e, &s->index);
   return rc ? rc : span_join_register(db, e);

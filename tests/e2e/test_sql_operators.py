@@ -86,6 +86,20 @@ class SliceTreeTest(e.TempDirTest):
             '"U","8,9","[NULL]"',     # unfinished: children from its ts on
             '"Uc","[NULL]","7"', '"Uc2","[NULL]","7"'])
 
+    def test_slice_layout_stacks_trees_of_several_tracks(self):
+        # Trees by start: A (0, rows 0-2) at 0; F (5, rows 0-1) meets A's
+        # rows until base 3; E (200) starts after A ended and only F is
+        # open, whose rows 3-4 it misses at 0.
+        out = self.load(TREE, "select l.id, s.name, l.layout_depth from "
+                        "experimental_slice_layout('0,1') l join slice s using (id)")
+        self.assertEqual(out.splitlines()[1:], [
+            '0,"A",0', '1,"F",3', '2,"B",1', '3,"G",4', '4,"C",2', '5,"D",1', '6,"E",0'])
+        out = self.load(TREE, "select id, layout_depth from "
+                        "experimental_slice_layout('1,x,,99')")
+        self.assertEqual(out.splitlines()[1:], ['1,0', '3,1'])
+        self.assertIn('invalid input track id list',
+                      self.fails(TREE, 'select * from experimental_slice_layout(1)'))
+
     def test_null_is_empty_and_bad_ids_are_errors(self):
         self.assertEqual(self.load(TREE, 'select count(*) from ancestor_slice(NULL)'),
                          '"count(*)"\n0\n')
