@@ -350,19 +350,35 @@ static const sqlite3_module op_tree_module = {
 /* ---- experimental_slice_layout(track_ids) ----
  * Lays the slice trees ("stalactites": a depth-0 slice and everything under
  * it) of the listed tracks out on one set of rows: each tree keeps its
- * shape and time and gets a base depth at which its rows [base, base + its
- * max depth] meet no tree still open at its start. Trees are placed in
- * order of start (then root id), each at the lowest base that fits (above
- * every open tree at once when more than 500 are open). A slice's
- * layout_depth is its depth plus its tree's base. The argument is a string
- * of comma-separated track ids (tokens that are not ids are skipped). */
+ * shape and time and gets a base depth. Trees are placed deepest first
+ * (then by start, then root id), each at the lowest base at which its rows
+ * [base, base + its max depth] miss those of every tree placed before that
+ * overlaps it in time (latest start < earliest end; a tree runs from its
+ * root's ts to the latest end of its slices, an unfinished slice never
+ * ending). A slice's layout_depth is its depth plus its tree's base. The
+ * argument is a string of comma-separated track ids (tokens that are not
+ * ids are skipped). */
 
 typedef struct op_layout_tree {
   int64_t start, end;
   uint32_t max_depth, base, root;
+  uint8_t placed;
 } op_layout_tree;
 
 typedef VEC(op_layout_tree) op_layout_trees;
+
+/* A placed tree's rows, [lo, hi]. */
+typedef struct op_layout_band {
+  uint32_t lo, hi;
+} op_layout_band;
+
+typedef struct op_layout_work {
+  op_layout_tree **by_start;   /* every tree, by start */
+  op_layout_tree **unfinished; /* placed trees that never end */
+  size_t unfinished_n;
+  int64_t max_dur;             /* of the finished trees */
+  VEC(op_layout_band) bands;   /* scratch: bands of the overlapping trees */
+} op_layout_work;
 
 /* Marks the tracks named in `list` in selected[0..track_count). */
 static void op_layout_parse_tracks(const char *list, uint8_t *selected,
@@ -382,53 +398,97 @@ static void op_layout_parse_tracks(const char *list, uint8_t *selected,
   }
 }
 
-static int op_layout_compare(const void *a, const void *b) {
+static int op_layout_by_start(const void *a, const void *b) {
   const op_layout_tree *x = *(op_layout_tree *const *)a, *y = *(op_layout_tree *const *)b;
   if (x->start != y->start) return x->start < y->start ? -1 : 1;
   return x->root < y->root ? -1 : x->root > y->root;
 }
 
-/* The lowest base at or above `base` whose rows miss every open tree's. */
-static uint32_t op_layout_fit(op_layout_tree *const *open, size_t n, uint32_t base,
-                              uint32_t max_depth) {
-  for (;;) {
-    size_t i = 0;
-    for (; i < n; i++) {
-      uint32_t lo = open[i]->base, hi = open[i]->base + open[i]->max_depth;
-      if (!(base + max_depth < lo || hi < base)) break;
-    }
-    if (i == n) return base;
-    base++;
-  }
+static int op_layout_by_depth(const void *a, const void *b) {
+  const op_layout_tree *x = *(op_layout_tree *const *)a, *y = *(op_layout_tree *const *)b;
+  if (x->max_depth != y->max_depth) return x->max_depth > y->max_depth ? -1 : 1;
+  return op_layout_by_start(a, b);
 }
 
-/* Places the trees in order of start (see above). */
-static int op_layout_place(op_layout_trees *trees) {
-  size_t n = trees->len, open_n = 0;
-  op_layout_tree **order = base_malloc((n ? n : 1) * sizeof *order);
-  op_layout_tree **open = base_malloc((n ? n : 1) * sizeof *open);
-  if (!order || !open) {
-    base_free(order);
-    base_free(open);
-    return WEFT_ENOMEM;
+static int op_layout_compare_bands(const void *a, const void *b) {
+  const op_layout_band *x = a, *y = b;
+  return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int op_layout_overlap(const op_layout_tree *a, const op_layout_tree *b) {
+  int64_t start = a->start > b->start ? a->start : b->start;
+  int64_t end = a->end < b->end ? a->end : b->end;
+  return start < end;
+}
+
+static int op_layout_add_band(op_layout_work *w, const op_layout_tree *tree,
+                              const op_layout_tree *other) {
+  if (!other->placed || other == tree || !op_layout_overlap(tree, other)) return WEFT_OK;
+  return VEC_PUSH(w->bands, ((op_layout_band){other->base, other->base + other->max_depth}));
+}
+
+/* The bands of the placed trees overlapping `tree`: those starting in
+ * (start - longest finished duration, end), and the unfinished ones. */
+static int op_layout_collect(op_layout_work *w, size_t n, const op_layout_tree *tree) {
+  w->bands.len = 0;
+  int64_t from = tree->start >= INT64_MIN + w->max_dur ? tree->start - w->max_dur : INT64_MIN;
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (w->by_start[mid]->start <= from) lo = mid + 1;
+    else hi = mid;
   }
-  for (size_t i = 0; i < n; i++) order[i] = &trees->data[i];
-  qsort(order, n, sizeof *order, op_layout_compare);
+  for (size_t i = lo; i < n && w->by_start[i]->start < tree->end; i++)
+    if (op_layout_add_band(w, tree, w->by_start[i])) return WEFT_ENOMEM;
+  for (size_t i = 0; i < w->unfinished_n; i++)
+    if (op_layout_add_band(w, tree, w->unfinished[i])) return WEFT_ENOMEM;
+  return WEFT_OK;
+}
+
+/* The lowest base whose rows [base, base + max_depth] miss every band. */
+static uint32_t op_layout_lowest_base(op_layout_work *w, uint32_t max_depth) {
+  qsort(w->bands.data, w->bands.len, sizeof *w->bands.data, op_layout_compare_bands);
+  uint32_t base = 0;
+  for (size_t i = 0; i < w->bands.len; i++) {
+    if (w->bands.data[i].lo > base + max_depth) break;
+    if (w->bands.data[i].hi + 1 > base) base = w->bands.data[i].hi + 1;
+  }
+  return base;
+}
+
+static int op_layout_place_all(op_layout_work *w, op_layout_tree **order, size_t n) {
   for (size_t i = 0; i < n; i++) {
     op_layout_tree *tree = order[i];
-    size_t kept = 0;
-    for (size_t k = 0; k < open_n; k++)
-      if (open[k]->end > tree->start) open[kept++] = open[k];
-    open_n = kept;
-    uint32_t base = 0;
-    for (size_t k = 0; open_n > 500 && k < open_n; k++)
-      if (open[k]->base + open[k]->max_depth > base) base = open[k]->base + open[k]->max_depth;
-    tree->base = op_layout_fit(open, open_n, base, tree->max_depth);
-    open[open_n++] = tree;
+    if (op_layout_collect(w, n, tree)) return WEFT_ENOMEM;
+    tree->base = op_layout_lowest_base(w, tree->max_depth);
+    tree->placed = 1;
+    if (tree->end == INT64_MAX) w->unfinished[w->unfinished_n++] = tree;
   }
-  base_free(order);
-  base_free(open);
   return WEFT_OK;
+}
+
+static int op_layout_place(op_layout_trees *trees) {
+  size_t n = trees->len, bytes = (n ? n : 1) * sizeof(op_layout_tree *);
+  op_layout_work w = {base_malloc(bytes), base_malloc(bytes), 0, 0, {0}};
+  op_layout_tree **order = base_malloc(bytes);
+  int rc = w.by_start && w.unfinished && order ? WEFT_OK : WEFT_ENOMEM;
+  for (size_t i = 0; rc == WEFT_OK && i < n; i++) {
+    op_layout_tree *tree = &trees->data[i];
+    w.by_start[i] = order[i] = tree;
+    uint64_t dur = (uint64_t)tree->end - (uint64_t)tree->start;
+    if (tree->end != INT64_MAX && tree->end > tree->start && dur > (uint64_t)w.max_dur)
+      w.max_dur = dur > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)dur;
+  }
+  if (rc == WEFT_OK) {
+    qsort(w.by_start, n, sizeof *w.by_start, op_layout_by_start);
+    qsort(order, n, sizeof *order, op_layout_by_depth);
+    rc = op_layout_place_all(&w, order, n);
+  }
+  base_free(w.by_start);
+  base_free(w.unfinished);
+  base_free(order);
+  VEC_FREE(w.bands);
+  return rc;
 }
 
 /* Groups the selected rows into trees: tree_of[row] indexes trees. */
@@ -452,7 +512,7 @@ static int op_layout_group(const storage_table *t, const uint8_t *selected,
       continue;
     }
     tree_of[r] = (uint32_t)trees->len;
-    if (VEC_PUSH(*trees, ((op_layout_tree){ts, end, depth, 0, (uint32_t)r})))
+    if (VEC_PUSH(*trees, ((op_layout_tree){ts, end, depth, 0, (uint32_t)r, 0})))
       return WEFT_ENOMEM;
   }
   return WEFT_OK;

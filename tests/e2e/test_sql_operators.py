@@ -87,13 +87,22 @@ class SliceTreeTest(e.TempDirTest):
             '"Uc","[NULL]","7"', '"Uc2","[NULL]","7"'])
 
     def test_slice_layout_stacks_trees_of_several_tracks(self):
-        # Trees by start: A (0, rows 0-2) at 0; F (5, rows 0-1) meets A's
-        # rows until base 3; E (200) starts after A ended and only F is
-        # open, whose rows 3-4 it misses at 0.
+        # Deepest first: A (rows 0-2) at 0; F (rows 0-1) overlaps A in
+        # time, so goes to 3; E overlaps only F, whose rows 3-4 it misses
+        # at 0.
         out = self.load(TREE, "select l.id, s.name, l.layout_depth from "
                         "experimental_slice_layout('0,1') l join slice s using (id)")
         self.assertEqual(out.splitlines()[1:], [
             '0,"A",0', '1,"F",3', '2,"B",1', '3,"G",4', '4,"C",2', '5,"D",1', '6,"E",0'])
+        # Deepest trees first: Z (rows 0-3) at 0; X (rows 0-2) overlaps it
+        # in time, so goes to 4; Y (a row) ends before Z starts and misses
+        # X's rows at 0.
+        deep = [x('X', 0, 100), x('X1', 1, 90), x('X2', 2, 80), x('Y', 5, 10, tid=2),
+                x('Z', 20, 60, tid=2), x('Z1', 21, 50, tid=2), x('Z2', 22, 40, tid=2),
+                x('Z3', 23, 30, tid=2)]
+        out = self.load(deep, "select s.name, l.layout_depth from experimental_slice_layout("
+                        "'0,1') l join slice s using (id) where s.depth = 0")
+        self.assertEqual(out.splitlines()[1:], ['"X",4', '"Y",0', '"Z",0'])
         out = self.load(TREE, "select id, layout_depth from "
                         "experimental_slice_layout('1,x,,99')")
         self.assertEqual(out.splitlines()[1:], ['1,0', '3,1'])
