@@ -41,6 +41,14 @@ static psql_function *psql_function_find(psql *ps, const char *name) {
   return NULL;
 }
 
+void psql_functions_forget_plans(psql *ps) {
+  for (size_t i = 0; i < ps->function_count; i++) {
+    psql_function *f = ps->functions[i];
+    for (size_t s = 0; s < f->idle_count; s++) sqlite3_finalize(f->idle[s]);
+    f->idle_count = 0;
+  }
+}
+
 void psql_functions_free(psql *ps) {
   for (size_t i = 0; i < ps->function_count; i++) psql_function_free(ps->functions[i]);
   base_free(ps->functions);

@@ -5,7 +5,8 @@
  * integers and doubles make a DOUBLE column, any other mix is an error) and
  * served by the generic virtual table, so it gets the same constraint
  * pushdown as the trace's own tables. Rows are first gathered as cells, as a
- * column's type is known only once every row has been seen. */
+ * column's type is known only once every row has been seen. An index (CREATE
+ * PERFETTO INDEX) is a sorted row order the virtual table searches. */
 #include "sql/psql.h"
 
 #include <stdio.h>
@@ -17,8 +18,8 @@ struct psql_table {
   storage_column_def *defs;
   size_t column_count;
   storage_table table;
-  sql_vtab_aux aux;
-  char **indexes; /* index names, for CREATE/DROP PERFETTO INDEX */
+  sql_vtab_aux aux; /* its indexes: aux.indexes / aux.index_count */
+  sql_vtab_index *indexes;
   size_t index_count;
 };
 
@@ -36,7 +37,7 @@ static void psql_table_free_one(psql_table *t) {
   if (!t) return;
   storage_table_free(&t->table);
   for (size_t i = 0; i < t->column_count; i++) base_free(t->column_names[i]);
-  for (size_t i = 0; i < t->index_count; i++) base_free(t->indexes[i]);
+  for (size_t i = 0; i < t->index_count; i++) sql_vtab_index_free(&t->indexes[i]);
   base_free(t->indexes);
   base_free(t->column_names);
   base_free(t->defs);
@@ -296,8 +297,9 @@ static int psql_table_publish(psql *ps, psql_table *t, psql_table *old, base_err
     ps->tables = grown;
     ps->tables[ps->table_count++] = t;
   }
-  t->aux = (sql_vtab_aux){&t->table, sql_engine_strings(ps->engine),
-                          sql_engine_scan_stats(ps->engine), NULL, NULL};
+  t->aux = (sql_vtab_aux){.table = &t->table,
+                          .strings = sql_engine_strings(ps->engine),
+                          .stats = sql_engine_scan_stats(ps->engine)};
   if (sql_vtab_register(ps->db, &t->aux) != WEFT_OK) {
     if (!old) ps->table_count--;
     return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO TABLE(%s): %s", t->name,
@@ -306,6 +308,7 @@ static int psql_table_publish(psql *ps, psql_table *t, psql_table *old, base_err
   if (old) {
     for (size_t i = 0; i < ps->table_count; i++)
       if (ps->tables[i] == old) ps->tables[i] = t;
+    psql_functions_forget_plans(ps);
     psql_table_free_one(old);
   }
   return WEFT_OK;
@@ -371,8 +374,39 @@ int psql_view_create(psql *ps, const char *name, const psql_fields *schema,
 
 static int psql_index_find(const psql_table *t, const char *name) {
   for (size_t i = 0; i < t->index_count; i++)
-    if (strcasecmp(t->indexes[i], name) == 0) return (int)i;
+    if (strcasecmp(t->indexes[i].name, name) == 0) return (int)i;
   return -1;
+}
+
+/* Serves `t`'s current indexes; statements kept prepared are planned
+ * again, as their plans may name an index by position. */
+static void psql_index_publish(psql *ps, psql_table *t) {
+  t->aux.indexes = t->indexes;
+  t->aux.index_count = t->index_count;
+  psql_functions_forget_plans(ps);
+}
+
+/* Fills `ix` (name, columns, order) for `t`. */
+static int psql_index_build(psql_table *t, sql_vtab_index *ix, const char *name,
+                            char **columns, size_t column_count, base_error *err) {
+  *ix = (sql_vtab_index){0};
+  if (column_count == 0 || column_count > SQL_INDEX_MAX_COLUMNS)
+    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: an index has 1 to %d columns",
+                          SQL_INDEX_MAX_COLUMNS);
+  for (size_t i = 0; i < column_count; i++) {
+    int col = storage_table_find_column(&t->table, columns[i]);
+    if (col < 0)
+      return base_error_set(err, WEFT_ESQL,
+                            "CREATE PERFETTO INDEX: column '%s' not found in table '%s'",
+                            columns[i], t->name);
+    ix->columns[ix->column_count++] = col;
+  }
+  if (!(ix->name = base_strndup(name, strlen(name))) ||
+      sql_vtab_index_build(ix, &t->table, t->aux.strings) != WEFT_OK) {
+    sql_vtab_index_free(ix);
+    return base_error_nomem(err);
+  }
+  return WEFT_OK;
 }
 
 int psql_index_create(psql *ps, const char *name, const char *table,
@@ -382,22 +416,26 @@ int psql_index_create(psql *ps, const char *name, const char *table,
   if (!t)
     return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: table '%s' does not exist",
                           table);
-  for (size_t i = 0; i < column_count; i++)
-    if (storage_table_find_column(&t->table, columns[i]) < 0)
-      return base_error_set(err, WEFT_ESQL,
-                            "CREATE PERFETTO INDEX: column '%s' does not exist in table '%s'",
-                            columns[i], table);
-  if (psql_index_find(t, name) >= 0) {
-    if (replace) return WEFT_OK;
+  int existing = psql_index_find(t, name);
+  if (existing >= 0 && !replace)
     return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: Index '%s' already exists",
                           name);
+  sql_vtab_index ix;
+  int rc = psql_index_build(t, &ix, name, columns, column_count, err);
+  if (rc) return rc;
+  if (existing >= 0) {
+    sql_vtab_index_free(&t->indexes[existing]);
+    t->indexes[existing] = ix;
+  } else {
+    sql_vtab_index *grown = base_realloc(t->indexes, (t->index_count + 1) * sizeof *grown);
+    if (!grown) {
+      sql_vtab_index_free(&ix);
+      return base_error_nomem(err);
+    }
+    t->indexes = grown;
+    t->indexes[t->index_count++] = ix;
   }
-  char **grown = base_realloc(t->indexes, (t->index_count + 1) * sizeof *grown);
-  if (!grown) return base_error_nomem(err);
-  t->indexes = grown;
-  if (!(t->indexes[t->index_count] = base_strndup(name, strlen(name))))
-    return base_error_nomem(err);
-  t->index_count++;
+  psql_index_publish(ps, t);
   return WEFT_OK;
 }
 
@@ -406,7 +444,8 @@ int psql_index_drop(psql *ps, const char *name, const char *table, base_error *e
   int i = t ? psql_index_find(t, name) : -1;
   if (i < 0)
     return base_error_set(err, WEFT_ESQL, "DROP PERFETTO INDEX: Index '%s' not found", name);
-  base_free(t->indexes[i]);
+  sql_vtab_index_free(&t->indexes[i]);
   t->indexes[i] = t->indexes[--t->index_count];
+  psql_index_publish(ps, t);
   return WEFT_OK;
 }
