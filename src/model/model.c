@@ -4,6 +4,7 @@
 #include <assert.h>
 
 #include "model/gkernel.h"
+#include "model/kpower.h"
 #include "model/kslice.h"
 
 #include <stdio.h>
@@ -118,6 +119,8 @@ void model_free(model_state *m) {
   m->kslice = NULL;
   gkernel_state_free(m->gkernel);
   m->gkernel = NULL;
+  kpower_state_free(m->kpower);
+  m->kpower = NULL;
   model_process_args_free(m);
 }
 

@@ -131,5 +131,65 @@ class PowerTest(e.TempDirTest):
                          '"[NULL]","[NULL]",30.000000\n')
 
 
+def kevent(ts, body, cpu=0, pid=0):
+    """A packet with one ftrace event (bundle on `cpu`)."""
+    return ('packet { ftrace_events { cpu: %d event { timestamp: %d pid: %d %s } } '
+            'trusted_packet_sequence_id: 1 }\n' % (cpu, ts, pid, body))
+
+
+def wake(ts, name, on):
+    return kevent(ts, 'wakeup_source_%s { name: "%s" }' % ('activate' if on else 'deactivate',
+                                                          name))
+
+
+def suspend(ts, action, val, start, cpu=0):
+    return kevent(ts, 'suspend_resume { action: "%s" val: %d start: %d }' % (action, val, start),
+                  cpu=cpu)
+
+
+class KernelPowerTest(e.TempDirTest):
+    def trace(self, text):
+        return e.textproto_trace(self.dir, 'kpower.pb', text)
+
+    def test_wakelocks_nest_by_count(self):
+        long_name = 'x' * 40
+        path = self.trace(wake(10, 'a', 1) + wake(20, 'a', 1) + wake(30, 'a', 0) +
+                          wake(40, 'a', 0) + wake(50, 'a', 0) + wake(60, long_name, 1))
+        # the second activation only counts; the slice ends when the count
+        # falls from 1; a deactivation of an inactive source does nothing; the
+        # name is cut at 31 bytes
+        self.assertEqual(e.query("select s.ts, s.dur, s.name, t.type, "
+                                 "extract_arg(t.dimension_arg_set_id, 'wakelock_event') as ev "
+                                 "from slice s join track t on s.track_id = t.id order by s.ts",
+                                 path),
+                         '"ts","dur","name","type","ev"\n'
+                         '10,30,"Wakelock(a)","wakesource_wakelock","a"\n'
+                         '60,-1,"Wakelock(%s","wakesource_wakelock","%s"\n'
+                         % ('x' * 22, long_name))
+
+    def test_suspend_resume_phases_and_error_path(self):
+        path = self.trace(suspend(100, 'suspend_enter', 3, 1) +
+                          suspend(110, 'freeze_processes', 0, 1) +
+                          suspend(120, 'thaw_processes', 0, 1) +
+                          suspend(130, 'thaw_processes', 0, 0) +   # the error path
+                          suspend(140, 'freeze_processes', 0, 0) +
+                          suspend(200, 'timekeeping_freeze', 4, 1, cpu=4) +
+                          suspend(210, 'timekeeping_freeze', 1, 0, cpu=1))
+        # each open slice takes the first free track of the set; the end of
+        # thaw_processes inside freeze_processes inside suspend_enter ends
+        # suspend_enter too; timekeeping_freeze's val (a cpu) reads as 0
+        self.assertEqual(e.query("select s.ts, s.dur, s.name, "
+                                 "extract_arg(t.dimension_arg_set_id, 'track_compressor_idx') "
+                                 "as idx, extract_arg(s.arg_set_id, 'cpu') as cpu, "
+                                 "extract_arg(s.arg_set_id, 'event_type') as ty "
+                                 "from slice s join track t on s.track_id = t.id "
+                                 "where t.name = 'Suspend/Resume Latency' order by s.ts", path),
+                         '"ts","dur","name","idx","cpu","ty"\n'
+                         '100,30,"suspend_enter(3)",0,0,"Main Kernel Suspend Event"\n'
+                         '110,30,"freeze_processes(0)",1,0,"Main Kernel Suspend Event"\n'
+                         '120,10,"thaw_processes(0)",2,0,"Main Kernel Suspend Event"\n'
+                         '200,10,"timekeeping_freeze(0)",0,4,"Main Kernel Suspend Event"\n')
+
+
 if __name__ == '__main__':
     e.main()
