@@ -130,6 +130,35 @@ class PowerTest(e.TempDirTest):
                          '"android_energy_estimation_breakdown_per_uid","big",4,10001,'
                          '"[NULL]","[NULL]",30.000000\n')
 
+    def test_missing_and_extreme_fields(self):
+        path = self.trace(
+            rails('rail_descriptor { index: 1 }') +
+            rails(energy(1, 5, ms=18446744073709551615), ts=70) +
+            'packet { android_energy_estimation_breakdown { energy_consumer_descriptor {'
+            ' energy_consumers { energy_consumer_id: 2 } } } }\n'
+            'packet { timestamp: 80 android_energy_estimation_breakdown { energy_consumer_id: 2'
+            ' energy_uws: 3 } }\n'
+            'packet { timestamp: 90 battery { current_ua: 9000000000000000 '
+            'voltage_uv: -9000000000000000 } }\n')
+        # a rail without a name is "power._uws"; timestamp_ms 2^64 - 1 is -1 ms
+        # in 64-bit integers: a negative time, dropped and counted; a consumer
+        # without a name or type has a NULL name and type; a power product
+        # beyond 64 bits wraps: 9e15 * -9e15 mod 2^64 = -5404116273116217344
+        # (as int64), / 1e9 = 5404116273
+        self.assertEqual(e.query("select count(*) as n from counter c join counter_track t "
+                                 "on c.track_id = t.id where t.name = 'power._uws'", path),
+                         '"n"\n0\n')
+        self.assertEqual(e.query("select value from stats "
+                                 "where name = 'trace_sorter_negative_timestamp_dropped'", path),
+                         '"value"\n1\n')
+        self.assertEqual(e.query("select name, extract_arg(source_arg_set_id, 'consumer_type') "
+                                 "as ty, extract_arg(source_arg_set_id, 'ordinal') as o "
+                                 "from track where type = 'android_energy_estimation_breakdown'",
+                                 path),
+                         '"name","ty","o"\n"[NULL]","[NULL]",0\n')
+        self.assertEqual(e.query("select value from counters where name = 'batt.power_mw'",
+                                 path), '"value"\n5404116273.000000\n')
+
 
 def kevent(ts, body, cpu=0, pid=0):
     """A packet with one ftrace event (bundle on `cpu`)."""

@@ -68,26 +68,38 @@ int proto_power_wants_field(uint32_t number) {
 
 typedef struct proto_power_arg {
   const char *key;
-  const char *str; /* NULL: an int */
+  int is_str;
+  const char *str; /* a string arg: NULL for a NULL string */
   size_t str_len;
-  int64_t value;
+  int64_t value; /* an int arg */
 } proto_power_arg;
+
+#define PROTO_POWER_STR(k, s, n) {(k), 1, (s), (n), 0}
+#define PROTO_POWER_INT(k, v) {(k), 0, NULL, 0, (v)}
+
+static int proto_power_arg_add(trace_context *ctx, const proto_power_arg *a) {
+  if (!a->is_str) return model_arg_int(ctx, a->key, strlen(a->key), MODEL_ARG_INT, a->value);
+  if (a->str)
+    return model_arg_string(ctx, a->key, strlen(a->key), a->str, a->str_len, MODEL_ARG_STRING);
+  string_id key;
+  int rc = ctx_intern(ctx, a->key, strlen(a->key), &key);
+  return rc ? rc : model_arg_string_id(ctx, key, STRING_NULL, MODEL_ARG_STRING);
+}
 
 static int proto_power_args(trace_context *ctx, const proto_power_arg *a, size_t n,
                             int64_t *set) {
   int rc = WEFT_OK;
-  for (size_t i = 0; !rc && i < n; i++) {
-    if (a[i].str)
-      rc = model_arg_string(ctx, a[i].key, strlen(a[i].key), a[i].str, a[i].str_len,
-                            MODEL_ARG_STRING);
-    else
-      rc = model_arg_int(ctx, a[i].key, strlen(a[i].key), MODEL_ARG_INT, a[i].value);
-  }
+  for (size_t i = 0; !rc && i < n; i++) rc = proto_power_arg_add(ctx, &a[i]);
   if (rc) {
     model_args_discard(ctx);
     return rc;
   }
   return model_args_commit(ctx, set);
+}
+
+/* A span's bytes as a string argument: "" when absent. */
+static const char *proto_power_text(proto_span s) {
+  return s.data ? (const char *)s.data : "";
 }
 
 /* The counter track of `spec`; a new one gets the dimension and source
@@ -144,7 +156,7 @@ static int proto_battery_counter(trace_context *ctx, uint32_t machine, int64_t t
   char track_name[320];
   if (name.len)
     snprintf(track_name, sizeof track_name, "batt.%.*s.%s", (int)(name.len > 256 ? 256 : name.len),
-             (const char *)name.data, counter);
+             proto_power_text(name), counter);
   else
     snprintf(track_name, sizeof track_name, "batt.%s", counter);
   model_track_spec spec;
@@ -153,8 +165,8 @@ static int proto_battery_counter(trace_context *ctx, uint32_t machine, int64_t t
   spec.type = "battery_counter";
   spec.is_counter = 1;
   spec.machine = machine;
-  proto_power_arg dims[2] = {{"battery_name", (const char *)name.data, name.len, 0},
-                             {"counter_name", counter, strlen(counter), 0}};
+  proto_power_arg dims[2] = {PROTO_POWER_STR("battery_name", proto_power_text(name), name.len),
+                             PROTO_POWER_STR("counter_name", counter, strlen(counter))};
   uint32_t track;
   int rc = name.len ? proto_power_track(ctx, &spec, dims, 2, NULL, 0, &track)
                     : proto_power_track(ctx, &spec, dims + 1, 1, NULL, 0, &track);
@@ -167,7 +179,8 @@ static int proto_battery_parse(trace_context *ctx, uint32_t machine, int64_t ts,
   int rc = WEFT_OK;
   if (b.has_charge)
     rc = proto_battery_counter(ctx, machine, ts, b.name, "charge_uah", (double)b.charge);
-  else if (b.has_energy && b.has_voltage && b.voltage > 0 && b.energy <= INT64_MAX / 1000000)
+  else if (b.has_energy && b.has_voltage && b.voltage > 0 && b.energy <= INT64_MAX / 1000000 &&
+           b.energy >= INT64_MIN / 1000000)
     rc = proto_battery_counter(ctx, machine, ts, b.name, "charge_uah",
                                (double)(b.energy * 1000000 / b.voltage));
   if (!rc && b.has_capacity)
@@ -179,11 +192,11 @@ static int proto_battery_parse(trace_context *ctx, uint32_t machine, int64_t ts,
   if (!rc && b.has_voltage)
     rc = proto_battery_counter(ctx, machine, ts, b.name, "voltage_uv", (double)b.voltage);
   if (!rc && b.has_current && b.has_voltage) {
-    /* integer microwatts / 1000, as a magnitude (current < 0 discharging) */
-    double power = (double)b.current * (double)b.voltage;
-    int64_t mw = (int64_t)(power / 1e9);
-    if (power >= -9e18 && power <= 9e18) mw = b.current * b.voltage / 1000000000;
-    rc = proto_battery_counter(ctx, machine, ts, b.name, "power_mw", (double)llabs(mw));
+    /* current * voltage / 10^9 in 64-bit integers (a product beyond them
+     * wraps), as a magnitude (current < 0 while discharging) */
+    int64_t product = (int64_t)((uint64_t)b.current * (uint64_t)b.voltage);
+    rc = proto_battery_counter(ctx, machine, ts, b.name, "power_mw",
+                               (double)llabs(product / 1000000000));
   }
   return rc;
 }
@@ -243,7 +256,7 @@ static int proto_rail_descriptor(trace_context *ctx, proto_power_state *st, uint
   int raw_len = (int)(name.len > 256 ? 256 : name.len);
   const char *friendly = proto_rail_friendly_name(name);
   if (friendly) snprintf(track_name, sizeof track_name, "power.rails.%s", friendly);
-  else snprintf(track_name, sizeof track_name, "power.%.*s_uws", raw_len, (const char *)name.data);
+  else snprintf(track_name, sizeof track_name, "power.%.*s_uws", raw_len, proto_power_text(name));
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.name = track_name;
@@ -251,10 +264,11 @@ static int proto_rail_descriptor(trace_context *ctx, proto_power_state *st, uint
   spec.is_counter = 1;
   spec.machine = machine;
   spec.extra_key = base_hash_bytes(name.data, name.len) ^ (session * 0x9e3779b97f4a7c15ULL);
-  proto_power_arg dims[2] = {{"name", (const char *)name.data, name.len, 0},
-                             {"session_uuid", NULL, 0, (int64_t)session}};
-  proto_power_arg src[2] = {{"raw_name", (const char *)name.data, name.len, 0},
-                            {"subsystem_name", (const char *)subsys.data, subsys.len, 0}};
+  proto_power_arg dims[2] = {PROTO_POWER_STR("name", proto_power_text(name), name.len),
+                             PROTO_POWER_INT("session_uuid", (int64_t)session)};
+  proto_power_arg src[2] = {PROTO_POWER_STR("raw_name", proto_power_text(name), name.len),
+                            PROTO_POWER_STR("subsystem_name", proto_power_text(subsys),
+                                            subsys.len)};
   uint32_t track;
   int rc = proto_power_track(ctx, &spec, dims, 2, src, 2, &track);
   if (rc) return rc;
@@ -286,14 +300,17 @@ static int proto_rail_energy(import_file *f, proto_power_state *st, uint32_t mac
     if (fl.wire_type != PROTO_WIRE_VARINT) continue;
     if (fl.number == PROTO_ENERGY_INDEX) index = (int64_t)(uint32_t)fl.value;
     if (fl.number == PROTO_ENERGY_VALUE) energy = (int64_t)fl.value;
-    if (fl.number == PROTO_ENERGY_TIMESTAMP_MS && fl.value <= (uint64_t)INT64_MAX / 1000000) {
+    if (fl.number == PROTO_ENERGY_TIMESTAMP_MS) {
       ms = (int64_t)fl.value;
       has_ms = 1;
     }
   }
   uint64_t *track = base_map_find(&st->rails, proto_rail_key(machine, session, index));
   if (!track) return import_stat(f, stat_power_rail_unknown_index, 1);
-  int64_t at = has_ms ? ms * 1000000 + shift : ts;
+  int64_t at = ts;
+  if (has_ms) /* in 64-bit integers: a time beyond them wraps */
+    at = (int64_t)((uint64_t)ms * 1000000u + (uint64_t)shift);
+  if (at < 0) return import_stat(f, stat_trace_sorter_negative_timestamp_dropped, 1);
   int64_t args = -1;
   int rc = model_arg_int(f->ctx, "packet_ts", 9, MODEL_ARG_UINT, ts);
   if (!rc) rc = model_args_commit(f->ctx, &args);
@@ -381,8 +398,8 @@ static int proto_energy_uid(import_file *f, uint32_t machine, int64_t ts, int64_
   spec.is_counter = 1;
   spec.machine = machine;
   spec.extra_key = (uint64_t)consumer << 32 | (uint32_t)uid;
-  proto_power_arg dims[2] = {{"energy_consumer_id", NULL, 0, consumer},
-                             {"uid", NULL, 0, (int64_t)(uint32_t)uid}};
+  proto_power_arg dims[2] = {PROTO_POWER_INT("energy_consumer_id", consumer),
+                             PROTO_POWER_INT("uid", (int64_t)(uint32_t)uid)};
   uint32_t track;
   int rc = proto_power_track(f->ctx, &spec, dims, 2, NULL, 0, &track);
   return rc ? rc : model_counter(f->ctx, track, ts, (double)energy, -1);
@@ -414,9 +431,10 @@ static int proto_energy_breakdown(import_file *f, proto_power_state *st, uint32_
   spec.machine = machine;
   spec.extra_key = (uint64_t)consumer;
   const char *type = base_string_pool_get(&f->ctx->strings, c.type);
-  proto_power_arg dims[1] = {{"energy_consumer_id", NULL, 0, consumer}};
-  proto_power_arg src[2] = {{"consumer_type", type, strlen(type), 0},
-                            {"ordinal", NULL, 0, c.ordinal}};
+  proto_power_arg dims[1] = {PROTO_POWER_INT("energy_consumer_id", consumer)};
+  proto_power_arg src[2] = {
+      PROTO_POWER_STR("consumer_type", type, base_string_pool_len(&f->ctx->strings, c.type)),
+      PROTO_POWER_INT("ordinal", c.ordinal)};
   uint32_t track;
   int rc = proto_power_track(f->ctx, &spec, dims, 1, src, 2, &track);
   if (!rc) rc = model_counter(f->ctx, track, ts, (double)energy, -1);
