@@ -38,6 +38,10 @@ void sql_engine_close(sql_engine *e);
 /* Runs every statement in `sql`; see weft_query for the callbacks. */
 int sql_engine_execute(sql_engine *e, const char *sql,
                        const weft_query_callbacks *cb, base_error *err);
+/* The same, naming the text `source` in error tracebacks (a file's path;
+ * "stdin" for sql_engine_execute). */
+int sql_engine_execute_source(sql_engine *e, const char *source, const char *sql,
+                              const weft_query_callbacks *cb, base_error *err);
 sql_scan_stats *sql_engine_scan_stats(sql_engine *e);
 sqlite3 *sql_engine_db(sql_engine *e);
 
