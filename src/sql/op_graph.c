@@ -11,6 +11,7 @@
  *   root's whole walk at the first node whose path weight passes the
  *   root's target (kept when the target is a floor, dropped when a
  *   ceiling). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -489,6 +490,33 @@ static int bounded_compute(sqlite3_value **args, int count, stdlib_rows *out,
   return rc;
 }
 
+/* ---- HASH ---- */
+
+/* HASH(args...): 64-bit FNV-1a over the arguments in order, a string as its
+ * bytes, an integer as its 8 little-endian bytes; any other type is an
+ * error. It names slice stacks (slices.stack). */
+static void graph_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (int i = 0; i < argc; i++) {
+    uint8_t bytes[8];
+    const uint8_t *data = bytes;
+    size_t len = 8;
+    if (sqlite3_value_type(argv[i]) == SQLITE_INTEGER) {
+      uint64_t v = (uint64_t)sqlite3_value_int64(argv[i]);
+      for (int b = 0; b < 8; b++) bytes[b] = (uint8_t)(v >> (8 * b));
+    } else if (sqlite3_value_type(argv[i]) == SQLITE_TEXT) {
+      data = sqlite3_value_text(argv[i]);
+      len = (size_t)sqlite3_value_bytes(argv[i]);
+    } else {
+      char msg[64];
+      snprintf(msg, sizeof msg, "HASH: arg %d has unknown type", i);
+      return sqlite3_result_error(ctx, msg, -1);
+    }
+    for (size_t b = 0; b < len; b++) h = (h ^ data[b]) * 0x100000001b3ull;
+  }
+  sqlite3_result_int64(ctx, (sqlite3_int64)h);
+}
+
 static const stdlib_op_def graph_defs[] = {
     {"__weft_graph_dfs", "node_id, parent_node_id", 2, 2, 2, graph_dfs_compute},
     {"__weft_graph_bfs", "node_id, parent_node_id", 2, 2, 2, graph_bfs_compute},
@@ -499,7 +527,8 @@ static const stdlib_op_def graph_defs[] = {
 };
 
 int stdlib_ops_register_graph(sqlite3 *db) {
-  int rc = SQLITE_OK;
+  int rc = sqlite3_create_function(db, "hash", -1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                   NULL, graph_hash, NULL, NULL);
   for (size_t i = 0; rc == SQLITE_OK && i < sizeof graph_defs / sizeof *graph_defs; i++)
     rc = stdlib_op_register(db, &graph_defs[i]);
   return rc;

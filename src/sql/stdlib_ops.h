@@ -23,7 +23,10 @@
  *       (src, dst, weight), roots rows (node, target_weight); columns
  *       root_node_id, node_id, parent_node_id.
  *
- * Node ids may be any integers: the graph operators renumber them. */
+ * Node ids may be any integers: the graph operators renumber them.
+ *
+ * Also the scalar HASH(args...) (64-bit FNV-1a, as Perfetto's), which names
+ * slice stacks. */
 #ifndef WEFT_SQL_STDLIB_OPS_H
 #define WEFT_SQL_STDLIB_OPS_H
 
