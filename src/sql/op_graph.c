@@ -10,7 +10,9 @@
  * - the weight-bounded DFS walks each root separately and ends that
  *   root's whole walk at the first node whose path weight passes the
  *   root's target (kept when the target is a floor, dropped when a
- *   ceiling). */
+ *   ceiling); a root no edge touches gives no rows.
+ * With no edges at all every walk gives no rows; a dominator tree's root
+ * no edge touches is an error. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@ typedef struct graph {
   size_t *off;     /* n + 1: out-edges of node v are adj[off[v]..off[v+1]) */
   size_t *adj;     /* destination node per edge */
   int64_t *weight; /* per edge, or NULL */
+  uint8_t *in_edges; /* per node: 1 if some edge starts or ends there */
 } graph;
 
 static void graph_free(graph *g) {
@@ -30,6 +33,7 @@ static void graph_free(graph *g) {
   free(g->off);
   free(g->adj);
   free(g->weight);
+  free(g->in_edges);
   memset(g, 0, sizeof *g);
 }
 
@@ -77,7 +81,8 @@ static int graph_build(graph *g, const stdlib_rows *edges, const stdlib_rows *ex
   g->off = calloc(g->n + 1, sizeof *g->off);
   g->adj = malloc((edges->count + 1) * sizeof *g->adj);
   g->weight = weighted ? malloc((edges->count + 1) * sizeof *g->weight) : NULL;
-  if (!g->off || !g->adj || (weighted && !g->weight)) return -1;
+  g->in_edges = calloc(g->n + 1, 1);
+  if (!g->off || !g->adj || (weighted && !g->weight) || !g->in_edges) return -1;
   for (size_t i = 0; i < edges->count; i++)
     if (!stdlib_rows_is_null(edges, i, 0) && !stdlib_rows_is_null(edges, i, 1))
       g->off[graph_index(g, stdlib_rows_get(edges, i, 0)) + 1]++;
@@ -87,8 +92,10 @@ static int graph_build(graph *g, const stdlib_rows *edges, const stdlib_rows *ex
   memcpy(fill, g->off, (g->n + 1) * sizeof *fill);
   for (size_t i = 0; i < edges->count; i++) {
     if (stdlib_rows_is_null(edges, i, 0) || stdlib_rows_is_null(edges, i, 1)) continue;
-    size_t at = fill[graph_index(g, stdlib_rows_get(edges, i, 0))]++;
+    size_t src = graph_index(g, stdlib_rows_get(edges, i, 0));
+    size_t at = fill[src]++;
     g->adj[at] = graph_index(g, stdlib_rows_get(edges, i, 1));
+    g->in_edges[src] = g->in_edges[g->adj[at]] = 1;
     if (weighted) g->weight[at] = stdlib_rows_get(edges, i, 2);
   }
   free(fill);
@@ -199,6 +206,7 @@ static int graph_search(sqlite3_value **args, int count, stdlib_rows *out,
   if (graph_args(args, count, 2, in, breadth_first ? "graph_reachable_bfs"
                                                    : "graph_reachable_dfs", errmsg))
     return -1;
+  if (in[0]->count == 0) return 0; /* no graph: nothing is reachable */
   graph g = {0};
   int rc = graph_build(&g, in[0], in[1], 0);
   if (rc == 0)
@@ -324,6 +332,7 @@ static int dom_compute(sqlite3_value **args, int count, stdlib_rows *out, char *
     return -1;
   }
   int64_t root_id = sqlite3_value_int64(args[1]);
+  if (in[0]->count == 0) return 0;
   stdlib_rows root_rows;
   stdlib_rows_init(&root_rows, 1);
   graph g = {0};
@@ -344,7 +353,11 @@ static int dom_compute(sqlite3_value **args, int count, stdlib_rows *out, char *
   if (rc == 0) {
     for (size_t v = 0; v < n; v++) d.post_num[v] = SIZE_MAX, d.idom[v] = SIZE_MAX;
     size_t root = graph_index(&g, root_id);
-    rc = dom_order(&g, root, &d);
+    if (!g.in_edges[root]) {
+      *errmsg = sqlite3_mprintf("dominator_tree: root node is not in the graph");
+      rc = -1;
+    }
+    if (rc == 0) rc = dom_order(&g, root, &d);
     if (rc == 0) rc = dom_solve(&g, root, &d);
     for (size_t i = 0; rc == 0 && i < d.reached; i++) {
       size_t v = d.pre[i];
@@ -482,6 +495,7 @@ static int bounded_compute(sqlite3_value **args, int count, stdlib_rows *out,
   for (size_t i = 0; rc == 0 && i < in[1]->count; i++) {
     if (stdlib_rows_is_null(in[1], i, 0)) continue;
     size_t root = graph_index(&g, stdlib_rows_get(in[1], i, 0));
+    if (!g.in_edges[root]) continue; /* a root outside the graph reaches nothing */
     int64_t target = stdlib_rows_is_null(in[1], i, 1) ? 0 : stdlib_rows_get(in[1], i, 1);
     rc = bounded_walk(&g, root, target, floor, (uint32_t)i + 1, seen, out);
   }

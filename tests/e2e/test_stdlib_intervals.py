@@ -116,6 +116,17 @@ class StdlibIntervalsTest(e.TempDirTest):
                      % (EDGES, starts))
         self.assertEqual(out, '"node_id","parent_node_id"\n1,"[NULL]"\n7,"[NULL]"\n'
                          '3,"[NULL]"\n2,1\n8,7\n4,3\n6,3\n5,4\n')
+        # a start node no edge touches is listed, unless there are no edges
+        one_edge = values(('source_node_id', 'dest_node_id'), [(1, 2)])
+        starts = values(('node_id',), [(9,), (1,), (1,)])
+        for walk, rows in (('dfs', '1,"[NULL]"\n2,1\n9,"[NULL]"\n'),
+                           ('bfs', '9,"[NULL]"\n1,"[NULL]"\n2,1\n')):
+            out = self.q('graphs.search', 'select * from graph_reachable_%s!(%s, %s)'
+                         % (walk, one_edge, starts))
+            self.assertEqual(out, '"node_id","parent_node_id"\n' + rows)
+            out = self.q('graphs.search', 'select * from graph_reachable_%s!('
+                         '(select * from %s where 0), %s)' % (walk, one_edge, starts))
+            self.assertEqual(out, '"node_id","parent_node_id"\n')
 
     def test_graph_weight_bounded_dfs(self):
         self.needs_ops()
@@ -130,6 +141,11 @@ class StdlibIntervalsTest(e.TempDirTest):
                      '(%s, %s, FALSE)' % (edges, roots))
         self.assertEqual(out, '"root_node_id","node_id","parent_node_id"\n1,1,"[NULL]"\n'
                          '1,2,1\n1,4,2\n3,3,"[NULL]"\n')
+        # a root no edge touches reaches nothing, not even itself
+        out = self.q('graphs.search', 'select * from graph_reachable_weight_bounded_dfs!'
+                     '(%s, %s, TRUE)' % (edges, values(('root_node_id', 'root_target_weight'),
+                                                       [(9, 3)])))
+        self.assertEqual(out, '"root_node_id","node_id","parent_node_id"\n')
 
     def test_graph_next_sibling(self):
         t = e.write_temp(self.dir, 'n.json', json_trace([
@@ -147,6 +163,13 @@ class StdlibIntervalsTest(e.TempDirTest):
                      'select * from graph_dominator_tree!(%s, 1)' % edges)
         self.assertEqual(out, '"node_id","dominator_node_id"\n1,"[NULL]"\n2,1\n4,1\n5,1\n'
                          '3,1\n6,3\n')
+        rc, _, err = e.run('-Q', 'INCLUDE PERFETTO MODULE graphs.dominator_tree; '
+                           'select * from graph_dominator_tree!(%s, 9)' % edges, self.t)
+        self.assertNotEqual(rc, 0)
+        self.assertIn('dominator_tree: root node is not in the graph', err)
+        out = self.q('graphs.dominator_tree', 'select * from graph_dominator_tree!('
+                     '(select * from %s where 0), 9)' % edges)
+        self.assertEqual(out, '"node_id","dominator_node_id"\n')
 
     def test_tree_partition(self):
         self.needs_ops()

@@ -181,6 +181,15 @@ class StdlibSlicesTest(e.TempDirTest):
                          '0,10000,"two v",5.000000,7.000000,"[NULL]"\n'
                          '10000,5000,"two v",7.000000,7.000000,2.000000\n'
                          '15000,85000,"two v",7.000000,"[NULL]",0.000000\n')
+        # A run ending the track keeps its first two samples only (the
+        # second lasting to the end); NULL values read as 0.
+        out = self.q('INCLUDE PERFETTO MODULE counters.intervals; '
+                     'select * from counter_leading_intervals!((select 1 as id, 5 as ts, '
+                     '1 as track_id, NULL as value union all select 2, 6, 1, NULL '
+                     'union all select 3, 7, 1, NULL union all select 4, 8, 1, NULL))', t)
+        self.assertEqual(out, '"id","ts","dur","track_id","value","next_value","delta_value"\n'
+                         '1,5,1,1,0.000000,0.000000,"[NULL]"\n'
+                         '2,6,99994,1,0.000000,"[NULL]",0.000000\n')
 
     def test_cpu_time_and_time_in_state(self):
         if not ops_available():

@@ -139,6 +139,24 @@ static void test_dominator_tree(void) {
   sqlite3_close(db);
 }
 
+/* No edges: every walk is empty; a dominator root no edge touches fails. */
+static void test_graph_edges_missing(void) {
+  sqlite3 *db = open_db();
+  CHECK_EQ_STR(run(db, "SELECT * FROM __weft_graph_dfs((SELECT __weft_rows_agg(s, d) "
+                       "FROM g WHERE 0), (SELECT __weft_rows_agg(9)))"),
+               "");
+  CHECK_EQ_STR(run(db, "SELECT * FROM __weft_graph_dfs((SELECT __weft_rows_agg(s, d) "
+                       "FROM g WHERE s = 1), (SELECT __weft_rows_agg(9)))"),
+               "9,n;");
+  CHECK_EQ_STR(run(db, "SELECT * FROM __weft_graph_dominator_tree((SELECT "
+                       "__weft_rows_agg(s, d) FROM g), 99)"),
+               "error: dominator_tree: root node is not in the graph");
+  CHECK_EQ_STR(run(db, "SELECT * FROM __weft_graph_weight_bounded_dfs((SELECT "
+                       "__weft_rows_agg(s, d, w) FROM g), (SELECT __weft_rows_agg(99, 5)), 1)"),
+               "");
+  sqlite3_close(db);
+}
+
 static void test_partition(void) {
   sqlite3 *db = open_db();
   CHECK_EQ_STR(run(db, "SELECT * FROM __weft_tree_partition((SELECT "
@@ -171,6 +189,7 @@ int main(void) {
   RUN_TEST(test_self_intersect);
   RUN_TEST(test_search);
   RUN_TEST(test_dominator_tree);
+  RUN_TEST(test_graph_edges_missing);
   RUN_TEST(test_partition);
   RUN_TEST(test_weight_bounded);
   return CHECK_SUMMARY();
