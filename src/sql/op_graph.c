@@ -524,7 +524,8 @@ static void graph_hash(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
     } else {
       char msg[64];
       snprintf(msg, sizeof msg, "HASH: arg %d has unknown type", i);
-      return sqlite3_result_error(ctx, msg, -1);
+      sqlite3_result_error(ctx, msg, -1);
+      return;
     }
     for (size_t b = 0; b < len; b++) h = (h ^ data[b]) * 0x100000001b3ull;
   }

@@ -69,20 +69,30 @@ typedef struct ops_agg {
 
 static void ops_agg_step(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   ops_agg *agg = sqlite3_aggregate_context(ctx, sizeof *agg);
-  if (!agg) return sqlite3_result_error_nomem(ctx);
-  if (argc < 1 || argc > STDLIB_ROWS_MAX_COLS)
-    return sqlite3_result_error(ctx, "__weft_rows_agg: 1 to 12 columns", -1);
+  if (!agg) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  if (argc < 1 || argc > STDLIB_ROWS_MAX_COLS) {
+    sqlite3_result_error(ctx, "__weft_rows_agg: 1 to 12 columns", -1);
+    return;
+  }
   if (!agg->rows) {
     agg->rows = malloc(sizeof *agg->rows);
-    if (!agg->rows) return sqlite3_result_error_nomem(ctx);
+    if (!agg->rows) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
     stdlib_rows_init(agg->rows, argc);
   }
   int64_t value[STDLIB_ROWS_MAX_COLS];
   uint8_t null[STDLIB_ROWS_MAX_COLS];
   for (int i = 0; i < argc; i++) {
     int type = sqlite3_value_type(argv[i]);
-    if (type == SQLITE_TEXT || type == SQLITE_BLOB)
-      return sqlite3_result_error(ctx, "__weft_rows_agg: columns must be integers", -1);
+    if (type == SQLITE_TEXT || type == SQLITE_BLOB) {
+      sqlite3_result_error(ctx, "__weft_rows_agg: columns must be integers", -1);
+      return;
+    }
     null[i] = type == SQLITE_NULL;
     value[i] = null[i] ? 0 : sqlite3_value_int64(argv[i]);
   }
@@ -94,7 +104,10 @@ static void ops_agg_final(sqlite3_context *ctx) {
   stdlib_rows *rows = agg ? agg->rows : NULL;
   if (!rows) {
     rows = malloc(sizeof *rows);
-    if (!rows) return sqlite3_result_error_nomem(ctx);
+    if (!rows) {
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
     stdlib_rows_init(rows, 0);
   }
   if (agg) agg->rows = NULL;
