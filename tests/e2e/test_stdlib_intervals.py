@@ -66,6 +66,13 @@ class StdlibIntervalsTest(e.TempDirTest):
         out = self.q('intervals.overlap',
                      'select * from interval_merge_overlapping!(%s, 1)' % rows)
         self.assertEqual(out, '"ts","dur"\n0,18\n40,6\n')
+        # a run of zero length reaches back to the end of the run before it
+        for rows, expected in (([(0, 10), (20, 0)], '0,10\n10,10\n'),
+                               ([(0, 10), (20, 5), (40, 0), (40, 0)], '0,10\n20,5\n25,15\n'),
+                               ([(5, 0)], '"[NULL]","[NULL]"\n'), ([(5, 0), (5, 3)], '5,3\n')):
+            out = self.q('intervals.overlap', 'select * from interval_merge_overlapping!(%s, 0)'
+                         % values(('ts', 'dur'), rows))
+            self.assertEqual(out, '"ts","dur"\n' + expected)
         out = self.q('intervals.overlap', 'select ts, dur, p from '
                      'interval_merge_overlapping_partitioned!(%s, (p))' % rows)
         self.assertEqual(out, '"ts","dur","p"\n0,10,1\n15,0,1\n16,2,1\n40,6,1\n5,10,2\n')

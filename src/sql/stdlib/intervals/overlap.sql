@@ -85,17 +85,28 @@ RETURNS TableOrSubquery AS
 
 -- The fewest intervals (ts, dur) covering `intervals`: intervals are
 -- closed, and ones that overlap or come within `epsilon` of each other
--- merge.
+-- merge. A merged run of zero length (zero-duration intervals only) is
+-- reported from the end of the run before it to its point (NULL ts and
+-- dur when it is the first run), as the reference does.
 CREATE PERFETTO MACRO interval_merge_overlapping(
   intervals TableOrSubquery,
   epsilon Expr
 )
 RETURNS TableOrSubquery AS
 (
-  SELECT min(ts) AS ts, max(ts + dur) - min(ts) AS dur
-  FROM _interval_runs!($intervals, 0, $epsilon)
-  GROUP BY run
-  ORDER BY ts
+  SELECT
+    iif(merged.run_end = merged.run_ts, merged.before_end, merged.run_ts) AS ts,
+    iif(merged.run_end = merged.run_ts, merged.run_ts - merged.before_end,
+      merged.run_end - merged.run_ts) AS dur
+  FROM (
+    SELECT run_ts, run_end, lag(run_end) OVER (ORDER BY run) AS before_end
+    FROM (
+      SELECT run, min(ts) AS run_ts, max(ts + dur) AS run_end
+      FROM _interval_runs!($intervals, 0, $epsilon)
+      GROUP BY run
+    )
+  ) AS merged
+  ORDER BY merged.run_ts
 );
 
 -- interval_merge_overlapping within each value of the partition columns
