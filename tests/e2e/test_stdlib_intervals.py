@@ -67,11 +67,11 @@ class StdlibIntervalsTest(e.TempDirTest):
                      'select * from interval_merge_overlapping!(%s, 1)' % rows)
         self.assertEqual(out, '"ts","dur"\n0,18\n40,6\n')
         # a run of zero length reaches back to the end of the run before it
-        for rows, expected in (([(0, 10), (20, 0)], '0,10\n10,10\n'),
+        for zero_rows, expected in (([(0, 10), (20, 0)], '0,10\n10,10\n'),
                                ([(0, 10), (20, 5), (40, 0), (40, 0)], '0,10\n20,5\n25,15\n'),
                                ([(5, 0)], '"[NULL]","[NULL]"\n'), ([(5, 0), (5, 3)], '5,3\n')):
             out = self.q('intervals.overlap', 'select * from interval_merge_overlapping!(%s, 0)'
-                         % values(('ts', 'dur'), rows))
+                         % values(('ts', 'dur'), zero_rows))
             self.assertEqual(out, '"ts","dur"\n' + expected)
         out = self.q('intervals.overlap', 'select ts, dur, p from '
                      'interval_merge_overlapping_partitioned!(%s, (p))' % rows)
