@@ -371,8 +371,8 @@ static int dom_compute(sqlite3_value **args, int count, stdlib_rows *out, char *
 
 /* ---- structural tree partition ---- */
 
-/* Tree rows (id, parent_id, group_key): each node's new parent is its
- * nearest ancestor in the same group. Walks the tree depth-first keeping,
+/* Tree rows (id, parent_id, group_key), at most one with a NULL parent_id:
+ * each node's new parent is its nearest ancestor in the same group. Walks the tree depth-first keeping,
  * per group, the nearest such ancestor on the current path. */
 static int part_walk(const stdlib_rows *t, const graph *g, const size_t *row_of,
                      const graph *groups, stdlib_rows *out) {
@@ -422,6 +422,13 @@ static int part_compute(sqlite3_value **args, int count, stdlib_rows *out, char 
   if (!t || (t->count && t->cols < 3)) {
     *errmsg = sqlite3_mprintf(
         "tree_structural_partition_by_group: needs (id, parent_id, group_key) rows");
+    return -1;
+  }
+  size_t roots = 0;
+  for (size_t i = 0; i < t->count; i++) roots += (size_t)stdlib_rows_is_null(t, i, 1);
+  if (roots > 1) {
+    *errmsg = sqlite3_mprintf("tree_partition: multiple NULL parent_ids. Only one root "
+                              "(i.e. one NULL parent_id) expected.");
     return -1;
   }
   /* Child edges parent -> child (as a graph over ids) and group ids. */

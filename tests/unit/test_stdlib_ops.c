@@ -164,6 +164,11 @@ static void test_partition(void) {
                        "(1, NULL, 1), (2, 1, 1), (3, 2, 2), (4, 2, 2), (5, 3, 1), "
                        "(6, 3, 3), (7, 4, 2), (8, 4, 1))))"),
                "1,n,1;2,1,1;4,n,2;8,2,1;7,4,2;3,n,2;6,n,3;5,2,1;");
+  CHECK_EQ_STR(run(db, "SELECT * FROM __weft_tree_partition((SELECT "
+                       "__weft_rows_agg(column1, column2, column3) FROM (VALUES "
+                       "(1, NULL, 1), (2, NULL, 1))))"),
+               "error: tree_partition: multiple NULL parent_ids. Only one root (i.e. one "
+               "NULL parent_id) expected.");
   sqlite3_close(db);
 }
 

@@ -3,8 +3,9 @@
 
 -- The tree `tree_table` (id, parent_id, group_key) cut into a forest where
 -- each node's parent is its nearest ancestor with the same group_key (NULL
--- when it has none): id, parent_id, group_key. A node whose parent_id names
--- no node is a root.
+-- when it has none): id, parent_id, group_key. At most one node may have a
+-- NULL parent_id (more is an error, as in the reference); a node whose
+-- parent_id names no node is a root too.
 CREATE PERFETTO MACRO tree_structural_partition_by_group(
   tree_table TableOrSubquery
 )
