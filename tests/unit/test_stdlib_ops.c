@@ -92,6 +92,9 @@ static void test_intersect_errors(void) {
                        "(SELECT __weft_rows_agg(id, ts, dur) FROM b))"),
                "error: Interval intersect only works on intervals with non negative "
                "duration.");
+  CHECK_EQ_STR(run(db, "SELECT * FROM __weft_interval_intersect("
+                       "(SELECT __weft_rows_agg('x', 1, 2)), (SELECT __weft_rows_agg(1, 1, 2)))"),
+               "error: __weft_rows_agg: columns must be integers");
   CHECK_EQ_STR(run(db, "SELECT * FROM __weft_interval_intersect(1, 2)"),
                "error: __weft_interval_intersect: argument 0 is not a table");
   /* an empty side gives no rows */
