@@ -40,7 +40,7 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
   }
   e->aux_count = table_count;
   for (size_t i = 0; i < table_count; i++) {
-    e->aux[i] = (sql_vtab_aux){tables[i], strings, &e->stats, NULL, NULL};
+    e->aux[i] = (sql_vtab_aux){.table = tables[i], .strings = strings, .stats = &e->stats};
     if (sql_vtab_register(e->db, &e->aux[i]) != WEFT_OK) {
       base_error_set(err, WEFT_ESQL, "cannot register table %s: %s",
                      tables[i]->name, sqlite3_errmsg(e->db));

@@ -49,6 +49,22 @@ static int psql_module_matches(const char *pattern, const char *name) {
   return strcmp(name, pattern) == 0;
 }
 
+/* The top-level packages of Perfetto's standard library: including an
+ * unknown module of one of them is an "unknown module", anything else an
+ * unknown package. */
+static const char *const psql_packages[] = {
+    "android", "appleos", "chrome", "counters", "export", "graphs", "intervals",
+    "linux", "pixel", "pkvm", "prelude", "sched", "slices", "stacks", "std",
+    "time", "traced", "v8", "wattson", "traceinfo", "viz", "metasql"};
+
+static int psql_unknown_module(const char *name, base_error *err) {
+  size_t n = strcspn(name, ".");
+  for (size_t i = 0; i < sizeof psql_packages / sizeof *psql_packages; i++)
+    if (strlen(psql_packages[i]) == n && strncmp(psql_packages[i], name, n) == 0)
+      return base_error_set(err, WEFT_ESQL, "INCLUDE: unknown module '%s'", name);
+  return base_error_set(err, WEFT_ESQL, "INCLUDE: Package '%.*s' not found", (int)n, name);
+}
+
 int psql_include(psql *ps, const char *name, base_error *err) {
   int wildcard = strchr(name, '*') != NULL;
   if (wildcard && ps->include_depth > 0)
@@ -65,7 +81,8 @@ int psql_include(psql *ps, const char *name, base_error *err) {
     if (rc) return rc;
   }
   if (found || wildcard) return WEFT_OK;
-  return sql_legacy_module_include(ps->engine, name, err);
+  if (sql_legacy_module_include(ps->engine, name, NULL) == WEFT_OK) return WEFT_OK;
+  return psql_unknown_module(name, err);
 }
 
 int psql_run_prelude(psql *ps, base_error *err) {

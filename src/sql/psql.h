@@ -112,6 +112,9 @@ int psql_function_define(psql *ps, const char *name, const char *prototype,
                          const char *body, size_t body_len, int replace,
                          base_error *err);
 void psql_functions_free(psql *ps);
+/* Finalizes the bodies kept prepared (their plans may name an index that
+ * changed); they are prepared again on their next call. */
+void psql_functions_forget_plans(psql *ps);
 
 /* Perfetto tables and indexes (psql_table.c). `select` is a NUL-terminated
  * SELECT statement; `schema` may have count 0. */

@@ -41,6 +41,14 @@ static psql_function *psql_function_find(psql *ps, const char *name) {
   return NULL;
 }
 
+void psql_functions_forget_plans(psql *ps) {
+  for (size_t i = 0; i < ps->function_count; i++) {
+    psql_function *f = ps->functions[i];
+    for (size_t s = 0; s < f->idle_count; s++) sqlite3_finalize(f->idle[s]);
+    f->idle_count = 0;
+  }
+}
+
 void psql_functions_free(psql *ps) {
   for (size_t i = 0; i < ps->function_count; i++) psql_function_free(ps->functions[i]);
   base_free(ps->functions);
@@ -222,7 +230,7 @@ static int psql_fn_connect(sqlite3 *db, void *aux, int argc, const char *const *
   for (size_t i = 0; i < f->columns.count; i++)
     sqlite3_str_appendf(decl, "%s\"%w\"", i ? ", " : "", f->columns.items[i].name);
   for (size_t i = 0; i < f->args.count; i++)
-    sqlite3_str_appendf(decl, ", \"%w\" HIDDEN", f->args.items[i].name);
+    sqlite3_str_appendf(decl, ", \"arg_%w\" HIDDEN", f->args.items[i].name);
   sqlite3_str_appendall(decl, ")");
   char *sql = sqlite3_str_finish(decl);
   if (!sql) return SQLITE_NOMEM;
@@ -443,6 +451,8 @@ int psql_function_define(psql *ps, const char *name, const char *prototype,
                          const char *body, size_t body_len, int replace,
                          base_error *err) {
   (void)return_type; /* Perfetto does not check what the body returns */
+  if (sqlite3_keyword_check(name, (int)strlen(name)))
+    return base_error_set(err, WEFT_ESQL, "syntax error near '%s'", name);
   psql_function *old = psql_function_find(ps, name);
   if (old && !replace)
     return base_error_set(err, WEFT_ESQL,

@@ -5,7 +5,8 @@
  * integers and doubles make a DOUBLE column, any other mix is an error) and
  * served by the generic virtual table, so it gets the same constraint
  * pushdown as the trace's own tables. Rows are first gathered as cells, as a
- * column's type is known only once every row has been seen. */
+ * column's type is known only once every row has been seen. An index (CREATE
+ * PERFETTO INDEX) is a sorted row order the virtual table searches. */
 #include "sql/psql.h"
 
 #include <stdio.h>
@@ -17,8 +18,8 @@ struct psql_table {
   storage_column_def *defs;
   size_t column_count;
   storage_table table;
-  sql_vtab_aux aux;
-  char **indexes; /* index names, for CREATE/DROP PERFETTO INDEX */
+  sql_vtab_aux aux; /* its indexes: aux.indexes / aux.index_count */
+  sql_vtab_index *indexes;
   size_t index_count;
 };
 
@@ -36,7 +37,7 @@ static void psql_table_free_one(psql_table *t) {
   if (!t) return;
   storage_table_free(&t->table);
   for (size_t i = 0; i < t->column_count; i++) base_free(t->column_names[i]);
-  for (size_t i = 0; i < t->index_count; i++) base_free(t->indexes[i]);
+  for (size_t i = 0; i < t->index_count; i++) sql_vtab_index_free(&t->indexes[i]);
   base_free(t->indexes);
   base_free(t->column_names);
   base_free(t->defs);
@@ -233,14 +234,54 @@ static int psql_table_fill(psql_table *t, const psql_gather *g, base_error *err)
   return storage_table_status(&t->table) ? base_error_nomem(err) : WEFT_OK;
 }
 
+/* The schema's declared types against the inferred ones, as Perfetto
+ * checks them: strings and numbers must not be mixed; a DOUBLE column holds
+ * integers as doubles; a LONG column found to hold doubles stays DOUBLE. */
+static int psql_apply_schema_types(sqlite3_stmt *stmt, const psql_fields *schema,
+                                   psql_gather *g, const char *name, base_error *err) {
+  for (size_t i = 0; i < schema->count; i++) {
+    psql_type declared = schema->items[i].type;
+    for (size_t c = 0; c < g->columns; c++) {
+      if (strcasecmp(sqlite3_column_name(stmt, (int)c), schema->items[i].name) != 0) continue;
+      int inferred = g->types[c];
+      int want_string = declared == PSQL_TYPE_STRING;
+      int is_string = inferred == SQLITE_TEXT;
+      if (declared != PSQL_TYPE_ANY && declared != PSQL_TYPE_BYTES &&
+          inferred != SQLITE_NULL && want_string != is_string)
+        return base_error_set(
+            err, WEFT_ESQL,
+            "CREATE PERFETTO TABLE(%s): column '%s' declared as %s in the schema, but "
+            "%s found",
+            name, schema->items[i].name,
+            want_string ? "STRING" : declared == PSQL_TYPE_DOUBLE ? "DOUBLE" : "LONG",
+            psql_sqlite_type_name(inferred));
+      if (declared == PSQL_TYPE_DOUBLE && inferred != SQLITE_TEXT) g->types[c] = SQLITE_FLOAT;
+    }
+  }
+  return WEFT_OK;
+}
+
+/* Perfetto refuses two result columns of one name. */
+static int psql_check_unique_columns(sqlite3_stmt *stmt, base_error *err) {
+  int n = sqlite3_column_count(stmt);
+  for (int a = 0; a < n; a++)
+    for (int b = a + 1; b < n; b++)
+      if (strcasecmp(sqlite3_column_name(stmt, a), sqlite3_column_name(stmt, b)) == 0)
+        return base_error_set(err, WEFT_ESQL,
+                              "CREATE PERFETTO TABLE: multiple columns are named: %s",
+                              sqlite3_column_name(stmt, a));
+  return WEFT_OK;
+}
+
 static int psql_table_materialise(psql *ps, psql_table *t, sqlite3_stmt *stmt,
-                                  base_error *err) {
+                                  const psql_fields *schema, base_error *err) {
   psql_gather g = {0};
   g.columns = (size_t)sqlite3_column_count(stmt);
   g.types = base_calloc(g.columns ? g.columns : 1, sizeof *g.types);
   int rc = g.types ? WEFT_OK : base_error_nomem(err);
   for (size_t c = 0; rc == WEFT_OK && c < g.columns; c++) g.types[c] = SQLITE_NULL;
   if (rc == WEFT_OK) rc = psql_gather_rows(ps, stmt, &g, t->name, err);
+  if (rc == WEFT_OK) rc = psql_apply_schema_types(stmt, schema, &g, t->name, err);
   if (rc == WEFT_OK) rc = psql_table_define(t, stmt, &g, err);
   if (rc == WEFT_OK) rc = psql_table_fill(t, &g, err);
   base_free(g.cells);
@@ -256,8 +297,9 @@ static int psql_table_publish(psql *ps, psql_table *t, psql_table *old, base_err
     ps->tables = grown;
     ps->tables[ps->table_count++] = t;
   }
-  t->aux = (sql_vtab_aux){&t->table, sql_engine_strings(ps->engine),
-                          sql_engine_scan_stats(ps->engine), NULL, NULL};
+  t->aux = (sql_vtab_aux){.table = &t->table,
+                          .strings = sql_engine_strings(ps->engine),
+                          .stats = sql_engine_scan_stats(ps->engine)};
   if (sql_vtab_register(ps->db, &t->aux) != WEFT_OK) {
     if (!old) ps->table_count--;
     return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO TABLE(%s): %s", t->name,
@@ -266,6 +308,7 @@ static int psql_table_publish(psql *ps, psql_table *t, psql_table *old, base_err
   if (old) {
     for (size_t i = 0; i < ps->table_count; i++)
       if (ps->tables[i] == old) ps->tables[i] = t;
+    psql_functions_forget_plans(ps);
     psql_table_free_one(old);
   }
   return WEFT_OK;
@@ -289,14 +332,15 @@ int psql_table_create(psql *ps, const char *name, const psql_fields *schema,
   snprintf(what, sizeof what, "CREATE PERFETTO TABLE(%s)", name);
   psql_table *old = psql_table_find(ps, name);
   if ((old && !replace) || (!old && psql_name_taken(ps, name)))
-    return base_error_set(err, WEFT_ESQL, "%s: a table with that name already exists", what);
+    return base_error_set(err, WEFT_ESQL, "%s: table %s already exists", what, name);
   sqlite3_stmt *stmt = NULL;
   int rc = psql_prepare_select(ps, select, &stmt, what, err);
+  if (rc == WEFT_OK) rc = psql_check_unique_columns(stmt, err);
   if (rc == WEFT_OK) rc = psql_check_schema(stmt, schema, what, err);
   psql_table *t = rc == WEFT_OK ? base_calloc(1, sizeof *t) : NULL;
   if (rc == WEFT_OK && (!t || !(t->name = base_strndup(name, strlen(name)))))
     rc = base_error_nomem(err);
-  if (rc == WEFT_OK) rc = psql_table_materialise(ps, t, stmt, err);
+  if (rc == WEFT_OK) rc = psql_table_materialise(ps, t, stmt, schema, err);
   sqlite3_finalize(stmt);
   if (rc == WEFT_OK) rc = psql_table_publish(ps, t, old, err);
   if (rc != WEFT_OK) psql_table_free_one(t);
@@ -330,8 +374,39 @@ int psql_view_create(psql *ps, const char *name, const psql_fields *schema,
 
 static int psql_index_find(const psql_table *t, const char *name) {
   for (size_t i = 0; i < t->index_count; i++)
-    if (strcasecmp(t->indexes[i], name) == 0) return (int)i;
+    if (strcasecmp(t->indexes[i].name, name) == 0) return (int)i;
   return -1;
+}
+
+/* Serves `t`'s current indexes; statements kept prepared are planned
+ * again, as their plans may name an index by position. */
+static void psql_index_publish(psql *ps, psql_table *t) {
+  t->aux.indexes = t->indexes;
+  t->aux.index_count = t->index_count;
+  psql_functions_forget_plans(ps);
+}
+
+/* Fills `ix` (name, columns, order) for `t`. */
+static int psql_index_build(psql_table *t, sql_vtab_index *ix, const char *name,
+                            char **columns, size_t column_count, base_error *err) {
+  *ix = (sql_vtab_index){0};
+  if (column_count == 0 || column_count > SQL_INDEX_MAX_COLUMNS)
+    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: an index has 1 to %d columns",
+                          SQL_INDEX_MAX_COLUMNS);
+  for (size_t i = 0; i < column_count; i++) {
+    int col = storage_table_find_column(&t->table, columns[i]);
+    if (col < 0)
+      return base_error_set(err, WEFT_ESQL,
+                            "CREATE PERFETTO INDEX: column '%s' not found in table '%s'",
+                            columns[i], t->name);
+    ix->columns[ix->column_count++] = col;
+  }
+  if (!(ix->name = base_strndup(name, strlen(name))) ||
+      sql_vtab_index_build(ix, &t->table, t->aux.strings) != WEFT_OK) {
+    sql_vtab_index_free(ix);
+    return base_error_nomem(err);
+  }
+  return WEFT_OK;
 }
 
 int psql_index_create(psql *ps, const char *name, const char *table,
@@ -339,24 +414,28 @@ int psql_index_create(psql *ps, const char *name, const char *table,
                       base_error *err) {
   psql_table *t = psql_table_find(ps, table);
   if (!t)
-    return base_error_set(err, WEFT_ESQL,
-                          "CREATE PERFETTO INDEX: table '%s' is not a Perfetto table", table);
-  for (size_t i = 0; i < column_count; i++)
-    if (storage_table_find_column(&t->table, columns[i]) < 0)
-      return base_error_set(err, WEFT_ESQL,
-                            "CREATE PERFETTO INDEX: column '%s' does not exist in table '%s'",
-                            columns[i], table);
-  if (psql_index_find(t, name) >= 0) {
-    if (replace) return WEFT_OK;
-    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: index '%s' already exists",
+    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: table '%s' does not exist",
+                          table);
+  int existing = psql_index_find(t, name);
+  if (existing >= 0 && !replace)
+    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO INDEX: Index '%s' already exists",
                           name);
+  sql_vtab_index ix;
+  int rc = psql_index_build(t, &ix, name, columns, column_count, err);
+  if (rc) return rc;
+  if (existing >= 0) {
+    sql_vtab_index_free(&t->indexes[existing]);
+    t->indexes[existing] = ix;
+  } else {
+    sql_vtab_index *grown = base_realloc(t->indexes, (t->index_count + 1) * sizeof *grown);
+    if (!grown) {
+      sql_vtab_index_free(&ix);
+      return base_error_nomem(err);
+    }
+    t->indexes = grown;
+    t->indexes[t->index_count++] = ix;
   }
-  char **grown = base_realloc(t->indexes, (t->index_count + 1) * sizeof *grown);
-  if (!grown) return base_error_nomem(err);
-  t->indexes = grown;
-  if (!(t->indexes[t->index_count] = base_strndup(name, strlen(name))))
-    return base_error_nomem(err);
-  t->index_count++;
+  psql_index_publish(ps, t);
   return WEFT_OK;
 }
 
@@ -364,9 +443,9 @@ int psql_index_drop(psql *ps, const char *name, const char *table, base_error *e
   psql_table *t = psql_table_find(ps, table);
   int i = t ? psql_index_find(t, name) : -1;
   if (i < 0)
-    return base_error_set(err, WEFT_ESQL, "DROP PERFETTO INDEX: no index '%s' on table '%s'",
-                          name, table);
-  base_free(t->indexes[i]);
+    return base_error_set(err, WEFT_ESQL, "DROP PERFETTO INDEX: Index '%s' not found", name);
+  sql_vtab_index_free(&t->indexes[i]);
   t->indexes[i] = t->indexes[--t->index_count];
+  psql_index_publish(ps, t);
   return WEFT_OK;
 }

@@ -7,8 +7,8 @@ RETURNS Expr AS CAST($value AS INT);
 
 -- |value| as a DOUBLE.
 CREATE PERFETTO MACRO cast_double(value Expr)
-RETURNS Expr AS CAST($value AS DOUBLE);
+RETURNS Expr AS CAST($value AS REAL);
 
 -- |value| as a STRING.
 CREATE PERFETTO MACRO cast_string(value Expr)
-RETURNS Expr AS CAST($value AS STRING);
+RETURNS Expr AS CAST($value AS TEXT);
