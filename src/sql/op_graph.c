@@ -477,7 +477,8 @@ static int bounded_walk(const graph *g, size_t root, int64_t target, int floor,
     if (passed) break;
     for (size_t k = g->off[e.node + 1]; rc == 0 && k > g->off[e.node]; k--)
       if (seen[g->adj[k - 1]] != stamp)
-        rc = graph_stack_push(&stack, g->adj[k - 1], e.node, e.weight + g->weight[k - 1]);
+        rc = graph_stack_push(&stack, g->adj[k - 1], e.node,
+                              stdlib_add_saturating(e.weight, g->weight[k - 1]));
   }
   free(stack.at);
   return rc;

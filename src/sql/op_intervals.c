@@ -312,7 +312,7 @@ static int ii_read(const stdlib_rows *r, int keys, ii_list *out, char **errmsg) 
     ii_item it;
     memset(&it, 0, sizeof it);
     it.ts = stdlib_rows_get(r, i, 1);
-    it.end = it.ts + stdlib_rows_get(r, i, 2);
+    it.end = stdlib_add_saturating(it.ts, stdlib_rows_get(r, i, 2));
     it.id[0] = stdlib_rows_get(r, i, 0);
     it.id_null[0] = (uint8_t)stdlib_rows_is_null(r, i, 0);
     for (int k = 0; k < keys; k++) {
@@ -498,7 +498,8 @@ static size_t si_find(const int64_t *points, size_t count, int64_t ts) {
 
 static int si_push(stdlib_rows *out, const int64_t *points, size_t count, size_t at,
                    int64_t id, uint8_t id_null, int ends) {
-  int64_t dur = at + 1 < count ? points[at + 1] - points[at] : 0;
+  uint64_t gap = at + 1 < count ? (uint64_t)points[at + 1] - (uint64_t)points[at] : 0;
+  int64_t dur = (int64_t)gap; /* unsigned: no overflow on hostile input */
   int64_t v[5] = {points[at], dur, (int64_t)at + 1, id, ends};
   uint8_t n[5] = {0, 0, 0, id_null, 0};
   return stdlib_rows_push(out, v, n);
@@ -511,7 +512,7 @@ static int64_t *si_points(const stdlib_rows *r, size_t *count) {
   size_t n = 0;
   for (size_t i = 0; i < r->count; i++) {
     p[n++] = stdlib_rows_get(r, i, 1);
-    p[n++] = stdlib_rows_get(r, i, 1) + stdlib_rows_get(r, i, 2);
+    p[n++] = stdlib_add_saturating(stdlib_rows_get(r, i, 1), stdlib_rows_get(r, i, 2));
   }
   qsort(p, n, sizeof *p, si_compare_i64);
   size_t w = 0;
@@ -542,7 +543,8 @@ static int si_compute(sqlite3_value **args, int count, stdlib_rows *out, char **
   int rc = 0;
   for (int ends = 0; ends <= 1 && rc == 0; ends++) {
     for (size_t i = 0; i < r->count && rc == 0; i++) {
-      int64_t ts = stdlib_rows_get(r, i, 1), end = ts + stdlib_rows_get(r, i, 2);
+      int64_t ts = stdlib_rows_get(r, i, 1);
+      int64_t end = stdlib_add_saturating(ts, stdlib_rows_get(r, i, 2));
       int64_t id = stdlib_rows_get(r, i, 0);
       uint8_t id_null = (uint8_t)stdlib_rows_is_null(r, i, 0);
       size_t at = si_find(points, n, ends ? end : ts);

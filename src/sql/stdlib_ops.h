@@ -55,6 +55,12 @@ static inline int64_t stdlib_rows_get(const stdlib_rows *r, size_t row, int col)
 static inline int stdlib_rows_is_null(const stdlib_rows *r, size_t row, int col) {
   return r->null[row * (size_t)r->cols + (size_t)col];
 }
+/* a + b, held at INT64_MIN / INT64_MAX instead of overflowing. */
+static inline int64_t stdlib_add_saturating(int64_t a, int64_t b) {
+  if (b > 0 && a > INT64_MAX - b) return INT64_MAX;
+  if (b < 0 && a < INT64_MIN - b) return INT64_MIN;
+  return a + b;
+}
 /* The stdlib_rows behind a "weft_rows" pointer argument, or NULL. */
 const stdlib_rows *stdlib_rows_arg(sqlite3_value *v);
 
