@@ -372,8 +372,9 @@ static int dom_compute(sqlite3_value **args, int count, stdlib_rows *out, char *
 /* ---- structural tree partition ---- */
 
 /* Tree rows (id, parent_id, group_key), at most one with a NULL parent_id:
- * each node's new parent is its nearest ancestor in the same group. Walks the tree depth-first keeping,
- * per group, the nearest such ancestor on the current path. */
+ * each node's new parent is its nearest ancestor in the same group. Walks
+ * the tree depth-first keeping, per group, the nearest such ancestor on the
+ * current path. */
 static int part_walk(const stdlib_rows *t, const graph *g, const size_t *row_of,
                      const graph *groups, stdlib_rows *out) {
   size_t *nearest = malloc((groups->n + 1) * sizeof *nearest);

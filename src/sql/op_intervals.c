@@ -571,7 +571,8 @@ static const stdlib_op_def ops_interval_defs[] = {
 int stdlib_ops_register_intervals(sqlite3 *db) {
   int rc = sqlite3_create_function(db, "__weft_rows_agg", -1, SQLITE_UTF8, NULL, NULL,
                                    ops_agg_step, ops_agg_final);
-  for (size_t i = 0; rc == SQLITE_OK && i < sizeof ops_interval_defs / sizeof *ops_interval_defs; i++)
+  size_t count = sizeof ops_interval_defs / sizeof *ops_interval_defs;
+  for (size_t i = 0; rc == SQLITE_OK && i < count; i++)
     rc = stdlib_op_register(db, &ops_interval_defs[i]);
   return rc;
 }
