@@ -6,19 +6,11 @@ INCLUDE PERFETTO MODULE slices.with_context;
 
 -- For every finished thread slice (dur > 0, not on utid 0): the time it
 -- overlapped each (state, io_wait, blocked_function) of its thread's
--- thread_state rows (those with dur > 0).
-CREATE PERFETTO TABLE thread_slice_time_in_state(
-  id JOINID(slice.id),
-  name STRING,
-  utid JOINID(thread.id),
-  thread_name STRING,
-  upid JOINID(process.id),
-  process_name STRING,
-  state STRING,
-  io_wait BOOL,
-  blocked_function STRING,
-  dur DURATION
-) AS
+-- thread_state rows (those with dur > 0). Columns: id, name, utid,
+-- thread_name, upid, process_name, state, io_wait, blocked_function, dur.
+--
+-- A plain view (Perfetto's is a table), as thread_slice_cpu_time.
+CREATE VIEW thread_slice_time_in_state AS
 WITH piece AS (
   SELECT ii.id_0 AS id, ii.id_1 AS state_id, ii.dur
   FROM _interval_intersect!((
