@@ -223,6 +223,21 @@ class StdlibSlicesTest(e.TempDirTest):
                          '0,"Running","[NULL]",600000\n0,"S","[NULL]",300000\n'
                          '1,"Running","[NULL]",100000\n')
 
+    def test_cpu_cycles(self):
+        # The rows of linux.cpu.utilization.slice: cpu 0 at 1 GHz, cpu 1 at
+        # 2 GHz; inner runs 100 us on cpu 1 (200000 cycles); draw and the
+        # unfinished open get NULL there (as the reference answers).
+        freq = ('<idle>-0 (-----) [000] d..2 9.999000: cpu_frequency: state=1000000 cpu_id=0\n'
+                '<idle>-0 (-----) [001] d..2 9.999000: cpu_frequency: state=2000000 cpu_id=1\n')
+        text = sched_trace(APP_RUNS, APP_MARKS).replace('# tracer: nop\n',
+                                                         '# tracer: nop\n' + freq)
+        t = self.trace('f.systrace', text)
+        out = self.q('INCLUDE PERFETTO MODULE slices.cpu_time; '
+                     'select id, name, millicycles, megacycles from thread_slice_cpu_cycles', t)
+        self.assertEqual(out, '"id","name","millicycles","megacycles"\n'
+                         '0,"draw","[NULL]","[NULL]"\n1,"inner",200000000,0\n'
+                         '2,"open","[NULL]","[NULL]"\n')
+
     def test_cpu_time_two_machines(self):
         if not ops_available():
             self.skipTest('stdlib operators not registered')

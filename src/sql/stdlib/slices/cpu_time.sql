@@ -2,6 +2,7 @@
 -- scheduling data.
 
 INCLUDE PERFETTO MODULE intervals.intersect;
+INCLUDE PERFETTO MODULE linux.cpu.utilization.slice;
 INCLUDE PERFETTO MODULE slices.with_context;
 
 -- For every finished thread slice (dur > 0, not on utid 0) that overlaps
@@ -27,8 +28,17 @@ JOIN thread_slice AS ts USING (id)
 ORDER BY ts.id;
 
 -- CPU cycles per thread slice: the rows of cpu_cycles_per_thread_slice
--- (module linux.cpu.utilization.slice, which must be included for this
--- view to be read). A plain view, so that this module loads without it.
-CREATE VIEW thread_slice_cpu_cycles AS
+-- (linux.cpu.utilization.slice); millicycles and megacycles are NULL where
+-- the CPU frequency is unknown for part of the slice's running time.
+CREATE PERFETTO VIEW thread_slice_cpu_cycles(
+  id JOINID(slice.id),
+  name STRING,
+  utid JOINID(thread.id),
+  thread_name STRING,
+  upid JOINID(process.id),
+  process_name STRING,
+  millicycles LONG,
+  megacycles LONG
+) AS
 SELECT id, name, utid, thread_name, upid, process_name, millicycles, megacycles
 FROM cpu_cycles_per_thread_slice;
