@@ -2,6 +2,7 @@
  * statement; PerfettoSQL's statements are psql's (psql.h). */
 #include "sql/operators.h"
 #include "sql/psql.h"
+#include "sql/stdlib_ops.h"
 
 struct sql_engine {
   sqlite3 *db;
@@ -51,6 +52,7 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
   }
   int rc = sql_functions_register(e->db, e);
   if (rc == WEFT_OK) rc = sql_operators_register(e->db, e);
+  if (rc == WEFT_OK && sql_stdlib_ops_register(e->db) != SQLITE_OK) rc = WEFT_ESQL;
   if (rc == WEFT_OK) rc = sql_views_init(&e->views, e->db, err);
   if (rc == WEFT_OK) rc = psql_init(&e->psql, e, e->db);
   if (rc == WEFT_OK) rc = psql_run_prelude(&e->psql, err);

@@ -5,7 +5,7 @@ import os
 import zipfile
 
 import weft_e2e as e
-from test_stdlib_slices import ops_available, json_trace, x
+from test_stdlib_slices import json_trace, x
 
 
 def values(columns, rows):
@@ -33,10 +33,6 @@ class StdlibIntervalsTest(e.TempDirTest):
 
     def q(self, module, sql, trace=None):
         return e.query('INCLUDE PERFETTO MODULE %s; %s' % (module, sql), trace or self.t)
-
-    def needs_ops(self):
-        if not ops_available():
-            self.skipTest('stdlib operators not registered')
 
     def test_overlap_count(self):
         # +1 at each start, -1 at each end, summed per point.
@@ -78,7 +74,6 @@ class StdlibIntervalsTest(e.TempDirTest):
         self.assertEqual(out, '"ts","dur","p"\n0,10,1\n15,0,1\n16,2,1\n40,6,1\n5,10,2\n')
 
     def test_interval_intersect(self):
-        self.needs_ops()
         # Meeting: same start, or each starts before the other ends.
         out = self.q('intervals.intersect', 'select ts, dur, id_0, id_1 from '
                      '_interval_intersect!((%s, %s), ())' % (A, B))
@@ -93,7 +88,6 @@ class StdlibIntervalsTest(e.TempDirTest):
         self.assertEqual(out, '"id","ts","dur"\n1,5,5\n2,5,10\n3,20,0\n4,30,5\n')
 
     def test_interval_intersect_negative_dur(self):
-        self.needs_ops()
         rc, _, err = e.run('-Q', 'INCLUDE PERFETTO MODULE intervals.intersect; select * from '
                            '_interval_intersect!((%s, %s), ())'
                            % (values(('id', 'ts', 'dur'), [(1, 0, -1)]), B), self.t)
@@ -102,7 +96,6 @@ class StdlibIntervalsTest(e.TempDirTest):
                       err)
 
     def test_self_intersect(self):
-        self.needs_ops()
         rows = values(('id', 'ts', 'dur'), [(1, 10, 20), (2, 20, 25), (3, 50, 5), (4, 50, 0),
                                             (5, 52, 1)])
         out = self.q('intervals.intersect',
@@ -113,7 +106,6 @@ class StdlibIntervalsTest(e.TempDirTest):
                          '55,0,8,3,1\n50,2,5,4,1\n53,2,7,5,1\n')
 
     def test_graph_search(self):
-        self.needs_ops()
         starts = values(('node_id',), [(1,), (7,), (3,)])
         out = self.q('graphs.search', 'select * from graph_reachable_dfs!(%s, %s)'
                      % (EDGES, starts))
@@ -136,7 +128,6 @@ class StdlibIntervalsTest(e.TempDirTest):
             self.assertEqual(out, '"node_id","parent_node_id"\n')
 
     def test_graph_weight_bounded_dfs(self):
-        self.needs_ops()
         edges = values(('source_node_id', 'dest_node_id', 'edge_weight'),
                        [(1, 2, 3), (1, 3, 1), (2, 4, 2), (3, 4, 5), (4, 5, 1), (3, 6, 2)])
         roots = values(('root_node_id', 'root_target_weight'), [(1, 5), (3, 2)])
@@ -163,7 +154,6 @@ class StdlibIntervalsTest(e.TempDirTest):
                          '3,"[NULL]"\n')
 
     def test_dominator_tree(self):
-        self.needs_ops()
         edges = values(('source_node_id', 'dest_node_id'),
                        [(1, 2), (1, 3), (2, 4), (3, 4), (4, 5), (3, 6), (6, 5), (5, 1)])
         out = self.q('graphs.dominator_tree',
@@ -179,7 +169,6 @@ class StdlibIntervalsTest(e.TempDirTest):
         self.assertEqual(out, '"node_id","dominator_node_id"\n')
 
     def test_tree_partition(self):
-        self.needs_ops()
         tree = values(('id', 'parent_id', 'group_key'),
                       [(1, 'NULL', 1), (2, 1, 1), (3, 2, 2), (4, 2, 2), (5, 3, 1), (6, 3, 3),
                        (7, 4, 2), (8, 4, 1)])
@@ -204,8 +193,6 @@ class StdlibIntervalsTest(e.TempDirTest):
                      'join machine m on m.id = o.group_name order by m.name, o.ts', z)
         self.assertEqual(out, '"ts","value","name"\n0,1,"A"\n5000,2,"A"\n10000,1,"A"\n'
                          '15000,0,"A"\n0,1,"B"\n10000,0,"B"\n')
-        if not ops_available():
-            return
         # intersecting the machines' slices per machine finds only a1 x a2
         out = self.q('intervals.intersect', 'select ts, dur, machine_id from '
                      '_interval_intersect!(((select s.id, s.ts, s.dur, t.machine_id from slice s '

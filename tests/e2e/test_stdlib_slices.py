@@ -1,6 +1,5 @@
 """End-to-end: the stdlib modules time.conversion, slices.* and
 counters.intervals on small generated traces, answers worked out by hand."""
-import functools
 import json
 import os
 import zipfile
@@ -67,13 +66,6 @@ def fnv(data):
     return h - 2 ** 64 if h >= 2 ** 63 else h
 
 
-@functools.lru_cache(maxsize=None)
-def ops_available():
-    """Whether the C stdlib operators are registered in this build."""
-    rc, _, _ = e.run('-Q', 'select __weft_rows_agg(1)')
-    return rc == 0
-
-
 class StdlibSlicesTest(e.TempDirTest):
     def trace(self, name, text):
         return e.write_temp(self.dir, name, text)
@@ -129,8 +121,6 @@ class StdlibSlicesTest(e.TempDirTest):
                          '4,10000\n5,20000\n6,-1\n')
 
     def test_stack_ids(self):
-        if not ops_available():  # HASH comes with the operators
-            self.skipTest('stdlib operators not registered')
         t = self.trace('t.json', json_trace(NESTED))
 
         def frame(cat, name):
@@ -151,14 +141,9 @@ class StdlibSlicesTest(e.TempDirTest):
             fnv(b'a'), fnv(b''), fnv((1).to_bytes(8, 'little')), fnv(b'ab')))
 
     def test_stack_functions(self):
-        if not ops_available():
-            self.skipTest('stdlib operators not registered')
         t = self.trace('t.json', json_trace(NESTED))
         rc, _, err = e.run('-Q', 'INCLUDE PERFETTO MODULE slices.stack; '
                            'select * from ancestor_slice_by_stack(0)', t)
-        if 'no such table: ancestor_slice_by_stack' in err:
-            self.skipTest('slices/stack.sql keeps the by_stack functions commented out '
-                          'until the operators are wired into the engine')
 
         def frame(cat, name):
             return str(fnv(('%s|%s' % (cat, name)).encode()))
@@ -207,8 +192,6 @@ class StdlibSlicesTest(e.TempDirTest):
                          '2,6,99994,1,0.000000,"[NULL]",0.000000\n')
 
     def test_cpu_time_and_time_in_state(self):
-        if not ops_available():
-            self.skipTest('stdlib operators not registered')
         t = self.trace('s.systrace', sched_trace(APP_RUNS + [(0, 10.0020, 10.0030, 'S')],
                                                  APP_MARKS))
         # draw [100, 1000) us runs in [100, 400) and [700, 1000): 600 us;
@@ -239,8 +222,6 @@ class StdlibSlicesTest(e.TempDirTest):
                          '2,"open","[NULL]","[NULL]"\n')
 
     def test_cpu_time_two_machines(self):
-        if not ops_available():
-            self.skipTest('stdlib operators not registered')
         # The same pid on two machines is two threads: each slice counts
         # only its own machine's scheduling.
         a = sched_trace([(0, 10.0, 10.0004, 'S')], [(10.0001, 'B|100|work'),

@@ -8,11 +8,7 @@ INCLUDE PERFETTO MODULE slices.with_context;
 -- For every finished thread slice (dur > 0, not on utid 0) that overlaps
 -- its thread's sched slices: the total time of the overlap. Columns: id,
 -- name, utid, thread_name, upid, process_name, cpu_time.
---
--- A plain view (Perfetto's is a table) while the C operators it needs are
--- not registered in every build: SQLite binds a plain view's names when it
--- is read, so the module still loads without them.
-CREATE VIEW thread_slice_cpu_time AS
+CREATE PERFETTO TABLE thread_slice_cpu_time AS
 WITH on_cpu AS (
   SELECT piece.id_0 AS id, sum(piece.dur) AS cpu_time
   FROM _interval_intersect!((

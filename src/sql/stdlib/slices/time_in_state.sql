@@ -8,9 +8,7 @@ INCLUDE PERFETTO MODULE slices.with_context;
 -- overlapped each (state, io_wait, blocked_function) of its thread's
 -- thread_state rows (those with dur > 0). Columns: id, name, utid,
 -- thread_name, upid, process_name, state, io_wait, blocked_function, dur.
---
--- A plain view (Perfetto's is a table), as thread_slice_cpu_time.
-CREATE VIEW thread_slice_time_in_state AS
+CREATE PERFETTO TABLE thread_slice_time_in_state AS
 WITH piece AS (
   SELECT ii.id_0 AS id, ii.id_1 AS state_id, ii.dur
   FROM _interval_intersect!((
