@@ -3,7 +3,8 @@
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libsqlite3-dev zlib1g-dev
-          libarchive-dev libdeflate-dev libedit-dev protobuf-compiler clang
+          libarchive-dev libdeflate-dev libedit-dev libpcre2-dev libiberty-dev
+          protobuf-compiler clang
           libclang-rt-14-dev python3 unzip valgrind chromium nodejs)
 missing=()
 for p in "${packages[@]}"; do

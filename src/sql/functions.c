@@ -1,5 +1,5 @@
 /* Scalar SQL functions that Perfetto's SQL offers. */
-#include "sql/sql.h"
+#include "sql/functions_prelude.h"
 
 /* Column positions in __intrinsic_args (see storage/schema.h). */
 static int functions_args_column(const storage_table *t, const char *name) {
@@ -45,36 +45,16 @@ static void functions_extract_arg(sqlite3_context *ctx, int argc,
   }
 }
 
-/* TO_REALTIME(ts) / TO_MONOTONIC(ts): a trace-time timestamp read on the
- * trace-time machine's REALTIME / MONOTONIC clock; NULL if not related. */
-static void functions_to_clock(sqlite3_context *ctx, uint64_t clock_id,
-                               sqlite3_value *arg) {
-  if (sqlite3_value_type(arg) != SQLITE_INTEGER) return;
-  int64_t out;
-  if (sql_engine_to_clock(sqlite3_user_data(ctx), clock_id, sqlite3_value_int64(arg),
-                          &out) == 0)
-    sqlite3_result_int64(ctx, out);
-}
-
-static void functions_to_realtime(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  (void)argc;
-  functions_to_clock(ctx, 1, argv[0]); /* BUILTIN_CLOCK_REALTIME */
-}
-
-static void functions_to_monotonic(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  (void)argc;
-  functions_to_clock(ctx, 3, argv[0]); /* BUILTIN_CLOCK_MONOTONIC */
-}
-
 int sql_functions_register(sqlite3 *db, sql_engine *e) {
   int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
   if (sqlite3_create_function(db, "extract_arg", 2, flags, e,
-                              functions_extract_arg, NULL, NULL) != SQLITE_OK ||
-      sqlite3_create_function(db, "to_realtime", 1, flags, e,
-                              functions_to_realtime, NULL, NULL) != SQLITE_OK ||
-      sqlite3_create_function(db, "to_monotonic", 1, flags, e,
-                              functions_to_monotonic, NULL, NULL) != SQLITE_OK)
+                              functions_extract_arg, NULL, NULL) != SQLITE_OK)
     return WEFT_ESQL;
   int rc = sql_metadata_functions_register(db, e);
-  return rc ? rc : sql_to_ftrace_register(db, e);
+  if (!rc) rc = sql_to_ftrace_register(db, e);
+  if (!rc) rc = sql_clock_functions_register(db, e);
+  if (!rc) rc = sql_regex_functions_register(db);
+  if (!rc) rc = sql_text_functions_register(db);
+  if (!rc) rc = sql_math_functions_register(db);
+  return rc;
 }
