@@ -1,0 +1,291 @@
+"""End-to-end: the functions and views of Perfetto's prelude (the modules
+every query sees without an INCLUDE), with answers worked out by hand on
+small traces."""
+import weft_e2e as e
+
+TRACE = ('[{"ph":"X","pid":1,"tid":2,"ts":1000,"dur":5,"name":"a"},'
+         '{"ph":"X","pid":1,"tid":2,"ts":3000,"dur":5,"name":"b"}]')
+
+# REALTIME (1) and MONOTONIC (3) against BOOTTIME (6, the trace clock).
+CLOCKS = '''
+packet { clock_snapshot {
+  clocks { clock_id: 1 timestamp: 1700000000123456789 }
+  clocks { clock_id: 3 timestamp: 100 }
+  clocks { clock_id: 6 timestamp: 1000 } } }
+packet { clock_snapshot {
+  clocks { clock_id: 1 timestamp: 1700000000123457289 }
+  clocks { clock_id: 3 timestamp: 2000 }
+  clocks { clock_id: 6 timestamp: 2000 } } }
+'''
+
+
+class PreludeTest(e.TempDirTest):
+    def trace(self):
+        return e.write_temp(self.dir, 't.json', TRACE)
+
+    def value(self, expr, trace=None):
+        """The one value `select expr` gives, as weft prints it."""
+        out = e.query('select %s as v' % expr, trace or self.trace())
+        self.assertTrue(out.startswith('"v"\n'), out)
+        return out[4:-1]
+
+    def values(self, *exprs):
+        sql = 'select ' + ', '.join('%s as v%d' % (x, i) for i, x in enumerate(exprs))
+        line = e.query(sql, self.trace()).split('\n')[1]
+        # Split on the commas between values, not those inside quotes.
+        return [('"%s"' % v if q else v) for v, q in self.split_csv(line)]
+
+    @staticmethod
+    def split_csv(line):
+        """(value, was quoted) for each value of a CSV line weft printed."""
+        out, i = [], 0
+        while i <= len(line):
+            if line[i:i + 1] == '"':
+                j = i + 1
+                while j < len(line) and not (line[j] == '"' and line[j + 1:j + 2] != '"'):
+                    j += 2 if line[j:j + 2] == '""' else 1
+                out.append((line[i + 1:j], True))
+                i = j + 2
+            else:
+                j = line.find(',', i)
+                j = len(line) if j < 0 else j
+                out.append((line[i:j], False))
+                i = j + 1
+        return out
+
+    def error(self, expr, trace=None):
+        rc, out, err = e.run('-Q', 'select %s' % expr, trace or self.trace())
+        self.assertEqual(rc, 1, out)
+        return err.strip().split('query failed: ', 1)[-1]
+
+
+class TraceBoundsTest(PreludeTest):
+    def test_bounds(self):
+        # JSON microseconds: the slices span 1000us .. 3005us.
+        self.assertEqual(self.values('trace_start()', 'trace_end()', 'trace_dur()'),
+                         ['1000000', '3005000', '2005000'])
+        self.assertIn('wrong number of arguments', self.error('trace_start(1)'))
+
+
+class RegexTest(PreludeTest):
+    def test_regexp_matches_anywhere(self):
+        self.assertEqual(self.values("regexp('a.c', 'xxabcxx')", "regexp('A', 'abc')",
+                                     "'abc' regexp 'b'", "'abc' regexp '^b'",
+                                     "regexp('', 'x')", "regexp(1, '1')", "regexp('a', 5)"),
+                         ['1', '0', '1', '0', '1', '1', '0'])
+
+    def test_regexp_nulls(self):
+        self.assertEqual(self.values("regexp(NULL, 'a')", "regexp('a', NULL)",
+                                     "NULL regexp 'a'", "regexp('a', 'A', NULL)"),
+                         ['"[NULL]"'] * 4)
+
+    def test_regexp_flags(self):
+        # i: caseless, c: case-sensitive, the last one wins; none: sensitive.
+        self.assertEqual(self.values("regexp('a', 'A', 'i')", "regexp('a', 'A', 'ic')",
+                                     "regexp('a', 'A', 'ci')", "regexp('a', 'A', '')"),
+                         ['1', '0', '1', '0'])
+        self.assertEqual(self.error("regexp('a', 'A', 'x')"), "regexp: unknown flag 'x'")
+        self.assertEqual(self.error("regexp('a', 'A', 5)"), "regexp: unknown flag '5'")
+
+    def test_re2_syntax(self):
+        # RE2's: Perl classes, (?i), POSIX classes, \pL, \Q..\E, octal;
+        # $ only at the very end; . not a newline; UTF-8 characters.
+        self.assertEqual(self.values(
+            r"regexp('\d+', 'a12')", "regexp('(?i)A', 'a')", r"regexp('\bfoo\b', 'a foo')",
+            "regexp('[[:alpha:]]+', 'ab')", r"regexp('\pL', 'é')", r"regexp('\Qa.b\E', 'a.b')",
+            r"regexp('\012', char(10))", "regexp('a$', 'a' || char(10))",
+            "regexp('a.b', 'a' || char(10) || 'b')", "regexp('^.$', 'é')",
+            "regexp('a+?', 'a')", "regexp('(?P<n>a)', 'a')", "regexp('x{,3}', 'x{,3}')"),
+            ['1', '1', '1', '1', '1', '1', '1', '0', '0', '1', '1', '1', '1'])
+
+    def test_re2_errors(self):
+        cases = {
+            '(': 'missing ): (',
+            'ab)c': 'unexpected ): ab)c',
+            '[a': 'missing ]: [a',
+            '[z-a]': 'invalid character class range: z-a',
+            'a**': 'bad repetition operator: **',
+            'a*+': 'bad repetition operator: *+',
+            'a+??': 'bad repetition operator: +??',
+            '*a': 'no argument for repetition operator: *',
+            'a|*': 'no argument for repetition operator: *',
+            'a{2,1}': 'invalid repetition size: {2,1}',
+            'x{1001}': 'invalid repetition size: {1001}',
+            '\\': 'trailing \\',
+            r'(a)\1': r'invalid escape sequence: \1',
+            r'\Z': r'invalid escape sequence: \Z',
+            r'\k<n>': r'invalid escape sequence: \k',
+            'a(?=b)': 'invalid perl operator: (?=',
+            'a(?<=b)': 'invalid perl operator: (?<',
+            '(?>a)': 'invalid perl operator: (?>',
+            '(?#c)': 'invalid perl operator: (?#',
+            '(?i': 'invalid perl operator: (?i',
+        }
+        for pattern, message in cases.items():
+            self.assertEqual(self.error("regexp('%s', 'a')" % pattern),
+                             'RE2 compile error: ' + message, pattern)
+        self.assertEqual(self.error("regexp_extract('a', '(')"), 'RE2 compile error: missing ): (')
+
+    def test_regexp_extract(self):
+        # The one group if it matched something, else the whole match.
+        self.assertEqual(self.values(
+            "regexp_extract('abc123', '[0-9]+')", "regexp_extract('abc123', '[a-z]([0-9])')",
+            "regexp_extract('ab', '(x)?b')", "regexp_extract('ab', '(?:a)(b)')",
+            "regexp_extract('xby', '(a)|b')", "regexp_extract(12, '2')"),
+            ['"123"', '"1"', '"b"', '"b"', '"b"', '"2"'])
+        self.assertEqual(self.values("regexp_extract('abc', 'x')", "regexp_extract(NULL, 'x')",
+                                     "regexp_extract('a', NULL)",
+                                     "regexp_extract('ab', '(a)(b)x')"), ['"[NULL]"'] * 4)
+        self.assertEqual(self.error("regexp_extract('ab', '(a)(b)')"),
+                         'REGEXP_EXTRACT: pattern has more than one group.')
+
+    def test_regexp_replace_simple(self):
+        self.assertEqual(self.values(
+            "regexp_replace_simple('aXbXc', 'X', '-')", "regexp_replace_simple(123, '2', 'x')",
+            "regexp_replace_simple('a', 'a', 5)", "regexp_replace_simple('a', 5, 'x')",
+            "regexp_replace_simple('abc', 'B', 'x')"),
+            ['"a-b-c"', '"1x3"', '"5"', '"a"', '"abc"'])
+        # Empty matches: not right after a match; one per character.
+        self.assertEqual(self.values(
+            "regexp_replace_simple('abc', '', '-')", "regexp_replace_simple('aaa', 'a*', '-')",
+            "regexp_replace_simple('baaac', 'a*', '-')", "regexp_replace_simple('hé', '', '-')"),
+            ['"-a-b-c-"', '"-"', '"-b-c-"', '"-h-é-"'])
+        # The replacement is rewritten: \N groups, \\ a backslash, any other
+        # backslash ends it; a group the pattern lacks changes nothing.
+        self.assertEqual(self.values(
+            r"regexp_replace_simple('abc', '(b)', '[\1]')", r"regexp_replace_simple('abcb', 'b', '\0\0')",
+            r"regexp_replace_simple('abc', 'b', '[\\]')", r"regexp_replace_simple('abc', 'b', '[\x]')",
+            r"regexp_replace_simple('abc', 'b', 'x\')", r"regexp_replace_simple('abc', '(b)', '[\2]')",
+            r"regexp_replace_simple('abc', '(x)?b', '[\1]')"),
+            ['"a[b]c"', '"abbcbb"', '"a[\\]c"', '"a[c"', '"axc"', '"abc"', '"a[]c"'])
+        self.assertEqual(self.values("regexp_replace_simple(NULL, 'X', '-')",
+                                     "regexp_replace_simple('a', NULL, '-')",
+                                     "regexp_replace_simple('a', 'X', NULL)"), ['"[NULL]"'] * 3)
+
+    def test_pattern_per_row(self):
+        # A pattern that changes from row to row is compiled for each.
+        out = e.query("select regexp(p, 'abc') as m from (select 'a' as p union all "
+                      "select 'x' union all select 'c$')", self.trace())
+        self.assertEqual(out, '"m"\n1\n0\n1\n')
+
+
+class TextTest(PreludeTest):
+    def test_reverse(self):
+        self.assertEqual(self.values("reverse('abc')", "reverse('')", "reverse(NULL)",
+                                     "hex(reverse('hé'))"),
+                         ['"cba"', '""', '"[NULL]"', '"A9C368"'])  # bytes, not characters
+        self.assertEqual(self.error('reverse(123)'), 'REVERSE: argument should be string')
+        self.assertEqual(self.error("reverse(x'61')"), 'REVERSE: argument should be string')
+
+    def test_base64_encode(self):
+        self.assertEqual(self.values("base64_encode(x'00ff10')", "base64_encode(x'61')",
+                                     "base64_encode(x'6162')", "base64_encode(x'')",
+                                     'base64_encode(NULL)'),
+                         ['"AP8Q"', '"YQ=="', '"YWI="', '""', '"[NULL]"'])
+        self.assertEqual(self.error("base64_encode('hi')"),
+                         'Base64Encode only supports bytes argument')
+
+    def test_base64_decode(self):
+        self.assertEqual(self.values(
+            "hex(base64_decode('AP8Q'))", "typeof(base64_decode('aGk='))",
+            "hex(base64_decode('aGk'))", "hex(base64_decode(x'6147733d'))",
+            "hex(base64_decode('aGk=aGk='))", "hex(base64_decode('-_8'))",
+            "length(base64_decode(''))", 'base64_decode(NULL)'),
+            ['"00FF10"', '"blob"', '"6869"', '"686B"', '"6869006869"', '"FBFF"', '0',
+             '"[NULL]"'])
+        for bad in ("'!!'", "'a'", "'aG k='"):
+            self.assertEqual(self.error('base64_decode(%s)' % bad), 'BASE64: Invalid input')
+        self.assertEqual(self.error('base64_decode(12)'),
+                         'BASE64: argument must be string or blob')
+
+    def test_unhex(self):
+        self.assertEqual(self.values(
+            "unhex('41')", "unhex('0x41')", "unhex('0X41')", "unhex(' 41' || char(10))",
+            "unhex('-41')", "unhex('+41')", "unhex('0x-41')", "unhex('aBc')",
+            "unhex('7fffffffffffffff')", "unhex('-8000000000000000')", 'unhex(NULL)'),
+            ['65', '65', '65', '65', '-65', '65', '-65', '2748', '9223372036854775807',
+             '-9223372036854775808', '"[NULL]"'])
+        self.assertEqual(self.error("unhex('  ')"), 'UNHEX: input is empty or only whitespace')
+        self.assertEqual(self.error("unhex('0x')"), 'UNHEX: hex string is empty after prefix')
+        self.assertEqual(self.error('unhex(65)'), 'UNHEX: argument must be text')
+        for bad in ('zz', 'ffffffffffffffff', '-0x41', '4 1', '--41', '0x0x41'):
+            self.assertEqual(self.error("unhex('%s')" % bad),
+                             'UNHEX: invalid or out of range hex string', bad)
+
+    def test_demangle(self):
+        self.assertEqual(self.values(
+            "demangle('_ZN3foo3barEv')", "demangle('_ZNSt6vectorIiSaIiEE9push_backERKi')",
+            "demangle('_Z1fIJidEEvDpT_')", "demangle('_ZN3FooC1Ev.cold')", "demangle('Pi')",
+            "demangle('_ZTV1A')"),
+            ['"foo::bar()"', '"std::vector<int, std::allocator<int> >::push_back(int const&)"',
+             '"void f<int, double>(int, double)"', '"Foo::Foo() [clone .cold]"', '"int*"',
+             '"vtable for A"'])
+        self.assertEqual(self.values("demangle('main')", "demangle('_ZN')", "demangle('')",
+                                     'demangle(NULL)'), ['"[NULL]"'] * 4)
+        self.assertEqual(self.error('demangle(1)'), 'Unsupported type of arg passed to DEMANGLE')
+
+
+class MathTest(PreludeTest):
+    def test_ln_exp_sqrt(self):
+        self.assertEqual(self.values('ln(1)', "ln('2')", 'exp(0)', 'sqrt(4)', 'sqrt(2)',
+                                     'exp(1000)', 'typeof(sqrt(4))'),
+                         ['0.000000', '0.693147', '1.000000', '2.000000', '1.414214', 'inf',
+                          '"real"'])
+        # NULL for ln of x <= 0, sqrt of a negative, non-numbers and NULL.
+        self.assertEqual(self.values('ln(0)', 'ln(-1)', 'sqrt(-1)', "ln('abc')",
+                                     "sqrt(x'01')", "exp('a')", 'exp(NULL)'),
+                         ['"[NULL]"'] * 7)
+
+    def test_to_timecode(self):
+        self.assertEqual(self.values('to_timecode(0)', 'to_timecode(1234567890123)',
+                                     'to_timecode(360000000000005)', 'to_timecode(-5)',
+                                     'to_timecode(NULL)'),
+                         ['"00:00:00 000 000 000"', '"00:20:34 567 890 123"',
+                          '"100:00:00 000 000 005"', '"00:00:00 000 000 -05"', '"[NULL]"'])
+        self.assertEqual(self.error("to_timecode('12')"),
+                         'TO_TIMECODE: first argument should be timestamp')
+
+
+class ClockTest(PreludeTest):
+    def clock_trace(self, text=CLOCKS):
+        return e.textproto_trace(self.dir, 'clocks.pb', text)
+
+    def test_conversions(self):
+        t = self.clock_trace()
+        out = e.query('select to_realtime(500) a, to_realtime(1000) b, to_realtime(1500) c, '
+                      'to_realtime(2500) d, to_monotonic(1500) m, to_monotonic(NULL) n', t)
+        # Before the first snapshot: its value; between: the earlier one's
+        # plus the time since, capped by the later one's; after: the last's.
+        self.assertEqual(out, '"a","b","c","d","m","n"\n1700000000123456789,'
+                              '1700000000123456789,1700000000123457289,1700000000123457789,'
+                              '600,"[NULL]"\n')
+        self.assertEqual(self.value('abs_time_str(1500)', t), '"2023-11-14T22:13:20.123457289"')
+        self.assertEqual(self.error("to_realtime('1')", t),
+                         'TO_REALTIME: first argument should be timestamp')
+        self.assertEqual(self.error('to_monotonic(1.5)', t),
+                         'TO_MONOTONIC: first argument should be timestamp')
+        self.assertEqual(self.error("abs_time_str('1')", t),
+                         'ABS_TIME_STR: first argument should be timestamp')
+
+    def test_monotonic_capped_by_the_next_snapshot(self):
+        t = self.clock_trace(CLOCKS.replace('timestamp: 2000 }\n  clocks { clock_id: 6',
+                                            'timestamp: 300 }\n  clocks { clock_id: 6'))
+        self.assertEqual(self.value('to_monotonic(1500)', t), '300')
+
+    def test_no_clock(self):
+        self.assertEqual(self.values('to_realtime(5)', 'to_monotonic(5)', 'abs_time_str(5)'),
+                         ['"[NULL]"'] * 3)
+
+    def test_other_machines_snapshots_left_out(self):
+        # A snapshot from machine 7 (a VM) between the host's two.
+        vm = ('packet { machine_id: 7 clock_snapshot { '
+              'clocks { clock_id: 1 timestamp: 900000 } '
+              'clocks { clock_id: 6 timestamp: 1500 } } }\n')
+        t = self.clock_trace(CLOCKS + vm)
+        # Only the host's snapshots: the last one's value plus the time since.
+        self.assertEqual(self.value('to_realtime(1000000000)', t),
+                         str(1700000000123457289 + 1000000000 - 2000))
+
+
+if __name__ == '__main__':
+    e.main()
