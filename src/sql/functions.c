@@ -7,16 +7,25 @@ static int functions_args_column(const storage_table *t, const char *name) {
 }
 
 /* EXTRACT_ARG(arg_set_id, key): the typed value of `key` in the arg set, or
- * NULL. arg_set_id is sorted in the args table: binary search, then scan the
+ * NULL (also for a NULL set); a set id that is not an integer, or a key
+ * that is not text, is an error. arg_set_id is sorted in the args table: binary search, then scan the
  * set's rows. */
 static void functions_extract_arg(sqlite3_context *ctx, int argc,
                                   sqlite3_value **argv) {
   (void)argc;
   sql_engine *e = sqlite3_user_data(ctx);
-  storage_table *t = sql_engine_find_table(e, "__intrinsic_args");
-  if (!t || sqlite3_value_type(argv[0]) != SQLITE_INTEGER ||
-      sqlite3_value_type(argv[1]) != SQLITE_TEXT)
+  int set_type = sqlite3_value_type(argv[0]);
+  if (set_type == SQLITE_NULL) return;
+  if (set_type != SQLITE_INTEGER) {
+    sqlite3_result_error(ctx, "EXTRACT_ARG: 1st argument should be arg set id", -1);
     return;
+  }
+  if (sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
+    sqlite3_result_error(ctx, "EXTRACT_ARG: 2nd argument should be key", -1);
+    return;
+  }
+  storage_table *t = sql_engine_find_table(e, "__intrinsic_args");
+  if (!t) return;
   base_string_pool *strings = sql_engine_strings(e);
   string_id key = base_string_pool_find(
       strings, (const char *)sqlite3_value_text(argv[1]),

@@ -287,5 +287,23 @@ class ClockTest(PreludeTest):
                          str(1700000000123457289 + 1000000000 - 2000))
 
 
+class ExtractArgTest(PreludeTest):
+    def test_types_and_errors(self):
+        t = e.write_temp(self.dir, 'a.json', '[{"ph":"X","name":"a","ts":1,"dur":1,"pid":1,'
+                         '"tid":2,"args":{"i":5,"s":"x","f":1.5}}]')
+        out = e.query("select extract_arg(arg_set_id, 'args.i') i, extract_arg(arg_set_id, "
+                      "'args.s') s, extract_arg(arg_set_id, 'args.f') f, extract_arg("
+                      "arg_set_id, 'args.z') z, extract_arg(NULL, 'args.i') n, "
+                      "extract_arg(NULL, 1) m from slice", t)
+        self.assertEqual(out, '"i","s","f","z","n","m"\n5,"x",1.500000,"[NULL]","[NULL]",'
+                              '"[NULL]"\n')
+        for bad in ("'0', 'k'", "1.5, 'k'", "x'00', NULL"):
+            self.assertEqual(self.error('extract_arg(%s)' % bad),
+                             'EXTRACT_ARG: 1st argument should be arg set id')
+        for bad in ('0, NULL', '0, 1', "0, x'61'"):
+            self.assertEqual(self.error('extract_arg(%s)' % bad),
+                             'EXTRACT_ARG: 2nd argument should be key')
+
+
 if __name__ == '__main__':
     e.main()
