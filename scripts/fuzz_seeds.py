@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, 'tests', 'e2e'))
 from weft_e2e import pb_bytes, pb_int, pb_packet  # noqa: E402 (the tests' protobuf writer)
 
 TARGETS = ['fuzz_proto', 'fuzz_json', 'fuzz_manifest', 'fuzz_archive',
-           'fuzz_systrace', 'fuzz_pipeline']
+           'fuzz_systrace', 'fuzz_pipeline', 'fuzz_psql']
 MARKER = b'\nWEFTFILE\n'  # fuzz_pipeline's file separator
 MAX_SEED = 256 << 10
 
@@ -301,6 +301,29 @@ def conformance_seeds(directory):
     return out
 
 
+def psql_seeds():
+    """PerfettoSQL statements of every kind, and the stdlib's modules."""
+    seeds = [
+        b'CREATE PERFETTO FUNCTION f(x LONG) RETURNS LONG AS SELECT $x + 1; SELECT f(2);',
+        b'CREATE PERFETTO FUNCTION t(n LONG) RETURNS TABLE(v LONG) AS SELECT $n AS v;'
+        b' SELECT * FROM t(3);',
+        b'CREATE PERFETTO MACRO m(a Expr, t TableOrSubquery) RETURNS TableOrSubquery AS'
+        b' (SELECT $a AS v FROM $t); SELECT * FROM m!(1, (SELECT 2));',
+        b'CREATE PERFETTO TABLE t(a LONG) AS SELECT 1 AS a; CREATE PERFETTO INDEX i ON t(a);'
+        b' DROP PERFETTO INDEX i ON t; SELECT * FROM t WHERE a > 0;',
+        b'CREATE OR REPLACE PERFETTO VIEW v(a STRING) AS SELECT \'x\' AS a; SELECT * FROM v;',
+        b'INCLUDE PERFETTO MODULE *; SELECT cast_int!(1.5);',
+        b'CREATE TRIGGER tr AFTER INSERT ON x BEGIN SELECT 1; END; SELECT 1;',
+    ]
+    stdlib = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'src', 'sql',
+                          'stdlib')
+    for root, _, files in os.walk(stdlib):
+        for name in files:
+            with open(os.path.join(root, name), 'rb') as f:
+                seeds.append(f.read())
+    return seeds
+
+
 def write(directory, seeds):
     os.makedirs(directory, exist_ok=True)
     for s in seeds:
@@ -326,6 +349,7 @@ def main():
         'fuzz_archive': archives,
         'fuzz_systrace': SYSTRACE,
         'fuzz_pipeline': pipeline_seeds(protos, jsons, archives),
+        'fuzz_psql': psql_seeds(),
     }
     if args.conformance and os.path.isdir(args.conformance):
         for target, extra in conformance_seeds(args.conformance).items():

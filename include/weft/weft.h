@@ -103,8 +103,14 @@ typedef struct weft_query_callbacks {
   void *user;
 } weft_query_callbacks;
 
-/* Runs every statement of `sql` in order. */
+/* Runs every statement of `sql` in order. A failing statement's error
+ * (weft_errmsg) is a traceback in Perfetto's form: the source, line and
+ * column of the statement, the statement with a caret, then the message. */
 int weft_query(weft *w, const char *sql, const weft_query_callbacks *cb);
+/* The same, naming the text `source` (say, a file's path) in the
+ * traceback; weft_query names it "stdin". */
+int weft_query_source(weft *w, const char *source, const char *sql,
+                      const weft_query_callbacks *cb);
 
 /* Load statistics for progress and --perf-file. weft_get_progress may be
  * called from another thread while this instance loads (the counters are

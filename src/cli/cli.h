@@ -11,9 +11,12 @@
 #include "weft/weft.h"
 
 /* Runs `sql` printing every result set in trace_processor_shell's format. */
-int cli_run_query_csv(weft *w, const char *sql, FILE *out);
+int cli_run_query_csv(weft *w, const char *source, const char *sql, FILE *out);
 /* Runs `sql` printing aligned tables (for people). */
-int cli_run_query_table(weft *w, const char *sql, FILE *out);
+int cli_run_query_table(weft *w, const char *source, const char *sql, FILE *out);
+/* The whole of file `path` ("-": standard input) as a NUL-terminated
+ * string to free(), or NULL with errno set. */
+char *cli_read_text(const char *path);
 /* The interactive shell; returns the process exit status. */
 int cli_shell(weft *w);
 

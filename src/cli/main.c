@@ -38,7 +38,8 @@ static void cli_usage(FILE *out) {
       "Loads one or more trace files (merged onto one timeline) and runs SQL;\n"
       "`weft merge` writes them as one archive with a perfetto_manifest.json.\n"
       "\n"
-      "  -q, --query-file FILE    run the SQL in FILE, print results as CSV, exit\n"
+      "  -q, --query-file FILE    run the SQL in FILE (- for standard input), print\n"
+      "                           results as CSV, exit\n"
       "  -Q, --query-string SQL   run SQL, print results as CSV, exit\n"
       "                           (without -q/-Q: an interactive SQL shell)\n"
       "      --perf-file FILE     write load and query times (ns) to FILE\n"
@@ -221,8 +222,8 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
   return 0;
 }
 
-static char *cli_read_file(const char *path) {
-  FILE *f = fopen(path, "rb");
+char *cli_read_text(const char *path) {
+  FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
   if (!f) return NULL;
   size_t cap = 4096, len = 0;
   char *buf = malloc(cap);
@@ -240,7 +241,7 @@ static char *cli_read_file(const char *path) {
       cap *= 2;
     }
   }
-  fclose(f);
+  if (f != stdin) fclose(f);
   if (buf) buf[len] = '\0';
   return buf;
 }
@@ -283,7 +284,7 @@ static void cli_print_error_stats(weft *w) {
 static int cli_run(weft *w, const cli_args *a, int64_t *query_ns) {
   char *sql = NULL;
   if (a->query_file) {
-    sql = cli_read_file(a->query_file);
+    sql = cli_read_text(a->query_file);
     if (!sql) {
       fprintf(stderr, "weft: %s: cannot read query file: %s\n", a->query_file,
               strerror(errno));
@@ -292,7 +293,10 @@ static int cli_run(weft *w, const cli_args *a, int64_t *query_ns) {
   }
   const char *text = sql ? sql : a->query_string;
   int64_t start = cli_now_ns();
-  int rc = cli_run_query_csv(w, text, stdout);
+  const char *source = !a->query_file ? "stdin"
+                       : strcmp(a->query_file, "-") == 0 ? "stdin"
+                                                          : a->query_file;
+  int rc = cli_run_query_csv(w, source, text, stdout);
   *query_ns = cli_now_ns() - start;
   free(sql);
   fflush(stdout);

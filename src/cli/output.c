@@ -51,10 +51,10 @@ static int csv_on_row(void *user, int statement, int n, const weft_cell *cells) 
   return 0;
 }
 
-int cli_run_query_csv(weft *w, const char *sql, FILE *out) {
+int cli_run_query_csv(weft *w, const char *source, const char *sql, FILE *out) {
   csv_printer p = {out, 0};
   weft_query_callbacks cb = {csv_on_columns, csv_on_row, &p};
-  return weft_query(w, sql, &cb);
+  return weft_query_source(w, source, sql, &cb);
 }
 
 /* ---- aligned tables ----
@@ -138,11 +138,11 @@ static int table_on_row(void *user, int statement, int n, const weft_cell *cells
   return 0;
 }
 
-int cli_run_query_table(weft *w, const char *sql, FILE *out) {
+int cli_run_query_table(weft *w, const char *source, const char *sql, FILE *out) {
   table_printer p = {0};
   p.out = out;
   weft_query_callbacks cb = {table_on_columns, table_on_row, &p};
-  int rc = weft_query(w, sql, &cb);
+  int rc = weft_query_source(w, source, sql, &cb);
   table_flush(&p);
   return rc;
 }

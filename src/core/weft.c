@@ -312,13 +312,18 @@ int weft_load_finish(weft *w) {
 }
 
 int weft_query(weft *w, const char *sql, const weft_query_callbacks *cb) {
-  if (!w || !sql) return WEFT_EINVAL;
+  return weft_query_source(w, "stdin", sql, cb);
+}
+
+int weft_query_source(weft *w, const char *source, const char *sql,
+                      const weft_query_callbacks *cb) {
+  if (!w || !sql || !source) return WEFT_EINVAL;
   if (w->state != WEFT_STATE_READY) {
     int rc = weft_load_finish(w);
     if (rc) return rc;
   }
   base_error_clear(&w->error);
-  return sql_engine_execute(w->sql, sql, cb, &w->error);
+  return sql_engine_execute_source(w->sql, source, sql, cb, &w->error);
 }
 
 /* Each counter is read atomically: the loading thread updates them while

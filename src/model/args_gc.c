@@ -52,38 +52,18 @@ static int model_args_some_unused(const model_arg_bits *b) {
   return 0;
 }
 
-/* Appends row `row` of `from` to `to` (same schema). */
-static int model_copy_row(const storage_table *from, storage_table *to, size_t row) {
-  uint32_t out;
-  int rc = storage_table_append(to, &out);
-  for (size_t c = 0; !rc && c < from->column_count; c++) {
-    if (storage_is_null(from, c, row)) continue;
-    switch (from->defs[c].type) {
-      case STORAGE_I64: rc = storage_set_i64(to, c, out, storage_get_i64(from, c, row)); break;
-      case STORAGE_F64: rc = storage_set_f64(to, c, out, storage_get_f64(from, c, row)); break;
-      case STORAGE_STR: rc = storage_set_str(to, c, out, storage_get_str(from, c, row)); break;
-      default: break;
-    }
-  }
-  return rc;
-}
-
-/* Rewrites the args table without the rows of unused candidate sets. */
+/* Removes the args rows of unused candidate sets, in place. */
 static int model_args_drop_unused(trace_context *ctx, const model_arg_bits *b) {
-  storage_table *args = ctx_table(ctx, TABLE_ARGS), kept;
-  int rc = storage_table_init(&kept, args->name, args->defs, args->column_count);
-  if (!rc) rc = storage_table_reserve(&kept, args->row_count);
-  for (size_t row = 0; !rc && row < args->row_count; row++) {
+  storage_table *args = ctx_table(ctx, TABLE_ARGS);
+  uint64_t *keep = base_calloc((args->row_count + 63) / 64 + 1, sizeof *keep);
+  if (!keep) return WEFT_ENOMEM;
+  for (size_t row = 0; row < args->row_count; row++) {
     int64_t set = storage_get_i64(args, ARGS_arg_set_id, row);
     if (!model_bit(b->candidate, b, set) || model_bit(b->used, b, set))
-      rc = model_copy_row(args, &kept, row);
+      keep[row / 64] |= UINT64_C(1) << (row % 64);
   }
-  if (rc) {
-    storage_table_free(&kept);
-    return rc;
-  }
-  storage_table_free(args);
-  *args = kept;
+  storage_table_keep_rows(args, keep);
+  base_free(keep);
   return WEFT_OK;
 }
 

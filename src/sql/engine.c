@@ -1,12 +1,11 @@
-/* The SQL engine: database setup and statement-by-statement execution,
- * including Perfetto's `INCLUDE PERFETTO MODULE` statement. */
-#include <ctype.h>
-
-#include "sql/sql.h"
+/* The SQL engine: database setup, and the execution of one SQLite
+ * statement; PerfettoSQL's statements are psql's (psql.h). */
+#include "sql/psql.h"
 
 struct sql_engine {
   sqlite3 *db;
   sql_views views; /* created on first use */
+  psql psql;       /* what PerfettoSQL statements defined */
   sql_vtab_aux *aux; /* one per table, referenced by SQLite */
   size_t aux_count;
   sql_scan_stats stats;
@@ -41,7 +40,7 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
   }
   e->aux_count = table_count;
   for (size_t i = 0; i < table_count; i++) {
-    e->aux[i] = (sql_vtab_aux){tables[i], strings, &e->stats, NULL, NULL};
+    e->aux[i] = (sql_vtab_aux){.table = tables[i], .strings = strings, .stats = &e->stats};
     if (sql_vtab_register(e->db, &e->aux[i]) != WEFT_OK) {
       base_error_set(err, WEFT_ESQL, "cannot register table %s: %s",
                      tables[i]->name, sqlite3_errmsg(e->db));
@@ -51,6 +50,8 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
   }
   int rc = sql_functions_register(e->db, e);
   if (rc == WEFT_OK) rc = sql_views_init(&e->views, e->db, err);
+  if (rc == WEFT_OK) rc = psql_init(&e->psql, e, e->db);
+  if (rc == WEFT_OK) rc = psql_run_prelude(&e->psql, err);
   if (rc != WEFT_OK) {
     if (!err || !err->message[0])
       base_error_set(err, rc, "cannot set up SQL: %s", sqlite3_errmsg(e->db));
@@ -63,6 +64,7 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
 
 void sql_engine_close(sql_engine *e) {
   if (!e) return;
+  psql_free(&e->psql);
   sqlite3_close(e->db);
   base_free(e->aux);
   base_free(e);
@@ -92,53 +94,12 @@ base_string_pool *sql_engine_strings(sql_engine *e) {
 }
 sqlite3 *sql_engine_db(sql_engine *e) { return e->db; }
 
-/* Skips whitespace and SQL comments. */
-static const char *sql_skip_space(const char *p) {
-  for (;;) {
-    while (isspace((unsigned char)*p)) p++;
-    if (p[0] == '-' && p[1] == '-') {
-      while (*p && *p != '\n') p++;
-    } else if (p[0] == '/' && p[1] == '*') {
-      const char *end = strstr(p + 2, "*/");
-      p = end ? end + 2 : p + strlen(p);
-    } else {
-      return p;
-    }
-  }
+int sql_views_ensure_engine(sql_engine *e, const char *sql, base_error *err) {
+  return sql_views_ensure(&e->views, sql, err);
 }
 
-static int sql_match_word(const char **pp, const char *word) {
-  const char *p = sql_skip_space(*pp);
-  size_t n = strlen(word);
-  if (strncasecmp(p, word, n) != 0 || isalnum((unsigned char)p[n]) ||
-      p[n] == '_')
-    return 0;
-  *pp = p + n;
-  return 1;
-}
-
-/* If `p` starts an INCLUDE PERFETTO MODULE statement, runs it and returns
- * the rest of the SQL in *rest; returns 1 if handled, 0 if not, <0 error. */
-static int sql_try_include(sql_engine *e, const char *p, const char **rest,
-                           base_error *err) {
-  const char *q = p;
-  if (!sql_match_word(&q, "INCLUDE") || !sql_match_word(&q, "PERFETTO") ||
-      !sql_match_word(&q, "MODULE"))
-    return 0;
-  q = sql_skip_space(q);
-  const char *start = q;
-  while (isalnum((unsigned char)*q) || *q == '_' || *q == '.' || *q == '*') q++;
-  char name[256];
-  size_t len = (size_t)(q - start);
-  if (len == 0 || len >= sizeof name)
-    return base_error_set(err, WEFT_ESQL, "INCLUDE PERFETTO MODULE: bad module name");
-  memcpy(name, start, len);
-  name[len] = '\0';
-  q = sql_skip_space(q);
-  if (*q == ';') q++;
-  *rest = q;
-  int rc = sql_module_include(&e->views, name, err);
-  return rc < 0 ? rc : 1;
+int sql_legacy_module_include(sql_engine *e, const char *name, base_error *err) {
+  return sql_module_include(&e->views, name, err);
 }
 
 static int sql_report_columns(sqlite3_stmt *stmt, int statement,
@@ -198,7 +159,7 @@ static int sql_engine_status(sql_engine *e) {
   return sqlite3_errcode(e->db) == SQLITE_NOMEM ? WEFT_ENOMEM : WEFT_ESQL;
 }
 
-static int sql_run_statement(sql_engine *e, sqlite3_stmt *stmt, int statement,
+int sql_engine_run_statement(sql_engine *e, sqlite3_stmt *stmt, int statement,
                              const weft_query_callbacks *cb, base_error *err) {
   int has_columns = sqlite3_column_count(stmt) > 0;
   int rc = WEFT_OK;
@@ -218,29 +179,11 @@ static int sql_run_statement(sql_engine *e, sqlite3_stmt *stmt, int statement,
 
 int sql_engine_execute(sql_engine *e, const char *sql,
                        const weft_query_callbacks *cb, base_error *err) {
-  const char *p = sql;
-  int statement = 0;
-  int vrc = sql_views_ensure(&e->views, sql, err);
-  if (vrc) return vrc;
-  for (;;) {
-    p = sql_skip_space(p);
-    if (!*p) return WEFT_OK;
-    const char *rest = NULL;
-    int inc = sql_try_include(e, p, &rest, err);
-    if (inc < 0) return inc;
-    if (inc == 1) {
-      p = rest;
-      continue;
-    }
-    sqlite3_stmt *stmt = NULL;
-    if (sqlite3_prepare_v2(e->db, p, -1, &stmt, &rest) != SQLITE_OK)
-      return base_error_set(err, sql_engine_status(e), "%s", sqlite3_errmsg(e->db));
-    p = rest;
-    if (!stmt) continue; /* only whitespace or a comment */
-    int has_columns = sqlite3_column_count(stmt) > 0;
-    int rc = sql_run_statement(e, stmt, statement, cb, err);
-    sqlite3_finalize(stmt);
-    if (rc) return rc;
-    if (has_columns) statement++;
-  }
+  return sql_engine_execute_source(e, "stdin", sql, cb, err);
+}
+
+int sql_engine_execute_source(sql_engine *e, const char *source, const char *sql,
+                              const weft_query_callbacks *cb, base_error *err) {
+  int rc = sql_views_ensure(&e->views, sql, err);
+  return rc ? rc : psql_execute(&e->psql, source, sql, cb, err);
 }

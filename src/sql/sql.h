@@ -20,12 +20,39 @@ typedef struct sql_scan_stats {
 /* Fills a table on demand; 0 or a WEFT_E* code. */
 typedef int (*sql_table_fill_fn)(void *user);
 
+/* An index of a storage table (CREATE PERFETTO INDEX): its row ids ordered
+ * by some columns, NULLs first, numbers by value, strings by their bytes.
+ * The virtual table narrows constraints on a prefix of the columns by
+ * binary search over `order` (equalities on the leading columns, then a
+ * range on the next). Valid while the table does not change. */
+#define SQL_INDEX_MAX_COLUMNS 8
+typedef struct sql_vtab_index {
+  char *name;
+  int columns[SQL_INDEX_MAX_COLUMNS];
+  size_t column_count;
+  uint32_t *order; /* row_count row ids */
+} sql_vtab_index;
+
+/* Builds ix->order for ix->columns over `t`; WEFT_ENOMEM on failure. */
+int sql_vtab_index_build(sql_vtab_index *ix, const storage_table *t,
+                         const base_string_pool *strings);
+void sql_vtab_index_free(sql_vtab_index *ix);
+/* Narrows [*lo, *hi), positions of ix->order whose first `column` index
+ * columns are equal, to those whose index column `column` satisfies
+ * `op value` (op: 0 =, 1 <, 2 <=, 3 >, 4 >=). Values it cannot compare
+ * exactly leave the range as it is: the caller re-checks every row. */
+void sql_vtab_index_narrow(const sql_vtab_index *ix, const storage_table *t,
+                           const base_string_pool *strings, size_t column, int op,
+                           sqlite3_value *value, size_t *lo, size_t *hi);
+
 typedef struct sql_vtab_aux {
   storage_table *table;
   base_string_pool *strings;
   sql_scan_stats *stats;
   sql_table_fill_fn fill; /* run before the table is first read, or NULL */
   void *fill_user;
+  const sql_vtab_index *indexes; /* NULL for the trace's own tables */
+  size_t index_count;
 } sql_vtab_aux;
 
 typedef struct sql_engine sql_engine;
@@ -38,6 +65,10 @@ void sql_engine_close(sql_engine *e);
 /* Runs every statement in `sql`; see weft_query for the callbacks. */
 int sql_engine_execute(sql_engine *e, const char *sql,
                        const weft_query_callbacks *cb, base_error *err);
+/* The same, naming the text `source` in error tracebacks (a file's path;
+ * "stdin" for sql_engine_execute). */
+int sql_engine_execute_source(sql_engine *e, const char *source, const char *sql,
+                              const weft_query_callbacks *cb, base_error *err);
 sql_scan_stats *sql_engine_scan_stats(sql_engine *e);
 sqlite3 *sql_engine_db(sql_engine *e);
 

@@ -7,7 +7,9 @@
  * row. No constraint is omitted: SQLite re-checks every one, so the narrowing
  * only has to keep a superset of the answer (this keeps type-affinity rules
  * SQLite's own). ORDER BY on the id or a sorted column, ascending, is reported
- * as consumed so SQLite skips its sort. */
+ * as consumed so SQLite skips its sort. A table with indexes (sql.h) is read
+ * through the one whose leading columns the constraints cover best: rows
+ * then come in that index's order. */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@ typedef struct vtab_table {
   storage_table *table;    /* the served table; owned by the engine */
   base_string_pool *strings;
   sql_scan_stats *stats;   /* rows visited, for benchmarks; may be NULL */
+  const sql_vtab_aux *aux; /* its current indexes */
 } vtab_table;
 
 typedef struct vtab_filter {
@@ -35,7 +38,10 @@ typedef struct vtab_filter {
 typedef struct vtab_cursor {
   sqlite3_vtab_cursor base; /* must be first */
   size_t row;               /* current row */
-  size_t end;               /* one past the last candidate row */
+  size_t end;               /* one past the last candidate row (or position) */
+  const uint32_t *order;    /* an index's rows: row = order[pos]; or NULL */
+  size_t pos;               /* with an index: the current position */
+  size_t row_lo, row_hi;    /* with an index: the rows other constraints allow */
   vtab_filter filters[16];  /* per-row checks (non-range constraints) */
   int filter_count;
 } vtab_cursor;
@@ -84,6 +90,7 @@ static int vtab_connect(sqlite3 *db, void *aux, int argc,
   vt->table = a->table;
   vt->strings = a->strings;
   vt->stats = a->stats;
+  vt->aux = a;
   *out = &vt->base;
   return SQLITE_OK;
 }
@@ -113,6 +120,45 @@ static int vtab_column_is_ordered(const storage_table *t, int col) {
           t->defs[col].type == STORAGE_F64);
 }
 
+static int vtab_index_has_column(const sql_vtab_aux *a, int col) {
+  for (size_t k = 0; k < a->index_count; k++)
+    for (size_t c = 0; c < a->indexes[k].column_count; c++)
+      if (a->indexes[k].columns[c] == col) return 1;
+  return 0;
+}
+
+/* How many leading columns of index `ix` the usable constraints cover
+ * (equalities, then one range), as a score; 0 if none. */
+static int vtab_index_score(const sql_vtab_index *ix, const sqlite3_index_info *info) {
+  int score = 0;
+  for (size_t c = 0; c < ix->column_count; c++) {
+    int eq = 0, range = 0;
+    for (int i = 0; i < info->nConstraint; i++) {
+      const struct sqlite3_index_constraint *k = &info->aConstraint[i];
+      int op = vtab_op_from_sqlite(k->op);
+      if (!k->usable || op < 0 || k->iColumn != ix->columns[c]) continue;
+      if (op == OP_EQ) eq = 1;
+      else range = 1;
+    }
+    if (eq) score += 2;
+    else return score + range;
+  }
+  return score;
+}
+
+/* The index to read through (its number + 1), or 0. */
+static int vtab_choose_index(const sql_vtab_aux *a, const sqlite3_index_info *info) {
+  int best = 0, best_score = 0;
+  for (size_t k = 0; k < a->index_count; k++) {
+    int score = vtab_index_score(&a->indexes[k], info);
+    if (score > best_score) {
+      best_score = score;
+      best = (int)k + 1;
+    }
+  }
+  return best;
+}
+
 /* xBestIndex: choose the usable constraints and estimate the cost. */
 static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   vtab_table *vt = (vtab_table *)base;
@@ -129,8 +175,9 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     if (col >= (int)t->column_count) continue;
     int ordered = vtab_column_is_ordered(t, col);
     int is_id = col < 0 || t->defs[col].type == STORAGE_ID;
-    if (!ordered && op != OP_EQ) continue;
-    if (col >= 0 && t->defs[col].type == STORAGE_F64 && !ordered) continue;
+    int indexed = col >= 0 && vtab_index_has_column(vt->aux, col);
+    if (!ordered && !indexed && op != OP_EQ) continue;
+    if (col >= 0 && t->defs[col].type == STORAGE_F64 && !ordered && !indexed) continue;
     info->aConstraintUsage[i].argvIndex = ++argc;
     info->aConstraintUsage[i].omit = 0;
     plan_len += (size_t)snprintf(plan + plan_len, sizeof plan - plan_len,
@@ -144,6 +191,9 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
       rows = rows / 3 + 1;
     }
   }
+  int index = unique ? 0 : vtab_choose_index(vt->aux, info);
+  if (index) rows = rows / 100 + 1;
+  info->idxNum = index;
   if (unique) info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
   info->estimatedRows = (sqlite3_int64)rows;
   info->estimatedCost = rows;
@@ -152,8 +202,12 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     if (!info->idxStr) return SQLITE_NOMEM;
     info->needToFreeIdxStr = 1;
   }
-  if (info->nOrderBy == 1 && !info->aOrderBy[0].desc &&
-      vtab_column_is_ordered(t, info->aOrderBy[0].iColumn))
+  /* Through an index rows come in its order, which is also the order of
+   * its first column. */
+  int order_col = info->nOrderBy == 1 && !info->aOrderBy[0].desc ? info->aOrderBy[0].iColumn
+                                                                   : -2;
+  if (order_col != -2 && (index ? vt->aux->indexes[index - 1].columns[0] == order_col
+                                : vtab_column_is_ordered(t, order_col)))
     info->orderByConsumed = 1;
   return SQLITE_OK;
 }
@@ -285,9 +339,38 @@ static int vtab_row_matches(const vtab_table *vt, const vtab_cursor *cur,
 
 static void vtab_skip_non_matching(vtab_cursor *cur) {
   const vtab_table *vt = (const vtab_table *)cur->base.pVtab;
+  if (cur->order) {
+    for (; cur->pos < cur->end; cur->pos++) {
+      cur->row = cur->order[cur->pos];
+      if (cur->row >= cur->row_lo && cur->row < cur->row_hi &&
+          (!cur->filter_count || vtab_row_matches(vt, cur, cur->row)))
+        return;
+    }
+    return;
+  }
   while (cur->row < cur->end && cur->filter_count &&
          !vtab_row_matches(vt, cur, cur->row))
     cur->row++;
+}
+
+/* Narrows the positions of index `ix` with the plan's constraints on its
+ * leading columns: equalities, then the ranges of the next column. */
+static void vtab_index_narrow(const vtab_table *vt, const sql_vtab_index *ix,
+                              const int *cols, const int *ops, sqlite3_value **argv,
+                              int argc, size_t *lo, size_t *hi) {
+  for (size_t c = 0; c < ix->column_count; c++) {
+    int has_eq = 0, has_range = 0;
+    for (int i = 0; i < argc; i++) {
+      if (cols[i] != ix->columns[c]) continue;
+      if (ops[i] == OP_EQ) has_eq = 1;
+      else has_range = 1;
+    }
+    if (!has_eq && !has_range) return;
+    for (int i = 0; i < argc; i++)
+      if (cols[i] == ix->columns[c] && (has_eq ? ops[i] == OP_EQ : 1))
+        sql_vtab_index_narrow(ix, vt->table, vt->strings, c, ops[i], argv[i], lo, hi);
+    if (!has_eq) return;
+  }
 }
 
 /* xFilter: decode the plan, narrow the row range, set per-row checks. */
@@ -300,25 +383,41 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
   const storage_table *t = vt->table;
   size_t lo = 0, hi = t->row_count;
   cur->filter_count = 0;
+  const sql_vtab_index *ix =
+      idx_num > 0 && (size_t)idx_num <= vt->aux->index_count ? &vt->aux->indexes[idx_num - 1]
+                                                             : NULL;
+  int cols[16], ops[16], planned = 0;
   const char *p = idx_str;
-  for (int i = 0; p && *p && i < argc; i++) {
+  for (int i = 0; p && *p && i < argc && i < 16; i++) {
     int col = 0, op = 0, used = 0;
     if (sscanf(p, "%d:%d,%n", &col, &op, &used) != 2 || used == 0) break;
     p += used;
+    cols[planned] = col;
+    ops[planned++] = op;
     if (sqlite3_value_type(argv[i]) == SQLITE_NULL) {
       lo = hi; /* comparison with NULL matches nothing */
       continue;
     }
     if (vtab_column_is_ordered(t, col)) {
       vtab_narrow_range(t, col, op, argv[i], &lo, &hi);
-    } else if (cur->filter_count < 16 &&
+    } else if (op == OP_EQ && cur->filter_count < 16 &&
                vtab_prepare_filter(vt, col, argv[i],
                                    &cur->filters[cur->filter_count]) == 0) {
       cur->filter_count++;
     }
   }
+  cur->order = NULL;
   cur->row = lo;
   cur->end = hi;
+  if (ix && ix->order && lo < hi) {
+    size_t plo = 0, phi = t->row_count;
+    vtab_index_narrow(vt, ix, cols, ops, argv, planned, &plo, &phi);
+    cur->order = ix->order;
+    cur->pos = plo;
+    cur->end = phi;
+    cur->row_lo = lo;
+    cur->row_hi = hi;
+  }
   vtab_skip_non_matching(cur);
   if (vt->stats) vt->stats->scans++;
   return SQLITE_OK;
@@ -326,7 +425,8 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
 
 static int vtab_next(sqlite3_vtab_cursor *base) {
   vtab_cursor *cur = (vtab_cursor *)base;
-  cur->row++;
+  if (cur->order) cur->pos++;
+  else cur->row++;
   vtab_skip_non_matching(cur);
   return SQLITE_OK;
 }
@@ -334,7 +434,7 @@ static int vtab_next(sqlite3_vtab_cursor *base) {
 static int vtab_eof(sqlite3_vtab_cursor *base) {
   vtab_cursor *cur = (vtab_cursor *)base;
   vtab_table *vt = (vtab_table *)base->pVtab;
-  int eof = cur->row >= cur->end;
+  int eof = (cur->order ? cur->pos : cur->row) >= cur->end;
   if (!eof && vt->stats) vt->stats->rows_visited++;
   return eof;
 }

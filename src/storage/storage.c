@@ -138,6 +138,44 @@ void storage_table_clear(storage_table *t) {
     column_reset(&t->columns[i], &t->defs[i], t->row_capacity);
 }
 
+static int bit_is_set(const uint64_t *bits, size_t i) {
+  return (int)((bits[i >> 6] >> (i & 63)) & 1);
+}
+
+/* Moves the kept elements of one column's arrays down; zeroes the rest up
+ * to `rows`. */
+static void column_keep_rows(storage_column *c, const uint64_t *keep, size_t rows) {
+  size_t w = c->width, out = 0;
+  uint8_t *data = c->data;
+  for (size_t r = 0; r < rows; r++) {
+    if (!bit_is_set(keep, r)) continue;
+    if (data && out != r) memcpy(data + out * w, data + r * w, w);
+    if (c->present) {
+      uint64_t bit = 1ULL << (out & 63);
+      if (bit_is_set(c->present, r)) c->present[out >> 6] |= bit;
+      else c->present[out >> 6] &= ~bit;
+    }
+    out++;
+  }
+  if (data) memset(data + out * w, 0, (rows - out) * w);
+  if (c->present) {
+    for (size_t r = out; r < rows && (r & 63); r++) c->present[r >> 6] &= ~(1ULL << (r & 63));
+    size_t first_word = (out + 63) / 64;
+    if (bitmap_words(rows) > first_word)
+      memset(c->present + first_word, 0, (bitmap_words(rows) - first_word) * sizeof(uint64_t));
+  }
+}
+
+void storage_table_keep_rows(storage_table *t, const uint64_t *keep) {
+  size_t kept = 0;
+  for (size_t r = 0; r < t->row_count; r++) kept += (size_t)bit_is_set(keep, r);
+  for (size_t i = 0; i < t->column_count; i++)
+    if (t->defs[i].type != STORAGE_ID) column_keep_rows(&t->columns[i], keep, t->row_count);
+  t->row_count = kept;
+  if (t->prefault_next > kept) t->prefault_next = kept;
+  table_update_append_limit(t);
+}
+
 /* Grows the allocated arrays of a column to new_cap rows (keeps the zero
  * tail). */
 static int column_grow(storage_column *c, size_t old_cap, size_t new_cap) {

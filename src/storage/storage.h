@@ -112,6 +112,11 @@ int storage_table_reserve(storage_table *t, size_t rows);
 /* Drops every row and every column array (the capacity is kept); resets
  * `status` and the sorted flags. */
 void storage_table_clear(storage_table *t);
+/* Keeps only the rows whose bit is set in `keep` (bit r of keep[r / 64]),
+ * in order, moving them down in place; the rows past the new row_count are
+ * zeroed again. A column sorted before stays sorted (a subsequence of a
+ * sorted sequence is). Row ids (the ID column) are the new positions. */
+void storage_table_keep_rows(storage_table *t, const uint64_t *keep);
 /* WEFT_OK, or the error of the first setter that failed since init/clear. */
 static inline int storage_table_status(const storage_table *t) {
   return t->status;

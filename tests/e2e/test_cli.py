@@ -49,7 +49,18 @@ class CliTest(e.TempDirTest):
         rc, out, err = e.run('-Q', 'select * from no_such_table')
         self.assertNotEqual(rc, 0)
         self.assertIn('no such table', err)
-        self.assertEqual(len(err.strip().splitlines()), 1)
+        # Perfetto's traceback: the statement's source, line and column,
+        # the statement with a caret under the error, then the message.
+        lines = err.strip().splitlines()
+        self.assertIn('Traceback (most recent call last):', lines[0])
+        self.assertEqual(lines[1:], ['  File "stdin" line 1 col 1',
+                                     '    select * from no_such_table',
+                                     '    ^',
+                                     'no such table: no_such_table'])
+        rc, out, err = e.run('-Q', 'select 1;\nselect nope from slice')
+        self.assertEqual(err.strip().splitlines()[1:], [
+            '  File "stdin" line 2 col 8', '    select nope from slice',
+            '           ^', 'no such column: nope'])
 
     def test_sigbus_reports_a_shrunk_input(self):
         """A mapped input that shrinks mid-load raises SIGBUS: weft says so

@@ -590,8 +590,43 @@ static void test_schema_refs(void) {
   for (int i = 0; i < TABLE_COUNT; i++) storage_table_free(&tables[i]);
 }
 
+/* Keeping every third row of 200: values move down in order, NULLs with
+ * them, sortedness holds, and the rows past the end read as default again
+ * (so appending after it starts clean). */
+static void test_keep_rows(void) {
+  storage_table t;
+  fill(&t, 200);
+  uint64_t keep[4] = {0};
+  size_t kept = 0;
+  for (size_t r = 0; r < 200; r += 3, kept++) keep[r / 64] |= 1ULL << (r % 64);
+  storage_table_keep_rows(&t, keep);
+  CHECK_EQ_INT(t.row_count, kept);
+  CHECK(t.columns[1].sorted);
+  for (size_t i = 0; i < kept; i++) {
+    size_t old = i * 3;
+    CHECK_EQ_INT(storage_get_i64(&t, 1, i), (int64_t)old * 10);
+    CHECK_EQ_INT(storage_get_i64(&t, 0, i), (int64_t)i);
+    CHECK_EQ_INT(storage_is_null(&t, 3, i), old % 2 != 0);
+    if (old % 2 == 0) CHECK(storage_get_f64(&t, 3, i) == old / 2.0);
+    CHECK_EQ_INT(storage_get_i64(&t, 4, i), (int64_t)(old % 5));
+    CHECK_EQ_INT(storage_get_str(&t, 2, i), base_string_pool_find(&pool, old % 3 ? "b" : "a", 1));
+  }
+  for (int i = 0; i < 130; i++) {
+    uint32_t row;
+    CHECK_EQ_INT(storage_table_append(&t, &row), 0);
+    CHECK(storage_is_null(&t, 3, row) && storage_is_null(&t, 4, row));
+    CHECK_EQ_INT(storage_get_i64(&t, 1, row), 0);
+    CHECK_EQ_INT(storage_get_str(&t, 2, row), STRING_NULL);
+  }
+  uint64_t none[4] = {0};
+  storage_table_keep_rows(&t, none);
+  CHECK_EQ_INT(t.row_count, 0);
+  storage_table_free(&t);
+}
+
 int main(void) {
   base_string_pool_init(&pool);
+  RUN_TEST(test_keep_rows);
   RUN_TEST(test_columns);
   RUN_TEST(test_all_default_allocates_nothing);
   RUN_TEST(test_first_set_allocates);
