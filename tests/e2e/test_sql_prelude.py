@@ -56,7 +56,8 @@ class PreludeTest(e.TempDirTest):
     def error(self, expr, trace=None):
         rc, out, err = e.run('-Q', 'select %s' % expr, trace or self.trace())
         self.assertEqual(rc, 1, out)
-        return err.strip().split('query failed: ', 1)[-1]
+        # The message is the last line (after a traceback, where weft gives one).
+        return err.strip().split('\n')[-1].split('query failed: ', 1)[-1]
 
 
 class TraceBoundsTest(PreludeTest):
