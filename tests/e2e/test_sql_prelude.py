@@ -383,5 +383,22 @@ class ViewsTest(PreludeTest):
                               '"c","mb","[NULL]"\n')
 
 
+class SliceIsAncestorTest(PreludeTest):
+    def test_parent_chain(self):
+        # a contains b contains c; d stands alone.
+        t = e.write_temp(self.dir, 'n.json', '[' + ','.join(
+            '{"ph":"X","name":"%s","ts":%d,"dur":%d,"pid":1,"tid":2}' % x
+            for x in (('a', 1, 10), ('b', 2, 5), ('c', 3, 1), ('d', 20, 1))) + ']')
+        out = e.query('select slice_is_ancestor(0, 2) a, slice_is_ancestor(1, 2) b, '
+                      'slice_is_ancestor(2, 0) c, slice_is_ancestor(0, 0) d, '
+                      'slice_is_ancestor(0, 3) e, slice_is_ancestor(NULL, 2) f, '
+                      'slice_is_ancestor(0, 99) g, slice_is_ancestor(-1, 2) h', t)
+        self.assertEqual(out, '"a","b","c","d","e","f","g","h"\n1,1,0,0,0,"[NULL]","[NULL]",'
+                              '"[NULL]"\n')
+        self.assertEqual(self.error("slice_is_ancestor('0', 2)", t),
+                         'slice_is_ancestor[arg=0]: argument 0 does not have expected type: '
+                         'expected LONG, actual STRING')
+
+
 if __name__ == '__main__':
     e.main()
