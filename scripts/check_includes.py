@@ -5,7 +5,7 @@ source file outgrows a room.
 The folders of src/ are stages, from the top (the command line) to the
 bottom (allocation and errors):
 
-    cli -> core -> import -> (manifest, sql) -> model
+    cli -> server -> core -> import -> (manifest, sql) -> model
         -> (io, clock, storage, sort) -> base
 
 A file may include headers of its own folder and of folders below it, never
@@ -26,7 +26,8 @@ import re
 import sys
 
 RANK = {
-    "cli": 6,
+    "cli": 7,
+    "server": 6,
     "core": 5,
     "import": 4,
     "manifest": 3, "sql": 3,

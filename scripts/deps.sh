@@ -3,9 +3,10 @@
 # Idempotent; needs root (or sudo) only when something is missing.
 set -euo pipefail
 packages=(build-essential cmake pkg-config libsqlite3-dev zlib1g-dev
-          libarchive-dev libdeflate-dev libedit-dev libpcre2-dev libiberty-dev
-          protobuf-compiler clang
-          libclang-rt-14-dev python3 unzip valgrind chromium nodejs)
+          libarchive-dev libdeflate-dev libedit-dev libmicrohttpd-dev
+          libpcre2-dev libiberty-dev
+          protobuf-compiler clang libclang-rt-14-dev python3 python3-protobuf
+          python3-pandas unzip valgrind chromium nodejs)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(ROOT, 'tests', 'e2e'))
 from weft_e2e import pb_bytes, pb_int, pb_packet  # noqa: E402 (the tests' protobuf writer)
 
 TARGETS = ['fuzz_proto', 'fuzz_json', 'fuzz_manifest', 'fuzz_archive',
-           'fuzz_systrace', 'fuzz_pipeline', 'fuzz_psql']
+           'fuzz_systrace', 'fuzz_pipeline', 'fuzz_psql', 'fuzz_rpc']
 MARKER = b'\nWEFTFILE\n'  # fuzz_pipeline's file separator
 MAX_SEED = 256 << 10
 
@@ -324,6 +324,20 @@ def psql_seeds():
     return seeds
 
 
+def rpc_seeds():
+    """/query request bodies: QueryArgs with SQL and a tag, unknown fields
+    of every wire type, repeated and truncated fields."""
+    return [
+        pb_bytes(1, 'select 1'),
+        pb_bytes(1, 'select * from slice') + pb_bytes(3, 'tag'),
+        pb_int(2, 7) + pb_bytes(1, 'select 2') + b'\x19' + b'\0' * 8 + b'\x25' + b'\0' * 4,
+        pb_bytes(1, 'a') + pb_bytes(1, 'select 3'),
+        pb_bytes(5, pb_bytes(1, pb_bytes(1, 'nested'))),
+        pb_bytes(1, 'select 4')[:-2],
+        b'\x0a\xff\xff\xff\xff\x0f',
+    ]
+
+
 def write(directory, seeds):
     os.makedirs(directory, exist_ok=True)
     for s in seeds:
@@ -350,6 +364,7 @@ def main():
         'fuzz_systrace': SYSTRACE,
         'fuzz_pipeline': pipeline_seeds(protos, jsons, archives),
         'fuzz_psql': psql_seeds(),
+        'fuzz_rpc': rpc_seeds(),
     }
     if args.conformance and os.path.isdir(args.conformance):
         for target, extra in conformance_seeds(args.conformance).items():

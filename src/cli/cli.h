@@ -2,7 +2,9 @@
  *
  * output.c prints query results as trace_processor_shell does (CSV-like, for
  * -q/-Q) or as an aligned table (interactive shell); shell.c is the
- * interactive SQL shell; main.c parses flags and drives loading. */
+ * interactive SQL shell; main.c parses flags and drives loading;
+ * subcommands.c reads `weft query|interactive|server` and the RPC flags
+ * and starts the server (src/server/server.h). */
 #ifndef WEFT_CLI_H
 #define WEFT_CLI_H
 

@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "merge.h"
 #include "progress.h"
+#include "subcommands.h"
 
 typedef struct cli_args {
   const char *query_file;
@@ -27,6 +28,7 @@ typedef struct cli_args {
   int is_merge;
   weft_options options;
   cli_merge merge;
+  cli_mode mode; /* subcommands and the RPC server */
   const char **traces;
   int trace_count;
 } cli_args;
@@ -74,6 +76,7 @@ static void cli_usage(FILE *out) {
       "                           compatibility (weft always behaves so)\n"
       "  -h, --help               this help\n"
       "  -v, --version            print the version\n");
+  cli_mode_usage_lines(out);
 }
 
 static int cli_parse_size(const char *s, uint64_t *out) {
@@ -149,10 +152,14 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
   if (argc > 1 && !strcmp(argv[1], "merge")) {
     a->is_merge = 1;
     first = 2;
+  } else if ((first = cli_mode_take_command(&a->mode, argc, argv)) < 0) {
+    return -1;
   }
   for (int i = first; i < argc; i++) {
     const char *arg = argv[i];
     int merge_flag = cli_merge_take_flag(&a->merge, argc, argv, &i);
+    if (merge_flag == 0 && !a->is_merge)
+      merge_flag = cli_mode_take_flag(&a->mode, argc, argv, &i);
     if (merge_flag < 0) return -1;
     if (merge_flag > 0) continue;
     const char *next = i + 1 < argc ? argv[i + 1] : NULL;
@@ -202,7 +209,7 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
                !strcmp(arg, "--extra-checks")) {
       /* weft's default behaviour already. */
     } else if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
-      cli_usage(stdout);
+      if (!cli_mode_usage(&a->mode, stdout)) cli_usage(stdout);
       return 1;
     } else if (!strcmp(arg, "-v") || !strcmp(arg, "--version")) {
       printf("weft %s\n", WEFT_VERSION_STRING);
@@ -215,6 +222,8 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
     }
 #undef NEEDS_VALUE
   }
+  cli_mode_finish(&a->mode, a->traces, &a->trace_count, &a->query_string,
+                  &a->query_file);
   if (a->is_merge && (!a->merge_output || a->trace_count == 0)) {
     fprintf(stderr, "weft merge: needs -o OUT and at least one input\n");
     return -1;
@@ -345,6 +354,7 @@ int main(int argc, char **argv) {
   cli_one_malloc_arena();
   cli_catch_sigbus();
   cli_args a = {0};
+  int status = 0;
   int parsed = cli_parse(argc, argv, &a);
   if (parsed != 0) {
     free(a.traces);
@@ -359,13 +369,18 @@ int main(int argc, char **argv) {
     return rc == 0 ? 0 : 1;
   }
   weft *w = NULL;
+  if (a.mode.httpd && a.trace_count == 0) {
+    status = cli_mode_serve(&a.mode, NULL, &a.options, NULL, a.quiet);
+    free(a.traces);
+    cli_merge_free(&a.merge);
+    return status;
+  }
   if (weft_open(&w, &a.options) != WEFT_OK) {
     fprintf(stderr, "weft: cannot create an instance (out of memory)\n");
     free(a.traces);
     cli_merge_free(&a.merge);
     return 1;
   }
-  int status = 0;
   int64_t load_start = cli_now_ns(), query_ns = 0;
   if (cli_load(w, &a) != 0) {
     fprintf(stderr, "weft: %s\n", weft_errmsg(w));
@@ -375,8 +390,13 @@ int main(int argc, char **argv) {
   int interactive = !a.query_file && !a.query_string;
   if (status == 0 && (a.stats_on_load || (interactive && !a.quiet)))
     cli_print_error_stats(w);
-  if (status == 0)
+  if (status == 0 && a.mode.httpd) {
+    status = cli_mode_serve(&a.mode, w, &a.options, a.traces[0], a.quiet);
+    w = NULL; /* the server closed it */
+  } else if (status == 0) {
     status = interactive ? cli_shell(w) : cli_run(w, &a, &query_ns);
+    if (status == 0 && a.mode.then_interactive) status = cli_shell(w);
+  }
   if (a.perf_file) {
     FILE *f = fopen(a.perf_file, "w");
     if (f) {

@@ -1,5 +1,6 @@
 /* The SQL engine: database setup, and the execution of one SQLite
  * statement; PerfettoSQL's statements are psql's (psql.h). */
+#include "sql/operators.h"
 #include "sql/psql.h"
 
 struct sql_engine {
@@ -49,6 +50,7 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
     }
   }
   int rc = sql_functions_register(e->db, e);
+  if (rc == WEFT_OK) rc = sql_operators_register(e->db, e);
   if (rc == WEFT_OK) rc = sql_views_init(&e->views, e->db, err);
   if (rc == WEFT_OK) rc = psql_init(&e->psql, e, e->db);
   if (rc == WEFT_OK) rc = psql_run_prelude(&e->psql, err);

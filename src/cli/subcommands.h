@@ -1,0 +1,49 @@
+/* The subcommands of trace_processor_shell's interface (`weft query`,
+ * `weft interactive`, `weft server http`) and the classic RPC flags
+ * (-D/--httpd, --http-port), read beside main.c's flags. */
+#ifndef WEFT_CLI_SUBCOMMANDS_H
+#define WEFT_CLI_SUBCOMMANDS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "weft/weft.h"
+
+enum cli_command {
+  CLI_COMMAND_NONE = 0, /* flags alone: -q/-Q, -D, or the shell */
+  CLI_COMMAND_QUERY,
+  CLI_COMMAND_INTERACTIVE,
+  CLI_COMMAND_SERVER
+};
+
+typedef struct cli_mode {
+  int command;            /* enum cli_command */
+  int httpd;              /* serve the RPC over HTTP */
+  const char *ip_address; /* NULL: 127.0.0.1 */
+  unsigned port;          /* 0: 9001 */
+  uint64_t idle_timeout_ms;
+  const char *cors_origins;
+  const char *query_file; /* `query -f FILE` */
+  int then_interactive;   /* -i: the shell after the queries */
+} cli_mode;
+
+/* Reads the subcommand at argv[1] (and `server`'s transport): the index
+ * of the first argument after them, or -1 on a bad one (message printed). */
+int cli_mode_take_command(cli_mode *m, int argc, char **argv);
+/* A flag of the subcommands or the classic RPC flags at argv[*i]: 1 if
+ * taken (*i moved past its value), 0 if not one, -1 on a bad value. */
+int cli_mode_take_flag(cli_mode *m, int argc, char **argv, int *i);
+/* After the flags: `query`'s SQL (-f FILE, the last positional argument
+ * when it is not a file, or standard input). */
+void cli_mode_finish(cli_mode *m, const char **traces, int *trace_count,
+                     const char **query_string, const char **query_file);
+/* Help for the subcommand being run: 1 if printed, 0 for the main help. */
+int cli_mode_usage(const cli_mode *m, FILE *out);
+/* The lines of the main help about the subcommands and RPC flags. */
+void cli_mode_usage_lines(FILE *out);
+/* Serves the RPC over HTTP until stopped; `w` (loaded, or NULL) is the
+ * first trace and is closed. Returns the process exit status. */
+int cli_mode_serve(const cli_mode *m, weft *w, const weft_options *options,
+                   const char *name, int quiet);
+
+#endif
