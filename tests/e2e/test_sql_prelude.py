@@ -154,9 +154,12 @@ class RegexTest(PreludeTest):
         # The replacement is rewritten: \N groups, \\ a backslash, any other
         # backslash ends it; a group the pattern lacks changes nothing.
         self.assertEqual(self.values(
-            r"regexp_replace_simple('abc', '(b)', '[\1]')", r"regexp_replace_simple('abcb', 'b', '\0\0')",
-            r"regexp_replace_simple('abc', 'b', '[\\]')", r"regexp_replace_simple('abc', 'b', '[\x]')",
-            r"regexp_replace_simple('abc', 'b', 'x\')", r"regexp_replace_simple('abc', '(b)', '[\2]')",
+            r"regexp_replace_simple('abc', '(b)', '[\1]')",
+            r"regexp_replace_simple('abcb', 'b', '\0\0')",
+            r"regexp_replace_simple('abc', 'b', '[\\]')",
+            r"regexp_replace_simple('abc', 'b', '[\x]')",
+            r"regexp_replace_simple('abc', 'b', 'x\')",
+            r"regexp_replace_simple('abc', '(b)', '[\2]')",
             r"regexp_replace_simple('abc', '(x)?b', '[\1]')"),
             ['"a[b]c"', '"abbcbb"', '"a[\\]c"', '"a[c"', '"axc"', '"abc"', '"a[]c"'])
         self.assertEqual(self.values("regexp_replace_simple(NULL, 'X', '-')",
@@ -310,23 +313,34 @@ class ExtractArgTest(PreludeTest):
 EMPTY_VIEWS = {
     'heap_graph': 'id ts upid dump_reason heap_size truncated',
     'heap_graph_class': 'id name deobfuscated_name location superclass_id classloader_id kind',
-    'heap_graph_object': 'id upid graph_sample_ts self_size native_size reference_set_id reachable heap_type type_id root_type root_distance object_data_id',
-    'heap_graph_object_data': 'id field_set_id value_string array_element_type array_element_count array_data_id array_data_hash',
-    'heap_graph_reference': 'id reference_set_id owner_id owned_id field_name field_type_name deobfuscated_field_name',
-    'heap_graph_primitive': 'id field_set_id field_name field_type bool_value byte_value char_value short_value int_value long_value float_value double_value',
+    'heap_graph_object': (
+        'id upid graph_sample_ts self_size native_size reference_set_id reachable '
+        'heap_type type_id root_type root_distance object_data_id'),
+    'heap_graph_object_data': (
+        'id field_set_id value_string array_element_type array_element_count '
+        'array_data_id array_data_hash'),
+    'heap_graph_reference': (
+        'id reference_set_id owner_id owned_id field_name field_type_name '
+        'deobfuscated_field_name'),
+    'heap_graph_primitive': (
+        'id field_set_id field_name field_type bool_value byte_value char_value '
+        'short_value int_value long_value float_value double_value'),
     'heap_graph_thread_callsite': 'id heap_graph_id utid callsite_id',
     'heap_profile': 'id ts ts_end dur upid heap_name',
     'heap_profile_allocation': 'id ts upid heap_name callsite_id count size',
     'memory_snapshot': 'id timestamp track_id detail_level',
     'process_memory_snapshot': 'id snapshot_id upid',
-    'memory_snapshot_node': 'id process_snapshot_id parent_node_id path size effective_size arg_set_id',
+    'memory_snapshot_node': (
+        'id process_snapshot_id parent_node_id path size effective_size arg_set_id'),
     'memory_snapshot_edge': 'id source_node_id target_node_id importance',
     'stack_sample_session': 'id source timebase_unit cmdline',
     'stack_sample_async_context': 'id name kind parent_id',
     'stack_sample_task_context': 'id upid utid async_context_id',
     'stack_sample_execution_context': 'id ucpu cpu_mode',
     'stack_sample': 'id ts source task_context_id execution_context_id callsite_id session_id',
-    'stack_sample_counter_track': 'id name type parent_id source_arg_set_id machine_id unit description session_id cpu is_timebase',
+    'stack_sample_counter_track': (
+        'id name type parent_id source_arg_set_id machine_id unit description '
+        'session_id cpu is_timebase'),
     'stack_sample_counter': 'id stack_sample_id track_id value',
     'stack_profile_mapping': 'id build_id exact_offset start_offset start end load_bias name',
     'stack_profile_frame': 'id name mapping rel_pc symbol_set_id deobfuscated_name type',
@@ -336,21 +350,58 @@ EMPTY_VIEWS = {
     'instruments_sample': 'id ts utid callsite_id cpu',
     'perf_session': 'id perf_session_id cmdline',
     'perf_sample': 'id ts utid cpu cpu_mode callsite_id unwind_error perf_session_id',
-    'perf_counter_track': 'id name type parent_id source_arg_set_id machine_id unit description perf_session_id cpu is_timebase',
-    'android_game_intervention_list': 'id package_name uid current_mode standard_mode_supported standard_mode_downscale standard_mode_use_angle standard_mode_fps perf_mode_supported perf_mode_downscale perf_mode_use_angle perf_mode_fps battery_mode_supported battery_mode_downscale battery_mode_use_angle battery_mode_fps',
+    'perf_counter_track': (
+        'id name type parent_id source_arg_set_id machine_id unit description '
+        'perf_session_id cpu is_timebase'),
+    'android_game_intervention_list': (
+        'id package_name uid current_mode standard_mode_supported '
+        'standard_mode_downscale standard_mode_use_angle standard_mode_fps '
+        'perf_mode_supported perf_mode_downscale perf_mode_use_angle perf_mode_fps '
+        'battery_mode_supported battery_mode_downscale battery_mode_use_angle '
+        'battery_mode_fps'),
     'android_dumpstate': 'id section service line',
-    'profiler_smaps': 'id upid ts path path_trimmed aggregate_count is_deleted size_kb private_dirty_kb swap_kb file_name start_address module_timestamp module_debugid module_debug_path protection_flags private_clean_resident_kb shared_dirty_resident_kb shared_clean_resident_kb locked_kb proportional_resident_kb rss_kb anonymous_kb pss_dirty_kb swap_pss_kb',
-    'process_memory_mappings': 'id upid ts path aggregate_count is_deleted size_kb rss_kb anonymous_kb swap_kb shared_clean_kb shared_dirty_kb private_clean_kb private_dirty_kb locked_kb pss_kb pss_dirty_kb swap_pss_kb',
+    'profiler_smaps': (
+        'id upid ts path path_trimmed aggregate_count is_deleted size_kb '
+        'private_dirty_kb swap_kb file_name start_address module_timestamp '
+        'module_debugid module_debug_path protection_flags private_clean_resident_kb '
+        'shared_dirty_resident_kb shared_clean_resident_kb locked_kb '
+        'proportional_resident_kb rss_kb anonymous_kb pss_dirty_kb swap_pss_kb'),
+    'process_memory_mappings': (
+        'id upid ts path aggregate_count is_deleted size_kb rss_kb anonymous_kb '
+        'swap_kb shared_clean_kb shared_dirty_kb private_clean_kb private_dirty_kb '
+        'locked_kb pss_kb pss_dirty_kb swap_pss_kb'),
     'package_list': 'id package_name uid debuggable profileable_from_shell version_code',
-    'vulkan_memory_allocations': 'id arg_set_id source operation timestamp upid device device_memory memory_type heap function_name object_handle memory_address memory_size scope',
+    'vulkan_memory_allocations': (
+        'id arg_set_id source operation timestamp upid device device_memory '
+        'memory_type heap function_name object_handle memory_address memory_size '
+        'scope'),
     'gpu_counter_group': 'id group_id track_id name description',
-    'frame_slice': 'id ts dur track_id category name depth parent_id arg_set_id layer_name frame_number queue_to_acquire_time acquire_to_latch_time latch_to_present_time',
-    'expected_frame_timeline_slice': 'id ts dur track_id category name depth parent_id arg_set_id display_frame_token surface_frame_token upid layer_name',
-    'actual_frame_timeline_slice': 'id ts dur track_id category name depth parent_id arg_set_id display_frame_token surface_frame_token upid layer_name present_type on_time_finish gpu_composition jank_type jank_severity_type prediction_type jank_tag jank_tag_experimental jank_score latched_unsignaled_count addressable_unsignaled_latch_count latched_fence_state',
-    'surfaceflinger_layers_snapshot': 'id ts arg_set_id base64_proto_id sequence_id has_invalid_elapsed_ts',
-    'surfaceflinger_layer': 'id snapshot_id arg_set_id base64_proto_id layer_id layer_name is_visible parent corner_radius_tl corner_radius_tr corner_radius_bl corner_radius_br hwc_composition_type is_hidden_by_policy z_order_relative_of is_missing_z_parent layer_rect_id input_rect_id',
+    'frame_slice': (
+        'id ts dur track_id category name depth parent_id arg_set_id layer_name '
+        'frame_number queue_to_acquire_time acquire_to_latch_time '
+        'latch_to_present_time'),
+    'expected_frame_timeline_slice': (
+        'id ts dur track_id category name depth parent_id arg_set_id '
+        'display_frame_token surface_frame_token upid layer_name'),
+    'actual_frame_timeline_slice': (
+        'id ts dur track_id category name depth parent_id arg_set_id '
+        'display_frame_token surface_frame_token upid layer_name present_type '
+        'on_time_finish gpu_composition jank_type jank_severity_type prediction_type '
+        'jank_tag jank_tag_experimental jank_score latched_unsignaled_count '
+        'addressable_unsignaled_latch_count latched_fence_state'),
+    'surfaceflinger_layers_snapshot': (
+        'id ts arg_set_id base64_proto_id sequence_id has_invalid_elapsed_ts'),
+    'surfaceflinger_layer': (
+        'id snapshot_id arg_set_id base64_proto_id layer_id layer_name is_visible '
+        'parent corner_radius_tl corner_radius_tr corner_radius_bl corner_radius_br '
+        'hwc_composition_type is_hidden_by_policy z_order_relative_of '
+        'is_missing_z_parent layer_rect_id input_rect_id'),
     'surfaceflinger_transactions': 'id ts arg_set_id base64_proto_id vsync_id',
-    'window_manager_shell_transitions': 'id ts transition_id arg_set_id transition_type send_time_ns dispatch_time_ns duration_ns finish_time_ns shell_abort_time_ns wm_abort_time_ns merge_time_ns create_time_ns handler status flags start_transaction_id finish_transaction_id',
+    'window_manager_shell_transitions': (
+        'id ts transition_id arg_set_id transition_type send_time_ns dispatch_time_ns'
+        ' duration_ns finish_time_ns shell_abort_time_ns wm_abort_time_ns '
+        'merge_time_ns create_time_ns handler status flags start_transaction_id '
+        'finish_transaction_id'),
     'window_manager_shell_transition_handlers': 'id handler_id handler_name base64_proto_id',
     'protolog': 'id ts level tag message stacktrace location',
 }
