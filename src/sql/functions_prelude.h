@@ -16,6 +16,8 @@ int sql_math_functions_register(sqlite3 *db);
 /* trace_start, trace_end, trace_dur, to_realtime, to_monotonic,
  * abs_time_str (functions_clock.c). */
 int sql_clock_functions_register(sqlite3 *db, sql_engine *e);
+/* slice_is_ancestor (functions_slice.c). */
+int sql_slice_functions_register(sqlite3 *db, sql_engine *e);
 
 /* Perfetto's patterns are RE2's: weft matches them with PCRE2, after
  * refusing what RE2 refuses and PCRE2 would accept (lookaround,
