@@ -172,3 +172,9 @@ void model_row_set_arg_set(trace_context *ctx, schema_table_id table, size_t col
                            uint32_t row, int64_t arg_set) {
   if (arg_set >= 0) storage_set_i64(ctx_table(ctx, table), column, row, arg_set);
 }
+
+void model_thread_set_roles(trace_context *ctx, uint32_t utid, int is_main, int is_idle) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  storage_set_i64(t, THREAD_is_main_thread, utid, is_main != 0);
+  if (is_idle) storage_set_i64(t, THREAD_is_idle, utid, 1);
+}

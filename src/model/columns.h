@@ -33,6 +33,9 @@ int model_process_set_cmdline(trace_context *ctx, uint32_t upid, const char *cmd
 void model_process_set_uid(trace_context *ctx, uint32_t upid, int64_t uid);
 void model_process_set_start(trace_context *ctx, uint32_t upid, int64_t start_ts);
 string_id model_process_name(trace_context *ctx, uint32_t upid);
+/* A process tree's roles of a thread: is_main_thread as given; is_idle
+ * set when given (an idle tid 0 stays idle). */
+void model_thread_set_roles(trace_context *ctx, uint32_t utid, int is_main, int is_idle);
 /* Names a thread with an interned name as it is. */
 void model_thread_set_name_id(trace_context *ctx, uint32_t utid, string_id name);
 

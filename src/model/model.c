@@ -3,6 +3,8 @@
 
 #include <assert.h>
 
+#include "model/gkernel.h"
+#include "model/kpower.h"
 #include "model/kslice.h"
 
 #include <stdio.h>
@@ -115,6 +117,10 @@ void model_free(model_state *m) {
   m->kernel = NULL;
   kslice_state_free(m->kslice);
   m->kslice = NULL;
+  gkernel_state_free(m->gkernel);
+  m->gkernel = NULL;
+  kpower_state_free(m->kpower);
+  m->kpower = NULL;
   model_process_args_free(m);
 }
 
@@ -158,6 +164,14 @@ int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
     return WEFT_OK;
   }
   return model_new_thread(ctx, machine, tid, utid);
+}
+
+int model_thread_find(trace_context *ctx, uint32_t machine, int64_t tid,
+                      uint32_t *utid) {
+  uint64_t *found = base_map_find(&ctx->model.live_threads, model_key2(machine, (uint64_t)tid));
+  if (!found || *found == UINT32_MAX) return 0;
+  *utid = (uint32_t)*found;
+  return 1;
 }
 
 int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,

@@ -67,6 +67,8 @@ typedef struct model_state {
   struct flow_state *flow; /* model/flow.h; NULL until the first flow */
   struct kernel_state *kernel; /* sched/ftrace model (model/sched.h), lazy */
   struct kslice_state *kslice; /* kernel slices (model/kslice.h), lazy */
+  struct gkernel_state *gkernel; /* generic kernel (model/gkernel.h), lazy */
+  struct kpower_state *kpower; /* wakelocks, suspend/resume (model/kpower.h), lazy */
   struct model_process_args *process_args; /* model_process_args_add; lazy */
 } model_state;
 
@@ -112,6 +114,9 @@ int model_process_start(trace_context *ctx, uint32_t machine, int64_t pid,
                         int64_t ts, uint32_t *upid);
 int model_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                  uint32_t *utid);
+/* 1 and *utid if a live thread has this tid, else 0 (nothing created). */
+int model_thread_find(trace_context *ctx, uint32_t machine, int64_t tid,
+                      uint32_t *utid);
 /* A new thread for tid even if one is live (tid reuse); no process yet.
  * ts < 0 leaves start_ts NULL. */
 int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,

@@ -8,6 +8,7 @@
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
 #include "model/kcounter.h"
+#include "model/kpower.h"
 #include "model/kslice.h"
 #include "model/sched.h"
 
@@ -620,6 +621,13 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
                                                                          : KSLICE_BINDER_UNLOCK);
     case PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_END:
       return kslice_workqueue(ctx, sc, p->ts, p->pid, -1, NULL, 0);
+    case PROTO_FTRACE_EVENT_WAKEUP_SOURCE_ACTIVATE:
+    case PROTO_FTRACE_EVENT_WAKEUP_SOURCE_DEACTIVATE:
+      return kpower_wakelock(ctx, sc, p->ts, STR(fs, 1),
+                             id == PROTO_FTRACE_EVENT_WAKEUP_SOURCE_ACTIVATE);
+    case PROTO_FTRACE_EVENT_SUSPEND_RESUME:
+      return kpower_suspend_resume(ctx, sc, p->ts, p->cpu, p->pid, STR(fs, 1), I32(fs, 2),
+                                   fs->v[3] != 0);
     default:
       return WEFT_OK;
   }

@@ -6,6 +6,7 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_head.h"
+#include "import/proto/proto_power.h"
 #include "import/proto/proto_sys_stats.h"
 #include "import/proto/proto_packets.h"
 
@@ -465,6 +466,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   }
   rc = h.misc_reads_more ? proto_misc_tokenize(f, &st->misc, pkt, h.seq_id)
                          : proto_misc_tokenize_common(f, &st->misc, h.seq_id, h.dropped, h.stats);
+  if (!rc && h.misc_reads_more) rc = proto_power_tokenize(f, &st->power, machine, pkt);
   if (rc) return base_error_alloc(err, rc);
   uint32_t seq_idx;
   rc = proto_seq_get(st, h.seq_id, &seq_idx);
@@ -709,6 +711,7 @@ static void proto_destroy(import_file *f) {
   base_buf_free(&st->categories);
   proto_ftrace_free(st->ftrace);
   proto_sys_stats_free(st->sys_stats);
+  proto_power_free(st->power);
   base_free(st);
   f->state = NULL;
 }

@@ -90,6 +90,7 @@ typedef struct proto_import_state {
   base_buf categories;     /* parse: a track event's categories, reused */
   struct proto_ftrace_state *ftrace; /* proto_ftrace.h; NULL until needed */
   struct proto_sys_stats_state *sys_stats; /* proto_sys_stats.h; lazy */
+  struct proto_power_state *power; /* proto_power.h; lazy */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

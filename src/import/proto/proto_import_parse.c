@@ -11,6 +11,7 @@
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_legacy_async.h"
 #include "import/proto/proto_legacy_raw.h"
+#include "import/proto/proto_power.h"
 #include "model/columns.h"
 #include "import/proto/proto_process_tree.h"
 #include "model/slice_stack.h"
@@ -837,6 +838,12 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR: rc = proto_thread_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR: rc = proto_process_descriptor(&p, fl.span); break;
       case PROTO_TRACE_PACKET_TRACK_EVENT: rc = proto_track_event(&p, fl.span, NULL); break;
+      case PROTO_TRACE_PACKET_BATTERY:
+      case PROTO_TRACE_PACKET_POWER_RAILS:
+      case PROTO_TRACE_PACKET_ENERGY_ESTIMATION_BREAKDOWN:
+        rc = proto_power_parse(f, &((proto_import_state *)f->state)->power, p.machine, p.ts,
+                               info->data, &fl);
+        break;
       default: rc = proto_misc_parse(f, p.machine, p.ts, &fl); break;
     }
     if (rc) return base_error_set(err, rc, "proto: failed to apply packet");

@@ -8,6 +8,7 @@
 #include "import/proto/proto_config_text.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
+#include "import/proto/proto_power.h"
 
 #define PROTO_MAX_WRITERS 65536
 #define PROTO_MAX_BUFFERS 4096
@@ -265,7 +266,8 @@ int proto_misc_tokenize_reads(uint32_t number) {
   return number == PROTO_TRACE_PACKET_TRACE_CONFIG || number == PROTO_TRACE_PACKET_TRACE_UUID ||
          number == PROTO_TRACE_PACKET_TRACK_EVENT_RANGE_OF_INTEREST ||
          number == PROTO_TRACE_PACKET_FTRACE_STATS ||
-         number == PROTO_TRACE_PACKET_CHROME_METADATA;
+         number == PROTO_TRACE_PACKET_CHROME_METADATA || number == PROTO_TRACE_PACKET_POWER_RAILS ||
+         number == PROTO_TRACE_PACKET_ENERGY_ESTIMATION_BREAKDOWN;
 }
 
 /* ---- end ---- */

@@ -5,6 +5,8 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_process_tree.h"
 #include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_generic_kernel.h"
+#include "import/proto/proto_power.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
 #include "import/proto/proto_sys_stats.h"
@@ -509,7 +511,7 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_UI_STATE:
     case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
       return 1;
-    default: return 0;
+    default: return proto_generic_kernel_wants_field(number) || proto_power_wants_field(number);
   }
 }
 
@@ -538,6 +540,6 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
     case PROTO_TRACE_PACKET_UI_STATE: return proto_ui_state(f, fl->span);
     case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
       return proto_chrome_benchmark_metadata(f, fl->span);
-    default: return WEFT_OK;
+    default: return proto_generic_kernel_parse(f, machine, ts, fl);
   }
 }
