@@ -1,5 +1,5 @@
 /* Scalar SQL functions that Perfetto's SQL offers. */
-#include "sql/sql.h"
+#include "sql/functions_prelude.h"
 
 /* Column positions in __intrinsic_args (see storage/schema.h). */
 static int functions_args_column(const storage_table *t, const char *name) {
@@ -7,16 +7,25 @@ static int functions_args_column(const storage_table *t, const char *name) {
 }
 
 /* EXTRACT_ARG(arg_set_id, key): the typed value of `key` in the arg set, or
- * NULL. arg_set_id is sorted in the args table: binary search, then scan the
+ * NULL (also for a NULL set); a set id that is not an integer, or a key
+ * that is not text, is an error. arg_set_id is sorted in the args table: binary search, then scan the
  * set's rows. */
 static void functions_extract_arg(sqlite3_context *ctx, int argc,
                                   sqlite3_value **argv) {
   (void)argc;
   sql_engine *e = sqlite3_user_data(ctx);
-  storage_table *t = sql_engine_find_table(e, "__intrinsic_args");
-  if (!t || sqlite3_value_type(argv[0]) != SQLITE_INTEGER ||
-      sqlite3_value_type(argv[1]) != SQLITE_TEXT)
+  int set_type = sqlite3_value_type(argv[0]);
+  if (set_type == SQLITE_NULL) return;
+  if (set_type != SQLITE_INTEGER) {
+    sqlite3_result_error(ctx, "EXTRACT_ARG: 1st argument should be arg set id", -1);
     return;
+  }
+  if (sqlite3_value_type(argv[1]) != SQLITE_TEXT) {
+    sqlite3_result_error(ctx, "EXTRACT_ARG: 2nd argument should be key", -1);
+    return;
+  }
+  storage_table *t = sql_engine_find_table(e, "__intrinsic_args");
+  if (!t) return;
   base_string_pool *strings = sql_engine_strings(e);
   string_id key = base_string_pool_find(
       strings, (const char *)sqlite3_value_text(argv[1]),
@@ -45,36 +54,17 @@ static void functions_extract_arg(sqlite3_context *ctx, int argc,
   }
 }
 
-/* TO_REALTIME(ts) / TO_MONOTONIC(ts): a trace-time timestamp read on the
- * trace-time machine's REALTIME / MONOTONIC clock; NULL if not related. */
-static void functions_to_clock(sqlite3_context *ctx, uint64_t clock_id,
-                               sqlite3_value *arg) {
-  if (sqlite3_value_type(arg) != SQLITE_INTEGER) return;
-  int64_t out;
-  if (sql_engine_to_clock(sqlite3_user_data(ctx), clock_id, sqlite3_value_int64(arg),
-                          &out) == 0)
-    sqlite3_result_int64(ctx, out);
-}
-
-static void functions_to_realtime(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  (void)argc;
-  functions_to_clock(ctx, 1, argv[0]); /* BUILTIN_CLOCK_REALTIME */
-}
-
-static void functions_to_monotonic(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
-  (void)argc;
-  functions_to_clock(ctx, 3, argv[0]); /* BUILTIN_CLOCK_MONOTONIC */
-}
-
 int sql_functions_register(sqlite3 *db, sql_engine *e) {
   int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
   if (sqlite3_create_function(db, "extract_arg", 2, flags, e,
-                              functions_extract_arg, NULL, NULL) != SQLITE_OK ||
-      sqlite3_create_function(db, "to_realtime", 1, flags, e,
-                              functions_to_realtime, NULL, NULL) != SQLITE_OK ||
-      sqlite3_create_function(db, "to_monotonic", 1, flags, e,
-                              functions_to_monotonic, NULL, NULL) != SQLITE_OK)
+                              functions_extract_arg, NULL, NULL) != SQLITE_OK)
     return WEFT_ESQL;
   int rc = sql_metadata_functions_register(db, e);
-  return rc ? rc : sql_to_ftrace_register(db, e);
+  if (!rc) rc = sql_to_ftrace_register(db, e);
+  if (!rc) rc = sql_clock_functions_register(db, e);
+  if (!rc) rc = sql_regex_functions_register(db);
+  if (!rc) rc = sql_text_functions_register(db);
+  if (!rc) rc = sql_math_functions_register(db);
+  if (!rc) rc = sql_slice_functions_register(db, e);
+  return rc;
 }

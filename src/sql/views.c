@@ -3,6 +3,8 @@
 #include "sql/sql.h"
 
 #define TRACK_BASE "id, name, type, parent_id, source_arg_set_id, machine_id"
+/* A view with these columns and no rows. */
+#define EMPTY_VIEW(name, columns) "CREATE VIEW " name " AS SELECT " columns " LIMIT 0"
 #define COUNTER_TRACK_BASE \
   TRACK_BASE ", counter_unit AS unit, description"
 
@@ -12,7 +14,7 @@ const char *const sql_view_statements[] = {
     "CREATE VIEW thread AS SELECT id AS utid, * FROM __intrinsic_thread",
     "CREATE VIEW process AS SELECT id AS upid, * FROM __intrinsic_process",
     "CREATE VIEW track AS SELECT id, name, type, dimension_arg_set_id, "
-    "parent_id, source_arg_set_id, machine_id FROM __intrinsic_track",
+    "parent_id, source_arg_set_id, machine_id, track_group_id FROM __intrinsic_track",
     "CREATE VIEW thread_track AS SELECT " TRACK_BASE ", utid FROM "
     "__intrinsic_track WHERE event_type = 'slice' AND utid IS NOT NULL",
     "CREATE VIEW process_track AS SELECT " TRACK_BASE ", upid FROM "
@@ -63,7 +65,8 @@ const char *const sql_view_statements[] = {
     "CREATE VIEW trace_diagnostics AS SELECT id, key AS name, title, description, "
     "remediation, confidence, trace_id FROM __intrinsic_trace_diagnostics",
     "CREATE VIEW state AS SELECT * FROM __intrinsic_state",
-    "CREATE VIEW state_track AS SELECT " TRACK_BASE " FROM __intrinsic_track "
+    "CREATE VIEW state_track AS SELECT id, name, parent_id, type, "
+    "dimension_arg_set_id, source_arg_set_id, machine_id FROM __intrinsic_track "
     "WHERE event_type = 'state'",
     "CREATE VIEW process_state_track AS SELECT " TRACK_BASE ", upid FROM "
     "__intrinsic_track WHERE event_type = 'state' AND upid IS NOT NULL",
@@ -71,6 +74,179 @@ const char *const sql_view_statements[] = {
     "__intrinsic_track WHERE event_type = 'state' AND utid IS NOT NULL",
     "CREATE VIEW cpu_available_frequencies AS SELECT id, ucpu AS cpu, freq, ucpu "
     "FROM __intrinsic_cpu_freq",
+    /* Tables of data weft does not import (profiles, heap graphs, Android
+     * and graphics packets): empty, as Perfetto's are for a trace without
+     * such data. */
+    EMPTY_VIEW("heap_graph",
+               "NULL AS id, NULL AS ts, NULL AS upid, NULL AS dump_reason, NULL AS "
+               "heap_size, NULL AS truncated"),
+    EMPTY_VIEW("heap_graph_class",
+               "NULL AS id, NULL AS name, NULL AS deobfuscated_name, NULL AS location, "
+               "NULL AS superclass_id, NULL AS classloader_id, NULL AS kind"),
+    EMPTY_VIEW("heap_graph_object",
+               "NULL AS id, NULL AS upid, NULL AS graph_sample_ts, NULL AS self_size, "
+               "NULL AS native_size, NULL AS reference_set_id, NULL AS reachable, NULL "
+               "AS heap_type, NULL AS type_id, NULL AS root_type, NULL AS root_distance,"
+               " NULL AS object_data_id"),
+    EMPTY_VIEW("heap_graph_object_data",
+               "NULL AS id, NULL AS field_set_id, NULL AS value_string, NULL AS "
+               "array_element_type, NULL AS array_element_count, NULL AS array_data_id, "
+               "NULL AS array_data_hash"),
+    EMPTY_VIEW("heap_graph_reference",
+               "NULL AS id, NULL AS reference_set_id, NULL AS owner_id, NULL AS "
+               "owned_id, NULL AS field_name, NULL AS field_type_name, NULL AS "
+               "deobfuscated_field_name"),
+    EMPTY_VIEW("heap_graph_primitive",
+               "NULL AS id, NULL AS field_set_id, NULL AS field_name, NULL AS "
+               "field_type, NULL AS bool_value, NULL AS byte_value, NULL AS char_value, "
+               "NULL AS short_value, NULL AS int_value, NULL AS long_value, NULL AS "
+               "float_value, NULL AS double_value"),
+    EMPTY_VIEW("heap_graph_thread_callsite",
+               "NULL AS id, NULL AS heap_graph_id, NULL AS utid, NULL AS callsite_id"),
+    EMPTY_VIEW("heap_profile",
+               "NULL AS id, NULL AS ts, NULL AS ts_end, NULL AS dur, NULL AS upid, NULL "
+               "AS heap_name"),
+    EMPTY_VIEW("heap_profile_allocation",
+               "NULL AS id, NULL AS ts, NULL AS upid, NULL AS heap_name, NULL AS "
+               "callsite_id, NULL AS count, NULL AS size"),
+    EMPTY_VIEW("memory_snapshot",
+               "NULL AS id, NULL AS timestamp, NULL AS track_id, NULL AS detail_level"),
+    EMPTY_VIEW("process_memory_snapshot",
+               "NULL AS id, NULL AS snapshot_id, NULL AS upid"),
+    EMPTY_VIEW("memory_snapshot_node",
+               "NULL AS id, NULL AS process_snapshot_id, NULL AS parent_node_id, NULL AS"
+               " path, NULL AS size, NULL AS effective_size, NULL AS arg_set_id"),
+    EMPTY_VIEW("memory_snapshot_edge",
+               "NULL AS id, NULL AS source_node_id, NULL AS target_node_id, NULL AS "
+               "importance"),
+    EMPTY_VIEW("stack_sample_session",
+               "NULL AS id, NULL AS source, NULL AS timebase_unit, NULL AS cmdline"),
+    EMPTY_VIEW("stack_sample_async_context",
+               "NULL AS id, NULL AS name, NULL AS kind, NULL AS parent_id"),
+    EMPTY_VIEW("stack_sample_task_context",
+               "NULL AS id, NULL AS upid, NULL AS utid, NULL AS async_context_id"),
+    EMPTY_VIEW("stack_sample_execution_context",
+               "NULL AS id, NULL AS ucpu, NULL AS cpu_mode"),
+    EMPTY_VIEW("stack_sample",
+               "NULL AS id, NULL AS ts, NULL AS source, NULL AS task_context_id, NULL AS"
+               " execution_context_id, NULL AS callsite_id, NULL AS session_id"),
+    EMPTY_VIEW("stack_sample_counter_track",
+               "NULL AS id, NULL AS name, NULL AS type, NULL AS parent_id, NULL AS "
+               "source_arg_set_id, NULL AS machine_id, NULL AS unit, NULL AS "
+               "description, NULL AS session_id, NULL AS cpu, NULL AS is_timebase"),
+    EMPTY_VIEW("stack_sample_counter",
+               "NULL AS id, NULL AS stack_sample_id, NULL AS track_id, NULL AS value"),
+    EMPTY_VIEW("stack_profile_mapping",
+               "NULL AS id, NULL AS build_id, NULL AS exact_offset, NULL AS "
+               "start_offset, NULL AS start, NULL AS \"end\", NULL AS load_bias, NULL AS"
+               " name"),
+    EMPTY_VIEW("stack_profile_frame",
+               "NULL AS id, NULL AS name, NULL AS mapping, NULL AS rel_pc, NULL AS "
+               "symbol_set_id, NULL AS deobfuscated_name, NULL AS type"),
+    EMPTY_VIEW("stack_profile_callsite",
+               "NULL AS id, NULL AS depth, NULL AS parent_id, NULL AS frame_id"),
+    EMPTY_VIEW("stack_profile_symbol",
+               "NULL AS id, NULL AS symbol_set_id, NULL AS name, NULL AS source_file, "
+               "NULL AS line_number, NULL AS inlined"),
+    EMPTY_VIEW("cpu_profile_stack_sample",
+               "NULL AS id, NULL AS ts, NULL AS callsite_id, NULL AS utid, NULL AS "
+               "process_priority"),
+    EMPTY_VIEW("instruments_sample",
+               "NULL AS id, NULL AS ts, NULL AS utid, NULL AS callsite_id, NULL AS cpu"),
+    EMPTY_VIEW("perf_session",
+               "NULL AS id, NULL AS perf_session_id, NULL AS cmdline"),
+    EMPTY_VIEW("perf_sample",
+               "NULL AS id, NULL AS ts, NULL AS utid, NULL AS cpu, NULL AS cpu_mode, "
+               "NULL AS callsite_id, NULL AS unwind_error, NULL AS perf_session_id"),
+    EMPTY_VIEW("perf_counter_track",
+               "NULL AS id, NULL AS name, NULL AS type, NULL AS parent_id, NULL AS "
+               "source_arg_set_id, NULL AS machine_id, NULL AS unit, NULL AS "
+               "description, NULL AS perf_session_id, NULL AS cpu, NULL AS is_timebase"),
+    EMPTY_VIEW("android_game_intervention_list",
+               "NULL AS id, NULL AS package_name, NULL AS uid, NULL AS current_mode, "
+               "NULL AS standard_mode_supported, NULL AS standard_mode_downscale, NULL "
+               "AS standard_mode_use_angle, NULL AS standard_mode_fps, NULL AS "
+               "perf_mode_supported, NULL AS perf_mode_downscale, NULL AS "
+               "perf_mode_use_angle, NULL AS perf_mode_fps, NULL AS "
+               "battery_mode_supported, NULL AS battery_mode_downscale, NULL AS "
+               "battery_mode_use_angle, NULL AS battery_mode_fps"),
+    EMPTY_VIEW("android_dumpstate",
+               "NULL AS id, NULL AS section, NULL AS service, NULL AS line"),
+    EMPTY_VIEW("profiler_smaps",
+               "NULL AS id, NULL AS upid, NULL AS ts, NULL AS path, NULL AS "
+               "path_trimmed, NULL AS aggregate_count, NULL AS is_deleted, NULL AS "
+               "size_kb, NULL AS private_dirty_kb, NULL AS swap_kb, NULL AS file_name, "
+               "NULL AS start_address, NULL AS module_timestamp, NULL AS module_debugid,"
+               " NULL AS module_debug_path, NULL AS protection_flags, NULL AS "
+               "private_clean_resident_kb, NULL AS shared_dirty_resident_kb, NULL AS "
+               "shared_clean_resident_kb, NULL AS locked_kb, NULL AS "
+               "proportional_resident_kb, NULL AS rss_kb, NULL AS anonymous_kb, NULL AS "
+               "pss_dirty_kb, NULL AS swap_pss_kb"),
+    EMPTY_VIEW("process_memory_mappings",
+               "NULL AS id, NULL AS upid, NULL AS ts, NULL AS path, NULL AS "
+               "aggregate_count, NULL AS is_deleted, NULL AS size_kb, NULL AS rss_kb, "
+               "NULL AS anonymous_kb, NULL AS swap_kb, NULL AS shared_clean_kb, NULL AS "
+               "shared_dirty_kb, NULL AS private_clean_kb, NULL AS private_dirty_kb, "
+               "NULL AS locked_kb, NULL AS pss_kb, NULL AS pss_dirty_kb, NULL AS "
+               "swap_pss_kb"),
+    EMPTY_VIEW("package_list",
+               "NULL AS id, NULL AS package_name, NULL AS uid, NULL AS debuggable, NULL "
+               "AS profileable_from_shell, NULL AS version_code"),
+    EMPTY_VIEW("vulkan_memory_allocations",
+               "NULL AS id, NULL AS arg_set_id, NULL AS source, NULL AS operation, NULL "
+               "AS timestamp, NULL AS upid, NULL AS device, NULL AS device_memory, NULL "
+               "AS memory_type, NULL AS heap, NULL AS function_name, NULL AS "
+               "object_handle, NULL AS memory_address, NULL AS memory_size, NULL AS "
+               "scope"),
+    EMPTY_VIEW("gpu_counter_group",
+               "NULL AS id, NULL AS group_id, NULL AS track_id, NULL AS name, NULL AS "
+               "description"),
+    EMPTY_VIEW("frame_slice",
+               "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
+               " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "
+               "NULL AS layer_name, NULL AS frame_number, NULL AS queue_to_acquire_time,"
+               " NULL AS acquire_to_latch_time, NULL AS latch_to_present_time"),
+    EMPTY_VIEW("expected_frame_timeline_slice",
+               "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
+               " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "
+               "NULL AS display_frame_token, NULL AS surface_frame_token, NULL AS upid, "
+               "NULL AS layer_name"),
+    EMPTY_VIEW("actual_frame_timeline_slice",
+               "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
+               " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "
+               "NULL AS display_frame_token, NULL AS surface_frame_token, NULL AS upid, "
+               "NULL AS layer_name, NULL AS present_type, NULL AS on_time_finish, NULL "
+               "AS gpu_composition, NULL AS jank_type, NULL AS jank_severity_type, NULL "
+               "AS prediction_type, NULL AS jank_tag, NULL AS jank_tag_experimental, "
+               "NULL AS jank_score, NULL AS latched_unsignaled_count, NULL AS "
+               "addressable_unsignaled_latch_count, NULL AS latched_fence_state"),
+    EMPTY_VIEW("surfaceflinger_layers_snapshot",
+               "NULL AS id, NULL AS ts, NULL AS arg_set_id, NULL AS base64_proto_id, "
+               "NULL AS sequence_id, NULL AS has_invalid_elapsed_ts"),
+    EMPTY_VIEW("surfaceflinger_layer",
+               "NULL AS id, NULL AS snapshot_id, NULL AS arg_set_id, NULL AS "
+               "base64_proto_id, NULL AS layer_id, NULL AS layer_name, NULL AS "
+               "is_visible, NULL AS parent, NULL AS corner_radius_tl, NULL AS "
+               "corner_radius_tr, NULL AS corner_radius_bl, NULL AS corner_radius_br, "
+               "NULL AS hwc_composition_type, NULL AS is_hidden_by_policy, NULL AS "
+               "z_order_relative_of, NULL AS is_missing_z_parent, NULL AS layer_rect_id,"
+               " NULL AS input_rect_id"),
+    EMPTY_VIEW("surfaceflinger_transactions",
+               "NULL AS id, NULL AS ts, NULL AS arg_set_id, NULL AS base64_proto_id, "
+               "NULL AS vsync_id"),
+    EMPTY_VIEW("window_manager_shell_transitions",
+               "NULL AS id, NULL AS ts, NULL AS transition_id, NULL AS arg_set_id, NULL "
+               "AS transition_type, NULL AS send_time_ns, NULL AS dispatch_time_ns, NULL"
+               " AS duration_ns, NULL AS finish_time_ns, NULL AS shell_abort_time_ns, "
+               "NULL AS wm_abort_time_ns, NULL AS merge_time_ns, NULL AS create_time_ns,"
+               " NULL AS handler, NULL AS status, NULL AS flags, NULL AS "
+               "start_transaction_id, NULL AS finish_transaction_id"),
+    EMPTY_VIEW("window_manager_shell_transition_handlers",
+               "NULL AS id, NULL AS handler_id, NULL AS handler_name, NULL AS "
+               "base64_proto_id"),
+    EMPTY_VIEW("protolog",
+               "NULL AS id, NULL AS ts, NULL AS level, NULL AS tag, NULL AS message, "
+               "NULL AS stacktrace, NULL AS location"),
 };
 
 typedef struct sql_module {

@@ -1,0 +1,214 @@
+/* Perfetto's text and byte functions: reverse, base64_encode,
+ * base64_decode, unhex, demangle. NULL in, NULL out; an argument of the
+ * wrong type is an error with Perfetto's text. */
+#include <libiberty/demangle.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sql/functions_prelude.h"
+
+/* reverse(text): its bytes in reverse order. */
+static void text_fn_reverse(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return;
+  if (type != SQLITE_TEXT) {
+    sqlite3_result_error(ctx, "REVERSE: argument should be string", -1);
+    return;
+  }
+  const char *in = (const char *)sqlite3_value_text(argv[0]);
+  size_t n = strlen(in); /* as Perfetto: up to the first NUL */
+  char *out = sqlite3_malloc64(n + 1);
+  if (!out) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  for (size_t i = 0; i < n; i++) out[i] = in[n - 1 - i];
+  out[n] = '\0';
+  sqlite3_result_text(ctx, out, (int)n, sqlite3_free);
+}
+
+static const char text_b64_alphabet[] =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/* base64_encode(blob): standard alphabet, '=' padded. */
+static void text_fn_base64_encode(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return;
+  if (type != SQLITE_BLOB) {
+    sqlite3_result_error(ctx, "Base64Encode only supports bytes argument", -1);
+    return;
+  }
+  const unsigned char *in = sqlite3_value_blob(argv[0]);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  char *out = sqlite3_malloc64((n + 2) / 3 * 4 + 1);
+  if (!out) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  size_t w = 0;
+  for (size_t i = 0; i < n; i += 3) {
+    uint32_t v = (uint32_t)in[i] << 16;
+    if (i + 1 < n) v |= (uint32_t)in[i + 1] << 8;
+    if (i + 2 < n) v |= in[i + 2];
+    out[w++] = text_b64_alphabet[v >> 18];
+    out[w++] = text_b64_alphabet[(v >> 12) & 63];
+    out[w++] = i + 1 < n ? text_b64_alphabet[(v >> 6) & 63] : '=';
+    out[w++] = i + 2 < n ? text_b64_alphabet[v & 63] : '=';
+  }
+  out[w] = '\0';
+  sqlite3_result_text(ctx, out, (int)w, sqlite3_free);
+}
+
+/* The 6-bit value of a base64 character (both the standard and the
+ * URL-safe alphabet; '=' reads as 0), or -1. */
+static int text_b64_value(unsigned char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+' || c == '-') return 62;
+  if (c == '/' || c == '_') return 63;
+  if (c == '=') return 0;
+  return -1;
+}
+
+/* Decodes base64 as Perfetto does: groups of four characters, each three
+ * bytes; a group cut short may lack its last two characters (taken as
+ * padding); the last group's padding in its 3rd/4th place drops bytes.
+ * Returns the decoded length, or -1 on a bad character or short group. */
+static long text_b64_decode(const unsigned char *in, size_t n, unsigned char *out) {
+  size_t w = 0, i = 0;
+  int pad = 0;
+  while (i < n) {
+    uint32_t v = 0;
+    pad = 0;
+    for (int j = 0; j < 4; j++, i++) {
+      int c = i < n ? in[i] : j < 2 ? -1 : '=';
+      int d = c < 0 ? -1 : text_b64_value((unsigned char)c);
+      if (d < 0) return -1;
+      if (c == '=' && j >= 2) pad++;
+      v = v << 6 | (uint32_t)d;
+    }
+    out[w++] = (unsigned char)(v >> 16);
+    out[w++] = (unsigned char)(v >> 8);
+    out[w++] = (unsigned char)v;
+  }
+  return (long)(w - (size_t)pad);
+}
+
+/* base64_decode(text or blob) -> blob. */
+static void text_fn_base64_decode(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return;
+  if (type != SQLITE_TEXT && type != SQLITE_BLOB) {
+    sqlite3_result_error(ctx, "BASE64: argument must be string or blob", -1);
+    return;
+  }
+  const unsigned char *in = type == SQLITE_TEXT ? sqlite3_value_text(argv[0])
+                                                : sqlite3_value_blob(argv[0]);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  unsigned char *out = sqlite3_malloc64((n + 3) / 4 * 3 + 1);
+  if (!out) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  long len = text_b64_decode(in, n, out);
+  if (len < 0) {
+    sqlite3_free(out);
+    sqlite3_result_error(ctx, "BASE64: Invalid input", -1);
+    return;
+  }
+  sqlite3_result_blob(ctx, out, (int)len, sqlite3_free);
+}
+
+static int text_is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+static int text_hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') return (c | 0x20) - 'a' + 10;
+  return -1;
+}
+
+/* A whole signed hexadecimal integer (an optional sign, then digits) into
+ * *out; 0 on success, -1 if malformed or outside int64. */
+static int text_parse_hex_i64(const char *s, size_t n, int64_t *out) {
+  int neg = n && s[0] == '-';
+  size_t i = n && (s[0] == '-' || s[0] == '+') ? 1 : 0;
+  if (i == n) return -1;
+  uint64_t limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX, v = 0;
+  for (; i < n; i++) {
+    int d = text_hex_digit(s[i]);
+    if (d < 0 || v > (limit - (uint64_t)d) / 16) return -1;
+    v = v * 16 + (uint64_t)d;
+  }
+  *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+  return 0;
+}
+
+/* unhex(text): the integer a hex string spells, surrounding whitespace and
+ * a 0x / 0X prefix allowed (a sign goes after the prefix). */
+static void text_fn_unhex(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return;
+  if (type != SQLITE_TEXT) {
+    sqlite3_result_error(ctx, "UNHEX: argument must be text", -1);
+    return;
+  }
+  const char *s = (const char *)sqlite3_value_text(argv[0]);
+  size_t n = strlen(s);
+  while (n && text_is_space(s[n - 1])) n--;
+  while (n && text_is_space(*s)) s++, n--;
+  if (!n) {
+    sqlite3_result_error(ctx, "UNHEX: input is empty or only whitespace", -1);
+    return;
+  }
+  if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) s += 2, n -= 2;
+  if (!n) {
+    sqlite3_result_error(ctx, "UNHEX: hex string is empty after prefix", -1);
+    return;
+  }
+  int64_t v;
+  if (text_parse_hex_i64(s, n, &v)) {
+    sqlite3_result_error(ctx, "UNHEX: invalid or out of range hex string", -1);
+    return;
+  }
+  sqlite3_result_int64(ctx, v);
+}
+
+/* demangle(text): an Itanium C++ symbol (or type) demangled, NULL when it
+ * is not one. */
+static void text_fn_demangle(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return;
+  if (type != SQLITE_TEXT) {
+    sqlite3_result_error(ctx, "Unsupported type of arg passed to DEMANGLE", -1);
+    return;
+  }
+  char *out = cplus_demangle_v3((const char *)sqlite3_value_text(argv[0]),
+                                DMGL_PARAMS | DMGL_ANSI | DMGL_TYPES);
+  if (!out) return;
+  sqlite3_result_text(ctx, out, -1, SQLITE_TRANSIENT);
+  free(out); /* libiberty allocates with malloc */
+}
+
+int sql_text_functions_register(sqlite3 *db) {
+  static const struct {
+    const char *name;
+    void (*fn)(sqlite3_context *, int, sqlite3_value **);
+  } fns[] = {{"reverse", text_fn_reverse},
+             {"base64_encode", text_fn_base64_encode},
+             {"base64_decode", text_fn_base64_decode},
+             {"unhex", text_fn_unhex},
+             {"demangle", text_fn_demangle}};
+  for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
+    if (sqlite3_create_function(db, fns[i].name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                NULL, fns[i].fn, NULL, NULL) != SQLITE_OK)
+      return WEFT_ESQL;
+  return WEFT_OK;
+}
