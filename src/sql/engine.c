@@ -102,10 +102,6 @@ int sql_views_ensure_engine(sql_engine *e, const char *sql, base_error *err) {
   return sql_views_ensure(&e->views, sql, err);
 }
 
-int sql_legacy_module_include(sql_engine *e, const char *name, base_error *err) {
-  return sql_module_include(&e->views, name, err);
-}
-
 static int sql_report_columns(sqlite3_stmt *stmt, int statement,
                               const weft_query_callbacks *cb) {
   int n = sqlite3_column_count(stmt);

@@ -81,7 +81,6 @@ int psql_include(psql *ps, const char *name, base_error *err) {
     if (rc) return rc;
   }
   if (found || wildcard) return WEFT_OK;
-  if (sql_legacy_module_include(ps->engine, name, NULL) == WEFT_OK) return WEFT_OK;
   return psql_unknown_module(name, err);
 }
 

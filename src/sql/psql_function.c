@@ -386,8 +386,9 @@ static int psql_function_check(psql_function *f, base_error *err) {
   sqlite3_stmt *stmt = NULL;
   if (psql_prepare_body(f, &stmt) != SQLITE_OK) {
     sqlite3_finalize(stmt);
-    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO FUNCTION[prototype=%s]: %s",
-                          f->prototype, sqlite3_errmsg(f->ps->db));
+    return base_error_set(err, psql_sqlite_status(f->ps),
+                          "CREATE PERFETTO FUNCTION[prototype=%s]: %s", f->prototype,
+                          sqlite3_errmsg(f->ps->db));
   }
   if (!stmt)
     return base_error_set(err, WEFT_ESQL,
@@ -411,8 +412,9 @@ static int psql_function_register(psql_function *f, base_error *err) {
     rc = sqlite3_create_function_v2(f->ps->db, f->name, (int)f->args.count, SQLITE_UTF8,
                                     f, psql_scalar_call, NULL, NULL, NULL);
   if (rc != SQLITE_OK)
-    return base_error_set(err, WEFT_ESQL, "CREATE PERFETTO FUNCTION[prototype=%s]: %s",
-                          f->prototype, sqlite3_errmsg(f->ps->db));
+    return base_error_set(err, psql_sqlite_status(f->ps),
+                          "CREATE PERFETTO FUNCTION[prototype=%s]: %s", f->prototype,
+                          sqlite3_errmsg(f->ps->db));
   return WEFT_OK;
 }
 

@@ -112,8 +112,6 @@ typedef struct sql_views {
 } sql_views;
 int sql_views_init(sql_views *v, sqlite3 *db, base_error *err);
 int sql_views_ensure(sql_views *v, const char *sql, base_error *err);
-/* Runs the SQL of stdlib module `name` once; unknown names are an error. */
-int sql_module_include(sql_views *v, const char *name, base_error *err);
 /* Scalar functions Perfetto offers (functions.c). */
 int sql_functions_register(sqlite3 *db, sql_engine *e);
 /* extract_metadata / extract_metadata_for_machine (functions_metadata.c). */

@@ -249,50 +249,5 @@ const char *const sql_view_statements[] = {
                "NULL AS stacktrace, NULL AS location"),
 };
 
-typedef struct sql_module {
-  const char *name;
-  const char *sql; /* idempotent: run on every include */
-} sql_module;
-
-static const sql_module sql_modules[] = {
-    {"slices.with_context",
-     "CREATE VIEW IF NOT EXISTS thread_slice AS SELECT s.id, s.ts, s.dur, "
-     "s.category, s.name, s.track_id, tt.name AS track_name, "
-     "t.name AS thread_name, t.utid, t.tid, t.is_main_thread, "
-     "p.name AS process_name, p.upid, p.pid, s.depth, s.parent_id, "
-     "s.arg_set_id, s.thread_ts, s.thread_dur FROM slice s "
-     "JOIN thread_track tt ON s.track_id = tt.id JOIN thread t USING (utid) "
-     "LEFT JOIN process p USING (upid);"
-     "CREATE VIEW IF NOT EXISTS process_slice AS SELECT s.id, s.ts, s.dur, "
-     "s.category, s.name, s.track_id, pt.name AS track_name, "
-     "p.name AS process_name, p.upid, p.pid, s.depth, s.parent_id, "
-     "s.arg_set_id, s.thread_ts, s.thread_dur FROM slice s "
-     "JOIN process_track pt ON s.track_id = pt.id JOIN process p USING (upid);"
-     "CREATE VIEW IF NOT EXISTS thread_or_process_slice AS "
-     "SELECT id, ts, dur, category, name, track_id, track_name, thread_name, "
-     "utid, tid, process_name, upid, pid, depth, parent_id, arg_set_id "
-     "FROM thread_slice UNION ALL "
-     "SELECT id, ts, dur, category, name, track_id, track_name, NULL, NULL, "
-     "NULL, process_name, upid, pid, depth, parent_id, arg_set_id "
-     "FROM process_slice;"},
-};
-
 const size_t sql_view_statement_count =
     sizeof sql_view_statements / sizeof *sql_view_statements;
-
-int sql_module_include(sql_views *v, const char *name, base_error *err) {
-  for (size_t i = 0; i < sizeof sql_modules / sizeof *sql_modules; i++) {
-    if (strcmp(sql_modules[i].name, name) != 0) continue;
-    int rc = sql_views_ensure(v, sql_modules[i].sql, err);
-    if (rc) return rc;
-    char *msg = NULL;
-    if (sqlite3_exec(v->db, sql_modules[i].sql, NULL, NULL, &msg) != SQLITE_OK) {
-      base_error_set(err, WEFT_ESQL, "module %s: %s", name, msg ? msg : "?");
-      sqlite3_free(msg);
-      return WEFT_ESQL;
-    }
-    return WEFT_OK;
-  }
-  return base_error_set(err, WEFT_ESQL, "Unknown module name provided - %s",
-                        name);
-}
