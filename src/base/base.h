@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "weft/weft.h"
@@ -23,6 +24,13 @@ char *base_strndup(const char *s, size_t len);
 /* Test hook: make the Nth allocation from now fail (0 disables). */
 void base_alloc_fail_after(uint64_t n);
 uint64_t base_alloc_count(void);
+
+/* qsort, except that fewer than two elements (where `base` may be NULL,
+ * which qsort does not allow) are left as they are. */
+static inline void base_qsort(void *base, size_t count, size_t size,
+                              int (*compare)(const void *, const void *)) {
+  if (count > 1) qsort(base, count, size, compare);
+}
 
 /* ---- errors ---- */
 typedef struct base_error {

@@ -73,7 +73,7 @@ static int clock_timeline_build(clock_timeline *tl, const storage_table *t,
     tl->points[tl->count++] = (clock_point){storage_get_i64(t, (size_t)col[0], r),
                                             storage_get_i64(t, (size_t)col[2], r), r};
   }
-  qsort(tl->points, tl->count, sizeof *tl->points, clock_point_cmp);
+  base_qsort(tl->points, tl->count, sizeof *tl->points, clock_point_cmp);
   size_t kept = 0;
   for (size_t i = 0; i < tl->count; i++)
     if (!kept || tl->points[kept - 1].ts != tl->points[i].ts) tl->points[kept++] = tl->points[i];

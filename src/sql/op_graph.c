@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "sql/stdlib_ops.h"
 
 typedef struct graph {
@@ -64,7 +65,7 @@ static int graph_collect_ids(graph *g, const stdlib_rows *edges, const stdlib_ro
       if (!stdlib_rows_is_null(edges, i, c)) g->id[n++] = stdlib_rows_get(edges, i, c);
   for (size_t i = 0; extra && i < extra->count; i++)
     if (!stdlib_rows_is_null(extra, i, 0)) g->id[n++] = stdlib_rows_get(extra, i, 0);
-  qsort(g->id, n, sizeof *g->id, graph_compare_i64);
+  base_qsort(g->id, n, sizeof *g->id, graph_compare_i64);
   size_t w = 0;
   for (size_t i = 0; i < n; i++)
     if (w == 0 || g->id[w - 1] != g->id[i]) g->id[w++] = g->id[i];

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/base.h"
 #include "sql/stdlib_ops.h"
 
 #define OPS_POINTER_TYPE "weft_rows"
@@ -455,21 +456,21 @@ static int ii_compute(sqlite3_value **args, int count, stdlib_rows *out, char **
   if (ii_check_inputs(args, count, &keys, errmsg)) return -1;
   ii_list acc = {0}, next = {0}, right = {0};
   int rc = ii_read(stdlib_rows_arg(args[0]), keys, &acc, errmsg);
-  qsort(acc.item, acc.count, sizeof *acc.item, ii_compare);
+  base_qsort(acc.item, acc.count, sizeof *acc.item, ii_compare);
   for (int t = 1; rc == 0 && t < count; t++) {
     right.count = 0;
     rc = ii_read(stdlib_rows_arg(args[t]), keys, &right, errmsg);
     if (rc) break;
-    qsort(right.item, right.count, sizeof *right.item, ii_compare);
+    base_qsort(right.item, right.count, sizeof *right.item, ii_compare);
     next.count = 0;
     rc = ii_intersect_pair(&acc, &right, t, &next);
     ii_list swap = acc;
     acc = next;
     next = swap;
-    qsort(acc.item, acc.count, sizeof *acc.item, ii_compare);
+    base_qsort(acc.item, acc.count, sizeof *acc.item, ii_compare);
   }
   if (rc == 0) {
-    qsort(acc.item, acc.count, sizeof *acc.item, ii_compare_output);
+    base_qsort(acc.item, acc.count, sizeof *acc.item, ii_compare_output);
     rc = ii_emit(&acc, count, keys, out);
   }
   free(acc.item);
@@ -514,7 +515,7 @@ static int64_t *si_points(const stdlib_rows *r, size_t *count) {
     p[n++] = stdlib_rows_get(r, i, 1);
     p[n++] = stdlib_add_saturating(stdlib_rows_get(r, i, 1), stdlib_rows_get(r, i, 2));
   }
-  qsort(p, n, sizeof *p, si_compare_i64);
+  base_qsort(p, n, sizeof *p, si_compare_i64);
   size_t w = 0;
   for (size_t i = 0; i < n; i++)
     if (w == 0 || p[w - 1] != p[i]) p[w++] = p[i];

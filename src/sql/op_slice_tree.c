@@ -86,7 +86,7 @@ static int op_slice_index_sort_tracks(op_slice_index *x, const storage_table *t)
     size_t lo = x->track_start[i], n = x->track_start[i + 1] - lo;
     for (size_t k = 0; k < n; k++)
       keys[k] = (op_ts_row){storage_get_i64(t, SLICE_ts, x->rows[lo + k]), x->rows[lo + k]};
-    qsort(keys, n, sizeof *keys, op_compare_ts_row);
+    base_qsort(keys, n, sizeof *keys, op_compare_ts_row);
     for (size_t k = 0; k < n; k++) x->rows[lo + k] = keys[k].row;
   }
   base_free(keys);
@@ -144,7 +144,7 @@ int op_slice_ancestors(const storage_table *t, uint32_t row, op_row_vec *out) {
     row = (uint32_t)parent;
     if (VEC_PUSH(*out, row)) return WEFT_ENOMEM;
   }
-  qsort(out->data + first, out->len - first, sizeof *out->data, op_compare_rows);
+  base_qsort(out->data + first, out->len - first, sizeof *out->data, op_compare_rows);
   return WEFT_OK;
 }
 
@@ -181,7 +181,7 @@ int op_slice_descendants(const op_slice_index *x, uint32_t row, op_row_vec *out)
     if (VEC_PUSH(*out, r)) return WEFT_ENOMEM;
   }
   if (unsorted)
-    qsort(out->data + first, out->len - first, sizeof *out->data, op_compare_rows);
+    base_qsort(out->data + first, out->len - first, sizeof *out->data, op_compare_rows);
   return WEFT_OK;
 }
 
@@ -447,7 +447,7 @@ static int op_layout_collect(op_layout_work *w, size_t n, const op_layout_tree *
 
 /* The lowest base whose rows [base, base + max_depth] miss every band. */
 static uint32_t op_layout_lowest_base(op_layout_work *w, uint32_t max_depth) {
-  qsort(w->bands.data, w->bands.len, sizeof *w->bands.data, op_layout_compare_bands);
+  base_qsort(w->bands.data, w->bands.len, sizeof *w->bands.data, op_layout_compare_bands);
   uint32_t base = 0;
   for (size_t i = 0; i < w->bands.len; i++) {
     if (w->bands.data[i].lo > base + max_depth) break;
@@ -480,8 +480,8 @@ static int op_layout_place(op_layout_trees *trees) {
       w.max_dur = dur > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)dur;
   }
   if (rc == WEFT_OK) {
-    qsort(w.by_start, n, sizeof *w.by_start, op_layout_by_start);
-    qsort(order, n, sizeof *order, op_layout_by_depth);
+    base_qsort(w.by_start, n, sizeof *w.by_start, op_layout_by_start);
+    base_qsort(order, n, sizeof *order, op_layout_by_depth);
     rc = op_layout_place_all(&w, order, n);
   }
   base_free(w.by_start);
