@@ -144,7 +144,8 @@ int op_slice_ancestors(const storage_table *t, uint32_t row, op_row_vec *out) {
     row = (uint32_t)parent;
     if (VEC_PUSH(*out, row)) return WEFT_ENOMEM;
   }
-  base_qsort(out->data + first, out->len - first, sizeof *out->data, op_compare_rows);
+  if (out->len - first > 1)
+    base_qsort(out->data + first, out->len - first, sizeof *out->data, op_compare_rows);
   return WEFT_OK;
 }
 
@@ -180,7 +181,7 @@ int op_slice_descendants(const op_slice_index *x, uint32_t row, op_row_vec *out)
     if (out->len > first && out->data[out->len - 1] > r) unsorted = 1;
     if (VEC_PUSH(*out, r)) return WEFT_ENOMEM;
   }
-  if (unsorted)
+  if (unsorted && out->len - first > 1)
     base_qsort(out->data + first, out->len - first, sizeof *out->data, op_compare_rows);
   return WEFT_OK;
 }
