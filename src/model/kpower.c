@@ -48,6 +48,10 @@ int kpower_wakelock(trace_context *ctx, const kernel_scope *s, int64_t ts,
   kpower_state *k;
   int rc = kpower_get(ctx, &k);
   if (rc) return rc;
+  if (!name) { /* an event without its name field */
+    name = "";
+    len = 0;
+  }
   uint64_t key = base_hash_bytes(name, len) ^ base_hash_u64(s->machine);
   uint64_t *count;
   if (base_map_insert(&k->wakelocks, key, 0, &count) < 0) return WEFT_ENOMEM;
@@ -150,6 +154,10 @@ int kpower_suspend_resume(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (rc) return rc;
   kpower_machine *m = kpower_machine_of(k, s->machine);
   if (!m) return WEFT_ENOMEM;
+  if (!action) { /* an event without its action field */
+    action = "";
+    len = 0;
+  }
 #define KPOWER_IS(word) (len == sizeof(word) - 1 && memcmp(action, word, len) == 0)
   if (KPOWER_IS("timekeeping_freeze")) val = 0;
   char text[64];
