@@ -153,9 +153,7 @@ static int sql_report_row(sqlite3_stmt *stmt, int statement,
   return stop ? WEFT_EABORT : WEFT_OK;
 }
 
-/* WEFT_ENOMEM when SQLite's last error was an allocation failure (ours, in
- * a virtual table, or its own), else WEFT_ESQL. */
-static int sql_engine_status(sql_engine *e) {
+int sql_engine_status(sql_engine *e) {
   return sqlite3_errcode(e->db) == SQLITE_NOMEM ? WEFT_ENOMEM : WEFT_ESQL;
 }
 

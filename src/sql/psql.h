@@ -139,12 +139,6 @@ int psql_run_prelude(psql *ps, base_error *err);
 /* Creates the built-in views that `sql` names (see sql_views_ensure). */
 int sql_views_ensure_engine(sql_engine *e, const char *sql, base_error *err);
 
-/* WEFT_ENOMEM if SQLite's last error was an allocation failure, else
- * WEFT_ESQL: the code for an error SQLite reported. */
-static inline int psql_sqlite_status(const psql *ps) {
-  return sqlite3_errcode(ps->db) == SQLITE_NOMEM ? WEFT_ENOMEM : WEFT_ESQL;
-}
-
 /* Runs one prepared SQLite statement, reporting its rows to `cb`. */
 int sql_engine_run_statement(sql_engine *e, sqlite3_stmt *stmt, int statement,
                              const weft_query_callbacks *cb, base_error *err);

@@ -386,7 +386,7 @@ static int psql_function_check(psql_function *f, base_error *err) {
   sqlite3_stmt *stmt = NULL;
   if (psql_prepare_body(f, &stmt) != SQLITE_OK) {
     sqlite3_finalize(stmt);
-    return base_error_set(err, psql_sqlite_status(f->ps),
+    return base_error_set(err, sql_engine_status(f->ps->engine),
                           "CREATE PERFETTO FUNCTION[prototype=%s]: %s", f->prototype,
                           sqlite3_errmsg(f->ps->db));
   }
@@ -412,7 +412,7 @@ static int psql_function_register(psql_function *f, base_error *err) {
     rc = sqlite3_create_function_v2(f->ps->db, f->name, (int)f->args.count, SQLITE_UTF8,
                                     f, psql_scalar_call, NULL, NULL, NULL);
   if (rc != SQLITE_OK)
-    return base_error_set(err, psql_sqlite_status(f->ps),
+    return base_error_set(err, sql_engine_status(f->ps->engine),
                           "CREATE PERFETTO FUNCTION[prototype=%s]: %s", f->prototype,
                           sqlite3_errmsg(f->ps->db));
   return WEFT_OK;

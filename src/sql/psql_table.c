@@ -113,7 +113,7 @@ static int psql_prepare_select(psql *ps, const char *select, sqlite3_stmt **out,
   int rc = sql_views_ensure_engine(ps->engine, select, err);
   if (rc) return rc;
   if (sqlite3_prepare_v2(ps->db, select, -1, out, NULL) != SQLITE_OK)
-    return base_error_set(err, psql_sqlite_status(ps), "%s: %s", what, sqlite3_errmsg(ps->db));
+    return base_error_set(err, sql_engine_status(ps->engine), "%s: %s", what, sqlite3_errmsg(ps->db));
   if (!*out) return base_error_set(err, WEFT_ESQL, "%s: no SELECT statement", what);
   return WEFT_OK;
 }
@@ -164,7 +164,7 @@ static int psql_gather_rows(psql *ps, sqlite3_stmt *stmt, psql_gather *g,
     int step = sqlite3_step(stmt);
     if (step == SQLITE_DONE) return WEFT_OK;
     if (step != SQLITE_ROW)
-      return base_error_set(err, psql_sqlite_status(ps),
+      return base_error_set(err, sql_engine_status(ps->engine),
                             "CREATE PERFETTO TABLE(%s): %s", name, sqlite3_errmsg(ps->db));
     if (g->rows == g->cap_rows) {
       size_t cap = g->cap_rows ? g->cap_rows * 2 : 64;
@@ -302,7 +302,7 @@ static int psql_table_publish(psql *ps, psql_table *t, psql_table *old, base_err
                           .stats = sql_engine_scan_stats(ps->engine)};
   if (sql_vtab_register(ps->db, &t->aux) != WEFT_OK) {
     if (!old) ps->table_count--;
-    return base_error_set(err, psql_sqlite_status(ps), "CREATE PERFETTO TABLE(%s): %s", t->name,
+    return base_error_set(err, sql_engine_status(ps->engine), "CREATE PERFETTO TABLE(%s): %s", t->name,
                           sqlite3_errmsg(ps->db));
   }
   if (old) {

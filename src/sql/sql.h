@@ -70,6 +70,9 @@ int sql_engine_execute(sql_engine *e, const char *sql,
 int sql_engine_execute_source(sql_engine *e, const char *source, const char *sql,
                               const weft_query_callbacks *cb, base_error *err);
 sql_scan_stats *sql_engine_scan_stats(sql_engine *e);
+/* WEFT_ENOMEM when SQLite's last error was an allocation failure (ours, in
+ * a virtual table, or its own), else WEFT_ESQL. */
+int sql_engine_status(sql_engine *e);
 sqlite3 *sql_engine_db(sql_engine *e);
 
 /* Converts a trace-time timestamp to builtin clock `clock_id` of the
