@@ -56,6 +56,7 @@
 #define CLOCK_ID_BOOTTIME 6
 #define CLOCK_ID_TSC 9
 #define CLOCK_ID_PERF 10
+#define CLOCK_ID_TRACE_FILE 11 /* a file's own timeline (JSON, Gecko) */
 #define CLOCK_ID_MAX_BUILTIN 63        /* ids <= 63: scoped to the machine */
 #define CLOCK_ID_FIRST_SEQUENCE 64     /* 64..127: machine + file + sequence */
 #define CLOCK_ID_FIRST_GLOBAL 128      /* >= 128: machine + file */

@@ -173,15 +173,16 @@ static int finish_default_uuid(loader *l) {
   return ctx_metadata_set_str(l->ctx, "trace_uuid", uuid, -1, -1);
 }
 
-/* The clock that won trace time, in the context and its metadata row. */
+/* The clock that won trace time, in the context. Its metadata row is the
+ * one the first file to set it wrote (ctx_metadata_trace_time): a trace
+ * that never sets it, as a proto trace without clock snapshots, has none,
+ * as in Perfetto. */
 static int finish_trace_time(loader *l) {
   clock_key trace_time;
   clock_graph_trace_time(&l->host.clocks, &trace_time, NULL);
   l->ctx->trace_time_clock = trace_time.clock_id;
   l->ctx->trace_time_machine = trace_time.machine;
-  int rc = ctx_metadata_set_int(l->ctx, "trace_time_clock_id",
-                                (int64_t)trace_time.clock_id, -1, -1);
-  return rc ? rc : finish_default_uuid(l);
+  return finish_default_uuid(l);
 }
 
 /* The files' importer states, then the bytes (their holds unpoison the
@@ -199,6 +200,7 @@ int loader_finish(loader *l, base_error *err) {
                     (size_t)l->first_top_level, STRING_NULL);
   int rc = finish_place_clocks(l, err);
   if (rc) return rc;
+  ctx_metadata_at_parse(l->ctx);
   rc = finish_parse(l, err);
   finish_free_inputs(l);
   if (rc) return rc;

@@ -135,6 +135,7 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
                             &f, err);
   if (!rc && ops->scan)
     rc = ahead_scan_result(&l->ahead, ops, data, len, mapped, &f->scan, err);
+  if (!rc) ctx_metadata_at_file(l->ctx, trace_id, 0);
   if (!rc) rc = ops->tokenize(f, err);
   if (f && f->scan) ops->scan_free(f->scan);
   if (f) f->scan = NULL;

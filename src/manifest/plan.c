@@ -57,14 +57,15 @@ static int plan_claim_trace_time(const merge_plan *p, trace_context *ctx,
   clock_key k = clock_key_make(machine, 0, 0, tt->clock);
   if (clock_graph_claim_trace_time(clocks, &k, err) < 0)
     return err && err->code ? err->code : WEFT_ENOMEM;
-  return WEFT_OK;
+  rc = ctx_metadata_trace_time(ctx, tt->clock);
+  return rc ? base_error_alloc(err, rc) : WEFT_OK;
 }
 
 /* The manifest's metadata: its trace_file's type and size, and one
  * manifest_attribute.<key> row per attribute (a repeated key: the last). */
 static int plan_metadata(const merge_plan *p, trace_context *ctx, uint32_t id, size_t len) {
-  int rc = ctx_metadata_set_str(ctx, "trace_type", "perfetto_manifest", -1, id);
-  if (!rc) rc = ctx_metadata_set_int(ctx, "trace_size_bytes", (int64_t)len, -1, id);
+  int rc = ctx_metadata_file_type(ctx, id, "perfetto_manifest");
+  if (!rc) rc = ctx_metadata_file_size(ctx, id, len);
   for (size_t i = 0; !rc && i < p->manifest.attribute_count; i++) {
     const manifest_attribute *a = &p->manifest.attributes[i];
     size_t n = sizeof "manifest_attribute." + strlen(a->key);

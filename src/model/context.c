@@ -22,6 +22,7 @@ int trace_context_init(trace_context *ctx, const weft_options *opts) {
 
 void trace_context_free(trace_context *ctx) {
   base_map_free(&ctx->metadata_index);
+  VEC_FREE(ctx->metadata_keys);
   model_free(&ctx->model);
   machine_registry_free(&ctx->machines);
   stats_store_free(&ctx->stats);
@@ -73,109 +74,6 @@ void ctx_mark_processed(trace_context *ctx, uint32_t trace_file_id) {
   storage_set_i64(ctx_table(ctx, TABLE_TRACE_FILE),
                   TRACE_FILE_processing_order, trace_file_id,
                   ctx->next_processing_order++);
-}
-
-/* The columns every metadata row has: name, key type and scope. */
-static void ctx_metadata_fill(storage_table *t, uint32_t row, string_id name,
-                              string_id key_type, int64_t machine, int64_t trace) {
-  storage_set_str(t, METADATA_name, row, name);
-  storage_set_str(t, METADATA_key_type, row, key_type);
-  if (machine >= 0) storage_set_i64(t, METADATA_machine_id, row, machine);
-  if (trace >= 0) storage_set_i64(t, METADATA_trace_id, row, trace);
-}
-
-static int ctx_metadata_row(trace_context *ctx, const char *name,
-                            int64_t machine, int64_t trace, uint32_t *row) {
-  storage_table *t = ctx_table(ctx, TABLE_METADATA);
-  string_id name_id, single;
-  int rc = ctx_intern(ctx, name, strlen(name), &name_id);
-  if (!rc) rc = ctx_intern(ctx, "single", 6, &single);
-  if (rc) return rc;
-  /* A single key is replaced in place when set again for the same scope;
-   * the index finds its row (probing past hash collisions). */
-  uint64_t h = base_hash_u64((uint64_t)name_id ^ base_hash_u64((uint64_t)machine) ^
-                             base_hash_u64((uint64_t)trace << 1)) >> 1;
-  for (uint64_t key = h;; key = (key + 1) & (UINT64_MAX >> 1)) {
-    uint64_t *slot;
-    int inserted = base_map_insert(&ctx->metadata_index, key, t->row_count, &slot);
-    if (inserted < 0) return WEFT_ENOMEM;
-    size_t i = (size_t)*slot;
-    if (!inserted) {
-      if (storage_get_str(t, METADATA_name, i) == name_id &&
-          storage_get_i64_or(t, METADATA_machine_id, i, -1) == machine &&
-          storage_get_i64_or(t, METADATA_trace_id, i, -1) == trace) {
-        *row = (uint32_t)i;
-        return WEFT_OK;
-      }
-      continue;
-    }
-    rc = storage_table_append(t, row);
-    if (rc) return rc;
-    assert(*row == i);
-    break;
-  }
-  ctx_metadata_fill(t, *row, name_id, single, machine, trace);
-  return WEFT_OK;
-}
-
-/* A new row of a multi key (rows of one name accumulate). */
-static int ctx_metadata_multi_row(trace_context *ctx, const char *name,
-                                  int64_t machine, int64_t trace, uint32_t *row) {
-  storage_table *t = ctx_table(ctx, TABLE_METADATA);
-  string_id name_id, multi;
-  int rc = ctx_intern(ctx, name, strlen(name), &name_id);
-  if (!rc) rc = ctx_intern(ctx, "multi", 5, &multi);
-  if (!rc) rc = storage_table_append(t, row);
-  if (!rc) ctx_metadata_fill(t, *row, name_id, multi, machine, trace);
-  return rc;
-}
-
-int ctx_metadata_add_int(trace_context *ctx, const char *name, int64_t value,
-                         int64_t machine, int64_t trace) {
-  uint32_t row;
-  int rc = ctx_metadata_multi_row(ctx, name, machine, trace, &row);
-  if (!rc) storage_set_i64(ctx_table(ctx, TABLE_METADATA), METADATA_int_value, row, value);
-  return rc;
-}
-
-int ctx_metadata_add_str(trace_context *ctx, const char *name, const char *value,
-                         int64_t machine, int64_t trace) {
-  uint32_t row;
-  string_id id;
-  int rc = ctx_intern(ctx, value, strlen(value), &id);
-  if (!rc) rc = ctx_metadata_multi_row(ctx, name, machine, trace, &row);
-  if (!rc) storage_set_str(ctx_table(ctx, TABLE_METADATA), METADATA_str_value, row, id);
-  return rc;
-}
-
-int ctx_metadata_set_int(trace_context *ctx, const char *name, int64_t value,
-                         int64_t machine, int64_t trace) {
-  uint32_t row;
-  int rc = ctx_metadata_row(ctx, name, machine, trace, &row);
-  if (!rc) storage_set_i64(ctx_table(ctx, TABLE_METADATA), METADATA_int_value, row, value);
-  return rc;
-}
-
-int ctx_metadata_has(trace_context *ctx, const char *name) {
-  const storage_table *t = ctx_table(ctx, TABLE_METADATA);
-  size_t len = strlen(name);
-  for (size_t row = 0; row < t->row_count; row++) {
-    string_id id = storage_get_str(t, METADATA_name, row);
-    if (base_string_pool_len(&ctx->strings, id) == len &&
-        memcmp(base_string_pool_get(&ctx->strings, id), name, len) == 0)
-      return 1;
-  }
-  return 0;
-}
-
-int ctx_metadata_set_str(trace_context *ctx, const char *name,
-                         const char *value, int64_t machine, int64_t trace) {
-  uint32_t row;
-  string_id v;
-  int rc = ctx_intern(ctx, value, strlen(value), &v);
-  if (!rc) rc = ctx_metadata_row(ctx, name, machine, trace, &row);
-  if (!rc) storage_set_str(ctx_table(ctx, TABLE_METADATA), METADATA_str_value, row, v);
-  return rc;
 }
 
 /* The strings every stats row shares: severity and source names. */
@@ -289,6 +187,7 @@ int ctx_finalize_tables(trace_context *ctx) {
   storage_table_clear(b);
   uint32_t row;
   int rc = model_args_collect_replaced(ctx);
+  if (!rc) rc = ctx_metadata_sort(ctx);
   if (!rc) rc = storage_table_append(b, &row);
   if (rc) return rc;
   storage_set_i64(b, TRACE_BOUNDS_start_ts, row, ctx->has_bounds ? ctx->bounds_start : 0);

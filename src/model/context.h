@@ -31,7 +31,28 @@ typedef struct trace_context {
   uint32_t top_level_files;
   int stats_filled; /* ctx_fill_stats ran */
   base_map metadata_index; /* hash of (name, machine, trace) -> single row */
+  VEC(uint64_t) metadata_keys; /* sort key of each metadata row (see below) */
+  uint64_t metadata_pos;       /* the key rows made now get */
+  int trace_time_row;          /* ctx_trace_time_row_state */
 } trace_context;
+
+/* The moments Perfetto writes metadata rows at, in the order its table
+ * shows them (src/model/context_metadata.c). */
+typedef enum ctx_metadata_stage {
+  CTX_METADATA_FIRST = 0,    /* trace_uuid */
+  CTX_METADATA_TOKENIZE = 1, /* a file's tokenizer: by file, then byte offset */
+  CTX_METADATA_PARSE = 2,    /* the sorted parse, in parse order */
+  CTX_METADATA_END = 3       /* files ending: trace_size_bytes */
+} ctx_metadata_stage;
+
+/* The trace_time_clock_id row: written by the first file (or manifest)
+ * that sets the trace-time clock, unless data was converted to trace time
+ * before that, as Perfetto refuses a clock change then. */
+typedef enum ctx_trace_time_row_state {
+  CTX_TRACE_TIME_ROW_OPEN = 0,
+  CTX_TRACE_TIME_ROW_CLOSED,
+  CTX_TRACE_TIME_ROW_WRITTEN
+} ctx_trace_time_row_state;
 
 int trace_context_init(trace_context *ctx, const weft_options *opts);
 void trace_context_free(trace_context *ctx);
@@ -63,6 +84,25 @@ int ctx_metadata_add_str(trace_context *ctx, const char *name, const char *value
                          int64_t machine, int64_t trace);
 /* 1 if some metadata row is named `name`. */
 int ctx_metadata_has(trace_context *ctx, const char *name);
+/* Rows made from now on sort as written by the tokenizer of file
+ * `trace_id` at byte `offset`; returns the previous position, which
+ * ctx_metadata_at restores. */
+uint64_t ctx_metadata_at_file(trace_context *ctx, int64_t trace_id, uint64_t offset);
+void ctx_metadata_at(trace_context *ctx, uint64_t position);
+/* Rows made from now on sort in parse order. */
+void ctx_metadata_at_parse(trace_context *ctx);
+/* A file's trace_type row (first of its rows) and trace_size_bytes row
+ * (after every parse row, in reverse processing order). */
+int ctx_metadata_file_type(trace_context *ctx, int64_t trace_id, const char *type);
+int ctx_metadata_file_size(trace_context *ctx, int64_t trace_id, uint64_t size);
+/* A file sets the trace-time clock to clock_id: writes the
+ * trace_time_clock_id row if it is the first and nothing was converted
+ * before (see ctx_trace_time_row_state). */
+int ctx_metadata_trace_time(trace_context *ctx, uint64_t clock_id);
+/* Data was converted to trace time: later clock settings write no row. */
+void ctx_metadata_trace_time_used(trace_context *ctx);
+/* Sorts the rows by their keys (called once loading ends). */
+int ctx_metadata_sort(trace_context *ctx);
 
 /* Fills the derived table trace_bounds at the end of loading. */
 int ctx_finalize_tables(trace_context *ctx);

@@ -39,14 +39,18 @@ static int json_process(import_file *f, int64_t pid, uint32_t *upid) {
 
 /* pid/tid given as strings: the string's id is the number, the string the
  * name (a shorthand some tools write); the process or thread so named is
- * made here, before the event's own. */
+ * made here, before the event's own. Perfetto's string ids are large; ours
+ * are small, so they are moved above any kernel pid (pid_max is at most
+ * 2^22) where they cannot take a numeric pid's or tid's place. */
+#define JSON_STRING_ID_BASE (INT64_C(1) << 30)
+
 static int json_resolve_ids(import_file *f, json_event *e) {
   string_id id;
   int rc = WEFT_OK;
   if (e->pid_str.ptr) {
     rc = ctx_intern(f->ctx, e->pid_str.ptr, e->pid_str.len, &id);
     if (rc) return rc;
-    e->pid = id;
+    e->pid = JSON_STRING_ID_BASE + id;
     uint32_t upid;
     rc = json_process(f, e->pid, &upid);
     if (!rc) rc = model_process_set_name(f->ctx, upid, e->pid_str.ptr, e->pid_str.len);
@@ -55,7 +59,7 @@ static int json_resolve_ids(import_file *f, json_event *e) {
   if (e->tid_str.ptr) {
     rc = ctx_intern(f->ctx, e->tid_str.ptr, e->tid_str.len, &id);
     if (rc) return rc;
-    e->tid = id;
+    e->tid = JSON_STRING_ID_BASE + id;
     uint32_t utid;
     rc = model_thread(f->ctx, f->machine, e->tid, &utid);
     if (!rc) rc = model_thread_set_name(f->ctx, utid, e->tid_str.ptr, e->tid_str.len);

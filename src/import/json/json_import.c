@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "clock/clock.h"
 #include "import/json/json_internal.h"
 #include "import/systrace/systrace.h"
 
@@ -160,10 +161,12 @@ static int json_tokenize(import_file *f, base_error *err) {
   int rc = import_clock_private(f, &st->clock);
   if (!rc) rc = json_apply_scan_stats(f, scan);
   if (rc) return base_error_alloc(err, rc);
-  rc = ctx_metadata_set_str(f->ctx, "trace_type", "json", -1, f->trace_id);
+  rc = ctx_metadata_file_type(f->ctx, f->trace_id, "json");
+  /* a JSON file's timeline is its own (Perfetto's trace-file clock) */
+  if (!rc) rc = ctx_metadata_trace_time(f->ctx, CLOCK_ID_TRACE_FILE);
   if (rc) return base_error_alloc(err, rc);
   rc = json_apply_metadata(f, scan, err);
-  if (!rc) rc = ctx_metadata_set_int(f->ctx, "trace_size_bytes", (int64_t)f->len, -1, f->trace_id);
+  if (!rc) rc = ctx_metadata_file_size(f->ctx, f->trace_id, f->len);
   if (rc == WEFT_ENOMEM) return base_error_nomem(err);
   if (!rc) rc = json_push_all(f, scan, err);
   if (!rc) rc = json_tokenize_systrace(f, err);

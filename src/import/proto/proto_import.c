@@ -189,12 +189,25 @@ int64_t proto_clock_reading(proto_import_state *st, uint32_t seq, uint64_t clock
   return sum;
 }
 
+/* A snapshot naming a primary clock, or holding BOOTTIME (Perfetto's
+ * default), sets the trace-time clock: its metadata row, when this is the
+ * first setting and no earlier ftrace event or service event of the load
+ * was converted to trace time (see ctx_trace_time_row_state). */
+static int proto_trace_time_row(import_file *f, const uint8_t *at, uint64_t clock_id) {
+  uint64_t saved = proto_metadata_at(f, at);
+  int rc = ctx_metadata_trace_time(f->ctx, clock_id);
+  ctx_metadata_at(f->ctx, saved);
+  return rc;
+}
+
 static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_id,
                                 proto_span snap) {
   proto_import_state *st = f->state;
   uint64_t ids[PROTO_MAX_SNAPSHOT_CLOCKS];
   int64_t values[PROTO_MAX_SNAPSHOT_CLOCKS];
   size_t n = 0;
+  uint64_t primary = 0;
+  int has_boottime = 0;
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, snap);
@@ -203,6 +216,7 @@ static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_i
         fl.wire_type == PROTO_WIRE_VARINT) {
       import_claim_trace_time(f, fl.value);
       st->claimed_clock = 1;
+      primary = fl.value;
     }
     if (fl.number != PROTO_CLOCK_SNAPSHOT_CLOCKS || fl.wire_type != PROTO_WIRE_LEN ||
         n == PROTO_MAX_SNAPSHOT_CLOCKS)
@@ -229,10 +243,14 @@ static int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_i
       if (rc) return rc;
     }
     if (id == PROTO_BUILTIN_CLOCK_MONOTONIC) st->snapshot_has_monotonic = 1;
+    if (id == PROTO_BUILTIN_CLOCK_BOOTTIME) has_boottime = 1;
     ids[n] = id;
     values[n++] = value;
   }
-  if (n < 2) return WEFT_OK;
+  int rc = primary || has_boottime ? proto_trace_time_row(f, snap.data, primary ? primary
+                                                          : PROTO_BUILTIN_CLOCK_BOOTTIME)
+                                   : WEFT_OK;
+  if (rc || n < 2) return rc;
   return import_clock_snapshot_on(f, machine, seq_id, ids, values, n);
 }
 
@@ -499,8 +517,10 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     rc = proto_clock_snapshot(f, machine, h.seq_id, h.snapshot);
     if (rc) return base_error_set(err, rc, "clock snapshot failed");
   }
-  if (h.has_ftrace)
+  if (h.has_ftrace) {
+    ctx_metadata_trace_time_used(f->ctx);
     return proto_ftrace_tokenize(f, h.ftrace, seq_idx, seq->generation, machine, err);
+  }
   uint64_t clock_id = h.has_clock_id ? h.clock_id
                       : seq->default_clock ? seq->default_clock
                                            : PROTO_BUILTIN_CLOCK_BOOTTIME;
@@ -531,6 +551,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     seq->last_clock = node;
     seq->has_last = 1;
     st->saw_timestamp = 1;
+    if (h.has_service) ctx_metadata_trace_time_used(f->ctx);
     if (h.has_service && proto_ftrace_service_event(f, h.service, ts, node))
       return base_error_nomem(err);
   } else if (h.relevant) {
@@ -679,8 +700,8 @@ static int proto_tokenize(import_file *f, base_error *err) {
   if (rc) return rc;
   if (!st->claimed_clock && st->saw_timestamp)
     import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME);
-  rc = ctx_metadata_set_str(f->ctx, "trace_type", "proto", -1, f->trace_id);
-  if (!rc) rc = ctx_metadata_set_int(f->ctx, "trace_size_bytes", (int64_t)f->len, -1, f->trace_id);
+  rc = ctx_metadata_file_type(f->ctx, f->trace_id, "proto");
+  if (!rc) rc = ctx_metadata_file_size(f->ctx, f->trace_id, f->len);
   if (rc) return base_error_alloc(err, rc);
   return WEFT_OK;
 }

@@ -114,6 +114,12 @@ int proto_chrome_events(import_file *f, proto_misc_state *m, int64_t ts, proto_s
 size_t proto_base64(const uint8_t *data, size_t len, char *out);
 /* A ChromeMetadataPacket, in file order: cr-<letter>-* metadata. */
 int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span msg);
+/* Metadata rows made from now on sort as Perfetto's tokenizer writes them
+ * reading the byte `at` of this file (SystemInfo, ServiceEvent and
+ * ChromeMetadataPacket rows, which weft writes at other moments). Bytes of
+ * an inflated compressed packet sort after the file's own. Returns the
+ * position that ctx_metadata_at restores. */
+uint64_t proto_metadata_at(import_file *f, const uint8_t *at);
 
 /* A ChromeBenchmarkMetadata: benchmark_* metadata. */
 int proto_chrome_benchmark_metadata(import_file *f, proto_span msg);

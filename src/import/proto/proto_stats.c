@@ -239,7 +239,9 @@ int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
       m->uuid_source = 2;
     }
     if (fl.number == PROTO_TRACE_PACKET_CHROME_METADATA && len) {
+      uint64_t saved = proto_metadata_at(f, fl.span.data);
       int rc = proto_chrome_metadata_packet(f, m, fl.span);
+      ctx_metadata_at(f->ctx, saved);
       if (rc) return rc;
     }
     if (fl.number == PROTO_TRACE_PACKET_TRACK_EVENT_RANGE_OF_INTEREST && len) {

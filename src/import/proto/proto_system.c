@@ -103,18 +103,16 @@ static int proto_utsname(trace_context *ctx, uint32_t machine, proto_span msg) {
       {PROTO_UTSNAME_RELEASE, MACHINE_release, "system_release"},
       {PROTO_UTSNAME_MACHINE, MACHINE_arch, "system_machine"},
   };
-  proto_reader r;
   proto_field fl;
-  proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.wire_type != PROTO_WIRE_LEN) continue;
-    for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
-      if (fl.number != map[i].field) continue;
-      int rc = proto_machine_str(ctx, machine, map[i].column, fl.span);
-      if (!rc) rc = proto_metadata_str(ctx, map[i].key, (const char *)fl.span.data,
-                                       fl.span.len, machine, -1);
-      if (rc) return rc;
-    }
+  /* in this order, whatever the wire order (as Perfetto writes them) */
+  for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
+    if (proto_find_last(msg.data, msg.len, map[i].field, &fl) != 1 ||
+        fl.wire_type != PROTO_WIRE_LEN)
+      continue;
+    int rc = proto_machine_str(ctx, machine, map[i].column, fl.span);
+    if (!rc) rc = proto_metadata_str(ctx, map[i].key, (const char *)fl.span.data,
+                                     fl.span.len, machine, -1);
+    if (rc) return rc;
   }
   return WEFT_OK;
 }
@@ -198,13 +196,32 @@ static int proto_system_info_field(trace_context *ctx, uint32_t machine,
   }
 }
 
+/* The fields in the order Perfetto writes their rows, whatever their wire
+ * order (the last of a repeated field wins). */
+static const uint32_t proto_system_info_order[] = {
+    PROTO_SYSTEM_INFO_UTSNAME,
+    PROTO_SYSTEM_INFO_TIMEZONE_OFF_MINS,
+    PROTO_SYSTEM_INFO_ANDROID_BUILD_FINGERPRINT,
+    PROTO_SYSTEM_INFO_ANDROID_DEVICE_MANUFACTURER,
+    PROTO_SYSTEM_INFO_ANDROID_SDK_VERSION,
+    PROTO_SYSTEM_INFO_TRACING_SERVICE_VERSION,
+    PROTO_SYSTEM_INFO_ANDROID_SOC_MODEL,
+    PROTO_SYSTEM_INFO_ANDROID_GUEST_SOC_MODEL,
+    PROTO_SYSTEM_INFO_ANDROID_HARDWARE_REVISION,
+    PROTO_SYSTEM_INFO_ANDROID_STORAGE_MODEL,
+    PROTO_SYSTEM_INFO_ANDROID_RAM_MODEL,
+    PROTO_SYSTEM_INFO_ANDROID_SERIAL_CONSOLE,
+    PROTO_SYSTEM_INFO_NUM_CPUS,
+    PROTO_SYSTEM_INFO_SYSTEM_RAM_BYTES,
+};
+
 static int proto_system_info(trace_context *ctx, uint32_t machine, proto_span msg) {
   proto_field fl;
   int has_sdk = proto_find_last(msg.data, msg.len, PROTO_SYSTEM_INFO_ANDROID_SDK_VERSION,
                                 &fl) == 1;
-  proto_reader r;
-  proto_reader_init_span(&r, msg);
-  while (proto_reader_next(&r, &fl) == 1) {
+  size_t n = sizeof proto_system_info_order / sizeof *proto_system_info_order;
+  for (size_t i = 0; i < n; i++) {
+    if (proto_find_last(msg.data, msg.len, proto_system_info_order[i], &fl) != 1) continue;
     int rc = proto_system_info_field(ctx, machine, &fl, has_sdk);
     if (rc) return rc;
   }
@@ -495,6 +512,11 @@ static int proto_ui_state(import_file *f, proto_span msg) {
   return rc;
 }
 
+uint64_t proto_metadata_at(import_file *f, const uint8_t *at) {
+  uint64_t offset = at >= f->data && at < f->data + f->len ? (uint64_t)(at - f->data) : f->len;
+  return ctx_metadata_at_file(f->ctx, f->trace_id, offset);
+}
+
 /* ---- dispatch ---- */
 
 int proto_misc_wants_field(uint32_t number) {
@@ -518,10 +540,20 @@ int proto_misc_wants_field(uint32_t number) {
 int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
                      const proto_field *fl) {
   if (fl->wire_type != PROTO_WIRE_LEN) return WEFT_OK;
+  uint64_t saved;
+  int rc;
   switch (fl->number) {
-    case PROTO_TRACE_PACKET_SYSTEM_INFO: return proto_system_info(f->ctx, machine, fl->span);
+    case PROTO_TRACE_PACKET_SYSTEM_INFO:
+      saved = proto_metadata_at(f, fl->span.data);
+      rc = proto_system_info(f->ctx, machine, fl->span);
+      ctx_metadata_at(f->ctx, saved);
+      return rc;
     case PROTO_TRACE_PACKET_CPU_INFO: return proto_cpu_info(f, machine, fl->span);
-    case PROTO_TRACE_PACKET_SERVICE_EVENT: return proto_service_event(f, machine, ts, fl->span);
+    case PROTO_TRACE_PACKET_SERVICE_EVENT:
+      saved = proto_metadata_at(f, fl->span.data);
+      rc = proto_service_event(f, machine, ts, fl->span);
+      ctx_metadata_at(f->ctx, saved);
+      return rc;
     case PROTO_TRACE_PACKET_TRIGGER: return proto_trigger(f, machine, ts, fl->span, 0);
     case PROTO_TRACE_PACKET_CLONE_SNAPSHOT_TRIGGER:
       return proto_trigger(f, machine, ts, fl->span, 1);

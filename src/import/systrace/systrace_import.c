@@ -385,6 +385,11 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   int rc = import_clock_private(f, &st->clock);
   if (!rc) rc = import_clock_alias(f, CLOCK_ID_MONOTONIC);
   if (!rc) rc = import_clock_anchor(f, st->clock);
+  /* Perfetto's rows: the type, MONOTONIC as the trace-time clock when the
+   * file is the first to set one, and the size. */
+  if (!rc) rc = ctx_metadata_file_type(f->ctx, f->trace_id, "systrace");
+  if (!rc) rc = ctx_metadata_trace_time(f->ctx, CLOCK_ID_MONOTONIC);
+  if (!rc) rc = ctx_metadata_file_size(f->ctx, f->trace_id, f->len);
   if (rc) return base_error_alloc(err, rc);
   f->release_input = 1; /* each pushed line holds its bytes until parsed */
   const systrace_scan *scan = f->scan;
