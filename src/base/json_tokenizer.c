@@ -622,3 +622,12 @@ const char *json_token_type_name(json_token_type type) {
   }
   return "?";
 }
+
+double json_number_double(const json_token *t) {
+  if (t->is_int || !t->is_integral) return t->d;
+  uint64_t u = 0;
+  size_t first = t->len && t->ptr[0] == '-' ? 1 : 0;
+  for (size_t i = first; i < t->len; i++) u = u * 10 + (uint64_t)(t->ptr[i] - '0');
+  if (first) u = 0 - u;
+  return (double)(int64_t)u;
+}

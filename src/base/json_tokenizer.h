@@ -151,6 +151,10 @@ int json_unescape(const char *src, size_t len, char *dst, size_t *out_len,
 void json_line_col(const char *buf, size_t len, size_t offset, size_t *line,
                    size_t *col);
 
+/* A NUMBER token as a double, as Perfetto reads it: a whole number beyond
+ * int64 wraps through uint64 to int64 first. */
+double json_number_double(const json_token *t);
+
 /* Human-readable name of a token type ("object", "string", ...). */
 const char *json_token_type_name(json_token_type type);
 

@@ -12,6 +12,7 @@
 #define WEFT_MODEL_H
 
 #include "base/base.h"
+#include "base/json_tokenizer.h"
 
 typedef struct trace_context trace_context;
 
@@ -237,6 +238,13 @@ int model_arg_string_id(trace_context *ctx, string_id key, string_id value,
                         model_arg_type type);
 /* Commits the pending args (deduplicated); -1 if none were pending. */
 int model_args_commit(trace_context *ctx, int64_t *arg_set);
+/* Adds the JSON value whose first token `t` was just read from `tk` to the
+ * pending args under the key in `key` (model/args_json.c): objects and
+ * arrays flattened into "key.member" and "key[i]" (nulls skipped, taking
+ * no index; nesting past 32 levels skipped), strings, ints, reals and
+ * bools with their types. `key` is restored before it returns. */
+int model_args_json_value(trace_context *ctx, json_tokenizer *tk, const json_token *t,
+                          base_buf *key, base_error *err);
 /* Puts the args of an existing set back into the pending args (before any
  * added next), so that a set can be extended into a new one; -1: none. */
 int model_args_reopen(trace_context *ctx, int64_t arg_set);

@@ -92,65 +92,6 @@ static uint32_t json_thread_upid(import_file *f, uint32_t utid) {
 
 /* ---- args ---- */
 
-static int json_args_value(import_file *f, json_tokenizer *tk, const json_token *t,
-                           base_buf *key, base_error *err, int depth);
-
-/* Flattens an object or array into args under `key`; null values are
- * skipped and do not take an array index. */
-static int json_args_container(import_file *f, json_tokenizer *tk, base_buf *key,
-                               int is_object, base_error *err, int depth) {
-  size_t base_len = key->len;
-  int index = 0;
-  json_token t;
-  for (;;) {
-    int rc = json_next(tk, &t, err);
-    if (rc) return rc;
-    if (t.type == JSON_TOK_OBJECT_END || t.type == JSON_TOK_ARRAY_END) return WEFT_OK;
-    if (is_object) {
-      json_str k = {0};
-      rc = json_str_from(&t, &k, err);
-      if (!rc) rc = base_buf_append(key, ".", 1);
-      if (!rc) rc = base_buf_append(key, k.ptr, k.len);
-      base_free(k.owned);
-      if (!rc) rc = json_next(tk, &t, err);
-      if (rc) return rc;
-    }
-    if (t.type != JSON_TOK_NULL) {
-      if (!is_object) rc = base_buf_appendf(key, "[%d]", index++);
-      if (!rc) rc = json_args_value(f, tk, &t, key, err, depth + 1);
-    }
-    key->len = base_len;
-    key->data[base_len] = 0;
-    if (rc) return rc;
-  }
-}
-
-static int json_args_value(import_file *f, json_tokenizer *tk, const json_token *t,
-                           base_buf *key, base_error *err, int depth) {
-  trace_context *ctx = f->ctx;
-  switch (t->type) {
-    case JSON_TOK_OBJECT_BEGIN:
-    case JSON_TOK_ARRAY_BEGIN:
-      if (depth > 32) return json_skip_container(tk, err);
-      return json_args_container(f, tk, key, t->type == JSON_TOK_OBJECT_BEGIN, err, depth);
-    case JSON_TOK_STRING: {
-      json_str s = {0};
-      int rc = json_str_from(t, &s, err);
-      if (!rc) rc = model_arg_string(ctx, key->data, key->len, s.ptr, s.len, MODEL_ARG_STRING);
-      base_free(s.owned);
-      return rc;
-    }
-    case JSON_TOK_NUMBER:
-      if (t->is_int) return model_arg_int(ctx, key->data, key->len, MODEL_ARG_INT, t->i);
-      return model_arg_real(ctx, key->data, key->len, json_number_double(t));
-    case JSON_TOK_TRUE:
-    case JSON_TOK_FALSE:
-      return model_arg_int(ctx, key->data, key->len, MODEL_ARG_BOOL, t->type == JSON_TOK_TRUE);
-    default:
-      return WEFT_OK;
-  }
-}
-
 /* Adds the event's args to the pending args (none without "args"). */
 static int json_pend_args(import_file *f, const json_event *e, base_error *err) {
   if (!e->args_offset) return WEFT_OK;
@@ -164,7 +105,7 @@ static int json_pend_args(import_file *f, const json_event *e, base_error *err) 
   rc = base_buf_append(&key, "args", 4);
   json_token t;
   if (!rc) rc = json_next(&tk, &t, err);
-  if (!rc) rc = json_args_container(f, &tk, &key, 1, err, 0);
+  if (!rc) rc = model_args_json_value(f->ctx, &tk, &t, &key, err);
   base_buf_free(&key);
   json_tokenizer_free(&tk);
   return rc;

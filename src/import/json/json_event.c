@@ -75,15 +75,6 @@ static int json_double_us_to_ns(double us, int64_t *out) {
   return 0;
 }
 
-double json_number_double(const json_token *t) {
-  if (t->is_int || !t->is_integral) return t->d;
-  uint64_t u = 0;
-  size_t first = t->len && t->ptr[0] == '-' ? 1 : 0;
-  for (size_t i = first; i < t->len; i++) u = u * 10 + (uint64_t)(t->ptr[i] - '0');
-  if (first) u = 0 - u;
-  return (double)(int64_t)u;
-}
-
 int json_time_from(const json_token *t, int64_t *ns) {
   if (t->type == JSON_TOK_NUMBER) {
     if (t->is_int) {

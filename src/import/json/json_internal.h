@@ -164,7 +164,6 @@ static inline int json_key_is(const json_token *t, const char *key) {
 /* A number token's value as Perfetto reads a non-int64 one: a double, an
  * integer literal beyond int64 being its digits modulo 2^64 taken as int64
  * (so 2^64 - 1 reads -1). */
-double json_number_double(const json_token *t);
 /* Microseconds (number or numeric string token) -> ns; 0 ok, -1 invalid. */
 int json_time_from(const json_token *t, int64_t *ns);
 /* A whole string that strtod reads completely (e.g. "1.5", ".75", "+2"). */
