@@ -386,6 +386,9 @@ static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
                           strlen(s->dim_str), MODEL_ARG_STRING);
   else if (!rc && s->dim_key)
     rc = model_arg_int(ctx, s->dim_key, strlen(s->dim_key), MODEL_ARG_UINT, s->dim_int);
+  if (!rc && s->dim2_key && s->dim2_str)
+    rc = model_arg_string(ctx, s->dim2_key, strlen(s->dim2_key), s->dim2_str,
+                          strlen(s->dim2_str), MODEL_ARG_STRING);
   if (!rc) rc = model_args_commit(ctx, arg_set);
   return rc;
 }

@@ -176,6 +176,8 @@ typedef struct model_track_spec {
   const char *dim_str;    /* its string value, or NULL for */
   int64_t dim_int;        /* its int value; the caller keeps tracks with
                              different values apart (name or extra_key) */
+  const char *dim2_key;   /* a second string dimension arg after it, or NULL */
+  const char *dim2_str;
 } model_track_spec;
 void model_track_spec_init(model_track_spec *s);
 /* Replaces a track's dimension / source arg sets (-1: keeps that one); a

@@ -1,0 +1,150 @@
+"""End-to-end: Firefox Profiler (Gecko) profiles (src/import/gecko): markers
+as slices on per-(thread, category, name) tracks, their data as args, the
+threads made in the order of their first event, and a profile pinned to a
+proto trace by a merge."""
+import json
+import os
+
+import weft_e2e as e
+
+CATEGORIES = [{'name': 'Other', 'color': 'grey'}, {'name': 'DOM', 'color': 'blue'}]
+
+
+def thread(name, tid, pid, markers, sample_times=()):
+    """A processed-format thread; markers: (name, start, end, phase,
+    category index, data) tuples."""
+    strings, cols = [], {k: [] for k in ('name', 'startTime', 'endTime', 'phase',
+                                         'category', 'data')}
+    for m_name, start, end, phase, cat, data in markers:
+        if m_name not in strings:
+            strings.append(m_name)
+        for k, v in zip(cols, (strings.index(m_name), start, end, phase, cat, data)):
+            cols[k].append(v)
+    cols['length'] = len(markers)
+    return {'name': name, 'tid': tid, 'pid': pid, 'stringArray': strings,
+            'frameTable': {'func': []}, 'funcTable': {'name': []},
+            'stackTable': {'prefix': [], 'frame': []},
+            'samples': {'stack': [None] * len(sample_times), 'time': list(sample_times)},
+            'markers': cols}
+
+
+def profile(*threads):
+    return json.dumps({'meta': {'categories': CATEGORIES}, 'threads': list(threads)})
+
+
+class GeckoTest(e.TempDirTest):
+    def load(self, text, sql, *options):
+        path = e.write_temp(self.dir, 'p.json', text)
+        return e.query(sql, path, options=options)
+
+    def test_marker_phases_make_slices(self):
+        text = profile(thread('main', 100, 100, [
+            ('Click', 10.0, 10.0, 0, 0, {'flow': 7}),      # instant
+            ('Boot', 20.0, 25.0, 1, 0, None),              # interval
+            ('DOMEvent', 30.0, 0.0, 2, 1, {'target': 'btn'}),  # start ...
+            ('DOMEvent', 0.0, 35.0, 3, 1, {'extra': 1}),   # ... and end
+            ('Back', 40.0, 39.0, 1, 0, None),              # end before start: 0
+        ]))
+        out = self.load(text, 'select s.ts, s.dur, s.category, s.name, t.type, '
+                        "extract_arg(s.arg_set_id, 'data.flow') as flow, "
+                        "extract_arg(s.arg_set_id, 'data.target') as target, "
+                        "extract_arg(s.arg_set_id, 'data.extra') as extra "
+                        'from slice s join thread_track t on s.track_id = t.id order by s.ts')
+        self.assertEqual(out.splitlines()[1:], [
+            '10000000,0,"Other","Click","firefox_marker",7,"[NULL]","[NULL]"',
+            '20000000,5000000,"Other","Boot","firefox_marker","[NULL]","[NULL]","[NULL]"',
+            '30000000,5000000,"DOM","DOMEvent","firefox_marker","[NULL]","btn",1',
+            '40000000,0,"Other","Back","firefox_marker","[NULL]","[NULL]","[NULL]"'])
+
+    def test_one_track_per_thread_category_and_name(self):
+        text = profile(thread('main', 1, 1, [
+            ('A', 1.0, 4.0, 1, 0, None), ('A', 2.0, 3.0, 1, 0, None),  # nested
+            ('A', 5.0, 6.0, 1, 1, None), ('B', 7.0, 8.0, 1, 0, None)]))
+        out = self.load(text, 'select t.name, '
+                        "extract_arg(t.dimension_arg_set_id, 'firefox_marker_category') as c, "
+                        "extract_arg(t.dimension_arg_set_id, 'firefox_marker_name') as n, "
+                        "extract_arg(t.dimension_arg_set_id, 'utid') as utid, "
+                        'group_concat(s.depth) as depths '
+                        'from track t join slice s on s.track_id = t.id group by t.id '
+                        'order by t.id')
+        self.assertEqual(out.splitlines()[1:], ['"A","Other","A",1,"0,1"',
+                                                '"A","DOM","A",1,"0"',
+                                                '"B","Other","B",1,"0"'])
+
+    def test_marker_data_flattened_into_args(self):
+        text = profile(thread('main', 1, 1, [
+            ('M', 1.0, 2.0, 1, 0, {'a': 1, 'b': 'x', 'c': 1.5, 'd': True, 'e': [1, None, 2],
+                                   'f': {'g': 2}})]))
+        out = self.load(text, 'select key, value_type, display_value from args '
+                        "where key glob 'data.*' order by key")
+        self.assertEqual(out.splitlines()[1:], [
+            '"data.a","int","1"', '"data.b","string","x"', '"data.c","real","1.5"',
+            '"data.d","bool","true"', '"data.e[0]","int","1"', '"data.e[1]","int","2"',
+            '"data.f.g","int","2"'])
+
+    def test_threads_made_in_order_of_first_event(self):
+        # The worker's marker (2 ms) is earlier than the main thread's (5 ms)
+        # but the main thread's first sample (1 ms) is earlier still; the
+        # worker's process gets its main thread as well.
+        text = profile(thread('GeckoMain', 10, 10, [('A', 5.0, 9.0, 1, 0, None)],
+                              sample_times=(1.0, 2.0)),
+                       thread('Worker', 20, 11, [('w', 2.0, 3.0, 1, 0, None)]))
+        out = self.load(text, 'select utid, tid, name, upid, is_main_thread from thread '
+                        'order by utid')
+        self.assertEqual(out.splitlines()[1:], [
+            '0,0,"[NULL]",0,1', '1,10,"GeckoMain",1,1', '2,11,"[NULL]",2,1',
+            '3,20,"Worker",2,0'])
+
+    def test_missing_times_are_dropped_and_counted(self):
+        text = profile(thread('main', 1, 1, [
+            ('ok', 1.0, 2.0, 1, 0, None),
+            ('no_start', None, 2.0, 1, 0, None),
+            ('no_end', 1.0, None, 1, 0, None),
+            ('end_only', None, None, 3, 0, None)]))
+        out = self.load(text, "select (select group_concat(name) from slice) as names, "
+                        "(select value from stats where name = 'gecko_marker_dropped') "
+                        'as dropped')
+        self.assertEqual(out, '"names","dropped"\n"ok",3\n')
+
+    def test_gecko_format_rows_and_child_processes(self):
+        schema = {'name': 0, 'startTime': 1, 'endTime': 2, 'phase': 3, 'category': 4,
+                  'data': 5}
+        child = {'meta': {'categories': [{'name': 'Net'}]}, 'threads': [
+            {'name': 'Child', 'tid': 7, 'pid': 6, 'stringTable': ['Req'],
+             'markers': {'schema': schema, 'data': [[0, 1.0, 2.0, 1, 0, None]]}}]}
+        text = json.dumps({'meta': {'categories': CATEGORIES}, 'threads': [
+            {'name': 'GeckoMain', 'tid': '5', 'pid': '5', 'stringTable': ['Paint'],
+             'markers': {'schema': schema, 'data': [[0, 1.5, 2.5, 1, 1, {'x': 1}]]}}],
+            'processes': [child]})
+        out = self.load(text, 'select s.ts, s.dur, s.category, s.name, t.tid, '
+                        "extract_arg(s.arg_set_id, 'data.x') as x from slice s "
+                        'join thread_track tt on s.track_id = tt.id join thread t using(utid) '
+                        'order by s.ts')
+        self.assertEqual(out.splitlines()[1:], ['1000000,1000000,"Net","Req",7,"[NULL]"',
+                                                '1500000,1000000,"DOM","Paint",5,1'])
+
+    def test_metadata_rows(self):
+        text = profile(thread('main', 1, 1, [('A', 1.0, 2.0, 1, 0, None)]))
+        out = self.load(text, "select name, int_value, str_value from metadata "
+                        "where name != 'trace_uuid'")
+        self.assertEqual(out.splitlines()[1:], [
+            '"trace_type","[NULL]","gecko"', '"trace_time_clock_id",11,"[NULL]"',
+            '"trace_size_bytes",%d,"[NULL]"' % len(text)])
+
+    def test_pinned_to_a_proto_trace(self):
+        # The profile is clockless: --sync/--offset place it against the
+        # proto trace's BOOTTIME, like a Chrome JSON trace.
+        snapshot = e.pb_bytes(6, e.pb_bytes(1, e.pb_int(1, 6) + e.pb_int(2, 1000)) +
+                              e.pb_bytes(1, e.pb_int(1, 1) + e.pb_int(2, 5000)))
+        phone = os.path.join(self.dir, 'phone.pb')
+        with open(phone, 'wb') as f:
+            f.write(e.pb_packet(snapshot, e.pb_int(10, 1)))
+        prof = e.write_temp(self.dir, 'prof.json', profile(thread('main', 1, 1, [
+            ('A', 1.0, 2.0, 1, 0, None)])))
+        out = e.query('select ts, dur, name from slice', phone, prof,
+                      options=('--sync', 'prof.json=phone.pb', '--offset', 'prof.json=3s'))
+        self.assertEqual(out, '"ts","dur","name"\n3001000000,1000000,"A"\n')
+
+
+if __name__ == '__main__':
+    e.main()
