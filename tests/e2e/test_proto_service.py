@@ -67,6 +67,25 @@ class ProtoServiceTest(e.TempDirTest):
         self.assertEqual(self.metadata(data, 'statsd_triggering_subscription_id').splitlines()[1],
                          '"single",44,"[NULL]","[NULL]",0')
 
+    def test_write_into_file_warnings(self):
+        # write_into_file without flush_period_ms, and a DISCARD buffer (the
+        # second): Perfetto's two config warnings
+        buffers = pb_bytes(1, pb_int(1, 1024) + pb_int(4, 1)) + \
+            pb_bytes(1, pb_int(1, 64) + pb_int(4, 2))
+        out = self.query(packet(10, 33, buffers + pb_int(8, 1)),
+                         "select name, idx, value from stats where name glob "
+                         "'config_write_into_file*' and value > 0 order by name, idx")
+        self.assertEqual(out.splitlines()[1:], ['"config_write_into_file_discard",1,1',
+                                                '"config_write_into_file_no_flush","[NULL]",1'])
+        flushed = self.query(packet(10, 33, buffers + pb_int(8, 1) + pb_int(13, 1000)),
+                             "select name from stats where name glob "
+                             "'config_write_into_file*' and value > 0")
+        self.assertEqual(flushed.splitlines()[1:], ['"config_write_into_file_discard"'])
+        not_to_file = self.query(packet(10, 33, buffers),
+                                 "select count(*) from stats where name glob "
+                                 "'config_write_into_file*' and value > 0")
+        self.assertEqual(not_to_file.splitlines()[1], '0')
+
     def test_trace_config_text(self):
         trigger = pb_bytes(1, 'trig') + pb_bytes(2, 're.*') + e.pb_double(5, 0.1)
         config = (pb_bytes(17, pb_int(1, 4) + pb_bytes(2, trigger) + pb_int(3, 2000)) +

@@ -65,11 +65,14 @@ static flow_scope proto_flow_scope(const import_file *f, uint32_t machine) {
 
 /* ---- flows bound to a slice ---- */
 
-/* One id of flow_ids / terminating_flow_ids. */
+/* One id of flow_ids / terminating_flow_ids. A terminating id of a flow
+ * that is not active is ignored, without a stat (it neither starts a flow
+ * nor ends one). */
 static int proto_flow_point(trace_context *ctx, flow_scope scope, uint32_t slice,
                             uint64_t id, int terminating) {
   flow_id fid = flow_id_v2(id);
-  if (terminating) return flow_end_at(ctx, scope, slice, fid, 1);
+  if (terminating)
+    return flow_is_active(ctx, scope, fid) ? flow_end_at(ctx, scope, slice, fid, 1) : WEFT_OK;
   if (!flow_is_active(ctx, scope, fid)) return flow_begin_at(ctx, scope, slice, fid);
   return flow_step_at(ctx, scope, slice, fid);
 }

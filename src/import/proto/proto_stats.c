@@ -206,6 +206,37 @@ static int proto_trace_stats(import_file *f, proto_misc_state *m, proto_span msg
 
 /* ---- tokenize ---- */
 
+/* A config that writes into a file without flushing it periodically, or
+ * into DISCARD buffers (fill_policy 2), as Perfetto warns of them. */
+#define PROTO_CONFIG_BUFFERS 1
+#define PROTO_CONFIG_WRITE_INTO_FILE 8
+#define PROTO_CONFIG_FLUSH_PERIOD_MS 13
+#define PROTO_BUFFER_FILL_POLICY 4
+#define PROTO_FILL_POLICY_DISCARD 2
+
+static int proto_config_write_into_file_stats(import_file *f, proto_span config) {
+  proto_field fl;
+  if (proto_find_last(config.data, config.len, PROTO_CONFIG_WRITE_INTO_FILE, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_VARINT || !fl.value)
+    return WEFT_OK;
+  int rc = WEFT_OK;
+  if (proto_find_last(config.data, config.len, PROTO_CONFIG_FLUSH_PERIOD_MS, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_VARINT || !fl.value)
+    rc = import_stat(f, stat_config_write_into_file_no_flush, 1);
+  proto_reader r;
+  proto_reader_init_span(&r, config);
+  for (int64_t i = 0; !rc && proto_reader_next(&r, &fl) == 1;) {
+    if (fl.number != PROTO_CONFIG_BUFFERS || fl.wire_type != PROTO_WIRE_LEN) continue;
+    proto_field policy;
+    if (proto_find_last(fl.span.data, fl.span.len, PROTO_BUFFER_FILL_POLICY, &policy) == 1 &&
+        policy.wire_type == PROTO_WIRE_VARINT && policy.value == PROTO_FILL_POLICY_DISCARD)
+      rc = stats_add(&f->ctx->stats, stat_config_write_into_file_discard, i, f->machine,
+                     f->trace_id, 1);
+    i++;
+  }
+  return rc;
+}
+
 int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
                         uint32_t seq_id) {
   proto_reader r;
@@ -222,6 +253,8 @@ int proto_misc_tokenize(import_file *f, proto_misc_state *m, proto_span pkt,
       if (rc) return rc;
     }
     if (fl.number == PROTO_TRACE_PACKET_TRACE_CONFIG && len) {
+      int rc = proto_config_write_into_file_stats(f, fl.span);
+      if (rc) return rc;
       m->config = proto_input_keep(f, fl.span);
       m->has_config = 1;
       if (m->uuid_source < 2) {
