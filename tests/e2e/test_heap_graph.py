@@ -1,6 +1,7 @@
 """End-to-end: Java heap graphs (proto_heap_graph.c, model/heap_graph*.c)
-on traces generated here. Every expected answer is worked out by hand from
-the rules in model/heap_graph.h."""
+and the heap graph flamegraph (sql/op_flamegraph*.c), on traces generated
+here. Every expected answer is worked out by hand from the rules in
+model/heap_graph.h and sql/op_flamegraph.h."""
 import weft_e2e as e
 
 P = e.pb_int
@@ -270,6 +271,84 @@ class HeapGraphTest(e.TempDirTest):
                                 "'heap_graph_non_finalized_graph') and value > 0 order by name", path),
                          '"name","idx","value"\n"heap_graph_missing_packet",2,1\n'
                          '"heap_graph_non_finalized_graph","[NULL]",1\n')
+
+
+    def flame(self, path, focus='NULL', ts=10, upid=2):
+        return self.q('select id, depth, name, count, cumulative_count, size, cumulative_size, '
+                      "parent_id from experimental_flamegraph('graph', %d, NULL, %d, NULL, %s)"
+                      % (ts, upid, focus), path)
+
+    def test_flamegraph_merges_shortest_paths_by_class(self):
+        # Roots B (obj 1) and A (obj 2): the walk starts at A (class name
+        # order), so X 3 shared by both hangs under A. Merged under A: X 3
+        # and X 6 (count 2, size 9). Y 4 is a cleaner's referent: its native
+        # 1000 is a "[native] Y" child. Siblings follow their least object
+        # id (B is object row 0, A row 3), natives last.
+        path = self.trace(graph(
+            obj(1, 2, 10, refs=(5, 3), fields=(1, 1)), obj(2, 1, 20, refs=(4, 6, 3), fields=(1, 1, 1)),
+            obj(3, 3, 1, refs=(7,), fields=(1,)), obj(4, 4, 2), obj(5, 3, 4, refs=(8,), fields=(1,)),
+            obj(6, 3, 8), obj(7, 4, 16), obj(8, 5, 32),
+            obj(10, 6, 8, refs=(4, 11, 0), fields=(2, 3, 4)), obj(11, 7, 8, refs=(12,), fields=(5,)),
+            obj(12, 8, 8, nar=1001),
+            typ(1, 'A'), typ(2, 'B'), typ(3, 'X'), typ(4, 'Y'), typ(5, 'Z'),
+            typ(6, 'sun.misc.Cleaner'), typ(7, 'libcore.util.NativeAllocationRegistry$CleanerThunk'),
+            typ(8, 'libcore.util.NativeAllocationRegistry'),
+            field(1, 'f'), field(2, 'java.lang.ref.Reference.referent'),
+            field(3, 'sun.misc.Cleaner.thunk'), field(4, 'sun.misc.Cleaner.next'),
+            field(5, 'libcore.util.NativeAllocationRegistry$CleanerThunk.this$0'),
+            root((1,), JAVA_FRAME), root((2,), JNI_GLOBAL)))
+        # (Checked by structure: the order of nodes at several depths under
+        # several roots is not pinned down here.)
+        tree = ("with f as (select * from experimental_flamegraph('graph', 10, NULL, 2, NULL, "
+                "%s)) select c.depth, c.name, c.count, c.cumulative_count, c.size, "
+                "c.cumulative_size, p.name as parent from f c left join f p "
+                "on c.parent_id = p.id order by c.depth, c.cumulative_size")
+        head = ('"depth","name","count","cumulative_count","size","cumulative_size",'
+                '"parent"\n')
+        self.assertEqual(self.q(tree % 'NULL', path), head +
+                         '0,"B [ROOT_JAVA_FRAME]",1,3,10,46,"[NULL]"\n'
+                         '0,"A [ROOT_JNI_GLOBAL]",1,6,20,1047,"[NULL]"\n'
+                         '1,"X",2,3,9,25,"A [ROOT_JNI_GLOBAL]"\n'
+                         '1,"X",1,2,4,36,"B [ROOT_JAVA_FRAME]"\n'
+                         '1,"Y",1,2,2,1002,"A [ROOT_JNI_GLOBAL]"\n'
+                         '2,"Y",1,1,16,16,"X"\n'
+                         '2,"Z",1,1,32,32,"X"\n'
+                         '2,"[native] Y",1,1,1000,1000,"Y"\n')
+        # Focus "y": the matches, their ancestors and descendants.
+        self.assertEqual(self.q(tree % "'y'", path), head +
+                         '0,"A [ROOT_JNI_GLOBAL]",1,6,20,1047,"[NULL]"\n'
+                         '1,"X",2,3,9,25,"A [ROOT_JNI_GLOBAL]"\n'
+                         '1,"Y",1,2,2,1002,"A [ROOT_JNI_GLOBAL]"\n'
+                         '2,"Y",1,1,16,16,"X"\n'
+                         '2,"[native] Y",1,1,1000,1000,"Y"\n')
+
+    def test_flamegraph_lists_depth_first_by_least_object(self):
+        # Root Q is object row 0 (defined first), P row 2: Q's subtree first.
+        path = self.trace(graph(
+            obj(3, 2, 4, refs=(4,), fields=(1,)), obj(1, 1, 1, refs=(2,), fields=(1,)),
+            obj(2, 3, 2), obj(4, 4, 8), typ(1, 'P'), typ(2, 'Q'), typ(3, 'C1'), typ(4, 'C2'),
+            field(1, 'f'), root((1, 3), JAVA_FRAME)))
+        self.assertEqual(self.flame(path),
+                         '"id","depth","name","count","cumulative_count","size",'
+                         '"cumulative_size","parent_id"\n'
+                         '0,0,"Q [ROOT_JAVA_FRAME]",1,2,4,12,"[NULL]"\n'
+                         '1,1,"C2",1,1,8,8,0\n'
+                         '2,0,"P [ROOT_JAVA_FRAME]",1,2,1,3,"[NULL]"\n'
+                         '3,1,"C1",1,1,2,2,2\n')
+
+    def test_flamegraph_without_roots(self):
+        # A dump with a missing packet and no roots: the incomplete marker;
+        # a complete dump without roots: an error.
+        path = self.trace(graph(obj(1, 1, 8), typ(1, 'A'), index=1),
+                          graph(obj(1, 1, 8), typ(1, 'A'), ts=20, seq=2))
+        self.assertEqual(self.q("select depth, name, count, size from experimental_flamegraph("
+                                "'graph', 10, NULL, 2, NULL, NULL)", path),
+                         '"depth","name","count","size"\n'
+                         '0,"ERROR: INCOMPLETE GRAPH (try increasing buffer size)",1,1\n')
+        rc, out, err = e.run('-Q', "select * from experimental_flamegraph('graph', 20, NULL, 2, "
+                             'NULL, NULL)', path)
+        self.assertNotEqual(rc, 0)
+        self.assertIn('Failed to build flamegraph', err)
 
 
     def test_malformed_objects_are_counted(self):
