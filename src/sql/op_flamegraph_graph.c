@@ -58,17 +58,19 @@ static string_id fg_class_name(const fg_dump *d, uint32_t row) {
   return storage_get_str(d->classes, HEAP_GRAPH_CLASS_name, (size_t)cls);
 }
 
-static const fg_dump *fg_sort_dump;
-/* Roots by class name, then id. */
+/* A root with its sort key: class name, then row. */
+typedef struct fg_root_key {
+  const char *name;
+  size_t len;
+  uint32_t row, local;
+} fg_root_key;
+
 static int fg_root_order(const void *a, const void *b) {
-  const fg_dump *d = fg_sort_dump;
-  uint32_t x = d->rows.data[*(const uint32_t *)a], y = d->rows.data[*(const uint32_t *)b];
-  size_t lx, ly;
-  const char *sx = fg_str(d, fg_class_name(d, x), &lx), *sy = fg_str(d, fg_class_name(d, y), &ly);
-  int c = memcmp(sx, sy, lx < ly ? lx : ly);
+  const fg_root_key *x = a, *y = b;
+  int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
   if (c) return c;
-  if (lx != ly) return lx < ly ? -1 : 1;
-  return (x > y) - (x < y);
+  if (x->len != y->len) return x->len < y->len ? -1 : 1;
+  return (x->row > y->row) - (x->row < y->row);
 }
 
 static int fg_u32_order(const void *a, const void *b) {
@@ -107,16 +109,25 @@ static int fg_children(const fg_dump *d, uint32_t local, fg_u32s *out) {
 /* Breadth-first from the roots (all queued first, by class name and id):
  * each object's parent is the object it was first reached from. */
 static int fg_walk(fg_dump *d) {
+  VEC(fg_root_key) roots = {0};
   for (uint32_t i = 0; i < d->rows.len; i++) {
-    if (storage_get_str(d->objects, HEAP_GRAPH_OBJECT_root_type, d->rows.data[i]) &&
-        VEC_PUSH(d->order, i))
+    uint32_t row = d->rows.data[i];
+    if (!storage_get_str(d->objects, HEAP_GRAPH_OBJECT_root_type, row)) continue;
+    fg_root_key k = {NULL, 0, row, i};
+    k.name = fg_str(d, fg_class_name(d, row), &k.len);
+    if (VEC_PUSH(roots, k)) {
+      VEC_FREE(roots);
       return WEFT_ENOMEM;
+    }
   }
-  fg_sort_dump = d;
-  if (d->order.len > 1) qsort(d->order.data, d->order.len, sizeof *d->order.data, fg_root_order);
-  for (size_t i = 0; i < d->order.len; i++) d->seen[d->order.data[i]] = 1;
+  if (roots.len > 1) qsort(roots.data, roots.len, sizeof *roots.data, fg_root_order);
+  int rc = VEC_RESERVE(d->order, roots.len + 1);
+  for (size_t i = 0; !rc && i < roots.len; i++) {
+    d->order.data[d->order.len++] = roots.data[i].local;
+    d->seen[roots.data[i].local] = 1;
+  }
+  VEC_FREE(roots);
   fg_u32s kids = {0};
-  int rc = WEFT_OK;
   for (size_t head = 0; !rc && head < d->order.len; head++) {
     uint32_t cur = d->order.data[head];
     rc = fg_children(d, cur, &kids);
@@ -215,28 +226,30 @@ static int fg_add(fg_merge *m, const fg_dump *d, uint32_t local, int native, bas
   return WEFT_OK;
 }
 
-static const fg_nodes *fg_sort_nodes;
+typedef struct fg_first_key {
+  int64_t first;
+  uint32_t node;
+} fg_first_key;
+
 static int fg_first_order(const void *a, const void *b) {
-  int64_t x = fg_sort_nodes->rows.data[*(const uint32_t *)a].first;
-  int64_t y = fg_sort_nodes->rows.data[*(const uint32_t *)b].first;
-  return (x > y) - (x < y);
+  const fg_first_key *x = a, *y = b;
+  return (x->first > y->first) - (x->first < y->first);
 }
 
 /* Relinks every sibling list in the order of the nodes' least ids. */
 static int fg_order_siblings(fg_nodes *t) {
   size_t n = t->rows.len;
-  uint32_t *order = base_malloc((n ? n : 1) * sizeof *order);
+  fg_first_key *order = base_malloc((n ? n : 1) * sizeof *order);
   if (!order) return WEFT_ENOMEM;
   for (size_t i = 0; i < n; i++) {
-    order[i] = (uint32_t)i;
     fg_node_row *r = &t->rows.data[i];
+    order[i] = (fg_first_key){r->first, (uint32_t)i};
     r->first_child = r->last_child = r->next_sibling = -1;
   }
-  fg_sort_nodes = t;
   if (n > 1) qsort(order, n, sizeof *order, fg_first_order);
   t->first_top = t->last_top = -1;
   for (size_t i = 0; i < n; i++) {
-    int64_t id = order[i], p = t->rows.data[id].parent;
+    int64_t id = order[i].node, p = t->rows.data[id].parent;
     int64_t *first = p >= 0 ? &t->rows.data[p].first_child : &t->first_top;
     int64_t *last = p >= 0 ? &t->rows.data[p].last_child : &t->last_top;
     if (*last >= 0) t->rows.data[*last].next_sibling = id;
