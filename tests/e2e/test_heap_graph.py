@@ -365,5 +365,35 @@ class HeapGraphTest(e.TempDirTest):
                          '"idx","value"\n2,2\n')
 
 
+    def test_class_tree_module(self):
+        # Child 3 is reachable from RootB (row 0) and RootA (row 1): the walk
+        # starts at RootA (class name order). A chain of one class (Child ->
+        # Child 4) is one node; Child 4 has a native size of 1000.
+        path = self.trace(graph(
+            obj(1, 1, 10, refs=(3,), fields=(1,)), obj(2, 2, 10, refs=(3,), fields=(1,)),
+            obj(3, 3, 100, refs=(4, 5), fields=(1, 1)), obj(4, 3, 7), obj(5, 1, 1),
+            obj(10, 4, 8, refs=(4, 11, 0), fields=(2, 3, 4)), obj(11, 5, 8, refs=(12,), fields=(5,)),
+            obj(12, 6, 8, nar=1000),
+            typ(1, 'RootB'), typ(2, 'RootA'), typ(3, 'Child'), typ(4, 'sun.misc.Cleaner'),
+            typ(5, 'libcore.util.NativeAllocationRegistry$CleanerThunk'),
+            typ(6, 'libcore.util.NativeAllocationRegistry'),
+            field(1, 'f'), field(2, 'java.lang.ref.Reference.referent'),
+            field(3, 'sun.misc.Cleaner.thunk'), field(4, 'sun.misc.Cleaner.next'),
+            field(5, 'libcore.util.NativeAllocationRegistry$CleanerThunk.this$0'),
+            root((1, 2), JAVA_FRAME)))
+        self.assertEqual(self.q(
+            'include perfetto module android.memory.heap_graph.class_tree; '
+            'select c.name, c.root_type, c.heap_type, c.self_count, c.self_size, '
+            'p.name as parent from _heap_graph_class_tree c '
+            'left join _heap_graph_class_tree p on c.parent_id = p.id '
+            'order by c.name, parent', path),
+            '"name","root_type","heap_type","self_count","self_size","parent"\n'
+            '"Child","[NULL]","[NULL]",2,107,"RootA"\n'
+            '"RootA","ROOT_JAVA_FRAME","[NULL]",1,10,"[NULL]"\n'
+            '"RootB","ROOT_JAVA_FRAME","[NULL]",1,10,"[NULL]"\n'
+            '"RootB","[NULL]","[NULL]",1,1,"Child"\n'
+            '"[native] Child","[NULL]","HEAP_TYPE_NATIVE",1,1000,"Child"\n')
+
+
 if __name__ == '__main__':
     e.main()
