@@ -365,11 +365,11 @@ class HeapGraphTest(e.TempDirTest):
                          '"idx","value"\n2,2\n')
 
 
-    def test_class_tree_module(self):
+    def class_tree_trace(self):
         # Child 3 is reachable from RootB (row 0) and RootA (row 1): the walk
         # starts at RootA (class name order). A chain of one class (Child ->
         # Child 4) is one node; Child 4 has a native size of 1000.
-        path = self.trace(graph(
+        return self.trace(graph(
             obj(1, 1, 10, refs=(3,), fields=(1,)), obj(2, 2, 10, refs=(3,), fields=(1,)),
             obj(3, 3, 100, refs=(4, 5), fields=(1, 1)), obj(4, 3, 7), obj(5, 1, 1),
             obj(10, 4, 8, refs=(4, 11, 0), fields=(2, 3, 4)), obj(11, 5, 8, refs=(12,), fields=(5,)),
@@ -381,6 +381,9 @@ class HeapGraphTest(e.TempDirTest):
             field(3, 'sun.misc.Cleaner.thunk'), field(4, 'sun.misc.Cleaner.next'),
             field(5, 'libcore.util.NativeAllocationRegistry$CleanerThunk.this$0'),
             root((1, 2), JAVA_FRAME)))
+
+    def test_class_tree_module(self):
+        path = self.class_tree_trace()
         self.assertEqual(self.q(
             'include perfetto module android.memory.heap_graph.class_tree; '
             'select c.name, c.root_type, c.heap_type, c.self_count, c.self_size, '
@@ -393,6 +396,22 @@ class HeapGraphTest(e.TempDirTest):
             '"RootB","ROOT_JAVA_FRAME","[NULL]",1,10,"[NULL]"\n'
             '"RootB","[NULL]","[NULL]",1,1,"Child"\n'
             '"[native] Child","[NULL]","HEAP_TYPE_NATIVE",1,1000,"Child"\n')
+
+
+    def test_class_summary_tree_module(self):
+        path = self.class_tree_trace()
+        self.assertEqual(self.q(
+            'include perfetto module android.memory.heap_graph.class_summary_tree; '
+            'select c.name, c.self_count, c.self_size, c.cumulative_count, c.cumulative_size, '
+            'p.name as parent from android_heap_graph_class_summary_tree c '
+            'left join android_heap_graph_class_summary_tree p on c.parent_id = p.id '
+            'order by c.name, parent', path),
+            '"name","self_count","self_size","cumulative_count","cumulative_size","parent"\n'
+            '"Child",2,107,4,1108,"RootA"\n'
+            '"RootA",1,10,5,1118,"[NULL]"\n'
+            '"RootB",1,10,1,10,"[NULL]"\n'
+            '"RootB",1,1,1,1,"Child"\n'
+            '"[native] Child",1,1000,1,1000,"Child"\n')
 
 
 if __name__ == '__main__':
