@@ -71,6 +71,7 @@ typedef struct model_state {
   struct gkernel_state *gkernel; /* generic kernel (model/gkernel.h), lazy */
   struct kpower_state *kpower; /* wakelocks, suspend/resume (model/kpower.h), lazy */
   struct model_process_args *process_args; /* model_process_args_add; lazy */
+  struct heap_graph_state *heap_graph; /* Java heap dumps (model/heap_graph.h), lazy */
 } model_state;
 
 /* A slice on a stack with its ts and dur (-1 while open), kept equal to its

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "sql/op_flamegraph.h"
 #include "sql/operators.h"
 #include "storage/schema.h"
 
@@ -659,5 +660,6 @@ int sql_operators_register(sqlite3 *db, sql_engine *e) {
                                NULL) != SQLITE_OK)
     return WEFT_ESQL;
   int rc = op_flow_register(db, e, &s->index);
+  if (!rc) rc = op_flamegraph_register(db, e);
   return rc ? rc : span_join_register(db, e);
 }

@@ -77,30 +77,6 @@ const char *const sql_view_statements[] = {
     /* Tables of data weft does not import (profiles, heap graphs, Android
      * and graphics packets): empty, as Perfetto's are for a trace without
      * such data. */
-    EMPTY_VIEW("heap_graph",
-               "NULL AS id, NULL AS ts, NULL AS upid, NULL AS dump_reason, NULL AS "
-               "heap_size, NULL AS truncated"),
-    EMPTY_VIEW("heap_graph_class",
-               "NULL AS id, NULL AS name, NULL AS deobfuscated_name, NULL AS location, "
-               "NULL AS superclass_id, NULL AS classloader_id, NULL AS kind"),
-    EMPTY_VIEW("heap_graph_object",
-               "NULL AS id, NULL AS upid, NULL AS graph_sample_ts, NULL AS self_size, "
-               "NULL AS native_size, NULL AS reference_set_id, NULL AS reachable, NULL "
-               "AS heap_type, NULL AS type_id, NULL AS root_type, NULL AS root_distance,"
-               " NULL AS object_data_id"),
-    EMPTY_VIEW("heap_graph_object_data",
-               "NULL AS id, NULL AS field_set_id, NULL AS value_string, NULL AS "
-               "array_element_type, NULL AS array_element_count, NULL AS array_data_id, "
-               "NULL AS array_data_hash"),
-    EMPTY_VIEW("heap_graph_reference",
-               "NULL AS id, NULL AS reference_set_id, NULL AS owner_id, NULL AS "
-               "owned_id, NULL AS field_name, NULL AS field_type_name, NULL AS "
-               "deobfuscated_field_name"),
-    EMPTY_VIEW("heap_graph_primitive",
-               "NULL AS id, NULL AS field_set_id, NULL AS field_name, NULL AS "
-               "field_type, NULL AS bool_value, NULL AS byte_value, NULL AS char_value, "
-               "NULL AS short_value, NULL AS int_value, NULL AS long_value, NULL AS "
-               "float_value, NULL AS double_value"),
     EMPTY_VIEW("heap_graph_thread_callsite",
                "NULL AS id, NULL AS heap_graph_id, NULL AS utid, NULL AS callsite_id"),
     EMPTY_VIEW("heap_profile",

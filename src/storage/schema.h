@@ -127,6 +127,43 @@
   C(T, description, STR, 0) C(T, remediation, STR, 0)                 \
   C(T, confidence, F64, 0) C(T, trace_id, I64, N)
 
+/* ---- Java heap graphs (model/heap_graph.c) ----
+ * One dump is the rows with the same (upid, graph_sample_ts). Objects and
+ * classes get rows when first met (as an owner, a referent or a type); a
+ * reference row per reference field, its owner's rows contiguous from the
+ * owner's reference_set_id. */
+#define HEAP_GRAPH_COLUMNS(C, T)                                      \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, upid, I64, 0)                 \
+  C(T, dump_reason, STR, 0) C(T, heap_size, I64, N) C(T, truncated, I64, 0)
+
+#define HEAP_GRAPH_CLASS_COLUMNS(C, T)                                \
+  C(T, id, ID, 0) C(T, name, STR, 0) C(T, deobfuscated_name, STR, 0)  \
+  C(T, location, STR, 0) C(T, superclass_id, I64, N)                  \
+  C(T, classloader_id, I64, N) C(T, kind, STR, 0)
+
+#define HEAP_GRAPH_OBJECT_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, upid, I64, 0) C(T, graph_sample_ts, I64, 0)    \
+  C(T, self_size, I64, 0) C(T, native_size, I64, 0)                   \
+  C(T, reference_set_id, I64, N) C(T, reachable, I64, 0)              \
+  C(T, heap_type, STR, 0) C(T, type_id, I64, N) C(T, root_type, STR, 0) \
+  C(T, root_distance, I64, N) C(T, object_data_id, I64, N)
+
+#define HEAP_GRAPH_OBJECT_DATA_COLUMNS(C, T)                          \
+  C(T, id, ID, 0) C(T, field_set_id, I64, N) C(T, value_string, STR, 0) \
+  C(T, array_element_type, STR, 0) C(T, array_element_count, I64, N)  \
+  C(T, array_data_id, I64, N) C(T, array_data_hash, I64, N)
+
+#define HEAP_GRAPH_REFERENCE_COLUMNS(C, T)                            \
+  C(T, id, ID, 0) C(T, reference_set_id, I64, 0) C(T, owner_id, I64, 0) \
+  C(T, owned_id, I64, N) C(T, field_name, STR, 0)                     \
+  C(T, field_type_name, STR, 0) C(T, deobfuscated_field_name, STR, 0)
+
+#define HEAP_GRAPH_PRIMITIVE_COLUMNS(C, T)                            \
+  C(T, id, ID, 0) C(T, field_set_id, I64, 0) C(T, field_name, STR, 0) \
+  C(T, field_type, STR, 0) C(T, bool_value, I64, N) C(T, byte_value, I64, N) \
+  C(T, char_value, I64, N) C(T, short_value, I64, N) C(T, int_value, I64, N) \
+  C(T, long_value, I64, N) C(T, float_value, F64, N) C(T, double_value, F64, N)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -149,7 +186,13 @@
   T(TRACE_DIAGNOSTICS, "__intrinsic_trace_diagnostics", TRACE_DIAGNOSTICS_COLUMNS) \
   T(CPU_FREQ, "__intrinsic_cpu_freq", CPU_FREQ_COLUMNS)                \
   T(STATE, "__intrinsic_state", STATE_COLUMNS)                        \
-  T(CHROME_RAW, "__intrinsic_chrome_raw", CHROME_RAW_COLUMNS)
+  T(CHROME_RAW, "__intrinsic_chrome_raw", CHROME_RAW_COLUMNS)        \
+  T(HEAP_GRAPH, "heap_graph", HEAP_GRAPH_COLUMNS)                     \
+  T(HEAP_GRAPH_CLASS, "heap_graph_class", HEAP_GRAPH_CLASS_COLUMNS)   \
+  T(HEAP_GRAPH_OBJECT, "heap_graph_object", HEAP_GRAPH_OBJECT_COLUMNS) \
+  T(HEAP_GRAPH_OBJECT_DATA, "heap_graph_object_data", HEAP_GRAPH_OBJECT_DATA_COLUMNS) \
+  T(HEAP_GRAPH_REFERENCE, "heap_graph_reference", HEAP_GRAPH_REFERENCE_COLUMNS) \
+  T(HEAP_GRAPH_PRIMITIVE, "heap_graph_primitive", HEAP_GRAPH_PRIMITIVE_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -197,7 +240,12 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(METADATA, machine_id, MACHINE) R(METADATA, trace_id, TRACE_FILE)             \
   R(STATS, machine_id, MACHINE) R(STATS, trace_id, TRACE_FILE)                   \
   R(CLOCK_SNAPSHOT, machine_id, MACHINE) R(TRACE_FILE, parent_id, TRACE_FILE)    \
-  R(TRACE_DIAGNOSTICS, trace_id, TRACE_FILE)
+  R(TRACE_DIAGNOSTICS, trace_id, TRACE_FILE)                                    \
+  R(HEAP_GRAPH, upid, PROCESS) R(HEAP_GRAPH_CLASS, superclass_id, HEAP_GRAPH_CLASS) \
+  R(HEAP_GRAPH_OBJECT, upid, PROCESS) R(HEAP_GRAPH_OBJECT, type_id, HEAP_GRAPH_CLASS) \
+  R(HEAP_GRAPH_OBJECT, object_data_id, HEAP_GRAPH_OBJECT_DATA)                  \
+  R(HEAP_GRAPH_REFERENCE, owner_id, HEAP_GRAPH_OBJECT)                          \
+  R(HEAP_GRAPH_REFERENCE, owned_id, HEAP_GRAPH_OBJECT)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

@@ -6,6 +6,7 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_head.h"
+#include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_sys_stats.h"
 #include "import/proto/proto_packets.h"
@@ -709,6 +710,8 @@ static int proto_tokenize(import_file *f, base_error *err) {
 static int proto_end(import_file *f, base_error *err) {
   proto_import_state *st = f->state;
   if (model_name_idle_thread(f->ctx)) return base_error_nomem(err);
+  if (st && proto_heap_graph_end(f, st->heap_graph))
+    return base_error_set(err, WEFT_ENOMEM, "proto: failed to finish heap graphs");
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
@@ -733,6 +736,7 @@ static void proto_destroy(import_file *f) {
   proto_ftrace_free(st->ftrace);
   proto_sys_stats_free(st->sys_stats);
   proto_power_free(st->power);
+  proto_heap_graph_free(st->heap_graph);
   base_free(st);
   f->state = NULL;
 }
