@@ -141,6 +141,11 @@ const char *weft_trace_type(const void *data, size_t len);
  * that is not one. id may be NULL. */
 int weft_clock_id(const char *name, uint64_t *id);
 
+/* The index of the name in `names` closest to `name` by edit distance,
+ * when close enough to be a likely misspelling of it (for "did you mean"
+ * messages), else -1. */
+int weft_closest_name(const char *name, const char *const *names, size_t count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -24,6 +24,8 @@ typedef struct cli_args {
   const char *perf_file;
   int stats_on_load;
   int quiet;
+  int strict; /* an error or data_loss stat fails the run */
+  int no_validate; /* weft merge --no-validate */
   const char *merge_output; /* `weft merge -o FILE` */
   int is_merge;
   weft_options options;
@@ -45,7 +47,8 @@ static void cli_usage(FILE *out) {
       "  -Q, --query-string SQL   run SQL, print results as CSV, exit\n"
       "                           (without -q/-Q: an interactive SQL shell)\n"
       "      --perf-file FILE     write load and query times (ns) to FILE\n"
-      "      --stats-on-load      print non-zero error stats after loading\n"
+      "      --stats-on-load      print the summary of lost data and errors after\n"
+      "                           loading even with --quiet (printed by default)\n"
       "      --max-memory SIZE    memory budget for one input file (e.g. 4G;\n"
       "                           default: no limit)\n"
       "  Limits for hostile input (SIZE takes a K/M/G suffix):\n"
@@ -60,6 +63,9 @@ static void cli_usage(FILE *out) {
       "      --max-string SIZE    one JSON string (default 64M)\n"
       "      --threads N          worker threads (default: number of cores)\n"
       "      --quiet              no progress or summaries on stderr\n"
+      "      --strict             exit 1 when loading lost data or met errors\n"
+      "                           (any error or data_loss stat; weft merge: any\n"
+      "                           dropped or guessed placement)\n"
       "merging (FILE is an input as given, or its base name):\n"
       "      --manifest FILE      apply a perfetto_manifest to the inputs\n"
       "      --machine FILE=NAME  FILE's data is from machine NAME\n"
@@ -70,7 +76,9 @@ static void cli_usage(FILE *out) {
       "                           own timeline when REF is JSON)\n"
       "      --offset FILE=DUR    FILE reads T when REF reads T+DUR (250ms, -1s)\n"
       "      --trace-time [FILE=]CLOCK  the clock of the merged timeline\n"
-      "  -o, --output FILE        (weft merge) the archive to write\n"
+      "  -o, --output FILE        (weft merge) the archive to write; the merge is\n"
+      "                           loaded first and what it would drop reported\n"
+      "      --no-validate        (weft merge) skip that check\n"
       "      --analyze-trace-proto-content, --crop-track-events, --extra-checks\n"
       "                           accepted for trace_processor_shell\n"
       "                           compatibility (weft always behaves so)\n"
@@ -105,6 +113,21 @@ static int cli_parse_u32(const char *s, uint32_t *out) {
   return 0;
 }
 
+#define CLI_MAX_THREADS 64
+
+/* --threads N: 0 (one per core) to CLI_MAX_THREADS. */
+static int cli_parse_threads(const char *s, uint32_t *out) {
+  uint64_t v;
+  int digits_only = *s && strspn(s, "0123456789") == strlen(s);
+  if (digits_only && cli_parse_size(s, &v) == 0 && v <= CLI_MAX_THREADS) {
+    *out = (uint32_t)v;
+    return 0;
+  }
+  fprintf(stderr, "weft: --threads: bad value '%s' (a whole number from 1 to %d, "
+                  "or 0 for one per core)\n", s, CLI_MAX_THREADS);
+  return -1;
+}
+
 typedef struct cli_limit_flag {
   const char *name;
   size_t offset; /* into weft_options */
@@ -132,8 +155,9 @@ static int cli_parse_limit(weft_options *o, const char *arg, const char *value) 
     uint32_t v32;
     if (!value || (f->is_u64 ? cli_parse_size(value, &v64) || v64 == 0
                              : cli_parse_u32(value, &v32))) {
-      fprintf(stderr, "weft: %s: bad value '%s' (a positive number)\n", arg,
-              value ? value : "");
+      fprintf(stderr, "weft: %s: bad value '%s' (a whole number from 1 to %s, "
+              "K/M/G suffixes allowed)\n", arg, value ? value : "",
+              f->is_u64 ? "2^64-1" : "2^32-1");
       return -1;
     }
     if (f->is_u64) memcpy(field, &v64, sizeof v64);
@@ -186,24 +210,29 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
     } else if (!strcmp(arg, "--max-memory")) {
       NEEDS_VALUE();
       if (cli_parse_size(next, &a->options.max_memory_bytes)) {
-        fprintf(stderr, "weft: --max-memory: bad size '%s'\n", next);
+        fprintf(stderr, "weft: --max-memory: bad size '%s' (a whole number of bytes "
+                        "from 0, no limit, to 2^64-1, K/M/G suffixes allowed)\n", next);
         return -1;
       }
     } else if (!strncmp(arg, "--max-", 6) && strcmp(arg, "--max-memory")) {
       int r = cli_parse_limit(&a->options, arg, next);
       if (r == 0) {
-        fprintf(stderr, "weft: unknown flag %s (see --help)\n", arg);
+        fprintf(stderr, "weft: unknown flag %s\n", arg);
         return -1;
       }
       if (r < 0) return -1;
       i++;
     } else if (!strcmp(arg, "--threads")) {
       NEEDS_VALUE();
-      a->options.threads = (uint32_t)atoi(next);
+      if (cli_parse_threads(next, &a->options.threads)) return -1;
     } else if (!strcmp(arg, "--stats-on-load")) {
       a->stats_on_load = 1;
     } else if (!strcmp(arg, "--quiet")) {
       a->quiet = 1;
+    } else if (!strcmp(arg, "--strict")) {
+      a->strict = 1;
+    } else if (a->is_merge && !strcmp(arg, "--no-validate")) {
+      a->no_validate = 1;
     } else if (!strcmp(arg, "--analyze-trace-proto-content") ||
                !strcmp(arg, "--crop-track-events") ||
                !strcmp(arg, "--extra-checks")) {
@@ -215,7 +244,7 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
       printf("weft %s\n", WEFT_VERSION_STRING);
       return 1;
     } else if (arg[0] == '-' && arg[1]) {
-      fprintf(stderr, "weft: unknown flag %s (see --help)\n", arg);
+      fprintf(stderr, "weft: unknown flag %s\n", arg);
       return -1;
     } else {
       a->traces[a->trace_count++] = arg;
@@ -283,11 +312,15 @@ static int cli_load(weft *w, const cli_args *a) {
   return rc;
 }
 
-static void cli_print_error_stats(weft *w) {
+/* The after-load summary of lost data and errors, one line per stat
+ * (unless `quiet`); returns the number of such stats. */
+static int cli_print_error_stats(weft *w, int quiet) {
   char summary[4096];
   int n = weft_error_stats_summary(w, summary, sizeof summary);
-  if (n > 0) fprintf(stderr, "weft: %d error stat%s after loading:\n%s", n,
-                     n == 1 ? "" : "s", summary);
+  if (n > 0 && !quiet)
+    fprintf(stderr, "weft: %d error stat%s after loading:\n%s", n, n == 1 ? "" : "s",
+            summary);
+  return n;
 }
 
 static int cli_run(weft *w, const cli_args *a, int64_t *query_ns) {
@@ -359,11 +392,12 @@ int main(int argc, char **argv) {
   if (parsed != 0) {
     free(a.traces);
     cli_merge_free(&a.merge);
-    if (parsed < 0) cli_usage(stderr);
+    if (parsed < 0) fprintf(stderr, "see 'weft --help'\n");
     return parsed > 0 ? 0 : 2;
   }
   if (a.is_merge) {
-    int rc = cli_merge_write(&a.merge, a.traces, a.trace_count, a.merge_output);
+    cli_merge_checks checks = {&a.options, !a.no_validate, a.strict, a.quiet};
+    int rc = cli_merge_write(&a.merge, a.traces, a.trace_count, a.merge_output, &checks);
     free(a.traces);
     cli_merge_free(&a.merge);
     return rc == 0 ? 0 : 1;
@@ -383,19 +417,23 @@ int main(int argc, char **argv) {
   }
   int64_t load_start = cli_now_ns(), query_ns = 0;
   if (cli_load(w, &a) != 0) {
-    fprintf(stderr, "weft: %s\n", weft_errmsg(w));
+    if (*weft_errmsg(w)) fprintf(stderr, "weft: %s\n", weft_errmsg(w)); /* else printed */
     status = 1;
   }
   int64_t load_ns = cli_now_ns() - load_start;
   int interactive = !a.query_file && !a.query_string;
-  if (status == 0 && (a.stats_on_load || (interactive && !a.quiet)))
-    cli_print_error_stats(w);
+  int loss_stats = status == 0 ? cli_print_error_stats(w, a.quiet && !a.stats_on_load) : 0;
   if (status == 0 && a.mode.httpd) {
     status = cli_mode_serve(&a.mode, w, &a.options, a.traces[0], a.quiet);
     w = NULL; /* the server closed it */
   } else if (status == 0) {
     status = interactive ? cli_shell(w) : cli_run(w, &a, &query_ns);
     if (status == 0 && a.mode.then_interactive) status = cli_shell(w);
+  }
+  if (status == 0 && a.strict && loss_stats > 0) {
+    fprintf(stderr, "weft: --strict: loading lost data or met errors (%d stat%s)\n",
+            loss_stats, loss_stats == 1 ? "" : "s");
+    status = 1;
   }
   if (a.perf_file) {
     FILE *f = fopen(a.perf_file, "w");

@@ -1,14 +1,10 @@
 /* The command line's merge options and `weft merge`. See merge.h. */
 #include "merge.h"
 
-#include <archive.h>
-#include <archive_entry.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static int merge_is_clock(const char *name) {
   return weft_clock_id(name, NULL);
@@ -111,7 +107,7 @@ void cli_merge_free(cli_merge *m) {
 
 /* ---- resolving FILE to an input ---- */
 
-static const char *merge_basename(const char *path) {
+const char *cli_merge_basename(const char *path) {
   const char *slash = strrchr(path, '/');
   return slash ? slash + 1 : path;
 }
@@ -122,11 +118,28 @@ static int merge_find_input(const char *name, const char *const *inputs, int cou
     if (!strcmp(inputs[i], name)) return i;
   int found = -1;
   for (int i = 0; i < count; i++) {
-    if (strcmp(merge_basename(inputs[i]), name) != 0) continue;
+    if (strcmp(cli_merge_basename(inputs[i]), name) != 0) continue;
     if (found >= 0) return -2;
     found = i;
   }
   return found;
+}
+
+/* FILE of a flag that names no input (-1) or several (-2): an error naming
+ * it, the closest input name and every input. */
+static int merge_unknown_input(const char *flag, const char *file, int why,
+                               const char *const *inputs, int count) {
+  fprintf(stderr, "weft: %s: '%s' %s", flag, file,
+          why == -2 ? "names several input files" : "matches no input");
+  const char **bases = calloc((size_t)(count ? count : 1), sizeof *bases);
+  for (int i = 0; bases && i < count; i++) bases[i] = cli_merge_basename(inputs[i]);
+  int close = why == -2 || !bases ? -1 : weft_closest_name(file, bases, (size_t)count);
+  if (close >= 0) fprintf(stderr, "; did you mean '%s'?", bases[close]);
+  free(bases);
+  fprintf(stderr, " (inputs:");
+  for (int i = 0; i < count; i++) fprintf(stderr, "%s %s", i ? "," : "", inputs[i]);
+  fprintf(stderr, ")\n");
+  return -1;
 }
 
 typedef struct merge_file_opts {
@@ -159,8 +172,7 @@ static int merge_plan_apply(merge_plan *p, const cli_merge_flag *f, int file,
     o->has_offset = 1;
   } else if (!strcmp(f->flag, "--sync")) {
     o->sync = merge_find_input(f->value, inputs, count);
-    if (o->sync < 0)
-      return merge_usage_error(f->flag, "'%s' is not one of the input files", f->value);
+    if (o->sync < 0) return merge_unknown_input(f->flag, f->value, o->sync, inputs, count);
     if (o->sync == file)
       return merge_usage_error(f->flag, "'%s' cannot be synced to itself", f->value);
   }
@@ -179,10 +191,7 @@ static int merge_plan_build(const cli_merge *m, const char *const *inputs,
     int file = -1;
     if (f->file) {
       file = merge_find_input(f->file, inputs, count);
-      if (file < 0)
-        return merge_usage_error(f->flag, file == -2 ? "'%s' names several input files"
-                                                     : "'%s' is not one of the input files",
-                                 f->file);
+      if (file < 0) return merge_unknown_input(f->flag, f->file, file, inputs, count);
     }
     if (merge_plan_apply(p, f, file, inputs, count)) return -1;
   }
@@ -296,7 +305,7 @@ static char *merge_manifest_json(const merge_plan *p, const char *const *names,
   return t.data;
 }
 
-static char *merge_generate(const cli_merge *m, const char *const *names,
+char *cli_merge_manifest(const cli_merge *m, const char *const *names,
                             const char *const *inputs, int count) {
   merge_plan p;
   char *json = NULL;
@@ -320,7 +329,7 @@ int cli_merge_load(weft *w, const cli_merge *m, const char *const *inputs,
   if (m->manifest_path) {
     if (weft_load_path(w, m->manifest_path) != WEFT_OK) return -1;
   } else if (m->flag_count > 0) {
-    char *json = merge_generate(m, inputs, inputs, count);
+    char *json = cli_merge_manifest(m, inputs, inputs, count);
     if (!json) return -1;
     int rc = weft_file_begin(w, "perfetto_manifest.json");
     if (!rc) rc = weft_file_write(w, json, strlen(json));
@@ -329,148 +338,4 @@ int cli_merge_load(weft *w, const cli_merge *m, const char *const *inputs,
     if (rc) return -1;
   }
   return count > 0 && weft_load_paths(w, inputs, (size_t)count) != WEFT_OK ? -1 : 0;
-}
-
-/* ---- weft merge ---- */
-
-static int merge_ends_with(const char *s, const char *suffix) {
-  size_t n = strlen(s), k = strlen(suffix);
-  return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
-static struct archive *merge_open_writer(const char *out_path) {
-  struct archive *a = archive_write_new();
-  if (!a) return NULL;
-  int rc;
-  if (merge_ends_with(out_path, ".zip")) {
-    rc = archive_write_set_format_zip(a);
-  } else if (merge_ends_with(out_path, ".tar")) {
-    rc = archive_write_set_format_pax_restricted(a);
-  } else if (merge_ends_with(out_path, ".tar.gz") || merge_ends_with(out_path, ".tgz")) {
-    rc = archive_write_set_format_pax_restricted(a);
-    if (rc == ARCHIVE_OK) rc = archive_write_add_filter_gzip(a);
-  } else {
-    fprintf(stderr, "weft merge: %s: the output must end in .zip, .tar, .tar.gz "
-                    "or .tgz\n", out_path);
-    archive_write_free(a);
-    return NULL;
-  }
-  if (rc == ARCHIVE_OK) rc = archive_write_open_filename(a, out_path);
-  if (rc != ARCHIVE_OK) {
-    fprintf(stderr, "weft merge: %s: %s\n", out_path, archive_error_string(a));
-    archive_write_free(a);
-    return NULL;
-  }
-  return a;
-}
-
-static int merge_write_header(struct archive *a, const char *name, int64_t size) {
-  struct archive_entry *e = archive_entry_new();
-  if (!e) return -1;
-  archive_entry_set_pathname(e, name);
-  archive_entry_set_size(e, size);
-  archive_entry_set_filetype(e, AE_IFREG);
-  archive_entry_set_perm(e, 0644);
-  int rc = archive_write_header(a, e);
-  archive_entry_free(e);
-  return rc == ARCHIVE_OK ? 0 : -1;
-}
-
-static int merge_write_bytes(struct archive *a, const char *name, const char *data,
-                             size_t len) {
-  if (merge_write_header(a, name, (int64_t)len) ||
-      archive_write_data(a, data, len) != (la_ssize_t)len) {
-    fprintf(stderr, "weft merge: %s: %s\n", name, archive_error_string(a));
-    return -1;
-  }
-  return 0;
-}
-
-static int merge_write_file(struct archive *a, const char *name, const char *path) {
-  FILE *f = fopen(path, "rb");
-  struct stat st;
-  if (!f || fstat(fileno(f), &st) != 0) {
-    fprintf(stderr, "weft merge: %s: cannot open: %s\n", path, strerror(errno));
-    if (f) fclose(f);
-    return -1;
-  }
-  int rc = merge_write_header(a, name, (int64_t)st.st_size);
-  static char buf[1 << 20];
-  size_t n;
-  while (rc == 0 && (n = fread(buf, 1, sizeof buf, f)) > 0)
-    if (archive_write_data(a, buf, n) != (la_ssize_t)n) rc = -1;
-  if (rc == 0 && ferror(f)) {
-    fprintf(stderr, "weft merge: %s: read error\n", path);
-    rc = -1;
-  } else if (rc) {
-    fprintf(stderr, "weft merge: %s: %s\n", path, archive_error_string(a));
-  }
-  fclose(f);
-  return rc;
-}
-
-/* Member names: the inputs' basenames, made unique with a "N-" prefix. */
-static char **merge_member_names(const char *const *inputs, int count) {
-  char **names = calloc((size_t)(count ? count : 1), sizeof *names);
-  for (int i = 0; names && i < count; i++) {
-    const char *base = merge_basename(inputs[i]);
-    int clash = !strcmp(base, "perfetto_manifest.json");
-    for (int j = 0; j < i; j++)
-      if (!strcmp(merge_basename(inputs[j]), base)) clash = 1;
-    size_t len = strlen(base) + 16;
-    names[i] = malloc(len);
-    if (!names[i]) return names; /* caller checks */
-    if (clash) snprintf(names[i], len, "%d-%s", i + 1, base);
-    else snprintf(names[i], len, "%s", base);
-  }
-  return names;
-}
-
-static char *merge_read_manifest(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  merge_text t = {0};
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, f)) > 0) merge_text_add(&t, "%.*s", (int)n, buf);
-  fclose(f);
-  if (t.failed) free(t.data);
-  return t.failed ? NULL : t.data ? t.data : calloc(1, 1);
-}
-
-int cli_merge_write(const cli_merge *m, const char *const *inputs, int count,
-                    const char *out_path) {
-  if (m->manifest_path && m->flag_count > 0) {
-    fprintf(stderr, "weft merge: --manifest cannot be combined with per-file "
-                    "merge flags\n");
-    return -1;
-  }
-  char **names = merge_member_names(inputs, count);
-  int rc = names ? 0 : -1;
-  for (int i = 0; rc == 0 && i < count; i++)
-    if (!names[i]) rc = -1;
-  char *json = NULL;
-  if (rc == 0) {
-    json = m->manifest_path ? merge_read_manifest(m->manifest_path)
-                            : merge_generate(m, (const char *const *)names, inputs, count);
-    if (!json) {
-      if (m->manifest_path)
-        fprintf(stderr, "weft merge: %s: cannot read: %s\n", m->manifest_path,
-                strerror(errno));
-      rc = -1;
-    }
-  }
-  struct archive *a = rc == 0 ? merge_open_writer(out_path) : NULL;
-  if (!a) rc = -1;
-  if (rc == 0) rc = merge_write_bytes(a, "perfetto_manifest.json", json, strlen(json));
-  for (int i = 0; rc == 0 && i < count; i++) rc = merge_write_file(a, names[i], inputs[i]);
-  if (a && archive_write_close(a) != ARCHIVE_OK && rc == 0) {
-    fprintf(stderr, "weft merge: %s: %s\n", out_path, archive_error_string(a));
-    rc = -1;
-  }
-  if (a) archive_write_free(a);
-  for (int i = 0; names && i < count; i++) free(names[i]);
-  free(names);
-  free(json);
-  return rc;
 }

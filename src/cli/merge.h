@@ -36,10 +36,29 @@ int cli_merge_active(const cli_merge *m);
  * weft_errmsg(w) or already printed. */
 int cli_merge_load(weft *w, const cli_merge *m, const char *const *inputs,
                    int count);
-/* `weft merge`: writes a ZIP or TAR (by out_path's extension) holding
- * perfetto_manifest.json and the inputs. Returns 0 or -1 (message printed). */
+/* How `weft merge` checks what it writes. */
+typedef struct cli_merge_checks {
+  const weft_options *options; /* for the check's load */
+  int validate;                /* load the would-be archive first */
+  int strict;                  /* its warnings fail the merge */
+  int quiet;                   /* no warnings printed (failures still are) */
+} cli_merge_checks;
+
+/* `weft merge` (merge_write.c): writes a ZIP or TAR (by out_path's
+ * extension) holding perfetto_manifest.json and the inputs, through a
+ * temporary file in out_path's directory renamed over it on success only.
+ * Refuses missing inputs and inputs that are merged archives themselves;
+ * the manifest is always checked, the whole merge loaded when
+ * checks->validate. Returns 0 or -1 (message printed). */
 int cli_merge_write(const cli_merge *m, const char *const *inputs, int count,
-                    const char *out_path);
+                    const char *out_path, const cli_merge_checks *checks);
+
+/* Shared with merge_write.c: the part of `path` after its last '/'. */
+const char *cli_merge_basename(const char *path);
+/* The manifest the flags describe, for inputs named `names` in it (a
+ * string to free()), or NULL (message printed). */
+char *cli_merge_manifest(const cli_merge *m, const char *const *names,
+                         const char *const *inputs, int count);
 void cli_merge_free(cli_merge *m);
 
 #endif

@@ -57,6 +57,13 @@ static int finish_clock_snapshots(loader *l) {
   return WEFT_OK;
 }
 
+/* The name of trace_file row `id` (a lone input's, once cleared). */
+static const char *finish_row_name(const loader *l, uint32_t id) {
+  string_id name = storage_get_str(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_name, id);
+  if (name != STRING_NULL) return base_string_pool_get(&l->ctx->strings, name);
+  return l->single_name != STRING_NULL ? loader_single_input_name(l) : "the manifest";
+}
+
 /* Trace time (the manifest's relations and claims, the files' claims, else
  * BOOTTIME of machine row 0), the resolved clock graph and its rows. */
 static int finish_place_clocks(loader *l, base_error *err) {
@@ -69,6 +76,7 @@ static int finish_place_clocks(loader *l, base_error *err) {
   }
   int rc = plan_place_clocks(&l->plan, l->ctx, &l->host.clocks, files, n, err);
   base_free(files);
+  if (rc && l->plan.top_level) base_error_name_file(err, finish_row_name(l, l->plan.manifest_id));
   if (rc == WEFT_OK) rc = clock_graph_resolve(&l->host.clocks, err);
   if (rc == WEFT_OK && finish_clock_snapshots(l) != WEFT_OK) rc = base_error_nomem(err);
   return rc;
@@ -195,9 +203,11 @@ static void finish_free_inputs(loader *l) {
 int loader_finish(loader *l, base_error *err) {
   ahead_stop(&l->ahead); /* every file is tokenized: the workers are done */
   /* A single input is the trace itself: Perfetto leaves its name NULL. */
-  if (l->top_level_count == 1 && l->first_top_level >= 0)
-    storage_set_str(ctx_table(l->ctx, TABLE_TRACE_FILE), TRACE_FILE_name,
-                    (size_t)l->first_top_level, STRING_NULL);
+  if (l->top_level_count == 1 && l->first_top_level >= 0) {
+    storage_table *files = ctx_table(l->ctx, TABLE_TRACE_FILE);
+    l->single_name = storage_get_str(files, TRACE_FILE_name, (size_t)l->first_top_level);
+    storage_set_str(files, TRACE_FILE_name, (size_t)l->first_top_level, STRING_NULL);
+  }
   int rc = finish_place_clocks(l, err);
   if (rc) return rc;
   ctx_metadata_at_parse(l->ctx);
@@ -232,6 +242,11 @@ int loader_trace_time_to_clock(loader *l, uint64_t clock_id, int64_t ts,
   }
   *out = guess;
   return 0;
+}
+
+const char *loader_single_input_name(const loader *l) {
+  if (l->single_name == STRING_NULL) return NULL;
+  return base_string_pool_get(&l->ctx->strings, l->single_name);
 }
 
 void loader_progress(const loader *l, uint64_t *queued, uint64_t *parsed) {

@@ -46,6 +46,7 @@ int loader_create(loader **out, trace_context *ctx) {
   l->ctx = ctx;
   loader_limits(l, &ctx->options);
   l->first_top_level = -1;
+  l->single_name = STRING_NULL;
   l->map_inputs = loader_env_on("WEFT_INPUT_MMAP");
   l->give_back = loader_env_on("WEFT_INPUT_RELEASE");
   l->prepare = loader_env_on("WEFT_PREPARE");
@@ -191,6 +192,8 @@ int loader_process(loader *l, int64_t parent, int64_t row, const char *name,
     if (mapped && l->give_back) input_give_back_pages(data, data + len); /* unpacked */
   } else if (type == IO_TRACE_PERFETTO_MANIFEST) {
     rc = plan_read_manifest(&l->plan, l->ctx, &l->host.clocks, id, data, len, err);
+    l->plan.top_level = parent < 0;
+    l->plan.manifest_id = id;
   } else {
     rc = loader_trace_file(l, parent, id, type, name, display, data, len, mapped, err);
   }

@@ -45,6 +45,9 @@ int loader_add_archive_path(loader *l, const char *name, const char *path,
 int loader_finish(loader *l, base_error *err);
 /* Events queued for the sorter and parsed so far (readable from another
  * thread while loading). */
+/* The name of the only input of a load (its trace_file row's name is NULL,
+ * as Perfetto leaves it), or NULL. */
+const char *loader_single_input_name(const loader *l);
 void loader_progress(const loader *l, uint64_t *queued, uint64_t *parsed);
 /* Decompressed member bytes moved to the spill file (core/spill.h) so far
  * (readable from another thread while loading). */

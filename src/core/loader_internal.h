@@ -33,6 +33,7 @@ struct loader {
   int give_back;             /* give parsed bytes back (release_input) */
   int prepare;               /* importers decode events ahead (their prepare) */
   int64_t first_top_level;   /* trace_file id of the first input, or -1 */
+  string_id single_name;     /* a lone input's name, once its row's is cleared */
   uint64_t head_hash;        /* FNV-1a of the first input's first 4 KiB */
   int has_head_hash;
   uint32_t top_level_count;

@@ -14,6 +14,7 @@
 #include "core/report.h"
 #include "io/archive.h"
 #include "io/sniff.h"
+#include "manifest/plan.h"
 #include "sql/sql.h"
 
 typedef enum weft_state {
@@ -341,7 +342,8 @@ void weft_get_progress(const weft *w, weft_load_progress *out) {
 
 int weft_error_stats_summary(weft *w, char *buf, size_t cap) {
   if (!w) return 0;
-  return report_error_stats(&w->ctx, buf, cap);
+  const char *single = w->loader ? loader_single_input_name(w->loader) : NULL;
+  return report_error_stats(&w->ctx, single, buf, cap);
 }
 
 const char *weft_trace_type(const void *data, size_t len) {
@@ -351,4 +353,8 @@ const char *weft_trace_type(const void *data, size_t len) {
 
 int weft_clock_id(const char *name, uint64_t *id) {
   return name && clock_id_from_name(name, strlen(name), id);
+}
+
+int weft_closest_name(const char *name, const char *const *names, size_t count) {
+  return name && (names || !count) ? plan_closest_name(name, names, count) : -1;
 }

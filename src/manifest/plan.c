@@ -233,9 +233,46 @@ static int plan_relate(trace_context *ctx, clock_graph *clocks, const plan_file 
   return rc;
 }
 
+static const char *plan_basename(const char *path) {
+  const char *slash = path ? strrchr(path, '/') : NULL;
+  return slash ? slash + 1 : path;
+}
+
+/* The error for manifest path `path` naming no input: the closest input
+ * name, then every input's. */
+static int plan_unmatched_path(const char *path, const plan_file *files, size_t n,
+                               base_error *err) {
+  char inputs[512] = "";
+  const char *names[64];
+  size_t count = n < 64 ? n : 64, used = 0;
+  for (size_t i = 0; i < count; i++) {
+    names[i] = plan_basename(files[i].path);
+    int w = snprintf(inputs + used, sizeof inputs - used, "%s%s", i ? ", " : "",
+                     names[i] ? names[i] : "?");
+    if (w > 0) used = used + (size_t)w < sizeof inputs ? used + (size_t)w : sizeof inputs - 1;
+  }
+  int close = plan_closest_name(path, names, count);
+  return base_error_set(err, WEFT_EINVAL, "perfetto_manifest: file '%s' matches no input%s%s%s "
+                        "(inputs: %s)", path, close >= 0 ? "; did you mean '" : "",
+                        close >= 0 ? names[close] : "", close >= 0 ? "'?" : "", inputs);
+}
+
+/* A manifest given as an input itself names inputs: each path must match
+ * one (in an archive, as Perfetto does, an unmatched path is ignored). */
+static int plan_check_paths(const merge_plan *p, const plan_file *files, size_t n,
+                            base_error *err) {
+  for (size_t k = 0; p->has_manifest && p->top_level && k < p->manifest.file_count; k++) {
+    const char *path = p->manifest.files[k].path;
+    size_t i = 0;
+    while (i < n && !(files[i].path && strcmp(files[i].path, path) == 0)) i++;
+    if (i == n) return plan_unmatched_path(path, files, n, err);
+  }
+  return WEFT_OK;
+}
+
 int plan_place_clocks(const merge_plan *p, trace_context *ctx, clock_graph *clocks,
                       const plan_file *files, size_t n, base_error *err) {
-  int rc = WEFT_OK;
+  int rc = plan_check_paths(p, files, n, err);
   for (size_t i = 0; p->has_manifest && rc == WEFT_OK && i < n; i++) {
     const manifest_file *mf = plan_file_entry(p, files[i].path);
     const plan_file *ref =

@@ -22,6 +22,9 @@ typedef struct merge_plan {
   manifest manifest;   /* valid when has_manifest */
   int has_manifest;
   int trace_file_seen; /* a trace (non-manifest) file was processed */
+  int top_level;       /* the manifest was an input itself, not an archive's
+                          member: each of its paths must name an input */
+  uint32_t manifest_id; /* with top_level: the manifest's trace_file row */
 } merge_plan;
 
 /* A file the plan relates: its manifest path, trace_file row and base
@@ -85,5 +88,9 @@ int plan_check_tokenized(const merge_plan *p, const char *path, int pinned,
  * row 0. */
 int plan_place_clocks(const merge_plan *p, trace_context *ctx, clock_graph *clocks,
                       const plan_file *files, size_t n, base_error *err);
+
+/* The index of the name in `names` closest to `name` (edit distance), when
+ * close enough to be a likely misspelling of it, else -1 (suggest.c). */
+int plan_closest_name(const char *name, const char *const *names, size_t n);
 
 #endif

@@ -404,7 +404,7 @@ class MergeTest(MergeBase):
     def test_merge_flag_errors(self):
         app = e.write_temp(self.dir, 'app.json', app_json('x', 1, 1))
         for args, text in [
-                (['--machine', 'nope.json=m'], "'nope.json' is not one of the input files"),
+                (['--machine', 'nope.json=m'], "'nope.json' matches no input"),
                 (['--offset', 'app.json=1s'], 'need --sync'),
                 (['--clock', 'app.json=UPTIME'], "unknown clock name 'UPTIME'"),
                 (['--offset', 'app.json=soon'], "bad duration 'soon'"),

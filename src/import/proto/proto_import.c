@@ -603,7 +603,9 @@ static int proto_tokenize_packets(import_file *f, const uint8_t *data, size_t le
     if (rc == 0) return WEFT_OK;
     if (rc < 0) {
       if (it.error == PROTO_PACKETS_ERR_UNEXPECTED_FIELD) continue; /* as in the scan */
-      return WEFT_OK; /* garbage / truncated tail: keep what was read */
+      if (it.error == PROTO_PACKETS_ERR_TRUNCATED && depth == 0) /* counted, kept */
+        return import_stat(f, stat_proto_truncated_tail, (int64_t)(len - it.error_offset));
+      return WEFT_OK; /* garbage tail: keep what was read */
     }
     const proto_brief *brief = i < n_briefs && briefs[i].kind ? &briefs[i] : NULL;
     i++;
