@@ -212,6 +212,7 @@ int loader_finish(loader *l, base_error *err) {
   if (rc) return rc;
   ctx_metadata_at_parse(l->ctx);
   rc = finish_parse(l, err);
+  if (!rc && placement_fill(l)) rc = base_error_nomem(err);
   finish_free_inputs(l);
   if (rc) return rc;
   rc = finish_trace_time(l);

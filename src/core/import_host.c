@@ -79,6 +79,9 @@ int import_host_open(import_host *h, uint32_t trace_id, const char *path,
   if (!rc) rc = sorter_add_source(&h->sorter, &f->source);
   if (rc) return base_error_alloc(err, rc);
   f->pinned = plan_file_pinned(h->plan, path);
+  const manifest_file *mf = plan_file_entry(h->plan, path);
+  f->related = mf && mf->has_clocks && mf->clocks.sync_to.file;
+  f->first_clock = UINT32_MAX;
   *out = f;
   return WEFT_OK;
 }
@@ -175,7 +178,15 @@ int import_host_convert(void *user, uint32_t source, uint32_t clock, int64_t ts,
 
 /* ---- events, bytes and stats ---- */
 
+/* Notes the file's first event (its clock is the file's for placement). */
+static inline void import_note_first(import_file *f, int64_t ts, uint32_t clock) {
+  if (__builtin_expect(f->first_clock != UINT32_MAX, 1)) return;
+  f->first_clock = clock;
+  f->first_ts = ts;
+}
+
 int import_push(import_file *f, int64_t ts, uint32_t clock, uint64_t payload) {
+  import_note_first(f, ts, clock);
   return sorter_push_lane(&f->host->sorter, f->source, sort_lane(f->machine, 0), ts,
                           clock, payload);
 }
@@ -188,6 +199,7 @@ int import_push_untimed(import_file *f, int64_t ts, uint32_t clock, uint64_t pay
 
 int import_push_cpu(import_file *f, uint32_t machine, uint32_t cpu, int64_t ts,
                     uint32_t clock, uint64_t payload) {
+  import_note_first(f, ts, clock);
   return sorter_push_lane(&f->host->sorter, f->source, sort_lane(machine, cpu + 1), ts,
                           clock, payload);
 }

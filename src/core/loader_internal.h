@@ -69,4 +69,8 @@ int loader_container(loader *l, uint32_t id, io_trace_type type,
                      const char *display, const loader_source *src,
                      uint32_t depth, base_error *err);
 
+/* Fills weft_placement, one row per trace file (core/placement.c): after
+ * the parse, while the files' records exist. */
+int placement_fill(loader *l);
+
 #endif

@@ -95,6 +95,11 @@ struct import_file {
   int multi_machine;    /* data from several machines (import_declare_machines) */
   int pinned;           /* manifest PIN: every clock is the private clock */
   uint32_t snapshot_count; /* clock snapshots this file added */
+  uint32_t first_clock; /* clock node of the first event pushed, or
+                           UINT32_MAX: the file's clock for the
+                           weft_placement table */
+  int64_t first_ts;     /* that event's timestamp on first_clock */
+  int related;          /* the manifest relates it to another file */
   int release_input;    /* set in tokenize to opt in: see import_input_hold */
   void *scan;           /* ops->scan's result during tokenize (the loader
                            frees it after, unless tokenize took it: NULL) */

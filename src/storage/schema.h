@@ -36,6 +36,13 @@
   C(T, size, I64, 0) C(T, trace_type, STR, 0)                         \
   C(T, processing_order, I64, N) C(T, is_container, I64, 0)
 
+/* weft's own: how each trace file was placed on the timeline (core/placement.c). */
+#define PLACEMENT_COLUMNS(C, T)                                            \
+  C(T, trace_file_id, I64, 0) C(T, file_name, STR, 0) C(T, trace_type, STR, 0) \
+  C(T, machine_id, I64, N) C(T, machine_name, STR, 0) C(T, clock_name, STR, 0) \
+  C(T, rule, STR, 0) C(T, is_guess, I64, 0) C(T, clock_path, STR, 0)        \
+  C(T, offset_ns, I64, N) C(T, dropped_events, I64, 0) C(T, detail, STR, 0)
+
 #define CLOCK_SNAPSHOT_COLUMNS(C, T)                                     \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, clock_id, I64, 0) C(T, clock_name, STR, 0) \
   C(T, clock_value, I64, 0) C(T, snapshot_id, I64, 0) C(T, machine_id, I64, N)
@@ -172,6 +179,7 @@
   T(TRACE_BOUNDS, "trace_bounds", TRACE_BOUNDS_COLUMNS)               \
   T(TRACE_FILE, "__intrinsic_trace_file", TRACE_FILE_COLUMNS)         \
   T(CLOCK_SNAPSHOT, "__intrinsic_clock_snapshot", CLOCK_SNAPSHOT_COLUMNS) \
+  T(PLACEMENT, "weft_placement", PLACEMENT_COLUMNS)                       \
   T(THREAD, "__intrinsic_thread", THREAD_COLUMNS)                     \
   T(PROCESS, "__intrinsic_process", PROCESS_COLUMNS)                  \
   T(TRACK, "__intrinsic_track", TRACK_COLUMNS)                        \
