@@ -18,6 +18,12 @@
 #include "progress.h"
 #include "subcommands.h"
 
+/* What --placement prints: how each trace file reached trace time. */
+#define CLI_PLACEMENT_SQL                                                        \
+  "select trace_file_id, file_name, trace_type, machine_name, clock_name, rule, " \
+  "is_guess, clock_path, offset_ns, dropped_events, detail from weft_placement "  \
+  "order by trace_file_id"
+
 typedef struct cli_args {
   const char *query_file;
   const char *query_string;
@@ -76,6 +82,8 @@ static void cli_usage(FILE *out) {
       "                           own timeline when REF is JSON)\n"
       "      --offset FILE=DUR    FILE reads T when REF reads T+DUR (250ms, -1s)\n"
       "      --trace-time [FILE=]CLOCK  the clock of the merged timeline\n"
+      "      --placement          print how each file was placed on the timeline\n"
+      "                           (the weft_placement table) instead of a query\n"
       "  -o, --output FILE        (weft merge) the archive to write; the merge is\n"
       "                           loaded first and what it would drop reported\n"
       "      --no-validate        (weft merge) skip that check\n"
@@ -201,6 +209,8 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
     } else if (!strcmp(arg, "-Q") || !strcmp(arg, "--query-string")) {
       NEEDS_VALUE();
       a->query_string = next;
+    } else if (!strcmp(arg, "--placement")) {
+      a->query_string = CLI_PLACEMENT_SQL;
     } else if (a->is_merge && (!strcmp(arg, "-o") || !strcmp(arg, "--output"))) {
       NEEDS_VALUE();
       a->merge_output = next;
