@@ -120,6 +120,27 @@ typedef struct clock_graph_limits {
   uint64_t max_points;          /* directed edge points in total; default 1<<24 */
 } clock_graph_limits;
 
+/* How a snapshot hop converts a timestamp between two snapshots of its pair
+ * of clocks. NEAREST (Perfetto's rule, the default) uses the point described
+ * above. LINEAR interpolates between the two points around ts, p <= ts < q:
+ * result = p.dst + (ts - p.src) * (q.dst - p.dst) / (q.src - p.src), within
+ * 1 ns of the exact quotient (the rate ratio is kept as a 64-bit binary
+ * fraction, the result rounded down). Before the first point, after the
+ * last, and on a piece whose rate ratio is outside (1/2, 3/2) (not the same
+ * time base drifting) or whose spans do not fit int64, LINEAR falls back to
+ * NEAREST. */
+typedef enum clock_interpolation {
+  CLOCK_INTERP_NEAREST = 0,
+  CLOCK_INTERP_LINEAR = 1
+} clock_interpolation;
+
+/* floor(x * slope / 2^64): the correction a piece of rate ratio
+ * 1 + slope / 2^64 adds to x ns past its start point (one multiply, its high
+ * half). */
+static inline int64_t clock_slope_adjust(int64_t x, int64_t slope) {
+  return (int64_t)(((__int128)x * slope) >> 64);
+}
+
 /* ---- internal representation (read through the functions below) ---- */
 typedef struct clock_point {
   int64_t src;
@@ -132,8 +153,10 @@ typedef struct clock_edge {
   VEC(clock_point) points; /* sorted by (src, snapshot) when `sorted` */
   bool sorted;
   /* Interval cache: for cache_lo <= ts <= cache_hi the result is
-   * ts + cache_delta. Empty when cache_lo > cache_hi. */
-  int64_t cache_lo, cache_hi, cache_delta;
+   * ts + cache_delta + clock_slope_adjust(ts - cache_base, cache_slope)
+   * (cache_slope is 0 on a nearest-neighbour piece). Empty when
+   * cache_lo > cache_hi. */
+  int64_t cache_lo, cache_hi, cache_delta, cache_base, cache_slope;
 } clock_edge;
 
 typedef struct clock_node {
@@ -183,6 +206,7 @@ typedef struct clock_graph {
   uint64_t version;
   uint64_t resolved_version;
   uint64_t point_epoch;     /* bumped by every point added (pieces change) */
+  uint8_t interpolation;    /* clock_interpolation */
   VEC(clock_heap_item) heap;
 } clock_graph;
 
@@ -261,6 +285,13 @@ bool clock_graph_trace_time(const clock_graph *g, clock_key *key_out,
                             uint32_t *node_out);
 
 /* ---- placement and conversion ---- */
+/* Selects the interpolation of snapshot hops (default NEAREST); changing it
+ * invalidates every conversion cache. */
+void clock_graph_set_interpolation(clock_graph *g, clock_interpolation mode);
+static inline clock_interpolation clock_graph_interpolation(const clock_graph *g) {
+  return (clock_interpolation)g->interpolation;
+}
+
 /* Recomputes placement if the graph changed. Called lazily by the functions
  * below; call it explicitly to get WEFT_ENOMEM as a status. */
 int clock_graph_resolve(clock_graph *g, base_error *err);
@@ -270,13 +301,16 @@ clock_result clock_graph_convert(clock_graph *g, uint32_t node, int64_t ts,
                                  int64_t *out);
 /* A conversion cache for one node, for converting many timestamps of few
  * clocks: while the graph's version and point epoch are the recorded ones,
- * every ts in [lo, hi] of clock `node` converts to ts + delta, exactly as
+ * every ts in [lo, hi] of clock `node` converts to
+ * ts + delta + clock_slope_adjust(ts - base, slope), exactly as
  * clock_graph_convert does (the pieces its path's edges are on compose to
- * one offset). Zero it to start; it holds no memory. */
+ * one offset and at most one interpolated piece). Zero it to start; it holds
+ * no memory. */
 typedef struct clock_converter {
   uint64_t version, point_epoch;
   uint32_t node;
   int64_t lo, hi, delta; /* lo > hi: empty */
+  int64_t base, slope;   /* slope 0: a plain offset */
 } clock_converter;
 
 /* clock_graph_convert through the cache, refilling it on a miss. */
@@ -285,9 +319,15 @@ clock_result clock_converter_refill(clock_graph *g, clock_converter *c, uint32_t
 static inline clock_result clock_converter_convert(clock_graph *g, clock_converter *c,
                                                    uint32_t node, int64_t ts, int64_t *out) {
   /* c->version was recorded right after a resolve: equal, it is resolved */
+  /* The fill checked that every ts in [lo, hi] converts within int64 (the
+   * map is nondecreasing): wrapping sums give the exact result. */
   if (node == c->node && c->version == g->version && c->point_epoch == g->point_epoch &&
-      ts >= c->lo && ts <= c->hi && !__builtin_add_overflow(ts, c->delta, out))
+      ts >= c->lo && ts <= c->hi) {
+    uint64_t r = (uint64_t)ts + (uint64_t)c->delta;
+    if (c->slope) r += (uint64_t)clock_slope_adjust(ts - c->base, c->slope);
+    *out = (int64_t)r;
     return CLOCK_OK;
+  }
   return clock_converter_refill(g, c, node, ts, out);
 }
 
