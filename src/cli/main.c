@@ -70,6 +70,8 @@ static void cli_usage(FILE *out) {
       "                           own timeline when REF is JSON)\n"
       "      --offset FILE=DUR    FILE reads T when REF reads T+DUR (250ms, -1s)\n"
       "      --trace-time [FILE=]CLOCK  the clock of the merged timeline\n"
+      "      --clock-interpolation nearest|linear  between two clock snapshots:\n"
+      "                           the nearest (default, as Perfetto) or linear\n"
       "  -o, --output FILE        (weft merge) the archive to write\n"
       "      --analyze-trace-proto-content, --crop-track-events, --extra-checks\n"
       "                           accepted for trace_processor_shell\n"
@@ -200,6 +202,17 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
     } else if (!strcmp(arg, "--threads")) {
       NEEDS_VALUE();
       a->options.threads = (uint32_t)atoi(next);
+    } else if (!strcmp(arg, "--clock-interpolation")) {
+      NEEDS_VALUE();
+      if (!strcmp(next, "nearest")) {
+        a->options.clock_interpolation = WEFT_CLOCK_INTERPOLATION_NEAREST;
+      } else if (!strcmp(next, "linear")) {
+        a->options.clock_interpolation = WEFT_CLOCK_INTERPOLATION_LINEAR;
+      } else {
+        fprintf(stderr, "weft: --clock-interpolation: bad value '%s' (nearest or linear)\n",
+                next);
+        return -1;
+      }
     } else if (!strcmp(arg, "--stats-on-load")) {
       a->stats_on_load = 1;
     } else if (!strcmp(arg, "--quiet")) {
