@@ -185,6 +185,16 @@ typedef struct clock_snapshot_rec {
   bool hidden; /* an alias weft added, not a snapshot of the trace */
 } clock_snapshot_rec;
 
+/* A clock-sync marker waiting for, or matched with, its other half. */
+typedef struct clock_marker {
+  uint64_t id;     /* sync id hash (NAMED) */
+  uint32_t node;
+  uint8_t kind;    /* clock_marker_kind */
+  bool paired;     /* NAMED: already related to its other half */
+  int64_t value;   /* node's reading */
+  int64_t parent;  /* PARENT: the trace-event clock's reading */
+} clock_marker;
+
 typedef struct clock_heap_item {
   uint64_t cost;
   uint32_t node;
@@ -208,6 +218,7 @@ typedef struct clock_graph {
   uint64_t point_epoch;     /* bumped by every point added (pieces change) */
   uint8_t interpolation;    /* clock_interpolation */
   VEC(clock_heap_item) heap;
+  VEC(clock_marker) markers;
 } clock_graph;
 
 /* ---- life cycle ---- */
@@ -274,6 +285,32 @@ static inline size_t clock_graph_snapshot_count(const clock_graph *g) {
 /* Pointers stay valid until the next add. False if id is out of range. */
 bool clock_graph_snapshot_get(const clock_graph *g, uint32_t id,
                               clock_snapshot_view *out);
+
+/* ---- clock-sync markers ----
+ * Two traces of one run may each record the instant of a clock sync on their
+ * own clock. Markers become snapshots of two clocks (clock_snapshot rows of
+ * their non-private clocks) as soon as both halves are known, whatever the
+ * order of the files:
+ *  - NAMED (Chrome JSON "ph": "c" with args.sync_id; ftrace
+ *    "trace_event_clock_sync: name=ID"): the first marker of an id on one
+ *    clock and the first on another clock are one instant;
+ *  - PARENT (ftrace "trace_event_clock_sync: parent_ts=S"): at the line's
+ *    time, the trace-event clock read S; it relates the marker's clock to
+ *    every clock declared a trace-event clock (each Chrome JSON file's).
+ * At most CLOCK_MAX_MARKERS markers are kept; later ones are ignored. */
+#define CLOCK_MAX_MARKERS 4096u
+typedef enum clock_marker_kind {
+  CLOCK_MARKER_NAMED = 1,
+  CLOCK_MARKER_PARENT,
+  CLOCK_MARKER_TRACE_EVENT_CLOCK
+} clock_marker_kind;
+
+int clock_graph_add_named_marker(clock_graph *g, uint32_t node, const char *id,
+                                 size_t id_len, int64_t value, base_error *err);
+int clock_graph_add_parent_marker(clock_graph *g, uint32_t node, int64_t value,
+                                  int64_t parent_value, base_error *err);
+/* Declares node a trace-event clock (what PARENT markers relate to). */
+int clock_graph_add_trace_event_clock(clock_graph *g, uint32_t node, base_error *err);
 
 /* ---- trace time ---- */
 /* The first claimer wins: returns 1 if key became trace time, 0 if another
