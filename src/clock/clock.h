@@ -34,9 +34,17 @@
  * Two different real domains are never equated. Paths are compared by
  * (same-domain + pin hops, rendezvous hops, total hops): a pure snapshot path
  * beats any rendezvous path, which beats any same-domain/pin path; then fewest
- * hops. Tie-break: among equally cheap paths, the next hop is the neighbour
- * with the lowest node index (created first), recursively — i.e. the path's
- * node sequence is lexicographically smallest by creation order.
+ * hops. Tie-break: among equally cheap paths, the conversion of a timestamp
+ * takes the one with the smallest total snapshot spacing at that timestamp
+ * (in both interpolation modes): each snapshot hop costs the gap between its
+ * edge's two points around the timestamp as converted so far, and a hop
+ * outside its edge's points counts as unbounded (fewest unbounded hops
+ * first, then the smallest sum of gaps). Among equal spacings, and for
+ * placement (clock_graph_path, clock_graph_placement), the next hop is the
+ * neighbour with the lowest node index (created first), recursively. The
+ * choice spends at most CLOCK_TIE_BUDGET edge evaluations per conversion;
+ * past that, the lowest-index path. A conversion through such a choice is
+ * not cached by clock_converter.
  */
 #ifndef WEFT_CLOCK_H
 #define WEFT_CLOCK_H
@@ -176,6 +184,7 @@ typedef struct clock_node {
   uint8_t result;       /* clock_result */
   uint8_t done;
   uint8_t comp_flags;   /* at a component root */
+  uint8_t ties;         /* several equally short snapshot hops onward */
 } clock_node;
 
 typedef struct clock_snapshot_rec {

@@ -13,14 +13,14 @@ static int point_cmp(const void *a, const void *b) {
   return (x->snapshot > y->snapshot) - (x->snapshot < y->snapshot);
 }
 
-static void edge_sort(clock_edge *e) {
+void clock_edge_sort(clock_edge *e) {
   if (e->sorted) return;
   qsort(e->points.data, e->points.len, sizeof *e->points.data, point_cmp);
   e->sorted = true;
 }
 
 /* Index of the first point with src > t (n if none). */
-static size_t edge_upper_bound(const clock_edge *e, int64_t t) {
+size_t clock_edge_upper_bound(const clock_edge *e, int64_t t) {
   const clock_point *p = e->points.data;
   size_t lo = 0, hi = e->points.len;
   while (lo < hi) {
@@ -69,9 +69,9 @@ static bool edge_convert_linear(clock_edge *e, size_t i, int64_t *t, clock_resul
 /* One step over edge e (nearest neighbour, or linear between two points in
  * LINEAR mode); refills its interval cache. */
 static clock_result edge_convert_slow(clock_edge *e, uint8_t interpolation, int64_t *t) {
-  edge_sort(e);
+  clock_edge_sort(e);
   const clock_point *p = e->points.data;
-  size_t n = e->points.len, lo = edge_upper_bound(e, *t);
+  size_t n = e->points.len, lo = clock_edge_upper_bound(e, *t);
   size_t i = lo == 0 ? 0 : lo - 1;
   clock_result lr;
   if (interpolation == CLOCK_INTERP_LINEAR && lo > 0 && lo < n &&
@@ -122,6 +122,12 @@ void clock_graph_set_interpolation(clock_graph *g, clock_interpolation mode) {
   }
 }
 
+clock_result clock_edge_step(const clock_graph *g, clock_edge *ed, int64_t *t) {
+  if (ed->cache_lo <= *t && *t <= ed->cache_hi)
+    return edge_apply_cached(ed, t) ? CLOCK_OK : CLOCK_OVERFLOW;
+  return edge_convert_slow(ed, g->interpolation, t);
+}
+
 clock_result clock_graph_convert(clock_graph *g, uint32_t node, int64_t ts,
                                  int64_t *out) {
   if (g->resolved_version != g->version && clock_graph_resolve(g, NULL))
@@ -130,22 +136,20 @@ clock_result clock_graph_convert(clock_graph *g, uint32_t node, int64_t ts,
   const clock_node *nodes = g->nodes.data;
   if (nodes[node].result != CLOCK_OK) return (clock_result)nodes[node].result;
   int64_t t = ts;
-  for (uint32_t u = node; u != g->trace_time; u = nodes[u].parent) {
+  uint32_t budget = CLOCK_TIE_BUDGET;
+  for (uint32_t u = node, next; u != g->trace_time; u = next) {
     uint32_t e = nodes[u].parent_edge;
+    next = nodes[u].parent;
+    if (nodes[u].ties) clock_tie_choose(g, u, t, &budget, &next, &e);
     /* Each hop goes to a placed clock on a strictly cheaper path (so the
-     * walk ends at trace time), a snapshot hop along the edge u -> parent. */
-    assert(nodes[u].parent < g->nodes.len && nodes[nodes[u].parent].result == CLOCK_OK &&
-           nodes[nodes[u].parent].cost < nodes[u].cost);
+     * walk ends at trace time), a snapshot hop along the edge u -> next. */
+    assert(next < g->nodes.len && nodes[next].result == CLOCK_OK &&
+           nodes[next].cost < nodes[u].cost);
     assert(e == CLOCK_NODE_NONE ||
-           (g->edges.data[e].from == u && g->edges.data[e].to == nodes[u].parent));
+           (g->edges.data[e].from == u && g->edges.data[e].to == next));
     if (e == CLOCK_NODE_NONE) continue; /* zero-offset hop */
-    clock_edge *ed = &g->edges.data[e];
-    if (ed->cache_lo <= t && t <= ed->cache_hi) {
-      if (!edge_apply_cached(ed, &t)) return CLOCK_OVERFLOW;
-    } else {
-      clock_result r = edge_convert_slow(ed, g->interpolation, &t);
-      if (r != CLOCK_OK) return r;
-    }
+    clock_result r = clock_edge_step(g, &g->edges.data[e], &t);
+    if (r != CLOCK_OK) return r;
   }
   *out = t;
   return CLOCK_OK;
@@ -170,6 +174,7 @@ static void clock_converter_fill(const clock_graph *g, clock_converter *c, uint3
   int64_t slope = 0;
   for (uint32_t u = node; u != g->trace_time && lo <= hi; u = nodes[u].parent) {
     uint32_t e = nodes[u].parent_edge;
+    if (nodes[u].ties) hi = lo - 1; /* the path depends on ts */
     if (e == CLOCK_NODE_NONE) continue;
     const clock_edge *ed = &g->edges.data[e];
     if (ed->cache_lo - delta > lo) lo = ed->cache_lo - delta;

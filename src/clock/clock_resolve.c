@@ -215,6 +215,7 @@ int clock_graph_resolve(clock_graph *g, base_error *err) {
     n->level = CLOCK_LEVEL_NONE;
     n->done = 0;
     n->comp_flags = 0;
+    n->ties = 0;
   }
   build_components(g);
   if (g->trace_time != CLOCK_NODE_NONE) place_from_trace_time(g);
@@ -223,6 +224,7 @@ int clock_graph_resolve(clock_graph *g, base_error *err) {
     if (!n->done)
       n->result = classify_failure(g, g->nodes.data[comp_find(g, v)].comp_flags);
   }
+  clock_graph_mark_ties(g);
   g->resolved_version = g->version;
   return WEFT_OK;
 }
