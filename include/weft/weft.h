@@ -50,7 +50,18 @@ typedef struct weft_options {
   uint32_t max_line_bytes;         /* a line of a text format */
   uint32_t max_string_bytes;       /* one string value */
   uint32_t threads;                /* 0 = number of cores */
+  uint32_t clock_interpolation;    /* WEFT_CLOCK_INTERPOLATION_* */
 } weft_options;
+
+/* How a timestamp between two clock snapshots is converted. DEFAULT: the
+ * manifest's weft_clock_interpolation field decides, else NEAREST (the
+ * nearest snapshot, as Perfetto does); LINEAR interpolates between the two
+ * snapshots around it (see docs/clocks.md). */
+enum weft_clock_interpolation {
+  WEFT_CLOCK_INTERPOLATION_DEFAULT = 0,
+  WEFT_CLOCK_INTERPOLATION_NEAREST = 1,
+  WEFT_CLOCK_INTERPOLATION_LINEAR = 2
+};
 
 void weft_options_default(weft_options *opts);
 

@@ -84,6 +84,8 @@ static void cli_usage(FILE *out) {
       "      --trace-time [FILE=]CLOCK  the clock of the merged timeline\n"
       "      --placement          print how each file was placed on the timeline\n"
       "                           (the weft_placement table) instead of a query\n"
+      "      --clock-interpolation nearest|linear  between two clock snapshots:\n"
+      "                           the nearest (default, as Perfetto) or linear\n"
       "  -o, --output FILE        (weft merge) the archive to write; the merge is\n"
       "                           loaded first and what it would drop reported\n"
       "      --no-validate        (weft merge) skip that check\n"
@@ -235,6 +237,17 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
     } else if (!strcmp(arg, "--threads")) {
       NEEDS_VALUE();
       if (cli_parse_threads(next, &a->options.threads)) return -1;
+    } else if (!strcmp(arg, "--clock-interpolation")) {
+      NEEDS_VALUE();
+      if (!strcmp(next, "nearest")) {
+        a->options.clock_interpolation = WEFT_CLOCK_INTERPOLATION_NEAREST;
+      } else if (!strcmp(next, "linear")) {
+        a->options.clock_interpolation = WEFT_CLOCK_INTERPOLATION_LINEAR;
+      } else {
+        fprintf(stderr, "weft: --clock-interpolation: bad value '%s' (nearest or linear)\n",
+                next);
+        return -1;
+      }
     } else if (!strcmp(arg, "--stats-on-load")) {
       a->stats_on_load = 1;
     } else if (!strcmp(arg, "--quiet")) {

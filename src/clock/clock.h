@@ -34,9 +34,17 @@
  * Two different real domains are never equated. Paths are compared by
  * (same-domain + pin hops, rendezvous hops, total hops): a pure snapshot path
  * beats any rendezvous path, which beats any same-domain/pin path; then fewest
- * hops. Tie-break: among equally cheap paths, the next hop is the neighbour
- * with the lowest node index (created first), recursively — i.e. the path's
- * node sequence is lexicographically smallest by creation order.
+ * hops. Tie-break: among equally cheap paths, the conversion of a timestamp
+ * takes the one with the smallest total snapshot spacing at that timestamp
+ * (in both interpolation modes): each snapshot hop costs the gap between its
+ * edge's two points around the timestamp as converted so far, and a hop
+ * outside its edge's points counts as unbounded (fewest unbounded hops
+ * first, then the smallest sum of gaps). Among equal spacings, and for
+ * placement (clock_graph_path, clock_graph_placement), the next hop is the
+ * neighbour with the lowest node index (created first), recursively. The
+ * choice spends at most CLOCK_TIE_BUDGET edge evaluations per conversion;
+ * past that, the lowest-index path. A conversion through such a choice is
+ * not cached by clock_converter.
  */
 #ifndef WEFT_CLOCK_H
 #define WEFT_CLOCK_H
@@ -121,6 +129,27 @@ typedef struct clock_graph_limits {
   uint64_t max_points;          /* directed edge points in total; default 1<<24 */
 } clock_graph_limits;
 
+/* How a snapshot hop converts a timestamp between two snapshots of its pair
+ * of clocks. NEAREST (Perfetto's rule, the default) uses the point described
+ * above. LINEAR interpolates between the two points around ts, p <= ts < q:
+ * result = p.dst + (ts - p.src) * (q.dst - p.dst) / (q.src - p.src), within
+ * 1 ns of the exact quotient (the rate ratio is kept as a 64-bit binary
+ * fraction, the result rounded down). Before the first point, after the
+ * last, and on a piece whose rate ratio is outside (1/2, 3/2) (not the same
+ * time base drifting) or whose spans do not fit int64, LINEAR falls back to
+ * NEAREST. */
+typedef enum clock_interpolation {
+  CLOCK_INTERP_NEAREST = 0,
+  CLOCK_INTERP_LINEAR = 1
+} clock_interpolation;
+
+/* floor(x * slope / 2^64): the correction a piece of rate ratio
+ * 1 + slope / 2^64 adds to x ns past its start point (one multiply, its high
+ * half). */
+static inline int64_t clock_slope_adjust(int64_t x, int64_t slope) {
+  return (int64_t)(((__int128)x * slope) >> 64);
+}
+
 /* ---- internal representation (read through the functions below) ---- */
 typedef struct clock_point {
   int64_t src;
@@ -133,8 +162,10 @@ typedef struct clock_edge {
   VEC(clock_point) points; /* sorted by (src, snapshot) when `sorted` */
   bool sorted;
   /* Interval cache: for cache_lo <= ts <= cache_hi the result is
-   * ts + cache_delta. Empty when cache_lo > cache_hi. */
-  int64_t cache_lo, cache_hi, cache_delta;
+   * ts + cache_delta + clock_slope_adjust(ts - cache_base, cache_slope)
+   * (cache_slope is 0 on a nearest-neighbour piece). Empty when
+   * cache_lo > cache_hi. */
+  int64_t cache_lo, cache_hi, cache_delta, cache_base, cache_slope;
 } clock_edge;
 
 typedef struct clock_node {
@@ -154,6 +185,7 @@ typedef struct clock_node {
   uint8_t result;       /* clock_result */
   uint8_t done;
   uint8_t comp_flags;   /* at a component root */
+  uint8_t ties;         /* several equally short snapshot hops onward */
 } clock_node;
 
 typedef struct clock_snapshot_rec {
@@ -162,6 +194,16 @@ typedef struct clock_snapshot_rec {
   uint32_t stream;
   bool hidden; /* an alias weft added, not a snapshot of the trace */
 } clock_snapshot_rec;
+
+/* A clock-sync marker waiting for, or matched with, its other half. */
+typedef struct clock_marker {
+  uint64_t id;     /* sync id hash (NAMED) */
+  uint32_t node;
+  uint8_t kind;    /* clock_marker_kind */
+  bool paired;     /* NAMED: already related to its other half */
+  int64_t value;   /* node's reading */
+  int64_t parent;  /* PARENT: the trace-event clock's reading */
+} clock_marker;
 
 typedef struct clock_heap_item {
   uint64_t cost;
@@ -184,7 +226,9 @@ typedef struct clock_graph {
   uint64_t version;
   uint64_t resolved_version;
   uint64_t point_epoch;     /* bumped by every point added (pieces change) */
+  uint8_t interpolation;    /* clock_interpolation */
   VEC(clock_heap_item) heap;
+  VEC(clock_marker) markers;
 } clock_graph;
 
 /* ---- life cycle ---- */
@@ -252,6 +296,32 @@ static inline size_t clock_graph_snapshot_count(const clock_graph *g) {
 bool clock_graph_snapshot_get(const clock_graph *g, uint32_t id,
                               clock_snapshot_view *out);
 
+/* ---- clock-sync markers ----
+ * Two traces of one run may each record the instant of a clock sync on their
+ * own clock. Markers become snapshots of two clocks (clock_snapshot rows of
+ * their non-private clocks) as soon as both halves are known, whatever the
+ * order of the files:
+ *  - NAMED (Chrome JSON "ph": "c" with args.sync_id; ftrace
+ *    "trace_event_clock_sync: name=ID"): the first marker of an id on one
+ *    clock and the first on another clock are one instant;
+ *  - PARENT (ftrace "trace_event_clock_sync: parent_ts=S"): at the line's
+ *    time, the trace-event clock read S; it relates the marker's clock to
+ *    every clock declared a trace-event clock (each Chrome JSON file's).
+ * At most CLOCK_MAX_MARKERS markers are kept; later ones are ignored. */
+#define CLOCK_MAX_MARKERS 4096u
+typedef enum clock_marker_kind {
+  CLOCK_MARKER_NAMED = 1,
+  CLOCK_MARKER_PARENT,
+  CLOCK_MARKER_TRACE_EVENT_CLOCK
+} clock_marker_kind;
+
+int clock_graph_add_named_marker(clock_graph *g, uint32_t node, const char *id,
+                                 size_t id_len, int64_t value, base_error *err);
+int clock_graph_add_parent_marker(clock_graph *g, uint32_t node, int64_t value,
+                                  int64_t parent_value, base_error *err);
+/* Declares node a trace-event clock (what PARENT markers relate to). */
+int clock_graph_add_trace_event_clock(clock_graph *g, uint32_t node, base_error *err);
+
 /* ---- trace time ---- */
 /* The first claimer wins: returns 1 if key became trace time, 0 if another
  * clock already was, negative WEFT_E* on error. */
@@ -262,6 +332,13 @@ bool clock_graph_trace_time(const clock_graph *g, clock_key *key_out,
                             uint32_t *node_out);
 
 /* ---- placement and conversion ---- */
+/* Selects the interpolation of snapshot hops (default NEAREST); changing it
+ * invalidates every conversion cache. */
+void clock_graph_set_interpolation(clock_graph *g, clock_interpolation mode);
+static inline clock_interpolation clock_graph_interpolation(const clock_graph *g) {
+  return (clock_interpolation)g->interpolation;
+}
+
 /* Recomputes placement if the graph changed. Called lazily by the functions
  * below; call it explicitly to get WEFT_ENOMEM as a status. */
 int clock_graph_resolve(clock_graph *g, base_error *err);
@@ -271,13 +348,16 @@ clock_result clock_graph_convert(clock_graph *g, uint32_t node, int64_t ts,
                                  int64_t *out);
 /* A conversion cache for one node, for converting many timestamps of few
  * clocks: while the graph's version and point epoch are the recorded ones,
- * every ts in [lo, hi] of clock `node` converts to ts + delta, exactly as
+ * every ts in [lo, hi] of clock `node` converts to
+ * ts + delta + clock_slope_adjust(ts - base, slope), exactly as
  * clock_graph_convert does (the pieces its path's edges are on compose to
- * one offset). Zero it to start; it holds no memory. */
+ * one offset and at most one interpolated piece). Zero it to start; it holds
+ * no memory. */
 typedef struct clock_converter {
   uint64_t version, point_epoch;
   uint32_t node;
   int64_t lo, hi, delta; /* lo > hi: empty */
+  int64_t base, slope;   /* slope 0: a plain offset */
 } clock_converter;
 
 /* clock_graph_convert through the cache, refilling it on a miss. */
@@ -286,9 +366,15 @@ clock_result clock_converter_refill(clock_graph *g, clock_converter *c, uint32_t
 static inline clock_result clock_converter_convert(clock_graph *g, clock_converter *c,
                                                    uint32_t node, int64_t ts, int64_t *out) {
   /* c->version was recorded right after a resolve: equal, it is resolved */
+  /* The fill checked that every ts in [lo, hi] converts within int64 (the
+   * map is nondecreasing): wrapping sums give the exact result. */
   if (node == c->node && c->version == g->version && c->point_epoch == g->point_epoch &&
-      ts >= c->lo && ts <= c->hi && !__builtin_add_overflow(ts, c->delta, out))
+      ts >= c->lo && ts <= c->hi) {
+    uint64_t r = (uint64_t)ts + (uint64_t)c->delta;
+    if (c->slope) r += (uint64_t)clock_slope_adjust(ts - c->base, c->slope);
+    *out = (int64_t)r;
     return CLOCK_OK;
+  }
   return clock_converter_refill(g, c, node, ts, out);
 }
 

@@ -38,6 +38,7 @@ void clock_graph_free(clock_graph *g) {
   VEC_FREE(g->snap_values);
   VEC_FREE(g->snap_nodes);
   VEC_FREE(g->heap);
+  VEC_FREE(g->markers);
   memset(g, 0, sizeof *g);
   g->trace_time = CLOCK_NODE_NONE;
 }

@@ -42,4 +42,23 @@ bool clock_graph_is_rendezvous_hub(const clock_graph *g, const clock_key *key);
 void clock_graph_place_isolated(const clock_graph *g, const clock_key *key,
                                 clock_node *out);
 
+/* ---- clock_convert.c ---- */
+void clock_edge_sort(clock_edge *e);
+/* Index of the first point of the sorted edge with src > t (len if none). */
+size_t clock_edge_upper_bound(const clock_edge *e, int64_t t);
+/* One conversion step of t over edge ed (its cache, else its pieces). */
+clock_result clock_edge_step(const clock_graph *g, clock_edge *ed, int64_t *t);
+
+/* ---- clock_ties.c: equally short paths ---- */
+/* Edge evaluations one conversion may spend choosing among equally short
+ * paths; past it, the remaining choices are the default parents. */
+#define CLOCK_TIE_BUDGET 64u
+/* Marks the placed nodes with more than one equally short snapshot hop
+ * towards trace time (clock_node.ties). */
+void clock_graph_mark_ties(clock_graph *g);
+/* At tied node u, for ts t: the next node and edge of the path with the
+ * smallest total snapshot spacing at t (see clock.h). */
+void clock_tie_choose(clock_graph *g, uint32_t u, int64_t t, uint32_t *budget,
+                      uint32_t *next, uint32_t *edge);
+
 #endif

@@ -215,6 +215,7 @@ int clock_graph_resolve(clock_graph *g, base_error *err) {
     n->level = CLOCK_LEVEL_NONE;
     n->done = 0;
     n->comp_flags = 0;
+    n->ties = 0;
   }
   build_components(g);
   if (g->trace_time != CLOCK_NODE_NONE) place_from_trace_time(g);
@@ -223,6 +224,7 @@ int clock_graph_resolve(clock_graph *g, base_error *err) {
     if (!n->done)
       n->result = classify_failure(g, g->nodes.data[comp_find(g, v)].comp_flags);
   }
+  clock_graph_mark_ties(g);
   g->resolved_version = g->version;
   return WEFT_OK;
 }
@@ -263,159 +265,4 @@ void clock_graph_place_isolated(const clock_graph *g, const clock_key *key,
   out->level = hop_level(out->hop_kind);
   if (g->nodes.data[out->parent].level > out->level)
     out->level = g->nodes.data[out->parent].level;
-}
-
-/* ---- conversion ---- */
-
-static int point_cmp(const void *a, const void *b) {
-  const clock_point *x = a, *y = b;
-  if (x->src != y->src) return x->src < y->src ? -1 : 1;
-  return (x->snapshot > y->snapshot) - (x->snapshot < y->snapshot);
-}
-
-/* Nearest-neighbour step over edge e; refills its interval cache. */
-static clock_result edge_convert_slow(clock_edge *e, int64_t *t) {
-  if (!e->sorted) {
-    qsort(e->points.data, e->points.len, sizeof *e->points.data, point_cmp);
-    e->sorted = true;
-  }
-  const clock_point *p = e->points.data;
-  size_t n = e->points.len, lo = 0, hi = n;
-  while (lo < hi) { /* first point with src > t */
-    size_t mid = lo + (hi - lo) / 2;
-    if (p[mid].src <= *t) lo = mid + 1; else hi = mid;
-  }
-  size_t i = lo == 0 ? 0 : lo - 1;
-  int64_t range_lo = lo == 0 ? INT64_MIN : p[i].src;
-  int64_t range_hi = lo == 0 ? p[0].src - 1 : lo < n ? p[lo].src - 1 : INT64_MAX;
-  assert(range_lo <= *t && *t <= range_hi); /* t lies on point i's piece */
-  int64_t delta, a, r;
-  if (!__builtin_sub_overflow(p[i].dst, p[i].src, &delta)) {
-    e->cache_lo = range_lo;
-    e->cache_hi = range_hi;
-    e->cache_delta = delta;
-    if (__builtin_add_overflow(*t, delta, &r)) return CLOCK_OVERFLOW;
-    assert(*t != p[i].src || r == p[i].dst); /* a point's source reads its destination */
-    *t = r;
-    return CLOCK_OK;
-  }
-  /* dst - src does not fit, yet t - src + dst may: one of the two orders of
-   * evaluation then succeeds. */
-  e->cache_lo = 1;
-  e->cache_hi = 0;
-  if (!__builtin_sub_overflow(*t, p[i].src, &a)) {
-    if (__builtin_add_overflow(a, p[i].dst, &r)) return CLOCK_OVERFLOW;
-  } else if (__builtin_add_overflow(*t, p[i].dst, &a) ||
-             __builtin_sub_overflow(a, p[i].src, &r)) {
-    return CLOCK_OVERFLOW;
-  }
-  *t = r;
-  return CLOCK_OK;
-}
-
-clock_result clock_graph_convert(clock_graph *g, uint32_t node, int64_t ts,
-                                 int64_t *out) {
-  if (g->resolved_version != g->version && clock_graph_resolve(g, NULL))
-    return CLOCK_ERR_NOMEM;
-  if (node >= g->nodes.len) return CLOCK_BAD_NODE;
-  const clock_node *nodes = g->nodes.data;
-  if (nodes[node].result != CLOCK_OK) return (clock_result)nodes[node].result;
-  int64_t t = ts;
-  for (uint32_t u = node; u != g->trace_time; u = nodes[u].parent) {
-    uint32_t e = nodes[u].parent_edge;
-    /* Each hop goes to a placed clock on a strictly cheaper path (so the
-     * walk ends at trace time), a snapshot hop along the edge u -> parent. */
-    assert(nodes[u].parent < g->nodes.len && nodes[nodes[u].parent].result == CLOCK_OK &&
-           nodes[nodes[u].parent].cost < nodes[u].cost);
-    assert(e == CLOCK_NODE_NONE ||
-           (g->edges.data[e].from == u && g->edges.data[e].to == nodes[u].parent));
-    if (e == CLOCK_NODE_NONE) continue; /* zero-offset hop */
-    clock_edge *ed = &g->edges.data[e];
-    if (ed->cache_lo <= t && t <= ed->cache_hi) {
-      if (__builtin_add_overflow(t, ed->cache_delta, &t)) return CLOCK_OVERFLOW;
-    } else {
-      clock_result r = edge_convert_slow(ed, &t);
-      if (r != CLOCK_OK) return r;
-    }
-  }
-  *out = t;
-  return CLOCK_OK;
-}
-
-/* After a successful clock_graph_convert of some ts from `node`, each edge
- * of the path caches the piece that ts went through: the ts for which every
- * edge stays on its piece form one interval, shifted by the sum of the
- * edges' deltas. Computed in 128 bits; an empty edge cache empties it. */
-static void clock_converter_fill(const clock_graph *g, clock_converter *c, uint32_t node) {
-  const clock_node *nodes = g->nodes.data;
-  __int128 lo = INT64_MIN, hi = INT64_MAX, delta = 0;
-  for (uint32_t u = node; u != g->trace_time && lo <= hi; u = nodes[u].parent) {
-    uint32_t e = nodes[u].parent_edge;
-    if (e == CLOCK_NODE_NONE) continue;
-    const clock_edge *ed = &g->edges.data[e];
-    if (ed->cache_lo - delta > lo) lo = ed->cache_lo - delta;
-    if (ed->cache_hi - delta < hi) hi = ed->cache_hi - delta;
-    if (ed->cache_lo > ed->cache_hi) hi = lo - 1;
-    delta += ed->cache_delta;
-  }
-  c->version = g->version;
-  c->point_epoch = g->point_epoch;
-  c->node = node;
-  c->lo = 1, c->hi = 0, c->delta = 0;
-  if (lo > hi || delta < INT64_MIN || delta > INT64_MAX) return; /* no cache */
-  c->lo = (int64_t)lo; /* lo <= hi, both within int64 */
-  c->hi = (int64_t)hi;
-  c->delta = (int64_t)delta;
-}
-
-clock_result clock_converter_refill(clock_graph *g, clock_converter *c, uint32_t node,
-                                    int64_t ts, int64_t *out) {
-  clock_result r = clock_graph_convert(g, node, ts, out);
-  if (r == CLOCK_OK) clock_converter_fill(g, c, node);
-  else c->lo = 1, c->hi = 0;
-  return r;
-}
-
-clock_result clock_graph_convert_key(clock_graph *g, const clock_key *key,
-                                     int64_t ts, int64_t *out) {
-  uint32_t node;
-  if (clock_graph_find(g, key, &node))
-    return clock_graph_convert(g, node, ts, out);
-  if (g->resolved_version != g->version && clock_graph_resolve(g, NULL))
-    return CLOCK_ERR_NOMEM;
-  clock_node isolated;
-  clock_graph_place_isolated(g, key, &isolated);
-  if (isolated.result != CLOCK_OK) return (clock_result)isolated.result;
-  return clock_graph_convert(g, isolated.parent, ts, out);
-}
-
-clock_result clock_graph_placement(clock_graph *g, uint32_t node,
-                                   clock_level *level_out,
-                                   uint32_t *hops_out) {
-  if (g->resolved_version != g->version && clock_graph_resolve(g, NULL))
-    return CLOCK_ERR_NOMEM;
-  if (node >= g->nodes.len) return CLOCK_BAD_NODE;
-  const clock_node *n = &g->nodes.data[node];
-  bool ok = n->result == CLOCK_OK;
-  if (level_out) *level_out = ok ? (clock_level)n->level : CLOCK_LEVEL_NONE;
-  if (hops_out) *hops_out = ok ? CLOCK_COST_HOPS(n->cost) : 0;
-  return (clock_result)n->result;
-}
-
-clock_result clock_graph_path(clock_graph *g, uint32_t node,
-                              uint32_t *nodes_out, size_t cap,
-                              size_t *len_out) {
-  if (g->resolved_version != g->version && clock_graph_resolve(g, NULL))
-    return CLOCK_ERR_NOMEM;
-  if (node >= g->nodes.len) return CLOCK_BAD_NODE;
-  const clock_node *nodes = g->nodes.data;
-  if (nodes[node].result != CLOCK_OK) return (clock_result)nodes[node].result;
-  size_t len = 0;
-  for (uint32_t u = node;; u = nodes[u].parent) {
-    if (len < cap) nodes_out[len] = u;
-    len++;
-    if (u == g->trace_time) break;
-  }
-  if (len_out) *len_out = len;
-  return CLOCK_OK;
 }

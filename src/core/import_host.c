@@ -136,6 +136,28 @@ int import_clock_snapshot(import_file *f, uint32_t sequence,
   return import_clock_snapshot_on(f, f->machine, sequence, clock_ids, values, n);
 }
 
+/* Whether the manifest places f (its markers are then ignored). */
+static int import_manifest_places(const import_file *f) {
+  const manifest_file *mf = plan_file_entry(f->host->plan, f->path);
+  return f->pinned || (mf && mf->has_clocks);
+}
+
+int import_clock_sync_named(import_file *f, uint32_t clock, const char *id, size_t len,
+                            int64_t ts) {
+  if (import_manifest_places(f)) return WEFT_OK;
+  return clock_graph_add_named_marker(&f->host->clocks, clock, id, len, ts, NULL);
+}
+
+int import_clock_sync_parent(import_file *f, uint32_t clock, int64_t ts, int64_t parent_ts) {
+  if (import_manifest_places(f)) return WEFT_OK;
+  return clock_graph_add_parent_marker(&f->host->clocks, clock, ts, parent_ts, NULL);
+}
+
+int import_clock_sync_trace_event_clock(import_file *f, uint32_t clock) {
+  if (import_manifest_places(f)) return WEFT_OK;
+  return clock_graph_add_trace_event_clock(&f->host->clocks, clock, NULL);
+}
+
 int import_clock_relate_machines(import_file *f, uint32_t from, uint32_t to,
                                  uint64_t clock_id, int64_t offset,
                                  base_error *err) {

@@ -154,6 +154,17 @@ int import_clock_snapshot(import_file *f, uint32_t sequence,
 int import_clock_snapshot_on(import_file *f, uint32_t machine,
                              uint32_t sequence, const uint64_t *clock_ids,
                              const int64_t *values, size_t n);
+/* Clock-sync markers (clock/clock.h), each half of a sync between two
+ * traces of one run, related once both halves are loaded. Ignored in a file
+ * the manifest places (PIN or a clocks entry): the manifest decides.
+ * named: `clock` read `ts` at the sync named `id`. */
+int import_clock_sync_named(import_file *f, uint32_t clock, const char *id, size_t len,
+                            int64_t ts);
+/* parent: at `ts` of `clock`, the trace-event clock read `parent_ts`. */
+int import_clock_sync_parent(import_file *f, uint32_t clock, int64_t ts, int64_t parent_ts);
+/* `clock` is a trace-event clock, the one parent markers name (a Chrome
+ * JSON file's). */
+int import_clock_sync_trace_event_clock(import_file *f, uint32_t clock);
 /* Relates builtin clock `clock_id` of machine `from` to the same clock of
  * machine `to`: `to` reads T + offset when `from` reads T (remote clock
  * sync of relayed machines). */

@@ -29,8 +29,9 @@ typedef struct manifest_parser {
 
 /* Pass 2 reads one field per walk over the document, in Perfetto's
  * validation order (so the first error reported is Perfetto's). */
-enum { MP_TRACE_TIME = 1, MP_FILES = 2, MP_ATTRIBUTES = 3 };
-static const int mp_sections[] = {MP_TRACE_TIME, MP_FILES, MP_ATTRIBUTES};
+enum { MP_TRACE_TIME = 1, MP_FILES = 2, MP_ATTRIBUTES = 3, MP_WEFT_INTERPOLATION = 4 };
+static const int mp_sections[] = {MP_TRACE_TIME, MP_FILES, MP_ATTRIBUTES,
+                                  MP_WEFT_INTERPOLATION};
 
 /* ---- errors ---- */
 
@@ -566,11 +567,24 @@ static int mp_attributes(manifest_parser *p) {
   return rc;
 }
 
+/* weft's own field (Perfetto ignores it): "nearest" or "linear". */
+static int mp_weft_interpolation(manifest_parser *p) {
+  const char *name;
+  int rc = mp_string(p, "", "weft_clock_interpolation", &name);
+  if (rc) return rc;
+  if (!strcmp(name, "nearest")) p->m->weft_clock_interpolation = MANIFEST_INTERPOLATION_NEAREST;
+  else if (!strcmp(name, "linear")) p->m->weft_clock_interpolation = MANIFEST_INTERPOLATION_LINEAR;
+  else
+    return manifest_fail(p->err, WEFT_EPARSE,
+                         "weft_clock_interpolation must be \"nearest\" or \"linear\"");
+  return WEFT_OK;
+}
+
 static int mp_manifest_body(manifest_parser *p) {
   int rc = mp_open(p, JSON_TOK_OBJECT_BEGIN, "", "perfetto_manifest");
   if (rc) return rc;
-  static const char *const names[] = {"version", "trace_time", "files",
-                                      "attributes", NULL};
+  static const char *const names[] = {"version", "trace_time", "files", "attributes",
+                                      "weft_clock_interpolation", NULL};
   unsigned seen = 0;
   for (;;) {
     int which;
@@ -579,7 +593,8 @@ static int mp_manifest_body(manifest_parser *p) {
     if (which != p->section) rc = mp_skip_value(p); /* version: checked by pass 1 */
     else if (which == MP_TRACE_TIME) rc = mp_trace_time(p);
     else if (which == MP_FILES) rc = mp_files(p);
-    else rc = mp_attributes(p);
+    else if (which == MP_ATTRIBUTES) rc = mp_attributes(p);
+    else rc = mp_weft_interpolation(p);
     if (rc) return rc;
   }
 }

@@ -89,8 +89,14 @@ typedef struct manifest_attribute {
   const char *str_value; /* when !is_int */
 } manifest_attribute;
 
+/* weft_clock_interpolation, a field of weft's own (Perfetto ignores it). */
+#define MANIFEST_INTERPOLATION_UNSET 0u
+#define MANIFEST_INTERPOLATION_NEAREST 1u
+#define MANIFEST_INTERPOLATION_LINEAR 2u
+
 typedef struct manifest {
   int64_t version;
+  uint32_t weft_clock_interpolation; /* MANIFEST_INTERPOLATION_* */
   manifest_trace_time trace_time;
   const manifest_file *files; /* document order */
   size_t file_count;

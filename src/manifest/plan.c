@@ -270,9 +270,22 @@ static int plan_check_paths(const merge_plan *p, const plan_file *files, size_t 
   return WEFT_OK;
 }
 
+/* --clock-interpolation, else the manifest's weft_clock_interpolation, else
+ * NEAREST. */
+static clock_interpolation plan_interpolation(const merge_plan *p, const trace_context *ctx) {
+  uint32_t flag = ctx->options.clock_interpolation;
+  if (flag == WEFT_CLOCK_INTERPOLATION_LINEAR) return CLOCK_INTERP_LINEAR;
+  if (flag == WEFT_CLOCK_INTERPOLATION_NEAREST) return CLOCK_INTERP_NEAREST;
+  if (p->has_manifest &&
+      p->manifest.weft_clock_interpolation == MANIFEST_INTERPOLATION_LINEAR)
+    return CLOCK_INTERP_LINEAR;
+  return CLOCK_INTERP_NEAREST;
+}
+
 int plan_place_clocks(const merge_plan *p, trace_context *ctx, clock_graph *clocks,
                       const plan_file *files, size_t n, base_error *err) {
   int rc = plan_check_paths(p, files, n, err);
+  clock_graph_set_interpolation(clocks, plan_interpolation(p, ctx));
   for (size_t i = 0; p->has_manifest && rc == WEFT_OK && i < n; i++) {
     const manifest_file *mf = plan_file_entry(p, files[i].path);
     const plan_file *ref =

@@ -83,7 +83,9 @@ int plan_machine(const merge_plan *p, trace_context *ctx, const plan_file *f,
 int plan_check_tokenized(const merge_plan *p, const char *path, int pinned,
                          uint32_t snapshot_count, base_error *err);
 
-/* The manifest's `clocks` relations between the files of the load, then
+/* The interpolation of snapshot hops (--clock-interpolation, else the
+ * manifest's weft_clock_interpolation, else nearest), the manifest's `clocks`
+ * relations between the files of the load, then
  * the default trace time when nothing claimed it: BOOTTIME of machine
  * row 0. */
 int plan_place_clocks(const merge_plan *p, trace_context *ctx, clock_graph *clocks,

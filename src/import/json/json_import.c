@@ -168,6 +168,7 @@ static int json_tokenize(import_file *f, base_error *err) {
   rc = json_apply_metadata(f, scan, err);
   if (!rc) rc = ctx_metadata_file_size(f->ctx, f->trace_id, f->len);
   if (rc == WEFT_ENOMEM) return base_error_nomem(err);
+  if (!rc) rc = json_clock_sync_markers(f, scan, st->clock, err);
   if (!rc) rc = json_push_all(f, scan, err);
   if (!rc) rc = json_tokenize_systrace(f, err);
   return rc;

@@ -107,6 +107,7 @@ typedef struct json_pending {
 /* What the walk of a file found, events already in push order. */
 typedef struct json_scan {
   VEC(json_pending) events;
+  VEC(json_pending) clock_syncs;  /* "ph": "c" events, in file order */
   int has_complete;               /* some X event: order by key at equal ts */
   VEC(size_t) metadata;           /* offsets of "metadata" objects' '{' */
   int64_t tokenizer_failures;     /* json_tokenizer_failure to count */
@@ -131,6 +132,13 @@ int json_scan_run(const import_scan_input *in, void **result, base_error *err);
 int json_scan_run_split(const import_scan_input *in, size_t guess, void **result,
                         base_error *err);
 void json_scan_free(void *result);
+
+/* ---- json_clock_sync.c ---- */
+/* The file's clock is a trace-event clock, and its "ph": "c" events with
+ * args.sync_id are clock-sync markers (import_clock_sync_named) at the
+ * midpoint of args.issue_ts and ts (ts alone without issue_ts). */
+int json_clock_sync_markers(import_file *f, const json_scan *scan, uint32_t clock,
+                            base_error *err);
 
 /* ---- json_import.c ---- */
 /* The decoded "systemTraceEvents" string, or *text = NULL (see there). */

@@ -44,6 +44,8 @@ static int json_scan_event(json_scan *s, json_pending p, const json_event_head *
     s->tokenizer_failures++;
     return WEFT_OK;
   }
+  if (h->ph == 'c' && h->ts.valid && VEC_PUSH(s->clock_syncs, p))
+    return base_error_nomem(err);
   if (h->ph == 'E' || h->ph == 'e') {
     p.key = INT64_MIN;
   } else if (h->ph == 'X' && h->dur.valid) {
@@ -197,6 +199,7 @@ void json_scan_free(void *result) {
   json_scan *s = result;
   if (!s) return;
   VEC_FREE(s->events);
+  VEC_FREE(s->clock_syncs);
   VEC_FREE(s->metadata);
   base_free(s);
 }
@@ -300,6 +303,8 @@ static int json_scan_join(json_scan *s, json_scan *rest) {
     memcpy(s->metadata.data + s->metadata.len, rest->metadata.data,
            rest->metadata.len * sizeof *rest->metadata.data);
   s->metadata.len += rest->metadata.len;
+  for (size_t i = 0; i < rest->clock_syncs.len; i++)
+    if (VEC_PUSH(s->clock_syncs, rest->clock_syncs.data[i])) return WEFT_ENOMEM;
   s->has_complete |= rest->has_complete;
   s->tokenizer_failures += rest->tokenizer_failures;
   s->display_time_units += rest->display_time_units;
@@ -344,6 +349,7 @@ static int json_scan_split(json_scan *s, const import_scan_input *in, size_t gue
   s->stop_at = 0;
   s->stopped = 0;
   VEC_FREE(rest->part.events);
+  VEC_FREE(rest->part.clock_syncs);
   VEC_FREE(rest->part.metadata);
   base_free(rest);
   return rc;

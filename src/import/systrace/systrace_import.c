@@ -378,6 +378,50 @@ static int systrace_tokenize_chunked(import_file *f, uint32_t clock, int *done,
   return rc;
 }
 
+/* ---- clock-sync markers ---- */
+
+#define SYSTRACE_CLOCK_SYNC "trace_event_clock_sync: "
+
+/* The marker whose text starts at `hit` (a line's args): "parent_ts=S"
+ * (S seconds of the trace-event clock) or "name=ID", at line time ts of
+ * MONOTONIC, the clock the text's timestamps are. */
+static int systrace_clock_sync_line(import_file *f, uint32_t mono, const char *args,
+                                    size_t len, int64_t ts) {
+  const char *v;
+  size_t vlen;
+  int64_t parent;
+  if (systrace_args_find(args, len, "parent_ts", &v, &vlen) &&
+      systrace_parse_ts(v, vlen, &parent))
+    return import_clock_sync_parent(f, mono, ts, parent);
+  if (systrace_args_find(args, len, "name", &v, &vlen) && vlen)
+    return import_clock_sync_named(f, mono, v, vlen, ts);
+  return WEFT_OK;
+}
+
+/* Every "trace_event_clock_sync: " marker line of the file (a rare text:
+ * one memmem pass over the bytes), as clock-sync markers. */
+static int systrace_clock_sync_markers(import_file *f) {
+  const char *s = (const char *)f->data, *end = s + f->len, *hit = s;
+  const size_t tag_len = sizeof SYSTRACE_CLOCK_SYNC - 1;
+  uint32_t mono;
+  int have_mono = 0;
+  while ((hit = memmem(hit, (size_t)(end - hit), SYSTRACE_CLOCK_SYNC, tag_len))) {
+    const char *line = hit;
+    while (line > s && line[-1] != '\n') line--;
+    const char *nl = memchr(hit, '\n', (size_t)(end - hit));
+    const char *line_end = nl ? nl : end;
+    systrace_line l;
+    hit += tag_len;
+    if (!systrace_line_parse(line, (size_t)(line_end - line), &l) || l.args != hit - tag_len)
+      continue;
+    if (!have_mono && import_clock(f, 0, CLOCK_ID_MONOTONIC, &mono)) return WEFT_ENOMEM;
+    have_mono = 1;
+    int rc = systrace_clock_sync_line(f, mono, hit, (size_t)(line_end - hit), l.ts);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
 static int systrace_tokenize(import_file *f, base_error *err) {
   systrace_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_nomem(err);
@@ -390,6 +434,7 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   if (!rc) rc = ctx_metadata_file_type(f->ctx, f->trace_id, "systrace");
   if (!rc) rc = ctx_metadata_trace_time(f->ctx, CLOCK_ID_MONOTONIC);
   if (!rc) rc = ctx_metadata_file_size(f->ctx, f->trace_id, f->len);
+  if (!rc) rc = systrace_clock_sync_markers(f);
   if (rc) return base_error_alloc(err, rc);
   f->release_input = 1; /* each pushed line holds its bytes until parsed */
   const systrace_scan *scan = f->scan;
