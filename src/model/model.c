@@ -5,6 +5,7 @@
 
 #include "model/gkernel.h"
 #include "model/kpower.h"
+#include "model/stack_profile.h"
 #include "model/kslice.h"
 
 #include <stdio.h>
@@ -121,6 +122,8 @@ void model_free(model_state *m) {
   m->gkernel = NULL;
   kpower_state_free(m->kpower);
   m->kpower = NULL;
+  stack_profile_state_free(m->stack_profile);
+  m->stack_profile = NULL;
   model_process_args_free(m);
 }
 

@@ -70,6 +70,7 @@ typedef struct model_state {
   struct gkernel_state *gkernel; /* generic kernel (model/gkernel.h), lazy */
   struct kpower_state *kpower; /* wakelocks, suspend/resume (model/kpower.h), lazy */
   struct model_process_args *process_args; /* model_process_args_add; lazy */
+  struct stack_profile_state *stack_profile; /* model/stack_profile.h; lazy */
 } model_state;
 
 /* A slice on a stack with its ts and dur (-1 while open), kept equal to its

@@ -9,6 +9,10 @@
   TRACK_BASE ", counter_unit AS unit, description"
 
 const char *const sql_view_statements[] = {
+    /* a profile per process and heap, over the dumps' allocation rows */
+    "CREATE VIEW heap_profile AS SELECT row_number() OVER (ORDER BY min(id)) - 1 "
+    "AS id, min(ts) AS ts, max(ts) AS ts_end, max(ts) - min(ts) AS dur, upid, "
+    "heap_name FROM heap_profile_allocation GROUP BY upid, heap_name",
     "CREATE VIEW trace_file AS SELECT * FROM __intrinsic_trace_file",
     "CREATE VIEW clock_snapshot AS SELECT * FROM __intrinsic_clock_snapshot",
     "CREATE VIEW thread AS SELECT id AS utid, * FROM __intrinsic_thread",
@@ -103,12 +107,6 @@ const char *const sql_view_statements[] = {
                "float_value, NULL AS double_value"),
     EMPTY_VIEW("heap_graph_thread_callsite",
                "NULL AS id, NULL AS heap_graph_id, NULL AS utid, NULL AS callsite_id"),
-    EMPTY_VIEW("heap_profile",
-               "NULL AS id, NULL AS ts, NULL AS ts_end, NULL AS dur, NULL AS upid, NULL "
-               "AS heap_name"),
-    EMPTY_VIEW("heap_profile_allocation",
-               "NULL AS id, NULL AS ts, NULL AS upid, NULL AS heap_name, NULL AS "
-               "callsite_id, NULL AS count, NULL AS size"),
     EMPTY_VIEW("memory_snapshot",
                "NULL AS id, NULL AS timestamp, NULL AS track_id, NULL AS detail_level"),
     EMPTY_VIEW("process_memory_snapshot",
@@ -136,28 +134,13 @@ const char *const sql_view_statements[] = {
                "description, NULL AS session_id, NULL AS cpu, NULL AS is_timebase"),
     EMPTY_VIEW("stack_sample_counter",
                "NULL AS id, NULL AS stack_sample_id, NULL AS track_id, NULL AS value"),
-    EMPTY_VIEW("stack_profile_mapping",
-               "NULL AS id, NULL AS build_id, NULL AS exact_offset, NULL AS "
-               "start_offset, NULL AS start, NULL AS \"end\", NULL AS load_bias, NULL AS"
-               " name"),
-    EMPTY_VIEW("stack_profile_frame",
-               "NULL AS id, NULL AS name, NULL AS mapping, NULL AS rel_pc, NULL AS "
-               "symbol_set_id, NULL AS deobfuscated_name, NULL AS type"),
-    EMPTY_VIEW("stack_profile_callsite",
-               "NULL AS id, NULL AS depth, NULL AS parent_id, NULL AS frame_id"),
     EMPTY_VIEW("stack_profile_symbol",
                "NULL AS id, NULL AS symbol_set_id, NULL AS name, NULL AS source_file, "
                "NULL AS line_number, NULL AS inlined"),
-    EMPTY_VIEW("cpu_profile_stack_sample",
-               "NULL AS id, NULL AS ts, NULL AS callsite_id, NULL AS utid, NULL AS "
-               "process_priority"),
     EMPTY_VIEW("instruments_sample",
                "NULL AS id, NULL AS ts, NULL AS utid, NULL AS callsite_id, NULL AS cpu"),
     EMPTY_VIEW("perf_session",
                "NULL AS id, NULL AS perf_session_id, NULL AS cmdline"),
-    EMPTY_VIEW("perf_sample",
-               "NULL AS id, NULL AS ts, NULL AS utid, NULL AS cpu, NULL AS cpu_mode, "
-               "NULL AS callsite_id, NULL AS unwind_error, NULL AS perf_session_id"),
     EMPTY_VIEW("perf_counter_track",
                "NULL AS id, NULL AS name, NULL AS type, NULL AS parent_id, NULL AS "
                "source_arg_set_id, NULL AS machine_id, NULL AS unit, NULL AS "
