@@ -7,7 +7,7 @@
 #define SP_MAX_PROBES 32
 
 typedef struct sp_class {
-  string_id obfuscated, deobfuscated;
+  string_id package, obfuscated, deobfuscated;
   size_t first_member, member_count; /* into stack_profile_state.members */
 } sp_class;
 
@@ -194,12 +194,12 @@ int stack_profile_build_id_hex(trace_context *ctx, const uint8_t *bytes, size_t 
 
 /* ---- deobfuscation ---- */
 
-int stack_profile_add_class(trace_context *ctx, string_id obfuscated,
+int stack_profile_add_class(trace_context *ctx, string_id package, string_id obfuscated,
                             string_id deobfuscated, const stack_profile_member *members,
                             size_t count) {
   stack_profile_state *st = sp_state(ctx);
   if (!st) return WEFT_ENOMEM;
-  sp_class c = {obfuscated, deobfuscated, st->members.len, count};
+  sp_class c = {package, obfuscated, deobfuscated, st->members.len, count};
   for (size_t i = 0; i < count; i++)
     if (VEC_PUSH(st->members, members[i])) return WEFT_ENOMEM;
   return VEC_PUSH(st->classes, c) ? WEFT_ENOMEM : WEFT_OK;
@@ -215,9 +215,42 @@ static string_id sp_member_rename(const stack_profile_state *st, const sp_class 
   return STRING_NULL;
 }
 
+/* The package of an app's mapping "/data/app/<package>-<suffix>/...", or
+ * STRING_NULL. */
+static string_id sp_mapping_package(trace_context *ctx, string_id mapping_name) {
+  static const char prefix[] = "/data/app/";
+  const char *s = base_string_pool_get(&ctx->strings, mapping_name);
+  if (!s || strncmp(s, prefix, sizeof prefix - 1) != 0) return STRING_NULL;
+  s += sizeof prefix - 1;
+  if (s[0] == '~' && s[1] == '~') { /* "/data/app/~~<random>/<package>-..." */
+    const char *slash = strchr(s, '/');
+    if (!slash) return STRING_NULL;
+    s = slash + 1;
+  }
+  const char *end = strchr(s, '/');
+  size_t len = end ? (size_t)(end - s) : strlen(s);
+  const char *dash = memchr(s, '-', len);
+  if (dash) len = (size_t)(dash - s);
+  return base_string_pool_find(&ctx->strings, s, len);
+}
+
+/* The first class renaming `cls` for `package`: one of that package if
+ * any, else (for a frame of no known package) the first of any. */
+static const sp_class *sp_find_class(const stack_profile_state *st, string_id package,
+                                     string_id cls) {
+  const sp_class *any = NULL;
+  for (size_t i = 0; i < st->classes.len; i++) {
+    const sp_class *c = &st->classes.data[i];
+    if (c->obfuscated != cls) continue;
+    if (package != STRING_NULL && c->package == package) return c;
+    if (!any) any = c;
+  }
+  return package == STRING_NULL ? any : NULL;
+}
+
 /* The deobfuscated name of a frame "class.member", or STRING_NULL. */
 static int sp_frame_rename(trace_context *ctx, const stack_profile_state *st,
-                           string_id name, string_id *out) {
+                           string_id name, string_id package, string_id *out) {
   *out = STRING_NULL;
   const char *s = base_string_pool_get(&ctx->strings, name);
   if (!s) return WEFT_OK;
@@ -226,14 +259,14 @@ static int sp_frame_rename(trace_context *ctx, const stack_profile_state *st,
   string_id cls = base_string_pool_find(&ctx->strings, s, (size_t)(dot - s));
   string_id member = base_string_pool_find(&ctx->strings, dot + 1, strlen(dot + 1));
   if (cls == STRING_NULL || member == STRING_NULL) return WEFT_OK;
-  for (size_t i = 0; i < st->classes.len; i++) {
-    const sp_class *c = &st->classes.data[i];
-    if (c->obfuscated != cls) continue;
+  const sp_class *c = sp_find_class(st, package, cls);
+  if (c) {
     string_id renamed = sp_member_rename(st, c, member);
-    if (renamed == STRING_NULL) continue;
+    if (renamed == STRING_NULL) return WEFT_OK;
     const char *cn = base_string_pool_get(&ctx->strings, c->deobfuscated);
     const char *mn = base_string_pool_get(&ctx->strings, renamed);
-    base_buf b = {0};
+    base_buf b;
+  base_buf_init(&b, 1 << 20);
     int rc = base_buf_appendf(&b, "%s.%s", cn ? cn : "", mn ? mn : "");
     if (!rc) rc = ctx_intern(ctx, (const char *)b.data, b.len, out);
     base_buf_free(&b);
@@ -246,12 +279,62 @@ int stack_profile_deobfuscate_frames(trace_context *ctx) {
   stack_profile_state *st = ctx->model.stack_profile;
   if (!st || !st->classes.len) return WEFT_OK;
   storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
+  const storage_table *maps = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
   for (size_t row = 0; row < t->row_count; row++) {
+    int64_t mapping = storage_get_i64(t, STACK_PROFILE_FRAME_mapping, row);
+    string_id package = sp_mapping_package(
+        ctx, storage_get_str(maps, STACK_PROFILE_MAPPING_name, (size_t)mapping));
     string_id renamed;
     int rc = sp_frame_rename(ctx, st, storage_get_str(t, STACK_PROFILE_FRAME_name, row),
-                             &renamed);
+                             package, &renamed);
     if (rc) return rc;
     if (renamed != STRING_NULL) storage_set_str(t, STACK_PROFILE_FRAME_deobfuscated_name, row, renamed);
   }
+  return storage_table_status(t);
+}
+
+/* ---- samples ---- */
+
+int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
+                                  string_id heap, uint32_t callsite, int64_t count,
+                                  int64_t size) {
+  storage_table *t = ctx_table(ctx, TABLE_HEAP_PROFILE_ALLOCATION);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_ts, row, ts);
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_upid, row, upid);
+  storage_set_str(t, HEAP_PROFILE_ALLOCATION_heap_name, row, heap);
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_callsite_id, row, callsite);
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_count, row, count);
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_size, row, size);
+  return storage_table_status(t);
+}
+
+int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s) {
+  storage_table *t = ctx_table(ctx, TABLE_PERF_SAMPLE);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, PERF_SAMPLE_ts, row, s->ts);
+  storage_set_i64(t, PERF_SAMPLE_utid, row, s->utid);
+  if (s->cpu >= 0) storage_set_i64(t, PERF_SAMPLE_cpu, row, s->cpu);
+  storage_set_str(t, PERF_SAMPLE_cpu_mode, row, s->cpu_mode);
+  if (s->callsite >= 0) storage_set_i64(t, PERF_SAMPLE_callsite_id, row, s->callsite);
+  storage_set_str(t, PERF_SAMPLE_unwind_error, row, s->unwind_error);
+  storage_set_i64(t, PERF_SAMPLE_perf_session_id, row, s->session);
+  return storage_table_status(t);
+}
+
+int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
+                             int64_t process_priority) {
+  storage_table *t = ctx_table(ctx, TABLE_CPU_PROFILE_STACK_SAMPLE);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_ts, row, ts);
+  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_callsite_id, row, callsite);
+  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_utid, row, utid);
+  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_process_priority, row, process_priority);
   return storage_table_status(t);
 }

@@ -14,7 +14,9 @@
  *
  * Deobfuscation (stack_profile_deobfuscate_frames): a frame named
  * "<obfuscated class>.<obfuscated member>" whose class and member a
- * mapping renames gets deobfuscated_name "<class>.<member>". */
+ * mapping renames gets deobfuscated_name "<class>.<member>". A frame of an
+ * app's code (mapping "/data/app/<package>-<suffix>/...") takes the
+ * renaming of its package's mapping; other frames the first one given. */
 #ifndef WEFT_MODEL_STACK_PROFILE_H
 #define WEFT_MODEL_STACK_PROFILE_H
 
@@ -49,16 +51,38 @@ typedef struct stack_profile_member {
   string_id obfuscated, deobfuscated;
 } stack_profile_member;
 
-/* Records that class `obfuscated` is `deobfuscated` (both as written,
- * dotted) with `count` renamed members; later classes with the same
- * obfuscated name add to the earlier ones. Applied to the frames by
- * stack_profile_deobfuscate_frames. */
-int stack_profile_add_class(trace_context *ctx, string_id obfuscated,
+/* Records that class `obfuscated` of `package` (STRING_NULL: none) is
+ * `deobfuscated` (both as written, dotted) with `count` renamed members.
+ * Applied to the frames by stack_profile_deobfuscate_frames. */
+int stack_profile_add_class(trace_context *ctx, string_id package, string_id obfuscated,
                             string_id deobfuscated, const stack_profile_member *members,
                             size_t count);
 /* Sets deobfuscated_name on every frame whose "class.member" name a
  * recorded class renames (call once the frames exist, at end of load). */
 int stack_profile_deobfuscate_frames(trace_context *ctx);
+
+/* ---- samples on callsites ---- */
+
+/* A heap_profile_allocation row. */
+int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
+                                  string_id heap, uint32_t callsite, int64_t count,
+                                  int64_t size);
+
+typedef struct stack_profile_perf_sample {
+  int64_t ts;
+  uint32_t utid;
+  int64_t cpu;        /* -1: NULL */
+  string_id cpu_mode;
+  int64_t callsite;   /* -1: NULL */
+  string_id unwind_error;
+  int64_t session;
+} stack_profile_perf_sample;
+
+/* A perf_sample row. */
+int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s);
+/* A cpu_profile_stack_sample row. */
+int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
+                             int64_t process_priority);
 
 void stack_profile_state_free(stack_profile_state *st);
 

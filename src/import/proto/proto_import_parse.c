@@ -12,6 +12,7 @@
 #include "import/proto/proto_legacy_async.h"
 #include "import/proto/proto_legacy_raw.h"
 #include "import/proto/proto_power.h"
+#include "import/proto/proto_profile.h"
 #include "model/columns.h"
 #include "import/proto/proto_process_tree.h"
 #include "model/slice_stack.h"
@@ -843,6 +844,12 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_ENERGY_ESTIMATION_BREAKDOWN:
         rc = proto_power_parse(f, &((proto_import_state *)f->state)->power, p.machine, p.ts,
                                info->data, &fl);
+        break;
+      case PROTO_TRACE_PACKET_PROFILE_PACKET:
+      case PROTO_TRACE_PACKET_PERF_SAMPLE:
+      case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
+      case PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING:
+        rc = proto_profile_parse(f, info, p.ts, &fl);
         break;
       default: rc = proto_misc_parse(f, p.machine, p.ts, &fl); break;
     }
