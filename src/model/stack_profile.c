@@ -295,6 +295,22 @@ int stack_profile_deobfuscate_frames(trace_context *ctx) {
 
 /* ---- samples ---- */
 
+int stack_profile_heap_dump(trace_context *ctx, int64_t ts, uint32_t upid, string_id heap,
+                            int64_t machine, int64_t trace) {
+  storage_table *t = ctx_table(ctx, TABLE_HEAP_PROFILE);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, HEAP_PROFILE_ts, row, ts);
+  storage_set_i64(t, HEAP_PROFILE_ts_end, row, ts);
+  storage_set_i64(t, HEAP_PROFILE_dur, row, 0);
+  storage_set_i64(t, HEAP_PROFILE_upid, row, upid);
+  storage_set_str(t, HEAP_PROFILE_heap_name, row, heap);
+  rc = storage_table_status(t);
+  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, upid, machine,
+                             trace, ts);
+}
+
 int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
                                   string_id heap, uint32_t callsite, int64_t count,
                                   int64_t size) {

@@ -63,6 +63,10 @@ int stack_profile_deobfuscate_frames(trace_context *ctx);
 
 /* ---- samples on callsites ---- */
 
+/* A heap dump of process `upid` at ts (a heap_profile row; heap may be
+ * STRING_NULL); sets stat heapprofd_last_profile_timestamp[upid] to ts. */
+int stack_profile_heap_dump(trace_context *ctx, int64_t ts, uint32_t upid, string_id heap,
+                            int64_t machine, int64_t trace);
 /* A heap_profile_allocation row. */
 int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
                                   string_id heap, uint32_t callsite, int64_t count,

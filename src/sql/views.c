@@ -9,10 +9,6 @@
   TRACK_BASE ", counter_unit AS unit, description"
 
 const char *const sql_view_statements[] = {
-    /* a profile per process and heap, over the dumps' allocation rows */
-    "CREATE VIEW heap_profile AS SELECT row_number() OVER (ORDER BY min(id)) - 1 "
-    "AS id, min(ts) AS ts, max(ts) AS ts_end, max(ts) - min(ts) AS dur, upid, "
-    "heap_name FROM heap_profile_allocation GROUP BY upid, heap_name",
     "CREATE VIEW trace_file AS SELECT * FROM __intrinsic_trace_file",
     "CREATE VIEW clock_snapshot AS SELECT * FROM __intrinsic_clock_snapshot",
     "CREATE VIEW thread AS SELECT id AS utid, * FROM __intrinsic_thread",

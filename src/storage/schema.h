@@ -150,6 +150,12 @@
   C(T, heap_name, STR, 0) C(T, callsite_id, I64, 0) C(T, count, I64, 0) \
   C(T, size, I64, 0)
 
+/* Heap profiles: one row per process dump (heap_name NULL when the dump
+ * names none). */
+#define HEAP_PROFILE_COLUMNS(C, T)                                    \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, ts_end, I64, 0) C(T, dur, I64, 0) \
+  C(T, upid, I64, 0) C(T, heap_name, STR, 0)
+
 #define PERF_SAMPLE_COLUMNS(C, T)                                     \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, 0) C(T, cpu, I64, N) \
   C(T, cpu_mode, STR, 0) C(T, callsite_id, I64, N)                    \
@@ -186,6 +192,7 @@
   T(STACK_PROFILE_FRAME, "stack_profile_frame", STACK_PROFILE_FRAME_COLUMNS) \
   T(STACK_PROFILE_CALLSITE, "stack_profile_callsite", STACK_PROFILE_CALLSITE_COLUMNS) \
   T(HEAP_PROFILE_ALLOCATION, "heap_profile_allocation", HEAP_PROFILE_ALLOCATION_COLUMNS) \
+  T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
   T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
   T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS)
 
@@ -239,7 +246,7 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(STACK_PROFILE_FRAME, mapping, STACK_PROFILE_MAPPING)                       \
   R(STACK_PROFILE_CALLSITE, parent_id, STACK_PROFILE_CALLSITE)                 \
   R(STACK_PROFILE_CALLSITE, frame_id, STACK_PROFILE_FRAME)                     \
-  R(HEAP_PROFILE_ALLOCATION, upid, PROCESS)                                    \
+  R(HEAP_PROFILE_ALLOCATION, upid, PROCESS) R(HEAP_PROFILE, upid, PROCESS)     \
   R(HEAP_PROFILE_ALLOCATION, callsite_id, STACK_PROFILE_CALLSITE)              \
   R(PERF_SAMPLE, utid, THREAD) R(PERF_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
   R(CPU_PROFILE_STACK_SAMPLE, utid, THREAD)                                    \

@@ -472,11 +472,15 @@ static int pp_process_dump(import_file *f, const pp_resolver *r, uint32_t machin
   int64_t pid = 0;
   if (proto_find_last(msg.data, msg.len, PHS_PID, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
     pid = (int64_t)fl.value;
+  string_id named = STRING_NULL;
   int rc = proto_find_last(msg.data, msg.len, PHS_HEAP_NAME, &fl) == 1 &&
                    fl.wire_type == PROTO_WIRE_LEN
-               ? pp_intern_bytes(f, fl.span, &d.heap)
-               : ctx_intern(f->ctx, "unknown", 7, &d.heap);
+               ? pp_intern_bytes(f, fl.span, &named)
+               : WEFT_OK;
+  d.heap = named;
+  if (!rc && named == STRING_NULL) rc = ctx_intern(f->ctx, "unknown", 7, &d.heap);
   if (!rc) rc = model_process(f->ctx, machine, pid, &d.upid);
+  if (!rc) rc = stack_profile_heap_dump(f->ctx, ts, d.upid, named, machine, f->trace_id);
   proto_reader rd;
   proto_reader_init_span(&rd, msg);
   while (!rc && proto_reader_next(&rd, &fl) == 1)
