@@ -196,5 +196,48 @@ class ProfilesTest(e.TempDirTest):
                          '"map","deobfuscated_name"\n"%s","Foo.bar"\n"","Other.wrong"\n' % app)
 
 
+def simpleperf(*records):
+    """A simpleperf_proto file: magic, version 1, length-prefixed records."""
+    body = b''.join(len(r).to_bytes(4, 'little') + r for r in records)
+    return b'SIMPLEPERF' + (1).to_bytes(2, 'little') + body + bytes(4)
+
+
+def sp_sample(ts, tid, *chain):
+    """A Record holding a Sample; chain entries (vaddr, file_id, symbol_id)
+    leaf first."""
+    entries = b''.join(pb_bytes(3, pb_int(1, v) + pb_int(2, f) + pb_int(3, s))
+                       for v, f, s in chain)
+    return pb_bytes(1, pb_int(1, ts) + pb_int(2, tid) + entries + pb_int(4, 1))
+
+
+class SimpleperfTest(e.TempDirTest):
+    def test_samples_files_and_threads(self):
+        path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
+            sp_sample(2000, 11, (0x10, 1, 0), (0x20, 1, 1), (0x30, 2, 0)),
+            sp_sample(1000, 12, (0x10, 1, 0), (0x40, 1, -1)),
+            # files and threads come after the samples that name them
+            pb_bytes(3, pb_int(1, 1) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'leaf') +
+                     pb_bytes(3, 'mid')),
+            pb_bytes(3, pb_int(1, 2) + pb_bytes(2, '/bin/main') + pb_bytes(3, 'main')),
+            pb_bytes(4, pb_int(1, 11) + pb_int(2, 10) + pb_bytes(3, 'worker'))))
+        # mappings in file order; the chain's last entry is the root; a
+        # symbol_id of -1 has no name; a thread without record has no name
+        self.assertEqual(e.query('select id, name from stack_profile_mapping', path),
+                         '"id","name"\n0,"/lib/a.so"\n1,"/bin/main"\n')
+        self.assertEqual(e.query(
+            'select s.ts, t.tid, t.name as thread, p.pid, f.name, c.depth '
+            'from cpu_profile_stack_sample s join thread t using (utid) '
+            'left join process p using (upid) join stack_profile_callsite c '
+            'on c.id = s.callsite_id join stack_profile_frame f on f.id = c.frame_id '
+            'order by s.ts', path),
+            '"ts","tid","thread","pid","name","depth"\n'
+            '1000,12,"[NULL]","[NULL]","leaf",1\n2000,11,"worker",10,"leaf",2\n')
+        self.assertEqual(e.query('select f.name, f.rel_pc from stack_profile_callsite c '
+                                 'join stack_profile_frame f on f.id = c.frame_id '
+                                 'where c.depth = 0 order by c.id', path),
+                         # callsites are made in time order: ts 1000's first
+                         '"name","rel_pc"\n"[NULL]",64\n"main",48\n')
+
+
 if __name__ == '__main__':
     e.main()
