@@ -9,6 +9,7 @@
 typedef struct sp_class {
   string_id package, obfuscated, deobfuscated;
   size_t first_member, member_count; /* into stack_profile_state.members */
+  size_t prev; /* index + 1 of the class before with the same obfuscated name */
 } sp_class;
 
 struct stack_profile_state {
@@ -17,6 +18,7 @@ struct stack_profile_state {
   base_map callsites; /* probed hash of (parent, frame) -> row */
   VEC(sp_class) classes;
   VEC(stack_profile_member) members;
+  base_map last_class; /* obfuscated name -> index + 1 of its last class */
 };
 
 void stack_profile_state_free(stack_profile_state *st) {
@@ -26,6 +28,7 @@ void stack_profile_state_free(stack_profile_state *st) {
   base_map_free(&st->callsites);
   VEC_FREE(st->classes);
   VEC_FREE(st->members);
+  base_map_free(&st->last_class);
   base_free(st);
 }
 
@@ -199,10 +202,15 @@ int stack_profile_add_class(trace_context *ctx, string_id package, string_id obf
                             size_t count) {
   stack_profile_state *st = sp_state(ctx);
   if (!st) return WEFT_ENOMEM;
-  sp_class c = {package, obfuscated, deobfuscated, st->members.len, count};
+  uint64_t *last;
+  if (base_map_insert(&st->last_class, (uint64_t)obfuscated + 1, 0, &last) < 0)
+    return WEFT_ENOMEM;
+  sp_class c = {package, obfuscated, deobfuscated, st->members.len, count, (size_t)*last};
   for (size_t i = 0; i < count; i++)
     if (VEC_PUSH(st->members, members[i])) return WEFT_ENOMEM;
-  return VEC_PUSH(st->classes, c) ? WEFT_ENOMEM : WEFT_OK;
+  if (VEC_PUSH(st->classes, c)) return WEFT_ENOMEM;
+  *last = st->classes.len;
+  return WEFT_OK;
 }
 
 /* The renaming of `member` in class c, or STRING_NULL. */
@@ -238,14 +246,15 @@ static string_id sp_mapping_package(trace_context *ctx, string_id mapping_name) 
  * any, else (for a frame of no known package) the first of any. */
 static const sp_class *sp_find_class(const stack_profile_state *st, string_id package,
                                      string_id cls) {
-  const sp_class *any = NULL;
-  for (size_t i = 0; i < st->classes.len; i++) {
-    const sp_class *c = &st->classes.data[i];
-    if (c->obfuscated != cls) continue;
-    if (package != STRING_NULL && c->package == package) return c;
-    if (!any) any = c;
+  const sp_class *first = NULL, *first_of_package = NULL;
+  const uint64_t *last = base_map_find(&st->last_class, (uint64_t)cls + 1);
+  /* the chain runs backwards: the last one seen is the first given */
+  for (size_t i = last ? (size_t)*last : 0; i; i = st->classes.data[i - 1].prev) {
+    const sp_class *c = &st->classes.data[i - 1];
+    if (package != STRING_NULL && c->package == package) first_of_package = c;
+    first = c;
   }
-  return package == STRING_NULL ? any : NULL;
+  return package == STRING_NULL ? first : first_of_package;
 }
 
 /* The deobfuscated name of a frame "class.member", or STRING_NULL. */

@@ -141,6 +141,22 @@ class ProfilesTest(e.TempDirTest):
         self.assertEqual(e.query('select name, build_id from stack_profile_mapping', path),
                          '"name","build_id"\n"/lib.so",""\n')
 
+    def test_empty_callstacks_count_per_heap_sample_only(self):
+        empty = interned_packet((CALLSTACKS, callstack(9)))
+        perf = pb_packet(pb_int(8, 20), pb_int(10, SEQ),
+                         pb_bytes(66, pb_int(2, 1) + pb_int(3, 1) + pb_int(4, 9)))
+        path = self.trace(empty, heap_dump(10, 1, 'h', heap_sample(9, 1, 0, 1, 0),
+                                           heap_sample(9, 2, 0, 2, 0)), perf)
+        # each heap sample on an empty callstack is counted and dropped; a
+        # perf sample on one is kept with no callsite, uncounted
+        self.assertEqual(e.query("select value from stats "
+                                 "where name = 'stackprofile_empty_callstack'", path),
+                         '"value"\n2\n')
+        self.assertEqual(e.query('select (select count(*) from heap_profile_allocation) as a, '
+                                 '(select count(*) from perf_sample '
+                                 'where callsite_id is null) as p', path),
+                         '"a","p"\n0,1\n')
+
     def test_perf_samples(self):
         def perf(ts, **fields):
             numbers = {'cpu': 1, 'pid': 2, 'tid': 3, 'callstack_iid': 4, 'cpu_mode': 5,

@@ -304,7 +304,7 @@ static int pp_callstack_from(import_file *f, const pp_resolver *r, proto_span ms
       int64_t frame;
       int rc = pp_frame(f, r, iid, &frame);
       if (rc) return rc;
-      if (frame < 0) return *leaf = -1, WEFT_OK;
+      if (frame < 0) return *leaf = PP_UNKNOWN_CALLSTACK, WEFT_OK;
       uint32_t cs;
       rc = stack_profile_callsite(f->ctx, *leaf, (uint32_t)frame, &cs);
       if (rc) return rc;
@@ -326,9 +326,11 @@ int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *le
   uint64_t *v = pp_cached(s, sc, PP_ROW_CALLSTACK, iid);
   if (v) return (*leaf = (int64_t)*v - 1), WEFT_OK;
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_CALLSTACK, iid);
-  if (!msg.data) return import_stat(f, stat_stackprofile_invalid_callstack_id, 1);
+  if (!msg.data) {
+    *leaf = PP_UNKNOWN_CALLSTACK;
+    return import_stat(f, stat_stackprofile_invalid_callstack_id, 1);
+  }
   int rc = pp_callstack_from(f, r, msg, leaf);
-  if (!rc && *leaf < 0) rc = import_stat(f, stat_stackprofile_empty_callstack, 1);
   return rc ? rc : pp_cache(s, sc, PP_ROW_CALLSTACK, iid, (uint64_t)(*leaf + 1));
 }
 
@@ -442,6 +444,7 @@ static int pp_heap_sample(import_file *f, const pp_resolver *r, const pp_dump *d
   pp_heap_sample_read(msg, &hs);
   int64_t leaf;
   int rc = pp_callstack(f, r, hs.callstack, &leaf);
+  if (!rc && leaf == -1) rc = import_stat(f, stat_stackprofile_empty_callstack, 1);
   if (rc || leaf < 0) return rc;
   proto_profile_state *s = pp_state(f);
   pp_heap_totals *t = pp_totals(s, r->seq, d->upid, d->heap, (uint32_t)leaf);

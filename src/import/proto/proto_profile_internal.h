@@ -46,7 +46,9 @@ struct proto_profile_state {
 
 proto_profile_state *pp_state(import_file *f);
 pp_resolver pp_resolver_of(const struct proto_packet_info *info);
-/* The leaf callsite of callstack `iid`; -1 if empty or unknown. */
+#define PP_UNKNOWN_CALLSTACK (-2)
+/* The leaf callsite of callstack `iid`: -1 if it is empty, -2
+ * (PP_UNKNOWN_CALLSTACK, counted) if no table holds it. */
 int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *leaf);
 
 int pp_perf_sample(import_file *f, const struct proto_packet_info *info, int64_t ts,

@@ -101,26 +101,34 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
 
 /* ---- StreamingProfilePacket ---- */
 
-/* The n-th element of a repeated varint field (packed or not); 0 if none. */
-static int pp_repeated_at(proto_span msg, uint32_t number, size_t n, uint64_t *out) {
+/* The elements of a repeated varint field, packed or not, in order. */
+typedef struct pp_varints {
   proto_reader rd;
-  proto_field fl;
-  size_t i = 0;
-  proto_reader_init_span(&rd, msg);
-  while (proto_reader_next(&rd, &fl) == 1) {
-    if (fl.number != number) continue;
-    if (fl.wire_type == PROTO_WIRE_VARINT) {
-      if (i++ == n) return *out = fl.value, 1;
-      continue;
-    }
+  uint32_t number;
+  proto_packed_iter packed;
+  int in_packed;
+} pp_varints;
+
+static void pp_varints_init(pp_varints *it, proto_span msg, uint32_t number) {
+  memset(it, 0, sizeof *it);
+  proto_reader_init_span(&it->rd, msg);
+  it->number = number;
+}
+
+/* 1 with *out, 0 at the end. */
+static int pp_varints_next(pp_varints *it, uint64_t *out) {
+  for (;;) {
+    if (it->in_packed && proto_packed_next_varint(&it->packed, out) == 1) return 1;
+    it->in_packed = 0;
+    proto_field fl;
+    do {
+      if (proto_reader_next(&it->rd, &fl) != 1) return 0;
+    } while (fl.number != it->number);
+    if (fl.wire_type == PROTO_WIRE_VARINT) return *out = fl.value, 1;
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
-    proto_packed_iter it;
-    proto_packed_init(&it, fl.span);
-    uint64_t v;
-    while (proto_packed_next_varint(&it, &v) == 1)
-      if (i++ == n) return *out = v, 1;
+    proto_packed_init(&it->packed, fl.span);
+    it->in_packed = 1;
   }
-  return 0;
 }
 
 /* Samples at the packet's time (its first sample's, see
@@ -132,17 +140,24 @@ int pp_streaming_profile(import_file *f, const proto_packet_info *info, int64_t 
   if (!seq->has_thread) return import_stat(f, stat_stackprofile_parser_error, 1);
   uint32_t utid;
   int rc = model_thread_in_process(f->ctx, info->machine, seq->tid, seq->pid, &utid);
-  uint64_t priority = 0;
-  pp_repeated_at(msg, SPP_PROCESS_PRIORITY, 0, &priority);
+  uint64_t priority = 0, iid, delta_us;
+  pp_varints prio, iids, deltas;
+  pp_varints_init(&prio, msg, SPP_PROCESS_PRIORITY);
+  pp_varints_next(&prio, &priority);
+  pp_varints_init(&iids, msg, SPP_CALLSTACK_IID);
+  pp_varints_init(&deltas, msg, SPP_TIMESTAMP_DELTA_US);
   pp_resolver r = pp_resolver_of(info);
-  uint64_t iid;
-  for (size_t i = 0; !rc && pp_repeated_at(msg, SPP_CALLSTACK_IID, i, &iid); i++) {
-    uint64_t delta_us = 0;
-    if (i > 0 && pp_repeated_at(msg, SPP_TIMESTAMP_DELTA_US, i, &delta_us))
-      ts += (int64_t)delta_us * 1000;
+  for (size_t i = 0; !rc && pp_varints_next(&iids, &iid); i++) {
+    int has_delta = pp_varints_next(&deltas, &delta_us);
+    int64_t step;
+    if (i > 0 && has_delta &&
+        (__builtin_mul_overflow((int64_t)delta_us, 1000, &step) ||
+         __builtin_add_overflow(ts, step, &ts)))
+      return import_stat(f, stat_streaming_profile_invalid_timestamp, 1);
     int64_t leaf;
     rc = pp_callstack(f, &r, iid, &leaf);
-    if (!rc && leaf >= 0) rc = stack_profile_cpu_sample(f->ctx, ts, (uint32_t)leaf, utid, (int64_t)priority);
+    if (!rc && leaf >= 0)
+      rc = stack_profile_cpu_sample(f->ctx, ts, (uint32_t)leaf, utid, (int64_t)priority);
   }
   return rc;
 }

@@ -49,11 +49,13 @@ typedef struct sp_file {
   uint64_t id;
   proto_span msg;
   uint32_t mapping; /* once applied */
+  size_t first_symbol, symbol_count; /* into sp_state.symbols, once applied */
 } sp_file;
 
 typedef struct sp_state {
   uint32_t clock;
   VEC(sp_file) files;
+  VEC(proto_span) symbols; /* every file's symbols, in order */
   VEC(proto_span) threads;
   base_map file_index; /* file id + 1 -> index into files */
   int applied;
@@ -67,7 +69,7 @@ static int sp_tokenize_record(import_file *f, sp_state *st, size_t off, size_t l
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
     if (fl.number == REC_FILE) {
       proto_field id;
-      sp_file file = {0, fl.span, 0};
+      sp_file file = {0, fl.span, 0, 0, 0};
       if (proto_find_last(fl.span.data, fl.span.len, FILE_ID, &id) == 1) file.id = id.value;
       if (VEC_PUSH(st->files, file)) return WEFT_ENOMEM;
     } else if (fl.number == REC_THREAD) {
@@ -107,8 +109,22 @@ static int sp_tokenize(import_file *f, base_error *err) {
 
 /* ---- files and threads ---- */
 
+/* Indexes a file's symbols (so that a lookup is one step). */
+static int sp_index_symbols(sp_state *st, sp_file *file) {
+  proto_reader rd;
+  proto_field fl;
+  file->first_symbol = st->symbols.len;
+  proto_reader_init_span(&rd, file->msg);
+  while (proto_reader_next(&rd, &fl) == 1)
+    if (fl.number == FILE_SYMBOL && fl.wire_type == PROTO_WIRE_LEN && VEC_PUSH(st->symbols, fl.span))
+      return WEFT_ENOMEM;
+  file->symbol_count = st->symbols.len - file->first_symbol;
+  return WEFT_OK;
+}
+
 static int sp_apply_file(import_file *f, sp_state *st, size_t i) {
   sp_file *file = &st->files.data[i];
+  if (sp_index_symbols(st, file)) return WEFT_ENOMEM;
   stack_profile_mapping_spec m;
   memset(&m, 0, sizeof m);
   proto_field fl;
@@ -155,18 +171,12 @@ static int sp_apply_all(import_file *f, sp_state *st) {
 /* ---- samples ---- */
 
 /* The symbol_id-th symbol of a file, or STRING_NULL. */
-static int sp_symbol(import_file *f, const sp_file *file, int64_t symbol_id, string_id *out) {
+static int sp_symbol(import_file *f, const sp_state *st, const sp_file *file, int64_t symbol_id,
+                     string_id *out) {
   *out = STRING_NULL;
-  if (symbol_id < 0) return WEFT_OK;
-  proto_reader rd;
-  proto_field fl;
-  int64_t i = 0;
-  proto_reader_init_span(&rd, file->msg);
-  while (proto_reader_next(&rd, &fl) == 1) {
-    if (fl.number != FILE_SYMBOL || fl.wire_type != PROTO_WIRE_LEN) continue;
-    if (i++ == symbol_id) return ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, out);
-  }
-  return WEFT_OK;
+  if (symbol_id < 0 || (uint64_t)symbol_id >= file->symbol_count) return WEFT_OK;
+  proto_span sym = st->symbols.data[file->first_symbol + (size_t)symbol_id];
+  return ctx_intern(f->ctx, (const char *)sym.data, sym.len, out);
 }
 
 /* The frame of one CallChainEntry; -1 if its file is unknown (counted). */
@@ -188,7 +198,7 @@ static int sp_entry_frame(import_file *f, sp_state *st, proto_span entry, int64_
   const sp_file *file = &st->files.data[*index];
   string_id name;
   uint32_t id = 0;
-  int rc = sp_symbol(f, file, symbol_id, &name);
+  int rc = sp_symbol(f, st, file, symbol_id, &name);
   if (!rc) rc = stack_profile_frame(f->ctx, file->mapping, name, (int64_t)vaddr, STRING_NULL, &id);
   *frame = id;
   return rc;
@@ -244,6 +254,7 @@ static void sp_destroy(import_file *f) {
   if (!st) return;
   VEC_FREE(st->files);
   VEC_FREE(st->threads);
+  VEC_FREE(st->symbols);
   base_map_free(&st->file_index);
   base_free(st);
   f->state = NULL;
