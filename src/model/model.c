@@ -6,6 +6,7 @@
 #include "model/gkernel.h"
 #include "model/heap_graph.h"
 #include "model/kpower.h"
+#include "model/stack_profile.h"
 #include "model/kslice.h"
 
 #include <stdio.h>
@@ -124,6 +125,8 @@ void model_free(model_state *m) {
   m->kpower = NULL;
   heap_graph_state_free(m->heap_graph);
   m->heap_graph = NULL;
+  stack_profile_state_free(m->stack_profile);
+  m->stack_profile = NULL;
   model_process_args_free(m);
 }
 

@@ -79,12 +79,6 @@ const char *const sql_view_statements[] = {
      * such data. */
     EMPTY_VIEW("heap_graph_thread_callsite",
                "NULL AS id, NULL AS heap_graph_id, NULL AS utid, NULL AS callsite_id"),
-    EMPTY_VIEW("heap_profile",
-               "NULL AS id, NULL AS ts, NULL AS ts_end, NULL AS dur, NULL AS upid, NULL "
-               "AS heap_name"),
-    EMPTY_VIEW("heap_profile_allocation",
-               "NULL AS id, NULL AS ts, NULL AS upid, NULL AS heap_name, NULL AS "
-               "callsite_id, NULL AS count, NULL AS size"),
     EMPTY_VIEW("memory_snapshot",
                "NULL AS id, NULL AS timestamp, NULL AS track_id, NULL AS detail_level"),
     EMPTY_VIEW("process_memory_snapshot",
@@ -112,28 +106,13 @@ const char *const sql_view_statements[] = {
                "description, NULL AS session_id, NULL AS cpu, NULL AS is_timebase"),
     EMPTY_VIEW("stack_sample_counter",
                "NULL AS id, NULL AS stack_sample_id, NULL AS track_id, NULL AS value"),
-    EMPTY_VIEW("stack_profile_mapping",
-               "NULL AS id, NULL AS build_id, NULL AS exact_offset, NULL AS "
-               "start_offset, NULL AS start, NULL AS \"end\", NULL AS load_bias, NULL AS"
-               " name"),
-    EMPTY_VIEW("stack_profile_frame",
-               "NULL AS id, NULL AS name, NULL AS mapping, NULL AS rel_pc, NULL AS "
-               "symbol_set_id, NULL AS deobfuscated_name, NULL AS type"),
-    EMPTY_VIEW("stack_profile_callsite",
-               "NULL AS id, NULL AS depth, NULL AS parent_id, NULL AS frame_id"),
     EMPTY_VIEW("stack_profile_symbol",
                "NULL AS id, NULL AS symbol_set_id, NULL AS name, NULL AS source_file, "
                "NULL AS line_number, NULL AS inlined"),
-    EMPTY_VIEW("cpu_profile_stack_sample",
-               "NULL AS id, NULL AS ts, NULL AS callsite_id, NULL AS utid, NULL AS "
-               "process_priority"),
     EMPTY_VIEW("instruments_sample",
                "NULL AS id, NULL AS ts, NULL AS utid, NULL AS callsite_id, NULL AS cpu"),
     EMPTY_VIEW("perf_session",
                "NULL AS id, NULL AS perf_session_id, NULL AS cmdline"),
-    EMPTY_VIEW("perf_sample",
-               "NULL AS id, NULL AS ts, NULL AS utid, NULL AS cpu, NULL AS cpu_mode, "
-               "NULL AS callsite_id, NULL AS unwind_error, NULL AS perf_session_id"),
     EMPTY_VIEW("perf_counter_track",
                "NULL AS id, NULL AS name, NULL AS type, NULL AS parent_id, NULL AS "
                "source_arg_set_id, NULL AS machine_id, NULL AS unit, NULL AS "

@@ -170,6 +170,43 @@
   C(T, field_type, STR, 0) C(T, bool_value, I64, N) C(T, byte_value, I64, N) \
   C(T, char_value, I64, N) C(T, short_value, I64, N) C(T, int_value, I64, N) \
   C(T, long_value, I64, N) C(T, float_value, F64, N) C(T, double_value, F64, N)
+/* Callstacks (model/stack_profile.h): interned mappings, frames and
+ * callsites, shared by every profile kind. */
+#define STACK_PROFILE_MAPPING_COLUMNS(C, T)                           \
+  C(T, id, ID, 0) C(T, build_id, STR, 0) C(T, exact_offset, I64, 0)   \
+  C(T, start_offset, I64, 0) C(T, start, I64, 0) C(T, end, I64, 0)    \
+  C(T, load_bias, I64, 0) C(T, name, STR, 0)
+
+#define STACK_PROFILE_FRAME_COLUMNS(C, T)                             \
+  C(T, id, ID, 0) C(T, name, STR, 0) C(T, mapping, I64, 0)            \
+  C(T, rel_pc, I64, 0) C(T, symbol_set_id, I64, N)                    \
+  C(T, deobfuscated_name, STR, 0) C(T, type, STR, 0)
+
+#define STACK_PROFILE_CALLSITE_COLUMNS(C, T)                          \
+  C(T, id, ID, 0) C(T, depth, I64, 0) C(T, parent_id, I64, N)         \
+  C(T, frame_id, I64, 0)
+
+/* Heap profiles: one row per change of a callsite's allocated (count,
+ * size > 0) or freed (< 0) total between dumps. */
+#define HEAP_PROFILE_ALLOCATION_COLUMNS(C, T)                         \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, upid, I64, 0)                 \
+  C(T, heap_name, STR, 0) C(T, callsite_id, I64, 0) C(T, count, I64, 0) \
+  C(T, size, I64, 0)
+
+/* Heap profiles: one row per process dump (heap_name NULL when the dump
+ * names none). */
+#define HEAP_PROFILE_COLUMNS(C, T)                                    \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, ts_end, I64, 0) C(T, dur, I64, 0) \
+  C(T, upid, I64, 0) C(T, heap_name, STR, 0)
+
+#define PERF_SAMPLE_COLUMNS(C, T)                                     \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, 0) C(T, cpu, I64, N) \
+  C(T, cpu_mode, STR, 0) C(T, callsite_id, I64, N)                    \
+  C(T, unwind_error, STR, 0) C(T, perf_session_id, I64, N)
+
+#define CPU_PROFILE_STACK_SAMPLE_COLUMNS(C, T)                        \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, callsite_id, I64, 0)          \
+  C(T, utid, I64, 0) C(T, process_priority, I64, 0)
 
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
@@ -200,7 +237,14 @@
   T(HEAP_GRAPH_OBJECT, "heap_graph_object", HEAP_GRAPH_OBJECT_COLUMNS) \
   T(HEAP_GRAPH_OBJECT_DATA, "heap_graph_object_data", HEAP_GRAPH_OBJECT_DATA_COLUMNS) \
   T(HEAP_GRAPH_REFERENCE, "heap_graph_reference", HEAP_GRAPH_REFERENCE_COLUMNS) \
-  T(HEAP_GRAPH_PRIMITIVE, "heap_graph_primitive", HEAP_GRAPH_PRIMITIVE_COLUMNS)
+  T(HEAP_GRAPH_PRIMITIVE, "heap_graph_primitive", HEAP_GRAPH_PRIMITIVE_COLUMNS) \
+  T(STACK_PROFILE_MAPPING, "stack_profile_mapping", STACK_PROFILE_MAPPING_COLUMNS) \
+  T(STACK_PROFILE_FRAME, "stack_profile_frame", STACK_PROFILE_FRAME_COLUMNS) \
+  T(STACK_PROFILE_CALLSITE, "stack_profile_callsite", STACK_PROFILE_CALLSITE_COLUMNS) \
+  T(HEAP_PROFILE_ALLOCATION, "heap_profile_allocation", HEAP_PROFILE_ALLOCATION_COLUMNS) \
+  T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
+  T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
+  T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -253,7 +297,15 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(HEAP_GRAPH_OBJECT, upid, PROCESS) R(HEAP_GRAPH_OBJECT, type_id, HEAP_GRAPH_CLASS) \
   R(HEAP_GRAPH_OBJECT, object_data_id, HEAP_GRAPH_OBJECT_DATA)                  \
   R(HEAP_GRAPH_REFERENCE, owner_id, HEAP_GRAPH_OBJECT)                          \
-  R(HEAP_GRAPH_REFERENCE, owned_id, HEAP_GRAPH_OBJECT)
+  R(HEAP_GRAPH_REFERENCE, owned_id, HEAP_GRAPH_OBJECT)                          \
+  R(STACK_PROFILE_FRAME, mapping, STACK_PROFILE_MAPPING)                       \
+  R(STACK_PROFILE_CALLSITE, parent_id, STACK_PROFILE_CALLSITE)                 \
+  R(STACK_PROFILE_CALLSITE, frame_id, STACK_PROFILE_FRAME)                     \
+  R(HEAP_PROFILE_ALLOCATION, upid, PROCESS) R(HEAP_PROFILE, upid, PROCESS)     \
+  R(HEAP_PROFILE_ALLOCATION, callsite_id, STACK_PROFILE_CALLSITE)              \
+  R(PERF_SAMPLE, utid, THREAD) R(PERF_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
+  R(CPU_PROFILE_STACK_SAMPLE, utid, THREAD)                                    \
+  R(CPU_PROFILE_STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

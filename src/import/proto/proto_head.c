@@ -1,6 +1,8 @@
 /* TracePacket heads and their briefs (see proto_head.h). */
 #include "import/proto/proto_head.h"
 
+#include "import/proto/proto_profile.h"
+
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_import.h"
 
@@ -63,7 +65,12 @@ int proto_head_read(proto_span pkt, proto_packet_head *h) {
         break;
       case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
         if (is_len) h->legacy_fields++;
-        if (is_len && proto_misc_wants_field(fl.number)) h->relevant = 1;
+        if (is_len) h->relevant = 1;
+        break;
+      case PROTO_TRACE_PACKET_PROFILE_PACKET:
+      case PROTO_TRACE_PACKET_PERF_SAMPLE:
+      case PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING:
+        if (is_len) h->relevant = 1;
         break;
       case PROTO_TRACE_PACKET_PREVIOUS_PACKET_DROPPED: if (!is_len) h->dropped = fl.value; break;
       case PROTO_TRACE_PACKET_TRACE_STATS: if (is_len) h->stats = fl.span; break;

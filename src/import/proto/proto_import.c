@@ -8,6 +8,7 @@
 #include "import/proto/proto_head.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_power.h"
+#include "import/proto/proto_profile.h"
 #include "import/proto/proto_sys_stats.h"
 #include "import/proto/proto_packets.h"
 
@@ -96,6 +97,19 @@ static int proto_intern_message(import_file *f, uint32_t seq_idx, proto_span msg
   return WEFT_OK;
 }
 
+/* The kept-message kind of an InternedData field of profiles, or 0. */
+static int proto_profile_intern_kind(uint32_t number) {
+  switch (number) {
+    case PROTO_INTERNED_DATA_FUNCTION_NAMES: return PROTO_INTERN_FUNCTION_NAME;
+    case PROTO_INTERNED_DATA_BUILD_IDS: return PROTO_INTERN_BUILD_ID;
+    case PROTO_INTERNED_DATA_MAPPING_PATHS: return PROTO_INTERN_MAPPING_PATH;
+    case PROTO_INTERNED_DATA_MAPPINGS: return PROTO_INTERN_MAPPING;
+    case PROTO_INTERNED_DATA_FRAMES: return PROTO_INTERN_FRAME;
+    case PROTO_INTERNED_DATA_CALLSTACKS: return PROTO_INTERN_CALLSTACK;
+    default: return 0;
+  }
+}
+
 static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) {
   proto_import_state *st = f->state;
   proto_reader r;
@@ -116,6 +130,10 @@ static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) 
       kind = PROTO_INTERN_DEBUG_TYPE_NAME;
     else if (fl.number == PROTO_INTERNED_DATA_SOURCE_LOCATIONS) {
       int rc = proto_intern_message(f, seq_idx, fl.span, PROTO_INTERN_SOURCE_LOCATION);
+      if (rc) return rc;
+      continue;
+    } else if ((kind = proto_profile_intern_kind(fl.number)) != 0) {
+      int rc = proto_intern_message(f, seq_idx, fl.span, kind);
       if (rc) return rc;
       continue;
     }
@@ -714,6 +732,7 @@ static int proto_end(import_file *f, base_error *err) {
   if (model_name_idle_thread(f->ctx)) return base_error_nomem(err);
   if (st && proto_heap_graph_end(f, st->heap_graph))
     return base_error_set(err, WEFT_ENOMEM, "proto: failed to finish heap graphs");
+  if (st && st->profile && proto_profile_end(f)) return base_error_nomem(err);
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
@@ -739,6 +758,7 @@ static void proto_destroy(import_file *f) {
   proto_sys_stats_free(st->sys_stats);
   proto_power_free(st->power);
   proto_heap_graph_free(st->heap_graph);
+  proto_profile_free(st->profile);
   base_free(st);
   f->state = NULL;
 }

@@ -30,6 +30,13 @@ enum proto_intern_kind {
   PROTO_INTERN_DEBUG_TYPE_NAME = 8,  /* debug_annotation_value_type_names */
   PROTO_INTERN_SOURCE_LOCATION = 9,  /* source_locations: index into
                                         proto_import_state.source_locations */
+  /* profiles (proto_profile.h): kept messages, as source_locations */
+  PROTO_INTERN_FUNCTION_NAME = 10,
+  PROTO_INTERN_BUILD_ID = 11,
+  PROTO_INTERN_MAPPING_PATH = 12,
+  PROTO_INTERN_MAPPING = 13,
+  PROTO_INTERN_FRAME = 14,
+  PROTO_INTERN_CALLSTACK = 15,
 };
 
 typedef struct proto_packet_info {
@@ -92,6 +99,7 @@ typedef struct proto_import_state {
   struct proto_sys_stats_state *sys_stats; /* proto_sys_stats.h; lazy */
   struct proto_power_state *power; /* proto_power.h; lazy */
   struct proto_heap_graph_state *heap_graph; /* proto_heap_graph.h; lazy */
+  struct proto_profile_state *profile; /* proto_profile.h; lazy */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

@@ -13,6 +13,7 @@
 #include "import/proto/proto_legacy_raw.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_power.h"
+#include "import/proto/proto_profile.h"
 #include "model/columns.h"
 #include "import/proto/proto_process_tree.h"
 #include "model/slice_stack.h"
@@ -845,13 +846,24 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
         rc = proto_power_parse(f, &((proto_import_state *)f->state)->power, p.machine, p.ts,
                                info->data, &fl);
         break;
-      case PROTO_TRACE_PACKET_HEAP_GRAPH:
-      case PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING: {
+      case PROTO_TRACE_PACKET_HEAP_GRAPH: {
         proto_import_state *st = f->state;
         rc = proto_heap_graph_parse(f, &st->heap_graph, p.machine, st->seqs.data[info->seq].id,
                                     p.ts, &fl);
         break;
       }
+      case PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING: { /* classes and fields; frames */
+        proto_import_state *st = f->state;
+        rc = proto_heap_graph_parse(f, &st->heap_graph, p.machine, st->seqs.data[info->seq].id,
+                                    p.ts, &fl);
+        if (!rc) rc = proto_profile_parse(f, info, p.ts, &fl);
+        break;
+      }
+      case PROTO_TRACE_PACKET_PROFILE_PACKET:
+      case PROTO_TRACE_PACKET_PERF_SAMPLE:
+      case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
+        rc = proto_profile_parse(f, info, p.ts, &fl);
+        break;
       default: rc = proto_misc_parse(f, p.machine, p.ts, &fl); break;
     }
     if (rc) return base_error_set(err, rc, "proto: failed to apply packet");

@@ -38,7 +38,11 @@ static void proto_ref_set(proto_seq *seq, proto_span desc) {
   seq->ref_ts = seq->ref_invalid ? 0 : ns;
 }
 
-static int proto_profile_deltas(import_file *f, proto_seq *seq, proto_span msg) {
+/* Advances the sequence's reference time by every sample's delta; a
+ * packet without a timestamp of its own is at its first sample's time
+ * (*result 1 with *ts; `timed`: it has one). */
+static int proto_profile_deltas(import_file *f, proto_seq *seq, proto_span msg, int timed,
+                                int64_t *ts, int *result) {
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, msg);
@@ -52,6 +56,9 @@ static int proto_profile_deltas(import_file *f, proto_seq *seq, proto_span msg) 
       if (!proto_ref_advance(seq, (int64_t)v)) {
         int rc = import_stat(f, stat_streaming_profile_invalid_timestamp, 1);
         if (rc) return rc;
+      } else if (*result == 0 && !timed) {
+        *ts = seq->ref_ts;
+        *result = 1;
       }
       if (!packed) break;
     }
@@ -110,6 +117,11 @@ int proto_legacy_event_time(import_file *f, proto_seq *seq, proto_span event, in
   return *result < 0 ? import_stat(f, stat_track_event_invalid_timestamp, 1) : WEFT_OK;
 }
 
+static int proto_packet_timed(proto_span pkt) {
+  proto_field fl;
+  return proto_find_first(pkt.data, pkt.len, PROTO_TRACE_PACKET_TIMESTAMP, &fl) == 1;
+}
+
 int proto_legacy_time(import_file *f, proto_seq *seq, proto_span pkt, int64_t *ts,
                       int *result) {
   proto_reader r;
@@ -121,7 +133,7 @@ int proto_legacy_time(import_file *f, proto_seq *seq, proto_span pkt, int64_t *t
     int rc = WEFT_OK;
     if (fl.number == PROTO_TRACE_PACKET_THREAD_DESCRIPTOR) proto_ref_set(seq, fl.span);
     if (fl.number == PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET)
-      rc = proto_profile_deltas(f, seq, fl.span);
+      rc = proto_profile_deltas(f, seq, fl.span, proto_packet_timed(pkt), ts, result);
     if (fl.number == PROTO_TRACE_PACKET_TRACK_EVENT)
       rc = proto_legacy_event_time(f, seq, fl.span, ts, result);
     if (rc) return rc;

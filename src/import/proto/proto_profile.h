@@ -1,0 +1,41 @@
+/* proto_profile: profiles with callstacks — ProfilePacket (heapprofd heap
+ * dumps), PerfSample, StreamingProfilePacket and DeobfuscationMapping.
+ *
+ * Callstacks come from the sequence's InternedData (mappings, frames,
+ * callstacks, function_names, build_ids, mapping_paths; kept whole at
+ * tokenize, proto_import.c) or, for a ProfilePacket, from its own tables
+ * first (strings, mappings, frames, callstacks), which hold until the
+ * packet that is not `continued`. Rows are made on first use and written
+ * through model/stack_profile.h.
+ *
+ * Heap dumps are at the packet's time (Perfetto converts the dump's own
+ * CLOCK_MONOTONIC_COARSE timestamp at parse time, which weft's importers
+ * cannot: see the report of issue 34); each sample's totals are
+ * cumulative per (sequence, process, heap, callsite), and a row is written
+ * for what changed: allocations (count, size >= 0) and frees (negated). A
+ * total that shrinks is counted in heapprofd_malformed_packet. A dump at
+ * max (self_max) has size self_max and count alloc_count.
+ *
+ * Owns the parse-side row cache and heap totals. */
+#ifndef WEFT_PROTO_PROFILE_H
+#define WEFT_PROTO_PROFILE_H
+
+#include "import/importer.h"
+#include "import/proto/proto_wire.h"
+
+#define PROTO_TRACE_PACKET_PROFILE_PACKET 37
+#define PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING 64
+#define PROTO_TRACE_PACKET_PERF_SAMPLE 66
+
+struct proto_packet_info;
+typedef struct proto_profile_state proto_profile_state;
+
+int proto_profile_wants_field(uint32_t number);
+/* One such field of a packet at trace time ts. */
+int proto_profile_parse(import_file *f, const struct proto_packet_info *info, int64_t ts,
+                        const proto_field *field);
+/* At end of file: applies the deobfuscation mappings to the frames. */
+int proto_profile_end(import_file *f);
+void proto_profile_free(proto_profile_state *s);
+
+#endif

@@ -1,0 +1,60 @@
+/* proto_profile internals shared by proto_profile.c (callstacks, heap
+ * dumps) and proto_profile_samples.c (perf and streaming samples,
+ * deobfuscation mappings). */
+#ifndef WEFT_PROTO_PROFILE_INTERNAL_H
+#define WEFT_PROTO_PROFILE_INTERNAL_H
+
+#include "import/proto/proto_profile.h"
+
+struct proto_packet_info;
+
+/* Kinds of cached rows (kept apart from the interned kinds). */
+enum {
+  PP_ROW_MAPPING = 100,
+  PP_ROW_FRAME = 101,
+  PP_ROW_CALLSTACK = 102, /* leaf callsite + 1; 0 for an empty callstack */
+  PP_ROW_STRING = 110,    /* + interned kind; a ProfilePacket's strings: + 0 */
+};
+
+/* Where rows are cached: a sequence's InternedData generation, or a
+ * ProfilePacket's own tables (packet = 1, generation has bit 31 set). */
+typedef struct pp_scope {
+  uint32_t seq, generation;
+  int packet;
+} pp_scope;
+
+/* What a lookup may use: the sequence's interned data and, for a
+ * ProfilePacket, its tables first. */
+typedef struct pp_resolver {
+  uint32_t seq, generation;
+  pp_scope packet; /* .packet = 0: none */
+} pp_resolver;
+
+typedef struct pp_heap_totals {
+  int64_t alloc_count, alloc_size, free_count, free_size;
+} pp_heap_totals;
+
+struct proto_profile_state {
+  base_map rows;         /* proto_intern_key(scope, kind, iid) -> value */
+  base_map epochs;       /* seq + 1 -> ProfilePacket table epoch */
+  base_map totals_index; /* (seq, upid, heap, callsite) -> index into totals */
+  VEC(pp_heap_totals) totals;
+  base_map sessions;     /* seq + 1 -> perf session id + 1 */
+  uint32_t session_count;
+  /* StreamingProfilePacket: the running time per sequence */
+};
+
+proto_profile_state *pp_state(import_file *f);
+pp_resolver pp_resolver_of(const struct proto_packet_info *info);
+#define PP_UNKNOWN_CALLSTACK (-2)
+/* The leaf callsite of callstack `iid`: -1 if it is empty, -2
+ * (PP_UNKNOWN_CALLSTACK, counted) if no table holds it. */
+int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *leaf);
+
+int pp_perf_sample(import_file *f, const struct proto_packet_info *info, int64_t ts,
+                   proto_span msg);
+int pp_streaming_profile(import_file *f, const struct proto_packet_info *info, int64_t ts,
+                         proto_span msg);
+int pp_deobfuscation(import_file *f, proto_span msg);
+
+#endif

@@ -1,0 +1,208 @@
+/* PerfSample, StreamingProfilePacket and DeobfuscationMapping packets (see
+ * proto_profile.h). */
+#include "import/proto/proto_import.h"
+#include "import/proto/proto_profile_internal.h"
+#include "model/context.h"
+#include "model/stack_profile.h"
+
+/* PerfSample */
+#define PS_CPU 1
+#define PS_PID 2
+#define PS_TID 3
+#define PS_CALLSTACK_IID 4
+#define PS_CPU_MODE 5
+#define PS_UNWIND_ERROR 16
+#define PS_KERNEL_RECORDS_LOST 17
+#define PS_SAMPLE_SKIPPED_REASON 18
+/* StreamingProfilePacket */
+#define SPP_CALLSTACK_IID 1
+#define SPP_TIMESTAMP_DELTA_US 2
+#define SPP_PROCESS_PRIORITY 3
+/* DeobfuscationMapping and its ObfuscatedClass / ObfuscatedMember */
+#define DM_PACKAGE_NAME 1
+#define DM_OBFUSCATED_CLASSES 3
+#define OC_OBFUSCATED_NAME 1
+#define OC_DEOBFUSCATED_NAME 2
+#define OC_OBFUSCATED_MEMBERS 3
+#define OC_OBFUSCATED_METHODS 4
+
+#define PP_MAX_MEMBERS 65536 /* renamed members of one class that are kept */
+
+typedef struct pp_perf_fields {
+  uint64_t cpu, pid, tid, callstack, cpu_mode, unwind_error, records_lost;
+  int has_cpu, has_callstack, has_unwind_error, skipped;
+} pp_perf_fields;
+
+static void pp_perf_read(proto_span msg, pp_perf_fields *p) {
+  memset(p, 0, sizeof *p);
+  proto_reader rd;
+  proto_field fl;
+  proto_reader_init_span(&rd, msg);
+  while (proto_reader_next(&rd, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_VARINT) continue;
+    switch (fl.number) {
+      case PS_CPU: p->cpu = fl.value, p->has_cpu = 1; break;
+      case PS_PID: p->pid = fl.value; break;
+      case PS_TID: p->tid = fl.value; break;
+      case PS_CALLSTACK_IID: p->callstack = fl.value, p->has_callstack = 1; break;
+      case PS_CPU_MODE: p->cpu_mode = fl.value; break;
+      case PS_UNWIND_ERROR: p->unwind_error = fl.value, p->has_unwind_error = 1; break;
+      case PS_KERNEL_RECORDS_LOST: p->records_lost = fl.value; break;
+      case PS_SAMPLE_SKIPPED_REASON: p->skipped = 1; break;
+      default: break;
+    }
+  }
+}
+
+static const char *const pp_cpu_modes[] = {"unknown", "kernel", "user", "hypervisor",
+                                           "guest_kernel", "guest_user"};
+static const char *const pp_unwind_errors[] = {
+    "unknown", "none", "memory_invalid", "unwind_info", "unsupported",
+    "invalid_map", "max_frames_exceeded", "repeated_frame", "invalid_elf"};
+
+static int pp_enum_name(import_file *f, const char *const *names, size_t n, uint64_t v,
+                        string_id *out) {
+  const char *s = v < n ? names[v] : names[0];
+  return ctx_intern(f->ctx, s, strlen(s), out);
+}
+
+/* The perf session of a sequence: numbered in order of first sample. */
+static int pp_perf_session(proto_profile_state *s, uint32_t seq, int64_t *id) {
+  uint64_t *slot;
+  int ins = base_map_insert(&s->sessions, (uint64_t)seq + 1, s->session_count + 1, &slot);
+  if (ins < 0) return WEFT_ENOMEM;
+  if (ins == 1) s->session_count++;
+  *id = (int64_t)*slot - 1;
+  return WEFT_OK;
+}
+
+int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, proto_span msg) {
+  proto_profile_state *s = pp_state(f);
+  if (!s) return WEFT_ENOMEM;
+  pp_perf_fields p;
+  pp_perf_read(msg, &p);
+  if (p.records_lost)
+    return import_stat(f, stat_perf_samples_skipped_dataloss, (int64_t)p.records_lost);
+  if (p.skipped) return import_stat(f, stat_perf_samples_skipped, 1);
+  pp_resolver r = pp_resolver_of(info);
+  int64_t leaf = -1, session;
+  uint32_t utid;
+  string_id mode, unwind = STRING_NULL;
+  int rc = p.has_callstack ? pp_callstack(f, &r, p.callstack, &leaf) : WEFT_OK;
+  if (!rc) rc = model_thread_in_process(f->ctx, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
+  if (!rc) rc = pp_enum_name(f, pp_cpu_modes, 6, p.cpu_mode, &mode);
+  if (!rc && p.has_unwind_error) rc = pp_enum_name(f, pp_unwind_errors, 9, p.unwind_error, &unwind);
+  if (!rc) rc = pp_perf_session(s, info->seq, &session);
+  if (rc) return rc;
+  stack_profile_perf_sample row = {ts, utid, p.has_cpu ? (int64_t)p.cpu : -1, mode, leaf,
+                                   unwind, session};
+  return stack_profile_perf_sample_add(f->ctx, &row);
+}
+
+/* ---- StreamingProfilePacket ---- */
+
+/* The elements of a repeated varint field, packed or not, in order. */
+typedef struct pp_varints {
+  proto_reader rd;
+  uint32_t number;
+  proto_packed_iter packed;
+  int in_packed;
+} pp_varints;
+
+static void pp_varints_init(pp_varints *it, proto_span msg, uint32_t number) {
+  memset(it, 0, sizeof *it);
+  proto_reader_init_span(&it->rd, msg);
+  it->number = number;
+}
+
+/* 1 with *out, 0 at the end. */
+static int pp_varints_next(pp_varints *it, uint64_t *out) {
+  for (;;) {
+    if (it->in_packed && proto_packed_next_varint(&it->packed, out) == 1) return 1;
+    it->in_packed = 0;
+    proto_field fl;
+    do {
+      if (proto_reader_next(&it->rd, &fl) != 1) return 0;
+    } while (fl.number != it->number);
+    if (fl.wire_type == PROTO_WIRE_VARINT) return *out = fl.value, 1;
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    proto_packed_init(&it->packed, fl.span);
+    it->in_packed = 1;
+  }
+}
+
+/* Samples at the packet's time (its first sample's, see
+ * proto_track_time.c) and then each at the previous one plus its delta. */
+int pp_streaming_profile(import_file *f, const proto_packet_info *info, int64_t ts,
+                         proto_span msg) {
+  proto_import_state *st = f->state;
+  const proto_seq *seq = &st->seqs.data[info->seq];
+  if (!seq->has_thread) return import_stat(f, stat_stackprofile_parser_error, 1);
+  uint32_t utid;
+  int rc = model_thread_in_process(f->ctx, info->machine, seq->tid, seq->pid, &utid);
+  uint64_t priority = 0, iid, delta_us;
+  pp_varints prio, iids, deltas;
+  pp_varints_init(&prio, msg, SPP_PROCESS_PRIORITY);
+  pp_varints_next(&prio, &priority);
+  pp_varints_init(&iids, msg, SPP_CALLSTACK_IID);
+  pp_varints_init(&deltas, msg, SPP_TIMESTAMP_DELTA_US);
+  pp_resolver r = pp_resolver_of(info);
+  for (size_t i = 0; !rc && pp_varints_next(&iids, &iid); i++) {
+    int has_delta = pp_varints_next(&deltas, &delta_us);
+    int64_t step;
+    if (i > 0 && has_delta &&
+        (__builtin_mul_overflow((int64_t)delta_us, 1000, &step) ||
+         __builtin_add_overflow(ts, step, &ts)))
+      return import_stat(f, stat_streaming_profile_invalid_timestamp, 1);
+    int64_t leaf;
+    rc = pp_callstack(f, &r, iid, &leaf);
+    if (!rc && leaf >= 0)
+      rc = stack_profile_cpu_sample(f->ctx, ts, (uint32_t)leaf, utid, (int64_t)priority);
+  }
+  return rc;
+}
+
+/* ---- DeobfuscationMapping ---- */
+
+static int pp_string_field(import_file *f, proto_span msg, uint32_t number, string_id *out) {
+  proto_field fl;
+  *out = STRING_NULL;
+  if (proto_find_last(msg.data, msg.len, number, &fl) != 1 || fl.wire_type != PROTO_WIRE_LEN)
+    return WEFT_OK;
+  return ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, out);
+}
+
+static int pp_obfuscated_class(import_file *f, string_id package, proto_span msg) {
+  string_id obf, deobf;
+  int rc = pp_string_field(f, msg, OC_OBFUSCATED_NAME, &obf);
+  if (!rc) rc = pp_string_field(f, msg, OC_DEOBFUSCATED_NAME, &deobf);
+  if (rc || obf == STRING_NULL) return rc;
+  VEC(stack_profile_member) members = {0};
+  proto_reader rd;
+  proto_field fl;
+  proto_reader_init_span(&rd, msg);
+  while (!rc && members.len < PP_MAX_MEMBERS && proto_reader_next(&rd, &fl) == 1) {
+    if ((fl.number != OC_OBFUSCATED_MEMBERS && fl.number != OC_OBFUSCATED_METHODS) ||
+        fl.wire_type != PROTO_WIRE_LEN)
+      continue;
+    stack_profile_member m;
+    rc = pp_string_field(f, fl.span, OC_OBFUSCATED_NAME, &m.obfuscated);
+    if (!rc) rc = pp_string_field(f, fl.span, OC_DEOBFUSCATED_NAME, &m.deobfuscated);
+    if (!rc && VEC_PUSH(members, m)) rc = WEFT_ENOMEM;
+  }
+  if (!rc) rc = stack_profile_add_class(f->ctx, package, obf, deobf, members.data, members.len);
+  VEC_FREE(members);
+  return rc;
+}
+
+int pp_deobfuscation(import_file *f, proto_span msg) {
+  string_id package;
+  int rc = pp_string_field(f, msg, DM_PACKAGE_NAME, &package);
+  proto_reader rd;
+  proto_field fl;
+  proto_reader_init_span(&rd, msg);
+  while (!rc && proto_reader_next(&rd, &fl) == 1)
+    if (fl.number == DM_OBFUSCATED_CLASSES && fl.wire_type == PROTO_WIRE_LEN)
+      rc = pp_obfuscated_class(f, package, fl.span);
+  return rc;
+}

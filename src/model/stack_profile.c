@@ -1,0 +1,365 @@
+/* Interned mappings, frames and callsites; Java deobfuscation. See
+ * model/stack_profile.h. */
+#include "model/stack_profile.h"
+
+#include "model/context.h"
+
+#define SP_MAX_PROBES 32
+
+typedef struct sp_class {
+  string_id package, obfuscated, deobfuscated;
+  size_t first_member, member_count; /* into stack_profile_state.members */
+  size_t prev; /* index + 1 of the class before with the same obfuscated name */
+} sp_class;
+
+struct stack_profile_state {
+  base_map mappings;  /* probed hash of a mapping's columns -> row */
+  base_map frames;    /* probed hash of (mapping, rel_pc, name) -> row */
+  base_map callsites; /* probed hash of (parent, frame) -> row */
+  VEC(sp_class) classes;
+  VEC(stack_profile_member) members;
+  base_map last_class; /* obfuscated name -> index + 1 of its last class */
+};
+
+void stack_profile_state_free(stack_profile_state *st) {
+  if (!st) return;
+  base_map_free(&st->mappings);
+  base_map_free(&st->frames);
+  base_map_free(&st->callsites);
+  VEC_FREE(st->classes);
+  VEC_FREE(st->members);
+  base_map_free(&st->last_class);
+  base_free(st);
+}
+
+static stack_profile_state *sp_state(trace_context *ctx) {
+  if (!ctx->model.stack_profile)
+    ctx->model.stack_profile = base_calloc(1, sizeof(stack_profile_state));
+  return ctx->model.stack_profile;
+}
+
+static uint64_t sp_mix(uint64_t h, uint64_t v) { return base_hash_u64(h ^ base_hash_u64(v)); }
+
+/* ---- exact-key lookup: probe hashed keys, compare against the row ---- */
+
+typedef int (*sp_row_eq)(trace_context *ctx, uint32_t row, const void *key);
+
+/* 1 = found (*row), 0 = absent (*free_key is where to insert), WEFT_ELIMIT
+ * when every probe collides. */
+static int sp_probe(trace_context *ctx, const base_map *map, uint64_t hash, sp_row_eq eq,
+                    const void *key, uint32_t *row, uint64_t *free_key) {
+  for (uint64_t i = 0; i < SP_MAX_PROBES; i++) {
+    uint64_t k = base_hash_u64(hash + i) >> 1;
+    uint64_t *v = base_map_find(map, k);
+    if (!v) {
+      *free_key = k;
+      return 0;
+    }
+    if (eq(ctx, (uint32_t)*v, key)) {
+      *row = (uint32_t)*v;
+      return 1;
+    }
+  }
+  return WEFT_ELIMIT;
+}
+
+/* Appends a row to `table` and records it under free_key in `map`. */
+static int sp_insert(trace_context *ctx, schema_table_id table, base_map *map,
+                     uint64_t free_key, uint32_t *row) {
+  int rc = storage_table_append(ctx_table(ctx, table), row);
+  if (rc) return rc;
+  uint64_t *slot;
+  if (base_map_insert(map, free_key, *row, &slot) < 0) return WEFT_ENOMEM;
+  *slot = *row;
+  return WEFT_OK;
+}
+
+/* ---- mappings ---- */
+
+static int sp_mapping_eq(trace_context *ctx, uint32_t row, const void *key) {
+  const stack_profile_mapping_spec *m = key;
+  const storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+  return storage_get_str(t, STACK_PROFILE_MAPPING_build_id, row) == m->build_id &&
+         storage_get_str(t, STACK_PROFILE_MAPPING_name, row) == m->name &&
+         storage_get_i64(t, STACK_PROFILE_MAPPING_exact_offset, row) == m->exact_offset &&
+         storage_get_i64(t, STACK_PROFILE_MAPPING_start_offset, row) == m->start_offset &&
+         storage_get_i64(t, STACK_PROFILE_MAPPING_start, row) == m->start &&
+         storage_get_i64(t, STACK_PROFILE_MAPPING_end, row) == m->end &&
+         storage_get_i64(t, STACK_PROFILE_MAPPING_load_bias, row) == m->load_bias;
+}
+
+int stack_profile_mapping(trace_context *ctx, const stack_profile_mapping_spec *spec,
+                          uint32_t *id) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  uint64_t h = sp_mix(sp_mix(spec->build_id, spec->name), (uint64_t)spec->exact_offset);
+  h = sp_mix(sp_mix(h, (uint64_t)spec->start_offset), (uint64_t)spec->start);
+  h = sp_mix(sp_mix(h, (uint64_t)spec->end), (uint64_t)spec->load_bias);
+  uint64_t free_key;
+  int rc = sp_probe(ctx, &st->mappings, h, sp_mapping_eq, spec, id, &free_key);
+  if (rc != 0) return rc == 1 ? WEFT_OK : rc;
+  rc = sp_insert(ctx, TABLE_STACK_PROFILE_MAPPING, &st->mappings, free_key, id);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+  storage_set_str(t, STACK_PROFILE_MAPPING_build_id, *id, spec->build_id);
+  storage_set_str(t, STACK_PROFILE_MAPPING_name, *id, spec->name);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_exact_offset, *id, spec->exact_offset);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_start_offset, *id, spec->start_offset);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_start, *id, spec->start);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_end, *id, spec->end);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_load_bias, *id, spec->load_bias);
+  return storage_table_status(t);
+}
+
+/* ---- frames ---- */
+
+typedef struct sp_frame_key {
+  uint32_t mapping;
+  string_id name;
+  int64_t rel_pc;
+} sp_frame_key;
+
+static int sp_frame_eq(trace_context *ctx, uint32_t row, const void *key) {
+  const sp_frame_key *f = key;
+  const storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
+  return storage_get_i64(t, STACK_PROFILE_FRAME_mapping, row) == f->mapping &&
+         storage_get_i64(t, STACK_PROFILE_FRAME_rel_pc, row) == f->rel_pc &&
+         storage_get_str(t, STACK_PROFILE_FRAME_name, row) == f->name;
+}
+
+int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,
+                        int64_t rel_pc, string_id type, uint32_t *id) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  sp_frame_key key = {mapping, name, rel_pc};
+  uint64_t h = sp_mix(sp_mix(sp_mix(0x5f, mapping), name), (uint64_t)rel_pc);
+  uint64_t free_key;
+  int rc = sp_probe(ctx, &st->frames, h, sp_frame_eq, &key, id, &free_key);
+  if (rc != 0) return rc == 1 ? WEFT_OK : rc;
+  rc = sp_insert(ctx, TABLE_STACK_PROFILE_FRAME, &st->frames, free_key, id);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
+  storage_set_str(t, STACK_PROFILE_FRAME_name, *id, name);
+  storage_set_i64(t, STACK_PROFILE_FRAME_mapping, *id, mapping);
+  storage_set_i64(t, STACK_PROFILE_FRAME_rel_pc, *id, rel_pc);
+  storage_set_str(t, STACK_PROFILE_FRAME_type, *id, type);
+  return storage_table_status(t);
+}
+
+/* ---- callsites ---- */
+
+typedef struct sp_callsite_key {
+  int64_t parent;
+  uint32_t frame;
+} sp_callsite_key;
+
+static int sp_callsite_eq(trace_context *ctx, uint32_t row, const void *key) {
+  const sp_callsite_key *c = key;
+  const storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_CALLSITE);
+  return storage_get_i64(t, STACK_PROFILE_CALLSITE_frame_id, row) == c->frame &&
+         storage_get_i64_or(t, STACK_PROFILE_CALLSITE_parent_id, row, -1) == c->parent;
+}
+
+int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
+                           uint32_t *id) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  sp_callsite_key key = {parent < 0 ? -1 : parent, frame};
+  uint64_t h = sp_mix(sp_mix(0xca11, (uint64_t)key.parent), frame);
+  uint64_t free_key;
+  int rc = sp_probe(ctx, &st->callsites, h, sp_callsite_eq, &key, id, &free_key);
+  if (rc != 0) return rc == 1 ? WEFT_OK : rc;
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_CALLSITE);
+  int64_t depth = key.parent < 0 ? 0
+                  : storage_get_i64(t, STACK_PROFILE_CALLSITE_depth, (size_t)key.parent) + 1;
+  rc = sp_insert(ctx, TABLE_STACK_PROFILE_CALLSITE, &st->callsites, free_key, id);
+  if (rc) return rc;
+  storage_set_i64(t, STACK_PROFILE_CALLSITE_depth, *id, depth);
+  if (key.parent >= 0) storage_set_i64(t, STACK_PROFILE_CALLSITE_parent_id, *id, key.parent);
+  storage_set_i64(t, STACK_PROFILE_CALLSITE_frame_id, *id, frame);
+  return storage_table_status(t);
+}
+
+int stack_profile_build_id_hex(trace_context *ctx, const uint8_t *bytes, size_t len,
+                               string_id *out) {
+  static const char digits[] = "0123456789abcdef";
+  char small[128];
+  char *hex = len * 2 <= sizeof small ? small : base_calloc(len * 2 + 1, 1);
+  if (!hex) return WEFT_ENOMEM;
+  for (size_t i = 0; i < len; i++) {
+    hex[2 * i] = digits[bytes[i] >> 4];
+    hex[2 * i + 1] = digits[bytes[i] & 15];
+  }
+  int rc = ctx_intern(ctx, hex, len * 2, out);
+  if (hex != small) base_free(hex);
+  return rc;
+}
+
+/* ---- deobfuscation ---- */
+
+int stack_profile_add_class(trace_context *ctx, string_id package, string_id obfuscated,
+                            string_id deobfuscated, const stack_profile_member *members,
+                            size_t count) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  uint64_t *last;
+  if (base_map_insert(&st->last_class, (uint64_t)obfuscated + 1, 0, &last) < 0)
+    return WEFT_ENOMEM;
+  sp_class c = {package, obfuscated, deobfuscated, st->members.len, count, (size_t)*last};
+  for (size_t i = 0; i < count; i++)
+    if (VEC_PUSH(st->members, members[i])) return WEFT_ENOMEM;
+  if (VEC_PUSH(st->classes, c)) return WEFT_ENOMEM;
+  *last = st->classes.len;
+  return WEFT_OK;
+}
+
+/* The renaming of `member` in class c, or STRING_NULL. */
+static string_id sp_member_rename(const stack_profile_state *st, const sp_class *c,
+                                  string_id member) {
+  for (size_t i = 0; i < c->member_count; i++) {
+    const stack_profile_member *m = &st->members.data[c->first_member + i];
+    if (m->obfuscated == member) return m->deobfuscated;
+  }
+  return STRING_NULL;
+}
+
+/* The package of an app's mapping "/data/app/<package>-<suffix>/...", or
+ * STRING_NULL. */
+static string_id sp_mapping_package(trace_context *ctx, string_id mapping_name) {
+  static const char prefix[] = "/data/app/";
+  const char *s = base_string_pool_get(&ctx->strings, mapping_name);
+  if (!s || strncmp(s, prefix, sizeof prefix - 1) != 0) return STRING_NULL;
+  s += sizeof prefix - 1;
+  if (s[0] == '~' && s[1] == '~') { /* "/data/app/~~<random>/<package>-..." */
+    const char *slash = strchr(s, '/');
+    if (!slash) return STRING_NULL;
+    s = slash + 1;
+  }
+  const char *end = strchr(s, '/');
+  size_t len = end ? (size_t)(end - s) : strlen(s);
+  const char *dash = memchr(s, '-', len);
+  if (dash) len = (size_t)(dash - s);
+  return base_string_pool_find(&ctx->strings, s, len);
+}
+
+/* The first class renaming `cls` for `package`: one of that package if
+ * any, else (for a frame of no known package) the first of any. */
+static const sp_class *sp_find_class(const stack_profile_state *st, string_id package,
+                                     string_id cls) {
+  const sp_class *first = NULL, *first_of_package = NULL;
+  const uint64_t *last = base_map_find(&st->last_class, (uint64_t)cls + 1);
+  /* the chain runs backwards: the last one seen is the first given */
+  for (size_t i = last ? (size_t)*last : 0; i; i = st->classes.data[i - 1].prev) {
+    const sp_class *c = &st->classes.data[i - 1];
+    if (package != STRING_NULL && c->package == package) first_of_package = c;
+    first = c;
+  }
+  return package == STRING_NULL ? first : first_of_package;
+}
+
+/* The deobfuscated name of a frame "class.member", or STRING_NULL. */
+static int sp_frame_rename(trace_context *ctx, const stack_profile_state *st,
+                           string_id name, string_id package, string_id *out) {
+  *out = STRING_NULL;
+  const char *s = base_string_pool_get(&ctx->strings, name);
+  if (!s) return WEFT_OK;
+  const char *dot = strrchr(s, '.');
+  if (!dot) return WEFT_OK;
+  string_id cls = base_string_pool_find(&ctx->strings, s, (size_t)(dot - s));
+  string_id member = base_string_pool_find(&ctx->strings, dot + 1, strlen(dot + 1));
+  if (cls == STRING_NULL || member == STRING_NULL) return WEFT_OK;
+  const sp_class *c = sp_find_class(st, package, cls);
+  if (c) {
+    string_id renamed = sp_member_rename(st, c, member);
+    if (renamed == STRING_NULL) return WEFT_OK;
+    const char *cn = base_string_pool_get(&ctx->strings, c->deobfuscated);
+    const char *mn = base_string_pool_get(&ctx->strings, renamed);
+    base_buf b;
+  base_buf_init(&b, 1 << 20);
+    int rc = base_buf_appendf(&b, "%s.%s", cn ? cn : "", mn ? mn : "");
+    if (!rc) rc = ctx_intern(ctx, (const char *)b.data, b.len, out);
+    base_buf_free(&b);
+    return rc;
+  }
+  return WEFT_OK;
+}
+
+int stack_profile_deobfuscate_frames(trace_context *ctx) {
+  stack_profile_state *st = ctx->model.stack_profile;
+  if (!st || !st->classes.len) return WEFT_OK;
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
+  const storage_table *maps = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+  for (size_t row = 0; row < t->row_count; row++) {
+    int64_t mapping = storage_get_i64(t, STACK_PROFILE_FRAME_mapping, row);
+    string_id package = sp_mapping_package(
+        ctx, storage_get_str(maps, STACK_PROFILE_MAPPING_name, (size_t)mapping));
+    string_id renamed;
+    int rc = sp_frame_rename(ctx, st, storage_get_str(t, STACK_PROFILE_FRAME_name, row),
+                             package, &renamed);
+    if (rc) return rc;
+    if (renamed != STRING_NULL) storage_set_str(t, STACK_PROFILE_FRAME_deobfuscated_name, row, renamed);
+  }
+  return storage_table_status(t);
+}
+
+/* ---- samples ---- */
+
+int stack_profile_heap_dump(trace_context *ctx, int64_t ts, uint32_t upid, string_id heap,
+                            int64_t machine, int64_t trace) {
+  storage_table *t = ctx_table(ctx, TABLE_HEAP_PROFILE);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, HEAP_PROFILE_ts, row, ts);
+  storage_set_i64(t, HEAP_PROFILE_ts_end, row, ts);
+  storage_set_i64(t, HEAP_PROFILE_dur, row, 0);
+  storage_set_i64(t, HEAP_PROFILE_upid, row, upid);
+  storage_set_str(t, HEAP_PROFILE_heap_name, row, heap);
+  rc = storage_table_status(t);
+  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, upid, machine,
+                             trace, ts);
+}
+
+int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
+                                  string_id heap, uint32_t callsite, int64_t count,
+                                  int64_t size) {
+  storage_table *t = ctx_table(ctx, TABLE_HEAP_PROFILE_ALLOCATION);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_ts, row, ts);
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_upid, row, upid);
+  storage_set_str(t, HEAP_PROFILE_ALLOCATION_heap_name, row, heap);
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_callsite_id, row, callsite);
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_count, row, count);
+  storage_set_i64(t, HEAP_PROFILE_ALLOCATION_size, row, size);
+  return storage_table_status(t);
+}
+
+int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s) {
+  storage_table *t = ctx_table(ctx, TABLE_PERF_SAMPLE);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, PERF_SAMPLE_ts, row, s->ts);
+  storage_set_i64(t, PERF_SAMPLE_utid, row, s->utid);
+  if (s->cpu >= 0) storage_set_i64(t, PERF_SAMPLE_cpu, row, s->cpu);
+  storage_set_str(t, PERF_SAMPLE_cpu_mode, row, s->cpu_mode);
+  if (s->callsite >= 0) storage_set_i64(t, PERF_SAMPLE_callsite_id, row, s->callsite);
+  storage_set_str(t, PERF_SAMPLE_unwind_error, row, s->unwind_error);
+  storage_set_i64(t, PERF_SAMPLE_perf_session_id, row, s->session);
+  return storage_table_status(t);
+}
+
+int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
+                             int64_t process_priority) {
+  storage_table *t = ctx_table(ctx, TABLE_CPU_PROFILE_STACK_SAMPLE);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_ts, row, ts);
+  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_callsite_id, row, callsite);
+  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_utid, row, utid);
+  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_process_priority, row, process_priority);
+  return storage_table_status(t);
+}

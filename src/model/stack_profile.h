@@ -1,0 +1,93 @@
+/* stack_profile: interned callstacks shared by every profile kind — the
+ * stack_profile_mapping, stack_profile_frame and stack_profile_callsite
+ * tables — and the deobfuscation of Java frame names.
+ *
+ * Rows are interned for the whole trace, whatever sequence or file names
+ * them:
+ *  - a mapping by all of its columns (build id, offsets, range, load bias,
+ *    name);
+ *  - a frame by (mapping, rel_pc, name): two names at one pc (a JIT cache
+ *    reused) are two frames;
+ *  - a callsite by (parent callsite, frame); its depth is its parent's + 1.
+ * Build ids are stored as lowercase hex of their bytes
+ * (stack_profile_build_id_hex).
+ *
+ * Deobfuscation (stack_profile_deobfuscate_frames): a frame named
+ * "<obfuscated class>.<obfuscated member>" whose class and member a
+ * mapping renames gets deobfuscated_name "<class>.<member>". A frame of an
+ * app's code (mapping "/data/app/<package>-<suffix>/...") takes the
+ * renaming of its package's mapping; other frames the first one given. */
+#ifndef WEFT_MODEL_STACK_PROFILE_H
+#define WEFT_MODEL_STACK_PROFILE_H
+
+#include "base/base.h"
+
+typedef struct trace_context trace_context;
+typedef struct stack_profile_state stack_profile_state;
+
+typedef struct stack_profile_mapping_spec {
+  string_id build_id; /* already hex (stack_profile_build_id_hex) */
+  string_id name;
+  int64_t exact_offset, start_offset, start, end, load_bias;
+} stack_profile_mapping_spec;
+
+/* Interns a mapping; *id is its stack_profile_mapping row. */
+int stack_profile_mapping(trace_context *ctx, const stack_profile_mapping_spec *spec,
+                          uint32_t *id);
+/* Interns a frame of `mapping` (name may be STRING_NULL); `type` is the
+ * frame's kind (STRING_NULL: none) and is set when the frame is created. */
+int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,
+                        int64_t rel_pc, string_id type, uint32_t *id);
+/* Interns a callsite: `frame` called from `parent` (-1 for a root). */
+int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
+                           uint32_t *id);
+/* Interns the lowercase hex of `len` raw bytes. */
+int stack_profile_build_id_hex(trace_context *ctx, const uint8_t *bytes, size_t len,
+                               string_id *out);
+
+/* A renaming of one obfuscated Java class and its members, in the order a
+ * deobfuscation mapping lists them. */
+typedef struct stack_profile_member {
+  string_id obfuscated, deobfuscated;
+} stack_profile_member;
+
+/* Records that class `obfuscated` of `package` (STRING_NULL: none) is
+ * `deobfuscated` (both as written, dotted) with `count` renamed members.
+ * Applied to the frames by stack_profile_deobfuscate_frames. */
+int stack_profile_add_class(trace_context *ctx, string_id package, string_id obfuscated,
+                            string_id deobfuscated, const stack_profile_member *members,
+                            size_t count);
+/* Sets deobfuscated_name on every frame whose "class.member" name a
+ * recorded class renames (call once the frames exist, at end of load). */
+int stack_profile_deobfuscate_frames(trace_context *ctx);
+
+/* ---- samples on callsites ---- */
+
+/* A heap dump of process `upid` at ts (a heap_profile row; heap may be
+ * STRING_NULL); sets stat heapprofd_last_profile_timestamp[upid] to ts. */
+int stack_profile_heap_dump(trace_context *ctx, int64_t ts, uint32_t upid, string_id heap,
+                            int64_t machine, int64_t trace);
+/* A heap_profile_allocation row. */
+int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
+                                  string_id heap, uint32_t callsite, int64_t count,
+                                  int64_t size);
+
+typedef struct stack_profile_perf_sample {
+  int64_t ts;
+  uint32_t utid;
+  int64_t cpu;        /* -1: NULL */
+  string_id cpu_mode;
+  int64_t callsite;   /* -1: NULL */
+  string_id unwind_error;
+  int64_t session;
+} stack_profile_perf_sample;
+
+/* A perf_sample row. */
+int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s);
+/* A cpu_profile_stack_sample row. */
+int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
+                             int64_t process_priority);
+
+void stack_profile_state_free(stack_profile_state *st);
+
+#endif

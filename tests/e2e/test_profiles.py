@@ -1,0 +1,259 @@
+"""End-to-end: profiles with callstacks (proto_profile*.c, model/stack_profile.c)
+on traces generated here. Every expected answer is worked out by hand from
+the rules in proto_profile.h and stack_profile.h."""
+import weft_e2e as e
+from weft_e2e import pb_bytes, pb_int, pb_packet
+
+SEQ = 7
+
+
+def istr(iid, s):
+    """An InternedString."""
+    return pb_int(1, iid) + pb_bytes(2, s)
+
+
+def mapping(iid, build_id=0, paths=(), start=0, end=0):
+    return (pb_int(1, iid) + (pb_int(2, build_id) if build_id else b'') +
+            pb_int(4, start) + pb_int(5, end) + b''.join(pb_int(7, p) for p in paths))
+
+
+def frame(iid, name_id, mapping_id, rel_pc, kind=None):
+    return (pb_int(1, iid) + (pb_int(2, name_id) if name_id else b'') +
+            pb_int(3, mapping_id) + pb_int(4, rel_pc) +
+            (pb_int(7, kind) if kind is not None else b''))
+
+
+def callstack(iid, *frames):
+    return pb_int(1, iid) + b''.join(pb_int(2, f) for f in frames)
+
+
+def interned_packet(*fields):
+    """A packet clearing the sequence's state with InternedData fields
+    (number, message) pairs."""
+    data = b''.join(pb_bytes(n, m) for n, m in fields)
+    return pb_packet(pb_int(10, SEQ), pb_int(41, 1), pb_bytes(12, data))
+
+
+def heap_sample(callstack_id, allocated, freed, alloc_count, free_count):
+    return (pb_int(1, callstack_id) + pb_int(2, allocated) + pb_int(3, freed) +
+            pb_int(5, alloc_count) + pb_int(6, free_count))
+
+
+def heap_dump(ts, pid, heap, *samples, tables=b'', continued=False):
+    """A ProfilePacket at ts with one process dump."""
+    dump = pb_int(1, pid) + b''.join(pb_bytes(2, s) for s in samples)
+    if heap is not None:
+        dump += pb_bytes(11, heap)
+    body = tables + pb_bytes(5, dump) + pb_int(6, 1 if continued else 0)
+    return pb_packet(pb_int(8, ts), pb_int(10, SEQ), pb_bytes(37, body))
+
+
+def process_tree(*pids):
+    procs = b''.join(pb_bytes(1, pb_int(1, p) + pb_bytes(3, 'proc%d' % p)) for p in pids)
+    return pb_packet(pb_int(8, 1), pb_bytes(2, procs))
+
+
+# InternedData field numbers
+FUNCTION_NAMES, FRAMES, CALLSTACKS, BUILD_IDS, MAPPING_PATHS, MAPPINGS = 5, 6, 7, 16, 17, 19
+
+
+def libc_interned():
+    """main -> malloc_wrapper in /system/libc.so (build id "ab"), and a
+    second callstack main -> other."""
+    return interned_packet(
+        (FUNCTION_NAMES, istr(1, 'main')), (FUNCTION_NAMES, istr(2, 'malloc_wrapper')),
+        (FUNCTION_NAMES, istr(3, 'other')),
+        (BUILD_IDS, istr(1, b'\xab\x01')),
+        (MAPPING_PATHS, istr(1, 'system')), (MAPPING_PATHS, istr(2, 'libc.so')),
+        (MAPPINGS, mapping(1, build_id=1, paths=(1, 2), start=4096, end=8192)),
+        (FRAMES, frame(1, 1, 1, 0x10)), (FRAMES, frame(2, 2, 1, 0x20, kind=1)),
+        (FRAMES, frame(3, 3, 1, 0x30)),
+        (CALLSTACKS, callstack(1, 1, 2)), (CALLSTACKS, callstack(2, 1, 3)))
+
+
+class ProfilesTest(e.TempDirTest):
+    def trace(self, *packets):
+        return e.write_temp(self.dir, 'profile.pb', b''.join(packets))
+
+    def test_interned_callstacks_make_mappings_frames_and_callsites(self):
+        path = self.trace(libc_interned(),
+                          heap_dump(100, 1, 'malloc', heap_sample(1, 8, 0, 1, 0),
+                                    heap_sample(2, 4, 0, 1, 0)))
+        # the mapping: path components joined with "/", build id bytes as hex;
+        # frames made on first use, kind 1 = "native"; callsites root first,
+        # the shared root frame "main" interned once
+        self.assertEqual(e.query('select id, build_id, start, "end", name '
+                                 'from stack_profile_mapping', path),
+                         '"id","build_id","start","end","name"\n'
+                         '0,"ab01",4096,8192,"/system/libc.so"\n')
+        self.assertEqual(e.query('select id, name, mapping, rel_pc, type '
+                                 'from stack_profile_frame order by id', path),
+                         '"id","name","mapping","rel_pc","type"\n'
+                         '0,"main",0,16,"[NULL]"\n1,"malloc_wrapper",0,32,"native"\n'
+                         '2,"other",0,48,"[NULL]"\n')
+        self.assertEqual(e.query('select id, depth, parent_id, frame_id '
+                                 'from stack_profile_callsite order by id', path),
+                         '"id","depth","parent_id","frame_id"\n'
+                         '0,0,"[NULL]",0\n1,1,0,1\n2,1,0,2\n')
+
+    def test_heap_dumps_become_deltas_of_cumulative_totals(self):
+        path = self.trace(
+            process_tree(1), libc_interned(),
+            heap_dump(100, 1, 'malloc', heap_sample(1, 10, 4, 2, 1)),
+            heap_dump(200, 1, 'malloc', heap_sample(1, 30, 4, 5, 1)),
+            # a total that shrinks is malformed: no row, counted
+            heap_dump(300, 1, 'malloc', heap_sample(1, 20, 4, 5, 1)),
+            # the same callsite on another heap has its own totals
+            heap_dump(400, 1, None, heap_sample(1, 7, 0, 1, 0)))
+        self.assertEqual(e.query('select ts, p.pid, heap_name, callsite_id, count, size '
+                                 'from heap_profile_allocation a join process p using (upid) '
+                                 'order by a.id', path),
+                         '"ts","pid","heap_name","callsite_id","count","size"\n'
+                         '100,1,"malloc",1,2,10\n100,1,"malloc",1,-1,-4\n'
+                         '200,1,"malloc",1,3,20\n400,1,"unknown",1,1,7\n')
+        self.assertEqual(e.query("select idx, value from stats "
+                                 "where name = 'heapprofd_malformed_packet'", path),
+                         '"idx","value"\n1,1\n')
+        # heap_profile: a row per dump, the heap NULL where the dump names none
+        self.assertEqual(e.query('select ts, ts_end, dur, heap_name from heap_profile '
+                                 'order by id', path),
+                         '"ts","ts_end","dur","heap_name"\n100,100,0,"malloc"\n'
+                         '200,200,0,"malloc"\n300,300,0,"malloc"\n400,400,0,"[NULL]"\n')
+        self.assertEqual(e.query("select idx, value from stats "
+                                 "where name = 'heapprofd_last_profile_timestamp'", path),
+                         '"idx","value"\n1,400\n')
+
+    def test_profile_packet_tables_hold_until_not_continued(self):
+        tables = (pb_bytes(1, istr(1, 'f')) + pb_bytes(1, istr(2, 'lib.so')) +
+                  pb_bytes(4, mapping(1, paths=(2,))) + pb_bytes(2, frame(1, 1, 1, 64)) +
+                  pb_bytes(3, callstack(1, 1)))
+        path = self.trace(
+            heap_dump(10, 3, 'h', heap_sample(1, 5, 0, 1, 0), tables=tables, continued=True),
+            heap_dump(20, 3, 'h', heap_sample(1, 9, 0, 2, 0)),
+            # the first packet was not continued: its iids are gone
+            heap_dump(30, 3, 'h', heap_sample(1, 12, 0, 3, 0)))
+        self.assertEqual(e.query('select ts, callsite_id, count, size '
+                                 'from heap_profile_allocation order by id', path),
+                         '"ts","callsite_id","count","size"\n10,0,1,5\n20,0,1,4\n')
+        self.assertEqual(e.query("select value from stats "
+                                 "where name = 'stackprofile_invalid_callstack_id'", path),
+                         '"value"\n1\n')
+        self.assertEqual(e.query('select name, build_id from stack_profile_mapping', path),
+                         '"name","build_id"\n"/lib.so",""\n')
+
+    def test_empty_callstacks_count_per_heap_sample_only(self):
+        empty = interned_packet((CALLSTACKS, callstack(9)))
+        perf = pb_packet(pb_int(8, 20), pb_int(10, SEQ),
+                         pb_bytes(66, pb_int(2, 1) + pb_int(3, 1) + pb_int(4, 9)))
+        path = self.trace(empty, heap_dump(10, 1, 'h', heap_sample(9, 1, 0, 1, 0),
+                                           heap_sample(9, 2, 0, 2, 0)), perf)
+        # each heap sample on an empty callstack is counted and dropped; a
+        # perf sample on one is kept with no callsite, uncounted
+        self.assertEqual(e.query("select value from stats "
+                                 "where name = 'stackprofile_empty_callstack'", path),
+                         '"value"\n2\n')
+        self.assertEqual(e.query('select (select count(*) from heap_profile_allocation) as a, '
+                                 '(select count(*) from perf_sample '
+                                 'where callsite_id is null) as p', path),
+                         '"a","p"\n0,1\n')
+
+    def test_perf_samples(self):
+        def perf(ts, **fields):
+            numbers = {'cpu': 1, 'pid': 2, 'tid': 3, 'callstack_iid': 4, 'cpu_mode': 5,
+                       'kernel_records_lost': 17}
+            body = b''.join(pb_int(numbers[k], v) for k, v in fields.items())
+            return pb_packet(pb_int(8, ts), pb_int(10, SEQ), pb_bytes(66, body))
+        path = self.trace(
+            libc_interned(),
+            perf(50, cpu=2, pid=10, tid=11, callstack_iid=2, cpu_mode=2),
+            perf(60, cpu=1, pid=10, tid=12, cpu_mode=1),  # no callstack: NULL callsite
+            # (callsites are made on first use: main is 0, other 1)
+            perf(70, cpu=1, kernel_records_lost=5))       # data loss: a stat, no sample
+        self.assertEqual(e.query('select ts, t.tid, p.pid, cpu, cpu_mode, callsite_id, '
+                                 'perf_session_id from perf_sample s join thread t using '
+                                 '(utid) join process p using (upid) order by ts', path),
+                         '"ts","tid","pid","cpu","cpu_mode","callsite_id","perf_session_id"\n'
+                         '50,11,10,2,"user",1,0\n60,12,10,1,"kernel","[NULL]",0\n')
+        self.assertEqual(e.query("select value from stats "
+                                 "where name = 'perf_samples_skipped_dataloss'", path),
+                         '"value"\n5\n')
+
+    def test_streaming_profile_samples(self):
+        thread = pb_bytes(44, pb_int(1, 20) + pb_int(2, 21) + pb_int(6, 1000))
+        samples = pb_bytes(54, pb_int(1, 1) + pb_int(1, 2) + pb_int(2, 5) + pb_int(2, 3))
+        path = self.trace(libc_interned(),
+                          pb_packet(pb_int(10, SEQ), thread),
+                          pb_packet(pb_int(10, SEQ), samples))
+        # reference 1000 us; the first sample at +5 us, the next 3 us later
+        self.assertEqual(e.query('select ts, callsite_id, t.tid from cpu_profile_stack_sample '
+                                 'join thread t using (utid) order by ts', path),
+                         '"ts","callsite_id","tid"\n1005000,1,21\n1008000,2,21\n')
+
+    def test_deobfuscation_renames_frames_by_package(self):
+        app = '/data/app/com.example.app-XYZ==/base.apk'
+        interned = interned_packet(
+            (FUNCTION_NAMES, istr(1, 'a.b')), (MAPPING_PATHS, istr(1, app[1:])),
+            (MAPPINGS, mapping(1, paths=(1,))), (MAPPINGS, mapping(2)),
+            (FRAMES, frame(1, 1, 1, 8)), (FRAMES, frame(2, 1, 2, 8)),
+            (CALLSTACKS, callstack(1, 1, 2)))
+
+        def deobf(package, cls, member):
+            member_msg = pb_bytes(1, 'b') + pb_bytes(2, member)
+            klass = pb_bytes(1, 'a') + pb_bytes(2, cls) + pb_bytes(4, member_msg)
+            return pb_packet(pb_bytes(64, pb_bytes(1, package) + pb_bytes(3, klass)))
+        path = self.trace(interned, heap_dump(10, 1, 'h', heap_sample(1, 1, 0, 1, 0)),
+                          deobf('com.other', 'Other', 'wrong'),
+                          deobf('com.example.app', 'Foo', 'bar'))
+        # the app's frame takes its package's renaming; the frame of no
+        # package the first renaming of its class
+        self.assertEqual(e.query('select m.name as map, f.deobfuscated_name from '
+                                 'stack_profile_frame f join stack_profile_mapping m '
+                                 'on f.mapping = m.id order by f.id', path),
+                         '"map","deobfuscated_name"\n"%s","Foo.bar"\n"","Other.wrong"\n' % app)
+
+
+def simpleperf(*records):
+    """A simpleperf_proto file: magic, version 1, length-prefixed records."""
+    body = b''.join(len(r).to_bytes(4, 'little') + r for r in records)
+    return b'SIMPLEPERF' + (1).to_bytes(2, 'little') + body + bytes(4)
+
+
+def sp_sample(ts, tid, *chain):
+    """A Record holding a Sample; chain entries (vaddr, file_id, symbol_id)
+    leaf first."""
+    entries = b''.join(pb_bytes(3, pb_int(1, v) + pb_int(2, f) + pb_int(3, s))
+                       for v, f, s in chain)
+    return pb_bytes(1, pb_int(1, ts) + pb_int(2, tid) + entries + pb_int(4, 1))
+
+
+class SimpleperfTest(e.TempDirTest):
+    def test_samples_files_and_threads(self):
+        path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
+            sp_sample(2000, 11, (0x10, 1, 0), (0x20, 1, 1), (0x30, 2, 0)),
+            sp_sample(1000, 12, (0x10, 1, 0), (0x40, 1, -1)),
+            # files and threads come after the samples that name them
+            pb_bytes(3, pb_int(1, 1) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'leaf') +
+                     pb_bytes(3, 'mid')),
+            pb_bytes(3, pb_int(1, 2) + pb_bytes(2, '/bin/main') + pb_bytes(3, 'main')),
+            pb_bytes(4, pb_int(1, 11) + pb_int(2, 10) + pb_bytes(3, 'worker'))))
+        # mappings in file order; the chain's last entry is the root; a
+        # symbol_id of -1 has no name; a thread without record has no name
+        self.assertEqual(e.query('select id, name from stack_profile_mapping', path),
+                         '"id","name"\n0,"/lib/a.so"\n1,"/bin/main"\n')
+        self.assertEqual(e.query(
+            'select s.ts, t.tid, t.name as thread, p.pid, f.name, c.depth '
+            'from cpu_profile_stack_sample s join thread t using (utid) '
+            'left join process p using (upid) join stack_profile_callsite c '
+            'on c.id = s.callsite_id join stack_profile_frame f on f.id = c.frame_id '
+            'order by s.ts', path),
+            '"ts","tid","thread","pid","name","depth"\n'
+            '1000,12,"[NULL]","[NULL]","leaf",1\n2000,11,"worker",10,"leaf",2\n')
+        self.assertEqual(e.query('select f.name, f.rel_pc from stack_profile_callsite c '
+                                 'join stack_profile_frame f on f.id = c.frame_id '
+                                 'where c.depth = 0 order by c.id', path),
+                         # callsites are made in time order: ts 1000's first
+                         '"name","rel_pc"\n"[NULL]",64\n"main",48\n')
+
+
+if __name__ == '__main__':
+    e.main()
