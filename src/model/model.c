@@ -5,6 +5,8 @@
 
 #include "model/gkernel.h"
 #include "model/kpower.h"
+#include "model/kdrm.h"
+#include "model/gpu.h"
 #include "model/kslice.h"
 
 #include <stdio.h>
@@ -121,6 +123,10 @@ void model_free(model_state *m) {
   m->gkernel = NULL;
   kpower_state_free(m->kpower);
   m->kpower = NULL;
+  kdrm_state_free(m->kdrm);
+  m->kdrm = NULL;
+  gpu_state_free(m->gpu);
+  m->gpu = NULL;
   model_process_args_free(m);
 }
 
@@ -448,6 +454,10 @@ void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dims, 
   }
 }
 
+void model_track_set_description(trace_context *ctx, uint32_t track, string_id description) {
+  storage_set_str(ctx_table(ctx, TABLE_TRACK), TRACK_description, track, description);
+}
+
 int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track) {
   uint64_t key = model_track_key(spec);
@@ -675,14 +685,23 @@ int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t ut
 
 int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
                   int64_t arg_set) {
-  storage_table *t = ctx_table(ctx, TABLE_COUNTER);
   uint32_t row;
-  int rc = storage_table_append(t, &row);
+  return model_counter_row(ctx, track, ts, value, arg_set, &row);
+}
+
+int model_counter_row(trace_context *ctx, uint32_t track, int64_t ts, double value,
+                      int64_t arg_set, uint32_t *row) {
+  storage_table *t = ctx_table(ctx, TABLE_COUNTER);
+  int rc = storage_table_append(t, row);
   if (rc) return rc;
-  storage_set_i64(t, COUNTER_ts, row, ts);
-  storage_set_i64(t, COUNTER_track_id, row, track);
-  storage_set_f64(t, COUNTER_value, row, value);
-  if (arg_set >= 0) storage_set_i64(t, COUNTER_arg_set_id, row, arg_set);
+  storage_set_i64(t, COUNTER_ts, *row, ts);
+  storage_set_i64(t, COUNTER_track_id, *row, track);
+  storage_set_f64(t, COUNTER_value, *row, value);
+  if (arg_set >= 0) storage_set_i64(t, COUNTER_arg_set_id, *row, arg_set);
   ctx_extend_bounds(ctx, ts);
   return WEFT_OK;
+}
+
+void model_counter_set_value(trace_context *ctx, uint32_t row, double value) {
+  storage_set_f64(ctx_table(ctx, TABLE_COUNTER), COUNTER_value, row, value);
 }

@@ -127,6 +127,19 @@
   C(T, description, STR, 0) C(T, remediation, STR, 0)                 \
   C(T, confidence, F64, 0) C(T, trace_id, I64, N)
 
+/* GPUs (ugpu = id), as Perfetto's gpu table; created by the first event
+ * naming a gpu (model/gpu.h). */
+#define GPU_COLUMNS(C, T)                                             \
+  C(T, id, ID, 0) C(T, gpu, I64, 0) C(T, name, STR, 0)                \
+  C(T, vendor, STR, 0) C(T, model, STR, 0) C(T, architecture, STR, 0) \
+  C(T, uuid, STR, 0) C(T, pci_bdf, STR, 0) C(T, machine_id, I64, N)   \
+  C(T, arg_set_id, I64, N)
+
+/* The groups of GPU counter tracks (GpuCounterDescriptor groups). */
+#define GPU_COUNTER_GROUP_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, group_id, I64, 0) C(T, track_id, I64, 0)       \
+  C(T, name, STR, 0) C(T, description, STR, 0)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -149,7 +162,9 @@
   T(TRACE_DIAGNOSTICS, "__intrinsic_trace_diagnostics", TRACE_DIAGNOSTICS_COLUMNS) \
   T(CPU_FREQ, "__intrinsic_cpu_freq", CPU_FREQ_COLUMNS)                \
   T(STATE, "__intrinsic_state", STATE_COLUMNS)                        \
-  T(CHROME_RAW, "__intrinsic_chrome_raw", CHROME_RAW_COLUMNS)
+  T(CHROME_RAW, "__intrinsic_chrome_raw", CHROME_RAW_COLUMNS)         \
+  T(GPU, "__intrinsic_gpu", GPU_COLUMNS)                              \
+  T(GPU_COUNTER_GROUP, "__intrinsic_gpu_counter_group", GPU_COUNTER_GROUP_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -197,7 +212,9 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(METADATA, machine_id, MACHINE) R(METADATA, trace_id, TRACE_FILE)             \
   R(STATS, machine_id, MACHINE) R(STATS, trace_id, TRACE_FILE)                   \
   R(CLOCK_SNAPSHOT, machine_id, MACHINE) R(TRACE_FILE, parent_id, TRACE_FILE)    \
-  R(TRACE_DIAGNOSTICS, trace_id, TRACE_FILE)
+  R(TRACE_DIAGNOSTICS, trace_id, TRACE_FILE)                                     \
+  R(GPU, machine_id, MACHINE) R(GPU, arg_set_id, ARG_SET)                        \
+  R(GPU_COUNTER_GROUP, track_id, TRACK)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

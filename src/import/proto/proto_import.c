@@ -712,6 +712,7 @@ static void proto_destroy(import_file *f) {
   proto_ftrace_free(st->ftrace);
   proto_sys_stats_free(st->sys_stats);
   proto_power_free(st->power);
+  proto_gpu_free(&st->gpu);
   base_free(st);
   f->state = NULL;
 }

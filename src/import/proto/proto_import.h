@@ -14,6 +14,7 @@
 #define WEFT_PROTO_IMPORT_H
 
 #include "import/importer.h"
+#include "import/proto/proto_gpu.h"
 #include "import/proto/proto_misc.h"
 #include "import/proto/proto_ref.h"
 #include "import/proto/proto_tracks.h"
@@ -91,6 +92,7 @@ typedef struct proto_import_state {
   struct proto_ftrace_state *ftrace; /* proto_ftrace.h; NULL until needed */
   struct proto_sys_stats_state *sys_stats; /* proto_sys_stats.h; lazy */
   struct proto_power_state *power; /* proto_power.h; lazy */
+  proto_gpu_state gpu;     /* GPU counter/memory packets (proto_gpu.h) */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

@@ -844,7 +844,12 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
         rc = proto_power_parse(f, &((proto_import_state *)f->state)->power, p.machine, p.ts,
                                info->data, &fl);
         break;
-      default: rc = proto_misc_parse(f, p.machine, p.ts, &fl); break;
+      default:
+        rc = proto_gpu_wants_field(fl.number)
+                 ? proto_gpu_parse(f, &((proto_import_state *)f->state)->gpu, p.machine, p.ts,
+                                   info->data, &fl)
+                 : proto_misc_parse(f, p.machine, p.ts, &fl);
+        break;
     }
     if (rc) return base_error_set(err, rc, "proto: failed to apply packet");
   }
