@@ -42,4 +42,25 @@ int gpu_counter_group(trace_context *ctx, int64_t group_id, uint32_t track, stri
 int gpu_counter_value(trace_context *ctx, uint32_t track, int64_t ts, double value,
                       int backwards);
 
+/* A gpu_context row (pid < 0: NULL; api NULL: none). */
+int gpu_context(trace_context *ctx, int64_t context_id, int64_t pid, const char *api);
+
+/* The slice track of a GPU render stage set (hw queue): one track per set
+ * while its slices do not overlap; a slice [ts, ts + dur] takes the first
+ * track of the set whose last slice ended by ts, else a new one. `set_key`
+ * names the set; `index` receives the track's index in it. */
+typedef struct gpu_stage_track_spec {
+  uint64_t set_key;
+  uint32_t machine, gpu_id;
+  const char *name;          /* the track's name */
+  const char *source;        /* render_stage_source: "id" or "iid" */
+  uint64_t hw_queue_id;
+  string_id hw_queue_name;   /* STRING_NULL: no hwqueue_name dimension */
+  string_id description;     /* STRING_NULL: no description source arg */
+} gpu_stage_track_spec;
+int gpu_stage_track(trace_context *ctx, const gpu_stage_track_spec *spec, int64_t ts,
+                    int64_t dur, uint32_t *track);
+/* The first track of a set, if it has one: 1 and *track. */
+int gpu_stage_default_track(trace_context *ctx, uint64_t set_key, uint32_t *track);
+
 #endif

@@ -454,10 +454,6 @@ void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dims, 
   }
 }
 
-void model_track_set_description(trace_context *ctx, uint32_t track, string_id description) {
-  storage_set_str(ctx_table(ctx, TABLE_TRACK), TRACK_description, track, description);
-}
-
 int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track) {
   uint64_t key = model_track_key(spec);

@@ -183,8 +183,6 @@ void model_track_spec_init(model_track_spec *s);
  * replaced set no row uses any more leaves the args table when loading
  * ends (model_args_collect_replaced). */
 void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dims, int64_t src);
-/* Sets a track's description column. */
-void model_track_set_description(trace_context *ctx, uint32_t track, string_id description);
 /* Finds the track with this identity or creates it. */
 int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track);

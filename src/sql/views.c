@@ -82,6 +82,23 @@ const char *const sql_view_statements[] = {
     "extract_arg(dimension_arg_set_id, 'context_id') AS context_id FROM __intrinsic_track "
     "WHERE type IN ('drm_vblank', 'drm_sched_ring', 'drm_fence', 'mali_mcu_state', "
     "'gpu_render_stage', 'vulkan_events', 'gpu_log', 'graphics_frame_event')",
+    /* Slices of GPU render stages and Vulkan API events; their columns are
+     * the slices' args of those names. */
+    "CREATE VIEW gpu_slice AS SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, "
+    "s.depth, s.parent_id, s.arg_set_id, extract_arg(s.arg_set_id, 'context_id') AS "
+    "context_id, extract_arg(s.arg_set_id, 'render_target') AS render_target, "
+    "extract_arg(s.arg_set_id, 'render_target_name') AS render_target_name, "
+    "extract_arg(s.arg_set_id, 'render_pass') AS render_pass, "
+    "extract_arg(s.arg_set_id, 'render_pass_name') AS render_pass_name, "
+    "extract_arg(s.arg_set_id, 'command_buffer') AS command_buffer, "
+    "extract_arg(s.arg_set_id, 'command_buffer_name') AS command_buffer_name, "
+    "extract_arg(s.arg_set_id, 'frame_id') AS frame_id, "
+    "extract_arg(s.arg_set_id, 'submission_id') AS submission_id, "
+    "extract_arg(s.arg_set_id, 'hw_queue_id') AS hw_queue_id, "
+    "extract_arg(s.arg_set_id, 'upid') AS upid, "
+    "extract_arg(s.arg_set_id, 'render_subpasses') AS render_subpasses "
+    "FROM __intrinsic_slice s JOIN __intrinsic_track t ON s.track_id = t.id "
+    "WHERE t.type IN ('gpu_render_stage', 'vulkan_events')",
     "CREATE VIEW gpu_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, "
     "machine_id, counter_unit AS unit, extract_arg(source_arg_set_id, 'description') AS "
     "description, extract_arg(dimension_arg_set_id, 'ugpu') AS ugpu, "

@@ -140,6 +140,10 @@
   C(T, id, ID, 0) C(T, group_id, I64, 0) C(T, track_id, I64, 0)       \
   C(T, name, STR, 0) C(T, description, STR, 0)
 
+/* Graphics contexts (InternedGraphicsContext) that GPU events used. */
+#define GPU_CONTEXT_COLUMNS(C, T)                                     \
+  C(T, id, ID, 0) C(T, context_id, I64, 0) C(T, pid, I64, N) C(T, api, STR, 0)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -164,7 +168,8 @@
   T(STATE, "__intrinsic_state", STATE_COLUMNS)                        \
   T(CHROME_RAW, "__intrinsic_chrome_raw", CHROME_RAW_COLUMNS)         \
   T(GPU, "__intrinsic_gpu", GPU_COLUMNS)                              \
-  T(GPU_COUNTER_GROUP, "__intrinsic_gpu_counter_group", GPU_COUNTER_GROUP_COLUMNS)
+  T(GPU_COUNTER_GROUP, "__intrinsic_gpu_counter_group", GPU_COUNTER_GROUP_COLUMNS) \
+  T(GPU_CONTEXT, "__intrinsic_gpu_context", GPU_CONTEXT_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,

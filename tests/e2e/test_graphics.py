@@ -218,5 +218,44 @@ class GraphicsTest(e.TempDirTest):
                          '"gpufreq","gpu_frequency","kHz",1,"[NULL]",14,600.000000\n')
 
 
+    def test_render_stages_tracks_names_and_args(self):
+        def stage(ts, event_id, queue, stage_id, dur=5, *extra):
+            return pb_packet(pb_int(8, ts), pb_bytes(53, pb_int(1, event_id) + pb_int(2, dur) +
+                                                     pb_int(3, queue) + pb_int(4, stage_id) +
+                                                     pb_int(5, 42) + b''.join(extra)))
+
+        def specs(kind, *descs):
+            return pb_packet(pb_bytes(53, pb_bytes(7, b''.join(
+                pb_bytes(kind, pb_bytes(1, n) + (pb_bytes(2, d) if d else b'')) for n, d in descs))))
+        path = self.trace(
+            pb_packet(pb_int(8, 0), pb_bytes(53, pb_int(1, 0) + pb_int(2, 5) + pb_int(3, 1) +
+                                             pb_int(4, 1))),  # before the specs
+            specs(3, ('s0', None), ('s1', 'stage one')),
+            specs(2, ('q0', 'queue zero'), ('q1', None)),
+            stage(10, 1, 1, 1), stage(12, 2, 1, 0),  # overlaps: a second q1 track
+            stage(20, 3, 7, 9, 5, pb_int(15, 1 << 63), pb_int(15, 5),
+                  pb_bytes(6, pb_bytes(1, 'k')), pb_int(16, 3)),
+            pb_packet(pb_int(8, 30), pb_bytes(65, pb_bytes(2, pb_int(1, 4) + pb_int(2, 9) +
+                                                             pb_int(3, 10) + pb_int(5, 70) +
+                                                             pb_int(5, 71) + pb_int(6, 2)))))
+        self.assertEqual(e.query(
+            'select g.name as track, g.description, s.ts, s.name, s.hw_queue_id, s.context_id, '
+            "s.render_subpasses, extract_arg(s.arg_set_id, 'description') as d, "
+            "extract_arg(s.arg_set_id, 'k') as k, extract_arg(s.arg_set_id, 'correlation_id') "
+            'as c, s.command_buffer, s.submission_id from gpu_slice s join gpu_track g '
+            'on s.track_id = g.id order by s.ts', path),
+            '"track","description","ts","name","hw_queue_id","context_id","render_subpasses",'
+            '"d","k","c","command_buffer","submission_id"\n'
+            '"q1","[NULL]",0,"render stage(1)",1,0,"[NULL]","[NULL]","[NULL]","[NULL]",0,0\n'
+            '"q1","[NULL]",10,"s1",1,42,"[NULL]","stage one","[NULL]","[NULL]",0,0\n'
+            '"q1","[NULL]",12,"s0",1,42,"[NULL]","[NULL]","[NULL]","[NULL]",0,0\n'
+            '"Unknown GPU Queue 7","[NULL]",20,"render stage(9)",7,42,"63,64,66","[NULL]",'
+            '"[NULL]","rp:#3",0,0\n'
+            '"Vulkan Events","[NULL]",30,"vkQueueSubmit","[NULL]","[NULL]","[NULL]","[NULL]",'
+            '"[NULL]","[NULL]",70,2\n')
+        self.assertEqual(e.query("select count(*) as n from gpu_track where name = 'q1'", path),
+                         '"n"\n3\n')
+
+
 if __name__ == '__main__':
     e.main()

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "import/proto/proto_import.h"
 #include "model/gpu.h"
 #include "model/model.h"
 
@@ -11,6 +12,8 @@
 enum {
   PROTO_GPU_PACKET_TIMESTAMP = 8,
   PROTO_GPU_PACKET_COUNTER_EVENT = 52,
+  PROTO_GPU_PACKET_RENDER_STAGE = 53,
+  PROTO_GPU_PACKET_VULKAN_API = 65,
   PROTO_GPU_PACKET_MEM_TOTAL = 71,
   PROTO_GPU_PACKET_FREQUENCY = 129
 };
@@ -29,12 +32,19 @@ enum { PROTO_GPU_GROUP_ID = 1, PROTO_GPU_GROUP_NAME = 2, PROTO_GPU_GROUP_DESCRIP
 #define PROTO_GPU_MAX_UNITS 16
 
 void proto_gpu_free(proto_gpu_state *g) {
-  if (g) base_map_free(&g->counters);
+  if (!g) return;
+  base_map_free(&g->counters);
+  VEC_FREE(g->hw_queues);
+  VEC_FREE(g->stages);
+  base_map_free(&g->unnamed_queues);
+  base_map_free(&g->contexts);
+  base_map_free(&g->debug_names);
 }
 
 int proto_gpu_wants_field(uint32_t number) {
   return number == PROTO_GPU_PACKET_COUNTER_EVENT || number == PROTO_GPU_PACKET_MEM_TOTAL ||
-         number == PROTO_GPU_PACKET_FREQUENCY;
+         number == PROTO_GPU_PACKET_FREQUENCY || number == PROTO_GPU_PACKET_RENDER_STAGE ||
+         number == PROTO_GPU_PACKET_VULKAN_API;
 }
 
 /* ---- units ---- */
@@ -314,11 +324,15 @@ static int proto_gpu_mem_total(import_file *f, uint32_t machine, int64_t ts, pro
                      ts, (double)v[3]);
 }
 
-int proto_gpu_parse(import_file *f, proto_gpu_state *g, uint32_t machine, int64_t ts,
-                    proto_span pkt, const proto_field *fl) {
+int proto_gpu_parse(import_file *f, proto_gpu_state *g, const proto_packet_info *info,
+                    int64_t ts, const proto_field *fl) {
   if (fl->wire_type != PROTO_WIRE_LEN) return WEFT_OK;
   uint64_t v[4];
+  uint32_t machine = info->machine;
+  proto_span pkt = info->data;
   switch (fl->number) {
+    case PROTO_GPU_PACKET_RENDER_STAGE: return proto_gpu_stage_parse(f, g, info, ts, fl->span);
+    case PROTO_GPU_PACKET_VULKAN_API: return proto_gpu_vulkan_parse(f, g, info, ts, fl->span);
     case PROTO_GPU_PACKET_COUNTER_EVENT:
       return proto_gpu_counter_event(f, g, machine, ts, pkt, fl->span);
     case PROTO_GPU_PACKET_MEM_TOTAL: return proto_gpu_mem_total(f, machine, ts, fl->span);

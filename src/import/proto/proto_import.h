@@ -31,6 +31,11 @@ enum proto_intern_kind {
   PROTO_INTERN_DEBUG_TYPE_NAME = 8,  /* debug_annotation_value_type_names */
   PROTO_INTERN_SOURCE_LOCATION = 9,  /* source_locations: index into
                                         proto_import_state.source_locations */
+  /* Kept messages too (proto_interned_message): */
+  PROTO_INTERN_GRAPHICS_CONTEXT = 10, /* graphics_contexts */
+  PROTO_INTERN_GPU_SPECIFICATION = 11, /* gpu_specifications */
+  PROTO_INTERN_COMPUTE_KERNEL = 12,  /* GpuInternedData.compute_kernels */
+  PROTO_INTERN_COMPUTE_ARG_NAME = 13, /* GpuInternedData.compute_arg_names */
 };
 
 typedef struct proto_packet_info {
@@ -100,6 +105,10 @@ uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
 /* Looks up an interned string; STRING_NULL if unknown. */
 string_id proto_interned(const proto_import_state *st, uint32_t seq,
                          uint32_t generation, int kind, uint64_t iid);
+/* An interned message kept whole (PROTO_INTERN_SOURCE_LOCATION and the
+ * kinds after it): 1 and *msg, or 0 if unknown. */
+int proto_interned_message(const proto_import_state *st, uint32_t seq, uint32_t generation,
+                           int kind, uint64_t iid, proto_span *msg);
 /* proto_scan.c: the scan (importer_ops.scan) collects the embedded
  * machine ids of the top-level packets, which tokenize declares to the
  * loader (import_declare_machines; ids that appear only inside

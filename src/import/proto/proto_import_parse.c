@@ -846,8 +846,7 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
         break;
       default:
         rc = proto_gpu_wants_field(fl.number)
-                 ? proto_gpu_parse(f, &((proto_import_state *)f->state)->gpu, p.machine, p.ts,
-                                   info->data, &fl)
+                 ? proto_gpu_parse(f, &((proto_import_state *)f->state)->gpu, info, p.ts, &fl)
                  : proto_misc_parse(f, p.machine, p.ts, &fl);
         break;
     }
