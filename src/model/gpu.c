@@ -55,7 +55,7 @@ int gpu_ugpu(trace_context *ctx, uint32_t machine, uint32_t gpu_id, uint32_t *ug
 }
 
 static int gpu_dim_track(trace_context *ctx, model_track_spec *s, uint32_t gpu_id, int64_t upid,
-                         uint32_t *track, int *created);
+                         int name_dim, uint32_t *track, int *created);
 
 /* The source arg description of a new counter track. */
 static int gpu_counter_track_source(trace_context *ctx, uint32_t track,
@@ -81,14 +81,14 @@ int gpu_counter_track(trace_context *ctx, uint32_t machine, uint32_t gpu_id,
   s.is_counter = 1;
   s.machine = machine;
   s.unit = spec->unit;
-  int rc = gpu_dim_track(ctx, &s, gpu_id, -1, track, created);
+  int rc = gpu_dim_track(ctx, &s, gpu_id, -1, 1, track, created);
   return rc || !*created ? rc : gpu_counter_track_source(ctx, *track, spec);
 }
 
-/* A track keyed by (spec, gpu id, upid) whose dimensions are ugpu, gpu and
- * (upid >= 0) upid; *created: 1 if it is new. */
+/* A track keyed by (spec, gpu id, upid) whose dimensions are ugpu, gpu,
+ * (upid >= 0) upid and (name_dim) its name; *created: 1 if it is new. */
 static int gpu_dim_track(trace_context *ctx, model_track_spec *s, uint32_t gpu_id, int64_t upid,
-                         uint32_t *track, int *created) {
+                         int name_dim, uint32_t *track, int *created) {
   uint32_t ugpu;
   int rc = gpu_ugpu(ctx, s->machine, gpu_id, &ugpu);
   if (rc) return rc;
@@ -101,6 +101,7 @@ static int gpu_dim_track(trace_context *ctx, model_track_spec *s, uint32_t gpu_i
   rc = model_arg_int(ctx, "ugpu", 4, MODEL_ARG_INT, ugpu);
   if (!rc) rc = model_arg_int(ctx, "gpu", 3, MODEL_ARG_INT, gpu_id);
   if (!rc && upid >= 0) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, upid);
+  if (!rc && name_dim) rc = model_arg_string(ctx, "name", 4, s->name, strlen(s->name), MODEL_ARG_STRING);
   if (!rc) rc = model_args_commit(ctx, &dims);
   if (!rc) model_track_set_arg_sets(ctx, *track, dims, -1);
   return rc;
@@ -118,7 +119,7 @@ int gpu_counter(trace_context *ctx, uint32_t machine, uint32_t gpu_id, int64_t u
   s.upid = upid;
   uint32_t track;
   int created;
-  int rc = gpu_dim_track(ctx, &s, gpu_id, upid, &track, &created);
+  int rc = gpu_dim_track(ctx, &s, gpu_id, upid, 0, &track, &created);
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
 

@@ -188,6 +188,9 @@ class GraphicsTest(e.TempDirTest):
         self.assertEqual(e.query('select name, unit from gpu_counter_track order by id', path),
                          '"name","unit"\n"a","[NULL]"\n"b","[NULL]"\n"c","[NULL]"\n'
                          '"late","[NULL]"\n')
+        self.assertEqual(e.query("select extract_arg(dimension_arg_set_id, 'name') as n "
+                                 "from track where name = 'late'", path),
+                         '"n"\n"late"\n')
         self.assertEqual(e.query('select gpu, machine_id from gpu order by gpu', path),
                          '"gpu","machine_id"\n0,0\n1,0\n')
 
