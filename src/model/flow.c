@@ -188,6 +188,16 @@ static int flow_insert(trace_context *ctx, const flow_entry *e, uint32_t a,
   return WEFT_OK;
 }
 
+int flow_link(trace_context *ctx, uint32_t out, uint32_t in) {
+  storage_table *t = ctx_table(ctx, TABLE_FLOW);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, FLOW_slice_out, row, out);
+  storage_set_i64(t, FLOW_slice_in, row, in);
+  return WEFT_OK;
+}
+
 static int flow_stat(trace_context *ctx, flow_scope scope, stats_id stat) {
   return stats_add(&ctx->stats, stat, -1, scope.machine, scope.trace, 1);
 }

@@ -64,6 +64,10 @@ int flow_step_at(trace_context *ctx, flow_scope scope, uint32_t slice,
 int flow_end_at(trace_context *ctx, flow_scope scope, uint32_t slice,
                 flow_id id, int close_flow);
 
+/* A flow row from slice `out` to slice `in` with no trace id (arrows an
+ * importer links itself, e.g. a GPU job to the slice that queued it). */
+int flow_link(trace_context *ctx, uint32_t out, uint32_t in);
+
 /* 1 if the flow has begun and was not closed. */
 int flow_is_active(trace_context *ctx, flow_scope scope, flow_id id);
 

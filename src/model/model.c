@@ -7,6 +7,8 @@
 #include "model/heap_graph.h"
 #include "model/kpower.h"
 #include "model/stack_profile.h"
+#include "model/kdrm.h"
+#include "model/gpu.h"
 #include "model/kslice.h"
 
 #include <stdio.h>
@@ -127,6 +129,10 @@ void model_free(model_state *m) {
   m->heap_graph = NULL;
   stack_profile_state_free(m->stack_profile);
   m->stack_profile = NULL;
+  kdrm_state_free(m->kdrm);
+  m->kdrm = NULL;
+  gpu_state_free(m->gpu);
+  m->gpu = NULL;
   model_process_args_free(m);
 }
 
@@ -684,14 +690,23 @@ int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t ut
 
 int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
                   int64_t arg_set) {
-  storage_table *t = ctx_table(ctx, TABLE_COUNTER);
   uint32_t row;
-  int rc = storage_table_append(t, &row);
+  return model_counter_row(ctx, track, ts, value, arg_set, &row);
+}
+
+int model_counter_row(trace_context *ctx, uint32_t track, int64_t ts, double value,
+                      int64_t arg_set, uint32_t *row) {
+  storage_table *t = ctx_table(ctx, TABLE_COUNTER);
+  int rc = storage_table_append(t, row);
   if (rc) return rc;
-  storage_set_i64(t, COUNTER_ts, row, ts);
-  storage_set_i64(t, COUNTER_track_id, row, track);
-  storage_set_f64(t, COUNTER_value, row, value);
-  if (arg_set >= 0) storage_set_i64(t, COUNTER_arg_set_id, row, arg_set);
+  storage_set_i64(t, COUNTER_ts, *row, ts);
+  storage_set_i64(t, COUNTER_track_id, *row, track);
+  storage_set_f64(t, COUNTER_value, *row, value);
+  if (arg_set >= 0) storage_set_i64(t, COUNTER_arg_set_id, *row, arg_set);
   ctx_extend_bounds(ctx, ts);
   return WEFT_OK;
+}
+
+void model_counter_set_value(trace_context *ctx, uint32_t row, double value) {
+  storage_set_f64(ctx_table(ctx, TABLE_COUNTER), COUNTER_value, row, value);
 }

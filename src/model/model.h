@@ -70,6 +70,8 @@ typedef struct model_state {
   struct kslice_state *kslice; /* kernel slices (model/kslice.h), lazy */
   struct gkernel_state *gkernel; /* generic kernel (model/gkernel.h), lazy */
   struct kpower_state *kpower; /* wakelocks, suspend/resume (model/kpower.h), lazy */
+  struct kdrm_state *kdrm; /* DRM vblank/sched/fence slices (model/kdrm.h), lazy */
+  struct gpu_state *gpu; /* gpus, GPU counters and tracks (model/gpu.h), lazy */
   struct model_process_args *process_args; /* model_process_args_add; lazy */
   struct heap_graph_state *heap_graph; /* Java heap dumps (model/heap_graph.h), lazy */
   struct stack_profile_state *stack_profile; /* model/stack_profile.h; lazy */
@@ -227,6 +229,11 @@ int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t ut
 /* ---- counters ---- */
 int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
                   int64_t arg_set);
+/* The same, with the new row's id. */
+int model_counter_row(trace_context *ctx, uint32_t track, int64_t ts, double value,
+                      int64_t arg_set, uint32_t *row);
+/* Changes a counter row's value (values reported after their time). */
+void model_counter_set_value(trace_context *ctx, uint32_t row, double value);
 
 /* ---- args: collect with model_arg_*, then commit to an arg set id ---- */
 int model_arg_int(trace_context *ctx, const char *key, size_t key_len,

@@ -72,6 +72,38 @@ const char *const sql_view_statements[] = {
     "__intrinsic_track WHERE event_type = 'state' AND upid IS NOT NULL",
     "CREATE VIEW thread_state_track AS SELECT " TRACK_BASE ", utid FROM "
     "__intrinsic_track WHERE event_type = 'state' AND utid IS NOT NULL",
+    "CREATE VIEW gpu AS SELECT id, id AS ugpu, gpu, name, vendor, model, architecture, "
+    "uuid, pci_bdf, machine_id, arg_set_id FROM __intrinsic_gpu",
+    "CREATE VIEW gpu_counter_group AS SELECT * FROM __intrinsic_gpu_counter_group",
+    /* Tracks loosely tied to a GPU, by type (Perfetto's list). */
+    "CREATE VIEW gpu_track AS SELECT id, name, type, parent_id, source_arg_set_id, "
+    "dimension_arg_set_id, machine_id, type AS scope, "
+    "extract_arg(source_arg_set_id, 'description') AS description, "
+    "extract_arg(dimension_arg_set_id, 'context_id') AS context_id FROM __intrinsic_track "
+    "WHERE type IN ('drm_vblank', 'drm_sched_ring', 'drm_fence', 'mali_mcu_state', "
+    "'gpu_render_stage', 'vulkan_events', 'gpu_log', 'graphics_frame_event')",
+    /* Slices of GPU render stages and Vulkan API events; their columns are
+     * the slices' args of those names. */
+    "CREATE VIEW gpu_slice AS SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, "
+    "s.depth, s.parent_id, s.arg_set_id, extract_arg(s.arg_set_id, 'context_id') AS "
+    "context_id, extract_arg(s.arg_set_id, 'render_target') AS render_target, "
+    "extract_arg(s.arg_set_id, 'render_target_name') AS render_target_name, "
+    "extract_arg(s.arg_set_id, 'render_pass') AS render_pass, "
+    "extract_arg(s.arg_set_id, 'render_pass_name') AS render_pass_name, "
+    "extract_arg(s.arg_set_id, 'command_buffer') AS command_buffer, "
+    "extract_arg(s.arg_set_id, 'command_buffer_name') AS command_buffer_name, "
+    "extract_arg(s.arg_set_id, 'frame_id') AS frame_id, "
+    "extract_arg(s.arg_set_id, 'submission_id') AS submission_id, "
+    "extract_arg(s.arg_set_id, 'hw_queue_id') AS hw_queue_id, "
+    "extract_arg(s.arg_set_id, 'upid') AS upid, "
+    "extract_arg(s.arg_set_id, 'render_subpasses') AS render_subpasses "
+    "FROM __intrinsic_slice s JOIN __intrinsic_track t ON s.track_id = t.id "
+    "WHERE t.type IN ('gpu_render_stage', 'vulkan_events')",
+    "CREATE VIEW gpu_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, "
+    "machine_id, counter_unit AS unit, extract_arg(source_arg_set_id, 'description') AS "
+    "description, extract_arg(dimension_arg_set_id, 'ugpu') AS ugpu, "
+    "extract_arg(dimension_arg_set_id, 'gpu') AS gpu_id FROM __intrinsic_track "
+    "WHERE type = 'gpu_counter'",
     "CREATE VIEW cpu_available_frequencies AS SELECT id, ucpu AS cpu, freq, ucpu "
     "FROM __intrinsic_cpu_freq",
     /* Tables of data weft does not import (profiles, heap graphs, Android
@@ -153,9 +185,6 @@ const char *const sql_view_statements[] = {
                "AS memory_type, NULL AS heap, NULL AS function_name, NULL AS "
                "object_handle, NULL AS memory_address, NULL AS memory_size, NULL AS "
                "scope"),
-    EMPTY_VIEW("gpu_counter_group",
-               "NULL AS id, NULL AS group_id, NULL AS track_id, NULL AS name, NULL AS "
-               "description"),
     EMPTY_VIEW("frame_slice",
                "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
                " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "

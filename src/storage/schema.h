@@ -207,6 +207,22 @@
 #define CPU_PROFILE_STACK_SAMPLE_COLUMNS(C, T)                        \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, callsite_id, I64, 0)          \
   C(T, utid, I64, 0) C(T, process_priority, I64, 0)
+/* GPUs (ugpu = id), as Perfetto's gpu table; created by the first event
+ * naming a gpu (model/gpu.h). */
+#define GPU_COLUMNS(C, T)                                             \
+  C(T, id, ID, 0) C(T, gpu, I64, 0) C(T, name, STR, 0)                \
+  C(T, vendor, STR, 0) C(T, model, STR, 0) C(T, architecture, STR, 0) \
+  C(T, uuid, STR, 0) C(T, pci_bdf, STR, 0) C(T, machine_id, I64, N)   \
+  C(T, arg_set_id, I64, N)
+
+/* The groups of GPU counter tracks (GpuCounterDescriptor groups). */
+#define GPU_COUNTER_GROUP_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, group_id, I64, 0) C(T, track_id, I64, 0)       \
+  C(T, name, STR, 0) C(T, description, STR, 0)
+
+/* Graphics contexts (InternedGraphicsContext) that GPU events used. */
+#define GPU_CONTEXT_COLUMNS(C, T)                                     \
+  C(T, id, ID, 0) C(T, context_id, I64, 0) C(T, pid, I64, N) C(T, api, STR, 0)
 
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
@@ -244,7 +260,10 @@
   T(HEAP_PROFILE_ALLOCATION, "heap_profile_allocation", HEAP_PROFILE_ALLOCATION_COLUMNS) \
   T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
   T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
-  T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS)
+  T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS) \
+  T(GPU, "__intrinsic_gpu", GPU_COLUMNS)                              \
+  T(GPU_COUNTER_GROUP, "__intrinsic_gpu_counter_group", GPU_COUNTER_GROUP_COLUMNS) \
+  T(GPU_CONTEXT, "__intrinsic_gpu_context", GPU_CONTEXT_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -305,7 +324,9 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(HEAP_PROFILE_ALLOCATION, callsite_id, STACK_PROFILE_CALLSITE)              \
   R(PERF_SAMPLE, utid, THREAD) R(PERF_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
   R(CPU_PROFILE_STACK_SAMPLE, utid, THREAD)                                    \
-  R(CPU_PROFILE_STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE)
+  R(CPU_PROFILE_STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
+  R(GPU, machine_id, MACHINE) R(GPU, arg_set_id, ARG_SET)                        \
+  R(GPU_COUNTER_GROUP, track_id, TRACK)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_ftrace_gpu.h"
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
 #include "model/kcounter.h"
@@ -13,7 +14,6 @@
 #include "model/sched.h"
 
 #define PROTO_FTRACE_MAX_CPU 1024
-#define PROTO_FTRACE_MAX_FIELDS 16
 #define PROTO_FTRACE_MAX_INTERN 65536
 /* The clock id Perfetto gives the kernel's global/local trace clock. */
 #define PROTO_FTRACE_GLOBAL_CLOCK 64
@@ -384,13 +384,6 @@ int proto_ftrace_service_event(import_file *f, proto_span event, int64_t ts,
 
 /* ---- parse ---- */
 
-/* The fields 1..PROTO_FTRACE_MAX_FIELDS-1 of an event message, last wins. */
-typedef struct proto_ftrace_fields {
-  uint64_t v[PROTO_FTRACE_MAX_FIELDS];
-  proto_span s[PROTO_FTRACE_MAX_FIELDS];
-  uint32_t has; /* bit n: field n present */
-} proto_ftrace_fields;
-
 static void proto_ftrace_fields_read(proto_span msg, proto_ftrace_fields *o) {
   memset(o, 0, sizeof *o);
   proto_reader r;
@@ -629,7 +622,7 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
       return kpower_suspend_resume(ctx, sc, p->ts, p->cpu, p->pid, STR(fs, 1), I32(fs, 2),
                                    fs->v[3] != 0);
     default:
-      return WEFT_OK;
+      return proto_ftrace_gpu(ctx, sc, p->ts, p->pid, id, fs);
   }
 }
 

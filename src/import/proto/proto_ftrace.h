@@ -22,6 +22,14 @@
 
 #include "import/proto/proto_import.h"
 
+#define PROTO_FTRACE_MAX_FIELDS 16
+
+/* The fields 1..PROTO_FTRACE_MAX_FIELDS-1 of an event message, last wins. */
+typedef struct proto_ftrace_fields {
+  uint64_t v[PROTO_FTRACE_MAX_FIELDS];
+  proto_span s[PROTO_FTRACE_MAX_FIELDS];
+  uint32_t has; /* bit n: field n present */
+} proto_ftrace_fields;
 
 typedef struct proto_ftrace_state proto_ftrace_state;
 

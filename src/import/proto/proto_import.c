@@ -32,6 +32,14 @@ string_id proto_interned(const proto_import_state *st, uint32_t seq,
   return v ? (string_id)*v : STRING_NULL;
 }
 
+int proto_interned_message(const proto_import_state *st, uint32_t seq, uint32_t generation,
+                           int kind, uint64_t iid, proto_span *msg) {
+  uint64_t *v = base_map_find(&st->interned, proto_intern_key(seq, generation, kind, iid));
+  if (!v || *v >= st->source_locations.len) return 0;
+  *msg = st->source_locations.data[*v];
+  return 1;
+}
+
 static int proto_seq_get(proto_import_state *st, uint32_t id, uint32_t *idx) {
   if (st->last_seq < st->seqs.len && st->seqs.data[st->last_seq].id == id) {
     *idx = st->last_seq; /* consecutive packets mostly share a sequence */
@@ -110,6 +118,19 @@ static int proto_profile_intern_kind(uint32_t number) {
   }
 }
 
+/* The kind of the interned messages kept whole in InternedData field
+ * `number`, or 0. */
+static int proto_intern_message_kind(uint32_t number) {
+  switch (number) {
+    case PROTO_INTERNED_DATA_SOURCE_LOCATIONS: return PROTO_INTERN_SOURCE_LOCATION;
+    case 23: return PROTO_INTERN_GRAPHICS_CONTEXT;
+    case 24: return PROTO_INTERN_GPU_SPECIFICATION;
+    case 1000: return PROTO_INTERN_COMPUTE_KERNEL;
+    case 1001: return PROTO_INTERN_COMPUTE_ARG_NAME;
+    default: return 0;
+  }
+}
+
 static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) {
   proto_import_state *st = f->state;
   proto_reader r;
@@ -128,8 +149,8 @@ static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) 
     else if (fl.number == PROTO_INTERNED_DATA_HISTOGRAM_NAMES) kind = PROTO_INTERN_HISTOGRAM_NAME;
     else if (fl.number == PROTO_INTERNED_DATA_DEBUG_ANNOTATION_VALUE_TYPE_NAMES)
       kind = PROTO_INTERN_DEBUG_TYPE_NAME;
-    else if (fl.number == PROTO_INTERNED_DATA_SOURCE_LOCATIONS) {
-      int rc = proto_intern_message(f, seq_idx, fl.span, PROTO_INTERN_SOURCE_LOCATION);
+    else if (proto_intern_message_kind(fl.number)) {
+      int rc = proto_intern_message(f, seq_idx, fl.span, proto_intern_message_kind(fl.number));
       if (rc) return rc;
       continue;
     } else if ((kind = proto_profile_intern_kind(fl.number)) != 0) {
@@ -759,6 +780,7 @@ static void proto_destroy(import_file *f) {
   proto_power_free(st->power);
   proto_heap_graph_free(st->heap_graph);
   proto_profile_free(st->profile);
+  proto_gpu_free(&st->gpu);
   base_free(st);
   f->state = NULL;
 }

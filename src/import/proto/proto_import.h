@@ -14,6 +14,7 @@
 #define WEFT_PROTO_IMPORT_H
 
 #include "import/importer.h"
+#include "import/proto/proto_gpu.h"
 #include "import/proto/proto_misc.h"
 #include "import/proto/proto_ref.h"
 #include "import/proto/proto_tracks.h"
@@ -37,6 +38,11 @@ enum proto_intern_kind {
   PROTO_INTERN_MAPPING = 13,
   PROTO_INTERN_FRAME = 14,
   PROTO_INTERN_CALLSTACK = 15,
+  /* Kept messages too (proto_interned_message): */
+  PROTO_INTERN_GRAPHICS_CONTEXT = 16, /* graphics_contexts */
+  PROTO_INTERN_GPU_SPECIFICATION = 17, /* gpu_specifications */
+  PROTO_INTERN_COMPUTE_KERNEL = 18,  /* GpuInternedData.compute_kernels */
+  PROTO_INTERN_COMPUTE_ARG_NAME = 19, /* GpuInternedData.compute_arg_names */
 };
 
 typedef struct proto_packet_info {
@@ -100,6 +106,7 @@ typedef struct proto_import_state {
   struct proto_power_state *power; /* proto_power.h; lazy */
   struct proto_heap_graph_state *heap_graph; /* proto_heap_graph.h; lazy */
   struct proto_profile_state *profile; /* proto_profile.h; lazy */
+  proto_gpu_state gpu;     /* GPU counter/memory packets (proto_gpu.h) */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
@@ -107,6 +114,10 @@ uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,
 /* Looks up an interned string; STRING_NULL if unknown. */
 string_id proto_interned(const proto_import_state *st, uint32_t seq,
                          uint32_t generation, int kind, uint64_t iid);
+/* An interned message kept whole (PROTO_INTERN_SOURCE_LOCATION and the
+ * kinds after it): 1 and *msg, or 0 if unknown. */
+int proto_interned_message(const proto_import_state *st, uint32_t seq, uint32_t generation,
+                           int kind, uint64_t iid, proto_span *msg);
 /* proto_scan.c: the scan (importer_ops.scan) collects the embedded
  * machine ids of the top-level packets, which tokenize declares to the
  * loader (import_declare_machines; ids that appear only inside

@@ -864,7 +864,11 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
         rc = proto_profile_parse(f, info, p.ts, &fl);
         break;
-      default: rc = proto_misc_parse(f, p.machine, p.ts, &fl); break;
+      default:
+        rc = proto_gpu_wants_field(fl.number)
+                 ? proto_gpu_parse(f, &((proto_import_state *)f->state)->gpu, info, p.ts, &fl)
+                 : proto_misc_parse(f, p.machine, p.ts, &fl);
+        break;
     }
     if (rc) return base_error_set(err, rc, "proto: failed to apply packet");
   }

@@ -7,6 +7,7 @@
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_generic_kernel.h"
 #include "import/proto/proto_heap_graph.h"
+#include "import/proto/proto_gpu.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
@@ -536,7 +537,7 @@ int proto_misc_wants_field(uint32_t number) {
       return 1;
     default:
       return proto_generic_kernel_wants_field(number) || proto_power_wants_field(number) ||
-             proto_heap_graph_wants_field(number);
+             proto_heap_graph_wants_field(number) || proto_gpu_wants_field(number);
   }
 }
 
