@@ -17,6 +17,7 @@
 #include "merge.h"
 #include "progress.h"
 #include "subcommands.h"
+#include "view.h"
 
 typedef struct cli_args {
   const char *query_file;
@@ -224,6 +225,10 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
   }
   cli_mode_finish(&a->mode, a->traces, &a->trace_count, &a->query_string,
                   &a->query_file);
+  if (a->mode.command == CLI_COMMAND_VIEW && a->trace_count == 0) {
+    fprintf(stderr, "weft view: needs at least one trace\n");
+    return -1;
+  }
   if (a->is_merge && (!a->merge_output || a->trace_count == 0)) {
     fprintf(stderr, "weft merge: needs -o OUT and at least one input\n");
     return -1;
@@ -390,7 +395,10 @@ int main(int argc, char **argv) {
   int interactive = !a.query_file && !a.query_string;
   if (status == 0 && (a.stats_on_load || (interactive && !a.quiet)))
     cli_print_error_stats(w);
-  if (status == 0 && a.mode.httpd) {
+  if (status == 0 && a.mode.command == CLI_COMMAND_VIEW) {
+    status = cli_view_serve(&a.mode, w, &a.options, &a.merge, a.traces, a.trace_count);
+    w = NULL; /* the server closed it */
+  } else if (status == 0 && a.mode.httpd) {
     status = cli_mode_serve(&a.mode, w, &a.options, a.traces[0], a.quiet);
     w = NULL; /* the server closed it */
   } else if (status == 0) {

@@ -438,6 +438,17 @@ static char *merge_read_manifest(const char *path) {
   return t.failed ? NULL : t.data ? t.data : calloc(1, 1);
 }
 
+char *cli_merge_manifest(const cli_merge *m, const char *const *inputs, int count) {
+  if (m->manifest_path) return merge_read_manifest(m->manifest_path);
+  char **names = merge_member_names(inputs, count);
+  int ok = names != NULL;
+  for (int i = 0; ok && i < count; i++) ok = names[i] != NULL;
+  char *json = ok ? merge_generate(m, (const char *const *)names, inputs, count) : NULL;
+  for (int i = 0; names && i < count; i++) free(names[i]);
+  free(names);
+  return json;
+}
+
 int cli_merge_write(const cli_merge *m, const char *const *inputs, int count,
                     const char *out_path) {
   if (m->manifest_path && m->flag_count > 0) {

@@ -40,6 +40,10 @@ int cli_merge_load(weft *w, const cli_merge *m, const char *const *inputs,
  * perfetto_manifest.json and the inputs. Returns 0 or -1 (message printed). */
 int cli_merge_write(const cli_merge *m, const char *const *inputs, int count,
                     const char *out_path);
+/* The perfetto_manifest.json that `weft merge` would write for these
+ * inputs (files named by their member names, the inputs' base names), to
+ * free(); NULL on failure (message printed). */
+char *cli_merge_manifest(const cli_merge *m, const char *const *inputs, int count);
 void cli_merge_free(cli_merge *m);
 
 #endif
