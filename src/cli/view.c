@@ -30,9 +30,16 @@ static const char *cli_view_sync(const cli_view *v, int file) {
   return NULL;
 }
 
+/* The reference of a file: its --sync, else the first other input not
+ * itself placed against this file (which would make a cycle). */
 static const char *cli_view_ref(const cli_view *v, int file) {
   const char *sync = cli_view_sync(v, file);
-  return sync ? sync : v->inputs[file == 0 ? 1 : 0];
+  if (sync) return sync;
+  for (int j = 0; j < v->count; j++) {
+    const char *other = cli_view_sync(v, j);
+    if (j != file && !(other && !strcmp(other, v->inputs[file]))) return v->inputs[j];
+  }
+  return v->inputs[file == 0 ? 1 : 0];
 }
 
 /* The command line's flags plus the page's offsets (their --offset
