@@ -572,9 +572,10 @@ async function loadFiles() {
     const box = $('inputs');
     box.replaceChildren();
     if (!d.can_remerge || d.inputs.length < 2) return;
-    const rows = d.inputs.map((i) => [i.index, i.path, i.ref, '']);
+    const rows = d.inputs.map((i) => [i.index, i.path, i.ref === null ? '(the reference)' : i.ref, '']);
     const t = table(['input', 'path', 'placed against', 'offset (ns): file reads T when ref reads T+offset'], rows);
     d.inputs.forEach((inp, k) => {
+      if (inp.ref === null) return;
       const cell = t.rows[k + 1].cells[3];
       const field = document.createElement('input');
       field.className = 'offset';
@@ -633,3 +634,7 @@ $('reset').addEventListener('click', () => {
 window.addEventListener('resize', resize);
 resize();
 loadTrace(true).catch((e) => setStatus('cannot load: ' + e.message));
+
+// For the browser tests (tests/browser/): the page's state and its mapping
+// of time to canvas x.
+window.weftView = { state, timeToX, summaryX, LABEL_W, LANE_H };

@@ -21,25 +21,33 @@ typedef struct cli_view {
 
 /* The input a file is placed against: its --sync reference when given,
  * else the first other input. */
+/* Whether a merge flag's FILE names `input`: the input as given or its
+ * base name, as the merge flags resolve them. */
+static int cli_view_names(const char *file, const char *input) {
+  const char *slash = strrchr(input, '/');
+  return !strcmp(file, input) || (slash && !strcmp(file, slash + 1));
+}
+
 static const char *cli_view_sync(const cli_view *v, int file) {
   for (int k = 0; k < v->merge->flag_count; k++) {
     const cli_merge_flag *f = &v->merge->flags[k];
-    if (!strcmp(f->flag, "--sync") && f->file && !strcmp(f->file, v->inputs[file]))
+    if (!strcmp(f->flag, "--sync") && f->file && cli_view_names(f->file, v->inputs[file]))
       return f->value;
   }
   return NULL;
 }
 
 /* The reference of a file: its --sync, else the first other input not
- * itself placed against this file (which would make a cycle). */
+ * itself placed against this file (which would make a cycle); NULL when
+ * every other input is (the file is the merge's reference). */
 static const char *cli_view_ref(const cli_view *v, int file) {
   const char *sync = cli_view_sync(v, file);
   if (sync) return sync;
   for (int j = 0; j < v->count; j++) {
     const char *other = cli_view_sync(v, j);
-    if (j != file && !(other && !strcmp(other, v->inputs[file]))) return v->inputs[j];
+    if (j != file && !(other && cli_view_names(other, v->inputs[file]))) return v->inputs[j];
   }
-  return v->inputs[file == 0 ? 1 : 0];
+  return NULL;
 }
 
 /* The command line's flags plus the page's offsets (their --offset
@@ -54,16 +62,17 @@ static int cli_view_flags(cli_view *v, cli_merge *out) {
     int replaced = 0;
     for (int i = 0; i < v->count; i++)
       if (v->has_offset[i] && f->file && !strcmp(f->flag, "--offset") &&
-          !strcmp(f->file, v->inputs[i]))
+          cli_view_names(f->file, v->inputs[i]))
         replaced = 1;
     if (!replaced) out->flags[out->flag_count++] = *f;
   }
   for (int i = 0; i < v->count; i++) {
-    if (!v->has_offset[i]) continue;
+    const char *ref = cli_view_ref(v, i);
+    if (!v->has_offset[i] || !ref) continue;
     snprintf(v->values[i][0], sizeof v->values[i][0], "%lld", (long long)v->offsets[i]);
     if (!cli_view_sync(v, i))
       out->flags[out->flag_count++] =
-          (cli_merge_flag){"--sync", v->inputs[i], cli_view_ref(v, i)};
+          (cli_merge_flag){"--sync", v->inputs[i], ref};
     out->flags[out->flag_count++] =
         (cli_merge_flag){"--offset", v->inputs[i], v->values[i][0]};
   }
@@ -100,8 +109,8 @@ static int cli_view_remerge(void *user, int file, int64_t offset_ns, weft **out,
                            "instead");
     return -1;
   }
-  if (file < 0 || file >= v->count || v->count < 2) {
-    snprintf(err, err_cap, "bad 'file': no input %d to place against another", file);
+  if (file < 0 || file >= v->count || !cli_view_ref(v, file)) {
+    snprintf(err, err_cap, "bad 'file': %d is not an input placed against another", file);
     return -1;
   }
   int64_t old = v->offsets[file];
@@ -147,7 +156,8 @@ static char *cli_view_inputs(void *user) {
     if (v->has_offset[i]) fprintf(f, ",\"offset_ns\":%lld", (long long)v->offsets[i]);
     else fprintf(f, ",\"offset_ns\":null");
     fprintf(f, ",\"ref\":");
-    if (v->count > 1) cli_view_string(f, cli_view_ref(v, i));
+    const char *ref = cli_view_ref(v, i);
+    if (ref) cli_view_string(f, ref);
     else fprintf(f, "null");
     fputc('}', f);
   }
@@ -163,6 +173,18 @@ static void cli_view_on_ready(void *user, const char *ip, unsigned port) {
   fflush(stdout);
 }
 
+/* The command line's --offset of each input, as the page's starting values. */
+static void cli_view_take_offsets(cli_view *v) {
+  for (int k = 0; k < v->merge->flag_count; k++) {
+    const cli_merge_flag *f = &v->merge->flags[k];
+    if (strcmp(f->flag, "--offset") || !f->file) continue;
+    for (int i = 0; i < v->count; i++)
+      if (cli_view_names(f->file, v->inputs[i]) &&
+          cli_merge_parse_duration(f->value, &v->offsets[i]) == 0)
+        v->has_offset[i] = 1;
+  }
+}
+
 int cli_view_serve(const cli_mode *mode, weft *w, const weft_options *options,
                    const cli_merge *merge, const char *const *inputs, int count) {
   cli_view v = {merge, inputs, count, *options, NULL, NULL, NULL};
@@ -172,6 +194,7 @@ int cli_view_serve(const cli_mode *mode, weft *w, const weft_options *options,
   v.values = calloc((size_t)n, sizeof *v.values);
   int status = 1;
   if (v.offsets && v.has_offset && v.values) {
+    cli_view_take_offsets(&v);
     view_host host = {cli_view_remerge, cli_view_manifest, cli_view_inputs, &v};
     server_http_options http;
     cli_mode_http_options(mode, &http);

@@ -46,6 +46,7 @@ enum httpd_endpoint {
 typedef struct httpd_server {
   rpc_session session;
   view_state *view;
+  char bind_host[64]; /* the address listened on, as a Host names it */
   const char *extra_origins;
   volatile uint64_t last_activity_ms;
   volatile uint32_t in_flight; /* requests begun and not completed */
@@ -106,6 +107,24 @@ static int httpd_origin_allowed(const httpd_server *srv, const char *origin) {
   for (size_t i = 0; i < sizeof httpd_default_origins / sizeof *httpd_default_origins; i++)
     if (strcmp(origin, httpd_default_origins[i]) == 0) return 1;
   return httpd_in_list(srv->extra_origins, origin);
+}
+
+/* The hostname of a Host header value ("127.0.0.1:9001", "[::1]:80"). */
+static int httpd_host_is(const char *host, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(host, name, n) == 0 && (host[n] == ':' || host[n] == '\0');
+}
+
+/* The page's own requests (the web view's POSTs carry an Origin): the
+ * origin is http:// plus the Host asked for, and that host is this
+ * server's address or a loopback name (not a name an attacker's DNS
+ * points here). */
+static int httpd_same_origin(const httpd_server *srv, struct MHD_Connection *c,
+                             const char *origin) {
+  const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+  if (!host || strncmp(origin, "http://", 7) != 0 || strcmp(origin + 7, host) != 0) return 0;
+  return httpd_host_is(host, "127.0.0.1") || httpd_host_is(host, "localhost") ||
+         httpd_host_is(host, "[::1]") || httpd_host_is(host, srv->bind_host);
 }
 
 static void httpd_add_cors(struct MHD_Response *resp, const httpd_request *req) {
@@ -292,6 +311,7 @@ static enum MHD_Result httpd_begin(httpd_server *srv, struct MHD_Connection *c,
   int allowed = origin && strlen(origin) < HTTPD_MAX_ORIGIN &&
                 httpd_origin_allowed(srv, origin);
   if (allowed) snprintf(req->origin, sizeof req->origin, "%s", origin);
+  if (origin && !allowed) allowed = httpd_same_origin(srv, c, origin);
   if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) return httpd_preflight(c, req);
   if (origin && !allowed)
     return httpd_reply_text(c, MHD_HTTP_FORBIDDEN, "Origin not allowed");
@@ -413,6 +433,7 @@ int server_http_run(const server_http_options *http, const weft_options *options
     return -1;
   }
   srv->extra_origins = http->extra_cors_origins;
+  snprintf(srv->bind_host, sizeof srv->bind_host, ipv6 ? "[%s]" : "%s", ip);
   httpd_touch(srv);
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
                    (ipv6 ? MHD_USE_IPv6 : 0);

@@ -205,6 +205,14 @@ class ViewTest(unittest.TestCase):
         self.assertEqual(d['totals']['rows'], [[2, 10_000 + 5_000_000]])
         self.assertEqual([r[3] for r in d['slices']['rows']], ['short', 'long'])
 
+    def test_files(self):
+        f = self.view.get('/view/files')
+        self.assertEqual([i['ref'] for i in f['inputs']], [None, 'phone.pftrace'])
+        self.assertEqual([i['offset_ns'] for i in f['inputs']], [None, LAPTOP_OFFSET])
+        cols = f['table']['columns']
+        self.assertEqual(sorted(r[cols.index('trace_type')] for r in f['table']['rows']),
+                         ['json', 'proto'])
+
     def test_query(self):
         self.assertEqual(self.view.query('select 1 as a, \'x\' as b; select 2 as c'), [[2]])
         code, _, body = self.view.request('POST', '/view/query', b'select * from no_such')
@@ -226,7 +234,8 @@ class ViewTest(unittest.TestCase):
                '/view/summary?start=0&end=9&px=10&tracks=-1',
                '/view/slice?id=', '/view/slice?id=1x', '/view/flows?start=5&end=1',
                '/view/select?start=0&end=10&tracks=1,,2', '/view/remerge?file=0',
-               '/view/remerge?file=9&offset_ns=1', '/view/remerge?file=-1&offset_ns=1']
+               '/view/remerge?file=9&offset_ns=1', '/view/remerge?file=-1&offset_ns=1',
+               '/view/remerge?file=0&offset_ns=5']  # the phone is the reference
         for path in bad:
             code, headers, body = self.view.request('GET', path)
             self.assertEqual(code, 400, path)
