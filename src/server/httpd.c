@@ -433,6 +433,7 @@ int server_http_run(const server_http_options *http, const weft_options *options
     return -1;
   }
   srv->extra_origins = http->extra_cors_origins;
+  if (http->view) view_prepare(srv->view, &srv->session);
   snprintf(srv->bind_host, sizeof srv->bind_host, ipv6 ? "[%s]" : "%s", ip);
   httpd_touch(srv);
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |

@@ -115,6 +115,14 @@ static int view_ready(view_state *v, rpc_session *s, view_reply *r) {
   return 0;
 }
 
+void view_prepare(view_state *v, rpc_session *s) {
+  view_reply r;
+  memset(&r, 0, sizeof r);
+  r.body.cap = VIEW_MAX_REPLY;
+  (void)view_ready(v, s, &r); /* a failure is answered on the first request */
+  rpc_buf_free(&r.body);
+}
+
 static void view_labels_json(rpc_buf *b, const char *key, const view_index *ix,
                              const view_label *l, size_t n) {
   view_json_add(b, ",\"%s\":[", key);

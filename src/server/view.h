@@ -55,6 +55,10 @@ typedef struct view_reply {
 
 view_state *view_create(const view_host *host);
 void view_free(view_state *v);
+/* Copies the session's trace into the view's index now rather than on
+ * the first request (`weft view` does so before it listens, so that the
+ * page's first paint does not wait for it). */
+void view_prepare(view_state *v, rpc_session *s);
 /* Answers one /view/ request on the session's trace (a re-merge replaces
  * it). reply->body is to be freed with rpc_buf_free. */
 void view_handle(view_state *v, rpc_session *s, const view_request *req,

@@ -54,10 +54,32 @@ static uint32_t view_reply_name(view_pass *p, uint32_t name) {
   return p->used_count++;
 }
 
+/* Writes v in decimal at *at, moving *at past it. */
+static void view_put_u32(char **at, uint32_t v) {
+  char digits[10];
+  int n = 0;
+  do {
+    digits[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n) *(*at)++ = digits[--n];
+}
+
+/* A run as [p0,p1,depth,id,name,key]; printf would cost most of a
+ * summary's time. */
 static void view_emit_run(view_pass *p, const view_lane *l) {
   const view_slice *s = l->s;
-  view_json_add(p->out, "%s[%d,%d,%u,%u,%u,%u]", p->runs++ ? "," : "", l->p0, l->p1,
-                s->depth, s->id, view_reply_name(p, s->name), s->key);
+  uint32_t fields[6] = {(uint32_t)l->p0, (uint32_t)l->p1, s->depth, s->id,
+                        view_reply_name(p, s->name), s->key};
+  char text[6 * 11 + 3], *at = text;
+  if (p->runs++) *at++ = ',';
+  *at++ = '[';
+  for (int i = 0; i < 6; i++) {
+    if (i) *at++ = ',';
+    view_put_u32(&at, fields[i]);
+  }
+  *at++ = ']';
+  rpc_buf_append(p->out, text, (size_t)(at - text));
 }
 
 /* A slice covering pixels [p0, p1] joins its lane. */
@@ -100,7 +122,8 @@ static void view_slice_track(view_pass *p, const view_track *t, view_lane *lanes
   int64_t from = p->start - t->max_dur;
   if (from > p->start) from = INT64_MIN; /* overflow */
   size_t i = view_lower_bound(s, t->count, from);
-  memset(lanes, 0, VIEW_MAX_LANES * sizeof *lanes);
+  uint32_t lane_count = t->max_depth < VIEW_MAX_LANES ? t->max_depth + 1 : VIEW_MAX_LANES;
+  memset(lanes, 0, lane_count * sizeof *lanes);
   for (; i < t->count && s[i].ts < p->end; i++) {
     int64_t stop = s[i].ts + s[i].dur;
     if (stop <= p->start && !(s[i].dur == 0 && s[i].ts >= p->start)) continue;
@@ -109,7 +132,7 @@ static void view_slice_track(view_pass *p, const view_track *t, view_lane *lanes
     uint32_t lane = s[i].depth < VIEW_MAX_LANES ? s[i].depth : VIEW_MAX_LANES - 1;
     view_lane_add(p, &lanes[lane], p0, p1, &s[i]);
   }
-  for (uint32_t d = 0; d < VIEW_MAX_LANES; d++)
+  for (uint32_t d = 0; d < lane_count; d++)
     if (lanes[d].s && lanes[d].p1 >= lanes[d].p0) view_emit_run(p, &lanes[d]);
 }
 
@@ -151,8 +174,16 @@ static void view_counter_track(view_pass *p, const view_track *t) {
 
 static void view_track_json(view_pass *p, size_t vid, view_lane *lanes, int first) {
   const view_track *t = &p->ix->tracks[vid];
-  view_json_add(p->out, "%s{\"vid\":%zu,\"%s\":[", first ? "" : ",", vid,
-                t->kind == VIEW_TRACK_COUNTER ? "buckets" : "runs");
+  char head[40], *at = head;
+  if (!first) *at++ = ',';
+  memcpy(at, "{\"vid\":", 7);
+  at += 7;
+  view_put_u32(&at, (uint32_t)vid);
+  const char *kind = t->kind == VIEW_TRACK_COUNTER ? ",\"buckets\":[" : ",\"runs\":[";
+  size_t kind_len = strlen(kind);
+  memcpy(at, kind, kind_len);
+  at += kind_len;
+  rpc_buf_append(p->out, head, (size_t)(at - head));
   p->runs = 0;
   if (t->kind == VIEW_TRACK_COUNTER) view_counter_track(p, t);
   else view_slice_track(p, t, lanes);
