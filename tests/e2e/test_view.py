@@ -52,10 +52,10 @@ class View:
         self.host, port = host_port.rsplit(':', 1)
         self.port = int(port)
 
-    def request(self, method, path, body=None):
+    def request(self, method, path, body=None, headers=None):
         conn = http.client.HTTPConnection(self.host, self.port, timeout=60)
         try:
-            conn.request(method, path, body=body)
+            conn.request(method, path, body=body, headers=headers or {})
             resp = conn.getresponse()
             return resp.status, dict(resp.getheaders()), resp.read()
         finally:
@@ -113,6 +113,20 @@ class ViewTest(unittest.TestCase):
 
     def test_url_is_loopback(self):
         self.assertTrue(self.view.url.startswith('http://127.0.0.1:'))
+
+    def test_the_page_origin_only(self):
+        def post(origin, host=None):
+            headers = {'Origin': origin}
+            if host:
+                headers['Host'] = host
+            return self.view.request('POST', '/view/query', b'select 1', headers)[0]
+        port = self.view.port
+        self.assertEqual(post('http://127.0.0.1:%d' % port), 200)  # the page's own
+        self.assertEqual(post('http://localhost:%d' % port, 'localhost:%d' % port), 200)
+        self.assertEqual(post('https://evil.example'), 403)
+        self.assertEqual(post('http://127.0.0.1:%d' % (port + 1)), 403)
+        # A name an attacker's DNS points at 127.0.0.1 is not the page's.
+        self.assertEqual(post('http://evil.example:%d' % port, 'evil.example:%d' % port), 403)
 
     def test_page_and_assets(self):
         for path, kind in (('/', 'text/html'), ('/app.js', 'text/javascript'),
