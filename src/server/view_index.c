@@ -202,7 +202,8 @@ static int view_on_slice(view_build *b, const weft_cell *c) {
   if (vid < 0) return 0;
   view_slice s = {view_int(&c[1], 0), view_int(&c[2], 0), (uint32_t)view_int(&c[3], 0),
                   view_text(b, &c[5]), 0, (uint32_t)view_int(&c[4], 0)};
-  if (s.dur < 0) s.dur = b->ix->end > s.ts ? b->ix->end - s.ts : 0;
+  if (s.dur < 0 && (b->ix->end <= s.ts || __builtin_sub_overflow(b->ix->end, s.ts, &s.dur)))
+    s.dur = 0; /* unfinished: to the end of the trace */
   return view_push_slice(b, vid, &s) || b->failed;
 }
 

@@ -101,7 +101,7 @@ static void view_lane_add(view_pass *p, view_lane *l, int32_t p0, int32_t p1,
 }
 
 static int32_t view_px(const view_pass *p, int64_t ts) {
-  double x = floor((double)(ts - p->start) * p->scale);
+  double x = floor(((double)ts - (double)p->start) * p->scale);
   if (x < 0) return 0;
   return x >= p->px ? (int32_t)p->px - 1 : (int32_t)x;
 }
@@ -119,13 +119,14 @@ static size_t view_lower_bound(const view_slice *s, size_t n, int64_t t) {
 
 static void view_slice_track(view_pass *p, const view_track *t, view_lane *lanes) {
   const view_slice *s = p->ix->slices + t->first;
-  int64_t from = p->start - t->max_dur;
-  if (from > p->start) from = INT64_MIN; /* overflow */
+  int64_t from;
+  if (__builtin_sub_overflow(p->start, t->max_dur, &from)) from = INT64_MIN;
   size_t i = view_lower_bound(s, t->count, from);
   uint32_t lane_count = t->max_depth < VIEW_MAX_LANES ? t->max_depth + 1 : VIEW_MAX_LANES;
   memset(lanes, 0, lane_count * sizeof *lanes);
   for (; i < t->count && s[i].ts < p->end; i++) {
-    int64_t stop = s[i].ts + s[i].dur;
+    int64_t stop;
+    if (__builtin_add_overflow(s[i].ts, s[i].dur, &stop)) stop = INT64_MAX;
     if (stop <= p->start && !(s[i].dur == 0 && s[i].ts >= p->start)) continue;
     int32_t p0 = view_px(p, s[i].ts);
     int32_t p1 = s[i].dur ? view_px(p, stop - 1) : p0;
@@ -203,7 +204,7 @@ int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
                       const uint32_t *vids, size_t vid_count, rpc_buf *out) {
   view_lane *lanes = malloc(VIEW_MAX_LANES * sizeof *lanes);
   if (!lanes) return -1;
-  view_pass p = {ix, out, start, end, (double)px / (double)(end - start), px,
+  view_pass p = {ix, out, start, end, (double)px / ((double)end - (double)start), px,
                  NULL, 0, 0, 0, 0};
   if (++ix->stamp == 0) { /* wrapped: forget every stamp */
     memset(ix->reply_stamp, 0, ix->names.count * sizeof *ix->reply_stamp);
