@@ -262,6 +262,48 @@ class ViewTest(unittest.TestCase):
         self.assertEqual(self.view.query('select 1'), [[1]])  # still serving
 
 
+class RpcServerViewTest(e.TempDirTest):
+    """`weft server http` serves the view too, on the trace it holds."""
+
+    def test_view_follows_the_rpc_trace(self):
+        import socket
+        with socket.socket() as sock:
+            sock.bind(('127.0.0.1', 0))
+            port = sock.getsockname()[1]
+        laptop = e.write_temp(self.dir, 'laptop.json', laptop_trace())
+        proc = subprocess.Popen([e.WEFT, 'server', 'http', '--port', str(port),
+                                 '--idle-timeout', '60', '--quiet', laptop],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        view = View.__new__(View)
+        view.host, view.port, view.proc = '127.0.0.1', port, None
+        try:
+            deadline = time.time() + 20
+            while True:
+                try:
+                    tracks = view.get('/view/tracks')
+                    break
+                except OSError:
+                    self.assertLess(time.time(), deadline)
+                    time.sleep(0.05)
+            self.assertIn('main 8', [t['name'] for t in tracks['threads']])
+            code, _, body = view.request('POST', '/view/remerge?file=0&offset_ns=1')
+            self.assertEqual(code, 400)
+            self.assertIn('weft view', json.loads(body)['error'])
+            self.assertEqual(view.request('GET', '/view/manifest')[0], 400)
+            other = json.dumps({'traceEvents': [
+                {'ph': 'X', 'pid': 3, 'tid': 4, 'ts': 5, 'dur': 6, 'name': 'fresh'},
+                {'ph': 'M', 'name': 'thread_name', 'pid': 3, 'tid': 4,
+                 'args': {'name': 'newthread'}}]}).encode()
+            self.assertEqual(view.request('POST', '/parse', other)[0], 200)
+            self.assertEqual(view.request('GET', '/notify_eof')[0], 200)
+            names = [t['name'] for t in view.get('/view/tracks')['threads']]
+            self.assertIn('newthread 4', names)
+            self.assertNotIn('main 8', names)
+        finally:
+            proc.kill()
+            proc.wait()
+
+
 class RemergeTest(e.TempDirTest):
     def test_offset_moves_the_file_and_the_manifest_reproduces_it(self):
         phone = e.write_temp(self.dir, 'phone.pftrace', gen_traces.proto_trace(60_000)[0])
