@@ -10,7 +10,9 @@ Starts `weft view --port 0` on the trace and prints: the load, the first
 /view/tracks (which copies the trace into the view's index), and the median
 of --runs full-width summaries (every track, --px pixels) at the widest zoom
 and at a 1 ms window in the middle of the trace, as round trips over HTTP
-to the reply's last byte (the JSON's decoding by the client not counted):
+to the reply's first byte (the server makes the whole reply before sending
+it: its time to compute) and to its last (with the transfer; the JSON's
+decoding by the client not counted):
 once for every track, and once for the first --view tracks (what a page of
 that many rows asks for)."""
 import argparse
@@ -44,25 +46,27 @@ def get(port, path):
         start = time.perf_counter()
         conn.request('GET', path)
         resp = conn.getresponse()
+        first = time.perf_counter() - start  # the reply is made before it is sent
         body = resp.read()
         took = time.perf_counter() - start  # to the last byte, before decoding
         doc = json.loads(body)
         if resp.status != 200:
             raise SystemExit('%s: %d %s' % (path, resp.status, doc.get('error')))
-        return doc, took, len(body)
+        return doc, (first, took), len(body)
     finally:
         conn.close()
 
 
 def timed_summary(port, start, end, px, runs, tracks):
-    times, size, doc = [], 0, None
+    firsts, times, size, doc = [], [], 0, None
     which = '&tracks=' + ','.join(map(str, tracks)) if tracks is not None else ''
     for _ in range(runs):
-        doc, took, size = get(port, '/view/summary?start=%d&end=%d&px=%d%s'
-                              % (start, end, px, which))
+        doc, (first, took), size = get(port, '/view/summary?start=%d&end=%d&px=%d%s'
+                                       % (start, end, px, which))
+        firsts.append(first)
         times.append(took)
     buckets = sum(len(t.get('runs', t.get('buckets', []))) for t in doc['tracks'])
-    return statistics.median(times), size, buckets
+    return statistics.median(firsts), statistics.median(times), size, buckets
 
 
 def main():
@@ -83,7 +87,7 @@ def main():
         line = proc.stdout.readline().decode()
         load = time.perf_counter() - began
         port = int(line.strip().rstrip('/').rsplit(':', 1)[1])
-        tracks, first, _ = get(port, '/view/tracks')
+        tracks, (_, first), _ = get(port, '/view/tracks')
         total = sum(t['count'] for t in tracks['tracks'])
         print('trace: %s (%.1f MiB)' % (trace, os.path.getsize(trace) / 2**20))
         print('load: %.2f s; first /view/tracks (index of %d rows on %d tracks): %.3f s'
@@ -93,10 +97,11 @@ def main():
         screen = [t['vid'] for t in tracks['tracks'] if t['count']][:a.view]
         for label, lo, hi in (('widest', s, e), ('1 ms', mid, mid + 1_000_000)):
             for which, vids in (('all tracks', None), ('%d tracks' % len(screen), screen)):
-                took, size, buckets = timed_summary(port, lo, hi, a.px, a.runs, vids)
-                print('summary %-6s %d px, %-10s: %7.1f ms (median of %d), %d runs/buckets, '
-                      '%.1f KiB' % (label, a.px, which, took * 1000, a.runs, buckets,
-                                    size / 1024))
+                first, took, size, buckets = timed_summary(port, lo, hi, a.px, a.runs, vids)
+                print('summary %-6s %d px, %-10s: first byte %7.1f ms, last %7.1f ms '
+                      '(medians of %d), %d runs/buckets, %.1f KiB'
+                      % (label, a.px, which, first * 1000, took * 1000, a.runs, buckets,
+                         size / 1024))
     finally:
         proc.terminate()
         proc.wait()
