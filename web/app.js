@@ -572,18 +572,39 @@ async function loadFiles() {
     const box = $('inputs');
     box.replaceChildren();
     if (!d.can_remerge || d.inputs.length < 2) return;
-    const rows = d.inputs.map((i) => [i.index, i.path, i.ref === null ? '(the reference)' : i.ref, '']);
-    const t = table(['input', 'path', 'placed against', 'offset (ns): file reads T when ref reads T+offset'], rows);
+    const rows = d.inputs.map((i) => [i.index, i.path, '', '', '']);
+    const t = table(['input', 'path', 'machine', 'placed against',
+      'offset (ns): the file reads T when its reference reads T+offset'], rows);
     d.inputs.forEach((inp, k) => {
+      const cells = t.rows[k + 1].cells;
+      const machine = document.createElement('input');
+      machine.className = 'machine';
+      machine.dataset.file = inp.index;
+      machine.value = inp.machine || '';
+      machine.placeholder = 'as loaded';
+      machine.addEventListener('change', () => remerge(inp.index, 'machine', machine.value));
+      cells[2].replaceChildren(machine);
+      const ref = document.createElement('select');
+      ref.className = 'ref';
+      ref.dataset.file = inp.index;
+      const none = new Option(inp.ref === null ? '(the reference)' : '(choose)', '');
+      ref.add(none);
+      for (const other of d.inputs) {
+        if (other.index === inp.index) continue;
+        const o = new Option(other.path, String(other.index));
+        o.selected = inp.ref !== null && (inp.ref === other.path || other.path.endsWith('/' + inp.ref));
+        ref.add(o);
+      }
+      ref.addEventListener('change', () => { if (ref.value !== '') remerge(inp.index, 'ref', ref.value); });
+      cells[3].replaceChildren(ref);
       if (inp.ref === null) return;
-      const cell = t.rows[k + 1].cells[3];
       const field = document.createElement('input');
       field.className = 'offset';
       field.dataset.file = inp.index;
       field.value = inp.offset_ns === null ? '' : String(inp.offset_ns);
       field.placeholder = 'as placed';
-      field.addEventListener('change', () => remerge(inp.index, field.value));
-      cell.replaceChildren(field);
+      field.addEventListener('change', () => remerge(inp.index, 'offset_ns', field.value));
+      cells[4].replaceChildren(field);
     });
     box.append(t);
   } catch (e) {
@@ -591,11 +612,15 @@ async function loadFiles() {
   }
 }
 
-async function remerge(file, value) {
-  if (!/^-?\d+$/.test(value.trim())) { setStatus('offset: an integer number of ns'); return; }
+// Re-merges with one input's offset_ns, ref (an input index) or machine
+// changed.
+async function remerge(file, key, value) {
+  value = value.trim();
+  if (key === 'offset_ns' && !/^-?\d+$/.test(value)) { setStatus('offset: an integer number of ns'); return; }
+  if (key === 'machine' && !value) { setStatus('machine: a name'); return; }
   setStatus('re-merging…');
   try {
-    await getJson(`/view/remerge?file=${file}&offset_ns=${value.trim()}`, { method: 'POST' });
+    await getJson(`/view/remerge?file=${file}&${key}=${encodeURIComponent(value)}`, { method: 'POST' });
     await loadTrace(false);
     setStatus('re-merged');
     document.body.dataset.remerged = String((+document.body.dataset.remerged || 0) + 1);

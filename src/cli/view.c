@@ -1,6 +1,7 @@
 /* `weft view`: serves the web timeline of the loaded merge (src/server/
- * view.h) and re-merges it when the page changes a file's offset, as
- * --sync FILE=REF --offset FILE=DUR would. */
+ * view.h) and re-merges it when the page changes a file's offset,
+ * reference or machine, as --offset FILE=DUR, --sync FILE=REF and
+ * --machine FILE=NAME would. */
 #include "view.h"
 
 #include <stdio.h>
@@ -9,18 +10,23 @@
 
 #include "merge.h"
 
+/* What the page changed of one input's placement. */
+typedef struct cli_view_input {
+  int has_offset;
+  int64_t offset;     /* ns */
+  int ref;            /* the input it is placed against, or -1: as the flags say */
+  char machine[129];  /* "": as the flags say */
+  char offset_text[24];
+} cli_view_input;
+
 typedef struct cli_view {
   const cli_merge *merge; /* the command line's */
   const char *const *inputs;
   int count;
   weft_options options;
-  int64_t *offsets;  /* per input, set by the page */
-  int *has_offset;
-  char (*values)[1][48]; /* per input: the --offset value made */
+  cli_view_input *in;     /* per input */
 } cli_view;
 
-/* The input a file is placed against: its --sync reference when given,
- * else the first other input. */
 /* Whether a merge flag's FILE names `input`: the input as given or its
  * base name, as the merge flags resolve them. */
 static int cli_view_names(const char *file, const char *input) {
@@ -28,13 +34,24 @@ static int cli_view_names(const char *file, const char *input) {
   return !strcmp(file, input) || (slash && !strcmp(file, slash + 1));
 }
 
-static const char *cli_view_sync(const cli_view *v, int file) {
+/* The value of the command line's `flag` for input `file`, or NULL. */
+static const char *cli_view_flag(const cli_view *v, const char *flag, int file) {
   for (int k = 0; k < v->merge->flag_count; k++) {
     const cli_merge_flag *f = &v->merge->flags[k];
-    if (!strcmp(f->flag, "--sync") && f->file && cli_view_names(f->file, v->inputs[file]))
+    if (!strcmp(f->flag, flag) && f->file && cli_view_names(f->file, v->inputs[file]))
       return f->value;
   }
   return NULL;
+}
+
+static const char *cli_view_sync(const cli_view *v, int file) {
+  if (v->in[file].ref >= 0) return v->inputs[v->in[file].ref];
+  return cli_view_flag(v, "--sync", file);
+}
+
+static const char *cli_view_machine(const cli_view *v, int file) {
+  if (v->in[file].machine[0]) return v->in[file].machine;
+  return cli_view_flag(v, "--machine", file);
 }
 
 /* The reference of a file: its --sync, else the first other input not
@@ -50,32 +67,44 @@ static const char *cli_view_ref(const cli_view *v, int file) {
   return NULL;
 }
 
-/* The command line's flags plus the page's offsets (their --offset
- * replacing the command line's for that file). */
+/* Whether the page replaces the command line's flag f. */
+static int cli_view_replaced(const cli_view *v, const cli_merge_flag *f) {
+  for (int i = 0; f->file && i < v->count; i++) {
+    if (!cli_view_names(f->file, v->inputs[i])) continue;
+    const cli_view_input *in = &v->in[i];
+    if ((!strcmp(f->flag, "--offset") && in->has_offset) ||
+        (!strcmp(f->flag, "--sync") && in->ref >= 0) ||
+        (!strcmp(f->flag, "--machine") && in->machine[0]))
+      return 1;
+  }
+  return 0;
+}
+
+/* The page's flags for input i (room for three). */
+static void cli_view_input_flags(cli_view *v, int i, cli_merge *out) {
+  cli_view_input *in = &v->in[i];
+  if (in->machine[0])
+    out->flags[out->flag_count++] = (cli_merge_flag){"--machine", v->inputs[i], in->machine};
+  const char *ref = cli_view_ref(v, i);
+  if (!ref || (!in->has_offset && in->ref < 0)) return;
+  if (in->ref >= 0 || !cli_view_flag(v, "--sync", i))
+    out->flags[out->flag_count++] = (cli_merge_flag){"--sync", v->inputs[i], ref};
+  if (in->has_offset) {
+    snprintf(in->offset_text, sizeof in->offset_text, "%lld", (long long)in->offset);
+    out->flags[out->flag_count++] = (cli_merge_flag){"--offset", v->inputs[i], in->offset_text};
+  }
+}
+
+/* The command line's flags with the page's changes. */
 static int cli_view_flags(cli_view *v, cli_merge *out) {
   out->manifest_path = NULL;
   out->flag_count = 0;
-  out->flags = calloc((size_t)(v->merge->flag_count + 2 * v->count + 1), sizeof *out->flags);
+  out->flags = calloc((size_t)(v->merge->flag_count + 3 * v->count + 1), sizeof *out->flags);
   if (!out->flags) return -1;
-  for (int k = 0; k < v->merge->flag_count; k++) {
-    const cli_merge_flag *f = &v->merge->flags[k];
-    int replaced = 0;
-    for (int i = 0; i < v->count; i++)
-      if (v->has_offset[i] && f->file && !strcmp(f->flag, "--offset") &&
-          cli_view_names(f->file, v->inputs[i]))
-        replaced = 1;
-    if (!replaced) out->flags[out->flag_count++] = *f;
-  }
-  for (int i = 0; i < v->count; i++) {
-    const char *ref = cli_view_ref(v, i);
-    if (!v->has_offset[i] || !ref) continue;
-    snprintf(v->values[i][0], sizeof v->values[i][0], "%lld", (long long)v->offsets[i]);
-    if (!cli_view_sync(v, i))
-      out->flags[out->flag_count++] =
-          (cli_merge_flag){"--sync", v->inputs[i], ref};
-    out->flags[out->flag_count++] =
-        (cli_merge_flag){"--offset", v->inputs[i], v->values[i][0]};
-  }
+  for (int k = 0; k < v->merge->flag_count; k++)
+    if (!cli_view_replaced(v, &v->merge->flags[k]))
+      out->flags[out->flag_count++] = v->merge->flags[k];
+  for (int i = 0; i < v->count; i++) cli_view_input_flags(v, i, out);
   return 0;
 }
 
@@ -101,25 +130,41 @@ static int cli_view_load(cli_view *v, weft **out, char *err, size_t err_cap) {
   return rc;
 }
 
-static int cli_view_remerge(void *user, int file, int64_t offset_ns, weft **out, char *err,
+/* Whether the change can be made: 0, or -1 with the reason in err. */
+static int cli_view_check(const cli_view *v, const view_change *c, char *err, size_t cap) {
+  if (v->merge->manifest_path) {
+    snprintf(err, cap, "the view was started with --manifest: edit the manifest instead");
+    return -1;
+  }
+  if (c->file < 0 || c->file >= v->count || c->ref >= v->count) {
+    snprintf(err, cap, "bad 'file' or 'ref': there are %d inputs", v->count);
+    return -1;
+  }
+  if (c->machine && strlen(c->machine) >= sizeof v->in[0].machine) {
+    snprintf(err, cap, "bad 'machine': too long");
+    return -1;
+  }
+  if (c->has_offset && c->ref < 0 && !cli_view_ref(v, c->file)) {
+    snprintf(err, cap, "input %d is the one the others are placed against: choose its "
+                       "reference first", c->file);
+    return -1;
+  }
+  return 0;
+}
+
+static int cli_view_remerge(void *user, const view_change *c, weft **out, char *err,
                             size_t err_cap) {
   cli_view *v = user;
-  if (v->merge->manifest_path) {
-    snprintf(err, err_cap, "the view was started with --manifest: edit the manifest "
-                           "instead");
-    return -1;
+  if (cli_view_check(v, c, err, err_cap)) return -1;
+  cli_view_input *in = &v->in[c->file], old = *in;
+  if (c->has_offset) {
+    in->has_offset = 1;
+    in->offset = c->offset_ns;
   }
-  if (file < 0 || file >= v->count || !cli_view_ref(v, file)) {
-    snprintf(err, err_cap, "bad 'file': %d is not an input placed against another", file);
-    return -1;
-  }
-  int64_t old = v->offsets[file];
-  int had = v->has_offset[file];
-  v->offsets[file] = offset_ns;
-  v->has_offset[file] = 1;
+  if (c->ref >= 0) in->ref = c->ref;
+  if (c->machine) snprintf(in->machine, sizeof in->machine, "%s", c->machine);
   if (cli_view_load(v, out, err, err_cap) == 0) return 0;
-  v->offsets[file] = old;
-  v->has_offset[file] = had;
+  *in = old;
   return -1;
 }
 
@@ -153,11 +198,15 @@ static char *cli_view_inputs(void *user) {
   for (int i = 0; i < v->count; i++) {
     fprintf(f, "%s{\"index\":%d,\"path\":", i ? "," : "", i);
     cli_view_string(f, v->inputs[i]);
-    if (v->has_offset[i]) fprintf(f, ",\"offset_ns\":%lld", (long long)v->offsets[i]);
+    if (v->in[i].has_offset) fprintf(f, ",\"offset_ns\":%lld", (long long)v->in[i].offset);
     else fprintf(f, ",\"offset_ns\":null");
     fprintf(f, ",\"ref\":");
     const char *ref = cli_view_ref(v, i);
     if (ref) cli_view_string(f, ref);
+    else fprintf(f, "null");
+    const char *machine = cli_view_machine(v, i);
+    fprintf(f, ",\"machine\":");
+    if (machine) cli_view_string(f, machine);
     else fprintf(f, "null");
     fputc('}', f);
   }
@@ -180,20 +229,18 @@ static void cli_view_take_offsets(cli_view *v) {
     if (strcmp(f->flag, "--offset") || !f->file) continue;
     for (int i = 0; i < v->count; i++)
       if (cli_view_names(f->file, v->inputs[i]) &&
-          cli_merge_parse_duration(f->value, &v->offsets[i]) == 0)
-        v->has_offset[i] = 1;
+          cli_merge_parse_duration(f->value, &v->in[i].offset) == 0)
+        v->in[i].has_offset = 1;
   }
 }
 
 int cli_view_serve(const cli_mode *mode, weft *w, const weft_options *options,
                    const cli_merge *merge, const char *const *inputs, int count) {
-  cli_view v = {merge, inputs, count, *options, NULL, NULL, NULL};
-  int n = count ? count : 1;
-  v.offsets = calloc((size_t)n, sizeof *v.offsets);
-  v.has_offset = calloc((size_t)n, sizeof *v.has_offset);
-  v.values = calloc((size_t)n, sizeof *v.values);
+  cli_view v = {merge, inputs, count, *options, NULL};
+  v.in = calloc((size_t)(count ? count : 1), sizeof *v.in);
   int status = 1;
-  if (v.offsets && v.has_offset && v.values) {
+  if (v.in) {
+    for (int i = 0; i < count; i++) v.in[i].ref = -1;
     cli_view_take_offsets(&v);
     view_host host = {cli_view_remerge, cli_view_manifest, cli_view_inputs, &v};
     server_http_options http;
@@ -209,8 +256,6 @@ int cli_view_serve(const cli_mode *mode, weft *w, const weft_options *options,
     fprintf(stderr, "weft view: out of memory\n");
   }
   weft_close(w);
-  free(v.offsets);
-  free(v.has_offset);
-  free(v.values);
+  free(v.in);
   return status;
 }

@@ -309,22 +309,51 @@ static void view_files(view_state *v, rpc_session *s, view_reply *r) {
   free(inputs);
 }
 
+#define VIEW_MAX_MACHINE_NAME 128
+
+/* The optional arguments of a re-merge: offset_ns, ref, machine. */
+static int view_change_args(const view_request *req, view_reply *r, view_change *c) {
+  const char *offset = req->arg(req->arg_ctx, "offset_ns");
+  const char *ref = req->arg(req->arg_ctx, "ref");
+  c->machine = req->arg(req->arg_ctx, "machine");
+  c->ref = -1;
+  if (offset && view_arg_i64(req, r, "offset_ns", &c->offset_ns)) return -1;
+  c->has_offset = offset != NULL;
+  int64_t ref_index = -1;
+  if (ref && (view_arg_i64(req, r, "ref", &ref_index) || ref_index < 0 ||
+              ref_index > INT32_MAX || ref_index == c->file)) {
+    view_fail(r, 400, "bad 'ref' (the index of another input)");
+    return -1;
+  }
+  c->ref = (int)ref_index;
+  if (c->machine && (!*c->machine || strlen(c->machine) > VIEW_MAX_MACHINE_NAME)) {
+    view_fail(r, 400, "bad 'machine' (a name of 1 to 128 bytes)");
+    return -1;
+  }
+  if (!offset && !ref && !c->machine) {
+    view_fail(r, 400, "nothing to change: give 'offset_ns', 'ref' or 'machine'");
+    return -1;
+  }
+  return 0;
+}
+
 static void view_remerge(view_state *v, rpc_session *s, const view_request *req,
                          view_reply *r) {
-  int64_t file, offset;
-  if (view_arg_i64(req, r, "file", &file) || view_arg_i64(req, r, "offset_ns", &offset))
-    return;
-  if (!v->host.remerge) {
-    view_fail(r, 400, "this server cannot re-merge (start it with `weft view`)");
-    return;
-  }
+  int64_t file;
+  if (view_arg_i64(req, r, "file", &file)) return;
   if (file < 0 || file > INT32_MAX) {
     view_fail(r, 400, "bad 'file' (an input index of /view/files)");
     return;
   }
+  view_change change = {(int)file, 0, 0, -1, NULL};
+  if (view_change_args(req, r, &change)) return;
+  if (!v->host.remerge) {
+    view_fail(r, 400, "this server cannot re-merge (start it with `weft view`)");
+    return;
+  }
   weft *w = NULL;
   char err[1024];
-  if (v->host.remerge(v->host.user, (int)file, offset, &w, err, sizeof err) != 0) {
+  if (v->host.remerge(v->host.user, &change, &w, err, sizeof err) != 0) {
     view_fail(r, 400, err);
     return;
   }

@@ -17,17 +17,27 @@
 #include "rpc.h"
 #include "weft/weft.h"
 
+/* A change to one input's placement (/view/remerge). */
+typedef struct view_change {
+  int file;            /* the input's index */
+  int has_offset;
+  int64_t offset_ns;   /* the input reads T when its reference reads T+offset */
+  int ref;             /* the input to place it against, or -1: unchanged */
+  const char *machine; /* the machine to put it on, or NULL: unchanged */
+} view_change;
+
 /* What the command that loaded the trace offers the view: re-merging with
- * one input's offset changed, and the manifest of the current merge. Any
- * function may be NULL (`weft server http` has none). */
+ * one input's placement changed, and the manifest of the current merge.
+ * Any function may be NULL (`weft server http` has none). */
 typedef struct view_host {
-  /* Loads the inputs again with input `file` placed offset_ns from its
-   * reference (as --offset does): 0 and *out loaded, or -1 and err. */
-  int (*remerge)(void *user, int file, int64_t offset_ns, weft **out, char *err,
+  /* Loads the inputs again with the change applied (as --offset, --sync
+   * and --machine do): 0 and *out loaded, or -1 and err. */
+  int (*remerge)(void *user, const view_change *change, weft **out, char *err,
                  size_t err_cap);
   /* The perfetto_manifest.json of the current merge (to free()), or NULL. */
   char *(*manifest)(void *user);
-  /* A JSON array of the inputs: {"index", "path", "offset_ns", "ref"}
+  /* A JSON array of the inputs: {"index", "path", "offset_ns", "ref",
+   * "machine"}
    * (to free()), or NULL. */
   char *(*inputs_json)(void *user);
   void *user;

@@ -222,6 +222,7 @@ class ViewTest(unittest.TestCase):
     def test_files(self):
         f = self.view.get('/view/files')
         self.assertEqual([i['ref'] for i in f['inputs']], [None, 'phone.pftrace'])
+        self.assertEqual([i['machine'] for i in f['inputs']], ['phone', 'laptop'])
         self.assertEqual([i['offset_ns'] for i in f['inputs']], [None, LAPTOP_OFFSET])
         cols = f['table']['columns']
         self.assertEqual(sorted(r[cols.index('trace_type')] for r in f['table']['rows']),
@@ -249,7 +250,10 @@ class ViewTest(unittest.TestCase):
                '/view/slice?id=', '/view/slice?id=1x', '/view/flows?start=5&end=1',
                '/view/select?start=0&end=10&tracks=1,,2', '/view/remerge?file=0',
                '/view/remerge?file=9&offset_ns=1', '/view/remerge?file=-1&offset_ns=1',
-               '/view/remerge?file=0&offset_ns=5']  # the phone is the reference
+               '/view/remerge?file=0&offset_ns=5',  # the phone is the reference
+               '/view/remerge?file=1&ref=1', '/view/remerge?file=1&ref=7',
+               '/view/remerge?file=1&ref=x', '/view/remerge?file=1&machine=',
+               '/view/remerge?file=1&machine=' + 'm' * 200]
         for path in bad:
             code, headers, body = self.view.request('GET', path)
             self.assertEqual(code, 400, path)
@@ -335,6 +339,29 @@ class RemergeTest(e.TempDirTest):
         rc, _, err = e.run('merge', '-o', archive, '--manifest', path, phone, laptop)
         self.assertEqual(rc, 0, err)
         self.assertEqual(e.query(sql, archive).splitlines()[1], str(moved))
+
+    def test_machine_and_reference_changes(self):
+        phone = e.write_temp(self.dir, 'phone.pftrace', gen_traces.proto_trace(60_000)[0])
+        laptop = e.write_temp(self.dir, 'laptop.json', laptop_trace())
+        desk = e.write_temp(self.dir, 'desk.json', laptop_trace().replace('"main"', '"desk"'))
+        view = View('--sync', 'desk.json=laptop.json', phone, laptop, desk)
+        try:
+            self.assertEqual([i['ref'] for i in view.get('/view/files')['inputs']],
+                             [laptop, phone, 'laptop.json'])
+            self.assertEqual(view.request('POST', '/view/remerge?file=2&machine=box')[0], 200)
+            machines = [m[0] for m in view.query('select name from machine order by id')]
+            self.assertIn('box', machines)
+            self.assertEqual(view.request('POST', '/view/remerge?file=2&ref=0&offset_ns=-7')[0],
+                             200)
+            f = view.get('/view/files')['inputs'][2]
+            self.assertEqual((f['ref'], f['offset_ns'], f['machine']), (phone, -7, 'box'))
+            manifest = json.loads(view.request('GET', '/view/manifest')[2])
+            entry = manifest['perfetto_manifest']['files'][2]
+            self.assertEqual(entry['machine'], {'name': 'box'})
+            self.assertEqual(entry['clocks']['sync_to']['file'], 'phone.pftrace')
+            self.assertEqual(entry['clocks']['offset_ns'], -7)
+        finally:
+            view.stop()
 
     def test_idle_timeout_stops_the_view(self):
         laptop = e.write_temp(self.dir, 'laptop.json', laptop_trace())
