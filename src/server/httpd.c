@@ -235,10 +235,13 @@ static enum MHD_Result httpd_view(httpd_server *srv, struct MHD_Connection *c,
                      req->body.len ? req->body.len - 1 : 0};
   view_reply reply;
   view_handle(srv->view, &srv->session, &vr, &reply);
+  /* The reply (tens of MiB for a wide summary) is handed over, not copied. */
   struct MHD_Response *resp = MHD_create_response_from_buffer(
-      reply.body.len, reply.body.data, MHD_RESPMEM_MUST_COPY);
-  rpc_buf_free(&reply.body);
-  if (!resp) return MHD_NO;
+      reply.body.len, reply.body.data, MHD_RESPMEM_MUST_FREE);
+  if (!resp) {
+    rpc_buf_free(&reply.body);
+    return MHD_NO;
+  }
   MHD_add_response_header(resp, "Content-Type", reply.content_type);
   MHD_add_response_header(resp, "Cache-Control", "no-cache");
   if (reply.attachment) {
