@@ -6,7 +6,7 @@ packages=(build-essential cmake pkg-config libsqlite3-dev zlib1g-dev
           libarchive-dev libdeflate-dev libedit-dev libmicrohttpd-dev
           libpcre2-dev libiberty-dev
           protobuf-compiler clang libclang-rt-14-dev python3 python3-protobuf
-          python3-pandas unzip valgrind chromium nodejs)
+          python3-pandas unzip valgrind chromium nodejs npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \

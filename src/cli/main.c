@@ -17,6 +17,7 @@
 #include "merge.h"
 #include "progress.h"
 #include "subcommands.h"
+#include "view.h"
 
 /* What --placement prints: how each trace file reached trace time. */
 #define CLI_PLACEMENT_SQL                                                        \
@@ -276,6 +277,10 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
   }
   cli_mode_finish(&a->mode, a->traces, &a->trace_count, &a->query_string,
                   &a->query_file);
+  if (a->mode.command == CLI_COMMAND_VIEW && a->trace_count == 0) {
+    fprintf(stderr, "weft view: needs at least one trace\n");
+    return -1;
+  }
   if (a->is_merge && (!a->merge_output || a->trace_count == 0)) {
     fprintf(stderr, "weft merge: needs -o OUT and at least one input\n");
     return -1;
@@ -446,7 +451,10 @@ int main(int argc, char **argv) {
   int64_t load_ns = cli_now_ns() - load_start;
   int interactive = !a.query_file && !a.query_string;
   int loss_stats = status == 0 ? cli_print_error_stats(w, a.quiet && !a.stats_on_load) : 0;
-  if (status == 0 && a.mode.httpd) {
+  if (status == 0 && a.mode.command == CLI_COMMAND_VIEW) {
+    status = cli_view_serve(&a.mode, w, &a.options, &a.merge, a.traces, a.trace_count);
+    w = NULL; /* the server closed it */
+  } else if (status == 0 && a.mode.httpd) {
     status = cli_mode_serve(&a.mode, w, &a.options, a.traces[0], a.quiet);
     w = NULL; /* the server closed it */
   } else if (status == 0) {

@@ -11,7 +11,7 @@ static int merge_is_clock(const char *name) {
 }
 
 /* "250ms", "-1.5s", "100us", "42ns" or a bare number of nanoseconds. */
-static int merge_parse_duration(const char *s, int64_t *out) {
+int cli_merge_parse_duration(const char *s, int64_t *out) {
   int negative = *s == '-';
   if (*s == '-' || *s == '+') s++;
   int64_t whole = 0, frac = 0, frac_scale = 1;
@@ -56,7 +56,7 @@ static int merge_check_value(const char *flag, const char *value) {
     return merge_usage_error(flag, "unknown clock name '%s' (use REALTIME, "
                              "REALTIME_COARSE, MONOTONIC, MONOTONIC_COARSE, "
                              "MONOTONIC_RAW or BOOTTIME)", value);
-  if (!strcmp(flag, "--offset") && merge_parse_duration(value, &ns))
+  if (!strcmp(flag, "--offset") && cli_merge_parse_duration(value, &ns))
     return merge_usage_error(flag, "bad duration '%s' (e.g. 250ms, -1.5s, 100us, "
                              "42ns)", value);
   if (!strcmp(flag, "--machine") && !*value)
@@ -168,7 +168,7 @@ static int merge_plan_apply(merge_plan *p, const cli_merge_flag *f, int file,
   } else if (!strcmp(f->flag, "--ref-clock")) {
     o->ref_clock = f->value;
   } else if (!strcmp(f->flag, "--offset")) {
-    merge_parse_duration(f->value, &o->offset);
+    cli_merge_parse_duration(f->value, &o->offset);
     o->has_offset = 1;
   } else if (!strcmp(f->flag, "--sync")) {
     o->sync = merge_find_input(f->value, inputs, count);

@@ -29,6 +29,9 @@ typedef struct cli_merge {
 /* If argv[*i] is a merge flag, takes it (and its value, advancing *i) and
  * returns 1; 0 if it is not one; -1 (message printed) on a bad value. */
 int cli_merge_take_flag(cli_merge *m, int argc, char **argv, int *i);
+/* A duration as --offset takes it ("250ms", "-1.5s", "42ns", a bare number
+ * of ns) in ns: 0, or -1 when malformed. */
+int cli_merge_parse_duration(const char *s, int64_t *out);
 /* True if any flag or --manifest was given. */
 int cli_merge_active(const cli_merge *m);
 /* Loads the inputs through `w` with the merge options applied (does not
@@ -59,6 +62,10 @@ const char *cli_merge_basename(const char *path);
  * string to free()), or NULL (message printed). */
 char *cli_merge_manifest(const cli_merge *m, const char *const *names,
                          const char *const *inputs, int count);
+/* The perfetto_manifest.json that `weft merge` would write for these
+ * inputs (the --manifest file's text, else the one the flags describe for
+ * the inputs' member names), to free(); NULL on failure (message printed). */
+char *cli_merge_archive_manifest(const cli_merge *m, const char *const *inputs, int count);
 void cli_merge_free(cli_merge *m);
 
 #endif

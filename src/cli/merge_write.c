@@ -216,6 +216,20 @@ static void merge_free_names(char **names, int count) {
   free(names);
 }
 
+char *cli_merge_archive_manifest(const cli_merge *m, const char *const *inputs, int count) {
+  if (m->manifest_path) {
+    char *text = cli_read_text(m->manifest_path);
+    if (!text) merge_fail("%s: cannot read: %s", m->manifest_path, strerror(errno));
+    return text;
+  }
+  char **names = merge_member_names(inputs, count);
+  int ok = names != NULL;
+  for (int i = 0; ok && i < count; i++) ok = names[i] != NULL;
+  char *json = ok ? cli_merge_manifest(m, (const char *const *)names, inputs, count) : NULL;
+  merge_free_names(names, count);
+  return json;
+}
+
 /* The archive into the open temporary file fd. */
 static int merge_write_archive(int fd, const char *out_path, const char *json,
                                char *const *names, const char *const *inputs,

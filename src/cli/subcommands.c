@@ -6,13 +6,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "server/server.h"
 
 int cli_mode_take_command(cli_mode *m, int argc, char **argv) {
   if (argc < 2) return 1;
   const char *cmd = argv[1];
   if (strcmp(cmd, "query") == 0) m->command = CLI_COMMAND_QUERY;
   else if (strcmp(cmd, "interactive") == 0) m->command = CLI_COMMAND_INTERACTIVE;
+  else if (strcmp(cmd, "view") == 0) m->command = CLI_COMMAND_VIEW;
   else if (strcmp(cmd, "server") != 0) return 1;
   if (m->command) return 2;
   m->command = CLI_COMMAND_SERVER;
@@ -55,9 +55,12 @@ static int cli_mode_value_flag(cli_mode *m, const char *arg, const char *value) 
   if (!strcmp(arg, "--http-port") || !strcmp(arg, "--port")) {
     char *end;
     long port = strtol(value, &end, 10);
-    if (*end || end == value || port < 1 || port > 65535) return -1;
+    int zero_ok = m->command == CLI_COMMAND_VIEW && port == 0;
+    if (*end || end == value || (port < 1 && !zero_ok) || port > 65535) return -1;
     m->port = (unsigned)port;
-  } else if (!strcmp(arg, "--ip-address") || !strcmp(arg, "--http-ip-address")) {
+    m->any_port = zero_ok;
+  } else if (!strcmp(arg, "--ip-address") || !strcmp(arg, "--http-ip-address") ||
+             !strcmp(arg, "--bind")) {
     m->ip_address = value;
   } else if (!strcmp(arg, "--additional-cors-origins") ||
              !strcmp(arg, "--http-additional-cors-origins")) {
@@ -73,7 +76,7 @@ static int cli_mode_value_flag(cli_mode *m, const char *arg, const char *value) 
 }
 
 static const char *const cli_value_flags[] = {
-    "--http-port", "--port", "--ip-address", "--http-ip-address",
+    "--http-port", "--port", "--ip-address", "--http-ip-address", "--bind",
     "--additional-cors-origins", "--http-additional-cors-origins",
     "--idle-timeout", "-f"};
 
@@ -137,6 +140,9 @@ void cli_mode_usage_lines(FILE *out) {
       "  weft server http [--port N] [--ip-address A] [--idle-timeout DUR] [TRACE...]\n"
       "                           serve the TraceProcessor RPC over HTTP (Perfetto's\n"
       "                           UI and Python API), the traces preloaded\n"
+      "  weft view [--port N] [--bind ADDR] [--idle-timeout DUR] [merge flags] TRACE...\n"
+      "                           a web timeline of the merge on http://127.0.0.1:9001\n"
+      "                           (--port 0: a free port); see docs/view.md\n"
       "  -D, --httpd              the same as `server http`; --http-port N sets the\n"
       "                           port (default 9001, on 127.0.0.1)\n"
       "      --additional-cors-origins O1,O2  browser origins allowed on top of\n"
@@ -161,6 +167,14 @@ int cli_mode_usage(const cli_mode *m, FILE *out) {
       fprintf(out, "usage: weft interactive [flags] TRACE...\n"
                    "Loads the traces and opens the interactive SQL shell.\n");
       return 1;
+    case CLI_COMMAND_VIEW:
+      fprintf(out, "usage: weft view [--port N] [--bind ADDR] [--idle-timeout DUR]\n"
+                   "         [merge flags] [flags] TRACE...\n"
+                   "Loads the traces as the query mode does (merge flags, --manifest)\n"
+                   "and serves a web timeline of them on 127.0.0.1:9001 unless told\n"
+                   "otherwise (--port 0: a free port). Prints the URL; stops on Ctrl-C\n"
+                   "or after --idle-timeout without a request.\n");
+      return 1;
     case CLI_COMMAND_SERVER:
       fprintf(out, "usage: weft server http [--port N] [--ip-address A]\n"
                    "         [--idle-timeout DUR] [--additional-cors-origins O1,O2]\n"
@@ -180,13 +194,19 @@ static void cli_mode_on_ready(void *user, const char *ip, unsigned port) {
           strchr(ip, ':') ? "[" : "", ip, strchr(ip, ':') ? "]" : "", port);
 }
 
+void cli_mode_http_options(const cli_mode *m, server_http_options *http) {
+  memset(http, 0, sizeof *http);
+  http->ip_address = m->ip_address;
+  http->port = (uint16_t)m->port;
+  http->any_port = m->any_port;
+  http->idle_timeout_ms = m->idle_timeout_ms;
+  http->extra_cors_origins = m->cors_origins;
+}
+
 int cli_mode_serve(const cli_mode *m, weft *w, const weft_options *options,
                    const char *name, int quiet) {
-  server_http_options http = {0};
-  http.ip_address = m->ip_address;
-  http.port = (uint16_t)m->port;
-  http.idle_timeout_ms = m->idle_timeout_ms;
-  http.extra_cors_origins = m->cors_origins;
+  server_http_options http;
+  cli_mode_http_options(m, &http);
   http.on_ready = cli_mode_on_ready;
   http.user = &quiet;
   char err[256];

@@ -7,13 +7,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "server/server.h"
 #include "weft/weft.h"
 
 enum cli_command {
   CLI_COMMAND_NONE = 0, /* flags alone: -q/-Q, -D, or the shell */
   CLI_COMMAND_QUERY,
   CLI_COMMAND_INTERACTIVE,
-  CLI_COMMAND_SERVER
+  CLI_COMMAND_SERVER,
+  CLI_COMMAND_VIEW /* the web view (view.h) */
 };
 
 typedef struct cli_mode {
@@ -21,6 +23,7 @@ typedef struct cli_mode {
   int httpd;              /* serve the RPC over HTTP */
   const char *ip_address; /* NULL: 127.0.0.1 */
   unsigned port;          /* 0: 9001 */
+  int any_port;           /* `view --port 0`: a free port */
   uint64_t idle_timeout_ms;
   const char *cors_origins;
   const char *query_file; /* `query -f FILE` */
@@ -41,6 +44,8 @@ void cli_mode_finish(cli_mode *m, const char **traces, int *trace_count,
 int cli_mode_usage(const cli_mode *m, FILE *out);
 /* The lines of the main help about the subcommands and RPC flags. */
 void cli_mode_usage_lines(FILE *out);
+/* The server options of the mode's flags. */
+void cli_mode_http_options(const cli_mode *m, server_http_options *http);
 /* Serves the RPC over HTTP until stopped; `w` (loaded, or NULL) is the
  * first trace and is closed. Returns the process exit status. */
 int cli_mode_serve(const cli_mode *m, weft *w, const weft_options *options,

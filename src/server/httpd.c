@@ -4,7 +4,9 @@
  *
  * Endpoints: /status, /parse (the body is appended to the trace being
  * loaded), /notify_eof, /query (a QueryResult in chunked encoding),
- * /restore_initial_tables, and a help page at /; others answer 404. CORS: a request whose
+ * /restore_initial_tables; the web view's page at / (with /app.js and
+ * /style.css) and its JSON endpoints under /view/ (view.h); others
+ * answer 404. CORS: a request whose
  * Origin is https://ui.perfetto.dev, http://localhost:10000,
  * http://127.0.0.1:10000 or an extra origin gets that origin back in
  * Access-Control-Allow-Origin; any other Origin is refused with 403
@@ -23,6 +25,7 @@
 
 #include "rpc.h"
 #include "server.h"
+#include "view.h"
 
 #define HTTPD_MAX_PARSE_BODY (64ull << 20)
 #define HTTPD_MAX_QUERY_BODY (4ull << 20)
@@ -36,12 +39,14 @@ static const char *const httpd_default_origins[] = {
     "https://ui.perfetto.dev", "http://localhost:10000", "http://127.0.0.1:10000"};
 
 enum httpd_endpoint {
-  HTTPD_NOT_FOUND, HTTPD_HELP, HTTPD_STATUS, HTTPD_PARSE, HTTPD_NOTIFY_EOF, HTTPD_QUERY,
+  HTTPD_NOT_FOUND, HTTPD_ASSET, HTTPD_VIEW, HTTPD_STATUS, HTTPD_PARSE, HTTPD_NOTIFY_EOF, HTTPD_QUERY,
   HTTPD_RESTORE
 };
 
 typedef struct httpd_server {
   rpc_session session;
+  view_state *view;
+  char bind_host[64]; /* the address listened on, as a Host names it */
   const char *extra_origins;
   volatile uint64_t last_activity_ms;
   volatile uint32_t in_flight; /* requests begun and not completed */
@@ -49,6 +54,7 @@ typedef struct httpd_server {
 
 typedef struct httpd_request {
   int endpoint;
+  char path[64]; /* of an asset or a /view/ endpoint */
   int too_big;
   char origin[HTTPD_MAX_ORIGIN]; /* allowed Origin to echo, or "" */
   uint64_t received;
@@ -69,17 +75,19 @@ static void httpd_touch(httpd_server *srv) {
 
 static int httpd_endpoint_of(const char *url) {
   static const struct { const char *path; int endpoint; } table[] = {
-      {"/", HTTPD_HELP}, {"/status", HTTPD_STATUS}, {"/parse", HTTPD_PARSE},
+      {"/status", HTTPD_STATUS}, {"/parse", HTTPD_PARSE},
       {"/notify_eof", HTTPD_NOTIFY_EOF}, {"/query", HTTPD_QUERY},
       {"/restore_initial_tables", HTTPD_RESTORE}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(url, table[i].path) == 0) return table[i].endpoint;
+  if (strncmp(url, "/view/", 6) == 0) return HTTPD_VIEW;
+  if (view_asset(url, NULL, NULL, NULL)) return HTTPD_ASSET;
   return HTTPD_NOT_FOUND;
 }
 
 static uint64_t httpd_body_limit(int endpoint) {
   if (endpoint == HTTPD_PARSE) return HTTPD_MAX_PARSE_BODY;
-  if (endpoint == HTTPD_QUERY) return HTTPD_MAX_QUERY_BODY;
+  if (endpoint == HTTPD_QUERY || endpoint == HTTPD_VIEW) return HTTPD_MAX_QUERY_BODY;
   return HTTPD_MAX_OTHER_BODY;
 }
 
@@ -99,6 +107,24 @@ static int httpd_origin_allowed(const httpd_server *srv, const char *origin) {
   for (size_t i = 0; i < sizeof httpd_default_origins / sizeof *httpd_default_origins; i++)
     if (strcmp(origin, httpd_default_origins[i]) == 0) return 1;
   return httpd_in_list(srv->extra_origins, origin);
+}
+
+/* The hostname of a Host header value ("127.0.0.1:9001", "[::1]:80"). */
+static int httpd_host_is(const char *host, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(host, name, n) == 0 && (host[n] == ':' || host[n] == '\0');
+}
+
+/* The page's own requests (the web view's POSTs carry an Origin): the
+ * origin is http:// plus the Host asked for, and that host is this
+ * server's address or a loopback name (not a name an attacker's DNS
+ * points here). */
+static int httpd_same_origin(const httpd_server *srv, struct MHD_Connection *c,
+                             const char *origin) {
+  const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Host");
+  if (!host || strncmp(origin, "http://", 7) != 0 || strcmp(origin + 7, host) != 0) return 0;
+  return httpd_host_is(host, "127.0.0.1") || httpd_host_is(host, "localhost") ||
+         httpd_host_is(host, "[::1]") || httpd_host_is(host, srv->bind_host);
 }
 
 static void httpd_add_cors(struct MHD_Response *resp, const httpd_request *req) {
@@ -179,20 +205,53 @@ static enum MHD_Result httpd_serve_query(httpd_server *srv, struct MHD_Connectio
   return r;
 }
 
-/* What a person opening the server's address in a browser reads. */
-static enum MHD_Result httpd_help_page(struct MHD_Connection *c) {
-  static const char page[] =
-      "weft: Perfetto's TraceProcessor RPC server\n\n"
-      "Open https://ui.perfetto.dev and accept its offer to use the trace\n"
-      "processor found on this address, or use Perfetto's Python API:\n"
-      "  TraceProcessor(addr='localhost:PORT')\n"
-      "or let the API start weft itself:\n"
-      "  TraceProcessor(trace=..., config=TraceProcessorConfig(bin_path='weft'))\n";
-  struct MHD_Response *resp = MHD_create_response_from_buffer(
-      sizeof page - 1, (void *)page, MHD_RESPMEM_PERSISTENT);
+/* An embedded asset of the web view (web/). */
+static enum MHD_Result httpd_asset(struct MHD_Connection *c, const char *url) {
+  const uint8_t *data;
+  size_t len;
+  const char *type;
+  if (!view_asset(url, &data, &len, &type))
+    return httpd_reply_text(c, MHD_HTTP_NOT_FOUND, "Not found");
+  struct MHD_Response *resp =
+      MHD_create_response_from_buffer(len, (void *)data, MHD_RESPMEM_PERSISTENT);
   if (!resp) return MHD_NO;
-  MHD_add_response_header(resp, "Content-Type", "text/plain");
+  MHD_add_response_header(resp, "Content-Type", type);
+  MHD_add_response_header(resp, "Cache-Control", "no-cache");
   enum MHD_Result r = MHD_queue_response(c, MHD_HTTP_OK, resp);
+  MHD_destroy_response(resp);
+  return r;
+}
+
+static const char *httpd_get_arg(void *ctx, const char *key) {
+  return MHD_lookup_connection_value(ctx, MHD_GET_ARGUMENT_KIND, key);
+}
+
+/* A /view/ endpoint: JSON (or the manifest as a download). */
+static enum MHD_Result httpd_view(httpd_server *srv, struct MHD_Connection *c,
+                                  httpd_request *req) {
+  rpc_buf_append(&req->body, "", 1); /* NUL-terminates the SQL of /view/query */
+  view_request vr = {req->path + 6, httpd_get_arg, c,
+                     req->body.failed ? NULL : (const char *)req->body.data,
+                     req->body.len ? req->body.len - 1 : 0};
+  view_reply reply;
+  view_handle(srv->view, &srv->session, &vr, &reply);
+  /* The reply (tens of MiB for a wide summary) is handed over, not copied. */
+  struct MHD_Response *resp = MHD_create_response_from_buffer(
+      reply.body.len, reply.body.data, MHD_RESPMEM_MUST_FREE);
+  if (!resp) {
+    rpc_buf_free(&reply.body);
+    return MHD_NO;
+  }
+  MHD_add_response_header(resp, "Content-Type", reply.content_type);
+  MHD_add_response_header(resp, "Cache-Control", "no-cache");
+  if (reply.attachment) {
+    char disposition[128];
+    snprintf(disposition, sizeof disposition, "attachment; filename=\"%s\"",
+             reply.attachment);
+    MHD_add_response_header(resp, "Content-Disposition", disposition);
+  }
+  httpd_add_cors(resp, req);
+  enum MHD_Result r = MHD_queue_response(c, reply.status, resp);
   MHD_destroy_response(resp);
   return r;
 }
@@ -205,7 +264,8 @@ static enum MHD_Result httpd_dispatch(httpd_server *srv, struct MHD_Connection *
   rpc_buf out = {0};
   switch (req->endpoint) {
     case HTTPD_QUERY: return httpd_serve_query(srv, c, req);
-    case HTTPD_HELP: return httpd_help_page(c);
+    case HTTPD_ASSET: return httpd_asset(c, req->path);
+    case HTTPD_VIEW: return httpd_view(srv, c, req);
     case HTTPD_STATUS: rpc_status(&srv->session, &out); break;
     case HTTPD_PARSE: rpc_parse_reply(&srv->session, &out); break;
     case HTTPD_NOTIFY_EOF: rpc_notify_eof(&srv->session); break;
@@ -248,10 +308,13 @@ static enum MHD_Result httpd_begin(httpd_server *srv, struct MHD_Connection *c,
   *con_cls = req;
   __atomic_add_fetch(&srv->in_flight, 1, __ATOMIC_RELAXED);
   req->endpoint = httpd_endpoint_of(url);
+  if (strlen(url) >= sizeof req->path) req->endpoint = HTTPD_NOT_FOUND;
+  else snprintf(req->path, sizeof req->path, "%s", url);
   const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
   int allowed = origin && strlen(origin) < HTTPD_MAX_ORIGIN &&
                 httpd_origin_allowed(srv, origin);
   if (allowed) snprintf(req->origin, sizeof req->origin, "%s", origin);
+  if (origin && !allowed) allowed = httpd_same_origin(srv, c, origin);
   if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) return httpd_preflight(c, req);
   if (origin && !allowed)
     return httpd_reply_text(c, MHD_HTTP_FORBIDDEN, "Origin not allowed");
@@ -350,7 +413,7 @@ static void httpd_wait(httpd_server *srv, uint64_t idle_timeout_ms) {
 int server_http_run(const server_http_options *http, const weft_options *options,
                     weft *preloaded, const char *name, char *err, size_t err_cap) {
   const char *ip = http->ip_address ? http->ip_address : "127.0.0.1";
-  uint16_t port = http->port ? http->port : SERVER_DEFAULT_PORT;
+  uint16_t port = http->any_port ? 0 : http->port ? http->port : SERVER_DEFAULT_PORT;
   struct sockaddr_storage addr;
   int ipv6;
   if (httpd_address(ip, port, &addr, &ipv6)) {
@@ -365,7 +428,16 @@ int server_http_run(const server_http_options *http, const weft_options *options
     return -1;
   }
   rpc_session_init(&srv->session, options, preloaded, name);
+  srv->view = view_create(http->view);
+  if (!srv->view) {
+    snprintf(err, err_cap, "out of memory");
+    rpc_session_free(&srv->session);
+    free(srv);
+    return -1;
+  }
   srv->extra_origins = http->extra_cors_origins;
+  if (http->view) view_prepare(srv->view, &srv->session);
+  snprintf(srv->bind_host, sizeof srv->bind_host, ipv6 ? "[%s]" : "%s", ip);
   httpd_touch(srv);
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
                    (ipv6 ? MHD_USE_IPv6 : 0);
@@ -376,15 +448,19 @@ int server_http_run(const server_http_options *http, const weft_options *options
       MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
   if (!d) {
     snprintf(err, err_cap, "cannot listen on %s port %u (in use?)", ip, (unsigned)port);
+    view_free(srv->view);
     rpc_session_free(&srv->session);
     free(srv);
     return -1;
   }
+  const union MHD_DaemonInfo *bound = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+  if (bound && bound->port) port = bound->port;
   httpd_stop = 0;
   httpd_catch_signals();
   if (http->on_ready) http->on_ready(http->user, ip, port);
   httpd_wait(srv, http->idle_timeout_ms);
   MHD_stop_daemon(d);
+  view_free(srv->view);
   rpc_session_free(&srv->session);
   free(srv);
   return 0;

@@ -33,6 +33,7 @@ static void rpc_free_initial_objects(rpc_session *s) {
 }
 
 static void rpc_drop_instance(rpc_session *s) {
+  if (s->w) s->generation++;
   weft_close(s->w);
   s->w = NULL;
   s->state = RPC_EMPTY;
@@ -119,6 +120,18 @@ void rpc_session_init(rpc_session *s, const weft_options *options,
 }
 
 void rpc_session_free(rpc_session *s) { rpc_drop_instance(s); }
+
+int rpc_session_ready(const rpc_session *s) { return s->state == RPC_READY && s->w; }
+
+void rpc_session_replace(rpc_session *s, weft *loaded, const char *name) {
+  rpc_drop_instance(s);
+  s->w = loaded;
+  s->state = RPC_READY;
+  s->load_error[0] = s->parse_error[0] = '\0';
+  s->generation++;
+  rpc_set_text(s->trace_name, sizeof s->trace_name, name);
+  rpc_snapshot_objects(s);
+}
 
 void rpc_parse_begin(rpc_session *s) {
   s->parse_error[0] = '\0';

@@ -31,6 +31,7 @@ typedef struct rpc_session {
   char load_error[512];  /* why the trace failed to load (RPC_FAILED) */
   char **initial_objects; /* sqlite_master names when the load finished */
   size_t initial_count;
+  uint64_t generation; /* changes whenever w is replaced or dropped */
 } rpc_session;
 
 /* A session over `preloaded` (a loaded instance, or NULL) named `name`;
@@ -39,6 +40,11 @@ typedef struct rpc_session {
 void rpc_session_init(rpc_session *s, const weft_options *options,
                       weft *preloaded, const char *name);
 void rpc_session_free(rpc_session *s);
+/* 1 if the session holds a loaded trace to query. */
+int rpc_session_ready(const rpc_session *s);
+/* Replaces the session's trace by `loaded` (a loaded instance, owned from
+ * here) named `name`, as a re-merge does. */
+void rpc_session_replace(rpc_session *s, weft *loaded, const char *name);
 
 /* One /parse request: begin, bytes (any number of pieces), then the
  * AppendTraceDataResult into out. */

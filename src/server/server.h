@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "view.h"
 #include "weft/weft.h"
 
 #define SERVER_DEFAULT_PORT 9001
@@ -18,11 +19,15 @@
 typedef struct server_http_options {
   const char *ip_address;       /* NULL: 127.0.0.1 */
   uint16_t port;                /* 0: SERVER_DEFAULT_PORT */
+  int any_port;                 /* listen on a free port (port ignored) */
   uint64_t idle_timeout_ms;     /* stop after this long without a request; 0: never */
   const char *extra_cors_origins; /* comma-separated, or NULL */
   /* Called once the server listens, with the address it serves. */
   void (*on_ready)(void *user, const char *ip_address, unsigned port);
   void *user;
+  /* What the web view may ask of the command (re-merge, manifest), or
+   * NULL. */
+  const view_host *view;
 } server_http_options;
 
 /* Serves the RPC until SIGINT or SIGTERM, or the idle timeout. `preloaded`

@@ -282,9 +282,9 @@ class RpcTest(e.TempDirTest):
     def test_unknown_endpoints(self):
         for path in ('/websocket', '/nothing', '/status/x'):
             self.assertEqual(self.srv.request('GET', path)[0], 404)
-        status, headers, body = self.srv.request('GET', '/')
-        self.assertEqual((status, headers['Content-Type']), (200, 'text/plain'))
-        self.assertIn(b'TraceProcessor RPC', body)
+        status, headers, body = self.srv.request('GET', '/')  # the web view's page
+        self.assertEqual((status, headers['Content-Type']), (200, 'text/html; charset=utf-8'))
+        self.assertIn(b'weft', body)
         self.assertEqual(self.status()[3], e.pb_int(3, 14))
 
     def test_restore_initial_tables(self):

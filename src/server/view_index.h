@@ -1,0 +1,80 @@
+/* server: the web view's copy of the loaded trace (view.h), made once per
+ * trace and kept until a re-merge replaces the trace: every slice, sched
+ * slice and counter sample, grouped by track and sorted by ts, with their
+ * names interned, and the machine/process/thread labels of the groups. */
+#ifndef WEFT_SERVER_VIEW_INDEX_H
+#define WEFT_SERVER_VIEW_INDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "weft/weft.h"
+
+enum view_track_kind { VIEW_TRACK_SLICES, VIEW_TRACK_CPU, VIEW_TRACK_COUNTER };
+
+/* A slice, or a sched slice (name: its thread's label; key: its utid). */
+typedef struct view_slice {
+  int64_t ts;
+  int64_t dur;
+  uint32_t id;
+  uint32_t name;
+  uint32_t key;
+  uint32_t depth;
+} view_slice;
+
+typedef struct view_sample {
+  int64_t ts;
+  double value;
+} view_sample;
+
+typedef struct view_track {
+  int kind;          /* enum view_track_kind */
+  int64_t source_id; /* track id, or the ucpu of a CPU track */
+  int64_t machine;
+  int64_t upid, utid; /* -1: none */
+  int64_t cpu;        /* a CPU track's cpu number */
+  uint32_t name;      /* interned */
+  size_t first, count; /* into slices or samples */
+  int64_t max_dur;
+  uint32_t max_depth;
+} view_track;
+
+/* A group label: a machine, process or thread. */
+typedef struct view_label {
+  int64_t id;
+  int64_t parent; /* machine of a process, process of a thread; -1 */
+  int64_t machine;
+  uint32_t text;  /* interned */
+} view_label;
+
+typedef struct view_names {
+  char **text;
+  uint32_t count, cap;
+  uint32_t *slots; /* open addressing: index + 1, 0 empty */
+  uint32_t slot_mask;
+} view_names;
+
+typedef struct view_index {
+  view_track *tracks;
+  size_t track_count;
+  view_slice *slices;
+  size_t slice_count;
+  view_sample *samples;
+  size_t sample_count;
+  view_label *machines, *processes, *threads;
+  size_t machine_count, process_count, thread_count;
+  view_names names;
+  int64_t start, end; /* trace bounds */
+  /* Per name: the index in the reply being written (view_summary.c). */
+  uint32_t *reply_stamp, *reply_name;
+  uint32_t stamp;
+} view_index;
+
+/* Copies the trace in `w` into ix. 0, or -1 with a message in err. */
+int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap);
+void view_index_free(view_index *ix);
+/* The interned string `s` (len bytes): its index, or UINT32_MAX without
+ * memory. */
+uint32_t view_names_intern(view_names *n, const char *s, size_t len);
+
+#endif

@@ -1,0 +1,224 @@
+/* The viewport summary (view_summary.h).
+ *
+ * Slice and CPU tracks: each depth of a track is a lane; the slices of a
+ * lane that overlap the window are visited in ts order and mapped to the
+ * pixels they cover. A pixel shared by several slices goes to the longest
+ * of them, and consecutive pixels of one slice form a run
+ * [first px, last px, depth, slice id, name, key]. Slices that start
+ * before the window are found from the track's longest slice: the scan
+ * starts at the first slice with ts >= start - max_dur. Counter tracks:
+ * per pixel with samples, [px, min, max, last value], the value in effect
+ * at the window's start at pixel 0. */
+#include "view_summary.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view_json.h"
+
+typedef struct view_lane {
+  const view_slice *s; /* pending run, or NULL */
+  int32_t p0, p1;
+} view_lane;
+
+typedef struct view_pass {
+  view_index *ix;
+  rpc_buf *out;
+  int64_t start, end;
+  double scale; /* pixels per ns */
+  uint32_t px;
+  uint32_t *used; /* names in this reply, in order */
+  uint32_t used_count, used_cap;
+  int runs; /* runs written in the current track */
+  int failed;
+} view_pass;
+
+/* The reply-local index of interned name `name`. */
+static uint32_t view_reply_name(view_pass *p, uint32_t name) {
+  view_index *ix = p->ix;
+  if (ix->reply_stamp[name] == ix->stamp) return ix->reply_name[name];
+  if (p->used_count == p->used_cap) {
+    uint32_t cap = p->used_cap ? p->used_cap * 2 : 256;
+    uint32_t *grown = realloc(p->used, cap * sizeof *grown);
+    if (!grown) {
+      p->failed = 1;
+      return 0;
+    }
+    p->used = grown;
+    p->used_cap = cap;
+  }
+  ix->reply_stamp[name] = ix->stamp;
+  ix->reply_name[name] = p->used_count;
+  p->used[p->used_count] = name;
+  return p->used_count++;
+}
+
+/* Writes v in decimal at *at, moving *at past it. */
+static void view_put_u32(char **at, uint32_t v) {
+  char digits[10];
+  int n = 0;
+  do {
+    digits[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  while (n) *(*at)++ = digits[--n];
+}
+
+/* A run as [p0,p1,depth,id,name,key]; printf would cost most of a
+ * summary's time. */
+static void view_emit_run(view_pass *p, const view_lane *l) {
+  const view_slice *s = l->s;
+  uint32_t fields[6] = {(uint32_t)l->p0, (uint32_t)l->p1, s->depth, s->id,
+                        view_reply_name(p, s->name), s->key};
+  char text[6 * 11 + 3], *at = text;
+  if (p->runs++) *at++ = ',';
+  *at++ = '[';
+  for (int i = 0; i < 6; i++) {
+    if (i) *at++ = ',';
+    view_put_u32(&at, fields[i]);
+  }
+  *at++ = ']';
+  rpc_buf_append(p->out, text, (size_t)(at - text));
+}
+
+/* A slice covering pixels [p0, p1] joins its lane. */
+static void view_lane_add(view_pass *p, view_lane *l, int32_t p0, int32_t p1,
+                          const view_slice *s) {
+  if (l->s && p0 <= l->p1) {
+    if (p1 <= l->p1 && !(l->p0 == l->p1 && s->dur > l->s->dur)) return;
+    if (s->dur > l->s->dur) {
+      l->p1 = p0 - 1; /* the shared pixels go to the longer slice */
+    } else {
+      p0 = l->p1 + 1;
+      if (p0 > p1) return;
+    }
+  }
+  if (l->s && l->p1 >= l->p0) view_emit_run(p, l);
+  l->s = s;
+  l->p0 = p0;
+  l->p1 = p1;
+}
+
+static int32_t view_px(const view_pass *p, int64_t ts) {
+  double x = floor(((double)ts - (double)p->start) * p->scale);
+  if (x < 0) return 0;
+  return x >= p->px ? (int32_t)p->px - 1 : (int32_t)x;
+}
+
+/* The first index in s[0..n) with ts >= t. */
+static size_t view_lower_bound(const view_slice *s, size_t n, int64_t t) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (s[mid].ts < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static void view_slice_track(view_pass *p, const view_track *t, view_lane *lanes) {
+  const view_slice *s = p->ix->slices + t->first;
+  int64_t from;
+  if (__builtin_sub_overflow(p->start, t->max_dur, &from)) from = INT64_MIN;
+  size_t i = view_lower_bound(s, t->count, from);
+  uint32_t lane_count = t->max_depth < VIEW_MAX_LANES ? t->max_depth + 1 : VIEW_MAX_LANES;
+  memset(lanes, 0, lane_count * sizeof *lanes);
+  for (; i < t->count && s[i].ts < p->end; i++) {
+    int64_t stop;
+    if (__builtin_add_overflow(s[i].ts, s[i].dur, &stop)) stop = INT64_MAX;
+    if (stop <= p->start && !(s[i].dur == 0 && s[i].ts >= p->start)) continue;
+    int32_t p0 = view_px(p, s[i].ts);
+    int32_t p1 = s[i].dur ? view_px(p, stop - 1) : p0;
+    uint32_t lane = s[i].depth < VIEW_MAX_LANES ? s[i].depth : VIEW_MAX_LANES - 1;
+    view_lane_add(p, &lanes[lane], p0, p1, &s[i]);
+  }
+  for (uint32_t d = 0; d < lane_count; d++)
+    if (lanes[d].s && lanes[d].p1 >= lanes[d].p0) view_emit_run(p, &lanes[d]);
+}
+
+/* The first sample index with ts > t, minus one: the sample in effect at t
+ * (or 0). */
+static size_t view_sample_at(const view_sample *s, size_t n, int64_t t) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (s[mid].ts <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo ? lo - 1 : 0;
+}
+
+static void view_emit_bucket(view_pass *p, int32_t px, double lo, double hi, double last) {
+  view_json_add(p->out, "%s[%d,%.9g,%.9g,%.9g]", p->runs++ ? "," : "", px, lo, hi, last);
+}
+
+static void view_counter_track(view_pass *p, const view_track *t) {
+  const view_sample *s = p->ix->samples + t->first;
+  int32_t cur = -1;
+  double lo = 0, hi = 0, last = 0;
+  for (size_t i = view_sample_at(s, t->count, p->start); i < t->count && s[i].ts < p->end;
+       i++) {
+    int32_t x = view_px(p, s[i].ts);
+    double v = isfinite(s[i].value) ? s[i].value : 0;
+    if (x != cur) {
+      if (cur >= 0) view_emit_bucket(p, cur, lo, hi, last);
+      cur = x;
+      lo = hi = v;
+    }
+    if (v < lo) lo = v;
+    if (v > hi) hi = v;
+    last = v;
+  }
+  if (cur >= 0) view_emit_bucket(p, cur, lo, hi, last);
+}
+
+static void view_track_json(view_pass *p, size_t vid, view_lane *lanes, int first) {
+  const view_track *t = &p->ix->tracks[vid];
+  char head[40], *at = head;
+  if (!first) *at++ = ',';
+  memcpy(at, "{\"vid\":", 7);
+  at += 7;
+  view_put_u32(&at, (uint32_t)vid);
+  const char *kind = t->kind == VIEW_TRACK_COUNTER ? ",\"buckets\":[" : ",\"runs\":[";
+  size_t kind_len = strlen(kind);
+  memcpy(at, kind, kind_len);
+  at += kind_len;
+  rpc_buf_append(p->out, head, (size_t)(at - head));
+  p->runs = 0;
+  if (t->kind == VIEW_TRACK_COUNTER) view_counter_track(p, t);
+  else view_slice_track(p, t, lanes);
+  view_json_add(p->out, "]}");
+}
+
+static void view_names_json(view_pass *p) {
+  view_json_add(p->out, "],\"names\":[");
+  for (uint32_t i = 0; i < p->used_count; i++) {
+    if (i) view_json_add(p->out, ",");
+    view_json_cstr(p->out, p->ix->names.text[p->used[i]]);
+  }
+  view_json_add(p->out, "]}");
+}
+
+int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
+                      const uint32_t *vids, size_t vid_count, rpc_buf *out) {
+  view_lane *lanes = malloc(VIEW_MAX_LANES * sizeof *lanes);
+  if (!lanes) return -1;
+  view_pass p = {ix, out, start, end, (double)px / ((double)end - (double)start), px,
+                 NULL, 0, 0, 0, 0};
+  if (++ix->stamp == 0) { /* wrapped: forget every stamp */
+    memset(ix->reply_stamp, 0, ix->names.count * sizeof *ix->reply_stamp);
+    ix->stamp = 1;
+  }
+  view_json_add(out, "{\"start\":%lld,\"end\":%lld,\"px\":%u,\"tracks\":[",
+                (long long)start, (long long)end, px);
+  size_t n = vids ? vid_count : ix->track_count, written = 0;
+  for (size_t k = 0; k < n && !out->failed; k++) {
+    size_t vid = vids ? vids[k] : k;
+    if (vid < ix->track_count) view_track_json(&p, vid, lanes, written++ == 0);
+  }
+  view_names_json(&p);
+  free(lanes);
+  free(p.used);
+  return out->failed || p.failed ? -1 : 0;
+}

@@ -1,0 +1,141 @@
+/* Unit tests of the web view's viewport summary (src/server/
+ * view_summary.c) on indexes built by hand: runs per lane, the longest
+ * slice taking a shared pixel, slices begun before the window, instants,
+ * windows at the ends of int64, counter buckets, and the reply's bounds. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "server/view_index.h"
+#include "server/view_summary.h"
+
+/* An index of one slice track holding slices[n] (sorted by ts) and one
+ * counter track holding samples[m]. */
+static void view_test_index(view_index *ix, const view_slice *slices, size_t n,
+                            const view_sample *samples, size_t m) {
+  memset(ix, 0, sizeof *ix);
+  view_names_intern(&ix->names, "", 0);
+  view_names_intern(&ix->names, "a", 1);
+  view_names_intern(&ix->names, "b", 1);
+  ix->track_count = 2;
+  ix->tracks = calloc(2, sizeof *ix->tracks);
+  ix->tracks[0] = (view_track){VIEW_TRACK_SLICES, 0, 0, -1, -1, -1, 0, 0, n, 0, 0};
+  ix->tracks[1] = (view_track){VIEW_TRACK_COUNTER, 1, 0, -1, -1, -1, 0, 0, m, 0, 0};
+  ix->slices = malloc((n ? n : 1) * sizeof *slices);
+  memcpy(ix->slices, slices, n * sizeof *slices);
+  ix->slice_count = n;
+  ix->samples = malloc((m ? m : 1) * sizeof *samples);
+  memcpy(ix->samples, samples, m * sizeof *samples);
+  ix->sample_count = m;
+  for (size_t i = 0; i < n; i++) {
+    if (slices[i].dur > ix->tracks[0].max_dur) ix->tracks[0].max_dur = slices[i].dur;
+    if (slices[i].depth > ix->tracks[0].max_depth) ix->tracks[0].max_depth = slices[i].depth;
+  }
+  ix->reply_stamp = calloc(ix->names.count, sizeof *ix->reply_stamp);
+  ix->reply_name = calloc(ix->names.count, sizeof *ix->reply_name);
+}
+
+/* The summary of track `vid` as a NUL-terminated string to free(). */
+static char *view_test_summary(view_index *ix, int64_t start, int64_t end, uint32_t px,
+                               uint32_t vid) {
+  rpc_buf out = {0};
+  CHECK_EQ_INT(view_summary_json(ix, start, end, px, &vid, 1, &out), 0);
+  rpc_buf_append(&out, "", 1);
+  return (char *)out.data;
+}
+
+#define SUMMARY_IS(ix, start, end, px, vid, expected)              \
+  do {                                                             \
+    char *got_ = view_test_summary(ix, start, end, px, vid);       \
+    CHECK_EQ_STR(got_, expected);                                  \
+    free(got_);                                                    \
+  } while (0)
+
+static void test_runs_per_lane(void) {
+  view_index ix;
+  const view_slice s[] = {{0, 100, 7, 1, 0, 0}, {10, 20, 8, 2, 0, 1}, {200, 100, 9, 2, 0, 0}};
+  view_test_index(&ix, s, 3, NULL, 0);
+  SUMMARY_IS(&ix, 0, 400, 4, 0,
+             "{\"start\":0,\"end\":400,\"px\":4,\"tracks\":[{\"vid\":0,\"runs\":"
+             "[[0,0,0,7,0,0],[2,2,0,9,1,0],[0,0,1,8,1,0]]}],\"names\":[\"a\",\"b\"]}");
+  view_index_free(&ix);
+}
+
+static void test_longest_slice_takes_a_shared_pixel(void) {
+  view_index ix;
+  /* 10 ns a pixel: pixel 1 holds the end of slice 1 (5 ns of it) and the
+   * start of slice 2 (3 ns, but 30 ns long). */
+  const view_slice s[] = {{0, 15, 1, 1, 0, 0}, {17, 30, 2, 2, 0, 0}, {50, 1, 3, 1, 0, 0},
+                          {51, 2, 4, 2, 0, 0}};
+  view_test_index(&ix, s, 4, NULL, 0);
+  SUMMARY_IS(&ix, 0, 100, 10, 0,
+             "{\"start\":0,\"end\":100,\"px\":10,\"tracks\":[{\"vid\":0,\"runs\":"
+             "[[0,0,0,1,0,0],[1,4,0,2,1,0],[5,5,0,4,1,0]]}],\"names\":[\"a\",\"b\"]}");
+  view_index_free(&ix);
+}
+
+static void test_window_edges(void) {
+  view_index ix;
+  const view_slice s[] = {{0, 1000, 1, 1, 0, 0},  /* begun before the window */
+                          {400, 100, 2, 1, 0, 0}, /* ends at its start */
+                          {500, 0, 3, 2, 0, 1},   /* an instant at its start */
+                          {600, 5, 4, 2, 0, 1}};  /* at its end: out */
+  view_test_index(&ix, s, 4, NULL, 0);
+  SUMMARY_IS(&ix, 500, 600, 10, 0,
+             "{\"start\":500,\"end\":600,\"px\":10,\"tracks\":[{\"vid\":0,\"runs\":"
+             "[[0,9,0,1,0,0],[0,0,1,3,1,0]]}],\"names\":[\"a\",\"b\"]}");
+  view_index_free(&ix);
+}
+
+static void test_extreme_windows(void) {
+  view_index ix;
+  const view_slice s[] = {{INT64_MIN + 10, INT64_MAX, 1, 1, 0, 0}, {0, 10, 2, 1, 0, 0},
+                          {INT64_MAX - 5, 5, 3, 1, 0, 0}};
+  view_test_index(&ix, s, 3, NULL, 0);
+  char *got = view_test_summary(&ix, INT64_MIN, INT64_MAX, 16384, 0);
+  /* The first slice ends at 9, in pixel 8192, where it outlasts [0, 10). */
+  CHECK(strstr(got, "[[0,8192,0,1,0,0],[16383,16383,0,3,0,0]]") != NULL);
+  free(got);
+  got = view_test_summary(&ix, INT64_MIN, INT64_MIN + 1, 1, 0);
+  CHECK(strstr(got, "\"runs\":[]") != NULL);
+  free(got);
+  view_index_free(&ix);
+}
+
+static void test_counter_buckets(void) {
+  view_index ix;
+  const view_sample c[] = {{0, 1.5}, {10, 4}, {12, -2}, {19, 3}, {50, 8}};
+  view_test_index(&ix, NULL, 0, c, 5);
+  SUMMARY_IS(&ix, 5, 45, 4, 1,
+             "{\"start\":5,\"end\":45,\"px\":4,\"tracks\":[{\"vid\":1,\"buckets\":"
+             "[[0,-2,4,-2],[1,3,3,3]]}],\"names\":[]}");
+  SUMMARY_IS(&ix, -100, -50, 4, 1,
+             "{\"start\":-100,\"end\":-50,\"px\":4,\"tracks\":[{\"vid\":1,\"buckets\":"
+             "[]}],\"names\":[]}");
+  view_index_free(&ix);
+}
+
+static void test_reply_is_bounded(void) {
+  view_index ix;
+  view_slice s[64];
+  for (int i = 0; i < 64; i++) s[i] = (view_slice){i * 10, 5, (uint32_t)i, 1, 0, 0};
+  view_test_index(&ix, s, 64, NULL, 0);
+  rpc_buf out = {0};
+  out.cap = 200;
+  uint32_t vid = 0;
+  CHECK_EQ_INT(view_summary_json(&ix, 0, 640, 64, &vid, 1, &out), -1);
+  CHECK(out.len <= 200);
+  rpc_buf_free(&out);
+  view_index_free(&ix);
+}
+
+int main(void) {
+  RUN_TEST(test_runs_per_lane);
+  RUN_TEST(test_longest_slice_takes_a_shared_pixel);
+  RUN_TEST(test_window_edges);
+  RUN_TEST(test_extreme_windows);
+  RUN_TEST(test_counter_buckets);
+  RUN_TEST(test_reply_is_bounded);
+  return CHECK_SUMMARY();
+}
