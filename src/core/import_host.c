@@ -173,6 +173,14 @@ int import_host_convert(void *user, uint32_t source, uint32_t clock, int64_t ts,
   return 1;
 }
 
+int import_clock_convert(import_file *f, uint32_t machine, uint64_t clock_id, int64_t ts,
+                         int64_t *out) {
+  if (f->pinned) clock_id = CLOCK_ID_FILE_PRIVATE;
+  clock_key k = clock_key_make(machine, f->trace_id, 0, clock_id);
+  if (clock_graph_convert_key(&f->host->clocks, &k, ts, out) != CLOCK_OK) return 0;
+  return *out >= 0 ? 1 : -1;
+}
+
 /* ---- events, bytes and stats ---- */
 
 int import_push(import_file *f, int64_t ts, uint32_t clock, uint64_t payload) {

@@ -127,6 +127,20 @@
   C(T, description, STR, 0) C(T, remediation, STR, 0)                 \
   C(T, confidence, F64, 0) C(T, trace_id, I64, N)
 
+/* Log entries of every source (Android logcat, Chrome's TrackEvent log
+ * messages, systemd journald), in parse order; journald's extra fields are
+ * args. */
+#define LOGS_COLUMNS(C, T)                                            \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, N) C(T, prio, I64, 0) \
+  C(T, log_source, STR, 0) C(T, tag, STR, 0) C(T, msg, STR, 0)        \
+  C(T, arg_set_id, I64, N)
+
+/* Android's packages.list (PackagesList packets). */
+#define PACKAGE_LIST_COLUMNS(C, T)                                    \
+  C(T, id, ID, 0) C(T, package_name, STR, 0) C(T, uid, I64, N)        \
+  C(T, debuggable, I64, N) C(T, profileable_from_shell, I64, N)       \
+  C(T, version_code, I64, N)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -149,7 +163,9 @@
   T(TRACE_DIAGNOSTICS, "__intrinsic_trace_diagnostics", TRACE_DIAGNOSTICS_COLUMNS) \
   T(CPU_FREQ, "__intrinsic_cpu_freq", CPU_FREQ_COLUMNS)                \
   T(STATE, "__intrinsic_state", STATE_COLUMNS)                        \
-  T(CHROME_RAW, "__intrinsic_chrome_raw", CHROME_RAW_COLUMNS)
+  T(CHROME_RAW, "__intrinsic_chrome_raw", CHROME_RAW_COLUMNS)        \
+  T(LOGS, "__intrinsic_logs", LOGS_COLUMNS)                           \
+  T(PACKAGE_LIST, "__intrinsic_package_list", PACKAGE_LIST_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -197,7 +213,8 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(METADATA, machine_id, MACHINE) R(METADATA, trace_id, TRACE_FILE)             \
   R(STATS, machine_id, MACHINE) R(STATS, trace_id, TRACE_FILE)                   \
   R(CLOCK_SNAPSHOT, machine_id, MACHINE) R(TRACE_FILE, parent_id, TRACE_FILE)    \
-  R(TRACE_DIAGNOSTICS, trace_id, TRACE_FILE)
+  R(TRACE_DIAGNOSTICS, trace_id, TRACE_FILE)                                    \
+  R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

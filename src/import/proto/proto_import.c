@@ -6,6 +6,7 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_head.h"
+#include "import/proto/proto_android.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_sys_stats.h"
 #include "import/proto/proto_packets.h"
@@ -712,6 +713,7 @@ static void proto_destroy(import_file *f) {
   proto_ftrace_free(st->ftrace);
   proto_sys_stats_free(st->sys_stats);
   proto_power_free(st->power);
+  proto_android_free(st->android);
   base_free(st);
   f->state = NULL;
 }

@@ -91,6 +91,7 @@ typedef struct proto_import_state {
   struct proto_ftrace_state *ftrace; /* proto_ftrace.h; NULL until needed */
   struct proto_sys_stats_state *sys_stats; /* proto_sys_stats.h; lazy */
   struct proto_power_state *power; /* proto_power.h; lazy */
+  struct proto_android_state *android; /* proto_android.h; lazy */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

@@ -5,6 +5,7 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_process_tree.h"
 #include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_android.h"
 #include "import/proto/proto_generic_kernel.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_import.h"
@@ -511,7 +512,9 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_UI_STATE:
     case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
       return 1;
-    default: return proto_generic_kernel_wants_field(number) || proto_power_wants_field(number);
+    default:
+      return proto_generic_kernel_wants_field(number) || proto_power_wants_field(number) ||
+             proto_android_wants_field(number);
   }
 }
 

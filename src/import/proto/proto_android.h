@@ -1,0 +1,39 @@
+/* proto_android: Android probes that are not power data — logcat
+ * (AndroidLogPacket), the packages list (PackagesList) and systemd journald
+ * entries (JournaldEvent) — into the logs and package_list tables
+ * (model/logs.h).
+ *
+ * Rules:
+ *  - logcat: each event's timestamp is on CLOCK_REALTIME, converted to trace
+ *    time at parse (an event that cannot be is dropped and counted); its
+ *    thread is (tid, pid) when tid is set, else utid 0; priority 0 reads as
+ *    INFO (4); an absent tag or message is ""; each named-or-not arg
+ *    appends " name=value" to the message (strings quoted, floats "%f"),
+ *    within 4096 bytes. Stats num_total/failed/skipped set the
+ *    android_log_num_* stats.
+ *  - packages: one row per name not seen before; absent fields are 0;
+ *    parse_error/read_error set packages_list_has_{parse,read}_errors.
+ *  - journald: at the packet's time; thread tid (pid when absent) of pid,
+ *    NULL without either; absent prio is 0, absent tag/message NULL; the
+ *    present ones of uid, comm, systemd_unit, hostname, transport are args.
+ * Owns the set of package names seen (bounded by the packages read). */
+#ifndef WEFT_PROTO_ANDROID_H
+#define WEFT_PROTO_ANDROID_H
+
+#include "import/importer.h"
+#include "import/proto/proto_wire.h"
+
+#define PROTO_TRACE_PACKET_ANDROID_LOG 39
+#define PROTO_TRACE_PACKET_PACKAGES_LIST 47
+#define PROTO_TRACE_PACKET_JOURNALD_EVENT 132
+
+typedef struct proto_android_state proto_android_state;
+
+int proto_android_wants_field(uint32_t number);
+/* One such TracePacket field at trace time ts on machine row `machine`;
+ * *state is created on first use. */
+int proto_android_parse(import_file *f, proto_android_state **state, uint32_t machine,
+                        int64_t ts, const proto_field *field);
+void proto_android_free(proto_android_state *s);
+
+#endif

@@ -1,0 +1,172 @@
+"""End-to-end: Android probes and logs (proto_android.c, model/logs.c):
+logcat, Chrome's TrackEvent log messages, systemd journald and the
+packages list. Traces are generated with weft_e2e's pb_* writers; every
+expected answer is worked out by hand from the rules."""
+import struct
+
+import weft_e2e as e
+from weft_e2e import pb_bytes, pb_int, pb_packet
+
+
+def clocks(realtime, boottime):
+    """A ClockSnapshot relating REALTIME (1) and BOOTTIME (6)."""
+    return pb_packet(pb_bytes(6, pb_bytes(1, pb_int(1, 1) + pb_int(2, realtime)) +
+                              pb_bytes(1, pb_int(1, 6) + pb_int(2, boottime))))
+
+
+def log_event(*fields):
+    return pb_bytes(1, b''.join(fields))
+
+
+def log_arg(name=None, value=None):
+    """A LogEvent.Arg: value an int, a float (as a Python float) or a str."""
+    out = pb_bytes(1, name) if name is not None else b''
+    if isinstance(value, bool) or value is None:
+        return pb_bytes(9, out)
+    if isinstance(value, int):
+        out += pb_int(2, value)
+    elif isinstance(value, float):
+        out += e.varint(3 << 3 | 5) + struct.pack('<f', value)
+    else:
+        out += pb_bytes(4, value)
+    return pb_bytes(9, out)
+
+
+def android_log(ts, *payload):
+    return pb_packet(pb_int(8, ts), pb_bytes(39, b''.join(payload)))
+
+
+def journald(ts, *fields):
+    return pb_packet(pb_int(8, ts), pb_bytes(132, b''.join(fields)))
+
+
+class AndroidLogTest(e.TempDirTest):
+    def write(self, data):
+        return e.write_temp(self.dir, 'trace.pb', data)
+
+    def test_logcat_rows(self):
+        trace = clocks(5000, 1000) + android_log(
+            2000,
+            # REALTIME 6000 is trace time 2000; pid 10 is new: its main
+            # thread comes first
+            log_event(pb_int(5, 6000), pb_int(2, 10), pb_int(3, 11), pb_bytes(6, 'tg'),
+                      pb_int(7, 6), pb_bytes(8, 'hello')),
+            # no tid: utid 0; no prio: INFO; args follow the (absent) message
+            log_event(pb_int(5, 5100), pb_bytes(6, 'ev'), log_arg('a', -3), log_arg('b', 1.5),
+                      log_arg('c', 's'), log_arg(None, 9), log_arg('d')),
+            # no tag: ""; a tid without pid belongs to pid 0
+            log_event(pb_int(5, 5200), pb_int(3, 13), pb_int(7, 1), pb_bytes(8, 'x'),
+                      log_arg('z', 1)),
+            # before trace time 0: dropped
+            log_event(pb_int(5, 100), pb_int(3, 12)))
+        path = self.write(trace)
+        # rows in timestamp order
+        self.assertEqual(e.query('select * from android_logs', path),
+                         '"id","ts","utid","prio","tag","msg"\n'
+                         '0,1100,0,4,"ev"," a=-3 b=1.500000 c="s" =9 d="\n'
+                         '1,1200,3,1,"","x z=1"\n'
+                         '2,2000,2,6,"tg","hello"\n')
+        self.assertEqual(e.query('select utid, tid, upid from thread', path),
+                         '"utid","tid","upid"\n0,0,0\n1,10,1\n2,11,1\n3,13,0\n')
+        self.assertEqual(e.query("select value from stats where name = "
+                                 "'trace_sorter_negative_timestamp_dropped'", path),
+                         '"value"\n1\n')
+        self.assertEqual(e.query("select log_source, arg_set_id from logs limit 1", path),
+                         '"log_source","arg_set_id"\n"android_logcat","[NULL]"\n')
+
+    def test_logcat_stats_are_set_not_added(self):
+        path = self.write(clocks(0, 0) +
+                          android_log(1, pb_bytes(2, pb_int(1, 100) + pb_int(2, 3))) +
+                          android_log(2, pb_bytes(2, pb_int(1, 200) + pb_int(3, 4))))
+        self.assertEqual(e.query("select name, value from stats where name glob "
+                                 "'android_log_num_*' order by name", path),
+                         '"name","value"\n"android_log_num_failed",3\n'
+                         '"android_log_num_skipped",4\n"android_log_num_total",200\n')
+
+    def test_journald(self):
+        path = self.write(
+            journald(2000, pb_int(1, 42), pb_int(5, 3), pb_bytes(7, 'm1')) +
+            journald(2100, pb_int(1, 43), pb_int(2, 44), pb_int(3, 1000), pb_bytes(8, 'c'),
+                     pb_bytes(10, 'u.service'), pb_bytes(11, 'h'), pb_bytes(12, 'journal')) +
+            journald(2200, pb_bytes(6, 't'), pb_int(3, 0), pb_bytes(8, '')))
+        # tid defaults to pid; no pid: no thread; absent prio 0, tag/msg NULL
+        self.assertEqual(e.query('select * from logs', path),
+                         '"id","ts","utid","prio","log_source","tag","msg","arg_set_id"\n'
+                         '0,2000,1,3,"systemd_journald","[NULL]","m1","[NULL]"\n'
+                         '1,2100,3,0,"systemd_journald","[NULL]","[NULL]",0\n'
+                         '2,2200,"[NULL]",0,"systemd_journald","t","[NULL]",1\n')
+        self.assertEqual(e.query('select arg_set_id, key, display_value from args', path),
+                         '"arg_set_id","key","display_value"\n'
+                         '0,"uid","1000"\n0,"comm","c"\n0,"systemd_unit","u.service"\n'
+                         '0,"hostname","h"\n0,"transport","journal"\n'
+                         '1,"uid","0"\n1,"comm",""\n')
+        self.assertEqual(e.query('select count(*) as n from android_logs', path), '"n"\n0\n')
+
+    def test_packages_list(self):
+        pkg = lambda *f: pb_bytes(1, b''.join(f))
+        path = self.write(
+            pb_packet(pb_bytes(47, pkg(pb_bytes(1, 'a'), pb_int(2, 10100), pb_int(3, 1),
+                                       pb_int(5, 7)) +
+                               pkg(pb_bytes(1, 'b'), pb_int(4, 1)) + pb_int(2, 1))) +
+            pb_packet(pb_bytes(47, pkg(pb_bytes(1, 'a'), pb_int(2, 1)) + pb_int(3, 1))))
+        # a name already listed is skipped; absent fields are 0
+        self.assertEqual(e.query('select * from package_list', path),
+                         '"id","package_name","uid","debuggable","profileable_from_shell",'
+                         '"version_code"\n0,"a",10100,1,0,7\n1,"b",0,0,1,0\n')
+        # each list sets the error stats
+        self.assertEqual(e.query("select name, value from stats where name glob "
+                                 "'packages_list_*' order by name", path),
+                         '"name","value"\n"packages_list_has_parse_errors",0\n'
+                         '"packages_list_has_read_errors",1\n')
+
+
+def track_event_log(prio=None, location=True, thread=True):
+    """A thread track (pid 1, tid 2) and an instant at ts 10 with a
+    log_message whose body (and source location) are interned."""
+    seq = pb_int(10, 1)
+    desc = pb_int(1, 7) + (pb_bytes(4, pb_int(1, 1) + pb_int(2, 2)) if thread else b'')
+    msg = pb_int(2, 1) + (pb_int(1, 3) if location else b'') + \
+        (pb_int(3, prio) if prio is not None else b'')
+    interned = pb_bytes(20, pb_int(1, 1) + pb_bytes(2, 'log message')) + \
+        pb_bytes(4, pb_int(1, 3) + pb_bytes(2, 'foo.cc') + pb_bytes(3, 'func') + pb_int(4, 123))
+    return (pb_packet(pb_int(8, 0), seq, pb_int(13, 1), pb_bytes(60, desc)) +
+            pb_packet(pb_int(8, 10), seq, pb_int(13, 2), pb_bytes(12, interned),
+                      pb_bytes(11, pb_int(11, 7) + pb_int(9, 3) + pb_bytes(23, 'slice1') +
+                               pb_bytes(21, msg))))
+
+
+class TrackEventLogTest(e.TempDirTest):
+    def write(self, data):
+        return e.write_temp(self.dir, 'trace.pb', data)
+
+    def test_log_message_is_a_log_entry(self):
+        path = self.write(track_event_log())
+        self.assertEqual(e.query('select ts, utid, tag, msg, prio from android_logs', path),
+                         '"ts","utid","tag","msg","prio"\n10,2,"foo.cc:123","log message",4\n')
+        self.assertEqual(e.query('select key, display_value from args where arg_set_id = '
+                                 '(select arg_set_id from slice)', path),
+                         '"key","display_value"\n'
+                         '"track_event.log_message.message","log message"\n'
+                         '"track_event.log_message.file_name","foo.cc"\n'
+                         '"track_event.log_message.function_name","func"\n'
+                         '"track_event.log_message.line_number","123"\n')
+
+    def test_priority_and_no_location(self):
+        path = self.write(track_event_log(prio=5, location=False))
+        self.assertEqual(e.query('select tag, prio from android_logs', path),
+                         '"tag","prio"\n"[NULL]",5\n')
+        self.assertEqual(e.query("select key, display_value from args where key glob "
+                                 "'track_event.*'", path),
+                         '"key","display_value"\n'
+                         '"track_event.log_message.message","log message"\n'
+                         '"track_event.priority","5"\n')
+
+    def test_without_thread_is_a_parser_error(self):
+        path = self.write(track_event_log(thread=False))
+        self.assertEqual(e.query('select count(*) as n from android_logs', path), '"n"\n0\n')
+        self.assertEqual(e.query("select value from stats where name = "
+                                 "'track_event_parser_errors'", path), '"value"\n1\n')
+
+
+if __name__ == '__main__':
+    e.main()
