@@ -119,6 +119,66 @@ class AndroidLogTest(e.TempDirTest):
                          '"name","value"\n"packages_list_has_parse_errors",0\n'
                          '"packages_list_has_read_errors",1\n')
 
+    def test_journald_module(self):
+        path = self.write(
+            journald(5, pb_int(1, 42), pb_int(3, 7), pb_bytes(6, 'app'), pb_bytes(7, 'hi'),
+                     pb_bytes(11, 'h')) +
+            android_log(6, log_event(pb_int(5, 6), pb_bytes(8, 'not journald'))) +
+            clocks(0, 0))
+        self.assertEqual(e.query('INCLUDE PERFETTO MODULE linux.systemd_journald; '
+                                 'select * from linux_systemd_journald_logs', path),
+                         '"id","ts","utid","prio","tag","msg","uid","comm","systemd_unit",'
+                         '"hostname","transport"\n'
+                         '0,5,1,0,"app","hi",7,"[NULL]","[NULL]","h","[NULL]"\n')
+
+
+def process(pid, ppid, name, uid=None):
+    return pb_bytes(1, pb_int(1, pid) + pb_int(2, ppid) + pb_bytes(3, name) +
+                    (pb_int(5, uid) if uid is not None else b''))
+
+
+def package(name, uid, version):
+    return pb_bytes(1, pb_bytes(1, name) + pb_int(2, uid) + pb_int(5, version))
+
+
+class ProcessMetadataTest(e.TempDirTest):
+    QUERY = ('INCLUDE PERFETTO MODULE android.process_metadata; '
+             'select pid, process_name, uid, user_id, shared_uid, package_name, version_code, '
+             'debuggable, is_kernel_task from android_process_metadata where upid != 0')
+
+    def test_packages_and_kernel_tasks(self):
+        path = e.write_temp(self.dir, 'trace.pb', pb_packet(pb_bytes(2, b''.join([
+            process(1, 0, 'init', 0), process(2, 0, 'kthreadd', 0),
+            process(9, 2, 'kworker/0', 0), process(20, 9, 'kworker_child', 0),
+            process(30, 1, 'kthreadd', 0), process(31, 30, 'kid', 0),
+            process(13, 1, 'com.a:remote', 10200), process(14, 1, 'com.b', 10300),
+            process(15, 1, 'com.cc:x', 1010400), process(16, 1, 'com.cz', 10400),
+            process(17, 1, 'com.q', 10400)]))) +
+            pb_packet(pb_bytes(47, package('com.a', 10200, 1) + package('com.z', 10300, 2) +
+                               package('com.c', 10400, 3) + package('com.cc', 10400, 4))))
+        # kernel tasks: started by pid 0 or by a process named kthreadd; a
+        # lone package of the app id is the process's whatever its name; a
+        # shared app id gives the longest package name the process's name
+        # starts with, or none; uid is the app id, user_id the user
+        self.assertEqual(e.query(self.QUERY, path),
+                         '"pid","process_name","uid","user_id","shared_uid","package_name",'
+                         '"version_code","debuggable","is_kernel_task"\n'
+                         '1,"init",0,0,"[NULL]","[NULL]","[NULL]","[NULL]",1\n'
+                         '2,"kthreadd",0,0,"[NULL]","[NULL]","[NULL]","[NULL]",1\n'
+                         '9,"kworker/0",0,0,"[NULL]","[NULL]","[NULL]","[NULL]",1\n'
+                         '20,"kworker_child",0,0,"[NULL]","[NULL]","[NULL]","[NULL]",0\n'
+                         '30,"kthreadd",0,0,"[NULL]","[NULL]","[NULL]","[NULL]",0\n'
+                         '31,"kid",0,0,"[NULL]","[NULL]","[NULL]","[NULL]",1\n'
+                         '13,"com.a:remote",10200,0,"[NULL]","com.a",1,0,0\n'
+                         '14,"com.b",10300,0,"[NULL]","com.z",2,0,0\n'
+                         '15,"com.cc:x",10400,10,1,"com.cc",4,0,0\n'
+                         '16,"com.cz",10400,0,1,"com.c",3,0,0\n'
+                         '17,"com.q",10400,0,1,"[NULL]","[NULL]","[NULL]",0\n')
+        self.assertEqual(e.query('INCLUDE PERFETTO MODULE android.process_metadata; '
+                                 'select android_is_kernel_task(0) as idle, '
+                                 'android_is_kernel_task(99) as none', path),
+                         '"idle","none"\n1,0\n')
+
 
 def track_event_log(prio=None, location=True, thread=True):
     """A thread track (pid 1, tid 2) and an instant at ts 10 with a
