@@ -180,6 +180,60 @@ class ProcessMetadataTest(e.TempDirTest):
                          '"idle","none"\n1,0\n')
 
 
+def sysprops(ts, *pairs):
+    """An AndroidSystemProperty packet of (name, value) pairs."""
+    return pb_packet(pb_int(8, ts), pb_bytes(86, b''.join(
+        pb_bytes(1, pb_bytes(1, k) + pb_bytes(2, v)) for k, v in pairs)))
+
+
+class SystemPropertyTest(e.TempDirTest):
+    def test_counters_metadata_and_device_state(self):
+        path = e.write_temp(self.dir, 'trace.pb', sysprops(
+            100, ('debug.tracing.battery_stats.audio', '1'), ('debug.tracing.mcc', '310'),
+            ('debug.tracing.battery_status', '3'), ('debug.tracing.plug_type', 'x'),
+            ('debug.tracing.plug_type', '2'), ('debug.tracing.other', '5'),
+            ('debug.tracing.profile_system_server', '1'),
+            ('debug.tracing.device_state', 'st')) + sysprops(
+            200, ('debug.tracing.mcc', ' 311'), ('debug.tracing.mnc', '+5'),
+            ('debug.tracing.desktop_mode_visible_tasks', '2x'),
+            ('debug.tracing.screen_state', '-1')))
+        # values must be whole int32s; unknown properties are ignored
+        self.assertEqual(e.query(
+            "select t.name, t.type, extract_arg(t.dimension_arg_set_id, 'sysprop_name') as d, "
+            "extract_arg(t.dimension_arg_set_id, 'counter_key') as k, c.ts, c.value "
+            "from counter_track t join counter c on c.track_id = t.id order by c.id", path),
+            '"name","type","d","k","ts","value"\n'
+            '"battery_stats.audio","battery_stats","[NULL]","battery_stats.audio",100,1.000000\n'
+            '"mcc","sysprop_counter","debug.tracing.mcc","[NULL]",100,310.000000\n'
+            '"BatteryStatus","sysprop_counter","debug.tracing.battery_status","[NULL]",100,'
+            '3.000000\n'
+            '"PlugType","sysprop_counter","debug.tracing.plug_type","[NULL]",100,2.000000\n'
+            '"mcc","sysprop_counter","debug.tracing.mcc","[NULL]",200,311.000000\n'
+            '"mnc","sysprop_counter","debug.tracing.mnc","[NULL]",200,5.000000\n'
+            '"ScreenState","screen_state","[NULL]","[NULL]",200,-1.000000\n')
+        self.assertEqual(e.query("select name, int_value from metadata where name glob "
+                                 "'android_profile*'", path),
+                         '"name","int_value"\n"android_profile_system_server",1\n')
+        self.assertEqual(e.query('select s.ts, s.dur, s.name, t.name as track, t.type '
+                                 'from slice s join track t on s.track_id = t.id', path),
+                         '"ts","dur","name","track","type"\n'
+                         '100,0,"st","DeviceStateChanged","android_device_state"\n')
+
+    def test_atrace_screen_and_device_state_share_the_tracks(self):
+        text = ('# tracer: nop\n'
+                '  app-1     (    1) [000] ....   0.000002: tracing_mark_write: '
+                'C|1000|ScreenState|1\n'
+                '  app-1     (    1) [000] ....   0.000003: tracing_mark_write: '
+                'N|1000|DeviceStateChanged|folded\n')
+        sys_path = e.write_temp(self.dir, 'trace.txt', text)
+        self.assertEqual(e.query('select t.name, t.type, c.ts, c.value from counter_track t '
+                                 'join counter c on c.track_id = t.id', sys_path),
+                         '"name","type","ts","value"\n"ScreenState","screen_state",2000,1.000000\n')
+        self.assertEqual(e.query('select s.name, t.name as track from slice s join track t '
+                                 'on s.track_id = t.id', sys_path),
+                         '"name","track"\n"folded","DeviceStateChanged"\n')
+
+
 def track_event_log(prio=None, location=True, thread=True):
     """A thread track (pid 1, tid 2) and an instant at ts 10 with a
     log_message whose body (and source location) are interned."""

@@ -1,12 +1,17 @@
 /* proto_android: logcat, packages list and journald. See proto_android.h. */
 #include "import/proto/proto_android.h"
 
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "clock/clock.h"
+#include "import/proto/proto_misc.h"
+#include "model/android.h"
 #include "model/logs.h"
 
 /* AndroidLogPacket and its LogEvent, Arg and Stats. */
@@ -19,6 +24,9 @@ enum {
   LOG_PRIO_INFO = 4,
   LOG_MSG_MAX = 4096,
 };
+
+/* AndroidSystemProperty and its PropertyValue. */
+enum { SYSPROP_VALUES = 1, SYSPROP_NAME = 1, SYSPROP_VALUE = 2 };
 
 /* PackagesList and its Package. */
 enum {
@@ -40,6 +48,7 @@ struct proto_android_state {
 
 int proto_android_wants_field(uint32_t number) {
   return number == PROTO_TRACE_PACKET_ANDROID_LOG ||
+         number == PROTO_TRACE_PACKET_ANDROID_SYSTEM_PROPERTY ||
          number == PROTO_TRACE_PACKET_PACKAGES_LIST ||
          number == PROTO_TRACE_PACKET_JOURNALD_EVENT;
 }
@@ -313,6 +322,107 @@ static int journald_event_parse(import_file *f, uint32_t machine, int64_t ts, pr
   return rc;
 }
 
+/* ---- system properties ---- */
+
+#define SYSPROP_PREFIX "debug.tracing."
+
+/* 1 and *out if s is a whole int32 (leading spaces and a sign allowed). */
+static int sysprop_int(proto_span s, int32_t *out) {
+  char buf[32];
+  if (s.len == 0 || s.len >= sizeof buf) return 0;
+  memcpy(buf, s.data, s.len);
+  buf[s.len] = '\0';
+  char *end;
+  errno = 0;
+  long long v = strtoll(buf, &end, 10);
+  if (end == buf || *end || errno || v < INT32_MIN || v > INT32_MAX) return 0;
+  *out = (int32_t)v;
+  return 1;
+}
+
+static int sysprop_is(proto_span name, const char *s) {
+  return name.len == strlen(s) && memcmp(name.data, s, name.len) == 0;
+}
+
+/* A counter of a property: type and name given, the dimension `dim_key`
+ * holding `dim`. */
+static int sysprop_counter(import_file *f, uint32_t machine, int64_t ts, const char *type,
+                           const char *dim_key, proto_span dim, const char *name,
+                           int32_t value) {
+  char dim_buf[256], name_buf[256];
+  snprintf(dim_buf, sizeof dim_buf, "%.*s", (int)dim.len, (const char *)dim.data);
+  snprintf(name_buf, sizeof name_buf, "%s", name);
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name_buf;
+  spec.type = type;
+  spec.is_counter = 1;
+  spec.machine = machine;
+  spec.dim_key = dim_key;
+  spec.dim_str = dim_buf;
+  uint32_t track;
+  int rc = model_track(f->ctx, &spec, &track);
+  return rc ? rc : model_counter(f->ctx, track, ts, value, -1);
+}
+
+/* One property: the device state, boot profiling metadata, the screen
+ * state, or a counter of the properties Perfetto tracks; others are
+ * ignored, as are values that are not integers (but the device state). */
+static int sysprop_value(import_file *f, uint32_t machine, int64_t ts, proto_span name,
+                         proto_span value) {
+  const size_t prefix = sizeof SYSPROP_PREFIX - 1;
+  if (sysprop_is(name, SYSPROP_PREFIX "device_state"))
+    return model_android_device_state(f->ctx, machine, ts, (const char *)value.data,
+                                      value.len);
+  int32_t v;
+  if (name.len < prefix || memcmp(name.data, SYSPROP_PREFIX, prefix) || !sysprop_int(value, &v))
+    return WEFT_OK;
+  char short_name[256];
+  snprintf(short_name, sizeof short_name, "%.*s", (int)(name.len - prefix),
+           (const char *)name.data + prefix);
+  if (sysprop_is(name, SYSPROP_PREFIX "profile_boot_classpath") ||
+      sysprop_is(name, SYSPROP_PREFIX "profile_system_server"))
+    return proto_metadata_int(f->ctx, sysprop_is(name, SYSPROP_PREFIX "profile_boot_classpath")
+                                          ? "android_profile_boot_classpath"
+                                          : "android_profile_system_server",
+                              0, v, -1, f->trace_id);
+  if (sysprop_is(name, SYSPROP_PREFIX "screen_state"))
+    return model_android_screen_state(f->ctx, machine, ts, v);
+  if (name.len > prefix + 14 && !memcmp(name.data, SYSPROP_PREFIX "battery_stats.", prefix + 14))
+    return sysprop_counter(f, machine, ts, "battery_stats", "counter_key",
+                           (proto_span){(const uint8_t *)short_name, strlen(short_name)},
+                           short_name, v);
+  const char *mapped = sysprop_is(name, SYSPROP_PREFIX "battery_status") ? "BatteryStatus"
+                       : sysprop_is(name, SYSPROP_PREFIX "plug_type")    ? "PlugType"
+                       : sysprop_is(name, SYSPROP_PREFIX "mcc") ||
+                               sysprop_is(name, SYSPROP_PREFIX "mnc") ||
+                               sysprop_is(name, SYSPROP_PREFIX "desktop_mode_visible_tasks")
+                           ? short_name
+                           : NULL;
+  if (!mapped) return WEFT_OK;
+  return sysprop_counter(f, machine, ts, "sysprop_counter", "sysprop_name", name, mapped, v);
+}
+
+static int android_system_property(import_file *f, uint32_t machine, int64_t ts,
+                                   proto_span msg) {
+  proto_reader r;
+  proto_field fl;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != SYSPROP_VALUES || fl.wire_type != PROTO_WIRE_LEN) continue;
+    proto_field name = {0}, value = {0};
+    if (proto_find_last(fl.span.data, fl.span.len, SYSPROP_NAME, &name) != 1 ||
+        name.wire_type != PROTO_WIRE_LEN)
+      continue;
+    if (proto_find_last(fl.span.data, fl.span.len, SYSPROP_VALUE, &value) != 1 ||
+        value.wire_type != PROTO_WIRE_LEN)
+      value.span = (proto_span){(const uint8_t *)"", 0};
+    rc = sysprop_value(f, machine, ts, name.span, value.span);
+  }
+  return rc;
+}
+
 /* ---- dispatch ---- */
 
 int proto_android_parse(import_file *f, proto_android_state **state, uint32_t machine,
@@ -322,6 +432,8 @@ int proto_android_parse(import_file *f, proto_android_state **state, uint32_t ma
     case PROTO_TRACE_PACKET_ANDROID_LOG: return android_log_packet(f, machine, fl->span);
     case PROTO_TRACE_PACKET_JOURNALD_EVENT:
       return journald_event_parse(f, machine, ts, fl->span);
+    case PROTO_TRACE_PACKET_ANDROID_SYSTEM_PROPERTY:
+      return android_system_property(f, machine, ts, fl->span);
     case PROTO_TRACE_PACKET_PACKAGES_LIST:
       if (!*state && !(*state = base_calloc(1, sizeof **state))) return WEFT_ENOMEM;
       return android_packages_list(f, *state, machine, fl->span);

@@ -13,6 +13,14 @@
  *    android_log_num_* stats.
  *  - packages: one row per name not seen before; absent fields are 0;
  *    parse_error/read_error set packages_list_has_{parse,read}_errors.
+ *  - system properties ("debug.tracing.*"): device_state is an instant on
+ *    the device state track (model/android.h); the others need a whole
+ *    int32 value: profile_boot_classpath / profile_system_server are
+ *    metadata, screen_state the screen state counter, battery_stats.<x> a
+ *    "battery_stats" counter named and keyed (counter_key) "battery_stats.
+ *    <x>", battery_status / plug_type / mcc / mnc /
+ *    desktop_mode_visible_tasks "sysprop_counter"s (dimension sysprop_name,
+ *    the full name) named BatteryStatus / PlugType / the short name.
  *  - journald: at the packet's time; thread tid (pid when absent) of pid,
  *    NULL without either; absent prio is 0, absent tag/message NULL; the
  *    present ones of uid, comm, systemd_unit, hostname, transport are args.
@@ -25,6 +33,7 @@
 
 #define PROTO_TRACE_PACKET_ANDROID_LOG 39
 #define PROTO_TRACE_PACKET_PACKAGES_LIST 47
+#define PROTO_TRACE_PACKET_ANDROID_SYSTEM_PROPERTY 86
 #define PROTO_TRACE_PACKET_JOURNALD_EVENT 132
 
 typedef struct proto_android_state proto_android_state;

@@ -1,0 +1,17 @@
+/* android: Android device-wide state tracks shared by the importers that
+ * report them (system properties, atrace, initial display state).
+ *  - the screen state: the counter track "ScreenState" (type screen_state)
+ *    of the machine;
+ *  - the device state: instants named after the state on the track
+ *    "DeviceStateChanged" (type android_device_state) of the machine. */
+#ifndef WEFT_MODEL_ANDROID_H
+#define WEFT_MODEL_ANDROID_H
+
+#include "model/context.h"
+
+int model_android_screen_state(trace_context *ctx, uint32_t machine, int64_t ts,
+                               double value);
+int model_android_device_state(trace_context *ctx, uint32_t machine, int64_t ts,
+                               const char *state, size_t len);
+
+#endif
