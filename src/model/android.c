@@ -30,3 +30,19 @@ int model_android_device_state(trace_context *ctx, uint32_t machine, int64_t ts,
   if (!rc) rc = ctx_intern(ctx, state, len, &name);
   return rc ? rc : model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, -1, &slice);
 }
+
+int model_cpu_per_uid_track(trace_context *ctx, uint32_t track, int64_t uid, int64_t cluster,
+                            uint32_t *row) {
+  storage_table *t = ctx_table(ctx, TABLE_ANDROID_CPU_PER_UID_TRACK);
+  int rc = storage_table_append(t, row);
+  if (rc) return rc;
+  storage_set_i64(t, ANDROID_CPU_PER_UID_TRACK_track_id, *row, track);
+  storage_set_i64(t, ANDROID_CPU_PER_UID_TRACK_uid, *row, uid);
+  storage_set_i64(t, ANDROID_CPU_PER_UID_TRACK_cluster, *row, cluster);
+  return WEFT_OK;
+}
+
+void model_cpu_per_uid_total(trace_context *ctx, uint32_t row, int64_t total) {
+  storage_set_i64(ctx_table(ctx, TABLE_ANDROID_CPU_PER_UID_TRACK),
+                  ANDROID_CPU_PER_UID_TRACK_total_cpu_millis, row, total);
+}

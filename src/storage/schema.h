@@ -141,6 +141,12 @@
   C(T, debuggable, I64, N) C(T, profileable_from_shell, I64, N)       \
   C(T, version_code, I64, N)
 
+/* One row per (uid, cluster) CPU-time track of CpuPerUidData, with the
+ * total of its increases. */
+#define ANDROID_CPU_PER_UID_TRACK_COLUMNS(C, T)                       \
+  C(T, id, ID, 0) C(T, track_id, I64, 0) C(T, uid, I64, 0)            \
+  C(T, cluster, I64, 0) C(T, total_cpu_millis, I64, 0)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -165,7 +171,9 @@
   T(STATE, "__intrinsic_state", STATE_COLUMNS)                        \
   T(CHROME_RAW, "__intrinsic_chrome_raw", CHROME_RAW_COLUMNS)        \
   T(LOGS, "__intrinsic_logs", LOGS_COLUMNS)                           \
-  T(PACKAGE_LIST, "__intrinsic_package_list", PACKAGE_LIST_COLUMNS)
+  T(PACKAGE_LIST, "__intrinsic_package_list", PACKAGE_LIST_COLUMNS)   \
+  T(ANDROID_CPU_PER_UID_TRACK, "__intrinsic_android_cpu_per_uid_track", \
+    ANDROID_CPU_PER_UID_TRACK_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -214,7 +222,8 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(STATS, machine_id, MACHINE) R(STATS, trace_id, TRACE_FILE)                   \
   R(CLOCK_SNAPSHOT, machine_id, MACHINE) R(TRACE_FILE, parent_id, TRACE_FILE)    \
   R(TRACE_DIAGNOSTICS, trace_id, TRACE_FILE)                                    \
-  R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)
+  R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)                            \
+  R(ANDROID_CPU_PER_UID_TRACK, track_id, TRACK)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

@@ -234,6 +234,72 @@ class SystemPropertyTest(e.TempDirTest):
                          '"name","track"\n"folded","DeviceStateChanged"\n')
 
 
+def cpu_per_uid(ts, uids, times, clusters=None):
+    """A CpuPerUidData packet (uids and times packed)."""
+    body = pb_int(1, clusters) if clusters is not None else b''
+    body += pb_bytes(2, b''.join(e.varint(u) for u in uids))
+    body += pb_bytes(3, b''.join(e.varint(t) for t in times))
+    return pb_packet(pb_int(8, ts), pb_bytes(119, body))
+
+
+class CpuPerUidTest(e.TempDirTest):
+    def test_values_totals_and_groups(self):
+        path = e.write_temp(self.dir, 'trace.pb',
+                            cpu_per_uid(10, [0, 1000, 1090001], [100] * 6, clusters=2) +
+                            # increments; 1090001 absent, its group total stays
+                            cpu_per_uid(20, [0, 1000], [5, 0, 7, 1]) +
+                            # 1090002 joins 1090001's group: its first value is
+                            # absolute, no increase
+                            cpu_per_uid(30, [1090002, 1090001], [50, 50, 3, 4]) +
+                            # too many values: the ones past the last uid are dropped
+                            cpu_per_uid(40, [0], [1, 1, 1]))
+        # a value equal to the track's last is written only before a change
+        self.assertEqual(e.query(
+            "select t.name, t.type, t.unit, c.ts, c.value from counter_track t join counter c "
+            "on c.track_id = t.id order by t.name, c.ts", path),
+            '"name","type","unit","ts","value"\n'
+            '"CPU for Apps CL0","android_cpu_per_uid_totals","ms",10,0.000000\n'
+            '"CPU for Apps CL0","android_cpu_per_uid_totals","ms",20,0.000000\n'
+            '"CPU for Apps CL0","android_cpu_per_uid_totals","ms",30,3.000000\n'
+            '"CPU for Apps CL1","android_cpu_per_uid_totals","ms",10,0.000000\n'
+            '"CPU for Apps CL1","android_cpu_per_uid_totals","ms",20,0.000000\n'
+            '"CPU for Apps CL1","android_cpu_per_uid_totals","ms",30,4.000000\n'
+            '"CPU for System CL0","android_cpu_per_uid_totals","ms",10,0.000000\n'
+            '"CPU for System CL0","android_cpu_per_uid_totals","ms",20,12.000000\n'
+            '"CPU for System CL0","android_cpu_per_uid_totals","ms",30,12.000000\n'
+            '"CPU for System CL0","android_cpu_per_uid_totals","ms",40,13.000000\n'
+            '"CPU for System CL1","android_cpu_per_uid_totals","ms",10,0.000000\n'
+            '"CPU for System CL1","android_cpu_per_uid_totals","ms",20,1.000000\n'
+            '"CPU for System CL1","android_cpu_per_uid_totals","ms",30,1.000000\n'
+            '"CPU for System CL1","android_cpu_per_uid_totals","ms",40,2.000000\n'
+            '"CPU for UID 0 CL0","android_cpu_per_uid","ms",10,100.000000\n'
+            '"CPU for UID 0 CL0","android_cpu_per_uid","ms",20,105.000000\n'
+            '"CPU for UID 0 CL0","android_cpu_per_uid","ms",30,105.000000\n'
+            '"CPU for UID 0 CL0","android_cpu_per_uid","ms",40,106.000000\n'
+            '"CPU for UID 0 CL1","android_cpu_per_uid","ms",10,100.000000\n'
+            '"CPU for UID 0 CL1","android_cpu_per_uid","ms",30,100.000000\n'
+            '"CPU for UID 0 CL1","android_cpu_per_uid","ms",40,101.000000\n'
+            '"CPU for UID 1000 CL0","android_cpu_per_uid","ms",10,100.000000\n'
+            '"CPU for UID 1000 CL0","android_cpu_per_uid","ms",20,107.000000\n'
+            '"CPU for UID 1000 CL1","android_cpu_per_uid","ms",10,100.000000\n'
+            '"CPU for UID 1000 CL1","android_cpu_per_uid","ms",20,101.000000\n'
+            '"CPU for UID 1090000 CL0","android_cpu_per_uid","ms",10,0.000000\n'
+            '"CPU for UID 1090000 CL0","android_cpu_per_uid","ms",20,0.000000\n'
+            '"CPU for UID 1090000 CL0","android_cpu_per_uid","ms",30,3.000000\n'
+            '"CPU for UID 1090000 CL1","android_cpu_per_uid","ms",10,0.000000\n'
+            '"CPU for UID 1090000 CL1","android_cpu_per_uid","ms",20,0.000000\n'
+            '"CPU for UID 1090000 CL1","android_cpu_per_uid","ms",30,4.000000\n')
+        self.assertEqual(e.query('select uid, cluster, total_cpu_millis from '
+                                 '__intrinsic_android_cpu_per_uid_track order by uid, cluster',
+                                 path),
+                         '"uid","cluster","total_cpu_millis"\n0,0,6\n0,1,1\n1000,0,7\n'
+                         '1000,1,1\n1090000,0,3\n1090000,1,4\n')
+        self.assertEqual(e.query("select a.key, a.display_value from counter_track t join args a "
+                                 "on a.arg_set_id = t.dimension_arg_set_id "
+                                 "where t.name = 'CPU for Apps CL1'", path),
+                         '"key","display_value"\n"type","Apps"\n"cluster","1"\n')
+
+
 def track_event_log(prio=None, location=True, thread=True):
     """A thread track (pid 1, tid 2) and an instant at ts 10 with a
     log_message whose body (and source location) are interned."""

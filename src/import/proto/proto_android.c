@@ -44,11 +44,13 @@ enum {
 
 struct proto_android_state {
   base_map packages; /* hash of a package name -> 1 */
+  proto_android_cpu_state *cpu;
 };
 
 int proto_android_wants_field(uint32_t number) {
   return number == PROTO_TRACE_PACKET_ANDROID_LOG ||
          number == PROTO_TRACE_PACKET_ANDROID_SYSTEM_PROPERTY ||
+         number == PROTO_TRACE_PACKET_CPU_PER_UID_DATA ||
          number == PROTO_TRACE_PACKET_PACKAGES_LIST ||
          number == PROTO_TRACE_PACKET_JOURNALD_EVENT;
 }
@@ -56,6 +58,7 @@ int proto_android_wants_field(uint32_t number) {
 void proto_android_free(proto_android_state *s) {
   if (!s) return;
   base_map_free(&s->packages);
+  proto_android_cpu_free(s->cpu);
   base_free(s);
 }
 
@@ -428,14 +431,16 @@ static int android_system_property(import_file *f, uint32_t machine, int64_t ts,
 int proto_android_parse(import_file *f, proto_android_state **state, uint32_t machine,
                         int64_t ts, const proto_field *fl) {
   if (fl->wire_type != PROTO_WIRE_LEN) return WEFT_OK;
+  if (!*state && !(*state = base_calloc(1, sizeof **state))) return WEFT_ENOMEM;
   switch (fl->number) {
     case PROTO_TRACE_PACKET_ANDROID_LOG: return android_log_packet(f, machine, fl->span);
+    case PROTO_TRACE_PACKET_CPU_PER_UID_DATA:
+      return proto_android_cpu_per_uid(f, &(*state)->cpu, machine, ts, fl->span);
     case PROTO_TRACE_PACKET_JOURNALD_EVENT:
       return journald_event_parse(f, machine, ts, fl->span);
     case PROTO_TRACE_PACKET_ANDROID_SYSTEM_PROPERTY:
       return android_system_property(f, machine, ts, fl->span);
     case PROTO_TRACE_PACKET_PACKAGES_LIST:
-      if (!*state && !(*state = base_calloc(1, sizeof **state))) return WEFT_ENOMEM;
       return android_packages_list(f, *state, machine, fl->span);
     default: return WEFT_OK;
   }

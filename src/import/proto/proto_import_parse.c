@@ -849,6 +849,7 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_PACKAGES_LIST:
       case PROTO_TRACE_PACKET_JOURNALD_EVENT:
       case PROTO_TRACE_PACKET_ANDROID_SYSTEM_PROPERTY:
+      case PROTO_TRACE_PACKET_CPU_PER_UID_DATA:
         rc = proto_android_parse(f, &((proto_import_state *)f->state)->android, p.machine, p.ts,
                                  &fl);
         break;
