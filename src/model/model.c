@@ -4,6 +4,7 @@
 #include <assert.h>
 
 #include "model/gkernel.h"
+#include "model/android.h"
 #include "model/kpower.h"
 #include "model/kslice.h"
 
@@ -121,6 +122,8 @@ void model_free(model_state *m) {
   m->gkernel = NULL;
   kpower_state_free(m->kpower);
   m->kpower = NULL;
+  android_fs_state_free(m->android_fs);
+  m->android_fs = NULL;
   model_process_args_free(m);
 }
 

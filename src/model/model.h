@@ -69,6 +69,7 @@ typedef struct model_state {
   struct kslice_state *kslice; /* kernel slices (model/kslice.h), lazy */
   struct gkernel_state *gkernel; /* generic kernel (model/gkernel.h), lazy */
   struct kpower_state *kpower; /* wakelocks, suspend/resume (model/kpower.h), lazy */
+  struct android_fs_state *android_fs; /* android_fs reads (model/android.h), lazy */
   struct model_process_args *process_args; /* model_process_args_add; lazy */
 } model_state;
 

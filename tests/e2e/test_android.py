@@ -300,6 +300,47 @@ class CpuPerUidTest(e.TempDirTest):
                          '"key","display_value"\n"type","Apps"\n"cluster","1"\n')
 
 
+def fs_event(ts, pid, field, *body):
+    """One ftrace event (cpu 0) of an android_fs event message."""
+    event = pb_int(1, ts) + pb_int(2, pid) + pb_bytes(field, b''.join(body))
+    return pb_packet(pb_bytes(1, pb_int(1, 0) + pb_bytes(2, event)))
+
+
+def read_start(ts, pid, ino, offset, path):
+    return fs_event(ts, pid, 432, pb_int(1, 4096), pb_int(4, ino), pb_int(5, offset),
+                    pb_bytes(6, path), pb_int(7, pid))
+
+
+def read_end(ts, pid, ino, offset, nbytes):
+    return fs_event(ts, pid, 431, pb_int(1, nbytes), pb_int(2, ino), pb_int(3, offset))
+
+
+class AndroidFsTest(e.TempDirTest):
+    def test_data_reads(self):
+        path = e.write_temp(self.dir, 'trace.pb',
+                            read_start(100, 10, 5, 0, '/a') + read_start(110, 11, 6, 8, '/b') +
+                            read_end(120, 99, 5, 0, 10) +  # ends pid 10's read
+                            read_end(130, 99, 5, 0, 10) +  # no longer open: ignored
+                            read_end(140, 99, 6, 9, 10) +  # unknown (ino, offset)
+                            read_end(150, 99, 6, 8, 20))
+        # overlapping reads of two pids go to two tracks of the set
+        self.assertEqual(e.query(
+            "select s.ts, s.dur, s.name, t.name as track, "
+            "extract_arg(t.dimension_arg_set_id, 'track_compressor_idx') as idx, "
+            "extract_arg(s.arg_set_id, 'file_path') as file, "
+            "extract_arg(s.arg_set_id, 'offset_end') as off_end, "
+            "extract_arg(s.arg_set_id, 'bytes_read_end') as bytes_end "
+            "from slice s join track t on s.track_id = t.id order by s.ts", path),
+            '"ts","dur","name","track","idx","file","off_end","bytes_end"\n'
+            '100,20,"android_fs_data_read","android_fs",0,"/a",0,10\n'
+            '110,40,"android_fs_data_read","android_fs",1,"/b",8,20\n')
+        self.assertEqual(e.query("select key, display_value from args where arg_set_id = "
+                                 "(select arg_set_id from slice where ts = 100)", path),
+                         '"key","display_value"\n"file_path","/a"\n"offset_start","0"\n'
+                         '"bytes_read_start","4096"\n"offset_end","0"\n'
+                         '"bytes_read_end","10"\n')
+
+
 def track_event_log(prio=None, location=True, thread=True):
     """A thread track (pid 1, tid 2) and an instant at ts 10 with a
     log_message whose body (and source location) are interned."""
