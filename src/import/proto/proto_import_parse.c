@@ -503,7 +503,8 @@ static int proto_event_legacy_args(proto_parse_ctx *p, const proto_event *e,
 static int proto_event_args(proto_parse_ctx *p, proto_span msg, const proto_event *e,
                             const proto_track_ref *ref, int64_t *arg_set) {
   *arg_set = -1;
-  int rc = e->has_args ? proto_args_track_event(p->f, p->info, msg, p->ts, ref->utid) : WEFT_OK;
+  int64_t utid = ref ? ref->utid : -1;
+  int rc = e->has_args ? proto_args_track_event(p->f, p->info, msg, p->ts, utid) : WEFT_OK;
   if (!rc) rc = proto_event_legacy_args(p, e, ref, 0);
   if (rc) { model_args_discard(p->f->ctx); return rc; }
   return model_args_commit(p->f->ctx, arg_set);
@@ -517,7 +518,8 @@ static int proto_end_args(proto_parse_ctx *p, proto_span msg, const proto_event 
   storage_table *st = ctx_table(ctx, TABLE_SLICE);
   int rc = model_args_reopen(ctx, storage_get_i64_or(st, SLICE_arg_set_id, slice, -1));
   size_t first = model_args_pending(ctx);
-  if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg, p->ts, ref->utid);
+  int64_t utid = ref ? ref->utid : -1;
+  if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg, p->ts, utid);
   if (!rc) rc = proto_event_legacy_args(p, e, ref, 1);
   if (!rc) rc = model_args_merge_from(ctx, first);
   int64_t arg_set = -1;
