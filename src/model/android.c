@@ -100,9 +100,10 @@ int model_android_fs_read_start(trace_context *ctx, uint32_t machine, int64_t ts
   uint64_t *slot;
   int rc = android_fs_get(ctx, &s);
   if (rc) return rc;
-  if (base_map_insert(&s->open, android_fs_key(machine, ino, offset), 0, &slot) < 0)
-    return WEFT_ENOMEM;
-  *slot = (uint64_t)pid;
+  uint64_t key = android_fs_key(machine, ino, offset);
+  int ins = base_map_insert(&s->open, key, (uint64_t)pid, &slot);
+  if (ins < 0) return WEFT_ENOMEM;
+  if (*slot == UINT64_MAX) *slot = (uint64_t)pid; /* an open read keeps its reader */
   uint32_t track, slice;
   int64_t args = -1;
   string_id name;

@@ -18,7 +18,8 @@ int model_android_device_state(trace_context *ctx, uint32_t machine, int64_t ts,
  * begins "android_fs_data_read" (args file_path, offset_start,
  * bytes_read_start) on the machine's "android_fs" track set (type
  * android_fs, a track compressor keyed by the reading pid) and remembers
- * (ino, offset) -> pid; the end of a remembered (ino, offset) ends that
+ * (ino, offset) -> pid (a read still open keeps its pid); the end of a
+ * remembered (ino, offset) ends that
  * pid's slice, adding offset_end and bytes_read_end; other ends are
  * ignored. */
 typedef struct android_fs_state android_fs_state;

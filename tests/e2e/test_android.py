@@ -389,5 +389,24 @@ class TrackEventLogTest(e.TempDirTest):
                                  "'track_event_parser_errors'", path), '"value"\n1\n')
 
 
+class ArgSetToJsonTest(e.TempDirTest):
+    def test_nested_keys_and_types(self):
+        path = e.write_temp(self.dir, 'trace.json', '{"traceEvents":[{"ph":"X","name":"s",'
+                            '"ts":1,"dur":1,"pid":1,"tid":1,"args":{"a":{"b":1,"c":[1,"x\\"q",'
+                            '2.5,true,{"d":-3}]},"e":"f\\n","g":1e20,"h":0.1}}]}')
+        self.assertEqual(e.query('select __intrinsic_arg_set_to_json(arg_set_id) as j, '
+                                 '__intrinsic_arg_set_to_json(NULL) as n, '
+                                 '__intrinsic_arg_set_to_json(12345) as m from slice', path),
+                         '"j","n","m"\n"{"args":{"a":{"b":1,"c":[1,"x\\"q",2.5,true,{"d":-3}]},'
+                         '"e":"f\\n","g":1e+20,"h":0.1}}","[NULL]","{}"\n')
+
+    def test_log_message_args(self):
+        path = e.write_temp(self.dir, 'trace.pb', track_event_log())
+        self.assertEqual(e.query('select __intrinsic_arg_set_to_json(arg_set_id) as j '
+                                 'from slice', path),
+                         '"j"\n"{"track_event":{"log_message":{"message":"log message",'
+                         '"file_name":"foo.cc","function_name":"func","line_number":123}}}"\n')
+
+
 if __name__ == '__main__':
     e.main()

@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "clock/clock.h"
+#include "import/proto/proto_fields.h"
+#include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_misc.h"
 #include "model/android.h"
 #include "model/logs.h"
@@ -225,7 +227,7 @@ static int android_package(import_file *f, proto_android_state *s, proto_span ms
     else if (fl.number == PACKAGE_VERSION_CODE) p.version_code = (int64_t)fl.value;
   }
   uint64_t *slot;
-  int ins = base_map_insert(&s->packages, base_hash_bytes(name.data, name.len), 1, &slot);
+  int ins = base_map_insert(&s->packages, base_hash_bytes(name.data, name.len) >> 1, 1, &slot);
   if (ins < 0) return WEFT_ENOMEM;
   if (ins == 0) return WEFT_OK; /* a package already listed */
   int rc = proto_android_intern(f, name, &p.name);
@@ -424,6 +426,22 @@ static int android_system_property(import_file *f, uint32_t machine, int64_t ts,
     rc = sysprop_value(f, machine, ts, name.span, value.span);
   }
   return rc;
+}
+
+/* ---- ftrace ---- */
+
+int proto_android_ftrace(trace_context *ctx, uint32_t machine, int64_t ts, int64_t pid,
+                         uint32_t id, const uint64_t *v, const proto_span *s) {
+  /* android_fs_dataread_start: bytes 1, ino 4, offset 5, pathbuf 6;
+   * android_fs_dataread_end: bytes 1, ino 2, offset 3 */
+  if (id == PROTO_FTRACE_EVENT_ANDROID_FS_DATAREAD_START)
+    return model_android_fs_read_start(ctx, machine, ts, pid, v[4], (int64_t)v[5],
+                                       (int32_t)(uint32_t)v[1], (const char *)s[6].data,
+                                       s[6].len);
+  if (id == PROTO_FTRACE_EVENT_ANDROID_FS_DATAREAD_END)
+    return model_android_fs_read_end(ctx, machine, ts, v[2], (int64_t)v[3],
+                                     (int32_t)(uint32_t)v[1]);
+  return WEFT_OK;
 }
 
 /* ---- dispatch ---- */

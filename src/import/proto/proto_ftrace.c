@@ -7,7 +7,6 @@
 #include "import/proto/proto_fields.h"
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
-#include "model/android.h"
 #include "model/kcounter.h"
 #include "model/kpower.h"
 #include "model/kslice.h"
@@ -407,7 +406,6 @@ static void proto_ftrace_fields_read(proto_span msg, proto_ftrace_fields *o) {
 
 #define HAS(fs, n) (((fs)->has >> (n)) & 1u)
 #define I32(fs, n) ((int64_t)(int32_t)(uint32_t)(fs)->v[n])
-#define I64(fs, n) ((int64_t)(fs)->v[n])
 #define STR(fs, n) (const char *)(fs)->s[n].data, (fs)->s[n].len
 
 typedef struct proto_ftrace_ctx {
@@ -630,14 +628,8 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
     case PROTO_FTRACE_EVENT_SUSPEND_RESUME:
       return kpower_suspend_resume(ctx, sc, p->ts, p->cpu, p->pid, STR(fs, 1), I32(fs, 2),
                                    fs->v[3] != 0);
-    case PROTO_FTRACE_EVENT_ANDROID_FS_DATAREAD_START:
-      return model_android_fs_read_start(ctx, sc->machine, p->ts, p->pid, fs->v[4], I64(fs, 5),
-                                         I32(fs, 1), STR(fs, 6));
-    case PROTO_FTRACE_EVENT_ANDROID_FS_DATAREAD_END:
-      return model_android_fs_read_end(ctx, sc->machine, p->ts, fs->v[2], I64(fs, 3),
-                                       I32(fs, 1));
     default:
-      return WEFT_OK;
+      return proto_android_ftrace(ctx, sc->machine, p->ts, p->pid, id, fs->v, fs->s);
   }
 }
 
