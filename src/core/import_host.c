@@ -198,6 +198,14 @@ int import_host_convert(void *user, uint32_t source, uint32_t clock, int64_t ts,
   return 1;
 }
 
+int import_clock_convert(import_file *f, uint32_t machine, uint64_t clock_id, int64_t ts,
+                         int64_t *out) {
+  if (f->pinned) clock_id = CLOCK_ID_FILE_PRIVATE;
+  clock_key k = clock_key_make(machine, f->trace_id, 0, clock_id);
+  if (clock_graph_convert_key(&f->host->clocks, &k, ts, out) != CLOCK_OK) return 0;
+  return *out >= 0 ? 1 : -1;
+}
+
 /* ---- events, bytes and stats ---- */
 
 /* Notes the file's first event (its clock is the file's for placement). */

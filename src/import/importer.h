@@ -136,6 +136,12 @@ int import_clock(import_file *f, uint32_t sequence, uint64_t clock_id,
 /* The same for data of machine row `machine` (multi-machine files). */
 int import_clock_on(import_file *f, uint32_t machine, uint32_t sequence,
                     uint64_t clock_id, uint32_t *node);
+/* For data read at parse time with a clock of its own: 1 with *out, ts of
+ * builtin clock `clock_id` of machine row `machine` in trace time (the
+ * clocks are all known then), 0 when it cannot be converted, -1 when it
+ * lands before 0 (nothing is counted). */
+int import_clock_convert(import_file *f, uint32_t machine, uint64_t clock_id, int64_t ts,
+                         int64_t *out);
 /* Clock node of this file's private timeline (clockless formats). */
 int import_clock_private(import_file *f, uint32_t *node);
 /* Declares node this file's main clock: it may be pinned to trace time at

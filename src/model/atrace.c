@@ -1,6 +1,10 @@
 /* atrace markers: parsing and application. See atrace.h. */
 #include "model/atrace.h"
 
+#include <string.h>
+
+#include "model/android.h"
+
 #include "model/kslice.h"
 
 #include "model/context.h"
@@ -161,6 +165,11 @@ static int atrace_async(trace_context *ctx, const kernel_scope *sc, int64_t ts,
   return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
 }
 
+/* 1 if s[0, len) is the string `name`. */
+static int atrace_is(const char *s, size_t len, const char *name) {
+  return s && len == strlen(name) && memcmp(s, name, len) == 0;
+}
+
 int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
                  int64_t tid, const atrace_point *p) {
   uint32_t track, slice;
@@ -185,11 +194,15 @@ int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
     case 'F': case 'H':
       return atrace_async(ctx, sc, ts, p, 0);
     case 'N':
+      if (atrace_is(p->track, p->track_len, "DeviceStateChanged"))
+        return model_android_device_state(ctx, sc->machine, ts, p->name, p->name_len);
       rc = atrace_process_track(ctx, sc, p->tgid, p->track, p->track_len,
                                 "atrace_instant_track", 0, 0, &track);
       if (!rc) rc = ctx_intern(ctx, p->name, p->name_len, &name);
       return rc ? rc : model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, -1, &slice);
     case 'C':
+      if (atrace_is(p->name, p->name_len, "ScreenState"))
+        return model_android_screen_state(ctx, sc->machine, ts, (double)p->value);
       rc = atrace_process_track(ctx, sc, p->tgid, p->name, p->name_len,
                                 "atrace_counter", 1, 0, &track);
       return rc ? rc : model_counter(ctx, track, ts, (double)p->value, -1);

@@ -5,6 +5,7 @@
 
 #include "model/gkernel.h"
 #include "model/heap_graph.h"
+#include "model/android.h"
 #include "model/kpower.h"
 #include "model/stack_profile.h"
 #include "model/kdrm.h"
@@ -133,6 +134,8 @@ void model_free(model_state *m) {
   m->kdrm = NULL;
   gpu_state_free(m->gpu);
   m->gpu = NULL;
+  android_fs_state_free(m->android_fs);
+  m->android_fs = NULL;
   model_process_args_free(m);
 }
 

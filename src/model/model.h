@@ -72,6 +72,7 @@ typedef struct model_state {
   struct kpower_state *kpower; /* wakelocks, suspend/resume (model/kpower.h), lazy */
   struct kdrm_state *kdrm; /* DRM vblank/sched/fence slices (model/kdrm.h), lazy */
   struct gpu_state *gpu; /* gpus, GPU counters and tracks (model/gpu.h), lazy */
+  struct android_fs_state *android_fs; /* android_fs reads (model/android.h), lazy */
   struct model_process_args *process_args; /* model_process_args_add; lazy */
   struct heap_graph_state *heap_graph; /* Java heap dumps (model/heap_graph.h), lazy */
   struct stack_profile_state *stack_profile; /* model/stack_profile.h; lazy */

@@ -66,5 +66,6 @@ int sql_functions_register(sqlite3 *db, sql_engine *e) {
   if (!rc) rc = sql_text_functions_register(db);
   if (!rc) rc = sql_math_functions_register(db);
   if (!rc) rc = sql_slice_functions_register(db, e);
+  if (!rc) rc = sql_args_json_functions_register(db, e);
   return rc;
 }

@@ -16,6 +16,8 @@ int sql_math_functions_register(sqlite3 *db);
 /* trace_start, trace_end, trace_dur, to_realtime, to_monotonic,
  * abs_time_str (functions_clock.c). */
 int sql_clock_functions_register(sqlite3 *db, sql_engine *e);
+/* __intrinsic_arg_set_to_json (functions_args_json.c). */
+int sql_args_json_functions_register(sqlite3 *db, sql_engine *e);
 /* slice_is_ancestor (functions_slice.c). */
 int sql_slice_functions_register(sqlite3 *db, sql_engine *e);
 

@@ -62,6 +62,9 @@ const char *const sql_view_statements[] = {
     "arg_set_id, common_flags, ucpu FROM __intrinsic_ftrace_event",
     "CREATE VIEW raw AS SELECT * FROM ftrace_event",
     "CREATE VIEW flow AS SELECT * FROM __intrinsic_flow",
+    "CREATE VIEW logs AS SELECT * FROM __intrinsic_logs",
+    "CREATE VIEW android_logs AS SELECT id, ts, utid, prio, tag, msg "
+    "FROM __intrinsic_logs WHERE log_source = 'android_logcat'",
     "CREATE VIEW trace_diagnostics AS SELECT id, key AS name, title, description, "
     "remediation, confidence, trace_id FROM __intrinsic_trace_diagnostics",
     "CREATE VIEW state AS SELECT * FROM __intrinsic_state",
@@ -176,9 +179,7 @@ const char *const sql_view_statements[] = {
                "shared_dirty_kb, NULL AS private_clean_kb, NULL AS private_dirty_kb, "
                "NULL AS locked_kb, NULL AS pss_kb, NULL AS pss_dirty_kb, NULL AS "
                "swap_pss_kb"),
-    EMPTY_VIEW("package_list",
-               "NULL AS id, NULL AS package_name, NULL AS uid, NULL AS debuggable, NULL "
-               "AS profileable_from_shell, NULL AS version_code"),
+    "CREATE VIEW package_list AS SELECT * FROM __intrinsic_package_list",
     EMPTY_VIEW("vulkan_memory_allocations",
                "NULL AS id, NULL AS arg_set_id, NULL AS source, NULL AS operation, NULL "
                "AS timestamp, NULL AS upid, NULL AS device, NULL AS device_memory, NULL "

@@ -223,6 +223,25 @@
 /* Graphics contexts (InternedGraphicsContext) that GPU events used. */
 #define GPU_CONTEXT_COLUMNS(C, T)                                     \
   C(T, id, ID, 0) C(T, context_id, I64, 0) C(T, pid, I64, N) C(T, api, STR, 0)
+/* Log entries of every source (Android logcat, Chrome's TrackEvent log
+ * messages, systemd journald), in parse order; journald's extra fields are
+ * args. */
+#define LOGS_COLUMNS(C, T)                                            \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, N) C(T, prio, I64, 0) \
+  C(T, log_source, STR, 0) C(T, tag, STR, 0) C(T, msg, STR, 0)        \
+  C(T, arg_set_id, I64, N)
+
+/* Android's packages.list (PackagesList packets). */
+#define PACKAGE_LIST_COLUMNS(C, T)                                    \
+  C(T, id, ID, 0) C(T, package_name, STR, 0) C(T, uid, I64, N)        \
+  C(T, debuggable, I64, N) C(T, profileable_from_shell, I64, N)       \
+  C(T, version_code, I64, N)
+
+/* One row per (uid, cluster) CPU-time track of CpuPerUidData, with the
+ * total of its increases. */
+#define ANDROID_CPU_PER_UID_TRACK_COLUMNS(C, T)                       \
+  C(T, id, ID, 0) C(T, track_id, I64, 0) C(T, uid, I64, 0)            \
+  C(T, cluster, I64, 0) C(T, total_cpu_millis, I64, 0)
 
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
@@ -263,7 +282,11 @@
   T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS) \
   T(GPU, "__intrinsic_gpu", GPU_COLUMNS)                              \
   T(GPU_COUNTER_GROUP, "__intrinsic_gpu_counter_group", GPU_COUNTER_GROUP_COLUMNS) \
-  T(GPU_CONTEXT, "__intrinsic_gpu_context", GPU_CONTEXT_COLUMNS)
+  T(GPU_CONTEXT, "__intrinsic_gpu_context", GPU_CONTEXT_COLUMNS) \
+  T(LOGS, "__intrinsic_logs", LOGS_COLUMNS)                           \
+  T(PACKAGE_LIST, "__intrinsic_package_list", PACKAGE_LIST_COLUMNS)   \
+  T(ANDROID_CPU_PER_UID_TRACK, "__intrinsic_android_cpu_per_uid_track", \
+    ANDROID_CPU_PER_UID_TRACK_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -326,7 +349,9 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(CPU_PROFILE_STACK_SAMPLE, utid, THREAD)                                    \
   R(CPU_PROFILE_STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
   R(GPU, machine_id, MACHINE) R(GPU, arg_set_id, ARG_SET)                        \
-  R(GPU_COUNTER_GROUP, track_id, TRACK)
+  R(GPU_COUNTER_GROUP, track_id, TRACK) \
+  R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)                            \
+  R(ANDROID_CPU_PER_UID_TRACK, track_id, TRACK)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

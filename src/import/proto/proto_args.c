@@ -10,6 +10,7 @@
 #include "import/proto/proto_descriptor.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_json_value.h"
+#include "model/logs.h"
 #include "model/model.h"
 
 /* DebugAnnotation.NestedValue fields. */
@@ -30,6 +31,7 @@ typedef struct proto_args {
   const proto_packet_info *info;
   const proto_descriptor_pool *pool;
   int32_t debug_annotation_type; /* message index of DebugAnnotation, or -1 */
+  int64_t ts, utid;               /* the event's time and thread (-1: none) */
   int depth;
   size_t len;
   char key[PROTO_ARGS_MAX_KEY];
@@ -92,33 +94,53 @@ static int args_source_location(const proto_args *a, uint64_t iid, proto_span *o
   return 1;
 }
 
-/* Adds "<key>.file_name", ".function_name" and ".line_number" of an
- * interned source location; 0 when the iid is unknown. `line_type` is the
- * type the line number is stored as. */
-static int args_source_location_fields(proto_args *a, uint64_t iid, model_arg_type line_type,
-                                       int *rc) {
+/* The fields of an interned source location; 0 when the iid is unknown. */
+typedef struct args_location {
+  proto_span file, function;
+  uint64_t line;
+} args_location;
+
+static int args_location_read(const proto_args *a, uint64_t iid, args_location *out) {
   proto_span loc;
-  *rc = WEFT_OK;
   if (!args_source_location(a, iid, &loc)) return 0;
-  proto_span file = {(const uint8_t *)"", 0}, function = {(const uint8_t *)"", 0};
-  uint64_t line = 0;
+  out->file = out->function = (proto_span){(const uint8_t *)"", 0};
+  out->line = 0;
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, loc);
   while (proto_reader_next(&r, &fl) == 1) {
     int len = fl.wire_type == PROTO_WIRE_LEN;
-    if (fl.number == PROTO_SOURCE_LOCATION_FILE_NAME && len) file = fl.span;
-    else if (fl.number == PROTO_SOURCE_LOCATION_FUNCTION_NAME && len) function = fl.span;
-    else if (fl.number == PROTO_SOURCE_LOCATION_LINE_NUMBER && !len) line = (uint32_t)fl.value;
+    if (fl.number == PROTO_SOURCE_LOCATION_FILE_NAME && len) out->file = fl.span;
+    else if (fl.number == PROTO_SOURCE_LOCATION_FUNCTION_NAME && len) out->function = fl.span;
+    else if (fl.number == PROTO_SOURCE_LOCATION_LINE_NUMBER && !len)
+      out->line = (uint32_t)fl.value;
   }
+  return 1;
+}
+
+/* Adds "<key>.file_name", ".function_name" and ".line_number" of a source
+ * location; `line_type` is the type the line number is stored as. */
+static int args_location_add(proto_args *a, const args_location *loc, model_arg_type line_type) {
   size_t saved;
-  if (args_enter(a, "file_name", 9, &saved)) *rc = args_str(a, file.data, file.len);
+  int rc = WEFT_OK;
+  if (args_enter(a, "file_name", 9, &saved)) rc = args_str(a, loc->file.data, loc->file.len);
   args_leave(a, saved);
-  if (!*rc && args_enter(a, "function_name", 13, &saved))
-    *rc = args_str(a, function.data, function.len);
+  if (!rc && args_enter(a, "function_name", 13, &saved))
+    rc = args_str(a, loc->function.data, loc->function.len);
   args_leave(a, saved);
-  if (!*rc && args_enter(a, "line_number", 11, &saved)) *rc = args_int(a, line_type, (int64_t)line);
+  if (!rc && args_enter(a, "line_number", 11, &saved))
+    rc = args_int(a, line_type, (int64_t)loc->line);
   args_leave(a, saved);
+  return rc;
+}
+
+/* args_location_add of interned location `iid`; 0 when it is unknown. */
+static int args_source_location_fields(proto_args *a, uint64_t iid, model_arg_type line_type,
+                                       int *rc) {
+  args_location loc;
+  *rc = WEFT_OK;
+  if (!args_location_read(a, iid, &loc)) return 0;
+  *rc = args_location_add(a, &loc, line_type);
   return 1;
 }
 
@@ -555,16 +577,56 @@ static int args_task_execution(proto_args *a, proto_span task) {
   return rc;
 }
 
+/* An Android log priority (3 DEBUG .. 7 FATAL) of a LogMessage.Priority. */
+static int64_t args_log_priority(uint64_t prio) {
+  return prio <= 7 ? (int64_t)prio : PROTO_LOG_PRIO_INFO;
+}
+
+/* "tag": "<file_name>:<line_number>" of a source location. */
+static int args_log_tag(proto_args *a, const args_location *loc, string_id *tag) {
+  char buf[PROTO_ARGS_MAX_KEY];
+  int n = snprintf(buf, sizeof buf, "%.*s:%u", (int)(loc->file.len < 1000 ? loc->file.len : 1000),
+                   (const char *)loc->file.data, (unsigned)loc->line);
+  if (n < 0) n = 0;
+  return ctx_intern(a->f->ctx, buf, (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1, tag);
+}
+
+/* A TrackEvent's log_message: args "track_event.log_message.message", its
+ * source location's fields under "track_event.log_message", the priority as
+ * "track_event.priority", and a log entry (tag "file:line", priority INFO
+ * unless given) of the event's thread. Without a thread, a body or a known
+ * location, a track_event_parser_errors. */
 static int args_log_message(proto_args *a, proto_span msg) {
-  proto_field fl;
-  if (proto_find_last(msg.data, msg.len, LOG_MESSAGE_BODY_IID, &fl) != 1) return WEFT_OK;
-  string_id body = args_interned(a, PROTO_INTERN_LOG_BODY, fl.value);
-  if (body == STRING_NULL) return WEFT_OK;
+  if (a->utid < 0) return import_stat(a->f, stat_track_event_parser_errors, 1);
+  proto_field body_iid = {0}, loc_iid = {0}, prio = {0};
+  int has_loc = proto_find_last(msg.data, msg.len, PROTO_LOG_MESSAGE_SOURCE_LOCATION_IID,
+                                &loc_iid) == 1;
+  int has_prio = proto_find_last(msg.data, msg.len, PROTO_LOG_MESSAGE_PRIO, &prio) == 1;
+  proto_find_last(msg.data, msg.len, LOG_MESSAGE_BODY_IID, &body_iid);
+  string_id body = args_interned(a, PROTO_INTERN_LOG_BODY, body_iid.value);
+  if (body == STRING_NULL) return import_stat(a->f, stat_track_event_parser_errors, 1);
   size_t saved;
   int rc = WEFT_OK;
-  if (args_enter(a, "track_event.log_message", 23, &saved)) rc = args_str_id(a, body);
+  if (!args_enter(a, "track_event.log_message", 23, &saved)) return WEFT_OK;
+  size_t inner;
+  if (args_enter(a, "message", 7, &inner)) rc = args_str_id(a, body);
+  args_leave(a, inner);
+  model_log_entry e = {a->ts, a->utid, PROTO_LOG_PRIO_INFO, MODEL_LOG_ANDROID, STRING_NULL,
+                       body, -1};
+  args_location loc;
+  if (!rc && has_loc && !args_location_read(a, loc_iid.value, &loc)) {
+    args_leave(a, saved);
+    return import_stat(a->f, stat_track_event_parser_errors, 1);
+  }
+  if (!rc && has_loc) rc = args_location_add(a, &loc, MODEL_ARG_INT);
+  if (!rc && has_loc) rc = args_log_tag(a, &loc, &e.tag);
   args_leave(a, saved);
-  return rc;
+  if (!rc && has_prio) {
+    e.prio = args_log_priority(prio.value);
+    if (args_enter(a, "track_event.priority", 20, &saved)) rc = args_int(a, MODEL_ARG_INT, e.prio);
+    args_leave(a, saved);
+  }
+  return rc ? rc : model_log(a->f->ctx, &e);
 }
 
 static int args_histogram_name(proto_args *a, proto_span sample) {
@@ -725,10 +787,13 @@ static void args_pool_init(void) {
   if (t >= 0) args_track_event = proto_descriptor_message(args_pool, t);
 }
 
-int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event) {
+int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event,
+                           int64_t ts, int64_t utid) {
   pthread_once(&args_pool_once, args_pool_init);
   proto_args a;
   a.f = f;
+  a.ts = ts;
+  a.utid = utid;
   a.st = f->state;
   a.info = info;
   a.pool = args_pool;

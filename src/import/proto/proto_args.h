@@ -13,7 +13,10 @@
  *     line_number}" from the interned source location.
  *   - source_location_iid: "source.{file_name,function_name,line_number}",
  *     besides the plain reflected field.
- *   - log_message: "track_event.log_message" from the interned body.
+ *   - log_message: "track_event.log_message.message" from the interned
+ *     body, the source location under "track_event.log_message", the
+ *     priority as "track_event.priority"; the message is also a log entry
+ *     (model/logs.h) of the event's thread at the event's time.
  *   - chrome_histogram_sample's name_iid: "chrome_histogram_sample.name".
  *   - every other typed field of TrackEvent and every extension (Chrome's
  *     ChromeTrackEvent) by reflection over the embedded schema
@@ -32,12 +35,15 @@
 
 #define PROTO_ARGS_MAX_KEY 1024
 #define PROTO_ARGS_MAX_DEPTH 32
+#define PROTO_LOG_PRIO_INFO 4 /* AndroidLogPriority PRIO_INFO */
 
 /* 1 for the TrackEvent fields args come from: debug annotations, the
  * typed fields and extensions. */
 int proto_args_field(uint32_t number);
 
-/* Adds the args of TrackEvent `event`, a packet of `info`'s sequence. */
-int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event);
+/* Adds the args of TrackEvent `event`, a packet of `info`'s sequence, at
+ * trace time ts on thread utid (-1: none). */
+int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event,
+                           int64_t ts, int64_t utid);
 
 #endif

@@ -622,7 +622,10 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
       return kpower_suspend_resume(ctx, sc, p->ts, p->cpu, p->pid, STR(fs, 1), I32(fs, 2),
                                    fs->v[3] != 0);
     default:
-      return proto_ftrace_gpu(ctx, sc, p->ts, p->pid, id, fs);
+    {
+      int rc = proto_ftrace_gpu(ctx, sc, p->ts, p->pid, id, fs);
+      return rc ? rc : proto_android_ftrace(ctx, sc->machine, p->ts, p->pid, id, fs->v, fs->s);
+    }
   }
 }
 

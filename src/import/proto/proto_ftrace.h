@@ -53,4 +53,10 @@ int proto_ftrace_parse(import_file *f, const sort_event *event, void *prepared,
                        base_error *err);
 void proto_ftrace_free(proto_ftrace_state *s);
 
+/* Ftrace events of Android probes (proto_android.c): android_fs data reads;
+ * v and s are the event's varint and length-delimited fields by number
+ * (PROTO_FTRACE_MAX_FIELDS of each); other ids are ignored. */
+int proto_android_ftrace(trace_context *ctx, uint32_t machine, int64_t ts, int64_t pid,
+                         uint32_t id, const uint64_t *v, const proto_span *s);
+
 #endif

@@ -7,6 +7,7 @@
 #include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_head.h"
 #include "import/proto/proto_heap_graph.h"
+#include "import/proto/proto_android.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_sys_stats.h"
@@ -781,6 +782,7 @@ static void proto_destroy(import_file *f) {
   proto_heap_graph_free(st->heap_graph);
   proto_profile_free(st->profile);
   proto_gpu_free(&st->gpu);
+  proto_android_free(st->android);
   base_free(st);
   f->state = NULL;
 }

@@ -12,6 +12,7 @@
 #include "import/proto/proto_legacy_async.h"
 #include "import/proto/proto_legacy_raw.h"
 #include "import/proto/proto_heap_graph.h"
+#include "import/proto/proto_android.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_profile.h"
 #include "model/columns.h"
@@ -504,7 +505,8 @@ static int proto_event_legacy_args(proto_parse_ctx *p, const proto_event *e,
 static int proto_event_args(proto_parse_ctx *p, proto_span msg, const proto_event *e,
                             const proto_track_ref *ref, int64_t *arg_set) {
   *arg_set = -1;
-  int rc = e->has_args ? proto_args_track_event(p->f, p->info, msg) : WEFT_OK;
+  int64_t utid = ref ? ref->utid : -1;
+  int rc = e->has_args ? proto_args_track_event(p->f, p->info, msg, p->ts, utid) : WEFT_OK;
   if (!rc) rc = proto_event_legacy_args(p, e, ref, 0);
   if (rc) { model_args_discard(p->f->ctx); return rc; }
   return model_args_commit(p->f->ctx, arg_set);
@@ -518,7 +520,8 @@ static int proto_end_args(proto_parse_ctx *p, proto_span msg, const proto_event 
   storage_table *st = ctx_table(ctx, TABLE_SLICE);
   int rc = model_args_reopen(ctx, storage_get_i64_or(st, SLICE_arg_set_id, slice, -1));
   size_t first = model_args_pending(ctx);
-  if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg);
+  int64_t utid = ref ? ref->utid : -1;
+  if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg, p->ts, utid);
   if (!rc) rc = proto_event_legacy_args(p, e, ref, 1);
   if (!rc) rc = model_args_merge_from(ctx, first);
   int64_t arg_set = -1;
@@ -591,7 +594,7 @@ static int proto_async_args(proto_parse_ctx *p, proto_span msg, const proto_even
                       : WEFT_OK;
   size_t first = model_args_pending(ctx);
   if (!rc) rc = model_arg_int(ctx, "legacy_trace_source_id", 22, MODEL_ARG_INT, source_id);
-  if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg);
+  if (!rc && e->has_args) rc = proto_args_track_event(p->f, p->info, msg, p->ts, utid);
   if (!rc && utid >= 0 && !model_args_pending_has(ctx, passthrough, sizeof passthrough - 1))
     rc = model_arg_int(ctx, passthrough, sizeof passthrough - 1, MODEL_ARG_UINT, utid);
   char phase = (char)e->phase;
@@ -863,6 +866,14 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_PERF_SAMPLE:
       case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
         rc = proto_profile_parse(f, info, p.ts, &fl);
+        break;
+      case PROTO_TRACE_PACKET_ANDROID_LOG:
+      case PROTO_TRACE_PACKET_PACKAGES_LIST:
+      case PROTO_TRACE_PACKET_JOURNALD_EVENT:
+      case PROTO_TRACE_PACKET_ANDROID_SYSTEM_PROPERTY:
+      case PROTO_TRACE_PACKET_CPU_PER_UID_DATA:
+        rc = proto_android_parse(f, &((proto_import_state *)f->state)->android, p.machine, p.ts,
+                                 &fl);
         break;
       default:
         rc = proto_gpu_wants_field(fl.number)

@@ -99,7 +99,7 @@ int proto_legacy_raw_apply(import_file *f, const proto_packet_info *info, int64_
                  fl.value == 'M';
   if (metadata && !proto_legacy_names(ctx, (uint32_t)utid, name, event, &rc)) return rc;
   rc = proto_legacy_raw_args(ctx, category, name, legacy);
-  if (!rc) rc = proto_args_track_event(f, info, event);
+  if (!rc) rc = proto_args_track_event(f, info, event, ts, utid);
   int64_t args = -1;
   if (!rc) rc = model_args_commit(ctx, &args);
   else model_args_discard(ctx);

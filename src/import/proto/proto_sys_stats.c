@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "model/android.h"
 #include "model/context.h"
 #include "model/model.h"
 #include "model/sched.h"
@@ -210,7 +211,5 @@ int proto_initial_display_state(import_file *f, uint32_t machine, int64_t ts,
   proto_field fl;
   if (proto_find_last(msg.data, msg.len, 1, &fl) != 1 || fl.wire_type != PROTO_WIRE_VARINT)
     return WEFT_OK;
-  kernel_scope scope = {machine, f->trace_id};
-  return sched_global_counter(f->ctx, &scope, ts, "ScreenState",
-                              (double)(int32_t)(uint32_t)fl.value);
+  return model_android_screen_state(f->ctx, machine, ts, (double)(int32_t)(uint32_t)fl.value);
 }

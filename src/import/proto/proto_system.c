@@ -5,6 +5,7 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_process_tree.h"
 #include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_android.h"
 #include "import/proto/proto_generic_kernel.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_gpu.h"
@@ -537,7 +538,8 @@ int proto_misc_wants_field(uint32_t number) {
       return 1;
     default:
       return proto_generic_kernel_wants_field(number) || proto_power_wants_field(number) ||
-             proto_heap_graph_wants_field(number) || proto_gpu_wants_field(number);
+             proto_heap_graph_wants_field(number) || proto_gpu_wants_field(number) ||
+             proto_android_wants_field(number);
   }
 }
 
