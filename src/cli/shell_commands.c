@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "shell.h"
+#include "tables.h"
 
 void shell_settings_init(shell_settings *s) {
   memset(s, 0, sizeof *s);
@@ -89,80 +90,12 @@ static void shell_schema(weft *w, const shell_settings *s, const char *table) {
     fprintf(stderr, "error: %s\n", weft_errmsg(w));
 }
 
-/* ---- .tables ----
- * The schema's tables and views, and the trace's own tables: the
- * eponymous virtual tables whose columns are all visible (table-valued
- * functions and operators have hidden argument columns). */
-
-typedef struct shell_names {
-  char **names;
-  size_t count, cap;
-  int flag; /* one integer answer, for shell_on_table_check */
-} shell_names;
-
-static int shell_on_name(void *user, int statement, int n, const weft_cell *cells) {
-  (void)statement;
-  shell_names *list = user;
-  if (n < 1 || cells[0].type != WEFT_CELL_STRING) return 0;
-  if (list->count == list->cap) {
-    size_t cap = list->cap ? list->cap * 2 : 64;
-    char **grown = realloc(list->names, cap * sizeof *grown);
-    if (!grown) return 1;
-    list->names = grown;
-    list->cap = cap;
-  }
-  list->names[list->count] = strndup(cells[0].s, cells[0].len);
-  return list->names[list->count++] ? 0 : 1;
-}
-
-static int shell_on_table_check(void *user, int statement, int n, const weft_cell *cells) {
-  (void)statement;
-  shell_names *list = user;
-  list->flag = n == 2 && cells[0].type == WEFT_CELL_INT && cells[0].i > 0 &&
-               cells[1].type == WEFT_CELL_INT && cells[1].i == 1;
-  return 0;
-}
-
-static int shell_is_plain_table(weft *w, const char *name) {
-  char sql[512], quoted[300];
-  snprintf(sql, sizeof sql, "SELECT count(*), total(hidden != 0) = 0 FROM pragma_table_xinfo(%s)",
-           shell_quote(name, quoted, sizeof quoted));
-  shell_names answer = {0};
-  weft_query_callbacks cb = {NULL, shell_on_table_check, &answer};
-  /* Modules that cannot be read without arguments fail here: not tables. */
-  return weft_query(w, sql, &cb) == WEFT_OK && answer.flag;
-}
-
-static int shell_compare_names(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void shell_tables(weft *w, const shell_settings *s) {
-  shell_names schema = {0}, modules = {0};
-  weft_query_callbacks cb = {NULL, shell_on_name, &schema};
-  weft_query(w, "SELECT name FROM sqlite_schema WHERE type IN ('table', 'view') AND "
-                "name NOT LIKE 'sqlite\\_%' ESCAPE '\\'", &cb);
-  cb.user = &modules;
-  /* SQLite's own modules (sqlite_*, pragma_*, fts*) are not the trace's. */
-  weft_query(w, "SELECT name FROM pragma_module_list WHERE name NOT LIKE 'sqlite\\_%' "
-                "ESCAPE '\\' AND name NOT LIKE 'pragma\\_%' ESCAPE '\\' AND "
-                "name NOT LIKE 'fts%'", &cb);
-  cb.user = &schema;
-  for (size_t i = 0; i < modules.count; i++) {
-    if (!shell_is_plain_table(w, modules.names[i])) continue;
-    weft_cell cell = {.type = WEFT_CELL_STRING, .s = modules.names[i],
-                      .len = strlen(modules.names[i])};
-    if (shell_on_name(&schema, 0, 1, &cell)) break;
-  }
-  if (schema.count) qsort(schema.names, schema.count, sizeof *schema.names, shell_compare_names);
-  for (size_t i = 0; i < schema.count; i++)
-    if (i == 0 || strcmp(schema.names[i], schema.names[i - 1]))
-      fprintf(s->out, "%s\n", schema.names[i]);
+  cli_table_names tables;
+  if (cli_table_names_list(w, &tables)) fprintf(stderr, "error: out of memory\n");
+  for (size_t i = 0; i < tables.count; i++) fprintf(s->out, "%s\n", tables.names[i]);
   fflush(s->out);
-  for (size_t i = 0; i < schema.count; i++) free(schema.names[i]);
-  for (size_t i = 0; i < modules.count; i++) free(modules.names[i]);
-  free(schema.names);
-  free(modules.names);
+  cli_table_names_free(&tables);
 }
 
 /* ---- settings ---- */
