@@ -224,6 +224,7 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
   }
   cli_mode_finish(&a->mode, a->traces, &a->trace_count, &a->query_string,
                   &a->query_file);
+  if (cli_mode_check(&a->mode, a->trace_count)) return -1;
   if (a->is_merge && (!a->merge_output || a->trace_count == 0)) {
     fprintf(stderr, "weft merge: needs -o OUT and at least one input\n");
     return -1;
@@ -387,14 +388,16 @@ int main(int argc, char **argv) {
     status = 1;
   }
   int64_t load_ns = cli_now_ns() - load_start;
-  int interactive = !a.query_file && !a.query_string;
+  int interactive = !a.query_file && !a.query_string && !a.mode.export_path;
   if (status == 0 && (a.stats_on_load || (interactive && !a.quiet)))
     cli_print_error_stats(w);
   if (status == 0 && a.mode.httpd) {
     status = cli_mode_serve(&a.mode, w, &a.options, a.traces[0], a.quiet);
     w = NULL; /* the server closed it */
   } else if (status == 0) {
-    status = interactive ? cli_shell(w) : cli_run(w, &a, &query_ns);
+    int queries = a.query_file || a.query_string;
+    status = interactive ? cli_shell(w) : queries ? cli_run(w, &a, &query_ns) : 0;
+    if (status == 0 && a.mode.export_path) status = cli_mode_export(&a.mode, w);
     if (status == 0 && a.mode.then_interactive) status = cli_shell(w);
   }
   if (a.perf_file) {
