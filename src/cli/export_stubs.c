@@ -1,15 +1,9 @@
-/* Placeholders until the arrow_tar and json exports land. */
+/* Placeholders until the arrow_tar export lands. */
 #include <stdio.h>
 
 #include "export.h"
 
 int cli_export_arrow_tar(weft *w, const char *path, char *err, size_t err_size) {
-  (void)w, (void)path;
-  snprintf(err, err_size, "not supported yet");
-  return -1;
-}
-
-int cli_export_json(weft *w, const char *path, char *err, size_t err_size) {
   (void)w, (void)path;
   snprintf(err, err_size, "not supported yet");
   return -1;

@@ -99,5 +99,44 @@ class SqliteExportTest(ExportBase):
         self.assertIn('arrow_tar', out)
 
 
+class JsonExportTest(ExportBase):
+    def test_round_trip_keeps_every_machine(self):
+        out = self.export('json', 'out.json')
+        with open(out) as f:
+            doc = json.load(f)
+        pid_map = {row['pid']: row['machine'] for row in doc['metadata']['weft_pid_map']}
+        self.assertEqual(sorted(set(pid_map.values())), ['A', 'B'])
+        self.assertEqual(len(pid_map), 2, 'the two machines\' pid 1 must stay apart')
+        direct = e.query(PER_MACHINE, *self.inputs).split('\n')[1:-1]
+        back = e.query('select p.pid, s.name from slice s join thread_track tt on '
+                       's.track_id = tt.id join thread t using(utid) join process p '
+                       'using(upid) order by 2', out).split('\n')[1:-1]
+        reloaded = sorted('"%s",%s' % (pid_map[int(line.split(',')[0])], line.split(',')[1])
+                          for line in back)
+        self.assertEqual(reloaded, direct)
+
+    def test_round_trip_keeps_names_times_flows_and_counters(self):
+        out = self.export('json', 'out.json')
+        same = ('select name, ts, dur, depth from slice order by ts, name',
+                'select count(*) from flow',
+                'select value from counter order by value',
+                'select name from thread where name is not null order by name')
+        for sql in same:
+            self.assertEqual(e.query(sql, out), e.query(sql, *self.inputs), sql)
+        names = e.query('select name from process where name is not null order by name', out)
+        self.assertEqual(names, '"name"\n"alpha_proc (machine A)"\n"beta_proc (machine B)"\n')
+
+    def test_unfinished_and_async_slices(self):
+        trace = e.write_temp(self.dir, 'async.json', json.dumps({'traceEvents': [
+            {'ph': 'B', 'name': 'open', 'ts': 5, 'pid': 3, 'tid': 4},
+            {'ph': 'b', 'name': 'job', 'cat': 'k', 'id': 9, 'ts': 1, 'pid': 3},
+            {'ph': 'e', 'name': 'job', 'cat': 'k', 'id': 9, 'ts': 8, 'pid': 3}]}))
+        out = os.path.join(self.dir, 'async_out.json')
+        rc, _, err = e.run('export', 'json', '-o', out, trace)
+        self.assertEqual(rc, 0, err)
+        sql = 'select name, ts, dur from slice order by name'
+        self.assertEqual(e.query(sql, out), e.query(sql, trace))
+
+
 if __name__ == '__main__':
     e.main()
