@@ -85,57 +85,10 @@ static const char *sqlite_value_type(weft *w, const char *table, const char *col
   return !strcmp(type, "blob") ? "BLOB" : "";
 }
 
-typedef struct sqlite_columns {
-  char **names;
-  char **types; /* declared */
-  size_t count, cap;
-  int failed;
-} sqlite_columns;
-
-static int sqlite_on_column(void *user, int statement, int n, const weft_cell *cells) {
-  (void)statement;
-  sqlite_columns *c = user;
-  if (n < 2 || cells[0].type != WEFT_CELL_STRING) return 0;
-  if (c->count == c->cap) {
-    size_t cap = c->cap ? c->cap * 2 : 16;
-    char **names = realloc(c->names, cap * sizeof *names);
-    if (names) c->names = names;
-    char **types = names ? realloc(c->types, cap * sizeof *types) : NULL;
-    if (types) c->types = types;
-    if (!names || !types) return c->failed = 1;
-    c->cap = cap;
-  }
-  c->names[c->count] = strndup(cells[0].s, cells[0].len);
-  c->types[c->count] = cells[1].type == WEFT_CELL_STRING ? strndup(cells[1].s, cells[1].len)
-                                                          : strdup("");
-  if (!c->names[c->count] || !c->types[c->count]) {
-    free(c->names[c->count]);
-    free(c->types[c->count]);
-    return c->failed = 1;
-  }
-  c->count++;
-  return 0;
-}
-
-static void sqlite_columns_free(sqlite_columns *c) {
-  for (size_t i = 0; i < c->count; i++) {
-    free(c->names[i]);
-    free(c->types[i]);
-  }
-  free(c->names);
-  free(c->types);
-}
-
 /* CREATE TABLE export."name"(columns with types); INSERT ... SELECT. */
 static int sqlite_copy_statements(weft *w, const char *name, sqlite_sql *out) {
-  sqlite_sql probe = {0};
-  sqlite_columns columns = {0};
-  int rc = sqlite_sql_add(&probe, "SELECT name, type FROM pragma_table_info(");
-  rc = rc || sqlite_sql_quoted(&probe, name, '\'') || sqlite_sql_add(&probe, ")");
-  weft_query_callbacks cb = {NULL, sqlite_on_column, &columns};
-  if (!rc && weft_query(w, probe.text, &cb) != WEFT_OK) rc = -1;
-  free(probe.text);
-  rc = rc || columns.failed || columns.count == 0;
+  cli_table_columns columns = {0};
+  int rc = cli_table_columns_list(w, name, &columns) || columns.count == 0;
   rc = rc || sqlite_sql_add(out, "CREATE TABLE " EXPORT_SQLITE_SCHEMA ".");
   rc = rc || sqlite_sql_quoted(out, name, '"') || sqlite_sql_add(out, "(");
   for (size_t i = 0; !rc && i < columns.count; i++) {
@@ -144,7 +97,7 @@ static int sqlite_copy_statements(weft *w, const char *name, sqlite_sql *out) {
     rc = (i && sqlite_sql_add(out, ", ")) || sqlite_sql_quoted(out, columns.names[i], '"') ||
          (type[0] && (sqlite_sql_add(out, " ") || sqlite_sql_add(out, type)));
   }
-  sqlite_columns_free(&columns);
+  cli_table_columns_free(&columns);
   rc = rc || sqlite_sql_add(out, "); INSERT INTO " EXPORT_SQLITE_SCHEMA ".");
   rc = rc || sqlite_sql_quoted(out, name, '"') || sqlite_sql_add(out, " SELECT * FROM main.");
   return rc || sqlite_sql_quoted(out, name, '"') ? -1 : 0;

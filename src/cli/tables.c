@@ -118,3 +118,45 @@ void cli_table_names_free(cli_table_names *t) {
   free(t->is_view);
   memset(t, 0, sizeof *t);
 }
+
+static int tables_on_column(void *user, int statement, int n, const weft_cell *cells) {
+  (void)statement;
+  cli_table_columns *c = user;
+  if (n < 2 || cells[0].type != WEFT_CELL_STRING) return 0;
+  if (c->count == c->cap) {
+    size_t cap = c->cap ? c->cap * 2 : 16;
+    char **names = realloc(c->names, cap * sizeof *names);
+    if (names) c->names = names;
+    char **types = names ? realloc(c->types, cap * sizeof *types) : NULL;
+    if (types) c->types = types;
+    if (!names || !types) return c->failed = 1;
+    c->cap = cap;
+  }
+  c->names[c->count] = strndup(cells[0].s, cells[0].len);
+  c->types[c->count] = cells[1].type == WEFT_CELL_STRING ? strndup(cells[1].s, cells[1].len)
+                                                          : strdup("");
+  if (!c->names[c->count] || !c->types[c->count]) {
+    free(c->names[c->count]);
+    free(c->types[c->count]);
+    return c->failed = 1;
+  }
+  c->count++;
+  return 0;
+}
+
+void cli_table_columns_free(cli_table_columns *c) {
+  for (size_t i = 0; i < c->count; i++) {
+    free(c->names[i]);
+    free(c->types[i]);
+  }
+  free(c->names);
+  free(c->types);
+}
+
+int cli_table_columns_list(weft *w, const char *table, cli_table_columns *out) {
+  char sql[512], quoted[300];
+  snprintf(sql, sizeof sql, "SELECT name, type FROM pragma_table_info(%s)",
+           tables_quote(table, quoted, sizeof quoted));
+  weft_query_callbacks cb = {NULL, tables_on_column, out};
+  return weft_query(w, sql, &cb) == WEFT_OK && !out->failed ? 0 : -1;
+}

@@ -21,4 +21,17 @@ typedef struct cli_table_names {
 int cli_table_names_list(weft *w, cli_table_names *out);
 void cli_table_names_free(cli_table_names *t);
 
+/* The columns of a table or view, with their declared types ("" when
+ * none). */
+typedef struct cli_table_columns {
+  char **names;
+  char **types;
+  size_t count, cap;
+  int failed;
+} cli_table_columns;
+
+/* Fills `out` (zeroed by the caller); 0, or -1 on failure. */
+int cli_table_columns_list(weft *w, const char *table, cli_table_columns *out);
+void cli_table_columns_free(cli_table_columns *c);
+
 #endif

@@ -1,8 +1,11 @@
 """End-to-end: `weft export sqlite|arrow_tar|json` and -e/--export, on a
 merge of two machines whose traces use the same pids and tids."""
+import io
 import json
 import os
+import struct
 import subprocess
+import tarfile
 import weft_e2e as e
 
 PER_MACHINE = ('select m.name as machine, s.name as name from slice s join thread_track tt on '
@@ -136,6 +139,149 @@ class JsonExportTest(ExportBase):
         self.assertEqual(rc, 0, err)
         sql = 'select name, ts, dur from slice order by name'
         self.assertEqual(e.query(sql, out), e.query(sql, trace))
+
+
+# ---- a reader of Arrow IPC files, written from the format's documentation
+# (pyarrow is not packaged by Debian): FlatBuffers tables, the footer, the
+# schema and record batches of int64, float64 and utf8 columns.
+
+def _u32(buf, p):
+    return struct.unpack_from('<I', buf, p)[0]
+
+
+def _table(buf, pos):
+    """Field i of the FlatBuffers table at pos: its position, or None."""
+    vtable = pos - struct.unpack_from('<i', buf, pos)[0]
+    size = struct.unpack_from('<H', buf, vtable)[0]
+
+    def field(i):
+        if 4 + 2 * i >= size:
+            return None
+        off = struct.unpack_from('<H', buf, vtable + 4 + 2 * i)[0]
+        return pos + off if off else None
+    return field
+
+
+def _deref(buf, p):
+    return p + _u32(buf, p)
+
+
+def _vector(buf, p):
+    p = _deref(buf, p)
+    return p + 4, _u32(buf, p)
+
+
+def _schema(buf, pos):
+    fields = _table(buf, pos)
+    start, n = _vector(buf, fields(1))
+    columns = []
+    for i in range(n):
+        f = _table(buf, _deref(buf, start + 4 * i))
+        name_at = _deref(buf, f(0))
+        name = buf[name_at + 4:name_at + 4 + _u32(buf, name_at)].decode()
+        type_id = buf[f(2)]
+        t = _table(buf, _deref(buf, f(3)))
+        if type_id == 2:
+            kind = 'int%d' % struct.unpack_from('<i', buf, t(0))[0]
+        elif type_id == 3:
+            kind = {2: 'double'}[struct.unpack_from('<h', buf, t(0))[0]]
+        else:
+            kind = {5: 'utf8'}[type_id]
+        columns.append((name, kind))
+    return columns
+
+
+def read_arrow(buf):
+    """(columns [(name, type)], rows [tuple]) of an Arrow IPC file."""
+    assert buf[:6] == b'ARROW1' and buf[-6:] == b'ARROW1'
+    footer_len = struct.unpack_from('<i', buf, len(buf) - 10)[0]
+    footer_at = len(buf) - 10 - footer_len
+    footer = _table(buf, _deref(buf, footer_at))
+    columns = _schema(buf, _deref(buf, footer(1)))
+    rows = []
+    start, n = _vector(buf, footer(3))
+    for b in range(n):
+        offset, meta_len, body_len = struct.unpack_from('<qi4xq', buf, start + 24 * b)
+        assert _u32(buf, offset) == 0xFFFFFFFF and offset % 8 == 0
+        message = _table(buf, _deref(buf, offset + 8))
+        assert buf[message(1)] == 3  # a record batch
+        batch = _table(buf, _deref(buf, message(2)))
+        length = struct.unpack_from('<q', buf, batch(0))[0]
+        bufs_at, nbufs = _vector(buf, batch(2))
+        buffers = [struct.unpack_from('<qq', buf, bufs_at + 16 * i) for i in range(nbufs)]
+        body = offset + meta_len
+        assert body % 8 == 0 and all(o % 8 == 0 for o, _ in buffers)
+        cols, k = [], 0
+        for _, kind in columns:
+            validity = buf[body + buffers[k][0]:]
+            valid = [bool(validity[r // 8] >> (r % 8) & 1) for r in range(length)]
+            values_at = body + buffers[k + 1][0]
+            if kind == 'utf8':
+                chars_at = body + buffers[k + 2][0]
+                offs = struct.unpack_from('<%di' % (length + 1), buf, values_at)
+                values = [buf[chars_at + offs[r]:chars_at + offs[r + 1]].decode()
+                          for r in range(length)]
+                k += 3
+            else:
+                values = struct.unpack_from('<%d%s' % (length, 'q' if kind == 'int64' else 'd'),
+                                            buf, values_at)
+                k += 2
+            cols.append([v if ok else None for v, ok in zip(values, valid)])
+        rows.extend(zip(*cols))
+    return columns, rows
+
+
+def csv_rows(text):
+    """weft's CSV as tuples of Python values (NULL: None)."""
+    out = []
+    for line in text.split('\n')[1:-1]:
+        cells = []
+        for cell in line.split(','):
+            if cell == '"[NULL]"':
+                cells.append(None)
+            elif cell.startswith('"'):
+                cells.append(cell[1:-1])
+            else:
+                cells.append(float(cell) if '.' in cell else int(cell))
+        out.append(tuple(cells))
+    return out
+
+
+class ArrowExportTest(ExportBase):
+    def members(self, tar_path):
+        with tarfile.open(tar_path) as tar:
+            return {m.name: tar.extractfile(m).read() for m in tar.getmembers()}
+
+    def test_one_file_per_table_with_the_rows(self):
+        files = self.members(self.export('arrow_tar', 'out.tar'))
+        for table in ('__intrinsic_slice', '__intrinsic_thread', 'machine', 'stats', 'metadata',
+                      'trace_bounds', '__intrinsic_cpu'):
+            self.assertIn(table + '.arrow', files)
+        self.assertNotIn('slice.arrow', files)  # a view
+        columns, rows = read_arrow(files['__intrinsic_slice.arrow'])
+        self.assertEqual(columns[:3], [('id', 'int64'), ('ts', 'int64'), ('dur', 'int64')])
+        self.assertIn(('name', 'utf8'), columns)
+        names = ', '.join(name for name, _ in columns)
+        expected = csv_rows(e.query('select %s from __intrinsic_slice' % names, *self.inputs))
+        self.assertEqual(rows, expected)
+        columns, rows = read_arrow(files['__intrinsic_counter.arrow'])
+        self.assertIn(('value', 'double'), columns)
+        self.assertEqual([r[columns.index(('value', 'double'))] for r in rows], [7.0, 7.0])
+        columns, rows = read_arrow(files['machine.arrow'])
+        self.assertEqual(sorted(r[columns.index(('name', 'utf8'))] for r in rows), ['A', 'B'])
+        self.assertEqual(read_arrow(files['__intrinsic_cpu.arrow'])[1], [])
+
+    def test_record_batches_of_a_large_table(self):
+        events = [{'ph': 'X', 'name': 'n%d' % i, 'ts': i, 'dur': 1, 'pid': 1, 'tid': 1 + i % 3}
+                  for i in range(70000)]
+        trace = e.write_temp(self.dir, 'big.json', json.dumps({'traceEvents': events}))
+        out = os.path.join(self.dir, 'big.tar')
+        rc, _, err = e.run('export', 'arrow_tar', '-o', out, trace)
+        self.assertEqual(rc, 0, err)
+        columns, rows = read_arrow(self.members(out)['__intrinsic_slice.arrow'])
+        self.assertEqual(len(rows), 70000)
+        name = columns.index(('name', 'utf8'))
+        self.assertEqual(sorted(r[name] for r in rows), sorted('n%d' % i for i in range(70000)))
 
 
 if __name__ == '__main__':
