@@ -10,7 +10,8 @@
  *
  * Written: process and thread names (M), slices on thread tracks (X, or B
  * when unfinished), other slices as nestable async pairs (b/e, id = the
- * track), counters (C, on their process, or the machine's pid 0 when they
+ * track), slices of no duration as instants (i, scoped to their thread,
+ * process or the trace), counters (C, on their process, or the machine's pid 0 when they
  * have none) and flows between thread slices (s, then f bound to the
  * enclosing slice). Rows stream from queries straight to the file. */
 #include <inttypes.h>
@@ -116,15 +117,15 @@ static int json_on_thread(void *user, int statement, int n, const weft_cell *c) 
 /* The pid of a process (alias p) of a machine rank (alias r). */
 #define JSON_PID(r, id) "coalesce(" r ".rank, 0) * %" PRId64 " + " id
 
-/* (ts, dur, name, category, pid, tid or NULL, track_id) */
+/* (ts, dur, name, category, pid, tid or NULL, track_id, upid or NULL) */
 static int json_on_slice(void *user, int statement, int n, const weft_cell *c) {
   (void)statement, (void)n;
   json_writer *j = user;
   int64_t ts = json_int(&c[0]), dur = json_int(&c[1]);
-  int on_thread = c[5].type == WEFT_CELL_INT;
-  const char *ph = on_thread ? (dur < 0 ? "B" : "X") : "b";
+  int on_thread = c[5].type == WEFT_CELL_INT, instant = dur == 0;
+  const char *ph = instant ? "i" : on_thread ? (dur < 0 ? "B" : "X") : "b";
   for (int end = 0; end < 2; end++) {
-    if (end && (on_thread || dur < 0)) break;
+    if (end && (on_thread || dur <= 0)) break;
     json_begin_event(j, end ? "e" : ph);
     fputs(",\"name\":", j->out);
     json_cell_string(j->out, &c[2], "");
@@ -134,13 +135,16 @@ static int json_on_slice(void *user, int statement, int n, const weft_cell *c) {
     }
     fputs(",\"ts\":", j->out);
     json_time(j->out, end ? ts + dur : ts);
-    if (on_thread && dur >= 0) {
+    if (on_thread && dur > 0) {
       fputs(",\"dur\":", j->out);
       json_time(j->out, dur);
     }
     fprintf(j->out, ",\"pid\":%" PRId64, json_int(&c[4]));
     if (on_thread) fprintf(j->out, ",\"tid\":%" PRId64, json_int(&c[5]));
-    else fprintf(j->out, ",\"tid\":%" PRId64 ",\"id\":%" PRId64, json_int(&c[4]), json_int(&c[6]));
+    else if (!instant)
+      fprintf(j->out, ",\"tid\":%" PRId64 ",\"id\":%" PRId64, json_int(&c[4]), json_int(&c[6]));
+    /* An instant's scope: its thread, its process, or the whole trace. */
+    if (instant) fprintf(j->out, ",\"s\":\"%s\"", on_thread ? "t" : c[7].type == WEFT_CELL_INT ? "p" : "g");
     fputc('}', j->out);
   }
   return 0;
@@ -219,7 +223,7 @@ static int json_write_events(weft *w, json_writer *j, char *err, size_t err_size
   if (json_query(w, j, q, json_on_thread, err, err_size)) return -1;
   snprintf(q, sizeof q, "SELECT s.ts, s.dur, s.name, s.category, "
            JSON_PID("r", "coalesce(p.pid, t.tid, 0)") ", CASE WHEN t.tid IS NOT NULL THEN "
-           JSON_PID("r", "t.tid") " END, s.track_id " JSON_SLICE_OWNERS, k, k);
+           JSON_PID("r", "t.tid") " END, s.track_id, p.upid " JSON_SLICE_OWNERS, k, k);
   if (json_query(w, j, q, json_on_slice, err, err_size)) return -1;
   snprintf(q, sizeof q, "SELECT c.ts, c.value, ct.name, " JSON_PID("r", "coalesce(p.pid, 0)")
            " FROM counter c JOIN counter_track ct ON ct.id = c.track_id "

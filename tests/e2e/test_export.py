@@ -133,12 +133,16 @@ class JsonExportTest(ExportBase):
         trace = e.write_temp(self.dir, 'async.json', json.dumps({'traceEvents': [
             {'ph': 'B', 'name': 'open', 'ts': 5, 'pid': 3, 'tid': 4},
             {'ph': 'b', 'name': 'job', 'cat': 'k', 'id': 9, 'ts': 1, 'pid': 3},
-            {'ph': 'e', 'name': 'job', 'cat': 'k', 'id': 9, 'ts': 8, 'pid': 3}]}))
+            {'ph': 'e', 'name': 'job', 'cat': 'k', 'id': 9, 'ts': 8, 'pid': 3},
+            {'ph': 'i', 'name': 'in_process', 'ts': 6, 'pid': 3, 'tid': 4, 's': 'p'},
+            {'ph': 'i', 'name': 'in_trace', 'ts': 7, 'pid': 3, 'tid': 4, 's': 'g'}]}))
         out = os.path.join(self.dir, 'async_out.json')
         rc, _, err = e.run('export', 'json', '-o', out, trace)
         self.assertEqual(rc, 0, err)
-        sql = 'select name, ts, dur from slice order by name'
-        self.assertEqual(e.query(sql, out), e.query(sql, trace))
+        for sql in ('select name, ts, dur from slice order by name',
+                    'select s.name, t.type from slice s join track t on s.track_id = t.id '
+                    'where s.dur = 0 order by 1'):
+            self.assertEqual(e.query(sql, out), e.query(sql, trace), sql)
 
 
 # ---- a reader of Arrow IPC files, written from the format's documentation
