@@ -214,7 +214,7 @@ static int json_write_events(weft *w, json_writer *j, char *err, size_t err_size
   int64_t k = j->stride;
   snprintf(q, sizeof q, "SELECT " JSON_PID("r", "p.pid") ", p.name, r.name FROM process p "
            "LEFT JOIN mrank r ON r.id = p.machine_id WHERE p.pid IS NOT NULL AND p.pid != 0 "
-           "AND (p.name IS NOT NULL OR r.name IS NOT NULL)", k);
+           "AND (p.name IS NOT NULL OR (r.name IS NOT NULL AND %d > 1))", k, j->machines);
   if (json_query(w, j, q, json_on_process, err, err_size)) return -1;
   snprintf(q, sizeof q, "SELECT " JSON_PID("r", "coalesce(p.pid, t.tid)") ", "
            JSON_PID("r", "t.tid") ", t.name FROM thread t LEFT JOIN process p USING(upid) "

@@ -126,8 +126,19 @@ class JsonExportTest(ExportBase):
                 'select name from thread where name is not null order by name')
         for sql in same:
             self.assertEqual(e.query(sql, out), e.query(sql, *self.inputs), sql)
+        self.assertEqual(e.query('select count(*) from process where name is null', out),
+                         e.query('select count(*) from process where name is null', *self.inputs))
         names = e.query('select name from process where name is not null order by name', out)
         self.assertEqual(names, '"name"\n"alpha_proc (machine A)"\n"beta_proc (machine B)"\n')
+
+    def test_one_machine_keeps_unnamed_processes_unnamed(self):
+        trace = e.write_temp(self.dir, 'one.json', json.dumps({'traceEvents': [
+            {'ph': 'X', 'name': 'x', 'ts': 1, 'dur': 2, 'pid': 5, 'tid': 6}]}))
+        out = os.path.join(self.dir, 'one_out.json')
+        rc, _, err = e.run('export', 'json', '-o', out, '--machine', 'one.json=solo', trace)
+        self.assertEqual(rc, 0, err)
+        sql = 'select pid, name from process order by pid'
+        self.assertEqual(e.query(sql, out), '"pid","name"\n0,"[NULL]"\n5,"[NULL]"\n')
 
     def test_unfinished_and_async_slices(self):
         trace = e.write_temp(self.dir, 'async.json', json.dumps({'traceEvents': [
