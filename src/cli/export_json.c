@@ -13,7 +13,8 @@
  * track), slices of no duration as instants (i, scoped to their thread,
  * process or the trace), counters (C, on their process, or the machine's pid 0 when they
  * have none) and flows between thread slices (s, then f bound to the
- * enclosing slice). Rows stream from queries straight to the file. */
+ * enclosing slice). Slices carry their JSON args and debug annotations.
+ * Rows stream from queries straight to the file. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,7 +118,8 @@ static int json_on_thread(void *user, int statement, int n, const weft_cell *c) 
 /* The pid of a process (alias p) of a machine rank (alias r). */
 #define JSON_PID(r, id) "coalesce(" r ".rank, 0) * %" PRId64 " + " id
 
-/* (ts, dur, name, category, pid, tid or NULL, track_id, upid or NULL) */
+/* (ts, dur, name, category, pid, tid or NULL, track_id, upid or NULL,
+ * args as a JSON object) */
 static int json_on_slice(void *user, int statement, int n, const weft_cell *c) {
   (void)statement, (void)n;
   json_writer *j = user;
@@ -143,6 +145,10 @@ static int json_on_slice(void *user, int statement, int n, const weft_cell *c) {
     if (on_thread) fprintf(j->out, ",\"tid\":%" PRId64, json_int(&c[5]));
     else if (!instant)
       fprintf(j->out, ",\"tid\":%" PRId64 ",\"id\":%" PRId64, json_int(&c[4]), json_int(&c[6]));
+    if (!end && c[8].type == WEFT_CELL_STRING && c[8].len > 2) {
+      fputs(",\"args\":", j->out);
+      fwrite(c[8].s, 1, c[8].len, j->out);
+    }
     /* An instant's scope: its thread, its process, or the whole trace. */
     if (instant) fprintf(j->out, ",\"s\":\"%s\"", on_thread ? "t" : c[7].type == WEFT_CELL_INT ? "p" : "g");
     fputc('}', j->out);
@@ -209,6 +215,15 @@ static int json_on_pid_map(void *user, int statement, int n, const weft_cell *c)
   "LEFT JOIN process p ON p.upid = coalesce(t.upid, pt.upid) "                     \
   "LEFT JOIN mrank r ON r.id = coalesce(t.machine_id, p.machine_id, tr.machine_id) "
 
+/* A slice's JSON args ("args.*") and debug annotations ("debug.*") as one
+ * object, keys without their prefix; nested values keep their flat keys. */
+#define JSON_SLICE_ARGS                                                             \
+  "(SELECT json_group_object(substr(a.key, instr(a.key, '.') + 1), CASE a.value_type " \
+  "WHEN 'int' THEN a.int_value WHEN 'uint' THEN a.int_value WHEN 'real' THEN "     \
+  "a.real_value WHEN 'bool' THEN json(iif(a.int_value, 'true', 'false')) WHEN "      \
+  "'string' THEN a.string_value ELSE a.display_value END) FROM args a WHERE "        \
+  "a.arg_set_id = s.arg_set_id AND (a.key GLOB 'args.*' OR a.key GLOB 'debug.*'))"
+
 static int json_write_events(weft *w, json_writer *j, char *err, size_t err_size) {
   char q[2048];
   int64_t k = j->stride;
@@ -223,7 +238,8 @@ static int json_write_events(weft *w, json_writer *j, char *err, size_t err_size
   if (json_query(w, j, q, json_on_thread, err, err_size)) return -1;
   snprintf(q, sizeof q, "SELECT s.ts, s.dur, s.name, s.category, "
            JSON_PID("r", "coalesce(p.pid, t.tid, 0)") ", CASE WHEN t.tid IS NOT NULL THEN "
-           JSON_PID("r", "t.tid") " END, s.track_id, p.upid " JSON_SLICE_OWNERS, k, k);
+           JSON_PID("r", "t.tid") " END, s.track_id, p.upid, " JSON_SLICE_ARGS " "
+           JSON_SLICE_OWNERS, k, k);
   if (json_query(w, j, q, json_on_slice, err, err_size)) return -1;
   snprintf(q, sizeof q, "SELECT c.ts, c.value, ct.name, " JSON_PID("r", "coalesce(p.pid, 0)")
            " FROM counter c JOIN counter_track ct ON ct.id = c.track_id "

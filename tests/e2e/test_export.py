@@ -23,7 +23,8 @@ def machine_trace(directory, name, prefix, count):
         for i in range(count):
             events.append({'ph': 'X', 'name': '%s_%d_%d' % (prefix, tid, i), 'cat': 'c',
                            'ts': 10 + i * 10, 'dur': 5, 'pid': 1, 'tid': tid})
-    events.append({'ph': 'X', 'name': prefix + '_nested', 'ts': 11, 'dur': 2, 'pid': 1, 'tid': 1})
+    events.append({'ph': 'X', 'name': prefix + '_nested', 'ts': 11, 'dur': 2, 'pid': 1, 'tid': 1,
+                   'args': {'n': 1, 's': prefix, 'f': 1.5, 'b': True, 'deep': {'list': [1, 2]}}})
     events.append({'ph': 'i', 'name': prefix + '_instant', 'ts': 12.5, 'pid': 1, 'tid': 1,
                    's': 't'})
     events.append({'ph': 'C', 'name': prefix + '_ctr', 'ts': 13, 'pid': 1,
@@ -122,6 +123,8 @@ class JsonExportTest(ExportBase):
         out = self.export('json', 'out.json')
         same = ('select name, ts, dur, depth from slice order by ts, name',
                 'select count(*) from flow',
+                "select key, value_type, display_value from args where key glob 'args.*' "
+                'order by 1, 3',
                 'select value from counter order by value',
                 'select name from thread where name is not null order by name')
         for sql in same:
