@@ -34,14 +34,19 @@ typedef struct json_writer {
   int events; /* written so far, for the separating commas */
 } json_writer;
 
-static void json_string(FILE *out, const char *s, size_t len) {
-  fputc('"', out);
+/* `s` escaped for the inside of a JSON string. */
+static void json_escaped(FILE *out, const char *s, size_t len) {
   for (size_t i = 0; i < len; i++) {
     unsigned char c = (unsigned char)s[i];
     if (c == '"' || c == '\\') fprintf(out, "\\%c", c);
     else if (c < 0x20) fprintf(out, "\\u%04x", c);
     else fputc(c, out);
   }
+}
+
+static void json_string(FILE *out, const char *s, size_t len) {
+  fputc('"', out);
+  json_escaped(out, s, len);
   fputc('"', out);
 }
 
@@ -88,16 +93,15 @@ static int json_on_process(void *user, int statement, int n, const weft_cell *c)
   json_begin_event(j, "M");
   fprintf(j->out, ",\"name\":\"process_name\",\"pid\":%" PRId64 ",\"args\":{\"name\":",
           json_int(&c[0]));
-  char tail[300] = "";
-  if (j->machines > 1 && c[2].type == WEFT_CELL_STRING)
-    snprintf(tail, sizeof tail, "%s(machine %.*s)",
-             c[1].type == WEFT_CELL_STRING && c[1].len ? " " : "", (int)c[2].len, c[2].s);
-  char name[1024];
-  int len = snprintf(name, sizeof name, "%.*s%s",
-                     c[1].type == WEFT_CELL_STRING ? (int)c[1].len : 0,
-                     c[1].type == WEFT_CELL_STRING ? c[1].s : "", tail);
-  json_string(j->out, name, len < 0 ? 0 : (size_t)len >= sizeof name ? sizeof name - 1 : (size_t)len);
-  fputs("}}", j->out);
+  int named = c[1].type == WEFT_CELL_STRING && c[1].len;
+  fputc('"', j->out);
+  if (named) json_escaped(j->out, c[1].s, c[1].len);
+  if (j->machines > 1 && c[2].type == WEFT_CELL_STRING) {
+    fputs(named ? " (machine " : "(machine ", j->out);
+    json_escaped(j->out, c[2].s, c[2].len);
+    fputc(')', j->out);
+  }
+  fputs("\"}}", j->out);
   return 0;
 }
 
