@@ -123,6 +123,12 @@ int weft_query(weft *w, const char *sql, const weft_query_callbacks *cb);
 int weft_query_source(weft *w, const char *source, const char *sql,
                       const weft_query_callbacks *cb);
 
+/* Makes the query running on `w` stop soon: it then fails with
+ * WEFT_EABORT ("interrupted"). Safe to call from another thread or from a
+ * signal handler (async-signal-safe); does nothing while no query can run
+ * (before weft_load_finish). The next query starts afresh. */
+void weft_interrupt(weft *w);
+
 /* Load statistics for progress and --perf-file. weft_get_progress may be
  * called from another thread while this instance loads (the counters are
  * read atomically, each on its own). */

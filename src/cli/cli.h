@@ -1,8 +1,7 @@
 /* cli: the `weft` command. Uses only the public API (include/weft/weft.h).
  *
  * output.c prints query results as trace_processor_shell does (CSV-like, for
- * -q/-Q) or as an aligned table (interactive shell); shell.c is the
- * interactive SQL shell; main.c parses flags and drives loading;
+ * -q/-Q); shell*.c are the interactive SQL shell (shell.h); main.c parses flags and drives loading;
  * subcommands.c reads `weft query|interactive|server` and the RPC flags
  * and starts the server (src/server/server.h). */
 #ifndef WEFT_CLI_H
@@ -14,8 +13,6 @@
 
 /* Runs `sql` printing every result set in trace_processor_shell's format. */
 int cli_run_query_csv(weft *w, const char *source, const char *sql, FILE *out);
-/* Runs `sql` printing aligned tables (for people). */
-int cli_run_query_table(weft *w, const char *source, const char *sql, FILE *out);
 /* The whole of file `path` ("-": standard input) as a NUL-terminated
  * string to free(), or NULL with errno set. */
 char *cli_read_text(const char *path);

@@ -281,6 +281,7 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
     fprintf(stderr, "weft view: needs at least one trace\n");
     return -1;
   }
+  if (cli_mode_check(&a->mode, a->trace_count)) return -1;
   if (a->is_merge && (!a->merge_output || a->trace_count == 0)) {
     fprintf(stderr, "weft merge: needs -o OUT and at least one input\n");
     return -1;
@@ -449,7 +450,7 @@ int main(int argc, char **argv) {
     status = 1;
   }
   int64_t load_ns = cli_now_ns() - load_start;
-  int interactive = !a.query_file && !a.query_string;
+  int interactive = !a.query_file && !a.query_string && !a.mode.export_path;
   int loss_stats = status == 0 ? cli_print_error_stats(w, a.quiet && !a.stats_on_load) : 0;
   if (status == 0 && a.mode.command == CLI_COMMAND_VIEW) {
     status = cli_view_serve(&a.mode, w, &a.options, &a.merge, a.traces, a.trace_count);
@@ -458,7 +459,9 @@ int main(int argc, char **argv) {
     status = cli_mode_serve(&a.mode, w, &a.options, a.traces[0], a.quiet);
     w = NULL; /* the server closed it */
   } else if (status == 0) {
-    status = interactive ? cli_shell(w) : cli_run(w, &a, &query_ns);
+    int queries = a.query_file || a.query_string;
+    status = interactive ? cli_shell(w) : queries ? cli_run(w, &a, &query_ns) : 0;
+    if (status == 0 && a.mode.export_path) status = cli_mode_export(&a.mode, w);
     if (status == 0 && a.mode.then_interactive) status = cli_shell(w);
   }
   if (status == 0 && a.strict && loss_stats > 0) {

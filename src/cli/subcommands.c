@@ -6,6 +6,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "export.h"
+#include "server/server.h"
+
+/* `export FORMAT`: the index after the format. */
+static int cli_mode_take_export(cli_mode *m, int argc, char **argv) {
+  m->command = CLI_COMMAND_EXPORT;
+  const char *format = argc > 2 ? argv[2] : "";
+  if (strcmp(format, "--help") == 0 || strcmp(format, "-h") == 0) return 2;
+  if (!cli_export_format_known(format)) {
+    fprintf(stderr, "weft export: needs a format: sqlite, arrow_tar or json%s%s\n",
+            format[0] ? ", not " : "", format);
+    return -1;
+  }
+  m->export_format = format;
+  return 3;
+}
 
 int cli_mode_take_command(cli_mode *m, int argc, char **argv) {
   if (argc < 2) return 1;
@@ -13,6 +29,7 @@ int cli_mode_take_command(cli_mode *m, int argc, char **argv) {
   if (strcmp(cmd, "query") == 0) m->command = CLI_COMMAND_QUERY;
   else if (strcmp(cmd, "interactive") == 0) m->command = CLI_COMMAND_INTERACTIVE;
   else if (strcmp(cmd, "view") == 0) m->command = CLI_COMMAND_VIEW;
+  else if (strcmp(cmd, "export") == 0) return cli_mode_take_export(m, argc, argv);
   else if (strcmp(cmd, "server") != 0) return 1;
   if (m->command) return 2;
   m->command = CLI_COMMAND_SERVER;
@@ -69,6 +86,11 @@ static int cli_mode_value_flag(cli_mode *m, const char *arg, const char *value) 
     if (cli_parse_duration_ms(value, &m->idle_timeout_ms)) return -1;
   } else if (m->command == CLI_COMMAND_QUERY && !strcmp(arg, "-f")) {
     m->query_file = value;
+  } else if (m->command == CLI_COMMAND_EXPORT && (!strcmp(arg, "-o") || !strcmp(arg, "--output"))) {
+    m->export_path = value;
+  } else if (m->command != CLI_COMMAND_EXPORT && (!strcmp(arg, "-e") || !strcmp(arg, "--export"))) {
+    m->export_path = value;
+    m->export_format = "sqlite";
   } else {
     return 0;
   }
@@ -78,7 +100,7 @@ static int cli_mode_value_flag(cli_mode *m, const char *arg, const char *value) 
 static const char *const cli_value_flags[] = {
     "--http-port", "--port", "--ip-address", "--http-ip-address", "--bind",
     "--additional-cors-origins", "--http-additional-cors-origins",
-    "--idle-timeout", "-f"};
+    "--idle-timeout", "-f", "-o", "--output", "-e", "--export"};
 
 /* trace_processor_shell flags weft accepts and needs nothing for: weft
  * always sorts fully, has no raw ftrace table to skip, and no
@@ -102,7 +124,7 @@ int cli_mode_take_flag(cli_mode *m, int argc, char **argv, int *i) {
     if (strcmp(arg, cli_value_flags[k])) continue;
     const char *value = *i + 1 < argc ? argv[*i + 1] : NULL;
     int r = value ? cli_mode_value_flag(m, arg, value) : -1;
-    if (r == 0) return 0; /* -f outside `query` */
+    if (r == 0) return 0; /* -f outside `query`, -o outside `export` */
     if (r < 0) {
       fprintf(stderr, "weft: %s: %s '%s'\n", arg, value ? "bad value" : "needs a value",
               value ? value : "");
@@ -149,9 +171,26 @@ void cli_mode_usage_lines(FILE *out) {
       "                           https://ui.perfetto.dev and localhost:10000\n"
       "      --idle-timeout DUR   stop the server after DUR without a request\n"
       "                           (90, 90s, 30m, 2h; default: never)\n"
+      "  weft export sqlite|arrow_tar|json -o OUT TRACE...\n"
+      "                           write the trace as an SQLite database, a tar of\n"
+      "                           Arrow files, or one Chrome JSON trace of every\n"
+      "                           machine (weft export --help)\n"
+      "  -e, --export FILE        write the trace as an SQLite database (after any\n"
+      "                           -q/-Q queries; without them, no shell)\n"
       "  -i, --interactive        the interactive shell after -q/-Q queries\n"
       "      --full-sort, --no-ftrace-raw, --dev, -W  accepted (weft always\n"
       "                           sorts fully; no raw ftrace table)\n");
+}
+
+int cli_mode_check(const cli_mode *m, int trace_count) {
+  if (m->command != CLI_COMMAND_EXPORT) return 0;
+  if (m->export_path && trace_count > 0) return 0;
+  fprintf(stderr, "weft export: needs -o OUT and at least one trace\n");
+  return -1;
+}
+
+int cli_mode_export(const cli_mode *m, weft *w) {
+  return cli_export_run(w, m->export_format, m->export_path);
 }
 
 int cli_mode_usage(const cli_mode *m, FILE *out) {
@@ -174,6 +213,16 @@ int cli_mode_usage(const cli_mode *m, FILE *out) {
                    "and serves a web timeline of them on 127.0.0.1:9001 unless told\n"
                    "otherwise (--port 0: a free port). Prints the URL; stops on Ctrl-C\n"
                    "or after --idle-timeout without a request.\n");
+      return 1;
+    case CLI_COMMAND_EXPORT:
+      fprintf(out, "usage: weft export sqlite|arrow_tar|json -o OUT [flags] TRACE...\n"
+                   "Loads the traces (merged onto one timeline) and writes them to OUT:\n"
+                   "  sqlite     every table and view (views materialised) as tables of\n"
+                   "             an SQLite database\n"
+                   "  arrow_tar  a tar of one Arrow IPC file per table (TABLE.arrow)\n"
+                   "  json       one Chrome JSON trace of every machine (pids kept apart\n"
+                   "             per machine, machine names in process names)\n"
+                   "See weft --help for the flags.\n");
       return 1;
     case CLI_COMMAND_SERVER:
       fprintf(out, "usage: weft server http [--port N] [--ip-address A]\n"

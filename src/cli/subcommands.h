@@ -15,7 +15,8 @@ enum cli_command {
   CLI_COMMAND_QUERY,
   CLI_COMMAND_INTERACTIVE,
   CLI_COMMAND_SERVER,
-  CLI_COMMAND_VIEW /* the web view (view.h) */
+  CLI_COMMAND_VIEW, /* the web view (view.h) */
+  CLI_COMMAND_EXPORT
 };
 
 typedef struct cli_mode {
@@ -28,6 +29,8 @@ typedef struct cli_mode {
   const char *cors_origins;
   const char *query_file; /* `query -f FILE` */
   int then_interactive;   /* -i: the shell after the queries */
+  const char *export_format; /* `export FORMAT`, "sqlite" for -e */
+  const char *export_path;   /* `export -o OUT`, -e/--export OUT */
 } cli_mode;
 
 /* Reads the subcommand at argv[1] (and `server`'s transport): the index
@@ -40,6 +43,11 @@ int cli_mode_take_flag(cli_mode *m, int argc, char **argv, int *i);
  * when it is not a file, or standard input). */
 void cli_mode_finish(cli_mode *m, const char **traces, int *trace_count,
                      const char **query_string, const char **query_file);
+/* After the flags: whether the subcommand has what it needs (`export`:
+ * -o OUT and a trace); 0, or -1 with a message printed. */
+int cli_mode_check(const cli_mode *m, int trace_count);
+/* Writes the export asked for by `export` or -e; the exit status. */
+int cli_mode_export(const cli_mode *m, weft *w);
 /* Help for the subcommand being run: 1 if printed, 0 for the main help. */
 int cli_mode_usage(const cli_mode *m, FILE *out);
 /* The lines of the main help about the subcommands and RPC flags. */

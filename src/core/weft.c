@@ -327,6 +327,10 @@ int weft_query_source(weft *w, const char *source, const char *sql,
   return sql_engine_execute_source(w->sql, source, sql, cb, &w->error);
 }
 
+void weft_interrupt(weft *w) {
+  if (w && w->sql) sql_engine_interrupt(w->sql);
+}
+
 /* Each counter is read atomically: the loading thread updates them while
  * another thread (the CLI's progress line) may read. events_* stay 0 until
  * the loader reports its sorter's counters (sorter_progress). */

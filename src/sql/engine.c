@@ -13,6 +13,7 @@ struct sql_engine {
   sql_scan_stats stats;
   sql_clock_fn to_clock; /* trace time -> a builtin clock, or NULL */
   void *to_clock_user;
+  int interrupted; /* atomic: sql_engine_interrupt */
 };
 
 void sql_engine_set_clock_converter(sql_engine *e, sql_clock_fn fn, void *user) {
@@ -42,7 +43,8 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
   }
   e->aux_count = table_count;
   for (size_t i = 0; i < table_count; i++) {
-    e->aux[i] = (sql_vtab_aux){.table = tables[i], .strings = strings, .stats = &e->stats};
+    e->aux[i] = (sql_vtab_aux){.table = tables[i], .strings = strings, .stats = &e->stats,
+                               .interrupted = &e->interrupted};
     if (sql_vtab_register(e->db, &e->aux[i]) != WEFT_OK) {
       base_error_set(err, WEFT_ESQL, "cannot register table %s: %s",
                      tables[i]->name, sqlite3_errmsg(e->db));
@@ -97,6 +99,13 @@ base_string_pool *sql_engine_strings(sql_engine *e) {
   return e->aux_count ? e->aux[0].strings : NULL;
 }
 sqlite3 *sql_engine_db(sql_engine *e) { return e->db; }
+
+void sql_engine_interrupt(sql_engine *e) {
+  __atomic_store_n(&e->interrupted, 1, __ATOMIC_RELAXED);
+  sqlite3_interrupt(e->db);
+}
+
+const int *sql_engine_interrupt_flag(const sql_engine *e) { return &e->interrupted; }
 
 int sql_views_ensure_engine(sql_engine *e, const char *sql, base_error *err) {
   return sql_views_ensure(&e->views, sql, err);
@@ -154,7 +163,9 @@ static int sql_report_row(sqlite3_stmt *stmt, int statement,
 }
 
 int sql_engine_status(sql_engine *e) {
-  return sqlite3_errcode(e->db) == SQLITE_NOMEM ? WEFT_ENOMEM : WEFT_ESQL;
+  int code = sqlite3_errcode(e->db);
+  if (code == SQLITE_INTERRUPT) return WEFT_EABORT;
+  return code == SQLITE_NOMEM ? WEFT_ENOMEM : WEFT_ESQL;
 }
 
 int sql_engine_run_statement(sql_engine *e, sqlite3_stmt *stmt, int statement,
@@ -182,6 +193,7 @@ int sql_engine_execute(sql_engine *e, const char *sql,
 
 int sql_engine_execute_source(sql_engine *e, const char *source, const char *sql,
                               const weft_query_callbacks *cb, base_error *err) {
+  __atomic_store_n(&e->interrupted, 0, __ATOMIC_RELAXED);
   int rc = sql_views_ensure(&e->views, sql, err);
   return rc ? rc : psql_execute(&e->psql, source, sql, cb, err);
 }

@@ -146,6 +146,9 @@ static int op_flow_go_to_relatives(op_flow_state *s, op_flow_cursor *cur,
   return rc;
 }
 
+/* Slices visited between two looks at the interrupt flag. */
+#define OP_FLOW_INTERRUPT_STRIDE 4096
+
 static int op_flow_walk(op_flow_state *s, op_flow_cursor *cur, uint32_t start, int mode) {
   if (++s->generation == 0) { /* stamps wrapped: clear them */
     memset(s->seen, 0, s->slice_rows * sizeof *s->seen);
@@ -153,7 +156,11 @@ static int op_flow_walk(op_flow_state *s, op_flow_cursor *cur, uint32_t start, i
   }
   cur->queue.len = 0;
   int rc = op_flow_enqueue(s, cur, start, OP_VISIT_START);
+  const int *interrupted = sql_engine_interrupt_flag(s->engine);
   for (size_t head = 0; rc == WEFT_OK && head < cur->queue.len; head++) {
+    /* A walk over a large flow graph stops when the query is interrupted. */
+    if (head % OP_FLOW_INTERRUPT_STRIDE == 0 && __atomic_load_n(interrupted, __ATOMIC_RELAXED))
+      return WEFT_EABORT;
     op_flow_item item = cur->queue.data[head];
     if (item.visit != OP_VISIT_RELATIVE)
       rc = op_flow_go_to_relatives(s, cur, item.slice, mode);
@@ -236,6 +243,7 @@ static int op_flow_filter(sqlite3_vtab_cursor *base, int idx_num, const char *id
   int rc = op_slice_index_ensure(s->slices, slices);
   if (rc == WEFT_OK) rc = op_flow_index_ensure(s, flow, slices);
   if (rc == WEFT_OK) rc = op_flow_walk(s, cur, (uint32_t)id, vt->mode);
+  if (rc == WEFT_EABORT) return SQLITE_INTERRUPT;
   return rc == WEFT_OK ? SQLITE_OK : SQLITE_NOMEM;
 }
 

@@ -299,7 +299,8 @@ static int psql_table_publish(psql *ps, psql_table *t, psql_table *old, base_err
   }
   t->aux = (sql_vtab_aux){.table = &t->table,
                           .strings = sql_engine_strings(ps->engine),
-                          .stats = sql_engine_scan_stats(ps->engine)};
+                          .stats = sql_engine_scan_stats(ps->engine),
+                          .interrupted = sql_engine_interrupt_flag(ps->engine)};
   if (sql_vtab_register(ps->db, &t->aux) != WEFT_OK) {
     if (!old) ps->table_count--;
     return base_error_set(err, sql_engine_status(ps->engine), "CREATE PERFETTO TABLE(%s): %s", t->name,

@@ -53,6 +53,7 @@ typedef struct sql_vtab_aux {
   void *fill_user;
   const sql_vtab_index *indexes; /* NULL for the trace's own tables */
   size_t index_count;
+  const int *interrupted; /* the engine's interrupt flag, or NULL */
 } sql_vtab_aux;
 
 typedef struct sql_engine sql_engine;
@@ -74,6 +75,12 @@ sql_scan_stats *sql_engine_scan_stats(sql_engine *e);
  * a virtual table, or its own), else WEFT_ESQL. */
 int sql_engine_status(sql_engine *e);
 sqlite3 *sql_engine_db(sql_engine *e);
+/* Makes the statement running on `e` stop soon with SQLITE_INTERRUPT
+ * (sql_engine_status: WEFT_EABORT), from another thread or a signal
+ * handler (async-signal-safe); the flag is cleared when the next SQL text
+ * starts. Virtual tables look at it in their long loops. */
+void sql_engine_interrupt(sql_engine *e);
+const int *sql_engine_interrupt_flag(const sql_engine *e);
 
 /* Converts a trace-time timestamp to builtin clock `clock_id` of the
  * trace-time machine; 0 on success, nonzero if the clock is unknown. */

@@ -337,20 +337,36 @@ static int vtab_row_matches(const vtab_table *vt, const vtab_cursor *cur,
   return 1;
 }
 
-static void vtab_skip_non_matching(vtab_cursor *cur) {
+/* Rows skipped between two looks at the interrupt flag. */
+#define VTAB_INTERRUPT_STRIDE 65536
+
+static int vtab_interrupted(const vtab_table *vt) {
+  return vt->aux->interrupted && __atomic_load_n(vt->aux->interrupted, __ATOMIC_RELAXED);
+}
+
+/* Moves to the next row the filters accept; SQLITE_INTERRUPT when the
+ * engine was interrupted during a long run of rejected rows. */
+static int vtab_skip_non_matching(vtab_cursor *cur) {
   const vtab_table *vt = (const vtab_table *)cur->base.pVtab;
+  size_t skipped = 0;
   if (cur->order) {
     for (; cur->pos < cur->end; cur->pos++) {
       cur->row = cur->order[cur->pos];
       if (cur->row >= cur->row_lo && cur->row < cur->row_hi &&
           (!cur->filter_count || vtab_row_matches(vt, cur, cur->row)))
-        return;
+        return SQLITE_OK;
+      if (++skipped % VTAB_INTERRUPT_STRIDE == 0 && vtab_interrupted(vt))
+        return SQLITE_INTERRUPT;
     }
-    return;
+    return SQLITE_OK;
   }
   while (cur->row < cur->end && cur->filter_count &&
-         !vtab_row_matches(vt, cur, cur->row))
+         !vtab_row_matches(vt, cur, cur->row)) {
     cur->row++;
+    if (++skipped % VTAB_INTERRUPT_STRIDE == 0 && vtab_interrupted(vt))
+      return SQLITE_INTERRUPT;
+  }
+  return SQLITE_OK;
 }
 
 /* Narrows the positions of index `ix` with the plan's constraints on its
@@ -418,17 +434,15 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
     cur->row_lo = lo;
     cur->row_hi = hi;
   }
-  vtab_skip_non_matching(cur);
   if (vt->stats) vt->stats->scans++;
-  return SQLITE_OK;
+  return vtab_skip_non_matching(cur);
 }
 
 static int vtab_next(sqlite3_vtab_cursor *base) {
   vtab_cursor *cur = (vtab_cursor *)base;
   if (cur->order) cur->pos++;
   else cur->row++;
-  vtab_skip_non_matching(cur);
-  return SQLITE_OK;
+  return vtab_skip_non_matching(cur);
 }
 
 static int vtab_eof(sqlite3_vtab_cursor *base) {
