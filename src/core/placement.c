@@ -6,12 +6,13 @@
  * clocks (clock_graph_path). The rule names the kind of placement:
  *   trace_time           the file's clock is trace time itself
  *   clock_snapshot       snapshot hops only (the trace's own ClockSnapshots)
- *   manifest_relate      hops through a manifest `clocks` relation
- *                        (also --sync/--offset, which make one)
+ *   manifest_relate      hops through a manifest `clocks` relation (RELATE:
+ *                        the file keeps its clocks; --sync with --clock)
+ *   manifest_pin         a manifest PIN: the file's own timeline pinned to
+ *                        the reference at the offset (--sync alone)
  *   realtime_rendezvous  through REALTIME on both machines
  *   same_domain_guess    a clock taken to be the same as trace time's
  *                        (is_guess)
- *   manifest_pin         a manifest PIN: the file's own timeline at zero
  *   private_pin          a clockless file's own timeline at zero; a guess
  *                        when other files are loaded with it
  *   dropped              no path: its events were dropped
@@ -33,6 +34,10 @@ static placement_row placement_rule(const import_file *f, clock_level level, siz
     case CLOCK_LEVEL_TRACE_TIME:
       return (placement_row){"trace_time", 0, "its clock is the trace's time"};
     case CLOCK_LEVEL_SNAPSHOTS:
+      if (f->pinned)
+        return (placement_row){"manifest_pin", 0,
+                               "its own timeline, pinned to another file's clock by the "
+                               "manifest (or --sync/--offset) at its offset"};
       return f->related ? (placement_row){"manifest_relate", 0,
                                           "related to another file by the manifest's "
                                           "clocks entry (or --sync/--offset)"}
