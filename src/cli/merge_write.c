@@ -102,6 +102,32 @@ static int merge_print_warnings(weft *w, int quiet) {
   return n;
 }
 
+/* A guessed placement (weft_placement.is_guess): one warning line. */
+typedef struct merge_guesses {
+  int quiet, count;
+} merge_guesses;
+
+static int merge_guess_row(void *user, int statement, int ncols, const weft_cell *cells) {
+  (void)statement;
+  merge_guesses *g = user;
+  g->count++;
+  if (!g->quiet && ncols == 3)
+    fprintf(stderr, "weft merge: warning: %s is placed by a guess (%s): %s\n",
+            cells[0].s ? cells[0].s : "?", cells[1].s ? cells[1].s : "?",
+            cells[2].s ? cells[2].s : "");
+  return 0;
+}
+
+/* Prints the merge's guessed placements; returns their count. */
+static int merge_print_guesses(weft *w, int quiet) {
+  merge_guesses g = {quiet, 0};
+  weft_query_callbacks cb = {NULL, merge_guess_row, &g};
+  if (weft_query(w, "select file_name, rule, detail from weft_placement where is_guess "
+                    "order by trace_file_id", &cb) != WEFT_OK)
+    return 0;
+  return g.count;
+}
+
 /* Loads the inputs as the archive would hold them; fails when that load
  * fails, or (strict) when it would drop or guess anything. */
 static int merge_validate(const cli_merge *m, const char *const *inputs, int count,
@@ -116,6 +142,7 @@ static int merge_validate(const cli_merge *m, const char *const *inputs, int cou
     return -1;
   }
   int warnings = merge_print_warnings(w, c->quiet);
+  warnings += merge_print_guesses(w, c->quiet);
   weft_close(w);
   if (warnings && c->strict)
     return merge_fail("--strict: %s%s", "the merge drops or guesses placements "

@@ -14,7 +14,8 @@
  *   same_domain_guess    a clock taken to be the same as trace time's
  *                        (is_guess)
  *   private_pin          a clockless file's own timeline at zero; a guess
- *                        when other files are loaded with it
+ *                        when another file is placed independently of it
+ *                        (its own clock, or another such pin), not through it
  *   dropped              no path: its events were dropped
  *   no_events            nothing timestamped in the file
  * Runs after the parse, while the files' records still exist. */
@@ -29,7 +30,8 @@ typedef struct placement_row {
   const char *detail;
 } placement_row;
 
-static placement_row placement_rule(const import_file *f, clock_level level, size_t files) {
+static placement_row placement_rule(const import_file *f, clock_level level,
+                                    size_t independent) {
   switch (level) {
     case CLOCK_LEVEL_TRACE_TIME:
       return (placement_row){"trace_time", 0, "its clock is the trace's time"};
@@ -53,7 +55,7 @@ static placement_row placement_rule(const import_file *f, clock_level level, siz
     case CLOCK_LEVEL_PINNED:
       if (f->pinned)
         return (placement_row){"manifest_pin", 0, "pinned by the manifest at zero offset"};
-      return files > 1 ? (placement_row){"private_pin", 1,
+      return independent > 1 ? (placement_row){"private_pin", 1,
                                          "a clockless file placed at zero offset: nothing "
                                          "relates it to the others (use --sync/--offset)"}
                        : (placement_row){"private_pin", 0, "the file's own timeline"};
@@ -111,7 +113,7 @@ static int placement_set_str(trace_context *ctx, size_t col, uint32_t row, const
   return rc;
 }
 
-static int placement_file(loader *l, const import_file *f, size_t files) {
+static int placement_file(loader *l, const import_file *f, size_t independent) {
   trace_context *ctx = l->ctx;
   storage_table *t = ctx_table(ctx, TABLE_PLACEMENT);
   const storage_table *tf = ctx_table(ctx, TABLE_TRACE_FILE);
@@ -134,7 +136,7 @@ static int placement_file(loader *l, const import_file *f, size_t files) {
   }
   clock_level level = CLOCK_LEVEL_NONE;
   clock_graph_placement(&l->host.clocks, f->first_clock, &level, NULL);
-  placement_row r = placement_rule(f, level, files);
+  placement_row r = placement_rule(f, level, independent);
   storage_set_i64(t, PLACEMENT_is_guess, row, r.is_guess);
   int64_t converted;
   if (level != CLOCK_LEVEL_NONE &&
@@ -154,10 +156,20 @@ static int placement_file(loader *l, const import_file *f, size_t files) {
   return rc;
 }
 
+/* 1 if the file is placed on its own, not relative to another file by the
+ * manifest: its clocks or its own timeline define where it lands. */
+static int placement_is_independent(loader *l, const import_file *f) {
+  if (f->first_clock == UINT32_MAX || f->related || f->pinned) return 0;
+  clock_level level = CLOCK_LEVEL_NONE;
+  clock_graph_placement(&l->host.clocks, f->first_clock, &level, NULL);
+  return level != CLOCK_LEVEL_NONE;
+}
+
 int placement_fill(loader *l) {
-  size_t n = l->host.files.len;
+  size_t n = l->host.files.len, independent = 0;
+  for (size_t i = 0; i < n; i++) independent += placement_is_independent(l, l->host.files.data[i]);
   for (size_t i = 0; i < n; i++) {
-    int rc = placement_file(l, l->host.files.data[i], n);
+    int rc = placement_file(l, l->host.files.data[i], independent);
     if (rc) return rc;
   }
   return WEFT_OK;

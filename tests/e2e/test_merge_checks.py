@@ -86,8 +86,19 @@ class MergeChecks(e.TempDirTest):
         self.assertEqual((rc, err), (0, ''))
         self.assertTrue(zipfile.is_zipfile(self.out))
 
-    def test_a_clean_merge_reopens(self):
+    def test_a_guessed_placement_is_warned_about(self):
+        # Nothing relates the two clockless files: each is placed at zero,
+        # a guess (weft_placement.is_guess) that --strict refuses.
+        rc, _, err = self.merge(self.a, self.b)
+        self.assertEqual(rc, 0)
+        self.assertIn('weft merge: warning: ', err)
+        self.assertIn('is placed by a guess (private_pin)', err)
         rc, _, err = self.merge('--strict', self.a, self.b)
+        self.assertEqual(rc, 1)
+        self.assertIn('--strict', err)
+
+    def test_a_clean_merge_reopens(self):
+        rc, _, err = self.merge('--strict', '--sync', 'beta.json=alpha.json', self.a, self.b)
         self.assertEqual((rc, err), (0, ''))
         self.assertEqual(self.leftovers(), ['y.zip'])
         out = e.query('select count(*) from slice', self.out)
