@@ -123,6 +123,25 @@ class GeckoTest(e.TempDirTest):
         self.assertEqual(out.splitlines()[1:], ['1000000,1000000,"Net","Req",7,"[NULL]"',
                                                 '1500000,1000000,"DOM","Paint",5,1'])
 
+    def test_samples_become_callstacks(self):
+        # "name (in lib)" frames belong to mapping lib, others to "gecko";
+        # a sample without a stack is skipped.
+        t = thread('GeckoMain', 10, 10, [])
+        t['stringArray'] = ['main', 'foo (in libxul.so)', 'bar']
+        t['funcTable'] = {'name': [0, 1, 2], 'length': 3}
+        t['frameTable'] = {'func': [0, 1, 2], 'length': 3}
+        t['stackTable'] = {'prefix': [None, 0, 1], 'frame': [0, 1, 2], 'length': 3}
+        t['samples'] = {'stack': [0, 2, None, 1], 'time': [1.5, 2.25, 3.0, 4.5], 'length': 4}
+        text = json.dumps({'meta': {'categories': CATEGORIES}, 'threads': [t]})
+        out = self.load(text, 'select s.ts, t.tid, s.callsite_id, c.depth, f.name, m.name '
+                        'from cpu_profile_stack_sample s join thread t using(utid) '
+                        'join stack_profile_callsite c on c.id = s.callsite_id '
+                        'join stack_profile_frame f on f.id = c.frame_id '
+                        'join stack_profile_mapping m on m.id = f.mapping order by s.ts')
+        self.assertEqual(out.splitlines()[1:], [
+            '1500000,10,0,0,"main","gecko"', '2250000,10,2,2,"bar","gecko"',
+            '4500000,10,1,1,"foo","libxul.so"'])
+
     def test_metadata_rows(self):
         text = profile(thread('main', 1, 1, [('A', 1.0, 2.0, 1, 0, None)]))
         out = self.load(text, "select name, int_value, str_value from metadata "

@@ -23,150 +23,10 @@
 #include <string.h>
 
 #include "clock/clock.h"
-#include "import/importer.h"
+#include "import/gecko/gecko_internal.h"
 #include "model/columns.h"
 #include "model/model.h"
-
-/* A JSON value of the file: [begin, end) bytes, and its first token's type. */
-typedef struct gecko_span {
-  size_t begin, end;
-  json_token_type type;
-} gecko_span;
-
-#define GECKO_THREAD_EVENT 255u /* a marker record that makes its thread */
-
-typedef struct gecko_marker {
-  int64_t ts;
-  int64_t dur;        /* phase 1 */
-  gecko_span data;    /* type JSON_TOK_EOF: none */
-  uint32_t thread;    /* index into gecko_state.threads */
-  uint32_t phase;     /* 0..3, or GECKO_THREAD_EVENT */
-  string_id name, category;
-} gecko_marker;
-
-typedef struct gecko_thread {
-  int64_t tid, pid;
-  string_id name;
-  uint32_t utid;
-  int made;
-  int has_first;      /* first_sample holds its first sample's time */
-  int64_t first_sample;
-} gecko_thread;
-
-typedef VEC(gecko_span) gecko_spans;
-
-typedef struct gecko_state {
-  uint32_t clock;
-  json_limits limits;
-  gecko_spans categories;
-  VEC(gecko_thread) threads;
-  VEC(gecko_marker) markers;
-  int64_t dropped;    /* markers without the times their phase needs */
-} gecko_state;
-
-/* ---- reading spans ---- */
-
-typedef int (*gecko_member_fn)(import_file *f, void *user, const char *key, size_t key_len,
-                               const gecko_span *value, base_error *err);
-
-static int gecko_tokenizer(import_file *f, const gecko_span *s, json_tokenizer *t,
-                           base_error *err) {
-  gecko_state *st = f->state;
-  return json_tokenizer_init(t, (const char *)f->data + s->begin, s->end - s->begin,
-                             &st->limits, err);
-}
-
-/* The span of the value whose first token `t` was just read. */
-static int gecko_value_span(json_tokenizer *tk, size_t base, const json_token *t,
-                            gecko_span *out, base_error *err) {
-  out->begin = base + t->offset;
-  out->type = t->type;
-  if (t->type == JSON_TOK_OBJECT_BEGIN || t->type == JSON_TOK_ARRAY_BEGIN) {
-    int rc = json_skip_container(tk, err);
-    if (rc) return rc;
-    out->end = base + json_offset(tk);
-  } else {
-    out->end = base + (size_t)(t->ptr - tk->begin) + t->len + (t->type == JSON_TOK_STRING);
-  }
-  return WEFT_OK;
-}
-
-/* Calls fn for each member of the object `s` (keys as raw bytes). */
-static int gecko_members(import_file *f, const gecko_span *s, gecko_member_fn fn, void *user,
-                         base_error *err) {
-  if (s->type != JSON_TOK_OBJECT_BEGIN) return WEFT_OK;
-  json_tokenizer tk;
-  json_token key, t;
-  int rc = gecko_tokenizer(f, s, &tk, err);
-  if (!rc) rc = json_next(&tk, &t, err);
-  while (!rc && !(rc = json_next(&tk, &key, err)) && key.type == JSON_TOK_KEY) {
-    gecko_span value;
-    rc = json_next(&tk, &t, err);
-    if (!rc) rc = gecko_value_span(&tk, s->begin, &t, &value, err);
-    if (!rc) rc = fn(f, user, key.ptr, key.len, &value, err);
-  }
-  json_tokenizer_free(&tk);
-  return rc;
-}
-
-/* The elements of the array `s` (none when it is not an array). */
-static int gecko_elements(import_file *f, const gecko_span *s, gecko_spans *out,
-                          base_error *err) {
-  out->len = 0;
-  if (s->type != JSON_TOK_ARRAY_BEGIN) return WEFT_OK;
-  json_tokenizer tk;
-  json_token t;
-  int rc = gecko_tokenizer(f, s, &tk, err);
-  if (!rc) rc = json_next(&tk, &t, err);
-  while (!rc && !(rc = json_next(&tk, &t, err)) && t.type != JSON_TOK_ARRAY_END) {
-    gecko_span e;
-    rc = gecko_value_span(&tk, s->begin, &t, &e, err);
-    if (!rc && VEC_PUSH(*out, e)) rc = base_error_nomem(err);
-  }
-  json_tokenizer_free(&tk);
-  return rc;
-}
-
-static int gecko_key_is(const char *key, size_t len, const char *name) {
-  return strlen(name) == len && memcmp(key, name, len) == 0;
-}
-
-/* A number or numeric string value; 0 if it is neither. */
-static int gecko_number(import_file *f, const gecko_span *s, double *out) {
-  if (s->type != JSON_TOK_NUMBER && s->type != JSON_TOK_STRING) return 0;
-  const char *p = (const char *)f->data + s->begin + (s->type == JSON_TOK_STRING);
-  size_t len = s->end - s->begin - 2 * (s->type == JSON_TOK_STRING);
-  char buf[64];
-  if (len == 0 || len >= sizeof buf) return 0;
-  memcpy(buf, p, len);
-  buf[len] = 0;
-  char *end;
-  *out = strtod(buf, &end);
-  return *end == 0 && isfinite(*out);
-}
-
-/* Milliseconds to ns as Perfetto converts them; 0 when out of range. */
-static int gecko_ms_to_ns(double ms, int64_t *ns) {
-  double v = ms * 1000 * 1000;
-  if (!(v > -9.2e18 && v < 9.2e18)) return 0;
-  *ns = (int64_t)v;
-  return 1;
-}
-
-/* Interns a string value's text (unescaped). */
-static int gecko_intern(import_file *f, const gecko_span *s, string_id *out) {
-  *out = STRING_NULL;
-  if (s->type != JSON_TOK_STRING) return WEFT_OK;
-  const char *p = (const char *)f->data + s->begin + 1;
-  size_t len = s->end - s->begin - 2;
-  char *tmp = base_malloc(len + 1);
-  if (!tmp) return WEFT_ENOMEM;
-  size_t out_len = 0;
-  int rc = json_unescape(p, len, tmp, &out_len, NULL) ? WEFT_OK
-                                                      : ctx_intern(f->ctx, tmp, out_len, out);
-  base_free(tmp);
-  return rc;
-}
+#include "model/stack_profile.h"
 
 /* ---- one thread ---- */
 
@@ -230,18 +90,6 @@ static int gecko_schema_member(import_file *f, void *user, const char *key, size
 typedef struct gecko_fields {
   const gecko_span *v[GK_FIELDS];
 } gecko_fields;
-
-static int gecko_index(import_file *f, const gecko_span *s, size_t n, size_t *out) {
-  double d;
-  if (!s || !gecko_number(f, s, &d) || d < 0 || d >= (double)n) return 0;
-  *out = (size_t)d;
-  return 1;
-}
-
-static int gecko_time(import_file *f, const gecko_span *s, int64_t *ns) {
-  double ms;
-  return s && gecko_number(f, s, &ms) && gecko_ms_to_ns(ms, ns);
-}
 
 static int gecko_add_marker(import_file *f, uint32_t thread, const gecko_spans *strings,
                             const gecko_fields *m) {
@@ -390,6 +238,7 @@ static int gecko_read_thread(import_file *f, const gecko_span *thread, base_erro
   uint32_t index = (uint32_t)st->threads.len;
   if (VEC_PUSH(st->threads, th)) return base_error_nomem(err);
   rc = gecko_elements(f, &t.strings, &strings, err);
+  if (!rc) rc = gecko_read_samples(f, index, thread, &strings, err);
   if (!rc) rc = gecko_members(f, &t.markers, gecko_table_member, &table, err);
   if (!rc && table.schema.type == JSON_TOK_OBJECT_BEGIN)
     rc = gecko_row_markers(f, index, &strings, &table, err);
@@ -485,6 +334,8 @@ static int gecko_push_all(import_file *f) {
     if (!rc) rc = import_push(f, t.ts, st->clock, st->markers.len - 1);
   }
   for (size_t i = 0; !rc && i < n; i++) rc = import_push(f, st->markers.data[i].ts, st->clock, i);
+  for (size_t i = 0; !rc && i < st->samples.len; i++)
+    rc = import_push(f, st->samples.data[i].ts, st->clock, GECKO_SAMPLE_BIT | i);
   base_free(first);
   base_free(seen);
   return rc;
@@ -608,6 +459,15 @@ static int gecko_parse(import_file *f, const sort_event *event, void *prepared,
                        base_error *err) {
   (void)prepared;
   gecko_state *st = f->state;
+  if (st && (event->payload & GECKO_SAMPLE_BIT)) {
+    uint64_t i = event->payload & ~GECKO_SAMPLE_BIT;
+    if (i >= st->samples.len) return WEFT_OK;
+    const gecko_sample *s = &st->samples.data[i];
+    const gecko_thread *t = &st->threads.data[s->thread];
+    int rc = t->made ? stack_profile_cpu_sample(f->ctx, event->ts, s->callsite, t->utid, 0)
+                     : WEFT_OK;
+    return rc ? base_error_alloc(err, rc) : WEFT_OK;
+  }
   if (!st || event->payload >= st->markers.len) return WEFT_OK;
   int rc = gecko_apply(f, &st->markers.data[event->payload], event->ts, err);
   if (rc && !err->code) base_error_alloc(err, rc);
@@ -620,6 +480,7 @@ static void gecko_destroy(import_file *f) {
   VEC_FREE(st->categories);
   VEC_FREE(st->threads);
   VEC_FREE(st->markers);
+  VEC_FREE(st->samples);
   base_free(st);
   f->state = NULL;
 }
