@@ -50,18 +50,6 @@ static const char *shell_argument(const char *line, char *buf, size_t size) {
   return buf;
 }
 
-/* `text` as an SQL string literal into buf. */
-static const char *shell_quote(const char *text, char *buf, size_t size) {
-  size_t q = 0;
-  buf[q++] = '\'';
-  for (const char *p = text; *p && q < size - 3; p++) {
-    if (*p == '\'') buf[q++] = '\'';
-    buf[q++] = *p;
-  }
-  buf[q++] = '\'';
-  buf[q] = '\0';
-  return buf;
-}
 
 static void shell_read(weft *w, const shell_settings *s, const char *path) {
   char *sql = path[0] ? cli_read_text(path) : NULL;
@@ -82,7 +70,7 @@ static void shell_schema(weft *w, const shell_settings *s, const char *table) {
       "|| ');' AS schema FROM (SELECT %s AS name%s) t";
   char sql[1024], quoted[300];
   if (table[0])
-    snprintf(sql, sizeof sql, columns, shell_quote(table, quoted, sizeof quoted), "");
+    snprintf(sql, sizeof sql, columns, cli_sql_quote(table, quoted, sizeof quoted), "");
   else
     snprintf(sql, sizeof sql, columns, "name",
              " FROM sqlite_schema WHERE type IN ('table', 'view') ORDER BY name");

@@ -36,8 +36,7 @@ static int tables_on_check(void *user, int statement, int n, const weft_cell *ce
   return 0;
 }
 
-/* `text` as an SQL string literal into buf. */
-static const char *tables_quote(const char *text, char *buf, size_t size) {
+const char *cli_sql_quote(const char *text, char *buf, size_t size) {
   size_t q = 0;
   buf[q++] = '\'';
   for (const char *p = text; *p && q < size - 3; p++) {
@@ -53,7 +52,7 @@ static int tables_is_plain(weft *w, const char *name) {
   char sql[512], quoted[300];
   snprintf(sql, sizeof sql,
            "SELECT count(*), total(hidden != 0) = 0 FROM pragma_table_xinfo(%s)",
-           tables_quote(name, quoted, sizeof quoted));
+           cli_sql_quote(name, quoted, sizeof quoted));
   int plain = 0;
   weft_query_callbacks cb = {NULL, tables_on_check, &plain};
   /* Modules that cannot be read without arguments fail here: not tables. */
@@ -156,7 +155,7 @@ void cli_table_columns_free(cli_table_columns *c) {
 int cli_table_columns_list(weft *w, const char *table, cli_table_columns *out) {
   char sql[512], quoted[300];
   snprintf(sql, sizeof sql, "SELECT name, type FROM pragma_table_info(%s)",
-           tables_quote(table, quoted, sizeof quoted));
+           cli_sql_quote(table, quoted, sizeof quoted));
   weft_query_callbacks cb = {NULL, tables_on_column, out};
   return weft_query(w, sql, &cb) == WEFT_OK && !out->failed ? 0 : -1;
 }

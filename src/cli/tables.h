@@ -34,4 +34,8 @@ typedef struct cli_table_columns {
 int cli_table_columns_list(weft *w, const char *table, cli_table_columns *out);
 void cli_table_columns_free(cli_table_columns *c);
 
+/* `text` as an SQL string literal into buf (of `size` bytes; a longer
+ * text is cut); returns buf. */
+const char *cli_sql_quote(const char *text, char *buf, size_t size);
+
 #endif

@@ -114,6 +114,16 @@ static int pp_intern_bytes(import_file *f, proto_span s, string_id *out) {
   return ctx_intern(f->ctx, (const char *)s.data, s.len, out);
 }
 
+/* A row cached for the packet's own tables (packet_kind), else for the
+ * sequence's interned data (seq_kind); NULL if neither has it. */
+static uint64_t *pp_lookup(const proto_profile_state *s, const pp_resolver *r,
+                           int packet_kind, int seq_kind, uint64_t iid) {
+  uint64_t *v = r->packet.packet ? pp_cached(s, r->packet, packet_kind, iid) : NULL;
+  if (v) return v;
+  pp_scope sc = {r->seq, r->generation, 0};
+  return pp_cached(s, sc, seq_kind, iid);
+}
+
 /* The string `iid` of interned kind `kind` (for a ProfilePacket, its own
  * strings first); STRING_NULL if unknown. */
 static int pp_string(import_file *f, const pp_resolver *r, int kind, uint64_t iid,
@@ -121,13 +131,9 @@ static int pp_string(import_file *f, const pp_resolver *r, int kind, uint64_t ii
   proto_profile_state *s = pp_state(f);
   *out = STRING_NULL;
   if (!s) return WEFT_ENOMEM;
-  if (r->packet.packet) {
-    uint64_t *v = pp_cached(s, r->packet, PP_ROW_STRING, iid);
-    if (v) return (*out = (string_id)*v), WEFT_OK;
-  }
-  pp_scope sc = {r->seq, r->generation, 0};
-  uint64_t *v = pp_cached(s, sc, PP_ROW_STRING + kind, iid);
+  uint64_t *v = pp_lookup(s, r, PP_ROW_STRING, PP_ROW_STRING + kind, iid);
   if (v) return (*out = (string_id)*v), WEFT_OK;
+  pp_scope sc = {r->seq, r->generation, 0};
   proto_span msg = pp_interned_msg(f, r, kind, iid);
   if (!msg.data) return WEFT_OK;
   proto_field fl;
@@ -207,13 +213,9 @@ static int pp_mapping_from(import_file *f, const pp_resolver *r, proto_span msg,
 static int pp_mapping(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *row) {
   proto_profile_state *s = pp_state(f);
   *row = -1;
-  if (r->packet.packet) {
-    uint64_t *v = pp_cached(s, r->packet, PP_ROW_MAPPING, iid);
-    if (v) return (*row = (int64_t)*v), WEFT_OK;
-  }
-  pp_scope sc = {r->seq, r->generation, 0};
-  uint64_t *v = pp_cached(s, sc, PP_ROW_MAPPING, iid);
+  uint64_t *v = pp_lookup(s, r, PP_ROW_MAPPING, PP_ROW_MAPPING, iid);
   if (v) return (*row = (int64_t)*v), WEFT_OK;
+  pp_scope sc = {r->seq, r->generation, 0};
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_MAPPING, iid);
   if (!msg.data && iid) return import_stat(f, stat_stackprofile_invalid_mapping_id, 1);
   uint32_t id;
@@ -268,13 +270,9 @@ static int pp_frame_from(import_file *f, const pp_resolver *r, proto_span msg, i
 static int pp_frame(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *row) {
   proto_profile_state *s = pp_state(f);
   *row = -1;
-  if (r->packet.packet) {
-    uint64_t *v = pp_cached(s, r->packet, PP_ROW_FRAME, iid);
-    if (v) return (*row = (int64_t)*v), WEFT_OK;
-  }
-  pp_scope sc = {r->seq, r->generation, 0};
-  uint64_t *v = pp_cached(s, sc, PP_ROW_FRAME, iid);
+  uint64_t *v = pp_lookup(s, r, PP_ROW_FRAME, PP_ROW_FRAME, iid);
   if (v) return (*row = (int64_t)*v), WEFT_OK;
+  pp_scope sc = {r->seq, r->generation, 0};
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_FRAME, iid);
   if (!msg.data) return import_stat(f, stat_stackprofile_invalid_frame_id, 1);
   int rc = pp_frame_from(f, r, msg, row);
@@ -318,13 +316,9 @@ int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *le
   proto_profile_state *s = pp_state(f);
   if (!s) return WEFT_ENOMEM;
   *leaf = -1;
-  if (r->packet.packet) {
-    uint64_t *v = pp_cached(s, r->packet, PP_ROW_CALLSTACK, iid);
-    if (v) return (*leaf = (int64_t)*v - 1), WEFT_OK;
-  }
-  pp_scope sc = {r->seq, r->generation, 0};
-  uint64_t *v = pp_cached(s, sc, PP_ROW_CALLSTACK, iid);
+  uint64_t *v = pp_lookup(s, r, PP_ROW_CALLSTACK, PP_ROW_CALLSTACK, iid);
   if (v) return (*leaf = (int64_t)*v - 1), WEFT_OK;
+  pp_scope sc = {r->seq, r->generation, 0};
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_CALLSTACK, iid);
   if (!msg.data) {
     *leaf = PP_UNKNOWN_CALLSTACK;
