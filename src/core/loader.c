@@ -191,6 +191,7 @@ int loader_process(loader *l, int64_t parent, int64_t row, const char *name,
     rc = loader_container(l, id, type, display, &src, depth, err);
     if (mapped && l->give_back) input_give_back_pages(data, data + len); /* unpacked */
   } else if (type == IO_TRACE_PERFETTO_MANIFEST) {
+    ctx_metadata_at_file(l->ctx, id, 0); /* its rows sort as its tokenizer's */
     rc = plan_read_manifest(&l->plan, l->ctx, &l->host.clocks, id, data, len, err);
     l->plan.top_level = parent < 0;
     l->plan.manifest_id = id;

@@ -148,6 +148,21 @@ class MetadataRulesTest(e.TempDirTest):
             '"trace_size_bytes",%d,1' % len(text), '"trace_size_bytes",%d,3' % len(js),
             '"trace_size_bytes",%d,2' % len(js)])
 
+    def test_manifest_rows_are_the_manifest_files(self):
+        # The manifest is processed first; its trace_time sets the clock row,
+        # which sorts after its own trace_type, not before trace_uuid.
+        js = json.dumps([{'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 1, 'dur': 1, 'name': 'x'}])
+        m = json.dumps({'perfetto_manifest': {'version': 1, 'trace_time': {'clock': 'BOOTTIME'},
+                                              'files': [{'path': 'a.json'}]}})
+        path = os.path.join(self.dir, 'm.zip')
+        with zipfile.ZipFile(path, 'w') as z:
+            z.writestr('a.json', js)
+            z.writestr('perfetto_manifest.json', m)
+        out = self.metadata(path, 'name, int_value, str_value')
+        self.assertEqual(names(out), ['trace_uuid', 'trace_type', 'trace_time_clock_id',
+                                      'trace_type', 'trace_size_bytes', 'trace_size_bytes'])
+        self.assertIn('"trace_time_clock_id",6,', out)
+
     def test_string_tids_never_take_a_numeric_tid(self):
         # A tid given as a string is numbered from its name; the number must
         # not be the pid's, or the named thread would become the main thread.
