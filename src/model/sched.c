@@ -343,7 +343,7 @@ void sched_task_state_str(int64_t prev_state, const char *release, char separato
 
 int64_t sched_task_state_from_text(const char *s, size_t len) {
   if (len == 0) return -1;
-  if (s[0] == 'R') return (len >= 2 && s[1] == '+') ? 0x800 : 0;
+  if (s[0] == 'R') return ((len >= 2 && s[1] == '+') ? 0x800 : 0) | SCHED_STATE_FROM_TEXT;
   unsigned parsed = 0;
   for (size_t i = 0; i < len; i++) {
     if (s[i] == '|') continue;
@@ -360,7 +360,7 @@ int64_t sched_task_state_from_text(const char *s, size_t len) {
   if (parsed & TS_P) raw |= 0x200;
   if (parsed & TS_N) raw |= 0x400;
   if (parsed & TS_I) raw |= 0x2 | 0x400;
-  return raw;
+  return raw | SCHED_STATE_FROM_TEXT;
 }
 
 static string_id sched_machine_release(trace_context *ctx, uint32_t machine) {
@@ -379,7 +379,10 @@ static int sched_state_id(trace_context *ctx, kernel_state *k, const kernel_scop
     return WEFT_OK;
   }
   char buf[8];
-  sched_task_state_str(prev_state, base_string_pool_get(&ctx->strings, release), '\0', buf);
+  if (prev_state & SCHED_STATE_FROM_TEXT)
+    sched_task_state_str(prev_state & ~SCHED_STATE_FROM_TEXT, NULL, '\0', buf);
+  else
+    sched_task_state_str(prev_state, base_string_pool_get(&ctx->strings, release), '\0', buf);
   if (buf[0] == '?') kernel_stat(ctx, s, stat_task_state_invalid, 1);
   int rc = ctx_intern(ctx, buf, strlen(buf), out);
   if (!rc) {
@@ -677,7 +680,8 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   if (!c) return WEFT_ENOMEM;
   /* c stays valid: nothing below adds a cpu */
   sched_switch_args a = {STRING_NULL, STRING_NULL, e->prev_pid, e->prev_prio,
-                         e->prev_state, e->next_pid, e->next_prio, -1};
+                         e->prev_state & ~SCHED_STATE_FROM_TEXT, e->next_pid, e->next_prio,
+                         -1};
   rc = sched_cpu_ucpu(ctx, c, s->machine, e->cpu, &ucpu);
   if (!rc)
     rc = sched_switch_thread(ctx, k, s->machine, e->next_pid, e->next_comm,

@@ -66,8 +66,11 @@ int sched_raw_event(trace_context *ctx, uint32_t machine, int64_t ts,
  * states. out must hold 8 bytes. */
 void sched_task_state_str(int64_t prev_state, const char *release, char separator,
                           char *out);
-/* Raw 4.4-layout bits of a systrace state text ("S", "R+", "D|K"...); -1 if
- * invalid. */
+/* Raw 4.4-layout bits of a systrace state text ("S", "R+", "D|K"...) with
+ * SCHED_STATE_FROM_TEXT set; -1 if invalid. The flag makes the state read
+ * in that layout whatever the machine's kernel release (a text trace beside
+ * a proto trace of a 4.14+ kernel keeps its "I" and "R+"). */
+#define SCHED_STATE_FROM_TEXT (INT64_C(1) << 32)
 int64_t sched_task_state_from_text(const char *s, size_t len);
 
 typedef struct sched_switch_event {

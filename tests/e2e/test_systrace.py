@@ -79,6 +79,26 @@ class SystraceTest(e.TempDirTest):
         out = e.query("select name, count(*) as n from raw group by name", p)
         self.assertEqual(out, '"name","n"\n"sched_switch",3\n')
 
+    def test_text_states_beside_a_new_kernel_proto(self):
+        # A proto trace of the same machine says its kernel is 6.1, where
+        # raw prev_state bits are laid out differently; the text's letters
+        # keep their meaning ("I", "R+").
+        import zipfile
+        text = ('# tracer: nop\n#\n'
+                '  a-10 [000] d..3  1.000000: sched_switch: prev_comm=a prev_pid=10 '
+                'prev_prio=120 prev_state=I ==> next_comm=b next_pid=11 next_prio=120\n'
+                '  b-11 [000] d..3  2.000000: sched_switch: prev_comm=b prev_pid=11 '
+                'prev_prio=120 prev_state=R+ ==> next_comm=a next_pid=10 next_prio=120\n')
+        info = e.pb_bytes(45, e.pb_bytes(1, e.pb_bytes(1, 'Linux') + e.pb_bytes(3, '6.1.0')))
+        proto = e.pb_packet(e.pb_int(10, 1), info)
+        path = e.write_temp(self.dir, 'x.zip', b'')
+        with zipfile.ZipFile(path, 'w') as z:
+            z.writestr('a.systrace', text)
+            z.writestr('b.pftrace', proto)
+        out = e.query("select state from thread_state where state not in ('Running') "
+                      'order by ts', path)
+        self.assertEqual(out.splitlines()[1:], ['"I"', '"R+"'])
+
     def test_html_wrapped(self):
         html = ('<!DOCTYPE html>\n<html><body>\n'
                 '<script class="trace-data" type="application/text">\n' + SYSTRACE +
