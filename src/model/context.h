@@ -30,6 +30,10 @@ typedef struct trace_context {
   uint32_t next_processing_order;
   uint32_t top_level_files;
   int stats_filled; /* ctx_fill_stats ran */
+  int pid_zero_is_idle; /* a proto or systrace file is loaded: pid 0 is the
+                           idle process (upid 0) for every file, as Perfetto
+                           sets when those importers start; a JSON-only load
+                           makes pid 0 a process of its own */
   base_map metadata_index; /* hash of (name, machine, trace) -> single row */
   VEC(uint64_t) metadata_keys; /* sort key of each metadata row (see below) */
   uint64_t metadata_pos;       /* the key rows made now get */

@@ -163,6 +163,23 @@ class MetadataRulesTest(e.TempDirTest):
                                       'trace_type', 'trace_size_bytes', 'trace_size_bytes'])
         self.assertIn('"trace_time_clock_id",6,', out)
 
+    def test_json_pid_zero_is_the_idle_process_beside_a_kernel_trace(self):
+        js = json.dumps([{'ph': 'M', 'pid': 0, 'tid': 0, 'ts': 0, 'name': 'thread_name',
+                          'args': {'name': 'swapper'}},
+                         {'ph': 'X', 'pid': 5, 'tid': 5, 'ts': 10, 'dur': 1, 'name': 'x'}])
+        alone = self.write('a.json', js)
+        self.assertEqual(e.query('select pid from process order by upid', alone),
+                         '"pid"\n0\n0\n5\n')
+        text = '# tracer: nop\n#\n  bash-5 [000] d..1  0.000020: tracing_mark_write: B|5|hi\n'
+        path = os.path.join(self.dir, 'm.zip')
+        with zipfile.ZipFile(path, 'w') as z:
+            z.writestr('a.json', js)
+            z.writestr('b.systrace', text)
+        self.assertEqual(e.query('select upid, pid from process order by upid', path),
+                         '"upid","pid"\n0,0\n1,5\n')
+        self.assertEqual(e.query('select name from thread where utid = 0', path),
+                         '"name"\n"swapper"\n')
+
     def test_string_tids_never_take_a_numeric_tid(self):
         # A tid given as a string is numbered from its name; the number must
         # not be the pid's, or the named thread would become the main thread.

@@ -730,6 +730,7 @@ static int proto_tokenize(import_file *f, base_error *err) {
   if (!st) return base_error_nomem(err);
   f->state = st;
   f->release_input = 1;
+  f->ctx->pid_zero_is_idle = 1;
   int rc = proto_declare_scanned_machines(f, f->scan, err);
   size_t n_briefs = 0, n_chunks = 0;
   const proto_brief *briefs = rc ? NULL : proto_scanned_briefs(f->scan, &n_briefs);

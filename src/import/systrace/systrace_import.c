@@ -426,6 +426,7 @@ static int systrace_tokenize(import_file *f, base_error *err) {
   systrace_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_nomem(err);
   f->state = st;
+  f->ctx->pid_zero_is_idle = 1;
   int rc = import_clock_private(f, &st->clock);
   if (!rc) rc = import_clock_alias(f, CLOCK_ID_MONOTONIC);
   if (!rc) rc = import_clock_anchor(f, st->clock);
