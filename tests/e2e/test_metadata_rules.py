@@ -72,13 +72,19 @@ class MetadataRulesTest(e.TempDirTest):
         self.assertEqual(e.query("select id from metadata where name = 'trace_uuid'",
                                  os.path.join(self.dir, 't.pftrace')), '"id"\n0\n')
 
-    def test_bundle_metadata_is_a_parse_row(self):
+    def test_parse_rows_follow_trace_time(self):
         bundle = e.pb_bytes(CHROME_EVENTS, e.pb_bytes(2, e.pb_bytes(1, b'x') +
                                                       e.pb_bytes(2, b'y')))
         config = e.pb_bytes(TRACE_CONFIG, e.pb_bytes(1, e.pb_int(1, 4)))
         late_config = self.write('a.pftrace', packet(900, config) + packet(100, bundle))
         self.assertEqual(names(self.metadata(late_config)),
                          ['trace_uuid', 'trace_type', 'cr-x', 'trace_config_pbtxt',
+                          'trace_size_bytes'])
+        # the config's row is a parse row at its packet's time: before a
+        # later bundle's
+        early_config = self.write('b.pftrace', packet(100, config) + packet(900, bundle))
+        self.assertEqual(names(self.metadata(early_config)),
+                         ['trace_uuid', 'trace_type', 'trace_config_pbtxt', 'cr-x',
                           'trace_size_bytes'])
 
     def test_trace_time_row_from_the_first_snapshot(self):

@@ -354,7 +354,6 @@ int proto_misc_end(import_file *f, proto_misc_state *m, base_error *err) {
     rc = ctx_metadata_set_int(f->ctx, "range_of_interest_start_us", m->roi_start_ns / 1000,
                               -1, f->trace_id);
   if (!rc && m->has_config) rc = proto_diagnostics_run(f, m->config);
-  if (!rc && m->has_config) rc = proto_config_text_metadata(f, m->config);
   if (rc) return base_error_alloc(err, rc);
   return WEFT_OK;
 }

@@ -8,6 +8,7 @@
 #include "import/proto/proto_android.h"
 #include "import/proto/proto_generic_kernel.h"
 #include "import/proto/proto_heap_graph.h"
+#include "import/proto/proto_config_text.h"
 #include "import/proto/proto_gpu.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_import.h"
@@ -535,6 +536,7 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_CHROME_EVENTS:
     case PROTO_TRACE_PACKET_UI_STATE:
     case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
+    case PROTO_TRACE_PACKET_TRACE_CONFIG:
       return 1;
     default:
       return proto_generic_kernel_wants_field(number) || proto_power_wants_field(number) ||
@@ -576,6 +578,8 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
     case PROTO_TRACE_PACKET_CHROME_EVENTS:
       return proto_chrome_events(f, &((proto_import_state *)f->state)->misc, ts, fl->span);
     case PROTO_TRACE_PACKET_UI_STATE: return proto_ui_state(f, fl->span);
+    /* the config's rows are parse rows, at the config packet's time */
+    case PROTO_TRACE_PACKET_TRACE_CONFIG: return proto_config_text_metadata(f, fl->span);
     case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
       return proto_chrome_benchmark_metadata(f, fl->span);
     default: return proto_generic_kernel_parse(f, machine, ts, fl);
