@@ -23,10 +23,10 @@ static void view_test_index(view_index *ix, const view_slice *slices, size_t n,
   ix->tracks[0] = (view_track){VIEW_TRACK_SLICES, 0, 0, -1, -1, -1, 0, 0, n, 0, 0};
   ix->tracks[1] = (view_track){VIEW_TRACK_COUNTER, 1, 0, -1, -1, -1, 0, 0, m, 0, 0};
   ix->slices = malloc((n ? n : 1) * sizeof *slices);
-  memcpy(ix->slices, slices, n * sizeof *slices);
+  if (n) memcpy(ix->slices, slices, n * sizeof *slices);
   ix->slice_count = n;
   ix->samples = malloc((m ? m : 1) * sizeof *samples);
-  memcpy(ix->samples, samples, m * sizeof *samples);
+  if (m) memcpy(ix->samples, samples, m * sizeof *samples);
   ix->sample_count = m;
   for (size_t i = 0; i < n; i++) {
     if (slices[i].dur > ix->tracks[0].max_dur) ix->tracks[0].max_dur = slices[i].dur;
