@@ -100,9 +100,10 @@ static void test_task_states(void) {
   CHECK_EQ_STR(buf, "?");
   sched_task_state_str(-1, NULL, 0, buf);
   CHECK_EQ_STR(buf, "?");
-  CHECK_EQ_INT(sched_task_state_from_text("R+", 2), 0x800);
-  CHECK_EQ_INT(sched_task_state_from_text("D|K", 3), 0x82);
-  CHECK_EQ_INT(sched_task_state_from_text("S", 1), 1);
+  /* the 4.4 layout, marked as read from text */
+  CHECK_EQ_INT(sched_task_state_from_text("R+", 2), 0x800 | SCHED_STATE_FROM_TEXT);
+  CHECK_EQ_INT(sched_task_state_from_text("D|K", 3), 0x82 | SCHED_STATE_FROM_TEXT);
+  CHECK_EQ_INT(sched_task_state_from_text("S", 1), 1 | SCHED_STATE_FROM_TEXT);
   CHECK_EQ_INT(sched_task_state_from_text("Q", 1), -1);
   CHECK_EQ_INT(sched_task_state_from_text("", 0), -1);
 }
