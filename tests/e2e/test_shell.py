@@ -71,7 +71,13 @@ class ShellTest(e.TempDirTest):
             sh.send(b"select count(*) as n from slice where name like 's%';\n")
             self.assertTrue(sh.read_until(b'(1 row)'), sh.seen)
             self.assertIn(b'\r\n50\r\n', sh.seen)
-            # At the idle prompt, Ctrl-C leaves as usual.
+            # At the idle prompt (once it is shown again), Ctrl-C leaves as
+            # usual.
+            mark = sh.seen.rindex(b'(1 row)')
+            deadline = time.time() + 30
+            while b'> ' not in sh.seen[mark:] and time.time() < deadline:
+                sh.read_until(b'\x00', timeout=0.2)
+            time.sleep(0.2)
             sh.send(b'\x03')
             deadline = time.time() + 10
             while time.time() < deadline:
