@@ -189,6 +189,7 @@ static int cpu_sample(import_file *f, proto_android_cpu_state *s, uint32_t uid, 
 /* The packed varints of a field, read by the caller with proto_varint_decode. */
 static int cpu_samples(import_file *f, proto_android_cpu_state *s, proto_span uids,
                        proto_span times) {
+  if (!uids.data || !times.data) return WEFT_OK; /* an empty field: no samples */
   const uint8_t *u = uids.data, *ue = u + uids.len, *t = times.data, *te = t + times.len;
   uint64_t uid = 0, raw;
   uint32_t cluster = 0;
