@@ -19,6 +19,8 @@ struct stack_profile_state {
   VEC(sp_class) classes;
   VEC(stack_profile_member) members;
   base_map last_class; /* obfuscated name -> index + 1 of its last class */
+  base_map inline_frames; /* probed hash of (name, file, line) -> frame row */
+  int64_t inline_mapping; /* the "track_event_inline" mapping row, or -1 */
 };
 
 void stack_profile_state_free(stack_profile_state *st) {
@@ -29,12 +31,16 @@ void stack_profile_state_free(stack_profile_state *st) {
   VEC_FREE(st->classes);
   VEC_FREE(st->members);
   base_map_free(&st->last_class);
+  base_map_free(&st->inline_frames);
   base_free(st);
 }
 
 static stack_profile_state *sp_state(trace_context *ctx) {
-  if (!ctx->model.stack_profile)
-    ctx->model.stack_profile = base_calloc(1, sizeof(stack_profile_state));
+  if (!ctx->model.stack_profile) {
+    stack_profile_state *st = base_calloc(1, sizeof(stack_profile_state));
+    if (st) st->inline_mapping = -1;
+    ctx->model.stack_profile = st;
+  }
   return ctx->model.stack_profile;
 }
 
@@ -361,5 +367,93 @@ int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, 
   storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_callsite_id, row, callsite);
   storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_utid, row, utid);
   storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_process_priority, row, process_priority);
+  return storage_table_status(t);
+}
+
+/* ---- track-event callstacks ---- */
+
+typedef struct sp_inline_key {
+  string_id name, file;
+  int64_t line;
+} sp_inline_key;
+
+static int sp_inline_eq(trace_context *ctx, uint32_t row, const void *key) {
+  const sp_inline_key *k = key;
+  const storage_table *sym = ctx_table(ctx, TABLE_STACK_PROFILE_SYMBOL);
+  int64_t set = storage_get_i64_or(ctx_table(ctx, TABLE_STACK_PROFILE_FRAME),
+                                   STACK_PROFILE_FRAME_symbol_set_id, row, -1);
+  assert(set >= 0); /* every inline frame has its symbol */
+  return storage_get_str(sym, STACK_PROFILE_SYMBOL_name, (size_t)set) == k->name &&
+         storage_get_str(sym, STACK_PROFILE_SYMBOL_source_file, (size_t)set) == k->file &&
+         storage_get_i64_or(sym, STACK_PROFILE_SYMBOL_line_number, (size_t)set, -1) == k->line;
+}
+
+static int sp_inline_mapping(trace_context *ctx, stack_profile_state *st, uint32_t *mapping) {
+  if (st->inline_mapping >= 0) return *mapping = (uint32_t)st->inline_mapping, WEFT_OK;
+  stack_profile_mapping_spec spec = {0};
+  spec.end = -1;
+  int rc = ctx_intern(ctx, "", 0, &spec.build_id);
+  if (!rc) rc = ctx_intern(ctx, "track_event_inline", 18, &spec.name);
+  if (!rc) rc = stack_profile_mapping(ctx, &spec, mapping);
+  if (!rc) st->inline_mapping = *mapping;
+  return rc;
+}
+
+/* Appends the symbol row of a new inline frame; its id is the set's id. */
+static int sp_inline_symbol(trace_context *ctx, const sp_inline_key *k, uint32_t *set) {
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_SYMBOL);
+  int rc = storage_table_append(t, set);
+  if (rc) return rc;
+  storage_set_i64(t, STACK_PROFILE_SYMBOL_symbol_set_id, *set, *set);
+  storage_set_str(t, STACK_PROFILE_SYMBOL_name, *set, k->name);
+  storage_set_str(t, STACK_PROFILE_SYMBOL_source_file, *set, k->file);
+  if (k->line >= 0) storage_set_i64(t, STACK_PROFILE_SYMBOL_line_number, *set, k->line);
+  return storage_table_status(t);
+}
+
+int stack_profile_frame_symbol(trace_context *ctx, uint32_t frame, string_id name,
+                               string_id file, int64_t line) {
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
+  if (storage_get_i64_or(t, STACK_PROFILE_FRAME_symbol_set_id, frame, -1) >= 0) return WEFT_OK;
+  sp_inline_key key = {name, file, line < 0 ? -1 : line};
+  uint32_t set;
+  int rc = sp_inline_symbol(ctx, &key, &set);
+  if (rc) return rc;
+  storage_set_i64(t, STACK_PROFILE_FRAME_symbol_set_id, frame, set);
+  return storage_table_status(t);
+}
+
+int stack_profile_inline_frame(trace_context *ctx, string_id name, string_id file, int64_t line,
+                               uint32_t *frame) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  sp_inline_key key = {name, file, line < 0 ? -1 : line};
+  uint64_t h = sp_mix(sp_mix(sp_mix(0x1f1e, name), file), (uint64_t)key.line);
+  uint64_t free_key;
+  int rc = sp_probe(ctx, &st->inline_frames, h, sp_inline_eq, &key, frame, &free_key);
+  if (rc != 0) return rc == 1 ? WEFT_OK : rc;
+  uint32_t mapping, set;
+  rc = sp_inline_mapping(ctx, st, &mapping);
+  if (!rc) rc = sp_inline_symbol(ctx, &key, &set);
+  if (!rc) rc = sp_insert(ctx, TABLE_STACK_PROFILE_FRAME, &st->inline_frames, free_key, frame);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
+  storage_set_str(t, STACK_PROFILE_FRAME_name, *frame, name);
+  storage_set_i64(t, STACK_PROFILE_FRAME_mapping, *frame, mapping);
+  storage_set_i64(t, STACK_PROFILE_FRAME_rel_pc, *frame, 0);
+  storage_set_i64(t, STACK_PROFILE_FRAME_symbol_set_id, *frame, set);
+  return storage_table_status(t);
+}
+
+int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_event_callstack *cs) {
+  storage_table *t = ctx_table(ctx, TABLE_TRACK_EVENT_CALLSTACKS);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, TRACK_EVENT_CALLSTACKS_slice_id, row, cs->slice);
+  storage_set_i64(t, TRACK_EVENT_CALLSTACKS_track_id, row, cs->track);
+  storage_set_i64(t, cs->at_end ? TRACK_EVENT_CALLSTACKS_end_callsite_id
+                                : TRACK_EVENT_CALLSTACKS_callsite_id, row, cs->callsite);
+  if (cs->has_weight) storage_set_f64(t, TRACK_EVENT_CALLSTACKS_weight, row, cs->weight);
   return storage_table_status(t);
 }

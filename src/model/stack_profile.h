@@ -9,6 +9,8 @@
  *  - a frame by (mapping, rel_pc, name): two names at one pc (a JIT cache
  *    reused) are two frames;
  *  - a callsite by (parent callsite, frame); its depth is its parent's + 1.
+ * Track events name frames by source rather than address
+ * (stack_profile_inline_frame).
  * Build ids are stored as lowercase hex of their bytes
  * (stack_profile_build_id_hex).
  *
@@ -87,6 +89,32 @@ int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_s
 /* A cpu_profile_stack_sample row. */
 int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
                              int64_t process_priority);
+
+/* ---- track-event callstacks ---- */
+
+/* A frame of a track event's inline callstack (name and file may be
+ * STRING_NULL, line -1 for none). Such frames live on one mapping named
+ * "track_event_inline" (empty build id, range 0..-1), are interned by
+ * (name, file, line), and each has its own stack_profile_symbol row, whose
+ * id is the frame's symbol_set_id. */
+int stack_profile_inline_frame(trace_context *ctx, string_id name, string_id file, int64_t line,
+                               uint32_t *frame);
+
+/* Gives `frame` a symbol set of one symbol (name, file: STRING_NULL for
+ * none; line -1 for none) unless it has one already. */
+int stack_profile_frame_symbol(trace_context *ctx, uint32_t frame, string_id name,
+                               string_id file, int64_t line);
+
+typedef struct stack_profile_event_callstack {
+  uint32_t slice, track;
+  uint32_t callsite;
+  int at_end;     /* the slice's end: callsite is its end_callsite_id */
+  int has_weight;
+  double weight;
+} stack_profile_event_callstack;
+
+/* A __intrinsic_track_event_callstacks row. */
+int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_event_callstack *cs);
 
 void stack_profile_state_free(stack_profile_state *st);
 

@@ -141,9 +141,6 @@ const char *const sql_view_statements[] = {
                "description, NULL AS session_id, NULL AS cpu, NULL AS is_timebase"),
     EMPTY_VIEW("stack_sample_counter",
                "NULL AS id, NULL AS stack_sample_id, NULL AS track_id, NULL AS value"),
-    EMPTY_VIEW("stack_profile_symbol",
-               "NULL AS id, NULL AS symbol_set_id, NULL AS name, NULL AS source_file, "
-               "NULL AS line_number, NULL AS inlined"),
     EMPTY_VIEW("instruments_sample",
                "NULL AS id, NULL AS ts, NULL AS utid, NULL AS callsite_id, NULL AS cpu"),
     EMPTY_VIEW("perf_session",

@@ -186,6 +186,18 @@
   C(T, id, ID, 0) C(T, depth, I64, 0) C(T, parent_id, I64, N)         \
   C(T, frame_id, I64, 0)
 
+/* A frame's source: the rows of one symbol_set_id (a frame's
+ * stack_profile_frame.symbol_set_id). */
+#define STACK_PROFILE_SYMBOL_COLUMNS(C, T)                            \
+  C(T, id, ID, 0) C(T, symbol_set_id, I64, 0) C(T, name, STR, 0)      \
+  C(T, source_file, STR, 0) C(T, line_number, I64, N) C(T, inlined, I64, N)
+
+/* The callstacks of track events: a row per event that carries one, the
+ * begin's (callsite_id) or the end's (end_callsite_id) with its weight. */
+#define TRACK_EVENT_CALLSTACKS_COLUMNS(C, T)                          \
+  C(T, id, ID, 0) C(T, slice_id, I64, 0) C(T, track_id, I64, 0)       \
+  C(T, callsite_id, I64, N) C(T, end_callsite_id, I64, N) C(T, weight, F64, N)
+
 /* Heap profiles: one row per change of a callsite's allocated (count,
  * size > 0) or freed (< 0) total between dumps. */
 #define HEAP_PROFILE_ALLOCATION_COLUMNS(C, T)                         \
@@ -276,6 +288,9 @@
   T(STACK_PROFILE_MAPPING, "stack_profile_mapping", STACK_PROFILE_MAPPING_COLUMNS) \
   T(STACK_PROFILE_FRAME, "stack_profile_frame", STACK_PROFILE_FRAME_COLUMNS) \
   T(STACK_PROFILE_CALLSITE, "stack_profile_callsite", STACK_PROFILE_CALLSITE_COLUMNS) \
+  T(STACK_PROFILE_SYMBOL, "stack_profile_symbol", STACK_PROFILE_SYMBOL_COLUMNS) \
+  T(TRACK_EVENT_CALLSTACKS, "__intrinsic_track_event_callstacks",       \
+    TRACK_EVENT_CALLSTACKS_COLUMNS)                                     \
   T(HEAP_PROFILE_ALLOCATION, "heap_profile_allocation", HEAP_PROFILE_ALLOCATION_COLUMNS) \
   T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
   T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
@@ -343,6 +358,9 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(STACK_PROFILE_FRAME, mapping, STACK_PROFILE_MAPPING)                       \
   R(STACK_PROFILE_CALLSITE, parent_id, STACK_PROFILE_CALLSITE)                 \
   R(STACK_PROFILE_CALLSITE, frame_id, STACK_PROFILE_FRAME)                     \
+  R(TRACK_EVENT_CALLSTACKS, slice_id, SLICE) R(TRACK_EVENT_CALLSTACKS, track_id, TRACK) \
+  R(TRACK_EVENT_CALLSTACKS, callsite_id, STACK_PROFILE_CALLSITE)               \
+  R(TRACK_EVENT_CALLSTACKS, end_callsite_id, STACK_PROFILE_CALLSITE)           \
   R(HEAP_PROFILE_ALLOCATION, upid, PROCESS) R(HEAP_PROFILE, upid, PROCESS)     \
   R(HEAP_PROFILE_ALLOCATION, callsite_id, STACK_PROFILE_CALLSITE)              \
   R(PERF_SAMPLE, utid, THREAD) R(PERF_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \

@@ -141,6 +141,11 @@ class GeckoTest(e.TempDirTest):
         self.assertEqual(out.splitlines()[1:], [
             '1500000,10,0,0,"main","gecko"', '2250000,10,2,2,"bar","gecko"',
             '4500000,10,1,1,"foo","libxul.so"'])
+        # each frame has a symbol set of one symbol named as the frame
+        out = self.load(text, 'select f.name, s.name from stack_profile_frame f '
+                        'join stack_profile_symbol s on s.symbol_set_id = f.symbol_set_id '
+                        'where s.source_file is null and s.line_number is null order by f.id')
+        self.assertEqual(out.splitlines()[1:], ['"main","main"', '"foo","foo"', '"bar","bar"'])
 
     def test_metadata_rows(self):
         text = profile(thread('main', 1, 1, [('A', 1.0, 2.0, 1, 0, None)]))

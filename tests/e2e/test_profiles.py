@@ -255,5 +255,108 @@ class SimpleperfTest(e.TempDirTest):
                          '"name","rel_pc"\n"[NULL]",64\n"main",48\n')
 
 
+class MappingNameTest(e.TempDirTest):
+    def name_of(self, *parts):
+        """The mapping name made of path components `parts`."""
+        paths = [(MAPPING_PATHS, istr(i + 1, p)) for i, p in enumerate(parts)]
+        ids = tuple(range(1, len(parts) + 1))
+        path = e.write_temp(self.dir, 'm.pb', b''.join([
+            interned_packet(*paths, (FUNCTION_NAMES, istr(1, 'f')),
+                            (MAPPINGS, mapping(1, paths=ids, start=1, end=2)),
+                            (FRAMES, frame(1, 1, 1, 0)), (CALLSTACKS, callstack(1, 1))),
+            heap_dump(100, 1, 'malloc', heap_sample(1, 8, 0, 1, 0))]))
+        return e.query('select name from stack_profile_mapping', path).splitlines()[1]
+
+    def test_components_are_joined_by_slash_and_made_absolute(self):
+        # joined by "/"; a leading "/" only if the first part has none;
+        # empty parts kept; no parts at all: ""
+        self.assertEqual(self.name_of('system', 'libc.so'), '"/system/libc.so"')
+        self.assertEqual(self.name_of('/bin/x'), '"/bin/x"')
+        self.assertEqual(self.name_of('/bin', '/x'), '"/bin//x"')
+        self.assertEqual(self.name_of('', 'x'), '"/x"')
+        self.assertEqual(self.name_of('x', ''), '"/x/"')
+        self.assertEqual(self.name_of(), '""')
+
+
+# TrackEvent fields (callstack, callstack_iid, callstack weight) and the
+# inline Callstack.Frame's (function_name, source_file, line_number)
+TE_CALLSTACK, TE_CALLSTACK_IID, TE_WEIGHT = 55, 56, 57
+
+
+def te_frame(name=None, source=None, line=None):
+    return pb_bytes(1, b''.join(
+        ([pb_bytes(1, name)] if name is not None else []) +
+        ([pb_bytes(2, source)] if source is not None else []) +
+        ([pb_int(3, line)] if line is not None else [])))
+
+
+def track_event(ts, kind, *fields, seq=SEQ):
+    """A TrackEvent of `kind` (1 begin, 2 end, 3 instant) on track 1."""
+    body = pb_int(9, kind) + pb_int(11, 1) + b''.join(fields)
+    return pb_packet(pb_int(8, ts), pb_int(10, seq), pb_bytes(11, body))
+
+
+class TrackEventCallstackTest(e.TempDirTest):
+    def trace(self):
+        thread = pb_bytes(4, pb_int(1, 42) + pb_int(2, 43))
+        return e.write_temp(self.dir, 'te.pb', b''.join([
+            pb_packet(pb_int(8, 1), pb_bytes(60, pb_int(1, 1) + thread)),
+            libc_interned(),
+            # inline: outermost first; frames interned by (name, file, line)
+            track_event(10, 1, pb_bytes(23, 'A'), e.pb_double(TE_WEIGHT, 2.5),
+                        pb_bytes(TE_CALLSTACK, te_frame('main', 'm.cc', 1) +
+                                 te_frame('leaf', line=7))),
+            track_event(20, 2, e.pb_double(TE_WEIGHT, 9.0)),  # a weight alone: no row
+            track_event(30, 1, pb_bytes(23, 'B'), pb_int(TE_CALLSTACK_IID, 1)),
+            track_event(40, 2, pb_int(TE_CALLSTACK_IID, 2), e.pb_double(TE_WEIGHT, 4.0)),
+            # the same function at another line is another frame
+            track_event(50, 3, pb_bytes(23, 'C'),
+                        pb_bytes(TE_CALLSTACK, te_frame('main', 'm.cc', 1) +
+                                 te_frame('leaf', line=8))),
+            track_event(60, 3, pb_bytes(23, 'D'), pb_bytes(TE_CALLSTACK, b'')),  # empty
+            track_event(70, 3, pb_bytes(23, 'E'), pb_int(TE_CALLSTACK_IID, 99)),  # missing
+        ]))
+
+    def test_begin_and_end_callstacks_with_weights(self):
+        path = self.trace()
+        self.assertEqual(
+            e.query('select s.name, c.callsite_id, c.end_callsite_id, c.weight '
+                    'from __intrinsic_track_event_callstacks c '
+                    'join slice s on s.id = c.slice_id order by c.id', path),
+            '"name","callsite_id","end_callsite_id","weight"\n'
+            '"A",1,"[NULL]",2.500000\n'
+            '"B",3,"[NULL]","[NULL]"\n'
+            '"B","[NULL]",4,4.000000\n'
+            '"C",5,"[NULL]","[NULL]"\n')
+
+    def test_inline_frames_have_a_mapping_and_symbols(self):
+        path = self.trace()
+        self.assertEqual(
+            e.query('select f.id, f.name, m.name as mapping, f.rel_pc, s.source_file, '
+                    's.line_number from stack_profile_frame f '
+                    'join stack_profile_mapping m on m.id = f.mapping '
+                    'left join stack_profile_symbol s on s.symbol_set_id = f.symbol_set_id '
+                    'order by f.id', path),
+            '"id","name","mapping","rel_pc","source_file","line_number"\n'
+            '0,"main","track_event_inline",0,"m.cc",1\n'
+            '1,"leaf","track_event_inline",0,"[NULL]",7\n'
+            '2,"main","/system/libc.so",16,"[NULL]","[NULL]"\n'
+            '3,"malloc_wrapper","/system/libc.so",32,"[NULL]","[NULL]"\n'
+            '4,"other","/system/libc.so",48,"[NULL]","[NULL]"\n'
+            '5,"leaf","track_event_inline",0,"[NULL]",8\n')
+        self.assertEqual(e.query('select build_id, start, "end" from stack_profile_mapping '
+                                 'where name = \'track_event_inline\'', path),
+                         '"build_id","start","end"\n"",0,-1\n')
+
+    def test_missing_and_empty_callstacks_are_counted(self):
+        path = self.trace()
+        self.assertEqual(
+            e.query('select name, value from stats where value > 0 and name in '
+                    '(\'interned_data_tokenizer_errors\', \'track_event_parser_errors\', '
+                    '\'stackprofile_empty_callstack\') order by name', path),
+            '"name","value"\n"interned_data_tokenizer_errors",1\n'
+            '"track_event_parser_errors",1\n')
+
+
 if __name__ == '__main__':
     e.main()

@@ -120,7 +120,8 @@ static int gecko_frame(import_file *f, string_id s, uint32_t *frame) {
   int rc = lib_end ? gecko_mapping(f, lib, (size_t)(lib_end - lib), &mapping)
                    : gecko_mapping(f, "gecko", 5, &mapping);
   if (!rc && lib_end) rc = ctx_intern(f->ctx, text, (size_t)(in - text), &name);
-  return rc ? rc : stack_profile_frame(f->ctx, mapping, name, 0, STRING_NULL, frame);
+  if (!rc) rc = stack_profile_frame(f->ctx, mapping, name, 0, STRING_NULL, frame);
+  return rc ? rc : stack_profile_frame_symbol(f->ctx, *frame, name, STRING_NULL, -1);
 }
 
 /* The frames of the frame table, by index (UINT32_MAX: no name). */

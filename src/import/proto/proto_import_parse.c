@@ -185,6 +185,7 @@ typedef struct proto_event {
   int has_counters;    /* a field proto_event_counters reads */
   int has_args; /* a field that args are derived from (proto_args.h) */
   proto_flow_hint flow;
+  proto_event_callstack callstack; /* TrackEvent.callstack(_iid), its weight */
   string_id name_id;   /* `name` interned, once name_interned */
   int name_interned;
 } proto_event;
@@ -264,6 +265,10 @@ static void proto_event_read(proto_span msg, proto_event *e) {
         if (len && e->category_fields++ == 0) e->category = fl.span;
         break;
       case PROTO_TRACK_EVENT_CATEGORY_IIDS: e->has_category_iids = 1; break;
+      case PROTO_TRACK_EVENT_CALLSTACK: case PROTO_TRACK_EVENT_CALLSTACK_IID:
+      case PROTO_TRACK_EVENT_CALLSTACK_WEIGHT:
+        proto_event_callstack_field(&fl, &e->callstack);
+        break;
       default: if (proto_args_field(fl.number)) e->has_args = 1; break;
     }
   }
@@ -697,6 +702,8 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     if (rc || ended < 0) return rc;
     if (e->has_args || (ref && ref->utid < 0 && (ref->upid >= 0 || ref->uuid != 0)))
       rc = proto_end_args(p, msg, e, ref, (uint32_t)ended);
+    if (!rc)
+      rc = proto_event_callstack_apply(p->f, p->info, &e->callstack, (uint32_t)ended, track, 1);
     return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, (uint32_t)ended);
   }
   int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
@@ -720,6 +727,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     rc = model_slice_begin(ctx, track, p->ts, cat, name, args, &slice);
   else
     rc = model_slice_complete(ctx, track, p->ts, 0, cat, name, args, &slice);
+  if (!rc) rc = proto_event_callstack_apply(p->f, p->info, &e->callstack, slice, track, 0);
   return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
 }
 

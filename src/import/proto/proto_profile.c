@@ -155,14 +155,15 @@ static int pp_build_id(import_file *f, const pp_resolver *r, uint64_t iid, strin
                                     base_string_pool_len(p, raw), out);
 }
 
-/* "/a/b/c" from the path components' string ids; "" for none. */
+/* A mapping's name: its path components joined by '/', with a leading '/'
+ * unless the first has one ("" for none). */
 static int pp_mapping_name(import_file *f, const pp_resolver *r, proto_span msg,
                            string_id *out) {
   base_buf b;
   base_buf_init(&b, 1 << 20);
   proto_reader rd;
   proto_field fl;
-  int rc = WEFT_OK;
+  int rc = base_buf_append(&b, "/", 1), parts = 0;
   proto_reader_init_span(&rd, msg);
   while (!rc && proto_reader_next(&rd, &fl) == 1) {
     if (fl.number != MAP_PATH_STRING_IDS) continue;
@@ -176,10 +177,14 @@ static int pp_mapping_name(import_file *f, const pp_resolver *r, proto_span msg,
       string_id part;
       rc = pp_string(f, r, PROTO_INTERN_MAPPING_PATH, id, &part);
       const char *ps = base_string_pool_get(&f->ctx->strings, part);
-      if (!rc) rc = base_buf_appendf(&b, "/%s", ps ? ps : "");
+      if (!rc && parts++) rc = base_buf_append(&b, "/", 1);
+      if (!rc && ps) rc = base_buf_append(&b, ps, strlen(ps));
     }
   }
-  if (!rc) rc = ctx_intern(f->ctx, b.len ? (const char *)b.data : "", b.len, out);
+  /* b is "/" then the parts joined by '/': drop the '/' if the first part
+   * already starts with one */
+  size_t skip = !parts ? 1 : b.len > 1 && b.data[1] == '/'; /* no parts: "" */
+  if (!rc) rc = ctx_intern(f->ctx, (const char *)b.data + skip, b.len - skip, out);
   base_buf_free(&b);
   return rc;
 }
@@ -312,7 +317,7 @@ static int pp_callstack_from(import_file *f, const pp_resolver *r, proto_span ms
   return WEFT_OK;
 }
 
-int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *leaf) {
+int pp_callstack_find(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *leaf) {
   proto_profile_state *s = pp_state(f);
   if (!s) return WEFT_ENOMEM;
   *leaf = -1;
@@ -320,12 +325,15 @@ int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *le
   if (v) return (*leaf = (int64_t)*v - 1), WEFT_OK;
   pp_scope sc = {r->seq, r->generation, 0};
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_CALLSTACK, iid);
-  if (!msg.data) {
-    *leaf = PP_UNKNOWN_CALLSTACK;
-    return import_stat(f, stat_stackprofile_invalid_callstack_id, 1);
-  }
+  if (!msg.data) return *leaf = PP_UNKNOWN_CALLSTACK, WEFT_OK;
   int rc = pp_callstack_from(f, r, msg, leaf);
   return rc ? rc : pp_cache(s, sc, PP_ROW_CALLSTACK, iid, (uint64_t)(*leaf + 1));
+}
+
+int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *leaf) {
+  int rc = pp_callstack_find(f, r, iid, leaf);
+  if (rc || *leaf != PP_UNKNOWN_CALLSTACK) return rc;
+  return import_stat(f, stat_stackprofile_invalid_callstack_id, 1);
 }
 
 pp_resolver pp_resolver_of(const proto_packet_info *info) {

@@ -1,5 +1,6 @@
 /* proto_profile: profiles with callstacks — ProfilePacket (heapprofd heap
- * dumps), PerfSample, StreamingProfilePacket and DeobfuscationMapping.
+ * dumps), PerfSample, StreamingProfilePacket and DeobfuscationMapping — and
+ * the callstacks of track events (proto_track_callstack.c).
  *
  * Callstacks come from the sequence's InternedData (mappings, frames,
  * callstacks, function_names, build_ids, mapping_paths; kept whole at
@@ -29,6 +30,27 @@
 
 struct proto_packet_info;
 typedef struct proto_profile_state proto_profile_state;
+
+/* The callstack a TrackEvent carries: inline (TrackEvent.Callstack) or
+ * interned (callstack_iid into the sequence's InternedData.callstacks),
+ * with an optional weight. */
+typedef struct proto_event_callstack {
+  proto_span inline_msg;
+  uint64_t iid;
+  double weight;
+  int has_inline, has_iid, has_weight;
+} proto_event_callstack;
+
+/* Reads TrackEvent field `fl` into cs; 1 if it was a callstack field. */
+int proto_event_callstack_field(const proto_field *fl, proto_event_callstack *cs);
+/* Records the event's callstack, if any, for `slice` on `track` (at_end:
+ * the event ended the slice). An interned callstack that is missing counts
+ * interned_data_tokenizer_errors, an empty one stackprofile_empty_callstack;
+ * both also count track_event_parser_errors. An empty inline one is
+ * ignored. */
+int proto_event_callstack_apply(import_file *f, const struct proto_packet_info *info,
+                                const proto_event_callstack *cs, uint32_t slice,
+                                uint32_t track, int at_end);
 
 int proto_profile_wants_field(uint32_t number);
 /* One such field of a packet at trace time ts. */

@@ -50,6 +50,8 @@ pp_resolver pp_resolver_of(const struct proto_packet_info *info);
 /* The leaf callsite of callstack `iid`: -1 if it is empty, -2
  * (PP_UNKNOWN_CALLSTACK, counted) if no table holds it. */
 int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *leaf);
+/* pp_callstack without counting a missing callstack. */
+int pp_callstack_find(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *leaf);
 
 int pp_perf_sample(import_file *f, const struct proto_packet_info *info, int64_t ts,
                    proto_span msg);
