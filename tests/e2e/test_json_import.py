@@ -203,12 +203,13 @@ class JsonImportTest(e.TempDirTest):
                       'args': {'sort_index': -3}},
                      {'ph': 'M', 'pid': 4, 'tid': 6, 'name': 'thread_sort_index',
                       'args': {'sort_index': 9}}]}
-        out = self.load(trace, "select name, int_value, str_value from metadata "
-                        "where name glob 'json_metadata.*' order by name")
-        self.assertEqual(out, '"name","int_value","str_value"\n'
-                         '"json_metadata.a",1,"[NULL]"\n'
-                         '"json_metadata.nested","[NULL]","{"no": 1}"\n'
-                         '"json_metadata.s","[NULL]","x"\n')
+        # rows of the file's machine and trace
+        out = self.load(trace, "select name, int_value, str_value, machine_id, trace_id "
+                        "from metadata where name glob 'json_metadata.*' order by name")
+        self.assertEqual(out, '"name","int_value","str_value","machine_id","trace_id"\n'
+                         '"json_metadata.a",1,"[NULL]",0,0\n'
+                         '"json_metadata.nested","[NULL]","{"no": 1}",0,0\n'
+                         '"json_metadata.s","[NULL]","x",0,0\n')
         out = self.load(trace, "select tid, extract_arg(p.arg_set_id, "
                         "'process_sort_index_hint') as ph, extract_arg(t.arg_set_id, "
                         "'thread_sort_index_hint') as th from thread t join process p "

@@ -29,7 +29,8 @@
 
 /* ---- top-level keys ---- */
 
-/* "metadata": {...}: each member becomes the row json_metadata.<key>, as
+/* "metadata": {...}: each member becomes the row json_metadata.<key> of the
+ * file's machine and trace, as
  * Perfetto stores it: a string as its decoded text; true/false as 1/0; an
  * object or array as its raw text in the file; a number as an int when it
  * is one (an integer literal that fits int64, else a value with no fraction
@@ -39,20 +40,20 @@
  * dropped). */
 
 static int json_metadata_number(import_file *f, const char *name, const json_token *v) {
-  if (v->is_int) return ctx_metadata_set_int(f->ctx, name, v->i, -1, f->trace_id);
+  if (v->is_int) return ctx_metadata_set_int(f->ctx, name, v->i, f->machine, f->trace_id);
   double d = json_number_double(v);
   if (d > -9223372036854775808.0 && d < 9223372036854775808.0 && d == (double)(int64_t)d)
-    return ctx_metadata_set_int(f->ctx, name, (int64_t)d, -1, f->trace_id);
+    return ctx_metadata_set_int(f->ctx, name, (int64_t)d, f->machine, f->trace_id);
   char text[64];
   snprintf(text, sizeof text, "%g", d);
-  return ctx_metadata_set_str(f->ctx, name, text, -1, f->trace_id);
+  return ctx_metadata_set_str(f->ctx, name, text, f->machine, f->trace_id);
 }
 
 /* A string value (decoded) or a container's raw text [ptr, ptr + len). */
 static int json_metadata_text(import_file *f, const char *name, const char *ptr, size_t len) {
   char *z = base_strndup(ptr, len);
   if (!z) return WEFT_ENOMEM;
-  int rc = ctx_metadata_set_str(f->ctx, name, z, -1, f->trace_id);
+  int rc = ctx_metadata_set_str(f->ctx, name, z, f->machine, f->trace_id);
   base_free(z);
   return rc;
 }
@@ -69,7 +70,7 @@ static int json_metadata_member(import_file *f, json_tokenizer *tk, const char *
     *stop = !v->is_integral && !isfinite(v->d);
     if (!*stop) rc = json_metadata_number(f, name, v);
   } else if (v->type == JSON_TOK_TRUE || v->type == JSON_TOK_FALSE) {
-    rc = ctx_metadata_set_int(f->ctx, name, v->type == JSON_TOK_TRUE, -1, f->trace_id);
+    rc = ctx_metadata_set_int(f->ctx, name, v->type == JSON_TOK_TRUE, f->machine, f->trace_id);
   } else if (v->type == JSON_TOK_STRING) {
     json_str val = {0};
     rc = json_str_from(v, &val, err);
