@@ -29,6 +29,24 @@ void model_slice_end_thread_time(trace_context *ctx, uint32_t slice, int64_t thr
                   thread_end - storage_get_i64(t, SLICE_thread_ts, slice));
 }
 
+void model_slice_set_thread_instructions(trace_context *ctx, uint32_t slice, int64_t count,
+                                         int instant) {
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  storage_set_i64(t, SLICE_thread_instruction_count, slice, count);
+  if (instant) storage_set_i64(t, SLICE_thread_instruction_delta, slice, 0);
+}
+
+void model_slice_end_thread_instructions(trace_context *ctx, uint32_t slice, int64_t count_end) {
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  if (storage_is_null(t, SLICE_thread_instruction_count, slice)) return;
+  storage_set_i64(t, SLICE_thread_instruction_delta, slice,
+                  count_end - storage_get_i64(t, SLICE_thread_instruction_count, slice));
+}
+
+void model_slice_set_thread_instruction_delta(trace_context *ctx, uint32_t slice, int64_t delta) {
+  storage_set_i64(ctx_table(ctx, TABLE_SLICE), SLICE_thread_instruction_delta, slice, delta);
+}
+
 int model_process_set_parent(trace_context *ctx, uint32_t upid, uint32_t parent) {
   storage_table *t = ctx_table(ctx, TABLE_PROCESS);
   int64_t current = storage_get_i64_or(t, PROCESS_parent_upid, upid, -1);

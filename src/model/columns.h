@@ -19,6 +19,12 @@ void model_slice_set_thread_ts(trace_context *ctx, uint32_t slice, int64_t threa
 void model_slice_set_thread_dur(trace_context *ctx, uint32_t slice, int64_t thread_dur);
 /* Ends a slice's thread time at `thread_end` when it has a thread ts. */
 void model_slice_end_thread_time(trace_context *ctx, uint32_t slice, int64_t thread_end);
+/* The same for the thread's instruction count: the count at the slice's
+ * start (an instant's delta is then 0), and at its end. */
+void model_slice_set_thread_instructions(trace_context *ctx, uint32_t slice, int64_t count,
+                                         int instant);
+void model_slice_end_thread_instructions(trace_context *ctx, uint32_t slice, int64_t count_end);
+void model_slice_set_thread_instruction_delta(trace_context *ctx, uint32_t slice, int64_t delta);
 
 /* ---- process and thread facts a process tree or descriptor gives ---- */
 

@@ -43,7 +43,11 @@ const char *const sql_view_statements[] = {
     "ORDER BY c.ts",
     "CREATE VIEW args AS SELECT *, CASE value_type "
     "WHEN 'int' THEN CAST(int_value AS TEXT) "
-    "WHEN 'uint' THEN CAST(int_value AS TEXT) "
+    /* a uint above 2^63 - 1 is stored wrapped: its decimal digits are
+     * those of u / 10 and u % 10, from q = u >> 1 (u / 10 = q / 5) */
+    "WHEN 'uint' THEN CASE WHEN int_value >= 0 THEN CAST(int_value AS TEXT) "
+    "ELSE CAST(((int_value >> 1) & 9223372036854775807) / 5 AS TEXT) || "
+    "CAST(2 * (((int_value >> 1) & 9223372036854775807) % 5) + (int_value & 1) AS TEXT) END "
     "WHEN 'string' THEN string_value "
     "WHEN 'json' THEN string_value "
     "WHEN 'real' THEN CAST(real_value AS TEXT) "

@@ -76,6 +76,16 @@ class ProtoArgsTest(e.TempDirTest):
                          '"debug.interned_name","interned value"\n'
                          '"debug.ptr","0x1234"\n"debug.both","false"\n')
 
+    def test_uint_values_show_unsigned(self):
+        # uint_value (field 3) above 2^63 - 1: shown as the unsigned number
+        values = [0, 7, 2**63 - 1, 2**63, 2**64 - 1998, 2**64 - 10, 2**64 - 1]
+        trace = start() + event(10, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'u'),
+                                *[annotation('v%d' % i, pb_int(3, v))
+                                  for i, v in enumerate(values)])
+        out = self.load(trace, "select value_type, display_value from args "
+                        "where key glob 'debug.v*' order by id")
+        self.assertEqual(out.splitlines()[1:], ['"uint","%d"' % v for v in values])
+
     def test_typed_fields_and_extensions(self):
         mojo = pb_bytes(MOJO, pb_bytes(1, 'Watcher') + pb_int(2, 77))
         active = pb_bytes(ACTIVE, pb_int(1, 10) + pb_int(1, 11))

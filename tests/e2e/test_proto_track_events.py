@@ -216,5 +216,44 @@ class ProtoTrackEventsTest(e.TempDirTest):
         self.assertEqual(out, '"tid","pid"\n9,9\n-1,9\n')
 
 
+    def test_thread_times_of_slices(self):
+        trace = self.encode('thread_times')
+        out = self.query(trace, 'select name, thread_ts, thread_dur, thread_instruction_count, '
+                         'thread_instruction_delta from slice where track_id in '
+                         '(select id from thread_track) order by ts')
+        # begin/end from the incremental thread_time (x1000 ns) and
+        # instruction counter tracks; an end's instruction count from a
+        # counter track ends at 0 (Perfetto's answer); an instant has
+        # thread_dur 0; an end without values leaves the durations NULL; a
+        # legacy X takes thread_duration_us and thread_instruction_delta; the
+        # event with more values than uuids is dropped
+        self.assertEqual(out.splitlines()[1:], [
+            '"A",5000,6000,100,-100', '"I",7000,0,150,0',
+            '"NoTT","[NULL]","[NULL]","[NULL]","[NULL]"',
+            '"Open",8000,"[NULL]",151,"[NULL]"',
+            '"Unended",12000,"[NULL]","[NULL]","[NULL]"',
+            '"X",7000,3000,70,9', '"LB",8000,2000,"[NULL]","[NULL]"'])
+        out = self.query(trace, "select name, value from stats where name in "
+                         "('track_event_extra_counter_track_uuid_mismatch', "
+                         "'track_event_parser_errors') order by name")
+        self.assertEqual(out.splitlines()[1:], [
+            '"track_event_extra_counter_track_uuid_mismatch",1',
+            '"track_event_parser_errors",6'])
+
+    def test_legacy_phases_on_tracks_named_by_uuid(self):
+        trace = self.encode('thread_times')
+        out = self.query(trace, "select s.name, t.type, s.thread_ts, extract_arg(s.arg_set_id, "
+                         "'legacy_event.passthrough_utid') as pt from slice s join track t "
+                         "on t.id = s.track_id where s.ts >= 370 order by s.ts")
+        # scoped instants move to their scope's track, passing the thread
+        # of a thread track through (none from a process track); thread
+        # scoped instants, B, E and X need a thread track (6 dropped)
+        self.assertEqual(out.splitlines()[1:], [
+            '"GI","legacy_chrome_global_instants","[NULL]",3',
+            '"PI","chrome_process_instant","[NULL]",3',
+            '"PI2","chrome_process_instant","[NULL]","[NULL]"',
+            '"GI2","legacy_chrome_global_instants","[NULL]","[NULL]"'])
+
+
 if __name__ == '__main__':
     e.main()

@@ -47,6 +47,11 @@ class ProtoTracksTest(e.TempDirTest):
         out = e.query("select count(*) from track "
                       "where type = 'process_merged_track_event'", trace)
         self.assertEqual(out, '"count(*)"\n3\n')
+        # the merge key's type is an int dimension
+        out = e.query("select distinct a.value_type from track t join args a "
+                      "on a.arg_set_id = t.dimension_arg_set_id "
+                      "where a.key = 'merge_key_type'", trace)
+        self.assertEqual(out, '"value_type"\n"int"\n')
 
     def test_source_args(self):
         trace = self.encode('tracks')

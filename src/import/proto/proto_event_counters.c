@@ -2,6 +2,7 @@
 #include "import/proto/proto_event_counters.h"
 
 #include "import/proto/proto_fields.h"
+#include "model/columns.h"
 
 typedef struct proto_extra_list {
   uint64_t uuids[PROTO_MAX_EXTRA_COUNTERS];
@@ -87,15 +88,23 @@ static void proto_extra_default_uuids(const proto_packet_info *info, uint32_t nu
     if (uf.number == number) proto_extra_read_uuids(&uf, l);
 }
 
+/* Notes a value of an extra counter track named thread_time or
+ * thread_instruction_count in *times. */
+static void proto_extra_note_thread(trace_context *ctx, uint32_t track, double v,
+                                    proto_thread_times *times) {
+  string_id name = storage_get_str(ctx_table(ctx, TABLE_TRACK), TRACK_name, track);
+  const char *s = name ? base_string_pool_get(&ctx->strings, name) : NULL;
+  if (!s) return;
+  if (!strcmp(s, "thread_time")) times->ts = (int64_t)v, times->has_ts = 1;
+  else if (!strcmp(s, "thread_instruction_count"))
+    times->instructions = (int64_t)v, times->has_instructions = times->instructions_from_track = 1;
+}
+
 static int proto_extra_write(import_file *f, const proto_packet_info *info, int64_t ts,
-                             const proto_extra_list *l) {
+                             const proto_extra_list *l, proto_thread_times *times) {
   proto_import_state *st = f->state;
   if (l->overflow) {
     int rc = import_stat(f, stat_track_event_extra_counter_exceeds_max, 1);
-    if (rc) return rc;
-  }
-  if (l->n_values && l->n_values != l->n_uuids) {
-    int rc = import_stat(f, stat_track_event_extra_counter_track_uuid_mismatch, 1);
     if (rc) return rc;
   }
   int64_t seq_id = st->seqs.data[info->seq].id;
@@ -112,6 +121,7 @@ static int proto_extra_write(import_file *f, const proto_packet_info *info, int6
     if (!rc) rc = proto_counter_absolute(st, info, &ref, l->uuids[i], &v);
     if (!rc) rc = model_counter(f->ctx, ref.track, ts, v, -1);
     if (rc) return rc;
+    if (times) proto_extra_note_thread(f->ctx, ref.track, v, times);
   }
   return WEFT_OK;
 }
@@ -134,7 +144,7 @@ static int proto_thread_counter(import_file *f, uint32_t utid, const char *name,
 }
 
 int proto_event_counters(import_file *f, const proto_packet_info *info, int64_t ts,
-                         proto_span event, int64_t utid) {
+                         proto_span event, int64_t utid, proto_thread_times *times) {
   proto_extra_list ints, doubles;
   int64_t thread_time_us = 0, instructions = 0;
   int has_thread_time = 0, has_instructions = 0;
@@ -160,23 +170,45 @@ int proto_event_counters(import_file *f, const proto_packet_info *info, int64_t 
       default: break;
     }
   }
+  proto_extra_default_uuids(info, PROTO_TRACK_EVENT_DEFAULTS_EXTRA_COUNTER_TRACK_UUIDS, &ints);
+  proto_extra_default_uuids(info, PROTO_TRACK_EVENT_DEFAULTS_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS,
+                            &doubles);
+  if (ints.n_values > ints.n_uuids || doubles.n_values > doubles.n_uuids) {
+    int rc = import_stat(f, stat_track_event_extra_counter_track_uuid_mismatch, 1);
+    return rc ? rc : PROTO_COUNTERS_DROP_EVENT;
+  }
   /* the thread's own counters first, then the extra ones, as Perfetto */
   int rc = WEFT_OK;
-  if (utid >= 0 && has_thread_time && thread_time_us < INT64_MAX / 1000 &&
-      thread_time_us > -INT64_MAX / 1000)
+  /* the legacy event's dur stays */
+  times->has_ts = times->has_instructions = times->instructions_from_track = 0;
+  if (has_thread_time && thread_time_us < INT64_MAX / 1000 && thread_time_us > -INT64_MAX / 1000)
+    times->ts = thread_time_us * 1000, times->has_ts = 1;
+  if (has_instructions) times->instructions = instructions, times->has_instructions = 1;
+  if (utid >= 0 && times->has_ts)
     rc = proto_thread_counter(f, (uint32_t)utid, "thread_time", "thread_time", ts,
-                              (double)(thread_time_us * 1000));
+                              (double)times->ts);
   if (!rc && utid >= 0 && has_instructions)
     rc = proto_thread_counter(f, (uint32_t)utid, "thread_instruction_count",
                               "thread_instructions", ts, (double)instructions);
-  if (!rc && ints.n_values) {
-    proto_extra_default_uuids(info, PROTO_TRACK_EVENT_DEFAULTS_EXTRA_COUNTER_TRACK_UUIDS, &ints);
-    rc = proto_extra_write(f, info, ts, &ints);
-  }
-  if (!rc && doubles.n_values) {
-    proto_extra_default_uuids(info, PROTO_TRACK_EVENT_DEFAULTS_EXTRA_DOUBLE_COUNTER_TRACK_UUIDS,
-                              &doubles);
-    rc = proto_extra_write(f, info, ts, &doubles);
-  }
+  if (!rc && ints.n_values) rc = proto_extra_write(f, info, ts, &ints, times);
+  if (!rc && doubles.n_values) rc = proto_extra_write(f, info, ts, &doubles, NULL);
   return rc;
+}
+
+void proto_thread_times_apply(trace_context *ctx, const proto_thread_times *times,
+                              uint32_t slice, char kind) {
+  if (kind == 'E') {
+    if (times->has_ts) model_slice_end_thread_time(ctx, slice, times->ts);
+    if (times->has_instructions)
+      model_slice_end_thread_instructions(ctx, slice,
+                                          times->instructions_from_track ? 0 : times->instructions);
+    return;
+  }
+  if (times->has_ts) model_slice_set_thread_ts(ctx, slice, times->ts, kind == 'i');
+  if (times->has_instructions)
+    model_slice_set_thread_instructions(ctx, slice, times->instructions, kind == 'i');
+  if (kind != 'X') return;
+  if (times->has_dur) model_slice_set_thread_dur(ctx, slice, times->dur);
+  if (times->has_instruction_delta)
+    model_slice_set_thread_instruction_delta(ctx, slice, times->instruction_delta);
 }

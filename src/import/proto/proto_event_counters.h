@@ -16,6 +16,27 @@
 
 #define PROTO_MAX_EXTRA_COUNTERS 32
 
+/* The thread time (ns) and instruction count an event gives its thread:
+ * from the legacy absolute fields, or from extra counter values on tracks
+ * named "thread_time" and "thread_instruction_count". */
+typedef struct proto_thread_times {
+  int64_t ts, instructions;
+  int has_ts, has_instructions;
+  /* a legacy complete event's thread_duration_us (in ns) and
+   * thread_instruction_delta */
+  int64_t dur, instruction_delta;
+  int has_dur, has_instruction_delta;
+  int instructions_from_track; /* the count came from a counter track */
+} proto_thread_times;
+
+/* Sets those columns of `slice`, the slice of an event on a thread track,
+ * by the event's kind: 'B' begins the slice, 'E' ends it, 'i' an instant,
+ * 'X' a complete slice. An end event's instruction count taken from a
+ * counter track ends the slice's count at 0, as Perfetto does (its delta is
+ * minus the begin's count). */
+void proto_thread_times_apply(trace_context *ctx, const proto_thread_times *times,
+                              uint32_t slice, char kind);
+
 /* Turns a value of counter track `uuid` into the value to store. */
 int proto_counter_absolute(proto_import_state *st, const proto_packet_info *info,
                            const proto_track_ref *ref, uint64_t uuid, double *v);
@@ -32,9 +53,14 @@ static inline int proto_event_counters_field(uint32_t number) {
     default: return 0;
   }
 }
-/* Writes the event's extra and thread-time counters at ts. utid is the
- * thread of the event's track, or -1. */
+/* Writes the event's extra and thread-time counters at ts and fills
+ * *times. utid is the thread of the event's track, or -1. An event with
+ * more extra counter values than track uuids is dropped whole, as
+ * Perfetto's tokenizer drops it: counted in
+ * track_event_extra_counter_track_uuid_mismatch, nothing written, and
+ * PROTO_COUNTERS_DROP_EVENT returned. */
+#define PROTO_COUNTERS_DROP_EVENT 2
 int proto_event_counters(import_file *f, const proto_packet_info *info, int64_t ts,
-                         proto_span event, int64_t utid);
+                         proto_span event, int64_t utid, proto_thread_times *times);
 
 #endif

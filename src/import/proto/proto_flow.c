@@ -150,7 +150,8 @@ static int proto_legacy_flow_v1(import_file *f, flow_scope scope, const proto_le
 
 int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
                        const proto_flow_hint *h, uint32_t track, int64_t ts,
-                       string_id category, string_id name, int64_t arg_set) {
+                       string_id category, string_id name, int64_t arg_set,
+                       const proto_thread_times *times) {
   proto_legacy lg;
   if (!proto_legacy_read(h, &lg) || !lg.has_phase) return WEFT_OK;
   trace_context *ctx = f->ctx;
@@ -181,5 +182,8 @@ int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
     default:
       return WEFT_OK;
   }
+  if (!rc && times)
+    proto_thread_times_apply(ctx, times, slice, lg.phase == 'I' || lg.phase == 'R' ? 'i'
+                                                                                    : (char)lg.phase);
   return rc ? rc : proto_flow_bind(f, machine, track_event, h, slice);
 }

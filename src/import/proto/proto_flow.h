@@ -12,6 +12,7 @@
 #define WEFT_PROTO_FLOW_H
 
 #include "import/importer.h"
+#include "import/proto/proto_event_counters.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_wire.h"
 
@@ -50,10 +51,12 @@ void proto_flow_hint_of(proto_span track_event, proto_flow_hint *h);
 /* 1 if the TrackEvent carries a legacy_event with a phase. */
 int proto_legacy_has_phase(const proto_flow_hint *h);
 
-/* Applies an untyped TrackEvent by its legacy phase on `track`. */
+/* Applies an untyped TrackEvent by its legacy phase on `track`; `times`:
+ * the thread time it gives a slice of a thread track, or NULL. */
 int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
                        const proto_flow_hint *h, uint32_t track, int64_t ts,
-                       string_id category, string_id name, int64_t arg_set);
+                       string_id category, string_id name, int64_t arg_set,
+                       const proto_thread_times *times);
 
 /* Binds the event's flows to `slice` (just begun, or just ended). */
 int proto_flow_bind(import_file *f, uint32_t machine, proto_span track_event,

@@ -456,7 +456,7 @@ static int proto_tracks_dims_commit(trace_context *ctx, const proto_track_dims *
   if (!rc && d->has_uuid) rc = proto_arg_i64(ctx, "track_uuid", MODEL_ARG_INT, (int64_t)d->uuid);
   if (!rc && d->merged) {
     rc = proto_arg_i64(ctx, "parent_track_uuid", MODEL_ARG_INT, (int64_t)d->parent_uuid);
-    if (!rc) rc = proto_arg_i64(ctx, "merge_key_type", MODEL_ARG_UINT, d->merge_type);
+    if (!rc) rc = proto_arg_i64(ctx, "merge_key_type", MODEL_ARG_INT, d->merge_type);
     if (!rc && d->merge_value != STRING_NULL) rc = proto_arg_str(ctx, "merge_key_value", d->merge_value);
     if (!rc) rc = proto_arg_i64(ctx, "track_compressor_idx", MODEL_ARG_INT, d->compressor_idx);
   }
