@@ -24,6 +24,22 @@ class JsonImportTest(e.TempDirTest):
         self.assertEqual(out, '"ts","dur","name","thread_ts","thread_dur"\n'
                          '10250,5000,"a",3500,2000\n')
 
+    def test_thread_time_of_instants_and_begin_end(self):
+        # an instant's tts is its thread_ts, its thread_dur NULL (tdur
+        # ignored); X without tdur: NULL; B/E: the end's tts - the begin's;
+        # a process-scoped instant has no thread time
+        out = self.load({'traceEvents': [
+            {'ph': 'I', 'pid': 1, 'tid': 1, 'ts': 1, 'tts': 2, 'name': 'i1', 's': 't'},
+            {'ph': 'I', 'pid': 1, 'tid': 1, 'ts': 2, 'tts': 3, 'tdur': 4, 'name': 'i2'},
+            {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 3, 'dur': 5, 'tts': 4, 'name': 'x1'},
+            {'ph': 'B', 'pid': 1, 'tid': 1, 'ts': 10, 'tts': 10, 'name': 'b1'},
+            {'ph': 'E', 'pid': 1, 'tid': 1, 'ts': 12, 'tts': 15, 'name': 'b1'},
+            {'ph': 'i', 'pid': 1, 'tid': 1, 'ts': 30, 'tts': 31, 'name': 'i3', 's': 'p'}]},
+            'select name, thread_ts, thread_dur from slice order by ts')
+        self.assertEqual(out.splitlines()[1:], [
+            '"i1",2000,"[NULL]"', '"i2",3000,"[NULL]"', '"x1",4000,"[NULL]"',
+            '"b1",10000,5000', '"i3","[NULL]","[NULL]"'])
+
     def test_invalid_ts_counts_tokenizer_failure_but_metadata_kept(self):
         events = [{'ph': 'X', 'pid': 1, 'ts': 'nope', 'dur': 1, 'name': 'x'},
                   {'ph': 'M', 'pid': 5, 'ts': 'nope', 'name': 'process_name',

@@ -179,9 +179,11 @@ typedef struct json_slice_ctx {
   int64_t args;
 } json_slice_ctx;
 
+/* A slice's tts (an instant's thread_dur stays NULL, unlike a proto
+ * instant's 0) and, for B/X, its tdur. */
 static void json_set_thread_time(import_file *f, const json_event *e,
                                  uint32_t slice, int instant) {
-  if (e->tts.valid) model_slice_set_thread_ts(f->ctx, slice, e->tts.ns, instant);
+  if (e->tts.valid) model_slice_set_thread_ts(f->ctx, slice, e->tts.ns, 0);
   if (!instant && e->tdur.valid) model_slice_set_thread_dur(f->ctx, slice, e->tdur.ns);
 }
 
