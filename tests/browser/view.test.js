@@ -147,7 +147,51 @@ async function checkOffset(page, ticket) {
   assert.equal(moved - +before, 100000000, 'the file moved by the offset change');
   await painted(page, ticket);
   await shot(page, 'view-remerged.png');
+  return moved;
+}
 
+// Scrolls the first row of `machine` on screen: its canvas y, or null.
+async function rowOnScreen(page, machine) {
+  return page.evaluate((machineName) => {
+    const v = window.weftView, st = v.state;
+    const mid = st.trace.machines.find((m) => m.name === machineName).id;
+    const r = st.rows.find((row) => row.type === 'track' && row.machine === mid);
+    if (!r) return null;
+    st.scrollY = Math.max(0, r.y - 60);
+    draw();
+    return r.y - st.scrollY + r.height / 2;
+  }, machine);
+}
+
+// Ctrl+drag on the laptop's tracks moves the laptop's file by the time
+// dragged, and the downloaded manifest reproduces where it landed.
+async function checkDrag(page, before) {
+  const canvas = await page.$('#timeline');
+  const box = await canvas.boundingBox();
+  const y = await rowOnScreen(page, 'laptop');
+  assert.ok(y !== null, 'a laptop row');
+  const dt = await page.evaluate(() => {
+    const st = window.weftView.state;
+    return Math.round(200 * (st.end - st.start) / window.weftView.trackWidth());
+  });
+  const oldOffset = await page.$eval('input.offset[data-file="2"]', (el) => +el.value);
+  await page.keyboard.down('Control');
+  await page.mouse.move(box.x + 500, box.y + y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 600, box.y + y, { steps: 4 });
+  await page.mouse.move(box.x + 700, box.y + y, { steps: 4 });
+  await shot(page, 'view-dragging.png');
+  await page.mouse.up();
+  await page.keyboard.up('Control');
+  await page.waitForFunction(() => document.body.dataset.remerged === '2', { timeout: 30000 });
+  const newOffset = await page.$eval('input.offset[data-file="2"]', (el) => +el.value);
+  assert.equal(newOffset - oldOffset, dt, 'the drag changed the offset by the time dragged');
+  const moved = await page.evaluate(async (sql) => {
+    const r = await fetch('/view/query', { method: 'POST', body: sql });
+    return (await r.json()).rows[0][0];
+  }, MARKED_SQL);
+  assert.equal(moved - before, dt, 'the file moved by the drag');
+  await shot(page, 'view-dragged.png');
   const downloads = path.join(OUT, 'downloads');
   fs.rmSync(downloads, { recursive: true, force: true });
   fs.mkdirSync(downloads, { recursive: true });
@@ -201,7 +245,8 @@ async function main() {
     await checkClickShowsArgs(page);
     await checkBoxSelect(page);
     await checkSql(page);
-    await checkOffset(page, ticket);
+    const typed = await checkOffset(page, ticket);
+    await checkDrag(page, typed);
     assert.deepEqual(errors, []);
     console.log('browser tests passed; screenshots in ' + OUT);
   } catch (err) {
