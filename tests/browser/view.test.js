@@ -26,9 +26,9 @@ const MERGE_FLAGS = [
 const INPUTS = ['phone.pftrace', 'server.txt', 'browser.json'].map((f) => path.join(TRACES, f));
 const MARKED_SQL = "select ts from slice where name = 'marked'";
 
-function startView() {
+function startView(args = [...MERGE_FLAGS, ...INPUTS]) {
   const proc = spawn(WEFT, ['view', '--port', '0', '--idle-timeout', '300', '--quiet',
-    ...MERGE_FLAGS, ...INPUTS], { stdio: ['ignore', 'pipe', 'inherit'] });
+    ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let text = '';
     proc.stdout.on('data', (d) => {
@@ -222,6 +222,44 @@ async function checkBoxSelect(page) {
   await shot(page, 'view-selection.png');
 }
 
+// The merge panel says how each file was placed: a phone, a server
+// placed through the phone's clock snapshots and a watch on a machine of
+// its own placed by a same-domain guess, marked as a guess.
+async function checkPlacement(browser) {
+  const files = ['phone.pftrace', 'server.txt', 'watch.pftrace'].map((f) => path.join(TRACES, f));
+  const { proc, url } = await startView(['--machine', 'watch.pftrace=watch', ...files]);
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 900 });
+    await page.goto(url);
+    await painted(page, 0);
+    await page.click('button[data-tab="merge"]');
+    await page.waitForSelector('#placement tr[data-rule]', { timeout: 10000 });
+    const rows = await page.$$eval('#placement tr[data-rule]', (trs) => trs.map((tr) => {
+      const cell = (c) => tr.querySelector(`td[data-col="${c}"]`).textContent;
+      return { file: cell('file_name'), rule: cell('rule'), guess: cell('is_guess'),
+               path: cell('clock_path'), dropped: cell('dropped_events'), why: cell('detail'),
+               marked: tr.classList.contains('guess') };
+    }));
+    const server = rows.find((r) => r.file.endsWith('server.txt'));
+    assert.equal(server.rule, 'clock_snapshot');
+    assert.equal(server.guess, 'no');
+    assert.equal(server.marked, false);
+    assert.match(server.path, /^file@\S+ -> MONOTONIC@\S+ -> BOOTTIME@\S+$/);
+    assert.equal(server.dropped, '0');
+    const watch = rows.find((r) => r.file.endsWith('watch.pftrace'));
+    assert.equal(watch.rule, 'same_domain_guess');
+    assert.equal(watch.guess, 'GUESS');
+    assert.equal(watch.marked, true);
+    assert.match(watch.path, /^BOOTTIME@watch -> BOOTTIME@\S+$/);
+    assert.ok(watch.why.length > 0, 'the guess says why');
+    await shot(page, 'view-placement.png');
+    await page.close();
+  } finally {
+    proc.kill('SIGTERM');
+  }
+}
+
 async function main() {
   fs.mkdirSync(OUT, { recursive: true });
   execFileSync('python3', [path.join(__dirname, 'make_traces.py'), TRACES]);
@@ -247,6 +285,7 @@ async function main() {
     await checkSql(page);
     const typed = await checkOffset(page, ticket);
     await checkDrag(page, typed);
+    await checkPlacement(browser);
     assert.deepEqual(errors, []);
     console.log('browser tests passed; screenshots in ' + OUT);
   } catch (err) {
