@@ -2,6 +2,8 @@
  * with SQL through the public API, once per trace. */
 #include "view_index.h"
 
+#include "view_lod.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,17 +305,6 @@ static int view_run(view_build *b, int kind, weft *w, char *err, size_t err_cap)
 
 /* ---- grouping by track ---- */
 
-static int view_cmp_slice(const void *a, const void *b) {
-  const view_slice *x = a, *y = b;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->depth < y->depth ? -1 : x->depth > y->depth;
-}
-
-static int view_cmp_sample(const void *a, const void *b) {
-  const view_sample *x = a, *y = b;
-  return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
 /* Stable scatter of items[count] (each `size` bytes) by vids[] into track
  * order; sets each track's first/count for tracks whose kind matches. */
 static int view_group(view_index *ix, void **items, size_t count, size_t size,
@@ -340,31 +331,6 @@ static int view_group(view_index *ix, void **items, size_t count, size_t size,
   free(*items);
   *items = sorted;
   return 0;
-}
-
-static void view_sort_tracks(view_index *ix) {
-  for (size_t t = 0; t < ix->track_count; t++) {
-    view_track *tr = &ix->tracks[t];
-    if (tr->kind == VIEW_TRACK_COUNTER) {
-      view_sample *s = ix->samples + tr->first;
-      for (size_t i = 1; i < tr->count; i++)
-        if (s[i].ts < s[i - 1].ts) {
-          qsort(s, tr->count, sizeof *s, view_cmp_sample);
-          break;
-        }
-      continue;
-    }
-    view_slice *s = ix->slices + tr->first;
-    for (size_t i = 1; i < tr->count; i++)
-      if (view_cmp_slice(&s[i], &s[i - 1]) < 0) {
-        qsort(s, tr->count, sizeof *s, view_cmp_slice);
-        break;
-      }
-    for (size_t i = 0; i < tr->count; i++) {
-      if (s[i].dur > tr->max_dur) tr->max_dur = s[i].dur;
-      if (s[i].depth > tr->max_depth) tr->max_depth = s[i].depth;
-    }
-  }
 }
 
 static void view_build_free(view_build *b) {
@@ -394,8 +360,11 @@ int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap) {
     snprintf(err, err_cap, "out of memory");
     rc = -1;
   }
+  if (rc == 0 && view_lod_build(ix)) {
+    snprintf(err, err_cap, "out of memory");
+    rc = -1;
+  }
   if (rc == 0) {
-    view_sort_tracks(ix);
     ix->reply_stamp = calloc(ix->names.count, sizeof *ix->reply_stamp);
     ix->reply_name = calloc(ix->names.count, sizeof *ix->reply_name);
     if (!ix->reply_stamp || !ix->reply_name) {
@@ -412,6 +381,9 @@ void view_index_free(view_index *ix) {
   free(ix->tracks);
   free(ix->slices);
   free(ix->samples);
+  free(ix->lanes);
+  free(ix->nodes);
+  free(ix->ranges);
   free(ix->machines);
   free(ix->processes);
   free(ix->threads);
