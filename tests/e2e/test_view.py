@@ -171,6 +171,15 @@ class ViewTest(unittest.TestCase):
                 self.assertLess(a[1], b[0])
         self.assertLess(len(runs), 400 * (t['max_depth'] + 1) + 1)
 
+    def test_summary_levels_of_detail_answer_as_the_exact_scan(self):
+        # Every track of the phone at the widest zoom and at 3 px: lanes of
+        # thousands of slices, where the summary skips through the pyramid.
+        self.assertGreaterEqual(self.tracks['index_ms'], 0)
+        for px in (3, 1600):
+            path = '/view/summary?start=%d&end=%d&px=%d' % (
+                self.tracks['start'], self.tracks['end'], px)
+            self.assertEqual(self.view.get(path), self.view.get(path + '&exact=1'))
+
     def test_summary_longest_slice_wins_a_shared_pixel(self):
         t = self.track('slices', 'main', 'laptop')
         short = self.slice_ts('short')
