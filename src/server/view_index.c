@@ -83,10 +83,7 @@ static void view_names_free(view_names *n) {
 
 /* ---- growable arrays ---- */
 
-/* An array of `bytes`, on huge pages when it is big and the kernel offers
- * them (fewer page faults in the tens of MiB a big trace's index fills);
- * freed with free(). */
-static void *view_big_alloc(size_t bytes) {
+void *view_big_alloc(size_t bytes) {
   if (bytes < 2 * VIEW_HUGE_PAGE) return malloc(bytes ? bytes : 1);
   void *p = NULL;
   if (posix_memalign(&p, VIEW_HUGE_PAGE, bytes)) return NULL;
@@ -378,6 +375,52 @@ static int view_group(view_index *ix, void **items, size_t count, size_t size,
   return 0;
 }
 
+static uint32_t view_lane_key(uint32_t depth) {
+  return depth < VIEW_MAX_LANES ? depth : VIEW_MAX_LANES - 1;
+}
+
+/* Stable scatter of the slices by track and, within a track, by lane (its
+ * depth, view_lod.h): the order the levels of detail keep, made in the same
+ * pass. vids[] becomes the (track, lane) buckets. */
+static int view_group_slices(view_index *ix, uint32_t *vids) {
+  size_t tracks = ix->track_count, n = ix->slice_count;
+  size_t *base = calloc(tracks + 1, sizeof *base);
+  uint32_t *lanes = calloc(tracks + 1, sizeof *lanes);
+  size_t *at = NULL;
+  view_slice *sorted = NULL;
+  int rc = -1;
+  if (!base || !lanes) goto done;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t l = view_lane_key(ix->slices[i].depth) + 1;
+    if (l > lanes[vids[i]]) lanes[vids[i]] = l;
+  }
+  for (size_t t = 0; t < tracks; t++) base[t + 1] = base[t] + lanes[t];
+  at = calloc(base[tracks] + 1, sizeof *at);
+  sorted = view_big_alloc(n * sizeof *sorted);
+  if (!at || !sorted) goto done;
+  for (size_t i = 0; i < n; i++) {
+    vids[i] = (uint32_t)base[vids[i]] + view_lane_key(ix->slices[i].depth);
+    at[vids[i] + 1]++;
+  }
+  for (size_t k = 0; k < base[tracks]; k++) at[k + 1] += at[k];
+  for (size_t t = 0; t < tracks; t++) {
+    if (ix->tracks[t].kind == VIEW_TRACK_COUNTER) continue;
+    ix->tracks[t].first = at[base[t]];
+    ix->tracks[t].count = at[base[t + 1]] - at[base[t]];
+  }
+  for (size_t i = 0; i < n; i++) sorted[at[vids[i]]++] = ix->slices[i];
+  free(ix->slices);
+  ix->slices = sorted;
+  sorted = NULL;
+  rc = 0;
+done:
+  free(base);
+  free(lanes);
+  free(at);
+  free(sorted);
+  return rc;
+}
+
 static void view_build_free(view_build *b) {
   free(b->vid_of_track);
   free(b->vid_of_cpu);
@@ -398,8 +441,7 @@ int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap) {
                               VIEW_Q_SCHED,  VIEW_Q_COUNTER};
   for (size_t k = 0; rc == 0 && k < sizeof order / sizeof *order; k++)
     rc = view_run(&b, order[k], w, err, err_cap);
-  if (rc == 0 && (view_group(ix, (void **)&ix->slices, ix->slice_count, sizeof *ix->slices,
-                             b.slice_vid, 0) ||
+  if (rc == 0 && (view_group_slices(ix, b.slice_vid) ||
                   view_group(ix, (void **)&ix->samples, ix->sample_count,
                              sizeof *ix->samples, b.sample_vid, 1))) {
     snprintf(err, err_cap, "out of memory");

@@ -101,6 +101,10 @@ typedef struct view_index {
  * (view_lod_build). 0, or -1 with a message in err. */
 int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap);
 void view_index_free(view_index *ix);
+/* An array of `bytes`, on huge pages when it is big and the kernel offers
+ * them (fewer page faults in the tens of MiB a big trace's index fills);
+ * freed with free(). */
+void *view_big_alloc(size_t bytes);
 /* The interned string `s` (len bytes): its index, or UINT32_MAX without
  * memory. */
 uint32_t view_names_intern(view_names *n, const char *s, size_t len);

@@ -39,15 +39,9 @@ static uint32_t view_lane_of(const view_slice *s) {
   return view_lane_of_depth(s->depth);
 }
 
-/* Orders a track's slices by ts (then depth) and sets its longest slice
- * and deepest depth. */
-static void view_lod_order(view_index *ix, view_track *t) {
-  view_slice *s = ix->slices + t->first;
-  for (size_t i = 1; i < t->count; i++)
-    if (view_lod_cmp_slice(&s[i], &s[i - 1]) < 0) {
-      qsort(s, t->count, sizeof *s, view_lod_cmp_slice);
-      break;
-    }
+/* A track's longest slice and deepest depth. */
+static void view_lod_track_stats(const view_index *ix, view_track *t) {
+  const view_slice *s = ix->slices + t->first;
   t->max_dur = 0;
   t->max_depth = 0;
   for (size_t i = 0; i < t->count; i++) {
@@ -56,21 +50,41 @@ static void view_lod_order(view_index *ix, view_track *t) {
   }
 }
 
-/* A stable counting sort of the track's slices by lane into tmp and back;
- * appends its lanes to ix->lanes (room made by the caller). */
-static void view_lod_lanes(view_index *ix, view_track *t, view_slice *tmp) {
+static int view_lod_lane_major(const view_slice *s, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    if (view_lane_of(&s[i]) < view_lane_of(&s[i - 1])) return 0;
+  return 1;
+}
+
+/* Appends the track's lanes to ix->lanes (room made by the caller), its
+ * slices put lane after lane first when they are not (a stable counting
+ * sort through tmp, made on first need), each lane sorted by ts then
+ * depth. 0, or -1 without memory. */
+static int view_lod_lanes(view_index *ix, view_track *t, view_slice **tmp, size_t tmp_size) {
   size_t at[VIEW_MAX_LANES + 1] = {0};
   view_slice *s = ix->slices + t->first;
   t->lane_first = (uint32_t)ix->lane_count;
   t->lane_count = t->count ? view_lane_of_depth(t->max_depth) + 1 : 0;
   for (size_t i = 0; i < t->count; i++) at[view_lane_of(&s[i]) + 1]++;
-  for (uint32_t l = 0; l < t->lane_count; l++) {
-    ix->lanes[ix->lane_count++] = (view_lane_ix){t->first + at[l], at[l + 1], 0};
-    at[l + 1] += at[l];
+  for (uint32_t l = 0; l < t->lane_count; l++) at[l + 1] += at[l];
+  if (!view_lod_lane_major(s, t->count)) {
+    if (!*tmp && !(*tmp = view_big_alloc(tmp_size * sizeof **tmp))) return -1;
+    size_t fill[VIEW_MAX_LANES];
+    memcpy(fill, at, sizeof fill);
+    for (size_t i = 0; i < t->count; i++) (*tmp)[fill[view_lane_of(&s[i])]++] = s[i];
+    memcpy(s, *tmp, t->count * sizeof *s);
   }
-  if (t->lane_count < 2) return;
-  for (size_t i = 0; i < t->count; i++) tmp[at[view_lane_of(&s[i])]++] = s[i];
-  memcpy(s, tmp, t->count * sizeof *s);
+  for (uint32_t l = 0; l < t->lane_count; l++) {
+    view_slice *lane = s + at[l];
+    size_t n = at[l + 1] - at[l];
+    for (size_t i = 1; i < n; i++)
+      if (view_lod_cmp_slice(&lane[i], &lane[i - 1]) < 0) {
+        qsort(lane, n, sizeof *lane, view_lod_cmp_slice);
+        break;
+      }
+    ix->lanes[ix->lane_count++] = (view_lane_ix){t->first + at[l], n, 0};
+  }
+  return 0;
 }
 
 /* ---- pyramids ---- */
@@ -146,7 +160,7 @@ static int view_lod_counters(view_index *ix) {
     tr->node = total;
     total += lay.total;
   }
-  ix->ranges = malloc((total ? total : 1) * sizeof *ix->ranges);
+  ix->ranges = view_big_alloc(total * sizeof *ix->ranges);
   if (!ix->ranges) return -1;
   for (size_t t = 0; t < ix->track_count; t++) {
     const view_track *tr = &ix->tracks[t];
@@ -161,20 +175,20 @@ static int view_lod_slices(view_index *ix) {
   for (size_t t = 0; t < ix->track_count; t++) {
     view_track *tr = &ix->tracks[t];
     if (tr->kind == VIEW_TRACK_COUNTER) continue;
-    view_lod_order(ix, tr);
+    view_lod_track_stats(ix, tr);
     if (tr->count) lanes += view_lane_of_depth(tr->max_depth) + 1;
     if (tr->count > biggest) biggest = tr->count;
   }
-  view_slice *tmp = malloc((biggest ? biggest : 1) * sizeof *tmp);
   ix->lanes = malloc((lanes ? lanes : 1) * sizeof *ix->lanes);
-  if (!tmp || !ix->lanes) {
-    free(tmp);
-    return -1;
-  }
+  if (!ix->lanes) return -1;
   ix->lane_count = 0;
-  for (size_t t = 0; t < ix->track_count; t++)
-    if (ix->tracks[t].kind != VIEW_TRACK_COUNTER) view_lod_lanes(ix, &ix->tracks[t], tmp);
+  view_slice *tmp = NULL;
+  int rc = 0;
+  for (size_t t = 0; t < ix->track_count && rc == 0; t++)
+    if (ix->tracks[t].kind != VIEW_TRACK_COUNTER)
+      rc = view_lod_lanes(ix, &ix->tracks[t], &tmp, biggest);
   free(tmp);
+  if (rc) return -1;
   size_t total = 0;
   for (size_t l = 0; l < ix->lane_count; l++) {
     view_lod_layout lay;
@@ -182,7 +196,7 @@ static int view_lod_slices(view_index *ix) {
     ix->lanes[l].node = total;
     total += lay.total;
   }
-  ix->nodes = malloc((total ? total : 1) * sizeof *ix->nodes);
+  ix->nodes = view_big_alloc(total * sizeof *ix->nodes);
   if (!ix->nodes) return -1;
   for (size_t l = 0; l < ix->lane_count; l++) {
     const view_lane_ix *lane = &ix->lanes[l];
