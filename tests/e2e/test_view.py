@@ -415,6 +415,33 @@ class RemergeTest(e.TempDirTest):
         self.assertEqual(e.query(sql, '--manifest', path, phone, laptop).splitlines()[1],
                          str(moved))
 
+    def test_remerge_adds_an_entry_the_manifest_lacks(self):
+        # The manifest names only the phone: the laptop's change becomes a
+        # new entry, pinned to the phone.
+        phone = e.write_temp(self.dir, 'phone.pftrace', gen_traces.proto_trace(60_000)[0])
+        laptop = e.write_temp(self.dir, 'laptop.json', laptop_trace())
+        given = e.write_temp(self.dir, 'given.json', json.dumps({'perfetto_manifest': {
+            'version': 1, 'files': [{'path': 'phone.pftrace', 'machine': {'name': 'phone'}}]}}))
+        sql = "select ts from slice where name = 'short'"
+        view = View('--manifest', given, phone, laptop)
+        try:
+            code, _, body = view.request('POST', '/view/remerge?file=1&offset_ns=%d&machine=lap'
+                                         % LAPTOP_OFFSET)
+            self.assertEqual(code, 200, body)
+            moved = view.query(sql)[0][0]
+            manifest = view.request('GET', '/view/manifest')[2]
+        finally:
+            view.stop()
+        files = json.loads(manifest)['perfetto_manifest']['files']
+        self.assertEqual(files[0], {'path': 'phone.pftrace', 'machine': {'name': 'phone'}})
+        self.assertEqual(files[1], {'path': 'laptop.json', 'machine': {'name': 'lap'},
+                                    'clocks': {'sync_to': {'file': 'phone.pftrace',
+                                                           'clock': 'BOOTTIME'},
+                                               'offset_ns': LAPTOP_OFFSET}})
+        path = e.write_temp(self.dir, 'perfetto_manifest.json', manifest)
+        self.assertEqual(e.query(sql, '--manifest', path, phone, laptop).splitlines()[1],
+                         str(moved))
+
     def test_idle_timeout_stops_the_view(self):
         laptop = e.write_temp(self.dir, 'laptop.json', laptop_trace())
         start = time.time()
