@@ -158,6 +158,7 @@ async function rowOnScreen(page, machine) {
     const r = st.rows.find((row) => row.type === 'track' && row.machine === mid);
     if (!r) return null;
     st.scrollY = Math.max(0, r.y - 60);
+    requestSummary();
     draw();
     return r.y - st.scrollY + r.height / 2;
   }, machine);
@@ -166,10 +167,15 @@ async function rowOnScreen(page, machine) {
 // Ctrl+drag on the laptop's tracks moves the laptop's file by the time
 // dragged, and the downloaded manifest reproduces where it landed.
 async function checkDrag(page, before) {
+  const ticket = +(await page.evaluate(() => document.body.dataset.painted));
+  await page.click('#reset');
+  await painted(page, ticket);
   const canvas = await page.$('#timeline');
   const box = await canvas.boundingBox();
+  const shown = +(await page.evaluate(() => document.body.dataset.painted));
   const y = await rowOnScreen(page, 'laptop');
   assert.ok(y !== null, 'a laptop row');
+  await painted(page, shown);
   const dt = await page.evaluate(() => {
     const st = window.weftView.state;
     return Math.round(200 * (st.end - st.start) / window.weftView.trackWidth());
