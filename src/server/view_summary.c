@@ -6,9 +6,12 @@
  * of them, and consecutive pixels of one slice form a run
  * [first px, last px, depth, slice id, name, key]. Slices that start
  * before the window are found from the track's longest slice: the scan
- * starts at the first slice with ts >= start - max_dur. Counter tracks:
- * per pixel with samples, [px, min, max, last value], the value in effect
- * at the window's start at pixel 0. */
+ * starts at the first slice with ts >= start - max_dur. A lane holding many
+ * more slices in the window than pixels is read through its pyramid
+ * (view_lod.h) instead, skipping the slices that cannot change its runs.
+ * Counter tracks: per pixel with samples, [px, min, max, last value], the
+ * value in effect at the window's start at pixel 0; with many samples a
+ * pixel, the lowest and highest come from the pyramid. */
 #include "view_summary.h"
 
 #include <math.h>
@@ -271,7 +274,7 @@ static void view_counter_track(view_pass *p, const view_track *t) {
   if (cur >= 0) view_emit_bucket(p, cur, lo, hi, last);
 }
 
-static void view_track_json(view_pass *p, size_t vid, view_lane *lanes, int first) {
+static void view_track_json(view_pass *p, size_t vid, int first) {
   const view_track *t = &p->ix->tracks[vid];
   char head[40], *at = head;
   if (!first) *at++ = ',';
@@ -285,7 +288,7 @@ static void view_track_json(view_pass *p, size_t vid, view_lane *lanes, int firs
   rpc_buf_append(p->out, head, (size_t)(at - head));
   p->runs = 0;
   if (t->kind == VIEW_TRACK_COUNTER) view_counter_track(p, t);
-  else view_slice_track(p, t, lanes);
+  else view_slice_track(p, t, &(view_lane){0});
   view_json_add(p->out, "]}");
 }
 
@@ -300,8 +303,6 @@ static void view_names_json(view_pass *p) {
 
 int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
                       const uint32_t *vids, size_t vid_count, rpc_buf *out) {
-  view_lane *lanes = malloc(VIEW_MAX_LANES * sizeof *lanes);
-  if (!lanes) return -1;
   view_pass p = {ix, out, start, end, (double)px / ((double)end - (double)start), px,
                  NULL, 0, 0, 0, 0};
   if (++ix->stamp == 0) { /* wrapped: forget every stamp */
@@ -313,10 +314,9 @@ int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
   size_t n = vids ? vid_count : ix->track_count, written = 0;
   for (size_t k = 0; k < n && !out->failed; k++) {
     size_t vid = vids ? vids[k] : k;
-    if (vid < ix->track_count) view_track_json(&p, vid, lanes, written++ == 0);
+    if (vid < ix->track_count) view_track_json(&p, vid, written++ == 0);
   }
   view_names_json(&p);
-  free(lanes);
   free(p.used);
   return out->failed || p.failed ? -1 : 0;
 }
