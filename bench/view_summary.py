@@ -14,7 +14,8 @@ to the reply's first byte (the server makes the whole reply before sending
 it: its time to compute) and to its last (with the transfer; the JSON's
 decoding by the client not counted):
 once for every track, and once for the first --view tracks (what a page of
-that many rows asks for)."""
+that many rows asks for). --exact times each summary also without the
+levels of detail (every slice read), for comparison."""
 import argparse
 import http.client
 import json
@@ -57,9 +58,10 @@ def get(port, path):
         conn.close()
 
 
-def timed_summary(port, start, end, px, runs, tracks):
+def timed_summary(port, start, end, px, runs, tracks, exact=False):
     firsts, times, size, doc = [], [], 0, None
     which = '&tracks=' + ','.join(map(str, tracks)) if tracks is not None else ''
+    which += '&exact=1' if exact else ''
     for _ in range(runs):
         doc, (first, took), size = get(port, '/view/summary?start=%d&end=%d&px=%d%s'
                                        % (start, end, px, which))
@@ -78,6 +80,8 @@ def main():
     ap.add_argument('--px', type=int, default=1600)
     ap.add_argument('--runs', type=int, default=5)
     ap.add_argument('--view', type=int, default=60, help='tracks on one screen')
+    ap.add_argument('--exact', action='store_true',
+                    help='also time the summary without the levels of detail')
     a = ap.parse_args()
     trace = a.trace or generate(a.gen, a.files)
     began = time.perf_counter()
@@ -90,18 +94,21 @@ def main():
         tracks, (_, first), _ = get(port, '/view/tracks')
         total = sum(t['count'] for t in tracks['tracks'])
         print('trace: %s (%.1f MiB)' % (trace, os.path.getsize(trace) / 2**20))
-        print('load: %.2f s; first /view/tracks (index of %d rows on %d tracks): %.3f s'
-              % (load, total, len(tracks['tracks']), first))
+        print('load: %.2f s (the index of %d rows on %d tracks: %.3f s of it); '
+              'first /view/tracks: %.3f s'
+              % (load, total, len(tracks['tracks']), tracks['index_ms'] / 1000, first))
         s, e = tracks['start'], tracks['end']
         mid = s + (e - s) // 2
         screen = [t['vid'] for t in tracks['tracks'] if t['count']][:a.view]
         for label, lo, hi in (('widest', s, e), ('1 ms', mid, mid + 1_000_000)):
             for which, vids in (('all tracks', None), ('%d tracks' % len(screen), screen)):
-                first, took, size, buckets = timed_summary(port, lo, hi, a.px, a.runs, vids)
-                print('summary %-6s %d px, %-10s: first byte %7.1f ms, last %7.1f ms '
-                      '(medians of %d), %d runs/buckets, %.1f KiB'
-                      % (label, a.px, which, first * 1000, took * 1000, a.runs, buckets,
-                         size / 1024))
+                for exact in (False, True) if a.exact else (False,):
+                    first, took, size, buckets = timed_summary(port, lo, hi, a.px, a.runs,
+                                                               vids, exact)
+                    print('summary %-6s %d px, %-10s%s: first byte %7.1f ms, last %7.1f ms '
+                          '(medians of %d), %d runs/buckets, %.1f KiB'
+                          % (label, a.px, which, ' exact' if exact else '', first * 1000,
+                             took * 1000, a.runs, buckets, size / 1024))
     finally:
         proc.terminate()
         proc.wait()

@@ -20,6 +20,8 @@ const state = {
   box: null,         // {t0, t1, y0, y1} while box-selecting or after
   pending: 0,
   lastSql: null,
+  files: null,       // the merge panel's /view/files (merge.js)
+  nudge: null,       // a file being dragged along the time axis (merge.js)
 };
 
 const canvas = document.getElementById('timeline');
@@ -74,7 +76,7 @@ function colour(key) {
 
 // ---- the track tree ----
 
-function node(key, label) { return { key, label, children: [], tracks: [] }; }
+function node(key, label, machine) { return { key, label, machine, children: [], tracks: [] }; }
 
 function buildTree(trace) {
   const machines = new Map(), procs = new Map(), threads = new Map();
@@ -84,14 +86,14 @@ function buildTree(trace) {
   const machine = (id) => {
     if (!machines.has(id)) {
       const l = mLabels.get(id);
-      machines.set(id, node('m' + id, l ? l.name : 'machine ' + id));
+      machines.set(id, node('m' + id, l ? l.name : 'machine ' + id, id));
     }
     return machines.get(id);
   };
   const proc = (upid, m) => {
     if (!procs.has(upid)) {
       const l = pLabels.get(upid);
-      const n = node('p' + upid, l ? l.name : 'process ' + upid);
+      const n = node('p' + upid, l ? l.name : 'process ' + upid, m);
       procs.set(upid, n);
       machine(m).children.push(n);
     }
@@ -103,7 +105,7 @@ function buildTree(trace) {
     const m = machine(t.machine);
     if (t.kind === 'cpu') {
       if (!cpus.has(t.machine)) {
-        const n = node('c' + t.machine, 'CPUs');
+        const n = node('c' + t.machine, 'CPUs', t.machine);
         cpus.set(t.machine, n);
         m.children.unshift(n);
       }
@@ -112,7 +114,7 @@ function buildTree(trace) {
       const tl = tLabels.get(t.utid);
       const p = proc(tl && tl.parent >= 0 ? tl.parent : -1 - t.machine, t.machine);
       if (!threads.has(t.utid)) {
-        const n = node('t' + t.utid, tl ? tl.name : 'thread ' + t.utid);
+        const n = node('t' + t.utid, tl ? tl.name : 'thread ' + t.utid, t.machine);
         threads.set(t.utid, n);
         p.children.push(n);
       }
@@ -134,11 +136,11 @@ function trackHeight(t) {
 function flatten(nodes, depth, out) {
   for (const n of nodes) {
     const open = !state.collapsed.has(n.key);
-    out.push({ type: 'group', node: n, depth, height: HEADER_H, open });
+    out.push({ type: 'group', node: n, depth, height: HEADER_H, open, machine: n.machine });
     if (!open) continue;
     for (const t of n.tracks) {
       out.push({ type: 'track', track: t, depth: depth + 1, height: trackHeight(t),
-                 label: t.name || n.label });
+                 label: t.name || n.label, machine: t.machine });
     }
     flatten(n.children, depth + 1, out);
   }
@@ -336,6 +338,12 @@ function draw() {
     const y = r.y - state.scrollY;
     ctx.save();
     ctx.beginPath(); ctx.rect(LABEL_W, Math.max(y, RULER_H), w - LABEL_W, r.height); ctx.clip();
+    const nudged = state.nudge && r.machine === state.nudge.machine;
+    if (nudged) {
+      ctx.fillStyle = 'rgba(255,193,7,0.15)';
+      ctx.fillRect(LABEL_W, y, w - LABEL_W, r.height);
+      ctx.translate(state.nudge.dx, 0);
+    }
     if (r.type === 'track' && s) {
       const t = state.summaryByVid.get(r.track.vid);
       if (t && t.runs) drawRuns(s, t, y, names);
@@ -405,6 +413,9 @@ let drag = null;
 canvas.addEventListener('mousedown', (ev) => {
   canvas.focus();
   drag = { x: ev.offsetX, y: ev.offsetY, moved: false, box: ev.shiftKey && ev.offsetX > LABEL_W };
+  const r = (ev.ctrlKey || ev.altKey) && !state.nudge && ev.offsetX > LABEL_W && rowAt(ev.offsetY);
+  if (r && r.machine !== undefined) drag.nudge = nudgeStart(r.machine, ev.offsetX);
+  if (drag.nudge || ev.ctrlKey || ev.altKey) ev.preventDefault();
 });
 
 canvas.addEventListener('mousemove', (ev) => {
@@ -412,7 +423,9 @@ canvas.addEventListener('mousemove', (ev) => {
   if (!drag) return;
   if (Math.abs(ev.offsetX - drag.x) + Math.abs(ev.offsetY - drag.y) > 3) drag.moved = true;
   if (!drag.moved) return;
-  if (drag.box) {
+  if (drag.nudge) {
+    nudgeMove(ev.offsetX);
+  } else if (drag.box) {
     const [xa, xb] = [drag.x, ev.offsetX].sort((a, b) => a - b);
     const [ya, yb] = [drag.y, ev.offsetY].sort((a, b) => a - b);
     state.box = { t0: xToTime(xa), t1: xToTime(xb), y0: ya + state.scrollY, y1: yb + state.scrollY };
@@ -429,6 +442,7 @@ window.addEventListener('mouseup', (ev) => {
   if (!drag) return;
   const d = drag;
   drag = null;
+  if (d.nudge) { if (d.moved) nudgeEnd(); else { state.nudge = null; draw(); } return; }
   if (d.box && d.moved) { boxSelect(); return; }
   if (!d.moved && ev.target === canvas) click(ev.offsetX, ev.offsetY);
 });
@@ -562,73 +576,6 @@ function pinSql() {
   draw();
 }
 
-// ---- merge panel ----
-
-async function loadFiles() {
-  try {
-    const d = await getJson('/view/files');
-    $('merge-info').textContent = d.placement ? '' : '(placement details need weft_placement)';
-    $('files').replaceChildren(table(d.table.columns, d.table.rows));
-    const box = $('inputs');
-    box.replaceChildren();
-    if (!d.can_remerge || d.inputs.length < 2) return;
-    const rows = d.inputs.map((i) => [i.index, i.path, '', '', '']);
-    const t = table(['input', 'path', 'machine', 'placed against',
-      'offset (ns): the file reads T when its reference reads T+offset'], rows);
-    d.inputs.forEach((inp, k) => {
-      const cells = t.rows[k + 1].cells;
-      const machine = document.createElement('input');
-      machine.className = 'machine';
-      machine.dataset.file = inp.index;
-      machine.value = inp.machine || '';
-      machine.placeholder = 'as loaded';
-      machine.addEventListener('change', () => remerge(inp.index, 'machine', machine.value));
-      cells[2].replaceChildren(machine);
-      const ref = document.createElement('select');
-      ref.className = 'ref';
-      ref.dataset.file = inp.index;
-      const none = new Option(inp.ref === null ? '(the reference)' : '(choose)', '');
-      ref.add(none);
-      for (const other of d.inputs) {
-        if (other.index === inp.index) continue;
-        const o = new Option(other.path, String(other.index));
-        o.selected = inp.ref !== null && (inp.ref === other.path || other.path.endsWith('/' + inp.ref));
-        ref.add(o);
-      }
-      ref.addEventListener('change', () => { if (ref.value !== '') remerge(inp.index, 'ref', ref.value); });
-      cells[3].replaceChildren(ref);
-      if (inp.ref === null) return;
-      const field = document.createElement('input');
-      field.className = 'offset';
-      field.dataset.file = inp.index;
-      field.value = inp.offset_ns === null ? '' : String(inp.offset_ns);
-      field.placeholder = 'as placed';
-      field.addEventListener('change', () => remerge(inp.index, 'offset_ns', field.value));
-      cells[4].replaceChildren(field);
-    });
-    box.append(t);
-  } catch (e) {
-    $('files').textContent = e.message;
-  }
-}
-
-// Re-merges with one input's offset_ns, ref (an input index) or machine
-// changed.
-async function remerge(file, key, value) {
-  value = value.trim();
-  if (key === 'offset_ns' && !/^-?\d+$/.test(value)) { setStatus('offset: an integer number of ns'); return; }
-  if (key === 'machine' && !value) { setStatus('machine: a name'); return; }
-  setStatus('re-merging…');
-  try {
-    await getJson(`/view/remerge?file=${file}&${key}=${encodeURIComponent(value)}`, { method: 'POST' });
-    await loadTrace(false);
-    setStatus('re-merged');
-    document.body.dataset.remerged = String((+document.body.dataset.remerged || 0) + 1);
-  } catch (e) {
-    setStatus('re-merge failed: ' + e.message);
-  }
-}
-
 // ---- start ----
 
 async function loadTrace(resetWindow) {
@@ -662,4 +609,4 @@ loadTrace(true).catch((e) => setStatus('cannot load: ' + e.message));
 
 // For the browser tests (tests/browser/): the page's state and its mapping
 // of time to canvas x.
-window.weftView = { state, timeToX, summaryX, LABEL_W, LANE_H };
+window.weftView = { state, timeToX, summaryX, trackWidth, LABEL_W, LANE_H };

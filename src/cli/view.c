@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "merge.h"
+#include "view_manifest.h"
 
 /* What the page changed of one input's placement. */
 typedef struct cli_view_input {
@@ -25,6 +26,8 @@ typedef struct cli_view {
   int count;
   weft_options options;
   cli_view_input *in;     /* per input */
+  cli_vm vm;              /* the --manifest, when given */
+  int has_vm;
 } cli_view;
 
 /* Whether a merge flag's FILE names `input`: the input as given or its
@@ -44,13 +47,26 @@ static const char *cli_view_flag(const cli_view *v, const char *flag, int file) 
   return NULL;
 }
 
+/* The --manifest's entry of input `file`, or NULL. */
+static const cli_vm_file *cli_view_entry(const cli_view *v, int file) {
+  if (!v->has_vm || v->vm.entry[file] < 0) return NULL;
+  return &v->vm.files[v->vm.entry[file]];
+}
+
 static const char *cli_view_sync(const cli_view *v, int file) {
   if (v->in[file].ref >= 0) return v->inputs[v->in[file].ref];
+  const cli_vm_file *e = cli_view_entry(v, file);
+  if (e && e->sync_file) {
+    int ref = cli_vm_input_named(&v->vm, e->sync_file, v->inputs);
+    return ref >= 0 ? v->inputs[ref] : e->sync_file;
+  }
   return cli_view_flag(v, "--sync", file);
 }
 
 static const char *cli_view_machine(const cli_view *v, int file) {
   if (v->in[file].machine[0]) return v->in[file].machine;
+  const cli_vm_file *e = cli_view_entry(v, file);
+  if (e) return e->machine;
   return cli_view_flag(v, "--machine", file);
 }
 
@@ -108,6 +124,48 @@ static int cli_view_flags(cli_view *v, cli_merge *out) {
   return 0;
 }
 
+/* Reference clocks as the merge flags default them: BOOTTIME, none for a
+ * clockless JSON file. */
+static const char *cli_view_ref_clock(const char *path) {
+  static char head[64 * 1024];
+  FILE *f = fopen(path, "rb");
+  size_t n = f ? fread(head, 1, sizeof head, f) : 0;
+  if (f) fclose(f);
+  return f && !strcmp(weft_trace_type(head, n), "json") ? NULL : "BOOTTIME";
+}
+
+/* The --manifest with the page's changes (to free()), or NULL. */
+static char *cli_view_vm_text(const cli_view *v) {
+  cli_vm_change *c = calloc((size_t)(v->count ? v->count : 1), sizeof *c);
+  if (!c) return NULL;
+  for (int i = 0; i < v->count; i++) {
+    const cli_view_input *in = &v->in[i];
+    const cli_vm_file *e = cli_view_entry(v, i);
+    c[i].machine = in->machine[0] ? in->machine : NULL;
+    c[i].has_offset = in->has_offset;
+    c[i].offset = in->offset;
+    c[i].ref = in->ref;
+    if (c[i].ref < 0 && in->has_offset && !(e && e->clocks_b)) {
+      const char *ref = cli_view_ref(v, i);
+      c[i].ref = ref ? cli_vm_input_named(&v->vm, ref, v->inputs) : -1;
+    }
+    if (c[i].ref >= 0) c[i].ref_clock = cli_view_ref_clock(v->inputs[c[i].ref]);
+  }
+  char *text = cli_vm_render(&v->vm, c, v->inputs);
+  free(c);
+  return text;
+}
+
+/* Loads the inputs with the --manifest and the page's changes. */
+static int cli_view_vm_load(const cli_view *v, weft *w) {
+  char *json = cli_view_vm_text(v);
+  int rc = !json || weft_file_begin(w, "perfetto_manifest.json") ||
+           weft_file_write(w, json, strlen(json)) || weft_file_end(w) ||
+           weft_load_paths(w, v->inputs, (size_t)v->count);
+  free(json);
+  return rc ? -1 : 0;
+}
+
 static int cli_view_load(cli_view *v, weft **out, char *err, size_t err_cap) {
   cli_merge m;
   if (cli_view_flags(v, &m)) {
@@ -116,7 +174,8 @@ static int cli_view_load(cli_view *v, weft **out, char *err, size_t err_cap) {
   }
   weft *w = NULL;
   int rc = weft_open(&w, &v->options) == WEFT_OK ? 0 : -1;
-  if (rc == 0 && (cli_merge_load(w, &m, v->inputs, v->count) != 0 ||
+  if (rc == 0 && ((v->has_vm ? cli_view_vm_load(v, w) : cli_merge_load(w, &m, v->inputs,
+                                                                         v->count)) != 0 ||
                   weft_load_finish(w) != WEFT_OK)) {
     snprintf(err, err_cap, "re-merging failed: %s",
              weft_errmsg(w)[0] ? weft_errmsg(w) : "see the server's log");
@@ -132,10 +191,6 @@ static int cli_view_load(cli_view *v, weft **out, char *err, size_t err_cap) {
 
 /* Whether the change can be made: 0, or -1 with the reason in err. */
 static int cli_view_check(const cli_view *v, const view_change *c, char *err, size_t cap) {
-  if (v->merge->manifest_path) {
-    snprintf(err, cap, "the view was started with --manifest: edit the manifest instead");
-    return -1;
-  }
   if (c->file < 0 || c->file >= v->count || c->ref >= v->count) {
     snprintf(err, cap, "bad 'file' or 'ref': there are %d inputs", v->count);
     return -1;
@@ -171,7 +226,7 @@ static int cli_view_remerge(void *user, const view_change *c, weft **out, char *
 static char *cli_view_manifest(void *user) {
   cli_view *v = user;
   cli_merge m;
-  if (v->merge->manifest_path) return cli_merge_archive_manifest(v->merge, v->inputs, v->count);
+  if (v->has_vm) return cli_view_vm_text(v);
   if (cli_view_flags(v, &m)) return NULL;
   char *json = cli_merge_archive_manifest(&m, v->inputs, v->count);
   cli_merge_free(&m);
@@ -222,8 +277,16 @@ static void cli_view_on_ready(void *user, const char *ip, unsigned port) {
   fflush(stdout);
 }
 
-/* The command line's --offset of each input, as the page's starting values. */
+/* The command line's --offset (or the --manifest's offset_ns) of each
+ * input, as the page's starting values. */
 static void cli_view_take_offsets(cli_view *v) {
+  for (int i = 0; i < v->count; i++) {
+    const cli_vm_file *e = cli_view_entry(v, i);
+    if (e && e->has_offset) {
+      v->in[i].has_offset = 1;
+      v->in[i].offset = e->offset;
+    }
+  }
   for (int k = 0; k < v->merge->flag_count; k++) {
     const cli_merge_flag *f = &v->merge->flags[k];
     if (strcmp(f->flag, "--offset") || !f->file) continue;
@@ -236,9 +299,20 @@ static void cli_view_take_offsets(cli_view *v) {
 
 int cli_view_serve(const cli_mode *mode, weft *w, const weft_options *options,
                    const cli_merge *merge, const char *const *inputs, int count) {
-  cli_view v = {merge, inputs, count, *options, NULL};
+  cli_view v = {merge, inputs, count, *options, NULL, {0}, 0};
   v.in = calloc((size_t)(count ? count : 1), sizeof *v.in);
   int status = 1;
+  char err[256];
+  if (v.in && merge->manifest_path) {
+    if (cli_vm_load(&v.vm, merge->manifest_path, inputs, count, err, sizeof err) == 0) {
+      v.has_vm = 1;
+    } else {
+      fprintf(stderr, "weft view: %s\n", err);
+      free(v.in);
+      weft_close(w);
+      return 1;
+    }
+  }
   if (v.in) {
     for (int i = 0; i < count; i++) v.in[i].ref = -1;
     cli_view_take_offsets(&v);
@@ -247,7 +321,6 @@ int cli_view_serve(const cli_mode *mode, weft *w, const weft_options *options,
     cli_mode_http_options(mode, &http);
     http.on_ready = cli_view_on_ready;
     http.view = &host;
-    char err[256];
     status = server_http_run(&http, options, w, count ? inputs[0] : "", err, sizeof err);
     if (status != 0) fprintf(stderr, "weft view: %s\n", err);
     w = NULL;
@@ -257,5 +330,6 @@ int cli_view_serve(const cli_mode *mode, weft *w, const weft_options *options,
   }
   weft_close(w);
   free(v.in);
+  if (v.has_vm) cli_vm_free(&v.vm);
   return status;
 }

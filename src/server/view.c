@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "view_index.h"
 #include "view_json.h"
@@ -22,7 +23,14 @@ struct view_state {
   int built;
   uint64_t generation; /* of the session trace ix was built from */
   size_t last_summary; /* bytes of the last summary, to reserve the next */
+  double index_ms;     /* how long ix took to build */
 };
+
+static double view_now_ms(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
 
 view_state *view_create(const view_host *host) {
   view_state *v = calloc(1, sizeof *v);
@@ -107,12 +115,14 @@ static int view_ready(view_state *v, rpc_session *s, view_reply *r) {
   if (v->built) view_index_free(&v->ix);
   v->built = 0;
   char err[512];
+  double begun = view_now_ms();
   if (view_index_build(&v->ix, s->w, err, sizeof err) != 0) {
     view_fail(r, 500, err);
     return -1;
   }
   v->built = 1;
   v->generation = s->generation;
+  v->index_ms = view_now_ms() - begun;
   return 0;
 }
 
@@ -140,7 +150,8 @@ static void view_tracks(view_state *v, view_reply *r) {
   static const char *const kinds[] = {"slices", "cpu", "counter"};
   const view_index *ix = &v->ix;
   rpc_buf *b = &r->body;
-  view_json_add(b, "{\"start\":%lld,\"end\":%lld", (long long)ix->start, (long long)ix->end);
+  view_json_add(b, "{\"start\":%lld,\"end\":%lld,\"index_ms\":%.1f", (long long)ix->start,
+                (long long)ix->end, v->index_ms);
   view_labels_json(b, "machines", ix, ix->machines, ix->machine_count);
   view_labels_json(b, "processes", ix, ix->processes, ix->process_count);
   view_labels_json(b, "threads", ix, ix->threads, ix->thread_count);
@@ -174,6 +185,8 @@ static void view_summary(view_state *v, const view_request *req, view_reply *r) 
   size_t hint = v->last_summary + v->last_summary / 4;
   if (hint > 4096 && hint < r->body.cap && (r->body.data = malloc(hint)))
     r->body.alloc = hint;
+  const char *exact = req->arg(req->arg_ctx, "exact");
+  v->ix.exact = exact && !strcmp(exact, "1"); /* for benchmarks: no levels of detail */
   if (view_summary_json(&v->ix, start, end, (uint32_t)px, vids, vids ? n : 0, &r->body))
     view_fail(r, 413, "the summary is too big: ask for fewer tracks or pixels");
   else

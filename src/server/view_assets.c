@@ -10,6 +10,8 @@ extern const uint8_t weft_web_index_html[];
 extern const size_t weft_web_index_html_len;
 extern const uint8_t weft_web_app_js[];
 extern const size_t weft_web_app_js_len;
+extern const uint8_t weft_web_merge_js[];
+extern const size_t weft_web_merge_js_len;
 extern const uint8_t weft_web_style_css[];
 extern const size_t weft_web_style_css_len;
 
@@ -24,6 +26,7 @@ int view_asset(const char *url, const uint8_t **data, size_t *len, const char **
       {"/", weft_web_index_html, weft_web_index_html_len, html},
       {"/index.html", weft_web_index_html, weft_web_index_html_len, html},
       {"/app.js", weft_web_app_js, weft_web_app_js_len, "text/javascript; charset=utf-8"},
+      {"/merge.js", weft_web_merge_js, weft_web_merge_js_len, "text/javascript; charset=utf-8"},
       {"/style.css", weft_web_style_css, weft_web_style_css_len, "text/css; charset=utf-8"},
   };
   for (size_t i = 0; i < sizeof assets / sizeof *assets; i++) {

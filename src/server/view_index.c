@@ -2,17 +2,30 @@
  * with SQL through the public API, once per trace. */
 #include "view_index.h"
 
+#include "view_lod.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #define VIEW_NAMES_MIN_SLOTS 1024u
+#define VIEW_HUGE_PAGE ((size_t)2 << 20)
 
 /* ---- interned names ---- */
 
+/* Eight bytes a step: every slice's name is hashed once. */
 static uint64_t view_hash(const char *s, size_t len) {
-  uint64_t h = 1469598103934665603ull;
-  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  uint64_t h = 1469598103934665603ull ^ len;
+  for (; len >= 8; s += 8, len -= 8) {
+    uint64_t v;
+    memcpy(&v, s, 8);
+    h = (h ^ v) * 0x9e3779b97f4a7c15ull;
+    h ^= h >> 32;
+  }
+  uint64_t tail = 0;
+  memcpy(&tail, s, len);
+  h = (h ^ tail) * 0x9e3779b97f4a7c15ull;
   return h ^ (h >> 29);
 }
 
@@ -55,7 +68,8 @@ uint32_t view_names_intern(view_names *n, const char *s, size_t len) {
   uint32_t at = (uint32_t)view_hash(s, len) & n->slot_mask;
   for (; n->slots[at]; at = (at + 1) & n->slot_mask) {
     const char *t = n->text[n->slots[at] - 1];
-    if (strncmp(t, s, len) == 0 && t[len] == '\0') return n->slots[at] - 1;
+    if (t[0] == (len ? s[0] : '\0') && strncmp(t, s, len) == 0 && t[len] == '\0')
+      return n->slots[at] - 1;
   }
   return view_names_add(n, s, len, at);
 }
@@ -68,6 +82,14 @@ static void view_names_free(view_names *n) {
 }
 
 /* ---- growable arrays ---- */
+
+void *view_big_alloc(size_t bytes) {
+  if (bytes < 2 * VIEW_HUGE_PAGE) return malloc(bytes ? bytes : 1);
+  void *p = NULL;
+  if (posix_memalign(&p, VIEW_HUGE_PAGE, bytes)) return NULL;
+  (void)madvise(p, bytes & ~(VIEW_HUGE_PAGE - 1), MADV_HUGEPAGE);
+  return p;
+}
 
 static int view_reserve(void **items, size_t *cap, size_t want, size_t size) {
   if (want <= *cap) return 0;
@@ -219,6 +241,25 @@ static int view_on_sched(view_build *b, const weft_cell *c) {
   return view_push_slice(b, vid, &s);
 }
 
+/* Makes room for the slices and samples at once: no copies as they come,
+ * and huge pages for big traces. */
+static int view_presize(view_build *b, int64_t slices, int64_t samples) {
+  view_index *ix = b->ix;
+  if (slices > 0 && (uint64_t)slices < SIZE_MAX / sizeof *ix->slices) {
+    ix->slices = view_big_alloc((size_t)slices * sizeof *ix->slices);
+    b->slice_vid = view_big_alloc((size_t)slices * sizeof *b->slice_vid);
+    if (!ix->slices || !b->slice_vid) return b->failed = 1;
+    b->cap_slices = (size_t)slices;
+  }
+  if (samples > 0 && (uint64_t)samples < SIZE_MAX / sizeof *ix->samples) {
+    ix->samples = view_big_alloc((size_t)samples * sizeof *ix->samples);
+    b->sample_vid = view_big_alloc((size_t)samples * sizeof *b->sample_vid);
+    if (!ix->samples || !b->sample_vid) return b->failed = 1;
+    b->cap_samples = (size_t)samples;
+  }
+  return 0;
+}
+
 /* counter rows: track_id, ts, value */
 static int view_on_counter(view_build *b, const weft_cell *c) {
   view_index *ix = b->ix;
@@ -237,7 +278,7 @@ static int view_on_counter(view_build *b, const weft_cell *c) {
 }
 
 enum view_query_kind {
-  VIEW_Q_MACHINE, VIEW_Q_PROCESS, VIEW_Q_THREAD, VIEW_Q_TRACK, VIEW_Q_CPU, VIEW_Q_SLICE,
+  VIEW_Q_COUNT, VIEW_Q_MACHINE, VIEW_Q_PROCESS, VIEW_Q_THREAD, VIEW_Q_TRACK, VIEW_Q_CPU, VIEW_Q_SLICE,
   VIEW_Q_SCHED, VIEW_Q_COUNTER, VIEW_Q_BOUNDS
 };
 
@@ -259,6 +300,7 @@ static int view_on_row(void *user, int statement, int n, const weft_cell *c) {
     case VIEW_Q_SLICE: return view_on_slice(b, c);
     case VIEW_Q_SCHED: return view_on_sched(b, c);
     case VIEW_Q_COUNTER: return view_on_counter(b, c);
+    case VIEW_Q_COUNT: return view_presize(b, view_int(&c[0], 0), view_int(&c[1], 0));
     default:
       b->ix->start = view_int(&c[0], 0);
       b->ix->end = view_int(&c[1], 0);
@@ -268,6 +310,8 @@ static int view_on_row(void *user, int statement, int n, const weft_cell *c) {
 
 /* The SQL of each query kind; its columns are what view_on_* read. */
 static const char *const view_sql[] = {
+    [VIEW_Q_COUNT] = "select (select count(*) from slice) + (select count(*) from sched), "
+                     "(select count(*) from counter)",
     [VIEW_Q_MACHINE] = "select id, -1, id, coalesce(name, 'machine ' || id) from machine",
     [VIEW_Q_PROCESS] =
         "select upid, coalesce(machine_id, 0), coalesce(machine_id, 0), "
@@ -303,23 +347,12 @@ static int view_run(view_build *b, int kind, weft *w, char *err, size_t err_cap)
 
 /* ---- grouping by track ---- */
 
-static int view_cmp_slice(const void *a, const void *b) {
-  const view_slice *x = a, *y = b;
-  if (x->ts != y->ts) return x->ts < y->ts ? -1 : 1;
-  return x->depth < y->depth ? -1 : x->depth > y->depth;
-}
-
-static int view_cmp_sample(const void *a, const void *b) {
-  const view_sample *x = a, *y = b;
-  return x->ts < y->ts ? -1 : x->ts > y->ts;
-}
-
 /* Stable scatter of items[count] (each `size` bytes) by vids[] into track
  * order; sets each track's first/count for tracks whose kind matches. */
 static int view_group(view_index *ix, void **items, size_t count, size_t size,
                       const uint32_t *vids, int counters) {
   size_t *at = calloc(ix->track_count + 1, sizeof *at);
-  char *sorted = malloc((count ? count : 1) * size);
+  char *sorted = view_big_alloc(count * size);
   if (!at || !sorted) {
     free(at);
     free(sorted);
@@ -342,29 +375,50 @@ static int view_group(view_index *ix, void **items, size_t count, size_t size,
   return 0;
 }
 
-static void view_sort_tracks(view_index *ix) {
-  for (size_t t = 0; t < ix->track_count; t++) {
-    view_track *tr = &ix->tracks[t];
-    if (tr->kind == VIEW_TRACK_COUNTER) {
-      view_sample *s = ix->samples + tr->first;
-      for (size_t i = 1; i < tr->count; i++)
-        if (s[i].ts < s[i - 1].ts) {
-          qsort(s, tr->count, sizeof *s, view_cmp_sample);
-          break;
-        }
-      continue;
-    }
-    view_slice *s = ix->slices + tr->first;
-    for (size_t i = 1; i < tr->count; i++)
-      if (view_cmp_slice(&s[i], &s[i - 1]) < 0) {
-        qsort(s, tr->count, sizeof *s, view_cmp_slice);
-        break;
-      }
-    for (size_t i = 0; i < tr->count; i++) {
-      if (s[i].dur > tr->max_dur) tr->max_dur = s[i].dur;
-      if (s[i].depth > tr->max_depth) tr->max_depth = s[i].depth;
-    }
+static uint32_t view_lane_key(uint32_t depth) {
+  return depth < VIEW_MAX_LANES ? depth : VIEW_MAX_LANES - 1;
+}
+
+/* Stable scatter of the slices by track and, within a track, by lane (its
+ * depth, view_lod.h): the order the levels of detail keep, made in the same
+ * pass. vids[] becomes the (track, lane) buckets. */
+static int view_group_slices(view_index *ix, uint32_t *vids) {
+  size_t tracks = ix->track_count, n = ix->slice_count;
+  size_t *base = calloc(tracks + 1, sizeof *base);
+  uint32_t *lanes = calloc(tracks + 1, sizeof *lanes);
+  size_t *at = NULL;
+  view_slice *sorted = NULL;
+  int rc = -1;
+  if (!base || !lanes) goto done;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t l = view_lane_key(ix->slices[i].depth) + 1;
+    if (l > lanes[vids[i]]) lanes[vids[i]] = l;
   }
+  for (size_t t = 0; t < tracks; t++) base[t + 1] = base[t] + lanes[t];
+  at = calloc(base[tracks] + 1, sizeof *at);
+  sorted = view_big_alloc(n * sizeof *sorted);
+  if (!at || !sorted) goto done;
+  for (size_t i = 0; i < n; i++) {
+    vids[i] = (uint32_t)base[vids[i]] + view_lane_key(ix->slices[i].depth);
+    at[vids[i] + 1]++;
+  }
+  for (size_t k = 0; k < base[tracks]; k++) at[k + 1] += at[k];
+  for (size_t t = 0; t < tracks; t++) {
+    if (ix->tracks[t].kind == VIEW_TRACK_COUNTER) continue;
+    ix->tracks[t].first = at[base[t]];
+    ix->tracks[t].count = at[base[t + 1]] - at[base[t]];
+  }
+  for (size_t i = 0; i < n; i++) sorted[at[vids[i]]++] = ix->slices[i];
+  free(ix->slices);
+  ix->slices = sorted;
+  sorted = NULL;
+  rc = 0;
+done:
+  free(base);
+  free(lanes);
+  free(at);
+  free(sorted);
+  return rc;
 }
 
 static void view_build_free(view_build *b) {
@@ -382,20 +436,22 @@ int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap) {
   int rc = 0;
   if (view_names_intern(&ix->names, "", 0) == UINT32_MAX) rc = -1;
   /* Bounds first (open slices end there), threads before sched (names). */
-  static const int order[] = {VIEW_Q_BOUNDS, VIEW_Q_MACHINE, VIEW_Q_PROCESS, VIEW_Q_THREAD,
-                              VIEW_Q_TRACK,  VIEW_Q_CPU,     VIEW_Q_SLICE,   VIEW_Q_SCHED,
-                              VIEW_Q_COUNTER};
+  static const int order[] = {VIEW_Q_COUNT, VIEW_Q_BOUNDS, VIEW_Q_MACHINE, VIEW_Q_PROCESS,
+                              VIEW_Q_THREAD, VIEW_Q_TRACK,  VIEW_Q_CPU,     VIEW_Q_SLICE,
+                              VIEW_Q_SCHED,  VIEW_Q_COUNTER};
   for (size_t k = 0; rc == 0 && k < sizeof order / sizeof *order; k++)
     rc = view_run(&b, order[k], w, err, err_cap);
-  if (rc == 0 && (view_group(ix, (void **)&ix->slices, ix->slice_count, sizeof *ix->slices,
-                             b.slice_vid, 0) ||
+  if (rc == 0 && (view_group_slices(ix, b.slice_vid) ||
                   view_group(ix, (void **)&ix->samples, ix->sample_count,
                              sizeof *ix->samples, b.sample_vid, 1))) {
     snprintf(err, err_cap, "out of memory");
     rc = -1;
   }
+  if (rc == 0 && view_lod_build(ix)) {
+    snprintf(err, err_cap, "out of memory");
+    rc = -1;
+  }
   if (rc == 0) {
-    view_sort_tracks(ix);
     ix->reply_stamp = calloc(ix->names.count, sizeof *ix->reply_stamp);
     ix->reply_name = calloc(ix->names.count, sizeof *ix->reply_name);
     if (!ix->reply_stamp || !ix->reply_name) {
@@ -412,6 +468,9 @@ void view_index_free(view_index *ix) {
   free(ix->tracks);
   free(ix->slices);
   free(ix->samples);
+  free(ix->lanes);
+  free(ix->nodes);
+  free(ix->ranges);
   free(ix->machines);
   free(ix->processes);
   free(ix->threads);

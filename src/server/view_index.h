@@ -10,6 +10,9 @@
 
 #include "weft/weft.h"
 
+/* Depths from VIEW_MAX_LANES - 1 on share the last lane. */
+#define VIEW_MAX_LANES 256u
+
 enum view_track_kind { VIEW_TRACK_SLICES, VIEW_TRACK_CPU, VIEW_TRACK_COUNTER };
 
 /* A slice, or a sched slice (name: its thread's label; key: its utid). */
@@ -37,7 +40,26 @@ typedef struct view_track {
   size_t first, count; /* into slices or samples */
   int64_t max_dur;
   uint32_t max_depth;
+  uint32_t lane_first, lane_count; /* slices, CPU: into lanes */
+  size_t node;                     /* counter: its pyramid in ranges */
 } view_track;
+
+/* A lane of a slice or CPU track: its slices, by ts, and its pyramid in
+ * nodes (view_lod.h; none when count <= VIEW_LOD_MIN). */
+typedef struct view_lane_ix {
+  size_t first, count; /* into slices */
+  size_t node;
+} view_lane_ix;
+
+/* A pyramid node over slices: their latest end and longest duration. */
+typedef struct view_node {
+  int64_t end, dur;
+} view_node;
+
+/* A pyramid node over counter samples: their lowest and highest value. */
+typedef struct view_range {
+  double lo, hi;
+} view_range;
 
 /* A group label: a machine, process or thread. */
 typedef struct view_label {
@@ -61,6 +83,11 @@ typedef struct view_index {
   size_t slice_count;
   view_sample *samples;
   size_t sample_count;
+  view_lane_ix *lanes;
+  size_t lane_count;
+  view_node *nodes;   /* the slice lanes' pyramids */
+  view_range *ranges; /* the counter tracks' pyramids */
+  int exact;          /* summaries read every slice (tests compare) */
   view_label *machines, *processes, *threads;
   size_t machine_count, process_count, thread_count;
   view_names names;
@@ -70,9 +97,14 @@ typedef struct view_index {
   uint32_t stamp;
 } view_index;
 
-/* Copies the trace in `w` into ix. 0, or -1 with a message in err. */
+/* Copies the trace in `w` into ix, with its levels of detail
+ * (view_lod_build). 0, or -1 with a message in err. */
 int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap);
 void view_index_free(view_index *ix);
+/* An array of `bytes`, on huge pages when it is big and the kernel offers
+ * them (fewer page faults in the tens of MiB a big trace's index fills);
+ * freed with free(). */
+void *view_big_alloc(size_t bytes);
 /* The interned string `s` (len bytes): its index, or UINT32_MAX without
  * memory. */
 uint32_t view_names_intern(view_names *n, const char *s, size_t len);

@@ -6,9 +6,12 @@
  * of them, and consecutive pixels of one slice form a run
  * [first px, last px, depth, slice id, name, key]. Slices that start
  * before the window are found from the track's longest slice: the scan
- * starts at the first slice with ts >= start - max_dur. Counter tracks:
- * per pixel with samples, [px, min, max, last value], the value in effect
- * at the window's start at pixel 0. */
+ * starts at the first slice with ts >= start - max_dur. A lane holding many
+ * more slices in the window than pixels is read through its pyramid
+ * (view_lod.h) instead, skipping the slices that cannot change its runs.
+ * Counter tracks: per pixel with samples, [px, min, max, last value], the
+ * value in effect at the window's start at pixel 0; with many samples a
+ * pixel, the lowest and highest come from the pyramid. */
 #include "view_summary.h"
 
 #include <math.h>
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "view_json.h"
+#include "view_lod.h"
 
 typedef struct view_lane {
   const view_slice *s; /* pending run, or NULL */
@@ -117,24 +121,88 @@ static size_t view_lower_bound(const view_slice *s, size_t n, int64_t t) {
   return lo;
 }
 
-static void view_slice_track(view_pass *p, const view_track *t, view_lane *lanes) {
-  const view_slice *s = p->ix->slices + t->first;
+/* The first time at or after `start` whose pixel is after `px` (the
+ * window's end when none): a slice ending (view_slice_end) at or before it
+ * ends in pixel px or before. */
+static int64_t view_next_px_time(const view_pass *p, int32_t px) {
+  if ((uint32_t)px + 1 >= p->px) return INT64_MAX;
+  double guess = (double)p->start + ceil((double)(px + 1) / p->scale);
+  int64_t t = guess <= (double)p->start ? p->start
+              : guess >= (double)p->end ? p->end : (int64_t)guess;
+  for (int step = 0; step < 4; step++) { /* the guess is exact or next to it */
+    if (view_px(p, t) <= px) t++;
+    else if (t > p->start && view_px(p, t - 1) > px) t--;
+    else return t;
+  }
+  int64_t lo = p->start, hi = p->end; /* px(lo) <= px < px(hi) */
+  while ((uint64_t)hi - (uint64_t)lo > 1) {
+    int64_t mid = (int64_t)((uint64_t)lo + ((uint64_t)hi - (uint64_t)lo) / 2);
+    if (view_px(p, mid) > px) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+/* One slice of a lane, in ts order: to its pixels, unless wholly before
+ * the window. */
+static void view_lane_visit(view_pass *p, view_lane *l, const view_slice *s) {
+  int64_t stop;
+  if (__builtin_add_overflow(s->ts, s->dur, &stop)) stop = INT64_MAX;
+  if (stop <= p->start && !(s->dur == 0 && s->ts >= p->start)) return;
+  int32_t p0 = view_px(p, s->ts);
+  int32_t p1 = s->dur ? view_px(p, stop - 1) : p0;
+  view_lane_add(p, l, p0, p1, s);
+}
+
+/* Every slice of the lane that may be in the window, in order. */
+static void view_lane_exact(view_pass *p, const view_track *t, const view_slice *s,
+                            size_t n, view_lane *l) {
   int64_t from;
   if (__builtin_sub_overflow(p->start, t->max_dur, &from)) from = INT64_MIN;
-  size_t i = view_lower_bound(s, t->count, from);
-  uint32_t lane_count = t->max_depth < VIEW_MAX_LANES ? t->max_depth + 1 : VIEW_MAX_LANES;
-  memset(lanes, 0, lane_count * sizeof *lanes);
-  for (; i < t->count && s[i].ts < p->end; i++) {
-    int64_t stop;
-    if (__builtin_add_overflow(s[i].ts, s[i].dur, &stop)) stop = INT64_MAX;
-    if (stop <= p->start && !(s[i].dur == 0 && s[i].ts >= p->start)) continue;
-    int32_t p0 = view_px(p, s[i].ts);
-    int32_t p1 = s[i].dur ? view_px(p, stop - 1) : p0;
-    uint32_t lane = s[i].depth < VIEW_MAX_LANES ? s[i].depth : VIEW_MAX_LANES - 1;
-    view_lane_add(p, &lanes[lane], p0, p1, &s[i]);
+  for (size_t i = view_lower_bound(s, n, from); i < n && s[i].ts < p->end; i++)
+    view_lane_visit(p, l, &s[i]);
+}
+
+/* The same answer, visiting only the slices that can change it: with a
+ * run pending up to pixel P, a slice ending by pixel P is dropped unless
+ * the run is one pixel and the slice longer (view_lane_add), so the
+ * pyramid skips to the next slice ending after P or, for a one-pixel run,
+ * longer than it. About one visit per pixel of the lane. */
+static void view_lane_lod(view_pass *p, const view_lane_ix *lane, const view_slice *s,
+                          view_lane *l) {
+  const view_node *nodes = p->ix->nodes + lane->node;
+  int64_t after = p->start, longer = INT64_MAX;
+  int32_t after_px = -1;
+  for (size_t i = 0;; i++) {
+    i = view_lod_find(s, lane->count, nodes, i, after, longer);
+    if (i >= lane->count || s[i].ts >= p->end) return;
+    view_lane_visit(p, l, &s[i]);
+    if (!l->s) continue;
+    if (l->p1 != after_px) {
+      after_px = l->p1;
+      after = view_next_px_time(p, after_px);
+    }
+    longer = l->p0 == l->p1 ? l->s->dur : INT64_MAX;
   }
-  for (uint32_t d = 0; d < lane_count; d++)
-    if (lanes[d].s && lanes[d].p1 >= lanes[d].p0) view_emit_run(p, &lanes[d]);
+}
+
+/* Whether the lane holds more slices in the window than the summary has
+ * pixels, so that skipping pays. */
+static int view_lane_dense(const view_pass *p, const view_slice *s, size_t n) {
+  if (n <= VIEW_LOD_MIN || p->ix->exact) return 0;
+  size_t a = view_lower_bound(s, n, p->start), b = view_lower_bound(s, n, p->end);
+  return b - a > 4 * (size_t)p->px;
+}
+
+static void view_slice_track(view_pass *p, const view_track *t, view_lane *l) {
+  for (uint32_t k = 0; k < t->lane_count; k++) {
+    const view_lane_ix *lane = &p->ix->lanes[t->lane_first + k];
+    const view_slice *s = p->ix->slices + lane->first;
+    memset(l, 0, sizeof *l);
+    if (view_lane_dense(p, s, lane->count)) view_lane_lod(p, lane, s, l);
+    else view_lane_exact(p, t, s, lane->count, l);
+    if (l->s && l->p1 >= l->p0) view_emit_run(p, l);
+  }
 }
 
 /* The first sample index with ts > t, minus one: the sample in effect at t
@@ -153,12 +221,45 @@ static void view_emit_bucket(view_pass *p, int32_t px, double lo, double hi, dou
   view_json_add(p->out, "%s[%d,%.9g,%.9g,%.9g]", p->runs++ ? "," : "", px, lo, hi, last);
 }
 
+/* The first sample index with ts >= t. */
+static size_t view_sample_from(const view_sample *s, size_t n, int64_t t) {
+  size_t lo = 0, hi = n;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (s[mid].ts < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Each pixel's samples in one step: those before the next pixel's time
+ * (a binary search), their lowest and highest from the pyramid. */
+static void view_counter_lod(view_pass *p, const view_track *t, size_t i) {
+  const view_sample *s = p->ix->samples + t->first;
+  const view_range *nodes = p->ix->ranges + t->node;
+  while (i < t->count && s[i].ts < p->end) {
+    int32_t x = view_px(p, s[i].ts);
+    int64_t next = view_next_px_time(p, x);
+    size_t j = i + view_sample_from(s + i, t->count - i, next < p->end ? next : p->end);
+    double lo, hi;
+    view_lod_range(s, t->count, nodes, i, j, &lo, &hi);
+    double last = isfinite(s[j - 1].value) ? s[j - 1].value : 0;
+    view_emit_bucket(p, x, lo, hi, last);
+    i = j;
+  }
+}
+
 static void view_counter_track(view_pass *p, const view_track *t) {
   const view_sample *s = p->ix->samples + t->first;
+  size_t i = view_sample_at(s, t->count, p->start);
+  if (t->count > VIEW_LOD_MIN && !p->ix->exact &&
+      view_sample_from(s, t->count, p->end) - i > 4 * (size_t)p->px) {
+    view_counter_lod(p, t, i);
+    return;
+  }
   int32_t cur = -1;
   double lo = 0, hi = 0, last = 0;
-  for (size_t i = view_sample_at(s, t->count, p->start); i < t->count && s[i].ts < p->end;
-       i++) {
+  for (; i < t->count && s[i].ts < p->end; i++) {
     int32_t x = view_px(p, s[i].ts);
     double v = isfinite(s[i].value) ? s[i].value : 0;
     if (x != cur) {
@@ -173,7 +274,7 @@ static void view_counter_track(view_pass *p, const view_track *t) {
   if (cur >= 0) view_emit_bucket(p, cur, lo, hi, last);
 }
 
-static void view_track_json(view_pass *p, size_t vid, view_lane *lanes, int first) {
+static void view_track_json(view_pass *p, size_t vid, int first) {
   const view_track *t = &p->ix->tracks[vid];
   char head[40], *at = head;
   if (!first) *at++ = ',';
@@ -187,7 +288,7 @@ static void view_track_json(view_pass *p, size_t vid, view_lane *lanes, int firs
   rpc_buf_append(p->out, head, (size_t)(at - head));
   p->runs = 0;
   if (t->kind == VIEW_TRACK_COUNTER) view_counter_track(p, t);
-  else view_slice_track(p, t, lanes);
+  else view_slice_track(p, t, &(view_lane){0});
   view_json_add(p->out, "]}");
 }
 
@@ -202,8 +303,6 @@ static void view_names_json(view_pass *p) {
 
 int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
                       const uint32_t *vids, size_t vid_count, rpc_buf *out) {
-  view_lane *lanes = malloc(VIEW_MAX_LANES * sizeof *lanes);
-  if (!lanes) return -1;
   view_pass p = {ix, out, start, end, (double)px / ((double)end - (double)start), px,
                  NULL, 0, 0, 0, 0};
   if (++ix->stamp == 0) { /* wrapped: forget every stamp */
@@ -215,10 +314,9 @@ int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
   size_t n = vids ? vid_count : ix->track_count, written = 0;
   for (size_t k = 0; k < n && !out->failed; k++) {
     size_t vid = vids ? vids[k] : k;
-    if (vid < ix->track_count) view_track_json(&p, vid, lanes, written++ == 0);
+    if (vid < ix->track_count) view_track_json(&p, vid, written++ == 0);
   }
   view_names_json(&p);
-  free(lanes);
   free(p.used);
   return out->failed || p.failed ? -1 : 0;
 }

@@ -10,7 +10,6 @@
 #include "view_index.h"
 
 #define VIEW_MAX_PX 16384u
-#define VIEW_MAX_LANES 256u
 
 /* Writes the summary JSON of the tracks `vids` (every track when NULL) over
  * [start, end) at px pixels into out. 0, or -1 when out is full or memory

@@ -21,3 +21,12 @@ events.append({'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 86_400 * 10**6 + 5, 'dur': 3
                'name': 'marked', 'args': {'color': 'red'}})
 with open(os.path.join(out, 'browser.json'), 'w') as f:
     json.dump({'traceEvents': events}, f)
+
+# A watch (proto) with BOOTTIME only and no REALTIME: on a machine of its
+# own, nothing relates its clock to the phone's, so it is placed by a
+# same-domain guess.
+from test_merge import BOOT, slice_packets, snapshot  # noqa: E402
+import weft_e2e  # noqa: E402
+
+weft_e2e.textproto_trace(out, 'watch.pftrace', snapshot([(BOOT, 1000), (3, 1000)]) +
+                         slice_packets(1, 7, 'tick', 2_000_000, 500_000))

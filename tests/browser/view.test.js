@@ -26,9 +26,9 @@ const MERGE_FLAGS = [
 const INPUTS = ['phone.pftrace', 'server.txt', 'browser.json'].map((f) => path.join(TRACES, f));
 const MARKED_SQL = "select ts from slice where name = 'marked'";
 
-function startView() {
+function startView(args = [...MERGE_FLAGS, ...INPUTS]) {
   const proc = spawn(WEFT, ['view', '--port', '0', '--idle-timeout', '300', '--quiet',
-    ...MERGE_FLAGS, ...INPUTS], { stdio: ['ignore', 'pipe', 'inherit'] });
+    ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let text = '';
     proc.stdout.on('data', (d) => {
@@ -147,7 +147,57 @@ async function checkOffset(page, ticket) {
   assert.equal(moved - +before, 100000000, 'the file moved by the offset change');
   await painted(page, ticket);
   await shot(page, 'view-remerged.png');
+  return moved;
+}
 
+// Scrolls the first row of `machine` on screen: its canvas y, or null.
+async function rowOnScreen(page, machine) {
+  return page.evaluate((machineName) => {
+    const v = window.weftView, st = v.state;
+    const mid = st.trace.machines.find((m) => m.name === machineName).id;
+    const r = st.rows.find((row) => row.type === 'track' && row.machine === mid);
+    if (!r) return null;
+    st.scrollY = Math.max(0, r.y - 60);
+    requestSummary();
+    draw();
+    return r.y - st.scrollY + r.height / 2;
+  }, machine);
+}
+
+// Ctrl+drag on the laptop's tracks moves the laptop's file by the time
+// dragged, and the downloaded manifest reproduces where it landed.
+async function checkDrag(page, before) {
+  const ticket = +(await page.evaluate(() => document.body.dataset.painted));
+  await page.click('#reset');
+  await painted(page, ticket);
+  const canvas = await page.$('#timeline');
+  const box = await canvas.boundingBox();
+  const shown = +(await page.evaluate(() => document.body.dataset.painted));
+  const y = await rowOnScreen(page, 'laptop');
+  assert.ok(y !== null, 'a laptop row');
+  await painted(page, shown);
+  const dt = await page.evaluate(() => {
+    const st = window.weftView.state;
+    return Math.round(200 * (st.end - st.start) / window.weftView.trackWidth());
+  });
+  const oldOffset = await page.$eval('input.offset[data-file="2"]', (el) => +el.value);
+  await page.keyboard.down('Control');
+  await page.mouse.move(box.x + 500, box.y + y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 600, box.y + y, { steps: 4 });
+  await page.mouse.move(box.x + 700, box.y + y, { steps: 4 });
+  await shot(page, 'view-dragging.png');
+  await page.mouse.up();
+  await page.keyboard.up('Control');
+  await page.waitForFunction(() => document.body.dataset.remerged === '2', { timeout: 30000 });
+  const newOffset = await page.$eval('input.offset[data-file="2"]', (el) => +el.value);
+  assert.equal(newOffset - oldOffset, dt, 'the drag changed the offset by the time dragged');
+  const moved = await page.evaluate(async (sql) => {
+    const r = await fetch('/view/query', { method: 'POST', body: sql });
+    return (await r.json()).rows[0][0];
+  }, MARKED_SQL);
+  assert.equal(moved - before, dt, 'the file moved by the drag');
+  await shot(page, 'view-dragged.png');
   const downloads = path.join(OUT, 'downloads');
   fs.rmSync(downloads, { recursive: true, force: true });
   fs.mkdirSync(downloads, { recursive: true });
@@ -178,6 +228,44 @@ async function checkBoxSelect(page) {
   await shot(page, 'view-selection.png');
 }
 
+// The merge panel says how each file was placed: a phone, a server
+// placed through the phone's clock snapshots and a watch on a machine of
+// its own placed by a same-domain guess, marked as a guess.
+async function checkPlacement(browser) {
+  const files = ['phone.pftrace', 'server.txt', 'watch.pftrace'].map((f) => path.join(TRACES, f));
+  const { proc, url } = await startView(['--machine', 'watch.pftrace=watch', ...files]);
+  try {
+    const page = await browser.newPage();
+    await page.setViewport({ width: 1400, height: 900 });
+    await page.goto(url);
+    await painted(page, 0);
+    await page.click('button[data-tab="merge"]');
+    await page.waitForSelector('#placement tr[data-rule]', { timeout: 10000 });
+    const rows = await page.$$eval('#placement tr[data-rule]', (trs) => trs.map((tr) => {
+      const cell = (c) => tr.querySelector(`td[data-col="${c}"]`).textContent;
+      return { file: cell('file_name'), rule: cell('rule'), guess: cell('is_guess'),
+               path: cell('clock_path'), dropped: cell('dropped_events'), why: cell('detail'),
+               marked: tr.classList.contains('guess') };
+    }));
+    const server = rows.find((r) => r.file.endsWith('server.txt'));
+    assert.equal(server.rule, 'clock_snapshot');
+    assert.equal(server.guess, 'no');
+    assert.equal(server.marked, false);
+    assert.match(server.path, /^file@\S+ -> MONOTONIC@\S+ -> BOOTTIME@\S+$/);
+    assert.equal(server.dropped, '0');
+    const watch = rows.find((r) => r.file.endsWith('watch.pftrace'));
+    assert.equal(watch.rule, 'same_domain_guess');
+    assert.equal(watch.guess, 'GUESS');
+    assert.equal(watch.marked, true);
+    assert.match(watch.path, /^BOOTTIME@watch -> BOOTTIME@\S+$/);
+    assert.ok(watch.why.length > 0, 'the guess says why');
+    await shot(page, 'view-placement.png');
+    await page.close();
+  } finally {
+    proc.kill('SIGTERM');
+  }
+}
+
 async function main() {
   fs.mkdirSync(OUT, { recursive: true });
   execFileSync('python3', [path.join(__dirname, 'make_traces.py'), TRACES]);
@@ -201,7 +289,9 @@ async function main() {
     await checkClickShowsArgs(page);
     await checkBoxSelect(page);
     await checkSql(page);
-    await checkOffset(page, ticket);
+    const typed = await checkOffset(page, ticket);
+    await checkDrag(page, typed);
+    await checkPlacement(browser);
     assert.deepEqual(errors, []);
     console.log('browser tests passed; screenshots in ' + OUT);
   } catch (err) {

@@ -171,6 +171,15 @@ class ViewTest(unittest.TestCase):
                 self.assertLess(a[1], b[0])
         self.assertLess(len(runs), 400 * (t['max_depth'] + 1) + 1)
 
+    def test_summary_levels_of_detail_answer_as_the_exact_scan(self):
+        # Every track of the phone at the widest zoom and at 3 px: lanes of
+        # thousands of slices, where the summary skips through the pyramid.
+        self.assertGreaterEqual(self.tracks['index_ms'], 0)
+        for px in (3, 1600):
+            path = '/view/summary?start=%d&end=%d&px=%d' % (
+                self.tracks['start'], self.tracks['end'], px)
+            self.assertEqual(self.view.get(path), self.view.get(path + '&exact=1'))
+
     def test_summary_longest_slice_wins_a_shared_pixel(self):
         t = self.track('slices', 'main', 'laptop')
         short = self.slice_ts('short')
@@ -362,6 +371,76 @@ class RemergeTest(e.TempDirTest):
             self.assertEqual(entry['clocks']['offset_ns'], -7)
         finally:
             view.stop()
+
+    def test_remerge_on_top_of_the_manifest(self):
+        # The panel starts from the --manifest's settings; a change is made
+        # on top of them, and the downloaded manifest holds both.
+        phone = e.write_temp(self.dir, 'phone.pftrace', gen_traces.proto_trace(60_000)[0])
+        laptop = e.write_temp(self.dir, 'laptop.json', laptop_trace())
+        given = e.write_temp(self.dir, 'given.json', json.dumps({'perfetto_manifest': {
+            'version': 1, 'note': 'kept', 'files': [
+                {'path': 'phone.pftrace', 'machine': {'name': 'phone'}},
+                {'path': 'laptop.json', 'machine': {'name': 'laptop'},
+                 'clocks': {'sync_to': {'file': 'phone.pftrace'},
+                            'offset_ns': LAPTOP_OFFSET}}]}}))
+        sql = "select ts from slice where name = 'short'"
+        view = View('--manifest', given, phone, laptop)
+        try:
+            inputs = view.get('/view/files')['inputs']
+            self.assertEqual([(i['machine'], i['offset_ns']) for i in inputs],
+                             [('phone', None), ('laptop', LAPTOP_OFFSET)])
+            self.assertEqual(inputs[1]['ref'], phone)
+            before = view.query(sql)[0][0]
+            code, _, body = view.request('POST', '/view/remerge?file=1&offset_ns=%d'
+                                         % (LAPTOP_OFFSET + 5000))
+            self.assertEqual(code, 200, body)
+            code, _, body = view.request('POST', '/view/remerge?file=0&machine=handset')
+            self.assertEqual(code, 200, body)
+            moved = view.query(sql)[0][0]
+            self.assertEqual(moved - before, 5000)
+            machines = [m[0] for m in view.query('select name from machine order by id')]
+            self.assertIn('handset', machines)
+            self.assertIn('laptop', machines)  # the manifest's, kept
+            code, _, manifest = view.request('GET', '/view/manifest')
+            self.assertEqual(code, 200)
+        finally:
+            view.stop()
+        body = json.loads(manifest)['perfetto_manifest']
+        self.assertEqual(body['note'], 'kept')
+        self.assertEqual(body['files'][0]['machine'], {'name': 'handset'})
+        self.assertEqual(body['files'][1]['machine'], {'name': 'laptop'})
+        self.assertEqual(body['files'][1]['clocks'], {'sync_to': {'file': 'phone.pftrace'},
+                                                      'offset_ns': LAPTOP_OFFSET + 5000})
+        path = e.write_temp(self.dir, 'perfetto_manifest.json', manifest)
+        self.assertEqual(e.query(sql, '--manifest', path, phone, laptop).splitlines()[1],
+                         str(moved))
+
+    def test_remerge_adds_an_entry_the_manifest_lacks(self):
+        # The manifest names only the phone: the laptop's change becomes a
+        # new entry, pinned to the phone.
+        phone = e.write_temp(self.dir, 'phone.pftrace', gen_traces.proto_trace(60_000)[0])
+        laptop = e.write_temp(self.dir, 'laptop.json', laptop_trace())
+        given = e.write_temp(self.dir, 'given.json', json.dumps({'perfetto_manifest': {
+            'version': 1, 'files': [{'path': 'phone.pftrace', 'machine': {'name': 'phone'}}]}}))
+        sql = "select ts from slice where name = 'short'"
+        view = View('--manifest', given, phone, laptop)
+        try:
+            code, _, body = view.request('POST', '/view/remerge?file=1&offset_ns=%d&machine=lap'
+                                         % LAPTOP_OFFSET)
+            self.assertEqual(code, 200, body)
+            moved = view.query(sql)[0][0]
+            manifest = view.request('GET', '/view/manifest')[2]
+        finally:
+            view.stop()
+        files = json.loads(manifest)['perfetto_manifest']['files']
+        self.assertEqual(files[0], {'path': 'phone.pftrace', 'machine': {'name': 'phone'}})
+        self.assertEqual(files[1], {'path': 'laptop.json', 'machine': {'name': 'lap'},
+                                    'clocks': {'sync_to': {'file': 'phone.pftrace',
+                                                           'clock': 'BOOTTIME'},
+                                               'offset_ns': LAPTOP_OFFSET}})
+        path = e.write_temp(self.dir, 'perfetto_manifest.json', manifest)
+        self.assertEqual(e.query(sql, '--manifest', path, phone, laptop).splitlines()[1],
+                         str(moved))
 
     def test_idle_timeout_stops_the_view(self):
         laptop = e.write_temp(self.dir, 'laptop.json', laptop_trace())

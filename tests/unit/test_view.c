@@ -2,12 +2,14 @@
  * view_summary.c) on indexes built by hand: runs per lane, the longest
  * slice taking a shared pixel, slices begun before the window, instants,
  * windows at the ends of int64, counter buckets, and the reply's bounds. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "server/view_index.h"
+#include "server/view_lod.h"
 #include "server/view_summary.h"
 
 /* An index of one slice track holding slices[n] (sorted by ts) and one
@@ -20,18 +22,17 @@ static void view_test_index(view_index *ix, const view_slice *slices, size_t n,
   view_names_intern(&ix->names, "b", 1);
   ix->track_count = 2;
   ix->tracks = calloc(2, sizeof *ix->tracks);
-  ix->tracks[0] = (view_track){VIEW_TRACK_SLICES, 0, 0, -1, -1, -1, 0, 0, n, 0, 0};
-  ix->tracks[1] = (view_track){VIEW_TRACK_COUNTER, 1, 0, -1, -1, -1, 0, 0, m, 0, 0};
+  ix->tracks[0] = (view_track){.kind = VIEW_TRACK_SLICES, .upid = -1, .utid = -1,
+                               .cpu = -1, .count = n};
+  ix->tracks[1] = (view_track){.kind = VIEW_TRACK_COUNTER, .source_id = 1, .upid = -1,
+                               .utid = -1, .cpu = -1, .first = 0, .count = m};
   ix->slices = malloc((n ? n : 1) * sizeof *slices);
   if (n) memcpy(ix->slices, slices, n * sizeof *slices);
   ix->slice_count = n;
   ix->samples = malloc((m ? m : 1) * sizeof *samples);
   if (m) memcpy(ix->samples, samples, m * sizeof *samples);
   ix->sample_count = m;
-  for (size_t i = 0; i < n; i++) {
-    if (slices[i].dur > ix->tracks[0].max_dur) ix->tracks[0].max_dur = slices[i].dur;
-    if (slices[i].depth > ix->tracks[0].max_depth) ix->tracks[0].max_depth = slices[i].depth;
-  }
+  CHECK_EQ_INT(view_lod_build(ix), 0);
   ix->reply_stamp = calloc(ix->names.count, sizeof *ix->reply_stamp);
   ix->reply_name = calloc(ix->names.count, sizeof *ix->reply_name);
 }
@@ -130,7 +131,78 @@ static void test_reply_is_bounded(void) {
   view_index_free(&ix);
 }
 
+/* ---- the levels of detail answer as reading every slice does ---- */
+
+static uint64_t view_test_rng = 88172645463325252ull;
+
+static uint64_t view_test_next(void) { /* xorshift64 */
+  view_test_rng ^= view_test_rng << 13;
+  view_test_rng ^= view_test_rng >> 7;
+  view_test_rng ^= view_test_rng << 17;
+  return view_test_rng;
+}
+
+/* n slices over [0, span): lanes 0-3 and a deep one (300, sharing the last
+ * lane), mostly short, some instants, a few long; in no order (the
+ * index sorts them). */
+static view_slice *view_test_slices(size_t n, int64_t span) {
+  view_slice *s = malloc(n * sizeof *s);
+  for (size_t i = 0; i < n; i++) {
+    uint64_t r = view_test_next();
+    int64_t dur = r % 10 == 0 ? 0 : r % 97 == 0 ? span / 3 : (int64_t)(r >> 40) % 5000;
+    uint32_t depth = r % 1000 == 1 ? 300 : (uint32_t)(r >> 20) % 4;
+    s[i] = (view_slice){(int64_t)(view_test_next() % (uint64_t)span), dur, (uint32_t)i,
+                        1 + (uint32_t)(r >> 8) % 2, 0, depth};
+  }
+  return s;
+}
+
+static view_sample *view_test_samples(size_t m, int64_t span) {
+  view_sample *c = malloc(m * sizeof *c);
+  for (size_t i = 0; i < m; i++) {
+    uint64_t r = view_test_next();
+    c[i] = (view_sample){(int64_t)(i * (uint64_t)span / m) + (int64_t)(r % 3),
+                         r % 501 == 0 ? NAN : (double)(int64_t)(r % 2001) - 1000.0};
+  }
+  return c;
+}
+
+static void view_test_same_answer(view_index *ix, int64_t start, int64_t end, uint32_t px) {
+  for (uint32_t vid = 0; vid < 2; vid++) {
+    ix->exact = 1;
+    char *exact = view_test_summary(ix, start, end, px, vid);
+    ix->exact = 0;
+    char *lod = view_test_summary(ix, start, end, px, vid);
+    CHECK_EQ_STR(lod, exact);
+    free(exact);
+    free(lod);
+  }
+}
+
+static void test_levels_of_detail_match_the_exact_summary(void) {
+  const size_t n = 60000, m = 50000;
+  const int64_t span = 10000000;
+  view_slice *s = view_test_slices(n, span);
+  view_sample *c = view_test_samples(m, span);
+  view_index ix;
+  view_test_index(&ix, s, n, c, m);
+  CHECK(ix.tracks[0].lane_count == VIEW_MAX_LANES);
+  view_test_same_answer(&ix, -100, span + 100, 1600);
+  view_test_same_answer(&ix, 0, span, 1);
+  view_test_same_answer(&ix, INT64_MIN, INT64_MAX, 16384);
+  for (int k = 0; k < 60; k++) {
+    int64_t a = (int64_t)(view_test_next() % (uint64_t)span) - 1000;
+    int64_t len = 1 + (int64_t)(view_test_next() % (uint64_t)(span >> (k % 12)));
+    static const uint32_t widths[] = {1, 3, 64, 333, 1600, 4000};
+    view_test_same_answer(&ix, a, a + len, widths[k % 6]);
+  }
+  view_index_free(&ix);
+  free(s);
+  free(c);
+}
+
 int main(void) {
+  RUN_TEST(test_levels_of_detail_match_the_exact_summary);
   RUN_TEST(test_runs_per_lane);
   RUN_TEST(test_longest_slice_takes_a_shared_pixel);
   RUN_TEST(test_window_edges);
