@@ -9,6 +9,7 @@
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_legacy_async.h"
 #include "import/proto/proto_legacy_raw.h"
+#include "import/proto/proto_process_tree.h"
 #include "model/columns.h"
 #include "model/slice_stack.h"
 
@@ -99,6 +100,10 @@ void proto_event_read(proto_span msg, proto_event *e) {
         if (len && e->category_fields++ == 0) e->category = fl.span;
         break;
       case PROTO_TRACK_EVENT_CATEGORY_IIDS: e->has_category_iids = 1; break;
+      case PROTO_TRACK_EVENT_CHROME_ACTIVE_PROCESSES:
+        if (len) e->active_processes = fl.span, e->has_active_processes = 1;
+        e->has_args = 1;
+        break;
       case PROTO_TRACK_EVENT_CALLSTACK: case PROTO_TRACK_EVENT_CALLSTACK_IID:
       case PROTO_TRACK_EVENT_CALLSTACK_WEIGHT:
         proto_event_callstack_field(&fl, &e->callstack);
@@ -518,6 +523,26 @@ static int proto_async_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   return proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
 }
 
+/* ChromeActiveProcesses: each pid's process (with its main thread) exists. */
+static int proto_active_processes(proto_parse_ctx *p, proto_span msg) {
+  proto_reader r;
+  proto_field fl;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != PROTO_CHROME_ACTIVE_PROCESSES_PID) continue;
+    proto_packed_iter it;
+    proto_span one = {NULL, 0};
+    proto_packed_init(&it, fl.wire_type == PROTO_WIRE_LEN ? fl.span : one);
+    int single = fl.wire_type == PROTO_WIRE_VARINT;
+    uint64_t v = fl.value;
+    uint32_t upid;
+    while (!rc && (single ? (single = 0, 1) : proto_packed_next_varint(&it, &v) == 1))
+      rc = proto_process_get(p->f->ctx, p->machine, (int32_t)v, &upid);
+  }
+  return rc;
+}
+
 static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
   proto_import_state *st = p->f->state;
   trace_context *ctx = p->f->ctx;
@@ -536,6 +561,8 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
   if (!rc) rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
+  if (e->has_active_processes && (rc = proto_active_processes(p, e->active_processes)) != 0)
+    return rc;
   int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
   if (legacy && ref && (rc = proto_legacy_on_track(p, e, &track)) != 0)
     return rc > 0 ? import_stat(p->f, stat_track_event_parser_errors, 1) : rc;

@@ -44,6 +44,8 @@ typedef struct proto_event {
   int64_t passthrough_utid; /* the thread a legacy global/process instant
                                was emitted on, or -1 */
   int scoped_instant;       /* a legacy instant moved to its scope's track */
+  proto_span active_processes; /* chrome_active_processes */
+  int has_active_processes;
   /* what the later steps read, learned in the same pass */
   int has_counters;    /* a field proto_event_counters reads */
   int has_args; /* a field that args are derived from (proto_args.h) */
