@@ -133,6 +133,15 @@ void rpc_session_replace(rpc_session *s, weft *loaded, const char *name) {
   rpc_snapshot_objects(s);
 }
 
+void rpc_session_reset(rpc_session *s) {
+  rpc_drop_instance(s);
+  s->load_error[0] = s->parse_error[0] = '\0';
+}
+
+const char *rpc_session_error(const rpc_session *s) {
+  return s->state == RPC_FAILED ? s->load_error : NULL;
+}
+
 void rpc_parse_begin(rpc_session *s) {
   s->parse_error[0] = '\0';
   if (s->state == RPC_LOADING) return;
