@@ -280,8 +280,10 @@ class RpcTest(e.TempDirTest):
         self.assertNotIn('Access-Control-Allow-Origin', headers)
 
     def test_unknown_endpoints(self):
-        for path in ('/websocket', '/nothing', '/status/x'):
+        for path in ('/nothing', '/status/x', '/websocket/x'):
             self.assertEqual(self.srv.request('GET', path)[0], 404)
+        # /websocket without the upgrade handshake (test_rpc_stream.py has it).
+        self.assertEqual(self.srv.request('GET', '/websocket')[0], 400)
         status, headers, body = self.srv.request('GET', '/')  # the web view's page
         self.assertEqual((status, headers['Content-Type']), (200, 'text/html; charset=utf-8'))
         self.assertIn(b'weft', body)
@@ -346,7 +348,8 @@ class ServerLifeTest(e.TempDirTest):
 
     def test_bad_flags(self):
         for args in (['-D', '--http-port', '0'], ['-D', '--http-port', 'x'],
-                     ['server', 'http', '--idle-timeout', '5d'], ['server', 'stdio'],
+                     ['server', 'http', '--idle-timeout', '5d'], ['server', 'ftp'],
+                     ['server', 'unix'], ['query', '--remote', 'x', 'a.json', 'select 1'],
                      ['server'], ['-D', '--ip-address', 'nowhere', '--http-port', '1']):
             rc, _, err = e.run(*args, timeout=10)
             self.assertNotEqual(rc, 0, args)

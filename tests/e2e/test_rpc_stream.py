@@ -276,5 +276,120 @@ class WebSocketTest(e.TempDirTest):
         self.assertEqual(status, 403)
 
 
+class StdioTest(e.TempDirTest):
+    def serve(self, *args):
+        return subprocess.Popen([e.WEFT, 'server', 'stdio', '--quiet', *args],
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+
+    def test_load_and_query_over_stdio(self):
+        proc = self.serve()
+        data = json_trace(('a', 1, 2), ('b', 5, 3))
+        requests = (rpc(0, TPM_APPEND, 101, data[:20]) + rpc(1, TPM_APPEND, 101, data[20:]) +
+                    rpc(2, TPM_FINALIZE) + query_rpc(3, 'select name, dur from slice order by ts'))
+        out, _ = proc.communicate(requests, timeout=60)
+        self.assertEqual(proc.returncode, 0)
+        msgs, rest = split_stream(out)
+        self.assertEqual(rest, b'')
+        self.assertEqual([fields(m)[3][0] for m in msgs[:3]], [TPM_APPEND, TPM_APPEND, TPM_FINALIZE])
+        cols, rows, err, _ = query_answer(msgs[3:])
+        self.assertIsNone(err)
+        self.assertEqual((cols, rows), (['name', 'dur'], [('a', 2000), ('b', 3000)]))
+
+    def test_preloaded_trace_and_bad_stream(self):
+        path = e.write_temp(self.dir, 't.json', json_trace(('x', 1, 2)))
+        proc = self.serve(path)
+        out, _ = proc.communicate(query_rpc(0, 'select name from slice') + b'\x12\x00',
+                                  timeout=60)
+        self.assertEqual(proc.returncode, 0)
+        msgs, _ = split_stream(out)
+        self.assertEqual(query_answer(msgs[:-1])[1], [('x',)])
+        self.assertTrue(fields(msgs[-1])[5][0].startswith(b'RPC framing error'))
+
+
+class UnixTest(e.TempDirTest):
+    def setUp(self):
+        super().setUp()
+        self.env = {'XDG_RUNTIME_DIR': self.dir}
+        self.procs = []
+
+    def tearDown(self):
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        super().tearDown()
+
+    def start(self, name, *args):
+        proc = subprocess.Popen([e.WEFT, 'server', 'unix', '--name', name, '--quiet', *args],
+                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, env=dict(os.environ, **self.env))
+        self.procs.append(proc)
+        record = proc.stdout.readline().decode()
+        if not record.startswith('weft-session pid=%d session=%s ' % (proc.pid, name)):
+            proc.kill()
+            self.fail(record + proc.stderr.read().decode())
+        return proc, record
+
+    def remote(self, name, *args, stdin=None):
+        return e.run('query', '--remote', name, *args, stdin=stdin, env=self.env)
+
+    def test_session_keeps_a_merged_trace(self):
+        a = e.write_temp(self.dir, 'a.json', json_trace(('a1', 1, 2), ('a2', 5, 1)))
+        b = e.write_temp(self.dir, 'b.json', json_trace(('b1', 3, 4)))
+        proc, record = self.start('m1', a, b)
+        self.assertIn('socket-path=%s/weft/m1.sock' % self.dir, record)
+        sql = 'select name, ts, dur, 1.5 as d, null as n from slice order by ts'
+        rc, out, err = self.remote('m1', sql)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, e.query(sql, a, b))
+        # Queries see what earlier ones made: the session is kept.
+        self.assertEqual(self.remote('m1', 'create table t as select 42 as v')[0], 0)
+        f = e.write_temp(self.dir, 'q.sql', b'select v from t')
+        self.assertEqual(self.remote('m1', '-f', f)[1], '"v"\n42\n')
+        self.assertEqual(self.remote('m1', stdin=b'select v + 1 as w from t')[1], '"w"\n43\n')
+        rc, _, err = self.remote('m1', 'select * from nosuch')
+        self.assertEqual(rc, 1)
+        self.assertIn('no such table: nosuch', err)
+        # A second server of the same name is refused while the first lives.
+        rc, _, err = e.run('server', 'unix', '--name', 'm1', env=self.env)
+        self.assertEqual(rc, 1)
+        self.assertIn('already serves', err)
+        proc.terminate()
+        proc.wait(timeout=10)
+        self.assertFalse(os.path.exists(os.path.join(self.dir, 'weft', 'm1.sock')))
+        rc, _, err = self.remote('m1', 'select 1')
+        self.assertEqual(rc, 1)
+        self.assertIn("no weft session 'm1'", err)
+
+    def test_idle_timeout_and_bad_name(self):
+        proc, _ = self.start('idle', '--idle-timeout', '1')
+        self.assertEqual(self.remote('idle', 'select 5 as x')[1:], ('"x"\n5\n', ''))
+        self.assertEqual(proc.wait(timeout=10), 0)
+        rc, _, err = e.run('server', 'unix', '--name', '../x', env=self.env)
+        self.assertEqual(rc, 1)
+        self.assertIn('bad session name', err)
+        self.assertEqual(e.run('server', 'unix', env=self.env)[0], 2)
+
+    def test_daemonize_returns_once_serving(self):
+        path = e.write_temp(self.dir, 't.json', json_trace(('d', 1, 2)))
+        rc, out, err = e.run('server', 'unix', '--name', 'd1', '--daemonize', '--quiet', path,
+                             env=self.env)
+        self.assertEqual(rc, 0, err)
+        pid = int(out.split()[1].split('=')[1])
+        try:
+            self.assertEqual(self.remote('d1', 'select name from slice')[1], '"name"\n"d"\n')
+        finally:
+            os.kill(pid, 15)
+        deadline = time.time() + 10
+        while os.path.exists(os.path.join(self.dir, 'weft', 'd1.sock')):
+            self.assertLess(time.time(), deadline)
+            time.sleep(0.05)
+        # A daemon whose trace fails to load reports it and exits 1.
+        rc, out, err = e.run('server', 'unix', '--name', 'd2', '--daemonize',
+                             os.path.join(self.dir, 'missing.json'), env=self.env)
+        self.assertEqual((rc, out), (1, ''))
+
+
 if __name__ == '__main__':
     e.main()
