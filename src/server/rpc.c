@@ -1,5 +1,6 @@
 /* The TraceProcessor RPC on one weft instance (rpc.h). */
 #include "rpc.h"
+#include "rpc_sql.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -281,6 +282,9 @@ int rpc_query(rpc_session *s, const uint8_t *body, size_t len, rpc_spool *out) {
   if (!w && !error) error = "no trace could be loaded";
   if (w && rpc_blank(sql)) error = "No valid SQL to run";
   if (w && !error) {
+    rpc_sql_info info;
+    rpc_sql_statements(sql, &info);
+    rpc_query_result_statements(r, info.count, info.last, info.last_len);
     weft_query_callbacks cb = rpc_query_result_callbacks(r);
     int rc = weft_query(w, sql, &cb);
     if (rc == WEFT_EABORT) error = "out of memory or disk space for the result";

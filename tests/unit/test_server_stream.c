@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "server/rpc_sql.h"
 #include "server/rpc_stream.h"
 #include "server/ws.h"
 
@@ -185,7 +186,34 @@ static void test_stream_framing_errors(void) {
   }
 }
 
+static void test_sql_statements(void) {
+  static const struct { const char *sql; uint32_t count; const char *last; } v[] = {
+      {"", 0, NULL},
+      {" ; -- only a comment\n ;/* and another */", 0, NULL},
+      {"select 1;  select 2 as b ;  ", 2, "select 2 as b"},
+      {"select 'a;''b' as [x;y], `q;` from t -- c;\n", 1, "select 'a;''b' as [x;y], `q;` from t"},
+      {"create trigger t after insert on x begin select 1; end; select 2", 2, "select 2"},
+      {"CREATE TEMPORARY TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END", 1,
+       "CREATE TEMPORARY TRIGGER t AFTER INSERT ON x BEGIN SELECT 1; END"},
+      {"select 'unterminated; select 2", 1, "select 'unterminated; select 2"},
+      {"select 1 /* unterminated ; select 2", 1, "select 1"},
+  };
+  for (size_t i = 0; i < sizeof v / sizeof *v; i++) {
+    rpc_sql_info info;
+    rpc_sql_statements(v[i].sql, &info);
+    CHECK_EQ_INT(info.count, v[i].count);
+    if (!v[i].last) {
+      CHECK(info.last == NULL);
+      continue;
+    }
+    char got[128] = "";
+    if (info.last && info.last_len < sizeof got) memcpy(got, info.last, info.last_len);
+    CHECK_EQ_STR(got, v[i].last);
+  }
+}
+
 int main(void) {
+  RUN_TEST(test_sql_statements);
   RUN_TEST(test_sha1_vectors);
   RUN_TEST(test_base64_and_accept_key);
   RUN_TEST(test_frames_read);
