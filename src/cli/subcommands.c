@@ -325,10 +325,7 @@ static int cli_mode_serve_local(const cli_mode *m, weft *w, const weft_options *
   if (m->transport == CLI_TRANSPORT_STDIO) {
     rc = server_stdio_run(options, w, name, err, sizeof err);
   } else {
-    server_unix_options u = {m->name, m->idle_timeout_ms, m->ready_fd};
-    if (!quiet && m->ready_fd < 0)
-      fprintf(stderr, "weft: serving session '%s'; query it with: weft query --remote %s "
-                      "\"SELECT ...\"\n", m->name, m->name);
+    server_unix_options u = {m->name, m->idle_timeout_ms, m->ready_fd, quiet};
     rc = server_unix_run(&u, options, w, name, err, sizeof err);
   }
   if (rc != 0) {

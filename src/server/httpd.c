@@ -510,6 +510,7 @@ int server_http_run(const server_http_options *http, const weft_options *options
       MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
   if (!d) {
     snprintf(err, err_cap, "cannot listen on %s port %u (in use?)", ip, (unsigned)port);
+    pthread_mutex_destroy(&srv->ws.lock);
     view_free(srv->view);
     rpc_session_free(&srv->session);
     free(srv);

@@ -238,6 +238,9 @@ static void local_announce(const server_unix_options *u, const char *path) {
   if (u->ready_fd < 0) {
     fwrite(record, 1, (size_t)n, stdout);
     fflush(stdout);
+    if (!u->quiet)
+      fprintf(stderr, "weft: serving session '%s'; query it with: weft query --remote %s "
+                      "\"SELECT ...\"\n", u->name, u->name);
     return;
   }
   (void)local_write_fd(u->ready_fd, record, (size_t)n);

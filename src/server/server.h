@@ -46,6 +46,7 @@ typedef struct server_unix_options {
   const char *name;         /* the session's name */
   uint64_t idle_timeout_ms; /* stop after this long without a client; 0: never */
   int ready_fd;             /* -1, or server_daemonize's pipe */
+  int quiet;                /* no how-to-query line on stderr */
 } server_unix_options;
 
 /* The socket of session `name`: $XDG_RUNTIME_DIR/weft/NAME.sock, else

@@ -267,6 +267,20 @@ class WebSocketTest(e.TempDirTest):
         self.assertEqual(ws.recv_frame(), (8, struct.pack('>H', 1000)))
         ws.close()
 
+    def test_open_websocket_holds_off_the_idle_timeout(self):
+        srv = Server('-D', '--idle-timeout', '1')
+        try:
+            ws = WebSocket(srv.port)
+            time.sleep(1.5)
+            self.assertIsNone(srv.proc.poll())          # the open websocket is activity
+            self.assertEqual(query_answer(ws.query(0, 'select 3 as t'))[:2], (['t'], [(3,)]))
+            ws.send_frame(8, struct.pack('>H', 1000))
+            self.assertEqual(ws.recv_frame()[0], 8)
+            ws.close()
+            self.assertEqual(srv.proc.wait(timeout=10), 0)  # idle once it closed
+        finally:
+            srv.stop()
+
     def test_handshake_refused_without_upgrade(self):
         status, _, body = self.srv.request('GET', '/websocket')
         self.assertEqual(status, 400)
