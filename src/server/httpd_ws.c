@@ -11,6 +11,7 @@
 #include "ws.h"
 
 #define HTTPD_WS_POLL_MS 100
+#define HTTPD_WS_STALL_MS 30000
 
 typedef struct httpd_ws {
   httpd_ws_host *host;
@@ -23,20 +24,24 @@ typedef struct httpd_ws {
   rpc_stream stream;
 } httpd_ws;
 
-/* Writes all of data, waiting while the socket is full. */
+/* Writes all of data, waiting while the socket is full, but not past
+ * HTTPD_WS_STALL_MS without progress: a client that stops reading would
+ * otherwise hold the session (and every other client) forever. */
 static int httpd_ws_write(httpd_ws *ws, const void *data, size_t len) {
   const uint8_t *p = data;
+  int stalled_ms = 0;
   while (len > 0) {
     ssize_t n = send(ws->fd, p, len, MSG_NOSIGNAL);
     if (n > 0) {
       p += n;
       len -= (size_t)n;
+      stalled_ms = 0;
       continue;
     }
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
       struct pollfd pfd = {ws->fd, POLLOUT, 0};
-      if (ws->host->stopping) return -1;
-      (void)poll(&pfd, 1, HTTPD_WS_POLL_MS);
+      if (ws->host->stopping || stalled_ms >= HTTPD_WS_STALL_MS) return -1;
+      if (poll(&pfd, 1, HTTPD_WS_POLL_MS) == 0) stalled_ms += HTTPD_WS_POLL_MS;
       continue;
     }
     return -1;

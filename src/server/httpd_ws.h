@@ -12,7 +12,8 @@
  * fragmented control frame, a continuation out of place) closes it with
  * 1002, a text message with 1003, an RPC fatal error with 1002 after its
  * fatal_error message. Pings are answered with pongs, a close frame with
- * a close frame. */
+ * a close frame. A client that reads nothing of an answer for 30 s is
+ * dropped, so it cannot hold the session from the others. */
 #ifndef WEFT_SERVER_HTTPD_WS_H
 #define WEFT_SERVER_HTTPD_WS_H
 

@@ -26,7 +26,7 @@ static int local_write_fd(int fd, const void *data, size_t len) {
   const uint8_t *p = data;
   while (len > 0) {
     ssize_t n = write(fd, p, len);
-    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EINTR && !local_stop) continue;
     if (n <= 0) return -1;
     p += n;
     len -= (size_t)n;
