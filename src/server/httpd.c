@@ -5,7 +5,8 @@
  * Endpoints: /status, /parse (the body is appended to the trace being
  * loaded), /notify_eof, /query (a QueryResult in chunked encoding),
  * /restore_initial_tables; /websocket, the RPC stream over a websocket as
- * the Perfetto UI uses it (httpd_ws.h); the web view's page at / (with /app.js and
+ * the Perfetto UI uses it (httpd_ws.h); /rpc, bytes of the RPC stream per
+ * POST, answered with its messages; the web view's page at / (with /app.js and
  * /style.css) and its JSON endpoints under /view/ (view.h); others
  * answer 404. CORS: a request whose
  * Origin is https://ui.perfetto.dev, http://localhost:10000,
@@ -44,7 +45,7 @@ static const char *const httpd_default_origins[] = {
 
 enum httpd_endpoint {
   HTTPD_NOT_FOUND, HTTPD_ASSET, HTTPD_VIEW, HTTPD_STATUS, HTTPD_PARSE, HTTPD_NOTIFY_EOF, HTTPD_QUERY,
-  HTTPD_RESTORE, HTTPD_WEBSOCKET
+  HTTPD_RESTORE, HTTPD_WEBSOCKET, HTTPD_RPC
 };
 
 typedef struct httpd_server {
@@ -55,6 +56,8 @@ typedef struct httpd_server {
   volatile uint64_t last_activity_ms;
   volatile uint32_t in_flight; /* requests begun and not completed */
   httpd_ws_host ws; /* the websockets, and the lock on the session */
+  rpc_stream rpc;   /* /rpc's stream: its seq runs across requests */
+  rpc_spool *rpc_out; /* the answer of the /rpc request being run */
 } httpd_server;
 
 typedef struct httpd_request {
@@ -83,7 +86,8 @@ static int httpd_endpoint_of(const char *url) {
   static const struct { const char *path; int endpoint; } table[] = {
       {"/status", HTTPD_STATUS}, {"/parse", HTTPD_PARSE},
       {"/notify_eof", HTTPD_NOTIFY_EOF}, {"/query", HTTPD_QUERY},
-      {"/restore_initial_tables", HTTPD_RESTORE}, {"/websocket", HTTPD_WEBSOCKET}};
+      {"/restore_initial_tables", HTTPD_RESTORE}, {"/websocket", HTTPD_WEBSOCKET},
+      {"/rpc", HTTPD_RPC}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(url, table[i].path) == 0) return table[i].endpoint;
   if (strncmp(url, "/view/", 6) == 0) return HTTPD_VIEW;
@@ -92,7 +96,7 @@ static int httpd_endpoint_of(const char *url) {
 }
 
 static uint64_t httpd_body_limit(int endpoint) {
-  if (endpoint == HTTPD_PARSE) return HTTPD_MAX_PARSE_BODY;
+  if (endpoint == HTTPD_PARSE || endpoint == HTTPD_RPC) return HTTPD_MAX_PARSE_BODY;
   if (endpoint == HTTPD_QUERY || endpoint == HTTPD_VIEW) return HTTPD_MAX_QUERY_BODY;
   return HTTPD_MAX_OTHER_BODY;
 }
@@ -211,6 +215,41 @@ static enum MHD_Result httpd_serve_query(httpd_server *srv, struct MHD_Connectio
   return r;
 }
 
+static int httpd_rpc_send(void *user, const void *data, size_t len) {
+  httpd_server *srv = user;
+  rpc_spool_write(srv->rpc_out, data, len);
+  return srv->rpc_out->failed ? -1 : 0;
+}
+
+/* POST /rpc: the body is bytes of the RPC stream, the answer its
+ * messages (chunked). A fatal error starts the stream afresh for the next
+ * request, after answering fatal_error and closing the connection. */
+static enum MHD_Result httpd_serve_rpc(httpd_server *srv, struct MHD_Connection *c,
+                                       const httpd_request *req) {
+  rpc_spool *spool = calloc(1, sizeof *spool);
+  if (!spool) return MHD_NO;
+  srv->rpc_out = spool;
+  int fatal = rpc_stream_feed(&srv->rpc, req->body.data, req->body.len) != 0;
+  srv->rpc_out = NULL;
+  if (fatal) {
+    rpc_stream_free(&srv->rpc);
+    rpc_stream_init(&srv->rpc, &srv->session, httpd_rpc_send, srv);
+  }
+  struct MHD_Response *resp = MHD_create_response_from_callback(
+      MHD_SIZE_UNKNOWN, 64 * 1024, httpd_read_spool, spool, httpd_free_spool);
+  if (!resp) {
+    httpd_free_spool(spool);
+    return MHD_NO;
+  }
+  MHD_add_response_header(resp, "Cache-Control", "no-cache");
+  MHD_add_response_header(resp, "Content-Type", "application/x-protobuf");
+  if (fatal) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+  httpd_add_cors(resp, req);
+  enum MHD_Result r = MHD_queue_response(c, MHD_HTTP_OK, resp);
+  MHD_destroy_response(resp);
+  return r;
+}
+
 /* An embedded asset of the web view (web/). */
 static enum MHD_Result httpd_asset(struct MHD_Connection *c, const char *url) {
   const uint8_t *data;
@@ -317,6 +356,7 @@ static enum MHD_Result httpd_dispatch(httpd_server *srv, struct MHD_Connection *
     case HTTPD_ASSET: return httpd_asset(c, req->path);
     case HTTPD_VIEW: return httpd_view(srv, c, req);
     case HTTPD_WEBSOCKET: return httpd_websocket(srv, c, req);
+    case HTTPD_RPC: return httpd_serve_rpc(srv, c, req);
     case HTTPD_STATUS: rpc_status(&srv->session, &out); break;
     case HTTPD_PARSE: rpc_parse_reply(&srv->session, &out); break;
     case HTTPD_NOTIFY_EOF: rpc_notify_eof(&srv->session); break;
@@ -490,6 +530,7 @@ int server_http_run(const server_http_options *http, const weft_options *options
   srv->ws.session = &srv->session;
   srv->ws.touch = httpd_ws_touch;
   srv->ws.user = srv;
+  rpc_stream_init(&srv->rpc, &srv->session, httpd_rpc_send, srv);
   srv->view = view_create(http->view);
   if (!srv->view) {
     snprintf(err, err_cap, "out of memory");
@@ -511,6 +552,7 @@ int server_http_run(const server_http_options *http, const weft_options *options
   if (!d) {
     snprintf(err, err_cap, "cannot listen on %s port %u (in use?)", ip, (unsigned)port);
     pthread_mutex_destroy(&srv->ws.lock);
+    rpc_stream_free(&srv->rpc);
     view_free(srv->view);
     rpc_session_free(&srv->session);
     free(srv);
@@ -525,6 +567,7 @@ int server_http_run(const server_http_options *http, const weft_options *options
   httpd_ws_stop_all(&srv->ws);
   MHD_stop_daemon(d);
   pthread_mutex_destroy(&srv->ws.lock);
+  rpc_stream_free(&srv->rpc);
   view_free(srv->view);
   rpc_session_free(&srv->session);
   free(srv);

@@ -290,6 +290,38 @@ class WebSocketTest(e.TempDirTest):
         self.assertEqual(status, 403)
 
 
+class HttpRpcTest(e.TempDirTest):
+    """POST /rpc: bytes of the stream per request, its seq running across
+    requests as one stream."""
+
+    def setUp(self):
+        super().setUp()
+        self.srv = Server('-D')
+
+    def tearDown(self):
+        self.srv.stop()
+        super().tearDown()
+
+    def post(self, data):
+        status, headers, body = self.srv.request('POST', '/rpc', data)
+        self.assertEqual(status, 200)
+        msgs, rest = split_stream(body)
+        self.assertEqual(rest, b'')
+        return msgs
+
+    def test_rpc_endpoint(self):
+        data = json_trace(('a', 1, 2))
+        msgs = self.post(rpc(1, TPM_APPEND, 101, data) + rpc(2, TPM_FINALIZE))
+        self.assertEqual([fields(m)[3][0] for m in msgs], [TPM_APPEND, TPM_FINALIZE])
+        msgs = self.post(query_rpc(3, 'select name from slice'))
+        self.assertEqual(query_answer(msgs)[:2], (['name'], [('a',)]))
+        self.assertEqual(fields(msgs[0])[1], [2])           # answers' seq goes on
+        msgs = self.post(rpc(9, TPM_STATUS))                 # out of order: fatal
+        self.assertIn(b'ERR:rpc_seq', fields(msgs[-1])[5][0])
+        msgs = self.post(rpc(0, TPM_STATUS))                 # a new stream
+        self.assertIn(b'weft', fields(msgs[0])[210][0])
+
+
 class StdioTest(e.TempDirTest):
     def serve(self, *args):
         return subprocess.Popen([e.WEFT, 'server', 'stdio', '--quiet', *args],
