@@ -3,6 +3,7 @@ its standard input and output (`weft server stdio`), with the traces
 loaded and merged once."""
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 
@@ -47,6 +48,14 @@ class QueryResult:
         return pandas.DataFrame.from_records(self.rows, columns=self.columns)
 
 
+def session_socket_path(name):
+    """The socket of the `weft server unix --name NAME` session, by weft's
+    rule: $XDG_RUNTIME_DIR/weft/NAME.sock, else /tmp/weft-UID/NAME.sock."""
+    runtime = os.environ.get('XDG_RUNTIME_DIR')
+    folder = os.path.join(runtime, 'weft') if runtime else '/tmp/weft-%d' % os.getuid()
+    return os.path.join(folder, name + '.sock')
+
+
 def _find_weft(bin_path):
     path = bin_path or os.environ.get('WEFT_BIN') or shutil.which('weft')
     if not path:
@@ -76,10 +85,25 @@ class TraceProcessor:
     sync: {path: the path it is placed against}; offset: {path: duration}
     (a string such as '250ms', or nanoseconds as an int; a path without a
     sync entry is placed against the first trace); args: more weft flags.
-    bin_path: the weft binary (default: $WEFT_BIN, else weft on PATH)."""
+    bin_path: the weft binary (default: $WEFT_BIN, else weft on PATH).
 
-    def __init__(self, traces, machine=None, offset=None, sync=None, args=(),
-                 bin_path=None):
+    remote: instead of traces, the name of a running `weft server unix
+    --name NAME` session to query (its trace stays loaded after close)."""
+
+    def __init__(self, traces=(), machine=None, offset=None, sync=None, args=(),
+                 bin_path=None, remote=None):
+        self._seq = 0
+        self._rx = b''
+        self._proc = self._sock = None
+        if remote is not None:
+            self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                self._sock.connect(session_socket_path(remote))
+            except OSError as err:
+                self._sock.close()
+                self._sock = None
+                raise WeftError('no weft session %r: %s' % (remote, err)) from err
+            return
         if isinstance(traces, (str, os.PathLike)):
             traces = [traces]
         traces = [os.fspath(t) for t in traces]
@@ -93,10 +117,10 @@ class TraceProcessor:
         self._stderr = tempfile.TemporaryFile()
         self._proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                       stderr=self._stderr)
-        self._seq = 0
-        self._rx = b''
 
     def _fail(self, what):
+        if self._sock is not None:
+            raise WeftError(what + ' (the session closed the connection)')
         self._proc.wait()
         self._stderr.seek(0)
         message = self._stderr.read().decode('utf-8', 'replace').strip()
@@ -109,7 +133,10 @@ class TraceProcessor:
             if msgs:
                 self._rx = rest + b''.join(_wire.field_bytes(1, m) for m in msgs[1:])
                 return msgs[0]
-            chunk = self._proc.stdout.read1(1 << 20)
+            if self._sock is not None:
+                chunk = self._sock.recv(1 << 20)
+            else:
+                chunk = self._proc.stdout.read1(1 << 20)
             if not chunk:
                 self._fail('weft stopped')
             self._rx += chunk
@@ -117,13 +144,16 @@ class TraceProcessor:
     def query(self, sql):
         """Runs sql (one or more statements) and returns the last
         statement's QueryResult; raises QueryError on an SQL error."""
-        if self._proc is None:
+        if self._proc is None and self._sock is None:
             raise WeftError('the trace processor is closed')
         self._seq += 1
         try:
-            self._proc.stdin.write(_wire.query_request(self._seq, sql))
-            self._proc.stdin.flush()
-        except (BrokenPipeError, OSError):
+            if self._sock is not None:
+                self._sock.sendall(_wire.query_request(self._seq, sql))
+            else:
+                self._proc.stdin.write(_wire.query_request(self._seq, sql))
+                self._proc.stdin.flush()
+        except OSError:
             self._fail('weft stopped')
         reader = _wire.QueryResultReader()
         while not reader.done and reader.error is None:
@@ -138,7 +168,10 @@ class TraceProcessor:
                            reader.statement_with_output_count, reader.last_statement_sql)
 
     def close(self):
-        """Stops weft."""
+        """Stops weft (or leaves the remote session)."""
+        if self._sock is not None:
+            self._sock.close()
+            self._sock = None
         if self._proc is None:
             return
         proc, self._proc = self._proc, None
@@ -161,5 +194,5 @@ class TraceProcessor:
         self.close()
 
     def __del__(self):
-        if getattr(self, '_proc', None) is not None:
+        if getattr(self, '_proc', None) is not None or getattr(self, '_sock', None):
             self.close()

@@ -94,6 +94,31 @@ class WeftPackageTest(e.TempDirTest):
         self.assertIn('missing.json', str(caught.exception))
         missing.close()
 
+    def test_remote_session(self):
+        env = dict(os.environ, XDG_RUNTIME_DIR=self.dir)
+        proc = subprocess.Popen([e.WEFT, 'server', 'unix', '--name', 'py', '--quiet',
+                                 *self.flags, self.host, self.vm],
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+        try:
+            self.assertTrue(proc.stdout.readline().startswith(b'weft-session'))
+            os.environ['XDG_RUNTIME_DIR'], saved = self.dir, os.environ.get('XDG_RUNTIME_DIR')
+            try:
+                for _ in range(2):  # the session keeps the trace between clients
+                    with weft.TraceProcessor(remote='py') as tp:
+                        for sql in QUERIES:
+                            self.assert_rows_match_csv(tp.query(sql), sql)
+                with self.assertRaises(weft.WeftError):
+                    weft.TraceProcessor(remote='nosuch')
+            finally:
+                if saved is None:
+                    del os.environ['XDG_RUNTIME_DIR']
+                else:
+                    os.environ['XDG_RUNTIME_DIR'] = saved
+        finally:
+            proc.terminate()
+            proc.wait()
+            proc.stdout.close()
+
     def frames_by(self, python):
         """Each query's DataFrame, as (columns, values) read under python."""
         script = ('import json, sys; sys.path.insert(0, %r); import weft\n'
