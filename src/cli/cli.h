@@ -11,6 +11,13 @@
 
 #include "weft/weft.h"
 
+/* The printer of -q/-Q results, as callbacks (say, for the rows of a
+ * remote session): trace_processor_shell's format. */
+typedef struct cli_csv {
+  FILE *out;
+  int result_sets;
+} cli_csv;
+weft_query_callbacks cli_csv_callbacks(cli_csv *printer);
 /* Runs `sql` printing every result set in trace_processor_shell's format. */
 int cli_run_query_csv(weft *w, const char *source, const char *sql, FILE *out);
 /* The whole of file `path` ("-": standard input) as a NUL-terminated

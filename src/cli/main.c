@@ -378,6 +378,19 @@ static int cli_run(weft *w, const cli_args *a, int64_t *query_ns) {
   return 0;
 }
 
+/* `weft query --remote NAME`: the SQL runs on a unix-socket session. */
+static int cli_remote(const cli_args *a) {
+  char *sql = a->query_file ? cli_read_text(a->query_file) : NULL;
+  if (a->query_file && !sql) {
+    fprintf(stderr, "weft: %s: cannot read query file: %s\n", a->query_file,
+            strerror(errno));
+    return 1;
+  }
+  int status = cli_mode_remote_query(&a->mode, sql ? sql : a->query_string);
+  free(sql);
+  return status;
+}
+
 /* Inputs are read in place from read-only mappings: a file that shrinks
  * while weft reads it makes the kernel raise SIGBUS at the first read past
  * its new end. The bytes are gone and nothing can be recovered, but the
@@ -431,8 +444,19 @@ int main(int argc, char **argv) {
     cli_merge_free(&a.merge);
     return rc == 0 ? 0 : 1;
   }
+  if (a.mode.remote) {
+    status = cli_remote(&a);
+    free(a.traces);
+    cli_merge_free(&a.merge);
+    return status;
+  }
+  if (!cli_mode_daemonize(&a.mode, &status)) { /* the parent of a daemon */
+    free(a.traces);
+    cli_merge_free(&a.merge);
+    return status;
+  }
   weft *w = NULL;
-  if (a.mode.httpd && a.trace_count == 0) {
+  if (cli_mode_serving(&a.mode) && a.trace_count == 0) {
     status = cli_mode_serve(&a.mode, NULL, &a.options, NULL, a.quiet);
     free(a.traces);
     cli_merge_free(&a.merge);
@@ -455,7 +479,7 @@ int main(int argc, char **argv) {
   if (status == 0 && a.mode.command == CLI_COMMAND_VIEW) {
     status = cli_view_serve(&a.mode, w, &a.options, &a.merge, a.traces, a.trace_count);
     w = NULL; /* the server closed it */
-  } else if (status == 0 && a.mode.httpd) {
+  } else if (status == 0 && cli_mode_serving(&a.mode)) {
     status = cli_mode_serve(&a.mode, w, &a.options, a.traces[0], a.quiet);
     w = NULL; /* the server closed it */
   } else if (status == 0) {

@@ -11,10 +11,7 @@
  * strings quoted verbatim, NULL as "[NULL]", blobs as "<raw bytes>"; one
  * blank line between result sets. */
 
-typedef struct csv_printer {
-  FILE *out;
-  int result_sets;
-} csv_printer;
+typedef cli_csv csv_printer;
 
 static int csv_on_columns(void *user, int statement, int n,
                           const char *const *names) {
@@ -49,6 +46,11 @@ static int csv_on_row(void *user, int statement, int n, const weft_cell *cells) 
   }
   fputc('\n', p->out);
   return 0;
+}
+
+weft_query_callbacks cli_csv_callbacks(cli_csv *printer) {
+  weft_query_callbacks cb = {csv_on_columns, csv_on_row, printer};
+  return cb;
 }
 
 int cli_run_query_csv(weft *w, const char *source, const char *sql, FILE *out) {

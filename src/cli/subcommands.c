@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cli.h"
 #include "export.h"
 #include "server/server.h"
 
@@ -39,11 +40,15 @@ int cli_mode_take_command(cli_mode *m, int argc, char **argv) {
     m->httpd = 1;
     return 3;
   }
-  if (strcmp(transport, "stdio") == 0 || strcmp(transport, "unix") == 0)
-    fprintf(stderr, "weft server: the %s transport is not supported yet (use http)\n",
-            transport);
-  else
-    fprintf(stderr, "weft server: needs a transport: http\n");
+  if (strcmp(transport, "stdio") == 0) {
+    m->transport = CLI_TRANSPORT_STDIO;
+    return 3;
+  }
+  if (strcmp(transport, "unix") == 0) {
+    m->transport = CLI_TRANSPORT_UNIX;
+    return 3;
+  }
+  fprintf(stderr, "weft server: needs a transport: http, stdio or unix\n");
   return -1;
 }
 
@@ -84,6 +89,10 @@ static int cli_mode_value_flag(cli_mode *m, const char *arg, const char *value) 
     m->cors_origins = value;
   } else if (!strcmp(arg, "--idle-timeout")) {
     if (cli_parse_duration_ms(value, &m->idle_timeout_ms)) return -1;
+  } else if (m->transport == CLI_TRANSPORT_UNIX && !strcmp(arg, "--name")) {
+    m->name = value;
+  } else if (m->command == CLI_COMMAND_QUERY && !strcmp(arg, "--remote")) {
+    m->remote = value;
   } else if (m->command == CLI_COMMAND_QUERY && !strcmp(arg, "-f")) {
     m->query_file = value;
   } else if (m->command == CLI_COMMAND_EXPORT && (!strcmp(arg, "-o") || !strcmp(arg, "--output"))) {
@@ -100,7 +109,7 @@ static int cli_mode_value_flag(cli_mode *m, const char *arg, const char *value) 
 static const char *const cli_value_flags[] = {
     "--http-port", "--port", "--ip-address", "--http-ip-address", "--bind",
     "--additional-cors-origins", "--http-additional-cors-origins",
-    "--idle-timeout", "-f", "-o", "--output", "-e", "--export"};
+    "--idle-timeout", "-f", "-o", "--output", "-e", "--export", "--name", "--remote"};
 
 /* trace_processor_shell flags weft accepts and needs nothing for: weft
  * always sorts fully, has no raw ftrace table to skip, and no
@@ -112,6 +121,10 @@ int cli_mode_take_flag(cli_mode *m, int argc, char **argv, int *i) {
   const char *arg = argv[*i];
   if (!strcmp(arg, "-D") || !strcmp(arg, "--httpd")) {
     m->httpd = 1;
+    return 1;
+  }
+  if (m->transport == CLI_TRANSPORT_UNIX && !strcmp(arg, "--daemonize")) {
+    m->daemonize = 1;
     return 1;
   }
   if (!strcmp(arg, "-i") || !strcmp(arg, "--interactive")) {
@@ -146,7 +159,9 @@ void cli_mode_finish(cli_mode *m, const char **traces, int *trace_count,
   if (m->command != CLI_COMMAND_QUERY) return;
   if (m->query_file) *query_file = m->query_file;
   if (*query_file || *query_string) return;
-  if (*trace_count >= 2 && !cli_is_file(traces[*trace_count - 1]))
+  if (m->remote && *trace_count == 1 && !cli_is_file(traces[0]))
+    *query_string = traces[--*trace_count];
+  else if (*trace_count >= 2 && !cli_is_file(traces[*trace_count - 1]))
     *query_string = traces[--*trace_count];
   else
     *query_file = "-";
@@ -162,6 +177,12 @@ void cli_mode_usage_lines(FILE *out) {
       "  weft server http [--port N] [--ip-address A] [--idle-timeout DUR] [TRACE...]\n"
       "                           serve the TraceProcessor RPC over HTTP (Perfetto's\n"
       "                           UI and Python API), the traces preloaded\n"
+      "  weft server stdio [TRACE...]  the RPC stream on standard input/output\n"
+      "  weft server unix --name NAME [--daemonize] [--idle-timeout DUR] [TRACE...]\n"
+      "                           a session keeping the trace loaded, on the socket\n"
+      "                           $XDG_RUNTIME_DIR/weft/NAME.sock (else\n"
+      "                           /tmp/weft-UID/NAME.sock); see docs/rpc.md\n"
+      "  weft query --remote NAME [-f FILE] [SQL]  run SQL on that session\n"
       "  weft view [--port N] [--bind ADDR] [--idle-timeout DUR] [merge flags] TRACE...\n"
       "                           a web timeline of the merge on http://127.0.0.1:9001\n"
       "                           (--port 0: a free port); see docs/view.md\n"
@@ -183,6 +204,14 @@ void cli_mode_usage_lines(FILE *out) {
 }
 
 int cli_mode_check(const cli_mode *m, int trace_count) {
+  if (m->remote && trace_count > 0) {
+    fprintf(stderr, "weft query --remote: the session has the trace; give only SQL\n");
+    return -1;
+  }
+  if (m->transport == CLI_TRANSPORT_UNIX && !m->name) {
+    fprintf(stderr, "weft server unix: needs --name NAME\n");
+    return -1;
+  }
   if (m->command != CLI_COMMAND_EXPORT) return 0;
   if (m->export_path && trace_count > 0) return 0;
   fprintf(stderr, "weft export: needs -o OUT and at least one trace\n");
@@ -228,9 +257,17 @@ int cli_mode_usage(const cli_mode *m, FILE *out) {
       fprintf(out, "usage: weft server http [--port N] [--ip-address A]\n"
                    "         [--idle-timeout DUR] [--additional-cors-origins O1,O2]\n"
                    "         [flags] [TRACE...]\n"
-                   "Serves Perfetto's TraceProcessor RPC over HTTP (/status, /parse,\n"
-                   "/notify_eof, /query, /restore_initial_tables) on 127.0.0.1:9001\n"
-                   "unless told otherwise, with the traces (if any) preloaded.\n");
+                   "       weft server stdio [flags] [TRACE...]\n"
+                   "       weft server unix --name NAME [--daemonize] [--idle-timeout DUR]\n"
+                   "         [flags] [TRACE...]\n"
+                   "http: Perfetto's TraceProcessor RPC over HTTP (/status, /parse,\n"
+                   "/notify_eof, /query, /restore_initial_tables, /websocket) on\n"
+                   "127.0.0.1:9001 unless told otherwise. stdio: the RPC stream on\n"
+                   "standard input and output. unix: the RPC stream on the socket\n"
+                   "$XDG_RUNTIME_DIR/weft/NAME.sock (else /tmp/weft-UID/NAME.sock),\n"
+                   "keeping the trace loaded for `weft query --remote NAME`; prints a\n"
+                   "startup record line; --daemonize returns once it serves. The\n"
+                   "traces (if any) are preloaded. See docs/rpc.md.\n");
       return 1;
     default:
       return 0;
@@ -252,8 +289,55 @@ void cli_mode_http_options(const cli_mode *m, server_http_options *http) {
   http->extra_cors_origins = m->cors_origins;
 }
 
+int cli_mode_serving(const cli_mode *m) { return m->httpd || m->transport; }
+
+int cli_mode_daemonize(cli_mode *m, int *status) {
+  m->ready_fd = -1;
+  if (m->transport != CLI_TRANSPORT_UNIX || !m->daemonize) return 1;
+  int fd;
+  int parent_status = server_daemonize(&fd);
+  if (parent_status >= 0) {
+    *status = parent_status;
+    return 0;
+  }
+  m->ready_fd = fd;
+  return 1;
+}
+
+int cli_mode_remote_query(const cli_mode *m, const char *sql) {
+  cli_csv printer = {stdout, 0};
+  weft_query_callbacks cb = cli_csv_callbacks(&printer);
+  char err[1024];
+  int rc = server_remote_query(m->remote, sql, &cb, err, sizeof err);
+  fflush(stdout);
+  if (rc != 0) {
+    fprintf(stderr, "weft: query failed: %s\n", err);
+    return 1;
+  }
+  return 0;
+}
+
+/* The stdio and unix transports. */
+static int cli_mode_serve_local(const cli_mode *m, weft *w, const weft_options *options,
+                                const char *name, int quiet) {
+  char err[512];
+  int rc;
+  if (m->transport == CLI_TRANSPORT_STDIO) {
+    rc = server_stdio_run(options, w, name, err, sizeof err);
+  } else {
+    server_unix_options u = {m->name, m->idle_timeout_ms, m->ready_fd, quiet};
+    rc = server_unix_run(&u, options, w, name, err, sizeof err);
+  }
+  if (rc != 0) {
+    fprintf(stderr, "weft: %s\n", err);
+    return 1;
+  }
+  return 0;
+}
+
 int cli_mode_serve(const cli_mode *m, weft *w, const weft_options *options,
                    const char *name, int quiet) {
+  if (m->transport) return cli_mode_serve_local(m, w, options, name, quiet);
   server_http_options http;
   cli_mode_http_options(m, &http);
   http.on_ready = cli_mode_on_ready;

@@ -31,7 +31,14 @@ typedef struct cli_mode {
   int then_interactive;   /* -i: the shell after the queries */
   const char *export_format; /* `export FORMAT`, "sqlite" for -e */
   const char *export_path;   /* `export -o OUT`, -e/--export OUT */
+  int transport;             /* enum cli_transport of `server` */
+  const char *name;          /* `server unix --name NAME` */
+  int daemonize;             /* `server unix --daemonize` */
+  int ready_fd;              /* the daemon's pipe to its parent, or -1 */
+  const char *remote;        /* `query --remote NAME` */
 } cli_mode;
+
+enum cli_transport { CLI_TRANSPORT_NONE = 0, CLI_TRANSPORT_STDIO, CLI_TRANSPORT_UNIX };
 
 /* Reads the subcommand at argv[1] (and `server`'s transport): the index
  * of the first argument after them, or -1 on a bad one (message printed). */
@@ -54,8 +61,16 @@ int cli_mode_usage(const cli_mode *m, FILE *out);
 void cli_mode_usage_lines(FILE *out);
 /* The server options of the mode's flags. */
 void cli_mode_http_options(const cli_mode *m, server_http_options *http);
-/* Serves the RPC over HTTP until stopped; `w` (loaded, or NULL) is the
- * first trace and is closed. Returns the process exit status. */
+/* Whether the mode serves the RPC (HTTP, stdio or a unix socket). */
+int cli_mode_serving(const cli_mode *m);
+/* `server unix --daemonize`, before loading: 1 in the child (go on), 0 in
+ * the parent, which is to exit with *status. */
+int cli_mode_daemonize(cli_mode *m, int *status);
+/* `query --remote NAME`: runs the SQL on the session, printing CSV; the
+ * process exit status. */
+int cli_mode_remote_query(const cli_mode *m, const char *sql);
+/* Serves the RPC over the mode's transport until stopped; `w` (loaded, or
+ * NULL) is the first trace and is closed. Returns the process exit status. */
 int cli_mode_serve(const cli_mode *m, weft *w, const weft_options *options,
                    const char *name, int quiet);
 

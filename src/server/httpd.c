@@ -4,7 +4,9 @@
  *
  * Endpoints: /status, /parse (the body is appended to the trace being
  * loaded), /notify_eof, /query (a QueryResult in chunked encoding),
- * /restore_initial_tables; the web view's page at / (with /app.js and
+ * /restore_initial_tables; /websocket, the RPC stream over a websocket as
+ * the Perfetto UI uses it (httpd_ws.h); /rpc, bytes of the RPC stream per
+ * POST, answered with its messages; the web view's page at / (with /app.js and
  * /style.css) and its JSON endpoints under /view/ (view.h); others
  * answer 404. CORS: a request whose
  * Origin is https://ui.perfetto.dev, http://localhost:10000,
@@ -20,12 +22,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "httpd_ws.h"
 #include "rpc.h"
 #include "server.h"
 #include "view.h"
+#include "ws.h"
 
 #define HTTPD_MAX_PARSE_BODY (64ull << 20)
 #define HTTPD_MAX_QUERY_BODY (4ull << 20)
@@ -40,7 +45,7 @@ static const char *const httpd_default_origins[] = {
 
 enum httpd_endpoint {
   HTTPD_NOT_FOUND, HTTPD_ASSET, HTTPD_VIEW, HTTPD_STATUS, HTTPD_PARSE, HTTPD_NOTIFY_EOF, HTTPD_QUERY,
-  HTTPD_RESTORE
+  HTTPD_RESTORE, HTTPD_WEBSOCKET, HTTPD_RPC
 };
 
 typedef struct httpd_server {
@@ -50,12 +55,16 @@ typedef struct httpd_server {
   const char *extra_origins;
   volatile uint64_t last_activity_ms;
   volatile uint32_t in_flight; /* requests begun and not completed */
+  httpd_ws_host ws; /* the websockets, and the lock on the session */
+  rpc_stream rpc;   /* /rpc's stream: its seq runs across requests */
+  rpc_spool *rpc_out; /* the answer of the /rpc request being run */
 } httpd_server;
 
 typedef struct httpd_request {
   int endpoint;
   char path[64]; /* of an asset or a /view/ endpoint */
   int too_big;
+  int is_get;
   char origin[HTTPD_MAX_ORIGIN]; /* allowed Origin to echo, or "" */
   uint64_t received;
   rpc_buf body;
@@ -77,7 +86,8 @@ static int httpd_endpoint_of(const char *url) {
   static const struct { const char *path; int endpoint; } table[] = {
       {"/status", HTTPD_STATUS}, {"/parse", HTTPD_PARSE},
       {"/notify_eof", HTTPD_NOTIFY_EOF}, {"/query", HTTPD_QUERY},
-      {"/restore_initial_tables", HTTPD_RESTORE}};
+      {"/restore_initial_tables", HTTPD_RESTORE}, {"/websocket", HTTPD_WEBSOCKET},
+      {"/rpc", HTTPD_RPC}};
   for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
     if (strcmp(url, table[i].path) == 0) return table[i].endpoint;
   if (strncmp(url, "/view/", 6) == 0) return HTTPD_VIEW;
@@ -86,7 +96,7 @@ static int httpd_endpoint_of(const char *url) {
 }
 
 static uint64_t httpd_body_limit(int endpoint) {
-  if (endpoint == HTTPD_PARSE) return HTTPD_MAX_PARSE_BODY;
+  if (endpoint == HTTPD_PARSE || endpoint == HTTPD_RPC) return HTTPD_MAX_PARSE_BODY;
   if (endpoint == HTTPD_QUERY || endpoint == HTTPD_VIEW) return HTTPD_MAX_QUERY_BODY;
   return HTTPD_MAX_OTHER_BODY;
 }
@@ -205,6 +215,41 @@ static enum MHD_Result httpd_serve_query(httpd_server *srv, struct MHD_Connectio
   return r;
 }
 
+static int httpd_rpc_send(void *user, const void *data, size_t len) {
+  httpd_server *srv = user;
+  rpc_spool_write(srv->rpc_out, data, len);
+  return srv->rpc_out->failed ? -1 : 0;
+}
+
+/* POST /rpc: the body is bytes of the RPC stream, the answer its
+ * messages (chunked). A fatal error starts the stream afresh for the next
+ * request, after answering fatal_error and closing the connection. */
+static enum MHD_Result httpd_serve_rpc(httpd_server *srv, struct MHD_Connection *c,
+                                       const httpd_request *req) {
+  rpc_spool *spool = calloc(1, sizeof *spool);
+  if (!spool) return MHD_NO;
+  srv->rpc_out = spool;
+  int fatal = rpc_stream_feed(&srv->rpc, req->body.data, req->body.len) != 0;
+  srv->rpc_out = NULL;
+  if (fatal) {
+    rpc_stream_free(&srv->rpc);
+    rpc_stream_init(&srv->rpc, &srv->session, httpd_rpc_send, srv);
+  }
+  struct MHD_Response *resp = MHD_create_response_from_callback(
+      MHD_SIZE_UNKNOWN, 64 * 1024, httpd_read_spool, spool, httpd_free_spool);
+  if (!resp) {
+    httpd_free_spool(spool);
+    return MHD_NO;
+  }
+  MHD_add_response_header(resp, "Cache-Control", "no-cache");
+  MHD_add_response_header(resp, "Content-Type", "application/x-protobuf");
+  if (fatal) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+  httpd_add_cors(resp, req);
+  enum MHD_Result r = MHD_queue_response(c, MHD_HTTP_OK, resp);
+  MHD_destroy_response(resp);
+  return r;
+}
+
 /* An embedded asset of the web view (web/). */
 static enum MHD_Result httpd_asset(struct MHD_Connection *c, const char *url) {
   const uint8_t *data;
@@ -256,6 +301,50 @@ static enum MHD_Result httpd_view(httpd_server *srv, struct MHD_Connection *c,
   return r;
 }
 
+static void httpd_on_upgrade(void *cls, struct MHD_Connection *c, void *con_cls,
+                             const char *extra, size_t extra_len, MHD_socket sock,
+                             struct MHD_UpgradeResponseHandle *urh) {
+  (void)c;
+  (void)con_cls;
+  httpd_server *srv = cls;
+  (void)httpd_ws_start(&srv->ws, sock, urh, extra, extra_len);
+}
+
+/* Whether the header holds `token` (case-insensitive, comma-separated). */
+static int httpd_header_has(struct MHD_Connection *c, const char *name, const char *token) {
+  const char *v = MHD_lookup_connection_value(c, MHD_HEADER_KIND, name);
+  size_t n = strlen(token);
+  for (const char *p = v; p && *p; p++)
+    if (strncasecmp(p, token, n) == 0 && (p == v || p[-1] == ' ' || p[-1] == ',') &&
+        (p[n] == '\0' || p[n] == ',' || p[n] == ' '))
+      return 1;
+  return 0;
+}
+
+/* GET /websocket: the handshake (RFC 6455), then httpd_ws.c. */
+static enum MHD_Result httpd_websocket(httpd_server *srv, struct MHD_Connection *c,
+                                       const httpd_request *req) {
+  const char *key = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-WebSocket-Key");
+  const char *version =
+      MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-WebSocket-Version");
+  if (!req->is_get || !httpd_header_has(c, "Upgrade", "websocket") ||
+      !httpd_header_has(c, "Connection", "upgrade") || !key || strlen(key) > 64)
+    return httpd_reply_text(c, MHD_HTTP_BAD_REQUEST, "Not a websocket handshake");
+  if (!version || strcmp(version, "13") != 0)
+    return httpd_reply_text(c, MHD_HTTP_UPGRADE_REQUIRED,
+                            "Only websocket version 13 is supported");
+  char accept[29];
+  ws_accept_key(key, accept);
+  struct MHD_Response *resp = MHD_create_response_for_upgrade(httpd_on_upgrade, srv);
+  if (!resp) return MHD_NO;
+  MHD_add_response_header(resp, MHD_HTTP_HEADER_UPGRADE, "websocket");
+  MHD_add_response_header(resp, "Sec-WebSocket-Accept", accept);
+  httpd_add_cors(resp, req);
+  enum MHD_Result r = MHD_queue_response(c, MHD_HTTP_SWITCHING_PROTOCOLS, resp);
+  MHD_destroy_response(resp);
+  return r;
+}
+
 /* The whole request is in: runs it. */
 static enum MHD_Result httpd_dispatch(httpd_server *srv, struct MHD_Connection *c,
                                       httpd_request *req) {
@@ -266,6 +355,8 @@ static enum MHD_Result httpd_dispatch(httpd_server *srv, struct MHD_Connection *
     case HTTPD_QUERY: return httpd_serve_query(srv, c, req);
     case HTTPD_ASSET: return httpd_asset(c, req->path);
     case HTTPD_VIEW: return httpd_view(srv, c, req);
+    case HTTPD_WEBSOCKET: return httpd_websocket(srv, c, req);
+    case HTTPD_RPC: return httpd_serve_rpc(srv, c, req);
     case HTTPD_STATUS: rpc_status(&srv->session, &out); break;
     case HTTPD_PARSE: rpc_parse_reply(&srv->session, &out); break;
     case HTTPD_NOTIFY_EOF: rpc_notify_eof(&srv->session); break;
@@ -310,6 +401,7 @@ static enum MHD_Result httpd_begin(httpd_server *srv, struct MHD_Connection *c,
   req->endpoint = httpd_endpoint_of(url);
   if (strlen(url) >= sizeof req->path) req->endpoint = HTTPD_NOT_FOUND;
   else snprintf(req->path, sizeof req->path, "%s", url);
+  req->is_get = strcmp(method, MHD_HTTP_METHOD_GET) == 0;
   const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
   int allowed = origin && strlen(origin) < HTTPD_MAX_ORIGIN &&
                 httpd_origin_allowed(srv, origin);
@@ -335,17 +427,23 @@ static enum MHD_Result httpd_on_request(void *cls, struct MHD_Connection *c,
                                         size_t *upload_size, void **con_cls) {
   (void)version;
   httpd_server *srv = cls;
-  if (!*con_cls) return httpd_begin(srv, c, url, method, con_cls);
+  pthread_mutex_lock(&srv->ws.lock);
+  enum MHD_Result r = MHD_YES;
   httpd_request *req = *con_cls;
-  if (*upload_size) {
+  if (!req) {
+    r = httpd_begin(srv, c, url, method, con_cls);
+  } else if (*upload_size) {
     httpd_take_body(srv, req, upload, *upload_size);
     *upload_size = 0;
-    return MHD_YES;
+  } else {
+    r = httpd_dispatch(srv, c, req);
+    httpd_touch(srv);
   }
-  enum MHD_Result r = httpd_dispatch(srv, c, req);
-  httpd_touch(srv);
+  pthread_mutex_unlock(&srv->ws.lock);
   return r;
 }
+
+static void httpd_ws_touch(void *user) { httpd_touch(user); }
 
 static void httpd_on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                                enum MHD_RequestTerminationCode code) {
@@ -428,6 +526,11 @@ int server_http_run(const server_http_options *http, const weft_options *options
     return -1;
   }
   rpc_session_init(&srv->session, options, preloaded, name);
+  pthread_mutex_init(&srv->ws.lock, NULL);
+  srv->ws.session = &srv->session;
+  srv->ws.touch = httpd_ws_touch;
+  srv->ws.user = srv;
+  rpc_stream_init(&srv->rpc, &srv->session, httpd_rpc_send, srv);
   srv->view = view_create(http->view);
   if (!srv->view) {
     snprintf(err, err_cap, "out of memory");
@@ -439,7 +542,7 @@ int server_http_run(const server_http_options *http, const weft_options *options
   if (http->view) view_prepare(srv->view, &srv->session);
   snprintf(srv->bind_host, sizeof srv->bind_host, ipv6 ? "[%s]" : "%s", ip);
   httpd_touch(srv);
-  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL |
+  unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_ALLOW_UPGRADE |
                    (ipv6 ? MHD_USE_IPv6 : 0);
   struct MHD_Daemon *d = MHD_start_daemon(
       flags, port, NULL, NULL, httpd_on_request, srv,
@@ -448,6 +551,8 @@ int server_http_run(const server_http_options *http, const weft_options *options
       MHD_OPTION_CONNECTION_LIMIT, (unsigned)64, MHD_OPTION_END);
   if (!d) {
     snprintf(err, err_cap, "cannot listen on %s port %u (in use?)", ip, (unsigned)port);
+    pthread_mutex_destroy(&srv->ws.lock);
+    rpc_stream_free(&srv->rpc);
     view_free(srv->view);
     rpc_session_free(&srv->session);
     free(srv);
@@ -459,7 +564,10 @@ int server_http_run(const server_http_options *http, const weft_options *options
   httpd_catch_signals();
   if (http->on_ready) http->on_ready(http->user, ip, port);
   httpd_wait(srv, http->idle_timeout_ms);
+  httpd_ws_stop_all(&srv->ws);
   MHD_stop_daemon(d);
+  pthread_mutex_destroy(&srv->ws.lock);
+  rpc_stream_free(&srv->rpc);
   view_free(srv->view);
   rpc_session_free(&srv->session);
   free(srv);

@@ -1,5 +1,6 @@
 /* The TraceProcessor RPC on one weft instance (rpc.h). */
 #include "rpc.h"
+#include "rpc_sql.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -131,6 +132,15 @@ void rpc_session_replace(rpc_session *s, weft *loaded, const char *name) {
   s->generation++;
   rpc_set_text(s->trace_name, sizeof s->trace_name, name);
   rpc_snapshot_objects(s);
+}
+
+void rpc_session_reset(rpc_session *s) {
+  rpc_drop_instance(s);
+  s->load_error[0] = s->parse_error[0] = '\0';
+}
+
+const char *rpc_session_error(const rpc_session *s) {
+  return s->state == RPC_FAILED ? s->load_error : NULL;
 }
 
 void rpc_parse_begin(rpc_session *s) {
@@ -272,6 +282,9 @@ int rpc_query(rpc_session *s, const uint8_t *body, size_t len, rpc_spool *out) {
   if (!w && !error) error = "no trace could be loaded";
   if (w && rpc_blank(sql)) error = "No valid SQL to run";
   if (w && !error) {
+    rpc_sql_info info;
+    rpc_sql_statements(sql, &info);
+    rpc_query_result_statements(r, info.count, info.last, info.last_len);
     weft_query_callbacks cb = rpc_query_result_callbacks(r);
     int rc = weft_query(w, sql, &cb);
     if (rc == WEFT_EABORT) error = "out of memory or disk space for the result";

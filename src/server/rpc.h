@@ -46,6 +46,12 @@ int rpc_session_ready(const rpc_session *s);
  * here) named `name`, as a re-merge does. */
 void rpc_session_replace(rpc_session *s, weft *loaded, const char *name);
 
+/* Drops the session's trace (TPM_RESET_TRACE_PROCESSOR): the next
+ * append starts a new one. */
+void rpc_session_reset(rpc_session *s);
+/* Why the trace failed to load, or NULL if it did not fail. */
+const char *rpc_session_error(const rpc_session *s);
+
 /* One /parse request: begin, bytes (any number of pieces), then the
  * AppendTraceDataResult into out. */
 void rpc_parse_begin(rpc_session *s);

@@ -10,7 +10,9 @@ enum {
   QR_COLUMN_NAMES = 1,
   QR_ERROR = 2,
   QR_BATCH = 3,
+  QR_STATEMENT_COUNT = 4,
   QR_STATEMENT_WITH_OUTPUT_COUNT = 5,
+  QR_LAST_STATEMENT_SQL = 6,
   QR_ELAPSED_TIME_MS = 7,
   CB_CELLS = 1,
   CB_VARINT_CELLS = 2,
@@ -94,6 +96,9 @@ struct rpc_query_result {
   int statement;     /* of the columns being serialized; -1 before any */
   uint32_t ncols;
   uint32_t outputs;  /* statements that returned columns so far */
+  uint32_t statements; /* in the SQL (rpc_sql.h) */
+  const char *last_sql; /* the last statement's text, not NUL-terminated */
+  size_t last_sql_len;
   int head_sent;     /* column_names written (first batch) */
   rpc_buf head;      /* column_names fields */
   uint8_t *cell_types;
@@ -179,8 +184,9 @@ static void rpc_batch_flush(rpc_query_result *r, int last) {
   body->len = chunk->len = 0;
   if (!r->head_sent) {
     rpc_buf_append(chunk, r->head.data, r->head.len);
-    if (r->outputs)
-      rpc_buf_field_varint(chunk, QR_STATEMENT_WITH_OUTPUT_COUNT, r->outputs);
+    rpc_buf_field_varint(chunk, QR_STATEMENT_COUNT, r->statements);
+    rpc_buf_field_varint(chunk, QR_STATEMENT_WITH_OUTPUT_COUNT, r->outputs);
+    rpc_buf_field_bytes(chunk, QR_LAST_STATEMENT_SQL, r->last_sql, r->last_sql_len);
     r->head_sent = 1;
   }
   rpc_buf_field_bytes(body, CB_STRING_CELLS, r->strings.data, r->strings.len);
@@ -213,7 +219,9 @@ static int rpc_on_columns(void *user, int statement, int n,
   rpc_spool_reset(r->out);
   r->statement = statement;
   r->ncols = (uint32_t)n;
-  r->outputs++;
+  /* One column named suppress_query_output is not output (Perfetto's
+   * escape hatch for statements run for their effect). */
+  if (n != 1 || strcmp(names[0], "suppress_query_output") != 0) r->outputs++;
   r->head_sent = 0;
   r->head.len = 0;
   for (int i = 0; i < n; i++) rpc_buf_field_string(&r->head, QR_COLUMN_NAMES, names[i]);
@@ -267,6 +275,13 @@ static int rpc_on_row(void *user, int statement, int n, const weft_cell *cells) 
   return r->failed || r->out->failed;
 }
 
+void rpc_query_result_statements(rpc_query_result *r, uint32_t count, const char *last_sql,
+                                 size_t last_len) {
+  r->statements = count;
+  r->last_sql = last_sql;
+  r->last_sql_len = last_sql ? last_len : 0;
+}
+
 weft_query_callbacks rpc_query_result_callbacks(rpc_query_result *r) {
   weft_query_callbacks cb = {rpc_on_columns, rpc_on_row, r};
   return cb;
@@ -277,7 +292,8 @@ int rpc_query_result_finish(rpc_query_result *r, const char *error,
   if (error) {
     rpc_spool_reset(r->out);
     r->head.len = 0;
-    r->outputs = 0;
+    r->outputs = r->statements = 0;
+    r->last_sql_len = 0;
     r->head_sent = 0;
     rpc_batch_clear(r);
   }

@@ -8,7 +8,8 @@
  * field 7 before them), strings joined by NUL in string_cells, blobs one
  * field each. Each batch is one QueryResult message (the first also
  * carries column_names); the last batch has is_last_batch, followed by
- * error and elapsed_time_ms. A client that concatenates them reads one
+ * error and elapsed_time_ms. The first batch's message also carries
+ * statement_count, statement_with_output_count and last_statement_sql. A client that concatenates them reads one
  * QueryResult.
  *
  * The messages go to a spool: memory up to RPC_SPOOL_MEMORY bytes, then an
@@ -47,6 +48,13 @@ typedef struct rpc_query_result rpc_query_result;
 /* A serializer writing to `out`; NULL when out of memory. */
 rpc_query_result *rpc_query_result_new(rpc_spool *out);
 void rpc_query_result_free(rpc_query_result *r);
+/* The SQL's statement count and last statement (rpc_sql.h), for the
+ * first message's statement_count and last_statement_sql (kept by
+ * pointer until the result is finished). statement_with_output_count is
+ * counted from the statements that return columns, but for one column
+ * named suppress_query_output. On an error all three are 0 or empty. */
+void rpc_query_result_statements(rpc_query_result *r, uint32_t count, const char *last_sql,
+                                 size_t last_len);
 /* Callbacks for weft_query that feed the serializer. */
 weft_query_callbacks rpc_query_result_callbacks(rpc_query_result *r);
 /* Ends the result: the last batch, then `error` (NULL: none; the rows

@@ -117,6 +117,15 @@ class PythonClientTest(e.TempDirTest):
             with self.assertRaises(Exception) as caught:
                 tp.query('select * from no_such_table')
             self.assertIn('no such table: no_such_table', str(caught.exception))
+            # The statement fields of QueryResult, as the client's own schema
+            # decodes them (it does not use them itself).
+            result = tp.http.execute_query(
+                'create table tt as select 1 as x; select x from tt; -- done\n')
+            self.assertEqual((result.statement_count, result.statement_with_output_count,
+                              result.last_statement_sql), (2, 1, 'select x from tt'))
+            result = tp.http.execute_query('select 1 as suppress_query_output; select 2')
+            self.assertEqual((result.statement_count, result.statement_with_output_count,
+                              result.last_statement_sql), (2, 1, 'select 2'))
 
 
 if __name__ == '__main__':

@@ -194,6 +194,42 @@ class RpcTest(e.TempDirTest):
         self.assertIsNone(err)
         self.assertEqual((cols, rows), (['b', 'c'], [(2, 3)]))
 
+    def statement_fields(self, sql):
+        """(statement_count, statement_with_output_count, last_statement_sql,
+        error) of the query's QueryResult (the fields of its first message)."""
+        status, _, body = self.srv.request('POST', '/query', e.pb_bytes(1, sql))
+        self.assertEqual(status, 200)
+        got = {}
+        for number, wire, raw in e.proto_fields(body):
+            tag_len = len(e.varint(number << 3 | wire))
+            if number in (4, 5):
+                got.setdefault(number, e.read_varint(raw, tag_len)[0])
+            elif number in (2, 6):
+                n, j = e.read_varint(raw, tag_len)
+                got.setdefault(number, raw[j:j + n].decode())
+        return got.get(4), got.get(5), got.get(6), got.get(2)
+
+    def test_statement_fields(self):
+        cases = [
+            ('select 1 as a; select 2 as b', 2, 2, 'select 2 as b'),
+            ('create table t as select 1 x;  \n select * from t;  -- c\n', 2, 1,
+             'select * from t'),
+            ('select 1; create table u(x int)', 2, 1, 'create table u(x int)'),
+            ('select 1 as suppress_query_output; select 2', 2, 1, 'select 2'),
+            ('select 1;;  ;select 2', 2, 2, 'select 2'),
+            ('/* c */ select 1', 1, 1, 'select 1'),
+            ("select ';' as s, \"a;b\" is null; select 2 /* ; */ as x -- ;", 2, 2,
+             'select 2 /* ; */ as x'),
+            ('create table tt(x); create temp trigger tr after insert on tt begin '
+             'select 1; select 2; end; select 5', 3, 1, 'select 5'),
+        ]
+        for sql, count, outputs, last in cases:
+            self.assertEqual(self.statement_fields(sql), (count, outputs, last, None), sql)
+        count, outputs, last, err = self.statement_fields(
+            'select 1; select * from nosuch; select 3')
+        self.assertEqual((count, outputs, last), (0, 0, ''))
+        self.assertIn('no such table: nosuch', err)
+
     def test_batches_of_whole_rows(self):
         # 30000 rows of 2 cells: over 50000 cells, so two batches at least,
         # each of whole rows, only the last marked.
@@ -280,8 +316,10 @@ class RpcTest(e.TempDirTest):
         self.assertNotIn('Access-Control-Allow-Origin', headers)
 
     def test_unknown_endpoints(self):
-        for path in ('/websocket', '/nothing', '/status/x'):
+        for path in ('/nothing', '/status/x', '/websocket/x'):
             self.assertEqual(self.srv.request('GET', path)[0], 404)
+        # /websocket without the upgrade handshake (test_rpc_stream.py has it).
+        self.assertEqual(self.srv.request('GET', '/websocket')[0], 400)
         status, headers, body = self.srv.request('GET', '/')  # the web view's page
         self.assertEqual((status, headers['Content-Type']), (200, 'text/html; charset=utf-8'))
         self.assertIn(b'weft', body)
@@ -346,7 +384,8 @@ class ServerLifeTest(e.TempDirTest):
 
     def test_bad_flags(self):
         for args in (['-D', '--http-port', '0'], ['-D', '--http-port', 'x'],
-                     ['server', 'http', '--idle-timeout', '5d'], ['server', 'stdio'],
+                     ['server', 'http', '--idle-timeout', '5d'], ['server', 'ftp'],
+                     ['server', 'unix'], ['query', '--remote', 'x', 'a.json', 'select 1'],
                      ['server'], ['-D', '--ip-address', 'nowhere', '--http-port', '1']):
             rc, _, err = e.run(*args, timeout=10)
             self.assertNotEqual(rc, 0, args)
