@@ -145,5 +145,24 @@ class ProtoProcessDescriptorTest(e.TempDirTest):
                          '"Renderer","chrome.process_label[0]","tab"\n')
 
 
+    def test_described_processes_come_with_their_main_thread(self):
+        thread = lambda uuid, pid, tid: pb_packet(
+            pb_int(8, 1), pb_int(10, 1),
+            pb_bytes(60, pb_int(1, uuid) + pb_bytes(4, pb_int(1, pid) + pb_int(2, tid))))
+        active = pb_bytes(49, pb_int(1, 300) + pb_int(1, 100) + pb_int(1, 3))
+        data = (thread(1, 3, 4) + track(1, 2, process(100)) +
+                pb_packet(pb_int(8, 1), pb_int(10, 3), pb_bytes(43, process(200))) +
+                thread(5, 3, 9) +
+                pb_packet(pb_int(8, 2), pb_int(10, 1), pb_bytes(11, pb_int(11, 1) + pb_int(9, 3) +
+                                                               pb_bytes(23, 'ap') + active)))
+        # a process track, a ProcessDescriptor packet and each pid of
+        # chrome_active_processes make the process with its main thread, in
+        # the order they come
+        out = self.query(data, 'select tid, pid from thread left join process using(upid) '
+                         'order by utid')
+        self.assertEqual(out.splitlines()[1:], [
+            '0,0', '3,3', '4,3', '100,100', '200,200', '9,3', '300,300'])
+
+
 if __name__ == '__main__':
     e.main()

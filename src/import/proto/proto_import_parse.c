@@ -137,7 +137,7 @@ static int proto_process_descriptor(proto_parse_ctx *p, proto_span msg) {
                   PROTO_PROCESS_DESCRIPTOR_PROCESS_NAME, &d);
   if (!d.has_pid) return WEFT_OK;
   uint32_t upid;
-  int rc = model_process(p->f->ctx, p->machine, d.pid, &upid);
+  int rc = proto_process_get(p->f->ctx, p->machine, d.pid, &upid); /* and its main thread */
   return rc ? rc
             : proto_process_descriptor_apply(p->f, &((proto_import_state *)p->f->state)->misc,
                                              upid, msg, NULL);

@@ -2,6 +2,8 @@
  * track interning. See proto_tracks.h. */
 #include "import/proto/proto_tracks.h"
 
+#include "import/proto/proto_process_tree.h"
+
 #include <assert.h>
 
 #include "model/context.h"
@@ -339,7 +341,7 @@ static int proto_tracks_resolve_process(trace_context *ctx, proto_tracks *t, int
   proto_track_resv r = t->resv.data[i];
   uint32_t upid, main_utid;
   int reused = 0;
-  int rc = model_process(ctx, r.machine, r.pid, &upid);
+  int rc = proto_process_get(ctx, r.machine, r.pid, &upid); /* with its main thread */
   if (!rc) rc = proto_tracks_claim(&t->claimed_processes, upid, i, &reused);
   if (!rc && reused) {
     rc = model_process_start(ctx, r.machine, r.pid, -1, &upid);
