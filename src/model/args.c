@@ -217,10 +217,37 @@ int model_args_pending_has(trace_context *ctx, const char *key, size_t key_len) 
   return 0;
 }
 
+/* A key given twice in one set keeps its first place and takes its last
+ * value, as Perfetto's args tracker updates a key it already holds. Small
+ * sets are compared pairwise; larger ones through a map of their keys. */
+static int model_args_unique_keys(model_state *m) {
+  model_arg *args = m->pending_args.data;
+  size_t n = m->pending_args.len, out = 0;
+  base_map seen = {0};
+  int big = n > 32;
+  for (size_t i = 0; i < n; i++) {
+    size_t j = out;
+    if (big) {
+      uint64_t *slot;
+      int inserted = base_map_insert(&seen, args[i].key, out, &slot);
+      if (inserted < 0) return base_map_free(&seen), WEFT_ENOMEM;
+      if (!inserted) j = (size_t)*slot;
+    } else {
+      for (j = 0; j < out && args[j].key != args[i].key; j++) {}
+    }
+    if (j < out) args[j] = args[i];
+    else args[out++] = args[i];
+  }
+  base_map_free(&seen);
+  m->pending_args.len = out;
+  return WEFT_OK;
+}
+
 int model_args_commit(trace_context *ctx, int64_t *arg_set) {
   model_state *m = &ctx->model;
   *arg_set = -1;
   if (m->pending_args.len == 0) return WEFT_OK;
+  if (m->pending_args.len > 1 && model_args_unique_keys(m)) return WEFT_ENOMEM;
   /* Identical sets share one id: key the set by a hash of its contents. */
   uint64_t h = 0;
   for (size_t i = 0; i < m->pending_args.len; i++) {

@@ -76,6 +76,20 @@ class ProtoArgsTest(e.TempDirTest):
                          '"debug.interned_name","interned value"\n'
                          '"debug.ptr","0x1234"\n"debug.both","false"\n')
 
+    def test_a_key_given_twice_keeps_its_place_and_last_value(self):
+        trace = start() + event(10, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'dup'),
+                                annotation('a', pb_int(4, 1)), annotation('b', pb_int(4, 2)),
+                                annotation('a', pb_int(4, 3)))
+        self.assertEqual(self.slice_args(trace, 'dup'),
+                         '"key","display_value"\n"debug.a","3"\n"debug.b","2"\n')
+        # the same in a set of more than 32 args
+        many = [annotation('k%d' % i, pb_int(4, i)) for i in range(40)]
+        trace = start() + event(10, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'big'), *many,
+                                annotation('k5', pb_int(4, 99)))
+        out = self.slice_args(trace, 'big').splitlines()[1:]
+        self.assertEqual(len(out), 40)
+        self.assertEqual(out[5], '"debug.k5","99"')
+
     def test_uint_values_show_unsigned(self):
         # uint_value (field 3) above 2^63 - 1: shown as the unsigned number
         values = [0, 7, 2**63 - 1, 2**63, 2**64 - 1998, 2**64 - 10, 2**64 - 1]
