@@ -94,6 +94,25 @@ static int sp_mapping_eq(trace_context *ctx, uint32_t row, const void *key) {
          storage_get_i64(t, STACK_PROFILE_MAPPING_load_bias, row) == m->load_bias;
 }
 
+static int sp_mapping_write(trace_context *ctx, const stack_profile_mapping_spec *spec,
+                            uint32_t id) {
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+  storage_set_str(t, STACK_PROFILE_MAPPING_build_id, id, spec->build_id);
+  storage_set_str(t, STACK_PROFILE_MAPPING_name, id, spec->name);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_exact_offset, id, spec->exact_offset);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_start_offset, id, spec->start_offset);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_start, id, spec->start);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_end, id, spec->end);
+  storage_set_i64(t, STACK_PROFILE_MAPPING_load_bias, id, spec->load_bias);
+  return storage_table_status(t);
+}
+
+int stack_profile_mapping_new(trace_context *ctx, const stack_profile_mapping_spec *spec,
+                              uint32_t *id) {
+  int rc = storage_table_append(ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING), id);
+  return rc ? rc : sp_mapping_write(ctx, spec, *id);
+}
+
 int stack_profile_mapping(trace_context *ctx, const stack_profile_mapping_spec *spec,
                           uint32_t *id) {
   stack_profile_state *st = sp_state(ctx);
@@ -105,16 +124,7 @@ int stack_profile_mapping(trace_context *ctx, const stack_profile_mapping_spec *
   int rc = sp_probe(ctx, &st->mappings, h, sp_mapping_eq, spec, id, &free_key);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
   rc = sp_insert(ctx, TABLE_STACK_PROFILE_MAPPING, &st->mappings, free_key, id);
-  if (rc) return rc;
-  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
-  storage_set_str(t, STACK_PROFILE_MAPPING_build_id, *id, spec->build_id);
-  storage_set_str(t, STACK_PROFILE_MAPPING_name, *id, spec->name);
-  storage_set_i64(t, STACK_PROFILE_MAPPING_exact_offset, *id, spec->exact_offset);
-  storage_set_i64(t, STACK_PROFILE_MAPPING_start_offset, *id, spec->start_offset);
-  storage_set_i64(t, STACK_PROFILE_MAPPING_start, *id, spec->start);
-  storage_set_i64(t, STACK_PROFILE_MAPPING_end, *id, spec->end);
-  storage_set_i64(t, STACK_PROFILE_MAPPING_load_bias, *id, spec->load_bias);
-  return storage_table_status(t);
+  return rc ? rc : sp_mapping_write(ctx, spec, *id);
 }
 
 /* ---- frames ---- */

@@ -36,6 +36,9 @@ typedef struct stack_profile_mapping_spec {
 /* Interns a mapping; *id is its stack_profile_mapping row. */
 int stack_profile_mapping(trace_context *ctx, const stack_profile_mapping_spec *spec,
                           uint32_t *id);
+/* Appends a mapping row (not interned). */
+int stack_profile_mapping_new(trace_context *ctx, const stack_profile_mapping_spec *spec,
+                              uint32_t *id);
 /* Interns a frame of `mapping` (name may be STRING_NULL); `type` is the
  * frame's kind (STRING_NULL: none) and is set when the frame is created. */
 int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,

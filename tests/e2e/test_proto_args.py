@@ -90,6 +90,51 @@ class ProtoArgsTest(e.TempDirTest):
         self.assertEqual(len(out), 40)
         self.assertEqual(out[5], '"debug.k5","99"')
 
+    def test_mojo_method_becomes_a_native_symbol(self):
+        def interned(ranged):
+            rng = pb_int(4, 4096) + pb_int(5, 8192) if ranged else b''
+            return pb_bytes(INTERNED, pb_bytes(17, pb_int(1, 1) + pb_bytes(2, 'lib.so')) +
+                            pb_bytes(16, pb_int(1, 2) + pb_bytes(2, '\x01\x02')) +
+                            pb_bytes(19, pb_int(1, 1) + pb_int(2, 2) + pb_int(7, 1) + rng) +
+                            pb_bytes(28, pb_int(1, 1) + pb_int(2, 1) + pb_int(3, 123)) +
+                            pb_bytes(28, pb_int(1, 2) + pb_int(2, 7) + pb_int(3, 5)))
+
+        def mojo(ts, name, iid, seq):
+            info = pb_bytes(1, 'tag') + pb_int(4, iid) + pb_int(5, 1)
+            return event(ts, pb_int(TYPE, INSTANT), pb_bytes(NAME, name),
+                         pb_bytes(MOJO, info), seq=seq)
+
+        def trace(ranged):
+            start2 = pb_packet(pb_int(TIMESTAMP, 1), pb_int(SEQ, 2), pb_int(SEQ_FLAGS, 1),
+                               interned(ranged))
+            start1 = pb_packet(pb_int(TIMESTAMP, 1), pb_int(SEQ, 1), pb_int(SEQ_FLAGS, 1),
+                               interned(ranged))
+            return (start1 + start2 + mojo(10, 'a', 1, 1) + mojo(11, 'b', 1, 2) +
+                    mojo(12, 'missing', 9, 1) + mojo(13, 'nomap', 2, 1))
+
+        # the location's mapping and pc, after the other args; an unknown
+        # location or mapping leaves the raw iid and counts
+        self.assertEqual(self.slice_args(trace(False), 'a').splitlines()[1:], [
+            '"chrome_mojo_event_info.watcher_notify_interface_tag","tag"',
+            '"chrome_mojo_event_info.is_reply","true"',
+            '"chrome_mojo_event_info.mojo_interface_method.native_symbol.mapping_id","0"',
+            '"chrome_mojo_event_info.mojo_interface_method.native_symbol.rel_pc","123"'])
+        self.assertIn('"chrome_mojo_event_info.mojo_interface_method_iid","9"',
+                      self.slice_args(trace(False), 'missing'))
+        self.assertIn('"chrome_mojo_event_info.mojo_interface_method_iid","2"',
+                      self.slice_args(trace(False), 'nomap'))
+        self.assertEqual(self.load(trace(False), "select name, value from stats where name in "
+                                   "('interned_data_tokenizer_errors', "
+                                   "'stackprofile_invalid_mapping_id') order by name"),
+                         '"name","value"\n"interned_data_tokenizer_errors",2\n'
+                         '"stackprofile_invalid_mapping_id",1\n')
+        # a mapping without address range is interned by its fields; one
+        # with a range is a row per sequence
+        sql = ("select s.name, a.display_value from slice s join args a using(arg_set_id) "
+               "where a.key glob '*mapping_id' order by s.ts")
+        self.assertEqual(self.load(trace(False), sql).splitlines()[1:], ['"a","0"', '"b","0"'])
+        self.assertEqual(self.load(trace(True), sql).splitlines()[1:], ['"a","0"', '"b","1"'])
+
     def test_uint_values_show_unsigned(self):
         # uint_value (field 3) above 2^63 - 1: shown as the unsigned number
         values = [0, 7, 2**63 - 1, 2**63, 2**64 - 1998, 2**64 - 10, 2**64 - 1]

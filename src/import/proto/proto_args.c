@@ -10,6 +10,7 @@
 #include "import/proto/proto_descriptor.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_json_value.h"
+#include "import/proto/proto_profile.h"
 #include "model/logs.h"
 #include "model/model.h"
 
@@ -25,6 +26,8 @@ enum {
   MAX_REPEATED_COUNTERS = 32,
 };
 
+#define ARGS_MAX_SYMBOLS 4 /* native symbols of one event that are kept */
+
 typedef struct proto_args {
   import_file *f;
   const proto_import_state *st;
@@ -35,6 +38,15 @@ typedef struct proto_args {
   int depth;
   size_t len;
   char key[PROTO_ARGS_MAX_KEY];
+  /* native symbols (an interned mojo method's mapping and pc), added after
+   * the event's other args as Perfetto adds them */
+  struct {
+    size_t prefix; /* bytes of `keys` before this symbol's key */
+    int64_t mapping, rel_pc;
+  } symbols[ARGS_MAX_SYMBOLS];
+  int n_symbols;
+  size_t keys_len;
+  char keys[ARGS_MAX_SYMBOLS * PROTO_ARGS_MAX_KEY];
 } proto_args;
 
 /* ---- keys ---- */
@@ -497,6 +509,66 @@ static int args_location_override(proto_args *a, const proto_desc_field *d,
   return args_source_location_fields(a, fl->value, MODEL_ARG_INT, rc);
 }
 
+/* UnsymbolizedSourceLocation */
+#define ARGS_UNSYMBOLIZED_MAPPING_ID 2
+#define ARGS_UNSYMBOLIZED_REL_PC 3
+
+/* ChromeMojoEventInfo.mojo_interface_method_iid: the interned unsymbolized
+ * location becomes "<parent>.mojo_interface_method.native_symbol" args
+ * (mapping_id: its stack_profile_mapping row, rel_pc), added after the
+ * event's other args. An unknown location or mapping counts
+ * interned_data_tokenizer_errors and leaves the raw iid (returns 0). */
+static int args_native_symbol_override(proto_args *a, const proto_desc_field *d,
+                                       const proto_field *fl, int *rc) {
+  static const char name[] = "mojo_interface_method_iid";
+  if (d->repeated || fl->wire_type != PROTO_WIRE_VARINT ||
+      strcmp(proto_descriptor_name(a->pool, d->name), name) != 0)
+    return 0;
+  proto_span msg;
+  proto_field map_fl = {0}, pc_fl = {0};
+  int64_t mapping = -1;
+  if (proto_interned_message(a->st, a->info->seq, a->info->generation,
+                             PROTO_INTERN_UNSYMBOLIZED_LOCATION, fl->value, &msg)) {
+    proto_find_last(msg.data, msg.len, ARGS_UNSYMBOLIZED_MAPPING_ID, &map_fl);
+    proto_find_last(msg.data, msg.len, ARGS_UNSYMBOLIZED_REL_PC, &pc_fl);
+    *rc = proto_profile_mapping_row(a->f, a->info, map_fl.value, &mapping);
+    if (*rc) return 1;
+  }
+  if (mapping < 0) {
+    *rc = import_stat(a->f, stat_interned_data_tokenizer_errors, 1);
+    return *rc != 0;
+  }
+  static const char suffix[] = ".mojo_interface_method.native_symbol";
+  size_t need = a->len + sizeof suffix;
+  if (a->n_symbols == ARGS_MAX_SYMBOLS || a->keys_len + need > sizeof a->keys) return 1;
+  a->symbols[a->n_symbols].prefix = a->keys_len;
+  a->symbols[a->n_symbols].mapping = mapping;
+  a->symbols[a->n_symbols++].rel_pc = (int64_t)pc_fl.value;
+  memcpy(a->keys + a->keys_len, a->key, a->len);
+  memcpy(a->keys + a->keys_len + a->len, suffix, sizeof suffix);
+  a->keys_len += need;
+  return 1;
+}
+
+/* The native symbols put aside by args_native_symbol_override. */
+static int args_native_symbols(proto_args *a) {
+  int rc = WEFT_OK;
+  for (int i = 0; !rc && i < a->n_symbols; i++) {
+    const char *prefix = a->keys + a->symbols[i].prefix;
+    size_t saved;
+    a->len = 0;
+    if (!args_enter(a, prefix, strlen(prefix), &saved)) continue;
+    size_t base = a->len;
+    if (args_enter(a, "mapping_id", 10, &saved))
+      rc = args_int(a, MODEL_ARG_INT, a->symbols[i].mapping);
+    a->len = base;
+    if (!rc && args_enter(a, "rel_pc", 6, &saved))
+      rc = args_int(a, MODEL_ARG_INT, a->symbols[i].rel_pc);
+  }
+  a->len = 0;
+  return rc;
+}
+
 /* The next index of repeated field `number` in this message. */
 static uint32_t *args_repeat_counter(uint32_t (*counters)[2], int *n, uint32_t number) {
   for (int i = 0; i < *n; i++)
@@ -532,6 +604,7 @@ static int args_field(proto_args *a, const proto_desc_field *d, const proto_fiel
     size_t here = a->len;
     a->len = parent;
     int done = args_location_override(a, d, fl, &rc);
+    if (!done && !rc) done = args_native_symbol_override(a, d, fl, &rc);
     a->len = here;
     if (!done && !rc) rc = args_scalar(a, d, fl);
   }
@@ -800,11 +873,14 @@ int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_
   a.depth = 0;
   a.len = 0;
   a.debug_annotation_type = args_debug_annotation_type;
+  a.n_symbols = 0;
+  a.keys_len = 0;
   args_event_fields ef;
   args_event_scan(event, &ef);
   int rc = args_event_specials(&a, &ef);
   if (!rc && ef.has_other && args_track_event)
     rc = args_event_reflected(&a, args_track_event, event);
   if (!rc && ef.has_annotations) rc = args_event_annotations(&a, event);
+  if (!rc && a.n_symbols) rc = args_native_symbols(&a);
   return rc;
 }

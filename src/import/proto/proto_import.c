@@ -126,6 +126,7 @@ static int proto_intern_message_kind(uint32_t number) {
     case PROTO_INTERNED_DATA_SOURCE_LOCATIONS: return PROTO_INTERN_SOURCE_LOCATION;
     case 23: return PROTO_INTERN_GRAPHICS_CONTEXT;
     case 24: return PROTO_INTERN_GPU_SPECIFICATION;
+    case 28: return PROTO_INTERN_UNSYMBOLIZED_LOCATION;
     case 1000: return PROTO_INTERN_COMPUTE_KERNEL;
     case 1001: return PROTO_INTERN_COMPUTE_ARG_NAME;
     default: return 0;

@@ -43,6 +43,7 @@ enum proto_intern_kind {
   PROTO_INTERN_GPU_SPECIFICATION = 17, /* gpu_specifications */
   PROTO_INTERN_COMPUTE_KERNEL = 18,  /* GpuInternedData.compute_kernels */
   PROTO_INTERN_COMPUTE_ARG_NAME = 19, /* GpuInternedData.compute_arg_names */
+  PROTO_INTERN_UNSYMBOLIZED_LOCATION = 20, /* unsymbolized_source_locations */
 };
 
 typedef struct proto_packet_info {

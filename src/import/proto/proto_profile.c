@@ -189,7 +189,11 @@ static int pp_mapping_name(import_file *f, const pp_resolver *r, proto_span msg,
   return rc;
 }
 
-static int pp_mapping_from(import_file *f, const pp_resolver *r, proto_span msg, uint32_t *row) {
+/* A mapping row for an interned Mapping message: interned by its fields,
+ * or (`own`, when it has an address range) a row of its own, as Perfetto
+ * makes a mapping of a process's memory. */
+static int pp_mapping_from(import_file *f, const pp_resolver *r, proto_span msg, int own,
+                           uint32_t *row) {
   stack_profile_mapping_spec m;
   memset(&m, 0, sizeof m);
   uint64_t build_iid = 0;
@@ -211,11 +215,14 @@ static int pp_mapping_from(import_file *f, const pp_resolver *r, proto_span msg,
   int rc = build_iid ? pp_build_id(f, r, build_iid, &m.build_id)
                      : ctx_intern(f->ctx, "", 0, &m.build_id);
   if (!rc) rc = pp_mapping_name(f, r, msg, &m.name);
-  return rc ? rc : stack_profile_mapping(f->ctx, &m, row);
+  if (rc) return rc;
+  own = own && (m.start != 0 || m.end != 0);
+  return own ? stack_profile_mapping_new(f->ctx, &m, row) : stack_profile_mapping(f->ctx, &m, row);
 }
 
 /* The mapping row of `iid` (0: an empty mapping); -1 if unknown. */
-static int pp_mapping(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *row) {
+static int pp_mapping_of(import_file *f, const pp_resolver *r, uint64_t iid, int own,
+                         int64_t *row) {
   proto_profile_state *s = pp_state(f);
   *row = -1;
   uint64_t *v = pp_lookup(s, r, PP_ROW_MAPPING, PP_ROW_MAPPING, iid);
@@ -224,10 +231,14 @@ static int pp_mapping(import_file *f, const pp_resolver *r, uint64_t iid, int64_
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_MAPPING, iid);
   if (!msg.data && iid) return import_stat(f, stat_stackprofile_invalid_mapping_id, 1);
   uint32_t id;
-  int rc = pp_mapping_from(f, r, msg, &id);
+  int rc = pp_mapping_from(f, r, msg, own, &id);
   if (!rc) rc = pp_cache(s, sc, PP_ROW_MAPPING, iid, id);
   *row = id;
   return rc;
+}
+
+static int pp_mapping(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *row) {
+  return pp_mapping_of(f, r, iid, 0, row);
 }
 
 /* ---- frames ---- */
@@ -336,6 +347,13 @@ int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *le
   return import_stat(f, stat_stackprofile_invalid_callstack_id, 1);
 }
 
+int proto_profile_mapping_row(import_file *f, const proto_packet_info *info, uint64_t iid,
+                              int64_t *row) {
+  pp_resolver r = pp_resolver_of(info);
+  if (!pp_state(f)) return WEFT_ENOMEM;
+  return pp_mapping_of(f, &r, iid, 1, row);
+}
+
 pp_resolver pp_resolver_of(const proto_packet_info *info) {
   pp_resolver r;
   memset(&r, 0, sizeof r);
@@ -378,7 +396,7 @@ static int pp_packet_table(import_file *f, const pp_resolver *r, proto_span pkt,
     }
     if (field == PP_MAPPINGS) {
       uint32_t id;
-      rc = pp_mapping_from(f, r, fl.span, &id);
+      rc = pp_mapping_from(f, r, fl.span, 0, &id);
       if (!rc) rc = pp_cache(s, r->packet, PP_ROW_MAPPING, iid, id);
       continue;
     }

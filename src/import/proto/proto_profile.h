@@ -52,6 +52,14 @@ int proto_event_callstack_apply(import_file *f, const struct proto_packet_info *
                                 const proto_event_callstack *cs, uint32_t slice,
                                 uint32_t track, int at_end);
 
+/* The stack_profile_mapping row of the sequence's interned mapping `iid`
+ * (made on first use: a row of its own when it has an address range, as
+ * Perfetto makes a process's memory mappings, else interned by its
+ * fields); -1
+ * when unknown (counted in stackprofile_invalid_mapping_id). */
+int proto_profile_mapping_row(import_file *f, const struct proto_packet_info *info, uint64_t iid,
+                              int64_t *row);
+
 int proto_profile_wants_field(uint32_t number);
 /* One such field of a packet at trace time ts. */
 int proto_profile_parse(import_file *f, const struct proto_packet_info *info, int64_t ts,
