@@ -5,6 +5,7 @@ limits around them."""
 import os
 
 import weft_e2e as e
+from test_stdlib_android_startup import SDK33, textproto
 
 # Two threads of one process; slices 'foo' (twice) and 'bar' (JSON times
 # are in us: ts 100000 ns and so on); sched rows
@@ -67,6 +68,10 @@ class PerfettoSqlTest(e.TempDirTest):
         err = self.error('CREATE PERFETTO FUNCTION f(x DOUBLE) RETURNS DOUBLE AS SELECT $x;'
                          'SELECT f(1)')
         self.assertIn('expected DOUBLE, actual BOOL/INT/UINT/LONG', err)
+        # A table function's arguments are passed through unchecked.
+        self.assertEqual(self.q('CREATE PERFETTO FUNCTION g(x DOUBLE, y STRING) '
+                                'RETURNS TABLE(v DOUBLE, w STRING) AS SELECT $x AS v, $y AS w;'
+                                'SELECT * FROM g(1, 2)'), '"v","w"\n1,2\n')
         err = self.error('CREATE PERFETTO FUNCTION f(x BADTYPE) RETURNS LONG AS SELECT 1')
         self.assertIn("unknown type 'BADTYPE'", err)
 
@@ -265,6 +270,16 @@ class PerfettoSqlTest(e.TempDirTest):
         self.assertIn("INCLUDE: Package 'nope' not found", err)
         err = self.error('INCLUDE PERFETTO MODULE slices.nope')
         self.assertIn("INCLUDE: unknown module 'slices.nope'", err)
+
+    def test_include_example_android_startups(self):
+        # The syntax doc's INCLUDE example, on an Android 13 trace with one
+        # cold startup of com.example (see test_stdlib_android_startup).
+        trace = e.textproto_trace(self.dir, 'startup', textproto(SDK33[:18]))
+        self.assertEqual(e.query('INCLUDE PERFETTO MODULE android.startup.startups;\n'
+                                 'SELECT *\nFROM android_startups;', trace),
+                         '"startup_id","ts","ts_end","dur","dur_without_trampoline",'
+                         '"package","startup_type"\n'
+                         '1,1000000000,1500000000,500000000,500000000,"com.example","cold"\n')
 
     def test_prelude_macros(self):
         self.assertEqual(self.q('SELECT cast_int!(2.7) AS i, cast_double!(2) AS d, '
