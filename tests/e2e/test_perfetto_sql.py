@@ -247,6 +247,21 @@ class PerfettoSqlTest(e.TempDirTest):
             'SELECT inc!(2), inc!(inc!(3)); SELECT * FROM col!(slice, name) ORDER BY 1'),
             '"2 + 1","3 + 1 + 1"\n3,5\n\n"name"\n"bar"\n"foo"\n"foo"\n')
 
+    def test_builtin_list_macros(self):
+        # weft's list macros, for macros over any number of tables/columns.
+        self.assertEqual(self.q('CREATE PERFETTO MACRO m(x Expr, i Expr, k Expr) RETURNS Expr '
+                                'AS $x * $k + $i;'
+                                'CREATE PERFETTO MACRO plus(x Expr, i Expr) RETURNS Expr AS + $x;'
+                                'SELECT __weft_list_map!(m, (1, 2), 10) AS a, '
+                                '__weft_list_count!((a, (b, c))) AS n, '
+                                '__weft_list_count!(()) AS z, __weft_paste!(1, 2) AS p, '
+                                '0 __weft_list_each!(plus, (1, 2, 3)) AS s, '
+                                '__weft_list_unparen!((4, 5))'),
+                         '"1 * 10 + 0","a","n","z","p","s","4","5"\n'
+                         '10,21,2,0,12,6,4,5\n')
+        err = self.error('SELECT __weft_list_count!(a)')
+        self.assertIn("__weft_list_count: expected a parenthesised list, got 'a'", err)
+
     def test_macro_errors_and_limits(self):
         self.assertIn("unknown macro 'nope'", self.error('SELECT nope!(1)'))
         err = self.error('CREATE PERFETTO MACRO m(x Expr) RETURNS Expr AS $x; SELECT m!(1, 2)')
