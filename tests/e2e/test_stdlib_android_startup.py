@@ -101,6 +101,23 @@ SDK29 = (system_instant('MetricsLogger:launchObserverNotifyIntentStarted', 1000)
 # Android 9 and older: every launch event is a startup, numbered from 0.
 SDK28 = [ev for ev in SDK29 if 'MetricsLogger' not in ev[2]]
 
+# Hot starts of Android 9 and older: an activityResume outside every launch
+# lasts to the end of the first frame starting after it (a main thread's
+# doFrame with its process's DrawFrames until its next doFrame). 5 s:
+# com.example resumes, the frame at 5.1 s lasts to 5.18 s (its second
+# DrawFrame); 6 s: com.other resumes, the next frame (com.example's, at
+# 6.1 s) ends at 6.16 s; the resume at 1.32 s is inside a launch.
+SDK28_HOT = (SDK28 + app('activityResume', 5000, 5050)
+             + app('Choreographer#doFrame', 5100, 5150)
+             + thread_slice(APP, RT, 'DrawFrame', 5120, 5160)
+             + thread_slice(APP, RT, 'DrawFrame', 5170, 5180)
+             + app('Choreographer#doFrame', 5200, 5250)
+             + thread_slice(APP, RT, 'DrawFrame', 5210, 5260)
+             + app('activityResume', 1320, 1330)
+             + app('activityResume', 6000, 6010, pid=OTHER)
+             + app('Choreographer#doFrame', 6100, 6150)
+             + thread_slice(APP, RT, 'DrawFrame', 6120, 6160))
+
 
 class AndroidStartupTest(e.TempDirTest):
     def trace(self, name, events, sdk=None):
@@ -184,6 +201,18 @@ class AndroidStartupTest(e.TempDirTest):
         self.assertEqual(self.q(t, 'SELECT * FROM android_startup_processes'),
                          '"startup_id","upid","pid","startup_type"\n'
                          '0,3,1000,"cold"\n2,3,1000,"warm"\n1,4,2000,"hot"\n')
+
+    def test_sdk28_hot_startups(self):
+        t = self.trace('t28h', SDK28_HOT)
+        self.assertEqual(self.q(t, 'SELECT startup_id, ts, ts_end, package, startup_type '
+                                   'FROM android_startups WHERE startup_id >= 5'),
+                         '"startup_id","ts","ts_end","package","startup_type"\n'
+                         '5,5000000000,5180000000,"com.example","hot"\n'
+                         '6,6000000000,6160000000,"com.other","hot"\n')
+        self.assertEqual(self.q(t, 'SELECT * FROM android_startup_processes '
+                                   'WHERE startup_id >= 5'),
+                         '"startup_id","upid","pid","startup_type"\n'
+                         '5,3,1000,"hot"\n6,4,2000,"hot"\n')
 
     def test_sdk_level_chooses_the_rules(self):
         # Both generations' slices, and an SDK level of 29: the observer's
