@@ -214,6 +214,54 @@ class AndroidStartupTest(e.TempDirTest):
                          '"startup_id","upid","pid","startup_type"\n'
                          '5,3,1000,"hot"\n6,4,2000,"hot"\n')
 
+    def test_frames_without_a_frame_timeline(self):
+        # Frames guessed from doFrame and DrawFrame; the frame at 5.1 s has
+        # two DrawFrames (two rows), lasting to 5.18 s.
+        t = self.trace('t28h', SDK28_HOT)
+        out = e.query('INCLUDE PERFETTO MODULE android.frames.timeline; '
+                      'SELECT frame_id, ts, dur, draw_frame_count, process_name '
+                      'FROM android_frames; '
+                      'SELECT frame_id, ts FROM android_first_frame_after(5150000000)', t)
+        self.assertEqual(out, '"frame_id","ts","dur","draw_frame_count","process_name"\n'
+                         '1,5100000000,80000000,1,"com.example"\n'
+                         '2,5100000000,80000000,1,"com.example"\n'
+                         '3,5200000000,60000000,1,"com.example"\n'
+                         '4,6100000000,60000000,1,"com.example"\n\n'
+                         '"frame_id","ts"\n3,5200000000\n')
+
+    def test_frame_ids_from_slice_names(self):
+        # "<name> <id>[ ...]" at depth 0 or 1; ids that are not integers
+        # (or 0) are left out.
+        t = self.trace('tids', app('Choreographer#doFrame 123', 1000, 1010)
+                       + thread_slice(APP, RT, 'DrawFrames 123', 1005, 1020)
+                       + app('Choreographer#doFrame 456 extra', 1100, 1110)
+                       + app('Choreographer#doFrame abc', 1200, 1210)
+                       + app('outer', 1300, 1400) + app('Choreographer#doFrame 789', 1310, 1320))
+        out = e.query('INCLUDE PERFETTO MODULE android.frames.timeline; '
+                      'SELECT frame_id, ts FROM android_frames_choreographer_do_frame; '
+                      'SELECT frame_id FROM android_frames_draw_frame', t)
+        self.assertEqual(out, '"frame_id","ts"\n123,1000000000\n456,1100000000\n'
+                         '789,1310000000\n\n"frame_id"\n123\n')
+
+    def test_time_to_display(self):
+        # TTID: to the end of the first DrawFrame of the process's first
+        # frame from the startup (5.16 s); TTFD: to the end of the first
+        # frame of the main thread ending after the first reportFullyDrawn
+        # (at 5.19 s: the frame at 5.2 s, drawn until 5.26 s). com.other
+        # draws no frame.
+        t = self.trace('t28f', SDK28_HOT + app('reportFullyDrawn', 5190, 5195))
+        out = e.query('INCLUDE PERFETTO MODULE android.startup.time_to_display; '
+                      'SELECT * FROM android_startup_time_to_display', t)
+        self.assertEqual(out, '"startup_id","time_to_initial_display","time_to_full_display",'
+                         '"ttid_frame_id","ttfd_frame_id","upid"\n'
+                         '0,4110000000,4210000000,1,3,3\n'
+                         '1,"[NULL]","[NULL]","[NULL]","[NULL]","[NULL]"\n'
+                         '2,2060000000,2160000000,1,3,3\n'
+                         '3,1060000000,1160000000,1,3,3\n'
+                         '4,"[NULL]","[NULL]","[NULL]","[NULL]","[NULL]"\n'
+                         '5,160000000,260000000,1,3,3\n'
+                         '6,"[NULL]","[NULL]","[NULL]","[NULL]","[NULL]"\n')
+
     def test_sdk_level_chooses_the_rules(self):
         # Both generations' slices, and an SDK level of 29: the observer's
         # rules apply (launchingActivity slices are ignored), and the window
