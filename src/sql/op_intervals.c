@@ -255,7 +255,7 @@ int stdlib_op_register(sqlite3 *db, const stdlib_op_def *def) {
 
 /* ---- interval intersection ---- */
 
-#define II_MAX_TABLES 5
+#define II_MAX_TABLES 8
 #define II_MAX_KEYS 4
 
 typedef struct ii_item {
@@ -563,8 +563,8 @@ static int si_compute(sqlite3_value **args, int count, stdlib_rows *out, char **
 
 static const stdlib_op_def ops_interval_defs[] = {
     {"__weft_interval_intersect",
-     "ts, dur, id_0, id_1, id_2, id_3, id_4, key_0, key_1, key_2, key_3", 11, 2,
-     II_MAX_TABLES, ii_compute},
+     "ts, dur, id_0, id_1, id_2, id_3, id_4, id_5, id_6, id_7, key_0, key_1, key_2, key_3",
+     2 + II_MAX_TABLES + II_MAX_KEYS, 1, II_MAX_TABLES, ii_compute},
     {"__weft_interval_self_intersect", "ts, dur, group_id, id, interval_ends_at_ts", 5,
      1, 1, si_compute},
 };

@@ -60,8 +60,55 @@ int op_vtab_error(sqlite3_vtab *vt, const char *fmt, ...)
 int op_flow_register(sqlite3 *db, sql_engine *e, op_slice_index *slices);
 int span_join_register(sqlite3 *db, sql_engine *e);
 
+/* ---- span join's inputs in memory (span_join_rows.c) ----
+ * An input's rows, read once from its query: one list per partition
+ * (ordered by partition value), each sorted by ts then input order, kept
+ * in blocks of SPAN_BLOCK_ROWS; ts and dur as integers, the other columns
+ * packed at `cells` (in arena blocks). An unpartitioned input is one
+ * partition, INT64_MIN. */
+#define SPAN_BLOCK_ROWS 4096
+#define SPAN_MAX_INPUT_COLUMNS 256
+
+typedef struct span_row {
+  int64_t ts, dur;
+  unsigned char *cells;
+} span_row;
+
+typedef struct span_part {
+  int64_t part;
+  span_row **block;   /* rows i at block[i / SPAN_BLOCK_ROWS] */
+  size_t count, block_count, block_cap;
+  size_t first_cap;   /* rows block 0 holds (it grows up to a full block) */
+} span_part;
+
+static inline span_row *span_part_row(const span_part *p, size_t i) {
+  return &p->block[i / SPAN_BLOCK_ROWS][i % SPAN_BLOCK_ROWS];
+}
+
+typedef struct span_rows {
+  span_part *parts;
+  size_t part_count, part_cap, last_part;
+  int64_t *slot_key;             /* partition value -> index, while reading */
+  size_t *slot_part, slot_cap;
+  unsigned char **arena;         /* blocks of packed columns */
+  size_t arena_count, arena_cap, arena_len, arena_size; /* len/size: last block's */
+  int columns;                   /* the query's */
+  int ts_col, dur_col, part_col; /* in the query; part_col -1: none */
+} span_rows;
+
+/* Runs the query and keeps its rows; rows of a NULL partition are left
+ * out, a non-integer partition is an error. 0 or an SQLite error code
+ * (message in *msg, sqlite3_free it). */
+int span_rows_load(span_rows *r, sqlite3_stmt *stmt, char **msg);
+/* Sets ctx's result to column `col` (of the query) of row i of partition
+ * `part` (an index into parts). */
+void span_rows_result(const span_rows *r, size_t part, size_t i, int col,
+                      sqlite3_context *ctx);
+/* Frees the rows (the column positions stay). */
+void span_rows_free(span_rows *r);
+
 /* ---- span join's sweep (span_join_sweep.c) ----
- * Each input is read as one SQL query ordered by (partition, ts) and seen
+ * Each input is read into memory sorted by (partition, ts) and seen
  * as a sequence of pieces per partition: its real spans, the gaps around
  * them (from 0 to the first span, between spans, from the last to the end
  * of time) and, between partitions, "missing" pieces covering the
@@ -74,10 +121,12 @@ enum span_piece { SPAN_REAL, SPAN_GAP, SPAN_MISSING, SPAN_END };
 enum span_partitioning { SPAN_UNPARTITIONED, SPAN_SAME_PARTITION, SPAN_MIXED_PARTITION };
 
 typedef struct span_input {
-  sqlite3_stmt *stmt;  /* SELECT every column ORDER BY [partition,] ts */
-  int ts_col, dur_col, part_col; /* in the query; part_col -1: none */
+  sqlite3_stmt *stmt;  /* SELECT every column */
+  span_rows rows;      /* its rows */
+  size_t part_at, pos; /* the current row: rows.parts[part_at].row[pos] */
+  int partitioned;
   int show_gaps, show_missing;
-  int row_eof;         /* the query has no current row */
+  int row_eof;         /* no current row */
   int kind;            /* enum span_piece */
   int64_t ts, end;     /* the piece's [ts, end); end = ts - 1 for dur -1 */
   int64_t part;        /* REAL/GAP: its partition */
@@ -91,7 +140,7 @@ typedef struct span_sweep {
   span_input *next;    /* the input stepped after the current row */
 } span_sweep;
 
-/* Runs both queries from the start and finds the first row; the inputs
+/* Reads both inputs and finds the first row; the inputs
  * flagged in empty_is_missing, when empty, cover everything as a missing
  * piece. 0 or an SQLite error code (message in *msg, sqlite3_free it). */
 int span_sweep_start(span_sweep *s, const int empty_is_missing[2], char **msg);

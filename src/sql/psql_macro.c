@@ -4,6 +4,7 @@
  * macros may call macros and take calls as arguments. */
 #include "sql/psql.h"
 
+#include <stdio.h>
 #include <strings.h>
 
 struct psql_macro {
@@ -157,6 +158,134 @@ static int psql_substitute(psql *ps, const psql_macro *m, const psql_span *args,
   return rc;
 }
 
+/* ---- built-in list macros ----
+ * weft's own macros over parenthesised lists, for macros that take any
+ * number of tables or columns (their arguments are expanded first):
+ *   __weft_list_map!(m, (a, b), x...)   m!(a, 0, x...), m!(b, 1, x...)
+ *   __weft_list_each!(m, (a, b), x...)  m!(a, 0, x...) m!(b, 1, x...)
+ *   __weft_list_count!((a, b))          2
+ *   __weft_list_unparen!((a, b))        a, b
+ *   __weft_paste!(a, b)                 ab (one token from several) */
+typedef enum psql_builtin {
+  PSQL_BUILTIN_NONE,
+  PSQL_BUILTIN_MAP,
+  PSQL_BUILTIN_EACH,
+  PSQL_BUILTIN_COUNT,
+  PSQL_BUILTIN_UNPAREN,
+  PSQL_BUILTIN_PASTE
+} psql_builtin;
+
+static psql_builtin psql_builtin_find(const char *name, size_t len) {
+  static const struct {
+    const char *name;
+    psql_builtin kind;
+  } builtins[] = {{"__weft_list_map", PSQL_BUILTIN_MAP},
+                  {"__weft_list_each", PSQL_BUILTIN_EACH},
+                  {"__weft_list_count", PSQL_BUILTIN_COUNT},
+                  {"__weft_list_unparen", PSQL_BUILTIN_UNPAREN},
+                  {"__weft_paste", PSQL_BUILTIN_PASTE}};
+  for (size_t i = 0; i < sizeof builtins / sizeof *builtins; i++)
+    if (strlen(builtins[i].name) == len && strncasecmp(builtins[i].name, name, len) == 0)
+      return builtins[i].kind;
+  return PSQL_BUILTIN_NONE;
+}
+
+/* The items of a parenthesised list `arg` ("(a, b)", "()"). */
+static int psql_list_items(const char *builtin, psql_span arg, psql_span *items,
+                           size_t *count, base_error *err) {
+  const char *close = NULL;
+  if (arg.len < 2 || arg.text[0] != '(' || arg.text[arg.len - 1] != ')')
+    return base_error_set(err, WEFT_ESQL, "%s: expected a parenthesised list, got '%.*s'",
+                          builtin, (int)(arg.len > 80 ? 80 : arg.len), arg.text);
+  int rc = psql_call_args(arg.text, items, count, &close, err);
+  if (rc == WEFT_OK && close != arg.text + arg.len)
+    return base_error_set(err, WEFT_ESQL, "%s: expected a parenthesised list, got '%.*s'",
+                          builtin, (int)(arg.len > 80 ? 80 : arg.len), arg.text);
+  return rc;
+}
+
+/* Writes the calls of a map or each: `m!(item, index, extras...)` per
+ * item, joined by `sep`. */
+static int psql_list_calls(const psql_span *args, size_t count, const char *sep,
+                           psql_buf *text, base_error *err) {
+  psql_span items[PSQL_MAX_ARGS];
+  size_t n;
+  int rc = psql_list_items("__weft_list_map", args[1], items, &n, err);
+  for (size_t i = 0; rc == WEFT_OK && i < n; i++) {
+    char index[24];
+    int len = snprintf(index, sizeof index, ", %zu", i);
+    if (i) rc = psql_buf_add(text, sep, strlen(sep), err);
+    if (!rc) rc = psql_buf_add(text, args[0].text, args[0].len, err);
+    if (!rc) rc = psql_buf_add(text, "!(", 2, err);
+    if (!rc) rc = psql_buf_add(text, items[i].text, items[i].len, err);
+    if (!rc) rc = psql_buf_add(text, index, (size_t)len, err);
+    for (size_t a = 2; rc == WEFT_OK && a < count; a++) {
+      rc = psql_buf_add(text, ", ", 2, err);
+      if (!rc) rc = psql_buf_add(text, args[a].text, args[a].len, err);
+    }
+    if (!rc) rc = psql_buf_add(text, ")", 1, err);
+  }
+  return rc;
+}
+
+/* The text a built-in macro stands for, given its expanded arguments. */
+static int psql_builtin_text(psql_builtin kind, const psql_span *args, size_t count,
+                             psql_buf *text, base_error *err) {
+  static const size_t wanted_min[] = {0, 2, 2, 1, 1, 1};
+  static const size_t wanted_max[] = {0, PSQL_MAX_ARGS, PSQL_MAX_ARGS, 1, 1, PSQL_MAX_ARGS};
+  if (count < wanted_min[kind] || count > wanted_max[kind])
+    return base_error_set(err, WEFT_ESQL, "built-in list macro: wrong number of arguments (%zu)",
+                          count);
+  psql_span items[PSQL_MAX_ARGS];
+  size_t n;
+  int rc = WEFT_OK;
+  switch (kind) {
+    case PSQL_BUILTIN_MAP: return psql_list_calls(args, count, ", ", text, err);
+    case PSQL_BUILTIN_EACH: return psql_list_calls(args, count, " ", text, err);
+    case PSQL_BUILTIN_COUNT: {
+      rc = psql_list_items("__weft_list_count", args[0], items, &n, err);
+      char number[24];
+      int len = snprintf(number, sizeof number, "%zu", n);
+      return rc ? rc : psql_buf_add(text, number, (size_t)len, err);
+    }
+    case PSQL_BUILTIN_UNPAREN:
+      rc = psql_list_items("__weft_list_unparen", args[0], items, &n, err);
+      if (rc == WEFT_OK && n)
+        rc = psql_buf_add(text, items[0].text,
+                          (size_t)(items[n - 1].text + items[n - 1].len - items[0].text), err);
+      return rc;
+    default:
+      for (size_t i = 0; rc == WEFT_OK && i < count; i++)
+        rc = psql_buf_add(text, args[i].text, args[i].len, err);
+      return rc;
+  }
+}
+
+/* Expands a built-in call: its arguments first, then the text it stands
+ * for. */
+static int psql_expand_builtin(psql *ps, psql_builtin kind, const psql_span *raw,
+                               size_t count, psql_buf *out, int depth, base_error *err) {
+  psql_buf expanded[PSQL_MAX_ARGS];
+  psql_span args[PSQL_MAX_ARGS];
+  psql_buf text = {0};
+  memset(expanded, 0, sizeof expanded);
+  int rc = WEFT_OK;
+  for (size_t i = 0; rc == WEFT_OK && i < count; i++) {
+    char *copy = base_strndup(raw[i].text, raw[i].len);
+    if (!copy) rc = base_error_nomem(err);
+    if (!rc) rc = psql_expand_into(ps, copy, &expanded[i], depth + 1, err);
+    base_free(copy);
+    static const char empty[] = "";
+    const char *start = expanded[i].data ? expanded[i].data : empty;
+    args[i] = psql_trim(start, start + expanded[i].len);
+  }
+  if (rc == WEFT_OK) rc = psql_builtin_text(kind, args, count, &text, err);
+  if (rc == WEFT_OK && text.data) rc = psql_expand_into(ps, text.data, out, depth + 1, err);
+  for (size_t i = 0; i < count; i++) base_free(expanded[i].data);
+  base_free(text.data);
+  return rc;
+}
+
 /* The call whose name token is `name` ('!' and '(' follow); *next is set
  * after its ')'. */
 static int psql_expand_call(psql *ps, const psql_token *name, psql_buf *out,
@@ -165,7 +294,8 @@ static int psql_expand_call(psql *ps, const psql_token *name, psql_buf *out,
     return base_error_set(err, WEFT_ESQL, "macro expansion deeper than %d levels",
                           PSQL_MAX_MACRO_DEPTH);
   psql_macro *m = psql_macro_find(ps, name->text, name->len);
-  if (!m)
+  psql_builtin builtin = m ? PSQL_BUILTIN_NONE : psql_builtin_find(name->text, name->len);
+  if (!m && builtin == PSQL_BUILTIN_NONE)
     return base_error_set(err, WEFT_ESQL, "unknown macro '%.*s'", (int)name->len,
                           name->text);
   psql_token open = psql_lex_skip_space(name->text + name->len + 1);
@@ -173,6 +303,8 @@ static int psql_expand_call(psql *ps, const psql_token *name, psql_buf *out,
   size_t count;
   int rc = psql_call_args(open.text, args, &count, next, err);
   if (rc) return rc;
+  if (builtin != PSQL_BUILTIN_NONE)
+    return psql_expand_builtin(ps, builtin, args, count, out, depth, err);
   if (count != m->args.count)
     return base_error_set(err, WEFT_ESQL,
                           "macro %s: expected %zu arguments, got %zu", m->name,

@@ -14,7 +14,8 @@
  * must not overlap (the rows are then not meaningful, as in Perfetto).
  *
  * Rows come out ordered by (partition, ts), computed by one sweep over both
- * inputs read sorted (span_join_sweep.c); WHERE is applied by SQLite. */
+ * inputs, read into memory and sorted there (span_join_rows.c,
+ * span_join_sweep.c); WHERE is applied by SQLite. */
 #include <ctype.h>
 
 #include "sql/operators.h"
@@ -288,7 +289,7 @@ static int span_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
 
 /* ---- scanning ---- */
 
-/* SELECT every column of the input, ordered by [partition,] ts. */
+/* SELECT every column of the input (sorted once read, span_join_rows.c). */
 static int span_prepare_input(span_table *t, int k, span_input *in) {
   const span_def *d = &t->defs[k];
   base_buf sql;
@@ -296,16 +297,15 @@ static int span_prepare_input(span_table *t, int k, span_input *in) {
   int rc = base_buf_appendf(&sql, "SELECT ");
   for (int i = 0; i < d->column_count && rc == 0; i++)
     rc = base_buf_appendf(&sql, "%s\"%s\"", i ? ", " : "", d->columns[i]);
-  if (rc == 0) rc = base_buf_appendf(&sql, " FROM \"%s\" ORDER BY ", d->name);
-  if (rc == 0 && d->partition) rc = base_buf_appendf(&sql, "\"%s\", ", d->partition);
-  if (rc == 0) rc = base_buf_appendf(&sql, "ts");
+  if (rc == 0) rc = base_buf_appendf(&sql, " FROM \"%s\"", d->name);
   int prepared = rc == 0 ? sqlite3_prepare_v2(t->db, sql.data, -1, &in->stmt, NULL)
                          : SQLITE_NOMEM;
   base_buf_free(&sql);
   if (prepared != SQLITE_OK) return prepared;
-  in->ts_col = d->ts_col;
-  in->dur_col = d->dur_col;
-  in->part_col = d->part_col;
+  in->rows.ts_col = d->ts_col;
+  in->rows.dur_col = d->dur_col;
+  in->rows.part_col = d->part_col;
+  in->partitioned = d->part_col >= 0;
   /* An optional input shows its gaps, and the partitions it lacks unless
    * nothing is partitioned or it is the partitioned side of a mixed join. */
   int optional = t->type == SPAN_OUTER || (k == 1 && t->type == SPAN_LEFT);
@@ -337,7 +337,10 @@ static int span_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
 
 static int span_close(sqlite3_vtab_cursor *base) {
   span_cursor *cur = (span_cursor *)base;
-  for (int k = 0; k < 2; k++) sqlite3_finalize(cur->sweep.in[k].stmt);
+  for (int k = 0; k < 2; k++) {
+    sqlite3_finalize(cur->sweep.in[k].stmt);
+    span_rows_free(&cur->sweep.in[k].rows);
+  }
   sqlite3_free(cur);
   return SQLITE_OK;
 }
@@ -409,7 +412,7 @@ static int span_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx, int col)
   } else if (col - fixed < t->out_count) {
     const span_input *in = &s->in[t->out_input[col - fixed]];
     if (in->kind == SPAN_REAL)
-      sqlite3_result_value(ctx, sqlite3_column_value(in->stmt, t->out_column[col - fixed]));
+      span_rows_result(&in->rows, in->part_at, in->pos, t->out_column[col - fixed], ctx);
   }
   return SQLITE_OK;
 }

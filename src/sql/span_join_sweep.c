@@ -1,9 +1,7 @@
 /* The span join sweep: see the span_sweep section of operators.h.
  *
  * Spans are [ts, ts + dur); a span of dur -1 counts as ending at its ts when
- * deciding overlaps and order (its row's dur comes out -1). Rows whose
- * partition is NULL are skipped; a partition that is not an integer is an
- * error. Arithmetic on ts / dur wraps instead of overflowing. */
+ * deciding overlaps and order (its row's dur comes out -1). Arithmetic on ts / dur wraps instead of overflowing. */
 #include "sql/operators.h"
 
 static int64_t span_add(int64_t a, int64_t b) {
@@ -15,34 +13,25 @@ static int64_t span_adjusted_end(const span_input *in) {
   return span_add(in->end, -in->ts) == -1 ? in->ts : in->end;
 }
 
-static int64_t span_row_i64(const span_input *in, int col) {
-  return sqlite3_column_int64(in->stmt, col);
+static const span_row *span_current(const span_input *in) {
+  return span_part_row(&in->rows.parts[in->part_at], in->pos);
 }
 
-/* Steps the query to its next row with a non-NULL partition. */
+/* Moves to the input's next row: the next of its partition, or the first
+ * of the next partition. */
 static int span_fetch(span_input *in, char **msg) {
-  for (;;) {
-    int rc = sqlite3_step(in->stmt);
-    if (rc == SQLITE_DONE) {
-      in->row_eof = 1;
-      return SQLITE_OK;
-    }
-    if (rc != SQLITE_ROW) {
-      *msg = sqlite3_mprintf("%s", sqlite3_errmsg(sqlite3_db_handle(in->stmt)));
-      return rc;
-    }
-    in->row_eof = 0;
-    if (in->part_col < 0) return SQLITE_OK;
-    int type = sqlite3_column_type(in->stmt, in->part_col);
-    if (type == SQLITE_NULL) continue;
-    if (type == SQLITE_INTEGER) return SQLITE_OK;
-    *msg = sqlite3_mprintf("SPAN_JOIN: partition is not an INT column");
-    return SQLITE_ERROR;
+  (void)msg;
+  if (in->row_eof) return SQLITE_OK;
+  if (++in->pos == in->rows.parts[in->part_at].count) {
+    in->pos = 0;
+    in->part_at++;
   }
+  in->row_eof = in->part_at >= in->rows.part_count;
+  return SQLITE_OK;
 }
 
 static int64_t span_row_part(const span_input *in) {
-  return in->part_col < 0 ? INT64_MIN : span_row_i64(in, in->part_col);
+  return in->rows.parts[in->part_at].part;
 }
 
 /* Moves to the input's next piece, shown or not. */
@@ -52,10 +41,10 @@ static int span_next_piece(span_input *in, char **msg) {
       int64_t from = span_adjusted_end(in);
       int rc = span_fetch(in, msg);
       if (rc) return rc;
-      int last = in->row_eof || (in->part_col >= 0 && span_row_part(in) != in->part);
+      int last = in->row_eof || (in->partitioned && span_row_part(in) != in->part);
       in->kind = SPAN_GAP;
       in->ts = from;
-      in->end = last ? INT64_MAX : span_row_i64(in, in->ts_col);
+      in->end = last ? INT64_MAX : span_current(in)->ts;
       return SQLITE_OK;
     }
     case SPAN_GAP:
@@ -66,8 +55,8 @@ static int span_next_piece(span_input *in, char **msg) {
         in->miss_hi = in->row_eof ? INT64_MAX : span_row_part(in);
       } else {
         in->kind = SPAN_REAL;
-        in->ts = span_row_i64(in, in->ts_col);
-        in->end = span_add(in->ts, span_row_i64(in, in->dur_col));
+        in->ts = span_current(in)->ts;
+        in->end = span_add(in->ts, span_current(in)->dur);
       }
       return SQLITE_OK;
     case SPAN_MISSING:
@@ -76,7 +65,7 @@ static int span_next_piece(span_input *in, char **msg) {
       } else { /* the gap before the first span of the next partition */
         in->kind = SPAN_GAP;
         in->ts = 0;
-        in->end = span_row_i64(in, in->ts_col);
+        in->end = span_current(in)->ts;
         in->part = in->miss_hi;
       }
       return SQLITE_OK;
@@ -103,12 +92,11 @@ static int span_advance(span_input *in, char **msg) {
   return SQLITE_OK;
 }
 
-/* Runs the input's query from the start: its first piece covers the
+/* Goes back to the input's first row: its first piece covers the
  * partitions before the first row's (all of them if there is none). */
 static int span_rewind(span_input *in, char **msg) {
-  sqlite3_reset(in->stmt);
-  int rc = span_fetch(in, msg);
-  if (rc) return rc;
+  in->part_at = in->pos = 0;
+  in->row_eof = in->rows.part_count == 0;
   in->kind = SPAN_MISSING;
   in->ts = 0;
   in->end = INT64_MAX;
@@ -161,7 +149,7 @@ static span_input *span_first_to_end(span_sweep *s) {
 static int span_find_overlap(span_sweep *s, char **msg) {
   for (;;) {
     if (s->partitioning == SPAN_MIXED_PARTITION) {
-      int p = s->in[0].part_col >= 0 ? 0 : 1;
+      int p = s->in[0].partitioned ? 0 : 1;
       if (s->in[p].kind == SPAN_END) return SQLITE_OK;
       if (s->mixed_part != s->in[p].part) {
         int rc = span_rewind(&s->in[1 - p], msg);
@@ -181,6 +169,10 @@ static int span_find_overlap(span_sweep *s, char **msg) {
 int span_sweep_start(span_sweep *s, const int empty_is_missing[2], char **msg) {
   s->mixed_part = INT64_MIN;
   s->next = NULL;
+  for (int i = 0; i < 2; i++) {
+    int rc = span_rows_load(&s->in[i].rows, s->in[i].stmt, msg);
+    if (rc) return rc;
+  }
   for (int i = 0; i < 2; i++) {
     span_input *in = &s->in[i];
     int rc = span_rewind(in, msg);

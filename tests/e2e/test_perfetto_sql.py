@@ -5,6 +5,7 @@ limits around them."""
 import os
 
 import weft_e2e as e
+from test_stdlib_android_startup import SDK33, textproto
 
 # Two threads of one process; slices 'foo' (twice) and 'bar' (JSON times
 # are in us: ts 100000 ns and so on); sched rows
@@ -67,6 +68,10 @@ class PerfettoSqlTest(e.TempDirTest):
         err = self.error('CREATE PERFETTO FUNCTION f(x DOUBLE) RETURNS DOUBLE AS SELECT $x;'
                          'SELECT f(1)')
         self.assertIn('expected DOUBLE, actual BOOL/INT/UINT/LONG', err)
+        # A table function's arguments are passed through unchecked.
+        self.assertEqual(self.q('CREATE PERFETTO FUNCTION g(x DOUBLE, y STRING) '
+                                'RETURNS TABLE(v DOUBLE, w STRING) AS SELECT $x AS v, $y AS w;'
+                                'SELECT * FROM g(1, 2)'), '"v","w"\n1,2\n')
         err = self.error('CREATE PERFETTO FUNCTION f(x BADTYPE) RETURNS LONG AS SELECT 1')
         self.assertIn("unknown type 'BADTYPE'", err)
 
@@ -242,6 +247,21 @@ class PerfettoSqlTest(e.TempDirTest):
             'SELECT inc!(2), inc!(inc!(3)); SELECT * FROM col!(slice, name) ORDER BY 1'),
             '"2 + 1","3 + 1 + 1"\n3,5\n\n"name"\n"bar"\n"foo"\n"foo"\n')
 
+    def test_builtin_list_macros(self):
+        # weft's list macros, for macros over any number of tables/columns.
+        self.assertEqual(self.q('CREATE PERFETTO MACRO m(x Expr, i Expr, k Expr) RETURNS Expr '
+                                'AS $x * $k + $i;'
+                                'CREATE PERFETTO MACRO plus(x Expr, i Expr) RETURNS Expr AS + $x;'
+                                'SELECT __weft_list_map!(m, (1, 2), 10) AS a, '
+                                '__weft_list_count!((a, (b, c))) AS n, '
+                                '__weft_list_count!(()) AS z, __weft_paste!(1, 2) AS p, '
+                                '0 __weft_list_each!(plus, (1, 2, 3)) AS s, '
+                                '__weft_list_unparen!((4, 5))'),
+                         '"1 * 10 + 0","a","n","z","p","s","4","5"\n'
+                         '10,21,2,0,12,6,4,5\n')
+        err = self.error('SELECT __weft_list_count!(a)')
+        self.assertIn("__weft_list_count: expected a parenthesised list, got 'a'", err)
+
     def test_macro_errors_and_limits(self):
         self.assertIn("unknown macro 'nope'", self.error('SELECT nope!(1)'))
         err = self.error('CREATE PERFETTO MACRO m(x Expr) RETURNS Expr AS $x; SELECT m!(1, 2)')
@@ -265,6 +285,16 @@ class PerfettoSqlTest(e.TempDirTest):
         self.assertIn("INCLUDE: Package 'nope' not found", err)
         err = self.error('INCLUDE PERFETTO MODULE slices.nope')
         self.assertIn("INCLUDE: unknown module 'slices.nope'", err)
+
+    def test_include_example_android_startups(self):
+        # The syntax doc's INCLUDE example, on an Android 13 trace with one
+        # cold startup of com.example (see test_stdlib_android_startup).
+        trace = e.textproto_trace(self.dir, 'startup', textproto(SDK33[:18]))
+        self.assertEqual(e.query('INCLUDE PERFETTO MODULE android.startup.startups;\n'
+                                 'SELECT *\nFROM android_startups;', trace),
+                         '"startup_id","ts","ts_end","dur","dur_without_trampoline",'
+                         '"package","startup_type"\n'
+                         '1,1000000000,1500000000,500000000,500000000,"com.example","cold"\n')
 
     def test_prelude_macros(self):
         self.assertEqual(self.q('SELECT cast_int!(2.7) AS i, cast_double!(2) AS d, '

@@ -2,6 +2,7 @@
 descendant_slice, following_flow, preceding_flow, directly_connected_flow,
 SPAN_JOIN and its left/outer forms) on small JSON traces."""
 import json
+import random
 
 import weft_e2e as e
 
@@ -190,6 +191,13 @@ def machine_systrace(offset):
             sched_switch(10.000600 + offset, 'a', 5, 'D', 'swapper/0', 0))
 
 
+def typed(i):
+    """typeof() and quote() of the i-th random value, as weft prints them."""
+    return [('"integer"', '"%d"' % i), ('"text"', '"\'v%d\'"' % i),
+            ('"real"', '"%r"' % (i + 0.5)), ('"null"', '"NULL"'),
+            ('"blob"', '"X\'%02X\'"' % (i % 256))][i % 5]
+
+
 class SpanJoinTest(e.TempDirTest):
     def trace(self):
         return e.write_temp(self.dir, 't.json', json.dumps(TREE))
@@ -254,6 +262,71 @@ class SpanJoinTest(e.TempDirTest):
         self.assertEqual(self.rows('span_join(a partitioned p, b partitioned p)',
                                    'select p, sum(dur) from j group by p order by p desc'),
                          ['"p","sum(dur)"', '2,9', '1,5'])
+
+    def test_random_spans_match_a_brute_force_join(self):
+        # Per partition non-overlapping spans in shuffled order (a partition
+        # of more than 4096 rows: several row blocks), values of every type,
+        # some rows of a NULL partition (left out).
+        rng = random.Random(7)
+
+        def spans(count, parts):
+            rows, ends = [], {}
+            for _ in range(count):
+                p = rng.choice(parts)
+                ts = ends.get(p, 0) + rng.randint(0, 20)
+                dur = rng.randint(1, 30)
+                ends[p] = ts + dur
+                rows.append((ts, dur, p))
+            rng.shuffle(rows)
+            return rows
+
+        def value(i):
+            return [str(i), repr('v%d' % i), repr(i + 0.5), 'NULL', "x'%02x'" % (i % 256)][i % 5]
+
+        def insert(table, rows, first):
+            return 'insert into %s values %s; ' % (table, ', '.join(
+                '(%d, %d, %d, %s)' % (r + (value(first + i),)) for i, r in enumerate(rows)))
+
+        a, b = spans(9000, (1, 2)) + spans(300, (3, 4, 5)), spans(9000, (1, 2)) + spans(300, (3, 4, 6))
+        sql = ('create table ra(ts BIGINT, dur BIGINT, p BIGINT, x); '
+               'create table rb(ts BIGINT, dur BIGINT, p BIGINT, y); ' + insert('ra', a, 0) +
+               insert('rb', b, 1) +
+               'insert into ra values (3, 5, NULL, 1); insert into rb values (3, 5, NULL, 1); ')
+        x_of = {(r[0], r[2]): i for i, r in enumerate(a)}
+        y_of = {(r[0], r[2]): i + 1 for i, r in enumerate(b)}
+        b_by_part = {}
+        for bts, bdur, bp in b:
+            b_by_part.setdefault(bp, []).append((bts, bdur))
+        for spans_of_part in b_by_part.values():
+            spans_of_part.sort()
+        inner, left = [], []
+        for ats, adur, p in a:
+            pieces = [(max(ats, bts), min(ats + adur, bts + bdur), bts)
+                      for bts, bdur in b_by_part.get(p, [])
+                      if bts < ats + adur + 40 and bts + bdur > ats - 40
+                      and max(ats, bts) < min(ats + adur, bts + bdur)]
+            at = ats
+            for start, end, bts in sorted(pieces):
+                row = (p, start, end - start, x_of[(ats, p)], y_of[(bts, p)])
+                inner.append(row)
+                if start > at:
+                    left.append((p, at, start - at, x_of[(ats, p)], None))
+                left.append(row)
+                at = end
+            if at < ats + adur:
+                left.append((p, at, ats + adur - at, x_of[(ats, p)], None))
+        for join, expected in (('span_join', inner), ('span_left_join', left)):
+            path = e.write_temp(self.dir, 'q.sql', sql + 'create virtual table j using '
+                                '%s(ra partitioned p, rb partitioned p); select ts, dur, p, '
+                                'typeof(x), quote(x), typeof(y), quote(y) from j' % join)
+            rc, out, err = e.run('-q', path, self.trace())
+            self.assertEqual(rc, 0, err)
+            out = out.splitlines()[1:]
+            want = []
+            for p, ts, dur, xi, yi in sorted(expected):
+                want.append('%d,%d,%d,%s,%s' % (ts, dur, p, *typed(xi)) +
+                            (',%s,%s' % typed(yi) if yi is not None else ',"null","NULL"'))
+            self.assertEqual(out, want, join)
 
     def test_definition_errors(self):
         self.assertIn('SPAN_JOIN: mismatching partitions between the two tables; '

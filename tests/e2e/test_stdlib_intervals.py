@@ -72,6 +72,11 @@ class StdlibIntervalsTest(e.TempDirTest):
         out = self.q('intervals.overlap', 'select ts, dur, p from '
                      'interval_merge_overlapping_partitioned!(%s, (p))' % rows)
         self.assertEqual(out, '"ts","dur","p"\n0,10,1\n15,0,1\n16,2,1\n40,6,1\n5,10,2\n')
+        # the result's columns are ts, dur and the partition columns
+        two_keys = values(('ts', 'dur', 'c', 'd'), [(0, 10, 1, 5), (5, 10, 1, 5), (30, 5, 2, 5)])
+        out = self.q('intervals.overlap', 'select * from '
+                     'interval_merge_overlapping_partitioned!(%s, (c, d))' % two_keys)
+        self.assertEqual(out, '"ts","dur","c","d"\n0,15,1,5\n30,5,2,5\n')
 
     def test_interval_intersect(self):
         # Meeting: same start, or each starts before the other ends.
@@ -86,6 +91,39 @@ class StdlibIntervalsTest(e.TempDirTest):
         out = self.q('intervals.intersect',
                      'select * from _interval_intersect_single!(5, 30, %s)' % A)
         self.assertEqual(out, '"id","ts","dur"\n1,5,5\n2,5,10\n3,20,0\n4,30,5\n')
+
+    def test_interval_intersect_any_number_of_tables(self):
+        a = values(('id', 'ts', 'dur', 'p', 'q'), [(1, 0, 10, 1, 7), (2, 5, 10, 2, 7)])
+        b = values(('id', 'ts', 'dur', 'p', 'q'), [(10, 2, 5, 1, 7), (11, 8, 10, 2, 7)])
+        c = values(('id', 'ts', 'dur', 'p', 'q'), [(20, 3, 20, 1, 7)])
+        # Three tables, no partition: every triple whose intervals all meet,
+        # over the piece common to the three.
+        out = self.q('intervals.intersect', 'select * from _interval_intersect!'
+                     '((%s, %s, %s), ()) order by ts, id_0' % (a, b, c))
+        self.assertEqual(out, '"ts","dur","id_0","id_1","id_2"\n3,4,1,10,20\n5,2,2,10,20\n'
+                         '8,2,1,11,20\n8,7,2,11,20\n')
+        # Partitioned by p (and by p, q): only partition 1 has all three.
+        out = self.q('intervals.intersect', 'select * from _interval_intersect!'
+                     '((%s, %s, %s), (p))' % (a, b, c))
+        self.assertEqual(out, '"ts","dur","id_0","id_1","id_2","p"\n3,4,1,10,20,1\n')
+        out = self.q('intervals.intersect', 'select * from _interval_intersect!'
+                     '((%s, %s, %s), (p, q))' % (a, b, c))
+        self.assertEqual(out, '"ts","dur","id_0","id_1","id_2","p","q"\n3,4,1,10,20,1,7\n')
+        # One table: its own intervals.
+        out = self.q('intervals.intersect', 'select * from _interval_intersect!((%s), ())' % a)
+        self.assertEqual(out, '"ts","dur","id_0"\n0,10,1\n5,10,2\n')
+        # Eight tables at most.
+        eight = ', '.join([a] * 8)
+        out = self.q('intervals.intersect', 'select count(*) as n, max(id_7) as m from '
+                     '_interval_intersect!((%s), (p))' % eight)
+        self.assertEqual(out, '"n","m"\n2,2\n')
+
+    def test_metasql_unparenthesize(self):
+        out = self.q('std.metasql.unparenthesize',
+                     'select p, count(*) as n from %s group by '
+                     'metasql_unparenthesize_exprlist!((p)) order by '
+                     'metasql_unparenthesize_exprlist!((n, p))' % A)
+        self.assertEqual(out, '"p","n"\n2,1\n1,4\n')
 
     def test_interval_intersect_negative_dur(self):
         rc, _, err = e.run('-Q', 'INCLUDE PERFETTO MODULE intervals.intersect; select * from '

@@ -1,16 +1,8 @@
 -- intervals.intersect: intersections of interval tables, computed by the C
 -- operators __weft_interval_intersect / __weft_interval_self_intersect
 -- (src/sql/stdlib_ops.h) in O(n log n) plus the output. Tables reach them
--- as __weft_rows_agg pointers.
-
--- The first / second of two tables given as one parenthesised list: a
--- macro body writing `_ii_first!$list` reads `_ii_first!(a, b)` once the
--- list is substituted.
-CREATE PERFETTO MACRO _ii_first(a TableOrSubquery, b TableOrSubquery)
-RETURNS TableOrSubquery AS $a;
-
-CREATE PERFETTO MACRO _ii_second(a TableOrSubquery, b TableOrSubquery)
-RETURNS TableOrSubquery AS $b;
+-- as __weft_rows_agg pointers; lists of tables and columns are walked with
+-- weft's built-in list macros (__weft_list_each! / __weft_list_map!).
 
 -- Rows (id, ts, dur, k0, k1, k2, k3) of table `t` for the operator: the
 -- partition columns `keys` (a parenthesised list, possibly empty) go through
@@ -23,23 +15,36 @@ RETURNS Expr AS
   FROM (SELECT *, json_array $keys AS __ii_key FROM $t) AS src
 );
 
--- Every (row of the first table, row of the second) pair of intervals that
--- meet (start together, or each starts before the other ends) within the
--- same values of the partition columns `agg_columns`: ts, dur of the
--- common piece, id_0 / id_1 the rows' ids, then the first table's columns
--- (among them the partition columns). Two tables only; durations must not
--- be negative.
+-- The operator's argument for the `i`th table of the list.
+CREATE PERFETTO MACRO _ii_table_rows(t TableOrSubquery, i Expr, keys ColumnNameList)
+RETURNS Expr AS _ii_rows!($t, $keys);
+
+-- ", ii.id_<i> AS id_<i>" for the `i`th table of the list.
+CREATE PERFETTO MACRO _ii_id_column(t TableOrSubquery, i Expr)
+RETURNS Expr AS , ii.__weft_paste!(id_, $i) AS __weft_paste!(id_, $i);
+
+-- ", ii.key_<i> AS <column>" for the `i`th partition column.
+CREATE PERFETTO MACRO _ii_key_column(c ColumnName, i Expr)
+RETURNS Expr AS , ii.__weft_paste!(key_, $i) AS $c;
+
+-- Every combination of one row of each table `tabs` (a parenthesised list
+-- of one to eight tables with id, ts, dur) whose intervals all meet (two
+-- meet when they start together or each starts before the other ends)
+-- within the same values of the integer partition columns `agg_columns`
+-- (a parenthesised list of up to four, possibly empty): ts, dur of the
+-- common piece, id_0 ... id_<n-1> the rows' ids in table order, then the
+-- partition columns. Durations must not be negative.
 CREATE PERFETTO MACRO _interval_intersect(
   tabs TableOrSubquery,
   agg_columns ColumnNameList
 )
 RETURNS TableOrSubquery AS
 (
-  SELECT ii.ts, ii.dur, ii.id_0, ii.id_1, first_row.*
+  SELECT ii.ts, ii.dur
+    __weft_list_each!(_ii_id_column, $tabs)
+    __weft_list_each!(_ii_key_column, $agg_columns)
   FROM __weft_interval_intersect(
-    _ii_rows!(_ii_first!$tabs, $agg_columns),
-    _ii_rows!(_ii_second!$tabs, $agg_columns)) AS ii
-  JOIN _ii_first!$tabs AS first_row ON first_row.id = ii.id_0
+    __weft_list_map!(_ii_table_rows, $tabs, $agg_columns)) AS ii
 );
 
 -- The pieces of table `t`'s intervals inside [ts, ts + dur): id, ts, dur.

@@ -109,11 +109,13 @@ RETURNS TableOrSubquery AS
   ORDER BY merged.run_ts
 );
 
+-- ", runs.<c> AS <c>" for partition column `c` (the `i`th).
+CREATE PERFETTO MACRO _iv_partition_column(c ColumnName, i Expr)
+RETURNS Expr AS , runs.$c AS $c;
+
 -- interval_merge_overlapping within each value of the partition columns
 -- `partition_columns` (a parenthesised list), epsilon 0: ts, dur, then the
--- columns of the merged run's first interval (among them the partition
--- columns) and the run's bookkeeping columns (__run_part, __run_row,
--- starts_run, run). Ordered by partition, then ts.
+-- partition columns. Ordered by partition, then ts.
 CREATE PERFETTO MACRO interval_merge_overlapping_partitioned(
   intervals TableOrSubquery,
   partition_columns ColumnNameList
@@ -129,7 +131,8 @@ RETURNS TableOrSubquery AS
     FROM runs
     GROUP BY __run_part, run
   )
-  SELECT merged.merged_ts AS ts, merged.merged_dur AS dur, runs.*
+  SELECT merged.merged_ts AS ts, merged.merged_dur AS dur
+    __weft_list_each!(_iv_partition_column, $partition_columns)
   FROM merged
   JOIN runs ON runs.__run_row = merged.first_row
   ORDER BY runs.__run_part, merged.merged_ts
