@@ -107,6 +107,13 @@ class ProtoServiceTest(e.TempDirTest):
         self.assertEqual(self.metadata(data, 'tracing_service_version').splitlines()[1],
                          '"single","[NULL]","Perfetto v50.1",0,"[NULL]"')
 
+    def test_final_flush_outcome_counts_each_trace_stats(self):
+        # TraceStats.final_flush_outcome (15): 2 = failed, once per packet
+        stats = packet(10, 35, pb_int(15, 2)) + packet(20, 35, pb_int(15, 2))
+        self.assertEqual(self.query(stats, "select value from stats "
+                                    "where name = 'traced_final_flush_failed'"),
+                         '"value"\n2\n')
+
     def test_ui_state_in_base64(self):
         data = packet(10, 78, b'\x00\x01hello')
         self.assertEqual(self.metadata(data, 'ui_state').splitlines()[1],

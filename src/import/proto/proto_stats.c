@@ -194,8 +194,9 @@ static int proto_trace_stats(import_file *f, proto_misc_state *m, proto_span msg
     } else if (fl.number == PROTO_TRACE_STATS_WRITER_STATS && len) {
       proto_writer_stats(m, fl.span);
     } else if (fl.number == PROTO_TRACE_STATS_FINAL_FLUSH_OUTCOME && !len) {
-      if (fl.value == 1) rc = proto_set_stat(f, stat_traced_final_flush_succeeded, -1, 1);
-      if (fl.value == 2) rc = proto_set_stat(f, stat_traced_final_flush_failed, -1, 1);
+      /* counted per TraceStats packet that reports it */
+      if (fl.value == 1) rc = import_stat(f, stat_traced_final_flush_succeeded, 1);
+      if (fl.value == 2) rc = import_stat(f, stat_traced_final_flush_failed, 1);
     } else if (!len && proto_trace_stat(fl.number) != STATS_COUNT) {
       rc = proto_set_stat(f, proto_trace_stat(fl.number), -1, fl.value);
     }
