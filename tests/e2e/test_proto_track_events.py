@@ -255,5 +255,17 @@ class ProtoTrackEventsTest(e.TempDirTest):
             '"GI2","legacy_chrome_global_instants","[NULL]","[NULL]"'])
 
 
+    def test_incremental_counters_sum_in_packet_order(self):
+        trace = self.encode('incremental_order')
+        # "late" (ts 150) comes after A's end (ts 200) in the file: it reads
+        # 10 + 5 + 1; the counter at ts 20 comes after the one at ts 50
+        out = self.query(trace, 'select name, thread_ts, thread_dur from slice order by ts')
+        self.assertEqual(out.splitlines()[1:], ['"A",10000,5000', '"late",16000,0',
+                                                '"B",18000,0'])
+        out = self.query(trace, "select c.ts, c.value from counter c join track t "
+                         "on t.id = c.track_id where t.name = 'inc' order by c.ts")
+        self.assertEqual(out.splitlines()[1:], ['20,10.000000', '50,7.000000'])
+
+
 if __name__ == '__main__':
     e.main()

@@ -11,8 +11,17 @@ typedef struct proto_extra_list {
   int has_uuids, overflow;
 } proto_extra_list;
 
+static uint64_t proto_counter_value_key(proto_span event, int index) {
+  return (uint64_t)(uintptr_t)event.data << 8 | (uint64_t)index;
+}
+
 int proto_counter_absolute(proto_import_state *st, const proto_packet_info *info,
-                           const proto_track_ref *ref, uint64_t uuid, double *v) {
+                           const proto_track_ref *ref, uint64_t uuid, proto_span event,
+                           int index, double *v) {
+  if (ref->is_incremental) {
+    const uint64_t *kept = base_map_find(&st->counter_values, proto_counter_value_key(event, index));
+    if (kept) return memcpy(v, kept, sizeof *v), WEFT_OK;
+  }
   if (ref->multiplier > 0) *v *= (double)ref->multiplier;
   if (!ref->is_incremental) return WEFT_OK;
   uint64_t *slot;
@@ -101,7 +110,8 @@ static void proto_extra_note_thread(trace_context *ctx, uint32_t track, double v
 }
 
 static int proto_extra_write(import_file *f, const proto_packet_info *info, int64_t ts,
-                             const proto_extra_list *l, proto_thread_times *times) {
+                             proto_span event, const proto_extra_list *l,
+                             proto_thread_times *times) {
   proto_import_state *st = f->state;
   if (l->overflow) {
     int rc = import_stat(f, stat_track_event_extra_counter_exceeds_max, 1);
@@ -118,7 +128,7 @@ static int proto_extra_write(import_file *f, const proto_packet_info *info, int6
       continue;
     }
     double v = l->values[i];
-    if (!rc) rc = proto_counter_absolute(st, info, &ref, l->uuids[i], &v);
+    if (!rc) rc = proto_counter_absolute(st, info, &ref, l->uuids[i], event, (int)i, &v);
     if (!rc) rc = model_counter(f->ctx, ref.track, ts, v, -1);
     if (rc) return rc;
     if (times) proto_extra_note_thread(f->ctx, ref.track, v, times);
@@ -190,8 +200,9 @@ int proto_event_counters(import_file *f, const proto_packet_info *info, int64_t 
   if (!rc && utid >= 0 && has_instructions)
     rc = proto_thread_counter(f, (uint32_t)utid, "thread_instruction_count",
                               "thread_instructions", ts, (double)instructions);
-  if (!rc && ints.n_values) rc = proto_extra_write(f, info, ts, &ints, times);
-  if (!rc && doubles.n_values) rc = proto_extra_write(f, info, ts, &doubles, NULL);
+  if (!rc && ints.n_values) rc = proto_extra_write(f, info, ts, event, &ints, times);
+  /* double counters are never incremental in Perfetto: index past the ints */
+  if (!rc && doubles.n_values) rc = proto_extra_write(f, info, ts, event, &doubles, NULL);
   return rc;
 }
 
@@ -211,4 +222,83 @@ void proto_thread_times_apply(trace_context *ctx, const proto_thread_times *time
   if (times->has_dur) model_slice_set_thread_dur(ctx, slice, times->dur);
   if (times->has_instruction_delta)
     model_slice_set_thread_instruction_delta(ctx, slice, times->instruction_delta);
+}
+
+int proto_default_track_uuid(const proto_packet_info *info, uint64_t *uuid) {
+  proto_field fl;
+  if (!info->defaults.data ||
+      proto_find_last(info->defaults.data, info->defaults.len,
+                      PROTO_TRACE_PACKET_DEFAULTS_TRACK_EVENT_DEFAULTS, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_LEN)
+    return 0;
+  proto_span d = fl.span;
+  if (proto_find_last(d.data, d.len, PROTO_TRACK_EVENT_DEFAULTS_TRACK_UUID, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_VARINT)
+    return 0;
+  *uuid = fl.value;
+  return 1;
+}
+
+/* ---- tokenize: incremental counters in packet order ---- */
+
+/* Sums value v of incremental track `uuid` into the sequence's running sum
+ * and keeps the result as value `index` of `event`. */
+static int proto_counter_keep(proto_import_state *st, uint32_t seq_idx, uint32_t machine,
+                              uint64_t uuid, proto_span event, int index, double v) {
+  int64_t multiplier;
+  if (!proto_tracks_incremental_counter(&st->track_model, machine, uuid, &multiplier))
+    return WEFT_OK;
+  if (multiplier > 0) v *= (double)multiplier;
+  uint64_t *slot;
+  uint64_t key = proto_intern_key(seq_idx, st->seqs.data[seq_idx].generation, 0, uuid);
+  if (base_map_insert(&st->token_sums, key, 0, &slot) < 0) return WEFT_ENOMEM;
+  double sum;
+  memcpy(&sum, slot, sizeof sum);
+  sum += v;
+  memcpy(slot, &sum, sizeof sum);
+  if (base_map_insert(&st->counter_values, proto_counter_value_key(event, index), 0, &slot) < 0)
+    return WEFT_ENOMEM;
+  memcpy(slot, &sum, sizeof sum);
+  return WEFT_OK;
+}
+
+int proto_event_counters_tokenize(import_file *f, uint32_t seq_idx, uint32_t machine,
+                                  proto_span event) {
+  proto_import_state *st = f->state;
+  if (!st->track_model.has_incremental) return WEFT_OK;
+  proto_extra_list ints;
+  memset(&ints, 0, sizeof ints);
+  uint64_t type = 0, track = 0;
+  int has_track = 0, has_value = 0;
+  double value = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, event);
+  while (proto_reader_next(&r, &fl) == 1) {
+    switch (fl.number) {
+      case PROTO_TRACK_EVENT_TYPE: type = fl.value; break;
+      case PROTO_TRACK_EVENT_TRACK_UUID: track = fl.value, has_track = 1; break;
+      case PROTO_TRACK_EVENT_COUNTER_VALUE:
+        if (fl.wire_type == PROTO_WIRE_VARINT) value = (double)(int64_t)fl.value, has_value = 1;
+        break;
+      case PROTO_TRACK_EVENT_DOUBLE_COUNTER_VALUE:
+        if (fl.wire_type == PROTO_WIRE_FIXED64) value = proto_field_double(&fl), has_value = 1;
+        break;
+      case PROTO_TRACK_EVENT_EXTRA_COUNTER_TRACK_UUIDS: proto_extra_read_uuids(&fl, &ints); break;
+      case PROTO_TRACK_EVENT_EXTRA_COUNTER_VALUES: proto_extra_read_ints(&fl, &ints); break;
+      default: break;
+    }
+  }
+  const proto_seq *seq = &st->seqs.data[seq_idx];
+  proto_packet_info info = {{NULL, 0}, seq->defaults, seq_idx, seq->generation, machine, 0};
+  int rc = WEFT_OK;
+  if (type == PROTO_TRACK_EVENT_TYPE_COUNTER && has_value) {
+    if (!has_track) proto_default_track_uuid(&info, &track);
+    rc = proto_counter_keep(st, seq_idx, machine, track, event, PROTO_COUNTER_OWN_VALUE, value);
+  }
+  if (!ints.n_values) return rc;
+  proto_extra_default_uuids(&info, PROTO_TRACK_EVENT_DEFAULTS_EXTRA_COUNTER_TRACK_UUIDS, &ints);
+  for (size_t i = 0; !rc && i < ints.n_values && i < ints.n_uuids; i++)
+    rc = proto_counter_keep(st, seq_idx, machine, ints.uuids[i], event, (int)i, ints.values[i]);
+  return rc;
 }

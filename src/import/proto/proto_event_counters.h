@@ -37,9 +37,26 @@ typedef struct proto_thread_times {
 void proto_thread_times_apply(trace_context *ctx, const proto_thread_times *times,
                               uint32_t slice, char kind);
 
-/* Turns a value of counter track `uuid` into the value to store. */
+/* 1 with the track_uuid of the sequence's TrackEventDefaults, if it has one. */
+int proto_default_track_uuid(const proto_packet_info *info, uint64_t *uuid);
+
+/* Index of a TrackEvent's own counter_value among its counters (the extra
+ * ones are 0, 1, ...). */
+#define PROTO_COUNTER_OWN_VALUE 255
+
+/* At tokenize, in the sequence's packet order, as Perfetto sums them: the
+ * values of TrackEvent `event` on incremental counter tracks, summed per
+ * sequence and kept for proto_counter_absolute. Does nothing unless such a
+ * track was reserved. */
+int proto_event_counters_tokenize(import_file *f, uint32_t seq_idx, uint32_t machine,
+                                  proto_span event);
+
+/* Turns value `index` (PROTO_COUNTER_OWN_VALUE or an extra counter's) of
+ * TrackEvent `event`, on counter track `uuid`, into the value to store: an
+ * incremental track's is the sum kept at tokenize. */
 int proto_counter_absolute(proto_import_state *st, const proto_packet_info *info,
-                           const proto_track_ref *ref, uint64_t uuid, double *v);
+                           const proto_track_ref *ref, uint64_t uuid, proto_span event,
+                           int index, double *v);
 /* 1 if field `number` of a TrackEvent is one proto_event_counters reads:
  * an event with none of them has no counters (the caller may skip it). */
 static inline int proto_event_counters_field(uint32_t number) {

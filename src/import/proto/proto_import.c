@@ -2,6 +2,8 @@
  * proto_import.h. */
 #include "import/proto/proto_import.h"
 
+#include "import/proto/proto_event_counters.h"
+
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_ftrace.h"
@@ -607,6 +609,10 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   } else {
     return WEFT_OK;
   }
+  if (h.track_events == 1) { /* incremental counters are summed in packet order */
+    rc = proto_event_counters_tokenize(f, seq_idx, machine, h.track_event);
+    if (rc) return base_error_alloc(err, rc);
+  }
   uint64_t payload;
   rc = proto_packet_payload(f, pkt, seq_idx, machine, &payload);
   if (!rc) rc = h.has_ts ? import_push(f, ts, node, payload)
@@ -773,6 +779,8 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->interned);
   proto_tracks_free(&st->track_model);
   base_map_free(&st->counter_sums);
+  base_map_free(&st->token_sums);
+  base_map_free(&st->counter_values);
   base_map_free(&st->clock_multipliers);
   base_map_free(&st->incremental_clocks);
   VEC_FREE(st->source_locations);

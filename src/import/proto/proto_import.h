@@ -93,6 +93,9 @@ typedef struct proto_import_state {
   VEC(proto_span) source_locations; /* interned SourceLocation messages (kept) */
   proto_tracks track_model; /* descriptor tracks (proto_tracks.h) */
   base_map counter_sums;   /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
+  /* incremental counters summed at tokenize (proto_event_counters.h): */
+  base_map token_sums;     /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
+  base_map counter_values; /* (event bytes << 8 | index) -> absolute value bits */
   int claimed_clock;
   int saw_timestamp;
   base_map clock_multipliers; /* clock -> unit_multiplier_ns (when > 1) */

@@ -52,8 +52,23 @@ static int proto_legacy_names(trace_context *ctx, uint32_t utid, string_id name,
 }
 
 /* The legacy_event.* args of a raw event. */
+/* The thread time args of a raw event. */
+static int proto_legacy_raw_times(trace_context *ctx, const proto_thread_times *t) {
+  int rc = WEFT_OK;
+  if (t->has_ts) rc = model_arg_int(ctx, "legacy_event.thread_timestamp_ns", 32, MODEL_ARG_INT, t->ts);
+  if (!rc && t->has_dur)
+    rc = model_arg_int(ctx, "legacy_event.thread_duration_ns", 31, MODEL_ARG_INT, t->dur);
+  if (!rc && t->has_instructions)
+    rc = model_arg_int(ctx, "legacy_event.thread_instruction_count", 37, MODEL_ARG_INT,
+                       t->instructions);
+  if (!rc && t->has_instruction_delta)
+    rc = model_arg_int(ctx, "legacy_event.thread_instruction_delta", 37, MODEL_ARG_INT,
+                       t->instruction_delta);
+  return rc;
+}
+
 static int proto_legacy_raw_args(trace_context *ctx, string_id category, string_id name,
-                                 proto_span legacy) {
+                                 proto_span legacy, const proto_thread_times *times) {
   static const struct { uint32_t field; const char *key; } ids[] = {
       {PROTO_LEGACY_EVENT_UNSCOPED_ID, "legacy_event.unscoped_id"},
       {PROTO_LEGACY_EVENT_GLOBAL_ID, "legacy_event.global_id"},
@@ -71,6 +86,7 @@ static int proto_legacy_raw_args(trace_context *ctx, string_id category, string_
   if (!rc && proto_find_last(legacy.data, legacy.len, PROTO_LEGACY_EVENT_DURATION_US, &fl) == 1)
     rc = model_arg_int(ctx, "legacy_event.duration_ns", 24, MODEL_ARG_INT,
                        (int64_t)fl.value * 1000);
+  if (!rc) rc = proto_legacy_raw_times(ctx, times);
   if (!rc && proto_find_last(legacy.data, legacy.len, PROTO_LEGACY_EVENT_USE_ASYNC_TTS, &fl) == 1 &&
       fl.value)
     rc = model_arg_int(ctx, "legacy_event.use_async_tts", 26, MODEL_ARG_BOOL, 1);
@@ -90,7 +106,8 @@ static int proto_legacy_raw_args(trace_context *ctx, string_id category, string_
 
 int proto_legacy_raw_apply(import_file *f, const proto_packet_info *info, int64_t ts,
                            int64_t utid, string_id category, string_id name,
-                           proto_span event, proto_span legacy) {
+                           proto_span event, proto_span legacy,
+                           const proto_thread_times *times) {
   trace_context *ctx = f->ctx;
   if (utid < 0) return import_stat(f, stat_track_event_parser_errors, 1);
   int rc;
@@ -98,7 +115,7 @@ int proto_legacy_raw_apply(import_file *f, const proto_packet_info *info, int64_
   int metadata = proto_find_last(legacy.data, legacy.len, PROTO_LEGACY_EVENT_PHASE, &fl) == 1 &&
                  fl.value == 'M';
   if (metadata && !proto_legacy_names(ctx, (uint32_t)utid, name, event, &rc)) return rc;
-  rc = proto_legacy_raw_args(ctx, category, name, legacy);
+  rc = proto_legacy_raw_args(ctx, category, name, legacy, times);
   if (!rc) rc = proto_args_track_event(f, info, event, ts, utid);
   int64_t args = -1;
   if (!rc) rc = model_args_commit(ctx, &args);

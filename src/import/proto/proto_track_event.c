@@ -162,22 +162,6 @@ static void proto_event_categories(proto_parse_ctx *p, proto_span msg, proto_eve
   }
 }
 
-/* The track_uuid from the sequence's TrackEventDefaults, if any. */
-static int proto_default_track_uuid(const proto_packet_info *info, uint64_t *uuid) {
-  proto_field fl;
-  if (!info->defaults.data ||
-      proto_find_last(info->defaults.data, info->defaults.len,
-                      PROTO_TRACE_PACKET_DEFAULTS_TRACK_EVENT_DEFAULTS, &fl) != 1 ||
-      fl.wire_type != PROTO_WIRE_LEN)
-    return 0;
-  proto_span d = fl.span;
-  if (proto_find_last(d.data, d.len, PROTO_TRACK_EVENT_DEFAULTS_TRACK_UUID, &fl) != 1 ||
-      fl.wire_type != PROTO_WIRE_VARINT)
-    return 0;
-  *uuid = fl.value;
-  return 1;
-}
-
 /* The (pid, tid) legacy events on this sequence belong to: the sequence's
  * ThreadDescriptor, else the thread of its default track's descriptor. */
 static int proto_sequence_ids(proto_parse_ctx *p, int64_t *pid, int64_t *tid) {
@@ -543,6 +527,19 @@ static int proto_active_processes(proto_parse_ctx *p, proto_span msg) {
   return rc;
 }
 
+/* A legacy event of a raw phase (proto_legacy_raw.h): a chrome_raw row of
+ * the thread it was emitted on; no track is made for it. */
+static int proto_event_raw(proto_parse_ctx *p, proto_span msg, proto_event *e) {
+  int64_t utid, upid;
+  int rc = proto_event_owner(p, e, &utid, &upid);
+  if (rc) return rc > 0 ? import_stat(p->f, stat_track_event_parser_errors, 1) : rc;
+  string_id name = proto_event_name(p, e, &rc), cat = STRING_NULL;
+  if (!rc && e->categories->len)
+    rc = ctx_intern(p->f->ctx, e->categories->data, e->categories->len, &cat);
+  return rc ? rc : proto_legacy_raw_apply(p->f, p->info, p->ts, utid, cat, name, msg,
+                                          e->flow.legacy, &e->times);
+}
+
 static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
   proto_import_state *st = p->f->state;
   trace_context *ctx = p->f->ctx;
@@ -559,11 +556,12 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   int rc = e->has_counters ? proto_event_counters_first(p, msg, e) : WEFT_OK;
   if (rc == PROTO_COUNTERS_DROP_EVENT) return WEFT_OK;
   if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
+  int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
+  if (!rc && legacy && proto_legacy_raw_phase(e->phase)) return proto_event_raw(p, msg, e);
   if (!rc) rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
   if (e->has_active_processes && (rc = proto_active_processes(p, e->active_processes)) != 0)
     return rc;
-  int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
   if (legacy && ref && (rc = proto_legacy_on_track(p, e, &track)) != 0)
     return rc > 0 ? import_stat(p->f, stat_track_event_parser_errors, 1) : rc;
   /* slices of thread tracks take the thread time the event gives */
@@ -572,7 +570,8 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     if (!is_counter) return WEFT_OK;
     double v = e->has_dbl_counter ? e->dbl_counter : (double)e->int_counter;
     if (!e->has_dbl_counter && !e->has_int_counter) return WEFT_OK;
-    if (ref) rc = proto_counter_absolute(st, p->info, ref, uuid, &v);
+    if (ref)
+      rc = proto_counter_absolute(st, p->info, ref, uuid, msg, PROTO_COUNTER_OWN_VALUE, &v);
     int64_t args = -1;
     if (!rc) rc = proto_event_args(p, msg, e, ref, &args);
     return rc ? rc : model_counter(ctx, track, p->ts, v, args);
@@ -608,11 +607,6 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   string_id name = proto_event_name(p, e, &rc), cat = STRING_NULL;
   if (!rc && e->categories->len)
     rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);
-  if (!rc && legacy && proto_legacy_raw_phase(e->phase))
-    return proto_legacy_raw_apply(p->f, p->info, p->ts,
-                                  storage_get_i64_or(ctx_table(ctx, TABLE_TRACK), TRACK_utid,
-                                                     track, -1),
-                                  cat, name, msg, e->flow.legacy);
   int64_t args = -1;
   if (!rc) rc = proto_event_args(p, msg, e, ref, &args);
   if (rc) return rc;

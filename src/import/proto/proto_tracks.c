@@ -239,6 +239,14 @@ static void proto_tracks_root_ordering(proto_tracks *t, proto_span desc) {
     t->thread_ranked = fl.value == PROTO_TRACK_ORDERING_EXPLICIT;
 }
 
+int proto_tracks_incremental_counter(proto_tracks *t, uint32_t machine, uint64_t uuid,
+                                     int64_t *multiplier) {
+  int64_t i = proto_tracks_index_memo(t, machine, uuid);
+  if (i < 0 || !t->resv.data[i].is_counter || !t->resv.data[i].is_incremental) return 0;
+  *multiplier = t->resv.data[i].multiplier;
+  return 1;
+}
+
 int proto_tracks_reserve(import_file *f, proto_tracks *t, uint32_t machine,
                          proto_span desc) {
   proto_track_resv r;
@@ -251,6 +259,7 @@ int proto_tracks_reserve(import_file *f, proto_tracks *t, uint32_t machine,
     return import_stat(f, stat_track_descriptor_default_track_with_parent, 1);
   if (r.uuid == 0) proto_tracks_root_ordering(t, desc);
   int64_t i = proto_tracks_index(t, machine, r.uuid);
+  if (r.is_counter && r.is_incremental) t->has_incremental = 1;
   if (i < 0) return proto_tracks_add(t, &r, &i);
   proto_track_resv *old = &t->resv.data[i];
   if (!proto_resv_same_track(old, &r))

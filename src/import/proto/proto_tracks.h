@@ -79,7 +79,14 @@ typedef struct proto_tracks {
   /* the root descriptor (uuid 0) asks for processes / threads ordered by
    * their sibling_order_rank: only then is a rank their sort index hint */
   uint8_t process_ranked, thread_ranked;
+  uint8_t has_incremental; /* an incremental counter track was reserved */
 } proto_tracks;
+
+/* At tokenize: 1 with its unit multiplier (0 if unset) when the track
+ * reserved for (machine, uuid) is an incremental counter, else 0. */
+int proto_tracks_incremental_counter(proto_tracks *t, uint32_t machine, uint64_t uuid,
+                                     int64_t *multiplier);
+
 
 /* ---- tokenize (file order) ---- */
 int proto_tracks_reserve(import_file *f, proto_tracks *t, uint32_t machine,
