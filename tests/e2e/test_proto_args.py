@@ -135,6 +135,29 @@ class ProtoArgsTest(e.TempDirTest):
         self.assertEqual(self.load(trace(False), sql).splitlines()[1:], ['"a","0"', '"b","0"'])
         self.assertEqual(self.load(trace(True), sql).splitlines()[1:], ['"a","0"', '"b","1"'])
 
+    def test_translation_tables(self):
+        entry = lambda k, v: pb_bytes(1, (pb_bytes(1, k) if isinstance(k, str) else pb_int(1, k)) +
+                                      pb_bytes(2, v))
+        tables = (pb_packet(pb_bytes(82, pb_bytes(1, entry(10, 'hist10')))) +
+                  pb_packet(pb_bytes(82, pb_bytes(2, entry(20, 'act20')))))
+        events = (event(10, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'h'),
+                        pb_bytes(28, pb_int(1, 10) + pb_int(3, 100))) +
+                  event(11, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'h2'),
+                        pb_bytes(28, pb_int(1, 11) + pb_int(3, 100))) +
+                  event(12, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'raw'),
+                        pb_bytes(25, pb_int(2, 20))))
+        # the slice-name table comes after the events in the file: tables
+        # apply to the whole trace
+        names = pb_packet(pb_bytes(82, pb_bytes(4, entry('raw', 'mapped'))))
+        trace = tables + start() + events + names
+        self.assertEqual(self.slice_args(trace, 'h').splitlines()[1:], [
+            '"chrome_histogram_sample.name_hash","10"', '"chrome_histogram_sample.name","hist10"',
+            '"chrome_histogram_sample.sample","100"'])
+        self.assertEqual(self.slice_args(trace, 'h2').splitlines()[1:], [
+            '"chrome_histogram_sample.name_hash","11"', '"chrome_histogram_sample.sample","100"'])
+        self.assertEqual(self.slice_args(trace, 'mapped').splitlines()[1:], [
+            '"chrome_user_event.action_hash","20"', '"chrome_user_event.action","act20"'])
+
     def test_uint_values_show_unsigned(self):
         # uint_value (field 3) above 2^63 - 1: shown as the unsigned number
         values = [0, 7, 2**63 - 1, 2**63, 2**64 - 1998, 2**64 - 10, 2**64 - 1]

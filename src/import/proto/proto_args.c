@@ -1,6 +1,7 @@
 /* proto_args: see proto_args.h. A key is built in place in a fixed buffer:
  * each level appends ".name" or "[i]" and restores the length on return. */
 #include "import/proto/proto_args.h"
+#include "import/proto/proto_args_internal.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -10,7 +11,6 @@
 #include "import/proto/proto_descriptor.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_json_value.h"
-#include "import/proto/proto_profile.h"
 #include "model/logs.h"
 #include "model/model.h"
 
@@ -26,71 +26,6 @@ enum {
   MAX_REPEATED_COUNTERS = 32,
 };
 
-#define ARGS_MAX_SYMBOLS 4 /* native symbols of one event that are kept */
-
-typedef struct proto_args {
-  import_file *f;
-  const proto_import_state *st;
-  const proto_packet_info *info;
-  const proto_descriptor_pool *pool;
-  int32_t debug_annotation_type; /* message index of DebugAnnotation, or -1 */
-  int64_t ts, utid;               /* the event's time and thread (-1: none) */
-  int depth;
-  size_t len;
-  char key[PROTO_ARGS_MAX_KEY];
-  /* native symbols (an interned mojo method's mapping and pc), added after
-   * the event's other args as Perfetto adds them */
-  struct {
-    size_t prefix; /* bytes of `keys` before this symbol's key */
-    int64_t mapping, rel_pc;
-  } symbols[ARGS_MAX_SYMBOLS];
-  int n_symbols;
-  size_t keys_len;
-  char keys[ARGS_MAX_SYMBOLS * PROTO_ARGS_MAX_KEY];
-} proto_args;
-
-/* ---- keys ---- */
-
-/* Appends ".part" (or "part" at the root); 0 if it does not fit. */
-static int args_enter(proto_args *a, const char *part, size_t n, size_t *saved) {
-  *saved = a->len;
-  size_t dot = a->len ? 1 : 0;
-  if (a->len + dot + n >= sizeof a->key) return 0;
-  if (dot) a->key[a->len++] = '.';
-  memcpy(a->key + a->len, part, n);
-  a->len += n;
-  return 1;
-}
-
-static int args_enter_index(proto_args *a, uint32_t index, size_t *saved) {
-  *saved = a->len;
-  int n = snprintf(a->key + a->len, sizeof a->key - a->len, "[%u]", index);
-  if (n < 0 || (size_t)n >= sizeof a->key - a->len) return 0;
-  a->len += (size_t)n;
-  return 1;
-}
-
-static void args_leave(proto_args *a, size_t saved) { a->len = saved; }
-
-/* ---- values ---- */
-
-static int args_int(proto_args *a, model_arg_type type, int64_t v) {
-  return model_arg_int(a->f->ctx, a->key, a->len, type, v);
-}
-
-static int args_str(proto_args *a, const void *s, size_t n) {
-  return model_arg_string(a->f->ctx, a->key, a->len, (const char *)s, n, MODEL_ARG_STRING);
-}
-
-static int args_str_id(proto_args *a, string_id s) {
-  trace_context *ctx = a->f->ctx;
-  return args_str(a, base_string_pool_get(&ctx->strings, s),
-                  base_string_pool_len(&ctx->strings, s));
-}
-
-static int args_null(proto_args *a) {
-  return model_arg_int(a->f->ctx, a->key, a->len, MODEL_ARG_NULL, 0);
-}
 
 static string_id args_interned(const proto_args *a, int kind, uint64_t iid) {
   return proto_interned(a->st, a->info->seq, a->info->generation, kind, iid);
@@ -509,66 +444,6 @@ static int args_location_override(proto_args *a, const proto_desc_field *d,
   return args_source_location_fields(a, fl->value, MODEL_ARG_INT, rc);
 }
 
-/* UnsymbolizedSourceLocation */
-#define ARGS_UNSYMBOLIZED_MAPPING_ID 2
-#define ARGS_UNSYMBOLIZED_REL_PC 3
-
-/* ChromeMojoEventInfo.mojo_interface_method_iid: the interned unsymbolized
- * location becomes "<parent>.mojo_interface_method.native_symbol" args
- * (mapping_id: its stack_profile_mapping row, rel_pc), added after the
- * event's other args. An unknown location or mapping counts
- * interned_data_tokenizer_errors and leaves the raw iid (returns 0). */
-static int args_native_symbol_override(proto_args *a, const proto_desc_field *d,
-                                       const proto_field *fl, int *rc) {
-  static const char name[] = "mojo_interface_method_iid";
-  if (d->repeated || fl->wire_type != PROTO_WIRE_VARINT ||
-      strcmp(proto_descriptor_name(a->pool, d->name), name) != 0)
-    return 0;
-  proto_span msg;
-  proto_field map_fl = {0}, pc_fl = {0};
-  int64_t mapping = -1;
-  if (proto_interned_message(a->st, a->info->seq, a->info->generation,
-                             PROTO_INTERN_UNSYMBOLIZED_LOCATION, fl->value, &msg)) {
-    proto_find_last(msg.data, msg.len, ARGS_UNSYMBOLIZED_MAPPING_ID, &map_fl);
-    proto_find_last(msg.data, msg.len, ARGS_UNSYMBOLIZED_REL_PC, &pc_fl);
-    *rc = proto_profile_mapping_row(a->f, a->info, map_fl.value, &mapping);
-    if (*rc) return 1;
-  }
-  if (mapping < 0) {
-    *rc = import_stat(a->f, stat_interned_data_tokenizer_errors, 1);
-    return *rc != 0;
-  }
-  static const char suffix[] = ".mojo_interface_method.native_symbol";
-  size_t need = a->len + sizeof suffix;
-  if (a->n_symbols == ARGS_MAX_SYMBOLS || a->keys_len + need > sizeof a->keys) return 1;
-  a->symbols[a->n_symbols].prefix = a->keys_len;
-  a->symbols[a->n_symbols].mapping = mapping;
-  a->symbols[a->n_symbols++].rel_pc = (int64_t)pc_fl.value;
-  memcpy(a->keys + a->keys_len, a->key, a->len);
-  memcpy(a->keys + a->keys_len + a->len, suffix, sizeof suffix);
-  a->keys_len += need;
-  return 1;
-}
-
-/* The native symbols put aside by args_native_symbol_override. */
-static int args_native_symbols(proto_args *a) {
-  int rc = WEFT_OK;
-  for (int i = 0; !rc && i < a->n_symbols; i++) {
-    const char *prefix = a->keys + a->symbols[i].prefix;
-    size_t saved;
-    a->len = 0;
-    if (!args_enter(a, prefix, strlen(prefix), &saved)) continue;
-    size_t base = a->len;
-    if (args_enter(a, "mapping_id", 10, &saved))
-      rc = args_int(a, MODEL_ARG_INT, a->symbols[i].mapping);
-    a->len = base;
-    if (!rc && args_enter(a, "rel_pc", 6, &saved))
-      rc = args_int(a, MODEL_ARG_INT, a->symbols[i].rel_pc);
-  }
-  a->len = 0;
-  return rc;
-}
-
 /* The next index of repeated field `number` in this message. */
 static uint32_t *args_repeat_counter(uint32_t (*counters)[2], int *n, uint32_t number) {
   for (int i = 0; i < *n; i++)
@@ -607,6 +482,7 @@ static int args_field(proto_args *a, const proto_desc_field *d, const proto_fiel
     if (!done && !rc) done = args_native_symbol_override(a, d, fl, &rc);
     a->len = here;
     if (!done && !rc) rc = args_scalar(a, d, fl);
+    if (!done && !rc) rc = args_translated_hash(a, d, fl, parent);
   }
   args_leave(a, saved);
   return rc;

@@ -74,6 +74,9 @@ int proto_head_read(proto_span pkt, proto_packet_head *h) {
         break;
       case PROTO_TRACE_PACKET_PREVIOUS_PACKET_DROPPED: if (!is_len) h->dropped = fl.value; break;
       case PROTO_TRACE_PACKET_TRACE_STATS: if (is_len) h->stats = fl.span; break;
+      case PROTO_TRACE_PACKET_TRANSLATION_TABLE:
+        if (is_len) { h->translation = fl.span; h->has_translation = 1; }
+        break;
       default:
         if (is_len && proto_misc_wants_field(fl.number)) h->relevant = 1;
         if (is_len && proto_misc_tokenize_reads(fl.number)) h->misc_reads_more = 1;

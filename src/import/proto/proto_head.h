@@ -22,6 +22,8 @@ typedef struct proto_packet_head {
   int has_defaults, has_interned, has_snapshot, has_compressed, has_remote_sync;
   proto_span ftrace, service;
   int has_ftrace, has_service;
+  proto_span translation; /* translation_table, read at tokenize */
+  int has_translation;
   int has_track_desc, first_on_sequence;
   /* for proto_misc_tokenize_common, unless misc_reads_more */
   uint64_t dropped;

@@ -13,6 +13,7 @@
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_sys_stats.h"
+#include "import/proto/proto_translation.h"
 #include "import/proto/proto_packets.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
@@ -557,6 +558,10 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   if (!rc && h.has_track_desc) rc = proto_tracks_reserve(f, &st->track_model, machine, h.track_desc);
   if (!rc && h.has_track_desc && seq->state_valid) proto_seq_adopt_thread(seq, h.track_desc);
   if (rc) return base_error_alloc(err, rc);
+  if (h.has_translation) {
+    rc = proto_translation_read(f, &st->translation, proto_input_keep(f, h.translation));
+    if (rc) return base_error_alloc(err, rc);
+  }
   if (h.has_snapshot) {
     rc = proto_clock_snapshot(f, machine, h.seq_id, h.snapshot);
     if (rc) return base_error_set(err, rc, "clock snapshot failed");
@@ -790,6 +795,7 @@ static void proto_destroy(import_file *f) {
   proto_sys_stats_free(st->sys_stats);
   proto_power_free(st->power);
   proto_heap_graph_free(st->heap_graph);
+  proto_translation_free(st->translation);
   proto_profile_free(st->profile);
   proto_gpu_free(&st->gpu);
   proto_android_free(st->android);

@@ -112,6 +112,7 @@ typedef struct proto_import_state {
   struct proto_profile_state *profile; /* proto_profile.h; lazy */
   proto_gpu_state gpu;     /* GPU counter/memory packets (proto_gpu.h) */
   struct proto_android_state *android; /* proto_android.h; lazy */
+  struct proto_translation *translation; /* proto_translation.h; lazy */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

@@ -10,6 +10,7 @@
 #include "import/proto/proto_legacy_async.h"
 #include "import/proto/proto_legacy_raw.h"
 #include "import/proto/proto_process_tree.h"
+#include "import/proto/proto_translation.h"
 #include "model/columns.h"
 #include "model/slice_stack.h"
 
@@ -280,7 +281,8 @@ static string_id proto_event_name(proto_parse_ctx *p, proto_event *e, int *rc) {
                           e->name_iid);
   else if (e->has_name)
     *rc = proto_event_intern_name(p->f->ctx, e, &name);
-  return name;
+  string_id translated = proto_translate(st->translation, PROTO_TRANSLATE_SLICE_NAME, name);
+  return translated != STRING_NULL ? translated : name;
 }
 
 /* What an event of `type` does on a track merged with its siblings. */
