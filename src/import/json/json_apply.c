@@ -8,6 +8,8 @@
 #include "model/model.h"
 #include "model/sched.h"
 #include "model/slice_stack.h"
+#include "model/v8_profile.h"
+#include "clock/clock.h"
 
 #define JSON_MAX_OVERFLOW_TRACKS 64
 
@@ -442,6 +444,29 @@ static int json_thread_state(import_file *f, const json_event *e, int64_t ts,
                               e->name.len, cpu, io_wait);
 }
 
+/* ---- V8 CPU profiles ---- */
+
+/* A sample's time on the file's clock in trace time. */
+static int json_v8_sample_time(void *arg, int64_t ts, int64_t *out) {
+  import_file *f = arg;
+  return import_clock_convert(f, f->machine, CLOCK_ID_FILE_PRIVATE, ts, out) == 1;
+}
+
+/* Phase P: a V8 CPU profile's "Profile" or "ProfileChunk" in args.data
+ * (model/v8_profile.h), of session id (a number, or a string read as hex;
+ * another string is a tokenizer failure) and the event's pid. */
+static int json_v8_profile(import_file *f, const json_event *e, uint32_t utid) {
+  if (!e->id.ptr || !e->args_offset) return WEFT_OK;
+  if (!e->flow_v1_id.valid) return import_stat(f, stat_json_tokenizer_failure, 1);
+  int64_t pid, tid;
+  json_event_ids(e, &pid, &tid);
+  v8_profile_event ev = {e->flow_v1_id.value, pid, utid, f->machine, f->trace_id, 1,
+                         NULL, json_v8_sample_time, f};
+  int rc = v8_profile_apply(f->ctx, &ev, (const char *)f->data + e->args_offset,
+                            f->len - e->args_offset);
+  return rc == V8_PROFILE_REJECTED ? import_stat(f, stat_json_tokenizer_failure, 1) : rc;
+}
+
 /* ---- dispatch ---- */
 
 int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
@@ -465,6 +490,8 @@ int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
     }
     case 'b': case 'e': case 'n':
       return json_async(f, e, ts, &c, err);
+    case 'P':
+      return json_v8_profile(f, e, c.utid);
     case 'B': case 'E': case 'X': case 'i': case 'I': case 'R':
       break;
     default:
