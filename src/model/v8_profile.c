@@ -345,12 +345,13 @@ static int v8_add_node(trace_context *ctx, const v8_profile *p, v8_session *s,
 }
 
 static int v8_add_samples(trace_context *ctx, v8_profile_state *st, const v8_profile *p,
-                          v8_session *s, const v8_profile_event *ev) {
+                          v8_session *s, const v8_profile_event *ev,
+                          const v8_profile_clock *clock) {
   int rc = WEFT_OK;
   for (size_t i = 0; !rc && i < p->samples.len; i++) {
     s->ts += (uint64_t)p->deltas.data[i] * 1000u;
     int64_t ts = (int64_t)s->ts;
-    if (ev->sample_time && !ev->sample_time(ev->arg, ts, &ts)) continue;
+    if (clock->sample_time && !clock->sample_time(clock->arg, ev, ts, &ts)) continue;
     const uint64_t *cs = base_map_find(&s->callsites, p->samples.data[i]);
     if (!cs) {
       rc = v8_count(ctx, ev, stat_legacy_v8_cpu_profile_invalid_sample);
@@ -363,7 +364,7 @@ static int v8_add_samples(trace_context *ctx, v8_profile_state *st, const v8_pro
 }
 
 static int v8_apply_chunk(trace_context *ctx, v8_profile_state *st, const v8_profile *p,
-                          const v8_profile_event *ev) {
+                          const v8_profile_event *ev, const v8_profile_clock *clock) {
   int rc;
   v8_session *s = v8_session_of(ctx, st, ev->session, ev->pid, 0, &rc);
   if (rc) return rc;
@@ -372,27 +373,63 @@ static int v8_apply_chunk(trace_context *ctx, v8_profile_state *st, const v8_pro
     if (rc == 1) rc = v8_count(ctx, ev, stat_legacy_v8_cpu_profile_invalid_callsite);
     if (rc) return rc;
   }
-  if (p->samples.len != p->deltas.len) return V8_PROFILE_REJECTED;
+  if (p->samples.len != p->deltas.len) return v8_count(ctx, ev, ev->rejected);
   if (!p->samples.len) return WEFT_OK;
-  return s ? v8_add_samples(ctx, st, p, s, ev) : V8_PROFILE_REJECTED;
+  return s ? v8_add_samples(ctx, st, p, s, ev, clock) : v8_count(ctx, ev, ev->rejected);
 }
 
-int v8_profile_apply(trace_context *ctx, const v8_profile_event *ev, const char *json,
-                     size_t len) {
+int v8_profile_apply(trace_context *ctx, const v8_profile_event *ev, const v8_profile_clock *clock,
+                     const char *json, size_t len) {
   v8_profile_state *st = v8_state(ctx);
   if (!st) return WEFT_ENOMEM;
   int rc = v8_read(&st->read, json, len, ev->in_data);
   if (rc == WEFT_ENOMEM) return rc;
   if (rc) return WEFT_OK; /* not a profile: ignored */
   const v8_profile *p = &st->read;
-  if (!p->has_start) return v8_apply_chunk(ctx, st, p, ev);
+  if (!p->has_start) return v8_apply_chunk(ctx, st, p, ev, clock);
+  int64_t ts;
   if (p->start > INT64_MAX / 1000 || p->start < INT64_MIN / 1000)
-    return V8_PROFILE_REJECTED; /* startTime * 1000 overflows */
-  int64_t ts = p->start * 1000;
-  if (ev->start_time && !ev->start_time(ev->arg, ts, &ts)) return V8_PROFILE_REJECTED;
+    return v8_count(ctx, ev, ev->rejected); /* startTime * 1000 overflows */
+  ts = p->start * 1000;
+  if (clock->start_time && !clock->start_time(clock->arg, ev, ts, &ts))
+    return v8_count(ctx, ev, ev->rejected);
   v8_session *s = v8_session_of(ctx, st, ev->session, ev->pid, 1, &rc);
   if (s) s->ts = (uint64_t)ts;
   return rc;
+}
+
+/* ---- the queue ---- */
+
+int v8_profile_queue_add(v8_profile_queue *q, const v8_profile_event *ev, uint64_t order,
+                         const char *json, size_t len) {
+  v8_profile_pending e = {*ev, order, q->text.len, len};
+  if (VEC_RESERVE(q->text, q->text.len + len) || VEC_PUSH(q->events, e)) return WEFT_ENOMEM;
+  if (len) memcpy(q->text.data + q->text.len, json, len);
+  q->text.len += len;
+  return WEFT_OK;
+}
+
+static int v8_pending_cmp(const void *a, const void *b) {
+  const v8_profile_pending *x = a, *y = b;
+  if (x->order != y->order) return x->order < y->order ? -1 : 1;
+  return x->text_at < y->text_at ? -1 : x->text_at > y->text_at;
+}
+
+int v8_profile_queue_apply(trace_context *ctx, v8_profile_queue *q,
+                           const v8_profile_clock *clock) {
+  base_qsort(q->events.data, q->events.len, sizeof *q->events.data, v8_pending_cmp);
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < q->events.len; i++) {
+    const v8_profile_pending *e = &q->events.data[i];
+    rc = v8_profile_apply(ctx, &e->ev, clock, q->text.data + e->text_at, e->text_len);
+  }
+  q->events.len = q->text.len = 0;
+  return rc;
+}
+
+void v8_profile_queue_free(v8_profile_queue *q) {
+  VEC_FREE(q->events);
+  VEC_FREE(q->text);
 }
 
 /* ---- sample order ---- */

@@ -447,24 +447,33 @@ static int json_thread_state(import_file *f, const json_event *e, int64_t ts,
 /* ---- V8 CPU profiles ---- */
 
 /* A sample's time on the file's clock in trace time. */
-static int json_v8_sample_time(void *arg, int64_t ts, int64_t *out) {
+static int json_v8_sample_time(void *arg, const v8_profile_event *ev, int64_t ts,
+                               int64_t *out) {
   import_file *f = arg;
+  (void)ev;
   return import_clock_convert(f, f->machine, CLOCK_ID_FILE_PRIVATE, ts, out) == 1;
 }
 
 /* Phase P: a V8 CPU profile's "Profile" or "ProfileChunk" in args.data
  * (model/v8_profile.h), of session id (a number, or a string read as hex;
- * another string is a tokenizer failure) and the event's pid. */
+ * another string is a tokenizer failure) and the event's pid, queued in
+ * file order for json_v8_end. */
 static int json_v8_profile(import_file *f, const json_event *e, uint32_t utid) {
-  if (!e->id.ptr || !e->args_offset) return WEFT_OK;
+  if (!e->id.ptr || !e->args_offset || !e->end) return WEFT_OK;
   if (!e->flow_v1_id.valid) return import_stat(f, stat_json_tokenizer_failure, 1);
   int64_t pid, tid;
   json_event_ids(e, &pid, &tid);
-  v8_profile_event ev = {e->flow_v1_id.value, pid, utid, f->machine, f->trace_id, 1,
-                         NULL, json_v8_sample_time, f};
-  int rc = v8_profile_apply(f->ctx, &ev, (const char *)f->data + e->args_offset,
-                            f->len - e->args_offset);
-  return rc == V8_PROFILE_REJECTED ? import_stat(f, stat_json_tokenizer_failure, 1) : rc;
+  v8_profile_event ev = {e->flow_v1_id.value, pid, utid, f->machine, f->trace_id,
+                         stat_json_tokenizer_failure, 1};
+  json_state *st = f->state;
+  return v8_profile_queue_add(&st->v8, &ev, e->args_offset,
+                              (const char *)f->data + e->args_offset, e->end - e->args_offset);
+}
+
+int json_v8_end(import_file *f) {
+  json_state *st = f->state;
+  v8_profile_clock clock = {NULL, json_v8_sample_time, f};
+  return v8_profile_queue_apply(f->ctx, &st->v8, &clock);
 }
 
 /* ---- dispatch ---- */

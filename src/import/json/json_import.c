@@ -258,11 +258,17 @@ static int json_parse(import_file *f, const sort_event *ev, void *prepared, base
   return rc;
 }
 
+static int json_end(import_file *f, base_error *err) {
+  int rc = f->state ? json_v8_end(f) : WEFT_OK;
+  return rc ? base_error_alloc(err, rc) : WEFT_OK;
+}
+
 static void json_destroy(import_file *f) {
   json_state *st = f->state;
   if (st) {
     base_free(st->systrace_text);
     json_async_free(&st->async);
+    v8_profile_queue_free(&st->v8);
   }
   base_free(f->state);
   f->state = NULL;
@@ -276,6 +282,6 @@ const importer_ops import_json_ops = {
     .prepare = json_prepare,
     .locate_rule = json_locate_rule,
     .parse = json_parse,
-    .end = NULL,
+    .end = json_end,
     .destroy = json_destroy,
 };

@@ -13,6 +13,7 @@
 #include "base/json_tokenizer.h"
 #include "model/columns.h"
 #include "model/track_compressor.h"
+#include "model/v8_profile.h"
 
 /* json_async.c's sets of async tracks (see there). */
 typedef struct json_async_state {
@@ -29,6 +30,7 @@ typedef struct json_state {
                           JSON_SYSTRACE_PAYLOAD | line offset */
   size_t systrace_text_len;
   json_async_state async;
+  v8_profile_queue v8; /* V8 CPU profile events, applied at the end */
 } json_state;
 
 /* The tokenizer limits the load's options ask for. */
@@ -195,6 +197,8 @@ void json_event_free(json_event *e);
 
 /* ---- json_apply.c ---- */
 int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err);
+/* Applies the V8 CPU profile events queued while parsing (in file order). */
+int json_v8_end(import_file *f);
 
 /* ---- json_async.c ---- */
 /* The track of async event e (ph b, e or n; with an id) of process upid,
