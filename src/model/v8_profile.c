@@ -92,12 +92,13 @@ static int v8_key_is(const json_token *t, const char *key) {
   return t->len == n && !t->has_escapes && memcmp(t->ptr, key, n) == 0;
 }
 
-/* An array of uint32 (or int64 when `wide`) into vec (cleared); any other
- * element leaves it empty. The '[' was read. */
-#define V8_READ_ARRAY(r, vec, wide)                                              \
+/* An array of uint32 (or int64 when `wide`) appended to vec after its
+ * first `keep` elements (the rest dropped); any other element leaves only
+ * those. The '[' was read. */
+#define V8_READ_ARRAY(r, vec, wide, keep)                                        \
   do {                                                                           \
     int ok_ = 1;                                                                 \
-    (vec).len = 0;                                                               \
+    (vec).len = (keep);                                                          \
     for (;;) {                                                                   \
       if ((rc = v8_next(r)) != 0) return rc;                                     \
       if ((r)->t.type == JSON_TOK_ARRAY_END) break;                              \
@@ -112,7 +113,7 @@ static int v8_key_is(const json_token *t, const char *key) {
         ok_ = 0;                                                                 \
       }                                                                          \
     }                                                                            \
-    if (!ok_) (vec).len = 0;                                                     \
+    if (!ok_) (vec).len = (keep);                                                \
   } while (0)
 
 /* The value after a key: skipped. */
@@ -160,11 +161,7 @@ static int v8_read_node(v8_reader *r, v8_profile *p, v8_node *n) {
     if ((rc = v8_next(r)) != 0) return rc;
     if (k == CHILDREN && r->t.type == JSON_TOK_ARRAY_BEGIN) {
       size_t at = p->children.len;
-      VEC(uint32_t) kids = {0};
-      V8_READ_ARRAY(r, kids, 0);
-      for (size_t i = 0; i < kids.len; i++)
-        if (VEC_PUSH(p->children, kids.data[i])) return VEC_FREE(kids), WEFT_ENOMEM;
-      VEC_FREE(kids);
+      V8_READ_ARRAY(r, p->children, 0, at);
       n->children_at = at;
       n->children_len = p->children.len - at;
       continue;
@@ -190,7 +187,7 @@ static int v8_read_cpu_profile(v8_reader *r, v8_profile *p) {
     int nodes = v8_key_is(&r->t, "nodes"), samples = v8_key_is(&r->t, "samples");
     if ((rc = v8_next(r)) != 0) return rc;
     if (samples && r->t.type == JSON_TOK_ARRAY_BEGIN) {
-      V8_READ_ARRAY(r, p->samples, 0);
+      V8_READ_ARRAY(r, p->samples, 0, 0);
     } else if (nodes && r->t.type == JSON_TOK_ARRAY_BEGIN) {
       while (!(rc = v8_next(r)) && r->t.type != JSON_TOK_ARRAY_END) {
         if (r->t.type == JSON_TOK_ARRAY_BEGIN) {
@@ -221,7 +218,7 @@ static int v8_read_fields(v8_reader *r, v8_profile *p) {
     if (k == CPU && r->t.type == JSON_TOK_OBJECT_BEGIN) {
       rc = v8_read_cpu_profile(r, p);
     } else if (k == DELTAS && r->t.type == JSON_TOK_ARRAY_BEGIN) {
-      V8_READ_ARRAY(r, p->deltas, 1);
+      V8_READ_ARRAY(r, p->deltas, 1, 0);
     } else if (v8_is_open(&r->t)) {
       rc = json_skip_container(&r->tk, &r->err);
     } else if (k == START) {
