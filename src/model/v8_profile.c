@@ -279,7 +279,7 @@ static v8_session *v8_session_of(trace_context *ctx, v8_profile_state *st, uint6
     if (!create) return NULL;
     stack_profile_mapping_spec spec = {0};
     spec.end = -1;
-    uint32_t mapping;
+    uint32_t mapping = 0;
     *rc = ctx_intern(ctx, "", 0, &spec.build_id);
     spec.name = spec.build_id;
     if (!*rc) *rc = stack_profile_mapping_new(ctx, &spec, &mapping);
