@@ -77,9 +77,20 @@ typedef struct v8_reader {
 
 static int v8_next(v8_reader *r) { return json_next(&r->tk, &r->t, &r->err); }
 
+/* A number as an int64: an integer as it is, another truncated (Perfetto's
+ * reading); 0 when it is not a number or out of range. */
+static int v8_token_i64(const json_token *t, int64_t *out) {
+  if (t->type != JSON_TOK_NUMBER) return 0;
+  if (t->is_int) return *out = t->i, 1;
+  if (!(t->d > -9223372036854775808.0 && t->d < 9223372036854775808.0)) return 0;
+  *out = (int64_t)t->d;
+  return 1;
+}
+
 static int v8_token_u32(const json_token *t, uint32_t *out) {
-  if (t->type != JSON_TOK_NUMBER || !t->is_int || t->i < 0 || t->i > UINT32_MAX) return 0;
-  *out = (uint32_t)t->i;
+  int64_t v;
+  if (!v8_token_i64(t, &v) || v < 0 || v > UINT32_MAX) return 0;
+  *out = (uint32_t)v;
   return 1;
 }
 
@@ -103,12 +114,12 @@ static int v8_key_is(const json_token *t, const char *key) {
       if ((rc = v8_next(r)) != 0) return rc;                                     \
       if ((r)->t.type == JSON_TOK_ARRAY_END) break;                              \
       uint32_t u_ = 0;                                                           \
+      int64_t i_ = 0;                                                            \
       if (v8_is_open(&(r)->t) && (rc = json_skip_container(&(r)->tk, &(r)->err))) \
         return rc;                                                               \
       if (!ok_) continue;                                                        \
-      if ((wide) ? (r)->t.type == JSON_TOK_NUMBER && (r)->t.is_int               \
-                 : v8_token_u32(&(r)->t, &u_)) {                                 \
-        if (VEC_PUSH(vec, (wide) ? (r)->t.i : u_)) return WEFT_ENOMEM;           \
+      if ((wide) ? v8_token_i64(&(r)->t, &i_) : v8_token_u32(&(r)->t, &u_)) {     \
+        if (VEC_PUSH(vec, (wide) ? i_ : u_)) return WEFT_ENOMEM;                 \
       } else {                                                                   \
         ok_ = 0;                                                                 \
       }                                                                          \
@@ -191,7 +202,7 @@ static int v8_read_cpu_profile(v8_reader *r, v8_profile *p) {
     } else if (nodes && r->t.type == JSON_TOK_ARRAY_BEGIN) {
       while (!(rc = v8_next(r)) && r->t.type != JSON_TOK_ARRAY_END) {
         if (r->t.type == JSON_TOK_ARRAY_BEGIN) {
-          if ((rc = json_skip_container(&r->tk, &r->err)) != 0) return rc;
+          return WEFT_EPARSE; /* Perfetto's reader gives up on the profile */
         } else if (r->t.type == JSON_TOK_OBJECT_BEGIN) {
           v8_node n = {0};
           if ((rc = v8_read_node(r, p, &n)) != 0) return rc;
@@ -222,8 +233,7 @@ static int v8_read_fields(v8_reader *r, v8_profile *p) {
     } else if (v8_is_open(&r->t)) {
       rc = json_skip_container(&r->tk, &r->err);
     } else if (k == START) {
-      p->has_start = r->t.type == JSON_TOK_NUMBER && r->t.is_int;
-      p->start = r->t.i;
+      p->has_start = v8_token_i64(&r->t, &p->start);
     }
     if (rc) return rc;
   }
@@ -384,10 +394,7 @@ int v8_profile_apply(trace_context *ctx, const v8_profile_event *ev, const v8_pr
   if (rc) return WEFT_OK; /* not a profile: ignored */
   const v8_profile *p = &st->read;
   if (!p->has_start) return v8_apply_chunk(ctx, st, p, ev, clock);
-  int64_t ts;
-  if (p->start > INT64_MAX / 1000 || p->start < INT64_MIN / 1000)
-    return v8_count(ctx, ev, ev->rejected); /* startTime * 1000 overflows */
-  ts = p->start * 1000;
+  int64_t ts = (int64_t)((uint64_t)p->start * 1000u); /* wraps, as Perfetto's */
   if (clock->start_time && !clock->start_time(clock->arg, ev, ts, &ts))
     return v8_count(ctx, ev, ev->rejected);
   v8_session *s = v8_session_of(ctx, st, ev->session, ev->pid, 1, &rc);

@@ -108,6 +108,29 @@ class JsonProfileTest(e.TempDirTest):
             '"legacy_v8_cpu_profile_invalid_sample",1',
         ])
 
+    def profile(self, nodes, samples, deltas, start=10):
+        events = [p_event('Profile', 1, 1, 1, {'startTime': start}),
+                  p_event('ProfileChunk', 1, 1, 2, chunk_data(nodes, samples, deltas))]
+        return self.load('select ts, callsite_id from cpu_profile_stack_sample', events)
+
+    def test_numbers_are_read_as_perfetto_reads_them(self):
+        nodes = [node(1, 'r'), node(2, 'a', parent=1)]
+        # fractions are truncated (startTime 1.5 -> 1 us, 1.9 -> 1 us, node 2.0 -> 2)
+        self.assertEqual(self.profile(nodes, [2.0, 1], [1.9, 1], start=1.5),
+                         ['2000,1', '3000,0'])
+        # startTime * 1000 and delta * 1000 wrap around 2^64
+        self.assertEqual(self.profile(nodes, [1], [1], start=-(2 ** 63 - 1)), ['2000,0'])
+        self.assertEqual(self.profile(nodes, [1, 1], [2 ** 63 - 1, 1]), ['9000,0', '10000,0'])
+
+    def test_malformed_profiles(self):
+        nodes = [node(1, 'r'), node(2, 'a', parent=1)]
+        # a nested array among the nodes: the whole profile is ignored
+        self.assertEqual(self.profile([[2]] + nodes, [1], [1]), [])
+        # scalars among the nodes are skipped; a negative sample empties the
+        # samples (then their count differs from the deltas')
+        self.assertEqual(self.profile([1, 'x'] + nodes, [1, 2], [1, 1]), ['11000,0', '12000,1'])
+        self.assertEqual(self.profile(nodes, [1, -2], [1, 1]), [])
+
     def test_profile_events_are_not_slices(self):
         self.assertEqual(self.load('select count(*) from slice'), ['0'])
 
