@@ -364,6 +364,10 @@ static int v8_add_samples(trace_context *ctx, v8_profile_state *st, const v8_pro
       rc = v8_count(ctx, ev, stat_legacy_v8_cpu_profile_invalid_sample);
       continue;
     }
+    if (clock->sample) {
+      rc = clock->sample(clock->arg, ev, ts, (uint32_t)*cs);
+      continue;
+    }
     rc = stack_profile_cpu_sample(ctx, ts, (uint32_t)*cs, ev->utid, 0);
     st->has_samples = 1;
   }

@@ -39,17 +39,24 @@ typedef struct v8_profile_event v8_profile_event;
 typedef int (*v8_profile_time_fn)(void *arg, const v8_profile_event *ev, int64_t ts,
                                   int64_t *out);
 
-/* How an importer's profile times become trace time (NULL: they are). */
+/* Takes a sample of `callsite` at ts (the session's time, unconverted). */
+typedef int (*v8_profile_sample_fn)(void *arg, const v8_profile_event *ev, int64_t ts,
+                                    uint32_t callsite);
+
+/* How an importer's profile times become trace time (NULL: they are), and
+ * where samples go (NULL: a cpu_profile_stack_sample row on ev->utid at
+ * the converted time). */
 typedef struct v8_profile_clock {
   v8_profile_time_fn start_time;  /* for startTime */
   v8_profile_time_fn sample_time; /* for each sample */
+  v8_profile_sample_fn sample;
   void *arg;
 } v8_profile_clock;
 
 struct v8_profile_event {
   uint64_t session; /* the event's id */
-  int64_t pid;
-  uint32_t utid;    /* the event's thread */
+  int64_t pid, tid;
+  uint32_t utid;    /* the event's thread (unless the importer takes samples) */
   int64_t machine, trace; /* where its stats go */
   stats_id rejected; /* counted for a rejected chunk or start */
   int in_data;      /* the profile is the "data" member of the object given */

@@ -98,6 +98,12 @@ class JsonProfileTest(e.TempDirTest):
             '1120000,1,2,0',
         ])
 
+    def test_sample_threads_are_made_at_sample_time(self):
+        # tid 3's samples (from 501 us) come before tid 2's (from 1010 us),
+        # whatever the order or time of the P events themselves
+        self.assertEqual(self.load('select tid from thread where tid in (2, 3) order by utid'),
+                         ['3', '2'])
+
     def test_invalid_nodes_samples_and_chunks_are_counted(self):
         self.assertEqual(self.load(
             "select name, value from stats where name in ("

@@ -9,7 +9,7 @@
 #include "model/sched.h"
 #include "model/slice_stack.h"
 #include "model/v8_profile.h"
-#include "clock/clock.h"
+#include "model/stack_profile.h"
 
 #define JSON_MAX_OVERFLOW_TRACKS 64
 
@@ -446,34 +446,67 @@ static int json_thread_state(import_file *f, const json_event *e, int64_t ts,
 
 /* ---- V8 CPU profiles ---- */
 
-/* A sample's time on the file's clock in trace time. */
-static int json_v8_sample_time(void *arg, const v8_profile_event *ev, int64_t ts,
-                               int64_t *out) {
+/* Hands a sample to the sorter at its time on the file's clock. */
+static int json_v8_push(void *arg, const v8_profile_event *ev, int64_t ts, uint32_t callsite) {
   import_file *f = arg;
-  (void)ev;
-  return import_clock_convert(f, f->machine, CLOCK_ID_FILE_PRIVATE, ts, out) == 1;
+  json_state *st = f->state;
+  json_v8_sample s = {callsite, ev->pid, ev->tid};
+  if (VEC_PUSH(st->v8_samples, s)) return WEFT_ENOMEM;
+  return import_push(f, ts, st->clock, JSON_V8_PAYLOAD | (st->v8_samples.len - 1));
+}
+
+/* pid or tid given as a string: its number (json_resolve_ids's), without
+ * making the process or thread. */
+static int json_v8_string_id(import_file *f, const json_str *s, int64_t *id) {
+  string_id sid;
+  int rc = s->ptr ? ctx_intern(f->ctx, s->ptr, s->len, &sid) : WEFT_OK;
+  if (!rc && s->ptr) *id = JSON_STRING_ID_BASE + sid;
+  return rc;
 }
 
 /* Phase P: a V8 CPU profile's "Profile" or "ProfileChunk" in args.data
  * (model/v8_profile.h), of session id (a number, or a string read as hex;
- * another string is a tokenizer failure) and the event's pid, queued in
- * file order for json_v8_end. */
-static int json_v8_profile(import_file *f, const json_event *e, uint32_t utid) {
+ * another string is a tokenizer failure) and the event's pid. */
+static int json_v8_event(import_file *f, json_event *e) {
   if (!e->id.ptr || !e->args_offset || !e->end) return WEFT_OK;
   if (!e->flow_v1_id.valid) return import_stat(f, stat_json_tokenizer_failure, 1);
+  int rc = json_v8_string_id(f, &e->pid_str, &e->pid);
+  if (!rc) rc = json_v8_string_id(f, &e->tid_str, &e->tid);
+  if (rc) return rc;
   int64_t pid, tid;
   json_event_ids(e, &pid, &tid);
-  v8_profile_event ev = {e->flow_v1_id.value, pid, utid, f->machine, f->trace_id,
+  v8_profile_event ev = {e->flow_v1_id.value, pid, tid, 0, f->machine, f->trace_id,
                          stat_json_tokenizer_failure, 1};
-  json_state *st = f->state;
-  return v8_profile_queue_add(&st->v8, &ev, e->args_offset,
-                              (const char *)f->data + e->args_offset, e->end - e->args_offset);
+  v8_profile_clock hooks = {NULL, NULL, json_v8_push, f};
+  return v8_profile_apply(f->ctx, &ev, &hooks, (const char *)f->data + e->args_offset,
+                          e->end - e->args_offset);
 }
 
-int json_v8_end(import_file *f) {
+int json_v8_tokenize(import_file *f, const json_scan *scan, base_error *err) {
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < scan->v8_events.len; i++) {
+    json_event e;
+    memset(&e, 0, sizeof e);
+    rc = json_read_event(f, scan->v8_events.data[i].offset, &e, err);
+    if (rc == WEFT_OK) {
+      rc = json_v8_event(f, &e);
+    } else if (rc != WEFT_ENOMEM) {
+      base_error_clear(err);
+      rc = import_stat(f, stat_json_parser_failure, 1);
+    }
+    json_event_free(&e);
+  }
+  return rc ? (err->code ? rc : base_error_alloc(err, rc)) : WEFT_OK;
+}
+
+int json_v8_apply_sample(import_file *f, uint64_t payload, int64_t ts) {
   json_state *st = f->state;
-  v8_profile_clock clock = {NULL, json_v8_sample_time, f};
-  return v8_profile_queue_apply(f->ctx, &st->v8, &clock);
+  size_t i = (size_t)(payload & ~JSON_V8_PAYLOAD);
+  if (i >= st->v8_samples.len) return WEFT_OK;
+  const json_v8_sample *s = &st->v8_samples.data[i];
+  uint32_t utid;
+  int rc = json_thread(f, s->pid, s->tid, &utid);
+  return rc ? rc : stack_profile_cpu_sample(f->ctx, ts, s->callsite, utid, 0);
 }
 
 /* ---- dispatch ---- */
@@ -499,8 +532,6 @@ int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err) {
     }
     case 'b': case 'e': case 'n':
       return json_async(f, e, ts, &c, err);
-    case 'P':
-      return json_v8_profile(f, e, c.utid);
     case 'B': case 'E': case 'X': case 'i': case 'I': case 'R':
       break;
     default:

@@ -22,7 +22,7 @@ static int proto_v8_start_time(void *arg, const v8_profile_event *ev, int64_t ts
 
 int proto_v8_end(import_file *f) {
   proto_import_state *st = f->state;
-  v8_profile_clock clock = {proto_v8_start_time, NULL, f};
+  v8_profile_clock clock = {proto_v8_start_time, NULL, NULL, f};
   return v8_profile_queue_apply(f->ctx, &st->v8, &clock);
 }
 
@@ -60,7 +60,7 @@ int proto_v8_profile(proto_parse_ctx *p, proto_span msg, const proto_event *e) {
   proto_import_state *st = p->f->state;
   const proto_seq *seq = &st->seqs.data[p->info->seq];
   int64_t pid = seq->has_thread ? seq->pid : 0, tid = seq->has_thread ? seq->tid : 0;
-  v8_profile_event ev = {e->unscoped_id, pid, 0, p->machine, p->f->trace_id,
+  v8_profile_event ev = {e->unscoped_id, pid, tid, 0, p->machine, p->f->trace_id,
                          stat_legacy_v8_cpu_profile_invalid_sample, 0};
   int rc = WEFT_OK, have_utid = 0;
   proto_reader r;
