@@ -1,6 +1,7 @@
 /* The trace context: set-up, tear-down and small shared helpers. */
 #include "model/context.h"
 #include "model/logs.h"
+#include "model/v8_profile.h"
 #include "model/model.h"
 
 #include <assert.h>
@@ -190,6 +191,7 @@ int ctx_finalize_tables(trace_context *ctx) {
   int rc = model_args_collect_replaced(ctx);
   if (!rc) rc = ctx_metadata_sort(ctx);
   if (!rc) rc = model_logs_sort(ctx);
+  if (!rc) rc = v8_profile_sort_samples(ctx);
   if (!rc) rc = storage_table_append(b, &row);
   if (rc) return rc;
   storage_set_i64(b, TRACE_BOUNDS_start_ts, row, ctx->has_bounds ? ctx->bounds_start : 0);

@@ -8,6 +8,7 @@
 #include "model/android.h"
 #include "model/kpower.h"
 #include "model/stack_profile.h"
+#include "model/v8_profile.h"
 #include "model/kdrm.h"
 #include "model/gpu.h"
 #include "model/kslice.h"
@@ -130,6 +131,8 @@ void model_free(model_state *m) {
   m->heap_graph = NULL;
   stack_profile_state_free(m->stack_profile);
   m->stack_profile = NULL;
+  v8_profile_state_free(m->v8_profile);
+  m->v8_profile = NULL;
   kdrm_state_free(m->kdrm);
   m->kdrm = NULL;
   gpu_state_free(m->gpu);

@@ -94,9 +94,8 @@ static int sp_mapping_eq(trace_context *ctx, uint32_t row, const void *key) {
          storage_get_i64(t, STACK_PROFILE_MAPPING_load_bias, row) == m->load_bias;
 }
 
-static int sp_mapping_write(trace_context *ctx, const stack_profile_mapping_spec *spec,
-                            uint32_t id) {
-  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+/* Sets the columns of mapping row `id`. */
+static int sp_mapping_write(storage_table *t, uint32_t id, const stack_profile_mapping_spec *spec) {
   storage_set_str(t, STACK_PROFILE_MAPPING_build_id, id, spec->build_id);
   storage_set_str(t, STACK_PROFILE_MAPPING_name, id, spec->name);
   storage_set_i64(t, STACK_PROFILE_MAPPING_exact_offset, id, spec->exact_offset);
@@ -105,12 +104,6 @@ static int sp_mapping_write(trace_context *ctx, const stack_profile_mapping_spec
   storage_set_i64(t, STACK_PROFILE_MAPPING_end, id, spec->end);
   storage_set_i64(t, STACK_PROFILE_MAPPING_load_bias, id, spec->load_bias);
   return storage_table_status(t);
-}
-
-int stack_profile_mapping_new(trace_context *ctx, const stack_profile_mapping_spec *spec,
-                              uint32_t *id) {
-  int rc = storage_table_append(ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING), id);
-  return rc ? rc : sp_mapping_write(ctx, spec, *id);
 }
 
 int stack_profile_mapping(trace_context *ctx, const stack_profile_mapping_spec *spec,
@@ -124,7 +117,17 @@ int stack_profile_mapping(trace_context *ctx, const stack_profile_mapping_spec *
   int rc = sp_probe(ctx, &st->mappings, h, sp_mapping_eq, spec, id, &free_key);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
   rc = sp_insert(ctx, TABLE_STACK_PROFILE_MAPPING, &st->mappings, free_key, id);
-  return rc ? rc : sp_mapping_write(ctx, spec, *id);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+  return sp_mapping_write(t, *id, spec);
+}
+
+int stack_profile_mapping_new(trace_context *ctx, const stack_profile_mapping_spec *spec,
+                              uint32_t *id) {
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+  int rc = storage_table_append(t, id);
+  if (rc) return rc;
+  return sp_mapping_write(t, *id, spec);
 }
 
 /* ---- frames ---- */
@@ -199,6 +202,9 @@ int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
 int stack_profile_build_id_hex(trace_context *ctx, const uint8_t *bytes, size_t len,
                                string_id *out) {
   static const char digits[] = "0123456789abcdef";
+  /* 33 bytes: a Breakpad module id (32 hex digits and the age), kept as
+   * written, as Perfetto keeps it */
+  if (len == 33) return ctx_intern(ctx, (const char *)bytes, len, out);
   char small[128];
   char *hex = len * 2 <= sizeof small ? small : base_calloc(len * 2 + 1, 1);
   if (!hex) return WEFT_ENOMEM;
@@ -383,6 +389,7 @@ int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, 
 /* ---- track-event callstacks ---- */
 
 typedef struct sp_inline_key {
+  uint32_t mapping;
   string_id name, file;
   int64_t line;
 } sp_inline_key;
@@ -390,9 +397,10 @@ typedef struct sp_inline_key {
 static int sp_inline_eq(trace_context *ctx, uint32_t row, const void *key) {
   const sp_inline_key *k = key;
   const storage_table *sym = ctx_table(ctx, TABLE_STACK_PROFILE_SYMBOL);
-  int64_t set = storage_get_i64_or(ctx_table(ctx, TABLE_STACK_PROFILE_FRAME),
-                                   STACK_PROFILE_FRAME_symbol_set_id, row, -1);
-  assert(set >= 0); /* every inline frame has its symbol */
+  const storage_table *frames = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
+  if (storage_get_i64(frames, STACK_PROFILE_FRAME_mapping, row) != k->mapping) return 0;
+  int64_t set = storage_get_i64_or(frames, STACK_PROFILE_FRAME_symbol_set_id, row, -1);
+  assert(set >= 0); /* every symbol frame has its symbol */
   return storage_get_str(sym, STACK_PROFILE_SYMBOL_name, (size_t)set) == k->name &&
          storage_get_str(sym, STACK_PROFILE_SYMBOL_source_file, (size_t)set) == k->file &&
          storage_get_i64_or(sym, STACK_PROFILE_SYMBOL_line_number, (size_t)set, -1) == k->line;
@@ -425,7 +433,7 @@ int stack_profile_frame_symbol(trace_context *ctx, uint32_t frame, string_id nam
                                string_id file, int64_t line) {
   storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
   if (storage_get_i64_or(t, STACK_PROFILE_FRAME_symbol_set_id, frame, -1) >= 0) return WEFT_OK;
-  sp_inline_key key = {name, file, line < 0 ? -1 : line};
+  sp_inline_key key = {0, name, file, line < 0 ? -1 : line};
   uint32_t set;
   int rc = sp_inline_symbol(ctx, &key, &set);
   if (rc) return rc;
@@ -433,18 +441,17 @@ int stack_profile_frame_symbol(trace_context *ctx, uint32_t frame, string_id nam
   return storage_table_status(t);
 }
 
-int stack_profile_inline_frame(trace_context *ctx, string_id name, string_id file, int64_t line,
-                               uint32_t *frame) {
+int stack_profile_symbol_frame(trace_context *ctx, uint32_t mapping, string_id name,
+                               string_id file, int64_t line, uint32_t *frame) {
   stack_profile_state *st = sp_state(ctx);
   if (!st) return WEFT_ENOMEM;
-  sp_inline_key key = {name, file, line < 0 ? -1 : line};
-  uint64_t h = sp_mix(sp_mix(sp_mix(0x1f1e, name), file), (uint64_t)key.line);
+  sp_inline_key key = {mapping, name, file, line < 0 ? -1 : line};
+  uint64_t h = sp_mix(sp_mix(sp_mix(sp_mix(0x1f1e, mapping), name), file), (uint64_t)key.line);
   uint64_t free_key;
   int rc = sp_probe(ctx, &st->inline_frames, h, sp_inline_eq, &key, frame, &free_key);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
-  uint32_t mapping, set;
-  rc = sp_inline_mapping(ctx, st, &mapping);
-  if (!rc) rc = sp_inline_symbol(ctx, &key, &set);
+  uint32_t set;
+  rc = sp_inline_symbol(ctx, &key, &set);
   if (!rc) rc = sp_insert(ctx, TABLE_STACK_PROFILE_FRAME, &st->inline_frames, free_key, frame);
   if (rc) return rc;
   storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
@@ -453,6 +460,15 @@ int stack_profile_inline_frame(trace_context *ctx, string_id name, string_id fil
   storage_set_i64(t, STACK_PROFILE_FRAME_rel_pc, *frame, 0);
   storage_set_i64(t, STACK_PROFILE_FRAME_symbol_set_id, *frame, set);
   return storage_table_status(t);
+}
+
+int stack_profile_inline_frame(trace_context *ctx, string_id name, string_id file, int64_t line,
+                               uint32_t *frame) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  uint32_t mapping;
+  int rc = sp_inline_mapping(ctx, st, &mapping);
+  return rc ? rc : stack_profile_symbol_frame(ctx, mapping, name, file, line, frame);
 }
 
 int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_event_callstack *cs) {

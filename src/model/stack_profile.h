@@ -11,7 +11,8 @@
  *  - a callsite by (parent callsite, frame); its depth is its parent's + 1.
  * Track events name frames by source rather than address
  * (stack_profile_inline_frame).
- * Build ids are stored as lowercase hex of their bytes
+ * Build ids are stored as lowercase hex of their bytes (but 33-byte Breakpad
+ * module ids, as written)
  * (stack_profile_build_id_hex).
  *
  * Deobfuscation (stack_profile_deobfuscate_frames): a frame named
@@ -36,7 +37,8 @@ typedef struct stack_profile_mapping_spec {
 /* Interns a mapping; *id is its stack_profile_mapping row. */
 int stack_profile_mapping(trace_context *ctx, const stack_profile_mapping_spec *spec,
                           uint32_t *id);
-/* Appends a mapping row (not interned). */
+/* Appends a mapping row even when one with the same columns exists (a
+ * profile's own "dummy" mapping). */
 int stack_profile_mapping_new(trace_context *ctx, const stack_profile_mapping_spec *spec,
                               uint32_t *id);
 /* Interns a frame of `mapping` (name may be STRING_NULL); `type` is the
@@ -46,7 +48,8 @@ int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,
 /* Interns a callsite: `frame` called from `parent` (-1 for a root). */
 int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
                            uint32_t *id);
-/* Interns the lowercase hex of `len` raw bytes. */
+/* Interns the lowercase hex of `len` raw bytes (33 bytes, a Breakpad
+ * module id, are kept as they are). */
 int stack_profile_build_id_hex(trace_context *ctx, const uint8_t *bytes, size_t len,
                                string_id *out);
 
@@ -97,11 +100,16 @@ int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, 
 
 /* A frame of a track event's inline callstack (name and file may be
  * STRING_NULL, line -1 for none). Such frames live on one mapping named
- * "track_event_inline" (empty build id, range 0..-1), are interned by
- * (name, file, line), and each has its own stack_profile_symbol row, whose
- * id is the frame's symbol_set_id. */
+ * "track_event_inline" (empty build id, range 0..-1): the
+ * stack_profile_symbol_frame of that mapping. */
 int stack_profile_inline_frame(trace_context *ctx, string_id name, string_id file, int64_t line,
                                uint32_t *frame);
+
+/* A frame of `mapping` named by source rather than address: interned by
+ * (mapping, name, file, line), rel_pc 0, with its own stack_profile_symbol
+ * row (name, file; line -1 for none) whose id is its symbol_set_id. */
+int stack_profile_symbol_frame(trace_context *ctx, uint32_t mapping, string_id name,
+                               string_id file, int64_t line, uint32_t *frame);
 
 /* Gives `frame` a symbol set of one symbol (name, file: STRING_NULL for
  * none; line -1 for none) unless it has one already. */

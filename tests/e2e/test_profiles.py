@@ -267,6 +267,21 @@ class MappingNameTest(e.TempDirTest):
             heap_dump(100, 1, 'malloc', heap_sample(1, 8, 0, 1, 0))]))
         return e.query('select name from stack_profile_mapping', path).splitlines()[1]
 
+    def test_build_ids_are_hex_but_breakpad_ids(self):
+        def build_id_of(raw):
+            path = e.write_temp(self.dir, 'b.pb', b''.join([
+                interned_packet((FUNCTION_NAMES, istr(1, 'f')), (BUILD_IDS, istr(1, raw)),
+                                (MAPPINGS, mapping(1, build_id=1, start=1, end=2)),
+                                (FRAMES, frame(1, 1, 1, 0)), (CALLSTACKS, callstack(1, 1))),
+                heap_dump(100, 1, 'malloc', heap_sample(1, 8, 0, 1, 0))]))
+            return e.query('select build_id from stack_profile_mapping', path).splitlines()[1]
+        # the hex of the bytes; 33 bytes (a Breakpad module id) as written
+        self.assertEqual(build_id_of(b'\xab\x01'), '"ab01"')
+        self.assertEqual(build_id_of('62C88EB6127D4AF8C4C8F0E818D2F326'),
+                         '"' + '62C88EB6127D4AF8C4C8F0E818D2F326'.encode().hex() + '"')
+        self.assertEqual(build_id_of('62C88EB6127D4AF8C4C8F0E818D2F3260'),
+                         '"62C88EB6127D4AF8C4C8F0E818D2F3260"')
+
     def test_components_are_joined_by_slash_and_made_absolute(self):
         # joined by "/"; a leading "/" only if the first part has none;
         # empty parts kept; no parts at all: ""

@@ -8,6 +8,8 @@
 #include "model/model.h"
 #include "model/sched.h"
 #include "model/slice_stack.h"
+#include "model/v8_profile.h"
+#include "model/stack_profile.h"
 
 #define JSON_MAX_OVERFLOW_TRACKS 64
 
@@ -440,6 +442,71 @@ static int json_thread_state(import_file *f, const json_event *e, int64_t ts,
   kernel_scope scope = {f->machine, f->trace_id};
   return sched_state_interval(f->ctx, &scope, ts, e->dur.ns, utid, e->name.ptr,
                               e->name.len, cpu, io_wait);
+}
+
+/* ---- V8 CPU profiles ---- */
+
+/* Hands a sample to the sorter at its time on the file's clock. */
+static int json_v8_push(void *arg, const v8_profile_event *ev, int64_t ts, uint32_t callsite) {
+  import_file *f = arg;
+  json_state *st = f->state;
+  json_v8_sample s = {callsite, ev->pid, ev->tid};
+  if (VEC_PUSH(st->v8_samples, s)) return WEFT_ENOMEM;
+  return import_push(f, ts, st->clock, JSON_V8_PAYLOAD | (st->v8_samples.len - 1));
+}
+
+/* pid or tid given as a string: its number (json_resolve_ids's), without
+ * making the process or thread. */
+static int json_v8_string_id(import_file *f, const json_str *s, int64_t *id) {
+  string_id sid;
+  int rc = s->ptr ? ctx_intern(f->ctx, s->ptr, s->len, &sid) : WEFT_OK;
+  if (!rc && s->ptr) *id = JSON_STRING_ID_BASE + sid;
+  return rc;
+}
+
+/* Phase P: a V8 CPU profile's "Profile" or "ProfileChunk" in args.data
+ * (model/v8_profile.h), of session id (a number, or a string read as hex;
+ * another string is a tokenizer failure) and the event's pid. */
+static int json_v8_event(import_file *f, json_event *e) {
+  if (!e->id.ptr || !e->args_offset || !e->end) return WEFT_OK;
+  if (!e->flow_v1_id.valid) return import_stat(f, stat_json_tokenizer_failure, 1);
+  int rc = json_v8_string_id(f, &e->pid_str, &e->pid);
+  if (!rc) rc = json_v8_string_id(f, &e->tid_str, &e->tid);
+  if (rc) return rc;
+  int64_t pid, tid;
+  json_event_ids(e, &pid, &tid);
+  v8_profile_event ev = {e->flow_v1_id.value, pid, tid, 0, f->machine, f->trace_id,
+                         stat_json_tokenizer_failure, 1};
+  v8_profile_clock hooks = {NULL, NULL, json_v8_push, f};
+  return v8_profile_apply(f->ctx, &ev, &hooks, (const char *)f->data + e->args_offset,
+                          e->end - e->args_offset);
+}
+
+int json_v8_tokenize(import_file *f, const json_scan *scan, base_error *err) {
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < scan->v8_events.len; i++) {
+    json_event e;
+    memset(&e, 0, sizeof e);
+    rc = json_read_event(f, scan->v8_events.data[i].offset, &e, err);
+    if (rc == WEFT_OK) {
+      rc = json_v8_event(f, &e);
+    } else if (rc != WEFT_ENOMEM) {
+      base_error_clear(err);
+      rc = import_stat(f, stat_json_parser_failure, 1);
+    }
+    json_event_free(&e);
+  }
+  return rc ? (err->code ? rc : base_error_alloc(err, rc)) : WEFT_OK;
+}
+
+int json_v8_apply_sample(import_file *f, uint64_t payload, int64_t ts) {
+  json_state *st = f->state;
+  size_t i = (size_t)(payload & ~JSON_V8_PAYLOAD);
+  if (i >= st->v8_samples.len) return WEFT_OK;
+  const json_v8_sample *s = &st->v8_samples.data[i];
+  uint32_t utid;
+  int rc = json_thread(f, s->pid, s->tid, &utid);
+  return rc ? rc : stack_profile_cpu_sample(f->ctx, ts, s->callsite, utid, 0);
 }
 
 /* ---- dispatch ---- */

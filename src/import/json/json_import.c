@@ -171,6 +171,7 @@ static int json_tokenize(import_file *f, base_error *err) {
   if (rc == WEFT_ENOMEM) return base_error_nomem(err);
   if (!rc) rc = json_clock_sync_markers(f, scan, st->clock, err);
   if (!rc) rc = json_push_all(f, scan, err);
+  if (!rc) rc = json_v8_tokenize(f, scan, err);
   if (!rc) rc = json_tokenize_systrace(f, err);
   return rc;
 }
@@ -216,7 +217,7 @@ static int json_tokenize_systrace(import_file *f, base_error *err) {
 static size_t json_prepare(const import_file *f, const sort_event *ev, void *out) {
   _Static_assert(sizeof(json_event) <= IMPORT_PREPARED_MAX, "json_event fits a prepared slot");
   const json_state *st = f->state;
-  if (!st) return 0;
+  if (!st || json_is_v8_payload(ev->payload)) return 0;
   if (ev->payload & JSON_SYSTRACE_PAYLOAD)
     return systrace_text_prepare(st->systrace_text, st->systrace_text_len,
                                  (size_t)(ev->payload & ~JSON_SYSTRACE_PAYLOAD), out);
@@ -234,6 +235,7 @@ static void json_locate_rule(const import_file *f, sort_locate_rule *rule) {
 
 static int json_parse(import_file *f, const sort_event *ev, void *prepared, base_error *err) {
   json_state *st = f->state;
+  if (json_is_v8_payload(ev->payload)) return json_v8_apply_sample(f, ev->payload, ev->ts);
   if (ev->payload & JSON_SYSTRACE_PAYLOAD)
     return systrace_text_parse(f, st->systrace_text, st->systrace_text_len,
                                (size_t)(ev->payload & ~JSON_SYSTRACE_PAYLOAD), ev->ts,
@@ -263,6 +265,7 @@ static void json_destroy(import_file *f) {
   if (st) {
     base_free(st->systrace_text);
     json_async_free(&st->async);
+    VEC_FREE(st->v8_samples);
   }
   base_free(f->state);
   f->state = NULL;

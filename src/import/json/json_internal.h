@@ -13,12 +13,19 @@
 #include "base/json_tokenizer.h"
 #include "model/columns.h"
 #include "model/track_compressor.h"
+#include "model/v8_profile.h"
 
 /* json_async.c's sets of async tracks (see there). */
 typedef struct json_async_state {
   track_compressor tracks; /* sets of interchangeable async tracks */
   base_map root_names;     /* cookie (and upid) -> string_id of its first name */
 } json_async_state;
+
+/* A V8 CPU profile sample pushed to the sorter (JSON_V8_PAYLOAD | index). */
+typedef struct json_v8_sample {
+  uint32_t callsite;
+  int64_t pid, tid;
+} json_v8_sample;
 
 typedef struct json_state {
   uint32_t clock;
@@ -29,6 +36,7 @@ typedef struct json_state {
                           JSON_SYSTRACE_PAYLOAD | line offset */
   size_t systrace_text_len;
   json_async_state async;
+  VEC(struct json_v8_sample) v8_samples; /* pushed V8 CPU profile samples */
 } json_state;
 
 /* The tokenizer limits the load's options ask for. */
@@ -48,6 +56,12 @@ static inline int json_trace_tokenizer_init(json_tokenizer *t, const char *buf, 
 
 /* Sort payloads of systemTraceEvents lines (others: event offsets). */
 #define JSON_SYSTRACE_PAYLOAD (UINT64_C(1) << 63)
+/* Sort payloads of V8 CPU profile samples (their index in v8_samples);
+ * they carry the systrace bit too, so that they have no place in the file. */
+#define JSON_V8_PAYLOAD (JSON_SYSTRACE_PAYLOAD | (UINT64_C(1) << 62))
+static inline int json_is_v8_payload(uint64_t payload) {
+  return (payload & JSON_V8_PAYLOAD) == JSON_V8_PAYLOAD;
+}
 
 typedef struct json_str {
   const char *ptr; /* NULL = absent */
@@ -108,6 +122,7 @@ typedef struct json_pending {
 typedef struct json_scan {
   VEC(json_pending) events;
   VEC(json_pending) clock_syncs;  /* "ph": "c" events, in file order */
+  VEC(json_pending) v8_events;    /* "ph": "P" events, in file order (not pushed) */
   int has_complete;               /* some X event: order by key at equal ts */
   VEC(size_t) metadata;           /* offsets of "metadata" objects' '{' */
   int64_t tokenizer_failures;     /* json_tokenizer_failure to count */
@@ -195,6 +210,10 @@ void json_event_free(json_event *e);
 
 /* ---- json_apply.c ---- */
 int json_apply(import_file *f, json_event *e, int64_t ts, base_error *err);
+/* Reads the scan's V8 CPU profile events in file order and pushes their
+ * samples (tokenize); json_v8_apply_sample applies one (parse). */
+int json_v8_tokenize(import_file *f, const json_scan *scan, base_error *err);
+int json_v8_apply_sample(import_file *f, uint64_t payload, int64_t ts);
 
 /* ---- json_async.c ---- */
 /* The track of async event e (ph b, e or n; with an id) of process upid,

@@ -46,6 +46,8 @@ static int json_scan_event(json_scan *s, json_pending p, const json_event_head *
   }
   if (h->ph == 'c' && h->ts.valid && VEC_PUSH(s->clock_syncs, p))
     return base_error_nomem(err);
+  if (h->ph == 'P') /* V8 CPU profiles: read in file order by tokenize */
+    return VEC_PUSH(s->v8_events, p) ? base_error_nomem(err) : WEFT_OK;
   if (h->ph == 'E' || h->ph == 'e') {
     p.key = INT64_MIN;
   } else if (h->ph == 'X' && h->dur.valid) {
@@ -200,6 +202,7 @@ void json_scan_free(void *result) {
   if (!s) return;
   VEC_FREE(s->events);
   VEC_FREE(s->clock_syncs);
+  VEC_FREE(s->v8_events);
   VEC_FREE(s->metadata);
   base_free(s);
 }
@@ -305,6 +308,8 @@ static int json_scan_join(json_scan *s, json_scan *rest) {
   s->metadata.len += rest->metadata.len;
   for (size_t i = 0; i < rest->clock_syncs.len; i++)
     if (VEC_PUSH(s->clock_syncs, rest->clock_syncs.data[i])) return WEFT_ENOMEM;
+  for (size_t i = 0; i < rest->v8_events.len; i++)
+    if (VEC_PUSH(s->v8_events, rest->v8_events.data[i])) return WEFT_ENOMEM;
   s->has_complete |= rest->has_complete;
   s->tokenizer_failures += rest->tokenizer_failures;
   s->display_time_units += rest->display_time_units;
@@ -350,6 +355,7 @@ static int json_scan_split(json_scan *s, const import_scan_input *in, size_t gue
   s->stopped = 0;
   VEC_FREE(rest->part.events);
   VEC_FREE(rest->part.clock_syncs);
+  VEC_FREE(rest->part.v8_events);
   VEC_FREE(rest->part.metadata);
   base_free(rest);
   return rc;

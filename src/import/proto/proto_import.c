@@ -14,6 +14,7 @@
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_sys_stats.h"
 #include "import/proto/proto_translation.h"
+#include "import/proto/proto_track_event.h"
 #include "import/proto/proto_packets.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
@@ -764,10 +765,12 @@ static int proto_tokenize(import_file *f, base_error *err) {
 
 static int proto_end(import_file *f, base_error *err) {
   proto_import_state *st = f->state;
+  int rc;
   if (model_name_idle_thread(f->ctx)) return base_error_nomem(err);
   if (st && proto_heap_graph_end(f, st->heap_graph))
     return base_error_set(err, WEFT_ENOMEM, "proto: failed to finish heap graphs");
   if (st && st->profile && proto_profile_end(f)) return base_error_nomem(err);
+  if (st && (rc = proto_v8_end(f)) != 0) return base_error_alloc(err, rc);
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
@@ -790,6 +793,7 @@ static void proto_destroy(import_file *f) {
   base_map_free(&st->incremental_clocks);
   VEC_FREE(st->source_locations);
   proto_misc_free(&st->misc);
+  v8_profile_queue_free(&st->v8);
   base_buf_free(&st->categories);
   proto_ftrace_free(st->ftrace);
   proto_sys_stats_free(st->sys_stats);

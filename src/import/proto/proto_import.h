@@ -19,6 +19,7 @@
 #include "import/proto/proto_ref.h"
 #include "import/proto/proto_tracks.h"
 #include "import/proto/proto_wire.h"
+#include "model/v8_profile.h"
 
 enum proto_intern_kind {
   PROTO_INTERN_EVENT_CATEGORY = 1,
@@ -113,6 +114,7 @@ typedef struct proto_import_state {
   proto_gpu_state gpu;     /* GPU counter/memory packets (proto_gpu.h) */
   struct proto_android_state *android; /* proto_android.h; lazy */
   struct proto_translation *translation; /* proto_translation.h; lazy */
+  v8_profile_queue v8;     /* V8 CPU profile events (proto_v8_profile.c) */
 } proto_import_state;
 
 uint64_t proto_intern_key(uint32_t seq, uint32_t generation, int kind,

@@ -550,12 +550,14 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   proto_track_ref ref_buf;
   const proto_track_ref *ref = NULL;
   uint64_t uuid = 0;
+  int rc;
   proto_event_categories(p, msg, e);
+  if (e->has_phase && e->phase == 'P' && (rc = proto_v8_profile(p, msg, e)) != 0) return rc;
   if (e->has_phase && proto_async_phase(e->phase)) return proto_async_apply(p, msg, e);
   uint64_t type = e->has_type ? e->type
                  : e->has_phase ? proto_legacy_type(e->phase)
                                 : PROTO_TRACK_EVENT_TYPE_UNSPECIFIED;
-  int rc = e->has_counters ? proto_event_counters_first(p, msg, e) : WEFT_OK;
+  rc = e->has_counters ? proto_event_counters_first(p, msg, e) : WEFT_OK;
   if (rc == PROTO_COUNTERS_DROP_EVENT) return WEFT_OK;
   if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
   int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);

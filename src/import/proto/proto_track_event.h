@@ -61,5 +61,9 @@ typedef struct proto_event {
 void proto_event_read(proto_span msg, proto_event *e);
 /* A TrackEvent; `read`: its fields decoded ahead (proto_event_read), or NULL. */
 int proto_track_event(proto_parse_ctx *p, proto_span msg, proto_event *read);
+/* proto_v8_profile.c: queues the V8 CPU profile of a legacy 'P' event;
+ * proto_v8_end applies the queue once parsing ends. */
+int proto_v8_profile(proto_parse_ctx *p, proto_span msg, const proto_event *e);
+int proto_v8_end(import_file *f);
 
 #endif
