@@ -82,6 +82,11 @@ int base_buf_appendf(base_buf *b, const char *fmt, ...)
 void base_buf_reset(base_buf *b);
 void base_buf_free(base_buf *b);
 
+/* Writes the base64 of `len` bytes (standard alphabet, '=' padded) and a
+ * NUL into out, which holds (len + 2) / 3 * 4 + 1 bytes; returns the
+ * text's length. */
+size_t base_base64(const uint8_t *data, size_t len, char *out);
+
 /* ---- arena: bump allocation, freed all at once ---- */
 typedef struct base_arena_block base_arena_block;
 typedef struct base_arena {

@@ -115,3 +115,20 @@ void base_arena_free(base_arena *a) {
   a->head = NULL;
   a->total = 0;
 }
+
+size_t base_base64(const uint8_t *data, size_t len, char *out) {
+  static const char digits[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  size_t at = 0;
+  for (size_t i = 0; i < len; i += 3) {
+    uint32_t v = (uint32_t)data[i] << 16;
+    if (i + 1 < len) v |= (uint32_t)data[i + 1] << 8;
+    if (i + 2 < len) v |= data[i + 2];
+    out[at++] = digits[v >> 18 & 63];
+    out[at++] = digits[v >> 12 & 63];
+    out[at++] = i + 1 < len ? digits[v >> 6 & 63] : '=';
+    out[at++] = i + 2 < len ? digits[v & 63] : '=';
+  }
+  out[at] = '\0';
+  return at;
+}

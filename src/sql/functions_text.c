@@ -28,9 +28,6 @@ static void text_fn_reverse(sqlite3_context *ctx, int argc, sqlite3_value **argv
   sqlite3_result_text(ctx, out, (int)n, sqlite3_free);
 }
 
-static const char text_b64_alphabet[] =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
 /* base64_encode(blob): standard alphabet, '=' padded. */
 static void text_fn_base64_encode(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
@@ -47,17 +44,7 @@ static void text_fn_base64_encode(sqlite3_context *ctx, int argc, sqlite3_value 
     sqlite3_result_error_nomem(ctx);
     return;
   }
-  size_t w = 0;
-  for (size_t i = 0; i < n; i += 3) {
-    uint32_t v = (uint32_t)in[i] << 16;
-    if (i + 1 < n) v |= (uint32_t)in[i + 1] << 8;
-    if (i + 2 < n) v |= in[i + 2];
-    out[w++] = text_b64_alphabet[v >> 18];
-    out[w++] = text_b64_alphabet[(v >> 12) & 63];
-    out[w++] = i + 1 < n ? text_b64_alphabet[(v >> 6) & 63] : '=';
-    out[w++] = i + 2 < n ? text_b64_alphabet[v & 63] : '=';
-  }
-  out[w] = '\0';
+  size_t w = base_base64(in, n, out);
   sqlite3_result_text(ctx, out, (int)w, sqlite3_free);
 }
 

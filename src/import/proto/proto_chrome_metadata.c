@@ -281,28 +281,12 @@ int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span
   return rc;
 }
 
-size_t proto_base64(const uint8_t *data, size_t len, char *out) {
-  static const char digits[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  size_t at = 0;
-  for (size_t i = 0; i < len; i += 3) {
-    uint32_t v = (uint32_t)data[i] << 16;
-    if (i + 1 < len) v |= (uint32_t)data[i + 1] << 8;
-    if (i + 2 < len) v |= data[i + 2];
-    out[at++] = digits[v >> 18 & 63];
-    out[at++] = digits[v >> 12 & 63];
-    out[at++] = i + 1 < len ? digits[v >> 6 & 63] : '=';
-    out[at++] = i + 2 < len ? digits[v & 63] : '=';
-  }
-  out[at] = '\0';
-  return at;
-}
 
 /* BackgroundTracingMetadata: its bytes in base64, and its scenario hash. */
 static int chrome_packet_background(import_file *f, proto_span msg) {
   char *text = base_malloc((msg.len + 2) / 3 * 4 + 1);
   if (!text) return WEFT_ENOMEM;
-  size_t at = proto_base64(msg.data, msg.len, text);
+  size_t at = base_base64(msg.data, msg.len, text);
   int rc = chrome_meta_str(f, "cr-background_tracing_metadata", (const uint8_t *)text, at);
   base_free(text);
   proto_field fl;

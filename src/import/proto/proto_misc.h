@@ -109,9 +109,6 @@ int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machi
 /* ---- Chrome metadata (proto_chrome_metadata.c) ---- */
 /* A ChromeEventBundle at trace time: cr-* metadata and chrome_raw rows. */
 int proto_chrome_events(import_file *f, proto_misc_state *m, int64_t ts, proto_span msg);
-/* Writes `len` bytes as base64 (NUL-terminated) into out, which holds
- * (len + 2) / 3 * 4 + 1 bytes; returns the text's length. */
-size_t proto_base64(const uint8_t *data, size_t len, char *out);
 /* A ChromeMetadataPacket, in file order: cr-<letter>-* metadata. */
 int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span msg);
 /* Metadata rows made from now on sort as Perfetto's tokenizer writes them

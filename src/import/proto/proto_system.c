@@ -510,7 +510,7 @@ static int proto_trigger(import_file *f, uint32_t machine, int64_t ts, proto_spa
 static int proto_ui_state(import_file *f, proto_span msg) {
   char *text = base_malloc((msg.len + 2) / 3 * 4 + 1);
   if (!text) return WEFT_ENOMEM;
-  proto_base64(msg.data, msg.len, text);
+  base_base64(msg.data, msg.len, text);
   int rc = ctx_metadata_set_str(f->ctx, "ui_state", text, -1, f->trace_id);
   base_free(text);
   return rc;
