@@ -223,6 +223,15 @@ int model_args_pending_has(trace_context *ctx, const char *key, size_t key_len) 
 static int model_args_unique_keys(model_state *m) {
   model_arg *args = m->pending_args.data;
   size_t n = m->pending_args.len, out = 0;
+  /* a set whose keys fall in distinct bits of a 64-bit mask has none twice
+   * (the common case, one pass) */
+  uint64_t bits = 0, clash = 0;
+  for (size_t i = 0; i < n && !clash; i++) {
+    uint64_t bit = 1ull << (args[i].key & 63);
+    clash = bits & bit;
+    bits |= bit;
+  }
+  if (!clash) return WEFT_OK;
   base_map seen = {0};
   int big = n > 32;
   for (size_t i = 0; i < n; i++) {
