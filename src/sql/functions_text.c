@@ -184,17 +184,52 @@ static void text_fn_demangle(sqlite3_context *ctx, int argc, sqlite3_value **arg
   free(out); /* libiberty allocates with malloc */
 }
 
+/* str_split(str, delimiter, n): the n-th (from 0) part of str split at
+ * each delimiter ("" between two delimiters), NULL past the last or for a
+ * str that is not text; Perfetto's errors for an empty or NULL delimiter and
+ * for n that is not a non-negative integer. */
+static void text_fn_str_split(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  if (sqlite3_value_type(argv[1]) != SQLITE_TEXT || sqlite3_value_bytes(argv[1]) == 0) {
+    sqlite3_result_error(ctx, "str_split: delimiter must be a non-empty string", -1);
+    return;
+  }
+  if (sqlite3_value_type(argv[2]) != SQLITE_INTEGER || sqlite3_value_int64(argv[2]) < 0) {
+    sqlite3_result_error(ctx, "str_split: field number must be a non-negative integer", -1);
+    return;
+  }
+  if (sqlite3_value_type(argv[0]) != SQLITE_TEXT) return;
+  const char *s = (const char *)sqlite3_value_text(argv[0]);
+  const char *delim = (const char *)sqlite3_value_text(argv[1]);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]), dn = (size_t)sqlite3_value_bytes(argv[1]);
+  sqlite3_int64 want = sqlite3_value_int64(argv[2]);
+  size_t part = 0; /* offsets into s */
+  for (sqlite3_int64 i = 0;; i++) {
+    size_t next = part;
+    while (n - next >= dn && memcmp(s + next, delim, dn) != 0) next++;
+    if (n - next < dn) next = n; /* no delimiter left: the last part */
+    if (i == want) {
+      sqlite3_result_text(ctx, s + part, (int)(next - part), SQLITE_TRANSIENT);
+      return;
+    }
+    if (next == n) return; /* past the last part */
+    part = next + dn;
+  }
+}
+
 int sql_text_functions_register(sqlite3 *db) {
   static const struct {
     const char *name;
+    int args;
     void (*fn)(sqlite3_context *, int, sqlite3_value **);
-  } fns[] = {{"reverse", text_fn_reverse},
-             {"base64_encode", text_fn_base64_encode},
-             {"base64_decode", text_fn_base64_decode},
-             {"unhex", text_fn_unhex},
-             {"demangle", text_fn_demangle}};
+  } fns[] = {{"reverse", 1, text_fn_reverse},
+             {"base64_encode", 1, text_fn_base64_encode},
+             {"base64_decode", 1, text_fn_base64_decode},
+             {"unhex", 1, text_fn_unhex},
+             {"demangle", 1, text_fn_demangle},
+             {"str_split", 3, text_fn_str_split}};
   for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
-    if (sqlite3_create_function(db, fns[i].name, 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+    if (sqlite3_create_function(db, fns[i].name, fns[i].args, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                                 NULL, fns[i].fn, NULL, NULL) != SQLITE_OK)
       return WEFT_ESQL;
   return WEFT_OK;

@@ -189,6 +189,19 @@ class TextTest(PreludeTest):
         self.assertEqual(self.error("base64_encode('hi')"),
                          'Base64Encode only supports bytes argument')
 
+    def test_str_split(self):
+        # parts from 0; "" between two delimiters; NULL past the last part
+        # or for a str that is not text
+        self.assertEqual(self.values("str_split('a,b,,c', ',', 0)", "str_split('a,b,,c', ',', 2)",
+                                     "str_split('a,b,,c', ',', 3)", "str_split('a,b,,c', ',', 4)",
+                                     "str_split('abcbcx', 'bc', 2)", "str_split('a,', ',', 1)",
+                                     "str_split(NULL, ',', 0)", "str_split(1234, '3', 0)"),
+                         ['"a"', '""', '"c"', '"[NULL]"', '"x"', '""', '"[NULL]"', '"[NULL]"'])
+        self.assertEqual(self.error("str_split('a', '', 0)"),
+                         'str_split: delimiter must be a non-empty string')
+        self.assertEqual(self.error("str_split('a', ',', -1)"),
+                         'str_split: field number must be a non-negative integer')
+
     def test_base64_decode(self):
         self.assertEqual(self.values(
             "hex(base64_decode('AP8Q'))", "typeof(base64_decode('aGk='))",
