@@ -109,8 +109,10 @@ static void proto_extra_note_thread(trace_context *ctx, uint32_t track, double v
     times->instructions = (int64_t)v, times->has_instructions = times->instructions_from_track = 1;
 }
 
+/* `first`: the index of the list's first value among the event's counters
+ * (proto_counter_absolute). */
 static int proto_extra_write(import_file *f, const proto_packet_info *info, int64_t ts,
-                             proto_span event, const proto_extra_list *l,
+                             proto_span event, int first, const proto_extra_list *l,
                              proto_thread_times *times) {
   proto_import_state *st = f->state;
   if (l->overflow) {
@@ -128,7 +130,7 @@ static int proto_extra_write(import_file *f, const proto_packet_info *info, int6
       continue;
     }
     double v = l->values[i];
-    if (!rc) rc = proto_counter_absolute(st, info, &ref, l->uuids[i], event, (int)i, &v);
+    if (!rc) rc = proto_counter_absolute(st, info, &ref, l->uuids[i], event, first + (int)i, &v);
     if (!rc) rc = model_counter(f->ctx, ref.track, ts, v, -1);
     if (rc) return rc;
     if (times) proto_extra_note_thread(f->ctx, ref.track, v, times);
@@ -200,9 +202,10 @@ int proto_event_counters(import_file *f, const proto_packet_info *info, int64_t 
   if (!rc && utid >= 0 && has_instructions)
     rc = proto_thread_counter(f, (uint32_t)utid, "thread_instruction_count",
                               "thread_instructions", ts, (double)instructions);
-  if (!rc && ints.n_values) rc = proto_extra_write(f, info, ts, event, &ints, times);
-  /* double counters are never incremental in Perfetto: index past the ints */
-  if (!rc && doubles.n_values) rc = proto_extra_write(f, info, ts, event, &doubles, NULL);
+  if (!rc && ints.n_values) rc = proto_extra_write(f, info, ts, event, 0, &ints, times);
+  /* the tokenizer keeps only the ints' sums: the doubles' indexes are apart */
+  if (!rc && doubles.n_values)
+    rc = proto_extra_write(f, info, ts, event, PROTO_MAX_EXTRA_COUNTERS, &doubles, NULL);
   return rc;
 }
 
