@@ -312,7 +312,8 @@ int span_rows_load(span_rows *r, sqlite3_stmt *stmt, char **msg) {
   else if (rc != SQLITE_OK && !*msg)
     *msg = sqlite3_mprintf("%s", sqlite3_errmsg(sqlite3_db_handle(stmt)));
   sqlite3_reset(stmt);
-  if (rc == SQLITE_OK) qsort(r->parts, r->part_count, sizeof *r->parts, span_part_compare);
+  if (rc == SQLITE_OK && r->part_count > 1) /* no parts: parts may be NULL */
+    qsort(r->parts, r->part_count, sizeof *r->parts, span_part_compare);
   for (size_t i = 0; rc == SQLITE_OK && i < r->part_count; i++)
     rc = span_part_sort(&r->parts[i]);
   return rc;
