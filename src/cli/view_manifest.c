@@ -380,7 +380,7 @@ static int cli_vm_cmp_edit(const void *a, const void *b) {
 }
 
 static char *cli_vm_apply(const cli_vm *m, cli_vm_writer *w) {
-  qsort(w->edits, (size_t)w->count, sizeof *w->edits, cli_vm_cmp_edit);
+  if (w->count > 1) qsort(w->edits, (size_t)w->count, sizeof *w->edits, cli_vm_cmp_edit);
   char *text = NULL;
   size_t len = 0, at = 0;
   FILE *out = open_memstream(&text, &len);
