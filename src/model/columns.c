@@ -25,8 +25,9 @@ void model_slice_set_thread_dur(trace_context *ctx, uint32_t slice, int64_t thre
 void model_slice_end_thread_time(trace_context *ctx, uint32_t slice, int64_t thread_end) {
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   if (storage_is_null(t, SLICE_thread_ts, slice)) return;
+  /* wrapping, as the int64 arithmetic of a hostile trace may overflow */
   storage_set_i64(t, SLICE_thread_dur, slice,
-                  thread_end - storage_get_i64(t, SLICE_thread_ts, slice));
+                  (int64_t)((uint64_t)thread_end - (uint64_t)storage_get_i64(t, SLICE_thread_ts, slice)));
 }
 
 void model_slice_set_thread_instructions(trace_context *ctx, uint32_t slice, int64_t count,
@@ -40,7 +41,8 @@ void model_slice_end_thread_instructions(trace_context *ctx, uint32_t slice, int
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   if (storage_is_null(t, SLICE_thread_instruction_count, slice)) return;
   storage_set_i64(t, SLICE_thread_instruction_delta, slice,
-                  count_end - storage_get_i64(t, SLICE_thread_instruction_count, slice));
+                  (int64_t)((uint64_t)count_end -
+                            (uint64_t)storage_get_i64(t, SLICE_thread_instruction_count, slice)));
 }
 
 void model_slice_set_thread_instruction_delta(trace_context *ctx, uint32_t slice, int64_t delta) {

@@ -103,7 +103,7 @@ static void proto_extra_note_thread(trace_context *ctx, uint32_t track, double v
                                     proto_thread_times *times) {
   string_id name = storage_get_str(ctx_table(ctx, TABLE_TRACK), TRACK_name, track);
   const char *s = name ? base_string_pool_get(&ctx->strings, name) : NULL;
-  if (!s) return;
+  if (!s || !(v > -9.2e18 && v < 9.2e18)) return; /* not an int64 (or NaN) */
   if (!strcmp(s, "thread_time")) times->ts = (int64_t)v, times->has_ts = 1;
   else if (!strcmp(s, "thread_instruction_count"))
     times->instructions = (int64_t)v, times->has_instructions = times->instructions_from_track = 1;
