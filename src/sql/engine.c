@@ -72,6 +72,7 @@ void sql_engine_close(sql_engine *e) {
   if (!e) return;
   psql_free(&e->psql);
   sqlite3_close(e->db);
+  for (size_t i = 0; i < e->aux_count; i++) sql_vtab_orders_free(&e->aux[i]);
   base_free(e->aux);
   base_free(e);
 }

@@ -35,6 +35,7 @@ typedef struct psql_cell {
 
 static void psql_table_free_one(psql_table *t) {
   if (!t) return;
+  sql_vtab_orders_free(&t->aux);
   storage_table_free(&t->table);
   for (size_t i = 0; i < t->column_count; i++) base_free(t->column_names[i]);
   for (size_t i = 0; i < t->index_count; i++) sql_vtab_index_free(&t->indexes[i]);

@@ -45,6 +45,8 @@ void sql_vtab_index_narrow(const sql_vtab_index *ix, const storage_table *t,
                            const base_string_pool *strings, size_t column, int op,
                            sqlite3_value *value, size_t *lo, size_t *hi);
 
+struct sql_vtab_order; /* vtab_order.c */
+
 typedef struct sql_vtab_aux {
   storage_table *table;
   base_string_pool *strings;
@@ -54,7 +56,29 @@ typedef struct sql_vtab_aux {
   const sql_vtab_index *indexes; /* NULL for the trace's own tables */
   size_t index_count;
   const int *interrupted; /* the engine's interrupt flag, or NULL */
+  struct sql_vtab_order *orders; /* cached row orders (vtab_order.c) */
 } sql_vtab_aux;
+
+/* A row order of a whole table that the virtual table hands SQLite in
+ * place of its sorter (vtab_order.c): rows by `columns` (-1: the id),
+ * NULLs first, numbers by value, strings by their bytes, `desc` columns
+ * reversed (NULLs last), ties by row id. */
+#define SQL_ORDER_MAX_COLUMNS 4
+typedef struct sql_order_spec {
+  int columns[SQL_ORDER_MAX_COLUMNS];
+  uint8_t desc[SQL_ORDER_MAX_COLUMNS];
+  uint8_t count; /* 1..SQL_ORDER_MAX_COLUMNS */
+} sql_order_spec;
+
+/* Sets *rows to the table's rows (row_count of them) in `spec`'s order,
+ * made on first use and cached in `aux` while the table does not change
+ * (its row_count and generation); when the cache is full the order is
+ * made for the caller, who owns it in *owned (else *owned = NULL).
+ * WEFT_ENOMEM if it cannot be made. */
+int sql_vtab_order_get(sql_vtab_aux *aux, const sql_order_spec *spec, const uint32_t **rows,
+                       uint32_t **owned);
+/* Frees the cached orders (no scan may be using them). */
+void sql_vtab_orders_free(sql_vtab_aux *aux);
 
 typedef struct sql_engine sql_engine;
 

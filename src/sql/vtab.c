@@ -9,7 +9,9 @@
  * SQLite's own). ORDER BY on the id or a sorted column, ascending, is reported
  * as consumed so SQLite skips its sort. A table with indexes (sql.h) is read
  * through the one whose leading columns the constraints cover best: rows
- * then come in that index's order. */
+ * then come in that index's order. A scan of the whole table for another
+ * ORDER BY or a GROUP BY reads the rows through a row order made once and
+ * cached (vtab_order.c), so SQLite neither sorts nor builds a B-tree. */
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -24,7 +26,7 @@ typedef struct vtab_table {
   storage_table *table;    /* the served table; owned by the engine */
   base_string_pool *strings;
   sql_scan_stats *stats;   /* rows visited, for benchmarks; may be NULL */
-  const sql_vtab_aux *aux; /* its current indexes */
+  sql_vtab_aux *aux;       /* its current indexes, its cached orders */
 } vtab_table;
 
 typedef struct vtab_filter {
@@ -39,11 +41,12 @@ typedef struct vtab_cursor {
   sqlite3_vtab_cursor base; /* must be first */
   size_t row;               /* current row */
   size_t end;               /* one past the last candidate row (or position) */
-  const uint32_t *order;    /* an index's rows: row = order[pos]; or NULL */
+  const uint32_t *order;    /* an index's or a row order's rows: row = order[pos]; or NULL */
   size_t pos;               /* with an index: the current position */
   size_t row_lo, row_hi;    /* with an index: the rows other constraints allow */
   vtab_filter filters[16];  /* per-row checks (non-range constraints) */
   int filter_count;
+  uint32_t *owned_order;    /* an order made for this scan alone, or NULL */
 } vtab_cursor;
 
 /* ---- schema declaration ---- */
@@ -159,6 +162,48 @@ static int vtab_choose_index(const sql_vtab_aux *a, const sqlite3_index_info *in
   return best;
 }
 
+/* A whole-table scan asked for an ORDER BY or GROUP BY of its columns
+ * reads the rows through a sorted row order (vtab_order.c) instead of
+ * SQLite's sorter: the plan is "O" and a "<col>:<desc>," per term in
+ * idxStr. A GROUP BY gets fully sorted rows too, not only grouped ones:
+ * SQLite may use them for an ORDER BY of the same columns. DISTINCT is left
+ * to SQLite. */
+static int vtab_plan_order(sqlite3_index_info *info, const storage_table *t) {
+  int mode = sqlite3_vtab_distinct(info);
+  if ((mode != 0 && mode != 1) || info->nOrderBy < 1 ||
+      info->nOrderBy > SQL_ORDER_MAX_COLUMNS)
+    return SQLITE_OK;
+  char plan[8 + SQL_ORDER_MAX_COLUMNS * 16];
+  size_t len = (size_t)snprintf(plan, sizeof plan, "O");
+  for (int i = 0; i < info->nOrderBy; i++) {
+    int col = info->aOrderBy[i].iColumn;
+    if (col >= (int)t->column_count || col < -1) return SQLITE_OK;
+    len += (size_t)snprintf(plan + len, sizeof plan - len, "%d:%d,", col,
+                            info->aOrderBy[i].desc ? 1 : 0);
+  }
+  info->idxStr = sqlite3_mprintf("%s", plan);
+  if (!info->idxStr) return SQLITE_NOMEM;
+  info->needToFreeIdxStr = 1;
+  info->orderByConsumed = 1;
+  return SQLITE_OK;
+}
+
+/* The order spec of a plan made by vtab_plan_order; 0 if `plan` is not
+ * one. */
+static int vtab_parse_order(const char *plan, sql_order_spec *spec) {
+  if (!plan || plan[0] != 'O') return 0;
+  memset(spec, 0, sizeof *spec);
+  const char *p = plan + 1;
+  while (*p && spec->count < SQL_ORDER_MAX_COLUMNS) {
+    int col = 0, desc = 0, used = 0;
+    if (sscanf(p, "%d:%d,%n", &col, &desc, &used) != 2 || used == 0) return 0;
+    p += used;
+    spec->columns[spec->count] = col;
+    spec->desc[spec->count++] = (uint8_t)desc;
+  }
+  return spec->count > 0;
+}
+
 /* xBestIndex: choose the usable constraints and estimate the cost. */
 static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   vtab_table *vt = (vtab_table *)base;
@@ -209,6 +254,8 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   if (order_col != -2 && (index ? vt->aux->indexes[index - 1].columns[0] == order_col
                                 : vtab_column_is_ordered(t, order_col)))
     info->orderByConsumed = 1;
+  else if (!argc && !index)
+    return vtab_plan_order(info, t);
   return SQLITE_OK;
 }
 
@@ -223,7 +270,9 @@ static int vtab_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
   return SQLITE_OK;
 }
 
-static int vtab_close(sqlite3_vtab_cursor *cur) {
+static int vtab_close(sqlite3_vtab_cursor *base) {
+  vtab_cursor *cur = (vtab_cursor *)base;
+  base_free(cur->owned_order);
   sqlite3_free(cur);
   return SQLITE_OK;
 }
@@ -425,7 +474,16 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
   cur->order = NULL;
   cur->row = lo;
   cur->end = hi;
-  if (ix && ix->order && lo < hi) {
+  base_free(cur->owned_order);
+  cur->owned_order = NULL;
+  sql_order_spec spec;
+  if (!planned && vtab_parse_order(idx_str, &spec)) {
+    int rc = sql_vtab_order_get(vt->aux, &spec, &cur->order, &cur->owned_order);
+    if (rc != WEFT_OK) return rc == WEFT_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+    cur->pos = 0;
+    cur->row_lo = 0;
+    cur->row_hi = cur->end = t->row_count;
+  } else if (ix && ix->order && lo < hi) {
     size_t plo = 0, phi = t->row_count;
     vtab_index_narrow(vt, ix, cols, ops, argv, planned, &plo, &phi);
     cur->order = ix->order;

@@ -131,6 +131,7 @@ void storage_table_free(storage_table *t) {
 
 void storage_table_clear(storage_table *t) {
   t->row_count = 0;
+  t->generation++;
   t->prefault_next = 0;
   table_update_append_limit(t);
   t->status = WEFT_OK;
@@ -172,6 +173,7 @@ void storage_table_keep_rows(storage_table *t, const uint64_t *keep) {
   for (size_t i = 0; i < t->column_count; i++)
     if (t->defs[i].type != STORAGE_ID) column_keep_rows(&t->columns[i], keep, t->row_count);
   t->row_count = kept;
+  t->generation++;
   if (t->prefault_next > kept) t->prefault_next = kept;
   table_update_append_limit(t);
 }

@@ -80,6 +80,7 @@ typedef struct storage_table {
   size_t prefault_next; /* the row at which the next window is asked for */
   storage_prefaulter *prefaulter; /* NULL: none */
   int status; /* first failed setter's error (WEFT_ENOMEM), else WEFT_OK */
+  uint32_t generation; /* changes when rows are cleared or dropped */
 } storage_table;
 
 /* Starts the helper thread; *out stays NULL where the system has no way to
