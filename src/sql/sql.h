@@ -57,6 +57,7 @@ typedef struct sql_vtab_aux {
   size_t index_count;
   const int *interrupted; /* the engine's interrupt flag, or NULL */
   struct sql_vtab_order *orders; /* cached row orders (vtab_order.c) */
+  uint32_t *equality_scans;      /* per column: scans that checked `=` row by row */
 } sql_vtab_aux;
 
 /* A row order of a whole table that the virtual table hands SQLite in
@@ -77,7 +78,13 @@ typedef struct sql_order_spec {
  * WEFT_ENOMEM if it cannot be made. */
 int sql_vtab_order_get(sql_vtab_aux *aux, const sql_order_spec *spec, const uint32_t **rows,
                        uint32_t **owned);
-/* Frees the cached orders (no scan may be using them). */
+/* Positions [*lo, *hi) of `rows`, the order of the spec {col ascending},
+ * whose value of `col` is v (an I64 column) or the string s (a STR column;
+ * s != STRING_NULL). */
+void sql_vtab_order_equal_range(const sql_vtab_aux *aux, int col, const uint32_t *rows,
+                                int64_t v, string_id s, size_t *lo, size_t *hi);
+/* Frees the cached orders and the scan counts (no scan may be using
+ * them). */
 void sql_vtab_orders_free(sql_vtab_aux *aux);
 
 typedef struct sql_engine sql_engine;

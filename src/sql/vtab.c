@@ -438,6 +438,39 @@ static void vtab_index_narrow(const vtab_table *vt, const sql_vtab_index *ix,
   }
 }
 
+/* Tables smaller than this are scanned; their rows are cheap to check. */
+#define VTAB_LOOKUP_MIN_ROWS 4096
+/* Scans checking `=` on a column row by row before it gets a row order to
+ * look values up in (a join probes one table many times; a single query
+ * should not pay for a sort it needs once). */
+#define VTAB_LOOKUP_AFTER_SCANS 3
+
+/* Reads the rows of the cursor's first `=` check through the row order of
+ * its column, from the first equal row to the last, when the column has
+ * been scanned for `=` often enough. Rows keep their id order. */
+static int vtab_lookup_equal(vtab_table *vt, vtab_cursor *cur, size_t lo, size_t hi) {
+  const storage_table *t = vt->table;
+  sql_vtab_aux *aux = vt->aux;
+  const vtab_filter *f = NULL;
+  for (int i = 0; i < cur->filter_count && !f; i++)
+    if (cur->filters[i].kind == 0 || cur->filters[i].kind == 2) f = &cur->filters[i];
+  if (!f || t->row_count < VTAB_LOOKUP_MIN_ROWS) return SQLITE_OK;
+  if (!aux->equality_scans &&
+      !(aux->equality_scans = base_calloc(t->column_count, sizeof *aux->equality_scans)))
+    return SQLITE_OK; /* no memory for counting: scan */
+  if (aux->equality_scans[f->column] < VTAB_LOOKUP_AFTER_SCANS) {
+    aux->equality_scans[f->column]++;
+    return SQLITE_OK;
+  }
+  sql_order_spec spec = {.columns = {f->column}, .count = 1};
+  int rc = sql_vtab_order_get(aux, &spec, &cur->order, &cur->owned_order);
+  if (rc != WEFT_OK) return rc == WEFT_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+  sql_vtab_order_equal_range(aux, f->column, cur->order, f->i64, f->str, &cur->pos, &cur->end);
+  cur->row_lo = lo;
+  cur->row_hi = hi;
+  return SQLITE_OK;
+}
+
 /* xFilter: decode the plan, narrow the row range, set per-row checks. */
 static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
                           const char *idx_str, int argc,
@@ -491,6 +524,9 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
     cur->end = phi;
     cur->row_lo = lo;
     cur->row_hi = hi;
+  } else if (lo < hi) {
+    int rc = vtab_lookup_equal(vt, cur, lo, hi);
+    if (rc != SQLITE_OK) return rc;
   }
   if (vt->stats) vt->stats->scans++;
   return vtab_skip_non_matching(cur);

@@ -248,10 +248,51 @@ int sql_vtab_order_get(sql_vtab_aux *aux, const sql_order_spec *spec, const uint
 }
 
 void sql_vtab_orders_free(sql_vtab_aux *aux) {
+  base_free(aux->equality_scans);
+  aux->equality_scans = NULL;
   while (aux->orders) {
     struct sql_vtab_order *o = aux->orders;
     aux->orders = o->next;
     base_free(o->rows);
     base_free(o);
   }
+}
+
+/* -1, 0 or 1 comparing row `row`'s value of `col` with the int v or the
+ * string s (NULL below everything), in the order of an ascending spec. */
+static int order_compare_value(const storage_table *t, const base_string_pool *strings, int col,
+                               uint32_t row, int64_t v, string_id s) {
+  if (t->defs[col].type == STORAGE_STR) {
+    string_id id = storage_get_str(t, (size_t)col, row);
+    if (id == s) return 0;
+    if (id == STRING_NULL) return -1;
+    order_string a = {base_string_pool_get(strings, id), base_string_pool_len(strings, id), id};
+    order_string b = {base_string_pool_get(strings, s), base_string_pool_len(strings, s), s};
+    int r = order_compare_strings(&a, &b);
+    return (r > 0) - (r < 0);
+  }
+  if (storage_is_null(t, (size_t)col, row)) return -1;
+  int64_t x = storage_get_i64(t, (size_t)col, row);
+  return (x > v) - (x < v);
+}
+
+void sql_vtab_order_equal_range(const sql_vtab_aux *aux, int col, const uint32_t *rows,
+                                int64_t v, string_id s, size_t *lo, size_t *hi) {
+  const storage_table *t = aux->table;
+  assert(col >= 0 && (t->defs[col].type == STORAGE_STR || t->defs[col].type == STORAGE_I64));
+  size_t a = 0, b = t->row_count;
+  while (a < b) { /* first row not below the value */
+    size_t mid = a + (b - a) / 2;
+    if (order_compare_value(t, aux->strings, col, rows[mid], v, s) < 0) a = mid + 1;
+    else b = mid;
+  }
+  size_t first = a;
+  b = t->row_count;
+  while (a < b) { /* first row above it */
+    size_t mid = a + (b - a) / 2;
+    if (order_compare_value(t, aux->strings, col, rows[mid], v, s) <= 0) a = mid + 1;
+    else b = mid;
+  }
+  *lo = first;
+  *hi = a;
 }

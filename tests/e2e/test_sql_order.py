@@ -91,6 +91,28 @@ class RowOrderTest(e.TempDirTest):
         self.assertEqual(ours, native)
         self.assertNotIn('INDEX 0:O', plan)
 
+    def test_repeated_equality_probes_look_rows_up(self):
+        # A table of over 4096 rows probed by `=` on an unsorted column more
+        # than three times reads the equal rows through the column's order.
+        rng = random.Random(3)
+        events = [{'ph': 'X', 'name': 'n%d' % rng.randrange(50), 'ts': k * 10,
+                   'dur': rng.randrange(5), 'pid': 1, 'tid': rng.randrange(1, 9)}
+                  for k in range(6000)]
+        trace = e.write_temp(self.dir, 'big.json', json.dumps(events))
+        probes = ("p(v) as (values ('n1'), ('n7'), ('n49'), ('n0'), ('n13'), ('nx'), "
+                  "(NULL), ('n1')) ")
+        for ctes, sql in (('', 'select t.utid, group_concat(s.id) from thread_track t join %s s '
+                           'on s.track_id = t.id group by t.utid order by t.utid'),
+                          (probes, 'select p.v, count(s.id), sum(s.id), min(s.id), max(s.id) '
+                           'from p left join %s s on s.name = p.v group by p.v order by p.v'),
+                          (probes, 'select p.v, group_concat(s.id) from p join %s s '
+                           'on s.name = p.v and s.dur = 2000 group by p.v order by p.v')):
+            ours = e.query(('with ' + ctes if ctes else '') + sql % 'slice', trace)
+            native = e.query(NATIVE % 'slice' + (', ' + ctes if ctes else '') + sql % 'm',
+                             trace)
+            self.assertEqual(ours, native, sql)
+            self.assertGreater(ours.count('\n'), 3, sql)
+
     def test_distinct_is_left_to_sqlite(self):
         ours, native, plan = self.answers('select distinct name from %s order by name', 'slice')
         self.assertEqual(ours, native)
