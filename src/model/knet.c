@@ -169,7 +169,8 @@ int knet_napi_gro(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_
 
 /* ---- device byte counters ---- */
 
-#define KNET_MAX_DEVICE 200
+#define KNET_MAX_DEVICE 1024
+#define KNET_MAX_COUNTER_NAME 254 /* longer names are cut, as in Perfetto */
 
 int knet_bytes(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
                int is_transmit, const char *dev, size_t len, uint64_t bytes) {
@@ -177,7 +178,7 @@ int knet_bytes(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t c
   int rc = knet_get(ctx, &k);
   if (rc) return rc;
   if (len > KNET_MAX_DEVICE) len = KNET_MAX_DEVICE;
-  char device[KNET_MAX_DEVICE + 1], name[KNET_MAX_DEVICE + 24];
+  char device[KNET_MAX_DEVICE + 1], name[KNET_MAX_COUNTER_NAME + 1];
   memcpy(device, dev ? dev : "", dev ? len : 0);
   device[dev ? len : 0] = '\0';
   uint64_t key = base_hash_bytes(device, strlen(device)) ^

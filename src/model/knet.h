@@ -18,6 +18,7 @@
  *    cpu_napi_gro); the exit ends it and adds arg ret.
  *  - netif_receive_skb / net_dev_xmit (rc 0 only): the device's running
  *    byte total in whole KiB on "<dev> Received KB" / "<dev> Transmitted KB"
+ *    (cut at 254 bytes)
  *    (types net_receive / net_transmit, dimension network_interface), each
  *    value with args cpu and len.
  *  - kfree_skb of an IP / IPv6 packet (protocol 0x800 / 0x86DD): the

@@ -124,6 +124,8 @@ static int kv4l2_args(trace_context *ctx, const kv4l2_buffer *b, int is_v4l2, in
   return rc;
 }
 
+#define KV4L2_MAX_NAME 63
+
 static const char *const kv4l2_names[] = {
     [KV4L2_QBUF] = "VIDIOC_QBUF",          [KV4L2_DQBUF] = "VIDIOC_DQBUF",
     [KV4L2_VB2_BUF_QUEUE] = "vb2_v4l2_buf_queue", [KV4L2_VB2_BUF_DONE] = "vb2_v4l2_buf_done",
@@ -132,9 +134,9 @@ static const char *const kv4l2_names[] = {
 static int kv4l2_slice(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
                        kv4l2_kind kind, const kv4l2_buffer *b, uint32_t *slice) {
   int is_v4l2 = kind == KV4L2_QBUF || kind == KV4L2_DQBUF;
-  char name[128];
-  snprintf(name, sizeof name, "%s minor=%" PRIu32 " seq=%" PRIu32 " type=%" PRIu32
-           " index=%" PRIu32, kv4l2_names[kind], (uint32_t)b->minor, b->sequence,
+  char name[KV4L2_MAX_NAME + 1]; /* longer names are cut, as in Perfetto */
+  snprintf(name, sizeof name, "%s minor=%" PRId32 " seq=%" PRIu32 " type=%" PRIu32
+           " index=%" PRIu32, kv4l2_names[kind], (int32_t)b->minor, b->sequence,
            is_v4l2 ? b->type : 0, is_v4l2 ? b->index : 0);
   uint32_t utid, track;
   string_id name_id, category;

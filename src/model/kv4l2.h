@@ -4,7 +4,8 @@
  * waiting then make no flow: a bound against hostile input).
  * Rules:
  *  - each event is an instant on its thread's track, category "Video 4
- *    Linux 2", named "<what> minor=M seq=S type=T index=I" (what:
+ *    Linux 2", named "<what> minor=M seq=S type=T index=I" (cut at 63
+ *    bytes; what:
  *    VIDIOC_QBUF, VIDIOC_DQBUF, vb2_v4l2_buf_queue, vb2_v4l2_buf_done,
  *    vb2_v4l2_qbuf for both vb2 qbuf and dqbuf; the vb2 events have no type
  *    or index: 0), with args minor, index / type / bytesused (v4l2 events

@@ -250,6 +250,20 @@ class FtraceDevicesTest(e.TempDirTest):
                          'timecode_hours=0;timecode_userbits0=0;timecode_userbits1=0;'
                          'timecode_userbits2=0;timecode_userbits3=0;sequence=4"\n')
 
+    def test_long_names_are_cut(self):
+        big = 4000000000
+        path = self.trace(bundle(
+            0,
+            ftrace_event(100, 1, V4L2_QBUF, I(4, big), I(5, -1), I(6, big), I(18, big)),
+            ftrace_event(200, 1, NETIF_RECEIVE_SKB, I(1, 1), S(2, 'd' * 300))))
+        # the minor is signed; a slice name is cut at 63 bytes, a counter's at 254
+        self.assertEqual(e.query('select name from slice', path),
+                         '"name"\n"VIDIOC_QBUF minor=-1 seq=4000000000 type=4000000000 '
+                         'index=40000"\n')
+        self.assertEqual(e.query("select length(name) as n, length(extract_arg("
+                                 "dimension_arg_set_id, 'network_interface')) as d "
+                                 "from counter_track", path), '"n","d"\n254,300\n')
+
     def test_text_lines_make_nothing(self):
         head = '           <...>-10    (   10) [001] ....   100.%06d: '
         lines = [
