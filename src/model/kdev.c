@@ -242,7 +242,9 @@ int kdev_cma(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
   rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
   if (!rc) rc = model_thread_track(ctx, utid, &track);
   if (rc) return rc;
-  if (kind == KDEV_CMA_START) {
+  if (kind == KDEV_CMA_START) { /* counts from before the allocation do not count */
+    kdev_migration *m = kdev_migration_of(k, s->machine, tid, 0);
+    if (m) *m = (kdev_migration){0, 0, 0};
     string_id name;
     rc = ctx_intern(ctx, "mm_cma_alloc", 12, &name);
     return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);

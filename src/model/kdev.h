@@ -24,7 +24,8 @@
  *    unknown: none): cma_alloc_start begins "mm_cma_alloc" on the thread;
  *    before 6.1 cma_alloc_info ends it with the allocation's args, from 6.1
  *    cma_alloc_finish does, with the counts of the thread's last
- *    mm_alloc_contig_migrate_range_info (0 without one). */
+ *    mm_alloc_contig_migrate_range_info since its cma_alloc_start (0
+ *    without one). */
 #ifndef WEFT_MODEL_KDEV_H
 #define WEFT_MODEL_KDEV_H
 

@@ -177,6 +177,7 @@ class FtraceDevicesTest(e.TempDirTest):
     def cma_slices(self, release):
         events = bundle(
             0,
+            ftrace_event(90, 10, CMA_MIGRATE, I(3, 9), I(4, 9), I(5, 9)),  # before start
             ftrace_event(100, 10, CMA_START, I(2, 8), S(3, 'c')),
             ftrace_event(150, 11, CMA_MIGRATE, I(3, 1), I(4, 2), I(5, 3)),  # other thread
             ftrace_event(160, 10, CMA_MIGRATE, I(3, 4), I(4, 5), I(5, 6)),
@@ -200,6 +201,20 @@ class FtraceDevicesTest(e.TempDirTest):
                          '"ts","dur"\n100,100\n300,-1\n"args"\n'
                          '"cma_name=c;cma_pfn=5;cma_req_pages=8;cma_nr_migrated=7;'
                          'cma_nr_reclaimed=8;cma_nr_mapped=9"\n')
+
+    def test_cma_counts_are_those_since_the_start(self):
+        path = self.trace(kernel('6.6.1'), bundle(
+            0,
+            ftrace_event(100, 10, CMA_START, I(2, 8), S(3, 'c')),
+            ftrace_event(150, 10, CMA_MIGRATE, I(3, 1), I(4, 2), I(5, 3)),
+            ftrace_event(200, 10, CMA_FINISH, S(1, 'c'), I(2, 5), I(4, 8)),
+            ftrace_event(250, 10, CMA_MIGRATE, I(3, 4), I(4, 5), I(5, 6)),  # between
+            ftrace_event(300, 10, CMA_START, I(2, 8), S(3, 'c')),
+            ftrace_event(400, 10, CMA_FINISH, S(1, 'c'), I(2, 5), I(4, 8))))
+        self.assertEqual(e.query("select ts, extract_arg(arg_set_id, 'cma_nr_migrated') as m, "
+                                 "extract_arg(arg_set_id, 'cma_nr_mapped') as p from slice "
+                                 "order by ts", path),
+                         '"ts","m","p"\n100,1,3\n300,0,0\n')
 
     def test_v4l2_buffers_and_flows(self):
         def v4l2(ts, pid, number, index, flags=0, tc_flags=0, btype=9):
