@@ -7,6 +7,9 @@
 #include "model/heap_graph.h"
 #include "model/android.h"
 #include "model/kpower.h"
+#include "model/kdev.h"
+#include "model/knet.h"
+#include "model/kv4l2.h"
 #include "model/stack_profile.h"
 #include "model/v8_profile.h"
 #include "model/kdrm.h"
@@ -135,6 +138,12 @@ void model_free(model_state *m) {
   m->v8_profile = NULL;
   kdrm_state_free(m->kdrm);
   m->kdrm = NULL;
+  knet_state_free(m->knet);
+  m->knet = NULL;
+  kdev_state_free(m->kdev);
+  m->kdev = NULL;
+  kv4l2_state_free(m->kv4l2);
+  m->kv4l2 = NULL;
   gpu_state_free(m->gpu);
   m->gpu = NULL;
   android_fs_state_free(m->android_fs);

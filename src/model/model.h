@@ -71,6 +71,9 @@ typedef struct model_state {
   struct gkernel_state *gkernel; /* generic kernel (model/gkernel.h), lazy */
   struct kpower_state *kpower; /* wakelocks, suspend/resume (model/kpower.h), lazy */
   struct kdrm_state *kdrm; /* DRM vblank/sched/fence slices (model/kdrm.h), lazy */
+  struct knet_state *knet; /* network events (model/knet.h), lazy */
+  struct kdev_state *kdev; /* ufs/f2fs/cros_ec/cma events (model/kdev.h), lazy */
+  struct kv4l2_state *kv4l2; /* V4L2 buffer events (model/kv4l2.h), lazy */
   struct gpu_state *gpu; /* gpus, GPU counters and tracks (model/gpu.h), lazy */
   struct android_fs_state *android_fs; /* android_fs reads (model/android.h), lazy */
   struct model_process_args *process_args; /* model_process_args_add; lazy */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_ftrace_dev.h"
 #include "import/proto/proto_ftrace_gpu.h"
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
@@ -409,6 +410,7 @@ typedef struct proto_ftrace_ctx {
   uint32_t cpu;
   int64_t pid;
   int64_t common_flags;
+  proto_span payload; /* the event's message */
 } proto_ftrace_ctx;
 
 /* Fields holding a kernel function address (symbolized when interned). */
@@ -624,6 +626,7 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
     default:
     {
       int rc = proto_ftrace_gpu(ctx, sc, p->ts, p->pid, id, fs);
+      if (!rc) rc = proto_ftrace_dev(ctx, sc, p->ts, p->pid, p->cpu, id, fs, p->payload);
       return rc ? rc : proto_android_ftrace(ctx, sc->machine, p->ts, p->pid, id, fs->v, fs->s);
     }
   }
@@ -774,6 +777,7 @@ static int proto_ftrace_event(proto_ftrace_ctx *p, proto_span ev, int soft,
     if (rc) return rc;
   }
   if (soft) return WEFT_OK;
+  p->payload = h->payload;
   return proto_ftrace_dispatch(p, h->id, &d->fields);
 }
 
@@ -865,7 +869,7 @@ static int proto_ftrace_apply(import_file *f, const proto_ftrace_rec *rec,
                                   model_machine_column(rec->machine), f->trace_id);
     return base_error_alloc(err, rc);
   }
-  proto_ftrace_ctx p = {f, rec, {rec->machine, f->trace_id}, event->ts, rec->cpu, 0, -1};
+  proto_ftrace_ctx p = {f, rec, {rec->machine, f->trace_id}, event->ts, rec->cpu, 0, -1, {0}};
   if (s->has_started && rec->clock == s->started_clock &&
       proto_ftrace_raw_ts(rec) < s->started_raw)
     return import_stat(f, stat_ftrace_packet_before_tracing_start, 1);
