@@ -220,6 +220,7 @@ const importer_ops *import_ops_for(io_trace_type type);
 extern const importer_ops import_json_ops;
 extern const importer_ops import_proto_ops;
 extern const importer_ops import_systrace_ops;
+extern const importer_ops import_strace_ops;
 extern const importer_ops import_gecko_ops;
 extern const importer_ops import_simpleperf_ops;
 

@@ -12,6 +12,7 @@
 #include "model/kv4l2.h"
 #include "model/stack_profile.h"
 #include "model/v8_profile.h"
+#include "model/etw.h"
 #include "model/kdrm.h"
 #include "model/gpu.h"
 #include "model/kslice.h"
@@ -136,6 +137,8 @@ void model_free(model_state *m) {
   m->stack_profile = NULL;
   v8_profile_state_free(m->v8_profile);
   m->v8_profile = NULL;
+  etw_state_free(m->etw);
+  m->etw = NULL;
   kdrm_state_free(m->kdrm);
   m->kdrm = NULL;
   knet_state_free(m->knet);

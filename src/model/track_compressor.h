@@ -13,7 +13,10 @@
  *     first track whose nesting count is 0, which takes C; otherwise a new
  *     track, which takes C;
  *   - a begin then adds one to that track's count; an end subtracts one
- *     (never below 0); an instant is a begin and an end.
+ *     (never below 0); an instant is a begin and an end;
+ *   - a scoped slice [ts, ts + dur] (no cookie) uses the first scoped track
+ *     of its set whose last slice ended by ts, else a new scoped track;
+ *     scoped and cookie tracks are never shared.
  * The index of a track in its set is its `track_compressor_idx`.
  *
  * Owns its sets; the track rows are the caller's, recorded in the slots
@@ -36,6 +39,8 @@ typedef struct track_compressor_slot {
   int64_t cookie;
   uint32_t nest;
   uint32_t track; /* the caller's track row, or TRACK_COMPRESSOR_NO_TRACK */
+  int scoped;     /* a track of scoped slices: */
+  int64_t ts_end; /* the end of its last one */
 } track_compressor_slot;
 
 typedef struct track_compressor_set {
@@ -51,6 +56,10 @@ typedef struct track_compressor {
  * when new), its nesting count updated for `ev`. */
 int track_compressor_use(track_compressor *c, uint64_t set_key, int64_t cookie,
                          track_compressor_event ev, uint32_t *set, uint32_t *slot);
+
+/* The slot a scoped slice [ts, ts + dur] uses in the set named `set_key`. */
+int track_compressor_use_scoped(track_compressor *c, uint64_t set_key, int64_t ts,
+                                int64_t dur, uint32_t *set, uint32_t *slot);
 
 /* The track row recorded for (set, slot); the caller may write it. */
 uint32_t *track_compressor_track(track_compressor *c, uint32_t set, uint32_t slot);

@@ -42,6 +42,9 @@ int proto_head_read(proto_span pkt, proto_packet_head *h) {
       case PROTO_TRACE_PACKET_FTRACE_EVENTS:
         if (is_len) { h->ftrace = fl.span; h->has_ftrace = 1; }
         break;
+      case PROTO_TRACE_PACKET_ETW_EVENTS:
+        if (is_len) { h->etw = fl.span; h->has_etw = 1; }
+        break;
       case PROTO_TRACE_PACKET_SERVICE_EVENT:
         if (is_len) { h->service = fl.span; h->has_service = 1; }
         break;

@@ -20,8 +20,8 @@ typedef struct proto_packet_head {
   int needs_state; /* sequence_flags has SEQ_NEEDS_INCREMENTAL_STATE */
   proto_span defaults, interned, snapshot, compressed, remote_sync, track_desc;
   int has_defaults, has_interned, has_snapshot, has_compressed, has_remote_sync;
-  proto_span ftrace, service;
-  int has_ftrace, has_service;
+  proto_span ftrace, service, etw;
+  int has_ftrace, has_service, has_etw;
   proto_span translation; /* translation_table, read at tokenize */
   int has_translation;
   int has_track_desc, first_on_sequence;

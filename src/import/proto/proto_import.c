@@ -6,6 +6,7 @@
 
 
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_etw.h"
 #include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_head.h"
 #include "import/proto/proto_heap_graph.h"
@@ -571,6 +572,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     ctx_metadata_trace_time_used(f->ctx);
     return proto_ftrace_tokenize(f, h.ftrace, seq_idx, seq->generation, machine, err);
   }
+  if (h.has_etw) return proto_etw_tokenize(f, h.etw, machine, err);
   uint64_t clock_id = h.has_clock_id ? h.clock_id
                       : seq->default_clock ? seq->default_clock
                                            : PROTO_BUILTIN_CLOCK_BOOTTIME;
@@ -771,6 +773,7 @@ static int proto_end(import_file *f, base_error *err) {
     return base_error_set(err, WEFT_ENOMEM, "proto: failed to finish heap graphs");
   if (st && st->profile && proto_profile_end(f)) return base_error_nomem(err);
   if (st && (rc = proto_v8_end(f)) != 0) return base_error_alloc(err, rc);
+  if ((rc = proto_etw_end(f)) != 0) return base_error_alloc(err, rc);
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
@@ -796,6 +799,7 @@ static void proto_destroy(import_file *f) {
   v8_profile_queue_free(&st->v8);
   base_buf_free(&st->categories);
   proto_ftrace_free(st->ftrace);
+  proto_etw_free(st->etw);
   proto_sys_stats_free(st->sys_stats);
   proto_power_free(st->power);
   proto_heap_graph_free(st->heap_graph);

@@ -107,6 +107,7 @@ typedef struct proto_import_state {
   proto_misc_state misc;   /* service/system packets (proto_misc.h) */
   base_buf categories;     /* parse: a track event's categories, reused */
   struct proto_ftrace_state *ftrace; /* proto_ftrace.h; NULL until needed */
+  struct proto_etw_state *etw; /* ETW bundles (proto_etw.h); NULL until needed */
   struct proto_sys_stats_state *sys_stats; /* proto_sys_stats.h; lazy */
   struct proto_power_state *power; /* proto_power.h; lazy */
   struct proto_heap_graph_state *heap_graph; /* proto_heap_graph.h; lazy */

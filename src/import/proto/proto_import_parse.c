@@ -5,6 +5,7 @@
 
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
+#include "import/proto/proto_etw.h"
 #include "import/proto/proto_ftrace.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_heap_graph.h"
@@ -197,6 +198,7 @@ size_t proto_import_prepare(const import_file *f, const sort_event *event, void 
   _Static_assert(sizeof(proto_prepared_packet) <= IMPORT_PREPARED_MAX, "fits a prepared slot");
   const proto_import_state *st = f->state;
   if (!st) return 0;
+  if (proto_etw_is_payload(event->payload)) return 0;
   if (event->payload & PROTO_REF_FTRACE) return proto_ftrace_prepare(f, event, out);
   proto_prepared_packet *pp = out;
   const proto_packet_info *info = proto_packet_of(st, event->payload, &pp->info);
@@ -217,7 +219,8 @@ int proto_import_parse(import_file *f, const sort_event *event, void *prepared,
                        base_error *err) {
   proto_import_state *st = f->state;
   if (st && (event->payload & PROTO_REF_FTRACE))
-    return proto_ftrace_parse(f, event, prepared, err);
+    return proto_etw_is_payload(event->payload) ? proto_etw_parse(f, event, err)
+                                                : proto_ftrace_parse(f, event, prepared, err);
   proto_prepared_packet *pp = prepared;
   proto_packet_info resolved;
   const proto_packet_info *info = pp   ? &pp->info
