@@ -42,6 +42,7 @@ typedef struct view_track {
   uint32_t max_depth;
   uint32_t lane_first, lane_count; /* slices, CPU: into lanes */
   size_t node;                     /* counter: its pyramid in ranges */
+  int ready; /* sorted, max_dur and pyramids made (view_lod_ready) */
 } view_track;
 
 /* A lane of a slice or CPU track: its slices, by ts, and its pyramid in
@@ -97,9 +98,14 @@ typedef struct view_index {
   uint32_t stamp;
 } view_index;
 
-/* Copies the trace in `w` into ix, with its levels of detail
- * (view_lod_build). 0, or -1 with a message in err. */
+/* Copies the trace in `w` into ix: its slices, sched slices and counter
+ * samples from the stored tables' columns (view_columns.h), the rest with
+ * SQL; places its levels of detail, which view_lod_ready makes per track.
+ * 0, or -1 with a message in err. */
 int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap);
+/* The same, reading the slices, sched slices and samples too with SQL
+ * when with_sql is set (the tests compare both). */
+int view_index_build_with(view_index *ix, weft *w, int with_sql, char *err, size_t err_cap);
 void view_index_free(view_index *ix);
 /* An array of `bytes`, on huge pages when it is big and the kernel offers
  * them (fewer page faults in the tens of MiB a big trace's index fills);

@@ -275,6 +275,7 @@ static void view_counter_track(view_pass *p, const view_track *t) {
 }
 
 static void view_track_json(view_pass *p, size_t vid, int first) {
+  view_lod_ready(p->ix, &p->ix->tracks[vid]); /* on its first summary */
   const view_track *t = &p->ix->tracks[vid];
   char head[40], *at = head;
   if (!first) *at++ = ',';

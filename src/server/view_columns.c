@@ -1,0 +1,298 @@
+/* The web view's columnar read (view_columns.h). Three passes over each
+ * table's columns, a chunk of rows at a time, each column decoded in bulk:
+ * the lanes of each track (its deepest depth), the slices of each (track,
+ * lane) bucket, then the slices written straight to their place. */
+#include "view_columns.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "storage/storage.h"
+
+#define VIEW_CHUNK 4096u
+
+typedef struct view_reader {
+  view_index *ix;
+  const trace_context *ctx;
+  const view_keys *keys;
+  uint8_t *idle; /* per utid: an idle thread (its sched slices are not shown) */
+  size_t idle_count;
+  uint32_t *name_of; /* string id -> interned name + 1; 0 unknown yet */
+  size_t name_cap;
+  int failed;
+  int32_t vid[VIEW_CHUNK];
+  uint32_t lane[VIEW_CHUNK];
+  int64_t a[VIEW_CHUNK], b[VIEW_CHUNK], c[VIEW_CHUNK];
+} view_reader;
+
+/* n values of an I64 column from row `from` on, whatever its width. */
+static void view_read_i64(const storage_table *t, size_t col, size_t from, size_t n,
+                          int64_t *out) {
+  const storage_column *c = &t->columns[col];
+  if (!c->data) {
+    memset(out, 0, n * sizeof *out);
+    return;
+  }
+#define VIEW_WIDEN(type)                                 \
+  do {                                                   \
+    const type *d = (const type *)c->data + from;        \
+    for (size_t i = 0; i < n; i++) out[i] = (int64_t)d[i]; \
+  } while (0)
+  switch (c->width | c->is_unsigned << 4) {
+    case 1: VIEW_WIDEN(int8_t); break;
+    case 2: VIEW_WIDEN(int16_t); break;
+    case 4: VIEW_WIDEN(int32_t); break;
+    case 0x11: VIEW_WIDEN(uint8_t); break;
+    case 0x12: VIEW_WIDEN(uint16_t); break;
+    case 0x14: VIEW_WIDEN(uint32_t); break;
+    default: memcpy(out, (const int64_t *)c->data + from, n * sizeof *out);
+  }
+#undef VIEW_WIDEN
+}
+
+static int32_t view_key_vid(const int32_t *map, size_t cap, int64_t key) {
+  return key >= 0 && (uint64_t)key < cap ? map[key] : -1;
+}
+
+static int view_is_idle(const view_reader *r, int64_t utid) {
+  return utid >= 0 && (uint64_t)utid < r->idle_count && r->idle[utid];
+}
+
+/* The interned name of pool string `sid` (NULL: ""). */
+static uint32_t view_name_of(view_reader *r, string_id sid) {
+  if (sid < r->name_cap && r->name_of[sid]) return r->name_of[sid] - 1;
+  const char *s = base_string_pool_get(&r->ctx->strings, sid);
+  size_t len = s ? base_string_pool_len(&r->ctx->strings, sid) : 0;
+  uint32_t id = view_names_intern(&r->ix->names, s ? s : "", len);
+  if (id == UINT32_MAX) {
+    r->failed = 1;
+    return 0;
+  }
+  if (sid < r->name_cap) r->name_of[sid] = id + 1;
+  return id;
+}
+
+/* ---- classifying rows: their track and lane (vid -1: not shown) ---- */
+
+static void view_slice_rows(view_reader *r, size_t from, size_t n) {
+  const storage_table *t = &r->ctx->tables[TABLE_SLICE];
+  const view_index *ix = r->ix;
+  view_read_i64(t, SLICE_track_id, from, n, r->a);
+  view_read_i64(t, SLICE_depth, from, n, r->b);
+  for (size_t i = 0; i < n; i++) {
+    int32_t vid = view_key_vid(r->keys->vid_of_track, r->keys->track_cap, r->a[i]);
+    if (vid >= 0 && ix->tracks[vid].kind == VIEW_TRACK_COUNTER) vid = -1;
+    r->vid[i] = vid;
+    r->lane[i] = (uint32_t)r->b[i]; /* the depth, until view_count_lanes */
+  }
+}
+
+static void view_sched_rows(view_reader *r, size_t from, size_t n) {
+  const storage_table *t = &r->ctx->tables[TABLE_SCHED];
+  view_read_i64(t, SCHED_ucpu, from, n, r->a);
+  view_read_i64(t, SCHED_utid, from, n, r->c);
+  for (size_t i = 0; i < n; i++) {
+    int32_t vid = view_key_vid(r->keys->vid_of_cpu, r->keys->cpu_cap, r->a[i]);
+    r->vid[i] = view_is_idle(r, r->c[i]) ? -1 : vid;
+    r->lane[i] = 0;
+  }
+}
+
+/* Calls rows(r, from, n) for each chunk of table `id`, then each(r, n, u). */
+typedef void (*view_rows_fn)(view_reader *r, size_t from, size_t n);
+typedef void (*view_each_fn)(view_reader *r, size_t from, size_t n, void *u);
+
+static void view_scan(view_reader *r, schema_table_id id, view_rows_fn rows,
+                      view_each_fn each, void *u) {
+  size_t total = r->ctx->tables[id].row_count;
+  for (size_t from = 0; from < total && !r->failed; from += VIEW_CHUNK) {
+    size_t n = total - from < VIEW_CHUNK ? total - from : VIEW_CHUNK;
+    rows(r, from, n);
+    each(r, from, n, u);
+  }
+}
+
+/* ---- slices ---- */
+
+typedef struct view_buckets {
+  size_t tracks;
+  uint32_t *lanes;     /* per track: its lanes (deepest lane + 1) */
+  uint32_t *max_depth; /* per track */
+  size_t *base;        /* per track: its first bucket */
+  size_t *at;          /* per bucket: its first slice (then a cursor) */
+} view_buckets;
+
+static void view_count_lanes(view_reader *r, size_t from, size_t n, void *u) {
+  (void)from;
+  view_buckets *k = u;
+  for (size_t i = 0; i < n; i++) {
+    if (r->vid[i] < 0) continue;
+    uint32_t depth = r->lane[i], lanes = view_lane_key(depth) + 1;
+    if (lanes > k->lanes[r->vid[i]]) k->lanes[r->vid[i]] = lanes;
+    if (depth > k->max_depth[r->vid[i]]) k->max_depth[r->vid[i]] = depth;
+  }
+}
+
+static void view_count_buckets(view_reader *r, size_t from, size_t n, void *u) {
+  (void)from;
+  view_buckets *k = u;
+  for (size_t i = 0; i < n; i++)
+    if (r->vid[i] >= 0) k->at[k->base[r->vid[i]] + view_lane_key(r->lane[i]) + 1]++;
+}
+
+static void view_place_slices(view_reader *r, size_t from, size_t n, void *u) {
+  view_buckets *k = u;
+  const storage_table *t = &r->ctx->tables[TABLE_SLICE];
+  const string_id *names = t->columns[SLICE_name].data;
+  int64_t end = r->ix->end;
+  view_read_i64(t, SLICE_ts, from, n, r->a);
+  view_read_i64(t, SLICE_dur, from, n, r->c);
+  for (size_t i = 0; i < n && !r->failed; i++) {
+    if (r->vid[i] < 0) continue;
+    view_slice s = {r->a[i], r->c[i], (uint32_t)(from + i),
+                    view_name_of(r, names ? names[from + i] : STRING_NULL), 0, r->lane[i]};
+    if (s.dur < 0 && (end <= s.ts || __builtin_sub_overflow(end, s.ts, &s.dur)))
+      s.dur = 0; /* unfinished: to the end of the trace */
+    r->ix->slices[k->at[k->base[r->vid[i]] + view_lane_key(s.depth)]++] = s;
+  }
+}
+
+static void view_place_sched(view_reader *r, size_t from, size_t n, void *u) {
+  view_buckets *k = u;
+  const storage_table *t = &r->ctx->tables[TABLE_SCHED];
+  const view_keys *keys = r->keys;
+  view_read_i64(t, SCHED_ts, from, n, r->a);
+  view_read_i64(t, SCHED_dur, from, n, r->b);
+  for (size_t i = 0; i < n; i++) {
+    if (r->vid[i] < 0) continue;
+    int64_t utid = r->c[i];
+    uint32_t name = utid >= 0 && (uint64_t)utid < keys->thread_cap ? keys->thread_name[utid] : 0;
+    view_slice s = {r->a[i], r->b[i] < 0 ? 0 : r->b[i], (uint32_t)(from + i), name,
+                    (uint32_t)utid, 0};
+    r->ix->slices[k->at[k->base[r->vid[i]]]++] = s;
+  }
+}
+
+static void view_buckets_free(view_buckets *k) {
+  free(k->lanes);
+  free(k->max_depth);
+  free(k->base);
+  free(k->at);
+}
+
+/* Sizes the buckets: lanes per track, then slices per bucket. */
+static int view_size_buckets(view_reader *r, view_buckets *k) {
+  k->tracks = r->ix->track_count;
+  k->lanes = calloc(k->tracks + 1, sizeof *k->lanes);
+  k->max_depth = calloc(k->tracks + 1, sizeof *k->max_depth);
+  k->base = calloc(k->tracks + 1, sizeof *k->base);
+  if (!k->lanes || !k->max_depth || !k->base) return -1;
+  view_scan(r, TABLE_SLICE, view_slice_rows, view_count_lanes, k);
+  view_scan(r, TABLE_SCHED, view_sched_rows, view_count_lanes, k);
+  for (size_t t = 0; t < k->tracks; t++) k->base[t + 1] = k->base[t] + k->lanes[t];
+  k->at = calloc(k->base[k->tracks] + 1, sizeof *k->at);
+  if (!k->at) return -1;
+  view_scan(r, TABLE_SLICE, view_slice_rows, view_count_buckets, k);
+  view_scan(r, TABLE_SCHED, view_sched_rows, view_count_buckets, k);
+  for (size_t b = 0; b < k->base[k->tracks]; b++) k->at[b + 1] += k->at[b];
+  return r->failed ? -1 : 0;
+}
+
+static int view_read_slices(view_reader *r) {
+  view_buckets k = {0};
+  int rc = view_size_buckets(r, &k);
+  size_t n = rc ? 0 : k.at[k.base[k.tracks]];
+  if (rc == 0 && n && !(r->ix->slices = view_big_alloc(n * sizeof *r->ix->slices))) rc = -1;
+  if (rc == 0) rc = view_index_set_lanes(r->ix, k.base, k.at, k.max_depth);
+  if (rc == 0) {
+    r->ix->slice_count = n;
+    view_scan(r, TABLE_SLICE, view_slice_rows, view_place_slices, &k);
+    view_scan(r, TABLE_SCHED, view_sched_rows, view_place_sched, &k);
+    rc = r->failed ? -1 : 0;
+  }
+  view_buckets_free(&k);
+  return rc;
+}
+
+/* ---- counter samples ---- */
+
+static void view_counter_rows(view_reader *r, size_t from, size_t n) {
+  const storage_table *t = &r->ctx->tables[TABLE_COUNTER];
+  const view_index *ix = r->ix;
+  view_read_i64(t, COUNTER_track_id, from, n, r->a);
+  for (size_t i = 0; i < n; i++) {
+    int32_t vid = view_key_vid(r->keys->vid_of_track, r->keys->track_cap, r->a[i]);
+    r->vid[i] = vid >= 0 && ix->tracks[vid].kind == VIEW_TRACK_COUNTER ? vid : -1;
+  }
+}
+
+static void view_count_samples(view_reader *r, size_t from, size_t n, void *u) {
+  (void)from;
+  size_t *at = u;
+  for (size_t i = 0; i < n; i++)
+    if (r->vid[i] >= 0) at[r->vid[i] + 1]++;
+}
+
+static void view_place_samples(view_reader *r, size_t from, size_t n, void *u) {
+  size_t *at = u;
+  const storage_table *t = &r->ctx->tables[TABLE_COUNTER];
+  const double *values = t->columns[COUNTER_value].data;
+  view_read_i64(t, COUNTER_ts, from, n, r->b);
+  for (size_t i = 0; i < n; i++)
+    if (r->vid[i] >= 0)
+      r->ix->samples[at[r->vid[i]]++] =
+          (view_sample){r->b[i], values ? values[from + i] : 0.0};
+}
+
+static int view_read_samples(view_reader *r) {
+  view_index *ix = r->ix;
+  size_t *at = calloc(ix->track_count + 1, sizeof *at);
+  if (!at) return -1;
+  view_scan(r, TABLE_COUNTER, view_counter_rows, view_count_samples, at);
+  for (size_t t = 0; t < ix->track_count; t++) {
+    if (ix->tracks[t].kind == VIEW_TRACK_COUNTER) {
+      ix->tracks[t].first = at[t];
+      ix->tracks[t].count = at[t + 1];
+    }
+    at[t + 1] += at[t];
+  }
+  size_t n = at[ix->track_count];
+  int rc = 0;
+  if (n && !(ix->samples = view_big_alloc(n * sizeof *ix->samples))) rc = -1;
+  if (rc == 0) {
+    ix->sample_count = n;
+    view_scan(r, TABLE_COUNTER, view_counter_rows, view_place_samples, at);
+  }
+  free(at);
+  return rc;
+}
+
+/* ---- the reader ---- */
+
+static int view_reader_init(view_reader *r, view_index *ix, const trace_context *ctx,
+                            const view_keys *keys) {
+  r->ix = ix;
+  r->ctx = ctx;
+  r->keys = keys;
+  const storage_table *threads = &ctx->tables[TABLE_THREAD];
+  r->idle_count = threads->row_count;
+  r->idle = calloc(r->idle_count + 1, 1);
+  r->name_cap = base_string_pool_count(&ctx->strings);
+  r->name_of = calloc(r->name_cap + 1, sizeof *r->name_of);
+  if (!r->idle || !r->name_of) return -1;
+  for (size_t u = 0; u < r->idle_count; u++)
+    r->idle[u] = storage_get_i64(threads, THREAD_is_idle, u) != 0;
+  return 0;
+}
+
+int view_columns_read(view_index *ix, const trace_context *ctx, const view_keys *keys) {
+  view_reader *r = calloc(1, sizeof *r);
+  if (!r) return -1;
+  int rc = view_reader_init(r, ix, ctx, keys);
+  if (rc == 0) rc = view_read_slices(r);
+  if (rc == 0) rc = view_read_samples(r);
+  free(r->idle);
+  free(r->name_of);
+  free(r);
+  return rc;
+}
