@@ -1,7 +1,9 @@
-/* The web view's columnar read (view_columns.h). Three passes over each
- * table's columns, a chunk of rows at a time, each column decoded in bulk:
- * the lanes of each track (its deepest depth), the slices of each (track,
- * lane) bucket, then the slices written straight to their place. */
+/* The web view's columnar read (view_columns.h). Each table's columns are
+ * read a chunk of rows at a time, each column decoded in bulk. Two passes
+ * size the index (each track's lanes and deepest depth, then the slices of
+ * each (track, lane) bucket, interning the names met); a track's slices
+ * are written to their place on its first summary, by one more pass over
+ * the table for every track that summary asks for and lacks. */
 #include "view_columns.h"
 
 #include <stdlib.h>
@@ -11,14 +13,21 @@
 
 #define VIEW_CHUNK 4096u
 
-typedef struct view_reader {
-  view_index *ix;
+struct view_source {
   const trace_context *ctx;
-  const view_keys *keys;
-  uint8_t *idle; /* per utid: an idle thread (its sched slices are not shown) */
+  view_keys keys; /* its own copies */
+  uint8_t *idle;  /* per utid: an idle thread (its sched slices are not shown) */
   size_t idle_count;
   uint32_t *name_of; /* string id -> interned name + 1; 0 unknown yet */
   size_t name_cap;
+  size_t *cursor; /* per lane: where its next slice goes, while filling */
+};
+
+typedef struct view_reader {
+  view_index *ix;
+  view_source *src;
+  const trace_context *ctx;
+  const view_keys *keys;
   int failed;
   int32_t vid[VIEW_CHUNK];
   uint32_t lane[VIEW_CHUNK];
@@ -55,12 +64,13 @@ static int32_t view_key_vid(const int32_t *map, size_t cap, int64_t key) {
 }
 
 static int view_is_idle(const view_reader *r, int64_t utid) {
-  return utid >= 0 && (uint64_t)utid < r->idle_count && r->idle[utid];
+  return utid >= 0 && (uint64_t)utid < r->src->idle_count && r->src->idle[utid];
 }
 
 /* The interned name of pool string `sid` (NULL: ""). */
 static uint32_t view_name_of(view_reader *r, string_id sid) {
-  if (sid < r->name_cap && r->name_of[sid]) return r->name_of[sid] - 1;
+  view_source *src = r->src;
+  if (sid < src->name_cap && src->name_of[sid]) return src->name_of[sid] - 1;
   const char *s = base_string_pool_get(&r->ctx->strings, sid);
   size_t len = s ? base_string_pool_len(&r->ctx->strings, sid) : 0;
   uint32_t id = view_names_intern(&r->ix->names, s ? s : "", len);
@@ -68,7 +78,7 @@ static uint32_t view_name_of(view_reader *r, string_id sid) {
     r->failed = 1;
     return 0;
   }
-  if (sid < r->name_cap) r->name_of[sid] = id + 1;
+  if (sid < src->name_cap) src->name_of[sid] = id + 1;
   return id;
 }
 
@@ -119,7 +129,7 @@ typedef struct view_buckets {
   uint32_t *lanes;     /* per track: its lanes (deepest lane + 1) */
   uint32_t *max_depth; /* per track */
   size_t *base;        /* per track: its first bucket */
-  size_t *at;          /* per bucket: its first slice (then a cursor) */
+  size_t *at;          /* per bucket: its first slice */
 } view_buckets;
 
 static void view_count_lanes(view_reader *r, size_t from, size_t n, void *u) {
@@ -140,25 +150,48 @@ static void view_count_buckets(view_reader *r, size_t from, size_t n, void *u) {
     if (r->vid[i] >= 0) k->at[k->base[r->vid[i]] + view_lane_key(r->lane[i]) + 1]++;
 }
 
+/* Interns the names of the slices shown (a filled track's names are
+ * known, so a summary never grows the names). */
+static void view_count_named(view_reader *r, size_t from, size_t n, void *u) {
+  const string_id *names = r->ctx->tables[TABLE_SLICE].columns[SLICE_name].data;
+  view_count_buckets(r, from, n, u);
+  for (size_t i = 0; i < n && !r->failed; i++)
+    if (r->vid[i] >= 0) (void)view_name_of(r, names ? names[from + i] : STRING_NULL);
+}
+
+/* Whether a row of this chunk goes to a track being filled (its vids of
+ * other tracks become -1). */
+static int view_wanted(view_reader *r, size_t n) {
+  int any = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (r->vid[i] >= 0 && r->ix->tracks[r->vid[i]].filled != VIEW_FILLING) r->vid[i] = -1;
+    any |= r->vid[i] >= 0;
+  }
+  return any;
+}
+
 static void view_place_slices(view_reader *r, size_t from, size_t n, void *u) {
-  view_buckets *k = u;
+  (void)u;
+  if (!view_wanted(r, n)) return;
   const storage_table *t = &r->ctx->tables[TABLE_SLICE];
   const string_id *names = t->columns[SLICE_name].data;
   int64_t end = r->ix->end;
   view_read_i64(t, SLICE_ts, from, n, r->a);
   view_read_i64(t, SLICE_dur, from, n, r->c);
-  for (size_t i = 0; i < n && !r->failed; i++) {
+  for (size_t i = 0; i < n; i++) {
     if (r->vid[i] < 0) continue;
+    const view_track *tr = &r->ix->tracks[r->vid[i]];
     view_slice s = {r->a[i], r->c[i], (uint32_t)(from + i),
                     view_name_of(r, names ? names[from + i] : STRING_NULL), 0, r->lane[i]};
     if (s.dur < 0 && (end <= s.ts || __builtin_sub_overflow(end, s.ts, &s.dur)))
       s.dur = 0; /* unfinished: to the end of the trace */
-    r->ix->slices[k->at[k->base[r->vid[i]] + view_lane_key(s.depth)]++] = s;
+    r->ix->slices[r->src->cursor[tr->lane_first + view_lane_key(s.depth)]++] = s;
   }
 }
 
 static void view_place_sched(view_reader *r, size_t from, size_t n, void *u) {
-  view_buckets *k = u;
+  (void)u;
+  if (!view_wanted(r, n)) return;
   const storage_table *t = &r->ctx->tables[TABLE_SCHED];
   const view_keys *keys = r->keys;
   view_read_i64(t, SCHED_ts, from, n, r->a);
@@ -169,7 +202,7 @@ static void view_place_sched(view_reader *r, size_t from, size_t n, void *u) {
     uint32_t name = utid >= 0 && (uint64_t)utid < keys->thread_cap ? keys->thread_name[utid] : 0;
     view_slice s = {r->a[i], r->b[i] < 0 ? 0 : r->b[i], (uint32_t)(from + i), name,
                     (uint32_t)utid, 0};
-    r->ix->slices[k->at[k->base[r->vid[i]]]++] = s;
+    r->ix->slices[r->src->cursor[r->ix->tracks[r->vid[i]].lane_first]++] = s;
   }
 }
 
@@ -192,26 +225,67 @@ static int view_size_buckets(view_reader *r, view_buckets *k) {
   for (size_t t = 0; t < k->tracks; t++) k->base[t + 1] = k->base[t] + k->lanes[t];
   k->at = calloc(k->base[k->tracks] + 1, sizeof *k->at);
   if (!k->at) return -1;
-  view_scan(r, TABLE_SLICE, view_slice_rows, view_count_buckets, k);
+  view_scan(r, TABLE_SLICE, view_slice_rows, view_count_named, k);
   view_scan(r, TABLE_SCHED, view_sched_rows, view_count_buckets, k);
   for (size_t b = 0; b < k->base[k->tracks]; b++) k->at[b + 1] += k->at[b];
   return r->failed ? -1 : 0;
 }
 
-static int view_read_slices(view_reader *r) {
+/* Sizes the slices and their lanes; the slices themselves wait for
+ * view_columns_fill (their array is reserved, not touched). */
+static int view_size_slices(view_reader *r) {
+  view_index *ix = r->ix;
   view_buckets k = {0};
   int rc = view_size_buckets(r, &k);
   size_t n = rc ? 0 : k.at[k.base[k.tracks]];
-  if (rc == 0 && n && !(r->ix->slices = view_big_alloc(n * sizeof *r->ix->slices))) rc = -1;
-  if (rc == 0) rc = view_index_set_lanes(r->ix, k.base, k.at, k.max_depth);
+  if (rc == 0 && !(ix->slices = view_big_alloc(n * sizeof *ix->slices))) rc = -1;
+  if (rc == 0) rc = view_index_set_lanes(ix, k.base, k.at, k.max_depth);
+  if (rc == 0 && !(r->src->cursor = malloc((ix->lane_count + 1) * sizeof *r->src->cursor)))
+    rc = -1;
   if (rc == 0) {
-    r->ix->slice_count = n;
-    view_scan(r, TABLE_SLICE, view_slice_rows, view_place_slices, &k);
-    view_scan(r, TABLE_SCHED, view_sched_rows, view_place_sched, &k);
-    rc = r->failed ? -1 : 0;
+    ix->slice_count = n;
+    for (size_t t = 0; t < ix->track_count; t++)
+      ix->tracks[t].filled = ix->tracks[t].kind == VIEW_TRACK_COUNTER || !ix->tracks[t].count
+                                 ? VIEW_FILLED : VIEW_EMPTY;
   }
   view_buckets_free(&k);
   return rc;
+}
+
+/* Marks the unfilled tracks among vids[n] (every track when vids is NULL)
+ * VIEW_FILLING and starts their lanes' cursors; which tables hold them. */
+static int view_fill_begin(view_index *ix, const uint32_t *vids, size_t n) {
+  int tables = 0;
+  size_t count = vids ? n : ix->track_count;
+  for (size_t k = 0; k < count; k++) {
+    size_t vid = vids ? vids[k] : k;
+    if (vid >= ix->track_count || ix->tracks[vid].filled != VIEW_EMPTY) continue;
+    view_track *t = &ix->tracks[vid];
+    t->filled = VIEW_FILLING;
+    tables |= t->kind == VIEW_TRACK_CPU ? 2 : 1;
+    for (uint32_t l = 0; l < t->lane_count; l++)
+      ix->source->cursor[t->lane_first + l] = ix->lanes[t->lane_first + l].first;
+  }
+  return tables;
+}
+
+int view_columns_fill(view_index *ix, const uint32_t *vids, size_t n) {
+  if (!ix->source) return 0;
+  int tables = view_fill_begin(ix, vids, n);
+  if (!tables) return 0;
+  view_reader *r = calloc(1, sizeof *r); /* its chunks are too big for the stack */
+  if (r) {
+    r->ix = ix;
+    r->src = ix->source;
+    r->ctx = ix->source->ctx;
+    r->keys = &ix->source->keys;
+    if (tables & 1) view_scan(r, TABLE_SLICE, view_slice_rows, view_place_slices, NULL);
+    if (tables & 2) view_scan(r, TABLE_SCHED, view_sched_rows, view_place_sched, NULL);
+    free(r);
+  }
+  for (size_t t = 0; t < ix->track_count; t++)
+    if (ix->tracks[t].filled == VIEW_FILLING) ix->tracks[t].filled = r ? VIEW_FILLED : VIEW_EMPTY;
+  return r ? 0 : -1;
 }
 
 /* ---- counter samples ---- */
@@ -267,32 +341,60 @@ static int view_read_samples(view_reader *r) {
   return rc;
 }
 
-/* ---- the reader ---- */
+/* ---- the source ---- */
 
-static int view_reader_init(view_reader *r, view_index *ix, const trace_context *ctx,
-                            const view_keys *keys) {
-  r->ix = ix;
-  r->ctx = ctx;
-  r->keys = keys;
+static void *view_copy(const void *p, size_t bytes) {
+  void *q = malloc(bytes ? bytes : 1);
+  if (q && bytes) memcpy(q, p, bytes);
+  return q;
+}
+
+static view_source *view_source_new(const trace_context *ctx, const view_keys *keys) {
+  view_source *src = calloc(1, sizeof *src);
+  if (!src) return NULL;
+  src->ctx = ctx;
+  src->keys = (view_keys){
+      view_copy(keys->vid_of_track, keys->track_cap * sizeof *keys->vid_of_track),
+      keys->track_cap, view_copy(keys->vid_of_cpu, keys->cpu_cap * sizeof *keys->vid_of_cpu),
+      keys->cpu_cap, view_copy(keys->thread_name, keys->thread_cap * sizeof *keys->thread_name),
+      keys->thread_cap};
   const storage_table *threads = &ctx->tables[TABLE_THREAD];
-  r->idle_count = threads->row_count;
-  r->idle = calloc(r->idle_count + 1, 1);
-  r->name_cap = base_string_pool_count(&ctx->strings);
-  r->name_of = calloc(r->name_cap + 1, sizeof *r->name_of);
-  if (!r->idle || !r->name_of) return -1;
-  for (size_t u = 0; u < r->idle_count; u++)
-    r->idle[u] = storage_get_i64(threads, THREAD_is_idle, u) != 0;
-  return 0;
+  src->idle_count = threads->row_count;
+  src->idle = calloc(src->idle_count + 1, 1);
+  src->name_cap = base_string_pool_count(&ctx->strings);
+  src->name_of = calloc(src->name_cap + 1, sizeof *src->name_of);
+  if (!src->keys.vid_of_track || !src->keys.vid_of_cpu || !src->keys.thread_name ||
+      !src->idle || !src->name_of) {
+    view_source_free(src);
+    return NULL;
+  }
+  for (size_t u = 0; u < src->idle_count; u++)
+    src->idle[u] = storage_get_i64(threads, THREAD_is_idle, u) != 0;
+  return src;
+}
+
+void view_source_free(view_source *src) {
+  if (!src) return;
+  free((void *)src->keys.vid_of_track);
+  free((void *)src->keys.vid_of_cpu);
+  free((void *)src->keys.thread_name);
+  free(src->idle);
+  free(src->name_of);
+  free(src->cursor);
+  free(src);
 }
 
 int view_columns_read(view_index *ix, const trace_context *ctx, const view_keys *keys) {
   view_reader *r = calloc(1, sizeof *r);
   if (!r) return -1;
-  int rc = view_reader_init(r, ix, ctx, keys);
-  if (rc == 0) rc = view_read_slices(r);
+  r->ix = ix;
+  r->ctx = ctx;
+  int rc = (r->src = ix->source = view_source_new(ctx, keys)) ? 0 : -1;
+  if (rc == 0) {
+    r->keys = &r->src->keys;
+    rc = view_size_slices(r);
+  }
   if (rc == 0) rc = view_read_samples(r);
-  free(r->idle);
-  free(r->name_of);
   free(r);
   return rc;
 }

@@ -22,11 +22,20 @@ typedef struct view_keys {
   size_t thread_cap;
 } view_keys;
 
-/* Fills ix's slices (the slice table's rows, then the sched table's, of
- * threads that are not idle), grouped by track and lane, with the lanes
- * (view_index_set_lanes), and its counter samples grouped by track. Rows
- * of tracks ix does not have are skipped. 0, or -1 without memory. */
+/* Reads ix's counter samples, grouped by track, and sizes its slices (the
+ * slice table's rows, then the sched table's, of threads that are not
+ * idle) and their lanes (view_index_set_lanes), interning their names;
+ * keeps in ix->source what view_columns_fill needs. Rows of tracks ix does
+ * not have are skipped. 0, or -1 without memory. */
 int view_columns_read(view_index *ix, const trace_context *ctx, const view_keys *keys);
+
+/* Writes the slices of the tracks among vids[n] (all when vids is NULL)
+ * that have none yet (VIEW_EMPTY) to their lanes, in one pass over the
+ * tables holding them. Allocates nothing but its chunk buffers: 0, or -1
+ * without memory (the tracks stay VIEW_EMPTY). */
+int view_columns_fill(view_index *ix, const uint32_t *vids, size_t n);
+
+void view_source_free(view_source *src);
 
 /* Sets the lanes of the slice and CPU tracks from their (track, lane)
  * buckets: track t's lanes are buckets base[t] to base[t + 1] - 1, bucket

@@ -513,7 +513,18 @@ int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap) {
   return view_index_build_with(ix, w, 0, err, err_cap);
 }
 
+int view_index_ready(view_index *ix, const uint32_t *vids, size_t n) {
+  if (view_columns_fill(ix, vids, n)) return -1;
+  size_t count = vids ? n : ix->track_count;
+  for (size_t k = 0; k < count; k++) {
+    size_t vid = vids ? vids[k] : k;
+    if (vid < ix->track_count) view_lod_ready(ix, &ix->tracks[vid]);
+  }
+  return 0;
+}
+
 void view_index_free(view_index *ix) {
+  view_source_free(ix->source);
   free(ix->tracks);
   free(ix->slices);
   free(ix->samples);

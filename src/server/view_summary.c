@@ -275,7 +275,6 @@ static void view_counter_track(view_pass *p, const view_track *t) {
 }
 
 static void view_track_json(view_pass *p, size_t vid, int first) {
-  view_lod_ready(p->ix, &p->ix->tracks[vid]); /* on its first summary */
   const view_track *t = &p->ix->tracks[vid];
   char head[40], *at = head;
   if (!first) *at++ = ',';
@@ -306,6 +305,7 @@ int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
                       const uint32_t *vids, size_t vid_count, rpc_buf *out) {
   view_pass p = {ix, out, start, end, (double)px / ((double)end - (double)start), px,
                  NULL, 0, 0, 0, 0};
+  if (view_index_ready(ix, vids, vid_count)) return -2; /* tracks met for the first time */
   if (++ix->stamp == 0) { /* wrapped: forget every stamp */
     memset(ix->reply_stamp, 0, ix->names.count * sizeof *ix->reply_stamp);
     ix->stamp = 1;
