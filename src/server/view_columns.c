@@ -6,12 +6,16 @@
  * the table for every track that summary asks for and lacks. */
 #include "view_columns.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "storage/storage.h"
+#include "view_lod.h"
 
 #define VIEW_CHUNK 4096u
+/* A fill of this many slices or more is split between two threads. */
+#define VIEW_FILL_SPLIT ((size_t)1 << 18)
 
 struct view_source {
   const trace_context *ctx;
@@ -28,6 +32,7 @@ typedef struct view_reader {
   view_source *src;
   const trace_context *ctx;
   const view_keys *keys;
+  int part; /* filling: the tracks whose `filled` is this */
   int failed;
   int32_t vid[VIEW_CHUNK];
   uint32_t lane[VIEW_CHUNK];
@@ -80,6 +85,12 @@ static uint32_t view_name_of(view_reader *r, string_id sid) {
   }
   if (sid < src->name_cap) src->name_of[sid] = id + 1;
   return id;
+}
+
+/* The name of a slice shown: interned while sizing (reads only, so that
+ * two threads may fill). */
+static uint32_t view_name_known(const view_source *src, string_id sid) {
+  return sid < src->name_cap && src->name_of[sid] ? src->name_of[sid] - 1 : 0;
 }
 
 /* ---- classifying rows: their track and lane (vid -1: not shown) ---- */
@@ -164,7 +175,7 @@ static void view_count_named(view_reader *r, size_t from, size_t n, void *u) {
 static int view_wanted(view_reader *r, size_t n) {
   int any = 0;
   for (size_t i = 0; i < n; i++) {
-    if (r->vid[i] >= 0 && r->ix->tracks[r->vid[i]].filled != VIEW_FILLING) r->vid[i] = -1;
+    if (r->vid[i] >= 0 && r->ix->tracks[r->vid[i]].filled != r->part) r->vid[i] = -1;
     any |= r->vid[i] >= 0;
   }
   return any;
@@ -182,7 +193,8 @@ static void view_place_slices(view_reader *r, size_t from, size_t n, void *u) {
     if (r->vid[i] < 0) continue;
     const view_track *tr = &r->ix->tracks[r->vid[i]];
     view_slice s = {r->a[i], r->c[i], (uint32_t)(from + i),
-                    view_name_of(r, names ? names[from + i] : STRING_NULL), 0, r->lane[i]};
+                    view_name_known(r->src, names ? names[from + i] : STRING_NULL), 0,
+                    r->lane[i]};
     if (s.dur < 0 && (end <= s.ts || __builtin_sub_overflow(end, s.ts, &s.dur)))
       s.dur = 0; /* unfinished: to the end of the trace */
     r->ix->slices[r->src->cursor[tr->lane_first + view_lane_key(s.depth)]++] = s;
@@ -252,40 +264,76 @@ static int view_size_slices(view_reader *r) {
   return rc;
 }
 
+/* What a fill has to do: per part (a thread's share), the tables
+ * holding its tracks (1: slice, 2: sched). */
+typedef struct view_fill_job {
+  view_index *ix;
+  int part; /* its tracks' `filled`: VIEW_FILLING + k */
+  int tables;
+  int failed;
+} view_fill_job;
+
 /* Marks the unfilled tracks among vids[n] (every track when vids is NULL)
- * VIEW_FILLING and starts their lanes' cursors; which tables hold them. */
-static int view_fill_begin(view_index *ix, const uint32_t *vids, size_t n) {
-  int tables = 0;
-  size_t count = vids ? n : ix->track_count;
-  for (size_t k = 0; k < count; k++) {
-    size_t vid = vids ? vids[k] : k;
-    if (vid >= ix->track_count || ix->tracks[vid].filled != VIEW_EMPTY) continue;
-    view_track *t = &ix->tracks[vid];
-    t->filled = VIEW_FILLING;
-    tables |= t->kind == VIEW_TRACK_CPU ? 2 : 1;
-    for (uint32_t l = 0; l < t->lane_count; l++)
-      ix->source->cursor[t->lane_first + l] = ix->lanes[t->lane_first + l].first;
+ * VIEW_FILLING and starts their lanes' cursors. With many slices to
+ * write, the tracks past the first half of them are VIEW_FILLING + 1, the
+ * second part. */
+static void view_fill_begin(view_index *ix, const uint32_t *vids, size_t n, view_fill_job *job) {
+  size_t count = vids ? n : ix->track_count, total = 0, half = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (size_t k = 0; k < count; k++) {
+      size_t vid = vids ? vids[k] : k;
+      if (vid >= ix->track_count) continue;
+      view_track *t = &ix->tracks[vid];
+      if (pass == 0 && t->filled == VIEW_EMPTY) total += t->count;
+      if (pass == 0 || t->filled != VIEW_EMPTY) continue;
+      int part = total >= ix->fill_split && half >= total / 2;
+      half += t->count;
+      t->filled = VIEW_FILLING + part;
+      job[part].tables |= t->kind == VIEW_TRACK_CPU ? 2 : 1;
+      for (uint32_t l = 0; l < t->lane_count; l++)
+        ix->source->cursor[t->lane_first + l] = ix->lanes[t->lane_first + l].first;
+    }
+}
+
+/* Writes the slices of one part's tracks and readies them. */
+static void *view_fill_part(void *arg) {
+  view_fill_job *job = arg;
+  view_index *ix = job->ix;
+  view_reader *r = calloc(1, sizeof *r); /* its chunks are too big for the stack */
+  if (!r) {
+    job->failed = 1;
+    return NULL;
   }
-  return tables;
+  r->ix = ix;
+  r->src = ix->source;
+  r->ctx = ix->source->ctx;
+  r->keys = &ix->source->keys;
+  r->part = job->part;
+  if (job->tables & 1) view_scan(r, TABLE_SLICE, view_slice_rows, view_place_slices, NULL);
+  if (job->tables & 2) view_scan(r, TABLE_SCHED, view_sched_rows, view_place_sched, NULL);
+  free(r);
+  for (size_t t = 0; t < ix->track_count; t++)
+    if (ix->tracks[t].filled == job->part) view_lod_ready(ix, &ix->tracks[t]);
+  return NULL;
 }
 
 int view_columns_fill(view_index *ix, const uint32_t *vids, size_t n) {
   if (!ix->source) return 0;
-  int tables = view_fill_begin(ix, vids, n);
-  if (!tables) return 0;
-  view_reader *r = calloc(1, sizeof *r); /* its chunks are too big for the stack */
-  if (r) {
-    r->ix = ix;
-    r->src = ix->source;
-    r->ctx = ix->source->ctx;
-    r->keys = &ix->source->keys;
-    if (tables & 1) view_scan(r, TABLE_SLICE, view_slice_rows, view_place_slices, NULL);
-    if (tables & 2) view_scan(r, TABLE_SCHED, view_sched_rows, view_place_sched, NULL);
-    free(r);
+  view_fill_job job[2] = {{ix, VIEW_FILLING, 0, 0}, {ix, VIEW_FILLING + 1, 0, 0}};
+  view_fill_begin(ix, vids, n, job);
+  pthread_t helper;
+  int helped = job[1].tables && pthread_create(&helper, NULL, view_fill_part, &job[1]) == 0;
+  if (job[0].tables) view_fill_part(&job[0]);
+  if (helped) pthread_join(helper, NULL);
+  else if (job[1].tables) view_fill_part(&job[1]);
+  int failed = job[0].failed || job[1].failed;
+  for (size_t t = 0; t < ix->track_count; t++) {
+    view_track *tr = &ix->tracks[t];
+    if (tr->filled != VIEW_FILLING && tr->filled != VIEW_FILLING + 1) continue;
+    tr->filled = job[tr->filled - VIEW_FILLING].failed ? VIEW_EMPTY : VIEW_FILLED;
+    if (tr->filled == VIEW_EMPTY) tr->ready = 0;
   }
-  for (size_t t = 0; t < ix->track_count; t++)
-    if (ix->tracks[t].filled == VIEW_FILLING) ix->tracks[t].filled = r ? VIEW_FILLED : VIEW_EMPTY;
-  return r ? 0 : -1;
+  return failed ? -1 : 0;
 }
 
 /* ---- counter samples ---- */
@@ -389,6 +437,7 @@ int view_columns_read(view_index *ix, const trace_context *ctx, const view_keys 
   if (!r) return -1;
   r->ix = ix;
   r->ctx = ctx;
+  ix->fill_split = VIEW_FILL_SPLIT;
   int rc = (r->src = ix->source = view_source_new(ctx, keys)) ? 0 : -1;
   if (rc == 0) {
     r->keys = &r->src->keys;

@@ -46,7 +46,8 @@ typedef struct view_track {
   int filled; /* enum view_fill */
 } view_track;
 
-/* Whether a track's slices are in ix->slices (view_columns_fill). */
+/* Whether a track's slices are in ix->slices (view_columns_fill; two
+ * threads fill tracks VIEW_FILLING and VIEW_FILLING + 1). */
 enum view_fill { VIEW_FILLED = 0, VIEW_EMPTY, VIEW_FILLING };
 
 /* Where the slices of tracks not filled yet are read from (view_columns.c). */
@@ -100,6 +101,7 @@ typedef struct view_index {
   size_t machine_count, process_count, thread_count;
   view_names names;
   view_source *source; /* NULL: every track is filled */
+  size_t fill_split;   /* fills of this many slices or more use two threads */
   int64_t start, end; /* trace bounds */
   /* Per name: the index in the reply being written (view_summary.c). */
   uint32_t *reply_stamp, *reply_name;

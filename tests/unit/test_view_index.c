@@ -3,8 +3,9 @@
  * read with SQL on a generated merge of a Chrome JSON file (nested,
  * unfinished and instant slices, async slices, counters) and a systrace
  * file (sched slices, idle threads included, atrace slices and counters),
- * field by field and in every summary; and a track's levels of detail,
- * made on its first summary, equal those made for every track at once. */
+ * field by field and in every summary (the slices written by two threads,
+ * as for a big trace); and a track's slices and levels of detail, made on
+ * its first summary, equal those made for every track at once. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,7 @@ static void test_columnar_index_matches_the_sql_one(void) {
   char err[256];
   CHECK_EQ_INT(view_index_build_with(&cols, w, 0, err, sizeof err), 0);
   CHECK_EQ_INT(view_index_build_with(&sql, w, 1, err, sizeof err), 0);
+  cols.fill_split = 1; /* two threads fill, as on a big trace */
   CHECK(cols.slice_count > 1000 && cols.sample_count > 300 && cols.track_count > 8);
   size_t cpu_slices = 0, deep = 0;
   for (size_t t = 0; t < cols.track_count; t++)
