@@ -324,15 +324,17 @@ static const char *const view_sql[] = {
     [VIEW_Q_THREAD] =
         "select utid, coalesce(upid, -1), coalesce(machine_id, 0), "
         "coalesce(name, 'thread') || ' ' || coalesce(tid, '') from thread",
+    /* A slice track's utid / upid are its thread_track / process_track
+     * ones; joins with those views would scan them once per track. */
     [VIEW_Q_TRACK] =
         "select t.id, coalesce(t.name, ''), "
         "coalesce(th.machine_id, p.machine_id, t.machine_id, 0), "
-        "coalesce(th.upid, pt.upid, -1), coalesce(tt.utid, -1), ct.id is not null "
-        "from track t left join thread_track tt on tt.id = t.id "
-        "left join thread th on th.utid = tt.utid "
-        "left join process_track pt on pt.id = t.id "
-        "left join process p on p.upid = coalesce(th.upid, pt.upid) "
-        "left join counter_track ct on ct.id = t.id order by t.id",
+        "coalesce(th.upid, t.slice_upid, -1), coalesce(t.slice_utid, -1), "
+        "t.event_type is 'counter' "
+        "from (select *, iif(event_type = 'slice', utid, null) as slice_utid, "
+        "iif(event_type = 'slice', upid, null) as slice_upid from __intrinsic_track) t "
+        "left join thread th on th.utid = t.slice_utid "
+        "left join process p on p.upid = coalesce(th.upid, t.slice_upid) order by t.id",
     [VIEW_Q_CPU] = "select ucpu, cpu, coalesce(machine_id, 0) from cpu order by ucpu",
     [VIEW_Q_SLICE] = "select track_id, ts, dur, id, depth, name from slice",
     [VIEW_Q_SCHED] = "select ucpu, ts, dur, id, utid from sched "

@@ -220,7 +220,60 @@ static void test_lazy_levels_of_detail_match_eager_ones(void) {
   weft_close(w);
 }
 
+static int view_test_row(void *user, int statement, int n, const weft_cell *c) {
+  (void)statement;
+  base_buf *b = user;
+  for (int i = 0; i < n; i++) /* the name, then the numbers */
+    if (c[i].type != WEFT_CELL_INT)
+      base_buf_appendf(b, ",%s", c[i].type == WEFT_CELL_STRING ? c[i].s : "?");
+  for (int i = 0; i < n; i++)
+    if (c[i].type == WEFT_CELL_INT) base_buf_appendf(b, "|%lld", (long long)c[i].i);
+  base_buf_appendf(b, ";");
+  return 0;
+}
+
+/* A track's machine, process and thread are those the thread_track,
+ * process_track and counter_track views give it. */
+static void test_tracks_match_the_track_views(void) {
+  weft *w = view_test_load();
+  view_index ix;
+  char err[256];
+  CHECK_EQ_INT(view_index_build(&ix, w, err, sizeof err), 0);
+  base_buf want, got;
+  base_buf_init(&want, (size_t)16 << 20);
+  base_buf_init(&got, (size_t)16 << 20);
+  weft_query_callbacks cb = {NULL, view_test_row, &want};
+  CHECK_EQ_INT(weft_query(w,
+                          "select t.id, coalesce(t.name, ''), "
+                          "coalesce(th.machine_id, p.machine_id, t.machine_id, 0), "
+                          "coalesce(th.upid, pt.upid, -1), coalesce(tt.utid, -1), "
+                          "ct.id is not null from track t "
+                          "left join thread_track tt on tt.id = t.id "
+                          "left join thread th on th.utid = tt.utid "
+                          "left join process_track pt on pt.id = t.id "
+                          "left join process p on p.upid = coalesce(th.upid, pt.upid) "
+                          "left join counter_track ct on ct.id = t.id order by t.id",
+                          &cb),
+               WEFT_OK);
+  size_t with_process = 0;
+  for (size_t t = 0; t < ix.track_count; t++) {
+    const view_track *tr = &ix.tracks[t];
+    if (tr->kind == VIEW_TRACK_CPU) continue;
+    with_process += tr->upid >= 0;
+    base_buf_appendf(&got, ",%s|%lld|%lld|%lld|%lld|%d;", ix.names.text[tr->name],
+                     (long long)tr->source_id, (long long)tr->machine, (long long)tr->upid,
+                     (long long)tr->utid, tr->kind == VIEW_TRACK_COUNTER);
+  }
+  CHECK(with_process > 2);
+  CHECK_EQ_STR(got.data, want.data);
+  base_buf_free(&want);
+  base_buf_free(&got);
+  view_index_free(&ix);
+  weft_close(w);
+}
+
 int main(void) {
+  RUN_TEST(test_tracks_match_the_track_views);
   RUN_TEST(test_columnar_index_matches_the_sql_one);
   RUN_TEST(test_lazy_levels_of_detail_match_eager_ones);
   return CHECK_SUMMARY();
