@@ -11,6 +11,7 @@
 #include "core/input.h"
 #include "clock/clock.h"
 #include "core/loader.h"
+#include "core/weft_context.h"
 #include "core/report.h"
 #include "io/archive.h"
 #include "io/sniff.h"
@@ -325,6 +326,17 @@ int weft_query_source(weft *w, const char *source, const char *sql,
   }
   base_error_clear(&w->error);
   return sql_engine_execute_source(w->sql, source, sql, cb, &w->error);
+}
+
+int weft_loaded_context(weft *w, const trace_context **out) {
+  if (!w || !out) return WEFT_EINVAL;
+  *out = NULL;
+  if (w->state != WEFT_STATE_READY) {
+    int rc = weft_load_finish(w);
+    if (rc) return rc;
+  }
+  *out = &w->ctx;
+  return WEFT_OK;
 }
 
 void weft_interrupt(weft *w) {

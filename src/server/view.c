@@ -187,7 +187,10 @@ static void view_summary(view_state *v, const view_request *req, view_reply *r) 
     r->body.alloc = hint;
   const char *exact = req->arg(req->arg_ctx, "exact");
   v->ix.exact = exact && !strcmp(exact, "1"); /* for benchmarks: no levels of detail */
-  if (view_summary_json(&v->ix, start, end, (uint32_t)px, vids, vids ? n : 0, &r->body))
+  int rc = view_summary_json(&v->ix, start, end, (uint32_t)px, vids, vids ? n : 0, &r->body);
+  if (rc == -2)
+    view_fail(r, 500, "out of memory");
+  else if (rc)
     view_fail(r, 413, "the summary is too big: ask for fewer tracks or pixels");
   else
     v->last_summary = r->body.len;

@@ -1,7 +1,12 @@
-/* The web view's copy of a loaded trace (view_index.h). Everything is read
- * with SQL through the public API, once per trace. */
+/* The web view's copy of a loaded trace (view_index.h). The few rows of
+ * the machines, processes, threads, tracks and CPUs are read with SQL
+ * through the public API; the many of the slice, sched and counter tables
+ * straight from their columns (view_columns.c), or, for the tests that
+ * compare both, with SQL too. Once per trace. */
 #include "view_index.h"
 
+#include "core/weft_context.h"
+#include "view_columns.h"
 #include "view_lod.h"
 
 #include <stdio.h>
@@ -221,7 +226,7 @@ static int view_push_slice(view_build *b, int32_t vid, const view_slice *s) {
 /* slice rows: track_id, ts, dur, id, depth, name */
 static int view_on_slice(view_build *b, const weft_cell *c) {
   int32_t vid = view_vid(b->vid_of_track, b->vid_cap, view_int(&c[0], -1));
-  if (vid < 0) return 0;
+  if (vid < 0 || b->ix->tracks[vid].kind == VIEW_TRACK_COUNTER) return 0;
   view_slice s = {view_int(&c[1], 0), view_int(&c[2], 0), (uint32_t)view_int(&c[3], 0),
                   view_text(b, &c[5]), 0, (uint32_t)view_int(&c[4], 0)};
   if (s.dur < 0 && (b->ix->end <= s.ts || __builtin_sub_overflow(b->ix->end, s.ts, &s.dur)))
@@ -319,15 +324,17 @@ static const char *const view_sql[] = {
     [VIEW_Q_THREAD] =
         "select utid, coalesce(upid, -1), coalesce(machine_id, 0), "
         "coalesce(name, 'thread') || ' ' || coalesce(tid, '') from thread",
+    /* A slice track's utid / upid are its thread_track / process_track
+     * ones; joins with those views would scan them once per track. */
     [VIEW_Q_TRACK] =
         "select t.id, coalesce(t.name, ''), "
         "coalesce(th.machine_id, p.machine_id, t.machine_id, 0), "
-        "coalesce(th.upid, pt.upid, -1), coalesce(tt.utid, -1), ct.id is not null "
-        "from track t left join thread_track tt on tt.id = t.id "
-        "left join thread th on th.utid = tt.utid "
-        "left join process_track pt on pt.id = t.id "
-        "left join process p on p.upid = coalesce(th.upid, pt.upid) "
-        "left join counter_track ct on ct.id = t.id order by t.id",
+        "coalesce(th.upid, t.slice_upid, -1), coalesce(t.slice_utid, -1), "
+        "t.event_type is 'counter' "
+        "from (select *, iif(event_type = 'slice', utid, null) as slice_utid, "
+        "iif(event_type = 'slice', upid, null) as slice_upid from __intrinsic_track) t "
+        "left join thread th on th.utid = t.slice_utid "
+        "left join process p on p.upid = coalesce(th.upid, t.slice_upid) order by t.id",
     [VIEW_Q_CPU] = "select ucpu, cpu, coalesce(machine_id, 0) from cpu order by ucpu",
     [VIEW_Q_SLICE] = "select track_id, ts, dur, id, depth, name from slice",
     [VIEW_Q_SCHED] = "select ucpu, ts, dur, id, utid from sched "
@@ -375,8 +382,23 @@ static int view_group(view_index *ix, void **items, size_t count, size_t size,
   return 0;
 }
 
-static uint32_t view_lane_key(uint32_t depth) {
-  return depth < VIEW_MAX_LANES ? depth : VIEW_MAX_LANES - 1;
+int view_index_set_lanes(view_index *ix, const size_t *base, const size_t *at,
+                         const uint32_t *max_depth) {
+  size_t lanes = base[ix->track_count];
+  ix->lanes = malloc((lanes ? lanes : 1) * sizeof *ix->lanes);
+  if (!ix->lanes) return -1;
+  for (size_t k = 0; k < lanes; k++) ix->lanes[k] = (view_lane_ix){at[k], at[k + 1] - at[k], 0};
+  ix->lane_count = lanes;
+  for (size_t t = 0; t < ix->track_count; t++) {
+    view_track *tr = &ix->tracks[t];
+    if (tr->kind == VIEW_TRACK_COUNTER) continue;
+    tr->first = at[base[t]];
+    tr->count = at[base[t + 1]] - at[base[t]];
+    tr->lane_first = (uint32_t)base[t];
+    tr->lane_count = (uint32_t)(base[t + 1] - base[t]);
+    tr->max_depth = max_depth[t];
+  }
+  return 0;
 }
 
 /* Stable scatter of the slices by track and, within a track, by lane (its
@@ -386,13 +408,15 @@ static int view_group_slices(view_index *ix, uint32_t *vids) {
   size_t tracks = ix->track_count, n = ix->slice_count;
   size_t *base = calloc(tracks + 1, sizeof *base);
   uint32_t *lanes = calloc(tracks + 1, sizeof *lanes);
+  uint32_t *max_depth = calloc(tracks + 1, sizeof *max_depth);
   size_t *at = NULL;
   view_slice *sorted = NULL;
   int rc = -1;
-  if (!base || !lanes) goto done;
+  if (!base || !lanes || !max_depth) goto done;
   for (size_t i = 0; i < n; i++) {
-    uint32_t l = view_lane_key(ix->slices[i].depth) + 1;
+    uint32_t d = ix->slices[i].depth, l = view_lane_key(d) + 1;
     if (l > lanes[vids[i]]) lanes[vids[i]] = l;
+    if (d > max_depth[vids[i]]) max_depth[vids[i]] = d;
   }
   for (size_t t = 0; t < tracks; t++) base[t + 1] = base[t] + lanes[t];
   at = calloc(base[tracks] + 1, sizeof *at);
@@ -403,11 +427,7 @@ static int view_group_slices(view_index *ix, uint32_t *vids) {
     at[vids[i] + 1]++;
   }
   for (size_t k = 0; k < base[tracks]; k++) at[k + 1] += at[k];
-  for (size_t t = 0; t < tracks; t++) {
-    if (ix->tracks[t].kind == VIEW_TRACK_COUNTER) continue;
-    ix->tracks[t].first = at[base[t]];
-    ix->tracks[t].count = at[base[t + 1]] - at[base[t]];
-  }
+  if (view_index_set_lanes(ix, base, at, max_depth)) goto done;
   for (size_t i = 0; i < n; i++) sorted[at[vids[i]]++] = ix->slices[i];
   free(ix->slices);
   ix->slices = sorted;
@@ -416,6 +436,7 @@ static int view_group_slices(view_index *ix, uint32_t *vids) {
 done:
   free(base);
   free(lanes);
+  free(max_depth);
   free(at);
   free(sorted);
   return rc;
@@ -429,25 +450,51 @@ static void view_build_free(view_build *b) {
   free(b->sample_vid);
 }
 
-int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap) {
+/* The slices, sched slices and counter samples from the tables' columns. */
+static int view_read_columns(view_build *b, weft *w, char *err, size_t err_cap) {
+  const trace_context *ctx;
+  if (weft_loaded_context(w, &ctx) != WEFT_OK) {
+    snprintf(err, err_cap, "reading the trace for the view: %s", weft_errmsg(w));
+    return -1;
+  }
+  view_keys keys = {b->vid_of_track, b->vid_cap, b->vid_of_cpu, b->cpu_cap,
+                    b->thread_name, b->thread_name_cap};
+  if (view_columns_read(b->ix, ctx, &keys) == 0) return 0;
+  snprintf(err, err_cap, "out of memory");
+  return -1;
+}
+
+/* The same rows with SQL, grouped afterwards. */
+static int view_read_sql(view_build *b, weft *w, char *err, size_t err_cap) {
+  static const int order[] = {VIEW_Q_COUNT, VIEW_Q_SLICE, VIEW_Q_SCHED, VIEW_Q_COUNTER};
+  view_index *ix = b->ix;
+  for (size_t k = 0; k < sizeof order / sizeof *order; k++)
+    if (view_run(b, order[k], w, err, err_cap)) return -1;
+  if (view_group_slices(ix, b->slice_vid) ||
+      view_group(ix, (void **)&ix->samples, ix->sample_count, sizeof *ix->samples,
+                 b->sample_vid, 1)) {
+    snprintf(err, err_cap, "out of memory");
+    return -1;
+  }
+  return 0;
+}
+
+int view_index_build_with(view_index *ix, weft *w, int with_sql, char *err, size_t err_cap) {
   memset(ix, 0, sizeof *ix);
   view_build b = {0};
   b.ix = ix;
   int rc = 0;
   if (view_names_intern(&ix->names, "", 0) == UINT32_MAX) rc = -1;
   /* Bounds first (open slices end there), threads before sched (names). */
-  static const int order[] = {VIEW_Q_COUNT, VIEW_Q_BOUNDS, VIEW_Q_MACHINE, VIEW_Q_PROCESS,
-                              VIEW_Q_THREAD, VIEW_Q_TRACK,  VIEW_Q_CPU,     VIEW_Q_SLICE,
-                              VIEW_Q_SCHED,  VIEW_Q_COUNTER};
+  static const int order[] = {VIEW_Q_BOUNDS, VIEW_Q_MACHINE, VIEW_Q_PROCESS,
+                              VIEW_Q_THREAD, VIEW_Q_TRACK,   VIEW_Q_CPU};
   for (size_t k = 0; rc == 0 && k < sizeof order / sizeof *order; k++)
     rc = view_run(&b, order[k], w, err, err_cap);
-  if (rc == 0 && (view_group_slices(ix, b.slice_vid) ||
-                  view_group(ix, (void **)&ix->samples, ix->sample_count,
-                             sizeof *ix->samples, b.sample_vid, 1))) {
-    snprintf(err, err_cap, "out of memory");
-    rc = -1;
-  }
-  if (rc == 0 && view_lod_build(ix)) {
+  if (rc == 0)
+    rc = with_sql ? view_read_sql(&b, w, err, err_cap) : view_read_columns(&b, w, err, err_cap);
+  /* The levels of detail are placed now, made per track on its first
+   * summary (view_lod_ready). */
+  if (rc == 0 && view_lod_plan(ix)) {
     snprintf(err, err_cap, "out of memory");
     rc = -1;
   }
@@ -464,7 +511,22 @@ int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap) {
   return rc;
 }
 
+int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap) {
+  return view_index_build_with(ix, w, 0, err, err_cap);
+}
+
+int view_index_ready(view_index *ix, const uint32_t *vids, size_t n) {
+  if (view_columns_fill(ix, vids, n)) return -1;
+  size_t count = vids ? n : ix->track_count;
+  for (size_t k = 0; k < count; k++) {
+    size_t vid = vids ? vids[k] : k;
+    if (vid < ix->track_count) view_lod_ready(ix, &ix->tracks[vid]);
+  }
+  return 0;
+}
+
 void view_index_free(view_index *ix) {
+  view_source_free(ix->source);
   free(ix->tracks);
   free(ix->slices);
   free(ix->samples);

@@ -42,7 +42,16 @@ typedef struct view_track {
   uint32_t max_depth;
   uint32_t lane_first, lane_count; /* slices, CPU: into lanes */
   size_t node;                     /* counter: its pyramid in ranges */
+  int ready; /* sorted, max_dur and pyramids made (view_lod_ready) */
+  int filled; /* enum view_fill */
 } view_track;
+
+/* Whether a track's slices are in ix->slices (view_columns_fill; two
+ * threads fill tracks VIEW_FILLING and VIEW_FILLING + 1). */
+enum view_fill { VIEW_FILLED = 0, VIEW_EMPTY, VIEW_FILLING };
+
+/* Where the slices of tracks not filled yet are read from (view_columns.c). */
+typedef struct view_source view_source;
 
 /* A lane of a slice or CPU track: its slices, by ts, and its pyramid in
  * nodes (view_lod.h; none when count <= VIEW_LOD_MIN). */
@@ -91,16 +100,27 @@ typedef struct view_index {
   view_label *machines, *processes, *threads;
   size_t machine_count, process_count, thread_count;
   view_names names;
+  view_source *source; /* NULL: every track is filled */
+  size_t fill_split;   /* fills of this many slices or more use two threads */
   int64_t start, end; /* trace bounds */
   /* Per name: the index in the reply being written (view_summary.c). */
   uint32_t *reply_stamp, *reply_name;
   uint32_t stamp;
 } view_index;
 
-/* Copies the trace in `w` into ix, with its levels of detail
- * (view_lod_build). 0, or -1 with a message in err. */
+/* Copies the trace in `w` into ix: its slices, sched slices and counter
+ * samples from the stored tables' columns (view_columns.h), the rest with
+ * SQL; places its levels of detail, which view_lod_ready makes per track.
+ * 0, or -1 with a message in err. */
 int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap);
+/* The same, reading the slices, sched slices and samples too with SQL
+ * when with_sql is set (the tests compare both). */
+int view_index_build_with(view_index *ix, weft *w, int with_sql, char *err, size_t err_cap);
 void view_index_free(view_index *ix);
+/* Readies tracks vids[n] (all when vids is NULL; vids past the last track
+ * are skipped) for summaries: their slices written (view_columns_fill) and
+ * their levels of detail made (view_lod_ready). 0, or -1 without memory. */
+int view_index_ready(view_index *ix, const uint32_t *vids, size_t n);
 /* An array of `bytes`, on huge pages when it is big and the kernel offers
  * them (fewer page faults in the tens of MiB a big trace's index fills);
  * freed with free(). */

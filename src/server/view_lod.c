@@ -58,8 +58,7 @@ static int view_lod_lane_major(const view_slice *s, size_t n) {
 
 /* Appends the track's lanes to ix->lanes (room made by the caller), its
  * slices put lane after lane first when they are not (a stable counting
- * sort through tmp, made on first need), each lane sorted by ts then
- * depth. 0, or -1 without memory. */
+ * sort through tmp, made on first need). 0, or -1 without memory. */
 static int view_lod_lanes(view_index *ix, view_track *t, view_slice **tmp, size_t tmp_size) {
   size_t at[VIEW_MAX_LANES + 1] = {0};
   view_slice *s = ix->slices + t->first;
@@ -74,17 +73,18 @@ static int view_lod_lanes(view_index *ix, view_track *t, view_slice **tmp, size_
     for (size_t i = 0; i < t->count; i++) (*tmp)[fill[view_lane_of(&s[i])]++] = s[i];
     memcpy(s, *tmp, t->count * sizeof *s);
   }
-  for (uint32_t l = 0; l < t->lane_count; l++) {
-    view_slice *lane = s + at[l];
-    size_t n = at[l + 1] - at[l];
-    for (size_t i = 1; i < n; i++)
-      if (view_lod_cmp_slice(&lane[i], &lane[i - 1]) < 0) {
-        qsort(lane, n, sizeof *lane, view_lod_cmp_slice);
-        break;
-      }
-    ix->lanes[ix->lane_count++] = (view_lane_ix){t->first + at[l], n, 0};
-  }
+  for (uint32_t l = 0; l < t->lane_count; l++)
+    ix->lanes[ix->lane_count++] = (view_lane_ix){t->first + at[l], at[l + 1] - at[l], 0};
   return 0;
+}
+
+/* Sorts a lane by ts then depth, unless it is. */
+static void view_lod_sort_lane(view_slice *lane, size_t n) {
+  for (size_t i = 1; i < n; i++)
+    if (view_lod_cmp_slice(&lane[i], &lane[i - 1]) < 0) {
+      qsort(lane, n, sizeof *lane, view_lod_cmp_slice);
+      return;
+    }
 }
 
 /* ---- pyramids ---- */
@@ -143,34 +143,60 @@ static void view_lod_counter_pyramid(const view_sample *s, size_t n, view_range 
   }
 }
 
-/* Orders the counter tracks' samples by ts and builds their pyramids. */
-static int view_lod_counters(view_index *ix) {
-  size_t total = 0;
+/* Where each lane's and counter track's pyramid goes in ix->nodes and
+ * ix->ranges, which it allocates (filled by view_lod_ready). */
+int view_lod_plan(view_index *ix) {
+  size_t nodes = 0, ranges = 0;
+  view_lod_layout lay;
+  for (size_t l = 0; l < ix->lane_count; l++) {
+    view_lod_layout_of(ix->lanes[l].count, &lay);
+    ix->lanes[l].node = nodes;
+    nodes += lay.total;
+  }
   for (size_t t = 0; t < ix->track_count; t++) {
     view_track *tr = &ix->tracks[t];
+    tr->ready = 0;
     if (tr->kind != VIEW_TRACK_COUNTER) continue;
-    view_sample *s = ix->samples + tr->first;
-    for (size_t i = 1; i < tr->count; i++)
-      if (s[i].ts < s[i - 1].ts) {
-        qsort(s, tr->count, sizeof *s, view_lod_cmp_sample);
-        break;
-      }
-    view_lod_layout lay;
     view_lod_layout_of(tr->count, &lay);
-    tr->node = total;
-    total += lay.total;
+    tr->node = ranges;
+    ranges += lay.total;
   }
-  ix->ranges = view_big_alloc(total * sizeof *ix->ranges);
-  if (!ix->ranges) return -1;
-  for (size_t t = 0; t < ix->track_count; t++) {
-    const view_track *tr = &ix->tracks[t];
-    if (tr->kind == VIEW_TRACK_COUNTER && tr->count > VIEW_LOD_MIN)
-      view_lod_counter_pyramid(ix->samples + tr->first, tr->count, ix->ranges + tr->node);
-  }
-  return 0;
+  ix->nodes = view_big_alloc(nodes * sizeof *ix->nodes);
+  ix->ranges = view_big_alloc(ranges * sizeof *ix->ranges);
+  return ix->nodes && ix->ranges ? 0 : -1;
 }
 
-static int view_lod_slices(view_index *ix) {
+static void view_lod_ready_slices(view_index *ix, view_track *t) {
+  t->max_dur = 0;
+  for (size_t i = 0; i < t->count; i++)
+    if (ix->slices[t->first + i].dur > t->max_dur) t->max_dur = ix->slices[t->first + i].dur;
+  for (uint32_t k = 0; k < t->lane_count; k++) {
+    const view_lane_ix *lane = &ix->lanes[t->lane_first + k];
+    view_lod_sort_lane(ix->slices + lane->first, lane->count);
+    if (lane->count > VIEW_LOD_MIN)
+      view_lod_slice_pyramid(ix->slices + lane->first, lane->count, ix->nodes + lane->node);
+  }
+}
+
+static void view_lod_ready_counter(view_index *ix, view_track *t) {
+  view_sample *s = ix->samples + t->first;
+  for (size_t i = 1; i < t->count; i++)
+    if (s[i].ts < s[i - 1].ts) {
+      qsort(s, t->count, sizeof *s, view_lod_cmp_sample);
+      break;
+    }
+  if (t->count > VIEW_LOD_MIN) view_lod_counter_pyramid(s, t->count, ix->ranges + t->node);
+}
+
+void view_lod_ready(view_index *ix, view_track *t) {
+  if (t->ready) return;
+  if (t->kind == VIEW_TRACK_COUNTER) view_lod_ready_counter(ix, t);
+  else view_lod_ready_slices(ix, t);
+  t->ready = 1;
+}
+
+/* The lanes of every slice and CPU track, from their slices. */
+static int view_lod_all_lanes(view_index *ix) {
   size_t lanes = 0, biggest = 0;
   for (size_t t = 0; t < ix->track_count; t++) {
     view_track *tr = &ix->tracks[t];
@@ -188,26 +214,13 @@ static int view_lod_slices(view_index *ix) {
     if (ix->tracks[t].kind != VIEW_TRACK_COUNTER)
       rc = view_lod_lanes(ix, &ix->tracks[t], &tmp, biggest);
   free(tmp);
-  if (rc) return -1;
-  size_t total = 0;
-  for (size_t l = 0; l < ix->lane_count; l++) {
-    view_lod_layout lay;
-    view_lod_layout_of(ix->lanes[l].count, &lay);
-    ix->lanes[l].node = total;
-    total += lay.total;
-  }
-  ix->nodes = view_big_alloc(total * sizeof *ix->nodes);
-  if (!ix->nodes) return -1;
-  for (size_t l = 0; l < ix->lane_count; l++) {
-    const view_lane_ix *lane = &ix->lanes[l];
-    if (lane->count > VIEW_LOD_MIN)
-      view_lod_slice_pyramid(ix->slices + lane->first, lane->count, ix->nodes + lane->node);
-  }
-  return 0;
+  return rc;
 }
 
 int view_lod_build(view_index *ix) {
-  return view_lod_slices(ix) || view_lod_counters(ix) ? -1 : 0;
+  if (view_lod_all_lanes(ix) || view_lod_plan(ix)) return -1;
+  for (size_t t = 0; t < ix->track_count; t++) view_lod_ready(ix, &ix->tracks[t]);
+  return 0;
 }
 
 /* ---- reading ---- */

@@ -45,8 +45,20 @@ static inline int64_t view_slice_end(const view_slice *s) {
 
 /* Sorts each slice and CPU track into lanes (by depth, then ts) and sets
  * the tracks' lanes, longest durations and deepest depths; builds the
- * pyramids. 0, or -1 without memory. */
+ * pyramids (view_lod_plan, then view_lod_ready of every track). 0, or -1
+ * without memory. */
 int view_lod_build(view_index *ix);
+
+/* For an index whose lanes are made (ix->lanes, each track's lanes and
+ * deepest depth): places each lane's and counter track's pyramid and
+ * allocates their nodes, to be filled track by track by view_lod_ready.
+ * 0, or -1 without memory. */
+int view_lod_plan(view_index *ix);
+
+/* Readies track t for summaries, once (t->ready): sorts its lanes by ts
+ * then depth (a counter's samples by ts) where they are not, sets its
+ * longest duration and builds its pyramids. Allocates nothing. */
+void view_lod_ready(view_index *ix, view_track *t);
 
 /* The first slice s[k], k >= i, of a lane of n slices whose end is after
  * `after` or whose duration is over `longer`; n when none. */

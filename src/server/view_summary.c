@@ -305,6 +305,7 @@ int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
                       const uint32_t *vids, size_t vid_count, rpc_buf *out) {
   view_pass p = {ix, out, start, end, (double)px / ((double)end - (double)start), px,
                  NULL, 0, 0, 0, 0};
+  if (view_index_ready(ix, vids, vid_count)) return -2; /* tracks met for the first time */
   if (++ix->stamp == 0) { /* wrapped: forget every stamp */
     memset(ix->reply_stamp, 0, ix->names.count * sizeof *ix->reply_stamp);
     ix->stamp = 1;
