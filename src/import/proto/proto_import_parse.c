@@ -13,6 +13,7 @@
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_track_event.h"
 #include "import/proto/proto_process_tree.h"
+#include "import/proto/proto_winscope.h"
 #include "model/columns.h"
 
 /* ---- descriptors ---- */
@@ -281,6 +282,9 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_CPU_PER_UID_DATA:
         rc = proto_android_parse(f, &((proto_import_state *)f->state)->android, p.machine, p.ts,
                                  &fl);
+        break;
+      case PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS:
+        rc = proto_winscope_parse(f, info, p.ts, &fl);
         break;
       default:
         rc = proto_gpu_wants_field(fl.number)

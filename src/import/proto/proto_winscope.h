@@ -1,0 +1,33 @@
+/* proto_winscope: Android input tracing and the winscope data sources, each
+ * a TracePacket field whose message becomes one row of its table with the
+ * message's fields as args (decoded by reflection over protos/winscope.proto,
+ * proto_args.h).
+ *
+ * Rules:
+ *  - winscope_extensions.android_input_event (AndroidInputEvent): the first present of
+ *    dispatcher_motion_event(_redacted), dispatcher_key_event(_redacted),
+ *    dispatcher_window_dispatch_event(_redacted), in that order, is the
+ *    packet's one event. A key or motion event is a row of
+ *    __intrinsic_android_{key,motion}_events at the packet's time with its
+ *    event_id, source, action, device_id, display_id (key_code for keys;
+ *    absent fields read 0); besides its fields (an empty message: one NULL
+ *    arg keyed ""), its args have kernel_time and down_time,
+ *    event_time_nanos and down_time_nanos (CLOCK_MONOTONIC, 0 when absent)
+ *    in trace time when they convert. A dispatch is a row of
+ *    __intrinsic_android_input_event_dispatch with event_id, vsync_id and
+ *    window_id. Every row keeps its message in base64 (base64_proto_id).
+ * Malformed messages add what could be read. */
+#ifndef WEFT_PROTO_WINSCOPE_H
+#define WEFT_PROTO_WINSCOPE_H
+
+#include "import/importer.h"
+#include "import/proto/proto_import.h"
+
+#define PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS 112 /* WinscopeExtensions */
+
+int proto_winscope_wants_field(uint32_t number);
+/* One such TracePacket field of packet `info` at trace time ts. */
+int proto_winscope_parse(import_file *f, const proto_packet_info *info, int64_t ts,
+                         const proto_field *fl);
+
+#endif

@@ -1,0 +1,31 @@
+/* winscope: Android input events and the winscope traces (window manager,
+ * SurfaceFlinger, shell transitions, protolog, ...), one row per traced
+ * message; the message's fields are its args (the importer commits them). */
+#ifndef WEFT_MODEL_WINSCOPE_H
+#define WEFT_MODEL_WINSCOPE_H
+
+#include "model/context.h"
+#include "model/model.h"
+
+typedef enum model_input_kind {
+  MODEL_INPUT_MOTION,
+  MODEL_INPUT_KEY,
+  MODEL_INPUT_DISPATCH,
+} model_input_kind;
+
+/* One AndroidInputEvent's event. The has_* flags give the nullable
+ * columns; `key_code` is for keys only; ts, source, action, device_id and
+ * display_id are not used for a dispatch, vsync_id and window_id only for
+ * one. */
+typedef struct model_input_event {
+  model_input_kind kind;
+  int64_t event_id, ts;
+  int64_t arg_set;         /* -1: none */
+  string_id base64_proto;  /* STRING_NULL: none */
+  int64_t source, action, device_id, display_id, key_code, vsync_id, window_id;
+  uint8_t has_source, has_action, has_device_id, has_display_id, has_key_code;
+} model_input_event;
+
+int model_input_event_add(trace_context *ctx, const model_input_event *e);
+
+#endif
