@@ -39,3 +39,17 @@ int model_input_event_add(trace_context *ctx, const model_input_event *e) {
   if (key) input_set_opt(t, ANDROID_KEY_EVENTS_key_code, row, e->has_key_code, e->key_code);
   return WEFT_OK;
 }
+
+/* Every dump table has the columns of TABLE_INPUTMETHOD_CLIENTS. */
+int model_winscope_dump_add(trace_context *ctx, schema_table_id table, int64_t ts,
+                            int64_t arg_set, string_id base64_proto) {
+  storage_table *t = ctx_table(ctx, table);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, INPUTMETHOD_CLIENTS_ts, row, ts);
+  input_set_opt(t, INPUTMETHOD_CLIENTS_arg_set_id, row, arg_set >= 0, arg_set);
+  input_set_opt(t, INPUTMETHOD_CLIENTS_base64_proto_id, row, base64_proto != STRING_NULL,
+                (int64_t)base64_proto);
+  return WEFT_OK;
+}

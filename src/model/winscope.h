@@ -28,4 +28,9 @@ typedef struct model_input_event {
 
 int model_input_event_add(trace_context *ctx, const model_input_event *e);
 
+/* A state dump at ts: a row of `table`, one with WINSCOPE_DUMP_COLUMNS
+ * (TABLE_INPUTMETHOD_*). arg_set -1: none; base64_proto STRING_NULL: none. */
+int model_winscope_dump_add(trace_context *ctx, schema_table_id table, int64_t ts,
+                            int64_t arg_set, string_id base64_proto);
+
 #endif

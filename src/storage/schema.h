@@ -270,6 +270,12 @@
   C(T, vsync_id, I64, 0) C(T, window_id, I64, 0)                      \
   C(T, base64_proto_id, I64, N)
 
+/* A winscope state dump (input method clients, service, manager service):
+ * its message's fields are its args. */
+#define WINSCOPE_DUMP_COLUMNS(C, T)                                   \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, arg_set_id, I64, N)           \
+  C(T, base64_proto_id, I64, N)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -321,7 +327,11 @@
     ANDROID_MOTION_EVENTS_COLUMNS)                                    \
   T(ANDROID_KEY_EVENTS, "__intrinsic_android_key_events", ANDROID_KEY_EVENTS_COLUMNS) \
   T(ANDROID_INPUT_EVENT_DISPATCH, "__intrinsic_android_input_event_dispatch", \
-    ANDROID_INPUT_EVENT_DISPATCH_COLUMNS)
+    ANDROID_INPUT_EVENT_DISPATCH_COLUMNS)                             \
+  T(INPUTMETHOD_CLIENTS, "__intrinsic_inputmethod_clients", WINSCOPE_DUMP_COLUMNS) \
+  T(INPUTMETHOD_SERVICE, "__intrinsic_inputmethod_service", WINSCOPE_DUMP_COLUMNS) \
+  T(INPUTMETHOD_MANAGER_SERVICE, "__intrinsic_inputmethod_manager_service", \
+    WINSCOPE_DUMP_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -391,7 +401,9 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)                            \
   R(ANDROID_CPU_PER_UID_TRACK, track_id, TRACK)                                \
   R(ANDROID_MOTION_EVENTS, arg_set_id, ARG_SET) R(ANDROID_KEY_EVENTS, arg_set_id, ARG_SET) \
-  R(ANDROID_INPUT_EVENT_DISPATCH, arg_set_id, ARG_SET)
+  R(ANDROID_INPUT_EVENT_DISPATCH, arg_set_id, ARG_SET)                         \
+  R(INPUTMETHOD_CLIENTS, arg_set_id, ARG_SET) R(INPUTMETHOD_SERVICE, arg_set_id, ARG_SET) \
+  R(INPUTMETHOD_MANAGER_SERVICE, arg_set_id, ARG_SET)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

@@ -94,5 +94,43 @@ class InputEventTest(e.TempDirTest):
                          '"down_time","10000"\n"kernel_time","10000"\n')
 
 
+class InputMethodTest(e.TempDirTest):
+    def test_dumps(self):
+        editor = pb_int(1, 1) + pb_bytes(4, 'pkg')
+        clients = pb_bytes(2, 'here') + pb_bytes(3, pb_bytes(6, editor) + pb_bytes(7, pb_int(1, 1)))
+        service = pb_bytes(2, 'svc') + pb_bytes(3, pb_int(10, 1) + pb_bytes(13, editor))
+        manager = pb_bytes(3, pb_int(2, 4) + pb_bytes(7, editor) + pb_int(19, 1))
+        path = e.write_temp(self.dir, 'ime.pb', winscope(100, 1, clients) +
+                            winscope(200, 2, service) + winscope(300, 3, manager) +
+                            winscope(400, 1, b''))
+        self.assertEqual(e.query(
+            'INCLUDE PERFETTO MODULE android.winscope.inputmethod;'
+            'SELECT c.id, c.ts, a.key, a.display_value FROM android_inputmethod_clients c '
+            'LEFT JOIN args a USING (arg_set_id) ORDER BY c.id, a.key', path),
+            '"id","ts","key","display_value"\n'
+            '0,100,"client.editor_info.input_type","1"\n'
+            '0,100,"client.editor_info.package_name","pkg"\n'
+            '0,100,"client.ime_focus_controller.has_ime_focus","true"\n'
+            '0,100,"where","here"\n1,400,"","[NULL]"\n')
+        self.assertEqual(e.query(
+            'INCLUDE PERFETTO MODULE android.winscope.inputmethod;'
+            'SELECT s.ts, a.key, a.display_value FROM android_inputmethod_service s '
+            'JOIN args a USING (arg_set_id) ORDER BY a.key;'
+            'SELECT m.ts, a.key, a.display_value FROM android_inputmethod_manager_service m '
+            'JOIN args a USING (arg_set_id) ORDER BY a.key;'
+            'SELECT count(*) FROM __intrinsic_inputmethod_service '
+            'WHERE base64_proto_id IS NOT NULL', path),
+            '"ts","key","display_value"\n'
+            '200,"input_method_service.input_editor_info.input_type","1"\n'
+            '200,"input_method_service.input_editor_info.package_name","pkg"\n'
+            '200,"input_method_service.input_started","true"\n200,"where","svc"\n\n'
+            '"ts","key","display_value"\n'
+            '300,"input_method_manager_service.bound_to_method","true"\n'
+            '300,"input_method_manager_service.cur_attribute.input_type","1"\n'
+            '300,"input_method_manager_service.cur_attribute.package_name","pkg"\n'
+            '300,"input_method_manager_service.cur_seq","4"\n\n'
+            '"count(*)"\n1\n')
+
+
 if __name__ == '__main__':
     e.main()

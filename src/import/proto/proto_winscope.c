@@ -9,7 +9,10 @@
 #include "model/winscope.h"
 
 /* WinscopeExtensions' extensions. */
-enum { WINSCOPE_EXT_ANDROID_INPUT_EVENT = 5 };
+enum {
+  WINSCOPE_EXT_INPUTMETHOD_CLIENTS = 1, WINSCOPE_EXT_INPUTMETHOD_SERVICE = 2,
+  WINSCOPE_EXT_INPUTMETHOD_MANAGER_SERVICE = 3, WINSCOPE_EXT_ANDROID_INPUT_EVENT = 5,
+};
 
 /* AndroidInputEvent's events, in the order they are looked for. */
 enum {
@@ -143,6 +146,32 @@ static int input_event_packet(import_file *f, const proto_packet_info *info, int
   return WEFT_OK;
 }
 
+/* ---- state dumps ---- */
+
+/* A state dump: a row of its table with the message's fields as args. */
+static int winscope_dump(import_file *f, const proto_packet_info *info, int64_t ts,
+                         uint32_t extension, proto_span msg) {
+  static const struct {
+    schema_table_id table;
+    const char *type;
+  } dumps[] = {
+      [WINSCOPE_EXT_INPUTMETHOD_CLIENTS] = {TABLE_INPUTMETHOD_CLIENTS,
+                                            ".perfetto.protos.InputMethodClientsTraceProto"},
+      [WINSCOPE_EXT_INPUTMETHOD_SERVICE] = {TABLE_INPUTMETHOD_SERVICE,
+                                            ".perfetto.protos.InputMethodServiceTraceProto"},
+      [WINSCOPE_EXT_INPUTMETHOD_MANAGER_SERVICE] = {
+          TABLE_INPUTMETHOD_MANAGER_SERVICE,
+          ".perfetto.protos.InputMethodManagerServiceTraceProto"},
+  };
+  int64_t arg_set;
+  string_id base64;
+  int rc = proto_args_message(f, info, dumps[extension].type, msg);
+  if (!rc) rc = model_args_commit(f->ctx, &arg_set);
+  if (!rc) rc = winscope_base64(f, msg, &base64);
+  if (!rc) rc = model_winscope_dump_add(f->ctx, dumps[extension].table, ts, arg_set, base64);
+  return rc;
+}
+
 /* ---- dispatch ---- */
 
 /* WinscopeExtensions: each data source is an extension of its own. */
@@ -156,6 +185,9 @@ static int winscope_extensions(import_file *f, const proto_packet_info *info, in
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
     if (fl.number == WINSCOPE_EXT_ANDROID_INPUT_EVENT)
       rc = input_event_packet(f, info, ts, fl.span);
+    else if (fl.number >= WINSCOPE_EXT_INPUTMETHOD_CLIENTS &&
+             fl.number <= WINSCOPE_EXT_INPUTMETHOD_MANAGER_SERVICE)
+      rc = winscope_dump(f, info, ts, fl.number, fl.span);
   }
   return rc;
 }

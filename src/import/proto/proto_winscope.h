@@ -16,6 +16,9 @@
  *    in trace time when they convert. A dispatch is a row of
  *    __intrinsic_android_input_event_dispatch with event_id, vsync_id and
  *    window_id. Every row keeps its message in base64 (base64_proto_id).
+ *  - inputmethod_clients / _service / _manager_service (extensions 1-3): a
+ *    row of __intrinsic_inputmethod_* at the packet's time with the
+ *    message's fields as args and its base64.
  * Malformed messages add what could be read. */
 #ifndef WEFT_PROTO_WINSCOPE_H
 #define WEFT_PROTO_WINSCOPE_H
