@@ -53,3 +53,28 @@ int model_winscope_dump_add(trace_context *ctx, schema_table_id table, int64_t t
                 (int64_t)base64_proto);
   return WEFT_OK;
 }
+
+int model_shell_handler_add(trace_context *ctx, int64_t handler_id, string_id name,
+                            string_id base64_proto) {
+  storage_table *t = ctx_table(ctx, TABLE_SHELL_TRANSITION_HANDLERS);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, SHELL_TRANSITION_HANDLERS_handler_id, row, handler_id);
+  storage_set_str(t, SHELL_TRANSITION_HANDLERS_handler_name, row, name);
+  input_set_opt(t, SHELL_TRANSITION_HANDLERS_base64_proto_id, row, base64_proto != STRING_NULL,
+                (int64_t)base64_proto);
+  return WEFT_OK;
+}
+
+int model_shell_transition_proto_add(trace_context *ctx, int64_t transition_id,
+                                     string_id base64_proto) {
+  storage_table *t = ctx_table(ctx, TABLE_SHELL_TRANSITION_PROTOS);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, SHELL_TRANSITION_PROTOS_transition_id, row, transition_id);
+  input_set_opt(t, SHELL_TRANSITION_PROTOS_base64_proto_id, row, base64_proto != STRING_NULL,
+                (int64_t)base64_proto);
+  return WEFT_OK;
+}

@@ -33,4 +33,11 @@ int model_input_event_add(trace_context *ctx, const model_input_event *e);
 int model_winscope_dump_add(trace_context *ctx, schema_table_id table, int64_t ts,
                             int64_t arg_set, string_id base64_proto);
 
+/* A shell transition handler's name; base64_proto the mappings message. */
+int model_shell_handler_add(trace_context *ctx, int64_t handler_id, string_id name,
+                            string_id base64_proto);
+/* A ShellTransition message of transition `transition_id`. */
+int model_shell_transition_proto_add(trace_context *ctx, int64_t transition_id,
+                                     string_id base64_proto);
+
 #endif

@@ -276,6 +276,15 @@
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, arg_set_id, I64, N)           \
   C(T, base64_proto_id, I64, N)
 
+/* Shell transition handlers (ShellHandlerMappings): one row per mapping,
+ * base64_proto_id the whole mappings message; and every ShellTransition
+ * message kept with its transition id. */
+#define SHELL_TRANSITION_HANDLERS_COLUMNS(C, T)                       \
+  C(T, id, ID, 0) C(T, handler_id, I64, 0) C(T, handler_name, STR, 0) \
+  C(T, base64_proto_id, I64, N)
+#define SHELL_TRANSITION_PROTOS_COLUMNS(C, T)                         \
+  C(T, id, ID, 0) C(T, transition_id, I64, 0) C(T, base64_proto_id, I64, N)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -331,7 +340,11 @@
   T(INPUTMETHOD_CLIENTS, "__intrinsic_inputmethod_clients", WINSCOPE_DUMP_COLUMNS) \
   T(INPUTMETHOD_SERVICE, "__intrinsic_inputmethod_service", WINSCOPE_DUMP_COLUMNS) \
   T(INPUTMETHOD_MANAGER_SERVICE, "__intrinsic_inputmethod_manager_service", \
-    WINSCOPE_DUMP_COLUMNS)
+    WINSCOPE_DUMP_COLUMNS)                                            \
+  T(SHELL_TRANSITION_HANDLERS, "__intrinsic_window_manager_shell_transition_handlers", \
+    SHELL_TRANSITION_HANDLERS_COLUMNS)                                \
+  T(SHELL_TRANSITION_PROTOS, "__intrinsic_window_manager_shell_transition_protos", \
+    SHELL_TRANSITION_PROTOS_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,

@@ -132,5 +132,23 @@ class InputMethodTest(e.TempDirTest):
             '"count(*)"\n1\n')
 
 
+class ShellTransitionTest(e.TempDirTest):
+    def test_handlers_and_protos(self):
+        mappings = (pb_bytes(1, pb_int(1, 1) + pb_bytes(2, 'Default')) +
+                    pb_bytes(1, pb_int(1, 2)))  # no name: ""
+        data = (pb_packet(pb_int(8, 10), pb_bytes(97, mappings)) +
+                pb_packet(pb_int(8, 20), pb_bytes(96, pb_int(1, 15) + pb_int(3, 5))) +
+                pb_packet(pb_int(8, 30), pb_bytes(96, pb_int(1, 15))) +
+                pb_packet(pb_int(8, 40), pb_bytes(96, pb_int(3, 7))))  # no id: 0
+        path = e.write_temp(self.dir, 'shell.pb', data)
+        self.assertEqual(e.query(
+            'SELECT handler_id, handler_name, base64_proto_id IS NOT NULL AS raw '
+            'FROM window_manager_shell_transition_handlers;'
+            'SELECT transition_id, base64_proto_id IS NOT NULL AS raw '
+            'FROM __intrinsic_window_manager_shell_transition_protos', path),
+            '"handler_id","handler_name","raw"\n1,"Default",1\n2,"",1\n\n'
+            '"transition_id","raw"\n15,1\n15,1\n0,1\n')
+
+
 if __name__ == '__main__':
     e.main()

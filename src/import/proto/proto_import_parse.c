@@ -284,6 +284,8 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
                                  &fl);
         break;
       case PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS:
+      case PROTO_TRACE_PACKET_SHELL_TRANSITION:
+      case PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS:
         rc = proto_winscope_parse(f, info, p.ts, &fl);
         break;
       default:

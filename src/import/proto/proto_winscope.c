@@ -31,7 +31,9 @@ enum {
 enum { DISPATCH_EVENT_ID = 1, DISPATCH_VSYNC_ID = 2, DISPATCH_WINDOW_ID = 3 };
 
 int proto_winscope_wants_field(uint32_t number) {
-  return number == PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS;
+  return number == PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS ||
+         number == PROTO_TRACE_PACKET_SHELL_TRANSITION ||
+         number == PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS;
 }
 
 /* The string id of the base64 of `msg` (STRING_NULL when out of memory:
@@ -172,6 +174,45 @@ static int winscope_dump(import_file *f, const proto_packet_info *info, int64_t 
   return rc;
 }
 
+/* ---- shell transitions ---- */
+
+enum { SHELL_MAPPING = 1, SHELL_MAPPING_ID = 1, SHELL_MAPPING_NAME = 2, SHELL_TRANSITION_ID = 1 };
+
+static int shell_handler_mappings(import_file *f, proto_span msg) {
+  string_id base64;
+  int rc = winscope_base64(f, msg, &base64);
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != SHELL_MAPPING || fl.wire_type != PROTO_WIRE_LEN) continue;
+    proto_field id, name;
+    int64_t handler = 0;
+    string_id name_id;
+    if (proto_find_last(fl.span.data, fl.span.len, SHELL_MAPPING_ID, &id) == 1 &&
+        id.wire_type == PROTO_WIRE_VARINT)
+      handler = proto_field_int32(&id);
+    if (proto_find_last(fl.span.data, fl.span.len, SHELL_MAPPING_NAME, &name) != 1 ||
+        name.wire_type != PROTO_WIRE_LEN)
+      name.span = (proto_span){(const uint8_t *)"", 0};
+    rc = ctx_intern(f->ctx, (const char *)name.span.data, name.span.len, &name_id);
+    if (!rc) rc = model_shell_handler_add(f->ctx, handler, name_id, base64);
+  }
+  return rc;
+}
+
+static int shell_transition(import_file *f, proto_span msg) {
+  proto_field id;
+  int64_t transition = 0;
+  string_id base64;
+  if (proto_find_last(msg.data, msg.len, SHELL_TRANSITION_ID, &id) == 1 &&
+      id.wire_type == PROTO_WIRE_VARINT)
+    transition = proto_field_int32(&id);
+  int rc = winscope_base64(f, msg, &base64);
+  if (!rc) rc = model_shell_transition_proto_add(f->ctx, transition, base64);
+  return rc;
+}
+
 /* ---- dispatch ---- */
 
 /* WinscopeExtensions: each data source is an extension of its own. */
@@ -197,6 +238,8 @@ int proto_winscope_parse(import_file *f, const proto_packet_info *info, int64_t 
   if (fl->wire_type != PROTO_WIRE_LEN) return WEFT_OK;
   switch (fl->number) {
     case PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS: return winscope_extensions(f, info, ts, fl->span);
+    case PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS: return shell_handler_mappings(f, fl->span);
+    case PROTO_TRACE_PACKET_SHELL_TRANSITION: return shell_transition(f, fl->span);
     default: return WEFT_OK;
   }
 }

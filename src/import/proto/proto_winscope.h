@@ -19,6 +19,12 @@
  *  - inputmethod_clients / _service / _manager_service (extensions 1-3): a
  *    row of __intrinsic_inputmethod_* at the packet's time with the
  *    message's fields as args and its base64.
+ *  - shell_handler_mappings: a row of
+ *    __intrinsic_window_manager_shell_transition_handlers per mapping (id,
+ *    name; absent: 0, ""), each with the base64 of the whole message.
+ *  - shell_transition: each message is a row of
+ *    __intrinsic_window_manager_shell_transition_protos (its id, absent 0,
+ *    and its base64).
  * Malformed messages add what could be read. */
 #ifndef WEFT_PROTO_WINSCOPE_H
 #define WEFT_PROTO_WINSCOPE_H
@@ -26,6 +32,8 @@
 #include "import/importer.h"
 #include "import/proto/proto_import.h"
 
+#define PROTO_TRACE_PACKET_SHELL_TRANSITION 96
+#define PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS 97
 #define PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS 112 /* WinscopeExtensions */
 
 int proto_winscope_wants_field(uint32_t number);
