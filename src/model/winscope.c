@@ -78,3 +78,19 @@ int model_shell_transition_proto_add(trace_context *ctx, int64_t transition_id,
                 (int64_t)base64_proto);
   return WEFT_OK;
 }
+
+int model_protolog_add(trace_context *ctx, int64_t ts, uint32_t *row) {
+  storage_table *t = ctx_table(ctx, TABLE_PROTOLOG);
+  int rc = storage_table_append(t, row);
+  if (!rc) storage_set_i64(t, PROTOLOG_ts, *row, ts);
+  return rc;
+}
+
+void model_protolog_set(trace_context *ctx, uint32_t row, const model_protolog_row *r) {
+  storage_table *t = ctx_table(ctx, TABLE_PROTOLOG);
+  storage_set_str(t, PROTOLOG_level, row, r->level);
+  storage_set_str(t, PROTOLOG_tag, row, r->tag);
+  storage_set_str(t, PROTOLOG_message, row, r->message);
+  storage_set_str(t, PROTOLOG_stacktrace, row, r->stacktrace);
+  storage_set_str(t, PROTOLOG_location, row, r->location);
+}

@@ -40,4 +40,13 @@ int model_shell_handler_add(trace_context *ctx, int64_t handler_id, string_id na
 int model_shell_transition_proto_add(trace_context *ctx, int64_t transition_id,
                                      string_id base64_proto);
 
+/* A protolog row's text, known once loading ends (STRING_NULL: NULL). */
+typedef struct model_protolog_row {
+  string_id level, tag, message, stacktrace, location;
+} model_protolog_row;
+
+/* A protolog row at ts with its text NULL for now; *row its index. */
+int model_protolog_add(trace_context *ctx, int64_t ts, uint32_t *row);
+void model_protolog_set(trace_context *ctx, uint32_t row, const model_protolog_row *r);
+
 #endif

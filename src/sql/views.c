@@ -229,9 +229,8 @@ const char *const sql_view_statements[] = {
                "start_transaction_id, NULL AS finish_transaction_id"),
     "CREATE VIEW window_manager_shell_transition_handlers AS SELECT id, handler_id, "
     "handler_name, base64_proto_id FROM __intrinsic_window_manager_shell_transition_handlers",
-    EMPTY_VIEW("protolog",
-               "NULL AS id, NULL AS ts, NULL AS level, NULL AS tag, NULL AS message, "
-               "NULL AS stacktrace, NULL AS location"),
+    "CREATE VIEW protolog AS SELECT id, ts, level, tag, message, stacktrace, location "
+    "FROM __intrinsic_protolog",
 };
 
 const size_t sql_view_statement_count =

@@ -285,6 +285,11 @@
 #define SHELL_TRANSITION_PROTOS_COLUMNS(C, T)                         \
   C(T, id, ID, 0) C(T, transition_id, I64, 0) C(T, base64_proto_id, I64, N)
 
+/* ProtoLog messages, formatted with their viewer config. */
+#define PROTOLOG_COLUMNS(C, T)                                        \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, level, STR, 0) C(T, tag, STR, 0) \
+  C(T, message, STR, 0) C(T, stacktrace, STR, 0) C(T, location, STR, 0)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -344,7 +349,8 @@
   T(SHELL_TRANSITION_HANDLERS, "__intrinsic_window_manager_shell_transition_handlers", \
     SHELL_TRANSITION_HANDLERS_COLUMNS)                                \
   T(SHELL_TRANSITION_PROTOS, "__intrinsic_window_manager_shell_transition_protos", \
-    SHELL_TRANSITION_PROTOS_COLUMNS)
+    SHELL_TRANSITION_PROTOS_COLUMNS)                                  \
+  T(PROTOLOG, "__intrinsic_protolog", PROTOLOG_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,

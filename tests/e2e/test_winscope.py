@@ -150,5 +150,53 @@ class ShellTransitionTest(e.TempDirTest):
             '"transition_id","raw"\n15,1\n15,1\n0,1\n')
 
 
+def zigzag(v):
+    return (v << 1) ^ (v >> 63)
+
+
+class ProtoLogTest(e.TempDirTest):
+    def test_messages_formatted_with_a_later_config(self):
+        seq = pb_int(10, 7)
+
+        def message(ts, *fields):
+            return pb_packet(pb_int(8, ts), seq, pb_bytes(104, b''.join(fields)))
+
+        interned = pb_bytes(12, pb_bytes(36, pb_int(1, 1) + pb_bytes(2, 'abc')) +
+                            pb_bytes(37, pb_int(1, 2) + pb_bytes(2, 'trace')))
+        config = pb_bytes(105, pb_bytes(1, pb_int(1, 5) + pb_bytes(2, '%s: %d 0o%o %f %b 100%% %q') +
+                                        pb_int(3, 4) + pb_int(4, 1) + pb_bytes(5, 'A.java:1')) +
+                          pb_bytes(1, pb_int(1, 6) + pb_bytes(2, 'x=%d y=%d') + pb_int(3, 9) +
+                                   pb_int(4, 2)) +
+                          pb_bytes(2, pb_int(1, 1) + pb_bytes(3, 'TagOne')))
+        data = (pb_packet(seq, pb_int(13, 1), interned) +
+                message(100, pb_int(1, 5), pb_int(2, 1), pb_int(3, zigzag(-3)),
+                        pb_int(3, zigzag(8)), e.pb_double(4, 2.5), pb_int(5, 1), pb_int(6, 2)) +
+                # level 9: UNKNOWN; group 2 unknown; one param missing
+                message(200, pb_int(1, 6), pb_int(3, zigzag(1))) +
+                # no config: text NULL
+                message(300, pb_int(1, 99)) +
+                # unknown string and stacktrace: "<ERROR>" strings, one left over
+                message(400, pb_int(1, 5), pb_int(2, 9), pb_int(6, 3)) +
+                pb_packet(seq, config))
+        path = e.write_temp(self.dir, 'protolog.pb', data)
+        self.assertEqual(e.query('SELECT * FROM protolog', path),
+                         '"id","ts","level","tag","message","stacktrace","location"\n'
+                         '0,100,"WARN","TagOne","abc: -3 0o10 2.500000 true 100% %q","trace",'
+                         '"A.java:1"\n'
+                         '1,200,"UNKNOWN","UNKNOWN_GROUP","x=1 y=[MISSING_PARAM]","[NULL]",'
+                         '"[NULL]"\n'
+                         '2,300,"[NULL]","[NULL]","[NULL]","[NULL]","[NULL]"\n'
+                         '3,400,"WARN","TagOne","<ERROR>: [MISSING_PARAM] 0o[MISSING_PARAM] '
+                         '[MISSING_PARAM] [MISSING_PARAM] 100% %q","[NULL]","A.java:1"\n')
+        self.assertEqual(e.query(
+            "SELECT name, value FROM stats WHERE name LIKE 'winscope_protolog%' AND value > 0 "
+            'ORDER BY name', path),
+            '"name","value"\n"winscope_protolog_group_tag_missing",1\n'
+            '"winscope_protolog_message_decoding_failed",1\n'
+            '"winscope_protolog_missing_interned_arg_parse_errors",1\n'
+            '"winscope_protolog_missing_interned_stacktrace_parse_errors",1\n'
+            '"winscope_protolog_param_mismatch",6\n')
+
+
 if __name__ == '__main__':
     e.main()

@@ -286,6 +286,8 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS:
       case PROTO_TRACE_PACKET_SHELL_TRANSITION:
       case PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS:
+      case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
+      case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
         rc = proto_winscope_parse(f, info, p.ts, &fl);
         break;
       default:

@@ -33,7 +33,9 @@ enum { DISPATCH_EVENT_ID = 1, DISPATCH_VSYNC_ID = 2, DISPATCH_WINDOW_ID = 3 };
 int proto_winscope_wants_field(uint32_t number) {
   return number == PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS ||
          number == PROTO_TRACE_PACKET_SHELL_TRANSITION ||
-         number == PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS;
+         number == PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS ||
+         number == PROTO_TRACE_PACKET_PROTOLOG_MESSAGE ||
+         number == PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG;
 }
 
 /* The string id of the base64 of `msg` (STRING_NULL when out of memory:
@@ -240,6 +242,9 @@ int proto_winscope_parse(import_file *f, const proto_packet_info *info, int64_t 
     case PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS: return winscope_extensions(f, info, ts, fl->span);
     case PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS: return shell_handler_mappings(f, fl->span);
     case PROTO_TRACE_PACKET_SHELL_TRANSITION: return shell_transition(f, fl->span);
+    case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
+    case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
+      return proto_protolog_parse(f, &((proto_import_state *)f->state)->winscope, info, ts, fl);
     default: return WEFT_OK;
   }
 }
