@@ -227,12 +227,10 @@ const char *const sql_view_statements[] = {
                "NULL AS wm_abort_time_ns, NULL AS merge_time_ns, NULL AS create_time_ns,"
                " NULL AS handler, NULL AS status, NULL AS flags, NULL AS "
                "start_transaction_id, NULL AS finish_transaction_id"),
-    EMPTY_VIEW("window_manager_shell_transition_handlers",
-               "NULL AS id, NULL AS handler_id, NULL AS handler_name, NULL AS "
-               "base64_proto_id"),
-    EMPTY_VIEW("protolog",
-               "NULL AS id, NULL AS ts, NULL AS level, NULL AS tag, NULL AS message, "
-               "NULL AS stacktrace, NULL AS location"),
+    "CREATE VIEW window_manager_shell_transition_handlers AS SELECT id, handler_id, "
+    "handler_name, base64_proto_id FROM __intrinsic_window_manager_shell_transition_handlers",
+    "CREATE VIEW protolog AS SELECT id, ts, level, tag, message, stacktrace, location "
+    "FROM __intrinsic_protolog",
 };
 
 const size_t sql_view_statement_count =

@@ -255,6 +255,41 @@
   C(T, id, ID, 0) C(T, track_id, I64, 0) C(T, uid, I64, 0)            \
   C(T, cluster, I64, 0) C(T, total_cpu_millis, I64, 0)
 
+/* Android input tracing (AndroidInputEvent): key and motion events and
+ * their dispatch to windows; base64_proto_id is the string id of the
+ * event's message in base64. */
+#define ANDROID_MOTION_EVENTS_COLUMNS(C, T)                           \
+  C(T, id, ID, 0) C(T, event_id, I64, 0) C(T, ts, I64, 0)             \
+  C(T, arg_set_id, I64, N) C(T, base64_proto_id, I64, N)              \
+  C(T, source, I64, N) C(T, action, I64, N) C(T, device_id, I64, N)   \
+  C(T, display_id, I64, N)
+#define ANDROID_KEY_EVENTS_COLUMNS(C, T)                              \
+  ANDROID_MOTION_EVENTS_COLUMNS(C, T) C(T, key_code, I64, N)
+#define ANDROID_INPUT_EVENT_DISPATCH_COLUMNS(C, T)                    \
+  C(T, id, ID, 0) C(T, event_id, I64, 0) C(T, arg_set_id, I64, N)     \
+  C(T, vsync_id, I64, 0) C(T, window_id, I64, 0)                      \
+  C(T, base64_proto_id, I64, N)
+
+/* A winscope state dump (input method clients, service, manager service):
+ * its message's fields are its args. */
+#define WINSCOPE_DUMP_COLUMNS(C, T)                                   \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, arg_set_id, I64, N)           \
+  C(T, base64_proto_id, I64, N)
+
+/* Shell transition handlers (ShellHandlerMappings): one row per mapping,
+ * base64_proto_id the whole mappings message; and every ShellTransition
+ * message kept with its transition id. */
+#define SHELL_TRANSITION_HANDLERS_COLUMNS(C, T)                       \
+  C(T, id, ID, 0) C(T, handler_id, I64, 0) C(T, handler_name, STR, 0) \
+  C(T, base64_proto_id, I64, N)
+#define SHELL_TRANSITION_PROTOS_COLUMNS(C, T)                         \
+  C(T, id, ID, 0) C(T, transition_id, I64, 0) C(T, base64_proto_id, I64, N)
+
+/* ProtoLog messages, formatted with their viewer config. */
+#define PROTOLOG_COLUMNS(C, T)                                        \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, level, STR, 0) C(T, tag, STR, 0) \
+  C(T, message, STR, 0) C(T, stacktrace, STR, 0) C(T, location, STR, 0)
+
 /* The list of tables: (enum suffix, SQL name, column list). */
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
@@ -301,7 +336,21 @@
   T(LOGS, "__intrinsic_logs", LOGS_COLUMNS)                           \
   T(PACKAGE_LIST, "__intrinsic_package_list", PACKAGE_LIST_COLUMNS)   \
   T(ANDROID_CPU_PER_UID_TRACK, "__intrinsic_android_cpu_per_uid_track", \
-    ANDROID_CPU_PER_UID_TRACK_COLUMNS)
+    ANDROID_CPU_PER_UID_TRACK_COLUMNS)                                \
+  T(ANDROID_MOTION_EVENTS, "__intrinsic_android_motion_events",       \
+    ANDROID_MOTION_EVENTS_COLUMNS)                                    \
+  T(ANDROID_KEY_EVENTS, "__intrinsic_android_key_events", ANDROID_KEY_EVENTS_COLUMNS) \
+  T(ANDROID_INPUT_EVENT_DISPATCH, "__intrinsic_android_input_event_dispatch", \
+    ANDROID_INPUT_EVENT_DISPATCH_COLUMNS)                             \
+  T(INPUTMETHOD_CLIENTS, "__intrinsic_inputmethod_clients", WINSCOPE_DUMP_COLUMNS) \
+  T(INPUTMETHOD_SERVICE, "__intrinsic_inputmethod_service", WINSCOPE_DUMP_COLUMNS) \
+  T(INPUTMETHOD_MANAGER_SERVICE, "__intrinsic_inputmethod_manager_service", \
+    WINSCOPE_DUMP_COLUMNS)                                            \
+  T(SHELL_TRANSITION_HANDLERS, "__intrinsic_window_manager_shell_transition_handlers", \
+    SHELL_TRANSITION_HANDLERS_COLUMNS)                                \
+  T(SHELL_TRANSITION_PROTOS, "__intrinsic_window_manager_shell_transition_protos", \
+    SHELL_TRANSITION_PROTOS_COLUMNS)                                  \
+  T(PROTOLOG, "__intrinsic_protolog", PROTOLOG_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,
@@ -369,7 +418,11 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(GPU, machine_id, MACHINE) R(GPU, arg_set_id, ARG_SET)                        \
   R(GPU_COUNTER_GROUP, track_id, TRACK) \
   R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)                            \
-  R(ANDROID_CPU_PER_UID_TRACK, track_id, TRACK)
+  R(ANDROID_CPU_PER_UID_TRACK, track_id, TRACK)                                \
+  R(ANDROID_MOTION_EVENTS, arg_set_id, ARG_SET) R(ANDROID_KEY_EVENTS, arg_set_id, ARG_SET) \
+  R(ANDROID_INPUT_EVENT_DISPATCH, arg_set_id, ARG_SET)                         \
+  R(INPUTMETHOD_CLIENTS, arg_set_id, ARG_SET) R(INPUTMETHOD_SERVICE, arg_set_id, ARG_SET) \
+  R(INPUTMETHOD_MANAGER_SERVICE, arg_set_id, ARG_SET)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

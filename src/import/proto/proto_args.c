@@ -736,21 +736,37 @@ static void args_pool_init(void) {
   if (t >= 0) args_track_event = proto_descriptor_message(args_pool, t);
 }
 
+static void args_init(proto_args *a, import_file *f, const proto_packet_info *info,
+                      int64_t ts, int64_t utid) {
+  a->f = f;
+  a->ts = ts;
+  a->utid = utid;
+  a->st = f->state;
+  a->info = info;
+  a->pool = args_pool;
+  a->depth = 0;
+  a->len = 0;
+  a->debug_annotation_type = args_debug_annotation_type;
+  a->n_symbols = 0;
+  a->keys_len = 0;
+}
+
+int proto_args_message(import_file *f, const proto_packet_info *info, const char *type_name,
+                       proto_span bytes) {
+  pthread_once(&args_pool_once, args_pool_init);
+  if (!args_pool) return WEFT_OK;
+  int32_t type = proto_descriptor_find_message(args_pool, type_name, strlen(type_name));
+  if (type < 0) return WEFT_OK;
+  proto_args a;
+  args_init(&a, f, info, 0, -1);
+  return args_message(&a, type, bytes);
+}
+
 int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event,
                            int64_t ts, int64_t utid) {
   pthread_once(&args_pool_once, args_pool_init);
   proto_args a;
-  a.f = f;
-  a.ts = ts;
-  a.utid = utid;
-  a.st = f->state;
-  a.info = info;
-  a.pool = args_pool;
-  a.depth = 0;
-  a.len = 0;
-  a.debug_annotation_type = args_debug_annotation_type;
-  a.n_symbols = 0;
-  a.keys_len = 0;
+  args_init(&a, f, info, ts, utid);
   args_event_fields ef;
   args_event_scan(event, &ef);
   int rc = args_event_specials(&a, &ef);

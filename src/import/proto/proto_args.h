@@ -46,4 +46,11 @@ int proto_args_field(uint32_t number);
 int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event,
                            int64_t ts, int64_t utid);
 
+/* Adds every known field of message `bytes` of type `type_name` (fully
+ * qualified: ".perfetto.protos.AndroidKeyEvent") by the same reflection,
+ * keys from the root ("pointer[0].axis_value[1].value"); an empty message is
+ * a NULL arg keyed ""; nothing when the schema lacks the type. */
+int proto_args_message(import_file *f, const proto_packet_info *info, const char *type_name,
+                       proto_span bytes);
+
 #endif

@@ -12,8 +12,9 @@
  * unresolved drop the field); the pool never changes once built.
  *
  * proto_descriptor_builtin() is the pool of weft's embedded schema
- * (protos/track_event_args.proto), built once per process on first use and
- * shared by every thread (read-only); NULL if it could not be built. */
+ * (protos/track_event_args.proto and protos/winscope.proto), built once per
+ * process on first use and shared by every thread (read-only); NULL if it
+ * could not be built. */
 #ifndef WEFT_PROTO_DESCRIPTOR_H
 #define WEFT_PROTO_DESCRIPTOR_H
 

@@ -1,6 +1,7 @@
 /* Perfetto proto importer: tokenize phase and the ops table. See
  * proto_import.h. */
 #include "import/proto/proto_import.h"
+#include "import/proto/proto_winscope.h"
 
 #include "import/proto/proto_event_counters.h"
 
@@ -153,6 +154,10 @@ static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) 
     else if (fl.number == PROTO_INTERNED_DATA_DEBUG_ANNOTATION_STRING_VALUES)
       kind = PROTO_INTERN_DEBUG_STRING;
     else if (fl.number == PROTO_INTERNED_DATA_LOG_MESSAGE_BODY) kind = PROTO_INTERN_LOG_BODY;
+    else if (fl.number == PROTO_INTERNED_DATA_PROTOLOG_STRING_ARGS)
+      kind = PROTO_INTERN_PROTOLOG_STRING_ARG;
+    else if (fl.number == PROTO_INTERNED_DATA_PROTOLOG_STACKTRACE)
+      kind = PROTO_INTERN_PROTOLOG_STACKTRACE;
     else if (fl.number == PROTO_INTERNED_DATA_HISTOGRAM_NAMES) kind = PROTO_INTERN_HISTOGRAM_NAME;
     else if (fl.number == PROTO_INTERNED_DATA_DEBUG_ANNOTATION_VALUE_TYPE_NAMES)
       kind = PROTO_INTERN_DEBUG_TYPE_NAME;
@@ -774,6 +779,7 @@ static int proto_end(import_file *f, base_error *err) {
   if (st && st->profile && proto_profile_end(f)) return base_error_nomem(err);
   if (st && (rc = proto_v8_end(f)) != 0) return base_error_alloc(err, rc);
   if ((rc = proto_etw_end(f)) != 0) return base_error_alloc(err, rc);
+  if (st && (rc = proto_winscope_end(f, st->winscope)) != 0) return base_error_alloc(err, rc);
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
@@ -807,6 +813,7 @@ static void proto_destroy(import_file *f) {
   proto_profile_free(st->profile);
   proto_gpu_free(&st->gpu);
   proto_android_free(st->android);
+  proto_winscope_free(st->winscope);
   base_free(st);
   f->state = NULL;
 }

@@ -45,6 +45,8 @@ enum proto_intern_kind {
   PROTO_INTERN_COMPUTE_KERNEL = 18,  /* GpuInternedData.compute_kernels */
   PROTO_INTERN_COMPUTE_ARG_NAME = 19, /* GpuInternedData.compute_arg_names */
   PROTO_INTERN_UNSYMBOLIZED_LOCATION = 20, /* unsymbolized_source_locations */
+  PROTO_INTERN_PROTOLOG_STRING_ARG = 21, /* protolog_string_args */
+  PROTO_INTERN_PROTOLOG_STACKTRACE = 22, /* protolog_stacktrace */
 };
 
 typedef struct proto_packet_info {
@@ -114,6 +116,7 @@ typedef struct proto_import_state {
   struct proto_profile_state *profile; /* proto_profile.h; lazy */
   proto_gpu_state gpu;     /* GPU counter/memory packets (proto_gpu.h) */
   struct proto_android_state *android; /* proto_android.h; lazy */
+  struct proto_winscope_state *winscope; /* proto_winscope.h; lazy */
   struct proto_translation *translation; /* proto_translation.h; lazy */
   v8_profile_queue v8;     /* V8 CPU profile events (proto_v8_profile.c) */
 } proto_import_state;

@@ -14,6 +14,7 @@
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_track_event.h"
 #include "import/proto/proto_process_tree.h"
+#include "import/proto/proto_winscope.h"
 #include "model/columns.h"
 
 /* ---- descriptors ---- */
@@ -284,6 +285,13 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_CPU_PER_UID_DATA:
         rc = proto_android_parse(f, &((proto_import_state *)f->state)->android, p.machine, p.ts,
                                  &fl);
+        break;
+      case PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS:
+      case PROTO_TRACE_PACKET_SHELL_TRANSITION:
+      case PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS:
+      case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
+      case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
+        rc = proto_winscope_parse(f, info, p.ts, &fl);
         break;
       default:
         rc = proto_gpu_wants_field(fl.number)

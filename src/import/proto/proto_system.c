@@ -14,6 +14,7 @@
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
 #include "import/proto/proto_sys_stats.h"
+#include "import/proto/proto_winscope.h"
 #include "model/columns.h"
 #include "model/sched.h"
 
@@ -541,7 +542,7 @@ int proto_misc_wants_field(uint32_t number) {
     default:
       return proto_generic_kernel_wants_field(number) || proto_power_wants_field(number) ||
              proto_heap_graph_wants_field(number) || proto_gpu_wants_field(number) ||
-             proto_android_wants_field(number);
+             proto_android_wants_field(number) || proto_winscope_wants_field(number);
   }
 }
 
