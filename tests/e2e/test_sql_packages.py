@@ -68,7 +68,8 @@ class SqlPackageTest(e.TempDirTest):
 
     def test_module_error_names_the_module(self):
         err = self.fails('INCLUDE PERFETTO MODULE mypkg.bad', '--add-sql-package', self.pkg)
-        self.assertIn('"mypkg.bad" line 1 col 1', err)
+        self.assertIn('  File "stdin" line 1 col 1\n    INCLUDE PERFETTO MODULE mypkg.bad\n'
+                      '    ^\n  Module include "mypkg.bad" line 1 col 1\n', err)
         self.assertIn('no such table: no_such_table', err)
 
     def test_name_collisions(self):
