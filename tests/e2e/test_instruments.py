@@ -82,6 +82,24 @@ class InstrumentsTest(e.TempDirTest):
                          '"zero",0,"","",0,-1,0,0,"[NULL]"\n'
                          '"abs",4294975488,"","",0,-1,0,1,2\n')
 
+    def test_empty_values_are_0(self):
+        # A thread renamed is a new <thread id=> whose <tid ref=/> has no
+        # text: Perfetto gives it tid 0 (it does not follow the ref); an
+        # empty <sample-time> is time 0, for its refs too.
+        rows = ('<row><sample-time id="1">5000</sample-time><thread id="2" fmt="T1">'
+                '<tid id="3">100</tid><process id="4" fmt="P1"><pid id="5">10</pid>'
+                '</process></thread><backtrace id="7"><frame id="8" name="f" addr="0x10"/>'
+                '</backtrace></row>\n'
+                '<row><sample-time id="11"> 6000 </sample-time><thread id="12" fmt="T1 renamed">'
+                '<tid ref="3"/><process ref="4"/></thread><backtrace ref="7"/></row>\n'
+                '<row><sample-time id="13"></sample-time><thread ref="12"/>'
+                '<backtrace ref="7"/></row>\n'
+                '<row><sample-time ref="13"/><thread ref="12"/><backtrace ref="7"/></row>\n')
+        self.assertEqual(self.load(rows, 'select s.ts, t.tid, t.name from instruments_sample s '
+                                   'join thread t using (utid) order by s.id'),
+                         '"ts","tid","name"\n0,0,"T1 renamed"\n0,0,"T1 renamed"\n'
+                         '5000,100,"T1"\n6000,0,"T1 renamed"\n')
+
     def test_metadata(self):
         out = self.load(ROWS, "select name, int_value, str_value from metadata "
                         "where name in ('trace_type', 'trace_time_clock_id') "

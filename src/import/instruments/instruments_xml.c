@@ -11,7 +11,9 @@
  *  - a row's cpu is its <core>'s value when the core is a ref=; a core
  *    defined in the row itself leaves the row's cpu 0 (Perfetto's reader
  *    sets the cpu only from a ref);
- *  - a binary's end is the largest address of a frame defined with it.
+ *  - a binary's end is the largest address of a frame defined with it;
+ *  - a value element without text is 0: a new thread's <tid ref=N/> (a
+ *    thread renamed) gives tid 0, as in Perfetto.
  * Hostile input: expat reports malformed XML (unclosed tags, bad syntax);
  * entity declarations are refused (no entity expansion at all), nesting is
  * bounded (INS_MAX_DEPTH), value texts too (INS_MAX_TEXT), and a ref to an
@@ -267,9 +269,14 @@ static void XMLCALL ins_on_text(void *user, const char *s, int len) {
   r->text_len += (size_t)len;
 }
 
-/* The captured text as a decimal number (spaces around it allowed). */
+/* The captured text as a decimal number (spaces around it allowed); an
+ * empty text (say <tid ref="3"/>, which Perfetto does not follow) is 0. */
 static int ins_text_number(ins_reader *r, int64_t *out) {
   r->text[r->text_len] = '\0';
+  if (strspn(r->text, " \t\r\n") == r->text_len) {
+    *out = 0;
+    return 0;
+  }
   char *end;
   long long v = strtoll(r->text, &end, 10);
   while (*end == ' ' || *end == '\n' || *end == '\t' || *end == '\r') end++;
