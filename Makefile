@@ -12,7 +12,7 @@ TSAN_TESTS = unit.test_scan|unit.test_sort|e2e.test_determinism|e2e.test_input_r
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 FUZZ_TARGETS = fuzz_proto fuzz_json fuzz_manifest fuzz_archive fuzz_systrace fuzz_pipeline \
-	fuzz_psql fuzz_rpc
+	fuzz_psql fuzz_rpc fuzz_instruments
 
 .PHONY: all deps build demo test unit asan tsan conformance bench clean fuzz valgrind release \
 	release-test

@@ -13,7 +13,7 @@ conformance=${2:-}
 root=$(cd "$(dirname "$0")/.." && pwd)
 seconds=${FUZZ_SECONDS:-60}
 jobs=${FUZZ_JOBS:-1}
-targets=${FUZZ_TARGETS:-"fuzz_proto fuzz_json fuzz_manifest fuzz_archive fuzz_systrace fuzz_pipeline fuzz_psql fuzz_rpc"}
+targets=${FUZZ_TARGETS:-"fuzz_proto fuzz_json fuzz_manifest fuzz_archive fuzz_systrace fuzz_pipeline fuzz_psql fuzz_rpc fuzz_instruments"}
 
 seed_args=()
 [ -n "$conformance" ] && [ -d "$conformance" ] && seed_args=(--conformance "$conformance")

@@ -28,7 +28,8 @@ sys.path.insert(0, os.path.join(ROOT, 'tests', 'e2e'))
 from weft_e2e import pb_bytes, pb_int, pb_packet  # noqa: E402 (the tests' protobuf writer)
 
 TARGETS = ['fuzz_proto', 'fuzz_json', 'fuzz_manifest', 'fuzz_archive',
-           'fuzz_systrace', 'fuzz_pipeline', 'fuzz_psql', 'fuzz_rpc']
+           'fuzz_systrace', 'fuzz_pipeline', 'fuzz_psql', 'fuzz_rpc',
+           'fuzz_instruments']
 MARKER = b'\nWEFTFILE\n'  # fuzz_pipeline's file separator
 MAX_SEED = 256 << 10
 
@@ -338,6 +339,24 @@ def rpc_seeds():
     ]
 
 
+def instruments_seeds():
+    """Instruments XML exports: a sample defining its values, one repeating
+    them by ref, one on a binary-less frame."""
+    head = '<?xml version="1.0"?>\n<trace-query-result>\n<node><schema name="time-profile"/>\n'
+    first = ('<row><sample-time id="1">5000</sample-time><thread id="2" fmt="T">'
+             '<tid id="3">100</tid><process id="4" fmt="P"><pid id="5">10</pid></process>'
+             '</thread><core id="6">3</core><backtrace id="7"><frame id="8" name="leaf" '
+             'addr="0x100001010"><binary id="9" UUID="01-AB" load-addr="0x100000000" '
+             'path="/a"/></frame><frame id="10" name="root" addr="0x100003000">'
+             '<binary ref="9"/></frame></backtrace></row>\n')
+    again = ('<row><sample-time id="11">6000</sample-time><thread ref="2"/><core ref="6"/>'
+             '<backtrace ref="7"/></row>\n')
+    bare = ('<row><sample-time ref="1"/><thread ref="2"/><backtrace id="12">'
+            '<frame id="13" addr="0x7"/><frame ref="8"/></backtrace></row>\n')
+    tail = '</node></trace-query-result>\n'
+    return [(head + rows + tail).encode() for rows in (first, first + again, first + bare)]
+
+
 def write(directory, seeds):
     os.makedirs(directory, exist_ok=True)
     for s in seeds:
@@ -365,6 +384,7 @@ def main():
         'fuzz_pipeline': pipeline_seeds(protos, jsons, archives),
         'fuzz_psql': psql_seeds(),
         'fuzz_rpc': rpc_seeds(),
+        'fuzz_instruments': instruments_seeds(),
     }
     if args.conformance and os.path.isdir(args.conformance):
         for target, extra in conformance_seeds(args.conformance).items():

@@ -38,6 +38,15 @@ enum weft_status {
 
 typedef struct weft weft;
 
+/* A directory of PerfettoSQL files registered as a package whose modules
+ * INCLUDE PERFETTO MODULE finds (trace_processor's --add-sql-package and
+ * --override-sql-package): a/b.sql under `path` is module NAME.a.b. */
+typedef struct weft_sql_package {
+  const char *path;
+  const char *name; /* NULL or "": the directory's own name */
+  int override;     /* nonzero: may replace a package of that name */
+} weft_sql_package;
+
 /* Resource limits and behaviour. Zero-initialise and call
  * weft_options_default() to get the defaults, then adjust. */
 typedef struct weft_options {
@@ -51,6 +60,9 @@ typedef struct weft_options {
   uint32_t max_string_bytes;       /* one string value */
   uint32_t threads;                /* 0 = number of cores */
   uint32_t clock_interpolation;    /* WEFT_CLOCK_INTERPOLATION_* */
+  /* Read at weft_open (the overrides first); borrowed only during it. */
+  const weft_sql_package *sql_packages;
+  size_t sql_package_count;
 } weft_options;
 
 /* How a timestamp between two clock snapshots is converted. DEFAULT: the
@@ -65,8 +77,13 @@ enum weft_clock_interpolation {
 
 void weft_options_default(weft_options *opts);
 
-/* Creates an instance. opts may be NULL for defaults. */
+/* Creates an instance. opts may be NULL for defaults. Fails (without an
+ * instance) when opts' SQL packages cannot be registered: see
+ * weft_check_sql_packages for why. */
 int weft_open(weft **out, const weft_options *opts);
+/* Registers opts' SQL packages as weft_open does, then forgets them: 0, or
+ * a WEFT_E* code with the reason in msg[0..cap). */
+int weft_check_sql_packages(const weft_options *opts, char *msg, size_t cap);
 void weft_close(weft *w);
 
 /* Message of the last failure on this instance ("" if none). Valid until the

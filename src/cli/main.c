@@ -40,6 +40,9 @@ typedef struct cli_args {
   cli_mode mode; /* subcommands and the RPC server */
   const char **traces;
   int trace_count;
+  weft_sql_package *sql_packages; /* --add/--override-sql-package */
+  char **sql_package_paths;       /* their PATH parts, owned */
+  size_t sql_package_count;
 } cli_args;
 
 static void cli_usage(FILE *out) {
@@ -90,6 +93,12 @@ static void cli_usage(FILE *out) {
       "  -o, --output FILE        (weft merge) the archive to write; the merge is\n"
       "                           loaded first and what it would drop reported\n"
       "      --no-validate        (weft merge) skip that check\n"
+      "      --add-sql-package PATH[@PACKAGE]  the .sql files under directory\n"
+      "                           PATH become modules of PACKAGE (default: the\n"
+      "                           directory's name): a/b.sql is PACKAGE.a.b, for\n"
+      "                           INCLUDE PERFETTO MODULE\n"
+      "      --override-sql-package PATH[@PACKAGE]  the same, replacing a package\n"
+      "                           of that name (the standard library's too)\n"
       "      --analyze-trace-proto-content, --crop-track-events, --extra-checks\n"
       "                           accepted for trace_processor_shell\n"
       "                           compatibility (weft always behaves so)\n"
@@ -178,11 +187,47 @@ static int cli_parse_limit(weft_options *o, const char *arg, const char *value) 
   return 0;
 }
 
+/* --add-sql-package / --override-sql-package PATH[@PACKAGE]: the package
+ * name follows the last '@'. */
+static int cli_take_sql_package(cli_args *a, const char *value, int override) {
+  const char *at = strrchr(value, '@');
+  size_t path_len = at ? (size_t)(at - value) : strlen(value);
+  char *path = malloc(path_len + 1);
+  if (!path) return -1;
+  memcpy(path, value, path_len);
+  path[path_len] = '\0';
+  a->sql_package_paths[a->sql_package_count] = path;
+  a->sql_packages[a->sql_package_count++] =
+      (weft_sql_package){path, at ? at + 1 : NULL, override};
+  return 0;
+}
+
+/* The SQL packages are read before any trace, as trace_processor does, so
+ * that a bad one fails at once with its reason. */
+static int cli_check_sql_packages(const cli_args *a) {
+  char msg[1024];
+  if (a->sql_package_count == 0 ||
+      weft_check_sql_packages(&a->options, msg, sizeof msg) == WEFT_OK)
+    return 0;
+  fprintf(stderr, "weft: %s\n", msg);
+  return -1;
+}
+
+static void cli_args_free(cli_args *a) {
+  for (size_t i = 0; i < a->sql_package_count; i++) free(a->sql_package_paths[i]);
+  free(a->sql_package_paths);
+  free(a->sql_packages);
+  free(a->traces);
+  cli_merge_free(&a->merge);
+}
+
 /* Returns 0 to go on, 1 to exit 0 (help/version), -1 on bad usage. */
 static int cli_parse(int argc, char **argv, cli_args *a) {
   weft_options_default(&a->options);
   a->traces = calloc((size_t)argc, sizeof *a->traces);
-  if (!a->traces) return -1;
+  a->sql_packages = calloc((size_t)argc, sizeof *a->sql_packages);
+  a->sql_package_paths = calloc((size_t)argc, sizeof *a->sql_package_paths);
+  if (!a->traces || !a->sql_packages || !a->sql_package_paths) return -1;
   int first = 1;
   if (argc > 1 && !strcmp(argv[1], "merge")) {
     a->is_merge = 1;
@@ -249,6 +294,10 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
                 next);
         return -1;
       }
+    } else if (!strcmp(arg, "--add-sql-package") ||
+               !strcmp(arg, "--override-sql-package")) {
+      NEEDS_VALUE();
+      if (cli_take_sql_package(a, next, arg[2] == 'o')) return -1;
     } else if (!strcmp(arg, "--stats-on-load")) {
       a->stats_on_load = 1;
     } else if (!strcmp(arg, "--quiet")) {
@@ -275,6 +324,8 @@ static int cli_parse(int argc, char **argv, cli_args *a) {
     }
 #undef NEEDS_VALUE
   }
+  a->options.sql_packages = a->sql_packages;
+  a->options.sql_package_count = a->sql_package_count;
   cli_mode_finish(&a->mode, a->traces, &a->trace_count, &a->query_string,
                   &a->query_file);
   if (a->mode.command == CLI_COMMAND_VIEW && a->trace_count == 0) {
@@ -432,40 +483,38 @@ int main(int argc, char **argv) {
   int status = 0;
   int parsed = cli_parse(argc, argv, &a);
   if (parsed != 0) {
-    free(a.traces);
-    cli_merge_free(&a.merge);
+    cli_args_free(&a);
     if (parsed < 0) fprintf(stderr, "see 'weft --help'\n");
     return parsed > 0 ? 0 : 2;
   }
   if (a.is_merge) {
     cli_merge_checks checks = {&a.options, !a.no_validate, a.strict, a.quiet};
     int rc = cli_merge_write(&a.merge, a.traces, a.trace_count, a.merge_output, &checks);
-    free(a.traces);
-    cli_merge_free(&a.merge);
+    cli_args_free(&a);
     return rc == 0 ? 0 : 1;
+  }
+  if (cli_check_sql_packages(&a) != 0) {
+    cli_args_free(&a);
+    return 1;
   }
   if (a.mode.remote) {
     status = cli_remote(&a);
-    free(a.traces);
-    cli_merge_free(&a.merge);
+    cli_args_free(&a);
     return status;
   }
   if (!cli_mode_daemonize(&a.mode, &status)) { /* the parent of a daemon */
-    free(a.traces);
-    cli_merge_free(&a.merge);
+    cli_args_free(&a);
     return status;
   }
   weft *w = NULL;
   if (cli_mode_serving(&a.mode) && a.trace_count == 0) {
     status = cli_mode_serve(&a.mode, NULL, &a.options, NULL, a.quiet);
-    free(a.traces);
-    cli_merge_free(&a.merge);
+    cli_args_free(&a);
     return status;
   }
   if (weft_open(&w, &a.options) != WEFT_OK) {
     fprintf(stderr, "weft: cannot create an instance (out of memory)\n");
-    free(a.traces);
-    cli_merge_free(&a.merge);
+    cli_args_free(&a);
     return 1;
   }
   int64_t load_start = cli_now_ns(), query_ns = 0;
@@ -503,7 +552,6 @@ int main(int argc, char **argv) {
     }
   }
   weft_close(w);
-  free(a.traces);
-  cli_merge_free(&a.merge);
+  cli_args_free(&a);
   return status;
 }

@@ -16,6 +16,7 @@
 #include "io/archive.h"
 #include "io/sniff.h"
 #include "manifest/plan.h"
+#include "sql/packages.h"
 #include "sql/sql.h"
 
 typedef enum weft_state {
@@ -29,6 +30,7 @@ struct weft {
   trace_context ctx;
   loader *loader;
   sql_engine *sql;
+  sql_packages packages; /* --add-sql-package, read at open */
   weft_state state;
   base_error error;
   char *file_name;    /* current file, while IN_FILE */
@@ -58,6 +60,9 @@ int weft_open(weft **out, const weft_options *opts) {
   weft_options_default(&defaults);
   int rc = trace_context_init(&w->ctx, opts ? opts : &defaults);
   if (rc == WEFT_OK) rc = loader_create(&w->loader, &w->ctx);
+  if (rc == WEFT_OK && opts)
+    rc = sql_packages_load(&w->packages, opts->sql_packages, opts->sql_package_count,
+                           &w->error);
   if (rc != WEFT_OK) {
     weft_close(w);
     return rc;
@@ -67,9 +72,22 @@ int weft_open(weft **out, const weft_options *opts) {
   return WEFT_OK;
 }
 
+int weft_check_sql_packages(const weft_options *opts, char *msg, size_t cap) {
+  if (!opts || (!msg && cap)) return WEFT_EINVAL;
+  sql_packages packages = {0};
+  base_error err;
+  base_error_clear(&err);
+  int rc = sql_packages_load(&packages, opts->sql_packages, opts->sql_package_count,
+                             &err);
+  sql_packages_free(&packages);
+  if (cap) snprintf(msg, cap, "%s", rc ? err.message : "");
+  return rc;
+}
+
 void weft_close(weft *w) {
   if (!w) return;
   sql_engine_close(w->sql);
+  sql_packages_free(&w->packages);
   loader_destroy(w->loader);
   trace_context_free(&w->ctx);
   base_free(w->file_name);
@@ -303,8 +321,10 @@ int weft_load_finish(weft *w) {
   storage_table *tables[TABLE_COUNT];
   for (int i = 0; i < TABLE_COUNT; i++) tables[i] = &w->ctx.tables[i];
   rc = sql_engine_open(&w->sql, tables, TABLE_COUNT, &w->ctx.strings, &w->error);
-  if (rc == WEFT_OK)
+  if (rc == WEFT_OK) {
     sql_engine_set_clock_converter(w->sql, weft_to_clock, w->loader);
+    sql_engine_set_packages(w->sql, &w->packages);
+  }
   if (rc == WEFT_OK)
     rc = sql_engine_set_table_fill(w->sql, schema_tables[TABLE_STATS].name,
                                    weft_fill_stats, &w->ctx);

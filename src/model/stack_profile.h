@@ -96,6 +96,10 @@ int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_s
 int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
                              int64_t process_priority);
 
+/* An instruments_sample row (callsite -1: NULL). */
+int stack_profile_instruments_sample(trace_context *ctx, int64_t ts, uint32_t utid,
+                                     int64_t callsite, int64_t cpu);
+
 /* ---- track-event callstacks ---- */
 
 /* A frame of a track event's inline callstack (name and file may be

@@ -21,6 +21,10 @@ void sql_engine_set_clock_converter(sql_engine *e, sql_clock_fn fn, void *user) 
   e->to_clock_user = user;
 }
 
+void sql_engine_set_packages(sql_engine *e, const struct sql_packages *packages) {
+  e->psql.packages = packages;
+}
+
 int sql_engine_to_clock(sql_engine *e, uint64_t clock_id, int64_t ts, int64_t *out) {
   return e->to_clock ? e->to_clock(e->to_clock_user, clock_id, ts, out) : -1;
 }

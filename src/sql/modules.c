@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "sql/packages.h"
 #include "sql/psql.h"
 
 static int psql_is_included(const psql *ps, const char *name) {
@@ -24,15 +25,16 @@ static int psql_mark_included(psql *ps, const char *name, base_error *err) {
   return WEFT_OK;
 }
 
-static int psql_run_module(psql *ps, const sql_stdlib_module *m, base_error *err) {
-  if (psql_is_included(ps, m->name)) return WEFT_OK;
+static int psql_run_module(psql *ps, const char *name, const char *sql,
+                           base_error *err) {
+  if (psql_is_included(ps, name)) return WEFT_OK;
   if (ps->include_depth >= PSQL_MAX_INCLUDE_DEPTH)
     return base_error_set(err, WEFT_ESQL, "module includes nested deeper than %d",
                           PSQL_MAX_INCLUDE_DEPTH);
-  int rc = psql_mark_included(ps, m->name, err);
+  int rc = psql_mark_included(ps, name, err);
   if (rc) return rc;
   ps->include_depth++;
-  rc = psql_execute(ps, m->name, m->sql, NULL, err);
+  rc = psql_execute(ps, name, sql, NULL, err);
   ps->include_depth--;
   return rc;
 }
@@ -49,20 +51,32 @@ static int psql_module_matches(const char *pattern, const char *name) {
   return strcmp(name, pattern) == 0;
 }
 
-/* The top-level packages of Perfetto's standard library: including an
- * unknown module of one of them is an "unknown module", anything else an
- * unknown package. */
-static const char *const psql_packages[] = {
-    "android", "appleos", "chrome", "counters", "export", "graphs", "intervals",
-    "linux", "pixel", "pkvm", "prelude", "sched", "slices", "stacks", "std",
-    "time", "traced", "v8", "wattson", "traceinfo", "viz", "metasql"};
+/* Including an unknown module of a known package is an "unknown module",
+ * anything else an unknown package (named by the whole module name). */
+static int psql_unknown_module(const psql *ps, const char *name, base_error *err) {
+  if (sql_packages_find(ps->packages, name) ||
+      sql_stdlib_is_package(name, strcspn(name, ".")))
+    return base_error_set(err, WEFT_ESQL, "INCLUDE: unknown module '%s'", name);
+  return base_error_set(err, WEFT_ESQL, "INCLUDE: Package '%s' not found", name);
+}
 
-static int psql_unknown_module(const char *name, base_error *err) {
-  size_t n = strcspn(name, ".");
-  for (size_t i = 0; i < sizeof psql_packages / sizeof *psql_packages; i++)
-    if (strlen(psql_packages[i]) == n && strncmp(psql_packages[i], name, n) == 0)
-      return base_error_set(err, WEFT_ESQL, "INCLUDE: unknown module '%s'", name);
-  return base_error_set(err, WEFT_ESQL, "INCLUDE: Package '%.*s' not found", (int)n, name);
+/* The modules of user package `p` matching `name`; *found is set if any. */
+static int psql_include_user(psql *ps, const sql_package *p, const char *name,
+                             int *found, base_error *err) {
+  for (size_t i = 0; i < p->module_count; i++) {
+    const sql_package_module *m = &p->modules[i];
+    if (!psql_module_matches(name, m->name)) continue;
+    *found = 1;
+    int rc = psql_run_module(ps, m->name, m->sql, err);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
+/* Nonzero if a user package shadows the stdlib package of module `name`. */
+static int psql_stdlib_shadowed(const psql *ps, const char *name) {
+  const sql_package *p = sql_packages_find(ps->packages, name);
+  return p && sql_stdlib_is_package(p->name, strlen(p->name));
 }
 
 int psql_include(psql *ps, const char *name, base_error *err) {
@@ -76,19 +90,24 @@ int psql_include(psql *ps, const char *name, base_error *err) {
     const sql_stdlib_module *m = &sql_stdlib_modules[i];
     if (!psql_module_matches(name, m->name)) continue;
     if (wildcard && strncmp(m->name, "prelude.", 8) == 0) continue;
+    if (psql_stdlib_shadowed(ps, m->name)) continue;
     found = 1;
-    int rc = psql_run_module(ps, m, err);
+    int rc = psql_run_module(ps, m->name, m->sql, err);
+    if (rc) return rc;
+  }
+  for (size_t i = 0; ps->packages && i < ps->packages->count; i++) {
+    int rc = psql_include_user(ps, &ps->packages->items[i], name, &found, err);
     if (rc) return rc;
   }
   if (found || wildcard) return WEFT_OK;
-  return psql_unknown_module(name, err);
+  return psql_unknown_module(ps, name, err);
 }
 
 int psql_run_prelude(psql *ps, base_error *err) {
   for (size_t i = 0; i < sql_stdlib_module_count; i++) {
     const sql_stdlib_module *m = &sql_stdlib_modules[i];
     if (strncmp(m->name, "prelude.", 8) != 0) continue;
-    int rc = psql_run_module(ps, m, err);
+    int rc = psql_run_module(ps, m->name, m->sql, err);
     if (rc) return rc;
   }
   return WEFT_OK;

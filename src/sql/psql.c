@@ -351,11 +351,14 @@ static void psql_error_prepend(base_error *err, const char *prefix) {
 }
 
 /* Prefixes err's message with a traceback frame for the statement at
- * `stmt` of `text` (source `source`), the caret at `at` (in the statement's
- * first line or the line holding `at`). */
-static void psql_add_frame(base_error *err, const char *source, const char *text,
-                           const char *stmt, const char *stmt_end, const char *at) {
+ * `stmt` of `text` (source `source`: a module's text when `ps` is running
+ * an include, else a file's), the caret at `at` (in the statement's first
+ * line or the line holding `at`). */
+static void psql_add_frame(const psql *ps, base_error *err, const char *source,
+                           const char *text, const char *stmt, const char *stmt_end,
+                           const char *at) {
   if (!err) return;
+  const char *kind = ps->include_depth > 0 ? "Module include" : "File";
   if (!at || at < stmt) at = stmt;
   int line, col;
   psql_line_col(text, at, &line, &col);
@@ -368,8 +371,8 @@ static void psql_add_frame(base_error *err, const char *source, const char *text
   int caret = (int)(at - line_start);
   if (caret > (int)line_len) caret = 0;
   char frame[sizeof err->message];
-  int n = snprintf(frame, sizeof frame, "  File \"%s\" line %d col %d\n    %.*s\n    %*s^\n",
-                   source, line, col, (int)line_len, line_start, caret, "");
+  int n = snprintf(frame, sizeof frame, "  %s \"%s\" line %d col %d\n    %.*s\n    %*s^\n",
+                   kind, source, line, col, (int)line_len, line_start, caret, "");
   if (n > 0) psql_error_prepend(err, frame);
 }
 
@@ -428,7 +431,7 @@ static int psql_run_one(psql *ps, const char *source, const char *text,
       rc = WEFT_OK;
     }
   }
-  if (rc && rc != WEFT_EABORT) psql_add_frame(err, source, text, start, end, error_at);
+  if (rc && rc != WEFT_EABORT) psql_add_frame(ps, err, source, text, start, end, error_at);
   base_free(expanded);
   base_free(own);
   return rc;
@@ -440,7 +443,7 @@ static int psql_run_trigger(psql *ps, const char *source, const char *text,
                             base_error *err) {
   const char *error_at = NULL;
   int rc = psql_run_sqlite(ps, start, statement, cb, next, &error_at, err);
-  if (rc && rc != WEFT_EABORT) psql_add_frame(err, source, text, start, *next, error_at);
+  if (rc && rc != WEFT_EABORT) psql_add_frame(ps, err, source, text, start, *next, error_at);
   return rc;
 }
 

@@ -62,8 +62,11 @@ typedef struct psql_macro psql_macro;
 typedef struct psql_function psql_function;
 typedef struct psql_table psql_table;
 
+typedef struct sql_packages sql_packages;
+
 typedef struct psql {
   sql_engine *engine;
+  const sql_packages *packages; /* user packages (packages.h), borrowed; or NULL */
   sqlite3 *db;
   psql_macro **macros;
   size_t macro_count;

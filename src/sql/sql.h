@@ -119,6 +119,11 @@ typedef int (*sql_clock_fn)(void *user, uint64_t clock_id, int64_t ts, int64_t *
 void sql_engine_set_clock_converter(sql_engine *e, sql_clock_fn fn, void *user);
 int sql_engine_to_clock(sql_engine *e, uint64_t clock_id, int64_t ts, int64_t *out);
 
+/* The user PerfettoSQL packages INCLUDE PERFETTO MODULE also finds
+ * (sql/packages.h); borrowed, they must outlive the engine. */
+struct sql_packages;
+void sql_engine_set_packages(sql_engine *e, const struct sql_packages *packages);
+
 /* Makes `fn` run before SQL first reads table `name` (when the first
  * statement naming it, directly or through a view, is prepared), for a
  * table that costs more to build than most queries need; `fn` must fill it

@@ -145,8 +145,6 @@ const char *const sql_view_statements[] = {
                "description, NULL AS session_id, NULL AS cpu, NULL AS is_timebase"),
     EMPTY_VIEW("stack_sample_counter",
                "NULL AS id, NULL AS stack_sample_id, NULL AS track_id, NULL AS value"),
-    EMPTY_VIEW("instruments_sample",
-               "NULL AS id, NULL AS ts, NULL AS utid, NULL AS callsite_id, NULL AS cpu"),
     EMPTY_VIEW("perf_session",
                "NULL AS id, NULL AS perf_session_id, NULL AS cmdline"),
     EMPTY_VIEW("perf_counter_track",

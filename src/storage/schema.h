@@ -219,6 +219,10 @@
 #define CPU_PROFILE_STACK_SAMPLE_COLUMNS(C, T)                        \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, callsite_id, I64, 0)          \
   C(T, utid, I64, 0) C(T, process_priority, I64, 0)
+/* Apple Instruments time-profile samples (import/instruments). */
+#define INSTRUMENTS_SAMPLE_COLUMNS(C, T)                              \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, 0)                 \
+  C(T, callsite_id, I64, N) C(T, cpu, I64, N)
 /* GPUs (ugpu = id), as Perfetto's gpu table; created by the first event
  * naming a gpu (model/gpu.h). */
 #define GPU_COLUMNS(C, T)                                             \
@@ -330,6 +334,7 @@
   T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
   T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
   T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS) \
+  T(INSTRUMENTS_SAMPLE, "instruments_sample", INSTRUMENTS_SAMPLE_COLUMNS) \
   T(GPU, "__intrinsic_gpu", GPU_COLUMNS)                              \
   T(GPU_COUNTER_GROUP, "__intrinsic_gpu_counter_group", GPU_COUNTER_GROUP_COLUMNS) \
   T(GPU_CONTEXT, "__intrinsic_gpu_context", GPU_CONTEXT_COLUMNS) \
@@ -415,6 +420,8 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(PERF_SAMPLE, utid, THREAD) R(PERF_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
   R(CPU_PROFILE_STACK_SAMPLE, utid, THREAD)                                    \
   R(CPU_PROFILE_STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
+  R(INSTRUMENTS_SAMPLE, utid, THREAD)                                          \
+  R(INSTRUMENTS_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
   R(GPU, machine_id, MACHINE) R(GPU, arg_set_id, ARG_SET)                        \
   R(GPU_COUNTER_GROUP, track_id, TRACK) \
   R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)                            \

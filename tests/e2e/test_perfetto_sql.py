@@ -282,7 +282,7 @@ class PerfettoSqlTest(e.TempDirTest):
                                 'SELECT count(*) AS n FROM thread_slice'), '"n"\n3\n')
         self.assertEqual(self.q('INCLUDE PERFETTO MODULE *; SELECT 1 AS v'), '"v"\n1\n')
         err = self.error('INCLUDE PERFETTO MODULE nope.nope')
-        self.assertIn("INCLUDE: Package 'nope' not found", err)
+        self.assertIn("INCLUDE: Package 'nope.nope' not found", err)
         err = self.error('INCLUDE PERFETTO MODULE slices.nope')
         self.assertIn("INCLUDE: unknown module 'slices.nope'", err)
 

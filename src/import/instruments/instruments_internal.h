@@ -1,0 +1,79 @@
+/* instruments: Apple Instruments XML exports (`xctrace export --xpath` of a
+ * time-profile or cpu-profile table), between the importer's files.
+ *
+ * instruments_xml.c reads the document with expat into the state below:
+ * every value an element defines once with id= (threads, processes,
+ * cores, times, backtraces, frames, binaries) is kept by its id, and a
+ * later ref= finds it. A row with a backtrace is one sample.
+ * instruments_import.c pushes the samples (tokenize) and writes the
+ * threads, the stack_profile rows and instruments_sample (parse). */
+#ifndef WEFT_IMPORT_INSTRUMENTS_INTERNAL_H
+#define WEFT_IMPORT_INSTRUMENTS_INTERNAL_H
+
+#include "import/importer.h"
+
+#define INS_NONE UINT32_MAX
+#define INS_MAX_DEPTH 256 /* element nesting */
+#define INS_MAX_TEXT 256  /* the text of a value element (a number) */
+
+typedef struct ins_process {
+  int64_t pid;
+  string_id fmt;
+} ins_process;
+
+typedef struct ins_thread {
+  int64_t tid;
+  uint32_t process; /* INS_NONE: none given */
+  string_id fmt;
+  uint32_t utid;
+  int made;
+} ins_thread;
+
+typedef struct ins_binary {
+  string_id path, uuid; /* uuid: lowercase hex digits */
+  int64_t load_addr, max_addr;
+} ins_binary;
+
+typedef struct ins_frame {
+  int64_t addr;
+  string_id name;
+  uint32_t binary; /* INS_NONE: none */
+} ins_frame;
+
+typedef struct ins_backtrace {
+  uint32_t first, count; /* in ins_state.frame_pool */
+} ins_backtrace;
+
+typedef struct ins_sample {
+  int64_t ts;
+  uint32_t thread, backtrace;
+  int64_t cpu;
+} ins_sample;
+
+/* A mapping made at parse: of binary `binary` (INS_NONE: the process's
+ * dummy), made for a sample of process `upid`. */
+typedef struct ins_mapping {
+  uint32_t upid, binary, id;
+  int64_t start, end, exact_offset;
+} ins_mapping;
+
+typedef struct ins_state {
+  uint32_t clock;
+  VEC(ins_process) processes;
+  VEC(ins_thread) threads;
+  VEC(ins_binary) binaries;
+  VEC(ins_frame) frames;
+  VEC(ins_backtrace) backtraces;
+  VEC(uint32_t) frame_pool;
+  VEC(ins_sample) samples;
+  VEC(ins_mapping) mappings;
+  base_map ids;        /* (id << 4 | kind) -> index or value */
+  base_map frame_ids;  /* (frame, upid, leaf) -> stack_profile_frame row */
+  uint64_t ignored;    /* frames given to a backtrace defined earlier */
+} ins_state;
+
+/* Reads the document f->data into st; a malformed document, an undefined
+ * ref or a limit fails with a message naming the line. */
+int instruments_read_xml(import_file *f, ins_state *st, base_error *err);
+
+#endif

@@ -1,0 +1,168 @@
+"""End-to-end: Apple Instruments XML exports (`xctrace export --xpath` of a
+time-profile table): samples, threads, processes and callstacks as
+Perfetto reads them, the clockless placement on a merge, and hostile XML."""
+import json
+import os
+
+import weft_e2e as e
+
+HEAD = '<?xml version="1.0"?>\n<trace-query-result>\n<node><schema name="time-profile"/>\n'
+TAIL = '</node></trace-query-result>\n'
+
+# Sample 1 defines everything (leaf frame first); sample 2 repeats it by
+# ref; sample 3 is a second process sharing the binary, sample 4 has
+# binary-less frames (one of them at address 0), sample 5 an empty
+# backtrace, and the last row (a signpost) has none at all.
+ROWS = (
+    '<row><sample-time id="1">5000</sample-time>'
+    '<thread id="2" fmt="T1"><tid id="3">100</tid>'
+    '<process id="4" fmt="P1"><pid id="5">10</pid></process></thread>'
+    '<core id="6">3</core><backtrace id="7">'
+    '<frame id="8" name="leaf" addr="0x100001010"><binary id="9" name="Lib" '
+    'UUID="01234567-89AB-CDEF-0123-456789ABCDEF" load-addr="0x100000000" path="/lib/a"/>'
+    '</frame><frame id="10" name="root" addr="0x100003000"><binary ref="9"/></frame>'
+    '</backtrace></row>\n'
+    '<row><sample-time id="11">6000</sample-time><thread ref="2"/><core ref="6"/>'
+    '<backtrace ref="7"/></row>\n'
+    '<row><sample-time id="12">4000</sample-time><thread id="13" fmt="T2"><tid id="14">200'
+    '</tid><process id="15" fmt="P2"><pid id="16">20</pid></process></thread>'
+    '<core ref="6"/><backtrace ref="7"/></row>\n'
+    '<row><sample-time id="17">7000</sample-time><thread ref="2"/><core ref="6"/>'
+    '<backtrace id="18"><frame id="19" name="abs" addr="0x100002000"/>'
+    '<frame id="20" name="zero" addr="0x0"/></backtrace></row>\n'
+    '<row><sample-time id="21">8000</sample-time><thread ref="13"/><core ref="6"/>'
+    '<backtrace id="22"></backtrace></row>\n'
+    '<row><event-time id="23">9000</event-time><subsystem id="24">dev.perfetto.clock_sync'
+    '</subsystem></row>\n')
+
+
+class InstrumentsTest(e.TempDirTest):
+    def load(self, body, sql):
+        path = e.write_temp(self.dir, 't.xml', HEAD + body + TAIL)
+        return e.query(sql, path)
+
+    def fails(self, text):
+        path = e.write_temp(self.dir, 'bad.xml', text)
+        rc, out, err = e.run('-Q', 'select count(*) from instruments_sample', path)
+        self.assertNotEqual(rc, 0, out)
+        return err
+
+    def test_samples(self):
+        # A core defined in the row leaves its cpu 0; a ref gives the value.
+        self.assertEqual(self.load(ROWS, 'select * from instruments_sample'),
+                         '"id","ts","utid","callsite_id","cpu"\n'
+                         '0,4000,2,1,3\n1,5000,4,1,0\n2,6000,4,1,3\n'
+                         '3,7000,4,3,3\n4,8000,2,"[NULL]",3\n')
+
+    def test_threads_and_processes(self):
+        self.assertEqual(self.load(ROWS, 'select utid, tid, thread.name, upid, pid, '
+                                   'process.name as p from thread left join process '
+                                   'using (upid) order by utid'),
+                         '"utid","tid","name","upid","pid","p"\n'
+                         '0,0,"[NULL]",0,0,"[NULL]"\n1,20,"[NULL]",1,20,"P2"\n'
+                         '2,200,"T2",1,20,"P2"\n3,10,"[NULL]",2,10,"P1"\n'
+                         '4,100,"T1",2,10,"P1"\n')
+
+    def test_callstacks(self):
+        # Root first; pcs relative to the binary's load address, a return
+        # address (not the leaf) less 1; the binary's one mapping ends at
+        # its largest frame; binary-less frames go to the process's dummy
+        # mapping, even when their address lies in a binary's range.
+        out = self.load(ROWS, 'select f.name, f.rel_pc, m.name as m, m.build_id, m.start, '
+                        'm.end, m.exact_offset, c.depth, c.parent_id from '
+                        'stack_profile_callsite c join stack_profile_frame f on '
+                        'c.frame_id = f.id join stack_profile_mapping m on f.mapping = m.id '
+                        'order by c.id')
+        self.assertEqual(out, '"name","rel_pc","m","build_id","start","end","exact_offset",'
+                         '"depth","parent_id"\n'
+                         '"root",12287,"/lib/a","0123456789abcdef0123456789abcdef",'
+                         '4294967296,4294979584,4294967296,0,"[NULL]"\n'
+                         '"leaf",4112,"/lib/a","0123456789abcdef0123456789abcdef",'
+                         '4294967296,4294979584,4294967296,1,0\n'
+                         '"zero",0,"","",0,-1,0,0,"[NULL]"\n'
+                         '"abs",4294975488,"","",0,-1,0,1,2\n')
+
+    def test_empty_values_are_0(self):
+        # A thread renamed is a new <thread id=> whose <tid ref=/> has no
+        # text: Perfetto gives it tid 0 (it does not follow the ref); an
+        # empty <sample-time> is time 0, for its refs too.
+        rows = ('<row><sample-time id="1">5000</sample-time><thread id="2" fmt="T1">'
+                '<tid id="3">100</tid><process id="4" fmt="P1"><pid id="5">10</pid>'
+                '</process></thread><backtrace id="7"><frame id="8" name="f" addr="0x10"/>'
+                '</backtrace></row>\n'
+                '<row><sample-time id="11"> 6000 </sample-time><thread id="12" fmt="T1 renamed">'
+                '<tid ref="3"/><process ref="4"/></thread><backtrace ref="7"/></row>\n'
+                '<row><sample-time id="13"></sample-time><thread ref="12"/>'
+                '<backtrace ref="7"/></row>\n'
+                '<row><sample-time ref="13"/><thread ref="12"/><backtrace ref="7"/></row>\n')
+        self.assertEqual(self.load(rows, 'select s.ts, t.tid, t.name from instruments_sample s '
+                                   'join thread t using (utid) order by s.id'),
+                         '"ts","tid","name"\n0,0,"T1 renamed"\n0,0,"T1 renamed"\n'
+                         '5000,100,"T1"\n6000,0,"T1 renamed"\n')
+
+    def test_metadata(self):
+        out = self.load(ROWS, "select name, int_value, str_value from metadata "
+                        "where name in ('trace_type', 'trace_time_clock_id') "
+                        "order by name desc")
+        self.assertEqual(out, '"name","int_value","str_value"\n'
+                         '"trace_type","[NULL]","instruments_xml"\n'
+                         '"trace_time_clock_id",11,"[NULL]"\n')
+
+    def test_pinned_to_a_proto_trace_by_a_manifest(self):
+        snapshot = e.pb_bytes(6, e.pb_bytes(1, e.pb_int(1, 6) + e.pb_int(2, 1000)) +
+                              e.pb_bytes(1, e.pb_int(1, 1) + e.pb_int(2, 5000)))
+        phone = os.path.join(self.dir, 'phone.pb')
+        with open(phone, 'wb') as f:
+            f.write(e.pb_packet(snapshot, e.pb_int(10, 1)))
+        xml = e.write_temp(self.dir, 'prof.xml', HEAD + ROWS + TAIL)
+        manifest = e.write_temp(self.dir, 'm.json', json.dumps({'perfetto_manifest': {
+            'version': 1, 'files': [
+                {'path': 'phone.pb'},
+                {'path': 'prof.xml', 'clocks': {
+                    'sync_to': {'file': 'phone.pb', 'clock': 'BOOTTIME'},
+                    'offset_ns': 3000000000}}]}}))
+        out = e.query('select ts from instruments_sample order by ts limit 2',
+                      '--manifest', manifest, phone, xml)
+        self.assertEqual(out, '"ts"\n3000004000\n3000005000\n')
+
+    def test_hostile_xml_fails_clearly(self):
+        cases = {
+            'unclosed': (HEAD + '<row><sample-time id="1">5', 'instruments XML line'),
+            'mismatched': (HEAD + '<row></node>' + TAIL, 'mismatched tag'),
+            'undefined ref': (HEAD + '<row><thread ref="99"/></row>' + TAIL,
+                              'ref= names no element defined before: 99'),
+            'bad id': (HEAD + '<row><thread id="x1"/></row>' + TAIL, 'bad id/ref: x1'),
+            'deep': (HEAD + '<a>' * 300 + '</a>' * 300 + TAIL, 'nested too deep'),
+            'long value': (HEAD + '<row><sample-time id="1">' + '1' * 300 +
+                           '</sample-time></row>' + TAIL, 'longer than 256 bytes'),
+            'not a number': (HEAD + '<row><sample-time id="1">soon</sample-time></row>' +
+                             TAIL, 'not a number: soon'),
+            'entities': ('<?xml version="1.0"?>\n<trace-query-result>'
+                         '<!DOCTYPE x [<!ENTITY a "aaaa">]><x>&a;</x>', 'instruments XML'),
+        }
+        for name, (text, message) in cases.items():
+            with self.subTest(name):
+                self.assertIn(message, self.fails(text))
+
+    def test_billion_laughs_is_refused(self):
+        text = ('<?xml version="1.0"?>\n<!DOCTYPE trace-query-result [<!ENTITY a "' +
+                'x' * 100 + '">' + ''.join('<!ENTITY %s "%s">' % (chr(98 + i), ('&%s;' %
+                chr(97 + i)) * 10) for i in range(8)) + ']>\n<trace-query-result>&i;'
+                '</trace-query-result>')
+        path = e.write_temp(self.dir, 'laughs.xml', text)
+        rc, _, err = e.run('-Q', 'select 1', path)
+        # An export starts with <trace-query-result>, so a DTD (where
+        # entities are declared) cannot follow: this file is no export, and
+        # a DTD after the root's start is a syntax error (case 'entities').
+        self.assertNotEqual(rc, 0)
+        self.assertTrue(err.strip())
+
+    def test_huge_attribute_is_read(self):
+        name = 'n' * (1 << 20)
+        body = ROWS.replace('name="leaf"', 'name="%s"' % name)
+        self.assertEqual(self.load(body, 'select length(name) as n from stack_profile_frame '
+                                   'where name like \'nnn%\''), '"n"\n1048576\n')
+
+
+if __name__ == '__main__':
+    e.main()
