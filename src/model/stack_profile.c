@@ -324,10 +324,26 @@ int stack_profile_deobfuscate_frames(trace_context *ctx) {
   return storage_table_status(t);
 }
 
+int stack_profile_count_tmp_without_build_id(trace_context *ctx, int64_t machine,
+                                             int64_t trace) {
+  static const char tmp[] = "/data/local/tmp/";
+  const storage_table *maps = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+  int64_t n = 0;
+  for (size_t row = 0; row < maps->row_count; row++) {
+    string_id name_id = storage_get_str(maps, STACK_PROFILE_MAPPING_name, row);
+    string_id build_id = storage_get_str(maps, STACK_PROFILE_MAPPING_build_id, row);
+    const char *name = base_string_pool_get(&ctx->strings, name_id);
+    const char *build = base_string_pool_get(&ctx->strings, build_id);
+    if (name && !strncmp(name, tmp, sizeof tmp - 1) && (!build || !*build)) n++;
+  }
+  return n ? stats_add(&ctx->stats, stat_symbolization_tmp_build_id_not_found, -1, machine, trace, n)
+           : WEFT_OK;
+}
+
 /* ---- samples ---- */
 
-int stack_profile_heap_dump(trace_context *ctx, int64_t ts, uint32_t upid, string_id heap,
-                            int64_t machine, int64_t trace) {
+int stack_profile_heap_dump(trace_context *ctx, int64_t ts, int64_t packet_ts, uint32_t upid,
+                            string_id heap, int64_t machine, int64_t trace) {
   storage_table *t = ctx_table(ctx, TABLE_HEAP_PROFILE);
   uint32_t row;
   int rc = storage_table_append(t, &row);
@@ -339,7 +355,7 @@ int stack_profile_heap_dump(trace_context *ctx, int64_t ts, uint32_t upid, strin
   storage_set_str(t, HEAP_PROFILE_heap_name, row, heap);
   rc = storage_table_status(t);
   return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, upid, machine,
-                             trace, ts);
+                             trace, packet_ts);
 }
 
 int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,

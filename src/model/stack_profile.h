@@ -68,13 +68,19 @@ int stack_profile_add_class(trace_context *ctx, string_id package, string_id obf
 /* Sets deobfuscated_name on every frame whose "class.member" name a
  * recorded class renames (call once the frames exist, at end of load). */
 int stack_profile_deobfuscate_frames(trace_context *ctx);
+/* Counts (stat symbolization_tmp_build_id_not_found, once per call) each
+ * mapping under /data/local/tmp/ without a build id: it cannot be
+ * symbolized. Called at the end of each proto file, over all mappings. */
+int stack_profile_count_tmp_without_build_id(trace_context *ctx, int64_t machine,
+                                             int64_t trace);
 
 /* ---- samples on callsites ---- */
 
 /* A heap dump of process `upid` at ts (a heap_profile row; heap may be
- * STRING_NULL); sets stat heapprofd_last_profile_timestamp[upid] to ts. */
-int stack_profile_heap_dump(trace_context *ctx, int64_t ts, uint32_t upid, string_id heap,
-                            int64_t machine, int64_t trace);
+ * STRING_NULL); sets stat heapprofd_last_profile_timestamp[upid] to
+ * packet_ts (the time of the packet holding it). */
+int stack_profile_heap_dump(trace_context *ctx, int64_t ts, int64_t packet_ts, uint32_t upid,
+                            string_id heap, int64_t machine, int64_t trace);
 /* A heap_profile_allocation row. */
 int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
                                   string_id heap, uint32_t callsite, int64_t count,
