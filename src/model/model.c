@@ -8,6 +8,7 @@
 #include "model/android.h"
 #include "model/kpower.h"
 #include "model/stack_profile.h"
+#include "model/stack_sample.h"
 #include "model/v8_profile.h"
 #include "model/kdrm.h"
 #include "model/gpu.h"
@@ -131,6 +132,8 @@ void model_free(model_state *m) {
   m->heap_graph = NULL;
   stack_profile_state_free(m->stack_profile);
   m->stack_profile = NULL;
+  stack_sample_state_free(m->stack_sample);
+  m->stack_sample = NULL;
   v8_profile_state_free(m->v8_profile);
   m->v8_profile = NULL;
   kdrm_state_free(m->kdrm);

@@ -45,6 +45,10 @@ enum proto_intern_kind {
   PROTO_INTERN_COMPUTE_KERNEL = 18,  /* GpuInternedData.compute_kernels */
   PROTO_INTERN_COMPUTE_ARG_NAME = 19, /* GpuInternedData.compute_arg_names */
   PROTO_INTERN_UNSYMBOLIZED_LOCATION = 20, /* unsymbolized_source_locations */
+  PROTO_INTERN_SS_TASK_CONTEXT = 21,  /* StackSample task contexts (48) */
+  PROTO_INTERN_SS_EXECUTION_CONTEXT = 22, /* StackSample execution contexts (49) */
+  PROTO_INTERN_SS_COUNTER_DESCRIPTOR = 23, /* StackSample counter descriptors (50) */
+  PROTO_INTERN_SS_ASYNC_CONTEXT = 24, /* StackSample async context descriptors (51) */
 };
 
 typedef struct proto_packet_info {

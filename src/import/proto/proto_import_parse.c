@@ -272,6 +272,7 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_PROFILE_PACKET:
       case PROTO_TRACE_PACKET_PERF_SAMPLE:
       case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
+      case PROTO_TRACE_PACKET_STACK_SAMPLE:
         rc = proto_profile_parse(f, info, p.ts, &fl);
         break;
       case PROTO_TRACE_PACKET_ANDROID_LOG:

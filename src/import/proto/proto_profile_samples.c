@@ -101,22 +101,13 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
 
 /* ---- StreamingProfilePacket ---- */
 
-/* The elements of a repeated varint field, packed or not, in order. */
-typedef struct pp_varints {
-  proto_reader rd;
-  uint32_t number;
-  proto_packed_iter packed;
-  int in_packed;
-} pp_varints;
-
-static void pp_varints_init(pp_varints *it, proto_span msg, uint32_t number) {
+void pp_varints_init(pp_varints *it, proto_span msg, uint32_t number) {
   memset(it, 0, sizeof *it);
   proto_reader_init_span(&it->rd, msg);
   it->number = number;
 }
 
-/* 1 with *out, 0 at the end. */
-static int pp_varints_next(pp_varints *it, uint64_t *out) {
+int pp_varints_next(pp_varints *it, uint64_t *out) {
   for (;;) {
     if (it->in_packed && proto_packed_next_varint(&it->packed, out) == 1) return 1;
     it->in_packed = 0;
