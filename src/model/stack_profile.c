@@ -499,3 +499,46 @@ int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_ev
   if (cs->has_weight) storage_set_f64(t, TRACK_EVENT_CALLSTACKS_weight, row, cs->weight);
   return storage_table_status(t);
 }
+
+/* ---- smaps ---- */
+
+/* path without its " (deleted)" suffix (*deleted set), or path itself. */
+static int sp_smaps_trim(trace_context *ctx, string_id path, string_id *out, int *deleted) {
+  static const char suffix[] = " (deleted)";
+  const size_t n = sizeof suffix - 1;
+  const char *s = base_string_pool_get(&ctx->strings, path);
+  size_t len = s ? strlen(s) : 0;
+  *out = path;
+  *deleted = s && len >= n && !memcmp(s + len - n, suffix, n);
+  return *deleted ? ctx_intern(ctx, s, len - n, out) : WEFT_OK;
+}
+
+int stack_profile_smaps_add(trace_context *ctx, const stack_profile_smaps_entry *e) {
+  storage_table *t = ctx_table(ctx, TABLE_PROFILER_SMAPS);
+  string_id trimmed;
+  int deleted;
+  uint32_t row;
+  int rc = sp_smaps_trim(ctx, e->path, &trimmed, &deleted);
+  if (!rc) rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  const struct { size_t col; int64_t v; } ints[] = {
+      {PROFILER_SMAPS_upid, e->upid}, {PROFILER_SMAPS_ts, e->ts},
+      {PROFILER_SMAPS_aggregate_count, 1}, {PROFILER_SMAPS_is_deleted, deleted},
+      {PROFILER_SMAPS_size_kb, e->size_kb}, {PROFILER_SMAPS_private_dirty_kb, e->private_dirty_kb},
+      {PROFILER_SMAPS_swap_kb, e->swap_kb}, {PROFILER_SMAPS_start_address, e->start_address},
+      {PROFILER_SMAPS_module_timestamp, e->module_timestamp},
+      {PROFILER_SMAPS_protection_flags, e->protection_flags},
+      {PROFILER_SMAPS_private_clean_resident_kb, e->private_clean_resident_kb},
+      {PROFILER_SMAPS_shared_dirty_resident_kb, e->shared_dirty_resident_kb},
+      {PROFILER_SMAPS_shared_clean_resident_kb, e->shared_clean_resident_kb},
+      {PROFILER_SMAPS_locked_kb, e->locked_kb},
+      {PROFILER_SMAPS_proportional_resident_kb, e->proportional_resident_kb}};
+  for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+    storage_set_i64(t, ints[i].col, row, ints[i].v);
+  storage_set_str(t, PROFILER_SMAPS_path, row, e->path);
+  storage_set_str(t, PROFILER_SMAPS_path_trimmed, row, trimmed);
+  storage_set_str(t, PROFILER_SMAPS_file_name, row, e->file_name);
+  storage_set_str(t, PROFILER_SMAPS_module_debugid, row, e->module_debugid);
+  storage_set_str(t, PROFILER_SMAPS_module_debug_path, row, e->module_debug_path);
+  return storage_table_status(t);
+}

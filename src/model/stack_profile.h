@@ -102,6 +102,21 @@ int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_s
 int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
                              int64_t process_priority);
 
+/* ---- smaps ---- */
+
+/* A profiler_smaps row: a mapping of process upid at ts (strings
+ * STRING_NULL when absent; a path ending " (deleted)" is stored trimmed in
+ * path_trimmed with is_deleted set). */
+typedef struct stack_profile_smaps_entry {
+  int64_t ts;
+  uint32_t upid;
+  string_id path, file_name, module_debugid, module_debug_path;
+  int64_t size_kb, private_dirty_kb, swap_kb, start_address, module_timestamp;
+  int64_t protection_flags, private_clean_resident_kb, shared_dirty_resident_kb;
+  int64_t shared_clean_resident_kb, locked_kb, proportional_resident_kb;
+} stack_profile_smaps_entry;
+int stack_profile_smaps_add(trace_context *ctx, const stack_profile_smaps_entry *e);
+
 /* ---- track-event callstacks ---- */
 
 /* A frame of a track event's inline callstack (name and file may be

@@ -162,16 +162,6 @@ const char *const sql_view_statements[] = {
                "battery_mode_use_angle, NULL AS battery_mode_fps"),
     EMPTY_VIEW("android_dumpstate",
                "NULL AS id, NULL AS section, NULL AS service, NULL AS line"),
-    EMPTY_VIEW("profiler_smaps",
-               "NULL AS id, NULL AS upid, NULL AS ts, NULL AS path, NULL AS "
-               "path_trimmed, NULL AS aggregate_count, NULL AS is_deleted, NULL AS "
-               "size_kb, NULL AS private_dirty_kb, NULL AS swap_kb, NULL AS file_name, "
-               "NULL AS start_address, NULL AS module_timestamp, NULL AS module_debugid,"
-               " NULL AS module_debug_path, NULL AS protection_flags, NULL AS "
-               "private_clean_resident_kb, NULL AS shared_dirty_resident_kb, NULL AS "
-               "shared_clean_resident_kb, NULL AS locked_kb, NULL AS "
-               "proportional_resident_kb, NULL AS rss_kb, NULL AS anonymous_kb, NULL AS "
-               "pss_dirty_kb, NULL AS swap_pss_kb"),
     EMPTY_VIEW("process_memory_mappings",
                "NULL AS id, NULL AS upid, NULL AS ts, NULL AS path, NULL AS "
                "aggregate_count, NULL AS is_deleted, NULL AS size_kb, NULL AS rss_kb, "

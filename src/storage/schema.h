@@ -220,6 +220,23 @@
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, callsite_id, I64, 0)          \
   C(T, utid, I64, 0) C(T, process_priority, I64, 0)
 
+/* SmapsPacket entries of a process at a time (path_trimmed: path without a
+ * " (deleted)" suffix, is_deleted when it had one). */
+#define PROFILER_SMAPS_COLUMNS(C, T)                                  \
+  C(T, id, ID, 0) C(T, upid, I64, 0) C(T, ts, I64, 0) C(T, path, STR, 0) \
+  C(T, path_trimmed, STR, 0) C(T, aggregate_count, I64, 0)            \
+  C(T, is_deleted, I64, 0) C(T, size_kb, I64, 0)                      \
+  C(T, private_dirty_kb, I64, 0) C(T, swap_kb, I64, 0)                \
+  C(T, file_name, STR, 0) C(T, start_address, I64, 0)                 \
+  C(T, module_timestamp, I64, 0) C(T, module_debugid, STR, 0)         \
+  C(T, module_debug_path, STR, 0) C(T, protection_flags, I64, 0)      \
+  C(T, private_clean_resident_kb, I64, 0)                             \
+  C(T, shared_dirty_resident_kb, I64, 0)                              \
+  C(T, shared_clean_resident_kb, I64, 0) C(T, locked_kb, I64, 0)      \
+  C(T, proportional_resident_kb, I64, 0) C(T, rss_kb, I64, 0)         \
+  C(T, anonymous_kb, I64, 0) C(T, pss_dirty_kb, I64, 0)               \
+  C(T, swap_pss_kb, I64, 0)
+
 /* StackSample packets (model/stack_sample.h): sessions (one per sequence),
  * async / task / execution contexts (interned by value), samples, and the
  * counter tracks and values recorded with them. */
@@ -320,6 +337,7 @@
   T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
   T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
   T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS) \
+  T(PROFILER_SMAPS, "profiler_smaps", PROFILER_SMAPS_COLUMNS)         \
   T(STACK_SAMPLE_SESSION, "stack_sample_session", STACK_SAMPLE_SESSION_COLUMNS) \
   T(STACK_SAMPLE_ASYNC_CONTEXT, "stack_sample_async_context",           \
     STACK_SAMPLE_ASYNC_CONTEXT_COLUMNS)                                 \
@@ -402,6 +420,7 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(PERF_SAMPLE, utid, THREAD) R(PERF_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
   R(CPU_PROFILE_STACK_SAMPLE, utid, THREAD)                                    \
   R(CPU_PROFILE_STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
+  R(PROFILER_SMAPS, upid, PROCESS)                                             \
   R(STACK_SAMPLE_ASYNC_CONTEXT, parent_id, STACK_SAMPLE_ASYNC_CONTEXT)         \
   R(STACK_SAMPLE_TASK_CONTEXT, upid, PROCESS) R(STACK_SAMPLE_TASK_CONTEXT, utid, THREAD) \
   R(STACK_SAMPLE_TASK_CONTEXT, async_context_id, STACK_SAMPLE_ASYNC_CONTEXT)    \

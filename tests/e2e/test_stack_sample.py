@@ -140,14 +140,16 @@ class StackSampleTest(e.TempDirTest):
                          '0,"wall","stack_sample_session_counter","ns",0,1\n'
                          '1,"insns","stack_sample_session_counter","instructions",0,0\n'
                          '2,"cycles","stack_sample_session_counter","cycles",0,1\n')
-        # a value per weight, joined to its sample (also those without callstack)
+        # a value per weight, joined to its sample; those of a sample without
+        # callstack are counters, not stack_sample_counter rows
         self.assertEqual(e.query('select s.ts, t.name, cast(c.value as int) as value '
                                  'from stack_sample_counter c '
                                  'join __intrinsic_stack_sample s on s.id = c.stack_sample_id '
                                  'join track t on t.id = c.track_id order by c.id', path),
                          '"ts","name","value"\n100,"wall",1000\n100,"insns",7\n'
-                         '200,"wall",2000\n300,"wall",3000\n400,"wall",4000\n'
-                         '500,"cycles",9\n')
+                         '200,"wall",2000\n300,"wall",3000\n500,"cycles",9\n')
+        self.assertEqual(e.query('select ts from counter where value = 4000', path),
+                         '"ts"\n400\n')
         self.assertEqual(e.query("select a.key, a.display_value from track t "
                                  "join args a on a.arg_set_id in (t.dimension_arg_set_id, "
                                  "t.source_arg_set_id) where t.name = 'insns' order by a.id",
@@ -155,6 +157,23 @@ class StackSampleTest(e.TempDirTest):
                          '"key","display_value"\n"session_id","0"\n"source","py.wall"\n'
                          '"counter_name","insns"\n"is_timebase","false"\n'
                          '"unit_multiplier","4"\n')
+
+    def test_smaps_entries(self):
+        def entry(path, *ints):
+            return pb_bytes(2, pb_bytes(1, path) + b''.join(pb_int(n, v) for n, v in ints))
+        smaps = pb_int(1, 5) + entry('/a.so (deleted)', (2, 3), (3, 1), (15, 7)) + entry('/b')
+        path = self.trace(pb_packet(pb_int(8, 10), pb_int(10, 1), pb_bytes(68, smaps)))
+        # " (deleted)" is trimmed off path_trimmed; absent strings are NULL
+        self.assertEqual(e.query('select upid, ts, path, path_trimmed, is_deleted, size_kb, '
+                                 'private_dirty_kb, proportional_resident_kb, file_name '
+                                 'from profiler_smaps', path),
+                         '"upid","ts","path","path_trimmed","is_deleted","size_kb",'
+                         '"private_dirty_kb","proportional_resident_kb","file_name"\n'
+                         '1,10,"/a.so (deleted)","/a.so",1,3,1,7,"[NULL]"\n'
+                         '1,10,"/b","/b",0,0,0,0,"[NULL]"\n')
+        # a new process gets its main thread
+        self.assertEqual(e.query('select tid, upid from thread where tid = 5', path),
+                         '"tid","upid"\n5,1\n')
 
     def test_cpu_profiling_samples_keep_time_cycles_and_instructions(self):
         code = pb_bytes(5, inline_frames(('f', None, None)))

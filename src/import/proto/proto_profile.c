@@ -53,7 +53,8 @@ int proto_profile_wants_field(uint32_t number) {
          number == PROTO_TRACE_PACKET_PERF_SAMPLE ||
          number == PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING ||
          number == PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET ||
-         number == PROTO_TRACE_PACKET_STACK_SAMPLE;
+         number == PROTO_TRACE_PACKET_STACK_SAMPLE ||
+         number == PROTO_TRACE_PACKET_SMAPS_PACKET;
 }
 
 void proto_profile_free(proto_profile_state *s) {
@@ -582,6 +583,7 @@ int proto_profile_parse(import_file *f, const proto_packet_info *info, int64_t t
     case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
       return pp_streaming_profile(f, info, ts, fl->span);
     case PROTO_TRACE_PACKET_STACK_SAMPLE: return pp_stack_sample(f, info, ts, fl->span);
+    case PROTO_TRACE_PACKET_SMAPS_PACKET: return pp_smaps(f, info, ts, fl->span);
     case PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING: return pp_deobfuscation(f, fl->span);
     default: return WEFT_OK;
   }

@@ -197,3 +197,81 @@ int pp_deobfuscation(import_file *f, proto_span msg) {
       rc = pp_obfuscated_class(f, package, fl.span);
   return rc;
 }
+
+/* ---- SmapsPacket ---- */
+
+int pp_process_and_main_thread(import_file *f, uint32_t machine, int64_t pid, uint32_t *upid) {
+  uint32_t utid;
+  int known = model_process_find(f->ctx, machine, pid, upid);
+  int rc = known ? WEFT_OK : model_process(f->ctx, machine, pid, upid);
+  return rc || known ? rc : model_thread_in_process(f->ctx, machine, pid, pid, &utid);
+}
+
+#define SMAPS_PID 1
+#define SMAPS_ENTRIES 2
+#define SMAPS_PATH 1
+#define SMAPS_FILE_NAME 5
+#define SMAPS_MODULE_DEBUGID 8
+#define SMAPS_MODULE_DEBUG_PATH 9
+
+/* Where each varint field of SmapsEntry goes (0: none). */
+static int64_t *pp_smaps_int(stack_profile_smaps_entry *e, uint32_t number) {
+  switch (number) {
+    case 2: return &e->size_kb;
+    case 3: return &e->private_dirty_kb;
+    case 4: return &e->swap_kb;
+    case 6: return &e->start_address;
+    case 7: return &e->module_timestamp;
+    case 10: return &e->protection_flags;
+    case 11: return &e->private_clean_resident_kb;
+    case 12: return &e->shared_dirty_resident_kb;
+    case 13: return &e->shared_clean_resident_kb;
+    case 14: return &e->locked_kb;
+    case 15: return &e->proportional_resident_kb;
+    default: return NULL;
+  }
+}
+
+static string_id *pp_smaps_str(stack_profile_smaps_entry *e, uint32_t number) {
+  switch (number) {
+    case SMAPS_PATH: return &e->path;
+    case SMAPS_FILE_NAME: return &e->file_name;
+    case SMAPS_MODULE_DEBUGID: return &e->module_debugid;
+    case SMAPS_MODULE_DEBUG_PATH: return &e->module_debug_path;
+    default: return NULL;
+  }
+}
+
+static int pp_smaps_entry(import_file *f, int64_t ts, uint32_t upid, proto_span msg) {
+  stack_profile_smaps_entry e;
+  memset(&e, 0, sizeof e);
+  e.ts = ts;
+  e.upid = upid;
+  e.path = e.file_name = e.module_debugid = e.module_debug_path = STRING_NULL;
+  proto_reader rd;
+  proto_field fl;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&rd, msg);
+  while (!rc && proto_reader_next(&rd, &fl) == 1) {
+    int64_t *i = fl.wire_type == PROTO_WIRE_VARINT ? pp_smaps_int(&e, fl.number) : NULL;
+    string_id *s = fl.wire_type == PROTO_WIRE_LEN ? pp_smaps_str(&e, fl.number) : NULL;
+    if (i) *i = (int64_t)fl.value;
+    if (s) rc = ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, s);
+  }
+  return rc ? rc : stack_profile_smaps_add(f->ctx, &e);
+}
+
+int pp_smaps(import_file *f, const proto_packet_info *info, int64_t ts, proto_span msg) {
+  proto_field fl;
+  int64_t pid = 0;
+  if (proto_find_last(msg.data, msg.len, SMAPS_PID, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
+    pid = (int64_t)(uint32_t)fl.value;
+  uint32_t upid;
+  int rc = pp_process_and_main_thread(f, info->machine, pid, &upid);
+  proto_reader rd;
+  proto_reader_init_span(&rd, msg);
+  while (!rc && proto_reader_next(&rd, &fl) == 1)
+    if (fl.number == SMAPS_ENTRIES && fl.wire_type == PROTO_WIRE_LEN)
+      rc = pp_smaps_entry(f, ts, upid, fl.span);
+  return rc;
+}

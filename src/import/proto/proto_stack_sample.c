@@ -111,16 +111,6 @@ static int ss_async_context(const ss_sample *s, uint64_t iid, int depth, int64_t
   return WEFT_OK;
 }
 
-/* The process of pid; a new one gets its main thread. */
-static int ss_process(ss_sample *s, int64_t pid) {
-  uint32_t upid, utid, machine = s->info->machine;
-  int known = model_process_find(s->f->ctx, machine, pid, &upid);
-  int rc = known ? WEFT_OK : model_process(s->f->ctx, machine, pid, &upid);
-  if (!rc && !known) rc = model_thread_in_process(s->f->ctx, machine, pid, pid, &utid);
-  if (!rc) s->upid = upid;
-  return rc;
-}
-
 static int ss_task_context_of(ss_sample *s, proto_span msg, int64_t *row) {
   proto_field pid, tid, async;
   int has_pid = ss_find(msg, TC_PID, PROTO_WIRE_VARINT, &pid);
@@ -128,7 +118,8 @@ static int ss_task_context_of(ss_sample *s, proto_span msg, int64_t *row) {
   int64_t utid = -1, async_row = -1;
   uint32_t id, machine = s->info->machine;
   int rc = WEFT_OK;
-  if (has_pid) rc = ss_process(s, (uint32_t)pid.value);
+  if (has_pid && !(rc = pp_process_and_main_thread(s->f, machine, (uint32_t)pid.value, &id)))
+    s->upid = id;
   if (!rc && has_tid) {
     rc = has_pid ? model_thread_in_process(s->f->ctx, machine, (uint32_t)tid.value,
                                            (uint32_t)pid.value, &id)
