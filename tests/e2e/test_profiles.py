@@ -229,6 +229,21 @@ class ProfilesTest(e.TempDirTest):
                                  "where name = 'perf_samples_skipped_dataloss'", path),
                          '"value"\n5\n')
 
+    def test_skipped_perf_samples_are_still_samples(self):
+        def perf(ts, reason):
+            body = pb_int(1, 0) + pb_int(2, 10) + pb_int(3, 11) + pb_int(18, reason)
+            return pb_packet(pb_int(8, ts), pb_int(10, SEQ), pb_bytes(66, body))
+        # reasons: 1 read stage and 2 unwind stage count perf_samples_skipped,
+        # 3 unwind enqueue perf_samples_skipped_dataloss, 4 not in scope nothing
+        path = self.trace(perf(10, 1), perf(20, 2), perf(30, 3), perf(40, 4))
+        self.assertEqual(e.query('select ts, callsite_id from perf_sample order by ts', path),
+                         '"ts","callsite_id"\n10,"[NULL]"\n20,"[NULL]"\n30,"[NULL]"\n'
+                         '40,"[NULL]"\n')
+        self.assertEqual(e.query("select name, value from stats where name like "
+                                 "'perf_samples_skipped%' order by name", path),
+                         '"name","value"\n"perf_samples_skipped",2\n'
+                         '"perf_samples_skipped_dataloss",1\n')
+
     def test_streaming_profile_samples(self):
         thread = pb_bytes(44, pb_int(1, 20) + pb_int(2, 21) + pb_int(6, 1000))
         samples = pb_bytes(54, pb_int(1, 1) + pb_int(1, 2) + pb_int(2, 5) + pb_int(2, 3))

@@ -14,6 +14,10 @@
 #define PS_UNWIND_ERROR 16
 #define PS_KERNEL_RECORDS_LOST 17
 #define PS_SAMPLE_SKIPPED_REASON 18
+/* PerfSample.SampleSkipReason */
+#define PS_SKIP_READ_STAGE 1
+#define PS_SKIP_UNWIND_STAGE 2
+#define PS_SKIP_UNWIND_ENQUEUE 3
 /* StreamingProfilePacket */
 #define SPP_CALLSTACK_IID 1
 #define SPP_TIMESTAMP_DELTA_US 2
@@ -29,8 +33,8 @@
 #define PP_MAX_MEMBERS 65536 /* renamed members of one class that are kept */
 
 typedef struct pp_perf_fields {
-  uint64_t cpu, pid, tid, callstack, cpu_mode, unwind_error, records_lost;
-  int has_cpu, has_callstack, has_unwind_error, skipped;
+  uint64_t cpu, pid, tid, callstack, cpu_mode, unwind_error, records_lost, skip_reason;
+  int has_cpu, has_callstack, has_unwind_error;
 } pp_perf_fields;
 
 static void pp_perf_read(proto_span msg, pp_perf_fields *p) {
@@ -48,7 +52,7 @@ static void pp_perf_read(proto_span msg, pp_perf_fields *p) {
       case PS_CPU_MODE: p->cpu_mode = fl.value; break;
       case PS_UNWIND_ERROR: p->unwind_error = fl.value, p->has_unwind_error = 1; break;
       case PS_KERNEL_RECORDS_LOST: p->records_lost = fl.value; break;
-      case PS_SAMPLE_SKIPPED_REASON: p->skipped = 1; break;
+      case PS_SAMPLE_SKIPPED_REASON: p->skip_reason = fl.value; break;
       default: break;
     }
   }
@@ -83,12 +87,19 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
   pp_perf_read(msg, &p);
   if (p.records_lost)
     return import_stat(f, stat_perf_samples_skipped_dataloss, (int64_t)p.records_lost);
-  if (p.skipped) return import_stat(f, stat_perf_samples_skipped, 1);
+  /* a skipped sample lacks (part of) its stack, yet it is a sample: the
+   * unwinder failing counts, a process out of scope is as intended */
+  int rc = WEFT_OK;
+  if (p.skip_reason == PS_SKIP_READ_STAGE || p.skip_reason == PS_SKIP_UNWIND_STAGE)
+    rc = import_stat(f, stat_perf_samples_skipped, 1);
+  if (p.skip_reason == PS_SKIP_UNWIND_ENQUEUE)
+    rc = import_stat(f, stat_perf_samples_skipped_dataloss, 1);
+  if (rc) return rc;
   pp_resolver r = pp_resolver_of(info);
   int64_t leaf = -1, session;
   uint32_t utid;
   string_id mode, unwind = STRING_NULL;
-  int rc = p.has_callstack ? pp_callstack(f, &r, p.callstack, &leaf) : WEFT_OK;
+  rc = p.has_callstack ? pp_callstack(f, &r, p.callstack, &leaf) : WEFT_OK;
   if (!rc) rc = model_thread_in_process(f->ctx, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
   if (!rc) rc = pp_enum_name(f, pp_cpu_modes, 6, p.cpu_mode, &mode);
   if (!rc && p.has_unwind_error) rc = pp_enum_name(f, pp_unwind_errors, 9, p.unwind_error, &unwind);
