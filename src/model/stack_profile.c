@@ -296,8 +296,11 @@ static int sp_frame_rename(trace_context *ctx, const stack_profile_state *st,
     if (renamed == STRING_NULL) return WEFT_OK;
     const char *cn = base_string_pool_get(&ctx->strings, c->deobfuscated);
     const char *mn = base_string_pool_get(&ctx->strings, renamed);
+    /* a member merged in from another class (R8 vertical class merging)
+     * is named with its own class already */
+    if (mn && strchr(mn, '.')) return *out = renamed, WEFT_OK;
     base_buf b;
-  base_buf_init(&b, 1 << 20);
+    base_buf_init(&b, 1 << 20);
     int rc = base_buf_appendf(&b, "%s.%s", cn ? cn : "", mn ? mn : "");
     if (!rc) rc = ctx_intern(ctx, (const char *)b.data, b.len, out);
     base_buf_free(&b);

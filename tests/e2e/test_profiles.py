@@ -277,6 +277,22 @@ class ProfilesTest(e.TempDirTest):
                                  'on f.mapping = m.id order by f.id', path),
                          '"map","deobfuscated_name"\n"%s","Foo.bar"\n"","Other.wrong"\n' % app)
 
+    def test_deobfuscated_members_already_qualified_stay_as_they_are(self):
+        interned = interned_packet(
+            (FUNCTION_NAMES, istr(1, 'a.b')), (FUNCTION_NAMES, istr(2, 'a.c')),
+            (MAPPINGS, mapping(1)), (FRAMES, frame(1, 1, 1, 8)), (FRAMES, frame(2, 2, 1, 9)),
+            (CALLSTACKS, callstack(1, 1, 2)))
+        members = (pb_bytes(4, pb_bytes(1, 'b') + pb_bytes(2, 'bar')) +
+                   pb_bytes(4, pb_bytes(1, 'c') + pb_bytes(2, 'com.A.baz')))
+        klass = pb_bytes(1, 'a') + pb_bytes(2, 'com.B') + members
+        path = self.trace(interned, heap_dump(10, 1, 'h', heap_sample(1, 1, 0, 1, 0)),
+                          pb_packet(pb_bytes(64, pb_bytes(1, 'p') + pb_bytes(3, klass))))
+        # a member merged in from class com.A keeps its own class
+        self.assertEqual(e.query('select name, deobfuscated_name from stack_profile_frame '
+                                 'order by id', path),
+                         '"name","deobfuscated_name"\n"a.b","com.B.bar"\n'
+                         '"a.c","com.A.baz"\n')
+
 
 def simpleperf(*records):
     """A simpleperf_proto file: magic, version 1, length-prefixed records."""
