@@ -345,20 +345,19 @@ int stack_profile_count_tmp_without_build_id(trace_context *ctx, int64_t machine
 
 /* ---- samples ---- */
 
-int stack_profile_heap_dump(trace_context *ctx, int64_t ts, int64_t packet_ts, uint32_t upid,
-                            string_id heap, int64_t machine, int64_t trace) {
+int stack_profile_heap_dump(trace_context *ctx, const stack_profile_heap_dump_spec *d) {
   storage_table *t = ctx_table(ctx, TABLE_HEAP_PROFILE);
   uint32_t row;
   int rc = storage_table_append(t, &row);
   if (rc) return rc;
-  storage_set_i64(t, HEAP_PROFILE_ts, row, ts);
-  storage_set_i64(t, HEAP_PROFILE_ts_end, row, ts);
-  storage_set_i64(t, HEAP_PROFILE_dur, row, 0);
-  storage_set_i64(t, HEAP_PROFILE_upid, row, upid);
-  storage_set_str(t, HEAP_PROFILE_heap_name, row, heap);
+  storage_set_i64(t, HEAP_PROFILE_ts, row, d->start);
+  storage_set_i64(t, HEAP_PROFILE_ts_end, row, d->ts);
+  storage_set_i64(t, HEAP_PROFILE_dur, row, d->ts - d->start);
+  storage_set_i64(t, HEAP_PROFILE_upid, row, d->upid);
+  storage_set_str(t, HEAP_PROFILE_heap_name, row, d->heap);
   rc = storage_table_status(t);
-  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, upid, machine,
-                             trace, packet_ts);
+  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, d->upid,
+                             d->machine, d->trace, d->packet_ts);
 }
 
 int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,

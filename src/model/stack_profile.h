@@ -76,11 +76,16 @@ int stack_profile_count_tmp_without_build_id(trace_context *ctx, int64_t machine
 
 /* ---- samples on callsites ---- */
 
-/* A heap dump of process `upid` at ts (a heap_profile row; heap may be
- * STRING_NULL); sets stat heapprofd_last_profile_timestamp[upid] to
- * packet_ts (the time of the packet holding it). */
-int stack_profile_heap_dump(trace_context *ctx, int64_t ts, int64_t packet_ts, uint32_t upid,
-                            string_id heap, int64_t machine, int64_t trace);
+/* A heap dump of process `upid` (a heap_profile row over [start, ts];
+ * heap may be STRING_NULL); sets stat heapprofd_last_profile_timestamp[upid]
+ * to packet_ts (the time of the packet holding it). */
+typedef struct stack_profile_heap_dump_spec {
+  int64_t start, ts, packet_ts;
+  uint32_t upid;
+  string_id heap;
+  int64_t machine, trace;
+} stack_profile_heap_dump_spec;
+int stack_profile_heap_dump(trace_context *ctx, const stack_profile_heap_dump_spec *d);
 /* A heap_profile_allocation row. */
 int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
                                   string_id heap, uint32_t callsite, int64_t count,

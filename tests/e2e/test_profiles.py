@@ -158,6 +158,29 @@ class ProfilesTest(e.TempDirTest):
                                  "order by value", path),
                          '"value"\n5000\n6000\n')
 
+    def test_heap_profile_windows_and_intervals(self):
+        path = self.trace(
+            process_tree(1), libc_interned(),
+            heap_dump(100, 1, 'malloc', heap_sample(1, 10, 4, 2, 1), heap_sample(2, 5, 0, 1, 0)),
+            heap_dump(200, 1, 'malloc', heap_sample(1, 30, 14, 5, 2), heap_sample(2, 5, 5, 1, 1)),
+            # a window start (field 15, MONOTONIC_COARSE) starts the heap_profile row
+            heap_dump(300, 1, 'malloc', heap_sample(1, 30, 20, 5, 3), heap_sample(2, 5, 5, 1, 1),
+                      extra=pb_int(15, 250)))
+        self.assertEqual(e.query('select ts, ts_end, dur from heap_profile order by id', path),
+                         '"ts","ts_end","dur"\n100,100,0\n200,200,0\n250,300,50\n')
+        # per dump: delta the net change, allocated what was added, retained
+        # the callsites' growth (callsite 2 shrinking at 200 counts 0); the
+        # interval starts after the previous dump, or at the window start
+        self.assertEqual(e.query('include perfetto module android.memory.heap_profile.intervals; '
+                                 'select id, retained, allocated, delta, ts, dur '
+                                 'from _android_heap_profile_intervals where id > 0', path),
+                         '"id","retained","allocated","delta","ts","dur"\n'
+                         '3,10,20,5,101,99\n6,0,0,-6,250,50\n')
+        self.assertEqual(e.query('include perfetto module android.memory.heap_profile.intervals; '
+                                 'select retained, allocated, delta '
+                                 'from _android_heap_profile_intervals where id = 0', path),
+                         '"retained","allocated","delta"\n11,15,11\n')
+
     def test_tmp_mappings_without_build_id_are_counted(self):
         path = self.trace(interned_packet(
             (MAPPING_PATHS, istr(1, 'data')), (MAPPING_PATHS, istr(2, 'local')),

@@ -22,6 +22,7 @@
 #define PHS_TIMESTAMP 9
 #define PHS_HEAP_NAME 11
 #define PHS_ORIG_SAMPLING_INTERVAL 13
+#define PHS_START_TIMESTAMP 15
 /* HeapSample */
 #define HS_CALLSTACK_ID 1
 #define HS_SELF_ALLOCATED 2
@@ -508,24 +509,27 @@ static int pp_heap_sample(import_file *f, const pp_resolver *r, const pp_dump *d
   return rc;
 }
 
-/* A dump's time: ProcessHeapSamples.timestamp, on CLOCK_MONOTONIC_COARSE
- * (0 when absent). 0 when it cannot be converted (counted). */
-static int pp_dump_time(import_file *f, uint32_t machine, proto_span msg, int64_t *ts) {
+/* A dump's time: ProcessHeapSamples field `number` (timestamp, or the
+ * window's start_timestamp) on CLOCK_MONOTONIC_COARSE, 0 when absent. 1
+ * with *ts, 0 when it cannot be converted, -1 when absent and optional. */
+static int pp_dump_time(import_file *f, uint32_t machine, proto_span msg, uint32_t number,
+                        int optional, int64_t *ts) {
   proto_field fl;
   int64_t raw = 0;
-  if (proto_find_last(msg.data, msg.len, PHS_TIMESTAMP, &fl) == 1 &&
-      fl.wire_type == PROTO_WIRE_VARINT)
+  if (proto_find_last(msg.data, msg.len, number, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
     raw = (int64_t)fl.value;
-  if (import_clock_convert(f, machine, CLOCK_ID_MONOTONIC_COARSE, raw, ts) != 0) return 1;
-  int rc = import_stat(f, stat_clock_sync_failure, 1);
-  return rc ? rc : 0;
+  else if (optional)
+    return -1;
+  return import_clock_convert(f, machine, CLOCK_ID_MONOTONIC_COARSE, raw, ts) != 0;
 }
 
 static int pp_process_dump(import_file *f, const pp_resolver *r, uint32_t machine,
                            int64_t packet_ts, proto_span msg) {
   pp_dump d = {0, 0, STRING_NULL, 0};
-  int timed = pp_dump_time(f, machine, msg, &d.ts);
-  if (timed != 1) return timed;
+  if (!pp_dump_time(f, machine, msg, PHS_TIMESTAMP, 0, &d.ts))
+    return import_stat(f, stat_clock_sync_failure, 1);
+  int64_t start;
+  if (pp_dump_time(f, machine, msg, PHS_START_TIMESTAMP, 1, &start) != 1) start = d.ts;
   proto_field fl;
   int64_t pid = 0;
   if (proto_find_last(msg.data, msg.len, PHS_PID, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
@@ -541,8 +545,9 @@ static int pp_process_dump(import_file *f, const pp_resolver *r, uint32_t machin
   d.heap = named;
   if (!rc && named == STRING_NULL) rc = ctx_intern(f->ctx, "unknown", 7, &d.heap);
   if (!rc) rc = model_process(f->ctx, machine, pid, &d.upid);
-  if (!rc) rc = stack_profile_heap_dump(f->ctx, d.ts, packet_ts, d.upid, named, machine,
-                                          f->trace_id);
+  stack_profile_heap_dump_spec dump = {start, d.ts, packet_ts, d.upid, named, machine,
+                                       f->trace_id};
+  if (!rc) rc = stack_profile_heap_dump(f->ctx, &dump);
   proto_reader rd;
   proto_reader_init_span(&rd, msg);
   while (!rc && proto_reader_next(&rd, &fl) == 1)
