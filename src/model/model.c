@@ -11,6 +11,7 @@
 #include "model/knet.h"
 #include "model/kv4l2.h"
 #include "model/stack_profile.h"
+#include "model/stack_sample.h"
 #include "model/v8_profile.h"
 #include "model/etw.h"
 #include "model/kdrm.h"
@@ -135,6 +136,8 @@ void model_free(model_state *m) {
   m->heap_graph = NULL;
   stack_profile_state_free(m->stack_profile);
   m->stack_profile = NULL;
+  stack_sample_state_free(m->stack_sample);
+  m->stack_sample = NULL;
   v8_profile_state_free(m->v8_profile);
   m->v8_profile = NULL;
   etw_state_free(m->etw);

@@ -79,6 +79,7 @@ typedef struct model_state {
   struct model_process_args *process_args; /* model_process_args_add; lazy */
   struct heap_graph_state *heap_graph; /* Java heap dumps (model/heap_graph.h), lazy */
   struct stack_profile_state *stack_profile; /* model/stack_profile.h; lazy */
+  struct stack_sample_state *stack_sample; /* model/stack_sample.h; lazy */
   struct v8_profile_state *v8_profile; /* model/v8_profile.h; lazy */
   struct etw_state *etw; /* ETW file I/O (model/etw.h); lazy */
 } model_state;

@@ -296,8 +296,11 @@ static int sp_frame_rename(trace_context *ctx, const stack_profile_state *st,
     if (renamed == STRING_NULL) return WEFT_OK;
     const char *cn = base_string_pool_get(&ctx->strings, c->deobfuscated);
     const char *mn = base_string_pool_get(&ctx->strings, renamed);
+    /* a member merged in from another class (R8 vertical class merging)
+     * is named with its own class already */
+    if (mn && strchr(mn, '.')) return *out = renamed, WEFT_OK;
     base_buf b;
-  base_buf_init(&b, 1 << 20);
+    base_buf_init(&b, 1 << 20);
     int rc = base_buf_appendf(&b, "%s.%s", cn ? cn : "", mn ? mn : "");
     if (!rc) rc = ctx_intern(ctx, (const char *)b.data, b.len, out);
     base_buf_free(&b);
@@ -324,22 +327,37 @@ int stack_profile_deobfuscate_frames(trace_context *ctx) {
   return storage_table_status(t);
 }
 
+int stack_profile_count_tmp_without_build_id(trace_context *ctx, int64_t machine,
+                                             int64_t trace) {
+  static const char tmp[] = "/data/local/tmp/";
+  const storage_table *maps = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+  int64_t n = 0;
+  for (size_t row = 0; row < maps->row_count; row++) {
+    string_id name_id = storage_get_str(maps, STACK_PROFILE_MAPPING_name, row);
+    string_id build_id = storage_get_str(maps, STACK_PROFILE_MAPPING_build_id, row);
+    const char *name = base_string_pool_get(&ctx->strings, name_id);
+    const char *build = base_string_pool_get(&ctx->strings, build_id);
+    if (name && !strncmp(name, tmp, sizeof tmp - 1) && (!build || !*build)) n++;
+  }
+  return n ? stats_add(&ctx->stats, stat_symbolization_tmp_build_id_not_found, -1, machine, trace, n)
+           : WEFT_OK;
+}
+
 /* ---- samples ---- */
 
-int stack_profile_heap_dump(trace_context *ctx, int64_t ts, uint32_t upid, string_id heap,
-                            int64_t machine, int64_t trace) {
+int stack_profile_heap_dump(trace_context *ctx, const stack_profile_heap_dump_spec *d) {
   storage_table *t = ctx_table(ctx, TABLE_HEAP_PROFILE);
   uint32_t row;
   int rc = storage_table_append(t, &row);
   if (rc) return rc;
-  storage_set_i64(t, HEAP_PROFILE_ts, row, ts);
-  storage_set_i64(t, HEAP_PROFILE_ts_end, row, ts);
-  storage_set_i64(t, HEAP_PROFILE_dur, row, 0);
-  storage_set_i64(t, HEAP_PROFILE_upid, row, upid);
-  storage_set_str(t, HEAP_PROFILE_heap_name, row, heap);
+  storage_set_i64(t, HEAP_PROFILE_ts, row, d->start);
+  storage_set_i64(t, HEAP_PROFILE_ts_end, row, d->ts);
+  storage_set_i64(t, HEAP_PROFILE_dur, row, d->ts - d->start);
+  storage_set_i64(t, HEAP_PROFILE_upid, row, d->upid);
+  storage_set_str(t, HEAP_PROFILE_heap_name, row, d->heap);
   rc = storage_table_status(t);
-  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, upid, machine,
-                             trace, ts);
+  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, d->upid,
+                             d->machine, d->trace, d->packet_ts);
 }
 
 int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
@@ -494,5 +512,48 @@ int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_ev
   storage_set_i64(t, cs->at_end ? TRACK_EVENT_CALLSTACKS_end_callsite_id
                                 : TRACK_EVENT_CALLSTACKS_callsite_id, row, cs->callsite);
   if (cs->has_weight) storage_set_f64(t, TRACK_EVENT_CALLSTACKS_weight, row, cs->weight);
+  return storage_table_status(t);
+}
+
+/* ---- smaps ---- */
+
+/* path without its " (deleted)" suffix (*deleted set), or path itself. */
+static int sp_smaps_trim(trace_context *ctx, string_id path, string_id *out, int *deleted) {
+  static const char suffix[] = " (deleted)";
+  const size_t n = sizeof suffix - 1;
+  const char *s = base_string_pool_get(&ctx->strings, path);
+  size_t len = s ? strlen(s) : 0;
+  *out = path;
+  *deleted = s && len >= n && !memcmp(s + len - n, suffix, n);
+  return *deleted ? ctx_intern(ctx, s, len - n, out) : WEFT_OK;
+}
+
+int stack_profile_smaps_add(trace_context *ctx, const stack_profile_smaps_entry *e) {
+  storage_table *t = ctx_table(ctx, TABLE_PROFILER_SMAPS);
+  string_id trimmed;
+  int deleted;
+  uint32_t row;
+  int rc = sp_smaps_trim(ctx, e->path, &trimmed, &deleted);
+  if (!rc) rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  const struct { size_t col; int64_t v; } ints[] = {
+      {PROFILER_SMAPS_upid, e->upid}, {PROFILER_SMAPS_ts, e->ts},
+      {PROFILER_SMAPS_aggregate_count, 1}, {PROFILER_SMAPS_is_deleted, deleted},
+      {PROFILER_SMAPS_size_kb, e->size_kb}, {PROFILER_SMAPS_private_dirty_kb, e->private_dirty_kb},
+      {PROFILER_SMAPS_swap_kb, e->swap_kb}, {PROFILER_SMAPS_start_address, e->start_address},
+      {PROFILER_SMAPS_module_timestamp, e->module_timestamp},
+      {PROFILER_SMAPS_protection_flags, e->protection_flags},
+      {PROFILER_SMAPS_private_clean_resident_kb, e->private_clean_resident_kb},
+      {PROFILER_SMAPS_shared_dirty_resident_kb, e->shared_dirty_resident_kb},
+      {PROFILER_SMAPS_shared_clean_resident_kb, e->shared_clean_resident_kb},
+      {PROFILER_SMAPS_locked_kb, e->locked_kb},
+      {PROFILER_SMAPS_proportional_resident_kb, e->proportional_resident_kb}};
+  for (size_t i = 0; i < sizeof ints / sizeof *ints; i++)
+    storage_set_i64(t, ints[i].col, row, ints[i].v);
+  storage_set_str(t, PROFILER_SMAPS_path, row, e->path);
+  storage_set_str(t, PROFILER_SMAPS_path_trimmed, row, trimmed);
+  storage_set_str(t, PROFILER_SMAPS_file_name, row, e->file_name);
+  storage_set_str(t, PROFILER_SMAPS_module_debugid, row, e->module_debugid);
+  storage_set_str(t, PROFILER_SMAPS_module_debug_path, row, e->module_debug_path);
   return storage_table_status(t);
 }

@@ -68,13 +68,24 @@ int stack_profile_add_class(trace_context *ctx, string_id package, string_id obf
 /* Sets deobfuscated_name on every frame whose "class.member" name a
  * recorded class renames (call once the frames exist, at end of load). */
 int stack_profile_deobfuscate_frames(trace_context *ctx);
+/* Counts (stat symbolization_tmp_build_id_not_found, once per call) each
+ * mapping under /data/local/tmp/ without a build id: it cannot be
+ * symbolized. Called at the end of each proto file, over all mappings. */
+int stack_profile_count_tmp_without_build_id(trace_context *ctx, int64_t machine,
+                                             int64_t trace);
 
 /* ---- samples on callsites ---- */
 
-/* A heap dump of process `upid` at ts (a heap_profile row; heap may be
- * STRING_NULL); sets stat heapprofd_last_profile_timestamp[upid] to ts. */
-int stack_profile_heap_dump(trace_context *ctx, int64_t ts, uint32_t upid, string_id heap,
-                            int64_t machine, int64_t trace);
+/* A heap dump of process `upid` (a heap_profile row over [start, ts];
+ * heap may be STRING_NULL); sets stat heapprofd_last_profile_timestamp[upid]
+ * to packet_ts (the time of the packet holding it). */
+typedef struct stack_profile_heap_dump_spec {
+  int64_t start, ts, packet_ts;
+  uint32_t upid;
+  string_id heap;
+  int64_t machine, trace;
+} stack_profile_heap_dump_spec;
+int stack_profile_heap_dump(trace_context *ctx, const stack_profile_heap_dump_spec *d);
 /* A heap_profile_allocation row. */
 int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
                                   string_id heap, uint32_t callsite, int64_t count,
@@ -99,6 +110,21 @@ int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, 
 /* An instruments_sample row (callsite -1: NULL). */
 int stack_profile_instruments_sample(trace_context *ctx, int64_t ts, uint32_t utid,
                                      int64_t callsite, int64_t cpu);
+
+/* ---- smaps ---- */
+
+/* A profiler_smaps row: a mapping of process upid at ts (strings
+ * STRING_NULL when absent; a path ending " (deleted)" is stored trimmed in
+ * path_trimmed with is_deleted set). */
+typedef struct stack_profile_smaps_entry {
+  int64_t ts;
+  uint32_t upid;
+  string_id path, file_name, module_debugid, module_debug_path;
+  int64_t size_kb, private_dirty_kb, swap_kb, start_address, module_timestamp;
+  int64_t protection_flags, private_clean_resident_kb, shared_dirty_resident_kb;
+  int64_t shared_clean_resident_kb, locked_kb, proportional_resident_kb;
+} stack_profile_smaps_entry;
+int stack_profile_smaps_add(trace_context *ctx, const stack_profile_smaps_entry *e);
 
 /* ---- track-event callstacks ---- */
 

@@ -128,23 +128,22 @@ const char *const sql_view_statements[] = {
     EMPTY_VIEW("memory_snapshot_edge",
                "NULL AS id, NULL AS source_node_id, NULL AS target_node_id, NULL AS "
                "importance"),
-    EMPTY_VIEW("stack_sample_session",
-               "NULL AS id, NULL AS source, NULL AS timebase_unit, NULL AS cmdline"),
-    EMPTY_VIEW("stack_sample_async_context",
-               "NULL AS id, NULL AS name, NULL AS kind, NULL AS parent_id"),
-    EMPTY_VIEW("stack_sample_task_context",
-               "NULL AS id, NULL AS upid, NULL AS utid, NULL AS async_context_id"),
-    EMPTY_VIEW("stack_sample_execution_context",
-               "NULL AS id, NULL AS ucpu, NULL AS cpu_mode"),
-    EMPTY_VIEW("stack_sample",
-               "NULL AS id, NULL AS ts, NULL AS source, NULL AS task_context_id, NULL AS"
-               " execution_context_id, NULL AS callsite_id, NULL AS session_id"),
-    EMPTY_VIEW("stack_sample_counter_track",
-               "NULL AS id, NULL AS name, NULL AS type, NULL AS parent_id, NULL AS "
-               "source_arg_set_id, NULL AS machine_id, NULL AS unit, NULL AS "
-               "description, NULL AS session_id, NULL AS cpu, NULL AS is_timebase"),
-    EMPTY_VIEW("stack_sample_counter",
-               "NULL AS id, NULL AS stack_sample_id, NULL AS track_id, NULL AS value"),
+    /* stack_sample: the samples that captured a callstack */
+    "CREATE VIEW stack_sample AS SELECT id, ts, source, task_context_id, "
+    "execution_context_id, callsite_id, session_id FROM __intrinsic_stack_sample "
+    "WHERE callsite_id IS NOT NULL",
+    "CREATE VIEW stack_sample_counter_track AS SELECT t.id AS id, t.name AS name, "
+    "t.type AS type, t.parent_id AS parent_id, t.source_arg_set_id AS source_arg_set_id, "
+    "t.machine_id AS machine_id, t.counter_unit AS unit, t.description AS description, "
+    "c.session_id AS session_id, c.cpu AS cpu, c.is_timebase AS is_timebase "
+    "FROM __intrinsic_stack_sample_counter_track c JOIN __intrinsic_track t "
+    "ON t.id = c.track_id ORDER BY c.track_id",
+    /* the counters of the samples stack_sample shows */
+    "CREATE VIEW stack_sample_counter AS SELECT k.counter_id AS id, k.stack_sample_id "
+    "AS stack_sample_id, k.track_id AS track_id, c.value AS value FROM "
+    "__intrinsic_stack_sample_counter k JOIN __intrinsic_counter c ON c.id = k.counter_id "
+    "JOIN __intrinsic_stack_sample s ON s.id = k.stack_sample_id "
+    "WHERE s.callsite_id IS NOT NULL ORDER BY k.counter_id",
     EMPTY_VIEW("perf_session",
                "NULL AS id, NULL AS perf_session_id, NULL AS cmdline"),
     EMPTY_VIEW("perf_counter_track",
@@ -161,16 +160,6 @@ const char *const sql_view_statements[] = {
                "battery_mode_use_angle, NULL AS battery_mode_fps"),
     EMPTY_VIEW("android_dumpstate",
                "NULL AS id, NULL AS section, NULL AS service, NULL AS line"),
-    EMPTY_VIEW("profiler_smaps",
-               "NULL AS id, NULL AS upid, NULL AS ts, NULL AS path, NULL AS "
-               "path_trimmed, NULL AS aggregate_count, NULL AS is_deleted, NULL AS "
-               "size_kb, NULL AS private_dirty_kb, NULL AS swap_kb, NULL AS file_name, "
-               "NULL AS start_address, NULL AS module_timestamp, NULL AS module_debugid,"
-               " NULL AS module_debug_path, NULL AS protection_flags, NULL AS "
-               "private_clean_resident_kb, NULL AS shared_dirty_resident_kb, NULL AS "
-               "shared_clean_resident_kb, NULL AS locked_kb, NULL AS "
-               "proportional_resident_kb, NULL AS rss_kb, NULL AS anonymous_kb, NULL AS "
-               "pss_dirty_kb, NULL AS swap_pss_kb"),
     EMPTY_VIEW("process_memory_mappings",
                "NULL AS id, NULL AS upid, NULL AS ts, NULL AS path, NULL AS "
                "aggregate_count, NULL AS is_deleted, NULL AS size_kb, NULL AS rss_kb, "

@@ -223,6 +223,48 @@
 #define INSTRUMENTS_SAMPLE_COLUMNS(C, T)                              \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, 0)                 \
   C(T, callsite_id, I64, N) C(T, cpu, I64, N)
+
+/* SmapsPacket entries of a process at a time (path_trimmed: path without a
+ * " (deleted)" suffix, is_deleted when it had one). */
+#define PROFILER_SMAPS_COLUMNS(C, T)                                  \
+  C(T, id, ID, 0) C(T, upid, I64, 0) C(T, ts, I64, 0) C(T, path, STR, 0) \
+  C(T, path_trimmed, STR, 0) C(T, aggregate_count, I64, 0)            \
+  C(T, is_deleted, I64, 0) C(T, size_kb, I64, 0)                      \
+  C(T, private_dirty_kb, I64, 0) C(T, swap_kb, I64, 0)                \
+  C(T, file_name, STR, 0) C(T, start_address, I64, 0)                 \
+  C(T, module_timestamp, I64, 0) C(T, module_debugid, STR, 0)         \
+  C(T, module_debug_path, STR, 0) C(T, protection_flags, I64, 0)      \
+  C(T, private_clean_resident_kb, I64, 0)                             \
+  C(T, shared_dirty_resident_kb, I64, 0)                              \
+  C(T, shared_clean_resident_kb, I64, 0) C(T, locked_kb, I64, 0)      \
+  C(T, proportional_resident_kb, I64, 0) C(T, rss_kb, I64, 0)         \
+  C(T, anonymous_kb, I64, 0) C(T, pss_dirty_kb, I64, 0)               \
+  C(T, swap_pss_kb, I64, 0)
+
+/* StackSample packets (model/stack_sample.h): sessions (one per sequence),
+ * async / task / execution contexts (interned by value), samples, and the
+ * counter tracks and values recorded with them. */
+#define STACK_SAMPLE_SESSION_COLUMNS(C, T)                            \
+  C(T, id, ID, 0) C(T, source, STR, 0) C(T, timebase_unit, STR, 0)    \
+  C(T, cmdline, STR, 0)
+#define STACK_SAMPLE_ASYNC_CONTEXT_COLUMNS(C, T)                      \
+  C(T, id, ID, 0) C(T, name, STR, 0) C(T, kind, STR, 0)               \
+  C(T, parent_id, I64, N)
+#define STACK_SAMPLE_TASK_CONTEXT_COLUMNS(C, T)                       \
+  C(T, id, ID, 0) C(T, upid, I64, N) C(T, utid, I64, N)               \
+  C(T, async_context_id, I64, N)
+#define STACK_SAMPLE_EXECUTION_CONTEXT_COLUMNS(C, T)                  \
+  C(T, id, ID, 0) C(T, ucpu, I64, N) C(T, cpu_mode, STR, 0)
+#define STACK_SAMPLE_COLUMNS(C, T)                                    \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, source, STR, 0)               \
+  C(T, task_context_id, I64, N) C(T, execution_context_id, I64, N)    \
+  C(T, callsite_id, I64, N) C(T, session_id, I64, N)
+#define STACK_SAMPLE_COUNTER_TRACK_COLUMNS(C, T)                      \
+  C(T, id, ID, 0) C(T, track_id, I64, 0) C(T, session_id, I64, 0)     \
+  C(T, cpu, I64, N) C(T, is_timebase, I64, 0)
+#define STACK_SAMPLE_COUNTER_COLUMNS(C, T)                            \
+  C(T, id, ID, 0) C(T, counter_id, I64, 0) C(T, stack_sample_id, I64, 0) \
+  C(T, track_id, I64, 0)
 /* GPUs (ugpu = id), as Perfetto's gpu table; created by the first event
  * naming a gpu (model/gpu.h). */
 #define GPU_COLUMNS(C, T)                                             \
@@ -335,6 +377,18 @@
   T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
   T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS) \
   T(INSTRUMENTS_SAMPLE, "instruments_sample", INSTRUMENTS_SAMPLE_COLUMNS) \
+  T(PROFILER_SMAPS, "profiler_smaps", PROFILER_SMAPS_COLUMNS)         \
+  T(STACK_SAMPLE_SESSION, "stack_sample_session", STACK_SAMPLE_SESSION_COLUMNS) \
+  T(STACK_SAMPLE_ASYNC_CONTEXT, "stack_sample_async_context",           \
+    STACK_SAMPLE_ASYNC_CONTEXT_COLUMNS)                                 \
+  T(STACK_SAMPLE_TASK_CONTEXT, "stack_sample_task_context",             \
+    STACK_SAMPLE_TASK_CONTEXT_COLUMNS)                                  \
+  T(STACK_SAMPLE_EXECUTION_CONTEXT, "stack_sample_execution_context",   \
+    STACK_SAMPLE_EXECUTION_CONTEXT_COLUMNS)                             \
+  T(STACK_SAMPLE, "__intrinsic_stack_sample", STACK_SAMPLE_COLUMNS)   \
+  T(STACK_SAMPLE_COUNTER_TRACK, "__intrinsic_stack_sample_counter_track", \
+    STACK_SAMPLE_COUNTER_TRACK_COLUMNS)                                 \
+  T(STACK_SAMPLE_COUNTER, "__intrinsic_stack_sample_counter", STACK_SAMPLE_COUNTER_COLUMNS) \
   T(GPU, "__intrinsic_gpu", GPU_COLUMNS)                              \
   T(GPU_COUNTER_GROUP, "__intrinsic_gpu_counter_group", GPU_COUNTER_GROUP_COLUMNS) \
   T(GPU_CONTEXT, "__intrinsic_gpu_context", GPU_CONTEXT_COLUMNS) \
@@ -422,6 +476,20 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(CPU_PROFILE_STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
   R(INSTRUMENTS_SAMPLE, utid, THREAD)                                          \
   R(INSTRUMENTS_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
+  R(PROFILER_SMAPS, upid, PROCESS)                                             \
+  R(STACK_SAMPLE_ASYNC_CONTEXT, parent_id, STACK_SAMPLE_ASYNC_CONTEXT)         \
+  R(STACK_SAMPLE_TASK_CONTEXT, upid, PROCESS) R(STACK_SAMPLE_TASK_CONTEXT, utid, THREAD) \
+  R(STACK_SAMPLE_TASK_CONTEXT, async_context_id, STACK_SAMPLE_ASYNC_CONTEXT)    \
+  R(STACK_SAMPLE_EXECUTION_CONTEXT, ucpu, CPU)                                 \
+  R(STACK_SAMPLE, task_context_id, STACK_SAMPLE_TASK_CONTEXT)                  \
+  R(STACK_SAMPLE, execution_context_id, STACK_SAMPLE_EXECUTION_CONTEXT)        \
+  R(STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE)                         \
+  R(STACK_SAMPLE, session_id, STACK_SAMPLE_SESSION)                            \
+  R(STACK_SAMPLE_COUNTER_TRACK, track_id, TRACK)                               \
+  R(STACK_SAMPLE_COUNTER_TRACK, session_id, STACK_SAMPLE_SESSION)              \
+  R(STACK_SAMPLE_COUNTER, counter_id, COUNTER)                                 \
+  R(STACK_SAMPLE_COUNTER, stack_sample_id, STACK_SAMPLE)                       \
+  R(STACK_SAMPLE_COUNTER, track_id, TRACK)                                     \
   R(GPU, machine_id, MACHINE) R(GPU, arg_set_id, ARG_SET)                        \
   R(GPU_COUNTER_GROUP, track_id, TRACK) \
   R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)                            \

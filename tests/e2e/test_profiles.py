@@ -39,9 +39,12 @@ def heap_sample(callstack_id, allocated, freed, alloc_count, free_count):
             pb_int(5, alloc_count) + pb_int(6, free_count))
 
 
-def heap_dump(ts, pid, heap, *samples, tables=b'', continued=False):
-    """A ProfilePacket at ts with one process dump."""
-    dump = pb_int(1, pid) + b''.join(pb_bytes(2, s) for s in samples)
+def heap_dump(ts, pid, heap, *samples, tables=b'', continued=False, dump_ts=None,
+              extra=b''):
+    """A ProfilePacket at ts with one process dump (timestamped dump_ts, by
+    default ts; extra: more ProcessHeapSamples fields)."""
+    dump = (pb_int(1, pid) + pb_int(9, ts if dump_ts is None else dump_ts) + extra +
+            b''.join(pb_bytes(2, s) for s in samples))
     if heap is not None:
         dump += pb_bytes(11, heap)
     body = tables + pb_bytes(5, dump) + pb_int(6, 1 if continued else 0)
@@ -71,9 +74,20 @@ def libc_interned():
         (CALLSTACKS, callstack(1, 1, 2)), (CALLSTACKS, callstack(2, 1, 3)))
 
 
+def clock_snapshot(boottime, monotonic_coarse):
+    """A ClockSnapshot: BOOTTIME (trace time) `boottime` is
+    MONOTONIC_COARSE (heap dump times) `monotonic_coarse`."""
+    clocks = (pb_bytes(1, pb_int(1, 6) + pb_int(2, boottime)) +
+              pb_bytes(1, pb_int(1, 4) + pb_int(2, monotonic_coarse)))
+    return pb_packet(pb_int(8, boottime), pb_bytes(6, clocks))
+
+
 class ProfilesTest(e.TempDirTest):
-    def trace(self, *packets):
-        return e.write_temp(self.dir, 'profile.pb', b''.join(packets))
+    def trace(self, *packets, clocks=None):
+        """The packets after a clock snapshot (by default: heap dump times
+        are trace times)."""
+        clocks = clocks or clock_snapshot(0, 0)
+        return e.write_temp(self.dir, 'profile.pb', clocks + b''.join(packets))
 
     def test_interned_callstacks_make_mappings_frames_and_callsites(self):
         path = self.trace(libc_interned(),
@@ -122,6 +136,66 @@ class ProfilesTest(e.TempDirTest):
         self.assertEqual(e.query("select idx, value from stats "
                                  "where name = 'heapprofd_last_profile_timestamp'", path),
                          '"idx","value"\n1,400\n')
+
+    def test_dump_time_is_monotonic_coarse_and_max_dumps_are_peaks(self):
+        peak = pb_int(1, 1) + pb_int(8, 50) + pb_int(9, 3) + pb_int(3, 7) + pb_int(6, 1)
+        path = self.trace(
+            process_tree(1), libc_interned(),
+            # the dump's own timestamp (MONOTONIC_COARSE) places it, not the
+            # packet's; without orig_sampling_interval_bytes (13) the peak's
+            # count (self_max_count) is not trusted: 0; frees are ignored
+            heap_dump(5000, 1, 'm', peak, dump_ts=100),
+            heap_dump(6000, 2, 'm', peak, dump_ts=500, extra=pb_int(13, 4096)),
+            clocks=clock_snapshot(1000, 400))
+        self.assertEqual(e.query('select ts, p.pid, count, size from heap_profile_allocation '
+                                 'join process p using (upid) order by ts', path),
+                         '"ts","pid","count","size"\n700,1,0,50\n1100,2,3,50\n')
+        self.assertEqual(e.query('select ts, ts_end from heap_profile order by ts', path),
+                         '"ts","ts_end"\n700,700\n1100,1100\n')
+        # the stat keeps the packet's time
+        self.assertEqual(e.query("select value from stats "
+                                 "where name = 'heapprofd_last_profile_timestamp' "
+                                 "order by value", path),
+                         '"value"\n5000\n6000\n')
+
+    def test_heap_profile_windows_and_intervals(self):
+        path = self.trace(
+            process_tree(1), libc_interned(),
+            heap_dump(100, 1, 'malloc', heap_sample(1, 10, 4, 2, 1), heap_sample(2, 5, 0, 1, 0)),
+            heap_dump(200, 1, 'malloc', heap_sample(1, 30, 14, 5, 2), heap_sample(2, 5, 5, 1, 1)),
+            # a window start (field 15, MONOTONIC_COARSE) starts the heap_profile row
+            heap_dump(300, 1, 'malloc', heap_sample(1, 30, 20, 5, 3), heap_sample(2, 5, 5, 1, 1),
+                      extra=pb_int(15, 250)))
+        self.assertEqual(e.query('select ts, ts_end, dur from heap_profile order by id', path),
+                         '"ts","ts_end","dur"\n100,100,0\n200,200,0\n250,300,50\n')
+        # per dump: delta the net change, allocated what was added, retained
+        # the callsites' growth (callsite 2 shrinking at 200 counts 0); the
+        # interval starts after the previous dump, or at the window start
+        self.assertEqual(e.query('include perfetto module android.memory.heap_profile.intervals; '
+                                 'select id, retained, allocated, delta, ts, dur '
+                                 'from _android_heap_profile_intervals where id > 0', path),
+                         '"id","retained","allocated","delta","ts","dur"\n'
+                         '3,10,20,5,101,99\n6,0,0,-6,250,50\n')
+        self.assertEqual(e.query('include perfetto module android.memory.heap_profile.intervals; '
+                                 'select retained, allocated, delta '
+                                 'from _android_heap_profile_intervals where id = 0', path),
+                         '"retained","allocated","delta"\n11,15,11\n')
+
+    def test_tmp_mappings_without_build_id_are_counted(self):
+        path = self.trace(interned_packet(
+            (MAPPING_PATHS, istr(1, 'data')), (MAPPING_PATHS, istr(2, 'local')),
+            (MAPPING_PATHS, istr(3, 'tmp')), (MAPPING_PATHS, istr(4, 'a.out')),
+            (BUILD_IDS, istr(1, b'\x01')), (FUNCTION_NAMES, istr(1, 'f')),
+            (MAPPINGS, mapping(1, paths=(1, 2, 3, 4), start=1, end=2)),
+            (MAPPINGS, mapping(2, build_id=1, paths=(1, 2, 3, 4), start=3, end=4)),
+            (MAPPINGS, mapping(3, paths=(4,), start=5, end=6)),
+            (FRAMES, frame(1, 1, 1, 0)), (FRAMES, frame(2, 1, 2, 0)), (FRAMES, frame(3, 1, 3, 0)),
+            (CALLSTACKS, callstack(1, 1, 2, 3))),
+            heap_dump(10, 1, 'h', heap_sample(1, 1, 0, 1, 0)))
+        # only /data/local/tmp/a.out without a build id cannot be symbolized
+        self.assertEqual(e.query("select value from stats "
+                                 "where name = 'symbolization_tmp_build_id_not_found'", path),
+                         '"value"\n1\n')
 
     def test_profile_packet_tables_hold_until_not_continued(self):
         tables = (pb_bytes(1, istr(1, 'f')) + pb_bytes(1, istr(2, 'lib.so')) +
@@ -178,6 +252,21 @@ class ProfilesTest(e.TempDirTest):
                                  "where name = 'perf_samples_skipped_dataloss'", path),
                          '"value"\n5\n')
 
+    def test_skipped_perf_samples_are_still_samples(self):
+        def perf(ts, reason):
+            body = pb_int(1, 0) + pb_int(2, 10) + pb_int(3, 11) + pb_int(18, reason)
+            return pb_packet(pb_int(8, ts), pb_int(10, SEQ), pb_bytes(66, body))
+        # reasons: 1 read stage and 2 unwind stage count perf_samples_skipped,
+        # 3 unwind enqueue perf_samples_skipped_dataloss, 4 not in scope nothing
+        path = self.trace(perf(10, 1), perf(20, 2), perf(30, 3), perf(40, 4))
+        self.assertEqual(e.query('select ts, callsite_id from perf_sample order by ts', path),
+                         '"ts","callsite_id"\n10,"[NULL]"\n20,"[NULL]"\n30,"[NULL]"\n'
+                         '40,"[NULL]"\n')
+        self.assertEqual(e.query("select name, value from stats where name like "
+                                 "'perf_samples_skipped%' order by name", path),
+                         '"name","value"\n"perf_samples_skipped",2\n'
+                         '"perf_samples_skipped_dataloss",1\n')
+
     def test_streaming_profile_samples(self):
         thread = pb_bytes(44, pb_int(1, 20) + pb_int(2, 21) + pb_int(6, 1000))
         samples = pb_bytes(54, pb_int(1, 1) + pb_int(1, 2) + pb_int(2, 5) + pb_int(2, 3))
@@ -210,6 +299,22 @@ class ProfilesTest(e.TempDirTest):
                                  'stack_profile_frame f join stack_profile_mapping m '
                                  'on f.mapping = m.id order by f.id', path),
                          '"map","deobfuscated_name"\n"%s","Foo.bar"\n"","Other.wrong"\n' % app)
+
+    def test_deobfuscated_members_already_qualified_stay_as_they_are(self):
+        interned = interned_packet(
+            (FUNCTION_NAMES, istr(1, 'a.b')), (FUNCTION_NAMES, istr(2, 'a.c')),
+            (MAPPINGS, mapping(1)), (FRAMES, frame(1, 1, 1, 8)), (FRAMES, frame(2, 2, 1, 9)),
+            (CALLSTACKS, callstack(1, 1, 2)))
+        members = (pb_bytes(4, pb_bytes(1, 'b') + pb_bytes(2, 'bar')) +
+                   pb_bytes(4, pb_bytes(1, 'c') + pb_bytes(2, 'com.A.baz')))
+        klass = pb_bytes(1, 'a') + pb_bytes(2, 'com.B') + members
+        path = self.trace(interned, heap_dump(10, 1, 'h', heap_sample(1, 1, 0, 1, 0)),
+                          pb_packet(pb_bytes(64, pb_bytes(1, 'p') + pb_bytes(3, klass))))
+        # a member merged in from class com.A keeps its own class
+        self.assertEqual(e.query('select name, deobfuscated_name from stack_profile_frame '
+                                 'order by id', path),
+                         '"name","deobfuscated_name"\n"a.b","com.B.bar"\n'
+                         '"a.c","com.A.baz"\n')
 
 
 def simpleperf(*records):
@@ -261,7 +366,7 @@ class MappingNameTest(e.TempDirTest):
         paths = [(MAPPING_PATHS, istr(i + 1, p)) for i, p in enumerate(parts)]
         ids = tuple(range(1, len(parts) + 1))
         path = e.write_temp(self.dir, 'm.pb', b''.join([
-            interned_packet(*paths, (FUNCTION_NAMES, istr(1, 'f')),
+            clock_snapshot(0, 0), interned_packet(*paths, (FUNCTION_NAMES, istr(1, 'f')),
                             (MAPPINGS, mapping(1, paths=ids, start=1, end=2)),
                             (FRAMES, frame(1, 1, 1, 0)), (CALLSTACKS, callstack(1, 1))),
             heap_dump(100, 1, 'malloc', heap_sample(1, 8, 0, 1, 0))]))
@@ -270,7 +375,7 @@ class MappingNameTest(e.TempDirTest):
     def test_build_ids_are_hex_but_breakpad_ids(self):
         def build_id_of(raw):
             path = e.write_temp(self.dir, 'b.pb', b''.join([
-                interned_packet((FUNCTION_NAMES, istr(1, 'f')), (BUILD_IDS, istr(1, raw)),
+                clock_snapshot(0, 0), interned_packet((FUNCTION_NAMES, istr(1, 'f')), (BUILD_IDS, istr(1, raw)),
                                 (MAPPINGS, mapping(1, build_id=1, start=1, end=2)),
                                 (FRAMES, frame(1, 1, 1, 0)), (CALLSTACKS, callstack(1, 1))),
                 heap_dump(100, 1, 'malloc', heap_sample(1, 8, 0, 1, 0))]))

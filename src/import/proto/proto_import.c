@@ -133,6 +133,10 @@ static int proto_intern_message_kind(uint32_t number) {
     case 23: return PROTO_INTERN_GRAPHICS_CONTEXT;
     case 24: return PROTO_INTERN_GPU_SPECIFICATION;
     case 28: return PROTO_INTERN_UNSYMBOLIZED_LOCATION;
+    case 48: return PROTO_INTERN_SS_TASK_CONTEXT;
+    case 49: return PROTO_INTERN_SS_EXECUTION_CONTEXT;
+    case 50: return PROTO_INTERN_SS_COUNTER_DESCRIPTOR;
+    case 51: return PROTO_INTERN_SS_ASYNC_CONTEXT;
     case 1000: return PROTO_INTERN_COMPUTE_KERNEL;
     case 1001: return PROTO_INTERN_COMPUTE_ARG_NAME;
     default: return 0;

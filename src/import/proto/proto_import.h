@@ -47,6 +47,10 @@ enum proto_intern_kind {
   PROTO_INTERN_UNSYMBOLIZED_LOCATION = 20, /* unsymbolized_source_locations */
   PROTO_INTERN_PROTOLOG_STRING_ARG = 21, /* protolog_string_args */
   PROTO_INTERN_PROTOLOG_STACKTRACE = 22, /* protolog_stacktrace */
+  PROTO_INTERN_SS_TASK_CONTEXT = 23,  /* StackSample task contexts (48) */
+  PROTO_INTERN_SS_EXECUTION_CONTEXT = 24, /* StackSample execution contexts (49) */
+  PROTO_INTERN_SS_COUNTER_DESCRIPTOR = 25, /* StackSample counter descriptors (50) */
+  PROTO_INTERN_SS_ASYNC_CONTEXT = 26, /* StackSample async context descriptors (51) */
 };
 
 typedef struct proto_packet_info {

@@ -276,6 +276,8 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_PROFILE_PACKET:
       case PROTO_TRACE_PACKET_PERF_SAMPLE:
       case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
+      case PROTO_TRACE_PACKET_STACK_SAMPLE:
+      case PROTO_TRACE_PACKET_SMAPS_PACKET:
         rc = proto_profile_parse(f, info, p.ts, &fl);
         break;
       case PROTO_TRACE_PACKET_ANDROID_LOG:

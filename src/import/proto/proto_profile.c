@@ -2,6 +2,7 @@
  * ProfilePacket's own tables) and heap dumps. See proto_profile.h. */
 #include "import/proto/proto_profile.h"
 
+#include "clock/clock.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_profile_internal.h"
@@ -18,7 +19,10 @@
 /* ProcessHeapSamples */
 #define PHS_PID 1
 #define PHS_SAMPLES 2
+#define PHS_TIMESTAMP 9
 #define PHS_HEAP_NAME 11
+#define PHS_ORIG_SAMPLING_INTERVAL 13
+#define PHS_START_TIMESTAMP 15
 /* HeapSample */
 #define HS_CALLSTACK_ID 1
 #define HS_SELF_ALLOCATED 2
@@ -26,6 +30,7 @@
 #define HS_ALLOC_COUNT 5
 #define HS_FREE_COUNT 6
 #define HS_SELF_MAX 8
+#define HS_SELF_MAX_COUNT 9
 /* Mapping, Frame, Callstack, InternedString */
 #define MAP_BUILD_ID 2
 #define MAP_START_OFFSET 3
@@ -48,7 +53,9 @@ int proto_profile_wants_field(uint32_t number) {
   return number == PROTO_TRACE_PACKET_PROFILE_PACKET ||
          number == PROTO_TRACE_PACKET_PERF_SAMPLE ||
          number == PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING ||
-         number == PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET;
+         number == PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET ||
+         number == PROTO_TRACE_PACKET_STACK_SAMPLE ||
+         number == PROTO_TRACE_PACKET_SMAPS_PACKET;
 }
 
 void proto_profile_free(proto_profile_state *s) {
@@ -58,6 +65,7 @@ void proto_profile_free(proto_profile_state *s) {
   base_map_free(&s->totals_index);
   VEC_FREE(s->totals);
   base_map_free(&s->sessions);
+  base_map_free(&s->ss_sessions);
   base_free(s);
 }
 
@@ -415,6 +423,7 @@ static int pp_packet_table(import_file *f, const pp_resolver *r, proto_span pkt,
 
 typedef struct pp_heap_fields {
   uint64_t callstack, self_allocated, self_freed, alloc_count, free_count, self_max;
+  uint64_t self_max_count;
   int has_max;
 } pp_heap_fields;
 
@@ -432,6 +441,7 @@ static void pp_heap_sample_read(proto_span msg, pp_heap_fields *hs) {
       case HS_ALLOC_COUNT: hs->alloc_count = fl.value; break;
       case HS_FREE_COUNT: hs->free_count = fl.value; break;
       case HS_SELF_MAX: hs->self_max = fl.value, hs->has_max = 1; break;
+      case HS_SELF_MAX_COUNT: hs->self_max_count = fl.value; break;
       default: break;
     }
   }
@@ -456,12 +466,23 @@ typedef struct pp_dump {
   int64_t ts;
   uint32_t upid;
   string_id heap;
+  int trust_max_count; /* orig_sampling_interval_bytes set: self_max_count is right */
 } pp_dump;
+
+/* A dump-max sample (self_max set) is its peak: the size is self_max, the
+ * count self_max_count when the producer is new enough to fill it right
+ * (it sets orig_sampling_interval_bytes), and nothing is freed. */
+static void pp_heap_sample_as_max(pp_heap_fields *hs, int trust_max_count) {
+  hs->self_allocated = hs->self_max;
+  hs->alloc_count = trust_max_count ? hs->self_max_count : 0;
+  hs->self_freed = hs->free_count = 0;
+}
 
 static int pp_heap_sample(import_file *f, const pp_resolver *r, const pp_dump *d,
                           proto_span msg) {
   pp_heap_fields hs;
   pp_heap_sample_read(msg, &hs);
+  if (hs.has_max) pp_heap_sample_as_max(&hs, d->trust_max_count);
   int64_t leaf;
   int rc = pp_callstack(f, r, hs.callstack, &leaf);
   if (!rc && leaf == -1) rc = import_stat(f, stat_stackprofile_empty_callstack, 1);
@@ -469,7 +490,7 @@ static int pp_heap_sample(import_file *f, const pp_resolver *r, const pp_dump *d
   proto_profile_state *s = pp_state(f);
   pp_heap_totals *t = pp_totals(s, r->seq, d->upid, d->heap, (uint32_t)leaf);
   if (!t) return WEFT_ENOMEM;
-  int64_t alloc_size = (int64_t)(hs.has_max ? hs.self_max : hs.self_allocated);
+  int64_t alloc_size = (int64_t)hs.self_allocated;
   int64_t alloc_count = (int64_t)hs.alloc_count;
   int64_t da_count = alloc_count - t->alloc_count, da_size = alloc_size - t->alloc_size;
   int64_t df_count = (int64_t)hs.free_count - t->free_count;
@@ -488,13 +509,34 @@ static int pp_heap_sample(import_file *f, const pp_resolver *r, const pp_dump *d
   return rc;
 }
 
-static int pp_process_dump(import_file *f, const pp_resolver *r, uint32_t machine, int64_t ts,
-                           proto_span msg) {
-  pp_dump d = {ts, 0, STRING_NULL};
+/* A dump's time: ProcessHeapSamples field `number` (timestamp, or the
+ * window's start_timestamp) on CLOCK_MONOTONIC_COARSE, 0 when absent. 1
+ * with *ts, 0 when it cannot be converted, -1 when absent and optional. */
+static int pp_dump_time(import_file *f, uint32_t machine, proto_span msg, uint32_t number,
+                        int optional, int64_t *ts) {
+  proto_field fl;
+  int64_t raw = 0;
+  if (proto_find_last(msg.data, msg.len, number, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
+    raw = (int64_t)fl.value;
+  else if (optional)
+    return -1;
+  return import_clock_convert(f, machine, CLOCK_ID_MONOTONIC_COARSE, raw, ts) != 0;
+}
+
+static int pp_process_dump(import_file *f, const pp_resolver *r, uint32_t machine,
+                           int64_t packet_ts, proto_span msg) {
+  pp_dump d = {0, 0, STRING_NULL, 0};
+  if (!pp_dump_time(f, machine, msg, PHS_TIMESTAMP, 0, &d.ts))
+    return import_stat(f, stat_clock_sync_failure, 1);
+  int64_t start;
+  if (pp_dump_time(f, machine, msg, PHS_START_TIMESTAMP, 1, &start) != 1) start = d.ts;
   proto_field fl;
   int64_t pid = 0;
   if (proto_find_last(msg.data, msg.len, PHS_PID, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
     pid = (int64_t)fl.value;
+  if (proto_find_last(msg.data, msg.len, PHS_ORIG_SAMPLING_INTERVAL, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT)
+    d.trust_max_count = fl.value != 0;
   string_id named = STRING_NULL;
   int rc = proto_find_last(msg.data, msg.len, PHS_HEAP_NAME, &fl) == 1 &&
                    fl.wire_type == PROTO_WIRE_LEN
@@ -503,7 +545,9 @@ static int pp_process_dump(import_file *f, const pp_resolver *r, uint32_t machin
   d.heap = named;
   if (!rc && named == STRING_NULL) rc = ctx_intern(f->ctx, "unknown", 7, &d.heap);
   if (!rc) rc = model_process(f->ctx, machine, pid, &d.upid);
-  if (!rc) rc = stack_profile_heap_dump(f->ctx, ts, d.upid, named, machine, f->trace_id);
+  stack_profile_heap_dump_spec dump = {start, d.ts, packet_ts, d.upid, named, machine,
+                                       f->trace_id};
+  if (!rc) rc = stack_profile_heap_dump(f->ctx, &dump);
   proto_reader rd;
   proto_reader_init_span(&rd, msg);
   while (!rc && proto_reader_next(&rd, &fl) == 1)
@@ -543,11 +587,15 @@ int proto_profile_parse(import_file *f, const proto_packet_info *info, int64_t t
     case PROTO_TRACE_PACKET_PERF_SAMPLE: return pp_perf_sample(f, info, ts, fl->span);
     case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:
       return pp_streaming_profile(f, info, ts, fl->span);
+    case PROTO_TRACE_PACKET_STACK_SAMPLE: return pp_stack_sample(f, info, ts, fl->span);
+    case PROTO_TRACE_PACKET_SMAPS_PACKET: return pp_smaps(f, info, ts, fl->span);
     case PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING: return pp_deobfuscation(f, fl->span);
     default: return WEFT_OK;
   }
 }
 
 int proto_profile_end(import_file *f) {
-  return stack_profile_deobfuscate_frames(f->ctx);
+  int rc = stack_profile_deobfuscate_frames(f->ctx);
+  if (!rc) rc = stack_profile_count_tmp_without_build_id(f->ctx, f->machine, f->trace_id);
+  return rc;
 }

@@ -27,6 +27,8 @@
 #define PROTO_TRACE_PACKET_PROFILE_PACKET 37
 #define PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING 64
 #define PROTO_TRACE_PACKET_PERF_SAMPLE 66
+#define PROTO_TRACE_PACKET_STACK_SAMPLE 135
+#define PROTO_TRACE_PACKET_SMAPS_PACKET 68
 
 struct proto_packet_info;
 typedef struct proto_profile_state proto_profile_state;

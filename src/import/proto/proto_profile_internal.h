@@ -41,6 +41,8 @@ struct proto_profile_state {
   VEC(pp_heap_totals) totals;
   base_map sessions;     /* seq + 1 -> perf session id + 1 */
   uint32_t session_count;
+  base_map ss_sessions;  /* seq + 1 -> StackSample session id */
+  int64_t ss_inline_mapping; /* the "stack_sample_inline" mapping row + 1, or 0 */
   /* StreamingProfilePacket: the running time per sequence */
 };
 
@@ -58,5 +60,22 @@ int pp_perf_sample(import_file *f, const struct proto_packet_info *info, int64_t
 int pp_streaming_profile(import_file *f, const struct proto_packet_info *info, int64_t ts,
                          proto_span msg);
 int pp_deobfuscation(import_file *f, proto_span msg);
+/* The process of pid; a new one gets its main thread (tid = pid). */
+int pp_process_and_main_thread(import_file *f, uint32_t machine, int64_t pid, uint32_t *upid);
+int pp_smaps(import_file *f, const struct proto_packet_info *info, int64_t ts, proto_span msg);
+/* proto_stack_sample.c */
+int pp_stack_sample(import_file *f, const struct proto_packet_info *info, int64_t ts,
+                    proto_span msg);
+
+/* The elements of a repeated varint field, packed or not, in order. */
+typedef struct pp_varints {
+  proto_reader rd;
+  uint32_t number;
+  proto_packed_iter packed;
+  int in_packed;
+} pp_varints;
+void pp_varints_init(pp_varints *it, proto_span msg, uint32_t number);
+/* 1 with *out, 0 at the end. */
+int pp_varints_next(pp_varints *it, uint64_t *out);
 
 #endif

@@ -14,6 +14,10 @@
 #define PS_UNWIND_ERROR 16
 #define PS_KERNEL_RECORDS_LOST 17
 #define PS_SAMPLE_SKIPPED_REASON 18
+/* PerfSample.SampleSkipReason */
+#define PS_SKIP_READ_STAGE 1
+#define PS_SKIP_UNWIND_STAGE 2
+#define PS_SKIP_UNWIND_ENQUEUE 3
 /* StreamingProfilePacket */
 #define SPP_CALLSTACK_IID 1
 #define SPP_TIMESTAMP_DELTA_US 2
@@ -29,8 +33,8 @@
 #define PP_MAX_MEMBERS 65536 /* renamed members of one class that are kept */
 
 typedef struct pp_perf_fields {
-  uint64_t cpu, pid, tid, callstack, cpu_mode, unwind_error, records_lost;
-  int has_cpu, has_callstack, has_unwind_error, skipped;
+  uint64_t cpu, pid, tid, callstack, cpu_mode, unwind_error, records_lost, skip_reason;
+  int has_cpu, has_callstack, has_unwind_error;
 } pp_perf_fields;
 
 static void pp_perf_read(proto_span msg, pp_perf_fields *p) {
@@ -48,7 +52,7 @@ static void pp_perf_read(proto_span msg, pp_perf_fields *p) {
       case PS_CPU_MODE: p->cpu_mode = fl.value; break;
       case PS_UNWIND_ERROR: p->unwind_error = fl.value, p->has_unwind_error = 1; break;
       case PS_KERNEL_RECORDS_LOST: p->records_lost = fl.value; break;
-      case PS_SAMPLE_SKIPPED_REASON: p->skipped = 1; break;
+      case PS_SAMPLE_SKIPPED_REASON: p->skip_reason = fl.value; break;
       default: break;
     }
   }
@@ -83,12 +87,19 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
   pp_perf_read(msg, &p);
   if (p.records_lost)
     return import_stat(f, stat_perf_samples_skipped_dataloss, (int64_t)p.records_lost);
-  if (p.skipped) return import_stat(f, stat_perf_samples_skipped, 1);
+  /* a skipped sample lacks (part of) its stack, yet it is a sample: the
+   * unwinder failing counts, a process out of scope is as intended */
+  int rc = WEFT_OK;
+  if (p.skip_reason == PS_SKIP_READ_STAGE || p.skip_reason == PS_SKIP_UNWIND_STAGE)
+    rc = import_stat(f, stat_perf_samples_skipped, 1);
+  if (p.skip_reason == PS_SKIP_UNWIND_ENQUEUE)
+    rc = import_stat(f, stat_perf_samples_skipped_dataloss, 1);
+  if (rc) return rc;
   pp_resolver r = pp_resolver_of(info);
   int64_t leaf = -1, session;
   uint32_t utid;
   string_id mode, unwind = STRING_NULL;
-  int rc = p.has_callstack ? pp_callstack(f, &r, p.callstack, &leaf) : WEFT_OK;
+  rc = p.has_callstack ? pp_callstack(f, &r, p.callstack, &leaf) : WEFT_OK;
   if (!rc) rc = model_thread_in_process(f->ctx, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
   if (!rc) rc = pp_enum_name(f, pp_cpu_modes, 6, p.cpu_mode, &mode);
   if (!rc && p.has_unwind_error) rc = pp_enum_name(f, pp_unwind_errors, 9, p.unwind_error, &unwind);
@@ -101,22 +112,13 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
 
 /* ---- StreamingProfilePacket ---- */
 
-/* The elements of a repeated varint field, packed or not, in order. */
-typedef struct pp_varints {
-  proto_reader rd;
-  uint32_t number;
-  proto_packed_iter packed;
-  int in_packed;
-} pp_varints;
-
-static void pp_varints_init(pp_varints *it, proto_span msg, uint32_t number) {
+void pp_varints_init(pp_varints *it, proto_span msg, uint32_t number) {
   memset(it, 0, sizeof *it);
   proto_reader_init_span(&it->rd, msg);
   it->number = number;
 }
 
-/* 1 with *out, 0 at the end. */
-static int pp_varints_next(pp_varints *it, uint64_t *out) {
+int pp_varints_next(pp_varints *it, uint64_t *out) {
   for (;;) {
     if (it->in_packed && proto_packed_next_varint(&it->packed, out) == 1) return 1;
     it->in_packed = 0;
@@ -204,5 +206,83 @@ int pp_deobfuscation(import_file *f, proto_span msg) {
   while (!rc && proto_reader_next(&rd, &fl) == 1)
     if (fl.number == DM_OBFUSCATED_CLASSES && fl.wire_type == PROTO_WIRE_LEN)
       rc = pp_obfuscated_class(f, package, fl.span);
+  return rc;
+}
+
+/* ---- SmapsPacket ---- */
+
+int pp_process_and_main_thread(import_file *f, uint32_t machine, int64_t pid, uint32_t *upid) {
+  uint32_t utid;
+  int known = model_process_find(f->ctx, machine, pid, upid);
+  int rc = known ? WEFT_OK : model_process(f->ctx, machine, pid, upid);
+  return rc || known ? rc : model_thread_in_process(f->ctx, machine, pid, pid, &utid);
+}
+
+#define SMAPS_PID 1
+#define SMAPS_ENTRIES 2
+#define SMAPS_PATH 1
+#define SMAPS_FILE_NAME 5
+#define SMAPS_MODULE_DEBUGID 8
+#define SMAPS_MODULE_DEBUG_PATH 9
+
+/* Where each varint field of SmapsEntry goes (0: none). */
+static int64_t *pp_smaps_int(stack_profile_smaps_entry *e, uint32_t number) {
+  switch (number) {
+    case 2: return &e->size_kb;
+    case 3: return &e->private_dirty_kb;
+    case 4: return &e->swap_kb;
+    case 6: return &e->start_address;
+    case 7: return &e->module_timestamp;
+    case 10: return &e->protection_flags;
+    case 11: return &e->private_clean_resident_kb;
+    case 12: return &e->shared_dirty_resident_kb;
+    case 13: return &e->shared_clean_resident_kb;
+    case 14: return &e->locked_kb;
+    case 15: return &e->proportional_resident_kb;
+    default: return NULL;
+  }
+}
+
+static string_id *pp_smaps_str(stack_profile_smaps_entry *e, uint32_t number) {
+  switch (number) {
+    case SMAPS_PATH: return &e->path;
+    case SMAPS_FILE_NAME: return &e->file_name;
+    case SMAPS_MODULE_DEBUGID: return &e->module_debugid;
+    case SMAPS_MODULE_DEBUG_PATH: return &e->module_debug_path;
+    default: return NULL;
+  }
+}
+
+static int pp_smaps_entry(import_file *f, int64_t ts, uint32_t upid, proto_span msg) {
+  stack_profile_smaps_entry e;
+  memset(&e, 0, sizeof e);
+  e.ts = ts;
+  e.upid = upid;
+  e.path = e.file_name = e.module_debugid = e.module_debug_path = STRING_NULL;
+  proto_reader rd;
+  proto_field fl;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&rd, msg);
+  while (!rc && proto_reader_next(&rd, &fl) == 1) {
+    int64_t *i = fl.wire_type == PROTO_WIRE_VARINT ? pp_smaps_int(&e, fl.number) : NULL;
+    string_id *s = fl.wire_type == PROTO_WIRE_LEN ? pp_smaps_str(&e, fl.number) : NULL;
+    if (i) *i = (int64_t)fl.value;
+    if (s) rc = ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, s);
+  }
+  return rc ? rc : stack_profile_smaps_add(f->ctx, &e);
+}
+
+int pp_smaps(import_file *f, const proto_packet_info *info, int64_t ts, proto_span msg) {
+  proto_field fl;
+  int64_t pid = 0;
+  if (proto_find_last(msg.data, msg.len, SMAPS_PID, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
+    pid = (int64_t)(uint32_t)fl.value;
+  uint32_t upid;
+  int rc = pp_process_and_main_thread(f, info->machine, pid, &upid);
+  proto_reader rd;
+  proto_reader_init_span(&rd, msg);
+  while (!rc && proto_reader_next(&rd, &fl) == 1)
+    if (fl.number == SMAPS_ENTRIES && fl.wire_type == PROTO_WIRE_LEN)
+      rc = pp_smaps_entry(f, ts, upid, fl.span);
   return rc;
 }

@@ -1,0 +1,60 @@
+/* Stack samples of the StackSample packet: sampling sessions, the contexts
+ * samples are attributed to, the samples, and the counters read with them.
+ *
+ * Invariants:
+ *  - task contexts are interned by (upid, utid, async context), execution
+ *    contexts by (ucpu, cpu mode), each NULL part a value of its own;
+ *  - a counter track is interned by (session, counter name); its type is
+ *    "stack_sample_session_counter", its dimension args session_id, source
+ *    and counter_name, its source args is_timebase (and unit_multiplier,
+ *    description when given);
+ *  - a session's timebase_unit is the unit of its first timebase counter
+ *    track that has one;
+ *  - every sample is stored; the stack_sample view shows those with a
+ *    callsite. */
+#ifndef WEFT_MODEL_STACK_SAMPLE_H
+#define WEFT_MODEL_STACK_SAMPLE_H
+
+#include "model/context.h"
+
+typedef struct stack_sample_state stack_sample_state;
+void stack_sample_state_free(stack_sample_state *st);
+
+/* A new stack_sample_session row. */
+int stack_sample_session_new(trace_context *ctx, string_id source, uint32_t *id);
+/* A new stack_sample_async_context row (parent -1: none). */
+int stack_sample_async_context_new(trace_context *ctx, string_id name, string_id kind,
+                                   int64_t parent, uint32_t *id);
+/* The task context (upid, utid, async context; -1 for none of each). */
+int stack_sample_task_context(trace_context *ctx, int64_t upid, int64_t utid, int64_t async,
+                              uint32_t *id);
+/* The execution context (ucpu -1 for none, mode STRING_NULL for none). */
+int stack_sample_execution_context(trace_context *ctx, int64_t ucpu, string_id mode,
+                                   uint32_t *id);
+
+typedef struct stack_sample_counter_spec {
+  uint32_t session;
+  string_id source, name, unit, description; /* STRING_NULL for none */
+  int is_timebase;
+  int has_unit_multiplier;
+  int64_t unit_multiplier;
+  uint32_t machine;
+} stack_sample_counter_spec;
+/* The counter track of (session, name), made on first use. */
+int stack_sample_counter_track(trace_context *ctx, const stack_sample_counter_spec *spec,
+                               uint32_t *track);
+
+typedef struct stack_sample_row {
+  int64_t ts;
+  string_id source;
+  int64_t task_context, execution_context, callsite; /* -1 for none */
+  uint32_t session;
+} stack_sample_row;
+/* The id the next stack sample will have. */
+uint32_t stack_sample_next_id(trace_context *ctx);
+/* A counter value on `track` recorded with the next sample. */
+int stack_sample_counter_value(trace_context *ctx, uint32_t track, int64_t ts, double value);
+/* Appends a sample. */
+int stack_sample_add(trace_context *ctx, const stack_sample_row *row);
+
+#endif
