@@ -233,6 +233,12 @@ const char *const sql_view_statements[] = {
     EMPTY_VIEW("protolog",
                "NULL AS id, NULL AS ts, NULL AS level, NULL AS tag, NULL AS message, "
                "NULL AS stacktrace, NULL AS location"),
+    /* Proto content analysis: the annotated roots only (model/proto_content.h). */
+    "CREATE VIEW experimental_proto_path AS SELECT * FROM "
+    "__intrinsic_experimental_proto_path",
+    EMPTY_VIEW("experimental_proto_content",
+               "NULL AS id, NULL AS path, NULL AS path_id, NULL AS total_size, "
+               "NULL AS size, NULL AS count"),
 };
 
 const size_t sql_view_statement_count =

@@ -256,6 +256,11 @@
   C(T, cluster, I64, 0) C(T, total_cpu_millis, I64, 0)
 
 /* The list of tables: (enum suffix, SQL name, column list). */
+/* Proto content analysis: only the annotated roots (model/proto_content.h). */
+#define EXPERIMENTAL_PROTO_PATH_COLUMNS(C, T)                              \
+  C(T, id, ID, 0) C(T, parent_id, I64, N) C(T, field_type, STR, 0)         \
+  C(T, field_name, STR, 0) C(T, arg_set_id, I64, N)
+
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
   T(METADATA, "metadata", METADATA_COLUMNS)                           \
@@ -301,7 +306,9 @@
   T(LOGS, "__intrinsic_logs", LOGS_COLUMNS)                           \
   T(PACKAGE_LIST, "__intrinsic_package_list", PACKAGE_LIST_COLUMNS)   \
   T(ANDROID_CPU_PER_UID_TRACK, "__intrinsic_android_cpu_per_uid_track", \
-    ANDROID_CPU_PER_UID_TRACK_COLUMNS)
+    ANDROID_CPU_PER_UID_TRACK_COLUMNS)                                 \
+  T(EXPERIMENTAL_PROTO_PATH, "__intrinsic_experimental_proto_path",      \
+    EXPERIMENTAL_PROTO_PATH_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,

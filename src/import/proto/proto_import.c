@@ -16,6 +16,7 @@
 #include "import/proto/proto_translation.h"
 #include "import/proto/proto_track_event.h"
 #include "import/proto/proto_packets.h"
+#include "model/proto_content.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
 #define PROTO_MAX_INFLATED_BYTES (UINT64_C(1) << 30)
@@ -771,6 +772,7 @@ static int proto_end(import_file *f, base_error *err) {
     return base_error_set(err, WEFT_ENOMEM, "proto: failed to finish heap graphs");
   if (st && st->profile && proto_profile_end(f)) return base_error_nomem(err);
   if (st && (rc = proto_v8_end(f)) != 0) return base_error_alloc(err, rc);
+  if ((rc = proto_content_flush(f->ctx)) != 0) return base_error_alloc(err, rc);
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
