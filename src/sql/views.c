@@ -187,11 +187,15 @@ const char *const sql_view_statements[] = {
                "AS memory_type, NULL AS heap, NULL AS function_name, NULL AS "
                "object_handle, NULL AS memory_address, NULL AS memory_size, NULL AS "
                "scope"),
-    EMPTY_VIEW("frame_slice",
-               "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
-               " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "
-               "NULL AS layer_name, NULL AS frame_number, NULL AS queue_to_acquire_time,"
-               " NULL AS acquire_to_latch_time, NULL AS latch_to_present_time"),
+    /* GraphicsFrameEvent slices (import/proto/proto_frames.h): the slices
+     * of graphics_frame_event tracks, their args as columns. */
+    "CREATE VIEW frame_slice AS SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, "
+    "s.depth, s.parent_id, s.arg_set_id, extract_arg(s.arg_set_id, 'layer_name') AS "
+    "layer_name, extract_arg(s.arg_set_id, 'frame_number') AS frame_number, "
+    "extract_arg(s.arg_set_id, 'queue_to_acquire_time') AS queue_to_acquire_time, "
+    "extract_arg(s.arg_set_id, 'acquire_to_latch_time') AS acquire_to_latch_time, "
+    "extract_arg(s.arg_set_id, 'latch_to_present_time') AS latch_to_present_time "
+    "FROM slice s JOIN track t ON s.track_id = t.id WHERE t.type = 'graphics_frame_event'",
     EMPTY_VIEW("expected_frame_timeline_slice",
                "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
                " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "

@@ -10,6 +10,7 @@
 #include "import/proto/proto_head.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_android.h"
+#include "import/proto/proto_frames.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_sys_stats.h"
@@ -805,6 +806,7 @@ static void proto_destroy(import_file *f) {
   proto_profile_free(st->profile);
   proto_gpu_free(&st->gpu);
   proto_android_free(st->android);
+  proto_frames_free(st->frames);
   base_free(st);
   f->state = NULL;
 }

@@ -9,6 +9,7 @@
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_android.h"
+#include "import/proto/proto_frames.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_track_event.h"
@@ -281,6 +282,10 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_CPU_PER_UID_DATA:
         rc = proto_android_parse(f, &((proto_import_state *)f->state)->android, p.machine, p.ts,
                                  &fl);
+        break;
+      case PROTO_TRACE_PACKET_GRAPHICS_FRAME_EVENT:
+        rc = proto_frames_parse(f, &((proto_import_state *)f->state)->frames, p.machine, p.ts,
+                                &fl);
         break;
       default:
         rc = proto_gpu_wants_field(fl.number)
