@@ -77,6 +77,7 @@ typedef struct model_state {
   struct heap_graph_state *heap_graph; /* Java heap dumps (model/heap_graph.h), lazy */
   struct stack_profile_state *stack_profile; /* model/stack_profile.h; lazy */
   struct v8_profile_state *v8_profile; /* model/v8_profile.h; lazy */
+  struct frame_timeline_state *frame_timeline; /* model/frame_timeline.h; lazy */
   struct proto_content_state *proto_content; /* model/proto_content.h; lazy */
 } model_state;
 

@@ -196,20 +196,18 @@ const char *const sql_view_statements[] = {
     "extract_arg(s.arg_set_id, 'acquire_to_latch_time') AS acquire_to_latch_time, "
     "extract_arg(s.arg_set_id, 'latch_to_present_time') AS latch_to_present_time "
     "FROM slice s JOIN track t ON s.track_id = t.id WHERE t.type = 'graphics_frame_event'",
-    EMPTY_VIEW("expected_frame_timeline_slice",
-               "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
-               " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "
-               "NULL AS display_frame_token, NULL AS surface_frame_token, NULL AS upid, "
-               "NULL AS layer_name"),
-    EMPTY_VIEW("actual_frame_timeline_slice",
-               "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
-               " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "
-               "NULL AS display_frame_token, NULL AS surface_frame_token, NULL AS upid, "
-               "NULL AS layer_name, NULL AS present_type, NULL AS on_time_finish, NULL "
-               "AS gpu_composition, NULL AS jank_type, NULL AS jank_severity_type, NULL "
-               "AS prediction_type, NULL AS jank_tag, NULL AS jank_tag_experimental, "
-               "NULL AS jank_score, NULL AS latched_unsignaled_count, NULL AS "
-               "addressable_unsignaled_latch_count, NULL AS latched_fence_state"),
+    /* FrameTimeline slices (model/frame_timeline.h). */
+    "CREATE VIEW expected_frame_timeline_slice AS SELECT s.id, s.ts, s.dur, s.track_id, "
+    "s.category, s.name, s.depth, s.parent_id, s.arg_set_id, f.display_frame_token, "
+    "f.surface_frame_token, f.upid, f.layer_name FROM __intrinsic_frame_timeline f "
+    "JOIN slice s ON s.id = f.slice_id WHERE f.is_actual = 0",
+    "CREATE VIEW actual_frame_timeline_slice AS SELECT s.id, s.ts, s.dur, s.track_id, "
+    "s.category, s.name, s.depth, s.parent_id, s.arg_set_id, f.display_frame_token, "
+    "f.surface_frame_token, f.upid, f.layer_name, f.present_type, f.on_time_finish, "
+    "f.gpu_composition, f.jank_type, f.jank_severity_type, f.prediction_type, f.jank_tag, "
+    "f.jank_tag_experimental, f.jank_score, f.latched_unsignaled_count, "
+    "f.addressable_unsignaled_latch_count, f.latched_fence_state "
+    "FROM __intrinsic_frame_timeline f JOIN slice s ON s.id = f.slice_id WHERE f.is_actual = 1",
     EMPTY_VIEW("surfaceflinger_layers_snapshot",
                "NULL AS id, NULL AS ts, NULL AS arg_set_id, NULL AS base64_proto_id, "
                "NULL AS sequence_id, NULL AS has_invalid_elapsed_ts"),

@@ -1,11 +1,12 @@
 """End-to-end: Android frame packets — GraphicsFrameEvent buffer events and
-phases (import/proto/proto_frames.c, the frame_slice view). Traces are
+phases (import/proto/proto_frames.c, the frame_slice view) and
+FrameTimelineEvent slices (proto_frame_timeline.c, model/frame_timeline.c). Traces are
 generated here; the expected answers are worked out from the rules in
 proto_frames.h."""
 import weft_e2e as e
 from weft_e2e import pb_bytes, pb_int, pb_packet
 
-GRAPHICS_FRAME_EVENT = 57
+GRAPHICS_FRAME_EVENT, FRAME_TIMELINE_EVENT = 57, 76
 DEQUEUE, QUEUE, POST, ACQUIRE, LATCH, PRESENT, CANCEL = 1, 2, 3, 4, 5, 8, 13
 
 
@@ -105,6 +106,125 @@ class GraphicsFrameEventTest(e.TempDirTest):
                          '50,0,"Buffer: 5 ","Dequeue",0,"no_layer_name"\n'
                          '50,-1,"APP_5 ","50",0,"no_layer_name"\n')
         self.assertEqual(e.query(ERRORS, path), '"value"\n5\n')
+
+
+
+def timeline(ts, kind, *fields):
+    return pb_packet(pb_int(8, ts), pb_int(10, 1),
+                     pb_bytes(FRAME_TIMELINE_EVENT, pb_bytes(kind, b''.join(fields))))
+
+
+EXPECTED_DISPLAY, ACTUAL_DISPLAY, EXPECTED_SURFACE, ACTUAL_SURFACE, FRAME_END = range(1, 6)
+
+
+def display(ts, cookie, token, *extra, actual=True, pid=666):
+    return timeline(ts, ACTUAL_DISPLAY if actual else EXPECTED_DISPLAY, pb_int(1, cookie),
+                    pb_int(2, token), pb_int(3, pid), *extra)
+
+
+def surface(ts, cookie, token, display_token, layer, *extra, actual=True, pid=1000):
+    return timeline(ts, ACTUAL_SURFACE if actual else EXPECTED_SURFACE, pb_int(1, cookie),
+                    pb_int(2, token), pb_int(3, display_token), pb_int(4, pid),
+                    pb_bytes(5, layer), *extra)
+
+
+def end(ts, cookie):
+    return timeline(ts, FRAME_END, pb_int(1, cookie))
+
+
+ACTUAL = ("select a.ts, a.dur, p.pid, a.name, a.display_frame_token as dft, "
+          "a.surface_frame_token as sft, a.layer_name, a.present_type, a.jank_type, "
+          "a.jank_severity_type as sev, a.prediction_type, a.jank_tag "
+          "from actual_frame_timeline_slice a join process p using(upid) order by a.ts, a.id")
+TIMELINE_STATS = ("select name, value from stats where name glob 'frame_timeline*' "
+                  "order by name")
+
+
+class FrameTimelineTest(e.TempDirTest):
+    def trace(self, *packets):
+        return e.write_temp(self.dir, 'timeline.pb', b''.join(packets))
+
+    def test_expected_and_actual_frames_with_flows(self):
+        path = self.trace(
+            surface(10, 1, 7, 3, 'L1', actual=False), end(20, 1),
+            surface(10, 2, 7, 3, 'L1', pb_int(6, 1), pb_int(9, 1), pb_int(10, 1), pb_int(12, 1)),
+            end(22, 2),
+            surface(12, 5, 8, 3, 'L2', pb_int(6, 2), pb_int(9, 64), pb_int(10, 2)), end(30, 5),
+            display(25, 3, 3, actual=False), end(31, 3),
+            display(25, 4, 3, pb_int(4, 1), pb_int(7, 2 | 16), pb_int(8, 1)), end(33, 4))
+        self.assertEqual(e.query(ACTUAL, path),
+                         '"ts","dur","pid","name","dft","sft","layer_name","present_type",'
+                         '"jank_type","sev","prediction_type","jank_tag"\n'
+                         '10,12,1000,"7",3,7,"L1","On-time Present","None","None",'
+                         '"Valid Prediction","No Jank"\n'
+                         '12,18,1000,"8",3,8,"L2","Late Present","App Deadline Missed","Unknown",'
+                         '"Expired Prediction","Self Jank"\n'
+                         '25,8,666,"3",3,"[NULL]","[NULL]","On-time Present",'
+                         '"SurfaceFlinger Scheduling, SurfaceFlinger CPU Deadline Missed",'
+                         '"Unknown","Valid Prediction","Self Jank"\n')
+        self.assertEqual(e.query("select ts, dur, name, display_frame_token, surface_frame_token, "
+                                 "layer_name from expected_frame_timeline_slice order by ts", path),
+                         '"ts","dur","name","display_frame_token","surface_frame_token",'
+                         '"layer_name"\n'
+                         '10,10,"7",3,7,"L1"\n'
+                         '25,6,"3",3,"[NULL]","[NULL]"\n')
+        # The two surface frames of display token 3 flow to its display frame;
+        # the overlapping surface frames take two tracks of the set.
+        self.assertEqual(e.query("select s1.name as out_name, s2.name as in_name from flow f "
+                                 "join slice s1 on s1.id = f.slice_out "
+                                 "join slice s2 on s2.id = f.slice_in order by f.id", path),
+                         '"out_name","in_name"\n"7","3"\n"8","3"\n')
+        self.assertEqual(e.query("select t.name, t.type, extract_arg(t.dimension_arg_set_id, "
+                                 "'track_compressor_idx') as idx from track t order by t.id", path),
+                         '"name","type","idx"\n'
+                         '"Expected Timeline","android_expected_frame_timeline",0\n'
+                         '"Actual Timeline","android_actual_frame_timeline",0\n'
+                         '"Actual Timeline","android_actual_frame_timeline",1\n'
+                         '"Expected Timeline","android_expected_frame_timeline",0\n'
+                         '"Actual Timeline","android_actual_frame_timeline",0\n')
+
+    def test_jank_types_and_tags(self):
+        janks = [0, 1, 128, 512, 1024, 2048, 16384, 32768, 2048 | 1, 4 | 1024]
+        packets = []
+        for i, jank in enumerate(janks):
+            packets.append(display(10 * i, 2 * i, 2 * i, pb_int(7, jank)))
+            packets.append(surface(10 * i + 1, 2 * i + 1, 2 * i + 1, 0, 'L', pb_int(9, jank)))
+        path = self.trace(*packets)
+        self.assertEqual(e.query("select group_concat(jank_tag, '|') as tags from (select "
+                                 "jank_tag from actual_frame_timeline_slice order by ts)", path),
+                         '"tags"\n"Unspecified|Unspecified|No Jank|No Jank|No Jank|'
+                         'Buffer Stuffing|SurfaceFlinger Stuffing|SurfaceFlinger Stuffing|'
+                         'Dropped Frame|No Jank|Non-perceivable Jank|Non-perceivable Jank|'
+                         'No Jank|No Jank|Non-perceivable Jank|Non-perceivable Jank|'
+                         'No Jank|No Jank|Self Jank|Other Jank"\n')
+        self.assertEqual(e.query("select distinct jank_type from actual_frame_timeline_slice "
+                                 "order by ts", path),
+                         '"jank_type"\n"Unspecified"\n"None"\n"Buffer Stuffing"\n'
+                         '"SurfaceFlinger Stuffing"\n"Dropped Frame"\n"Non Animating"\n'
+                         '"ModeChange in progress"\n"PowerModeChange in progress"\n'
+                         '"Prediction Error, Dropped Frame"\n')
+
+    def test_bad_events_and_cookies(self):
+        path = self.trace(
+            timeline(5, EXPECTED_DISPLAY, pb_int(1, 9), pb_int(2, 9)),     # no pid
+            timeline(6, FRAME_END),                                         # no cookie
+            pb_packet(pb_int(8, 7), pb_int(10, 1), pb_bytes(FRAME_TIMELINE_EVENT, b'')),
+            display(10, 1, 1, pb_int(4, 9), pb_int(8, 0)),  # bad present and prediction
+            display(10, 1, 2),                              # the same cookie again: nested
+            end(20, 1), end(21, 1), end(22, 77),            # two unpaired
+            surface(30, 2, 5, 1, 'A', actual=False),
+            surface(30, 3, 5, 1, 'B', actual=False),        # same token: skipped
+            end(35, 3), end(40, 2))                         # its end ignored
+        self.assertEqual(e.query("select a.ts, a.dur, a.depth, a.present_type, a.prediction_type "
+                                 "from actual_frame_timeline_slice a order by a.id", path),
+                         '"ts","dur","depth","present_type","prediction_type"\n'
+                         '10,-1,0,"Unspecified Present","Unspecified Prediction"\n'
+                         '10,10,1,"Unspecified Present","Unspecified Prediction"\n')
+        self.assertEqual(e.query("select ts, dur, layer_name from expected_frame_timeline_slice",
+                                 path), '"ts","dur","layer_name"\n30,10,"A"\n')
+        self.assertEqual(e.query(TIMELINE_STATS, path),
+                         '"name","value"\n"frame_timeline_event_parser_errors",5\n'
+                         '"frame_timeline_unpaired_end_event",2\n')
 
 
 if __name__ == '__main__':

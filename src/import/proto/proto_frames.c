@@ -50,7 +50,8 @@ void proto_frames_free(proto_frames_state *s) {
 }
 
 int proto_frames_wants_field(uint32_t number) {
-  return number == PROTO_TRACE_PACKET_GRAPHICS_FRAME_EVENT;
+  return number == PROTO_TRACE_PACKET_GRAPHICS_FRAME_EVENT ||
+         number == PROTO_TRACE_PACKET_FRAME_TIMELINE_EVENT;
 }
 
 static void proto_buffer_event_read(proto_span msg, proto_buffer_event *e) {

@@ -807,6 +807,7 @@ static void proto_destroy(import_file *f) {
   proto_gpu_free(&st->gpu);
   proto_android_free(st->android);
   proto_frames_free(st->frames);
+  proto_frame_timeline_free(st->frame_timeline);
   base_free(st);
   f->state = NULL;
 }

@@ -287,6 +287,10 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
         rc = proto_frames_parse(f, &((proto_import_state *)f->state)->frames, p.machine, p.ts,
                                 &fl);
         break;
+      case PROTO_TRACE_PACKET_FRAME_TIMELINE_EVENT:
+        rc = proto_frame_timeline_parse(f, &((proto_import_state *)f->state)->frame_timeline,
+                                        p.machine, p.ts, &fl);
+        break;
       default:
         rc = proto_gpu_wants_field(fl.number)
                  ? proto_gpu_parse(f, &((proto_import_state *)f->state)->gpu, info, p.ts, &fl)
