@@ -218,6 +218,20 @@ class ProtoArgsTest(e.TempDirTest):
                         "where key like 'chrome_mojo%'")
         self.assertEqual(out, '"key","value_type"\n"chrome_mojo_event_info","null"\n')
 
+    def test_gpu_api_and_enum_values_without_a_name(self):
+        trace = start() + b''.join(
+            event(10 + v, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'g%d' % v), pb_int(3001, v))
+            for v in (2, 4, 6)) + event(20, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'app'),
+                                        pb_int(APP_STATE, 99))
+        out = self.load(trace, "select s.name, a.key, a.value_type, a.display_value from slice s "
+                        "join args a using(arg_set_id) order by s.ts")
+        # A value the enum does not name is its number, as a string.
+        self.assertEqual(out, '"name","key","value_type","display_value"\n'
+                         '"g2","gpu_api","string","GPU_API_VULKAN"\n'
+                         '"g4","gpu_api","string","GPU_API_CUDA"\n'
+                         '"g6","gpu_api","string","6"\n'
+                         '"app","chrome_app_state","string","99"\n')
+
     def test_end_event_args_join_the_slice(self):
         trace = start() + event(
             10, pb_int(TYPE, BEGIN), pb_bytes(NAME, 's'),
