@@ -251,6 +251,10 @@ int model_arg_int_id(trace_context *ctx, string_id key, model_arg_type type,
                      int64_t value);
 int model_arg_string_id(trace_context *ctx, string_id key, string_id value,
                         model_arg_type type);
+/* Rewrites args row `row` as a string arg `key` = value (values known only
+ * after the set was written, e.g. symbols that arrive at the end). */
+int model_arg_row_set_string(trace_context *ctx, uint32_t row, string_id key,
+                             string_id value);
 /* Commits the pending args (deduplicated); -1 if none were pending. */
 int model_args_commit(trace_context *ctx, int64_t *arg_set);
 /* Adds the JSON value whose first token `t` was just read from `tk` to the

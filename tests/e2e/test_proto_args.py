@@ -135,6 +135,40 @@ class ProtoArgsTest(e.TempDirTest):
         self.assertEqual(self.load(trace(False), sql).splitlines()[1:], ['"a","0"', '"b","0"'])
         self.assertEqual(self.load(trace(True), sql).splitlines()[1:], ['"a","0"', '"b","1"'])
 
+    def test_module_symbols_name_mojo_methods(self):
+        interned = pb_bytes(INTERNED, pb_bytes(17, pb_int(1, 1) + pb_bytes(2, 'lib.so')) +
+                            pb_bytes(16, pb_int(1, 2) + pb_bytes(2, 'bid')) +
+                            pb_bytes(19, pb_int(1, 1) + pb_int(2, 2) + pb_int(7, 1)) +
+                            b''.join(pb_bytes(28, pb_int(1, i) + pb_int(2, 1) + pb_int(3, pc))
+                                     for i, pc in ((1, 16), (2, 32), (3, 48), (4, 64))))
+        first = pb_packet(pb_int(TIMESTAMP, 1), pb_int(SEQ, 1), pb_int(SEQ_FLAGS, 1), interned)
+
+        def mojo(ts, iid):
+            return event(ts, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'm%d' % iid),
+                         pb_bytes(MOJO, pb_int(4, iid)))
+
+        def symbol(address, name):
+            return pb_bytes(3, pb_int(1, address) + pb_bytes(2, pb_bytes(1, name)))
+
+        # ModuleSymbols (build id "bid", given raw) come last, as in real traces.
+        symbols = pb_packet(pb_bytes(61, pb_bytes(1, '/lib.so') + pb_bytes(2, 'bid') +
+                                     symbol(16, 'a::mojom::Foo::Bar_Sym::IPCStableHash') +
+                                     symbol(32, 'a::Baz_Sym::IPCStableHash()') +
+                                     symbol(48, 'Plain::Func')))
+        trace = first + b''.join(mojo(10 + i, i) for i in range(1, 5)) + symbols
+        out = self.load(trace, "select s.name, a.key, a.display_value from slice s "
+                        "join args a using(arg_set_id) order by s.ts, a.id")
+        self.assertEqual(out.splitlines()[1:], [
+            '"m1","chrome_mojo_event_info.mojo_method_name","a::mojom::Foo::Bar"',
+            '"m1","chrome_mojo_event_info.mojo_interface_tag","a.mojom.Foo"',
+            '"m2","chrome_mojo_event_info.mojo_method_name","a::Baz"',
+            '"m2","chrome_mojo_event_info.mojo_interface_tag","a"',
+            '"m3","chrome_mojo_event_info.mojo_method_name","Plain::Func"',
+            '"m3","chrome_mojo_event_info.mojo_interface_tag","Plain::Func"',
+            # no symbol for its pc: left as it was
+            '"m4","chrome_mojo_event_info.mojo_interface_method.native_symbol.mapping_id","0"',
+            '"m4","chrome_mojo_event_info.mojo_interface_method.native_symbol.rel_pc","64"'])
+
     def test_translation_tables(self):
         entry = lambda k, v: pb_bytes(1, (pb_bytes(1, k) if isinstance(k, str) else pb_int(1, k)) +
                                       pb_bytes(2, v))

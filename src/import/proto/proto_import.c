@@ -11,6 +11,7 @@
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_android.h"
 #include "import/proto/proto_frames.h"
+#include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_sys_stats.h"
@@ -774,6 +775,8 @@ static int proto_end(import_file *f, base_error *err) {
   if (st && st->profile && proto_profile_end(f)) return base_error_nomem(err);
   if (st && (rc = proto_v8_end(f)) != 0) return base_error_alloc(err, rc);
   if ((rc = proto_content_flush(f->ctx)) != 0) return base_error_alloc(err, rc);
+  if (st && (rc = proto_native_symbols_end(f, st->native_symbols)) != 0)
+    return base_error_alloc(err, rc);
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
@@ -808,6 +811,7 @@ static void proto_destroy(import_file *f) {
   proto_android_free(st->android);
   proto_frames_free(st->frames);
   proto_frame_timeline_free(st->frame_timeline);
+  proto_native_symbols_free(st->native_symbols);
   base_free(st);
   f->state = NULL;
 }
