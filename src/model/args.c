@@ -92,6 +92,10 @@ int model_arg_row_set_string(trace_context *ctx, uint32_t row, string_id key,
   return rc;
 }
 
+int model_arg_row_set_string_value(trace_context *ctx, uint32_t row, string_id value) {
+  return storage_set_str(ctx_table(ctx, TABLE_ARGS), ARGS_string_value, row, value);
+}
+
 void model_args_discard(trace_context *ctx) { ctx->model.pending_args.len = 0; }
 
 static const char *model_arg_type_name(model_arg_type t) {

@@ -255,6 +255,8 @@ int model_arg_string_id(trace_context *ctx, string_id key, string_id value,
  * after the set was written, e.g. symbols that arrive at the end). */
 int model_arg_row_set_string(trace_context *ctx, uint32_t row, string_id key,
                              string_id value);
+/* Replaces the value of string args row `row`. */
+int model_arg_row_set_string_value(trace_context *ctx, uint32_t row, string_id value);
 /* Commits the pending args (deduplicated); -1 if none were pending. */
 int model_args_commit(trace_context *ctx, int64_t *arg_set);
 /* Adds the JSON value whose first token `t` was just read from `tk` to the

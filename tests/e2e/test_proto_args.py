@@ -169,6 +169,20 @@ class ProtoArgsTest(e.TempDirTest):
             '"m4","chrome_mojo_event_info.mojo_interface_method.native_symbol.mapping_id","0"',
             '"m4","chrome_mojo_event_info.mojo_interface_method.native_symbol.rel_pc","64"'])
 
+    def test_java_class_name_args_are_deobfuscated(self):
+        mapping = pb_packet(pb_bytes(64, pb_bytes(1, 'some.pkg') + pb_int(2, 1) +
+                                     pb_bytes(3, pb_bytes(1, 'abc') + pb_bytes(2, 'a.Real'))))
+        view = lambda name: pb_bytes(2, pb_bytes(5, name))  # View.class_name
+        dump = pb_bytes(1022, pb_bytes(1, pb_bytes(1, 'abc') + view('abc') + view('xyz')))
+        trace = start() + event(10, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'e'),
+                                pb_bytes(26, pb_bytes(1, 'abc')), dump) + mapping
+        # only the Java class name args take the mapping's names
+        self.assertEqual(self.slice_args(trace, 'e').splitlines()[1:], [
+            '"chrome_keyed_service.name","abc"',
+            '"android_view_dump.activity[0].name","abc"',
+            '"android_view_dump.activity[0].view[0].class_name","a.Real"',
+            '"android_view_dump.activity[0].view[1].class_name","xyz"'])
+
     def test_translation_tables(self):
         entry = lambda k, v: pb_bytes(1, (pb_bytes(1, k) if isinstance(k, str) else pb_int(1, k)) +
                                       pb_bytes(2, v))

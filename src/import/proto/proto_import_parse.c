@@ -269,6 +269,7 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
         rc = proto_heap_graph_parse(f, &st->heap_graph, p.machine, st->seqs.data[info->seq].id,
                                     p.ts, &fl);
         if (!rc) rc = proto_profile_parse(f, info, p.ts, &fl);
+        if (!rc) rc = proto_native_symbols_classes(f, &st->native_symbols, &fl);
         break;
       }
       case PROTO_TRACE_PACKET_PROFILE_PACKET:

@@ -14,12 +14,14 @@ enum { PROTO_LINE_FUNCTION_NAME = 1 };
 struct proto_native_symbols {
   base_map name_of;     /* hash(build id string, address) -> function name */
   base_map mapping_keys; /* key ids of native symbol mapping_id args -> 1 */
+  base_map class_of;     /* obfuscated class name -> deobfuscated name */
 };
 
 void proto_native_symbols_free(proto_native_symbols *s) {
   if (!s) return;
   base_map_free(&s->name_of);
   base_map_free(&s->mapping_keys);
+  base_map_free(&s->class_of);
   base_free(s);
 }
 
@@ -163,10 +165,53 @@ static int proto_native_symbol_rename(import_file *f, proto_native_symbols *s, u
   return rc ? rc : model_arg_row_set_string(ctx, row + 1, tag_key, tag);
 }
 
-int proto_native_symbols_end(import_file *f, proto_native_symbols *s) {
-  if (!s || !s->name_of.count || !s->mapping_keys.count) return WEFT_OK;
-  const storage_table *args = ctx_table(f->ctx, TABLE_ARGS);
+static int proto_class_pair(trace_context *ctx, proto_native_symbols *s, proto_span msg) {
+  proto_field from = {0}, to = {0};
+  if (!proto_find_last(msg.data, msg.len, 1, &from) || from.wire_type != PROTO_WIRE_LEN ||
+      !proto_find_last(msg.data, msg.len, 2, &to) || to.wire_type != PROTO_WIRE_LEN)
+    return WEFT_OK;
+  string_id a, b;
+  uint64_t *slot;
+  int rc = ctx_intern(ctx, (const char *)from.span.data, from.span.len, &a);
+  if (!rc) rc = ctx_intern(ctx, (const char *)to.span.data, to.span.len, &b);
+  if (rc || base_map_insert(&s->class_of, a, b, &slot) < 0) return rc ? rc : WEFT_ENOMEM;
+  *slot = b;
+  return WEFT_OK;
+}
+
+int proto_native_symbols_classes(import_file *f, proto_native_symbols **s, const proto_field *fl) {
+  enum { PROTO_DEOBFUSCATION_CLASSES = 3 };
+  if (fl->wire_type != PROTO_WIRE_LEN) return WEFT_OK;
+  proto_native_symbols *n = proto_native_symbols_get(s);
+  if (!n) return WEFT_ENOMEM;
+  proto_reader r;
+  proto_field in;
   int rc = WEFT_OK;
+  proto_reader_init_span(&r, fl->span);
+  while (!rc && proto_reader_next(&r, &in) == 1)
+    if (in.number == PROTO_DEOBFUSCATION_CLASSES && in.wire_type == PROTO_WIRE_LEN)
+      rc = proto_class_pair(f->ctx, n, in.span);
+  return rc;
+}
+
+static int proto_deobfuscate_class_args(trace_context *ctx, proto_native_symbols *s) {
+  static const char key[] = "android_view_dump.activity.view.class_name";
+  string_id flat;
+  int rc = ctx_intern(ctx, key, sizeof key - 1, &flat);
+  const storage_table *args = ctx_table(ctx, TABLE_ARGS);
+  for (uint32_t row = 0; !rc && row < args->row_count; row++) {
+    if (storage_get_str(args, ARGS_flat_key, row) != flat) continue;
+    uint64_t *to = base_map_find(&s->class_of, storage_get_str(args, ARGS_string_value, row));
+    if (to) rc = model_arg_row_set_string_value(ctx, row, (string_id)*to);
+  }
+  return rc;
+}
+
+int proto_native_symbols_end(import_file *f, proto_native_symbols *s) {
+  if (!s) return WEFT_OK;
+  int rc = s->class_of.count ? proto_deobfuscate_class_args(f->ctx, s) : WEFT_OK;
+  if (rc || !s->name_of.count || !s->mapping_keys.count) return rc;
+  const storage_table *args = ctx_table(f->ctx, TABLE_ARGS);
   for (uint32_t row = 0; !rc && row < args->row_count; row++)
     if (base_map_find(&s->mapping_keys, storage_get_str(args, ARGS_key, row)))
       rc = proto_native_symbol_rename(f, s, row);

@@ -10,7 +10,12 @@
  * "_Sym::IPCStableHash" or "_Sym::IPCStableHash()" suffix) and
  * "<parent>.mojo_interface_tag" (that name without its last "::" component,
  * "::" written ".", when the suffix was there; else the name itself).
- * Pairs not named stay as they are. */
+ * Pairs not named stay as they are.
+ *
+ * Java class names: the obfuscated classes of every DeobfuscationMapping
+ * (whatever its package) rename, at the end of the file, the string args
+ * Perfetto treats as Java class names (android_view_dump's
+ * activity[i].view[j].class_name); other args keep their values. */
 #ifndef WEFT_PROTO_NATIVE_SYMBOLS_H
 #define WEFT_PROTO_NATIVE_SYMBOLS_H
 
@@ -26,7 +31,10 @@ void proto_native_symbols_free(proto_native_symbols *s);
 int proto_native_symbols_note_key(proto_native_symbols **s, string_id mapping_key);
 /* Reads a ModuleSymbols packet field. */
 int proto_module_symbols_parse(import_file *f, proto_native_symbols **s, const proto_field *fl);
-/* Names the noted native symbol args that the symbols read name. */
+/* Reads the obfuscated class names of a DeobfuscationMapping field. */
+int proto_native_symbols_classes(import_file *f, proto_native_symbols **s, const proto_field *fl);
+/* Names the noted native symbol args that the symbols read name, and
+ * deobfuscates the Java class name args. */
 int proto_native_symbols_end(import_file *f, proto_native_symbols *s);
 
 #endif
