@@ -79,6 +79,23 @@ int model_arg_string_id(trace_context *ctx, string_id key, string_id value,
   return VEC_PUSH(ctx->model.pending_args, a);
 }
 
+int model_arg_row_set_string(trace_context *ctx, uint32_t row, string_id key,
+                             string_id value) {
+  storage_table *t = ctx_table(ctx, TABLE_ARGS);
+  string_id *type_id = &ctx->model.arg_type_names[MODEL_ARG_STRING];
+  int rc = *type_id ? WEFT_OK : ctx_intern(ctx, "string", strlen("string"), type_id);
+  if (!rc) rc = storage_set_str(t, ARGS_key, row, key);
+  if (!rc) rc = storage_set_str(t, ARGS_flat_key, row, key);
+  if (!rc) rc = storage_set_str(t, ARGS_value_type, row, *type_id);
+  if (!rc) rc = storage_set_str(t, ARGS_string_value, row, value);
+  if (!rc) storage_set_null(t, ARGS_int_value, row);
+  return rc;
+}
+
+int model_arg_row_set_string_value(trace_context *ctx, uint32_t row, string_id value) {
+  return storage_set_str(ctx_table(ctx, TABLE_ARGS), ARGS_string_value, row, value);
+}
+
 void model_args_discard(trace_context *ctx) { ctx->model.pending_args.len = 0; }
 
 static const char *model_arg_type_name(model_arg_type t) {

@@ -180,6 +180,10 @@ int model_diagnostic(trace_context *ctx, uint32_t trace_id, const char *key,
   return WEFT_OK;
 }
 
+void model_slice_set_name(trace_context *ctx, uint32_t slice, string_id name) {
+  if (name != STRING_NULL) storage_set_str(ctx_table(ctx, TABLE_SLICE), SLICE_name, slice, name);
+}
+
 void model_track_set_name(trace_context *ctx, uint32_t track, string_id name) {
   if (name != STRING_NULL) storage_set_str(ctx_table(ctx, TABLE_TRACK), TRACK_name, track, name);
 }

@@ -11,6 +11,8 @@
 
 /* The process of a thread (its upid column; 0 when not set). */
 uint32_t model_thread_upid(trace_context *ctx, uint32_t utid);
+/* Renames a slice (a name known only after it began). */
+void model_slice_set_name(trace_context *ctx, uint32_t slice, string_id name);
 /* The arg set of a slice, or -1. */
 int64_t model_slice_arg_set(trace_context *ctx, uint32_t slice);
 /* A slice's thread timestamp; an instant's thread duration is then 0. */

@@ -17,6 +17,8 @@
 #include "model/kdrm.h"
 #include "model/gpu.h"
 #include "model/kslice.h"
+#include "model/frame_timeline.h"
+#include "model/proto_content.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -154,6 +156,10 @@ void model_free(model_state *m) {
   m->gpu = NULL;
   android_fs_state_free(m->android_fs);
   m->android_fs = NULL;
+  frame_timeline_state_free(m->frame_timeline);
+  m->frame_timeline = NULL;
+  proto_content_state_free(m->proto_content);
+  m->proto_content = NULL;
   model_process_args_free(m);
 }
 

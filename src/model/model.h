@@ -82,6 +82,8 @@ typedef struct model_state {
   struct stack_sample_state *stack_sample; /* model/stack_sample.h; lazy */
   struct v8_profile_state *v8_profile; /* model/v8_profile.h; lazy */
   struct etw_state *etw; /* ETW file I/O (model/etw.h); lazy */
+  struct frame_timeline_state *frame_timeline; /* model/frame_timeline.h; lazy */
+  struct proto_content_state *proto_content; /* model/proto_content.h; lazy */
 } model_state;
 
 /* A slice on a stack with its ts and dur (-1 while open), kept equal to its
@@ -254,6 +256,12 @@ int model_arg_int_id(trace_context *ctx, string_id key, model_arg_type type,
                      int64_t value);
 int model_arg_string_id(trace_context *ctx, string_id key, string_id value,
                         model_arg_type type);
+/* Rewrites args row `row` as a string arg `key` = value (values known only
+ * after the set was written, e.g. symbols that arrive at the end). */
+int model_arg_row_set_string(trace_context *ctx, uint32_t row, string_id key,
+                             string_id value);
+/* Replaces the value of string args row `row`. */
+int model_arg_row_set_string_value(trace_context *ctx, uint32_t row, string_id value);
 /* Commits the pending args (deduplicated); -1 if none were pending. */
 int model_args_commit(trace_context *ctx, int64_t *arg_set);
 /* Adds the JSON value whose first token `t` was just read from `tk` to the

@@ -174,25 +174,27 @@ const char *const sql_view_statements[] = {
                "AS memory_type, NULL AS heap, NULL AS function_name, NULL AS "
                "object_handle, NULL AS memory_address, NULL AS memory_size, NULL AS "
                "scope"),
-    EMPTY_VIEW("frame_slice",
-               "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
-               " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "
-               "NULL AS layer_name, NULL AS frame_number, NULL AS queue_to_acquire_time,"
-               " NULL AS acquire_to_latch_time, NULL AS latch_to_present_time"),
-    EMPTY_VIEW("expected_frame_timeline_slice",
-               "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
-               " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "
-               "NULL AS display_frame_token, NULL AS surface_frame_token, NULL AS upid, "
-               "NULL AS layer_name"),
-    EMPTY_VIEW("actual_frame_timeline_slice",
-               "NULL AS id, NULL AS ts, NULL AS dur, NULL AS track_id, NULL AS category,"
-               " NULL AS name, NULL AS depth, NULL AS parent_id, NULL AS arg_set_id, "
-               "NULL AS display_frame_token, NULL AS surface_frame_token, NULL AS upid, "
-               "NULL AS layer_name, NULL AS present_type, NULL AS on_time_finish, NULL "
-               "AS gpu_composition, NULL AS jank_type, NULL AS jank_severity_type, NULL "
-               "AS prediction_type, NULL AS jank_tag, NULL AS jank_tag_experimental, "
-               "NULL AS jank_score, NULL AS latched_unsignaled_count, NULL AS "
-               "addressable_unsignaled_latch_count, NULL AS latched_fence_state"),
+    /* GraphicsFrameEvent slices (import/proto/proto_frames.h): the slices
+     * of graphics_frame_event tracks, their args as columns. */
+    "CREATE VIEW frame_slice AS SELECT s.id, s.ts, s.dur, s.track_id, s.category, s.name, "
+    "s.depth, s.parent_id, s.arg_set_id, extract_arg(s.arg_set_id, 'layer_name') AS "
+    "layer_name, extract_arg(s.arg_set_id, 'frame_number') AS frame_number, "
+    "extract_arg(s.arg_set_id, 'queue_to_acquire_time') AS queue_to_acquire_time, "
+    "extract_arg(s.arg_set_id, 'acquire_to_latch_time') AS acquire_to_latch_time, "
+    "extract_arg(s.arg_set_id, 'latch_to_present_time') AS latch_to_present_time "
+    "FROM slice s JOIN track t ON s.track_id = t.id WHERE t.type = 'graphics_frame_event'",
+    /* FrameTimeline slices (model/frame_timeline.h). */
+    "CREATE VIEW expected_frame_timeline_slice AS SELECT s.id, s.ts, s.dur, s.track_id, "
+    "s.category, s.name, s.depth, s.parent_id, s.arg_set_id, f.display_frame_token, "
+    "f.surface_frame_token, f.upid, f.layer_name FROM __intrinsic_frame_timeline f "
+    "JOIN slice s ON s.id = f.slice_id WHERE f.is_actual = 0",
+    "CREATE VIEW actual_frame_timeline_slice AS SELECT s.id, s.ts, s.dur, s.track_id, "
+    "s.category, s.name, s.depth, s.parent_id, s.arg_set_id, f.display_frame_token, "
+    "f.surface_frame_token, f.upid, f.layer_name, f.present_type, f.on_time_finish, "
+    "f.gpu_composition, f.jank_type, f.jank_severity_type, f.prediction_type, f.jank_tag, "
+    "f.jank_tag_experimental, f.jank_score, f.latched_unsignaled_count, "
+    "f.addressable_unsignaled_latch_count, f.latched_fence_state "
+    "FROM __intrinsic_frame_timeline f JOIN slice s ON s.id = f.slice_id WHERE f.is_actual = 1",
     EMPTY_VIEW("surfaceflinger_layers_snapshot",
                "NULL AS id, NULL AS ts, NULL AS arg_set_id, NULL AS base64_proto_id, "
                "NULL AS sequence_id, NULL AS has_invalid_elapsed_ts"),
@@ -218,6 +220,12 @@ const char *const sql_view_statements[] = {
     "handler_name, base64_proto_id FROM __intrinsic_window_manager_shell_transition_handlers",
     "CREATE VIEW protolog AS SELECT id, ts, level, tag, message, stacktrace, location "
     "FROM __intrinsic_protolog",
+    /* Proto content analysis: the annotated roots only (model/proto_content.h). */
+    "CREATE VIEW experimental_proto_path AS SELECT * FROM "
+    "__intrinsic_experimental_proto_path",
+    EMPTY_VIEW("experimental_proto_content",
+               "NULL AS id, NULL AS path, NULL AS path_id, NULL AS total_size, "
+               "NULL AS size, NULL AS count"),
 };
 
 const size_t sql_view_statement_count =

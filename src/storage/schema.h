@@ -337,6 +337,25 @@
   C(T, message, STR, 0) C(T, stacktrace, STR, 0) C(T, location, STR, 0)
 
 /* The list of tables: (enum suffix, SQL name, column list). */
+/* FrameTimeline columns of a slice (model/frame_timeline.h); the
+ * expected/actual_frame_timeline_slice views join them to slice. */
+#define FRAME_TIMELINE_COLUMNS(C, T)                                        \
+  C(T, slice_id, I64, 0) C(T, is_actual, I64, 0)                            \
+  C(T, display_frame_token, I64, N) C(T, surface_frame_token, I64, N)      \
+  C(T, upid, I64, N) C(T, layer_name, STR, 0) C(T, present_type, STR, 0)   \
+  C(T, on_time_finish, I64, N) C(T, gpu_composition, I64, N)              \
+  C(T, jank_type, STR, 0) C(T, jank_severity_type, STR, 0)                \
+  C(T, prediction_type, STR, 0) C(T, jank_tag, STR, 0)                    \
+  C(T, jank_tag_experimental, STR, 0) C(T, jank_score, F64, N)            \
+  C(T, latched_unsignaled_count, I64, N)                                  \
+  C(T, addressable_unsignaled_latch_count, I64, N)                        \
+  C(T, latched_fence_state, STR, 0)
+
+/* Proto content analysis: only the annotated roots (model/proto_content.h). */
+#define EXPERIMENTAL_PROTO_PATH_COLUMNS(C, T)                              \
+  C(T, id, ID, 0) C(T, parent_id, I64, N) C(T, field_type, STR, 0)         \
+  C(T, field_name, STR, 0) C(T, arg_set_id, I64, N)
+
 #define WEFT_TABLES(T)                                                \
   T(MACHINE, "machine", MACHINE_COLUMNS)                              \
   T(METADATA, "metadata", METADATA_COLUMNS)                           \
@@ -409,7 +428,10 @@
     SHELL_TRANSITION_HANDLERS_COLUMNS)                                \
   T(SHELL_TRANSITION_PROTOS, "__intrinsic_window_manager_shell_transition_protos", \
     SHELL_TRANSITION_PROTOS_COLUMNS)                                  \
-  T(PROTOLOG, "__intrinsic_protolog", PROTOLOG_COLUMNS)
+  T(PROTOLOG, "__intrinsic_protolog", PROTOLOG_COLUMNS)               \
+  T(EXPERIMENTAL_PROTO_PATH, "__intrinsic_experimental_proto_path",      \
+    EXPERIMENTAL_PROTO_PATH_COLUMNS)                                   \
+  T(FRAME_TIMELINE, "__intrinsic_frame_timeline", FRAME_TIMELINE_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,

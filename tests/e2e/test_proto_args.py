@@ -135,6 +135,54 @@ class ProtoArgsTest(e.TempDirTest):
         self.assertEqual(self.load(trace(False), sql).splitlines()[1:], ['"a","0"', '"b","0"'])
         self.assertEqual(self.load(trace(True), sql).splitlines()[1:], ['"a","0"', '"b","1"'])
 
+    def test_module_symbols_name_mojo_methods(self):
+        interned = pb_bytes(INTERNED, pb_bytes(17, pb_int(1, 1) + pb_bytes(2, 'lib.so')) +
+                            pb_bytes(16, pb_int(1, 2) + pb_bytes(2, 'bid')) +
+                            pb_bytes(19, pb_int(1, 1) + pb_int(2, 2) + pb_int(7, 1)) +
+                            b''.join(pb_bytes(28, pb_int(1, i) + pb_int(2, 1) + pb_int(3, pc))
+                                     for i, pc in ((1, 16), (2, 32), (3, 48), (4, 64))))
+        first = pb_packet(pb_int(TIMESTAMP, 1), pb_int(SEQ, 1), pb_int(SEQ_FLAGS, 1), interned)
+
+        def mojo(ts, iid):
+            return event(ts, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'm%d' % iid),
+                         pb_bytes(MOJO, pb_int(4, iid)))
+
+        def symbol(address, name):
+            return pb_bytes(3, pb_int(1, address) + pb_bytes(2, pb_bytes(1, name)))
+
+        # ModuleSymbols (build id "bid", given raw) come last, as in real traces.
+        symbols = pb_packet(pb_bytes(61, pb_bytes(1, '/lib.so') + pb_bytes(2, 'bid') +
+                                     symbol(16, 'a::mojom::Foo::Bar_Sym::IPCStableHash') +
+                                     symbol(32, 'a::Baz_Sym::IPCStableHash()') +
+                                     symbol(48, 'Plain::Func')))
+        trace = first + b''.join(mojo(10 + i, i) for i in range(1, 5)) + symbols
+        out = self.load(trace, "select s.name, a.key, a.display_value from slice s "
+                        "join args a using(arg_set_id) order by s.ts, a.id")
+        self.assertEqual(out.splitlines()[1:], [
+            '"m1","chrome_mojo_event_info.mojo_method_name","a::mojom::Foo::Bar"',
+            '"m1","chrome_mojo_event_info.mojo_interface_tag","a.mojom.Foo"',
+            '"m2","chrome_mojo_event_info.mojo_method_name","a::Baz"',
+            '"m2","chrome_mojo_event_info.mojo_interface_tag","a"',
+            '"m3","chrome_mojo_event_info.mojo_method_name","Plain::Func"',
+            '"m3","chrome_mojo_event_info.mojo_interface_tag","Plain::Func"',
+            # no symbol for its pc: left as it was
+            '"m4","chrome_mojo_event_info.mojo_interface_method.native_symbol.mapping_id","0"',
+            '"m4","chrome_mojo_event_info.mojo_interface_method.native_symbol.rel_pc","64"'])
+
+    def test_java_class_name_args_are_deobfuscated(self):
+        mapping = pb_packet(pb_bytes(64, pb_bytes(1, 'some.pkg') + pb_int(2, 1) +
+                                     pb_bytes(3, pb_bytes(1, 'abc') + pb_bytes(2, 'a.Real'))))
+        view = lambda name: pb_bytes(2, pb_bytes(5, name))  # View.class_name
+        dump = pb_bytes(1022, pb_bytes(1, pb_bytes(1, 'abc') + view('abc') + view('xyz')))
+        trace = start() + event(10, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'e'),
+                                pb_bytes(26, pb_bytes(1, 'abc')), dump) + mapping
+        # only the Java class name args take the mapping's names
+        self.assertEqual(self.slice_args(trace, 'e').splitlines()[1:], [
+            '"chrome_keyed_service.name","abc"',
+            '"android_view_dump.activity[0].name","abc"',
+            '"android_view_dump.activity[0].view[0].class_name","a.Real"',
+            '"android_view_dump.activity[0].view[1].class_name","xyz"'])
+
     def test_translation_tables(self):
         entry = lambda k, v: pb_bytes(1, (pb_bytes(1, k) if isinstance(k, str) else pb_int(1, k)) +
                                       pb_bytes(2, v))
@@ -217,6 +265,20 @@ class ProtoArgsTest(e.TempDirTest):
         out = self.load(trace, "select key, value_type from args "
                         "where key like 'chrome_mojo%'")
         self.assertEqual(out, '"key","value_type"\n"chrome_mojo_event_info","null"\n')
+
+    def test_gpu_api_and_enum_values_without_a_name(self):
+        trace = start() + b''.join(
+            event(10 + v, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'g%d' % v), pb_int(3001, v))
+            for v in (2, 4, 6)) + event(20, pb_int(TYPE, INSTANT), pb_bytes(NAME, 'app'),
+                                        pb_int(APP_STATE, 99))
+        out = self.load(trace, "select s.name, a.key, a.value_type, a.display_value from slice s "
+                        "join args a using(arg_set_id) order by s.ts")
+        # A value the enum does not name is its number, as a string.
+        self.assertEqual(out, '"name","key","value_type","display_value"\n'
+                         '"g2","gpu_api","string","GPU_API_VULKAN"\n'
+                         '"g4","gpu_api","string","GPU_API_CUDA"\n'
+                         '"g6","gpu_api","string","6"\n'
+                         '"app","chrome_app_state","string","99"\n')
 
     def test_end_event_args_join_the_slice(self):
         trace = start() + event(

@@ -94,8 +94,10 @@ class ProtoTrackEventsTest(e.TempDirTest):
                          '"debug.cfg.sizes[3]","16","int"\n"debug.cfg.extra.k","v","string"\n'
                          '"debug.word","w\u00e9","string"\n')
         # the begin's own set is not left in the args table: the slice's 12
-        # and the thread track's dimension (utid) only
-        out = self.query(trace, 'select count(*) from args')
+        # and the thread track's dimension (utid) only (besides the proto
+        # content annotations of experimental_proto_path)
+        out = self.query(trace, 'select count(*) from args where arg_set_id not in '
+                         '(select arg_set_id from experimental_proto_path)')
         self.assertEqual(out, '"count(*)"\n13\n')
 
     def test_legacy_async_end_leaves_no_arg_set(self):
@@ -105,7 +107,8 @@ class ProtoTrackEventsTest(e.TempDirTest):
                          'union select dimension_arg_set_id from track '
                          'where dimension_arg_set_id is not null '
                          'union select source_arg_set_id from track '
-                         'where source_arg_set_id is not null)')
+                         'where source_arg_set_id is not null '
+                         'union select arg_set_id from experimental_proto_path)')
         self.assertEqual(out, '"count(*)"\n0\n')
 
     def test_process_track_end_keeps_begin_thread(self):

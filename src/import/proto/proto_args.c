@@ -425,7 +425,10 @@ static int args_scalar(proto_args *a, const proto_desc_field *d, const proto_fie
     case PROTO_DESC_ENUM: {
       if (!varint) return WEFT_OK;
       const char *name = proto_descriptor_enum_name(a->pool, d->ref, (int32_t)v);
-      return name ? args_str(a, name, strlen(name)) : args_int(a, MODEL_ARG_INT, (int32_t)v);
+      if (name) return args_str(a, name, strlen(name));
+      char number[16]; /* a value the enum does not name: its number, as a string */
+      int n = snprintf(number, sizeof number, "%d", (int)(int32_t)v);
+      return args_str(a, number, n > 0 ? (size_t)n : 0);
     }
     default: return WEFT_OK; /* bytes and groups add nothing */
   }

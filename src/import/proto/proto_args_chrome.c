@@ -3,6 +3,7 @@
  * proto_args_internal.h. */
 #include "import/proto/proto_args_internal.h"
 
+#include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_translation.h"
 
@@ -56,8 +57,15 @@ int args_native_symbols(proto_args *a) {
     a->len = 0;
     if (!args_enter(a, prefix, strlen(prefix), &saved)) continue;
     size_t base = a->len;
-    if (args_enter(a, "mapping_id", 10, &saved))
+    if (args_enter(a, "mapping_id", 10, &saved)) {
       rc = args_int(a, MODEL_ARG_INT, a->symbols[i].mapping);
+      if (!rc) { /* named at the end if ModuleSymbols name it */
+        proto_import_state *st = a->f->state;
+        const model_state *m = &a->f->ctx->model;
+        rc = proto_native_symbols_note_key(&st->native_symbols,
+                                           m->pending_args.data[m->pending_args.len - 1].key);
+      }
+    }
     a->len = base;
     if (!rc && args_enter(a, "rel_pc", 6, &saved))
       rc = args_int(a, MODEL_ARG_INT, a->symbols[i].rel_pc);

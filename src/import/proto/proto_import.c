@@ -12,12 +12,15 @@
 #include "import/proto/proto_head.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_android.h"
+#include "import/proto/proto_frames.h"
+#include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_sys_stats.h"
 #include "import/proto/proto_translation.h"
 #include "import/proto/proto_track_event.h"
 #include "import/proto/proto_packets.h"
+#include "model/proto_content.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
 #define PROTO_MAX_INFLATED_BYTES (UINT64_C(1) << 30)
@@ -784,6 +787,9 @@ static int proto_end(import_file *f, base_error *err) {
   if (st && (rc = proto_v8_end(f)) != 0) return base_error_alloc(err, rc);
   if ((rc = proto_etw_end(f)) != 0) return base_error_alloc(err, rc);
   if (st && (rc = proto_winscope_end(f, st->winscope)) != 0) return base_error_alloc(err, rc);
+  if ((rc = proto_content_flush(f->ctx)) != 0) return base_error_alloc(err, rc);
+  if (st && (rc = proto_native_symbols_end(f, st->native_symbols)) != 0)
+    return base_error_alloc(err, rc);
   return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
 }
 
@@ -818,6 +824,9 @@ static void proto_destroy(import_file *f) {
   proto_gpu_free(&st->gpu);
   proto_android_free(st->android);
   proto_winscope_free(st->winscope);
+  proto_frames_free(st->frames);
+  proto_frame_timeline_free(st->frame_timeline);
+  proto_native_symbols_free(st->native_symbols);
   base_free(st);
   f->state = NULL;
 }

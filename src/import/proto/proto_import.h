@@ -121,6 +121,9 @@ typedef struct proto_import_state {
   proto_gpu_state gpu;     /* GPU counter/memory packets (proto_gpu.h) */
   struct proto_android_state *android; /* proto_android.h; lazy */
   struct proto_winscope_state *winscope; /* proto_winscope.h; lazy */
+  struct proto_frames_state *frames; /* proto_frames.h; lazy */
+  struct proto_frame_timeline_state *frame_timeline; /* proto_frames.h; lazy */
+  struct proto_native_symbols *native_symbols; /* proto_native_symbols.h; lazy */
   struct proto_translation *translation; /* proto_translation.h; lazy */
   v8_profile_queue v8;     /* V8 CPU profile events (proto_v8_profile.c) */
 } proto_import_state;

@@ -10,6 +10,8 @@
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_android.h"
+#include "import/proto/proto_frames.h"
+#include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_track_event.h"
@@ -271,6 +273,7 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
         rc = proto_heap_graph_parse(f, &st->heap_graph, p.machine, st->seqs.data[info->seq].id,
                                     p.ts, &fl);
         if (!rc) rc = proto_profile_parse(f, info, p.ts, &fl);
+        if (!rc) rc = proto_native_symbols_classes(f, &st->native_symbols, &fl);
         break;
       }
       case PROTO_TRACE_PACKET_PROFILE_PACKET:
@@ -294,6 +297,17 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
       case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
         rc = proto_winscope_parse(f, info, p.ts, &fl);
+        break;
+      case PROTO_TRACE_PACKET_GRAPHICS_FRAME_EVENT:
+        rc = proto_frames_parse(f, &((proto_import_state *)f->state)->frames, p.machine, p.ts,
+                                &fl);
+        break;
+      case PROTO_TRACE_PACKET_MODULE_SYMBOLS:
+        rc = proto_module_symbols_parse(f, &((proto_import_state *)f->state)->native_symbols, &fl);
+        break;
+      case PROTO_TRACE_PACKET_FRAME_TIMELINE_EVENT:
+        rc = proto_frame_timeline_parse(f, &((proto_import_state *)f->state)->frame_timeline,
+                                        p.machine, p.ts, &fl);
         break;
       default:
         rc = proto_gpu_wants_field(fl.number)

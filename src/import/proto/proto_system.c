@@ -6,6 +6,8 @@
 #include "import/proto/proto_process_tree.h"
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_android.h"
+#include "import/proto/proto_frames.h"
+#include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_generic_kernel.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_config_text.h"
@@ -542,7 +544,9 @@ int proto_misc_wants_field(uint32_t number) {
     default:
       return proto_generic_kernel_wants_field(number) || proto_power_wants_field(number) ||
              proto_heap_graph_wants_field(number) || proto_gpu_wants_field(number) ||
-             proto_android_wants_field(number) || proto_winscope_wants_field(number);
+             proto_android_wants_field(number) || proto_winscope_wants_field(number) ||
+             proto_frames_wants_field(number) ||
+             number == PROTO_TRACE_PACKET_MODULE_SYMBOLS;
   }
 }
 

@@ -12,6 +12,7 @@
 #include "import/proto/proto_process_tree.h"
 #include "import/proto/proto_translation.h"
 #include "model/columns.h"
+#include "model/proto_content.h"
 #include "model/slice_stack.h"
 
 #define PROTO_MAX_CATEGORIES_BYTES 4096
@@ -285,6 +286,23 @@ static string_id proto_event_name(proto_parse_ctx *p, proto_event *e, int *rc) {
   return translated != STRING_NULL ? translated : name;
 }
 
+/* Notes the event's proto content annotations (model/proto_content.h):
+ * its joined categories and its untranslated name, if it has a type or a
+ * legacy phase. */
+static int proto_event_annotate(proto_parse_ctx *p, proto_event *e) {
+  trace_context *ctx = p->f->ctx;
+  string_id cat = STRING_NULL, name = STRING_NULL;
+  int rc = WEFT_OK;
+  if (!(e->has_type && e->type) && !e->has_phase) return WEFT_OK;
+  if (e->categories->len) rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);
+  if (e->has_name_iid && e->name_iid)
+    name = proto_interned(p->f->state, p->info->seq, p->info->generation,
+                          PROTO_INTERN_EVENT_NAME, e->name_iid);
+  else if (!rc && e->has_name)
+    rc = proto_event_intern_name(ctx, e, &name);
+  return rc ? rc : proto_content_annotate(ctx, cat, name);
+}
+
 /* What an event of `type` does on a track merged with its siblings. */
 static track_compressor_event proto_compressor_event(uint64_t type) {
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN) return TRACK_COMPRESSOR_BEGIN;
@@ -552,6 +570,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   uint64_t uuid = 0;
   int rc;
   proto_event_categories(p, msg, e);
+  if ((rc = proto_event_annotate(p, e)) != 0) return rc;
   if (e->has_phase && e->phase == 'P' && (rc = proto_v8_profile(p, msg, e)) != 0) return rc;
   if (e->has_phase && proto_async_phase(e->phase)) return proto_async_apply(p, msg, e);
   uint64_t type = e->has_type ? e->type
