@@ -72,8 +72,11 @@ release-test: release
 conformance: build
 	scripts/conformance_ratchet.sh $(BUILD)/weft $(CONFORMANCE)
 
+# Micro-benchmarks and merge loads, then weft against Perfetto's shell in
+# one run: the kit's five loads and a query set (medians and ratios).
 bench: release
 	bench/run.sh $(RELEASE_BUILD)
+	bench/vs_reference.py --weft $(RELEASE_BUILD)/weft --data bench/data
 
 # weft against another trace processor (BASE: Perfetto's shell by default,
 # or an older weft build), in turns on the same generated inputs.
