@@ -3,6 +3,7 @@
 
     bench/vs_reference.py [--weft BIN] [--ref BIN] [--rounds 3] [--data DIR]
                           [--only load|query] [--inputs proto,json,...]
+                          [--queries NAME_PART ...]
 
 The machine is shared and its speed drifts by 1.5-3x between days, so only
 a ratio measured in one run means anything: every case runs weft and the
@@ -211,7 +212,8 @@ def median_query(server, sql, repeat):
 
 
 def run_queries(args, weft, ref):
-    traces = sorted({q[1] for q in QUERIES})
+    traces = sorted({'proto'} | {q[1] for q in QUERIES
+                                 if not args.queries or any(k in q[0] for k in args.queries)})
     servers = {}
     try:
         for key in traces:
@@ -223,6 +225,8 @@ def run_queries(args, weft, ref):
         window = {'lo': mid - width // 2, 'hi': mid + width // 2}
         results = []
         for name, key, sql in QUERIES:
+            if args.queries and not any(q in name for q in args.queries):
+                continue
             sql = sql.format(**window)
             wsrv, rsrv = servers[key]
             w, r = [], []
@@ -251,6 +255,8 @@ def main():
     ap.add_argument('--data', default=os.path.join(ROOT, 'bench', 'data'))
     ap.add_argument('--only', choices=['load', 'query'])
     ap.add_argument('--inputs', default=','.join(INPUTS))
+    ap.add_argument('--queries', action='append', default=[],
+                    help='run only the queries whose name contains this (repeatable)')
     args = ap.parse_args()
     args.inputs = [k for k in args.inputs.split(',') if k]
     for k in args.inputs:
