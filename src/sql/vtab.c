@@ -204,6 +204,21 @@ static int vtab_parse_order(const char *plan, sql_order_spec *spec) {
   return spec->count > 0;
 }
 
+/* Whether constraint i, narrowed in xFilter by binary search, leaves
+ * exactly the rows it accepts, so SQLite need not check it again: an
+ * integer constant compared with the id, or with a sorted int column that
+ * holds no NULL (SQLite's own comparison of an int column with an int
+ * is the same as ours). */
+static int vtab_constraint_is_exact(sqlite3_index_info *info, int i, const storage_table *t,
+                                    int col, int ordered) {
+  sqlite3_value *rhs = NULL;
+  if (!ordered || sqlite3_vtab_rhs_value(info, i, &rhs) != SQLITE_OK || !rhs ||
+      sqlite3_value_type(rhs) != SQLITE_INTEGER)
+    return 0;
+  if (col < 0 || t->defs[col].type == STORAGE_ID) return 1;
+  return t->defs[col].type == STORAGE_I64 && !(t->defs[col].flags & STORAGE_NULLABLE);
+}
+
 /* xBestIndex: choose the usable constraints and estimate the cost. */
 static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   vtab_table *vt = (vtab_table *)base;
@@ -224,7 +239,7 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     if (!ordered && !indexed && op != OP_EQ) continue;
     if (col >= 0 && t->defs[col].type == STORAGE_F64 && !ordered && !indexed) continue;
     info->aConstraintUsage[i].argvIndex = ++argc;
-    info->aConstraintUsage[i].omit = 0;
+    info->aConstraintUsage[i].omit = vtab_constraint_is_exact(info, i, t, col, ordered);
     plan_len += (size_t)snprintf(plan + plan_len, sizeof plan - plan_len,
                                  "%d:%d,", col < 0 ? -1 : col, op);
     if (op == OP_EQ && is_id) {
