@@ -71,13 +71,27 @@ typedef struct sql_order_spec {
   uint8_t count; /* 1..SQL_ORDER_MAX_COLUMNS */
 } sql_order_spec;
 
-/* Sets *rows to the table's rows (row_count of them) in `spec`'s order,
- * made on first use and cached in `aux` while the table does not change
- * (its row_count and generation); when the cache is full the order is
- * made for the caller, who owns it in *owned (else *owned = NULL).
+/* A row order made for a spec: the rows, and the spec's columns' values
+ * copied in that order (values[c]: the string ids of a STR column, the
+ * ints of a non-nullable I64 column, else NULL) so that a scan reads them
+ * in sequence rather than by row. */
+typedef struct sql_vtab_order {
+  sql_order_spec spec;
+  size_t row_count;    /* of the table when made */
+  uint32_t generation; /* of the table when made */
+  uint32_t *rows;
+  void *values[SQL_ORDER_MAX_COLUMNS];
+  struct sql_vtab_order *next; /* in sql_vtab_aux.orders */
+} sql_vtab_order;
+
+/* Sets *order to the table's rows in `spec`'s order, made on first use and
+ * cached in `aux` while the table does not change (its row_count and
+ * generation); when the cache is full the order is made for the caller,
+ * who owns it in *owned (sql_vtab_order_free; else *owned = NULL).
  * WEFT_ENOMEM if it cannot be made. */
-int sql_vtab_order_get(sql_vtab_aux *aux, const sql_order_spec *spec, const uint32_t **rows,
-                       uint32_t **owned);
+int sql_vtab_order_get(sql_vtab_aux *aux, const sql_order_spec *spec,
+                       const sql_vtab_order **order, sql_vtab_order **owned);
+void sql_vtab_order_free(sql_vtab_order *o);
 /* Positions [*lo, *hi) of `rows`, the order of the spec {col ascending},
  * whose value of `col` is v (an I64 column) or the string s (a STR column;
  * s != STRING_NULL). */

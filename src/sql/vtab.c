@@ -46,7 +46,8 @@ typedef struct vtab_cursor {
   size_t row_lo, row_hi;    /* with an index: the rows other constraints allow */
   vtab_filter filters[16];  /* per-row checks (non-range constraints) */
   int filter_count;
-  uint32_t *owned_order;    /* an order made for this scan alone, or NULL */
+  const sql_vtab_order *row_order; /* the row order read, or NULL */
+  sql_vtab_order *owned_order;     /* an order made for this scan alone, or NULL */
 } vtab_cursor;
 
 /* ---- schema declaration ---- */
@@ -287,7 +288,7 @@ static int vtab_open(sqlite3_vtab *base, sqlite3_vtab_cursor **out) {
 
 static int vtab_close(sqlite3_vtab_cursor *base) {
   vtab_cursor *cur = (vtab_cursor *)base;
-  base_free(cur->owned_order);
+  sql_vtab_order_free(cur->owned_order);
   sqlite3_free(cur);
   return SQLITE_OK;
 }
@@ -478,8 +479,9 @@ static int vtab_lookup_equal(vtab_table *vt, vtab_cursor *cur, size_t lo, size_t
     return SQLITE_OK;
   }
   sql_order_spec spec = {.columns = {f->column}, .count = 1};
-  int rc = sql_vtab_order_get(aux, &spec, &cur->order, &cur->owned_order);
+  int rc = sql_vtab_order_get(aux, &spec, &cur->row_order, &cur->owned_order);
   if (rc != WEFT_OK) return rc == WEFT_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+  cur->order = cur->row_order->rows;
   sql_vtab_order_equal_range(aux, f->column, cur->order, f->i64, f->str, &cur->pos, &cur->end);
   cur->row_lo = lo;
   cur->row_hi = hi;
@@ -522,12 +524,14 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
   cur->order = NULL;
   cur->row = lo;
   cur->end = hi;
-  base_free(cur->owned_order);
+  cur->row_order = NULL;
+  sql_vtab_order_free(cur->owned_order);
   cur->owned_order = NULL;
   sql_order_spec spec;
   if (!planned && vtab_parse_order(idx_str, &spec)) {
-    int rc = sql_vtab_order_get(vt->aux, &spec, &cur->order, &cur->owned_order);
+    int rc = sql_vtab_order_get(vt->aux, &spec, &cur->row_order, &cur->owned_order);
     if (rc != WEFT_OK) return rc == WEFT_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
+    cur->order = cur->row_order->rows;
     cur->pos = 0;
     cur->row_lo = 0;
     cur->row_hi = cur->end = t->row_count;
@@ -562,12 +566,33 @@ static int vtab_eof(sqlite3_vtab_cursor *base) {
   return eof;
 }
 
+/* A column of the row order read, whose values are copied in its order:
+ * read in sequence at the cursor's position. 1 if it was. */
+static int vtab_ordered_column(const vtab_cursor *cur, const vtab_table *vt,
+                               sqlite3_context *ctx, int col) {
+  const sql_vtab_order *o = cur->row_order;
+  for (unsigned c = 0; c < o->spec.count; c++) {
+    if (o->spec.columns[c] != col || !o->values[c]) continue;
+    if (vt->table->defs[col].type != STORAGE_STR) {
+      sqlite3_result_int64(ctx, ((const int64_t *)o->values[c])[cur->pos]);
+      return 1;
+    }
+    string_id id = ((const uint32_t *)o->values[c])[cur->pos];
+    if (id != STRING_NULL)
+      sqlite3_result_text(ctx, base_string_pool_get(vt->strings, id),
+                          (int)base_string_pool_len(vt->strings, id), SQLITE_STATIC);
+    return 1;
+  }
+  return 0;
+}
+
 static int vtab_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx,
                        int col) {
   vtab_cursor *cur = (vtab_cursor *)base;
   vtab_table *vt = (vtab_table *)base->pVtab;
   const storage_table *t = vt->table;
   size_t row = cur->row;
+  if (cur->row_order && vtab_ordered_column(cur, vt, ctx, col)) return SQLITE_OK;
   switch (t->defs[col].type) {
     case STORAGE_ID:
       sqlite3_result_int64(ctx, (sqlite3_int64)row);

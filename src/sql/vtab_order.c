@@ -18,14 +18,6 @@
 /* Orders a table caches; past this, scans own theirs (freed at close). */
 #define ORDER_CACHE_MAX 16
 
-struct sql_vtab_order {
-  sql_order_spec spec;
-  size_t row_count;
-  uint32_t generation;
-  uint32_t *rows;
-  struct sql_vtab_order *next;
-};
-
 /* The buffers of one build: rows and their keys, and their scatter
  * targets. */
 typedef struct order_build {
@@ -197,6 +189,35 @@ static int order_make(const storage_table *t, const base_string_pool *strings,
   return WEFT_OK;
 }
 
+/* Copies the values of the spec's string and non-nullable int columns in
+ * the order's row order; WEFT_ENOMEM. */
+static int order_copy_values(const storage_table *t, sql_vtab_order *o) {
+  size_t n = t->row_count;
+  for (unsigned c = 0; c < o->spec.count; c++) {
+    int col = o->spec.columns[c];
+    if (col < 0) continue;
+    if (t->defs[col].type == STORAGE_STR) {
+      uint32_t *v = base_malloc((n ? n : 1) * sizeof *v);
+      if (!v) return WEFT_ENOMEM;
+      for (size_t i = 0; i < n; i++) v[i] = storage_get_str(t, (size_t)col, o->rows[i]);
+      o->values[c] = v;
+    } else if (t->defs[col].type == STORAGE_I64 && !(t->defs[col].flags & STORAGE_NULLABLE)) {
+      int64_t *v = base_malloc((n ? n : 1) * sizeof *v);
+      if (!v) return WEFT_ENOMEM;
+      for (size_t i = 0; i < n; i++) v[i] = storage_get_i64(t, (size_t)col, o->rows[i]);
+      o->values[c] = v;
+    }
+  }
+  return WEFT_OK;
+}
+
+void sql_vtab_order_free(sql_vtab_order *o) {
+  if (!o) return;
+  for (unsigned c = 0; c < SQL_ORDER_MAX_COLUMNS; c++) base_free(o->values[c]);
+  base_free(o->rows);
+  base_free(o);
+}
+
 static int order_spec_equal(const sql_order_spec *a, const sql_order_spec *b) {
   if (a->count != b->count) return 0;
   for (unsigned i = 0; i < a->count; i++)
@@ -207,43 +228,46 @@ static int order_spec_equal(const sql_order_spec *a, const sql_order_spec *b) {
 /* Drops cached orders made before the table last changed. */
 static void order_cache_prune(sql_vtab_aux *aux) {
   const storage_table *t = aux->table;
-  struct sql_vtab_order **link = &aux->orders;
+  sql_vtab_order **link = &aux->orders;
   while (*link) {
-    struct sql_vtab_order *o = *link;
+    sql_vtab_order *o = *link;
     if (o->row_count == t->row_count && o->generation == t->generation) {
       link = &o->next;
       continue;
     }
     *link = o->next;
-    base_free(o->rows);
-    base_free(o);
+    sql_vtab_order_free(o);
   }
 }
 
-int sql_vtab_order_get(sql_vtab_aux *aux, const sql_order_spec *spec, const uint32_t **rows,
-                       uint32_t **owned) {
+int sql_vtab_order_get(sql_vtab_aux *aux, const sql_order_spec *spec,
+                       const sql_vtab_order **order, sql_vtab_order **owned) {
   assert(spec->count >= 1 && spec->count <= SQL_ORDER_MAX_COLUMNS);
   *owned = NULL;
   order_cache_prune(aux);
   size_t cached = 0;
-  for (struct sql_vtab_order *o = aux->orders; o; o = o->next, cached++)
+  for (sql_vtab_order *o = aux->orders; o; o = o->next, cached++)
     if (order_spec_equal(&o->spec, spec)) {
-      *rows = o->rows;
+      *order = o;
       return WEFT_OK;
     }
-  uint32_t *made = NULL;
-  int rc = order_make(aux->table, aux->strings, spec, &made);
-  if (rc != WEFT_OK) return rc;
-  struct sql_vtab_order *o = cached < ORDER_CACHE_MAX ? base_malloc(sizeof *o) : NULL;
-  if (!o) {
-    *rows = *owned = made;
-    return WEFT_OK;
+  sql_vtab_order *o = base_calloc(1, sizeof *o);
+  if (!o) return WEFT_ENOMEM;
+  *o = (sql_vtab_order){.spec = *spec, .row_count = aux->table->row_count,
+                        .generation = aux->table->generation};
+  int rc = order_make(aux->table, aux->strings, spec, &o->rows);
+  if (rc == WEFT_OK) rc = order_copy_values(aux->table, o);
+  if (rc != WEFT_OK) {
+    sql_vtab_order_free(o);
+    return rc;
   }
-  *o = (struct sql_vtab_order){.spec = *spec, .row_count = aux->table->row_count,
-                               .generation = aux->table->generation, .rows = made,
-                               .next = aux->orders};
-  aux->orders = o;
-  *rows = made;
+  if (cached < ORDER_CACHE_MAX) {
+    o->next = aux->orders;
+    aux->orders = o;
+  } else {
+    *owned = o;
+  }
+  *order = o;
   return WEFT_OK;
 }
 
@@ -251,10 +275,9 @@ void sql_vtab_orders_free(sql_vtab_aux *aux) {
   base_free(aux->equality_scans);
   aux->equality_scans = NULL;
   while (aux->orders) {
-    struct sql_vtab_order *o = aux->orders;
+    sql_vtab_order *o = aux->orders;
     aux->orders = o->next;
-    base_free(o->rows);
-    base_free(o);
+    sql_vtab_order_free(o);
   }
 }
 
