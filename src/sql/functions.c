@@ -6,10 +6,51 @@ static int functions_args_column(const storage_table *t, const char *name) {
   return storage_table_find_column(t, name);
 }
 
+/* What EXTRACT_ARG looks up for one key: the args table, its columns and
+ * the key's interned id (STRING_NULL: no arg has that key). Kept by SQLite
+ * as the key argument's auxiliary data while the key is a constant, so a
+ * query calling EXTRACT_ARG per row resolves them once. */
+typedef struct extract_arg_plan {
+  const storage_table *args;
+  size_t set_col, key_col, int_col, str_col, real_col;
+  string_id key;
+} extract_arg_plan;
+
+static extract_arg_plan *extract_arg_plan_make(sql_engine *e, sqlite3_value *key) {
+  storage_table *t = sql_engine_find_table(e, "__intrinsic_args");
+  if (!t) return NULL;
+  extract_arg_plan *p = sqlite3_malloc(sizeof *p);
+  if (!p) return NULL;
+  p->args = t;
+  p->set_col = (size_t)functions_args_column(t, "arg_set_id");
+  p->key_col = (size_t)functions_args_column(t, "key");
+  p->int_col = (size_t)functions_args_column(t, "int_value");
+  p->str_col = (size_t)functions_args_column(t, "string_value");
+  p->real_col = (size_t)functions_args_column(t, "real_value");
+  p->key = base_string_pool_find(sql_engine_strings(e), (const char *)sqlite3_value_text(key),
+                                 (size_t)sqlite3_value_bytes(key));
+  return p;
+}
+
+static void functions_arg_result(sqlite3_context *ctx, const extract_arg_plan *p,
+                                 const base_string_pool *strings, size_t row) {
+  const storage_table *t = p->args;
+  if (!storage_is_null(t, p->int_col, row)) {
+    sqlite3_result_int64(ctx, storage_get_i64(t, p->int_col, row));
+  } else if (!storage_is_null(t, p->real_col, row)) {
+    sqlite3_result_double(ctx, storage_get_f64(t, p->real_col, row));
+  } else {
+    string_id v = storage_get_str(t, p->str_col, row);
+    if (v != STRING_NULL)
+      sqlite3_result_text(ctx, base_string_pool_get(strings, v),
+                          (int)base_string_pool_len(strings, v), SQLITE_STATIC);
+  }
+}
+
 /* EXTRACT_ARG(arg_set_id, key): the typed value of `key` in the arg set, or
  * NULL (also for a NULL set); a set id that is not an integer, or a key
- * that is not text, is an error. arg_set_id is sorted in the args table: binary search, then scan the
- * set's rows. */
+ * that is not text, is an error. arg_set_id is sorted in the args table:
+ * binary search, then scan the set's rows. */
 static void functions_extract_arg(sqlite3_context *ctx, int argc,
                                   sqlite3_value **argv) {
   (void)argc;
@@ -24,34 +65,27 @@ static void functions_extract_arg(sqlite3_context *ctx, int argc,
     sqlite3_result_error(ctx, "EXTRACT_ARG: 2nd argument should be key", -1);
     return;
   }
-  storage_table *t = sql_engine_find_table(e, "__intrinsic_args");
-  if (!t) return;
-  base_string_pool *strings = sql_engine_strings(e);
-  string_id key = base_string_pool_find(
-      strings, (const char *)sqlite3_value_text(argv[1]),
-      (size_t)sqlite3_value_bytes(argv[1]));
-  if (key == STRING_NULL) return;
-  int set_col = functions_args_column(t, "arg_set_id");
-  int key_col = functions_args_column(t, "key");
-  int int_col = functions_args_column(t, "int_value");
-  int str_col = functions_args_column(t, "string_value");
-  int real_col = functions_args_column(t, "real_value");
-  int64_t set = sqlite3_value_int64(argv[0]);
-  size_t row = storage_lower_bound_i64(t, (size_t)set_col, 0, t->row_count, set, 0);
-  for (; row < t->row_count && storage_get_i64(t, (size_t)set_col, row) == set; row++) {
-    if (storage_get_str(t, (size_t)key_col, row) != key) continue;
-    if (!storage_is_null(t, (size_t)int_col, row)) {
-      sqlite3_result_int64(ctx, storage_get_i64(t, (size_t)int_col, row));
-    } else if (!storage_is_null(t, (size_t)real_col, row)) {
-      sqlite3_result_double(ctx, storage_get_f64(t, (size_t)real_col, row));
-    } else {
-      string_id v = storage_get_str(t, (size_t)str_col, row);
-      if (v != STRING_NULL)
-        sqlite3_result_text(ctx, base_string_pool_get(strings, v),
-                            (int)base_string_pool_len(strings, v), SQLITE_STATIC);
+  extract_arg_plan *p = sqlite3_get_auxdata(ctx, 1);
+  if (!p) {
+    if (!(p = extract_arg_plan_make(e, argv[1]))) {
+      if (sql_engine_find_table(e, "__intrinsic_args")) sqlite3_result_error_nomem(ctx);
+      return;
     }
-    return;
+    sqlite3_set_auxdata(ctx, 1, p, sqlite3_free);
+    if (!(p = sqlite3_get_auxdata(ctx, 1))) { /* set_auxdata failed and freed it */
+      sqlite3_result_error_nomem(ctx);
+      return;
+    }
   }
+  if (p->key == STRING_NULL) return;
+  const storage_table *t = p->args;
+  int64_t set = sqlite3_value_int64(argv[0]);
+  size_t row = storage_lower_bound_i64(t, p->set_col, 0, t->row_count, set, 0);
+  for (; row < t->row_count && storage_get_i64(t, p->set_col, row) == set; row++)
+    if (storage_get_str(t, p->key_col, row) == p->key) {
+      functions_arg_result(ctx, p, sql_engine_strings(e), row);
+      return;
+    }
 }
 
 int sql_functions_register(sqlite3 *db, sql_engine *e) {
