@@ -157,6 +157,14 @@ class InstrumentsTest(e.TempDirTest):
         self.assertNotEqual(rc, 0)
         self.assertTrue(err.strip())
 
+    def test_frames_outside_a_row_belong_to_no_sample(self):
+        # A frame before any row (here in an element that only starts like
+        # one) is in no backtrace: read, and no sample takes it.
+        body = ('<rowme><frame id="10" name="root" addr="0x100003000"/></rowme>\n' +
+                ROWS.replace('id="10" name="root"', 'id="30" name="root"'))
+        self.assertEqual(self.load(body, 'select count(*) as n from instruments_sample'),
+                         '"n"\n5\n')
+
     def test_huge_attribute_is_read(self):
         name = 'n' * (1 << 20)
         body = ROWS.replace('name="leaf"', 'name="%s"' % name)

@@ -172,7 +172,7 @@ static void ins_start_backtrace(ins_reader *r, const char **attrs) {
  * takes frames (its frames are contiguous); others' are counted. */
 static void ins_backtrace_add(ins_reader *r, uint32_t frame) {
   ins_state *st = r->st;
-  if (r->row.backtrace == INS_NONE) return;
+  if (r->row.backtrace == INS_NONE || r->row.backtrace >= st->backtraces.len) return;
   ins_backtrace *b = &st->backtraces.data[r->row.backtrace];
   if (r->row.backtrace + 1 != st->backtraces.len ||
       b->first + b->count != st->frame_pool.len) {
@@ -341,6 +341,7 @@ static void XMLCALL ins_on_entity(void *user, const XML_Char *name, int is_param
 int instruments_read_xml(import_file *f, ins_state *st, base_error *err) {
   ins_reader r = {.f = f, .st = st, .err = err};
   r.new_thread = r.new_process = r.new_frame = INS_NONE;
+  r.row = (ins_sample){0, INS_NONE, INS_NONE, 0}; /* elements outside a row belong to none */
   r.parser = XML_ParserCreate(NULL);
   if (!r.parser) return base_error_nomem(err);
   XML_SetUserData(r.parser, &r);
