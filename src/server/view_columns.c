@@ -36,21 +36,26 @@ typedef struct view_reader {
   int failed;
   int32_t vid[VIEW_CHUNK];
   uint32_t lane[VIEW_CHUNK];
-  int64_t a[VIEW_CHUNK], b[VIEW_CHUNK], c[VIEW_CHUNK];
+  /* A chunk of up to three I64 columns: the column's own values when it
+   * is stored 8 bytes wide, else widened into buf_*. */
+  const int64_t *a, *b, *c;
+  int64_t buf_a[VIEW_CHUNK], buf_b[VIEW_CHUNK], buf_c[VIEW_CHUNK];
 } view_reader;
 
-/* n values of an I64 column from row `from` on, whatever its width. */
-static void view_read_i64(const storage_table *t, size_t col, size_t from, size_t n,
-                          int64_t *out) {
+/* n values of an I64 column from row `from` on, whatever its width: the
+ * column's own memory when it is 8 bytes wide (no copy), else `buf`
+ * holding them widened. */
+static const int64_t *view_read_i64(const storage_table *t, size_t col, size_t from, size_t n,
+                                    int64_t *buf) {
   const storage_column *c = &t->columns[col];
   if (!c->data) {
-    memset(out, 0, n * sizeof *out);
-    return;
+    memset(buf, 0, n * sizeof *buf);
+    return buf;
   }
 #define VIEW_WIDEN(type)                                 \
   do {                                                   \
     const type *d = (const type *)c->data + from;        \
-    for (size_t i = 0; i < n; i++) out[i] = (int64_t)d[i]; \
+    for (size_t i = 0; i < n; i++) buf[i] = (int64_t)d[i]; \
   } while (0)
   switch (c->width | c->is_unsigned << 4) {
     case 1: VIEW_WIDEN(int8_t); break;
@@ -59,9 +64,10 @@ static void view_read_i64(const storage_table *t, size_t col, size_t from, size_
     case 0x11: VIEW_WIDEN(uint8_t); break;
     case 0x12: VIEW_WIDEN(uint16_t); break;
     case 0x14: VIEW_WIDEN(uint32_t); break;
-    default: memcpy(out, (const int64_t *)c->data + from, n * sizeof *out);
+    default: return (const int64_t *)c->data + from;
   }
 #undef VIEW_WIDEN
+  return buf;
 }
 
 static int32_t view_key_vid(const int32_t *map, size_t cap, int64_t key) {
@@ -98,8 +104,8 @@ static uint32_t view_name_known(const view_source *src, string_id sid) {
 static void view_slice_rows(view_reader *r, size_t from, size_t n) {
   const storage_table *t = &r->ctx->tables[TABLE_SLICE];
   const view_index *ix = r->ix;
-  view_read_i64(t, SLICE_track_id, from, n, r->a);
-  view_read_i64(t, SLICE_depth, from, n, r->b);
+  r->a = view_read_i64(t, SLICE_track_id, from, n, r->buf_a);
+  r->b = view_read_i64(t, SLICE_depth, from, n, r->buf_b);
   for (size_t i = 0; i < n; i++) {
     int32_t vid = view_key_vid(r->keys->vid_of_track, r->keys->track_cap, r->a[i]);
     if (vid >= 0 && ix->tracks[vid].kind == VIEW_TRACK_COUNTER) vid = -1;
@@ -110,8 +116,8 @@ static void view_slice_rows(view_reader *r, size_t from, size_t n) {
 
 static void view_sched_rows(view_reader *r, size_t from, size_t n) {
   const storage_table *t = &r->ctx->tables[TABLE_SCHED];
-  view_read_i64(t, SCHED_ucpu, from, n, r->a);
-  view_read_i64(t, SCHED_utid, from, n, r->c);
+  r->a = view_read_i64(t, SCHED_ucpu, from, n, r->buf_a);
+  r->c = view_read_i64(t, SCHED_utid, from, n, r->buf_c);
   for (size_t i = 0; i < n; i++) {
     int32_t vid = view_key_vid(r->keys->vid_of_cpu, r->keys->cpu_cap, r->a[i]);
     r->vid[i] = view_is_idle(r, r->c[i]) ? -1 : vid;
@@ -181,23 +187,31 @@ static int view_wanted(view_reader *r, size_t n) {
   return any;
 }
 
+/* Writes s at the next slot of lane `lane` of track tr, staging its
+ * levels of detail. */
+static void view_put_slice(view_reader *r, view_track *tr, size_t lane, const view_slice *s) {
+  size_t slot = r->src->cursor[lane]++;
+  r->ix->slices[slot] = *s;
+  view_lod_stage(r->ix, tr, &r->ix->lanes[lane], slot);
+}
+
 static void view_place_slices(view_reader *r, size_t from, size_t n, void *u) {
   (void)u;
   if (!view_wanted(r, n)) return;
   const storage_table *t = &r->ctx->tables[TABLE_SLICE];
   const string_id *names = t->columns[SLICE_name].data;
   int64_t end = r->ix->end;
-  view_read_i64(t, SLICE_ts, from, n, r->a);
-  view_read_i64(t, SLICE_dur, from, n, r->c);
+  r->a = view_read_i64(t, SLICE_ts, from, n, r->buf_a);
+  r->c = view_read_i64(t, SLICE_dur, from, n, r->buf_c);
   for (size_t i = 0; i < n; i++) {
     if (r->vid[i] < 0) continue;
-    const view_track *tr = &r->ix->tracks[r->vid[i]];
+    view_track *tr = &r->ix->tracks[r->vid[i]];
     view_slice s = {r->a[i], r->c[i], (uint32_t)(from + i),
                     view_name_known(r->src, names ? names[from + i] : STRING_NULL), 0,
                     r->lane[i]};
     if (s.dur < 0 && (end <= s.ts || __builtin_sub_overflow(end, s.ts, &s.dur)))
       s.dur = 0; /* unfinished: to the end of the trace */
-    r->ix->slices[r->src->cursor[tr->lane_first + view_lane_key(s.depth)]++] = s;
+    view_put_slice(r, tr, tr->lane_first + view_lane_key(s.depth), &s);
   }
 }
 
@@ -206,15 +220,16 @@ static void view_place_sched(view_reader *r, size_t from, size_t n, void *u) {
   if (!view_wanted(r, n)) return;
   const storage_table *t = &r->ctx->tables[TABLE_SCHED];
   const view_keys *keys = r->keys;
-  view_read_i64(t, SCHED_ts, from, n, r->a);
-  view_read_i64(t, SCHED_dur, from, n, r->b);
+  r->a = view_read_i64(t, SCHED_ts, from, n, r->buf_a);
+  r->b = view_read_i64(t, SCHED_dur, from, n, r->buf_b);
   for (size_t i = 0; i < n; i++) {
     if (r->vid[i] < 0) continue;
     int64_t utid = r->c[i];
     uint32_t name = utid >= 0 && (uint64_t)utid < keys->thread_cap ? keys->thread_name[utid] : 0;
     view_slice s = {r->a[i], r->b[i] < 0 ? 0 : r->b[i], (uint32_t)(from + i), name,
                     (uint32_t)utid, 0};
-    r->ix->slices[r->src->cursor[r->ix->tracks[r->vid[i]].lane_first]++] = s;
+    view_track *tr = &r->ix->tracks[r->vid[i]];
+    view_put_slice(r, tr, tr->lane_first, &s);
   }
 }
 
@@ -290,6 +305,7 @@ static void view_fill_begin(view_index *ix, const uint32_t *vids, size_t n, view
       half += t->count;
       t->filled = VIEW_FILLING + part;
       job[part].tables |= t->kind == VIEW_TRACK_CPU ? 2 : 1;
+      view_lod_stage_begin(ix, t);
       for (uint32_t l = 0; l < t->lane_count; l++)
         ix->source->cursor[t->lane_first + l] = ix->lanes[t->lane_first + l].first;
     }
@@ -341,7 +357,7 @@ int view_columns_fill(view_index *ix, const uint32_t *vids, size_t n) {
 static void view_counter_rows(view_reader *r, size_t from, size_t n) {
   const storage_table *t = &r->ctx->tables[TABLE_COUNTER];
   const view_index *ix = r->ix;
-  view_read_i64(t, COUNTER_track_id, from, n, r->a);
+  r->a = view_read_i64(t, COUNTER_track_id, from, n, r->buf_a);
   for (size_t i = 0; i < n; i++) {
     int32_t vid = view_key_vid(r->keys->vid_of_track, r->keys->track_cap, r->a[i]);
     r->vid[i] = vid >= 0 && ix->tracks[vid].kind == VIEW_TRACK_COUNTER ? vid : -1;
@@ -359,7 +375,7 @@ static void view_place_samples(view_reader *r, size_t from, size_t n, void *u) {
   size_t *at = u;
   const storage_table *t = &r->ctx->tables[TABLE_COUNTER];
   const double *values = t->columns[COUNTER_value].data;
-  view_read_i64(t, COUNTER_ts, from, n, r->b);
+  r->b = view_read_i64(t, COUNTER_ts, from, n, r->buf_b);
   for (size_t i = 0; i < n; i++)
     if (r->vid[i] >= 0)
       r->ix->samples[at[r->vid[i]]++] =

@@ -387,7 +387,7 @@ int view_index_set_lanes(view_index *ix, const size_t *base, const size_t *at,
   size_t lanes = base[ix->track_count];
   ix->lanes = malloc((lanes ? lanes : 1) * sizeof *ix->lanes);
   if (!ix->lanes) return -1;
-  for (size_t k = 0; k < lanes; k++) ix->lanes[k] = (view_lane_ix){at[k], at[k + 1] - at[k], 0};
+  for (size_t k = 0; k < lanes; k++) ix->lanes[k] = (view_lane_ix){at[k], at[k + 1] - at[k], 0, 0};
   ix->lane_count = lanes;
   for (size_t t = 0; t < ix->track_count; t++) {
     view_track *tr = &ix->tracks[t];

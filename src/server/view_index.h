@@ -44,6 +44,8 @@ typedef struct view_track {
   size_t node;                     /* counter: its pyramid in ranges */
   int ready; /* sorted, max_dur and pyramids made (view_lod_ready) */
   int filled; /* enum view_fill */
+  int staged; /* its fill set max_dur, its lanes' order and first pyramid
+               * levels as it wrote them (view_lod_stage) */
 } view_track;
 
 /* Whether a track's slices are in ix->slices (view_columns_fill; two
@@ -58,6 +60,7 @@ typedef struct view_source view_source;
 typedef struct view_lane_ix {
   size_t first, count; /* into slices */
   size_t node;
+  int unsorted; /* staged: a slice was written before one it follows */
 } view_lane_ix;
 
 /* A pyramid node over slices: their latest end and longest duration. */

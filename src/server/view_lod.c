@@ -74,7 +74,7 @@ static int view_lod_lanes(view_index *ix, view_track *t, view_slice **tmp, size_
     memcpy(s, *tmp, t->count * sizeof *s);
   }
   for (uint32_t l = 0; l < t->lane_count; l++)
-    ix->lanes[ix->lane_count++] = (view_lane_ix){t->first + at[l], at[l + 1] - at[l], 0};
+    ix->lanes[ix->lane_count++] = (view_lane_ix){t->first + at[l], at[l + 1] - at[l], 0, 0};
   return 0;
 }
 
@@ -89,6 +89,23 @@ static void view_lod_sort_lane(view_slice *lane, size_t n) {
 
 /* ---- pyramids ---- */
 
+/* The levels above the first of the pyramid over n slices. */
+static void view_lod_slice_upper(size_t n, view_node *nodes) {
+  view_lod_layout lay;
+  view_lod_layout_of(n, &lay);
+  for (uint32_t k = 1; k < lay.levels; k++) {
+    const view_node *below = nodes + lay.at[k - 1];
+    for (size_t b = 0; b < lay.count[k]; b++) {
+      view_node m = {INT64_MIN, INT64_MIN};
+      for (size_t i = b * VIEW_LOD_FAN; i < lay.count[k - 1] && i < (b + 1) * VIEW_LOD_FAN; i++) {
+        if (below[i].end > m.end) m.end = below[i].end;
+        if (below[i].dur > m.dur) m.dur = below[i].dur;
+      }
+      nodes[lay.at[k] + b] = m;
+    }
+  }
+}
+
 static void view_lod_slice_pyramid(const view_slice *s, size_t n, view_node *nodes) {
   view_lod_layout lay;
   view_lod_layout_of(n, &lay);
@@ -101,17 +118,7 @@ static void view_lod_slice_pyramid(const view_slice *s, size_t n, view_node *nod
     }
     nodes[b] = m;
   }
-  for (uint32_t k = 1; k < lay.levels; k++) {
-    const view_node *below = nodes + lay.at[k - 1];
-    for (size_t b = 0; b < lay.count[k]; b++) {
-      view_node m = {INT64_MIN, INT64_MIN};
-      for (size_t i = b * VIEW_LOD_FAN; i < lay.count[k - 1] && i < (b + 1) * VIEW_LOD_FAN; i++) {
-        if (below[i].end > m.end) m.end = below[i].end;
-        if (below[i].dur > m.dur) m.dur = below[i].dur;
-      }
-      nodes[lay.at[k] + b] = m;
-    }
-  }
+  view_lod_slice_upper(n, nodes);
 }
 
 static double view_lod_value(const view_sample *s) {
@@ -166,16 +173,38 @@ int view_lod_plan(view_index *ix) {
   return ix->nodes && ix->ranges ? 0 : -1;
 }
 
-static void view_lod_ready_slices(view_index *ix, view_track *t) {
+void view_lod_stage_begin(view_index *ix, view_track *t) {
   t->max_dur = 0;
-  for (size_t i = 0; i < t->count; i++)
-    if (ix->slices[t->first + i].dur > t->max_dur) t->max_dur = ix->slices[t->first + i].dur;
+  t->staged = 1;
+  for (uint32_t k = 0; k < t->lane_count; k++) {
+    view_lane_ix *lane = &ix->lanes[t->lane_first + k];
+    lane->unsorted = 0;
+    view_lod_layout lay;
+    view_lod_layout_of(lane->count, &lay);
+    for (size_t b = 0; b < lay.count[0]; b++)
+      ix->nodes[lane->node + b] = (view_node){INT64_MIN, INT64_MIN};
+  }
+}
+
+/* A staged track's lanes in order have their first pyramid level: only
+ * the levels above are left (the others are sorted and built whole). */
+static void view_lod_ready_slices(view_index *ix, view_track *t) {
+  if (!t->staged) {
+    t->max_dur = 0;
+    for (size_t i = 0; i < t->count; i++)
+      if (ix->slices[t->first + i].dur > t->max_dur) t->max_dur = ix->slices[t->first + i].dur;
+  }
   for (uint32_t k = 0; k < t->lane_count; k++) {
     const view_lane_ix *lane = &ix->lanes[t->lane_first + k];
+    view_node *nodes = ix->nodes + lane->node;
+    if (t->staged && !lane->unsorted) {
+      if (lane->count > VIEW_LOD_MIN) view_lod_slice_upper(lane->count, nodes);
+      continue;
+    }
     view_lod_sort_lane(ix->slices + lane->first, lane->count);
-    if (lane->count > VIEW_LOD_MIN)
-      view_lod_slice_pyramid(ix->slices + lane->first, lane->count, ix->nodes + lane->node);
+    if (lane->count > VIEW_LOD_MIN) view_lod_slice_pyramid(ix->slices + lane->first, lane->count, nodes);
   }
+  t->staged = 0;
 }
 
 static void view_lod_ready_counter(view_index *ix, view_track *t) {

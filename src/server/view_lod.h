@@ -43,6 +43,30 @@ static inline int64_t view_slice_end(const view_slice *s) {
   return e;
 }
 
+/* Before a fill writes track t's slices: its longest duration 0, its
+ * lanes in order and their pyramids' first levels empty (t->staged). */
+void view_lod_stage_begin(view_index *ix, view_track *t);
+
+/* As a fill writes slice `slot` of a lane of staged track t (each lane's
+ * slots in order): keeps t's longest duration, whether the lane is still
+ * by ts then depth, and the lane's first pyramid level up to date, so
+ * that view_lod_ready reads the slices again only for a lane out of
+ * order. */
+static inline void view_lod_stage(view_index *ix, view_track *t, view_lane_ix *lane,
+                                  size_t slot) {
+  const view_slice *s = &ix->slices[slot];
+  if (s->dur > t->max_dur) t->max_dur = s->dur;
+  if (slot > lane->first) {
+    const view_slice *prev = s - 1;
+    if (s->ts < prev->ts || (s->ts == prev->ts && s->depth < prev->depth)) lane->unsorted = 1;
+  }
+  if (lane->count <= VIEW_LOD_MIN) return;
+  view_node *n = &ix->nodes[lane->node + (slot - lane->first) / VIEW_LOD_FAN];
+  int64_t end = view_slice_end(s);
+  if (end > n->end) n->end = end;
+  if (s->dur > n->dur) n->dur = s->dur;
+}
+
 /* Sorts each slice and CPU track into lanes (by depth, then ts) and sets
  * the tracks' lanes, longest durations and deepest depths; builds the
  * pyramids (view_lod_plan, then view_lod_ready of every track). 0, or -1

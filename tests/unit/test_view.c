@@ -201,8 +201,53 @@ static void test_levels_of_detail_match_the_exact_summary(void) {
   free(c);
 }
 
+/* Levels of detail staged while a fill writes each lane in order (a
+ * lane's slices out of ts order in some lanes: those are sorted and built
+ * whole on ready) equal those built afterwards. */
+static void test_staged_levels_of_detail_match_built_ones(void) {
+  const size_t n = 30000;
+  view_slice *s = view_test_slices(n, 5000000);
+  view_index built, staged;
+  view_test_index(&built, s, n, NULL, 0);
+  view_test_index(&staged, s, n, NULL, 0);
+  view_track *t = &staged.tracks[0];
+  size_t swapped = 0;
+  t->ready = 0;
+  view_lod_stage_begin(&staged, t);
+  for (uint32_t k = 0; k < t->lane_count; k++) {
+    view_lane_ix *lane = &staged.lanes[t->lane_first + k];
+    const view_slice *in = built.slices + lane->first;
+    for (size_t i = 0; i < lane->count; i++) {
+      size_t from = i;
+      /* In odd lanes, each pair of slices of distinct ts the wrong way. */
+      if (k % 2 && i + 1 < lane->count && i % 2 == 0 && in[i].ts != in[i + 1].ts) from = i + 1;
+      else if (k % 2 && i % 2 == 1 && in[i].ts != in[i - 1].ts) from = i - 1;
+      swapped += from != i;
+      staged.slices[lane->first + i] = in[from];
+      view_lod_stage(&staged, t, lane, lane->first + i);
+    }
+  }
+  CHECK(swapped > 1000);
+  view_lod_ready(&staged, t);
+  CHECK(t->ready && !t->staged && t->max_dur == built.tracks[0].max_dur);
+  size_t nodes = 0;
+  for (size_t l = 0; l < built.lane_count; l++) {
+    view_lod_layout lay;
+    view_lod_layout_of(built.lanes[l].count, &lay);
+    nodes += lay.total;
+  }
+  CHECK(nodes > 0 && memcmp(staged.nodes, built.nodes, nodes * sizeof *built.nodes) == 0);
+  for (size_t i = 0; i < n; i++)
+    CHECK(staged.slices[i].ts == built.slices[i].ts && staged.slices[i].dur == built.slices[i].dur &&
+          staged.slices[i].depth == built.slices[i].depth);
+  view_index_free(&built);
+  view_index_free(&staged);
+  free(s);
+}
+
 int main(void) {
   RUN_TEST(test_levels_of_detail_match_the_exact_summary);
+  RUN_TEST(test_staged_levels_of_detail_match_built_ones);
   RUN_TEST(test_runs_per_lane);
   RUN_TEST(test_longest_slice_takes_a_shared_pixel);
   RUN_TEST(test_window_edges);
