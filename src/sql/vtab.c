@@ -33,8 +33,9 @@ typedef struct vtab_filter {
   int column;
   int op;
   int64_t i64;          /* for int columns */
+  int64_t lo, hi;       /* kind 1: the values accepted, both included */
   string_id str;        /* for string columns */
-  int kind;             /* 0 = int, 2 = string id, 3 = matches nothing */
+  int kind; /* 0 = int equal, 1 = int range, 2 = string id, 3 = matches nothing */
 } vtab_filter;
 
 typedef struct vtab_cursor {
@@ -44,7 +45,7 @@ typedef struct vtab_cursor {
   const uint32_t *order;    /* an index's or a row order's rows: row = order[pos]; or NULL */
   size_t pos;               /* with an index: the current position */
   size_t row_lo, row_hi;    /* with an index: the rows other constraints allow */
-  vtab_filter filters[16];  /* per-row checks (non-range constraints) */
+  vtab_filter filters[16];  /* per-row checks (constraints on unordered columns) */
   int filter_count;
   const sql_vtab_order *row_order; /* the row order read, or NULL */
   sql_vtab_order *owned_order;     /* an order made for this scan alone, or NULL */
@@ -220,6 +221,18 @@ static int vtab_constraint_is_exact(sqlite3_index_info *info, int i, const stora
   return t->defs[col].type == STORAGE_I64 && !(t->defs[col].flags & STORAGE_NULLABLE);
 }
 
+/* Whether constraint i, a range on an unordered column, can be checked per
+ * row in C: an int column against a constant number (against another
+ * table's column it stays SQLite's, as it was). */
+static int vtab_range_filter_usable(sqlite3_index_info *info, int i, const storage_table *t,
+                                    int col) {
+  sqlite3_value *rhs = NULL;
+  if (col < 0 || t->defs[col].type != STORAGE_I64) return 0;
+  if (sqlite3_vtab_rhs_value(info, i, &rhs) != SQLITE_OK || !rhs) return 0;
+  int type = sqlite3_value_type(rhs);
+  return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
+}
+
 /* xBestIndex: choose the usable constraints and estimate the cost. */
 static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   vtab_table *vt = (vtab_table *)base;
@@ -237,10 +250,11 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     int ordered = vtab_column_is_ordered(t, col);
     int is_id = col < 0 || t->defs[col].type == STORAGE_ID;
     int indexed = col >= 0 && vtab_index_has_column(vt->aux, col);
-    if (!ordered && !indexed && op != OP_EQ) continue;
+    int range_filter = !ordered && !indexed && op != OP_EQ;
+    if (range_filter && !vtab_range_filter_usable(info, i, t, col)) continue;
     if (col >= 0 && t->defs[col].type == STORAGE_F64 && !ordered && !indexed) continue;
     info->aConstraintUsage[i].argvIndex = ++argc;
-    info->aConstraintUsage[i].omit = vtab_constraint_is_exact(info, i, t, col, ordered);
+    info->aConstraintUsage[i].omit = vtab_constraint_is_exact(info, i, t, col, ordered || range_filter);
     plan_len += (size_t)snprintf(plan + plan_len, sizeof plan - plan_len,
                                  "%d:%d,", col < 0 ? -1 : col, op);
     if (op == OP_EQ && is_id) {
@@ -359,6 +373,68 @@ static void vtab_narrow_range(const storage_table *t, int col, int op,
   *hi = b > a ? b : a;
 }
 
+/* The int values x with `x op v` for a number v, as [*lo, *hi]; 0, or -1
+ * when v is not a number SQLite compares the same way (NaN). */
+static int vtab_int_range(int op, sqlite3_value *value, int64_t *lo, int64_t *hi) {
+  *lo = INT64_MIN;
+  *hi = INT64_MAX;
+  if (sqlite3_value_type(value) == SQLITE_INTEGER) {
+    int64_t v = sqlite3_value_int64(value);
+    switch (op) {
+      case OP_LT:
+        if (v == INT64_MIN) *lo = 1, *hi = 0;
+        else *hi = v - 1;
+        break;
+      case OP_LE: *hi = v; break;
+      case OP_GT:
+        if (v == INT64_MAX) *lo = 1, *hi = 0;
+        else *lo = v + 1;
+        break;
+      case OP_GE: *lo = v; break;
+      default: return -1;
+    }
+    return 0;
+  }
+  double d = sqlite3_value_double(value);
+  if (sqlite3_value_type(value) != SQLITE_FLOAT || d != d) return -1;
+  /* Below -2^63 every int is above d, from 2^63 on every int below; in
+   * between floor(d) and ceil(d) are ints. */
+  const double top = 9223372036854775808.0;
+  int ints_above = d < -top, ints_below = d >= top, empty = 0;
+  switch (op) {
+    case OP_LT: /* x < d: x <= ceil(d) - 1 */
+      if (ints_above || ceil(d) == -top) empty = 1;
+      else if (!ints_below) *hi = (int64_t)ceil(d) - 1;
+      break;
+    case OP_LE:
+      if (ints_above) empty = 1;
+      else if (!ints_below) *hi = (int64_t)floor(d);
+      break;
+    case OP_GT: /* x > d: x >= floor(d) + 1 */
+      if (ints_below) empty = 1;
+      else if (!ints_above) *lo = (int64_t)floor(d) + 1;
+      break;
+    case OP_GE:
+      if (ints_below) empty = 1;
+      else if (!ints_above) *lo = (int64_t)ceil(d);
+      break;
+    default: return -1;
+  }
+  if (empty) *lo = 1, *hi = 0;
+  return 0;
+}
+
+/* Prepares a range check done in C for an unordered int column; 0, or -1
+ * to leave it to SQLite. */
+static int vtab_prepare_range_filter(vtab_table *vt, int col, int op, sqlite3_value *value,
+                                     vtab_filter *f) {
+  if (vt->table->defs[col].type != STORAGE_I64) return -1;
+  if (vtab_int_range(op, value, &f->lo, &f->hi)) return -1;
+  f->column = col;
+  f->kind = 1;
+  return 0;
+}
+
 /* Prepares an equality check done in C for a non-ordered column. Returns 0
  * when the check is exact enough to use, -1 to leave it to SQLite. */
 static int vtab_prepare_filter(vtab_table *vt, int col, sqlite3_value *value,
@@ -387,11 +463,17 @@ static int vtab_row_matches(const vtab_table *vt, const vtab_cursor *cur,
   const storage_table *t = vt->table;
   for (int i = 0; i < cur->filter_count; i++) {
     const vtab_filter *f = &cur->filters[i];
+    int64_t v;
     switch (f->kind) {
       case 0:
         if (storage_is_null(t, (size_t)f->column, row) ||
             storage_get_i64(t, (size_t)f->column, row) != f->i64)
           return 0;
+        break;
+      case 1:
+        if (storage_is_null(t, (size_t)f->column, row)) return 0;
+        v = storage_get_i64(t, (size_t)f->column, row);
+        if (v < f->lo || v > f->hi) return 0;
         break;
       case 2:
         if (storage_get_str(t, (size_t)f->column, row) != f->str) return 0;
@@ -518,6 +600,11 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
     } else if (op == OP_EQ && cur->filter_count < 16 &&
                vtab_prepare_filter(vt, col, argv[i],
                                    &cur->filters[cur->filter_count]) == 0) {
+      cur->filter_count++;
+    } else if (op != OP_EQ && cur->filter_count < 16 && col >= 0 &&
+               !(ix && vtab_index_has_column(vt->aux, col)) &&
+               vtab_prepare_range_filter(vt, col, op, argv[i],
+                                         &cur->filters[cur->filter_count]) == 0) {
       cur->filter_count++;
     }
   }
