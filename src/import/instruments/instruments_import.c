@@ -167,7 +167,7 @@ static void ins_destroy(import_file *f) {
   VEC_FREE(st->frame_pool);
   VEC_FREE(st->samples);
   VEC_FREE(st->mappings);
-  base_map_free(&st->ids);
+  ins_ids_free(&st->ids);
   base_map_free(&st->frame_ids);
   base_free(st);
   f->state = NULL;

@@ -74,22 +74,41 @@ static const char *ins_attr(const char **attrs, const char *name) {
   return NULL;
 }
 
+/* The id written in s: up to 18 decimal digits are read here, anything
+ * else by strtoull (spaces, a sign: as strtoull takes them). Returns 0 on
+ * success, -1 when s is no id below 2^59. */
+static int ins_parse_id(const char *s, uint64_t *id) {
+  uint64_t v = 0;
+  const char *p = s;
+  while (*p >= '0' && *p <= '9' && p - s < 18) v = v * 10 + (uint64_t)(*p++ - '0');
+  if (p == s || *p) {
+    char *end;
+    unsigned long long slow = strtoull(s, &end, 10);
+    if (end == s || *end) return -1;
+    v = slow;
+  }
+  if (v >= (1ull << 59)) return -1;
+  *id = v;
+  return 0;
+}
+
 /* The element's id= or ref= (its first attribute). Returns 1 for a new
  * value (*key its id key), 0 for a ref found (*value), 2 for neither, -1
  * on failure. */
 static int ins_lookup(ins_reader *r, const char **attrs, int kind, uint64_t *key,
                       uint64_t *value) {
   *key = 0;
-  if (!attrs[0] || (strcmp(attrs[0], "id") && strcmp(attrs[0], "ref"))) return 2;
-  char *end;
-  unsigned long long id = strtoull(attrs[1], &end, 10);
-  if (end == attrs[1] || *end || id >= (1ull << 59)) {
+  const char *a = attrs[0];
+  int is_id = a && a[0] == 'i' && a[1] == 'd' && !a[2];
+  if (!is_id && !(a && !strcmp(a, "ref"))) return 2;
+  uint64_t id;
+  if (ins_parse_id(attrs[1], &id)) {
     ins_fail(r, WEFT_EPARSE, "bad id/ref: ", attrs[1]);
     return -1;
   }
-  *key = (uint64_t)id << 4 | (uint64_t)kind;
-  if (attrs[0][0] == 'i') return 1;
-  uint64_t *found = base_map_find(&r->st->ids, *key);
+  *key = id << 4 | (uint64_t)kind;
+  if (is_id) return 1;
+  const uint64_t *found = ins_ids_find(&r->st->ids, id, (uint32_t)kind);
   if (!found) {
     ins_fail(r, WEFT_EPARSE, "ref= names no element defined before: ", attrs[1]);
     return -1;
@@ -98,12 +117,9 @@ static int ins_lookup(ins_reader *r, const char **attrs, int kind, uint64_t *key
   return 0;
 }
 
+/* Defines the value of key (id << 4 | kind; 0: none). */
 static void ins_define(ins_reader *r, uint64_t key, uint64_t value) {
-  uint64_t *slot;
-  if (!key) return;
-  int rc = base_map_insert(&r->st->ids, key, value, &slot);
-  if (rc < 0) ins_nomem(r);
-  else *slot = value; /* a repeated id takes the new value */
+  if (key && ins_ids_define(&r->st->ids, key >> 4, (uint32_t)(key & 15), value)) ins_nomem(r);
 }
 
 static void ins_capture(ins_reader *r, int kind, uint64_t key) {
