@@ -74,6 +74,12 @@ int ins_ids_define(ins_ids *t, uint64_t id, uint32_t kind, uint64_t value);
 const uint64_t *ins_ids_find(const ins_ids *t, uint64_t id, uint32_t kind);
 void ins_ids_free(ins_ids *t);
 
+/* A stack_profile row found for a frame or a backtrace in process upid
+ * while the file had made `gen` mappings (0: none yet). */
+typedef struct ins_memo {
+  uint32_t upid, gen, row;
+} ins_memo;
+
 typedef struct ins_state {
   uint32_t clock;
   VEC(ins_process) processes;
@@ -85,7 +91,8 @@ typedef struct ins_state {
   VEC(ins_sample) samples;
   VEC(ins_mapping) mappings;
   ins_ids ids;         /* id -> index or value */
-  base_map frame_ids;  /* (frame, upid, leaf) -> stack_profile_frame row */
+  ins_memo *frame_rows;     /* by frame * 2 + leaf: its stack_profile_frame */
+  ins_memo *leaf_callsites; /* by backtrace: its leaf's callsite */
   uint64_t ignored;    /* frames given to a backtrace defined earlier */
 } ins_state;
 
