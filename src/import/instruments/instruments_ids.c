@@ -30,6 +30,14 @@ static int ins_ids_cover(ins_ids *t, uint64_t id) {
   return 0;
 }
 
+int ins_ids_reserve(ins_ids *t, size_t n) {
+  if (t->cap || n == 0) return WEFT_OK;
+  t->slots = base_calloc(n, sizeof *t->slots); /* fresh pages: zero, untouched till used */
+  if (!t->slots) return WEFT_ENOMEM;
+  t->cap = n;
+  return WEFT_OK;
+}
+
 int ins_ids_define(ins_ids *t, uint64_t id, uint32_t kind, uint64_t value) {
   t->count++;
   int rc = ins_ids_cover(t, id);

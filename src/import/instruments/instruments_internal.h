@@ -70,6 +70,8 @@ typedef struct ins_ids {
   base_map others;    /* (id << 4 | kind) -> value, for the rest */
 } ins_ids;
 
+/* Makes the array cover ids below n at once (an empty table only). */
+int ins_ids_reserve(ins_ids *t, size_t n);
 int ins_ids_define(ins_ids *t, uint64_t id, uint32_t kind, uint64_t value);
 const uint64_t *ins_ids_find(const ins_ids *t, uint64_t id, uint32_t kind);
 void ins_ids_free(ins_ids *t);
