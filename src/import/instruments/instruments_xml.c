@@ -420,30 +420,38 @@ static void XMLCALL ins_on_entity(void *user, const XML_Char *name, int is_param
 /* An element defining an id takes at least 11 bytes (<a id="1"/>); an
  * export's ids are numbered in order, so its ids are about below this. */
 #define INS_BYTES_PER_ID 16
+#define INS_IDS_RESERVED_MAX ((size_t)1 << 24) /* past this, the array grows as ids come */
+
+/* Feeds the document to expat a chunk at a time; a syntax error fails
+ * naming its line. */
+static void ins_parse_chunks(ins_reader *r, const char *data, size_t len) {
+  size_t off = 0;
+  do {
+    size_t n = len - off < INS_CHUNK ? len - off : INS_CHUNK;
+    int last = off + n == len;
+    if (XML_Parse(r->parser, data + off, (int)n, last) == XML_STATUS_ERROR && !r->failed) {
+      base_error_set(r->err, WEFT_EPARSE, "instruments XML line %lu: %s",
+                     (unsigned long)XML_GetCurrentLineNumber(r->parser),
+                     XML_ErrorString(XML_GetErrorCode(r->parser)));
+      r->failed = 1;
+    }
+    off += n;
+  } while (!r->failed && off < len);
+}
 
 int instruments_read_xml(import_file *f, ins_state *st, base_error *err) {
   ins_reader r = {.f = f, .st = st, .err = err};
   r.new_thread = r.new_process = r.new_frame = INS_NONE;
   r.row = (ins_sample){0, INS_NONE, INS_NONE, 0}; /* elements outside a row belong to none */
-  if (ins_ids_reserve(&st->ids, f->len / INS_BYTES_PER_ID)) return base_error_nomem(err);
+  size_t ids = f->len / INS_BYTES_PER_ID;
+  if (ins_ids_reserve(&st->ids, ids < INS_IDS_RESERVED_MAX ? ids : INS_IDS_RESERVED_MAX))
+    return base_error_nomem(err);
   r.parser = XML_ParserCreate(NULL);
   if (!r.parser) return base_error_nomem(err);
   XML_SetUserData(r.parser, &r);
   XML_SetElementHandler(r.parser, ins_on_start, ins_on_end);
   XML_SetEntityDeclHandler(r.parser, ins_on_entity);
-  size_t off = 0;
-  do {
-    size_t n = f->len - off < INS_CHUNK ? f->len - off : INS_CHUNK;
-    int last = off + n == f->len;
-    if (XML_Parse(r.parser, (const char *)f->data + off, (int)n, last) == XML_STATUS_ERROR &&
-        !r.failed) {
-      base_error_set(err, WEFT_EPARSE, "instruments XML line %lu: %s",
-                     (unsigned long)XML_GetCurrentLineNumber(r.parser),
-                     XML_ErrorString(XML_GetErrorCode(r.parser)));
-      r.failed = 1;
-    }
-    off += n;
-  } while (!r.failed && off < f->len);
+  ins_parse_chunks(&r, (const char *)f->data, f->len);
   XML_ParserFree(r.parser);
   return r.failed ? (err->code ? err->code : WEFT_EPARSE) : WEFT_OK;
 }
