@@ -82,6 +82,32 @@ class InstrumentsTest(e.TempDirTest):
                          '"zero",0,"","",0,-1,0,0,"[NULL]"\n'
                          '"abs",4294975488,"","",0,-1,0,1,2\n')
 
+    def test_a_backtrace_repeated_after_a_new_mapping_is_walked_again(self):
+        # f's pc (0x1010 past /a's load address) falls in /b's mapping
+        # [0, 0x5000), made by the second sample of the same process: the
+        # samples after it, repeating f's backtrace, find f in /b.
+        rows = ('<row><sample-time id="1">1000</sample-time><thread id="2" fmt="T">'
+                '<tid id="3">100</tid><process id="4" fmt="P"><pid id="5">10</pid></process>'
+                '</thread><backtrace id="6"><frame id="7" name="f" addr="0x100001010">'
+                '<binary id="8" name="a" UUID="00" load-addr="0x100000000" path="/a"/>'
+                '</frame></backtrace></row>\n'
+                '<row><sample-time id="15">1500</sample-time><thread ref="2"/>'
+                '<backtrace ref="6"/></row>\n'
+                '<row><sample-time id="9">2000</sample-time><thread ref="2"/>'
+                '<backtrace id="10"><frame id="11" name="g" addr="0x5000"><binary id="12" '
+                'name="b" UUID="11" load-addr="0x0" path="/b"/></frame></backtrace></row>\n'
+                '<row><sample-time id="13">3000</sample-time><thread ref="2"/>'
+                '<backtrace ref="6"/></row>\n'
+                '<row><sample-time id="14">4000</sample-time><thread ref="2"/>'
+                '<backtrace ref="6"/></row>\n')
+        self.assertEqual(self.load(rows, 'select s.ts, f.name, m.name as m, f.rel_pc '
+                                   'from instruments_sample s join stack_profile_callsite c '
+                                   'on c.id = s.callsite_id join stack_profile_frame f '
+                                   'on f.id = c.frame_id join stack_profile_mapping m '
+                                   'on m.id = f.mapping order by s.ts'),
+                         '"ts","name","m","rel_pc"\n1000,"f","/a",4112\n1500,"f","/a",4112\n'
+                         '2000,"g","/b",20480\n3000,"f","/b",4112\n4000,"f","/b",4112\n')
+
     def test_empty_values_are_0(self):
         # A thread renamed is a new <thread id=> whose <tid ref=/> has no
         # text: Perfetto gives it tid 0 (it does not follow the ref); an

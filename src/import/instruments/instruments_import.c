@@ -109,16 +109,17 @@ static int ins_mapping_for(import_file *f, uint32_t upid, uint32_t binary, int64
   return ins_new_mapping(f, upid, binary, out);
 }
 
-/* The stack_profile_frame row of frame `index` in process upid. A frame's
- * row is kept per (frame, process, leaf) until the process gets a new
- * mapping, which could hold it. */
+/* The stack_profile_frame row of frame `index` in process upid. The row
+ * found is kept (one per frame and leaf) until the process or the count of
+ * mappings differs: a new mapping could hold the frame. Finding it again
+ * gives the same row (the mappings are only added to, frames interned), so
+ * a kept row can be replaced by another process's. */
 static int ins_frame_row(import_file *f, uint32_t index, uint32_t upid, int leaf,
                          uint32_t *row) {
   ins_state *st = f->state;
-  uint64_t key = ((uint64_t)index << 32 | upid) << 1 | (uint64_t)leaf;
-  uint64_t *cached = base_map_find(&st->frame_ids, key);
-  if (cached && (*cached >> 32) == st->mappings.len) {
-    *row = (uint32_t)*cached;
+  ins_memo *memo = &st->frame_rows[(size_t)index * 2 + (leaf != 0)];
+  if (memo->gen && memo->gen == st->mappings.len && memo->upid == upid) {
+    *row = memo->row;
     return WEFT_OK;
   }
   const ins_frame *fr = &st->frames.data[index];
@@ -129,10 +130,44 @@ static int ins_frame_row(import_file *f, uint32_t index, uint32_t upid, int leaf
   int rc = ins_mapping_for(f, upid, fr->binary, pc, &m);
   if (!rc) rc = stack_profile_frame(f->ctx, m->id, fr->name, pc - m->start + m->exact_offset,
                                     STRING_NULL, row);
-  uint64_t value = (uint64_t)st->mappings.len << 32 | *row, *slot;
-  if (!rc && base_map_insert(&st->frame_ids, key, value, &slot) < 0) rc = WEFT_ENOMEM;
-  if (!rc) *slot = value;
+  if (!rc) *memo = (ins_memo){upid, (uint32_t)st->mappings.len, *row};
   return rc;
+}
+
+/* The callsite of backtrace bt's leaf in process upid (-1: no frames).
+ * A backtrace walked without a mapping made on the way keeps its leaf's
+ * callsite: walking it again while the mappings are the same finds the
+ * same frames and callsites. */
+static int ins_leaf_callsite(import_file *f, uint32_t bt, uint32_t upid, int64_t *leaf) {
+  ins_state *st = f->state;
+  const ins_backtrace *b = &st->backtraces.data[bt];
+  ins_memo *memo = &st->leaf_callsites[bt];
+  uint32_t gen = (uint32_t)st->mappings.len;
+  if (memo->gen && memo->gen == gen && memo->upid == upid) {
+    *leaf = memo->row;
+    return WEFT_OK;
+  }
+  int64_t parent = -1;
+  int rc = WEFT_OK;
+  for (uint32_t i = b->count; !rc && i-- > 0;) {
+    uint32_t frame, callsite = 0;
+    rc = ins_frame_row(f, st->frame_pool.data[b->first + i], upid, i == 0, &frame);
+    if (!rc) rc = stack_profile_callsite(f->ctx, parent, frame, &callsite);
+    parent = callsite;
+  }
+  if (!rc && parent >= 0 && gen == st->mappings.len)
+    *memo = (ins_memo){upid, gen, (uint32_t)parent};
+  *leaf = parent;
+  return rc;
+}
+
+/* The memos, made at the first sample (the frames and backtraces are all
+ * read by then). */
+static int ins_memos_make(ins_state *st) {
+  if (st->frame_rows) return WEFT_OK;
+  st->frame_rows = base_calloc(st->frames.len * 2 + 1, sizeof *st->frame_rows);
+  st->leaf_callsites = base_calloc(st->backtraces.len + 1, sizeof *st->leaf_callsites);
+  return st->frame_rows && st->leaf_callsites ? WEFT_OK : WEFT_ENOMEM;
 }
 
 static int ins_parse(import_file *f, const sort_event *event, void *prepared,
@@ -141,18 +176,13 @@ static int ins_parse(import_file *f, const sort_event *event, void *prepared,
   ins_state *st = f->state;
   if (!st || event->payload >= st->samples.len) return WEFT_OK;
   const ins_sample *s = &st->samples.data[event->payload];
-  const ins_backtrace *b = &st->backtraces.data[s->backtrace];
   uint32_t upid;
-  int rc = ins_make_thread(f, &st->threads.data[s->thread], &upid);
-  int64_t parent = -1;
-  for (uint32_t i = b->count; !rc && i-- > 0;) {
-    uint32_t frame, callsite = 0;
-    rc = ins_frame_row(f, st->frame_pool.data[b->first + i], upid, i == 0, &frame);
-    if (!rc) rc = stack_profile_callsite(f->ctx, parent, frame, &callsite);
-    parent = callsite;
-  }
+  int64_t leaf = -1;
+  int rc = ins_memos_make(st);
+  if (!rc) rc = ins_make_thread(f, &st->threads.data[s->thread], &upid);
+  if (!rc) rc = ins_leaf_callsite(f, s->backtrace, upid, &leaf);
   const ins_thread *t = &st->threads.data[s->thread];
-  if (!rc) rc = stack_profile_instruments_sample(f->ctx, event->ts, t->utid, parent, s->cpu);
+  if (!rc) rc = stack_profile_instruments_sample(f->ctx, event->ts, t->utid, leaf, s->cpu);
   return rc ? base_error_alloc(err, rc) : WEFT_OK;
 }
 
@@ -167,8 +197,9 @@ static void ins_destroy(import_file *f) {
   VEC_FREE(st->frame_pool);
   VEC_FREE(st->samples);
   VEC_FREE(st->mappings);
-  base_map_free(&st->ids);
-  base_map_free(&st->frame_ids);
+  ins_ids_free(&st->ids);
+  base_free(st->frame_rows);
+  base_free(st->leaf_callsites);
   base_free(st);
   f->state = NULL;
 }

@@ -57,6 +57,31 @@ typedef struct ins_mapping {
   int64_t start, end, exact_offset;
 } ins_mapping;
 
+/* The values defined by id= (instruments_ids.c): a kind (1..15) and a
+ * value per id; a ref finds the newest definition of its id and kind. */
+typedef struct ins_id_slot {
+  uint64_t value;
+  uint32_t kind; /* 0: none */
+} ins_id_slot;
+
+typedef struct ins_ids {
+  ins_id_slot *slots; /* by id, ids below cap */
+  size_t cap, count;  /* count: definitions read */
+  base_map others;    /* (id << 4 | kind) -> value, for the rest */
+} ins_ids;
+
+/* Makes the array cover ids below n at once (an empty table only). */
+int ins_ids_reserve(ins_ids *t, size_t n);
+int ins_ids_define(ins_ids *t, uint64_t id, uint32_t kind, uint64_t value);
+const uint64_t *ins_ids_find(const ins_ids *t, uint64_t id, uint32_t kind);
+void ins_ids_free(ins_ids *t);
+
+/* A stack_profile row found for a frame or a backtrace in process upid
+ * while the file had made `gen` mappings (0: none yet). */
+typedef struct ins_memo {
+  uint32_t upid, gen, row;
+} ins_memo;
+
 typedef struct ins_state {
   uint32_t clock;
   VEC(ins_process) processes;
@@ -67,8 +92,9 @@ typedef struct ins_state {
   VEC(uint32_t) frame_pool;
   VEC(ins_sample) samples;
   VEC(ins_mapping) mappings;
-  base_map ids;        /* (id << 4 | kind) -> index or value */
-  base_map frame_ids;  /* (frame, upid, leaf) -> stack_profile_frame row */
+  ins_ids ids;         /* id -> index or value */
+  ins_memo *frame_rows;     /* by frame * 2 + leaf: its stack_profile_frame */
+  ins_memo *leaf_callsites; /* by backtrace: its leaf's callsite */
   uint64_t ignored;    /* frames given to a backtrace defined earlier */
 } ins_state;
 

@@ -30,6 +30,12 @@ enum {
   INS_K_FRAME, INS_K_BINARY
 };
 
+/* The elements read (INS_E_OTHER: any other). */
+enum {
+  INS_E_OTHER, INS_E_ROW, INS_E_THREAD, INS_E_PROCESS, INS_E_CORE, INS_E_TIME, INS_E_TID,
+  INS_E_PID, INS_E_BACKTRACE, INS_E_FRAME, INS_E_BINARY
+};
+
 /* What the text of the open value element goes to. */
 enum { INS_T_NONE, INS_T_TIME, INS_T_CORE, INS_T_TID, INS_T_PID };
 
@@ -40,6 +46,7 @@ typedef struct ins_reader {
   base_error *err;
   int failed;
   int depth;
+  unsigned char open[INS_MAX_DEPTH + 1]; /* the INS_E_ of each open element, by depth */
   ins_sample row;
   uint32_t new_thread, new_process, new_frame;
   int text_kind, text_depth;
@@ -70,8 +77,26 @@ static string_id ins_intern(ins_reader *r, const char *s) {
 
 static const char *ins_attr(const char **attrs, const char *name) {
   for (int i = 0; attrs[i]; i += 2)
-    if (strcmp(attrs[i], name) == 0) return attrs[i + 1];
+    if (attrs[i][0] == name[0] && strcmp(attrs[i], name) == 0) return attrs[i + 1];
   return NULL;
+}
+
+/* The id written in s: up to 18 decimal digits are read here, anything
+ * else by strtoull (spaces, a sign: as strtoull takes them). Returns 0 on
+ * success, -1 when s is no id below 2^59. */
+static int ins_parse_id(const char *s, uint64_t *id) {
+  uint64_t v = 0;
+  const char *p = s;
+  while (*p >= '0' && *p <= '9' && p - s < 18) v = v * 10 + (uint64_t)(*p++ - '0');
+  if (p == s || *p) {
+    char *end;
+    unsigned long long slow = strtoull(s, &end, 10);
+    if (end == s || *end) return -1;
+    v = slow;
+  }
+  if (v >= (1ull << 59)) return -1;
+  *id = v;
+  return 0;
 }
 
 /* The element's id= or ref= (its first attribute). Returns 1 for a new
@@ -80,16 +105,17 @@ static const char *ins_attr(const char **attrs, const char *name) {
 static int ins_lookup(ins_reader *r, const char **attrs, int kind, uint64_t *key,
                       uint64_t *value) {
   *key = 0;
-  if (!attrs[0] || (strcmp(attrs[0], "id") && strcmp(attrs[0], "ref"))) return 2;
-  char *end;
-  unsigned long long id = strtoull(attrs[1], &end, 10);
-  if (end == attrs[1] || *end || id >= (1ull << 59)) {
+  const char *a = attrs[0];
+  int is_id = a && a[0] == 'i' && a[1] == 'd' && !a[2];
+  if (!is_id && !(a && !strcmp(a, "ref"))) return 2;
+  uint64_t id;
+  if (ins_parse_id(attrs[1], &id)) {
     ins_fail(r, WEFT_EPARSE, "bad id/ref: ", attrs[1]);
     return -1;
   }
-  *key = (uint64_t)id << 4 | (uint64_t)kind;
-  if (attrs[0][0] == 'i') return 1;
-  uint64_t *found = base_map_find(&r->st->ids, *key);
+  *key = id << 4 | (uint64_t)kind;
+  if (is_id) return 1;
+  const uint64_t *found = ins_ids_find(&r->st->ids, id, (uint32_t)kind);
   if (!found) {
     ins_fail(r, WEFT_EPARSE, "ref= names no element defined before: ", attrs[1]);
     return -1;
@@ -98,19 +124,44 @@ static int ins_lookup(ins_reader *r, const char **attrs, int kind, uint64_t *key
   return 0;
 }
 
+/* Defines the value of key (id << 4 | kind; 0: none). */
 static void ins_define(ins_reader *r, uint64_t key, uint64_t value) {
-  uint64_t *slot;
-  if (!key) return;
-  int rc = base_map_insert(&r->st->ids, key, value, &slot);
-  if (rc < 0) ins_nomem(r);
-  else *slot = value; /* a repeated id takes the new value */
+  if (key && ins_ids_define(&r->st->ids, key >> 4, (uint32_t)(key & 15), value)) ins_nomem(r);
 }
 
+static void XMLCALL ins_on_text(void *user, const char *s, int len);
+
+/* Texts are read only for a value element: the handler is set here, and
+ * unset when the element ends or another starts (ins_capture_stop). */
 static void ins_capture(ins_reader *r, int kind, uint64_t key) {
+  if (r->text_kind == INS_T_NONE) XML_SetCharacterDataHandler(r->parser, ins_on_text);
   r->text_kind = kind;
   r->text_depth = r->depth;
   r->text_key = key;
   r->text_len = 0;
+}
+
+static void ins_capture_stop(ins_reader *r) {
+  if (r->text_kind == INS_T_NONE) return;
+  r->text_kind = INS_T_NONE;
+  XML_SetCharacterDataHandler(r->parser, NULL);
+}
+
+/* A hex number as strtoll(s, NULL, 16) reads it: "0x" and up to 15
+ * digits here, any other form by strtoll. */
+static int64_t ins_hex(const char *s) {
+  if (s[0] == '0' && s[1] == 'x') {
+    uint64_t v = 0;
+    const char *p = s + 2;
+    for (; p - s < 17; p++) {
+      unsigned c = (unsigned char)*p, d = c - '0', l = (c | 32) - 'a';
+      if (d < 10) v = v << 4 | d;
+      else if (l < 6) v = v << 4 | (l + 10);
+      else break;
+    }
+    if (p > s + 2 && !*p) return (int64_t)v;
+  }
+  return strtoll(s, NULL, 16);
 }
 
 /* ---- element starts ---- */
@@ -190,7 +241,7 @@ static void ins_start_frame(ins_reader *r, const char **attrs) {
   uint32_t frame = (uint32_t)value;
   if (k != 0) {
     const char *addr = ins_attr(attrs, "addr"), *name = ins_attr(attrs, "name");
-    ins_frame fr = {addr ? strtoll(addr, NULL, 16) : 0, ins_intern(r, name ? name : ""),
+    ins_frame fr = {addr ? ins_hex(addr) : 0, ins_intern(r, name ? name : ""),
                     INS_NONE};
     if (VEC_PUSH(r->st->frames, fr)) return ins_nomem(r);
     r->new_frame = frame = (uint32_t)(r->st->frames.len - 1);
@@ -221,7 +272,7 @@ static void ins_start_binary(ins_reader *r, const char **attrs) {
     const char *path = ins_attr(attrs, "path"), *uuid = ins_attr(attrs, "UUID");
     const char *load = ins_attr(attrs, "load-addr");
     ins_binary b = {ins_intern(r, path ? path : ""), ins_uuid(r, uuid ? uuid : ""),
-                    load ? strtoll(load, NULL, 16) : 0, 0};
+                    load ? ins_hex(load) : 0, 0};
     b.max_addr = b.load_addr;
     if (VEC_PUSH(r->st->binaries, b)) return ins_nomem(r);
     binary = (uint32_t)(r->st->binaries.len - 1);
@@ -230,31 +281,51 @@ static void ins_start_binary(ins_reader *r, const char **attrs) {
   r->st->frames.data[r->new_frame].binary = binary;
 }
 
+/* The INS_E_ of an element's name: its first byte picks the names to
+ * compare. */
+static int ins_element(const char *name) {
+  switch (name[0]) {
+  case 'r': return strcmp(name, "row") ? INS_E_OTHER : INS_E_ROW;
+  case 't': return !strcmp(name, "thread") ? INS_E_THREAD
+                   : !strcmp(name, "tid")  ? INS_E_TID
+                                           : INS_E_OTHER;
+  case 'p': return !strcmp(name, "process") ? INS_E_PROCESS
+                   : !strcmp(name, "pid")    ? INS_E_PID
+                                             : INS_E_OTHER;
+  case 'c': return strcmp(name, "core") ? INS_E_OTHER : INS_E_CORE;
+  case 's': return strcmp(name, "sample-time") ? INS_E_OTHER : INS_E_TIME;
+  case 'e': return strcmp(name, "event-time") ? INS_E_OTHER : INS_E_TIME;
+  case 'b': return !strcmp(name, "backtrace") ? INS_E_BACKTRACE
+                   : !strcmp(name, "binary")  ? INS_E_BINARY
+                                              : INS_E_OTHER;
+  case 'f': return strcmp(name, "frame") ? INS_E_OTHER : INS_E_FRAME;
+  default: return INS_E_OTHER;
+  }
+}
+
 static void XMLCALL ins_on_start(void *user, const char *name, const char **attrs) {
   ins_reader *r = user;
   if (r->failed) return;
   if (++r->depth > INS_MAX_DEPTH) return ins_fail(r, WEFT_ELIMIT, "elements nested too deep", "");
-  r->text_kind = INS_T_NONE;
-  if (!strcmp(name, "row")) {
-    r->row = (ins_sample){0, INS_NONE, INS_NONE, 0};
-  } else if (!strcmp(name, "thread")) {
-    ins_start_thread(r, attrs);
-  } else if (!strcmp(name, "process")) {
-    ins_start_process(r, attrs);
-  } else if (!strcmp(name, "core")) {
-    ins_start_value(r, attrs, INS_K_CORE, INS_T_CORE);
-  } else if (!strcmp(name, "sample-time") || !strcmp(name, "event-time")) {
-    ins_start_value(r, attrs, INS_K_TIME, INS_T_TIME);
-  } else if (!strcmp(name, "tid") && r->new_thread != INS_NONE) {
-    ins_capture(r, INS_T_TID, 0);
-  } else if (!strcmp(name, "pid") && r->new_process != INS_NONE) {
-    ins_capture(r, INS_T_PID, 0);
-  } else if (!strcmp(name, "backtrace")) {
-    ins_start_backtrace(r, attrs);
-  } else if (!strcmp(name, "frame")) {
-    ins_start_frame(r, attrs);
-  } else if (!strcmp(name, "binary")) {
-    ins_start_binary(r, attrs);
+  ins_capture_stop(r);
+  int element = ins_element(name);
+  r->open[r->depth] = (unsigned char)element;
+  switch (element) {
+  case INS_E_ROW: r->row = (ins_sample){0, INS_NONE, INS_NONE, 0}; break;
+  case INS_E_THREAD: ins_start_thread(r, attrs); break;
+  case INS_E_PROCESS: ins_start_process(r, attrs); break;
+  case INS_E_CORE: ins_start_value(r, attrs, INS_K_CORE, INS_T_CORE); break;
+  case INS_E_TIME: ins_start_value(r, attrs, INS_K_TIME, INS_T_TIME); break;
+  case INS_E_TID:
+    if (r->new_thread != INS_NONE) ins_capture(r, INS_T_TID, 0);
+    break;
+  case INS_E_PID:
+    if (r->new_process != INS_NONE) ins_capture(r, INS_T_PID, 0);
+    break;
+  case INS_E_BACKTRACE: ins_start_backtrace(r, attrs); break;
+  case INS_E_FRAME: ins_start_frame(r, attrs); break;
+  case INS_E_BINARY: ins_start_binary(r, attrs); break;
+  default: break;
   }
 }
 
@@ -273,6 +344,14 @@ static void XMLCALL ins_on_text(void *user, const char *s, int len) {
  * empty text (say <tid ref="3"/>, which Perfetto does not follow) is 0. */
 static int ins_text_number(ins_reader *r, int64_t *out) {
   r->text[r->text_len] = '\0';
+  int64_t fast = 0;
+  size_t n = 0;
+  for (; n < r->text_len && n < 18 && r->text[n] >= '0' && r->text[n] <= '9'; n++)
+    fast = fast * 10 + (r->text[n] - '0');
+  if (n && n == r->text_len) {
+    *out = fast;
+    return 0;
+  }
   if (strspn(r->text, " \t\r\n") == r->text_len) {
     *out = 0;
     return 0;
@@ -291,7 +370,7 @@ static int ins_text_number(ins_reader *r, int64_t *out) {
 static void ins_end_text(ins_reader *r) {
   int64_t v;
   int kind = r->text_kind;
-  r->text_kind = INS_T_NONE;
+  ins_capture_stop(r);
   if (ins_text_number(r, &v)) return;
   if (kind == INS_T_TIME) r->row.ts = v;
   if (kind == INS_T_TID) r->st->threads.data[r->new_thread].tid = v;
@@ -308,19 +387,20 @@ static void ins_end_frame(ins_reader *r) {
 }
 
 static void XMLCALL ins_on_end(void *user, const char *name) {
+  (void)name;
   ins_reader *r = user;
   if (r->failed) return;
   if (r->text_kind != INS_T_NONE && r->depth == r->text_depth) ins_end_text(r);
-  r->depth--;
-  if (!strcmp(name, "row")) {
+  int element = r->open[r->depth--];
+  if (element == INS_E_ROW) {
     if (r->row.backtrace != INS_NONE && r->row.thread != INS_NONE &&
         VEC_PUSH(r->st->samples, r->row))
       ins_nomem(r);
-  } else if (!strcmp(name, "frame") && r->new_frame != INS_NONE) {
+  } else if (element == INS_E_FRAME && r->new_frame != INS_NONE) {
     ins_end_frame(r);
-  } else if (!strcmp(name, "thread")) {
+  } else if (element == INS_E_THREAD) {
     r->new_thread = INS_NONE;
-  } else if (!strcmp(name, "process")) {
+  } else if (element == INS_E_PROCESS) {
     r->new_process = INS_NONE;
   }
 }
@@ -337,30 +417,41 @@ static void XMLCALL ins_on_entity(void *user, const XML_Char *name, int is_param
 /* ---- the document ---- */
 
 #define INS_CHUNK ((size_t)1 << 20)
+/* An element defining an id takes at least 11 bytes (<a id="1"/>); an
+ * export's ids are numbered in order, so its ids are about below this. */
+#define INS_BYTES_PER_ID 16
+#define INS_IDS_RESERVED_MAX ((size_t)1 << 24) /* past this, the array grows as ids come */
+
+/* Feeds the document to expat a chunk at a time; a syntax error fails
+ * naming its line. */
+static void ins_parse_chunks(ins_reader *r, const char *data, size_t len) {
+  size_t off = 0;
+  do {
+    size_t n = len - off < INS_CHUNK ? len - off : INS_CHUNK;
+    int last = off + n == len;
+    if (XML_Parse(r->parser, data + off, (int)n, last) == XML_STATUS_ERROR && !r->failed) {
+      base_error_set(r->err, WEFT_EPARSE, "instruments XML line %lu: %s",
+                     (unsigned long)XML_GetCurrentLineNumber(r->parser),
+                     XML_ErrorString(XML_GetErrorCode(r->parser)));
+      r->failed = 1;
+    }
+    off += n;
+  } while (!r->failed && off < len);
+}
 
 int instruments_read_xml(import_file *f, ins_state *st, base_error *err) {
   ins_reader r = {.f = f, .st = st, .err = err};
   r.new_thread = r.new_process = r.new_frame = INS_NONE;
   r.row = (ins_sample){0, INS_NONE, INS_NONE, 0}; /* elements outside a row belong to none */
+  size_t ids = f->len / INS_BYTES_PER_ID;
+  if (ins_ids_reserve(&st->ids, ids < INS_IDS_RESERVED_MAX ? ids : INS_IDS_RESERVED_MAX))
+    return base_error_nomem(err);
   r.parser = XML_ParserCreate(NULL);
   if (!r.parser) return base_error_nomem(err);
   XML_SetUserData(r.parser, &r);
   XML_SetElementHandler(r.parser, ins_on_start, ins_on_end);
-  XML_SetCharacterDataHandler(r.parser, ins_on_text);
   XML_SetEntityDeclHandler(r.parser, ins_on_entity);
-  size_t off = 0;
-  do {
-    size_t n = f->len - off < INS_CHUNK ? f->len - off : INS_CHUNK;
-    int last = off + n == f->len;
-    if (XML_Parse(r.parser, (const char *)f->data + off, (int)n, last) == XML_STATUS_ERROR &&
-        !r.failed) {
-      base_error_set(err, WEFT_EPARSE, "instruments XML line %lu: %s",
-                     (unsigned long)XML_GetCurrentLineNumber(r.parser),
-                     XML_ErrorString(XML_GetErrorCode(r.parser)));
-      r.failed = 1;
-    }
-    off += n;
-  } while (!r.failed && off < f->len);
+  ins_parse_chunks(&r, (const char *)f->data, f->len);
   XML_ParserFree(r.parser);
   return r.failed ? (err->code ? err->code : WEFT_EPARSE) : WEFT_OK;
 }
