@@ -1,6 +1,7 @@
 /* gecko: the Firefox Profiler importer's shared parts (see gecko_import.c
- * for the format and the rules): the importer's state, and reading the
- * spans of JSON values the profile is walked through (gecko_json.c). */
+ * for the format and the rules): the importer's state, walking the
+ * document's JSON values with one tokenizer (gecko_json.c), and a
+ * thread's markers (gecko_markers.c) and stack samples (gecko_samples.c). */
 #ifndef WEFT_GECKO_INTERNAL_H
 #define WEFT_GECKO_INTERNAL_H
 
@@ -13,6 +14,7 @@ typedef struct gecko_span {
 } gecko_span;
 
 #define GECKO_THREAD_EVENT 255u /* a marker record that makes its thread */
+#define GECKO_NO_INDEX UINT32_MAX
 
 typedef struct gecko_marker {
   int64_t ts;
@@ -20,7 +22,9 @@ typedef struct gecko_marker {
   gecko_span data;    /* type JSON_TOK_EOF: none */
   uint32_t thread;    /* index into gecko_state.threads */
   uint32_t phase;     /* 0..3, or GECKO_THREAD_EVENT */
-  string_id name, category;
+  string_id name;
+  string_id category; /* while its profile is read: the category's index
+                         (GECKO_NO_INDEX: none) */
 } gecko_marker;
 
 typedef struct gecko_thread {
@@ -44,30 +48,63 @@ typedef struct gecko_sample {
 typedef struct gecko_state {
   uint32_t clock;
   json_limits limits;
-  gecko_spans categories;
   VEC(gecko_thread) threads;
   VEC(gecko_marker) markers;
   VEC(gecko_sample) samples;
   int64_t dropped;    /* markers without the times their phase needs */
 } gecko_state;
 
-typedef int (*gecko_member_fn)(import_file *f, void *user, const char *key, size_t key_len,
-                               const gecko_span *value, base_error *err);
+/* Strings of a table (a thread's stringArray, the profile's categories),
+ * each interned once, when first used. */
+typedef struct gecko_strings {
+  gecko_spans spans;
+  VEC(string_id) ids; /* GECKO_NO_INDEX: not interned yet */
+} gecko_strings;
 
-/* A tokenizer over the value `s` alone. */
-int gecko_tokenizer(import_file *f, const gecko_span *s, json_tokenizer *t, base_error *err);
-/* The span of the value whose first token `t` was just read from tk, whose
- * buffer starts at file offset `base`. */
-int gecko_value_span(json_tokenizer *tk, size_t base, const json_token *t, gecko_span *out,
-                     base_error *err);
+/* ---- walking values (gecko_json.c) ----
+ * A reader is a tokenizer over file bytes starting at `base`. A walk's
+ * callback gets each value's first token and must consume the value: read
+ * it, or take it as a span (gecko_take) or skip it (gecko_skip). */
+typedef struct gecko_reader {
+  import_file *f;
+  json_tokenizer *tk;
+  size_t base;
+} gecko_reader;
+
+typedef int (*gecko_member_fn)(gecko_reader *r, void *user, const json_token *key,
+                               const json_token *value, base_error *err);
+typedef int (*gecko_element_fn)(gecko_reader *r, void *user, const json_token *value,
+                                 base_error *err);
+typedef int (*gecko_span_fn)(import_file *f, void *user, const char *key, size_t key_len,
+                             const gecko_span *value, base_error *err);
+
+/* The members of the object whose '{' was just read. */
+int gecko_walk_members(gecko_reader *r, gecko_member_fn fn, void *user, base_error *err);
+/* The elements of the array whose '[' was just read. */
+int gecko_walk_elements(gecko_reader *r, gecko_element_fn fn, void *user, base_error *err);
+/* The span of the value whose first token `t` was just read. */
+int gecko_take(gecko_reader *r, const json_token *t, gecko_span *out, base_error *err);
+/* Consumes the value whose first token `t` was just read. */
+int gecko_skip(gecko_reader *r, const json_token *t, base_error *err);
+/* A reader over the value `s` alone (already read once, so well formed),
+ * and its first token. Free tk with json_tokenizer_free. */
+int gecko_open(import_file *f, const gecko_span *s, json_tokenizer *tk, gecko_reader *r,
+               json_token *first, base_error *err);
+
+/* The elements of the array value `t` as spans (none for other values). */
+int gecko_read_spans(gecko_reader *r, const json_token *t, gecko_spans *out, base_error *err);
+
 /* Calls fn for each member of the object `s` (keys as raw bytes). */
-int gecko_members(import_file *f, const gecko_span *s, gecko_member_fn fn, void *user,
+int gecko_members(import_file *f, const gecko_span *s, gecko_span_fn fn, void *user,
                   base_error *err);
 /* The elements of the array `s` (none when it is not an array). */
 int gecko_elements(import_file *f, const gecko_span *s, gecko_spans *out, base_error *err);
 int gecko_key_is(const char *key, size_t len, const char *name);
+int gecko_token_key_is(const json_token *key, const char *name);
 /* A number or numeric string value; 0 if it is neither. */
 int gecko_number(import_file *f, const gecko_span *s, double *out);
+/* The same of a token just read; NaN if it is neither. */
+double gecko_token_number(const json_token *t);
 /* Milliseconds to ns as Perfetto converts them; 0 when out of range. */
 int gecko_ms_to_ns(double ms, int64_t *ns);
 /* Interns a string value's text (unescaped); STRING_NULL for others. */
@@ -77,10 +114,56 @@ int gecko_index(import_file *f, const gecko_span *s, size_t n, size_t *out);
 /* s (ms) as ns (0: not a time). */
 int gecko_time(import_file *f, const gecko_span *s, int64_t *ns);
 
-/* Reads a thread's stack samples (gecko_samples.c): interns its frames and
- * callsites into the stack_profile tables and records one gecko_sample per
- * sample with a stack. */
-int gecko_read_samples(import_file *f, uint32_t thread, const gecko_span *thread_value,
+/* Readies strings->ids for strings->spans; the interned string `i`. */
+int gecko_strings_ready(gecko_strings *s);
+int gecko_strings_get(import_file *f, gecko_strings *s, size_t i, string_id *out);
+void gecko_strings_free(gecko_strings *s);
+
+/* Reads the whole document (gecko_profile.c): threads, markers, samples. */
+int gecko_read_document(import_file *f, base_error *err);
+
+/* ---- markers (gecko_markers.c) ---- */
+
+/* A thread's "markers" object as read: its columns (the processed
+ * format), or its schema and rows (the Gecko format). Reused across
+ * threads. */
+typedef VEC(double) gecko_numbers;
+typedef struct gecko_item {
+  size_t index;
+  gecko_span span;
+} gecko_item;
+typedef VEC(gecko_item) gecko_items;
+
+enum { GK_NAME, GK_START, GK_END, GK_PHASE, GK_CATEGORY, GK_DATA, GK_FIELDS };
+
+typedef struct gecko_marker_table {
+  gecko_numbers columns[GK_DATA]; /* numeric columns; NaN: not a number */
+  size_t data_len;                /* elements of the last array "data" */
+  gecko_items data_items;         /* its containers, by element index */
+  int data_is_column;             /* the last "data" is that array */
+  gecko_span schema;
+} gecko_marker_table;
+
+/* Reads a "markers" value (first token t) into m, replacing it. */
+int gecko_read_marker_table(gecko_reader *r, const json_token *t, gecko_marker_table *m,
+                            base_error *err);
+void gecko_marker_table_clear(gecko_marker_table *m);
+void gecko_marker_table_free(gecko_marker_table *m);
+/* Records the table's markers of `thread`, names from `strings`. */
+int gecko_add_markers(import_file *f, uint32_t thread, gecko_strings *strings,
+                      const gecko_marker_table *m, base_error *err);
+
+/* ---- stack samples (gecko_samples.c) ---- */
+
+/* The spans of a thread's sample tables. */
+typedef struct gecko_stack_spans {
+  gecko_span frames, funcs, stacks, samples;
+} gecko_stack_spans;
+
+/* Reads a thread's stack samples: interns its frames and callsites into
+ * the stack_profile tables and records one gecko_sample per sample with a
+ * stack. */
+int gecko_read_samples(import_file *f, uint32_t thread, const gecko_stack_spans *s,
                        const gecko_spans *strings, base_error *err);
 
 #endif
