@@ -53,7 +53,7 @@ static int gecko_push_all(import_file *f) {
   }
   for (size_t i = 0; !rc && i < st->threads.len; i++) {
     gecko_marker t = {.ts = first[i], .thread = (uint32_t)i, .phase = GECKO_THREAD_EVENT};
-    t.data.type = JSON_TOK_EOF;
+    t.data = GECKO_NO_INDEX;
     if (!seen[i]) continue;
     if (VEC_PUSH(st->markers, t)) rc = WEFT_ENOMEM;
     if (!rc) rc = import_push(f, t.ts, st->clock, gecko_marker_payload(st->markers.len - 1));
@@ -117,11 +117,12 @@ static int gecko_track(import_file *f, const gecko_marker *m, uint32_t utid, uin
 
 /* The marker's data as "data.*" args, pending. */
 static int gecko_data_args(import_file *f, const gecko_marker *m, base_error *err) {
-  if (m->data.type != JSON_TOK_OBJECT_BEGIN) return WEFT_OK;
+  gecko_state *st = f->state;
+  if (m->data == GECKO_NO_INDEX) return WEFT_OK;
   json_tokenizer tk;
   gecko_reader r;
   json_token t;
-  int rc = gecko_open(f, &m->data, &tk, &r, &t, err);
+  int rc = gecko_open(f, &st->data.data[m->data], &tk, &r, &t, err);
   if (rc) return rc;
   base_buf key;
   base_buf_init(&key, 256);
@@ -159,7 +160,7 @@ static int gecko_apply(import_file *f, const gecko_marker *m, int64_t ts, base_e
   if (m->phase == 3) {
     int64_t slice;
     rc = model_slice_end(f->ctx, track, ts, &slice);
-    if (!rc && slice >= 0 && m->data.type == JSON_TOK_OBJECT_BEGIN)
+    if (!rc && slice >= 0 && m->data != GECKO_NO_INDEX)
       rc = gecko_end_args(f, m, (uint32_t)slice, err);
     return rc;
   }
@@ -212,6 +213,7 @@ static void gecko_destroy(import_file *f) {
   VEC_FREE(st->threads);
   VEC_FREE(st->markers);
   VEC_FREE(st->samples);
+  VEC_FREE(st->data);
   base_free(st);
   f->state = NULL;
 }

@@ -19,11 +19,12 @@ typedef struct gecko_span {
 typedef struct gecko_marker {
   int64_t ts;
   int64_t dur;        /* phase 1 */
-  gecko_span data;    /* type JSON_TOK_EOF: none */
   uint32_t thread;    /* index into gecko_state.threads */
   uint32_t phase;     /* 0..3, or GECKO_THREAD_EVENT */
   string_id name;
   string_id category; /* while its profile is read: the category's index
+                         (GECKO_NO_INDEX: none) */
+  uint32_t data;      /* its data object: index into gecko_state.data
                          (GECKO_NO_INDEX: none) */
 } gecko_marker;
 
@@ -51,6 +52,7 @@ typedef struct gecko_state {
   VEC(gecko_thread) threads;
   VEC(gecko_marker) markers;
   VEC(gecko_sample) samples;
+  gecko_spans data;   /* the markers' data objects */
   int64_t dropped;    /* markers without the times their phase needs */
 } gecko_state;
 
@@ -121,6 +123,9 @@ void gecko_strings_free(gecko_strings *s);
 
 /* Reads the whole document (gecko_profile.c): threads, markers, samples. */
 int gecko_read_document(import_file *f, base_error *err);
+
+/* Sorts st->markers from `first` on stably by ts (gecko_order.c). */
+int gecko_order_markers(gecko_state *st, size_t first);
 
 /* ---- markers (gecko_markers.c) ---- */
 

@@ -132,7 +132,12 @@ static int gecko_add_marker(import_file *f, uint32_t thread, gecko_strings *stri
   uint32_t name = gecko_field_index(m, GK_NAME);
   int rc = name < strings->spans.len ? gecko_strings_get(f, strings, name, &mk.name) : WEFT_OK;
   mk.category = gecko_field_index(m, GK_CATEGORY);
-  mk.data = m->data;
+  mk.data = GECKO_NO_INDEX;
+  if (!rc && m->data.type == JSON_TOK_OBJECT_BEGIN) {
+    if (st->data.len >= GECKO_NO_INDEX) return WEFT_ELIMIT;
+    mk.data = (uint32_t)st->data.len;
+    if (VEC_PUSH(st->data, m->data)) rc = WEFT_ENOMEM;
+  }
   if (!rc && VEC_PUSH(st->markers, mk)) rc = WEFT_ENOMEM;
   return rc;
 }
@@ -244,5 +249,7 @@ int gecko_add_markers(import_file *f, uint32_t thread, gecko_strings *strings,
     rc = gecko_row_markers(f, thread, strings, m, err);
   else if (!rc)
     rc = gecko_column_markers(f, thread, strings, m);
+  if (rc == WEFT_ELIMIT)
+    return base_error_set(err, rc, "gecko: more than %u marker data objects", GECKO_NO_INDEX - 1);
   return rc == WEFT_ENOMEM ? base_error_nomem(err) : rc;
 }

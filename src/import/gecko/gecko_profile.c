@@ -91,7 +91,7 @@ typedef struct gecko_pending_samples {
 typedef struct gecko_profile_read {
   int depth;
   gecko_span meta, processes;
-  size_t threads_mark, markers_mark; /* the profile's first thread and marker */
+  size_t threads_mark, markers_mark, data_mark; /* the profile's first thread, ... */
   int64_t dropped_mark;
   gecko_thread_read thread;          /* reused for each thread */
   VEC(gecko_pending_samples) pending;
@@ -139,8 +139,11 @@ static int gecko_end_thread(import_file *f, gecko_profile_read *p, base_error *e
   if (gecko_intern(f, &t->name, &th.name)) return base_error_nomem(err);
   uint32_t index = (uint32_t)st->threads.len;
   if (VEC_PUSH(st->threads, th)) return base_error_nomem(err);
+  size_t first = st->markers.len;
   int rc = gecko_defer_samples(p, index, err);
-  return rc ? rc : gecko_add_markers(f, index, &t->strings, &t->markers, err);
+  if (!rc) rc = gecko_add_markers(f, index, &t->strings, &t->markers, err);
+  if (!rc && gecko_order_markers(st, first)) rc = base_error_nomem(err);
+  return rc;
 }
 
 static int gecko_thread_element(gecko_reader *r, void *user, const json_token *v,
@@ -162,6 +165,7 @@ static int gecko_thread_element(gecko_reader *r, void *user, const json_token *v
 static void gecko_drop_threads(gecko_state *st, gecko_profile_read *p) {
   st->threads.len = p->threads_mark;
   st->markers.len = p->markers_mark;
+  st->data.len = p->data_mark;
   st->dropped = p->dropped_mark;
   for (size_t i = 0; i < p->pending.len; i++) VEC_FREE(p->pending.data[i].strings);
   p->pending.len = 0;
@@ -265,6 +269,7 @@ static int gecko_read_profile(gecko_reader *r, int depth, base_error *err) {
   gecko_profile_read p = {.depth = depth};
   p.threads_mark = st->threads.len;
   p.markers_mark = st->markers.len;
+  p.data_mark = st->data.len;
   p.dropped_mark = st->dropped;
   int rc = gecko_walk_members(r, gecko_profile_member, &p, err);
   if (!rc) rc = gecko_end_profile(r->f, &p, err);
