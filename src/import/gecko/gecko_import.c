@@ -30,9 +30,6 @@
 
 /* ---- tokenize ---- */
 
-/* A marker's event carries its byte offset in st->markers (a prefetch
- * hint for the sorter: see gecko_locate_rule). */
-static uint64_t gecko_marker_payload(size_t i) { return (uint64_t)i * sizeof(gecko_marker); }
 
 /* Each thread is made at its first sample's or marker's time, before the
  * marker. */
@@ -56,12 +53,8 @@ static int gecko_push_all(import_file *f) {
     t.data = GECKO_NO_INDEX;
     if (!seen[i]) continue;
     if (VEC_PUSH(st->markers, t)) rc = WEFT_ENOMEM;
-    if (!rc) rc = import_push(f, t.ts, st->clock, gecko_marker_payload(st->markers.len - 1));
   }
-  for (size_t i = 0; !rc && i < n; i++)
-    rc = import_push(f, st->markers.data[i].ts, st->clock, gecko_marker_payload(i));
-  for (size_t i = 0; !rc && i < st->samples.len; i++)
-    rc = import_push(f, st->samples.data[i].ts, st->clock, GECKO_SAMPLE_BIT | i);
+  if (!rc) rc = gecko_push_ordered(f, n);
   base_free(first);
   base_free(seen);
   return rc;

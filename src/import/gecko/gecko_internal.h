@@ -126,6 +126,15 @@ int gecko_read_document(import_file *f, base_error *err);
 
 /* Sorts st->markers from `first` on stably by ts (gecko_order.c). */
 int gecko_order_markers(gecko_state *st, size_t first);
+/* A marker's event carries its byte offset in st->markers (a prefetch
+ * hint for the sorter: see gecko_locate_rule). */
+static inline uint64_t gecko_marker_payload(size_t i) {
+  return (uint64_t)i * sizeof(gecko_marker);
+}
+/* Queues the events in time order: the thread events (st->markers from
+ * n on), then the markers, then the samples, as the sorter would order
+ * them queued one sequence after the other. */
+int gecko_push_ordered(import_file *f, size_t n);
 
 /* ---- markers (gecko_markers.c) ---- */
 
