@@ -22,7 +22,7 @@ typedef struct gecko_marker {
   uint32_t thread;    /* index into gecko_state.threads */
   uint32_t phase;     /* 0..3, or GECKO_THREAD_EVENT */
   string_id name;
-  string_id category; /* while its profile is read: the category's index
+  uint32_t category;  /* index into its thread's categories
                          (GECKO_NO_INDEX: none) */
   uint32_t data;      /* its data object: index into gecko_state.data
                          (GECKO_NO_INDEX: none) */
@@ -33,6 +33,8 @@ typedef struct gecko_thread {
   string_id name;
   uint32_t utid;
   int made;
+  uint32_t categories, category_count; /* its profile's category names:
+                         gecko_state.category_ids from `categories` on */
   int has_first;      /* first_sample holds its first sample's time */
   int64_t first_sample;
 } gecko_thread;
@@ -53,6 +55,7 @@ typedef struct gecko_state {
   VEC(gecko_marker) markers;
   VEC(gecko_sample) samples;
   gecko_spans data;   /* the markers' data objects */
+  VEC(string_id) category_ids; /* the categories of every profile */
   int64_t dropped;    /* markers without the times their phase needs */
 } gecko_state;
 

@@ -96,7 +96,6 @@ typedef struct gecko_profile_read {
   int64_t dropped_mark;
   gecko_thread_read thread;          /* reused for each thread */
   VEC(gecko_pending_samples) pending;
-  gecko_strings categories;
 } gecko_profile_read;
 
 static int gecko_thread_member(gecko_reader *r, void *user, const json_token *key,
@@ -229,19 +228,25 @@ static int gecko_meta_member(import_file *f, void *user, const char *key, size_t
   return rc;
 }
 
-/* The profile's markers get their category names. */
+/* The profile's threads get its category names (its last "meta"'s). */
 static int gecko_name_categories(import_file *f, gecko_profile_read *p, base_error *err) {
   gecko_state *st = f->state;
-  int rc = gecko_members(f, &p->meta, gecko_meta_member, &p->categories.spans, err);
-  if (!rc && gecko_strings_ready(&p->categories)) rc = base_error_nomem(err);
-  for (size_t i = p->markers_mark; !rc && i < st->markers.len; i++) {
-    gecko_marker *m = &st->markers.data[i];
-    uint32_t index = m->category;
-    m->category = STRING_NULL;
-    if (index < p->categories.spans.len)
-      rc = gecko_strings_get(f, &p->categories, index, &m->category);
+  gecko_spans names = {0};
+  size_t first = st->category_ids.len;
+  int rc = gecko_members(f, &p->meta, gecko_meta_member, &names, err);
+  if (!rc && names.len >= UINT32_MAX - first)
+    rc = base_error_set(err, WEFT_ELIMIT, "gecko: more than %u categories", UINT32_MAX - 1);
+  for (size_t i = 0; !rc && i < names.len; i++) {
+    string_id id;
+    rc = gecko_intern(f, &names.data[i], &id);
+    if (!rc && VEC_PUSH(st->category_ids, id)) rc = WEFT_ENOMEM;
     if (rc == WEFT_ENOMEM) rc = base_error_nomem(err);
   }
+  for (size_t i = p->threads_mark; !rc && i < st->threads.len; i++) {
+    st->threads.data[i].categories = (uint32_t)first;
+    st->threads.data[i].category_count = (uint32_t)names.len;
+  }
+  VEC_FREE(names);
   return rc;
 }
 
@@ -299,7 +304,6 @@ static int gecko_read_profile(gecko_reader *r, int depth, base_error *err) {
   VEC_FREE(p.pending);
   gecko_strings_free(&p.thread.strings);
   gecko_marker_table_free(&p.thread.markers);
-  gecko_strings_free(&p.categories);
   return rc;
 }
 
