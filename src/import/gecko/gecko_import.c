@@ -92,20 +92,19 @@ static int gecko_make_thread(import_file *f, gecko_thread *t) {
 }
 
 /* The marker's track: one per (thread, category, name). */
-static int gecko_track(import_file *f, const gecko_marker *m, string_id category, uint32_t utid,
-                       uint32_t *track) {
+static int gecko_track(import_file *f, const gecko_slot *s, uint32_t utid, uint32_t *track) {
   base_string_pool *pool = &f->ctx->strings;
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.type = "firefox_marker";
   spec.machine = f->machine;
   spec.utid = utid;
-  spec.name = m->name ? base_string_pool_get(pool, m->name) : NULL;
+  spec.name = s->name ? base_string_pool_get(pool, s->name) : NULL;
   spec.dim_key = "firefox_marker_category";
-  spec.dim_str = category ? base_string_pool_get(pool, category) : NULL;
+  spec.dim_str = s->category_name ? base_string_pool_get(pool, s->category_name) : NULL;
   spec.dim2_key = "firefox_marker_name";
   spec.dim2_str = spec.name;
-  spec.extra_key = category;
+  spec.extra_key = s->category_name;
   return model_track(f->ctx, &spec, track);
 }
 
@@ -148,11 +147,19 @@ static int gecko_apply(import_file *f, const gecko_marker *m, int64_t ts, base_e
   gecko_thread *t = &st->threads.data[m->thread];
   if (m->phase == GECKO_THREAD_EVENT) return gecko_make_thread(f, t);
   if (!t->made || m->phase > 3) return WEFT_OK;
-  string_id category = m->category < t->category_count
-                           ? st->category_ids.data[t->categories + m->category] : STRING_NULL;
-  uint32_t track;
-  int rc = gecko_track(f, m, category, t->utid, &track);
-  if (rc) return rc;
+  gecko_slot *s = &st->slots.data[m->slot];
+  if (s->track == GECKO_NO_INDEX) {
+    s->category_name = s->category < t->category_count
+                           ? st->category_ids.data[t->categories + s->category] : STRING_NULL;
+    int rc = gecko_track(f, s, t->utid, &s->track);
+    if (rc) {
+      s->track = GECKO_NO_INDEX;
+      return rc;
+    }
+  }
+  uint32_t track = s->track;
+  string_id category = s->category_name;
+  int rc;
   if (m->phase == 3) {
     int64_t slice;
     rc = model_slice_end(f->ctx, track, ts, &slice);
@@ -168,8 +175,8 @@ static int gecko_apply(import_file *f, const gecko_marker *m, int64_t ts, base_e
     return rc;
   }
   uint32_t slice;
-  if (m->phase == 2) return model_slice_begin(f->ctx, track, ts, category, m->name, args, &slice);
-  return model_slice_complete(f->ctx, track, ts, m->dur, category, m->name, args, &slice);
+  if (m->phase == 2) return model_slice_begin(f->ctx, track, ts, category, s->name, args, &slice);
+  return model_slice_complete(f->ctx, track, ts, m->dur, category, s->name, args, &slice);
 }
 
 static int gecko_parse(import_file *f, const sort_event *event, void *prepared,
@@ -211,6 +218,9 @@ static void gecko_destroy(import_file *f) {
   VEC_FREE(st->samples);
   VEC_FREE(st->data);
   VEC_FREE(st->category_ids);
+  VEC_FREE(st->slots);
+  base_map_free(&st->slot_map);
+  gecko_order_free(st);
   base_free(st);
   f->state = NULL;
 }

@@ -21,12 +21,21 @@ typedef struct gecko_marker {
   int64_t dur;        /* phase 1 */
   uint32_t thread;    /* index into gecko_state.threads */
   uint32_t phase;     /* 0..3, or GECKO_THREAD_EVENT */
-  string_id name;
-  uint32_t category;  /* index into its thread's categories
-                         (GECKO_NO_INDEX: none) */
+  uint32_t slot;      /* its name and category: index into
+                         gecko_state.slots (thread events: none) */
   uint32_t data;      /* its data object: index into gecko_state.data
                          (GECKO_NO_INDEX: none) */
 } gecko_marker;
+
+/* A thread's markers of one name and category index: they share a track,
+ * looked up at the first one's parse. */
+typedef struct gecko_slot {
+  uint32_t thread;
+  string_id name;
+  uint32_t category;       /* index into the thread's categories */
+  string_id category_name; /* set with track */
+  uint32_t track;          /* GECKO_NO_INDEX: not looked up yet */
+} gecko_slot;
 
 typedef struct gecko_thread {
   int64_t tid, pid;
@@ -48,6 +57,12 @@ typedef struct gecko_sample {
   uint32_t thread, callsite;
 } gecko_sample;
 
+/* A marker's sort key and index (gecko_order.c). */
+typedef struct gecko_order_key {
+  uint64_t key; /* ts with its sign bit flipped: unsigned order is ts order */
+  size_t index;
+} gecko_order_key;
+
 typedef struct gecko_state {
   uint32_t clock;
   json_limits limits;
@@ -56,6 +71,12 @@ typedef struct gecko_state {
   VEC(gecko_sample) samples;
   gecko_spans data;   /* the markers' data objects */
   VEC(string_id) category_ids; /* the categories of every profile */
+  VEC(gecko_slot) slots;
+  base_map slot_map;  /* the thread being read's slots: name << 32 | category */
+  /* gecko_order_markers' buffers, kept from thread to thread */
+  VEC(gecko_order_key) order_a, order_b;
+  VEC(gecko_marker) order_sorted;
+  size_t *order_count;
   int64_t dropped;    /* markers without the times their phase needs */
 } gecko_state;
 
@@ -129,6 +150,8 @@ int gecko_read_document(import_file *f, base_error *err);
 
 /* Sorts st->markers from `first` on stably by ts (gecko_order.c). */
 int gecko_order_markers(gecko_state *st, size_t first);
+/* Frees gecko_order_markers' buffers. */
+void gecko_order_free(gecko_state *st);
 /* A marker's event carries its byte offset in st->markers (a prefetch
  * hint for the sorter: see gecko_locate_rule). */
 static inline uint64_t gecko_marker_payload(size_t i) {

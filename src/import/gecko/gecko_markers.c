@@ -109,6 +109,22 @@ static uint32_t gecko_field_index(const gecko_fields *m, int k) {
   return d >= 0 && d < (double)GECKO_NO_INDEX ? (uint32_t)d : GECKO_NO_INDEX;
 }
 
+/* The marker's slot: the thread's slot of its name and category index. */
+static int gecko_slot_of(gecko_state *st, uint32_t thread, string_id name, uint32_t category,
+                         uint32_t *slot) {
+  uint64_t key = (uint64_t)name << 32 | category;
+  uint64_t *found = base_map_find(&st->slot_map, key);
+  if (found) {
+    *slot = (uint32_t)*found;
+    return WEFT_OK;
+  }
+  if (st->slots.len >= GECKO_NO_INDEX) return WEFT_ELIMIT;
+  *slot = (uint32_t)st->slots.len;
+  gecko_slot s = {thread, name, category, STRING_NULL, GECKO_NO_INDEX};
+  if (VEC_PUSH(st->slots, s)) return WEFT_ENOMEM;
+  return base_map_insert(&st->slot_map, key, *slot, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
+}
+
 /* The category is kept as its index until the profile's categories are
  * known (gecko_import.c). */
 static int gecko_add_marker(import_file *f, uint32_t thread, gecko_strings *strings,
@@ -130,8 +146,9 @@ static int gecko_add_marker(import_file *f, uint32_t thread, gecko_strings *stri
   mk.ts = mk.phase == 3 ? end : start;
   mk.dur = mk.phase == 1 && end > start ? end - start : 0;
   uint32_t name = gecko_field_index(m, GK_NAME);
-  int rc = name < strings->spans.len ? gecko_strings_get(f, strings, name, &mk.name) : WEFT_OK;
-  mk.category = gecko_field_index(m, GK_CATEGORY);
+  string_id name_id = STRING_NULL;
+  int rc = name < strings->spans.len ? gecko_strings_get(f, strings, name, &name_id) : WEFT_OK;
+  if (!rc) rc = gecko_slot_of(st, thread, name_id, gecko_field_index(m, GK_CATEGORY), &mk.slot);
   mk.data = GECKO_NO_INDEX;
   if (!rc && m->data.type == JSON_TOK_OBJECT_BEGIN) {
     if (st->data.len >= GECKO_NO_INDEX) return WEFT_ELIMIT;
@@ -249,7 +266,9 @@ int gecko_add_markers(import_file *f, uint32_t thread, gecko_strings *strings,
     rc = gecko_row_markers(f, thread, strings, m, err);
   else if (!rc)
     rc = gecko_column_markers(f, thread, strings, m);
+  base_map_free(&((gecko_state *)f->state)->slot_map);
   if (rc == WEFT_ELIMIT)
-    return base_error_set(err, rc, "gecko: more than %u marker data objects", GECKO_NO_INDEX - 1);
+    return base_error_set(err, rc, "gecko: more than %u marker data objects or tracks",
+                          GECKO_NO_INDEX - 1);
   return rc == WEFT_ENOMEM ? base_error_nomem(err) : rc;
 }

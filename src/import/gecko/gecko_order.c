@@ -12,11 +12,6 @@
 #define GECKO_RADIX_BITS 11
 #define GECKO_RADIX (1u << GECKO_RADIX_BITS)
 
-typedef struct gecko_order_key {
-  uint64_t key; /* ts with its sign bit flipped: unsigned order is ts order */
-  size_t index;
-} gecko_order_key;
-
 /* One stable counting pass on the digit at `shift`; 0 if every key has
  * the same digit there (nothing to do). */
 static int gecko_radix_pass(const gecko_order_key *in, gecko_order_key *out, size_t n,
@@ -56,22 +51,26 @@ int gecko_order_markers(gecko_state *st, size_t first) {
   size_t n = st->markers.len - first;
   gecko_marker *m = st->markers.data + first;
   if (n < 2 || gecko_is_sorted(m, n)) return WEFT_OK;
-  gecko_order_key *a = base_malloc(n * sizeof *a), *b = base_malloc(n * sizeof *b);
-  size_t *count = base_malloc(GECKO_RADIX * sizeof *count);
-  gecko_marker *sorted = base_malloc(n * sizeof *sorted);
-  int rc = a && b && count && sorted ? WEFT_OK : WEFT_ENOMEM;
-  if (!rc) {
-    for (size_t i = 0; i < n; i++)
-      a[i] = (gecko_order_key){(uint64_t)m[i].ts ^ (UINT64_C(1) << 63), i};
-    const gecko_order_key *keys = gecko_radix_sort(a, b, n, count);
-    for (size_t i = 0; i < n; i++) sorted[i] = m[keys[i].index];
-    memcpy(m, sorted, n * sizeof *sorted);
-  }
-  base_free(a);
-  base_free(b);
-  base_free(count);
-  base_free(sorted);
-  return rc;
+  if (!st->order_count) st->order_count = base_malloc(GECKO_RADIX * sizeof *st->order_count);
+  if (!st->order_count || VEC_RESERVE(st->order_a, n) || VEC_RESERVE(st->order_b, n) ||
+      VEC_RESERVE(st->order_sorted, n))
+    return WEFT_ENOMEM;
+  gecko_order_key *a = st->order_a.data;
+  gecko_marker *sorted = st->order_sorted.data;
+  for (size_t i = 0; i < n; i++)
+    a[i] = (gecko_order_key){(uint64_t)m[i].ts ^ (UINT64_C(1) << 63), i};
+  const gecko_order_key *keys = gecko_radix_sort(a, st->order_b.data, n, st->order_count);
+  for (size_t i = 0; i < n; i++) sorted[i] = m[keys[i].index];
+  memcpy(m, sorted, n * sizeof *sorted);
+  return WEFT_OK;
+}
+
+void gecko_order_free(gecko_state *st) {
+  VEC_FREE(st->order_a);
+  VEC_FREE(st->order_b);
+  VEC_FREE(st->order_sorted);
+  base_free(st->order_count);
+  st->order_count = NULL;
 }
 
 /* ---- queueing in time order ----

@@ -92,7 +92,7 @@ typedef struct gecko_pending_samples {
 typedef struct gecko_profile_read {
   int depth;
   gecko_span meta, processes;
-  size_t threads_mark, markers_mark, data_mark; /* the profile's first thread, ... */
+  size_t threads_mark, markers_mark, data_mark, slots_mark; /* its first thread, ... */
   int64_t dropped_mark;
   gecko_thread_read thread;          /* reused for each thread */
   VEC(gecko_pending_samples) pending;
@@ -187,6 +187,7 @@ static void gecko_drop_threads(gecko_state *st, gecko_profile_read *p) {
   st->threads.len = p->threads_mark;
   st->markers.len = p->markers_mark;
   st->data.len = p->data_mark;
+  st->slots.len = p->slots_mark;
   st->dropped = p->dropped_mark;
   for (size_t i = 0; i < p->pending.len; i++) VEC_FREE(p->pending.data[i].strings);
   p->pending.len = 0;
@@ -297,6 +298,7 @@ static int gecko_read_profile(gecko_reader *r, int depth, base_error *err) {
   p.threads_mark = st->threads.len;
   p.markers_mark = st->markers.len;
   p.data_mark = st->data.len;
+  p.slots_mark = st->slots.len;
   p.dropped_mark = st->dropped;
   int rc = gecko_walk_members(r, gecko_profile_member, &p, err);
   if (!rc) rc = gecko_end_profile(r->f, &p, err);
@@ -318,5 +320,7 @@ int gecko_read_document(import_file *f, base_error *err) {
   if (!rc && t.type == JSON_TOK_OBJECT_BEGIN) rc = gecko_read_profile(&r, 0, err);
   else if (!rc) rc = gecko_skip(&r, &t, err);
   json_tokenizer_free(&tk);
+  gecko_order_free(st);
+  base_map_free(&st->slot_map);
   return rc;
 }
