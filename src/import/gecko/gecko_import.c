@@ -3,8 +3,10 @@
  *
  * A profile is clockless: its times are milliseconds on the file's own
  * timeline (Perfetto's trace-file clock), placed on a merge by the manifest
- * like Chrome JSON. tokenize walks the document without a DOM: the spans of
- * the members it needs are recorded and read again as small documents.
+ * like Chrome JSON. tokenize walks the document once, without a DOM
+ * (gecko_profile.c): marker columns are read as they come, and what waits
+ * for later members is kept as spans of the file and read at the end of
+ * its thread or profile.
  *  - "meta.categories": category names, by index.
  *  - "threads": each thread's pid, tid and name (its process is unnamed) and
  *    its markers, as columns ("name", "startTime", "endTime", "phase",
