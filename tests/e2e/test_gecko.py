@@ -123,6 +123,57 @@ class GeckoTest(e.TempDirTest):
         self.assertEqual(out.splitlines()[1:], ['1000000,1000000,"Net","Req",7,"[NULL]"',
                                                 '1500000,1000000,"DOM","Paint",5,1'])
 
+    def test_members_in_any_order(self):
+        # "threads" before "meta", "stringArray" and "tid" after "markers",
+        # a "schema" after its rows, child "processes" before "threads":
+        # read the same as in the usual order.
+        schema = {'name': 0, 'startTime': 1, 'endTime': 2, 'phase': 3, 'category': 4,
+                  'data': 5}
+        child = {'threads': [{'markers': {'data': [[0, 3.0, 4.0, 1, 0, {'k': 2}]],
+                                          'schema': schema},
+                              'stringTable': ['Net'], 'tid': 9, 'pid': 8}],
+                 'meta': {'categories': [{'name': 'C'}]}}
+        text = '{"libs": [], ' + json.dumps({
+            'processes': [child],
+            'threads': [{'markers': {'name': [0], 'startTime': [1.0], 'endTime': [2.0],
+                                     'phase': [1], 'category': [1], 'data': [{'k': 1}]},
+                         'stringArray': ['Paint'], 'name': 'main', 'tid': 1, 'pid': 1}],
+            'meta': {'categories': CATEGORIES}})[1:]
+        out = self.load(text, 'select s.ts, s.dur, s.category, s.name, t.tid, '
+                        "extract_arg(s.arg_set_id, 'data.k') as k from slice s "
+                        'join thread_track tt on s.track_id = tt.id join thread t using(utid) '
+                        'order by s.ts')
+        self.assertEqual(out.splitlines()[1:], ['1000000,1000000,"DOM","Paint",1,1',
+                                                '3000000,1000000,"C","Net",9,2'])
+
+    def test_repeated_members_last_wins(self):
+        # A repeated key replaces the value before it, "threads" included
+        # (the first list's threads and markers are not read).
+        text = ('{"meta": {"categories": [{"name": "A"}]}, "threads": [{"tid": 1, '
+                '"stringArray": ["x"], "markers": {"name": [0], "startTime": [1], '
+                '"endTime": [2], "phase": [1], "category": [0]}}], "threads": [{"tid": 2, '
+                '"tid": 3, "stringArray": ["n"], "stringArray": ["k", "j"], "markers": '
+                '{"name": [1], "startTime": [3], "endTime": [4], "phase": [1], '
+                '"category": [0], "name": [1, 0]}}], "meta": {"categories": [{"name": "B"}]}}')
+        out = self.load(text, 'select s.ts, s.category, s.name, t.tid from slice s '
+                        'join thread_track tt on s.track_id = tt.id join thread t using(utid) '
+                        'order by s.ts')
+        self.assertEqual(out.splitlines()[1:], ['3000000,"B","j",3'])
+
+    def test_unordered_markers_keep_their_order_at_equal_times(self):
+        # Markers out of time order; at equal times their order in the
+        # table is kept (it decides which slice nests in which).
+        text = profile(thread('main', 1, 1, [
+            ('Late', 9.0, 10.0, 1, 0, None), ('X', 1.0, 4.0, 1, 0, {'i': 1}),
+            ('X', 1.0, 2.0, 1, 0, {'i': 2}), ('X', 1.0, 0.0, 2, 0, {'i': 3}),
+            ('X', 0.0, 5.0, 3, 0, None)]))
+        out = self.load(text, "select ts, dur, name, depth, extract_arg(arg_set_id, 'data.i') "
+                        'as i from slice order by id')
+        self.assertEqual(out.splitlines()[1:], ['1000000,3000000,"X",0,1',
+                                                '1000000,1000000,"X",1,2',
+                                                '1000000,3000000,"X",2,3',
+                                                '9000000,1000000,"Late",0,"[NULL]"'])
+
     def test_samples_become_callstacks(self):
         # "name (in lib)" frames belong to mapping lib, others to "gecko";
         # a sample without a stack is skipped.

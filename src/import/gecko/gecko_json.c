@@ -1,64 +1,119 @@
-/* gecko: reading the spans of a profile's JSON values. See gecko_internal.h. */
+/* gecko: walking a profile's JSON values. See gecko_internal.h. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "import/gecko/gecko_internal.h"
 
-int gecko_tokenizer(import_file *f, const gecko_span *s, json_tokenizer *t,
-                           base_error *err) {
-  gecko_state *st = f->state;
-  return json_tokenizer_init(t, (const char *)f->data + s->begin, s->end - s->begin,
-                             &st->limits, err);
+/* ---- walking with one tokenizer ---- */
+
+int gecko_walk_members(gecko_reader *r, gecko_member_fn fn, void *user, base_error *err) {
+  json_token key, value;
+  int rc;
+  while (!(rc = json_next(r->tk, &key, err)) && key.type == JSON_TOK_KEY) {
+    rc = json_next(r->tk, &value, err);
+    if (!rc) rc = fn(r, user, &key, &value, err);
+    if (rc) return rc;
+  }
+  return rc;
 }
 
-/* The span of the value whose first token `t` was just read. */
-int gecko_value_span(json_tokenizer *tk, size_t base, const json_token *t,
-                            gecko_span *out, base_error *err) {
-  out->begin = base + t->offset;
+int gecko_walk_elements(gecko_reader *r, gecko_element_fn fn, void *user, base_error *err) {
+  json_token value;
+  int rc;
+  while (!(rc = json_next(r->tk, &value, err)) && value.type != JSON_TOK_ARRAY_END) {
+    rc = fn(r, user, &value, err);
+    if (rc) return rc;
+  }
+  return rc;
+}
+
+int gecko_take(gecko_reader *r, const json_token *t, gecko_span *out, base_error *err) {
+  out->begin = r->base + t->offset;
   out->type = t->type;
   if (t->type == JSON_TOK_OBJECT_BEGIN || t->type == JSON_TOK_ARRAY_BEGIN) {
-    int rc = json_skip_container(tk, err);
+    int rc = json_skip_container(r->tk, err);
     if (rc) return rc;
-    out->end = base + json_offset(tk);
+    out->end = r->base + json_offset(r->tk);
   } else {
-    out->end = base + (size_t)(t->ptr - tk->begin) + t->len + (t->type == JSON_TOK_STRING);
+    out->end = r->base + (size_t)(t->ptr - r->tk->begin) + t->len +
+               (t->type == JSON_TOK_STRING);
   }
   return WEFT_OK;
 }
 
-/* Calls fn for each member of the object `s` (keys as raw bytes). */
-int gecko_members(import_file *f, const gecko_span *s, gecko_member_fn fn, void *user,
-                         base_error *err) {
+int gecko_skip(gecko_reader *r, const json_token *t, base_error *err) {
+  if (t->type != JSON_TOK_OBJECT_BEGIN && t->type != JSON_TOK_ARRAY_BEGIN) return WEFT_OK;
+  return json_skip_container(r->tk, err);
+}
+
+int gecko_open(import_file *f, const gecko_span *s, json_tokenizer *tk, gecko_reader *r,
+               json_token *first, base_error *err) {
+  gecko_state *st = f->state;
+  r->f = f;
+  r->tk = tk;
+  r->base = s->begin;
+  int rc = json_tokenizer_init(tk, (const char *)f->data + s->begin, s->end - s->begin,
+                               &st->limits, err);
+  if (rc) return rc;
+  rc = json_next(tk, first, err);
+  if (rc) json_tokenizer_free(tk);
+  return rc;
+}
+
+/* ---- values as spans ---- */
+
+typedef struct gecko_span_walk {
+  gecko_span_fn fn;
+  void *user;
+} gecko_span_walk;
+
+static int gecko_span_member(gecko_reader *r, void *user, const json_token *key,
+                             const json_token *value, base_error *err) {
+  gecko_span_walk *w = user;
+  gecko_span v;
+  int rc = gecko_take(r, value, &v, err);
+  return rc ? rc : w->fn(r->f, w->user, key->ptr, key->len, &v, err);
+}
+
+int gecko_members(import_file *f, const gecko_span *s, gecko_span_fn fn, void *user,
+                  base_error *err) {
   if (s->type != JSON_TOK_OBJECT_BEGIN) return WEFT_OK;
   json_tokenizer tk;
-  json_token key, t;
-  int rc = gecko_tokenizer(f, s, &tk, err);
-  if (!rc) rc = json_next(&tk, &t, err);
-  while (!rc && !(rc = json_next(&tk, &key, err)) && key.type == JSON_TOK_KEY) {
-    gecko_span value;
-    rc = json_next(&tk, &t, err);
-    if (!rc) rc = gecko_value_span(&tk, s->begin, &t, &value, err);
-    if (!rc) rc = fn(f, user, key.ptr, key.len, &value, err);
-  }
+  gecko_reader r;
+  json_token t;
+  int rc = gecko_open(f, s, &tk, &r, &t, err);
+  if (rc) return rc;
+  gecko_span_walk w = {fn, user};
+  rc = gecko_walk_members(&r, gecko_span_member, &w, err);
   json_tokenizer_free(&tk);
   return rc;
 }
 
-/* The elements of the array `s` (none when it is not an array). */
-int gecko_elements(import_file *f, const gecko_span *s, gecko_spans *out,
-                          base_error *err) {
+static int gecko_span_element(gecko_reader *r, void *user, const json_token *value,
+                              base_error *err) {
+  gecko_spans *out = user;
+  gecko_span e;
+  int rc = gecko_take(r, value, &e, err);
+  if (!rc && VEC_PUSH(*out, e)) rc = base_error_nomem(err);
+  return rc;
+}
+
+int gecko_read_spans(gecko_reader *r, const json_token *t, gecko_spans *out, base_error *err) {
+  out->len = 0;
+  if (t->type != JSON_TOK_ARRAY_BEGIN) return gecko_skip(r, t, err);
+  return gecko_walk_elements(r, gecko_span_element, out, err);
+}
+
+int gecko_elements(import_file *f, const gecko_span *s, gecko_spans *out, base_error *err) {
   out->len = 0;
   if (s->type != JSON_TOK_ARRAY_BEGIN) return WEFT_OK;
   json_tokenizer tk;
+  gecko_reader r;
   json_token t;
-  int rc = gecko_tokenizer(f, s, &tk, err);
-  if (!rc) rc = json_next(&tk, &t, err);
-  while (!rc && !(rc = json_next(&tk, &t, err)) && t.type != JSON_TOK_ARRAY_END) {
-    gecko_span e;
-    rc = gecko_value_span(&tk, s->begin, &t, &e, err);
-    if (!rc && VEC_PUSH(*out, e)) rc = base_error_nomem(err);
-  }
+  int rc = gecko_open(f, s, &tk, &r, &t, err);
+  if (rc) return rc;
+  rc = gecko_walk_elements(&r, gecko_span_element, out, err);
   json_tokenizer_free(&tk);
   return rc;
 }
@@ -67,11 +122,14 @@ int gecko_key_is(const char *key, size_t len, const char *name) {
   return strlen(name) == len && memcmp(key, name, len) == 0;
 }
 
-/* A number or numeric string value; 0 if it is neither. */
-int gecko_number(import_file *f, const gecko_span *s, double *out) {
-  if (s->type != JSON_TOK_NUMBER && s->type != JSON_TOK_STRING) return 0;
-  const char *p = (const char *)f->data + s->begin + (s->type == JSON_TOK_STRING);
-  size_t len = s->end - s->begin - 2 * (s->type == JSON_TOK_STRING);
+int gecko_token_key_is(const json_token *key, const char *name) {
+  return gecko_key_is(key->ptr, key->len, name);
+}
+
+/* ---- scalars ---- */
+
+/* The number a value's text spells (all of it, as strtod reads it). */
+static int gecko_text_number(const char *p, size_t len, double *out) {
   char buf[64];
   if (len == 0 || len >= sizeof buf) return 0;
   memcpy(buf, p, len);
@@ -81,7 +139,22 @@ int gecko_number(import_file *f, const gecko_span *s, double *out) {
   return *end == 0 && isfinite(*out);
 }
 
-/* Milliseconds to ns as Perfetto converts them; 0 when out of range. */
+int gecko_number(import_file *f, const gecko_span *s, double *out) {
+  if (s->type != JSON_TOK_NUMBER && s->type != JSON_TOK_STRING) return 0;
+  const char *p = (const char *)f->data + s->begin + (s->type == JSON_TOK_STRING);
+  size_t len = s->end - s->begin - 2 * (s->type == JSON_TOK_STRING);
+  return gecko_text_number(p, len, out);
+}
+
+/* A NUMBER token's value is the correctly rounded one strtod gives (but
+ * for the sign of a zero, which no use here tells apart). */
+double gecko_token_number(const json_token *t) {
+  double d;
+  if (t->type == JSON_TOK_NUMBER) return t->len < 64 && isfinite(t->d) ? t->d : NAN;
+  if (t->type == JSON_TOK_STRING && gecko_text_number(t->ptr, t->len, &d)) return d;
+  return NAN;
+}
+
 int gecko_ms_to_ns(double ms, int64_t *ns) {
   double v = ms * 1000 * 1000;
   if (!(v > -9.2e18 && v < 9.2e18)) return 0;
@@ -89,18 +162,18 @@ int gecko_ms_to_ns(double ms, int64_t *ns) {
   return 1;
 }
 
-/* Interns a string value's text (unescaped). */
 int gecko_intern(import_file *f, const gecko_span *s, string_id *out) {
   *out = STRING_NULL;
   if (s->type != JSON_TOK_STRING) return WEFT_OK;
   const char *p = (const char *)f->data + s->begin + 1;
   size_t len = s->end - s->begin - 2;
-  char *tmp = base_malloc(len + 1);
+  char small[256];
+  char *tmp = len < sizeof small ? small : base_malloc(len + 1);
   if (!tmp) return WEFT_ENOMEM;
   size_t out_len = 0;
   int rc = json_unescape(p, len, tmp, &out_len, NULL) ? WEFT_OK
                                                       : ctx_intern(f->ctx, tmp, out_len, out);
-  base_free(tmp);
+  if (tmp != small) base_free(tmp);
   return rc;
 }
 
@@ -116,3 +189,27 @@ int gecko_time(import_file *f, const gecko_span *s, int64_t *ns) {
   return s && gecko_number(f, s, &ms) && gecko_ms_to_ns(ms, ns);
 }
 
+/* ---- interned once ---- */
+
+int gecko_strings_ready(gecko_strings *s) {
+  s->ids.len = 0;
+  if (VEC_RESERVE(s->ids, s->spans.len)) return WEFT_ENOMEM;
+  for (size_t i = 0; i < s->spans.len; i++) s->ids.data[i] = GECKO_NO_INDEX;
+  s->ids.len = s->spans.len;
+  return WEFT_OK;
+}
+
+int gecko_strings_get(import_file *f, gecko_strings *s, size_t i, string_id *out) {
+  if (s->ids.data[i] != GECKO_NO_INDEX) {
+    *out = s->ids.data[i];
+    return WEFT_OK;
+  }
+  int rc = gecko_intern(f, &s->spans.data[i], out);
+  if (!rc) s->ids.data[i] = *out;
+  return rc;
+}
+
+void gecko_strings_free(gecko_strings *s) {
+  VEC_FREE(s->spans);
+  VEC_FREE(s->ids);
+}

@@ -17,22 +17,6 @@
 
 typedef VEC(uint32_t) gecko_ids; /* rows by table index; UINT32_MAX: none */
 
-/* The spans of a thread's sample tables, and a table's layout. */
-typedef struct gecko_stack_spans {
-  gecko_span frames, funcs, stacks, samples;
-} gecko_stack_spans;
-
-static int gecko_stack_member(import_file *f, void *user, const char *key, size_t len,
-                              const gecko_span *v, base_error *err) {
-  (void)f, (void)err;
-  gecko_stack_spans *t = user;
-  if (gecko_key_is(key, len, "frameTable")) t->frames = *v;
-  else if (gecko_key_is(key, len, "funcTable")) t->funcs = *v;
-  else if (gecko_key_is(key, len, "stackTable")) t->stacks = *v;
-  else if (gecko_key_is(key, len, "samples")) t->samples = *v;
-  return WEFT_OK;
-}
-
 /* A table read as columns: the columns named, each as its elements; or,
  * with a schema, its rows' cells at the schema's indices. */
 #define GECKO_MAX_COLUMNS 2
@@ -194,15 +178,13 @@ static int gecko_sample_rows(import_file *f, uint32_t thread, const gecko_stack_
   return rc;
 }
 
-int gecko_read_samples(import_file *f, uint32_t thread, const gecko_span *thread_value,
+int gecko_read_samples(import_file *f, uint32_t thread, const gecko_stack_spans *s,
                        const gecko_spans *strings, base_error *err) {
-  gecko_stack_spans s = {0};
   gecko_ids frames = {0}, callsites = {0};
-  int rc = gecko_members(f, thread_value, gecko_stack_member, &s, err);
-  if (!rc && s.samples.type == JSON_TOK_OBJECT_BEGIN)
-    rc = gecko_frames(f, &s, strings, &frames, err);
-  if (!rc && frames.len) rc = gecko_callsites(f, &s, &frames, &callsites, err);
-  if (!rc && callsites.len) rc = gecko_sample_rows(f, thread, &s, &callsites, err);
+  int rc = WEFT_OK;
+  if (s->samples.type == JSON_TOK_OBJECT_BEGIN) rc = gecko_frames(f, s, strings, &frames, err);
+  if (!rc && frames.len) rc = gecko_callsites(f, s, &frames, &callsites, err);
+  if (!rc && callsites.len) rc = gecko_sample_rows(f, thread, s, &callsites, err);
   VEC_FREE(frames);
   VEC_FREE(callsites);
   return rc;
