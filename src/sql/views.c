@@ -206,9 +206,8 @@ const char *const sql_view_statements[] = {
                "NULL AS hwc_composition_type, NULL AS is_hidden_by_policy, NULL AS "
                "z_order_relative_of, NULL AS is_missing_z_parent, NULL AS layer_rect_id,"
                " NULL AS input_rect_id"),
-    EMPTY_VIEW("surfaceflinger_transactions",
-               "NULL AS id, NULL AS ts, NULL AS arg_set_id, NULL AS base64_proto_id, "
-               "NULL AS vsync_id"),
+    "CREATE VIEW surfaceflinger_transactions AS SELECT id, ts, arg_set_id, "
+    "base64_proto_id, vsync_id FROM __intrinsic_surfaceflinger_transactions",
     EMPTY_VIEW("window_manager_shell_transitions",
                "NULL AS id, NULL AS ts, NULL AS transition_id, NULL AS arg_set_id, NULL "
                "AS transition_type, NULL AS send_time_ns, NULL AS dispatch_time_ns, NULL"

@@ -331,6 +331,22 @@
 #define SHELL_TRANSITION_PROTOS_COLUMNS(C, T)                         \
   C(T, id, ID, 0) C(T, transition_id, I64, 0) C(T, base64_proto_id, I64, N)
 
+/* SurfaceFlinger transactions (TransactionTraceEntry): one row per entry,
+ * one per change in it (transaction_type LAYER_CHANGED, DISPLAY_CHANGED,
+ * NOOP, LAYER_ADDED, LAYER_DESTROYED, DISPLAY_ADDED, DISPLAY_REMOVED,
+ * LAYER_HANDLE_DESTROYED) and the flag names of each distinct `what`. */
+#define SURFACEFLINGER_TRANSACTIONS_COLUMNS(C, T)                     \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, arg_set_id, I64, N)           \
+  C(T, base64_proto_id, I64, N) C(T, vsync_id, I64, N)
+#define SURFACEFLINGER_TRANSACTION_COLUMNS(C, T)                      \
+  C(T, id, ID, 0) C(T, snapshot_id, I64, 0) C(T, arg_set_id, I64, N)  \
+  C(T, base64_proto_id, I64, N) C(T, transaction_id, I64, N)          \
+  C(T, pid, I64, N) C(T, uid, I64, N) C(T, layer_id, I64, N)          \
+  C(T, display_id, I64, N) C(T, flags_id, I64, N)                     \
+  C(T, transaction_type, STR, 0)
+#define SURFACEFLINGER_TRANSACTION_FLAG_COLUMNS(C, T)                 \
+  C(T, id, ID, 0) C(T, flags_id, I64, 0) C(T, flag, STR, 0)
+
 /* ProtoLog messages, formatted with their viewer config. */
 #define PROTOLOG_COLUMNS(C, T)                                        \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, level, STR, 0) C(T, tag, STR, 0) \
@@ -429,6 +445,12 @@
   T(SHELL_TRANSITION_PROTOS, "__intrinsic_window_manager_shell_transition_protos", \
     SHELL_TRANSITION_PROTOS_COLUMNS)                                  \
   T(PROTOLOG, "__intrinsic_protolog", PROTOLOG_COLUMNS)               \
+  T(SURFACEFLINGER_TRANSACTIONS, "__intrinsic_surfaceflinger_transactions", \
+    SURFACEFLINGER_TRANSACTIONS_COLUMNS)                              \
+  T(SURFACEFLINGER_TRANSACTION, "__intrinsic_surfaceflinger_transaction", \
+    SURFACEFLINGER_TRANSACTION_COLUMNS)                               \
+  T(SURFACEFLINGER_TRANSACTION_FLAG, "__intrinsic_surfaceflinger_transaction_flag", \
+    SURFACEFLINGER_TRANSACTION_FLAG_COLUMNS)                          \
   T(EXPERIMENTAL_PROTO_PATH, "__intrinsic_experimental_proto_path",      \
     EXPERIMENTAL_PROTO_PATH_COLUMNS)                                   \
   T(FRAME_TIMELINE, "__intrinsic_frame_timeline", FRAME_TIMELINE_COLUMNS)
