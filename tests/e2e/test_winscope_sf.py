@@ -2,10 +2,30 @@
 model/winscope_sf.c). Traces are generated with weft_e2e's pb_* writers;
 every expected answer is worked out by hand from the rules in
 proto_winscope_sf.h."""
+import struct
+
 import weft_e2e as e
 from weft_e2e import pb_bytes, pb_int, pb_packet
 
 SF = 'INCLUDE PERFETTO MODULE android.winscope.surfaceflinger;'
+RECT = 'INCLUDE PERFETTO MODULE android.winscope.rect;'
+
+
+def float32(number, value):
+    return e.varint(number << 3 | 5) + struct.pack('<f', value)
+
+
+def fixed64(number, value):
+    return e.varint(number << 3 | 1) + struct.pack('<q', value)
+
+
+def rect(left, top, right, bottom):
+    return pb_int(1, left) + pb_int(2, top) + pb_int(3, right) + pb_int(4, bottom)
+
+
+def layers_packet(ts, snapshot, seq=7):
+    """A TracePacket with a surfaceflinger_layers_snapshot (93)."""
+    return pb_packet(pb_int(8, ts), pb_int(10, seq), pb_bytes(93, snapshot))
 
 
 def transactions_packet(ts, entry):
@@ -76,6 +96,71 @@ class TransactionsTest(e.TempDirTest):
             path),
             '"key","display_value"\n"destroyed_layer_handles[0]","40"\n'
             '"destroyed_layers[0]","20"\n"destroyed_layers[1]","21"\n')
+
+
+class LayersTest(e.TempDirTest):
+    def trace(self):
+        displays = (pb_bytes(7, pb_int(1, 5) + pb_bytes(2, 'D') + pb_int(3, 0) +
+                             pb_bytes(5, rect(0, 0, 10, 20))) +
+                    # no layer stack space rect: the size, rotated by 90 degrees
+                    pb_bytes(7, pb_int(1, 6) + pb_int(3, 0xffffffff) +
+                             pb_bytes(4, pb_int(1, 3) + pb_int(2, 4)) +
+                             pb_bytes(6, pb_int(5, 0x400))))
+        layer_a = (pb_int(1, 1) + pb_bytes(2, 'a') + pb_int(22, 1) + float32(41, 2.0) +
+                   pb_int(26, 9) + pb_int(35, 2))
+        layer_b = pb_int(1, 2) + pb_int(25, 1) + pb_int(26, 1) + pb_bytes(61, float32(1, 0.5))
+        first = (fixed64(1, 0) + pb_bytes(2, 'w') + displays +
+                 pb_bytes(3, pb_bytes(1, layer_a) + pb_bytes(1, layer_b)))
+        # no layer stack: stack 0, on; the same rect is the same row
+        second = fixed64(1, 600) + pb_bytes(7, pb_int(1, 7) + pb_bytes(5, rect(0, 0, 10, 20)))
+        return e.write_temp(self.dir, 'sf_layers.pb',
+                            layers_packet(500, first) + layers_packet(600, second))
+
+    def test_snapshots(self):
+        path = self.trace()
+        self.assertEqual(e.query(
+            'SELECT id, ts, sequence_id, has_invalid_elapsed_ts, base64_proto_id IS NOT NULL '
+            'AS b FROM surfaceflinger_layers_snapshot', path),
+            '"id","ts","sequence_id","has_invalid_elapsed_ts","b"\n'
+            '0,500,7,1,1\n1,600,7,0,1\n')
+        # every field but the layers is an arg
+        self.assertEqual(e.query(
+            'SELECT a.key, a.display_value FROM surfaceflinger_layers_snapshot s '
+            'JOIN args a USING (arg_set_id) WHERE s.id = 0 AND a.key NOT GLOB \'displays*\' '
+            'ORDER BY a.key', path),
+            '"key","display_value"\n"elapsed_realtime_nanos","0"\n"where","w"\n')
+
+    def test_layers(self):
+        path = self.trace()
+        self.assertEqual(e.query(
+            'SELECT snapshot_id, layer_id, layer_name, parent, corner_radius_tl, '
+            'corner_radius_tr, corner_radius_bl, corner_radius_br, hwc_composition_type, '
+            'is_hidden_by_policy, z_order_relative_of, is_missing_z_parent, '
+            'base64_proto_id IS NOT NULL AS b FROM surfaceflinger_layer', path),
+            '"snapshot_id","layer_id","layer_name","parent","corner_radius_tl",'
+            '"corner_radius_tr","corner_radius_bl","corner_radius_br",'
+            '"hwc_composition_type","is_hidden_by_policy","z_order_relative_of",'
+            '"is_missing_z_parent","b"\n'
+            '0,1,"a","[NULL]",2.000000,2.000000,2.000000,2.000000,2,1,9,1,1\n'
+            '0,2,"[NULL]",1,0.500000,0.000000,0.000000,0.000000,"[NULL]",0,1,0,1\n')
+        self.assertEqual(e.query(
+            'SELECT a.key, a.display_value FROM surfaceflinger_layer l '
+            'JOIN args a USING (arg_set_id) WHERE l.layer_id = 2 ORDER BY a.key', path),
+            '"key","display_value"\n"corner_radii.tl","0.5"\n"id","2"\n"parent","1"\n'
+            '"z_order_relative_of","1"\n')
+
+    def test_displays(self):
+        self.assertEqual(e.query(
+            SF + RECT + 'SELECT d.snapshot_id, d.is_on, d.is_virtual, d.display_id, '
+            'd.display_name, t.group_id, t.depth, r.id, r.x, r.y, r.w, r.h '
+            'FROM android_surfaceflinger_display d '
+            'JOIN android_winscope_trace_rect t ON t.id = d.trace_rect_id '
+            'JOIN android_winscope_rect r ON r.id = t.rect_id ORDER BY d.id', self.trace()),
+            '"snapshot_id","is_on","is_virtual","display_id","display_name","group_id",'
+            '"depth","id","x","y","w","h"\n'
+            '0,1,0,5,"D",0,0,0,0.000000,0.000000,10.000000,20.000000\n'
+            '0,0,0,6,"[NULL]",4294967295,1,1,0.000000,0.000000,4.000000,3.000000\n'
+            '1,1,0,7,"[NULL]",0,0,0,0.000000,0.000000,10.000000,20.000000\n')
 
 
 if __name__ == '__main__':

@@ -298,6 +298,7 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
       case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
       case PROTO_TRACE_PACKET_SURFACEFLINGER_TRANSACTIONS:
+      case PROTO_TRACE_PACKET_SURFACEFLINGER_LAYERS:
         rc = proto_winscope_parse(f, info, p.ts, &fl);
         break;
       case PROTO_TRACE_PACKET_GRAPHICS_FRAME_EVENT:

@@ -37,7 +37,8 @@ int proto_winscope_wants_field(uint32_t number) {
          number == PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS ||
          number == PROTO_TRACE_PACKET_PROTOLOG_MESSAGE ||
          number == PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG ||
-         number == PROTO_TRACE_PACKET_SURFACEFLINGER_TRANSACTIONS;
+         number == PROTO_TRACE_PACKET_SURFACEFLINGER_TRANSACTIONS ||
+         number == PROTO_TRACE_PACKET_SURFACEFLINGER_LAYERS;
 }
 
 /* The string id of the base64 of `msg` (STRING_NULL when out of memory:
@@ -247,6 +248,8 @@ int proto_winscope_parse(import_file *f, const proto_packet_info *info, int64_t 
     case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
     case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
       return proto_protolog_parse(f, &((proto_import_state *)f->state)->winscope, info, ts, fl);
+    case PROTO_TRACE_PACKET_SURFACEFLINGER_LAYERS:
+      return proto_sf_layers_parse(f, &((proto_import_state *)f->state)->sf, info, ts, fl->span);
     case PROTO_TRACE_PACKET_SURFACEFLINGER_TRANSACTIONS:
       return proto_sf_transactions_parse(f, &((proto_import_state *)f->state)->sf, info, ts,
                                          fl->span);

@@ -43,12 +43,16 @@ struct proto_sf_state {
   uint64_t n_flag_ids;
   int has_max_layer_what; /* UINT64_MAX is no base_map key */
   uint64_t max_layer_what_id;
+  base_map rects; /* rect value hash -> __intrinsic_winscope_rect row */
 };
+
+base_map *proto_sf_rects(proto_sf_state *s) { return &s->rects; }
 
 void proto_sf_free(proto_sf_state *s) {
   if (!s) return;
   base_map_free(&s->layer_flags);
   base_map_free(&s->display_flags);
+  base_map_free(&s->rects);
   base_free(s);
 }
 
@@ -275,7 +279,7 @@ static int sf_entry_rows(import_file *f, proto_sf_state *s, const proto_packet_i
   return rc;
 }
 
-static int sf_state_get(import_file *f, proto_sf_state **state) {
+int proto_sf_state_get(import_file *f, proto_sf_state **state) {
   if (*state) return WEFT_OK;
   proto_sf_state *s = base_calloc(1, sizeof *s);
   if (!s) return WEFT_ENOMEM;
@@ -295,7 +299,7 @@ int proto_sf_transactions_parse(import_file *f, proto_sf_state **state,
   static const uint32_t order[] = {ENTRY_TRANSACTIONS, ENTRY_ADDED_LAYERS,
                                    ENTRY_DESTROYED_LAYERS, ENTRY_ADDED_DISPLAYS,
                                    ENTRY_REMOVED_DISPLAYS, ENTRY_DESTROYED_LAYER_HANDLES};
-  int rc = sf_state_get(f, state);
+  int rc = proto_sf_state_get(f, state);
   if (rc) return rc;
   uint64_t vsync;
   sf_varint(msg, ENTRY_VSYNC_ID, &vsync);

@@ -42,6 +42,14 @@ typedef struct proto_sf_state proto_sf_state;
  * created on first use. */
 int proto_sf_transactions_parse(import_file *f, proto_sf_state **state,
                                 const proto_packet_info *info, int64_t ts, proto_span msg);
+/* A surfaceflinger_layers_snapshot field (proto_winscope_sf_layers.c). */
+int proto_sf_layers_parse(import_file *f, proto_sf_state **state, const proto_packet_info *info,
+                          int64_t ts, proto_span msg);
 void proto_sf_free(proto_sf_state *s);
+
+/* Shared by the two files: creates *state on first use; the map from a
+ * rect's value hash to its row in __intrinsic_winscope_rect. */
+int proto_sf_state_get(import_file *f, proto_sf_state **state);
+base_map *proto_sf_rects(proto_sf_state *s);
 
 #endif
