@@ -163,5 +163,111 @@ class LayersTest(e.TempDirTest):
             '1,1,0,7,"[NULL]",0,0,0,0.000000,0.000000,10.000000,20.000000\n')
 
 
+
+def float_rect(number, left, top, right, bottom):
+    return pb_bytes(number, float32(1, left) + float32(2, top) + float32(3, right) +
+                    float32(4, bottom))
+
+
+class VisibilityTest(e.TempDirTest):
+    """Four layers on one rotated display: A over B (both opaque, same
+    bounds), C hidden by policy, D its child; worked out in the comments."""
+
+    def trace(self):
+        opaque = (pb_int(9, 0) + pb_bytes(20, float32(4, 1.0)) + pb_int(16, 1) +
+                  pb_bytes(27, pb_int(1, 1) + pb_int(2, 1) + pb_int(3, 1) + pb_int(4, 1)) +
+                  float_rect(45, 0, 0, 10, 10) + float_rect(46, 0, 0, 10, 10) +
+                  pb_bytes(7, pb_bytes(2, rect(0, 0, 10, 10))))
+        spy_input = pb_bytes(47, pb_bytes(3, rect(0, 0, 10, 10)) + pb_int(17, 1 << 14) +
+                             pb_bytes(4, pb_bytes(2, rect(0, 0, 5, 5))))
+        layer_a = pb_int(1, 1) + pb_int(10, 2) + opaque + spy_input
+        layer_b = pb_int(1, 2) + pb_int(10, 1) + opaque
+        layer_c = (pb_int(1, 3) + pb_int(9, 0) + pb_int(22, 1) + pb_bytes(20, float32(4, 1.0)) +
+                   float_rect(45, 0, 0, 4, 4) + float_rect(46, 0, 0, 4, 4))
+        layer_d = (pb_int(1, 4) + pb_int(9, 0) + pb_int(25, 3) + pb_bytes(20, float32(4, 0.5)) +
+                   pb_bytes(47, pb_int(17, 1 << 3)))
+        display = pb_bytes(7, pb_int(1, 1) + pb_int(3, 0) + pb_bytes(5, rect(0, 0, 20, 40)) +
+                           pb_bytes(4, pb_int(1, 20) + pb_int(2, 40)) +
+                           pb_bytes(6, pb_int(5, 0x400)))
+        layers = b''.join(pb_bytes(1, l) for l in (layer_a, layer_b, layer_c, layer_d))
+        snapshot = fixed64(1, 5) + pb_int(5, 0) + display + pb_bytes(3, layers)
+        return e.write_temp(self.dir, 'sf_vis.pb', layers_packet(100, snapshot))
+
+    def test_visibility(self):
+        path = self.trace()
+        # top to bottom A, B, D (C's child at its z), C; B is inside A
+        self.assertEqual(e.query(
+            'SELECT layer_id, is_visible, layer_rect_id, input_rect_id FROM surfaceflinger_layer',
+            path),
+            '"layer_id","is_visible","layer_rect_id","input_rect_id"\n'
+            '1,1,4,5\n2,0,3,"[NULL]"\n3,0,1,"[NULL]"\n4,0,"[NULL]",2\n')
+        self.assertEqual(e.query(
+            'SELECT l.layer_id, a.key, a.display_value FROM surfaceflinger_layer l '
+            'JOIN args a USING (arg_set_id) WHERE a.key GLOB \'visibility*\' '
+            'OR a.key GLOB \'*occluded_by*\' OR a.key GLOB \'covered_by*\' '
+            'ORDER BY l.layer_id, a.key', path),
+            '"layer_id","key","display_value"\n'
+            '2,"occluded_by[0]","1"\n2,"visibility_reason[0]","occluded"\n'
+            '3,"visibility_reason[0]","flag is hidden"\n'
+            '3,"visibility_reason[1]","buffer is empty"\n'
+            '3,"visibility_reason[2]","null visible region"\n'
+            '4,"visibility_reason[0]","hidden by parent 3"\n'
+            '4,"visibility_reason[1]","buffer is empty"\n'
+            '4,"visibility_reason[2]","bounds is 0x0"\n'
+            '4,"visibility_reason[3]","null visible region"\n')
+
+    def test_rects(self):
+        path = self.trace()
+        # drawn bottom to top from depth 1; the input frame goes through the
+        # display's 90 degree rotation, moved down by its height (40)
+        self.assertEqual(e.query(
+            RECT + 'SELECT t.id, t.group_id, t.depth, t.is_spy, t.is_visible, t.opacity, '
+            't.transform_id, r.x, r.y, r.w, r.h FROM android_winscope_trace_rect t '
+            'JOIN android_winscope_rect r ON r.id = t.rect_id ORDER BY t.id', path),
+            '"id","group_id","depth","is_spy","is_visible","opacity","transform_id","x","y",'
+            '"w","h"\n'
+            '0,0,0,0,0,"[NULL]",0,0.000000,0.000000,20.000000,40.000000\n'
+            '1,0,1,0,0,1.000000,0,0.000000,0.000000,4.000000,4.000000\n'
+            '2,0,1,0,0,"[NULL]",0,0.000000,0.000000,0.000000,0.000000\n'
+            '3,0,2,0,0,1.000000,0,0.000000,0.000000,10.000000,10.000000\n'
+            '4,0,3,0,1,1.000000,0,0.000000,0.000000,10.000000,10.000000\n'
+            '5,0,2,1,1,"[NULL]",0,0.000000,30.000000,10.000000,10.000000\n')
+        # not touchable: one empty rect; else the touchable region, moved alike
+        self.assertEqual(e.query(
+            SF + RECT + 'SELECT f.trace_rect_id, r.x, r.y, r.w, r.h '
+            'FROM android_winscope_fill_region f '
+            'JOIN android_winscope_rect r ON r.id = f.rect_id ORDER BY f.id;'
+            'SELECT * FROM android_winscope_transform', path),
+            '"trace_rect_id","x","y","w","h"\n'
+            '2,0.000000,0.000000,0.000000,0.000000\n'
+            '5,0.000000,35.000000,5.000000,5.000000\n\n'
+            '"id","dsdx","dtdx","tx","dtdy","dsdy","ty"\n'
+            '0,1.000000,0.000000,0.000000,0.000000,1.000000,0.000000\n')
+
+
+class TransformTest(e.TempDirTest):
+    def test_free_transform(self):
+        # a transform that is no plain rotation reads fields 1, 3, 2, 4 as
+        # dsdx, dtdx, dtdy, dsdy; the position is its translation; the input
+        # frame (1,1)-(4,4) is taken to layer space by its inverse; no layer
+        # stack is stack 0
+        transform = pb_bytes(23, pb_int(5, 0x8000) + float32(1, 2.0) + float32(2, 3.0) +
+                             float32(3, 5.0) + float32(4, 7.0))
+        layer = (pb_int(1, 2) + pb_bytes(20, float32(4, 1.0)) + float_rect(46, 0, 0, 1, 1) +
+                 transform + pb_bytes(11, float32(1, 11.0) + float32(2, 13.0)) +
+                 pb_bytes(47, pb_bytes(3, rect(1, 1, 4, 4))))
+        path = e.write_temp(self.dir, 'sf_tf.pb',
+                            layers_packet(100, fixed64(1, 5) + pb_bytes(3, pb_bytes(1, layer))))
+        self.assertEqual(e.query(
+            RECT + 'SELECT * FROM android_winscope_transform;'
+            'SELECT t.group_id, t.depth, r.x, r.y, r.w, r.h FROM android_winscope_trace_rect t '
+            'JOIN android_winscope_rect r ON r.id = t.rect_id ORDER BY t.id', path),
+            '"id","dsdx","dtdx","tx","dtdy","dsdy","ty"\n'
+            '0,2.000000,5.000000,11.000000,3.000000,7.000000,13.000000\n\n'
+            '"group_id","depth","x","y","w","h"\n'
+            '0,0,0.000000,0.000000,0.000000,0.000000\n'
+            '0,0,4.000000,-6.000000,6.000000,3.000000\n')
+
+
 if __name__ == '__main__':
     e.main()

@@ -44,15 +44,18 @@ struct proto_sf_state {
   int has_max_layer_what; /* UINT64_MAX is no base_map key */
   uint64_t max_layer_what_id;
   base_map rects; /* rect value hash -> __intrinsic_winscope_rect row */
+  base_map transforms; /* transform value hash -> __intrinsic_winscope_transform row */
 };
 
 base_map *proto_sf_rects(proto_sf_state *s) { return &s->rects; }
+base_map *proto_sf_transforms(proto_sf_state *s) { return &s->transforms; }
 
 void proto_sf_free(proto_sf_state *s) {
   if (!s) return;
   base_map_free(&s->layer_flags);
   base_map_free(&s->display_flags);
   base_map_free(&s->rects);
+  base_map_free(&s->transforms);
   base_free(s);
 }
 

@@ -26,6 +26,43 @@
  *    __intrinsic_surfaceflinger_transaction_flag row per set flag of its
  *    kind, named as in LayerState.ChangesLsb/ChangesMsb (low then high 32
  *    bits; the shadow radius bit listed twice) or DisplayState.Changes.
+ *  - surfaceflinger_layers_snapshot (LayersSnapshotProto): a snapshot row
+ *    (packet time, trusted_packet_sequence_id, has_invalid_elapsed_ts when
+ *    elapsed_realtime_nanos is 0, base64, args of every field but layers);
+ *    a display row per display with a trace rect (group = layer_stack,
+ *    depth = index) on its layer stack space rect, or when empty its size
+ *    (swapped by a 90/270 rotation); is_on unless layer_stack is
+ *    0xffffffff (absent 0). Then the layers:
+ *     - order, top to bottom: roots (no parent or parent -1, no z-order
+ *       relative) by z then id, highest first; under each layer the layers
+ *       z-order relative to it (else its children), those with z at or
+ *       above its own z before it, the others after; unreached layers have
+ *       no visibility and no rects;
+ *     - visibility, top to bottom: not hidden by policy (flag 0x1, or id
+ *       0x7ffffffd) nor by an ancestor's, color alpha > 0, a non-empty
+ *       buffer or effects (shadow, valid color), a visible region (when
+ *       excludes_composition_state, default true: non-empty bounds; else a
+ *       non-empty visible_region rect); then occluded by each opaque layer
+ *       above on the same layer stack that contains it (screen bounds
+ *       cropped by the display's layer stack space rect; the occluder's
+ *       invalid rotation excludes it) with a corner radius not above its
+ *       own, partially by the other overlapping opaque ones, covered by
+ *       overlapping translucent ones; args visibility_reason[i] (in a fixed
+ *       order of checks), occluded_by[i], partially_occluded_by[i],
+ *       covered_by[i];
+ *     - rects, bottom to top, depth per layer stack from 1 where a display
+ *       has it (else 0): a layer rect on its bounds for a layer with screen
+ *       bounds, unless it is not visible and its screen bounds are ~equal
+ *       to +-10x a display size (or the largest, as is or rotated) or
+ *       +-50000 (opacity its color alpha, else 0 when visible; border when
+ *       border_settings' stroke_width > 0); an input rect for a layer with
+ *       input_window_info: its frame through the display transform
+ *       (rotations moved by the layer stack space rect's size) and the
+ *       layer transform's inverse, cropped to the display when empty, a
+ *       wallpaper or ~invalid bounds; visible from `visible` or the
+ *       computed visibility; spy from input_config; fill region: one empty
+ *       rect when not touchable, else the touchable region's rects taken
+ *       the same way. Rects and transforms are stored once per value.
  * Malformed messages add what could be read. */
 #ifndef WEFT_PROTO_WINSCOPE_SF_H
 #define WEFT_PROTO_WINSCOPE_SF_H
@@ -51,5 +88,6 @@ void proto_sf_free(proto_sf_state *s);
  * rect's value hash to its row in __intrinsic_winscope_rect. */
 int proto_sf_state_get(import_file *f, proto_sf_state **state);
 base_map *proto_sf_rects(proto_sf_state *s);
+base_map *proto_sf_transforms(proto_sf_state *s); /* the same for transforms */
 
 #endif

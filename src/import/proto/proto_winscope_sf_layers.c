@@ -6,6 +6,7 @@
 #include "import/proto/proto_args.h"
 #include "import/proto/proto_winscope.h"
 #include "import/proto/proto_winscope_sf.h"
+#include "import/proto/proto_winscope_sf_geom.h"
 #include "model/winscope_sf.h"
 
 #define SF_LAYERS_COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -44,41 +45,6 @@ static float sf_float(proto_span msg, uint32_t number) {
   return sf_field(msg, number, PROTO_WIRE_FIXED32, &fl) ? proto_field_float(&fl) : 0.0f;
 }
 
-/* ---- rects ---- */
-
-typedef struct sf_rect {
-  double x, y, w, h;
-} sf_rect;
-
-/* A RectProto (left, top, right, bottom; absent 0) as x, y, w, h. */
-static sf_rect sf_rect_proto(proto_span msg) {
-  int has;
-  double l = (int32_t)sf_int(msg, 1, &has), t = (int32_t)sf_int(msg, 2, &has);
-  double r = (int32_t)sf_int(msg, 3, &has), b = (int32_t)sf_int(msg, 4, &has);
-  return (sf_rect){l, t, r - l, b - t};
-}
-
-static int sf_rect_empty(sf_rect r) { return r.w <= 0 || r.h <= 0; }
-
-/* The id of rect r in __intrinsic_winscope_rect, added once per value. */
-static int sf_rect_id(import_file *f, proto_sf_state *s, sf_rect r, int64_t *id) {
-  double v[4] = {r.x, r.y, r.w, r.h};
-  uint64_t key = base_hash_bytes(v, sizeof v);
-  uint64_t *slot;
-  if (key == UINT64_MAX) key = 0;
-  int inserted = base_map_insert(proto_sf_rects(s), key, 0, &slot);
-  if (inserted < 0) return WEFT_ENOMEM;
-  if (!inserted) {
-    *id = (int64_t)*slot;
-    return WEFT_OK;
-  }
-  uint32_t row;
-  int rc = model_winscope_rect_add(f->ctx, r.x, r.y, r.w, r.h, &row);
-  *slot = row;
-  *id = row;
-  return rc;
-}
-
 /* ---- displays ---- */
 
 /* A display's rect: its layer stack space rect, or when that is empty its
@@ -86,8 +52,8 @@ static int sf_rect_id(import_file *f, proto_sf_state *s, sf_rect r, int64_t *id)
 static sf_rect sf_display_rect(proto_span d) {
   proto_field fl;
   sf_rect r = {0, 0, 0, 0};
-  if (sf_field(d, DISPLAY_LAYER_STACK_SPACE_RECT, PROTO_WIRE_LEN, &fl)) r = sf_rect_proto(fl.span);
-  if (!sf_rect_empty(r)) return r;
+  if (sf_field(d, DISPLAY_LAYER_STACK_SPACE_RECT, PROTO_WIRE_LEN, &fl)) r = sf_geom_rect_proto(fl.span);
+  if (!sf_geom_rect_empty(r)) return r;
   r = (sf_rect){0, 0, 0, 0};
   if (!sf_field(d, DISPLAY_SIZE, PROTO_WIRE_LEN, &fl)) return r;
   int has;
@@ -122,7 +88,7 @@ static int sf_display(import_file *f, proto_sf_state *s, uint32_t snapshot, uint
   tr.group_id = stack;
   tr.depth = index;
   uint32_t trace_rect;
-  if (!rc) rc = sf_rect_id(f, s, sf_display_rect(d), &tr.rect_id);
+  if (!rc) rc = sf_geom_rect_id(f, s, sf_display_rect(d), &tr.rect_id);
   if (!rc) rc = model_winscope_trace_rect_add(f->ctx, &tr, &trace_rect);
   disp.trace_rect_id = trace_rect;
   if (!rc) rc = model_sf_display_add(f->ctx, &disp);
@@ -130,29 +96,6 @@ static int sf_display(import_file *f, proto_sf_state *s, uint32_t snapshot, uint
 }
 
 /* ---- layers ---- */
-
-/* The ids of a snapshot's layers. */
-typedef struct sf_layer_ids {
-  base_map map;
-} sf_layer_ids;
-
-static int sf_layer_ids_has(const sf_layer_ids *ids, int32_t id) {
-  return base_map_find(&ids->map, (uint32_t)id) != NULL;
-}
-
-static int sf_layer_ids_collect(proto_span layers, sf_layer_ids *ids) {
-  proto_reader r;
-  proto_field fl;
-  proto_reader_init_span(&r, layers);
-  while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.number != LAYERS_LAYER || fl.wire_type != PROTO_WIRE_LEN) continue;
-    int has;
-    int32_t id = (int32_t)sf_int(fl.span, LAYER_ID, &has);
-    uint64_t *slot;
-    if (has && base_map_insert(&ids->map, (uint32_t)id, 0, &slot) < 0) return WEFT_ENOMEM;
-  }
-  return WEFT_OK;
-}
 
 /* The four corner radii: corner_radii's when present, else corner_radius. */
 static void sf_corner_radii(proto_span layer, double out[4]) {
@@ -165,12 +108,16 @@ static void sf_corner_radii(proto_span layer, double out[4]) {
   for (int i = 0; i < 4; i++) out[i] = r;
 }
 
-static int sf_layer(import_file *f, const proto_packet_info *info, const sf_layer_ids *ids,
-                    uint32_t snapshot, proto_span layer) {
+static int sf_layer(import_file *f, const proto_packet_info *info, proto_span snap,
+                    const sf_layer_set *set, size_t index, uint32_t snapshot) {
+  proto_span layer = set->layers.data[index];
+  const sf_layer_result *res = &set->res.data[index];
   model_sf_layer l;
   memset(&l, 0, sizeof l);
   l.snapshot_id = snapshot;
-  l.layer_rect_id = l.input_rect_id = -1;
+  l.is_visible = res->is_visible;
+  l.layer_rect_id = res->layer_rect;
+  l.input_rect_id = res->input_rect;
   int has;
   l.layer_id = (int32_t)sf_int(layer, LAYER_ID, &has);
   l.has_layer_id = (uint8_t)has;
@@ -181,7 +128,7 @@ static int sf_layer(import_file *f, const proto_packet_info *info, const sf_laye
   l.z_order_relative_of = (int32_t)sf_int(layer, LAYER_Z_ORDER_RELATIVE_OF, &has);
   l.has_z_order_relative_of = (uint8_t)has;
   l.is_missing_z_parent = has && l.z_order_relative_of > 0 &&
-                          !sf_layer_ids_has(ids, (int32_t)l.z_order_relative_of);
+                          !sf_layer_set_has_id(set, (int32_t)l.z_order_relative_of);
   uint32_t flags = (uint32_t)sf_int(layer, LAYER_FLAGS, &has);
   l.is_hidden_by_policy = (flags & SF_LAYER_FLAG_HIDDEN) || l.layer_id == SF_OFFSCREEN_ROOT_ID;
   sf_corner_radii(layer, l.corner_radius);
@@ -190,6 +137,7 @@ static int sf_layer(import_file *f, const proto_packet_info *info, const sf_laye
   if (sf_field(layer, LAYER_NAME, PROTO_WIRE_LEN, &fl))
     rc = ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, &l.name);
   if (!rc) rc = proto_args_message(f, info, ".perfetto.protos.LayerProto", layer);
+  if (!rc) rc = sf_layer_set_args(f, snap, set, index);
   if (!rc) rc = model_args_commit(f->ctx, &l.arg_set);
   if (!rc) rc = proto_winscope_base64(f, layer, &l.base64_proto);
   if (!rc) rc = model_sf_layer_add(f->ctx, &l);
@@ -231,18 +179,15 @@ static int sf_displays(import_file *f, proto_sf_state *s, uint32_t snapshot, pro
   return rc;
 }
 
-static int sf_layers(import_file *f, const proto_packet_info *info, uint32_t snapshot,
-                     proto_span layers) {
-  sf_layer_ids ids;
-  memset(&ids, 0, sizeof ids);
-  int rc = sf_layer_ids_collect(layers, &ids);
-  proto_reader r;
-  proto_field fl;
-  proto_reader_init_span(&r, layers);
-  while (!rc && proto_reader_next(&r, &fl) == 1)
-    if (fl.number == LAYERS_LAYER && fl.wire_type == PROTO_WIRE_LEN)
-      rc = sf_layer(f, info, &ids, snapshot, fl.span);
-  base_map_free(&ids.map);
+static int sf_layers(import_file *f, proto_sf_state *s, const proto_packet_info *info,
+                     uint32_t snapshot, proto_span snap, proto_span layers) {
+  sf_layer_set set;
+  memset(&set, 0, sizeof set);
+  int rc = sf_layer_set_build(layers, &set);
+  if (!rc) rc = sf_layer_set_compute(f, s, snap, &set);
+  for (size_t i = 0; !rc && i < set.layers.len; i++)
+    rc = sf_layer(f, info, snap, &set, i, snapshot);
+  sf_layer_set_free(&set);
   return rc;
 }
 
@@ -254,6 +199,6 @@ int proto_sf_layers_parse(import_file *f, proto_sf_state **state, const proto_pa
   if (!rc) rc = sf_displays(f, *state, snapshot, msg);
   proto_field fl;
   if (!rc && sf_field(msg, SNAP_LAYERS, PROTO_WIRE_LEN, &fl))
-    rc = sf_layers(f, info, snapshot, fl.span);
+    rc = sf_layers(f, *state, info, snapshot, msg, fl.span);
   return rc;
 }
