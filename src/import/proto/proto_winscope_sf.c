@@ -308,7 +308,7 @@ int proto_sf_transactions_parse(import_file *f, proto_sf_state **state,
   sf_varint(msg, ENTRY_VSYNC_ID, &vsync);
   int64_t arg_set;
   string_id base64;
-  uint32_t row;
+  uint32_t row = 0;
   rc = proto_args_message(f, info, ".perfetto.protos.TransactionTraceEntry", msg);
   if (!rc) rc = model_args_commit(f->ctx, &arg_set);
   if (!rc) rc = proto_winscope_base64(f, msg, &base64);

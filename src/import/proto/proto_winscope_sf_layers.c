@@ -87,7 +87,7 @@ static int sf_display(import_file *f, proto_sf_state *s, uint32_t snapshot, uint
   memset(&tr, 0, sizeof tr);
   tr.group_id = stack;
   tr.depth = index;
-  uint32_t trace_rect;
+  uint32_t trace_rect = 0;
   if (!rc) rc = sf_geom_rect_id(f, s, sf_display_rect(d), &tr.rect_id);
   if (!rc) rc = model_winscope_trace_rect_add(f->ctx, &tr, &trace_rect);
   disp.trace_rect_id = trace_rect;
@@ -194,7 +194,7 @@ static int sf_layers(import_file *f, proto_sf_state *s, const proto_packet_info 
 int proto_sf_layers_parse(import_file *f, proto_sf_state **state, const proto_packet_info *info,
                           int64_t ts, proto_span msg) {
   int rc = proto_sf_state_get(f, state);
-  uint32_t snapshot;
+  uint32_t snapshot = 0;
   if (!rc) rc = sf_snapshot_row(f, info, ts, msg, &snapshot);
   if (!rc) rc = sf_displays(f, *state, snapshot, msg);
   proto_field fl;

@@ -172,7 +172,7 @@ static int sf_bounds_rect_row(sf_rects *c, const sf_layer *l, int visible, int64
   sf_rect bounds = l->has_bounds ? l->bounds : (sf_rect){0, 0, 0, 0};
   int rc = sf_geom_rect_id(c->f, c->s, bounds, &tr.rect_id);
   if (!rc) rc = sf_transform_id(c, &m, &tr.transform_id);
-  uint32_t row;
+  uint32_t row = 0;
   if (!rc) rc = model_winscope_trace_rect_add(c->f->ctx, &tr, &row);
   *out = row;
   return rc;
@@ -252,7 +252,7 @@ static int sf_input_rect(sf_rects *c, const sf_layer *l, sf_layer_result *res) {
                                                                             : res->is_visible;
   int rc = sf_geom_rect_id(c->f, c->s, frame, &tr.rect_id);
   if (!rc) rc = sf_transform_id(c, &m, &tr.transform_id);
-  uint32_t row;
+  uint32_t row = 0;
   if (!rc) rc = model_winscope_trace_rect_add(c->f->ctx, &tr, &row);
   res->input_rect = row;
   if (!rc) rc = sf_fill_region(c, l, st, &inverse, crop ? &st->display : NULL, row);
