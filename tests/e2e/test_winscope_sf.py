@@ -244,6 +244,22 @@ class VisibilityTest(e.TempDirTest):
             '"id","dsdx","dtdx","tx","dtdy","dsdy","ty"\n'
             '0,1.000000,0.000000,0.000000,0.000000,1.000000,0.000000\n')
 
+    def test_hidden_chain_and_cycle(self):
+        # 10 is hidden: so are 11 and its child 12 (through 11); 20 and 21
+        # are each other's parent: reached from no root, no visibility
+        layers = [pb_int(1, 10) + pb_int(22, 1), pb_int(1, 11) + pb_int(25, 10),
+                  pb_int(1, 12) + pb_int(25, 11), pb_int(1, 20) + pb_int(25, 21),
+                  pb_int(1, 21) + pb_int(25, 20)]
+        snapshot = fixed64(1, 5) + pb_bytes(3, b''.join(pb_bytes(1, l) for l in layers))
+        path = e.write_temp(self.dir, 'sf_chain.pb', layers_packet(100, snapshot))
+        self.assertEqual(e.query(
+            'SELECT l.layer_id, a.display_value FROM surfaceflinger_layer l '
+            'JOIN args a USING (arg_set_id) WHERE a.key GLOB \'visibility_reason*\' '
+            'AND a.display_value GLOB \'*hidden*\' ORDER BY l.layer_id, a.key;'
+            'SELECT count(*) FROM surfaceflinger_layer', path),
+            '"layer_id","display_value"\n10,"flag is hidden"\n11,"hidden by parent 10"\n'
+            '12,"hidden by parent 11"\n\n"count(*)"\n5\n')
+
 
 class TransformTest(e.TempDirTest):
     def test_free_transform(self):

@@ -70,6 +70,8 @@ void sf_layer_set_free(sf_layer_set *set) {
   VEC_FREE(set->layers);
   VEC_FREE(set->res);
   VEC_FREE(set->items);
+  base_free(set->hidden);
+  set->hidden = NULL;
   VEC_FREE(set->blocking);
   base_map_free(&set->by_id);
 }
@@ -190,16 +192,56 @@ static void sf_order_free(sf_order *o) {
 
 /* ---- visibility ---- */
 
-/* Hidden by an ancestor's policy (parent chain, bounded against cycles). */
-int sf_layer_set_hidden_by_parent(const sf_layer_set *set, const sf_layer *l) {
-  sf_layer cur = *l;
-  for (size_t depth = 0; depth <= set->layers.len && !sf_layer_is_root(&cur); depth++) {
-    uint64_t *idx = base_map_find(&set->by_id, (uint32_t)cur.parent);
-    if (!idx) return 0;
-    cur = set->items.data[*idx];
-    if (sf_layer_hidden_by_policy(&cur)) return 1;
+/* The index of layer i's parent, or -1 for a root or a missing parent. */
+static int64_t sf_parent_index(const sf_layer_set *set, size_t i) {
+  const sf_layer *l = &set->items.data[i];
+  if (sf_layer_is_root(l)) return -1;
+  uint64_t *idx = base_map_find(&set->by_id, (uint32_t)l->parent);
+  return idx ? (int64_t)*idx : -1;
+}
+
+enum { SF_HIDDEN_UNKNOWN, SF_HIDDEN_NO, SF_HIDDEN_YES, SF_HIDDEN_PENDING };
+
+/* Resolves set->hidden for i and the ancestors it needs, once each: up the
+ * parent chain to a known state, then back down; a cycle is not hidden. */
+static int sf_hidden_resolve(sf_layer_set *set, size_t i, sf_index_vec *path) {
+  path->len = 0;
+  int64_t cur = (int64_t)i;
+  uint8_t state = SF_HIDDEN_NO;
+  while (set->hidden[cur] == SF_HIDDEN_UNKNOWN) {
+    set->hidden[cur] = SF_HIDDEN_PENDING;
+    if (VEC_PUSH(*path, (uint32_t)cur)) return WEFT_ENOMEM;
+    int64_t p = sf_parent_index(set, (size_t)cur);
+    if (p < 0) break;
+    if (sf_layer_hidden_by_policy(&set->items.data[p])) {
+      state = SF_HIDDEN_YES;
+      break;
+    }
+    cur = p;
   }
-  return 0;
+  if (set->hidden[cur] == SF_HIDDEN_YES) state = SF_HIDDEN_YES;
+  for (size_t k = path->len; k-- > 0;) {
+    uint32_t n = path->data[k];
+    int64_t p = sf_parent_index(set, n);
+    if (p >= 0 && sf_layer_hidden_by_policy(&set->items.data[p])) state = SF_HIDDEN_YES;
+    set->hidden[n] = state;
+  }
+  return WEFT_OK;
+}
+
+static int sf_hidden_compute(sf_layer_set *set) {
+  set->hidden = base_calloc(set->layers.len + 1, 1);
+  if (!set->hidden) return WEFT_ENOMEM;
+  sf_index_vec path = {0};
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < set->layers.len; i++)
+    if (set->hidden[i] == SF_HIDDEN_UNKNOWN) rc = sf_hidden_resolve(set, i, &path);
+  VEC_FREE(path);
+  return rc;
+}
+
+int sf_layer_set_hidden_by_parent(const sf_layer_set *set, size_t i) {
+  return set->hidden && set->hidden[i] == SF_HIDDEN_YES;
 }
 
 static int sf_has_visible_region(const sf_layer *l, int excludes_composition_state) {
@@ -207,8 +249,9 @@ static int sf_has_visible_region(const sf_layer *l, int excludes_composition_sta
   return sf_layer_has_nonempty_visible_region(l);
 }
 
-static int sf_visible_in_isolation(const sf_layer_set *set, const sf_layer *l, int excludes) {
-  if (sf_layer_set_hidden_by_parent(set, l) || sf_layer_hidden_by_policy(l)) return 0;
+static int sf_visible_in_isolation(const sf_layer_set *set, size_t i, int excludes) {
+  const sf_layer *l = &set->items.data[i];
+  if (sf_layer_set_hidden_by_parent(set, i) || sf_layer_hidden_by_policy(l)) return 0;
   if (!l->has_color || l->color[3] <= 0) return 0;
   if (sf_layer_buffer_empty(l) && !sf_layer_has_effects(l)) return 0;
   return sf_has_visible_region(l, excludes);
@@ -316,7 +359,7 @@ static int sf_visibility(sf_layer_set *set, proto_span snapshot, const sf_order 
     l = set->items.data[i];
     sf_rect crop = sf_display_crop(snapshot, &l);
     set->res.data[i].ordered = 1;
-    set->res.data[i].is_visible = (uint8_t)sf_visible_in_isolation(set, &l, excludes);
+    set->res.data[i].is_visible = (uint8_t)sf_visible_in_isolation(set, i, excludes);
     if (!set->res.data[i].is_visible) continue;
     rc = sf_occlusion(set, &v, i, &l, &crop);
     if (!rc) rc = sf_layer_is_opaque(&l) ? VEC_PUSH(v.opaque, i) : VEC_PUSH(v.translucent, i);
@@ -331,6 +374,7 @@ int sf_layer_set_compute(import_file *f, proto_sf_state *s, proto_span snapshot,
   sf_order o;
   memset(&o, 0, sizeof o);
   int rc = sf_order_build(set, &o);
+  if (!rc) rc = sf_hidden_compute(set);
   if (!rc) rc = sf_visibility(set, snapshot, &o);
   if (!rc) rc = sf_rects_compute(f, s, snapshot, set, o.top_to_bottom.data,
                                  o.top_to_bottom.len);

@@ -36,12 +36,14 @@ typedef struct sf_layer_set {
   VEC(sf_layer_result) res;
   VEC(int32_t) blocking; /* the ids the results' `blocking` ranges index */
   base_map by_id;        /* layer id -> last index with it */
+  uint8_t *hidden;       /* per layer: hidden by an ancestor (geom.c states) */
 } sf_layer_set;
 
 int sf_layer_set_build(proto_span layers, sf_layer_set *set);
 int sf_layer_set_has_id(const sf_layer_set *set, int32_t id);
-/* An ancestor of l (parent chain) is hidden by policy. */
-int sf_layer_set_hidden_by_parent(const sf_layer_set *set, const struct sf_layer *l);
+/* An ancestor of layer i (parent chain) is hidden by policy (known once
+ * sf_layer_set_compute ran). */
+int sf_layer_set_hidden_by_parent(const sf_layer_set *set, size_t i);
 /* Orders the layers, computes visibility and adds the trace rects. */
 int sf_layer_set_compute(import_file *f, proto_sf_state *s, proto_span snapshot,
                          sf_layer_set *set);

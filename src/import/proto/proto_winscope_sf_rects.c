@@ -285,7 +285,7 @@ static int sf_reason(import_file *f, int *n, const char *text) {
   return model_arg_string(f->ctx, key, (size_t)len, text, strlen(text), MODEL_ARG_STRING);
 }
 
-static int sf_reasons(import_file *f, const sf_layer_set *set, const sf_layer *l,
+static int sf_reasons(import_file *f, const sf_layer_set *set, size_t i,
                       const sf_layer_result *res, int excludes);
 
 int sf_layer_set_args(import_file *f, proto_span snapshot, const sf_layer_set *set, size_t i) {
@@ -295,7 +295,7 @@ int sf_layer_set_args(import_file *f, proto_span snapshot, const sf_layer_set *s
   proto_field fl;
   int excludes = !sf_msg_field(snapshot, SF_SNAPSHOT_EXCLUDES_COMPOSITION, PROTO_WIRE_VARINT,
                                &fl) || fl.value != 0;
-  int rc = res->is_visible ? WEFT_OK : sf_reasons(f, set, &set->items.data[i], res, excludes);
+  int rc = res->is_visible ? WEFT_OK : sf_reasons(f, set, i, res, excludes);
   for (int kind = 0; !rc && kind < 3; kind++)
     for (uint32_t j = 0; !rc && j < res->blocking[kind][1]; j++) {
       char key[48];
@@ -306,11 +306,12 @@ int sf_layer_set_args(import_file *f, proto_span snapshot, const sf_layer_set *s
   return rc;
 }
 
-static int sf_reasons(import_file *f, const sf_layer_set *set, const sf_layer *l,
+static int sf_reasons(import_file *f, const sf_layer_set *set, size_t i,
                       const sf_layer_result *res, int excludes) {
+  const sf_layer *l = &set->items.data[i];
   int n = 0, rc = WEFT_OK;
   if (sf_layer_hidden_by_policy(l)) rc = sf_reason(f, &n, "flag is hidden");
-  if (!rc && sf_layer_set_hidden_by_parent(set, l)) {
+  if (!rc && sf_layer_set_hidden_by_parent(set, i)) {
     char text[48];
     snprintf(text, sizeof text, "hidden by parent %d", (int)l->parent);
     rc = sf_reason(f, &n, text);
