@@ -195,20 +195,16 @@ const char *const sql_view_statements[] = {
     "f.jank_tag_experimental, f.jank_score, f.latched_unsignaled_count, "
     "f.addressable_unsignaled_latch_count, f.latched_fence_state "
     "FROM __intrinsic_frame_timeline f JOIN slice s ON s.id = f.slice_id WHERE f.is_actual = 1",
-    EMPTY_VIEW("surfaceflinger_layers_snapshot",
-               "NULL AS id, NULL AS ts, NULL AS arg_set_id, NULL AS base64_proto_id, "
-               "NULL AS sequence_id, NULL AS has_invalid_elapsed_ts"),
-    EMPTY_VIEW("surfaceflinger_layer",
-               "NULL AS id, NULL AS snapshot_id, NULL AS arg_set_id, NULL AS "
-               "base64_proto_id, NULL AS layer_id, NULL AS layer_name, NULL AS "
-               "is_visible, NULL AS parent, NULL AS corner_radius_tl, NULL AS "
-               "corner_radius_tr, NULL AS corner_radius_bl, NULL AS corner_radius_br, "
-               "NULL AS hwc_composition_type, NULL AS is_hidden_by_policy, NULL AS "
-               "z_order_relative_of, NULL AS is_missing_z_parent, NULL AS layer_rect_id,"
-               " NULL AS input_rect_id"),
-    EMPTY_VIEW("surfaceflinger_transactions",
-               "NULL AS id, NULL AS ts, NULL AS arg_set_id, NULL AS base64_proto_id, "
-               "NULL AS vsync_id"),
+    "CREATE VIEW surfaceflinger_layers_snapshot AS SELECT id, ts, arg_set_id, "
+    "base64_proto_id, sequence_id, has_invalid_elapsed_ts FROM "
+    "__intrinsic_surfaceflinger_layers_snapshot",
+    "CREATE VIEW surfaceflinger_layer AS SELECT id, snapshot_id, arg_set_id, "
+    "base64_proto_id, layer_id, layer_name, is_visible, parent, corner_radius_tl, "
+    "corner_radius_tr, corner_radius_bl, corner_radius_br, hwc_composition_type, "
+    "is_hidden_by_policy, z_order_relative_of, is_missing_z_parent, layer_rect_id, "
+    "input_rect_id FROM __intrinsic_surfaceflinger_layer",
+    "CREATE VIEW surfaceflinger_transactions AS SELECT id, ts, arg_set_id, "
+    "base64_proto_id, vsync_id FROM __intrinsic_surfaceflinger_transactions",
     EMPTY_VIEW("window_manager_shell_transitions",
                "NULL AS id, NULL AS ts, NULL AS transition_id, NULL AS arg_set_id, NULL "
                "AS transition_type, NULL AS send_time_ns, NULL AS dispatch_time_ns, NULL"

@@ -331,6 +331,57 @@
 #define SHELL_TRANSITION_PROTOS_COLUMNS(C, T)                         \
   C(T, id, ID, 0) C(T, transition_id, I64, 0) C(T, base64_proto_id, I64, N)
 
+/* SurfaceFlinger transactions (TransactionTraceEntry): one row per entry,
+ * one per change in it (transaction_type LAYER_CHANGED, DISPLAY_CHANGED,
+ * NOOP, LAYER_ADDED, LAYER_DESTROYED, DISPLAY_ADDED, DISPLAY_REMOVED,
+ * LAYER_HANDLE_DESTROYED) and the flag names of each distinct `what`. */
+#define SURFACEFLINGER_TRANSACTIONS_COLUMNS(C, T)                     \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, arg_set_id, I64, N)           \
+  C(T, base64_proto_id, I64, N) C(T, vsync_id, I64, N)
+#define SURFACEFLINGER_TRANSACTION_COLUMNS(C, T)                      \
+  C(T, id, ID, 0) C(T, snapshot_id, I64, 0) C(T, arg_set_id, I64, N)  \
+  C(T, base64_proto_id, I64, N) C(T, transaction_id, I64, N)          \
+  C(T, pid, I64, N) C(T, uid, I64, N) C(T, layer_id, I64, N)          \
+  C(T, display_id, I64, N) C(T, flags_id, I64, N)                     \
+  C(T, transaction_type, STR, 0)
+#define SURFACEFLINGER_TRANSACTION_FLAG_COLUMNS(C, T)                 \
+  C(T, id, ID, 0) C(T, flags_id, I64, 0) C(T, flag, STR, 0)
+
+/* SurfaceFlinger layers snapshots (LayersSnapshotProto): a row per
+ * snapshot, per layer and per display; and the winscope rects they draw:
+ * rects (deduplicated), transforms, the trace rects that place them and
+ * the fill regions of input rects. */
+#define SURFACEFLINGER_LAYERS_SNAPSHOT_COLUMNS(C, T)                  \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, arg_set_id, I64, N)           \
+  C(T, base64_proto_id, I64, N) C(T, sequence_id, I64, N)             \
+  C(T, has_invalid_elapsed_ts, I64, 0)
+#define SURFACEFLINGER_LAYER_COLUMNS(C, T)                            \
+  C(T, id, ID, 0) C(T, snapshot_id, I64, 0) C(T, arg_set_id, I64, N)  \
+  C(T, base64_proto_id, I64, N) C(T, layer_id, I64, N)                \
+  C(T, layer_name, STR, 0) C(T, is_visible, I64, 0) C(T, parent, I64, N) \
+  C(T, corner_radius_tl, F64, N) C(T, corner_radius_tr, F64, N)       \
+  C(T, corner_radius_bl, F64, N) C(T, corner_radius_br, F64, N)       \
+  C(T, hwc_composition_type, I64, N) C(T, is_hidden_by_policy, I64, 0) \
+  C(T, z_order_relative_of, I64, N) C(T, is_missing_z_parent, I64, 0) \
+  C(T, layer_rect_id, I64, N) C(T, input_rect_id, I64, N)
+#define SURFACEFLINGER_DISPLAY_COLUMNS(C, T)                          \
+  C(T, id, ID, 0) C(T, snapshot_id, I64, 0) C(T, is_on, I64, 0)       \
+  C(T, is_virtual, I64, 0) C(T, trace_rect_id, I64, 0)                \
+  C(T, display_id, I64, 0) C(T, display_name, STR, 0)
+#define WINSCOPE_RECT_COLUMNS(C, T)                                   \
+  C(T, id, ID, 0) C(T, x, F64, 0) C(T, y, F64, 0) C(T, w, F64, 0)     \
+  C(T, h, F64, 0)
+#define WINSCOPE_TRANSFORM_COLUMNS(C, T)                              \
+  C(T, id, ID, 0) C(T, dsdx, F64, 0) C(T, dtdx, F64, 0) C(T, tx, F64, 0) \
+  C(T, dtdy, F64, 0) C(T, dsdy, F64, 0) C(T, ty, F64, 0)
+#define WINSCOPE_TRACE_RECT_COLUMNS(C, T)                             \
+  C(T, id, ID, 0) C(T, rect_id, I64, 0) C(T, group_id, I64, 0)        \
+  C(T, depth, I64, 0) C(T, is_spy, I64, 0) C(T, is_visible, I64, 0)   \
+  C(T, opacity, F64, N) C(T, transform_id, I64, 0)                    \
+  C(T, border_width, F64, N) C(T, border_color, I64, N)
+#define WINSCOPE_FILL_REGION_COLUMNS(C, T)                            \
+  C(T, id, ID, 0) C(T, trace_rect_id, I64, 0) C(T, rect_id, I64, 0)
+
 /* ProtoLog messages, formatted with their viewer config. */
 #define PROTOLOG_COLUMNS(C, T)                                        \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, level, STR, 0) C(T, tag, STR, 0) \
@@ -429,6 +480,21 @@
   T(SHELL_TRANSITION_PROTOS, "__intrinsic_window_manager_shell_transition_protos", \
     SHELL_TRANSITION_PROTOS_COLUMNS)                                  \
   T(PROTOLOG, "__intrinsic_protolog", PROTOLOG_COLUMNS)               \
+  T(SURFACEFLINGER_TRANSACTIONS, "__intrinsic_surfaceflinger_transactions", \
+    SURFACEFLINGER_TRANSACTIONS_COLUMNS)                              \
+  T(SURFACEFLINGER_TRANSACTION, "__intrinsic_surfaceflinger_transaction", \
+    SURFACEFLINGER_TRANSACTION_COLUMNS)                               \
+  T(SURFACEFLINGER_TRANSACTION_FLAG, "__intrinsic_surfaceflinger_transaction_flag", \
+    SURFACEFLINGER_TRANSACTION_FLAG_COLUMNS)                          \
+  T(SURFACEFLINGER_LAYERS_SNAPSHOT, "__intrinsic_surfaceflinger_layers_snapshot", \
+    SURFACEFLINGER_LAYERS_SNAPSHOT_COLUMNS)                           \
+  T(SURFACEFLINGER_LAYER, "__intrinsic_surfaceflinger_layer", SURFACEFLINGER_LAYER_COLUMNS) \
+  T(SURFACEFLINGER_DISPLAY, "__intrinsic_surfaceflinger_display",     \
+    SURFACEFLINGER_DISPLAY_COLUMNS)                                   \
+  T(WINSCOPE_RECT, "__intrinsic_winscope_rect", WINSCOPE_RECT_COLUMNS) \
+  T(WINSCOPE_TRANSFORM, "__intrinsic_winscope_transform", WINSCOPE_TRANSFORM_COLUMNS) \
+  T(WINSCOPE_TRACE_RECT, "__intrinsic_winscope_trace_rect", WINSCOPE_TRACE_RECT_COLUMNS) \
+  T(WINSCOPE_FILL_REGION, "__intrinsic_winscope_fill_region", WINSCOPE_FILL_REGION_COLUMNS) \
   T(EXPERIMENTAL_PROTO_PATH, "__intrinsic_experimental_proto_path",      \
     EXPERIMENTAL_PROTO_PATH_COLUMNS)                                   \
   T(FRAME_TIMELINE, "__intrinsic_frame_timeline", FRAME_TIMELINE_COLUMNS)

@@ -491,18 +491,30 @@ static int args_field(proto_args *a, const proto_desc_field *d, const proto_fiel
   return rc;
 }
 
-/* Every known field of a message of type `type`, in wire order; an empty
- * message is a NULL arg. */
-static int args_message(proto_args *a, int32_t type, proto_span bytes) {
+/* 1 when field `number` is one of the n `only` (every field when only is
+ * NULL). */
+static int args_field_wanted(const uint32_t *only, size_t n, uint32_t number) {
+  if (!only) return 1;
+  for (size_t i = 0; i < n; i++)
+    if (only[i] == number) return 1;
+  return 0;
+}
+
+/* The known fields of a message of type `type` (all of them, or only the n
+ * numbers in `only`), in wire order; an empty message is a NULL arg when
+ * all are wanted. */
+static int args_message_only(proto_args *a, int32_t type, proto_span bytes,
+                             const uint32_t *only, size_t n) {
   const proto_desc_message *m = proto_descriptor_message(a->pool, type);
   uint32_t counters[MAX_REPEATED_COUNTERS][2];
   int n_counters = 0, rc = WEFT_OK;
   if (++a->depth > PROTO_ARGS_MAX_DEPTH) { a->depth--; return WEFT_OK; }
-  if (bytes.len == 0) rc = args_null(a);
+  if (bytes.len == 0 && !only) rc = args_null(a);
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, bytes);
   while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (!args_field_wanted(only, n, fl.number)) continue;
     const proto_desc_field *d = proto_descriptor_field(a->pool, m, fl.number);
     if (!d) continue;
     uint32_t zero = 0, *index = d->repeated ? args_repeat_counter(counters, &n_counters,
@@ -512,6 +524,10 @@ static int args_message(proto_args *a, int32_t type, proto_span bytes) {
   }
   a->depth--;
   return rc;
+}
+
+static int args_message(proto_args *a, int32_t type, proto_span bytes) {
+  return args_message_only(a, type, bytes, NULL, 0);
 }
 
 /* ---- TrackEvent ---- */
@@ -754,15 +770,21 @@ static void args_init(proto_args *a, import_file *f, const proto_packet_info *in
   a->keys_len = 0;
 }
 
-int proto_args_message(import_file *f, const proto_packet_info *info, const char *type_name,
-                       proto_span bytes) {
+int proto_args_message_fields(import_file *f, const proto_packet_info *info,
+                              const char *type_name, proto_span bytes, const uint32_t *only,
+                              size_t n) {
   pthread_once(&args_pool_once, args_pool_init);
   if (!args_pool) return WEFT_OK;
   int32_t type = proto_descriptor_find_message(args_pool, type_name, strlen(type_name));
   if (type < 0) return WEFT_OK;
   proto_args a;
   args_init(&a, f, info, 0, -1);
-  return args_message(&a, type, bytes);
+  return args_message_only(&a, type, bytes, only, n);
+}
+
+int proto_args_message(import_file *f, const proto_packet_info *info, const char *type_name,
+                       proto_span bytes) {
+  return proto_args_message_fields(f, info, type_name, bytes, NULL, 0);
 }
 
 int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_span event,

@@ -52,5 +52,10 @@ int proto_args_track_event(import_file *f, const proto_packet_info *info, proto_
  * a NULL arg keyed ""; nothing when the schema lacks the type. */
 int proto_args_message(import_file *f, const proto_packet_info *info, const char *type_name,
                        proto_span bytes);
+/* The same for only the n top-level fields numbered in `only` (NULL: all);
+ * with a filter, an empty message adds nothing. */
+int proto_args_message_fields(import_file *f, const proto_packet_info *info,
+                              const char *type_name, proto_span bytes, const uint32_t *only,
+                              size_t n);
 
 #endif

@@ -2,6 +2,7 @@
  * proto_import.h. */
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_winscope.h"
+#include "import/proto/proto_winscope_sf.h"
 
 #include "import/proto/proto_event_counters.h"
 
@@ -824,6 +825,7 @@ static void proto_destroy(import_file *f) {
   proto_gpu_free(&st->gpu);
   proto_android_free(st->android);
   proto_winscope_free(st->winscope);
+  proto_sf_free(st->sf);
   proto_frames_free(st->frames);
   proto_frame_timeline_free(st->frame_timeline);
   proto_native_symbols_free(st->native_symbols);

@@ -17,6 +17,7 @@
 #include "import/proto/proto_track_event.h"
 #include "import/proto/proto_process_tree.h"
 #include "import/proto/proto_winscope.h"
+#include "import/proto/proto_winscope_sf.h"
 #include "model/columns.h"
 
 /* ---- descriptors ---- */
@@ -296,6 +297,8 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS:
       case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
       case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
+      case PROTO_TRACE_PACKET_SURFACEFLINGER_TRANSACTIONS:
+      case PROTO_TRACE_PACKET_SURFACEFLINGER_LAYERS:
         rc = proto_winscope_parse(f, info, p.ts, &fl);
         break;
       case PROTO_TRACE_PACKET_GRAPHICS_FRAME_EVENT:

@@ -6,6 +6,7 @@
 #include "base/base.h"
 #include "clock/clock.h"
 #include "import/proto/proto_args.h"
+#include "import/proto/proto_winscope_sf.h"
 #include "model/winscope.h"
 
 /* WinscopeExtensions' extensions. */
@@ -35,7 +36,9 @@ int proto_winscope_wants_field(uint32_t number) {
          number == PROTO_TRACE_PACKET_SHELL_TRANSITION ||
          number == PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS ||
          number == PROTO_TRACE_PACKET_PROTOLOG_MESSAGE ||
-         number == PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG;
+         number == PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG ||
+         number == PROTO_TRACE_PACKET_SURFACEFLINGER_TRANSACTIONS ||
+         number == PROTO_TRACE_PACKET_SURFACEFLINGER_LAYERS;
 }
 
 /* The string id of the base64 of `msg` (STRING_NULL when out of memory:
@@ -245,6 +248,15 @@ int proto_winscope_parse(import_file *f, const proto_packet_info *info, int64_t 
     case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
     case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
       return proto_protolog_parse(f, &((proto_import_state *)f->state)->winscope, info, ts, fl);
+    case PROTO_TRACE_PACKET_SURFACEFLINGER_LAYERS:
+      return proto_sf_layers_parse(f, &((proto_import_state *)f->state)->sf, info, ts, fl->span);
+    case PROTO_TRACE_PACKET_SURFACEFLINGER_TRANSACTIONS:
+      return proto_sf_transactions_parse(f, &((proto_import_state *)f->state)->sf, info, ts,
+                                         fl->span);
     default: return WEFT_OK;
   }
+}
+
+int proto_winscope_base64(import_file *f, proto_span msg, string_id *out) {
+  return winscope_base64(f, msg, out);
 }

@@ -68,5 +68,7 @@ int proto_protolog_parse(import_file *f, proto_winscope_state **state,
 /* Once parsing ends: writes the protolog messages' text. */
 int proto_winscope_end(import_file *f, proto_winscope_state *s);
 void proto_winscope_free(proto_winscope_state *s);
+/* The string id of the base64 of msg. */
+int proto_winscope_base64(import_file *f, proto_span msg, string_id *out);
 
 #endif
