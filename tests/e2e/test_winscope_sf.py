@@ -261,6 +261,26 @@ class VisibilityTest(e.TempDirTest):
             '12,"hidden by parent 11"\n\n"count(*)"\n5\n')
 
 
+class TooManyLayersTest(e.TempDirTest):
+    def test_a_snapshot_past_the_cap_keeps_its_layers_without_order(self):
+        """16385 opaque layers on one display: their pairwise occlusion is
+        quadratic, so the snapshot keeps its layer rows, without visibility
+        or rects, and says so in stats."""
+        opaque = (pb_int(9, 0) + pb_bytes(20, float32(4, 1.0)) + pb_int(16, 1) +
+                  float_rect(45, 0, 0, 10, 10) + float_rect(46, 0, 0, 10, 10))
+        layers = b''.join(pb_bytes(1, pb_int(1, k + 1) + pb_int(10, k) + opaque)
+                          for k in range(16385))
+        snapshot = fixed64(1, 5) + pb_bytes(3, layers)
+        path = e.write_temp(self.dir, 'sf_many.pb', layers_packet(100, snapshot))
+        self.assertEqual(e.query(
+            SF + 'SELECT count(*), sum(is_visible), count(layer_rect_id) '
+            'FROM surfaceflinger_layer', path),
+            '"count(*)","sum(is_visible)","count(layer_rect_id)"\n16385,0,0\n')
+        self.assertEqual(e.query(
+            "SELECT value FROM stats WHERE name = 'winscope_sf_layers_visibility_skipped'",
+            path), '"value"\n1\n')
+
+
 class TransformTest(e.TempDirTest):
     def test_free_transform(self):
         # a transform that is no plain rotation reads fields 1, 3, 2, 4 as

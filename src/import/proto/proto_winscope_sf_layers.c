@@ -179,12 +179,21 @@ static int sf_displays(import_file *f, proto_sf_state *s, uint32_t snapshot, pro
   return rc;
 }
 
+/* Ordering, visibility and rects compare each layer with those above it
+ * and scan the snapshot per layer: quadratic, so past this many layers (a
+ * phone's snapshot holds hundreds) a snapshot keeps its layer rows only. */
+#define SF_MAX_ORDERED_LAYERS 16384u
+
 static int sf_layers(import_file *f, proto_sf_state *s, const proto_packet_info *info,
                      uint32_t snapshot, proto_span snap, proto_span layers) {
   sf_layer_set set;
   memset(&set, 0, sizeof set);
   int rc = sf_layer_set_build(layers, &set);
-  if (!rc) rc = sf_layer_set_compute(f, s, snap, &set);
+  if (!rc && set.layers.len > SF_MAX_ORDERED_LAYERS)
+    rc = stats_add(&f->ctx->stats, stat_winscope_sf_layers_visibility_skipped, -1, 0,
+                   f->trace_id, 1);
+  else if (!rc)
+    rc = sf_layer_set_compute(f, s, snap, &set);
   for (size_t i = 0; !rc && i < set.layers.len; i++)
     rc = sf_layer(f, info, snap, &set, i, snapshot);
   sf_layer_set_free(&set);
