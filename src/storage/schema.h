@@ -301,6 +301,24 @@
   C(T, id, ID, 0) C(T, track_id, I64, 0) C(T, uid, I64, 0)            \
   C(T, cluster, I64, 0) C(T, total_cpu_millis, I64, 0)
 
+/* Process lifetimes the Android framework reports as track events
+ * (AndroidTrackEvent process_start_event / binder_died_event): one row per
+ * process life, trigger_type and hosting_type by enum name. */
+#define ANDROID_TRACK_EVENT_PROCESS_COLUMNS(C, T)                     \
+  C(T, id, ID, 0) C(T, upid, I64, 0) C(T, start_seq_id, I64, N)       \
+  C(T, package_uid, I64, N) C(T, caller_uid, I64, N)                  \
+  C(T, defining_uid, I64, N) C(T, fw_start_ts, I64, N)                \
+  C(T, fw_end_ts, I64, N) C(T, trigger_type, STR, 0)                  \
+  C(T, hosting_type, STR, 0) C(T, hosting_name, STR, 0)               \
+  C(T, bind_application_delay_ms, I64, N)                             \
+  C(T, process_start_delay_ms, I64, N)
+
+/* Import log entries: a stat hit at a point of the trace, with args. */
+#define TRACE_IMPORT_LOGS_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, trace_id, I64, N) C(T, ts, I64, N)             \
+  C(T, byte_offset, I64, N) C(T, severity, STR, 0) C(T, name, STR, 0) \
+  C(T, arg_set_id, I64, N)
+
 /* Android input tracing (AndroidInputEvent): key and motion events and
  * their dispatch to windows; base64_proto_id is the string id of the
  * event's message in base64. */
@@ -415,6 +433,9 @@
   T(PACKAGE_LIST, "__intrinsic_package_list", PACKAGE_LIST_COLUMNS)   \
   T(ANDROID_CPU_PER_UID_TRACK, "__intrinsic_android_cpu_per_uid_track", \
     ANDROID_CPU_PER_UID_TRACK_COLUMNS)                                \
+  T(ANDROID_TRACK_EVENT_PROCESS, "__intrinsic_android_track_event_process", \
+    ANDROID_TRACK_EVENT_PROCESS_COLUMNS)                              \
+  T(TRACE_IMPORT_LOGS, "_trace_import_logs", TRACE_IMPORT_LOGS_COLUMNS) \
   T(ANDROID_MOTION_EVENTS, "__intrinsic_android_motion_events",       \
     ANDROID_MOTION_EVENTS_COLUMNS)                                    \
   T(ANDROID_KEY_EVENTS, "__intrinsic_android_key_events", ANDROID_KEY_EVENTS_COLUMNS) \
@@ -516,6 +537,8 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(GPU_COUNTER_GROUP, track_id, TRACK) \
   R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)                            \
   R(ANDROID_CPU_PER_UID_TRACK, track_id, TRACK)                                \
+  R(ANDROID_TRACK_EVENT_PROCESS, upid, PROCESS)                                \
+  R(TRACE_IMPORT_LOGS, trace_id, TRACE_FILE) R(TRACE_IMPORT_LOGS, arg_set_id, ARG_SET) \
   R(ANDROID_MOTION_EVENTS, arg_set_id, ARG_SET) R(ANDROID_KEY_EVENTS, arg_set_id, ARG_SET) \
   R(ANDROID_INPUT_EVENT_DISPATCH, arg_set_id, ARG_SET)                         \
   R(INPUTMETHOD_CLIENTS, arg_set_id, ARG_SET) R(INPUTMETHOD_SERVICE, arg_set_id, ARG_SET) \
