@@ -348,6 +348,27 @@
   C(T, base64_proto_id, I64, N)
 #define SHELL_TRANSITION_PROTOS_COLUMNS(C, T)                         \
   C(T, id, ID, 0) C(T, transition_id, I64, 0) C(T, base64_proto_id, I64, N)
+/* A shell transition, its messages merged (proto_shell_transition.h);
+ * status "merged", "played", "aborted" or NULL. */
+#define SHELL_TRANSITIONS_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, transition_id, I64, 0)        \
+  C(T, arg_set_id, I64, N) C(T, transition_type, I64, N)              \
+  C(T, send_time_ns, I64, N) C(T, dispatch_time_ns, I64, N)           \
+  C(T, duration_ns, I64, N) C(T, finish_time_ns, I64, N)              \
+  C(T, shell_abort_time_ns, I64, N) C(T, wm_abort_time_ns, I64, N)    \
+  C(T, merge_time_ns, I64, N) C(T, create_time_ns, I64, N)            \
+  C(T, handler, I64, N) C(T, status, STR, 0) C(T, flags, I64, N)      \
+  C(T, start_transaction_id, I64, N) C(T, finish_transaction_id, I64, N)
+/* A change of a shell transition message: one row each. */
+#define SHELL_TRANSITION_PARTICIPANTS_COLUMNS(C, T)                   \
+  C(T, id, ID, 0) C(T, transition_id, I64, 0) C(T, layer_id, I64, N)  \
+  C(T, window_id, I64, N) C(T, mode, I64, N) C(T, flags, I64, N)      \
+  C(T, start_display_id, I64, N) C(T, end_display_id, I64, N)         \
+  C(T, start_rotation, I64, N) C(T, end_rotation, I64, N)             \
+  C(T, start_abs_bounds_rect_id, I64, N) C(T, end_abs_bounds_rect_id, I64, N)
+/* Winscope rectangles, one row per distinct (x, y, w, h). */
+#define WINSCOPE_RECT_COLUMNS(C, T)                                   \
+  C(T, id, ID, 0) C(T, x, F64, 0) C(T, y, F64, 0) C(T, w, F64, 0) C(T, h, F64, 0)
 
 /* ProtoLog messages, formatted with their viewer config. */
 #define PROTOLOG_COLUMNS(C, T)                                        \
@@ -449,6 +470,11 @@
     SHELL_TRANSITION_HANDLERS_COLUMNS)                                \
   T(SHELL_TRANSITION_PROTOS, "__intrinsic_window_manager_shell_transition_protos", \
     SHELL_TRANSITION_PROTOS_COLUMNS)                                  \
+  T(SHELL_TRANSITIONS, "__intrinsic_window_manager_shell_transitions", \
+    SHELL_TRANSITIONS_COLUMNS)                                        \
+  T(SHELL_TRANSITION_PARTICIPANTS, "__intrinsic_window_manager_shell_transition_participants", \
+    SHELL_TRANSITION_PARTICIPANTS_COLUMNS)                            \
+  T(WINSCOPE_RECT, "__intrinsic_winscope_rect", WINSCOPE_RECT_COLUMNS) \
   T(PROTOLOG, "__intrinsic_protolog", PROTOLOG_COLUMNS)               \
   T(EXPERIMENTAL_PROTO_PATH, "__intrinsic_experimental_proto_path",      \
     EXPERIMENTAL_PROTO_PATH_COLUMNS)                                   \
@@ -539,6 +565,9 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(ANDROID_CPU_PER_UID_TRACK, track_id, TRACK)                                \
   R(ANDROID_TRACK_EVENT_PROCESS, upid, PROCESS)                                \
   R(TRACE_IMPORT_LOGS, trace_id, TRACE_FILE) R(TRACE_IMPORT_LOGS, arg_set_id, ARG_SET) \
+  R(SHELL_TRANSITIONS, arg_set_id, ARG_SET)                                    \
+  R(SHELL_TRANSITION_PARTICIPANTS, start_abs_bounds_rect_id, WINSCOPE_RECT)    \
+  R(SHELL_TRANSITION_PARTICIPANTS, end_abs_bounds_rect_id, WINSCOPE_RECT)      \
   R(ANDROID_MOTION_EVENTS, arg_set_id, ARG_SET) R(ANDROID_KEY_EVENTS, arg_set_id, ARG_SET) \
   R(ANDROID_INPUT_EVENT_DISPATCH, arg_set_id, ARG_SET)                         \
   R(INPUTMETHOD_CLIENTS, arg_set_id, ARG_SET) R(INPUTMETHOD_SERVICE, arg_set_id, ARG_SET) \

@@ -13,6 +13,7 @@
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_android.h"
 #include "import/proto/proto_android_fw.h"
+#include "import/proto/proto_shell_transition.h"
 #include "import/proto/proto_frames.h"
 #include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_power.h"
@@ -825,6 +826,7 @@ static void proto_destroy(import_file *f) {
   proto_gpu_free(&st->gpu);
   proto_android_free(st->android);
   proto_android_fw_free(st->android_fw);
+  proto_shell_state_free(st->shell);
   proto_winscope_free(st->winscope);
   proto_frames_free(st->frames);
   proto_frame_timeline_free(st->frame_timeline);

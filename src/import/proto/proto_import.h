@@ -121,6 +121,7 @@ typedef struct proto_import_state {
   proto_gpu_state gpu;     /* GPU counter/memory packets (proto_gpu.h) */
   struct proto_android_state *android; /* proto_android.h; lazy */
   struct proto_android_fw_state *android_fw; /* proto_android_fw.h; lazy */
+  struct proto_shell_state *shell; /* proto_shell_transition.h; lazy */
   struct proto_winscope_state *winscope; /* proto_winscope.h; lazy */
   struct proto_frames_state *frames; /* proto_frames.h; lazy */
   struct proto_frame_timeline_state *frame_timeline; /* proto_frames.h; lazy */

@@ -6,6 +6,7 @@
 #include "base/base.h"
 #include "clock/clock.h"
 #include "import/proto/proto_args.h"
+#include "import/proto/proto_shell_transition.h"
 #include "model/winscope.h"
 
 /* WinscopeExtensions' extensions. */
@@ -241,7 +242,11 @@ int proto_winscope_parse(import_file *f, const proto_packet_info *info, int64_t 
   switch (fl->number) {
     case PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS: return winscope_extensions(f, info, ts, fl->span);
     case PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS: return shell_handler_mappings(f, fl->span);
-    case PROTO_TRACE_PACKET_SHELL_TRANSITION: return shell_transition(f, fl->span);
+    case PROTO_TRACE_PACKET_SHELL_TRANSITION: {
+      int rc = shell_transition(f, fl->span);
+      return rc ? rc : proto_shell_transition(f, &((proto_import_state *)f->state)->shell,
+                                              info, fl->span);
+    }
     case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
     case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
       return proto_protolog_parse(f, &((proto_import_state *)f->state)->winscope, info, ts, fl);
