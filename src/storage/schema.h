@@ -366,6 +366,17 @@
   C(T, start_display_id, I64, N) C(T, end_display_id, I64, N)         \
   C(T, start_rotation, I64, N) C(T, end_rotation, I64, N)             \
   C(T, start_abs_bounds_rect_id, I64, N) C(T, end_abs_bounds_rect_id, I64, N)
+/* View capture snapshots (WinscopeExtensions viewcapture) and their views;
+ * the de-interned names as columns. */
+#define VIEWCAPTURE_COLUMNS(C, T)                                     \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, arg_set_id, I64, N)           \
+  C(T, base64_proto_id, I64, N) C(T, package_name, STR, 0)            \
+  C(T, window_name, STR, 0)
+#define VIEWCAPTURE_VIEW_COLUMNS(C, T)                                \
+  C(T, id, ID, 0) C(T, snapshot_id, I64, 0) C(T, arg_set_id, I64, N)  \
+  C(T, base64_proto_id, I64, N) C(T, node_id, I64, 0)                 \
+  C(T, hashcode, I64, 0) C(T, is_visible, I64, N) C(T, parent_id, I64, 0) \
+  C(T, view_id, STR, 0) C(T, class_name, STR, 0) C(T, trace_rect_id, I64, N)
 /* Winscope rectangles, one row per distinct (x, y, w, h). */
 #define WINSCOPE_RECT_COLUMNS(C, T)                                   \
   C(T, id, ID, 0) C(T, x, F64, 0) C(T, y, F64, 0) C(T, w, F64, 0) C(T, h, F64, 0)
@@ -475,6 +486,8 @@
   T(SHELL_TRANSITION_PARTICIPANTS, "__intrinsic_window_manager_shell_transition_participants", \
     SHELL_TRANSITION_PARTICIPANTS_COLUMNS)                            \
   T(WINSCOPE_RECT, "__intrinsic_winscope_rect", WINSCOPE_RECT_COLUMNS) \
+  T(VIEWCAPTURE, "__intrinsic_viewcapture", VIEWCAPTURE_COLUMNS)      \
+  T(VIEWCAPTURE_VIEW, "__intrinsic_viewcapture_view", VIEWCAPTURE_VIEW_COLUMNS) \
   T(PROTOLOG, "__intrinsic_protolog", PROTOLOG_COLUMNS)               \
   T(EXPERIMENTAL_PROTO_PATH, "__intrinsic_experimental_proto_path",      \
     EXPERIMENTAL_PROTO_PATH_COLUMNS)                                   \
@@ -568,6 +581,8 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(SHELL_TRANSITIONS, arg_set_id, ARG_SET)                                    \
   R(SHELL_TRANSITION_PARTICIPANTS, start_abs_bounds_rect_id, WINSCOPE_RECT)    \
   R(SHELL_TRANSITION_PARTICIPANTS, end_abs_bounds_rect_id, WINSCOPE_RECT)      \
+  R(VIEWCAPTURE, arg_set_id, ARG_SET) R(VIEWCAPTURE_VIEW, arg_set_id, ARG_SET)  \
+  R(VIEWCAPTURE_VIEW, snapshot_id, VIEWCAPTURE)                                \
   R(ANDROID_MOTION_EVENTS, arg_set_id, ARG_SET) R(ANDROID_KEY_EVENTS, arg_set_id, ARG_SET) \
   R(ANDROID_INPUT_EVENT_DISPATCH, arg_set_id, ARG_SET)                         \
   R(INPUTMETHOD_CLIENTS, arg_set_id, ARG_SET) R(INPUTMETHOD_SERVICE, arg_set_id, ARG_SET) \

@@ -14,6 +14,7 @@
 #include "import/proto/proto_android.h"
 #include "import/proto/proto_android_fw.h"
 #include "import/proto/proto_shell_transition.h"
+#include "import/proto/proto_viewcapture.h"
 #include "import/proto/proto_frames.h"
 #include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_power.h"
@@ -179,6 +180,7 @@ static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) 
       if (rc) return rc;
       continue;
     }
+    if (!kind) kind = proto_viewcapture_intern_kind(fl.number);
     if (!kind) continue;
     int rc = proto_intern_entries(f, &st->seqs.data[seq_idx], seq_idx, fl.span, kind);
     if (rc) return rc;

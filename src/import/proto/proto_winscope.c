@@ -7,6 +7,7 @@
 #include "clock/clock.h"
 #include "import/proto/proto_args.h"
 #include "import/proto/proto_shell_transition.h"
+#include "import/proto/proto_viewcapture.h"
 #include "model/winscope.h"
 
 /* WinscopeExtensions' extensions. */
@@ -14,6 +15,7 @@ enum {
   WINSCOPE_EXT_INPUTMETHOD_CLIENTS = 1, WINSCOPE_EXT_INPUTMETHOD_SERVICE = 2,
   WINSCOPE_EXT_INPUTMETHOD_MANAGER_SERVICE = 3, WINSCOPE_EXT_ANDROID_INPUT_EVENT = 5,
 };
+enum { WINSCOPE_EXT_VIEWCAPTURE = 4 };
 
 /* AndroidInputEvent's events, in the order they are looked for. */
 enum {
@@ -229,6 +231,8 @@ static int winscope_extensions(import_file *f, const proto_packet_info *info, in
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
     if (fl.number == WINSCOPE_EXT_ANDROID_INPUT_EVENT)
       rc = input_event_packet(f, info, ts, fl.span);
+    else if (fl.number == WINSCOPE_EXT_VIEWCAPTURE)
+      rc = proto_viewcapture(f, info, ts, fl.span);
     else if (fl.number >= WINSCOPE_EXT_INPUTMETHOD_CLIENTS &&
              fl.number <= WINSCOPE_EXT_INPUTMETHOD_MANAGER_SERVICE)
       rc = winscope_dump(f, info, ts, fl.number, fl.span);
