@@ -47,6 +47,16 @@ class ShellTransitionMergeTest(e.TempDirTest):
             '"handler","2"\n"finish_time_ns","400"\n"dispatch_time_ns","100"\n')
 
 
+class MalformedTransitionTest(e.TempDirTest):
+    def test_id_read_before_a_truncated_field_counts(self):
+        # field 2 claims 5 bytes, 2 follow: the message ends there
+        data = pb_packet(pb_bytes(96, pb_int(1, 3) + pb_int(3, 40) + b'\x12\x05ab'))
+        path = e.write_temp(self.dir, 'bad.pb', data)
+        self.assertEqual(e.query(TABLE_SQL, path),
+                         '"transition_id","ts","send","dispatch","dur","status","handler"\n'
+                         '3,40,40,"[NULL]","[NULL]","[NULL]","[NULL]"\n')
+
+
 class ParticipantsTest(e.TempDirTest):
     def test_changes_and_rects(self):
         first = pb_int(1, 1) + pb_int(2, 44) + pb_int(3, 55) + pb_bytes(9, rect(10, 20, 110, 120))

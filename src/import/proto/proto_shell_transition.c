@@ -106,15 +106,22 @@ static int shell_args(import_file *f, const struct proto_packet_info *info, uint
   return rc ? rc : model_shell_transition_set_args(f->ctx, row, arg_set);
 }
 
+/* The message's last id read (up to a malformed field), else 0. */
+static int64_t shell_id(proto_span msg) {
+  int64_t id = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1)
+    if (fl.number == SHELL_ID && fl.wire_type == PROTO_WIRE_VARINT) id = proto_field_int32(&fl);
+  return id;
+}
+
 int proto_shell_transition(import_file *f, proto_shell_state **state,
                            const struct proto_packet_info *info, proto_span msg) {
   if (!*state && !(*state = base_calloc(1, sizeof **state))) return WEFT_ENOMEM;
   proto_shell_state *s = *state;
-  proto_field id;
-  int64_t transition = 0;
-  if (proto_find_last(msg.data, msg.len, SHELL_ID, &id) == 1 &&
-      id.wire_type == PROTO_WIRE_VARINT)
-    transition = proto_field_int32(&id);
+  int64_t transition = shell_id(msg);
   uint32_t row;
   int rc = shell_row(f, s, transition, &row);
   proto_reader r;
