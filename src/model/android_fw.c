@@ -51,6 +51,18 @@ void model_fw_process_ended(trace_context *ctx, uint32_t row, int64_t ts) {
   storage_set_i64(FW_TABLE(ctx), ANDROID_TRACK_EVENT_PROCESS_fw_end_ts, row, ts);
 }
 
+/* ---- aflags ---- */
+
+int model_aflag_add(trace_context *ctx, int64_t ts, const string_id columns[MODEL_AFLAG_COLUMNS]) {
+  storage_table *t = ctx_table(ctx, TABLE_ANDROID_AFLAGS);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (!rc) rc = storage_set_i64(t, ANDROID_AFLAGS_ts, row, ts);
+  for (unsigned i = 0; !rc && i < MODEL_AFLAG_COLUMNS; i++)
+    rc = storage_set_str(t, ANDROID_AFLAGS_package + i, row, columns[i]);
+  return rc;
+}
+
 /* ---- import logs ---- */
 
 static int import_log_intern(trace_context *ctx, const char *s, string_id *out) {

@@ -27,6 +27,11 @@ void model_fw_process_started(trace_context *ctx, uint32_t row, int64_t ts);
 void model_fw_process_update(trace_context *ctx, uint32_t row, const model_fw_process_start *s);
 void model_fw_process_ended(trace_context *ctx, uint32_t row, int64_t ts);
 
+/* One aconfig flag of a snapshot at ts: its columns after ts, in table
+ * order (STRING_NULL: NULL). */
+enum { MODEL_AFLAG_COLUMNS = 10 };
+int model_aflag_add(trace_context *ctx, int64_t ts, const string_id columns[MODEL_AFLAG_COLUMNS]);
+
 /* A _trace_import_logs row for `stat` (its name and severity) at ts in
  * trace file `trace` (-1: none), with the args in arg_set (-1: none). The
  * caller counts the stat itself. */

@@ -313,6 +313,14 @@
   C(T, bind_application_delay_ms, I64, N)                             \
   C(T, process_start_delay_ms, I64, N)
 
+/* Android aconfig flags (AndroidAflags snapshots), one row per flag; the
+ * enums by name. */
+#define ANDROID_AFLAGS_COLUMNS(C, T)                                  \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, package, STR, 0) C(T, name, STR, 0) \
+  C(T, flag_namespace, STR, 0) C(T, container, STR, 0) C(T, value, STR, 0) \
+  C(T, staged_value, STR, 0) C(T, permission, STR, 0)                 \
+  C(T, value_picked_from, STR, 0) C(T, storage_backend, STR, 0) C(T, type, STR, 0)
+
 /* Import log entries: a stat hit at a point of the trace, with args. */
 #define TRACE_IMPORT_LOGS_COLUMNS(C, T)                               \
   C(T, id, ID, 0) C(T, trace_id, I64, N) C(T, ts, I64, N)             \
@@ -468,6 +476,7 @@
   T(ANDROID_TRACK_EVENT_PROCESS, "__intrinsic_android_track_event_process", \
     ANDROID_TRACK_EVENT_PROCESS_COLUMNS)                              \
   T(TRACE_IMPORT_LOGS, "_trace_import_logs", TRACE_IMPORT_LOGS_COLUMNS) \
+  T(ANDROID_AFLAGS, "__intrinsic_android_aflags", ANDROID_AFLAGS_COLUMNS) \
   T(ANDROID_MOTION_EVENTS, "__intrinsic_android_motion_events",       \
     ANDROID_MOTION_EVENTS_COLUMNS)                                    \
   T(ANDROID_KEY_EVENTS, "__intrinsic_android_key_events", ANDROID_KEY_EVENTS_COLUMNS) \

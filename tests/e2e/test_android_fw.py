@@ -87,5 +87,31 @@ class AflagsTest(e.TempDirTest):
             '"value"\n1\n')
 
 
+class AflagsSnapshotTest(e.TempDirTest):
+    def test_flags_by_name_and_error_packets_skipped(self):
+        full = (pb_bytes(1, 'ns') + pb_bytes(2, 'flag_a') + pb_bytes(3, 'com.pkg') +
+                pb_bytes(4, 'system') + pb_bytes(5, 'true') + pb_bytes(6, 'false') +
+                pb_int(7, 2) + pb_int(8, 3) + pb_int(9, 2) + pb_int(10, 1))
+        sparse = pb_bytes(2, 'flag_b') + pb_int(7, 9)  # 9: no such permission
+        data = (pb_packet(pb_int(8, 100), pb_int(10, 1),
+                          pb_bytes(127, pb_bytes(1, full) + pb_bytes(1, sparse))) +
+                # a packet with an error keeps none of its flags
+                pb_packet(pb_int(8, 200), pb_int(10, 1),
+                          pb_bytes(127, pb_bytes(1, sparse) + pb_bytes(2, 'failed'))))
+        path = e.write_temp(self.dir, 'flags.pb', data)
+        self.assertEqual(e.query(
+            'INCLUDE PERFETTO MODULE android.aflags;'
+            'SELECT ts, package, name, flag_namespace, container, value, staged_value, '
+            'permission, value_picked_from, storage_backend, type FROM android_aflags;'
+            'SELECT ts FROM _trace_import_logs', path),
+            '"ts","package","name","flag_namespace","container","value","staged_value",'
+            '"permission","value_picked_from","storage_backend","type"\n'
+            '100,"com.pkg","flag_a","ns","system","true","false","read-write","local",'
+            '"aconfigd","boolean"\n'
+            '100,"[NULL]","flag_b","[NULL]","[NULL]","[NULL]","[NULL]","unspecified",'
+            '"unspecified","unspecified","unspecified"\n\n'
+            '"ts"\n200\n')
+
+
 if __name__ == '__main__':
     e.main()

@@ -168,21 +168,68 @@ int proto_android_fw_event(import_file *f, proto_android_fw_state **state, uint3
 
 /* ---- aflags ---- */
 
-int proto_android_aflags(import_file *f, int64_t ts, proto_span msg) {
-  static const char key[] = "error";
+enum { AFLAGS_FLAG = 1 };
+enum { AFLAG_PERMISSION = 7, AFLAG_VALUE_PICKED_FROM = 8, AFLAG_STORAGE_BACKEND = 9,
+       AFLAG_TYPE = 10, AFLAG_FIELDS = 10 };
+
+/* Flag field n -> its column (model_aflag_add order), n in 1..10. */
+static const uint8_t aflag_column[AFLAG_FIELDS + 1] = {0, 2, 1, 0, 3, 4, 5, 6, 7, 8, 9};
+
+static const char *const aflag_permissions[] = {"unspecified", "read-only", "read-write"};
+static const char *const aflag_picked_from[] = {"unspecified", "default", "server", "local"};
+static const char *const aflag_backends[] = {"unspecified", "none", "aconfigd", "device_config"};
+static const char *const aflag_types[] = {"unspecified", "boolean", "integer"};
+
+/* An enum field's name; values out of the list read "unspecified". */
+static int aflag_enum(import_file *f, uint32_t field, uint64_t v, string_id *out) {
+  const char *const *names = field == AFLAG_PERMISSION ? aflag_permissions
+                             : field == AFLAG_VALUE_PICKED_FROM ? aflag_picked_from
+                             : field == AFLAG_STORAGE_BACKEND ? aflag_backends
+                                                              : aflag_types;
+  size_t n = field == AFLAG_PERMISSION ? 3 : field == AFLAG_TYPE ? 3 : 4;
+  const char *s = v < n ? names[v] : names[0];
+  return ctx_intern(f->ctx, s, strlen(s), out);
+}
+
+static int aflag_row(import_file *f, int64_t ts, proto_span msg) {
+  string_id columns[MODEL_AFLAG_COLUMNS] = {STRING_NULL};
+  int rc = WEFT_OK;
+  for (uint32_t field = AFLAG_PERMISSION; !rc && field <= AFLAG_TYPE; field++)
+    rc = aflag_enum(f, field, 0, &columns[aflag_column[field]]);
   proto_reader r;
   proto_field fl;
-  int more;
   proto_reader_init_span(&r, msg);
-  while ((more = proto_reader_next(&r, &fl)) == 1) {
-    if (fl.number != AFLAGS_ERROR || fl.wire_type != PROTO_WIRE_LEN) continue;
-    int64_t args = -1;
-    int rc = model_arg_string(f->ctx, key, sizeof key - 1, (const char *)fl.span.data,
-                              fl.span.len, MODEL_ARG_STRING);
-    if (!rc) rc = model_args_commit(f->ctx, &args);
-    if (!rc) rc = import_stat(f, stat_android_aflags_errors, 1);
-    if (!rc) rc = model_import_log(f->ctx, f->trace_id, ts, stat_android_aflags_errors, args);
-    if (rc) return rc;
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number < 1 || fl.number > AFLAG_FIELDS) continue;
+    string_id *out = &columns[aflag_column[fl.number]];
+    if (fl.number >= AFLAG_PERMISSION && fl.wire_type == PROTO_WIRE_VARINT)
+      rc = aflag_enum(f, fl.number, fl.value, out);
+    else if (fl.number < AFLAG_PERMISSION && fl.wire_type == PROTO_WIRE_LEN)
+      rc = ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, out);
   }
-  return WEFT_OK;
+  return rc ? rc : model_aflag_add(f->ctx, ts, columns);
+}
+
+static int aflags_error(import_file *f, int64_t ts, proto_span error) {
+  static const char key[] = "error";
+  int64_t args = -1;
+  int rc = model_arg_string(f->ctx, key, sizeof key - 1, (const char *)error.data, error.len,
+                            MODEL_ARG_STRING);
+  if (!rc) rc = model_args_commit(f->ctx, &args);
+  if (!rc) rc = import_stat(f, stat_android_aflags_errors, 1);
+  return rc ? rc : model_import_log(f->ctx, f->trace_id, ts, stat_android_aflags_errors, args);
+}
+
+int proto_android_aflags(import_file *f, int64_t ts, proto_span msg) {
+  proto_field error;
+  if (proto_find_last(msg.data, msg.len, AFLAGS_ERROR, &error) == 1 &&
+      error.wire_type == PROTO_WIRE_LEN)
+    return aflags_error(f, ts, error.span);
+  proto_reader r;
+  proto_field fl;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1)
+    if (fl.number == AFLAGS_FLAG && fl.wire_type == PROTO_WIRE_LEN) rc = aflag_row(f, ts, fl.span);
+  return rc;
 }

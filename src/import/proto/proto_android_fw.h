@@ -18,7 +18,9 @@
  *    a later start of the pid is a new process.
  *  - AndroidAflags (TracePacket field 127) with an error: the stat
  *    android_aflags_errors and an import log row at the packet's time with
- *    the arg "error". */
+ *    the arg "error", nothing else; without one, each flag is an
+ *    __intrinsic_android_aflags row at the packet's time (enums by name,
+ *    "unspecified" when absent or unknown). */
 #ifndef WEFT_PROTO_ANDROID_FW_H
 #define WEFT_PROTO_ANDROID_FW_H
 
