@@ -205,13 +205,11 @@ const char *const sql_view_statements[] = {
     "input_rect_id FROM __intrinsic_surfaceflinger_layer",
     "CREATE VIEW surfaceflinger_transactions AS SELECT id, ts, arg_set_id, "
     "base64_proto_id, vsync_id FROM __intrinsic_surfaceflinger_transactions",
-    EMPTY_VIEW("window_manager_shell_transitions",
-               "NULL AS id, NULL AS ts, NULL AS transition_id, NULL AS arg_set_id, NULL "
-               "AS transition_type, NULL AS send_time_ns, NULL AS dispatch_time_ns, NULL"
-               " AS duration_ns, NULL AS finish_time_ns, NULL AS shell_abort_time_ns, "
-               "NULL AS wm_abort_time_ns, NULL AS merge_time_ns, NULL AS create_time_ns,"
-               " NULL AS handler, NULL AS status, NULL AS flags, NULL AS "
-               "start_transaction_id, NULL AS finish_transaction_id"),
+    "CREATE VIEW window_manager_shell_transitions AS SELECT id, ts, transition_id, "
+    "arg_set_id, transition_type, send_time_ns, dispatch_time_ns, duration_ns, "
+    "finish_time_ns, shell_abort_time_ns, wm_abort_time_ns, merge_time_ns, create_time_ns, "
+    "handler, status, flags, start_transaction_id, finish_transaction_id FROM "
+    "__intrinsic_window_manager_shell_transitions",
     "CREATE VIEW window_manager_shell_transition_handlers AS SELECT id, handler_id, "
     "handler_name, base64_proto_id FROM __intrinsic_window_manager_shell_transition_handlers",
     "CREATE VIEW protolog AS SELECT id, ts, level, tag, message, stacktrace, location "

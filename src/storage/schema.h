@@ -301,6 +301,32 @@
   C(T, id, ID, 0) C(T, track_id, I64, 0) C(T, uid, I64, 0)            \
   C(T, cluster, I64, 0) C(T, total_cpu_millis, I64, 0)
 
+/* Process lifetimes the Android framework reports as track events
+ * (AndroidTrackEvent process_start_event / binder_died_event): one row per
+ * process life, trigger_type and hosting_type by enum name. */
+#define ANDROID_TRACK_EVENT_PROCESS_COLUMNS(C, T)                     \
+  C(T, id, ID, 0) C(T, upid, I64, 0) C(T, start_seq_id, I64, N)       \
+  C(T, package_uid, I64, N) C(T, caller_uid, I64, N)                  \
+  C(T, defining_uid, I64, N) C(T, fw_start_ts, I64, N)                \
+  C(T, fw_end_ts, I64, N) C(T, trigger_type, STR, 0)                  \
+  C(T, hosting_type, STR, 0) C(T, hosting_name, STR, 0)               \
+  C(T, bind_application_delay_ms, I64, N)                             \
+  C(T, process_start_delay_ms, I64, N)
+
+/* Android aconfig flags (AndroidAflags snapshots), one row per flag; the
+ * enums by name. */
+#define ANDROID_AFLAGS_COLUMNS(C, T)                                  \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, package, STR, 0) C(T, name, STR, 0) \
+  C(T, flag_namespace, STR, 0) C(T, container, STR, 0) C(T, value, STR, 0) \
+  C(T, staged_value, STR, 0) C(T, permission, STR, 0)                 \
+  C(T, value_picked_from, STR, 0) C(T, storage_backend, STR, 0) C(T, type, STR, 0)
+
+/* Import log entries: a stat hit at a point of the trace, with args. */
+#define TRACE_IMPORT_LOGS_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, trace_id, I64, N) C(T, ts, I64, N)             \
+  C(T, byte_offset, I64, N) C(T, severity, STR, 0) C(T, name, STR, 0) \
+  C(T, arg_set_id, I64, N)
+
 /* Android input tracing (AndroidInputEvent): key and motion events and
  * their dispatch to windows; base64_proto_id is the string id of the
  * event's message in base64. */
@@ -330,7 +356,35 @@
   C(T, base64_proto_id, I64, N)
 #define SHELL_TRANSITION_PROTOS_COLUMNS(C, T)                         \
   C(T, id, ID, 0) C(T, transition_id, I64, 0) C(T, base64_proto_id, I64, N)
-
+/* A shell transition, its messages merged (proto_shell_transition.h);
+ * status "merged", "played", "aborted" or NULL. */
+#define SHELL_TRANSITIONS_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, transition_id, I64, 0)        \
+  C(T, arg_set_id, I64, N) C(T, transition_type, I64, N)              \
+  C(T, send_time_ns, I64, N) C(T, dispatch_time_ns, I64, N)           \
+  C(T, duration_ns, I64, N) C(T, finish_time_ns, I64, N)              \
+  C(T, shell_abort_time_ns, I64, N) C(T, wm_abort_time_ns, I64, N)    \
+  C(T, merge_time_ns, I64, N) C(T, create_time_ns, I64, N)            \
+  C(T, handler, I64, N) C(T, status, STR, 0) C(T, flags, I64, N)      \
+  C(T, start_transaction_id, I64, N) C(T, finish_transaction_id, I64, N)
+/* A change of a shell transition message: one row each. */
+#define SHELL_TRANSITION_PARTICIPANTS_COLUMNS(C, T)                   \
+  C(T, id, ID, 0) C(T, transition_id, I64, 0) C(T, layer_id, I64, N)  \
+  C(T, window_id, I64, N) C(T, mode, I64, N) C(T, flags, I64, N)      \
+  C(T, start_display_id, I64, N) C(T, end_display_id, I64, N)         \
+  C(T, start_rotation, I64, N) C(T, end_rotation, I64, N)             \
+  C(T, start_abs_bounds_rect_id, I64, N) C(T, end_abs_bounds_rect_id, I64, N)
+/* View capture snapshots (WinscopeExtensions viewcapture) and their views;
+ * the de-interned names as columns. */
+#define VIEWCAPTURE_COLUMNS(C, T)                                     \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, arg_set_id, I64, N)           \
+  C(T, base64_proto_id, I64, N) C(T, package_name, STR, 0)            \
+  C(T, window_name, STR, 0)
+#define VIEWCAPTURE_VIEW_COLUMNS(C, T)                                \
+  C(T, id, ID, 0) C(T, snapshot_id, I64, 0) C(T, arg_set_id, I64, N)  \
+  C(T, base64_proto_id, I64, N) C(T, node_id, I64, 0)                 \
+  C(T, hashcode, I64, 0) C(T, is_visible, I64, N) C(T, parent_id, I64, 0) \
+  C(T, view_id, STR, 0) C(T, class_name, STR, 0) C(T, trace_rect_id, I64, N)
 /* SurfaceFlinger transactions (TransactionTraceEntry): one row per entry,
  * one per change in it (transaction_type LAYER_CHANGED, DISPLAY_CHANGED,
  * NOOP, LAYER_ADDED, LAYER_DESTROYED, DISPLAY_ADDED, DISPLAY_REMOVED,
@@ -466,6 +520,10 @@
   T(PACKAGE_LIST, "__intrinsic_package_list", PACKAGE_LIST_COLUMNS)   \
   T(ANDROID_CPU_PER_UID_TRACK, "__intrinsic_android_cpu_per_uid_track", \
     ANDROID_CPU_PER_UID_TRACK_COLUMNS)                                \
+  T(ANDROID_TRACK_EVENT_PROCESS, "__intrinsic_android_track_event_process", \
+    ANDROID_TRACK_EVENT_PROCESS_COLUMNS)                              \
+  T(TRACE_IMPORT_LOGS, "_trace_import_logs", TRACE_IMPORT_LOGS_COLUMNS) \
+  T(ANDROID_AFLAGS, "__intrinsic_android_aflags", ANDROID_AFLAGS_COLUMNS) \
   T(ANDROID_MOTION_EVENTS, "__intrinsic_android_motion_events",       \
     ANDROID_MOTION_EVENTS_COLUMNS)                                    \
   T(ANDROID_KEY_EVENTS, "__intrinsic_android_key_events", ANDROID_KEY_EVENTS_COLUMNS) \
@@ -479,6 +537,12 @@
     SHELL_TRANSITION_HANDLERS_COLUMNS)                                \
   T(SHELL_TRANSITION_PROTOS, "__intrinsic_window_manager_shell_transition_protos", \
     SHELL_TRANSITION_PROTOS_COLUMNS)                                  \
+  T(SHELL_TRANSITIONS, "__intrinsic_window_manager_shell_transitions", \
+    SHELL_TRANSITIONS_COLUMNS)                                        \
+  T(SHELL_TRANSITION_PARTICIPANTS, "__intrinsic_window_manager_shell_transition_participants", \
+    SHELL_TRANSITION_PARTICIPANTS_COLUMNS)                            \
+  T(VIEWCAPTURE, "__intrinsic_viewcapture", VIEWCAPTURE_COLUMNS)      \
+  T(VIEWCAPTURE_VIEW, "__intrinsic_viewcapture_view", VIEWCAPTURE_VIEW_COLUMNS) \
   T(PROTOLOG, "__intrinsic_protolog", PROTOLOG_COLUMNS)               \
   T(SURFACEFLINGER_TRANSACTIONS, "__intrinsic_surfaceflinger_transactions", \
     SURFACEFLINGER_TRANSACTIONS_COLUMNS)                              \
@@ -582,6 +646,13 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(GPU_COUNTER_GROUP, track_id, TRACK) \
   R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)                            \
   R(ANDROID_CPU_PER_UID_TRACK, track_id, TRACK)                                \
+  R(ANDROID_TRACK_EVENT_PROCESS, upid, PROCESS)                                \
+  R(TRACE_IMPORT_LOGS, trace_id, TRACE_FILE) R(TRACE_IMPORT_LOGS, arg_set_id, ARG_SET) \
+  R(SHELL_TRANSITIONS, arg_set_id, ARG_SET)                                    \
+  R(SHELL_TRANSITION_PARTICIPANTS, start_abs_bounds_rect_id, WINSCOPE_RECT)    \
+  R(SHELL_TRANSITION_PARTICIPANTS, end_abs_bounds_rect_id, WINSCOPE_RECT)      \
+  R(VIEWCAPTURE, arg_set_id, ARG_SET) R(VIEWCAPTURE_VIEW, arg_set_id, ARG_SET)  \
+  R(VIEWCAPTURE_VIEW, snapshot_id, VIEWCAPTURE)                                \
   R(ANDROID_MOTION_EVENTS, arg_set_id, ARG_SET) R(ANDROID_KEY_EVENTS, arg_set_id, ARG_SET) \
   R(ANDROID_INPUT_EVENT_DISPATCH, arg_set_id, ARG_SET)                         \
   R(INPUTMETHOD_CLIENTS, arg_set_id, ARG_SET) R(INPUTMETHOD_SERVICE, arg_set_id, ARG_SET) \

@@ -13,6 +13,9 @@
 #include "import/proto/proto_head.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_android.h"
+#include "import/proto/proto_android_fw.h"
+#include "import/proto/proto_shell_transition.h"
+#include "import/proto/proto_viewcapture.h"
 #include "import/proto/proto_frames.h"
 #include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_power.h"
@@ -178,6 +181,7 @@ static int proto_intern_data(import_file *f, uint32_t seq_idx, proto_span data) 
       if (rc) return rc;
       continue;
     }
+    if (!kind) kind = proto_viewcapture_intern_kind(fl.number);
     if (!kind) continue;
     int rc = proto_intern_entries(f, &st->seqs.data[seq_idx], seq_idx, fl.span, kind);
     if (rc) return rc;
@@ -824,6 +828,8 @@ static void proto_destroy(import_file *f) {
   proto_profile_free(st->profile);
   proto_gpu_free(&st->gpu);
   proto_android_free(st->android);
+  proto_android_fw_free(st->android_fw);
+  proto_shell_state_free(st->shell);
   proto_winscope_free(st->winscope);
   proto_sf_free(st->sf);
   proto_frames_free(st->frames);

@@ -51,6 +51,13 @@ enum proto_intern_kind {
   PROTO_INTERN_SS_EXECUTION_CONTEXT = 24, /* StackSample execution contexts (49) */
   PROTO_INTERN_SS_COUNTER_DESCRIPTOR = 25, /* StackSample counter descriptors (50) */
   PROTO_INTERN_SS_ASYNC_CONTEXT = 26, /* StackSample async context descriptors (51) */
+  /* view capture strings (proto_viewcapture.h), InternedData 38-41, 45, 46 */
+  PROTO_INTERN_VC_PACKAGE_NAME = 27,
+  PROTO_INTERN_VC_WINDOW_NAME = 28,
+  PROTO_INTERN_VC_VIEW_ID = 29,
+  PROTO_INTERN_VC_CLASS_NAME = 30,
+  PROTO_INTERN_VC_CONTENT_DESCRIPTION = 31,
+  PROTO_INTERN_VC_TEXT = 32,
 };
 
 typedef struct proto_packet_info {
@@ -120,6 +127,8 @@ typedef struct proto_import_state {
   struct proto_profile_state *profile; /* proto_profile.h; lazy */
   proto_gpu_state gpu;     /* GPU counter/memory packets (proto_gpu.h) */
   struct proto_android_state *android; /* proto_android.h; lazy */
+  struct proto_android_fw_state *android_fw; /* proto_android_fw.h; lazy */
+  struct proto_shell_state *shell; /* proto_shell_transition.h; lazy */
   struct proto_winscope_state *winscope; /* proto_winscope.h; lazy */
   struct proto_sf_state *sf; /* proto_winscope_sf.h; lazy */
   struct proto_frames_state *frames; /* proto_frames.h; lazy */

@@ -10,6 +10,7 @@
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_heap_graph.h"
 #include "import/proto/proto_android.h"
+#include "import/proto/proto_android_fw.h"
 #include "import/proto/proto_frames.h"
 #include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_power.h"
@@ -308,6 +309,7 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
       case PROTO_TRACE_PACKET_MODULE_SYMBOLS:
         rc = proto_module_symbols_parse(f, &((proto_import_state *)f->state)->native_symbols, &fl);
         break;
+      case PROTO_TRACE_PACKET_ANDROID_AFLAGS: rc = proto_android_aflags(f, p.ts, fl.span); break;
       case PROTO_TRACE_PACKET_FRAME_TIMELINE_EVENT:
         rc = proto_frame_timeline_parse(f, &((proto_import_state *)f->state)->frame_timeline,
                                         p.machine, p.ts, &fl);

@@ -6,6 +6,7 @@
 #include "import/proto/proto_process_tree.h"
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_android.h"
+#include "import/proto/proto_android_fw.h"
 #include "import/proto/proto_frames.h"
 #include "import/proto/proto_native_symbols.h"
 #include "import/proto/proto_generic_kernel.h"
@@ -546,7 +547,8 @@ int proto_misc_wants_field(uint32_t number) {
              proto_heap_graph_wants_field(number) || proto_gpu_wants_field(number) ||
              proto_android_wants_field(number) || proto_winscope_wants_field(number) ||
              proto_frames_wants_field(number) ||
-             number == PROTO_TRACE_PACKET_MODULE_SYMBOLS;
+             number == PROTO_TRACE_PACKET_MODULE_SYMBOLS ||
+             number == PROTO_TRACE_PACKET_ANDROID_AFLAGS;
   }
 }
 

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 
+#include "import/proto/proto_android_fw.h"
 #include "import/proto/proto_args.h"
 #include "import/proto/proto_event_counters.h"
 #include "import/proto/proto_fields.h"
@@ -109,6 +110,10 @@ void proto_event_read(proto_span msg, proto_event *e) {
       case PROTO_TRACK_EVENT_CALLSTACK: case PROTO_TRACK_EVENT_CALLSTACK_IID:
       case PROTO_TRACK_EVENT_CALLSTACK_WEIGHT:
         proto_event_callstack_field(&fl, &e->callstack);
+        break;
+      case PROTO_TRACK_EVENT_PROCESS_START_EVENT: case PROTO_TRACK_EVENT_BINDER_DIED_EVENT:
+        if (len) e->fw_event = fl.span, e->fw_field = fl.number;
+        if (proto_args_field(fl.number)) e->has_args = 1;
         break;
       default: if (proto_args_field(fl.number)) e->has_args = 1; break;
     }
@@ -571,6 +576,9 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   int rc;
   proto_event_categories(p, msg, e);
   if ((rc = proto_event_annotate(p, e)) != 0) return rc;
+  if (e->fw_field && (rc = proto_android_fw_event(p->f, &st->android_fw, p->machine, p->ts,
+                                                  e->fw_field, e->fw_event)) != 0)
+    return rc;
   if (e->has_phase && e->phase == 'P' && (rc = proto_v8_profile(p, msg, e)) != 0) return rc;
   if (e->has_phase && proto_async_phase(e->phase)) return proto_async_apply(p, msg, e);
   uint64_t type = e->has_type ? e->type

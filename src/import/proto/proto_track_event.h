@@ -50,6 +50,8 @@ typedef struct proto_event {
   int has_counters;    /* a field proto_event_counters reads */
   int has_args; /* a field that args are derived from (proto_args.h) */
   proto_flow_hint flow;
+  proto_span fw_event; /* an AndroidTrackEvent process event, its field */
+  uint32_t fw_field;
   proto_event_callstack callstack; /* TrackEvent.callstack(_iid), its weight */
   proto_thread_times times; /* the thread time and instructions it gives */
   string_id name_id;   /* `name` interned, once name_interned */

@@ -6,6 +6,8 @@
 #include "base/base.h"
 #include "clock/clock.h"
 #include "import/proto/proto_args.h"
+#include "import/proto/proto_shell_transition.h"
+#include "import/proto/proto_viewcapture.h"
 #include "import/proto/proto_winscope_sf.h"
 #include "model/winscope.h"
 
@@ -14,6 +16,7 @@ enum {
   WINSCOPE_EXT_INPUTMETHOD_CLIENTS = 1, WINSCOPE_EXT_INPUTMETHOD_SERVICE = 2,
   WINSCOPE_EXT_INPUTMETHOD_MANAGER_SERVICE = 3, WINSCOPE_EXT_ANDROID_INPUT_EVENT = 5,
 };
+enum { WINSCOPE_EXT_VIEWCAPTURE = 4 };
 
 /* AndroidInputEvent's events, in the order they are looked for. */
 enum {
@@ -231,6 +234,8 @@ static int winscope_extensions(import_file *f, const proto_packet_info *info, in
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
     if (fl.number == WINSCOPE_EXT_ANDROID_INPUT_EVENT)
       rc = input_event_packet(f, info, ts, fl.span);
+    else if (fl.number == WINSCOPE_EXT_VIEWCAPTURE)
+      rc = proto_viewcapture(f, info, ts, fl.span);
     else if (fl.number >= WINSCOPE_EXT_INPUTMETHOD_CLIENTS &&
              fl.number <= WINSCOPE_EXT_INPUTMETHOD_MANAGER_SERVICE)
       rc = winscope_dump(f, info, ts, fl.number, fl.span);
@@ -244,7 +249,11 @@ int proto_winscope_parse(import_file *f, const proto_packet_info *info, int64_t 
   switch (fl->number) {
     case PROTO_TRACE_PACKET_WINSCOPE_EXTENSIONS: return winscope_extensions(f, info, ts, fl->span);
     case PROTO_TRACE_PACKET_SHELL_HANDLER_MAPPINGS: return shell_handler_mappings(f, fl->span);
-    case PROTO_TRACE_PACKET_SHELL_TRANSITION: return shell_transition(f, fl->span);
+    case PROTO_TRACE_PACKET_SHELL_TRANSITION: {
+      int rc = shell_transition(f, fl->span);
+      return rc ? rc : proto_shell_transition(f, &((proto_import_state *)f->state)->shell,
+                                              info, fl->span);
+    }
     case PROTO_TRACE_PACKET_PROTOLOG_MESSAGE:
     case PROTO_TRACE_PACKET_PROTOLOG_VIEWER_CONFIG:
       return proto_protolog_parse(f, &((proto_import_state *)f->state)->winscope, info, ts, fl);

@@ -1,0 +1,88 @@
+/* android_fw: framework process lifetimes and import logs (model/android_fw.h). */
+#include "model/android_fw.h"
+
+#include <string.h>
+
+#include "model/model.h"
+
+#define FW_TABLE(ctx) ctx_table(ctx, TABLE_ANDROID_TRACK_EVENT_PROCESS)
+
+int model_fw_process_row(trace_context *ctx, uint32_t upid, uint32_t *row) {
+  storage_table *t = FW_TABLE(ctx);
+  int rc = storage_table_append(t, row);
+  if (!rc) storage_set_i64(t, ANDROID_TRACK_EVENT_PROCESS_upid, *row, upid);
+  return rc;
+}
+
+void model_fw_process_started(trace_context *ctx, uint32_t row, int64_t ts) {
+  storage_table *t = FW_TABLE(ctx);
+  if (storage_get_i64_or(t, ANDROID_TRACK_EVENT_PROCESS_fw_start_ts, row, -1) < 0)
+    storage_set_i64(t, ANDROID_TRACK_EVENT_PROCESS_fw_start_ts, row, ts);
+}
+
+static void fw_set_int(storage_table *t, unsigned column, uint32_t row, int given,
+                       int64_t value) {
+  if (given) storage_set_i64(t, column, row, value);
+}
+
+static void fw_set_str(storage_table *t, unsigned column, uint32_t row, string_id value) {
+  if (value != STRING_NULL) storage_set_str(t, column, row, value);
+}
+
+void model_fw_process_update(trace_context *ctx, uint32_t row, const model_fw_process_start *s) {
+  storage_table *t = FW_TABLE(ctx);
+  fw_set_int(t, ANDROID_TRACK_EVENT_PROCESS_start_seq_id, row, s->has_start_seq_id,
+             s->start_seq_id);
+  fw_set_int(t, ANDROID_TRACK_EVENT_PROCESS_package_uid, row, s->has_package_uid,
+             s->package_uid);
+  fw_set_int(t, ANDROID_TRACK_EVENT_PROCESS_caller_uid, row, s->has_caller_uid, s->caller_uid);
+  fw_set_int(t, ANDROID_TRACK_EVENT_PROCESS_defining_uid, row, s->has_defining_uid,
+             s->defining_uid);
+  fw_set_int(t, ANDROID_TRACK_EVENT_PROCESS_bind_application_delay_ms, row,
+             s->has_bind_application_delay_ms, s->bind_application_delay_ms);
+  fw_set_int(t, ANDROID_TRACK_EVENT_PROCESS_process_start_delay_ms, row,
+             s->has_process_start_delay_ms, s->process_start_delay_ms);
+  fw_set_str(t, ANDROID_TRACK_EVENT_PROCESS_trigger_type, row, s->trigger_type);
+  fw_set_str(t, ANDROID_TRACK_EVENT_PROCESS_hosting_type, row, s->hosting_type);
+  fw_set_str(t, ANDROID_TRACK_EVENT_PROCESS_hosting_name, row, s->hosting_name);
+}
+
+void model_fw_process_ended(trace_context *ctx, uint32_t row, int64_t ts) {
+  storage_set_i64(FW_TABLE(ctx), ANDROID_TRACK_EVENT_PROCESS_fw_end_ts, row, ts);
+}
+
+/* ---- aflags ---- */
+
+int model_aflag_add(trace_context *ctx, int64_t ts, const string_id columns[MODEL_AFLAG_COLUMNS]) {
+  storage_table *t = ctx_table(ctx, TABLE_ANDROID_AFLAGS);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (!rc) rc = storage_set_i64(t, ANDROID_AFLAGS_ts, row, ts);
+  for (unsigned i = 0; !rc && i < MODEL_AFLAG_COLUMNS; i++)
+    rc = storage_set_str(t, ANDROID_AFLAGS_package + i, row, columns[i]);
+  return rc;
+}
+
+/* ---- import logs ---- */
+
+static int import_log_intern(trace_context *ctx, const char *s, string_id *out) {
+  return ctx_intern(ctx, s, strlen(s), out);
+}
+
+int model_import_log(trace_context *ctx, int64_t trace, int64_t ts, stats_id stat,
+                     int64_t arg_set) {
+  storage_table *t = ctx_table(ctx, TABLE_TRACE_IMPORT_LOGS);
+  const stats_info *info = &stats_infos[stat];
+  string_id name, severity;
+  uint32_t row;
+  int rc = import_log_intern(ctx, info->name, &name);
+  if (!rc) rc = import_log_intern(ctx, stats_severity_name(info->severity), &severity);
+  if (!rc) rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  if (trace >= 0) storage_set_i64(t, TRACE_IMPORT_LOGS_trace_id, row, trace);
+  storage_set_i64(t, TRACE_IMPORT_LOGS_ts, row, ts);
+  storage_set_str(t, TRACE_IMPORT_LOGS_severity, row, severity);
+  storage_set_str(t, TRACE_IMPORT_LOGS_name, row, name);
+  if (arg_set >= 0) storage_set_i64(t, TRACE_IMPORT_LOGS_arg_set_id, row, arg_set);
+  return WEFT_OK;
+}
