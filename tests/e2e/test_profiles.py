@@ -294,16 +294,17 @@ class ProfilesTest(e.TempDirTest):
                           deobf('com.other', 'Other', 'wrong'),
                           deobf('com.example.app', 'Foo', 'bar'))
         # the app's frame takes its package's renaming; the frame of no
-        # package the first renaming of its class
+        # package (its process has no app uid) none
         self.assertEqual(e.query('select m.name as map, f.deobfuscated_name from '
                                  'stack_profile_frame f join stack_profile_mapping m '
                                  'on f.mapping = m.id order by f.id', path),
-                         '"map","deobfuscated_name"\n"%s","Foo.bar"\n"","Other.wrong"\n' % app)
+                         '"map","deobfuscated_name"\n"%s","Foo.bar"\n"","[NULL]"\n' % app)
 
     def test_deobfuscated_members_already_qualified_stay_as_they_are(self):
         interned = interned_packet(
             (FUNCTION_NAMES, istr(1, 'a.b')), (FUNCTION_NAMES, istr(2, 'a.c')),
-            (MAPPINGS, mapping(1)), (FRAMES, frame(1, 1, 1, 8)), (FRAMES, frame(2, 2, 1, 9)),
+            (MAPPING_PATHS, istr(1, 'data/app/p-1/base.apk')), (MAPPINGS, mapping(1, paths=(1,))),
+            (FRAMES, frame(1, 1, 1, 8)), (FRAMES, frame(2, 2, 1, 9)),
             (CALLSTACKS, callstack(1, 1, 2)))
         members = (pb_bytes(4, pb_bytes(1, 'b') + pb_bytes(2, 'bar')) +
                    pb_bytes(4, pb_bytes(1, 'c') + pb_bytes(2, 'com.A.baz')))

@@ -27,8 +27,10 @@
 #define DM_OBFUSCATED_CLASSES 3
 #define OC_OBFUSCATED_NAME 1
 #define OC_DEOBFUSCATED_NAME 2
-#define OC_OBFUSCATED_MEMBERS 3
 #define OC_OBFUSCATED_METHODS 4
+#define OM_OBFUSCATED_LINE_START 3
+#define OM_OBFUSCATED_LINE_END 4
+#define OM_SOURCE_LINE_START 5
 
 #define PP_MAX_MEMBERS 65536 /* renamed members of one class that are kept */
 
@@ -174,6 +176,24 @@ static int pp_string_field(import_file *f, proto_span msg, uint32_t number, stri
   return ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, out);
 }
 
+/* A varint field of msg (its last), or -1 when absent. */
+static int64_t pp_line_field(proto_span msg, uint32_t number) {
+  proto_field fl;
+  if (proto_find_last(msg.data, msg.len, number, &fl) != 1 || fl.wire_type != PROTO_WIRE_VARINT)
+    return -1;
+  return (int64_t)(uint32_t)fl.value;
+}
+
+static int pp_obfuscated_method(import_file *f, proto_span msg, stack_profile_member *m) {
+  int rc = pp_string_field(f, msg, OC_OBFUSCATED_NAME, &m->obfuscated);
+  if (!rc) rc = pp_string_field(f, msg, OC_DEOBFUSCATED_NAME, &m->deobfuscated);
+  m->obfuscated_line_start = pp_line_field(msg, OM_OBFUSCATED_LINE_START);
+  m->obfuscated_line_end = pp_line_field(msg, OM_OBFUSCATED_LINE_END);
+  m->source_line_start = pp_line_field(msg, OM_SOURCE_LINE_START);
+  return rc;
+}
+
+/* A class and its methods (its fields rename heap graph references only). */
 static int pp_obfuscated_class(import_file *f, string_id package, proto_span msg) {
   string_id obf, deobf;
   int rc = pp_string_field(f, msg, OC_OBFUSCATED_NAME, &obf);
@@ -184,12 +204,9 @@ static int pp_obfuscated_class(import_file *f, string_id package, proto_span msg
   proto_field fl;
   proto_reader_init_span(&rd, msg);
   while (!rc && members.len < PP_MAX_MEMBERS && proto_reader_next(&rd, &fl) == 1) {
-    if ((fl.number != OC_OBFUSCATED_MEMBERS && fl.number != OC_OBFUSCATED_METHODS) ||
-        fl.wire_type != PROTO_WIRE_LEN)
-      continue;
+    if (fl.number != OC_OBFUSCATED_METHODS || fl.wire_type != PROTO_WIRE_LEN) continue;
     stack_profile_member m;
-    rc = pp_string_field(f, fl.span, OC_OBFUSCATED_NAME, &m.obfuscated);
-    if (!rc) rc = pp_string_field(f, fl.span, OC_DEOBFUSCATED_NAME, &m.deobfuscated);
+    rc = pp_obfuscated_method(f, fl.span, &m);
     if (!rc && VEC_PUSH(members, m)) rc = WEFT_ENOMEM;
   }
   if (!rc) rc = stack_profile_add_class(f->ctx, package, obf, deobf, members.data, members.len);
@@ -200,6 +217,7 @@ static int pp_obfuscated_class(import_file *f, string_id package, proto_span msg
 int pp_deobfuscation(import_file *f, proto_span msg) {
   string_id package;
   int rc = pp_string_field(f, msg, DM_PACKAGE_NAME, &package);
+  if (!rc) rc = stack_profile_deobfuscation_mapping(f->ctx);
   proto_reader rd;
   proto_field fl;
   proto_reader_init_span(&rd, msg);
