@@ -7,8 +7,8 @@
  *    a few preinstalled apps), or "memfd" for a "/memfd:" mapping. A frame
  *    of neither takes the package of the first process (by android_appid in
  *    packages_list) whose samples reach it: heap allocations first, then
- *    perf, CPU-profile, Instruments and StackSample samples. A frame of no
- *    package is never renamed.
+ *    perf, CPU-profile, Instruments and StackSample samples, then OOME
+ *    thread stacks. A frame of no package is never renamed.
  *  - A mapping packet without a package renames no frame. One with a
  *    package renames the frames of that package and every memfd frame;
  *    packets apply in order, a later one renaming over an earlier one.
@@ -220,6 +220,13 @@ static void spd_guess_packages(trace_context *ctx, spd_guess *g) {
     if (task < 0 || (size_t)task >= tasks->row_count) continue;
     spd_guess_from(ctx, g, storage_get_i64_or(tasks, STACK_SAMPLE_TASK_CONTEXT_upid, (size_t)task, -1),
                    storage_get_i64_or(samples, STACK_SAMPLE_callsite_id, row, -1));
+  }
+  const storage_table *oome = ctx_table(ctx, TABLE_HEAP_GRAPH_THREAD_CALLSITE);
+  const storage_table *graphs = ctx_table(ctx, TABLE_HEAP_GRAPH);
+  for (size_t row = 0; row < oome->row_count && g->unknown; row++) {
+    int64_t graph = storage_get_i64(oome, HEAP_GRAPH_THREAD_CALLSITE_heap_graph_id, row);
+    spd_guess_from(ctx, g, storage_get_i64(graphs, HEAP_GRAPH_upid, (size_t)graph),
+                   storage_get_i64_or(oome, HEAP_GRAPH_THREAD_CALLSITE_callsite_id, row, -1));
   }
 }
 

@@ -116,8 +116,6 @@ const char *const sql_view_statements[] = {
     /* Tables of data weft does not import (profiles, heap graphs, Android
      * and graphics packets): empty, as Perfetto's are for a trace without
      * such data. */
-    EMPTY_VIEW("heap_graph_thread_callsite",
-               "NULL AS id, NULL AS heap_graph_id, NULL AS utid, NULL AS callsite_id"),
     EMPTY_VIEW("memory_snapshot",
                "NULL AS id, NULL AS timestamp, NULL AS track_id, NULL AS detail_level"),
     EMPTY_VIEW("process_memory_snapshot",

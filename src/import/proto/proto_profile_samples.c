@@ -216,6 +216,7 @@ static int pp_obfuscated_class(import_file *f, string_id package, proto_span msg
 
 int pp_deobfuscation(import_file *f, proto_span msg) {
   string_id package;
+  if (!pp_state(f)) return WEFT_ENOMEM; /* the frames are renamed at its end */
   int rc = pp_string_field(f, msg, DM_PACKAGE_NAME, &package);
   if (!rc) rc = stack_profile_deobfuscation_mapping(f->ctx);
   proto_reader rd;
