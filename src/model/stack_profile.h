@@ -162,6 +162,17 @@ typedef struct stack_profile_event_callstack {
 /* A __intrinsic_track_event_callstacks row. */
 int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_event_callstack *cs);
 
+/* ---- perf sessions (model/stack_profile_perf.c) ---- */
+
+/* A new perf_session row; *id is its id (and perf_session_id). */
+int stack_profile_perf_session(trace_context *ctx, int64_t *id);
+/* The "perf_cpu_counter" track named `name` of a session's cpu (made on
+ * first use: dimension args cpu, perf_session_id, name; source arg
+ * is_timebase). */
+int stack_profile_perf_counter_track(trace_context *ctx, uint32_t machine, int64_t session,
+                                     uint32_t cpu, string_id name, int is_timebase,
+                                     uint32_t *track);
+
 /* ---- ModuleSymbols: the symbols of frames by module and address ---- */
 
 /* One line of an address's symbol (an inline chain lists several). */

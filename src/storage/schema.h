@@ -226,6 +226,9 @@
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, 0) C(T, cpu, I64, N) \
   C(T, cpu_mode, STR, 0) C(T, callsite_id, I64, N)                    \
   C(T, unwind_error, STR, 0) C(T, perf_session_id, I64, N)
+/* A perf data source's session: one per sequence with PerfSamples. */
+#define PERF_SESSION_COLUMNS(C, T)                                    \
+  C(T, id, ID, 0) C(T, perf_session_id, I64, 0) C(T, cmdline, STR, 0)
 
 #define CPU_PROFILE_STACK_SAMPLE_COLUMNS(C, T)                        \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, callsite_id, I64, 0)          \
@@ -409,6 +412,7 @@
   T(HEAP_PROFILE_ALLOCATION, "heap_profile_allocation", HEAP_PROFILE_ALLOCATION_COLUMNS) \
   T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
   T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
+  T(PERF_SESSION, "perf_session", PERF_SESSION_COLUMNS)               \
   T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS) \
   T(INSTRUMENTS_SAMPLE, "instruments_sample", INSTRUMENTS_SAMPLE_COLUMNS) \
   T(PROFILER_SMAPS, "profiler_smaps", PROFILER_SMAPS_COLUMNS)         \
