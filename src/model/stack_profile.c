@@ -274,6 +274,7 @@ int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_s
   if (s->callsite >= 0) storage_set_i64(t, PERF_SAMPLE_callsite_id, row, s->callsite);
   storage_set_str(t, PERF_SAMPLE_unwind_error, row, s->unwind_error);
   storage_set_i64(t, PERF_SAMPLE_perf_session_id, row, s->session);
+  if (s->counter_set >= 0) storage_set_i64(t, PERF_SAMPLE_counter_set_id, row, s->counter_set);
   return storage_table_status(t);
 }
 

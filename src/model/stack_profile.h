@@ -104,6 +104,7 @@ typedef struct stack_profile_perf_sample {
   int64_t callsite;   /* -1: NULL */
   string_id unwind_error;
   int64_t session;
+  int64_t counter_set; /* -1: NULL (stack_profile_counter_set) */
 } stack_profile_perf_sample;
 
 /* A perf_sample row. */
@@ -163,6 +164,11 @@ typedef struct stack_profile_event_callstack {
 int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_event_callstack *cs);
 
 /* ---- perf sessions (model/stack_profile_perf.c) ---- */
+
+/* The counter set of `n` counter rows a sample read: *set is the id of its
+ * first __intrinsic_profiler_counter_set row, -1 when n is 0. */
+int stack_profile_counter_set(trace_context *ctx, const uint32_t *counters, size_t n,
+                              int64_t *set);
 
 /* A new perf_session row; *id is its id (and perf_session_id). */
 int stack_profile_perf_session(trace_context *ctx, int64_t *id);

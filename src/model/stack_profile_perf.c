@@ -47,3 +47,17 @@ int stack_profile_perf_counter_track(trace_context *ctx, uint32_t machine, int64
   if (rc || *track < before) return rc;
   return sp_perf_track_args(ctx, *track, session, cpu, name, is_timebase);
 }
+
+int stack_profile_counter_set(trace_context *ctx, const uint32_t *counters, size_t n,
+                              int64_t *set) {
+  storage_table *t = ctx_table(ctx, TABLE_PROFILER_COUNTER_SET);
+  *set = n ? (int64_t)t->row_count : -1;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t row;
+    int rc = storage_table_append(t, &row);
+    if (rc) return rc;
+    storage_set_i64(t, PROFILER_COUNTER_SET_counter_set_id, row, *set);
+    storage_set_i64(t, PROFILER_COUNTER_SET_counter_id, row, counters[i]);
+  }
+  return storage_table_status(t);
+}

@@ -142,6 +142,13 @@ const char *const sql_view_statements[] = {
     "__intrinsic_stack_sample_counter k JOIN __intrinsic_counter c ON c.id = k.counter_id "
     "JOIN __intrinsic_stack_sample s ON s.id = k.stack_sample_id "
     "WHERE s.callsite_id IS NOT NULL ORDER BY k.counter_id",
+    /* perf samples; __intrinsic_profiler_sample holds only them (ids of
+     * perf_sample), with the counter set each read */
+    "CREATE VIEW perf_sample AS SELECT id, ts, utid, cpu, cpu_mode, callsite_id, "
+    "unwind_error, perf_session_id FROM __intrinsic_perf_sample",
+    "CREATE VIEW __intrinsic_profiler_sample AS SELECT id, ts, 'linux.perf' AS source, "
+    "NULL AS task_context_id, NULL AS execution_context_id, callsite_id, unwind_error, "
+    "perf_session_id AS session_id, counter_set_id FROM __intrinsic_perf_sample",
     /* the counters of perf sessions: a timebase and its followers per cpu */
     "CREATE VIEW perf_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, "
     "machine_id, counter_unit AS unit, description, "

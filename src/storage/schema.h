@@ -225,7 +225,12 @@
 #define PERF_SAMPLE_COLUMNS(C, T)                                     \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, 0) C(T, cpu, I64, N) \
   C(T, cpu_mode, STR, 0) C(T, callsite_id, I64, N)                    \
-  C(T, unwind_error, STR, 0) C(T, perf_session_id, I64, N)
+  C(T, unwind_error, STR, 0) C(T, perf_session_id, I64, N)           \
+  C(T, counter_set_id, I64, N)
+/* The counters a sample read: the rows of one counter_set_id (the id of
+ * its first row). */
+#define PROFILER_COUNTER_SET_COLUMNS(C, T)                            \
+  C(T, id, ID, 0) C(T, counter_set_id, I64, 0) C(T, counter_id, I64, 0)
 /* A perf data source's session: one per sequence with PerfSamples. */
 #define PERF_SESSION_COLUMNS(C, T)                                    \
   C(T, id, ID, 0) C(T, perf_session_id, I64, 0) C(T, cmdline, STR, 0)
@@ -411,7 +416,9 @@
     TRACK_EVENT_CALLSTACKS_COLUMNS)                                     \
   T(HEAP_PROFILE_ALLOCATION, "heap_profile_allocation", HEAP_PROFILE_ALLOCATION_COLUMNS) \
   T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
-  T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
+  T(PERF_SAMPLE, "__intrinsic_perf_sample", PERF_SAMPLE_COLUMNS)      \
+  T(PROFILER_COUNTER_SET, "__intrinsic_profiler_counter_set",           \
+    PROFILER_COUNTER_SET_COLUMNS)                                       \
   T(PERF_SESSION, "perf_session", PERF_SESSION_COLUMNS)               \
   T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS) \
   T(INSTRUMENTS_SAMPLE, "instruments_sample", INSTRUMENTS_SAMPLE_COLUMNS) \

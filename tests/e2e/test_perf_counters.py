@@ -93,6 +93,22 @@ class PerfCountersTest(e.TempDirTest):
                          '"name","idx","value"\n"perf_chosen_process_shard",0,1\n'
                          '"perf_process_shard_count",0,4\n')
 
+    def test_each_sample_reads_a_counter_set(self):
+        path = self.trace(
+            defaults_packet(1, timebase(counter=1) + follower(counter=10)),
+            sample(1, 100, 0, timebase=1, followers=(2,)), sample(1, 150, 0),
+            sample(1, 200, 0, timebase=3, followers=(4,)), sample(1, 250, 0, followers=(5,)))
+        # a set is named by its first row's id; a sample of no counts has none
+        self.assertEqual(e.query('select * from __intrinsic_profiler_counter_set', path),
+                         '"id","counter_set_id","counter_id"\n'
+                         '0,0,0\n1,0,1\n2,2,2\n3,2,3\n4,4,4\n')
+        self.assertEqual(e.query('select s.id, s.source, s.session_id, s.counter_set_id '
+                                 'from perf_sample p join __intrinsic_profiler_sample s '
+                                 'using (id) order by s.id', path),
+                         '"id","source","session_id","counter_set_id"\n'
+                         '0,"linux.perf",0,0\n1,"linux.perf",0,"[NULL]"\n'
+                         '2,"linux.perf",0,2\n3,"linux.perf",0,4\n')
+
 
 if __name__ == '__main__':
     e.main()

@@ -34,6 +34,7 @@
 #define OM_OBFUSCATED_LINE_END 4
 #define OM_SOURCE_LINE_START 5
 
+#define PP_MAX_COUNTERS 64 /* counters of one perf sample kept in its counter set */
 #define PP_MAX_MEMBERS 65536 /* renamed members of one class that are kept */
 
 typedef struct pp_perf_fields {
@@ -77,19 +78,25 @@ static int pp_enum_name(import_file *f, const char *const *names, size_t n, uint
 }
 
 /* The sample's counter values: the timebase count on the stream's first
- * track, the follower counts in order on the others (extra ones dropped). */
+ * track, the follower counts in order on the others (extra ones dropped);
+ * *set is the counter set of the rows (-1: none). */
 static int pp_perf_counters(import_file *f, const pp_perf_fields *p, const pp_perf_stream *st,
-                            int64_t ts, proto_span msg) {
+                            int64_t ts, proto_span msg, int64_t *set) {
   const uint32_t *tracks = pp_state(f)->perf_tracks.data + st->first;
-  int rc = p->has_timebase_count
-               ? model_counter(f->ctx, tracks[0], ts, (double)p->timebase_count, -1)
-               : WEFT_OK;
+  uint32_t rows[PP_MAX_COUNTERS];
+  size_t n = 0;
+  int rc = p->has_timebase_count ? model_counter_row(f->ctx, tracks[0], ts,
+                                                     (double)p->timebase_count, -1, &rows[n++])
+                                 : WEFT_OK;
   pp_varints it;
   uint64_t v;
   pp_varints_init(&it, msg, PS_FOLLOWER_COUNTS);
-  for (size_t i = 1; !rc && i < st->count && pp_varints_next(&it, &v); i++)
-    rc = model_counter(f->ctx, tracks[i], ts, (double)v, -1);
-  return rc;
+  for (size_t i = 1; !rc && i < st->count && pp_varints_next(&it, &v); i++) {
+    uint32_t row;
+    rc = model_counter_row(f->ctx, tracks[i], ts, (double)v, -1, &row);
+    if (!rc && n < PP_MAX_COUNTERS) rows[n++] = row;
+  }
+  return rc ? rc : stack_profile_counter_set(f->ctx, rows, n, set);
 }
 
 int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, proto_span msg) {
@@ -97,6 +104,7 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
   if (!s) return WEFT_ENOMEM;
   pp_perf_fields p;
   pp_perf_stream stream;
+  int64_t counter_set = -1;
   pp_perf_read(msg, &p);
   int rc = pp_perf_stream_of(f, info, (uint32_t)p.cpu, &stream);
   if (rc) return rc;
@@ -109,7 +117,7 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
     rc = import_stat(f, stat_perf_samples_skipped, 1);
   if (p.skip_reason == PS_SKIP_UNWIND_ENQUEUE)
     rc = import_stat(f, stat_perf_samples_skipped_dataloss, 1);
-  if (!rc) rc = pp_perf_counters(f, &p, &stream, ts, msg);
+  if (!rc) rc = pp_perf_counters(f, &p, &stream, ts, msg, &counter_set);
   if (rc) return rc;
   pp_resolver r = pp_resolver_of(info);
   int64_t leaf = -1;
@@ -121,7 +129,7 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
   if (!rc && p.has_unwind_error) rc = pp_enum_name(f, pp_unwind_errors, 9, p.unwind_error, &unwind);
   if (rc) return rc;
   stack_profile_perf_sample row = {ts, utid, p.has_cpu ? (int64_t)p.cpu : -1, mode, leaf,
-                                   unwind, stream.session};
+                                   unwind, stream.session, counter_set};
   return stack_profile_perf_sample_add(f->ctx, &row);
 }
 
