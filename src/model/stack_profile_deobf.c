@@ -4,7 +4,9 @@
  * The rules:
  *  - Only frames whose name holds a '.' are Java frames. A frame's package
  *    is that of its mapping ("/data/app/<package>-<suffix>/...", or one of
- *    a few preinstalled apps), or "memfd" for a "/memfd:" mapping. A frame
+ *    a few preinstalled apps), or "memfd" for a "/memfd:" mapping; an app
+ *    path without "<package>-" counts deobfuscate_location_parse_error
+ *    (once per frame, whether or not any mapping packet comes). A frame
  *    of neither takes the package of the first process (by android_appid in
  *    packages_list) whose samples reach it: heap allocations first, then
  *    perf, CPU-profile, Instruments and StackSample samples, then OOME
@@ -28,6 +30,7 @@
 
 #define SPD_MEMFD ((string_id)UINT32_MAX) /* the package of a memfd frame */
 #define SPD_UNKNOWN ((string_id)UINT32_MAX - 1) /* a Java frame to guess for */
+#define SPD_UNNAMED ((string_id)UINT32_MAX - 2) /* a package no string names */
 
 typedef struct spd_class {
   string_id package, obfuscated, deobfuscated;
@@ -41,6 +44,7 @@ struct stack_profile_deobf {
   VEC(stack_profile_member) methods;
   base_map last_class; /* obfuscated name -> index + 1 of its last class */
   uint32_t packets;
+  size_t frames_checked; /* frames counted by spd_count_unparsable */
 };
 
 typedef struct spd_hit {
@@ -127,26 +131,32 @@ static const char *spd_system_app_package(const char *s) {
   return strstr(s, "MatchMaker") ? "com.google.android.as" : NULL;
 }
 
-/* The package of a mapping (STRING_NULL: none known; SPD_MEMFD). */
-static string_id spd_mapping_package(trace_context *ctx, string_id mapping_name) {
+/* The package of a mapping: STRING_NULL (none known), SPD_MEMFD, or
+ * SPD_UNNAMED (one that no mapping packet can name); *unparsable when an
+ * app path ("/data/app/[~~<random>/]<package>-<suffix>/...") lacks its
+ * package. */
+static string_id spd_mapping_package(trace_context *ctx, string_id mapping_name,
+                                     int *unparsable) {
   static const char prefix[] = "/data/app/";
   const char *s = base_string_pool_get(&ctx->strings, mapping_name);
+  *unparsable = 0;
   if (!s) return STRING_NULL;
   const char *app = spd_system_app_package(s);
-  if (app) return base_string_pool_find(&ctx->strings, app, strlen(app));
+  string_id found;
+  if (app) return (found = base_string_pool_find(&ctx->strings, app, strlen(app))) ? found
+                                                                                   : SPD_UNNAMED;
   if (spd_starts(s, "/memfd:")) return SPD_MEMFD;
   if (!spd_starts(s, prefix)) return STRING_NULL;
   s += sizeof prefix - 1;
-  if (s[0] == '~' && s[1] == '~') { /* "/data/app/~~<random>/<package>-..." */
+  if (s[0] == '~' && s[1] == '~') {
     const char *slash = strchr(s, '/');
-    if (!slash) return STRING_NULL;
-    s = slash + 1;
+    s = slash ? slash + 1 : s + strlen(s);
   }
   const char *end = strchr(s, '/');
-  size_t len = end ? (size_t)(end - s) : strlen(s);
-  const char *dash = memchr(s, '-', len);
-  if (dash) len = (size_t)(dash - s);
-  return base_string_pool_find(&ctx->strings, s, len);
+  const char *dash = end ? memchr(s, '-', (size_t)(end - s)) : NULL;
+  if (!dash) return *unparsable = 1, STRING_NULL;
+  found = base_string_pool_find(&ctx->strings, s, (size_t)(dash - s));
+  return found ? found : SPD_UNNAMED;
 }
 
 typedef struct spd_guess {
@@ -242,8 +252,9 @@ static int spd_frame_packages(trace_context *ctx, spd_guess *g) {
         base_string_pool_get(&ctx->strings, storage_get_str(frames, STACK_PROFILE_FRAME_name, row));
     if (!name || !strchr(name, '.')) continue;
     int64_t mapping = storage_get_i64(frames, STACK_PROFILE_FRAME_mapping, row);
+    int unparsable;
     string_id pkg = spd_mapping_package(
-        ctx, storage_get_str(maps, STACK_PROFILE_MAPPING_name, (size_t)mapping));
+        ctx, storage_get_str(maps, STACK_PROFILE_MAPPING_name, (size_t)mapping), &unparsable);
     g->package[row] = pkg ? pkg : SPD_UNKNOWN;
     if (!pkg) g->unknown++;
   }
@@ -390,9 +401,32 @@ static int spd_rename_frame(trace_context *ctx, const stack_profile_deobf *d, sp
   return rc;
 }
 
+/* Counts deobfuscate_location_parse_error for each Java frame made since
+ * the last call whose app mapping path lacks its package. */
+static int spd_count_unparsable(trace_context *ctx, stack_profile_deobf *d) {
+  const storage_table *frames = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
+  const storage_table *maps = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
+  int64_t n = 0;
+  for (size_t row = d->frames_checked; row < frames->row_count; row++) {
+    const char *name =
+        base_string_pool_get(&ctx->strings, storage_get_str(frames, STACK_PROFILE_FRAME_name, row));
+    if (!name || !strchr(name, '.')) continue;
+    int64_t mapping = storage_get_i64(frames, STACK_PROFILE_FRAME_mapping, row);
+    int unparsable;
+    spd_mapping_package(ctx, storage_get_str(maps, STACK_PROFILE_MAPPING_name, (size_t)mapping),
+                        &unparsable);
+    n += unparsable;
+  }
+  d->frames_checked = frames->row_count;
+  return n ? stats_add(&ctx->stats, stat_deobfuscate_location_parse_error, -1, -1, -1, n)
+           : WEFT_OK;
+}
+
 int stack_profile_deobfuscate_frames(trace_context *ctx) {
   stack_profile_deobf *d = ctx->model.stack_profile ? spd_get(ctx) : NULL;
-  if (!d || !d->classes.len) return WEFT_OK;
+  if (!d) return ctx->model.stack_profile ? WEFT_ENOMEM : WEFT_OK;
+  int rc0 = spd_count_unparsable(ctx, d);
+  if (rc0 || !d->classes.len) return rc0;
   spd_guess g = {0};
   spd_scratch s = {0};
   base_buf_init(&s.text, 1 << 20);

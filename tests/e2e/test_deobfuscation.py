@@ -114,6 +114,24 @@ class DeobfuscationTest(e.TempDirTest):
         self.assertEqual(self.names(path), '"name","deobfuscated_name"\n'
                          '"a.a","com.A.alpha | com.A.zed"\n"a.b","[NULL]"\n"b.a","com.B.x"\n')
 
+    def test_app_paths_without_a_package_are_counted_and_guessed(self):
+        def trace(path):
+            return e.write_temp(self.dir, 'p.pb', clock_snapshot(0, 0) + b''.join([
+                processes((10, 10001)), packages(('com.app', 10001)), java_frames(path),
+                heap_dump(10, 10, 'h', heap_sample(1, 1, 0, 1, 0)),
+                deobfuscation('com.app', klass('a', 'A', method('a', 'm')))]))
+        query = ("select f.deobfuscated_name, (select value from stats "
+                 "where name = 'deobfuscate_location_parse_error') as errors "
+                 "from stack_profile_frame f")
+        # no "<package>-": counted, and the package is its process's
+        self.assertEqual(e.query(query, trace('data/app/com.app/base.apk')),
+                         '"deobfuscated_name","errors"\n"A.m",1\n')
+        # a package of its own (that no mapping names) is not guessed
+        self.assertEqual(e.query(query, trace('data/app/com.other-1/base.apk')),
+                         '"deobfuscated_name","errors"\n"[NULL]",0\n')
+        self.assertEqual(e.query(query, trace('data/app/~~r==/com.app-1/base.apk')),
+                         '"deobfuscated_name","errors"\n"A.m",0\n')
+
     def test_module_symbols_give_frames_symbol_sets(self):
         lib = '/system/lib.so'
         path = self.trace(java_frames(lib[1:], names=('f', 'g')),
