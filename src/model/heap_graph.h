@@ -117,6 +117,32 @@ int model_heap_graph_deobfuscate_field(trace_context *ctx, const char *obfuscate
                                        size_t obfuscated_len, const char *name,
                                        size_t name_len);
 
+/* ---- ART process metadata (model/heap_graph_oome.c) ---- */
+
+/* One frame of a Java stack as ART gives it. */
+typedef struct heap_graph_java_frame {
+  string_id method, file; /* file STRING_NULL: none */
+  int64_t line;           /* -1: none */
+} heap_graph_java_frame;
+
+/* An ArtProcessMetadata packet: a heap_graph row of the process at ts,
+ * dump_reason "OOME" when is_oome, with a
+ * __intrinsic_heap_graph_java_oome_details row; the failing thread's stack
+ * (frames innermost first; has_stack) becomes a heap_graph_thread_callsite
+ * row: frames on the dummy mapping "art_process_metadata" interned by
+ * (method, file, line) with a symbol each, called outermost first. */
+typedef struct heap_graph_art_metadata {
+  int64_t ts;
+  uint32_t upid, utid;
+  int is_oome, has_stack;
+  int64_t allocation_size, total_bytes_free, free_bytes_until_oom;
+  string_id error_msg;
+  const heap_graph_java_frame *frames;
+  size_t frame_count;
+} heap_graph_art_metadata;
+
+int model_heap_graph_art_metadata(trace_context *ctx, const heap_graph_art_metadata *m);
+
 /* The package of an APK path (/data/app/[~~x/]pkg-y/...), or 0. */
 int heap_graph_package_from_location(const char *loc, size_t len, const char **pkg,
                                      size_t *pkg_len);

@@ -3,22 +3,15 @@
 #include "model/stack_profile.h"
 
 #include "model/context.h"
+#include "model/stack_profile_internal.h"
 
 #define SP_MAX_PROBES 32
-
-typedef struct sp_class {
-  string_id package, obfuscated, deobfuscated;
-  size_t first_member, member_count; /* into stack_profile_state.members */
-  size_t prev; /* index + 1 of the class before with the same obfuscated name */
-} sp_class;
 
 struct stack_profile_state {
   base_map mappings;  /* probed hash of a mapping's columns -> row */
   base_map frames;    /* probed hash of (mapping, rel_pc, name) -> row */
   base_map callsites; /* probed hash of (parent, frame) -> row */
-  VEC(sp_class) classes;
-  VEC(stack_profile_member) members;
-  base_map last_class; /* obfuscated name -> index + 1 of its last class */
+  stack_profile_deobf *deobf; /* model/stack_profile_deobf.c; lazy */
   base_map inline_frames; /* probed hash of (name, file, line) -> frame row */
   int64_t inline_mapping; /* the "track_event_inline" mapping row, or -1 */
 };
@@ -28,9 +21,7 @@ void stack_profile_state_free(stack_profile_state *st) {
   base_map_free(&st->mappings);
   base_map_free(&st->frames);
   base_map_free(&st->callsites);
-  VEC_FREE(st->classes);
-  VEC_FREE(st->members);
-  base_map_free(&st->last_class);
+  stack_profile_deobf_free(st->deobf);
   base_map_free(&st->inline_frames);
   base_free(st);
 }
@@ -217,114 +208,9 @@ int stack_profile_build_id_hex(trace_context *ctx, const uint8_t *bytes, size_t 
   return rc;
 }
 
-/* ---- deobfuscation ---- */
-
-int stack_profile_add_class(trace_context *ctx, string_id package, string_id obfuscated,
-                            string_id deobfuscated, const stack_profile_member *members,
-                            size_t count) {
+stack_profile_deobf **stack_profile_deobf_slot(trace_context *ctx) {
   stack_profile_state *st = sp_state(ctx);
-  if (!st) return WEFT_ENOMEM;
-  uint64_t *last;
-  if (base_map_insert(&st->last_class, (uint64_t)obfuscated + 1, 0, &last) < 0)
-    return WEFT_ENOMEM;
-  sp_class c = {package, obfuscated, deobfuscated, st->members.len, count, (size_t)*last};
-  for (size_t i = 0; i < count; i++)
-    if (VEC_PUSH(st->members, members[i])) return WEFT_ENOMEM;
-  if (VEC_PUSH(st->classes, c)) return WEFT_ENOMEM;
-  *last = st->classes.len;
-  return WEFT_OK;
-}
-
-/* The renaming of `member` in class c, or STRING_NULL. */
-static string_id sp_member_rename(const stack_profile_state *st, const sp_class *c,
-                                  string_id member) {
-  for (size_t i = 0; i < c->member_count; i++) {
-    const stack_profile_member *m = &st->members.data[c->first_member + i];
-    if (m->obfuscated == member) return m->deobfuscated;
-  }
-  return STRING_NULL;
-}
-
-/* The package of an app's mapping "/data/app/<package>-<suffix>/...", or
- * STRING_NULL. */
-static string_id sp_mapping_package(trace_context *ctx, string_id mapping_name) {
-  static const char prefix[] = "/data/app/";
-  const char *s = base_string_pool_get(&ctx->strings, mapping_name);
-  if (!s || strncmp(s, prefix, sizeof prefix - 1) != 0) return STRING_NULL;
-  s += sizeof prefix - 1;
-  if (s[0] == '~' && s[1] == '~') { /* "/data/app/~~<random>/<package>-..." */
-    const char *slash = strchr(s, '/');
-    if (!slash) return STRING_NULL;
-    s = slash + 1;
-  }
-  const char *end = strchr(s, '/');
-  size_t len = end ? (size_t)(end - s) : strlen(s);
-  const char *dash = memchr(s, '-', len);
-  if (dash) len = (size_t)(dash - s);
-  return base_string_pool_find(&ctx->strings, s, len);
-}
-
-/* The first class renaming `cls` for `package`: one of that package if
- * any, else (for a frame of no known package) the first of any. */
-static const sp_class *sp_find_class(const stack_profile_state *st, string_id package,
-                                     string_id cls) {
-  const sp_class *first = NULL, *first_of_package = NULL;
-  const uint64_t *last = base_map_find(&st->last_class, (uint64_t)cls + 1);
-  /* the chain runs backwards: the last one seen is the first given */
-  for (size_t i = last ? (size_t)*last : 0; i; i = st->classes.data[i - 1].prev) {
-    const sp_class *c = &st->classes.data[i - 1];
-    if (package != STRING_NULL && c->package == package) first_of_package = c;
-    first = c;
-  }
-  return package == STRING_NULL ? first : first_of_package;
-}
-
-/* The deobfuscated name of a frame "class.member", or STRING_NULL. */
-static int sp_frame_rename(trace_context *ctx, const stack_profile_state *st,
-                           string_id name, string_id package, string_id *out) {
-  *out = STRING_NULL;
-  const char *s = base_string_pool_get(&ctx->strings, name);
-  if (!s) return WEFT_OK;
-  const char *dot = strrchr(s, '.');
-  if (!dot) return WEFT_OK;
-  string_id cls = base_string_pool_find(&ctx->strings, s, (size_t)(dot - s));
-  string_id member = base_string_pool_find(&ctx->strings, dot + 1, strlen(dot + 1));
-  if (cls == STRING_NULL || member == STRING_NULL) return WEFT_OK;
-  const sp_class *c = sp_find_class(st, package, cls);
-  if (c) {
-    string_id renamed = sp_member_rename(st, c, member);
-    if (renamed == STRING_NULL) return WEFT_OK;
-    const char *cn = base_string_pool_get(&ctx->strings, c->deobfuscated);
-    const char *mn = base_string_pool_get(&ctx->strings, renamed);
-    /* a member merged in from another class (R8 vertical class merging)
-     * is named with its own class already */
-    if (mn && strchr(mn, '.')) return *out = renamed, WEFT_OK;
-    base_buf b;
-    base_buf_init(&b, 1 << 20);
-    int rc = base_buf_appendf(&b, "%s.%s", cn ? cn : "", mn ? mn : "");
-    if (!rc) rc = ctx_intern(ctx, (const char *)b.data, b.len, out);
-    base_buf_free(&b);
-    return rc;
-  }
-  return WEFT_OK;
-}
-
-int stack_profile_deobfuscate_frames(trace_context *ctx) {
-  stack_profile_state *st = ctx->model.stack_profile;
-  if (!st || !st->classes.len) return WEFT_OK;
-  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
-  const storage_table *maps = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
-  for (size_t row = 0; row < t->row_count; row++) {
-    int64_t mapping = storage_get_i64(t, STACK_PROFILE_FRAME_mapping, row);
-    string_id package = sp_mapping_package(
-        ctx, storage_get_str(maps, STACK_PROFILE_MAPPING_name, (size_t)mapping));
-    string_id renamed;
-    int rc = sp_frame_rename(ctx, st, storage_get_str(t, STACK_PROFILE_FRAME_name, row),
-                             package, &renamed);
-    if (rc) return rc;
-    if (renamed != STRING_NULL) storage_set_str(t, STACK_PROFILE_FRAME_deobfuscated_name, row, renamed);
-  }
-  return storage_table_status(t);
+  return st ? &st->deobf : NULL;
 }
 
 int stack_profile_count_tmp_without_build_id(trace_context *ctx, int64_t machine,
@@ -388,6 +274,7 @@ int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_s
   if (s->callsite >= 0) storage_set_i64(t, PERF_SAMPLE_callsite_id, row, s->callsite);
   storage_set_str(t, PERF_SAMPLE_unwind_error, row, s->unwind_error);
   storage_set_i64(t, PERF_SAMPLE_perf_session_id, row, s->session);
+  if (s->counter_set >= 0) storage_set_i64(t, PERF_SAMPLE_counter_set_id, row, s->counter_set);
   return storage_table_status(t);
 }
 

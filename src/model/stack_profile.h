@@ -16,10 +16,9 @@
  * (stack_profile_build_id_hex).
  *
  * Deobfuscation (stack_profile_deobfuscate_frames): a frame named
- * "<obfuscated class>.<obfuscated member>" whose class and member a
- * mapping renames gets deobfuscated_name "<class>.<member>". A frame of an
- * app's code (mapping "/data/app/<package>-<suffix>/...") takes the
- * renaming of its package's mapping; other frames the first one given. */
+ * "<obfuscated class>.<obfuscated method>" whose class and method a
+ * mapping of the frame's package renames gets deobfuscated_name
+ * "<class>.<method>"; see model/stack_profile_deobf.c. */
 #ifndef WEFT_MODEL_STACK_PROFILE_H
 #define WEFT_MODEL_STACK_PROFILE_H
 
@@ -53,20 +52,26 @@ int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
 int stack_profile_build_id_hex(trace_context *ctx, const uint8_t *bytes, size_t len,
                                string_id *out);
 
-/* A renaming of one obfuscated Java class and its members, in the order a
- * deobfuscation mapping lists them. */
+/* A renamed method of an obfuscated Java class, in the order a
+ * deobfuscation mapping lists them; a line is -1 when not given. */
 typedef struct stack_profile_member {
   string_id obfuscated, deobfuscated;
+  int64_t obfuscated_line_start, obfuscated_line_end, source_line_start;
 } stack_profile_member;
 
-/* Records that class `obfuscated` of `package` (STRING_NULL: none) is
- * `deobfuscated` (both as written, dotted) with `count` renamed members.
- * Applied to the frames by stack_profile_deobfuscate_frames. */
+/* Starts the classes of one more DeobfuscationMapping packet: later
+ * packets rename a frame again over earlier ones. */
+int stack_profile_deobfuscation_mapping(trace_context *ctx);
+/* Records that class `obfuscated` of `package` (STRING_NULL: none; such a
+ * class renames no frame) is `deobfuscated` (both as written, dotted) with
+ * `count` renamed methods, in the current mapping packet. Applied to the
+ * frames by stack_profile_deobfuscate_frames. */
 int stack_profile_add_class(trace_context *ctx, string_id package, string_id obfuscated,
                             string_id deobfuscated, const stack_profile_member *members,
                             size_t count);
-/* Sets deobfuscated_name on every frame whose "class.member" name a
- * recorded class renames (call once the frames exist, at end of load). */
+/* Sets deobfuscated_name on every frame whose "class.method" name a
+ * recorded class of the frame's package renames (call once the frames
+ * exist, at end of load); see stack_profile_deobf.c for the rules. */
 int stack_profile_deobfuscate_frames(trace_context *ctx);
 /* Counts (stat symbolization_tmp_build_id_not_found, once per call) each
  * mapping under /data/local/tmp/ without a build id: it cannot be
@@ -99,6 +104,7 @@ typedef struct stack_profile_perf_sample {
   int64_t callsite;   /* -1: NULL */
   string_id unwind_error;
   int64_t session;
+  int64_t counter_set; /* -1: NULL (stack_profile_counter_set) */
 } stack_profile_perf_sample;
 
 /* A perf_sample row. */
@@ -156,6 +162,45 @@ typedef struct stack_profile_event_callstack {
 
 /* A __intrinsic_track_event_callstacks row. */
 int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_event_callstack *cs);
+
+/* ---- perf sessions (model/stack_profile_perf.c) ---- */
+
+/* The counter set of `n` counter rows a sample read: *set is the id of its
+ * first __intrinsic_profiler_counter_set row, -1 when n is 0. */
+int stack_profile_counter_set(trace_context *ctx, const uint32_t *counters, size_t n,
+                              int64_t *set);
+
+/* A new perf_session row; *id is its id (and perf_session_id). */
+int stack_profile_perf_session(trace_context *ctx, int64_t *id);
+/* The "perf_cpu_counter" track named `name` of a session's cpu (made on
+ * first use: dimension args cpu, perf_session_id, name; source arg
+ * is_timebase). */
+int stack_profile_perf_counter_track(trace_context *ctx, uint32_t machine, int64_t session,
+                                     uint32_t cpu, string_id name, int is_timebase,
+                                     uint32_t *track);
+
+/* ---- ModuleSymbols: the symbols of frames by module and address ---- */
+
+/* One line of an address's symbol (an inline chain lists several). */
+typedef struct stack_profile_symbol_line {
+  string_id function, file; /* file STRING_NULL: none */
+  int64_t line;             /* -1: none */
+} stack_profile_symbol_line;
+typedef struct stack_profile_symbolizer stack_profile_symbolizer;
+
+/* Indexes the mappings and frames as they are now, to symbolize them. */
+int stack_profile_symbolizer_new(trace_context *ctx, stack_profile_symbolizer **out);
+void stack_profile_symbolizer_free(stack_profile_symbolizer *z);
+/* Selects the mappings named `path` with build id `build_id` (hex);
+ * returns how many there are. */
+size_t stack_profile_symbolize_module(trace_context *ctx, stack_profile_symbolizer *z,
+                                      string_id path, string_id build_id);
+/* Appends a symbol set of `n` rows (none when n is 0) and makes it the
+ * symbol of the selected mappings' frames at rel_pc `address`; *frames is
+ * how many. */
+int stack_profile_symbolize_address(trace_context *ctx, stack_profile_symbolizer *z,
+                                    int64_t address, const stack_profile_symbol_line *lines,
+                                    size_t n, size_t *frames);
 
 void stack_profile_state_free(stack_profile_state *st);
 

@@ -661,5 +661,6 @@ int sql_operators_register(sqlite3 *db, sql_engine *e) {
     return WEFT_ESQL;
   int rc = op_flow_register(db, e, &s->index);
   if (!rc) rc = op_flamegraph_register(db, e);
+  if (!rc) rc = op_annotated_callstack_register(db, e);
   return rc ? rc : span_join_register(db, e);
 }

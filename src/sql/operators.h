@@ -5,6 +5,8 @@
  *   slice table above / below a slice on its track.
  * - following_flow(id), preceding_flow(id), directly_connected_flow(id)
  *   (op_flow.c): flow rows reached by walking the flow graph from a slice.
+ * - experimental_annotated_callstack(callsite_id) (op_annotated_callstack.c):
+ *   a callsite and its ancestors with ART frame annotations.
  * - SPAN_JOIN, SPAN_LEFT_JOIN, SPAN_OUTER_JOIN (span_join*.c): the
  *   intersection of two tables' time spans, optionally per partition.
  *
@@ -59,6 +61,7 @@ int op_vtab_error(sqlite3_vtab *vt, const char *fmt, ...)
 /* Flow operators (op_flow.c) and span join (span_join.c). */
 int op_flow_register(sqlite3 *db, sql_engine *e, op_slice_index *slices);
 int span_join_register(sqlite3 *db, sql_engine *e);
+int op_annotated_callstack_register(sqlite3 *db, sql_engine *e);
 
 /* ---- span join's inputs in memory (span_join_rows.c) ----
  * An input's rows, read once from its query: one list per partition

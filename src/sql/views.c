@@ -116,8 +116,6 @@ const char *const sql_view_statements[] = {
     /* Tables of data weft does not import (profiles, heap graphs, Android
      * and graphics packets): empty, as Perfetto's are for a trace without
      * such data. */
-    EMPTY_VIEW("heap_graph_thread_callsite",
-               "NULL AS id, NULL AS heap_graph_id, NULL AS utid, NULL AS callsite_id"),
     EMPTY_VIEW("memory_snapshot",
                "NULL AS id, NULL AS timestamp, NULL AS track_id, NULL AS detail_level"),
     EMPTY_VIEW("process_memory_snapshot",
@@ -144,12 +142,20 @@ const char *const sql_view_statements[] = {
     "__intrinsic_stack_sample_counter k JOIN __intrinsic_counter c ON c.id = k.counter_id "
     "JOIN __intrinsic_stack_sample s ON s.id = k.stack_sample_id "
     "WHERE s.callsite_id IS NOT NULL ORDER BY k.counter_id",
-    EMPTY_VIEW("perf_session",
-               "NULL AS id, NULL AS perf_session_id, NULL AS cmdline"),
-    EMPTY_VIEW("perf_counter_track",
-               "NULL AS id, NULL AS name, NULL AS type, NULL AS parent_id, NULL AS "
-               "source_arg_set_id, NULL AS machine_id, NULL AS unit, NULL AS "
-               "description, NULL AS perf_session_id, NULL AS cpu, NULL AS is_timebase"),
+    /* perf samples; __intrinsic_profiler_sample holds only them (ids of
+     * perf_sample), with the counter set each read */
+    "CREATE VIEW perf_sample AS SELECT id, ts, utid, cpu, cpu_mode, callsite_id, "
+    "unwind_error, perf_session_id FROM __intrinsic_perf_sample",
+    "CREATE VIEW __intrinsic_profiler_sample AS SELECT id, ts, 'linux.perf' AS source, "
+    "NULL AS task_context_id, NULL AS execution_context_id, callsite_id, unwind_error, "
+    "perf_session_id AS session_id, counter_set_id FROM __intrinsic_perf_sample",
+    /* the counters of perf sessions: a timebase and its followers per cpu */
+    "CREATE VIEW perf_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, "
+    "machine_id, counter_unit AS unit, description, "
+    "extract_arg(dimension_arg_set_id, 'perf_session_id') AS perf_session_id, "
+    "extract_arg(dimension_arg_set_id, 'cpu') AS cpu, "
+    "extract_arg(source_arg_set_id, 'is_timebase') AS is_timebase FROM __intrinsic_track "
+    "WHERE type = 'perf_cpu_counter'",
     EMPTY_VIEW("android_game_intervention_list",
                "NULL AS id, NULL AS package_name, NULL AS uid, NULL AS current_mode, "
                "NULL AS standard_mode_supported, NULL AS standard_mode_downscale, NULL "

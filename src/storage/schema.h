@@ -170,6 +170,17 @@
   C(T, field_type, STR, 0) C(T, bool_value, I64, N) C(T, byte_value, I64, N) \
   C(T, char_value, I64, N) C(T, short_value, I64, N) C(T, int_value, I64, N) \
   C(T, long_value, I64, N) C(T, float_value, F64, N) C(T, double_value, F64, N)
+
+/* ART process metadata (model/heap_graph_oome.c): the details of the
+ * OutOfMemoryError of an OOME heap_graph row, and the failing thread's
+ * Java stack. */
+#define HEAP_GRAPH_JAVA_OOME_DETAILS_COLUMNS(C, T)                    \
+  C(T, id, ID, 0) C(T, heap_graph_id, I64, 0)                         \
+  C(T, allocation_size_bytes, I64, 0) C(T, total_bytes_free, I64, 0) \
+  C(T, free_bytes_until_oom, I64, 0) C(T, error_msg, STR, 0)
+#define HEAP_GRAPH_THREAD_CALLSITE_COLUMNS(C, T)                      \
+  C(T, id, ID, 0) C(T, heap_graph_id, I64, 0) C(T, utid, I64, 0)      \
+  C(T, callsite_id, I64, N)
 /* Callstacks (model/stack_profile.h): interned mappings, frames and
  * callsites, shared by every profile kind. */
 #define STACK_PROFILE_MAPPING_COLUMNS(C, T)                           \
@@ -214,7 +225,15 @@
 #define PERF_SAMPLE_COLUMNS(C, T)                                     \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, 0) C(T, cpu, I64, N) \
   C(T, cpu_mode, STR, 0) C(T, callsite_id, I64, N)                    \
-  C(T, unwind_error, STR, 0) C(T, perf_session_id, I64, N)
+  C(T, unwind_error, STR, 0) C(T, perf_session_id, I64, N)           \
+  C(T, counter_set_id, I64, N)
+/* The counters a sample read: the rows of one counter_set_id (the id of
+ * its first row). */
+#define PROFILER_COUNTER_SET_COLUMNS(C, T)                            \
+  C(T, id, ID, 0) C(T, counter_set_id, I64, 0) C(T, counter_id, I64, 0)
+/* A perf data source's session: one per sequence with PerfSamples. */
+#define PERF_SESSION_COLUMNS(C, T)                                    \
+  C(T, id, ID, 0) C(T, perf_session_id, I64, 0) C(T, cmdline, STR, 0)
 
 #define CPU_PROFILE_STACK_SAMPLE_COLUMNS(C, T)                        \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, callsite_id, I64, 0)          \
@@ -490,6 +509,10 @@
   T(HEAP_GRAPH_OBJECT_DATA, "heap_graph_object_data", HEAP_GRAPH_OBJECT_DATA_COLUMNS) \
   T(HEAP_GRAPH_REFERENCE, "heap_graph_reference", HEAP_GRAPH_REFERENCE_COLUMNS) \
   T(HEAP_GRAPH_PRIMITIVE, "heap_graph_primitive", HEAP_GRAPH_PRIMITIVE_COLUMNS) \
+  T(HEAP_GRAPH_JAVA_OOME_DETAILS, "__intrinsic_heap_graph_java_oome_details", \
+    HEAP_GRAPH_JAVA_OOME_DETAILS_COLUMNS)                               \
+  T(HEAP_GRAPH_THREAD_CALLSITE, "heap_graph_thread_callsite",           \
+    HEAP_GRAPH_THREAD_CALLSITE_COLUMNS)                                 \
   T(STACK_PROFILE_MAPPING, "stack_profile_mapping", STACK_PROFILE_MAPPING_COLUMNS) \
   T(STACK_PROFILE_FRAME, "stack_profile_frame", STACK_PROFILE_FRAME_COLUMNS) \
   T(STACK_PROFILE_CALLSITE, "stack_profile_callsite", STACK_PROFILE_CALLSITE_COLUMNS) \
@@ -498,7 +521,10 @@
     TRACK_EVENT_CALLSTACKS_COLUMNS)                                     \
   T(HEAP_PROFILE_ALLOCATION, "heap_profile_allocation", HEAP_PROFILE_ALLOCATION_COLUMNS) \
   T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
-  T(PERF_SAMPLE, "perf_sample", PERF_SAMPLE_COLUMNS)                  \
+  T(PERF_SAMPLE, "__intrinsic_perf_sample", PERF_SAMPLE_COLUMNS)      \
+  T(PROFILER_COUNTER_SET, "__intrinsic_profiler_counter_set",           \
+    PROFILER_COUNTER_SET_COLUMNS)                                       \
+  T(PERF_SESSION, "perf_session", PERF_SESSION_COLUMNS)               \
   T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS) \
   T(INSTRUMENTS_SAMPLE, "instruments_sample", INSTRUMENTS_SAMPLE_COLUMNS) \
   T(PROFILER_SMAPS, "profiler_smaps", PROFILER_SMAPS_COLUMNS)         \

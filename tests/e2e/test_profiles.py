@@ -242,15 +242,15 @@ class ProfilesTest(e.TempDirTest):
             perf(50, cpu=2, pid=10, tid=11, callstack_iid=2, cpu_mode=2),
             perf(60, cpu=1, pid=10, tid=12, cpu_mode=1),  # no callstack: NULL callsite
             # (callsites are made on first use: main is 0, other 1)
-            perf(70, cpu=1, kernel_records_lost=5))       # data loss: a stat, no sample
+            perf(70, cpu=1, kernel_records_lost=5))       # data loss: a stat per cpu, no sample
         self.assertEqual(e.query('select ts, t.tid, p.pid, cpu, cpu_mode, callsite_id, '
                                  'perf_session_id from perf_sample s join thread t using '
                                  '(utid) join process p using (upid) order by ts', path),
                          '"ts","tid","pid","cpu","cpu_mode","callsite_id","perf_session_id"\n'
                          '50,11,10,2,"user",1,0\n60,12,10,1,"kernel","[NULL]",0\n')
-        self.assertEqual(e.query("select value from stats "
-                                 "where name = 'perf_samples_skipped_dataloss'", path),
-                         '"value"\n5\n')
+        self.assertEqual(e.query("select idx, value from stats "
+                                 "where name = 'perf_cpu_lost_records'", path),
+                         '"idx","value"\n1,5\n')
 
     def test_skipped_perf_samples_are_still_samples(self):
         def perf(ts, reason):
@@ -294,16 +294,17 @@ class ProfilesTest(e.TempDirTest):
                           deobf('com.other', 'Other', 'wrong'),
                           deobf('com.example.app', 'Foo', 'bar'))
         # the app's frame takes its package's renaming; the frame of no
-        # package the first renaming of its class
+        # package (its process has no app uid) none
         self.assertEqual(e.query('select m.name as map, f.deobfuscated_name from '
                                  'stack_profile_frame f join stack_profile_mapping m '
                                  'on f.mapping = m.id order by f.id', path),
-                         '"map","deobfuscated_name"\n"%s","Foo.bar"\n"","Other.wrong"\n' % app)
+                         '"map","deobfuscated_name"\n"%s","Foo.bar"\n"","[NULL]"\n' % app)
 
     def test_deobfuscated_members_already_qualified_stay_as_they_are(self):
         interned = interned_packet(
             (FUNCTION_NAMES, istr(1, 'a.b')), (FUNCTION_NAMES, istr(2, 'a.c')),
-            (MAPPINGS, mapping(1)), (FRAMES, frame(1, 1, 1, 8)), (FRAMES, frame(2, 2, 1, 9)),
+            (MAPPING_PATHS, istr(1, 'data/app/p-1/base.apk')), (MAPPINGS, mapping(1, paths=(1,))),
+            (FRAMES, frame(1, 1, 1, 8)), (FRAMES, frame(2, 2, 1, 9)),
             (CALLSTACKS, callstack(1, 1, 2)))
         members = (pb_bytes(4, pb_bytes(1, 'b') + pb_bytes(2, 'bar')) +
                    pb_bytes(4, pb_bytes(1, 'c') + pb_bytes(2, 'com.A.baz')))

@@ -26,7 +26,8 @@ enum { HGT_ID = 1, HGT_LOCATION_ID = 2, HGT_CLASS_NAME = 3, HGT_OBJECT_SIZE = 4,
 
 int proto_heap_graph_wants_field(uint32_t number) {
   return number == PROTO_TRACE_PACKET_HEAP_GRAPH ||
-         number == PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING;
+         number == PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING ||
+         number == PROTO_TRACE_PACKET_ART_PROCESS_METADATA;
 }
 
 void proto_heap_graph_free(proto_heap_graph_state *s) {

@@ -18,6 +18,7 @@
 
 #define PROTO_TRACE_PACKET_HEAP_GRAPH 56
 #define PROTO_TRACE_PACKET_DEOBFUSCATION_MAPPING 64
+#define PROTO_TRACE_PACKET_ART_PROCESS_METADATA 131
 
 typedef struct proto_heap_graph_state proto_heap_graph_state;
 
@@ -29,5 +30,14 @@ int proto_heap_graph_parse(import_file *f, proto_heap_graph_state **state, uint3
 /* Ends open dumps and applies the deobfuscation mappings. */
 int proto_heap_graph_end(import_file *f, proto_heap_graph_state *state);
 void proto_heap_graph_free(proto_heap_graph_state *s);
+
+/* An ArtProcessMetadata packet at trace time ts (proto_art_metadata.c):
+ * its process (and main thread, named, with its uid; with package_name and
+ * uid, a packages_list row each time, as Perfetto adds them) gets a
+ * heap_graph row; an OOME (oom_allocation_size given) its details and the
+ * failing thread's Java stack (method names without a return type and
+ * parameters: what follows the last space before the first '('). See
+ * model/heap_graph.h. */
+int proto_art_metadata_parse(import_file *f, uint32_t machine, int64_t ts, proto_span msg);
 
 #endif

@@ -788,6 +788,8 @@ static int proto_end(import_file *f, base_error *err) {
   if (model_name_idle_thread(f->ctx)) return base_error_nomem(err);
   if (st && proto_heap_graph_end(f, st->heap_graph))
     return base_error_set(err, WEFT_ENOMEM, "proto: failed to finish heap graphs");
+  if (st && (rc = proto_native_symbols_frames(f, st->native_symbols)) != 0)
+    return base_error_alloc(err, rc);
   if (st && st->profile && proto_profile_end(f)) return base_error_nomem(err);
   if (st && (rc = proto_v8_end(f)) != 0) return base_error_alloc(err, rc);
   if ((rc = proto_etw_end(f)) != 0) return base_error_alloc(err, rc);

@@ -278,6 +278,9 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
         if (!rc) rc = proto_native_symbols_classes(f, &st->native_symbols, &fl);
         break;
       }
+      case PROTO_TRACE_PACKET_ART_PROCESS_METADATA:
+        rc = proto_art_metadata_parse(f, p.machine, p.ts, fl.span);
+        break;
       case PROTO_TRACE_PACKET_PROFILE_PACKET:
       case PROTO_TRACE_PACKET_PERF_SAMPLE:
       case PROTO_TRACE_PACKET_STREAMING_PROFILE_PACKET:

@@ -5,16 +5,18 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/stack_profile.h"
 
-enum { PROTO_MODULE_BUILD_ID = 2, PROTO_MODULE_ADDRESS_SYMBOLS = 3 };
+enum { PROTO_MODULE_PATH = 1, PROTO_MODULE_BUILD_ID = 2, PROTO_MODULE_ADDRESS_SYMBOLS = 3 };
 enum { PROTO_ADDRESS = 1, PROTO_ADDRESS_LINES = 2 };
-enum { PROTO_LINE_FUNCTION_NAME = 1 };
+enum { PROTO_LINE_FUNCTION_NAME = 1, PROTO_LINE_SOURCE_FILE = 2, PROTO_LINE_NUMBER = 3 };
 #define PROTO_MAX_BUILD_ID 256
 
 struct proto_native_symbols {
   base_map name_of;     /* hash(build id string, address) -> function name */
   base_map mapping_keys; /* key ids of native symbol mapping_id args -> 1 */
   base_map class_of;     /* obfuscated class name -> deobfuscated name */
+  VEC(base_buf) modules; /* copies of the ModuleSymbols, for the frames */
 };
 
 void proto_native_symbols_free(proto_native_symbols *s) {
@@ -22,6 +24,8 @@ void proto_native_symbols_free(proto_native_symbols *s) {
   base_map_free(&s->name_of);
   base_map_free(&s->mapping_keys);
   base_map_free(&s->class_of);
+  for (size_t i = 0; i < s->modules.len; i++) base_buf_free(&s->modules.data[i]);
+  VEC_FREE(s->modules);
   base_free(s);
 }
 
@@ -88,6 +92,11 @@ int proto_module_symbols_parse(import_file *f, proto_native_symbols **s, const p
     return WEFT_OK;
   string_id build_id;
   int rc = proto_build_id_hex(f->ctx, id_fl.span, &build_id);
+  base_buf copy;
+  base_buf_init(&copy, fl->span.len);
+  if (!rc) rc = base_buf_append(&copy, fl->span.data, fl->span.len);
+  if (!rc && VEC_PUSH(n->modules, copy)) rc = WEFT_ENOMEM;
+  if (rc) base_buf_free(&copy);
   proto_reader r;
   proto_field in;
   proto_reader_init_span(&r, fl->span);
@@ -215,5 +224,86 @@ int proto_native_symbols_end(import_file *f, proto_native_symbols *s) {
   for (uint32_t row = 0; !rc && row < args->row_count; row++)
     if (base_map_find(&s->mapping_keys, storage_get_str(args, ARGS_key, row)))
       rc = proto_native_symbol_rename(f, s, row);
+  return rc;
+}
+
+/* ---- the frames of the modules ---- */
+
+#define PROTO_MAX_SYMBOL_LINES 4096 /* lines of one address that are kept */
+
+typedef VEC(stack_profile_symbol_line) proto_symbol_lines;
+
+static int proto_symbol_line(trace_context *ctx, proto_span msg, proto_symbol_lines *lines) {
+  stack_profile_symbol_line l = {STRING_NULL, STRING_NULL, -1};
+  proto_reader r;
+  proto_field fl;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    int text = fl.wire_type == PROTO_WIRE_LEN;
+    if (fl.number == PROTO_LINE_FUNCTION_NAME && text)
+      rc = ctx_intern(ctx, (const char *)fl.span.data, fl.span.len, &l.function);
+    if (fl.number == PROTO_LINE_SOURCE_FILE && text && fl.span.len)
+      rc = ctx_intern(ctx, (const char *)fl.span.data, fl.span.len, &l.file);
+    if (fl.number == PROTO_LINE_SOURCE_FILE && text && !fl.span.len) l.file = STRING_NULL;
+    if (fl.number == PROTO_LINE_NUMBER && fl.wire_type == PROTO_WIRE_VARINT)
+      l.line = (int64_t)(uint32_t)fl.value;
+  }
+  if (!rc && l.function == STRING_NULL) rc = ctx_intern(ctx, "", 0, &l.function);
+  if (!rc && lines->len < PROTO_MAX_SYMBOL_LINES && VEC_PUSH(*lines, l)) rc = WEFT_ENOMEM;
+  return rc;
+}
+
+static int proto_symbolize_address(import_file *f, stack_profile_symbolizer *z, proto_span msg,
+                                   proto_symbol_lines *lines) {
+  proto_reader r;
+  proto_field fl;
+  int64_t address = 0;
+  int rc = WEFT_OK;
+  lines->len = 0;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_ADDRESS && fl.wire_type == PROTO_WIRE_VARINT) address = (int64_t)fl.value;
+    if (fl.number == PROTO_ADDRESS_LINES && fl.wire_type == PROTO_WIRE_LEN)
+      rc = proto_symbol_line(f->ctx, fl.span, lines);
+  }
+  size_t frames;
+  if (!rc) rc = stack_profile_symbolize_address(f->ctx, z, address, lines->data, lines->len, &frames);
+  if (!rc && lines->len && !frames) rc = import_stat(f, stat_stackprofile_invalid_frame_id, 1);
+  return rc;
+}
+
+static int proto_symbolize_module(import_file *f, stack_profile_symbolizer *z, proto_span msg,
+                                  proto_symbol_lines *lines) {
+  proto_field path = {0}, id = {0};
+  string_id path_id = STRING_NULL, build_id;
+  if (proto_find_last(msg.data, msg.len, PROTO_MODULE_PATH, &path) == 1 &&
+      path.wire_type == PROTO_WIRE_LEN)
+    path_id = base_string_pool_find(&f->ctx->strings, (const char *)path.span.data, path.span.len);
+  if (proto_find_last(msg.data, msg.len, PROTO_MODULE_BUILD_ID, &id) != 1) return WEFT_OK;
+  int rc = proto_build_id_hex(f->ctx, id.span, &build_id);
+  if (rc) return rc;
+  if (!stack_profile_symbolize_module(f->ctx, z, path_id, build_id))
+    return import_stat(f, stat_stackprofile_invalid_mapping_id, 1);
+  proto_reader r;
+  proto_field in;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &in) == 1)
+    if (in.number == PROTO_MODULE_ADDRESS_SYMBOLS && in.wire_type == PROTO_WIRE_LEN)
+      rc = proto_symbolize_address(f, z, in.span, lines);
+  return rc;
+}
+
+int proto_native_symbols_frames(import_file *f, proto_native_symbols *s) {
+  if (!s || !s->modules.len) return WEFT_OK;
+  stack_profile_symbolizer *z = NULL;
+  proto_symbol_lines lines = {0};
+  int rc = stack_profile_symbolizer_new(f->ctx, &z);
+  for (size_t i = 0; !rc && i < s->modules.len; i++) {
+    proto_span msg = {(const uint8_t *)s->modules.data[i].data, s->modules.data[i].len};
+    rc = proto_symbolize_module(f, z, msg, &lines);
+  }
+  stack_profile_symbolizer_free(z);
+  VEC_FREE(lines);
   return rc;
 }

@@ -33,6 +33,9 @@ int proto_native_symbols_note_key(proto_native_symbols **s, string_id mapping_ke
 int proto_module_symbols_parse(import_file *f, proto_native_symbols **s, const proto_field *fl);
 /* Reads the obfuscated class names of a DeobfuscationMapping field. */
 int proto_native_symbols_classes(import_file *f, proto_native_symbols **s, const proto_field *fl);
+/* Gives the frames of each module the ModuleSymbols name their symbol
+ * sets (call before deobfuscating them); see model/stack_profile.h. */
+int proto_native_symbols_frames(import_file *f, proto_native_symbols *s);
 /* Names the noted native symbol args that the symbols read name, and
  * deobfuscates the Java class name args. */
 int proto_native_symbols_end(import_file *f, proto_native_symbols *s);

@@ -65,6 +65,9 @@ void proto_profile_free(proto_profile_state *s) {
   base_map_free(&s->totals_index);
   VEC_FREE(s->totals);
   base_map_free(&s->sessions);
+  base_map_free(&s->perf_streams);
+  VEC_FREE(s->streams);
+  VEC_FREE(s->perf_tracks);
   base_map_free(&s->ss_sessions);
   base_free(s);
 }

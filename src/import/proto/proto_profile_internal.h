@@ -34,13 +34,23 @@ typedef struct pp_heap_totals {
   int64_t alloc_count, alloc_size, free_count, free_size;
 } pp_heap_totals;
 
+/* A PerfSample sampling stream (a sequence's cpu): its session, and its
+ * counter tracks (timebase first, then the followers) at
+ * perf_tracks[first .. first + count). */
+typedef struct pp_perf_stream {
+  int64_t session;
+  size_t first, count;
+} pp_perf_stream;
+
 struct proto_profile_state {
   base_map rows;         /* proto_intern_key(scope, kind, iid) -> value */
   base_map epochs;       /* seq + 1 -> ProfilePacket table epoch */
   base_map totals_index; /* (seq, upid, heap, callsite) -> index into totals */
   VEC(pp_heap_totals) totals;
   base_map sessions;     /* seq + 1 -> perf session id + 1 */
-  uint32_t session_count;
+  base_map perf_streams; /* (seq + 1) << 32 | cpu -> index into streams */
+  VEC(pp_perf_stream) streams;
+  VEC(uint32_t) perf_tracks;
   base_map ss_sessions;  /* seq + 1 -> StackSample session id */
   int64_t ss_inline_mapping; /* the "stack_sample_inline" mapping row + 1, or 0 */
   /* StreamingProfilePacket: the running time per sequence */
@@ -55,6 +65,10 @@ int pp_callstack(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *le
 /* pp_callstack without counting a missing callstack. */
 int pp_callstack_find(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *leaf);
 
+/* The sampling stream of a PerfSample of this sequence and cpu, made on
+ * first use (proto_perf_counters.c). */
+int pp_perf_stream_of(import_file *f, const struct proto_packet_info *info, uint32_t cpu,
+                      pp_perf_stream *out);
 int pp_perf_sample(import_file *f, const struct proto_packet_info *info, int64_t ts,
                    proto_span msg);
 int pp_streaming_profile(import_file *f, const struct proto_packet_info *info, int64_t ts,

@@ -11,6 +11,8 @@
 #define PS_TID 3
 #define PS_CALLSTACK_IID 4
 #define PS_CPU_MODE 5
+#define PS_TIMEBASE_COUNT 6
+#define PS_FOLLOWER_COUNTS 7
 #define PS_UNWIND_ERROR 16
 #define PS_KERNEL_RECORDS_LOST 17
 #define PS_SAMPLE_SKIPPED_REASON 18
@@ -27,14 +29,18 @@
 #define DM_OBFUSCATED_CLASSES 3
 #define OC_OBFUSCATED_NAME 1
 #define OC_DEOBFUSCATED_NAME 2
-#define OC_OBFUSCATED_MEMBERS 3
 #define OC_OBFUSCATED_METHODS 4
+#define OM_OBFUSCATED_LINE_START 3
+#define OM_OBFUSCATED_LINE_END 4
+#define OM_SOURCE_LINE_START 5
 
+#define PP_MAX_COUNTERS 64 /* counters of one perf sample kept in its counter set */
 #define PP_MAX_MEMBERS 65536 /* renamed members of one class that are kept */
 
 typedef struct pp_perf_fields {
   uint64_t cpu, pid, tid, callstack, cpu_mode, unwind_error, records_lost, skip_reason;
-  int has_cpu, has_callstack, has_unwind_error;
+  uint64_t timebase_count;
+  int has_cpu, has_callstack, has_unwind_error, has_timebase_count;
 } pp_perf_fields;
 
 static void pp_perf_read(proto_span msg, pp_perf_fields *p) {
@@ -53,6 +59,7 @@ static void pp_perf_read(proto_span msg, pp_perf_fields *p) {
       case PS_UNWIND_ERROR: p->unwind_error = fl.value, p->has_unwind_error = 1; break;
       case PS_KERNEL_RECORDS_LOST: p->records_lost = fl.value; break;
       case PS_SAMPLE_SKIPPED_REASON: p->skip_reason = fl.value; break;
+      case PS_TIMEBASE_COUNT: p->timebase_count = fl.value, p->has_timebase_count = 1; break;
       default: break;
     }
   }
@@ -70,43 +77,59 @@ static int pp_enum_name(import_file *f, const char *const *names, size_t n, uint
   return ctx_intern(f->ctx, s, strlen(s), out);
 }
 
-/* The perf session of a sequence: numbered in order of first sample. */
-static int pp_perf_session(proto_profile_state *s, uint32_t seq, int64_t *id) {
-  uint64_t *slot;
-  int ins = base_map_insert(&s->sessions, (uint64_t)seq + 1, s->session_count + 1, &slot);
-  if (ins < 0) return WEFT_ENOMEM;
-  if (ins == 1) s->session_count++;
-  *id = (int64_t)*slot - 1;
-  return WEFT_OK;
+/* The sample's counter values: the timebase count on the stream's first
+ * track, the follower counts in order on the others (extra ones dropped);
+ * *set is the counter set of the rows (-1: none). */
+static int pp_perf_counters(import_file *f, const pp_perf_fields *p, const pp_perf_stream *st,
+                            int64_t ts, proto_span msg, int64_t *set) {
+  const uint32_t *tracks = pp_state(f)->perf_tracks.data + st->first;
+  uint32_t rows[PP_MAX_COUNTERS];
+  size_t n = 0;
+  int rc = p->has_timebase_count ? model_counter_row(f->ctx, tracks[0], ts,
+                                                     (double)p->timebase_count, -1, &rows[n++])
+                                 : WEFT_OK;
+  pp_varints it;
+  uint64_t v;
+  pp_varints_init(&it, msg, PS_FOLLOWER_COUNTS);
+  for (size_t i = 1; !rc && i < st->count && pp_varints_next(&it, &v); i++) {
+    uint32_t row;
+    rc = model_counter_row(f->ctx, tracks[i], ts, (double)v, -1, &row);
+    if (!rc && n < PP_MAX_COUNTERS) rows[n++] = row;
+  }
+  return rc ? rc : stack_profile_counter_set(f->ctx, rows, n, set);
 }
 
 int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, proto_span msg) {
   proto_profile_state *s = pp_state(f);
   if (!s) return WEFT_ENOMEM;
   pp_perf_fields p;
+  pp_perf_stream stream;
+  int64_t counter_set = -1;
   pp_perf_read(msg, &p);
-  if (p.records_lost)
-    return import_stat(f, stat_perf_samples_skipped_dataloss, (int64_t)p.records_lost);
+  int rc = pp_perf_stream_of(f, info, (uint32_t)p.cpu, &stream);
+  if (rc) return rc;
+  if (p.records_lost) /* records the kernel dropped, per cpu: not a sample */
+    return stats_add(&f->ctx->stats, stat_perf_cpu_lost_records, (int64_t)(uint32_t)p.cpu,
+                     info->machine, f->trace_id, (int64_t)p.records_lost);
   /* a skipped sample lacks (part of) its stack, yet it is a sample: the
    * unwinder failing counts, a process out of scope is as intended */
-  int rc = WEFT_OK;
   if (p.skip_reason == PS_SKIP_READ_STAGE || p.skip_reason == PS_SKIP_UNWIND_STAGE)
     rc = import_stat(f, stat_perf_samples_skipped, 1);
   if (p.skip_reason == PS_SKIP_UNWIND_ENQUEUE)
     rc = import_stat(f, stat_perf_samples_skipped_dataloss, 1);
+  if (!rc) rc = pp_perf_counters(f, &p, &stream, ts, msg, &counter_set);
   if (rc) return rc;
   pp_resolver r = pp_resolver_of(info);
-  int64_t leaf = -1, session;
+  int64_t leaf = -1;
   uint32_t utid;
   string_id mode, unwind = STRING_NULL;
   rc = p.has_callstack ? pp_callstack(f, &r, p.callstack, &leaf) : WEFT_OK;
   if (!rc) rc = model_thread_in_process(f->ctx, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
   if (!rc) rc = pp_enum_name(f, pp_cpu_modes, 6, p.cpu_mode, &mode);
   if (!rc && p.has_unwind_error) rc = pp_enum_name(f, pp_unwind_errors, 9, p.unwind_error, &unwind);
-  if (!rc) rc = pp_perf_session(s, info->seq, &session);
   if (rc) return rc;
   stack_profile_perf_sample row = {ts, utid, p.has_cpu ? (int64_t)p.cpu : -1, mode, leaf,
-                                   unwind, session};
+                                   unwind, stream.session, counter_set};
   return stack_profile_perf_sample_add(f->ctx, &row);
 }
 
@@ -174,6 +197,24 @@ static int pp_string_field(import_file *f, proto_span msg, uint32_t number, stri
   return ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, out);
 }
 
+/* A varint field of msg (its last), or -1 when absent. */
+static int64_t pp_line_field(proto_span msg, uint32_t number) {
+  proto_field fl;
+  if (proto_find_last(msg.data, msg.len, number, &fl) != 1 || fl.wire_type != PROTO_WIRE_VARINT)
+    return -1;
+  return (int64_t)(uint32_t)fl.value;
+}
+
+static int pp_obfuscated_method(import_file *f, proto_span msg, stack_profile_member *m) {
+  int rc = pp_string_field(f, msg, OC_OBFUSCATED_NAME, &m->obfuscated);
+  if (!rc) rc = pp_string_field(f, msg, OC_DEOBFUSCATED_NAME, &m->deobfuscated);
+  m->obfuscated_line_start = pp_line_field(msg, OM_OBFUSCATED_LINE_START);
+  m->obfuscated_line_end = pp_line_field(msg, OM_OBFUSCATED_LINE_END);
+  m->source_line_start = pp_line_field(msg, OM_SOURCE_LINE_START);
+  return rc;
+}
+
+/* A class and its methods (its fields rename heap graph references only). */
 static int pp_obfuscated_class(import_file *f, string_id package, proto_span msg) {
   string_id obf, deobf;
   int rc = pp_string_field(f, msg, OC_OBFUSCATED_NAME, &obf);
@@ -184,12 +225,9 @@ static int pp_obfuscated_class(import_file *f, string_id package, proto_span msg
   proto_field fl;
   proto_reader_init_span(&rd, msg);
   while (!rc && members.len < PP_MAX_MEMBERS && proto_reader_next(&rd, &fl) == 1) {
-    if ((fl.number != OC_OBFUSCATED_MEMBERS && fl.number != OC_OBFUSCATED_METHODS) ||
-        fl.wire_type != PROTO_WIRE_LEN)
-      continue;
+    if (fl.number != OC_OBFUSCATED_METHODS || fl.wire_type != PROTO_WIRE_LEN) continue;
     stack_profile_member m;
-    rc = pp_string_field(f, fl.span, OC_OBFUSCATED_NAME, &m.obfuscated);
-    if (!rc) rc = pp_string_field(f, fl.span, OC_DEOBFUSCATED_NAME, &m.deobfuscated);
+    rc = pp_obfuscated_method(f, fl.span, &m);
     if (!rc && VEC_PUSH(members, m)) rc = WEFT_ENOMEM;
   }
   if (!rc) rc = stack_profile_add_class(f->ctx, package, obf, deobf, members.data, members.len);
@@ -199,7 +237,9 @@ static int pp_obfuscated_class(import_file *f, string_id package, proto_span msg
 
 int pp_deobfuscation(import_file *f, proto_span msg) {
   string_id package;
+  if (!pp_state(f)) return WEFT_ENOMEM; /* the frames are renamed at its end */
   int rc = pp_string_field(f, msg, DM_PACKAGE_NAME, &package);
+  if (!rc) rc = stack_profile_deobfuscation_mapping(f->ctx);
   proto_reader rd;
   proto_field fl;
   proto_reader_init_span(&rd, msg);

@@ -1,0 +1,63 @@
+/* Perf sessions and their counter tracks. See model/stack_profile.h. */
+#include <string.h>
+
+#include "model/context.h"
+#include "model/model.h"
+#include "model/stack_profile.h"
+
+int stack_profile_perf_session(trace_context *ctx, int64_t *id) {
+  storage_table *t = ctx_table(ctx, TABLE_PERF_SESSION);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, PERF_SESSION_perf_session_id, row, row);
+  *id = row;
+  return storage_table_status(t);
+}
+
+/* The dimension (cpu, perf_session_id, name) and source (is_timebase)
+ * args of a new perf counter track. */
+static int sp_perf_track_args(trace_context *ctx, uint32_t track, int64_t session, uint32_t cpu,
+                              string_id name, int is_timebase) {
+  int64_t dims = -1, source = -1;
+  int rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, cpu);
+  if (!rc) rc = model_arg_int(ctx, "perf_session_id", 15, MODEL_ARG_INT, session);
+  const char *text = base_string_pool_get(&ctx->strings, name);
+  if (!rc) rc = model_arg_string(ctx, "name", 4, text ? text : "", text ? strlen(text) : 0,
+                                 MODEL_ARG_STRING);
+  if (!rc) rc = model_args_commit(ctx, &dims);
+  if (!rc) rc = model_arg_int(ctx, "is_timebase", 11, MODEL_ARG_BOOL, is_timebase);
+  if (!rc) rc = model_args_commit(ctx, &source);
+  if (!rc) model_track_set_arg_sets(ctx, track, dims, source);
+  return rc;
+}
+
+int stack_profile_perf_counter_track(trace_context *ctx, uint32_t machine, int64_t session,
+                                     uint32_t cpu, string_id name, int is_timebase,
+                                     uint32_t *track) {
+  model_track_spec s;
+  model_track_spec_init(&s);
+  s.name = base_string_pool_get(&ctx->strings, name);
+  s.type = "perf_cpu_counter";
+  s.is_counter = 1;
+  s.machine = machine;
+  s.extra_key = (uint64_t)session << 32 | cpu;
+  size_t before = ctx_table(ctx, TABLE_TRACK)->row_count;
+  int rc = model_track(ctx, &s, track);
+  if (rc || *track < before) return rc;
+  return sp_perf_track_args(ctx, *track, session, cpu, name, is_timebase);
+}
+
+int stack_profile_counter_set(trace_context *ctx, const uint32_t *counters, size_t n,
+                              int64_t *set) {
+  storage_table *t = ctx_table(ctx, TABLE_PROFILER_COUNTER_SET);
+  *set = n ? (int64_t)t->row_count : -1;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t row;
+    int rc = storage_table_append(t, &row);
+    if (rc) return rc;
+    storage_set_i64(t, PROFILER_COUNTER_SET_counter_set_id, row, *set);
+    storage_set_i64(t, PROFILER_COUNTER_SET_counter_id, row, counters[i]);
+  }
+  return storage_table_status(t);
+}
