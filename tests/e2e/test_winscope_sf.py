@@ -281,6 +281,21 @@ class TooManyLayersTest(e.TempDirTest):
             path), '"value"\n1\n')
 
 
+    def test_a_snapshot_of_too_many_displays_keeps_its_layers_without_order(self):
+        """1025 displays: each layer's display is looked up among them, so
+        past 1024 the snapshot's layers are not ordered either."""
+        layer = pb_bytes(1, pb_int(1, 1) + pb_int(10, 0) + pb_int(9, 0))
+        displays = b''.join(pb_bytes(7, pb_int(1, k) + pb_int(3, k)) for k in range(1025))
+        snapshot = fixed64(1, 5) + displays + pb_bytes(3, layer)
+        path = e.write_temp(self.dir, 'sf_displays.pb', layers_packet(100, snapshot))
+        self.assertEqual(e.query(
+            SF + 'SELECT count(*), count(layer_rect_id) FROM surfaceflinger_layer', path),
+            '"count(*)","count(layer_rect_id)"\n1,0\n')
+        self.assertEqual(e.query(
+            "SELECT value FROM stats WHERE name = 'winscope_sf_layers_visibility_skipped'",
+            path), '"value"\n1\n')
+
+
 class TransformTest(e.TempDirTest):
     def test_free_transform(self):
         # a transform that is no plain rotation reads fields 1, 3, 2, 4 as

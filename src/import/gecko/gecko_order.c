@@ -49,8 +49,9 @@ static int gecko_is_sorted(const gecko_marker *m, size_t n) {
 
 int gecko_order_markers(gecko_state *st, size_t first) {
   size_t n = st->markers.len - first;
+  if (n < 2) return WEFT_OK; /* (a thread of no markers may have no array) */
   gecko_marker *m = st->markers.data + first;
-  if (n < 2 || gecko_is_sorted(m, n)) return WEFT_OK;
+  if (gecko_is_sorted(m, n)) return WEFT_OK;
   if (!st->order_count) st->order_count = base_malloc(GECKO_RADIX * sizeof *st->order_count);
   if (!st->order_count || VEC_RESERVE(st->order_a, n) || VEC_RESERVE(st->order_b, n) ||
       VEC_RESERVE(st->order_sorted, n))

@@ -180,16 +180,29 @@ static int sf_displays(import_file *f, proto_sf_state *s, uint32_t snapshot, pro
 }
 
 /* Ordering, visibility and rects compare each layer with those above it
- * and scan the snapshot per layer: quadratic, so past this many layers (a
- * phone's snapshot holds hundreds) a snapshot keeps its layer rows only. */
+ * and look its display up among the snapshot's: quadratic, so past this
+ * many layers or displays (a phone's snapshot holds hundreds of layers on
+ * a few displays) a snapshot keeps its layer rows only. */
 #define SF_MAX_ORDERED_LAYERS 16384u
+#define SF_MAX_ORDERED_DISPLAYS 1024u
+
+static size_t sf_display_count(proto_span snap) {
+  proto_reader r;
+  proto_field fl;
+  size_t n = 0;
+  proto_reader_init_span(&r, snap);
+  while (proto_reader_next(&r, &fl) == 1)
+    n += fl.number == SNAP_DISPLAYS && fl.wire_type == PROTO_WIRE_LEN;
+  return n;
+}
 
 static int sf_layers(import_file *f, proto_sf_state *s, const proto_packet_info *info,
                      uint32_t snapshot, proto_span snap, proto_span layers) {
   sf_layer_set set;
   memset(&set, 0, sizeof set);
   int rc = sf_layer_set_build(layers, &set);
-  if (!rc && set.layers.len > SF_MAX_ORDERED_LAYERS)
+  if (!rc && (set.layers.len > SF_MAX_ORDERED_LAYERS ||
+              sf_display_count(snap) > SF_MAX_ORDERED_DISPLAYS))
     rc = stats_add(&f->ctx->stats, stat_winscope_sf_layers_visibility_skipped, -1, 0,
                    f->trace_id, 1);
   else if (!rc)
