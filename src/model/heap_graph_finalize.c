@@ -219,6 +219,7 @@ static int hg_mark_ids(trace_context *ctx, hg_seq *seq, const uint64_t *ids, siz
 static int hg_mark_roots(trace_context *ctx, hg_seq *seq) {
   for (size_t i = 0; i < seq->roots.len; i++) {
     const hg_root *r = &seq->roots.data[i];
+    if (!r->count) continue; /* (no ids at all: root_ids has no array) */
     int rc = hg_mark_ids(ctx, seq, seq->root_ids.data + r->off, r->count, r->type);
     if (rc) return rc;
   }

@@ -129,6 +129,13 @@ class HeapGraphTest(e.TempDirTest):
                          '"ts","upid","heap_size","truncated"\n10,2,"[NULL]",0\n')
 
 
+    def test_a_root_without_object_ids_marks_nothing(self):
+        # The only root of the dump names no object: nothing is a root.
+        path = self.trace(graph(obj(1, 1, 64), typ(1, 'Foo'), B(7, P(2, JAVA_FRAME))))
+        self.assertEqual(self.q(
+            'select count(*), count(root_type), sum(reachable) from heap_graph_object', path),
+            '"count(*)","count(root_type)","sum(reachable)"\n1,0,0\n')
+
     def test_type_fields_sizes_roots_and_weak_referents(self):
         # Object 1 (Child, self size 0: its type's 24) names its three
         # references from Child's fields, then its superclass Base's.
