@@ -428,6 +428,10 @@ static enum MHD_Result httpd_on_request(void *cls, struct MHD_Connection *c,
   (void)version;
   httpd_server *srv = cls;
   pthread_mutex_lock(&srv->ws.lock);
+  /* The view's background fill reads the trace, which a request may
+   * change from its first call on (a /parse); the flows the page asks
+   * for after a first summary only query it, and run alongside. */
+  if (strcmp(url, "/view/flows") != 0) view_settle(srv->view);
   enum MHD_Result r = MHD_YES;
   httpd_request *req = *con_cls;
   if (!req) {
@@ -444,6 +448,11 @@ static enum MHD_Result httpd_on_request(void *cls, struct MHD_Connection *c,
 }
 
 static void httpd_ws_touch(void *user) { httpd_touch(user); }
+
+static void httpd_ws_settle(void *user) {
+  httpd_server *srv = user;
+  view_settle(srv->view);
+}
 
 static void httpd_on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                                enum MHD_RequestTerminationCode code) {
@@ -529,6 +538,7 @@ int server_http_run(const server_http_options *http, const weft_options *options
   pthread_mutex_init(&srv->ws.lock, NULL);
   srv->ws.session = &srv->session;
   srv->ws.touch = httpd_ws_touch;
+  srv->ws.settle = httpd_ws_settle;
   srv->ws.user = srv;
   rpc_stream_init(&srv->rpc, &srv->session, httpd_rpc_send, srv);
   srv->view = view_create(http->view);

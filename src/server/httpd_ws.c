@@ -74,6 +74,7 @@ static int httpd_ws_send_rpc(void *user, const void *data, size_t len) {
 static void httpd_ws_deliver(httpd_ws *ws) {
   httpd_ws_host *host = ws->host;
   pthread_mutex_lock(&host->lock);
+  if (host->settle) host->settle(host->user);
   int rc = rpc_stream_feed(&ws->stream, ws->message.data, ws->message.len);
   pthread_mutex_unlock(&host->lock);
   if (host->touch) host->touch(host->user);

@@ -33,6 +33,7 @@ typedef struct httpd_ws_host {
   volatile int stopping;    /* set when the server stops */
   volatile uint32_t open;   /* websockets being served */
   void (*touch)(void *user); /* a message was handled */
+  void (*settle)(void *user); /* before a message is handled, under the lock */
   void *user;
 } httpd_ws_host;
 

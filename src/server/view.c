@@ -126,6 +126,10 @@ static int view_ready(view_state *v, rpc_session *s, view_reply *r) {
   return 0;
 }
 
+void view_settle(view_state *v) {
+  if (v) view_index_settle(&v->ix);
+}
+
 void view_prepare(view_state *v, rpc_session *s) {
   view_reply r;
   memset(&r, 0, sizeof r);
@@ -407,6 +411,9 @@ void view_handle(view_state *v, rpc_session *s, const view_request *req,
     view_manifest(v, r);
     return;
   }
+  /* The flows that follow a first summary need no index: they run while
+   * its tracks are filled in the background. */
+  if (strcmp(p, "flows") != 0) view_settle(v);
   if (view_ready(v, s, r)) return;
   if (!strcmp(p, "tracks")) view_tracks(v, r);
   else if (!strcmp(p, "summary")) view_summary(v, req, r);

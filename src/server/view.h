@@ -69,6 +69,10 @@ void view_free(view_state *v);
  * the first request (`weft view` does so before it listens, so that the
  * page's first paint does not wait for it). */
 void view_prepare(view_state *v, rpc_session *s);
+/* Waits for the view's work in the background (the fill that follows a
+ * first summary, which reads the session's trace): call it before the
+ * trace may change or go. view_handle and view_free call it. */
+void view_settle(view_state *v);
 /* Answers one /view/ request on the session's trace (a re-merge replaces
  * it). reply->body is to be freed with rpc_buf_free. */
 void view_handle(view_state *v, rpc_session *s, const view_request *req,

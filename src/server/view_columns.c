@@ -34,6 +34,8 @@ typedef struct view_reader {
   const view_keys *keys;
   int part; /* filling: the tracks whose `filled` is this */
   int failed;
+  view_stream_fn visit; /* streaming: called per slice instead of writing it */
+  void *visit_arg;
   int32_t vid[VIEW_CHUNK];
   uint32_t lane[VIEW_CHUNK];
   /* A chunk of up to three I64 columns: the column's own values when it
@@ -188,8 +190,13 @@ static int view_wanted(view_reader *r, size_t n) {
 }
 
 /* Writes s at the next slot of lane `lane` of track tr, staging its
- * levels of detail. */
+ * levels of detail; or, streaming, hands it to the visitor. */
 static void view_put_slice(view_reader *r, view_track *tr, size_t lane, const view_slice *s) {
+  if (r->visit) {
+    if (r->visit(r->visit_arg, (uint32_t)(tr - r->ix->tracks), (uint32_t)(lane - tr->lane_first), s))
+      r->failed = 1;
+    return;
+  }
   size_t slot = r->src->cursor[lane]++;
   r->ix->slices[slot] = *s;
   view_lod_stage(r->ix, tr, &r->ix->lanes[lane], slot);
@@ -352,6 +359,28 @@ int view_columns_fill(view_index *ix, const uint32_t *vids, size_t n) {
   return failed ? -1 : 0;
 }
 
+int view_columns_stream(view_index *ix, view_stream_fn visit, void *arg) {
+  if (!ix->source) return -1;
+  view_reader *r = calloc(1, sizeof *r);
+  if (!r) return -1;
+  r->ix = ix;
+  r->src = ix->source;
+  r->ctx = ix->source->ctx;
+  r->keys = &ix->source->keys;
+  r->part = VIEW_STREAMING;
+  r->visit = visit;
+  r->visit_arg = arg;
+  int tables = 0;
+  for (size_t t = 0; t < ix->track_count; t++)
+    if (ix->tracks[t].filled == VIEW_STREAMING)
+      tables |= ix->tracks[t].kind == VIEW_TRACK_CPU ? 2 : 1;
+  if (tables & 1) view_scan(r, TABLE_SLICE, view_slice_rows, view_place_slices, NULL);
+  if (tables & 2) view_scan(r, TABLE_SCHED, view_sched_rows, view_place_sched, NULL);
+  int failed = r->failed;
+  free(r);
+  return failed ? -1 : 0;
+}
+
 /* ---- counter samples ---- */
 
 static void view_counter_rows(view_reader *r, size_t from, size_t n) {
@@ -454,6 +483,7 @@ int view_columns_read(view_index *ix, const trace_context *ctx, const view_keys 
   r->ix = ix;
   r->ctx = ctx;
   ix->fill_split = VIEW_FILL_SPLIT;
+  ix->stream_min = VIEW_FILL_SPLIT;
   int rc = (r->src = ix->source = view_source_new(ctx, keys)) ? 0 : -1;
   if (rc == 0) {
     r->keys = &r->src->keys;

@@ -35,6 +35,16 @@ int view_columns_read(view_index *ix, const trace_context *ctx, const view_keys 
  * without memory (the tracks stay VIEW_EMPTY). */
 int view_columns_fill(view_index *ix, const uint32_t *vids, size_t n);
 
+/* Called with each slice a fill would write (track vid, its lane `lane`
+ * of the track); nonzero stops the stream. */
+typedef int (*view_stream_fn)(void *arg, uint32_t vid, uint32_t lane, const view_slice *s);
+
+/* Hands every slice of the tracks marked VIEW_STREAMING to visit, as
+ * view_columns_fill would write it, in the tables' row order (so each
+ * lane's slices in the order a fill writes them), writing nothing. 0, or
+ * -1 without memory or when visit stopped it. */
+int view_columns_stream(view_index *ix, view_stream_fn visit, void *arg);
+
 void view_source_free(view_source *src);
 
 /* Sets the lanes of the slice and CPU tracks from their (track, lane)

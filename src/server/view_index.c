@@ -525,7 +525,30 @@ int view_index_ready(view_index *ix, const uint32_t *vids, size_t n) {
   return 0;
 }
 
+static void *view_ready_thread(void *arg) {
+  view_index *ix = arg;
+  (void)view_index_ready(ix, ix->fill_vids, ix->fill_count); /* failed: the next summary fills */
+  return NULL;
+}
+
+void view_index_ready_later(view_index *ix, uint32_t *vids, size_t n) {
+  view_index_settle(ix);
+  ix->fill_vids = vids;
+  ix->fill_count = n;
+  ix->filling = pthread_create(&ix->filler, NULL, view_ready_thread, ix) == 0;
+  if (!ix->filling) view_index_settle(ix);
+}
+
+void view_index_settle(view_index *ix) {
+  if (ix->filling) pthread_join(ix->filler, NULL);
+  ix->filling = 0;
+  free(ix->fill_vids);
+  ix->fill_vids = NULL;
+  ix->fill_count = 0;
+}
+
 void view_index_free(view_index *ix) {
+  view_index_settle(ix);
   view_source_free(ix->source);
   free(ix->tracks);
   free(ix->slices);

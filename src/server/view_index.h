@@ -5,6 +5,7 @@
 #ifndef WEFT_SERVER_VIEW_INDEX_H
 #define WEFT_SERVER_VIEW_INDEX_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,8 +50,9 @@ typedef struct view_track {
 } view_track;
 
 /* Whether a track's slices are in ix->slices (view_columns_fill; two
- * threads fill tracks VIEW_FILLING and VIEW_FILLING + 1). */
-enum view_fill { VIEW_FILLED = 0, VIEW_EMPTY, VIEW_FILLING };
+ * threads fill tracks VIEW_FILLING and VIEW_FILLING + 1; a summary read
+ * straight from the columns marks its tracks VIEW_STREAMING). */
+enum view_fill { VIEW_FILLED = 0, VIEW_EMPTY, VIEW_FILLING, VIEW_STREAMING = VIEW_FILLING + 2 };
 
 /* Where the slices of tracks not filled yet are read from (view_columns.c). */
 typedef struct view_source view_source;
@@ -109,6 +111,13 @@ typedef struct view_index {
   /* Per name: the index in the reply being written (view_summary.c). */
   uint32_t *reply_stamp, *reply_name;
   uint32_t stamp;
+  /* A summary of this many unwritten slices or more reads them straight
+   * from the columns, and their fill follows in the background. */
+  size_t stream_min;
+  pthread_t filler; /* the background fill, while `filling` */
+  int filling;
+  uint32_t *fill_vids;
+  size_t fill_count;
 } view_index;
 
 /* Copies the trace in `w` into ix: its slices, sched slices and counter
@@ -120,6 +129,12 @@ int view_index_build(view_index *ix, weft *w, char *err, size_t err_cap);
  * when with_sql is set (the tests compare both). */
 int view_index_build_with(view_index *ix, weft *w, int with_sql, char *err, size_t err_cap);
 void view_index_free(view_index *ix);
+/* Readies tracks vids[n] (view_index_ready) on a thread of its own; takes
+ * vids (malloc'd). Nothing else may read or change ix until
+ * view_index_settle. Without a thread, leaves them as they are. */
+void view_index_ready_later(view_index *ix, uint32_t *vids, size_t n);
+/* Waits for the background fill, if any (view_index_free does too). */
+void view_index_settle(view_index *ix);
 /* Readies tracks vids[n] (all when vids is NULL; vids past the last track
  * are skipped) for summaries: their slices written (view_columns_fill) and
  * their levels of detail made (view_lod_ready). 0, or -1 without memory. */

@@ -11,19 +11,27 @@
  * (view_lod.h) instead, skipping the slices that cannot change its runs.
  * Counter tracks: per pixel with samples, [px, min, max, last value], the
  * value in effect at the window's start at pixel 0; with many samples a
- * pixel, the lowest and highest come from the pyramid. */
+ * pixel, the lowest and highest come from the pyramid.
+ * The first summary of tracks holding many slices not written yet reads
+ * them straight from the stored columns instead (below). */
 #include "view_summary.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "view_columns.h"
 #include "view_json.h"
 #include "view_lod.h"
 
+typedef struct view_kept view_kept;
+
 typedef struct view_lane {
-  const view_slice *s; /* pending run, or NULL */
+  view_slice s; /* the pending run's slice, when pending */
+  int pending;
   int32_t p0, p1;
+  view_kept *keep; /* streaming: where its runs go, not the reply */
 } view_lane;
 
 typedef struct view_pass {
@@ -69,11 +77,37 @@ static void view_put_u32(char **at, uint32_t v) {
   while (n) *(*at)++ = digits[--n];
 }
 
+/* A run of a lane read straight from the columns (view_summary_stream.c),
+ * kept until the reply is written, in track and lane order. */
+typedef struct view_run {
+  int32_t p0, p1;
+  view_slice s;
+} view_run;
+
+struct view_kept {
+  view_run *runs;
+  uint32_t count, cap;
+};
+
+static void view_keep_run(view_pass *p, view_kept *k, int32_t p0, int32_t p1,
+                          const view_slice *s) {
+  if (k->count == k->cap) {
+    uint32_t cap = k->cap ? k->cap * 2 : 16;
+    view_run *grown = realloc(k->runs, cap * sizeof *grown);
+    if (!grown) {
+      p->failed = 1;
+      return;
+    }
+    k->runs = grown;
+    k->cap = cap;
+  }
+  k->runs[k->count++] = (view_run){p0, p1, *s};
+}
+
 /* A run as [p0,p1,depth,id,name,key]; printf would cost most of a
  * summary's time. */
-static void view_emit_run(view_pass *p, const view_lane *l) {
-  const view_slice *s = l->s;
-  uint32_t fields[6] = {(uint32_t)l->p0, (uint32_t)l->p1, s->depth, s->id,
+static void view_write_run(view_pass *p, int32_t p0, int32_t p1, const view_slice *s) {
+  uint32_t fields[6] = {(uint32_t)p0, (uint32_t)p1, s->depth, s->id,
                         view_reply_name(p, s->name), s->key};
   char text[6 * 11 + 3], *at = text;
   if (p->runs++) *at++ = ',';
@@ -86,20 +120,26 @@ static void view_emit_run(view_pass *p, const view_lane *l) {
   rpc_buf_append(p->out, text, (size_t)(at - text));
 }
 
+static void view_emit_run(view_pass *p, const view_lane *l) {
+  if (l->keep) view_keep_run(p, l->keep, l->p0, l->p1, &l->s);
+  else view_write_run(p, l->p0, l->p1, &l->s);
+}
+
 /* A slice covering pixels [p0, p1] joins its lane. */
 static void view_lane_add(view_pass *p, view_lane *l, int32_t p0, int32_t p1,
                           const view_slice *s) {
-  if (l->s && p0 <= l->p1) {
-    if (p1 <= l->p1 && !(l->p0 == l->p1 && s->dur > l->s->dur)) return;
-    if (s->dur > l->s->dur) {
+  if (l->pending && p0 <= l->p1) {
+    if (p1 <= l->p1 && !(l->p0 == l->p1 && s->dur > l->s.dur)) return;
+    if (s->dur > l->s.dur) {
       l->p1 = p0 - 1; /* the shared pixels go to the longer slice */
     } else {
       p0 = l->p1 + 1;
       if (p0 > p1) return;
     }
   }
-  if (l->s && l->p1 >= l->p0) view_emit_run(p, l);
-  l->s = s;
+  if (l->pending && l->p1 >= l->p0) view_emit_run(p, l);
+  l->s = *s;
+  l->pending = 1;
   l->p0 = p0;
   l->p1 = p1;
 }
@@ -177,12 +217,12 @@ static void view_lane_lod(view_pass *p, const view_lane_ix *lane, const view_sli
     i = view_lod_find(s, lane->count, nodes, i, after, longer);
     if (i >= lane->count || s[i].ts >= p->end) return;
     view_lane_visit(p, l, &s[i]);
-    if (!l->s) continue;
+    if (!l->pending) continue;
     if (l->p1 != after_px) {
       after_px = l->p1;
       after = view_next_px_time(p, after_px);
     }
-    longer = l->p0 == l->p1 ? l->s->dur : INT64_MAX;
+    longer = l->p0 == l->p1 ? l->s.dur : INT64_MAX;
   }
 }
 
@@ -201,7 +241,7 @@ static void view_slice_track(view_pass *p, const view_track *t, view_lane *l) {
     memset(l, 0, sizeof *l);
     if (view_lane_dense(p, s, lane->count)) view_lane_lod(p, lane, s, l);
     else view_lane_exact(p, t, s, lane->count, l);
-    if (l->s && l->p1 >= l->p0) view_emit_run(p, l);
+    if (l->pending && l->p1 >= l->p0) view_emit_run(p, l);
   }
 }
 
@@ -274,7 +314,138 @@ static void view_counter_track(view_pass *p, const view_track *t) {
   if (cur >= 0) view_emit_bucket(p, cur, lo, hi, last);
 }
 
-static void view_track_json(view_pass *p, size_t vid, int first) {
+/* ---- summaries read straight from the columns ----
+ *
+ * A summary of tracks whose slices are not written yet, many of them,
+ * reads them from the stored columns as a fill would write them
+ * (view_columns_stream) and keeps each lane's runs; the fill follows on a
+ * thread of its own (view_index_ready_later). Each lane's slices come in
+ * the order the fill writes them, which is the lane's order when they
+ * are by ts then depth; the exact pass then gives the runs the levels of
+ * detail give. A lane out of that order (the fill sorts it) makes the
+ * summary fill first instead. */
+
+typedef struct view_stream_lane {
+  view_lane l;
+  view_kept kept;
+  int64_t last_ts;
+  uint32_t last_depth;
+  int seen;
+} view_stream_lane;
+
+typedef struct view_stream {
+  view_pass *p;
+  size_t *first; /* per track: its first stream lane, SIZE_MAX when not streamed */
+  view_stream_lane *lanes;
+  size_t lane_count;
+  uint32_t *vids; /* the streamed tracks */
+  size_t vid_count;
+  int unsorted;
+} view_stream;
+
+static int view_stream_visit(void *arg, uint32_t vid, uint32_t lane, const view_slice *s) {
+  view_stream *st = arg;
+  view_stream_lane *sl = &st->lanes[st->first[vid] + lane];
+  if (sl->seen && (s->ts < sl->last_ts || (s->ts == sl->last_ts && s->depth < sl->last_depth))) {
+    st->unsorted = 1;
+    return 1;
+  }
+  sl->seen = 1;
+  sl->last_ts = s->ts;
+  sl->last_depth = s->depth;
+  if (s->ts < st->p->end) view_lane_visit(st->p, &sl->l, s);
+  return st->p->failed;
+}
+
+static void view_stream_free(view_stream *st) {
+  for (size_t k = 0; k < st->lane_count; k++) free(st->lanes[k].kept.runs);
+  free(st->lanes);
+  free(st->first);
+  free(st->vids);
+  memset(st, 0, sizeof *st);
+}
+
+/* Whether vid is a slice or CPU track of the index whose slices are not
+ * written (and not marked already). */
+static int view_unwritten(const view_index *ix, size_t vid) {
+  return vid < ix->track_count && ix->tracks[vid].kind != VIEW_TRACK_COUNTER &&
+         ix->tracks[vid].filled == VIEW_EMPTY;
+}
+
+/* Marks the unwritten tracks among vids VIEW_STREAMING and places their
+ * lanes. -1 without memory. */
+static int view_stream_mark(view_index *ix, const uint32_t *vids, size_t n, view_stream *st) {
+  size_t count = vids ? n : ix->track_count;
+  st->first = malloc((ix->track_count + 1) * sizeof *st->first);
+  st->vids = malloc((count + 1) * sizeof *st->vids);
+  if (!st->first || !st->vids) return -1;
+  for (size_t t = 0; t < ix->track_count; t++) st->first[t] = SIZE_MAX;
+  for (size_t k = 0; k < count; k++) {
+    size_t vid = vids ? vids[k] : k;
+    if (!view_unwritten(ix, vid)) continue;
+    ix->tracks[vid].filled = VIEW_STREAMING;
+    st->first[vid] = st->lane_count;
+    st->lane_count += ix->tracks[vid].lane_count;
+    st->vids[st->vid_count++] = (uint32_t)vid;
+  }
+  st->lanes = calloc(st->lane_count + 1, sizeof *st->lanes);
+  if (!st->lanes) return -1;
+  for (size_t k = 0; k < st->lane_count; k++) st->lanes[k].l.keep = &st->lanes[k].kept;
+  return 0;
+}
+
+/* Reads the runs of the unwritten tracks among vids straight from the
+ * columns when they hold at least ix->stream_min slices: 1 when it did,
+ * 0 when they are to be filled first, -1 without memory. */
+static int view_stream_read(view_pass *p, const uint32_t *vids, size_t n, view_stream *st) {
+  view_index *ix = p->ix;
+  if (!ix->source || ix->exact) return 0;
+  size_t unwritten = 0;
+  for (size_t k = 0; k < (vids ? n : ix->track_count); k++)
+    if (view_unwritten(ix, vids ? vids[k] : k)) unwritten += ix->tracks[vids ? vids[k] : k].count;
+  if (unwritten == 0 || unwritten < ix->stream_min) return 0;
+  st->p = p;
+  int rc = view_stream_mark(ix, vids, n, st);
+  if (rc == 0) rc = view_columns_stream(ix, view_stream_visit, st);
+  for (size_t k = 0; k < st->vid_count; k++) ix->tracks[st->vids[k]].filled = VIEW_EMPTY;
+  for (size_t k = 0; k < st->lane_count && rc == 0; k++) {
+    view_lane *l = &st->lanes[k].l;
+    if (l->pending && l->p1 >= l->p0) view_emit_run(p, l);
+  }
+  if (rc == 0 && !p->failed) return 1;
+  int lost = st->unsorted ? 0 : -1;
+  view_stream_free(st);
+  p->failed = 0;
+  return lost;
+}
+
+/* Readies the tracks among vids that were not streamed. */
+static int view_ready_rest(view_index *ix, const uint32_t *vids, size_t n, const view_stream *st) {
+  if (!st->first) return view_index_ready(ix, vids, n);
+  size_t count = vids ? n : ix->track_count, m = 0;
+  uint32_t *rest = malloc((count + 1) * sizeof *rest);
+  if (!rest) return -1;
+  for (size_t k = 0; k < count; k++) {
+    size_t vid = vids ? vids[k] : k;
+    if (vid < ix->track_count && st->first[vid] == SIZE_MAX) rest[m++] = (uint32_t)vid;
+  }
+  int rc = view_index_ready(ix, rest, m);
+  free(rest);
+  return rc;
+}
+
+static void view_stream_track(view_pass *p, const view_stream *st, size_t vid) {
+  const view_track *t = &p->ix->tracks[vid];
+  for (uint32_t k = 0; k < t->lane_count; k++) {
+    const view_kept *kept = &st->lanes[st->first[vid] + k].kept;
+    for (uint32_t i = 0; i < kept->count; i++)
+      view_write_run(p, kept->runs[i].p0, kept->runs[i].p1, &kept->runs[i].s);
+  }
+}
+
+/* ---- the reply ---- */
+
+static void view_track_json(view_pass *p, const view_stream *st, size_t vid, int first) {
   const view_track *t = &p->ix->tracks[vid];
   char head[40], *at = head;
   if (!first) *at++ = ',';
@@ -288,6 +459,7 @@ static void view_track_json(view_pass *p, size_t vid, int first) {
   rpc_buf_append(p->out, head, (size_t)(at - head));
   p->runs = 0;
   if (t->kind == VIEW_TRACK_COUNTER) view_counter_track(p, t);
+  else if (st->first && st->first[vid] != SIZE_MAX) view_stream_track(p, st, vid);
   else view_slice_track(p, t, &(view_lane){0});
   view_json_add(p->out, "]}");
 }
@@ -303,9 +475,15 @@ static void view_names_json(view_pass *p) {
 
 int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
                       const uint32_t *vids, size_t vid_count, rpc_buf *out) {
+  view_index_settle(ix);
   view_pass p = {ix, out, start, end, (double)px / ((double)end - (double)start), px,
                  NULL, 0, 0, 0, 0};
-  if (view_index_ready(ix, vids, vid_count)) return -2; /* tracks met for the first time */
+  view_stream st = {0};
+  int streamed = view_stream_read(&p, vids, vid_count, &st);
+  if (streamed < 0 || view_ready_rest(ix, vids, vid_count, &st)) { /* tracks met first */
+    view_stream_free(&st);
+    return -2;
+  }
   if (++ix->stamp == 0) { /* wrapped: forget every stamp */
     memset(ix->reply_stamp, 0, ix->names.count * sizeof *ix->reply_stamp);
     ix->stamp = 1;
@@ -315,9 +493,14 @@ int view_summary_json(view_index *ix, int64_t start, int64_t end, uint32_t px,
   size_t n = vids ? vid_count : ix->track_count, written = 0;
   for (size_t k = 0; k < n && !out->failed; k++) {
     size_t vid = vids ? vids[k] : k;
-    if (vid < ix->track_count) view_track_json(&p, vid, written++ == 0);
+    if (vid < ix->track_count) view_track_json(&p, &st, vid, written++ == 0);
   }
   view_names_json(&p);
   free(p.used);
+  if (streamed > 0 && st.vid_count) { /* their fill, while the reply goes out */
+    view_index_ready_later(ix, st.vids, st.vid_count);
+    st.vids = NULL;
+  }
+  view_stream_free(&st);
   return out->failed || p.failed ? -1 : 0;
 }

@@ -275,6 +275,81 @@ class ViewTest(unittest.TestCase):
         self.assertEqual(self.view.query('select 1'), [[1]])  # still serving
 
 
+def busy_trace(threads=4, per_thread=80_000):
+    """Enough slices (over the view's 2^18 that a first summary reads
+    straight from the stored columns) on a few threads, two levels deep,
+    with a flow from the first thread to the second; times in µs."""
+    ev = ['{"ph":"X","pid":1,"tid":%d,"ts":%d,"dur":%d,"name":"s%d"}'
+          % (tid, i * 10 + (i % 2), 8 if i % 2 == 0 else 3, i % 5)
+          for tid in range(1, threads + 1) for i in range(per_thread)]
+    ev.append('{"ph":"X","pid":1,"tid":1,"ts":5,"dur":1,"name":"from","bind_id":"0x1",'
+              '"flow_out":true}')
+    ev.append('{"ph":"X","pid":1,"tid":2,"ts":20,"dur":1,"name":"to","bind_id":"0x1",'
+              '"flow_in":true}')
+    return '{"traceEvents":[' + ','.join(ev) + ']}'
+
+
+class FirstSummaryTest(e.TempDirTest):
+    """The first summary of many unwritten slices is read from the stored
+    columns while their fill follows in the background: it equals the
+    summaries made from the filled lanes, and requests during the fill
+    (flows, another trace through the RPC) are answered."""
+
+    def test_streamed_first_summary_matches_later_ones(self):
+        busy = e.write_temp(self.dir, 'busy.json', busy_trace())
+        view = View(busy)
+        try:
+            tracks = view.get('/view/tracks')
+            self.assertGreater(sum(t['count'] for t in tracks['tracks']), 1 << 18)
+            path = '/view/summary?start=%d&end=%d&px=1180' % (tracks['start'], tracks['end'])
+            first = view.get(path)
+            flows = view.get('/view/flows?start=%d&end=%d' % (tracks['start'], tracks['end']))
+            self.assertEqual(len(flows['rows']), 1)
+            self.assertEqual(view.get(path), first)
+            self.assertEqual(view.get(path + '&exact=1'), first)
+            runs = sum(len(t.get('runs', [])) for t in first['tracks'])
+            self.assertGreater(runs, 4 * 1000)
+            narrow = '/view/summary?start=%d&end=%d&px=500' % (
+                tracks['start'] + 10_000, tracks['start'] + 20_000)
+            self.assertEqual(view.get(narrow), view.get(narrow + '&exact=1'))
+        finally:
+            view.stop()
+
+    def test_the_trace_changes_while_a_fill_runs(self):
+        import socket
+        with socket.socket() as sock:
+            sock.bind(('127.0.0.1', 0))
+            port = sock.getsockname()[1]
+        busy = e.write_temp(self.dir, 'busy.json', busy_trace())
+        proc = subprocess.Popen([e.WEFT, 'server', 'http', '--port', str(port),
+                                 '--idle-timeout', '60', '--quiet', busy],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        view = View.__new__(View)
+        view.host, view.port, view.proc = '127.0.0.1', port, None
+        try:
+            deadline = time.time() + 60
+            while True:
+                try:
+                    tracks = view.get('/view/tracks')
+                    break
+                except OSError:
+                    self.assertLess(time.time(), deadline)
+                    time.sleep(0.05)
+            view.get('/view/summary?start=%d&end=%d&px=1180' % (tracks['start'], tracks['end']))
+            other = json.dumps({'traceEvents': [
+                {'ph': 'X', 'pid': 3, 'tid': 4, 'ts': 5, 'dur': 6, 'name': 'fresh'}]}).encode()
+            self.assertEqual(view.request('POST', '/parse', other)[0], 200)
+            self.assertEqual(view.request('GET', '/notify_eof')[0], 200)
+            fresh = view.get('/view/tracks')
+            self.assertEqual(sum(t['count'] for t in fresh['tracks']), 1)
+            s = view.get('/view/summary?start=%d&end=%d&px=10' % (fresh['start'], fresh['end'] + 1))
+            self.assertEqual(s['names'], ['fresh'])
+        finally:
+            proc.kill()
+            proc.wait()
+            proc.stderr.close()
+
+
 class RpcServerViewTest(e.TempDirTest):
     """`weft server http` serves the view too, on the trace it holds."""
 

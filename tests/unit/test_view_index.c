@@ -5,7 +5,8 @@
  * file (sched slices, idle threads included, atrace slices and counters),
  * field by field and in every summary (the slices written by two threads,
  * as for a big trace); and a track's slices and levels of detail, made on
- * its first summary, equal those made for every track at once. */
+ * its first summary, equal those made for every track at once; a first
+ * summary read straight from the columns equals one read from the lanes. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "base/base.h"
 #include "check.h"
+#include "core/weft_context.h"
 #include "server/view_index.h"
 #include "server/view_lod.h"
 #include "server/view_summary.h"
@@ -281,9 +283,96 @@ static void test_tracks_match_the_track_views(void) {
   weft_close(w);
 }
 
+/* A summary of unwritten tracks read straight from the columns (stream_min
+ * 1: every first summary does) equals the one read from the filled lanes,
+ * for every window and for a list of tracks with repeats, counters and
+ * tracks past the last; the fill that follows in the background leaves
+ * the index a fill made in the foreground would. */
+static void test_streamed_summaries_match_filled_ones(void) {
+  weft *w = view_test_load();
+  view_index filled;
+  char err[256];
+  CHECK_EQ_INT(view_index_build(&filled, w, err, sizeof err), 0);
+  CHECK_EQ_INT(view_index_ready(&filled, NULL, 0), 0);
+  int64_t span = filled.end - filled.start;
+  const int64_t windows[][2] = {{filled.start, filled.end + 1},
+                                {filled.start + span / 3, filled.start + span / 3 + 5000},
+                                {filled.start - span, filled.end + span}};
+  uint32_t some[] = {3, 1, 3, 0, 99999, 5, 2, 4};
+  for (size_t k = 0; k < 6; k++) {
+    view_index streamed;
+    CHECK_EQ_INT(view_index_build(&streamed, w, err, sizeof err), 0);
+    streamed.stream_min = 1;
+    const uint32_t *vids = k < 3 ? NULL : some;
+    size_t n = k < 3 ? 0 : sizeof some / sizeof *some;
+    rpc_buf x = {0}, y = {0};
+    CHECK_EQ_INT(view_summary_json(&streamed, windows[k % 3][0], windows[k % 3][1], 640, vids, n, &x), 0);
+    CHECK(streamed.filling); /* the streamed tracks fill in the background */
+    CHECK_EQ_INT(view_summary_json(&filled, windows[k % 3][0], windows[k % 3][1], 640, vids, n, &y), 0);
+    rpc_buf_append(&x, "", 1);
+    rpc_buf_append(&y, "", 1);
+    CHECK_EQ_STR((char *)x.data, (char *)y.data);
+    view_index_settle(&streamed);
+    for (size_t i = 0; i < n; i++)
+      if (some[i] < streamed.track_count) CHECK_EQ_INT(streamed.tracks[some[i]].filled, VIEW_FILLED);
+    if (k == 0) view_check_same(&streamed, &filled);
+    rpc_buf_free(&x);
+    rpc_buf_free(&y);
+    view_index_free(&streamed);
+  }
+  view_index_free(&filled);
+  weft_close(w);
+}
+
+/* A lane whose slices the table does not hold by ts is filled (and
+ * sorted) before the summary, not streamed. */
+static void test_a_lane_out_of_order_is_filled_first(void) {
+  weft *w = view_test_load();
+  const trace_context *ctx = NULL;
+  CHECK_EQ_INT(weft_loaded_context(w, &ctx), 0);
+  storage_table *slices = (storage_table *)&ctx->tables[TABLE_SLICE];
+  CHECK(slices->row_count > 100);
+  size_t later = 0; /* a row of depth 0 after another of its track */
+  for (size_t r = 1; r < slices->row_count && !later; r++)
+    for (size_t q = r; q-- > 0 && !later;)
+      if (storage_get_i64(slices, SLICE_track_id, q) == storage_get_i64(slices, SLICE_track_id, r) &&
+          storage_get_i64(slices, SLICE_depth, q) == 0 && storage_get_i64(slices, SLICE_depth, r) == 0)
+        later = r;
+  CHECK(later > 0);
+  int64_t before = storage_get_i64(slices, SLICE_ts, later - 1);
+  for (size_t q = later; q-- > 0;)
+    if (storage_get_i64(slices, SLICE_track_id, q) == storage_get_i64(slices, SLICE_track_id, later) &&
+        storage_get_i64(slices, SLICE_depth, q) == 0) {
+      before = storage_get_i64(slices, SLICE_ts, q);
+      break;
+    }
+  CHECK_EQ_INT(storage_set_i64(slices, SLICE_ts, later, before - 5), 0);
+  view_index streamed, filled;
+  char err[256];
+  CHECK_EQ_INT(view_index_build(&streamed, w, err, sizeof err), 0);
+  CHECK_EQ_INT(view_index_build(&filled, w, err, sizeof err), 0);
+  CHECK_EQ_INT(view_index_ready(&filled, NULL, 0), 0);
+  streamed.stream_min = 1;
+  rpc_buf x = {0}, y = {0};
+  CHECK_EQ_INT(view_summary_json(&streamed, streamed.start, streamed.end + 1, 500, NULL, 0, &x), 0);
+  CHECK(!streamed.filling);
+  for (size_t k = 0; k < streamed.track_count; k++) CHECK_EQ_INT(streamed.tracks[k].filled, VIEW_FILLED);
+  CHECK_EQ_INT(view_summary_json(&filled, filled.start, filled.end + 1, 500, NULL, 0, &y), 0);
+  rpc_buf_append(&x, "", 1);
+  rpc_buf_append(&y, "", 1);
+  CHECK_EQ_STR((char *)x.data, (char *)y.data);
+  rpc_buf_free(&x);
+  rpc_buf_free(&y);
+  view_index_free(&streamed);
+  view_index_free(&filled);
+  weft_close(w);
+}
+
 int main(void) {
   RUN_TEST(test_tracks_match_the_track_views);
   RUN_TEST(test_columnar_index_matches_the_sql_one);
   RUN_TEST(test_lazy_levels_of_detail_match_eager_ones);
+  RUN_TEST(test_streamed_summaries_match_filled_ones);
+  RUN_TEST(test_a_lane_out_of_order_is_filled_first);
   return CHECK_SUMMARY();
 }
