@@ -318,20 +318,28 @@ static void view_fill_begin(view_index *ix, const uint32_t *vids, size_t n, view
     }
 }
 
-/* Writes the slices of one part's tracks and readies them. */
-static void *view_fill_part(void *arg) {
-  view_fill_job *job = arg;
-  view_index *ix = job->ix;
-  view_reader *r = calloc(1, sizeof *r); /* its chunks are too big for the stack */
-  if (!r) {
-    job->failed = 1;
-    return NULL;
-  }
+/* A reader of the tracks whose `filled` is `part` (its chunks are too big
+ * for the stack), or NULL without memory. */
+static view_reader *view_reader_new(view_index *ix, int part) {
+  view_reader *r = calloc(1, sizeof *r);
+  if (!r) return NULL;
   r->ix = ix;
   r->src = ix->source;
   r->ctx = ix->source->ctx;
   r->keys = &ix->source->keys;
-  r->part = job->part;
+  r->part = part;
+  return r;
+}
+
+/* Writes the slices of one part's tracks and readies them. */
+static void *view_fill_part(void *arg) {
+  view_fill_job *job = arg;
+  view_index *ix = job->ix;
+  view_reader *r = view_reader_new(ix, job->part);
+  if (!r) {
+    job->failed = 1;
+    return NULL;
+  }
   if (job->tables & 1) view_scan(r, TABLE_SLICE, view_slice_rows, view_place_slices, NULL);
   if (job->tables & 2) view_scan(r, TABLE_SCHED, view_sched_rows, view_place_sched, NULL);
   free(r);
@@ -359,26 +367,46 @@ int view_columns_fill(view_index *ix, const uint32_t *vids, size_t n) {
   return failed ? -1 : 0;
 }
 
-int view_columns_stream(view_index *ix, view_stream_fn visit, void *arg) {
-  if (!ix->source) return -1;
-  view_reader *r = calloc(1, sizeof *r);
-  if (!r) return -1;
-  r->ix = ix;
-  r->src = ix->source;
-  r->ctx = ix->source->ctx;
-  r->keys = &ix->source->keys;
-  r->part = VIEW_STREAMING;
-  r->visit = visit;
-  r->visit_arg = arg;
-  int tables = 0;
-  for (size_t t = 0; t < ix->track_count; t++)
-    if (ix->tracks[t].filled == VIEW_STREAMING)
-      tables |= ix->tracks[t].kind == VIEW_TRACK_CPU ? 2 : 1;
-  if (tables & 1) view_scan(r, TABLE_SLICE, view_slice_rows, view_place_slices, NULL);
-  if (tables & 2) view_scan(r, TABLE_SCHED, view_sched_rows, view_place_sched, NULL);
-  int failed = r->failed;
+/* One part of a stream: the tracks marked VIEW_STREAMING + part. */
+typedef struct view_stream_job {
+  view_index *ix;
+  int part;
+  view_stream_fn visit;
+  void *arg;
+  int tables; /* 1: slice, 2: sched */
+  int failed;
+} view_stream_job;
+
+static void *view_stream_part(void *arg) {
+  view_stream_job *job = arg;
+  view_reader *r = view_reader_new(job->ix, VIEW_STREAMING + job->part);
+  if (!r) {
+    job->failed = 1;
+    return NULL;
+  }
+  r->visit = job->visit;
+  r->visit_arg = job->arg;
+  if (job->tables & 1) view_scan(r, TABLE_SLICE, view_slice_rows, view_place_slices, NULL);
+  if (job->tables & 2) view_scan(r, TABLE_SCHED, view_sched_rows, view_place_sched, NULL);
+  job->failed = r->failed;
   free(r);
-  return failed ? -1 : 0;
+  return NULL;
+}
+
+int view_columns_stream(view_index *ix, view_stream_fn visit, void *const arg[2]) {
+  if (!ix->source) return -1;
+  view_stream_job job[2] = {{ix, 0, visit, arg[0], 0, 0}, {ix, 1, visit, arg[1], 0, 0}};
+  for (size_t t = 0; t < ix->track_count; t++) {
+    int filled = ix->tracks[t].filled;
+    if (filled == VIEW_STREAMING || filled == VIEW_STREAMING + 1)
+      job[filled - VIEW_STREAMING].tables |= ix->tracks[t].kind == VIEW_TRACK_CPU ? 2 : 1;
+  }
+  pthread_t helper;
+  int helped = job[1].tables && pthread_create(&helper, NULL, view_stream_part, &job[1]) == 0;
+  if (job[0].tables) view_stream_part(&job[0]);
+  if (helped) pthread_join(helper, NULL);
+  else if (job[1].tables) view_stream_part(&job[1]);
+  return job[0].failed || job[1].failed ? -1 : 0;
 }
 
 /* ---- counter samples ---- */

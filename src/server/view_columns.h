@@ -39,11 +39,12 @@ int view_columns_fill(view_index *ix, const uint32_t *vids, size_t n);
  * of the track); nonzero stops the stream. */
 typedef int (*view_stream_fn)(void *arg, uint32_t vid, uint32_t lane, const view_slice *s);
 
-/* Hands every slice of the tracks marked VIEW_STREAMING to visit, as
- * view_columns_fill would write it, in the tables' row order (so each
- * lane's slices in the order a fill writes them), writing nothing. 0, or
- * -1 without memory or when visit stopped it. */
-int view_columns_stream(view_index *ix, view_stream_fn visit, void *arg);
+/* Hands every slice of the tracks marked VIEW_STREAMING + k to
+ * visit(arg[k], ...), as view_columns_fill would write it, in the tables'
+ * row order (so each lane's slices in the order a fill writes them),
+ * writing nothing; part 1 on a thread of its own. 0, or -1 without memory
+ * or when visit stopped it. */
+int view_columns_stream(view_index *ix, view_stream_fn visit, void *const arg[2]);
 
 void view_source_free(view_source *src);
 

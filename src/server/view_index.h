@@ -51,7 +51,8 @@ typedef struct view_track {
 
 /* Whether a track's slices are in ix->slices (view_columns_fill; two
  * threads fill tracks VIEW_FILLING and VIEW_FILLING + 1; a summary read
- * straight from the columns marks its tracks VIEW_STREAMING). */
+ * straight from the columns marks its tracks VIEW_STREAMING and, on a
+ * second thread, VIEW_STREAMING + 1). */
 enum view_fill { VIEW_FILLED = 0, VIEW_EMPTY, VIEW_FILLING, VIEW_STREAMING = VIEW_FILLING + 2 };
 
 /* Where the slices of tracks not filled yet are read from (view_columns.c). */

@@ -333,28 +333,37 @@ typedef struct view_stream_lane {
   int seen;
 } view_stream_lane;
 
-typedef struct view_stream {
-  view_pass *p;
+typedef struct view_stream view_stream;
+
+/* What one thread of the stream reads with: its own pass over the window
+ * (its `failed` its own) and whether it met a lane out of order. */
+typedef struct view_stream_part {
+  view_pass p;
+  view_stream *st;
+  int unsorted;
+} view_stream_part;
+
+struct view_stream {
   size_t *first; /* per track: its first stream lane, SIZE_MAX when not streamed */
   view_stream_lane *lanes;
   size_t lane_count;
   uint32_t *vids; /* the streamed tracks */
   size_t vid_count;
-  int unsorted;
-} view_stream;
+  view_stream_part part[2];
+};
 
 static int view_stream_visit(void *arg, uint32_t vid, uint32_t lane, const view_slice *s) {
-  view_stream *st = arg;
-  view_stream_lane *sl = &st->lanes[st->first[vid] + lane];
+  view_stream_part *part = arg;
+  view_stream_lane *sl = &part->st->lanes[part->st->first[vid] + lane];
   if (sl->seen && (s->ts < sl->last_ts || (s->ts == sl->last_ts && s->depth < sl->last_depth))) {
-    st->unsorted = 1;
+    part->unsorted = 1;
     return 1;
   }
   sl->seen = 1;
   sl->last_ts = s->ts;
   sl->last_depth = s->depth;
-  if (s->ts < st->p->end) view_lane_visit(st->p, &sl->l, s);
-  return st->p->failed;
+  if (s->ts < part->p.end) view_lane_visit(&part->p, &sl->l, s);
+  return part->p.failed;
 }
 
 static void view_stream_free(view_stream *st) {
@@ -372,18 +381,22 @@ static int view_unwritten(const view_index *ix, size_t vid) {
          ix->tracks[vid].filled == VIEW_EMPTY;
 }
 
-/* Marks the unwritten tracks among vids VIEW_STREAMING and places their
- * lanes. -1 without memory. */
-static int view_stream_mark(view_index *ix, const uint32_t *vids, size_t n, view_stream *st) {
+/* Marks the unwritten tracks among vids VIEW_STREAMING, or, past half of
+ * their `total` slices when they are many, VIEW_STREAMING + 1 (a second
+ * thread's), and places their lanes. -1 without memory. */
+static int view_stream_mark(view_index *ix, const uint32_t *vids, size_t n, size_t total,
+                            view_stream *st) {
   size_t count = vids ? n : ix->track_count;
   st->first = malloc((ix->track_count + 1) * sizeof *st->first);
   st->vids = malloc((count + 1) * sizeof *st->vids);
   if (!st->first || !st->vids) return -1;
   for (size_t t = 0; t < ix->track_count; t++) st->first[t] = SIZE_MAX;
+  size_t half = 0;
   for (size_t k = 0; k < count; k++) {
     size_t vid = vids ? vids[k] : k;
     if (!view_unwritten(ix, vid)) continue;
-    ix->tracks[vid].filled = VIEW_STREAMING;
+    ix->tracks[vid].filled = VIEW_STREAMING + (total >= ix->fill_split && half >= total / 2);
+    half += ix->tracks[vid].count;
     st->first[vid] = st->lane_count;
     st->lane_count += ix->tracks[vid].lane_count;
     st->vids[st->vid_count++] = (uint32_t)vid;
@@ -404,18 +417,18 @@ static int view_stream_read(view_pass *p, const uint32_t *vids, size_t n, view_s
   for (size_t k = 0; k < (vids ? n : ix->track_count); k++)
     if (view_unwritten(ix, vids ? vids[k] : k)) unwritten += ix->tracks[vids ? vids[k] : k].count;
   if (unwritten == 0 || unwritten < ix->stream_min) return 0;
-  st->p = p;
-  int rc = view_stream_mark(ix, vids, n, st);
-  if (rc == 0) rc = view_columns_stream(ix, view_stream_visit, st);
+  for (int k = 0; k < 2; k++) st->part[k] = (view_stream_part){*p, st, 0};
+  void *const parts[2] = {&st->part[0], &st->part[1]};
+  int rc = view_stream_mark(ix, vids, n, unwritten, st);
+  if (rc == 0) rc = view_columns_stream(ix, view_stream_visit, parts);
   for (size_t k = 0; k < st->vid_count; k++) ix->tracks[st->vids[k]].filled = VIEW_EMPTY;
   for (size_t k = 0; k < st->lane_count && rc == 0; k++) {
     view_lane *l = &st->lanes[k].l;
-    if (l->pending && l->p1 >= l->p0) view_emit_run(p, l);
+    if (l->pending && l->p1 >= l->p0) view_emit_run(&st->part[0].p, l);
   }
-  if (rc == 0 && !p->failed) return 1;
-  int lost = st->unsorted ? 0 : -1;
+  if (rc == 0 && !st->part[0].p.failed && !st->part[1].p.failed) return 1;
+  int lost = st->part[0].unsorted || st->part[1].unsorted ? 0 : -1;
   view_stream_free(st);
-  p->failed = 0;
   return lost;
 }
 

@@ -303,6 +303,7 @@ static void test_streamed_summaries_match_filled_ones(void) {
     view_index streamed;
     CHECK_EQ_INT(view_index_build(&streamed, w, err, sizeof err), 0);
     streamed.stream_min = 1;
+    if (k % 2) streamed.fill_split = 1; /* two threads stream, and fill */
     const uint32_t *vids = k < 3 ? NULL : some;
     size_t n = k < 3 ? 0 : sizeof some / sizeof *some;
     rpc_buf x = {0}, y = {0};
