@@ -289,15 +289,23 @@ def busy_trace(threads=4, per_thread=80_000):
     return '{"traceEvents":[' + ','.join(ev) + ']}'
 
 
-class FirstSummaryTest(e.TempDirTest):
+class FirstSummaryTest(unittest.TestCase):
     """The first summary of many unwritten slices is read from the stored
     columns while their fill follows in the background: it equals the
     summaries made from the filled lanes, and requests during the fill
     (flows, another trace through the RPC) are answered."""
 
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = e.tempfile.TemporaryDirectory()
+        cls.busy = e.write_temp(cls.tmp.name, 'busy.json', busy_trace())
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
     def test_streamed_first_summary_matches_later_ones(self):
-        busy = e.write_temp(self.dir, 'busy.json', busy_trace())
-        view = View(busy)
+        view = View(self.busy)
         try:
             tracks = view.get('/view/tracks')
             self.assertGreater(sum(t['count'] for t in tracks['tracks']), 1 << 18)
@@ -320,9 +328,8 @@ class FirstSummaryTest(e.TempDirTest):
         with socket.socket() as sock:
             sock.bind(('127.0.0.1', 0))
             port = sock.getsockname()[1]
-        busy = e.write_temp(self.dir, 'busy.json', busy_trace())
         proc = subprocess.Popen([e.WEFT, 'server', 'http', '--port', str(port),
-                                 '--idle-timeout', '60', '--quiet', busy],
+                                 '--idle-timeout', '60', '--quiet', self.busy],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         view = View.__new__(View)
         view.host, view.port, view.proc = '127.0.0.1', port, None
