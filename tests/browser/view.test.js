@@ -1,5 +1,7 @@
-// `weft view` in a real browser: Debian's chromium, headless, driven by
-// puppeteer-core. Usage: node view.test.js WEFT_BINARY OUT_DIR
+// `weft view` in a real browser: Debian's chromium, or firefox-esr with
+// BROWSER=firefox, headless, driven by puppeteer-core (Chrome DevTools
+// Protocol for Chromium, WebDriver BiDi for Firefox).
+// Usage: [BROWSER=firefox] node view.test.js WEFT_BINARY OUT_DIR
 // Loads a phone (proto), server (systrace) and browser (JSON) merge and
 // checks that both machine groups show, a click shows a slice's args,
 // zooming changes the visible range, an offset typed in the merge panel
@@ -15,7 +17,9 @@ const puppeteer = require('puppeteer-core');
 
 const WEFT = path.resolve(process.argv[2]);
 const OUT = path.resolve(process.argv[3] || 'browser-out');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const FIREFOX = process.env.BROWSER === 'firefox';
+const EXECUTABLE = FIREFOX ? process.env.FIREFOX || '/usr/bin/firefox-esr'
+  : process.env.CHROMIUM || '/usr/bin/chromium';
 const TRACES = path.join(OUT, 'traces');
 const MERGE_FLAGS = [
   '--machine', 'phone.pftrace=phone', '--machine', 'server.txt=server',
@@ -136,7 +140,8 @@ async function checkOffset(page, ticket) {
   const field = await page.waitForSelector('input.offset[data-file="2"]');
   const old = await field.evaluate((el) => el.value);
   assert.equal(old, '-85399900000000');
-  await field.click({ clickCount: 3 });
+  await field.click();
+  await field.evaluate((el) => el.select()); // a triple click selects nothing in Firefox
   await field.type('-85399800000000');
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.body.dataset.remerged === '1', { timeout: 30000 });
@@ -201,8 +206,10 @@ async function checkDrag(page, before) {
   const downloads = path.join(OUT, 'downloads');
   fs.rmSync(downloads, { recursive: true, force: true });
   fs.mkdirSync(downloads, { recursive: true });
-  const cdp = await page.createCDPSession();
-  await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  if (!FIREFOX) { // Firefox saves to the folder its launch preferences name
+    const cdp = await page.createCDPSession();
+    await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads });
+  }
   await page.click('#download');
   const manifest = path.join(downloads, 'perfetto_manifest.json');
   for (let i = 0; i < 100 && !fs.existsSync(manifest); i++) await new Promise((r) => setTimeout(r, 100));
@@ -271,8 +278,17 @@ async function main() {
   execFileSync('python3', [path.join(__dirname, 'make_traces.py'), TRACES]);
   const { proc, url } = await startView();
   assert.ok(url.startsWith('http://127.0.0.1:'), url);
-  const browser = await puppeteer.launch({
-    executablePath: CHROMIUM, headless: true,
+  const browser = await puppeteer.launch(FIREFOX ? {
+    browser: 'firefox', executablePath: EXECUTABLE, headless: true,
+    extraPrefsFirefox: {
+      'browser.download.folderList': 2,
+      'browser.download.dir': path.join(OUT, 'downloads'),
+      'browser.download.useDownloadDir': true,
+      'browser.download.always_ask_before_handling_new_types': false,
+      'browser.helperApps.neverAsk.saveToDisk': 'application/json',
+    },
+  } : {
+    executablePath: EXECUTABLE, headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
   });
   try {
