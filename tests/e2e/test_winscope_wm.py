@@ -168,3 +168,105 @@ class TreeTest(e.TempDirTest):
             'FROM android_windowmanager WHERE id = 1) ORDER BY id', path),
             '"key","display_value"\n"where","trace.enable"\n'
             '"window_manager_service","[NULL]"\n')
+
+
+def stat(path):
+    return e.query("SELECT value FROM stats WHERE name = 'winscope_windowmanager_parse_errors'",
+                   path)
+
+
+class MissingFieldTest(e.TempDirTest):
+    """A required field missing anywhere in the tree leaves its snapshot
+    without containers, counted; the next snapshot is walked as usual."""
+    BROKEN = {
+        'container_title': child(2, container(31)),
+        'container_hash_code': child(2, container(None, 'x')),
+        'no_kind': b'',
+        'display_name': child(3, pb_int(2, 5) + pb_bytes(21, pb_bytes(1, container(2, 'x')))),
+        'area_name': child(4, pb_bytes(1, container(3, 'x'))),
+        'task_identifier': child(5, pb_int(2, 7)),
+        'activity_name': child(6, pb_bytes(2, pb_bytes(1, container()) + pb_int(2, 8))),
+        'activity_token': child(6, pb_bytes(1, 'A') + pb_bytes(2, pb_bytes(1, container()))),
+        'token_hash_code': child(7, pb_bytes(1, container())),
+        'window_title': child(8, pb_bytes(1, container(9))),
+        'fragment_container': child(9, b''),
+    }
+
+    def test_each_missing_field(self):
+        ok = child(2, container(30, 'OK'))
+        for name, broken in sorted(self.BROKEN.items()):
+            with self.subTest(name):
+                path = e.write_temp(self.dir, name + '.pb',
+                                    wm_packet(1000, entry([ok, child(2, container(
+                                        40, 'deep', [broken]))])) +
+                                    wm_packet(2000, entry([ok])))
+                self.assertEqual(e.query(
+                    WM + 'SELECT (SELECT count(*) FROM android_windowmanager) AS snapshots, '
+                    'group_concat(snapshot_id || title, \',\') AS containers '
+                    'FROM android_windowmanager_windowcontainer', path),
+                    '"snapshots","containers"\n2,"1Root,1OK"\n')
+                self.assertEqual(stat(path), '"value"\n1\n')
+
+    def test_root_without_container(self):
+        service = pb_bytes(3, pb_bytes(2, pb_int(6, 1)))
+        path = e.write_temp(self.dir, 'no_root.pb', wm_packet(1000, service) +
+                            wm_packet(2000, pb_bytes(2, 'no service')))
+        self.assertEqual(e.query(
+            WM + 'SELECT (SELECT count(*) FROM android_windowmanager) AS snapshots, '
+            'count(*) AS containers FROM android_windowmanager_windowcontainer', path),
+            '"snapshots","containers"\n2,0\n')
+        self.assertEqual(stat(path), '"value"\n2\n')
+
+    def test_too_deep_a_tree(self):
+        inner = container(99, 'leaf')
+        for i in range(400):
+            inner = container(100 + i, 'n', [child(2, inner)])
+        path = e.write_temp(self.dir, 'deep.pb', wm_packet(1000, entry([child(2, inner)])))
+        self.assertEqual(e.query(
+            WM + 'SELECT count(*) AS n FROM android_windowmanager_windowcontainer', path),
+            '"n"\n0\n')
+        self.assertEqual(stat(path), '"value"\n1\n')
+
+    def test_malformed_bytes_keep_what_was_read(self):
+        # A truncated field after the service: the entry reads up to it.
+        body = entry([child(2, container(30, 'OK'))]) + b'\x1a\x05ab'
+        path = e.write_temp(self.dir, 'trunc.pb', wm_packet(1000, body))
+        self.assertEqual(e.query(
+            WM + 'SELECT has_invalid_elapsed_ts, (SELECT group_concat(title, \',\') FROM '
+            'android_windowmanager_windowcontainer) AS titles FROM android_windowmanager', path),
+            '"has_invalid_elapsed_ts","titles"\n0,"Root,OK"\n')
+
+
+class KindRulesTest(e.TempDirTest):
+    def test_task_names_and_containers(self):
+        leaf = child(2, container(50, 'leaf'))
+        named = child(5, pb_int(2, 7) + pb_bytes(32, 'NM') + pb_bytes(1, container(14, 'T')))
+        # The fragment's container names the task; with no children of its
+        # own, the task's container gives them.
+        split = child(5, pb_int(2, 8) + pb_bytes(1, container(15, 'outer', [leaf])) +
+                      pb_bytes(31, pb_bytes(1, container(16, 'inner', visible=1))))
+        anonymous = child(5, pb_bytes(32, 'no id') + pb_bytes(1, container(17, 'T3')))
+        path = e.write_temp(self.dir, 'tasks.pb',
+                            wm_packet(1000, entry([named, split, anonymous])))
+        self.assertEqual(e.query(WM + COLUMNS + ' WHERE id > 0', path), HEADER +
+                         '1,0,"T",14,1,0,0,"[NULL]","Task","7(NM)"\n'
+                         '2,0,"inner",16,1,1,1,"[NULL]","Task","8"\n'
+                         '3,0,"leaf",50,16,0,0,"[NULL]","WindowContainer","[NULL]"\n'
+                         '4,0,"T3",17,1,2,0,"[NULL]","Task","[NULL]"\n')
+
+    def test_window_before_any_display(self):
+        # No display yet: group 0xffffffff (display -1), depth from 0; the
+        # display and depth carry over to the next snapshot.
+        token = child(7, pb_bytes(1, container(children=[window(9, 'w1'), window(10, 'w2')])) +
+                      pb_int(2, -2))
+        path = e.write_temp(self.dir, 'early.pb', wm_packet(1000, entry([token])) +
+                            wm_packet(2000, entry([display(3, 'D', 10, 10, 2, []), token])))
+        self.assertEqual(e.query(
+            WM + 'SELECT title, group_id, depth FROM android_windowmanager_windowcontainer c '
+            'JOIN __intrinsic_winscope_trace_rect tr ON c.window_rect_id = tr.id '
+            'ORDER BY c.id', path),
+            '"title","group_id","depth"\n"w1",4294967295,0\n"w2",4294967295,1\n'
+            '"D",3,0\n"w1",3,1\n"w2",3,2\n')
+        self.assertEqual(e.query(
+            WM + 'SELECT DISTINCT title FROM android_windowmanager_windowcontainer '
+            "WHERE container_type = 'WindowToken'", path), '"title"\n"0xfffffffe"\n')
