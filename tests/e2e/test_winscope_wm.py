@@ -270,3 +270,39 @@ class KindRulesTest(e.TempDirTest):
         self.assertEqual(e.query(
             WM + 'SELECT DISTINCT title FROM android_windowmanager_windowcontainer '
             "WHERE container_type = 'WindowToken'", path), '"title"\n"0xfffffffe"\n')
+
+
+class SchemaTest(e.TempDirTest):
+    def test_args_by_reflection(self):
+        # Enums by name (an unknown value as its number), nested messages
+        # of the imported schema, an empty message as a NULL arg.
+        thumbnail = pb_bytes(6, pb_int(1, 30) + pb_int(2, 40))
+        activity = child(6, pb_bytes(1, 'A') + pb_bytes(2, pb_bytes(1, container()) +
+                                                        pb_int(2, 8)) + thumbnail)
+        configuration = pb_bytes(1, pb_bytes(1, pb_bytes(4, pb_bytes(1, 'en'))))
+        animator = pb_bytes(4, pb_bytes(3, pb_bytes(1, b'')))
+        generic = child(2, container(31, 'G', extra=configuration + animator))
+        attributes = pb_bytes(5, pb_int(23, 7) + pb_int(15, 9) + pb_int(10, -3))
+        state = child(8, pb_bytes(1, container(9, 'w')) + attributes)
+        transition = pb_bytes(16, pb_int(1, 2) + pb_int(2, 13))
+        dc = child(3, pb_int(2, 5) + pb_bytes(10, pb_bytes(5, 'D')) + transition +
+                   pb_bytes(21, pb_bytes(1, container(2, 'x'))))
+        path = e.write_temp(self.dir, 'schema.pb',
+                            wm_packet(1000, entry([activity, generic, state, dc])))
+        self.assertEqual(e.query(
+            WM + 'SELECT key, display_value FROM android_windowmanager_windowcontainer c '
+            'JOIN args USING (arg_set_id) WHERE c.id > 0 AND key NOT LIKE \'%identifier%\' '
+            'AND key NOT LIKE \'%window_token%\' ORDER BY c.id, args.id', path),
+            '"key","display_value"\n'
+            '"activity.name","A"\n'
+            '"activity.thumbnail.width","30"\n"activity.thumbnail.height","40"\n'
+            '"window_container.configuration_container.override_configuration.locales[0]'
+            '.language","en"\n'
+            '"window_container.surface_animator.animation_adapter.local","[NULL]"\n'
+            '"window.attributes.color_mode","COLOR_MODE_SRGB"\n'
+            '"window.attributes.rotation_animation","9"\n'
+            '"window.attributes.format","TRANSLUCENT"\n'
+            '"display_content.id","5"\n"display_content.display_info.name","D"\n'
+            '"display_content.app_transition.app_transition_state","APP_STATE_RUNNING"\n'
+            '"display_content.app_transition.last_used_app_transition",'
+            '"TRANSIT_WALLPAPER_OPEN"\n')
