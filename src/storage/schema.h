@@ -441,6 +441,18 @@
   C(T, id, ID, 0) C(T, snapshot_id, I64, 0) C(T, is_on, I64, 0)       \
   C(T, is_virtual, I64, 0) C(T, trace_rect_id, I64, 0)                \
   C(T, display_id, I64, 0) C(T, display_name, STR, 0)
+/* WindowManager snapshots (WindowManagerTraceEntry) and one row per window
+ * container of each, walked depth first from the root. */
+#define WINDOWMANAGER_COLUMNS(C, T)                                   \
+  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, arg_set_id, I64, N)           \
+  C(T, base64_proto_id, I64, N) C(T, focused_display_id, I64, 0)      \
+  C(T, has_invalid_elapsed_ts, I64, 0)
+#define WINDOWMANAGER_WINDOWCONTAINER_COLUMNS(C, T)                   \
+  C(T, id, ID, 0) C(T, snapshot_id, I64, 0) C(T, arg_set_id, I64, N)  \
+  C(T, base64_proto_id, I64, N) C(T, title, STR, 0) C(T, token, I64, 0) \
+  C(T, parent_token, I64, N) C(T, child_index, I64, N)                \
+  C(T, is_visible, I64, 0) C(T, window_rect_id, I64, N)               \
+  C(T, container_type, STR, 0) C(T, name_override, STR, N)
 #define WINSCOPE_RECT_COLUMNS(C, T)                                   \
   C(T, id, ID, 0) C(T, x, F64, 0) C(T, y, F64, 0) C(T, w, F64, 0)     \
   C(T, h, F64, 0)
@@ -581,6 +593,9 @@
   T(SURFACEFLINGER_LAYER, "__intrinsic_surfaceflinger_layer", SURFACEFLINGER_LAYER_COLUMNS) \
   T(SURFACEFLINGER_DISPLAY, "__intrinsic_surfaceflinger_display",     \
     SURFACEFLINGER_DISPLAY_COLUMNS)                                   \
+  T(WINDOWMANAGER, "__intrinsic_windowmanager", WINDOWMANAGER_COLUMNS) \
+  T(WINDOWMANAGER_WINDOWCONTAINER, "__intrinsic_windowmanager_windowcontainer", \
+    WINDOWMANAGER_WINDOWCONTAINER_COLUMNS)                            \
   T(WINSCOPE_RECT, "__intrinsic_winscope_rect", WINSCOPE_RECT_COLUMNS) \
   T(WINSCOPE_TRANSFORM, "__intrinsic_winscope_transform", WINSCOPE_TRANSFORM_COLUMNS) \
   T(WINSCOPE_TRACE_RECT, "__intrinsic_winscope_trace_rect", WINSCOPE_TRACE_RECT_COLUMNS) \
@@ -679,6 +694,10 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(SHELL_TRANSITION_PARTICIPANTS, end_abs_bounds_rect_id, WINSCOPE_RECT)      \
   R(VIEWCAPTURE, arg_set_id, ARG_SET) R(VIEWCAPTURE_VIEW, arg_set_id, ARG_SET)  \
   R(VIEWCAPTURE_VIEW, snapshot_id, VIEWCAPTURE)                                \
+  R(WINDOWMANAGER, arg_set_id, ARG_SET)                                        \
+  R(WINDOWMANAGER_WINDOWCONTAINER, arg_set_id, ARG_SET)                        \
+  R(WINDOWMANAGER_WINDOWCONTAINER, snapshot_id, WINDOWMANAGER)                 \
+  R(WINDOWMANAGER_WINDOWCONTAINER, window_rect_id, WINSCOPE_TRACE_RECT)        \
   R(ANDROID_MOTION_EVENTS, arg_set_id, ARG_SET) R(ANDROID_KEY_EVENTS, arg_set_id, ARG_SET) \
   R(ANDROID_INPUT_EVENT_DISPATCH, arg_set_id, ARG_SET)                         \
   R(INPUTMETHOD_CLIENTS, arg_set_id, ARG_SET) R(INPUTMETHOD_SERVICE, arg_set_id, ARG_SET) \

@@ -3,6 +3,7 @@
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_winscope.h"
 #include "import/proto/proto_winscope_sf.h"
+#include "import/proto/proto_winscope_wm.h"
 
 #include "import/proto/proto_event_counters.h"
 
@@ -834,6 +835,7 @@ static void proto_destroy(import_file *f) {
   proto_shell_state_free(st->shell);
   proto_winscope_free(st->winscope);
   proto_sf_free(st->sf);
+  proto_wm_free(st->wm);
   proto_frames_free(st->frames);
   proto_frame_timeline_free(st->frame_timeline);
   proto_native_symbols_free(st->native_symbols);

@@ -9,6 +9,7 @@
 #include "import/proto/proto_shell_transition.h"
 #include "import/proto/proto_viewcapture.h"
 #include "import/proto/proto_winscope_sf.h"
+#include "import/proto/proto_winscope_wm.h"
 #include "model/winscope.h"
 
 /* WinscopeExtensions' extensions. */
@@ -16,7 +17,7 @@ enum {
   WINSCOPE_EXT_INPUTMETHOD_CLIENTS = 1, WINSCOPE_EXT_INPUTMETHOD_SERVICE = 2,
   WINSCOPE_EXT_INPUTMETHOD_MANAGER_SERVICE = 3, WINSCOPE_EXT_ANDROID_INPUT_EVENT = 5,
 };
-enum { WINSCOPE_EXT_VIEWCAPTURE = 4 };
+enum { WINSCOPE_EXT_VIEWCAPTURE = 4, WINSCOPE_EXT_WINDOWMANAGER = 6 };
 
 /* AndroidInputEvent's events, in the order they are looked for. */
 enum {
@@ -236,6 +237,8 @@ static int winscope_extensions(import_file *f, const proto_packet_info *info, in
       rc = input_event_packet(f, info, ts, fl.span);
     else if (fl.number == WINSCOPE_EXT_VIEWCAPTURE)
       rc = proto_viewcapture(f, info, ts, fl.span);
+    else if (fl.number == WINSCOPE_EXT_WINDOWMANAGER)
+      rc = proto_wm_parse(f, &((proto_import_state *)f->state)->wm, info, ts, fl.span);
     else if (fl.number >= WINSCOPE_EXT_INPUTMETHOD_CLIENTS &&
              fl.number <= WINSCOPE_EXT_INPUTMETHOD_MANAGER_SERVICE)
       rc = winscope_dump(f, info, ts, fl.number, fl.span);
