@@ -1,6 +1,6 @@
 /* proto_winscope: Android input tracing and the winscope data sources, each
  * a TracePacket field whose message becomes one row of its table with the
- * message's fields as args (decoded by reflection over protos/winscope.proto,
+ * message's fields as args (decoded by reflection over protos/winscope*.proto,
  * proto_args.h).
  *
  * Rules:
