@@ -10,7 +10,7 @@
  *    with none counts protovm_registration_error);
  *  - any other packet of a sequence with machines is a patch: each machine
  *    in creation order runs it until one succeeds (an abort counts
- *    protovm_abort, and is undone); the packet is then replaced by that
+ *    protovm_abort; what it changed stays); the packet is then replaced by that
  *    machine's state followed by the patch's trusted_uid, trusted_pid,
  *    trusted_packet_sequence_id and (when set) machine_id, which is
  *    tokenized and parsed as any packet (its timestamp is the state's). A

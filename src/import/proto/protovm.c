@@ -503,26 +503,7 @@ void protovm_free(protovm *vm) {
   base_free(vm);
 }
 
-/* After an abort: the state as it was (its serialization before). */
-static int protovm_restore(protovm *vm, const base_buf *before) {
-  protovm_tree_clear(&vm->tree, &vm->tree.root);
-  if (!before->len) return WEFT_OK;
-  size_t limit = vm->tree.limit;
-  vm->tree.limit = SIZE_MAX; /* it fitted as a tree, so it fits as bytes */
-  int rc = protovm_tree_set_bytes(&vm->tree, &vm->tree.root,
-                                  (proto_span){(const uint8_t *)before->data, before->len});
-  vm->tree.limit = limit;
-  return rc < 0 ? rc : WEFT_OK;
-}
-
 int protovm_apply(protovm *vm, proto_span patch) {
-  base_buf before;
-  base_buf_init(&before, SIZE_MAX - 2);
-  int rc = protovm_serialize(vm, &before);
-  if (rc) {
-    base_buf_free(&before);
-    return rc;
-  }
   protovm_run run;
   memset(&run, 0, sizeof run);
   run.vm = vm;
@@ -530,13 +511,8 @@ int protovm_apply(protovm *vm, proto_span patch) {
   run.c.src.fl.span = patch;
   run.c.dst = &vm->tree.root;
   run.c.selected = PROTOVM_CURSOR_SRC;
-  rc = protovm_list(&run, vm->program, PROTOVM_PROGRAM_INSTRUCTIONS);
+  int rc = protovm_list(&run, vm->program, PROTOVM_PROGRAM_INSTRUCTIONS);
   protovm_tree_reap(&vm->tree);
-  if (rc == PROTOVM_ABORT) {
-    int restored = protovm_restore(vm, &before);
-    if (restored) rc = restored;
-  }
-  base_buf_free(&before);
   return rc;
 }
 

@@ -20,7 +20,8 @@
  *    list with the error (2, the default) or aborts (3). An ABORT (a
  *    malformed program or patch, a type mismatch, a limit) ends the patch.
  *  - the patch succeeds when the top-level list ends without error or
- *    abort; an aborted patch leaves the state as it was before it.
+ *    abort; what an erring or aborted patch changed before it stopped
+ *    stays in the state.
  * Invariants: the state's nodes and byte copies never charge more than the
  * memory limit given at creation (a fixed PROTOVM_NODE_COST per node plus
  * the bytes); a patch runs at most PROTOVM_MAX_STEPS instructions, nests
