@@ -128,6 +128,19 @@ class ProtoVmTest(e.TempDirTest):
             '"name","value"', '"protovm_abort",1', '',
             '"ts","vsync_id"', '1500,9', '']))
 
+    def test_any_packet_of_the_sequence_is_a_patch(self):
+        # a program reading only the packet timestamp takes a for_testing
+        # packet as well
+        program = pb_bytes(2, copy([field(8)], [field(8)]))
+        seqs = pb_bytes(1, pb_int(1, 1) + pb_int(2, 10))
+        instance = pb_bytes(1, program) + pb_bytes(2, pb_bytes(93, pb_bytes(2, 'w'))) + \
+            pb_int(3, 64) + pb_int(4, 10)
+        data = (pb_packet(pb_int(10, 9), pb_bytes(124, pb_bytes(2, seqs))) +
+                pb_packet(pb_int(10, 9), pb_bytes(125, pb_bytes(1, instance))) +
+                pb_packet(pb_int(8, 5000), pb_int(10, 1), pb_bytes(900, pb_int(2, 1))))
+        self.assertEqual(self.load(data, 'SELECT ts, sequence_id FROM surfaceflinger_layers_snapshot'),
+                         '"ts","sequence_id"\n5000,1\n')
+
     def test_unmapped_producer_counted(self):
         data = setup(producers=(10, 77)) + patch(1, 1001, 7)
         out = self.load(data, STATS + ';SELECT count(*) FROM surfaceflinger_layers_snapshot')

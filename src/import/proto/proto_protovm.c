@@ -24,6 +24,7 @@ struct proto_protovm_state {
   VEC(proto_protovm_link) producers; /* producer id -> sequence id */
   VEC(proto_protovm_link) sequences; /* sequence id -> machine index */
   VEC(protovm *) machines;
+  base_map has_machine; /* sequence id -> 1, for the sequences with links */
   uint64_t budget_used;
   base_buf scratch; /* a machine's state being serialized */
 };
@@ -39,6 +40,8 @@ static int proto_protovm_link_add(proto_protovm_state *s, int producers, uint32_
     return VEC_PUSH(s->producers, ((proto_protovm_link){from, to}));
   }
   if (s->sequences.len >= PROTO_PROTOVM_MAX_LINKS) return WEFT_OK;
+  uint64_t *slot;
+  if (base_map_insert(&s->has_machine, from, 1, &slot) < 0) return WEFT_ENOMEM;
   return VEC_PUSH(s->sequences, ((proto_protovm_link){from, to}));
 }
 
@@ -163,6 +166,7 @@ static int proto_protovm_frame(import_file *f, proto_protovm_state *s, proto_spa
 /* Runs patch pkt of sequence seq_id on its machines. */
 static int proto_protovm_patch(import_file *f, proto_protovm_state *s, proto_span pkt,
                                uint32_t seq_id, int *taken, base_buf *rebuilt) {
+  if (!base_map_find(&s->has_machine, seq_id)) return WEFT_OK;
   for (size_t i = 0; i < s->sequences.len; i++) {
     if (s->sequences.data[i].from != seq_id) continue;
     protovm *vm = s->machines.data[s->sequences.data[i].to];
@@ -202,6 +206,7 @@ void proto_protovm_free(proto_protovm_state *s) {
   VEC_FREE(s->machines);
   VEC_FREE(s->producers);
   VEC_FREE(s->sequences);
+  base_map_free(&s->has_machine);
   base_buf_free(&s->scratch);
   base_free(s);
 }
