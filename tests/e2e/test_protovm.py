@@ -141,6 +141,24 @@ class ProtoVmTest(e.TempDirTest):
         self.assertEqual(self.load(data, 'SELECT ts, sequence_id FROM surfaceflinger_layers_snapshot'),
                          '"ts","sequence_id"\n5000,1\n')
 
+    def test_memory_limit_charged_as_perfetto(self):
+        # 1 KiB: decoding the initial state copies its 93 field (n + 3
+        # bytes, and 96 for the field's node and entry) while the state's
+        # n + 7 bytes still count: n = 459 fits, 460 aborts
+        program = pb_bytes(2, copy([field(8)], [field(8)]))
+        seqs = pb_bytes(1, pb_int(1, 1) + pb_int(2, 10))
+        counts = []
+        for n in (459, 460):
+            instance = pb_bytes(1, program) + pb_bytes(2, pb_bytes(93, pb_bytes(2, 'x' * n))) + \
+                pb_int(3, 1) + pb_int(4, 10)
+            data = (pb_packet(pb_int(10, 9), pb_bytes(124, pb_bytes(2, seqs))) +
+                    pb_packet(pb_int(10, 9), pb_bytes(125, pb_bytes(1, instance))) +
+                    pb_packet(pb_int(8, 5000), pb_int(10, 1), pb_bytes(900, b'')))
+            counts.append(self.load(data, 'SELECT count(*) FROM surfaceflinger_layers_snapshot;' +
+                                    STATS))
+        self.assertEqual(counts, ['"count(*)"\n1\n\n"name","value"\n',
+                                  '"count(*)"\n0\n\n"name","value"\n"protovm_abort",1\n'])
+
     def test_unmapped_producer_counted(self):
         data = setup(producers=(10, 77)) + patch(1, 1001, 7)
         out = self.load(data, STATS + ';SELECT count(*) FROM surfaceflinger_layers_snapshot')

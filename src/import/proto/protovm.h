@@ -23,8 +23,9 @@
  *    abort; what an erring or aborted patch changed before it stopped
  *    stays in the state.
  * Invariants: the state's nodes and byte copies never charge more than the
- * memory limit given at creation (a fixed PROTOVM_NODE_COST per node plus
- * the bytes); a patch runs at most PROTOVM_MAX_STEPS instructions, nests
+ * memory limit given at creation (PROTOVM_NODE_COST per node below the
+ * root, a node and its entry of 48 bytes each as Perfetto's allocator
+ * counts them, so that the same states fit, plus the bytes); a patch runs at most PROTOVM_MAX_STEPS instructions, nests
  * instruction lists at most PROTOVM_MAX_NESTING deep and its cursors enter
  * at most PROTOVM_MAX_DEPTH levels; past any of these it aborts. Pure: no
  * stats or model writes (the caller counts). */
@@ -34,7 +35,7 @@
 #include "base/base.h"
 #include "import/proto/proto_wire.h"
 
-#define PROTOVM_NODE_COST 64
+#define PROTOVM_NODE_COST 96
 #define PROTOVM_MAX_STEPS (1u << 20)
 #define PROTOVM_MAX_NESTING 32
 #define PROTOVM_MAX_DEPTH 128
