@@ -234,6 +234,22 @@ static void test_mapped_merge_and_delete(void) {
   protovm_free(vm);
 }
 
+static void test_mapped_duplicate_keys_keep_the_first(void) {
+  pb prog = keyed_program(MERGE), state = {0}, patch = {0}, want = {0};
+  pb a = keyed_entry(5, "a"), b = keyed_entry(5, "b"), c = keyed_entry(6, "c");
+  pb c2 = keyed_entry(6, "C");
+  pb_msg(&state, 4, &a);
+  pb_msg(&state, 4, &b);
+  pb_msg(&state, 4, &c);
+  pb_msg(&patch, 3, &c2);
+  protovm *vm = machine(&prog, &state, 8192);
+  CHECK_EQ_INT(apply(vm, &patch), PROTOVM_OK);
+  pb_msg(&want, 4, &a);
+  pb_msg(&want, 4, &c2);
+  CHECK(state_is(vm, &want));
+  protovm_free(vm);
+}
+
 static void test_dst_iteration_deletes(void) {
   pb del = op(DEL);
   pb dsel = select_op(DST, 0);
@@ -419,6 +435,7 @@ int main(void) {
   RUN_TEST(test_dst_select_needs_create);
   RUN_TEST(test_nested_paths);
   RUN_TEST(test_mapped_merge_and_delete);
+  RUN_TEST(test_mapped_duplicate_keys_keep_the_first);
   RUN_TEST(test_dst_iteration_deletes);
   RUN_TEST(test_merge_rules);
   RUN_TEST(test_merge_skips_decoded_submessage);

@@ -208,20 +208,48 @@ static int protovm_tree_key_of(const protovm_node *n, uint32_t id, uint64_t *key
   return PROTOVM_OK;
 }
 
-/* An indexed repeated field becomes mapped: its elements re-keyed. */
-static int protovm_tree_rekey(protovm_node *n, uint32_t key_field) {
+/* An element of an indexed field being re-keyed, and its place. */
+typedef struct protovm_keyed {
+  uint64_t key;
+  size_t pos;
+  protovm_node *node;
+} protovm_keyed;
+
+static int protovm_keyed_order(const void *a, const void *b) {
+  const protovm_keyed *x = a, *y = b;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* An indexed repeated field becomes mapped: its elements re-keyed (all or
+ * none); of elements with the same key the first is kept, the others are
+ * dropped. */
+static int protovm_tree_rekey(protovm_tree *t, protovm_node *n, uint32_t key_field) {
+  protovm_keyed *tmp = base_malloc((n->count ? n->count : 1) * sizeof *tmp);
+  if (!tmp || VEC_RESERVE(t->removed, t->removed.len + n->count)) {
+    base_free(tmp);
+    return WEFT_ENOMEM;
+  }
   for (size_t i = 0; i < n->count; i++) {
-    int rc = protovm_tree_key_of(n->entries[i].node, key_field, &n->entries[i].key);
-    if (rc) return rc;
+    int rc = protovm_tree_key_of(n->entries[i].node, key_field, &tmp[i].key);
+    if (rc) {
+      base_free(tmp);
+      return rc;
+    }
+    tmp[i].pos = i;
+    tmp[i].node = n->entries[i].node;
   }
-  for (size_t i = 1; i < n->count; i++) { /* insertion sort: mostly in order */
-    protovm_entry e = n->entries[i];
-    size_t j = i;
-    for (; j > 0 && n->entries[j - 1].key > e.key; j--) n->entries[j] = n->entries[j - 1];
-    n->entries[j] = e;
-    if (j > 0 && n->entries[j - 1].key == e.key) return PROTOVM_ABORT; /* duplicated key */
+  base_qsort(tmp, n->count, sizeof *tmp, protovm_keyed_order);
+  size_t kept = 0;
+  for (size_t i = 0; i < n->count; i++) {
+    if (kept && n->entries[kept - 1].key == tmp[i].key)
+      t->removed.data[t->removed.len++] = tmp[i].node; /* reserved above */
+    else
+      n->entries[kept++] = (protovm_entry){tmp[i].key, tmp[i].node};
   }
+  n->count = kept;
   n->kind = PROTOVM_MAPPED;
+  base_free(tmp);
   return PROTOVM_OK;
 }
 
@@ -231,21 +259,7 @@ int protovm_tree_to_mapped(protovm_tree *t, protovm_node *n, uint32_t key_field)
     n->kind = PROTOVM_MAPPED;
     return PROTOVM_OK;
   }
-  if (n->kind == PROTOVM_INDEXED) {
-    protovm_node copy = *n; /* re-keyed apart: n stays indexed on failure */
-    copy.entries = base_malloc((n->count ? n->count : 1) * sizeof *copy.entries);
-    if (!copy.entries) return WEFT_ENOMEM;
-    memcpy(copy.entries, n->entries, n->count * sizeof *copy.entries);
-    int rc = protovm_tree_rekey(&copy, key_field);
-    if (rc) {
-      base_free(copy.entries);
-      return rc;
-    }
-    base_free(n->entries);
-    *n = copy;
-    n->cap = n->count ? n->count : 1;
-    return PROTOVM_OK;
-  }
+  if (n->kind == PROTOVM_INDEXED) return protovm_tree_rekey(t, n, key_field);
   uint64_t key;
   int rc = protovm_tree_key_of(n, key_field, &key);
   if (rc) return rc;

@@ -69,7 +69,8 @@ int protovm_tree_insert(protovm_tree *t, protovm_node *n, uint64_t key, protovm_
 int protovm_tree_remove(protovm_tree *t, protovm_node *n, size_t i);
 void protovm_tree_reap(protovm_tree *t);
 /* Makes the node a message (decoding bytes), an indexed repeated field
- * or a mapped one keyed by field key_field (ABORT when it cannot be). */
+ * or a mapped one keyed by field key_field (ABORT when it cannot be; of
+ * elements with equal keys the first stays, the others are removed). */
 int protovm_tree_to_message(protovm_tree *t, protovm_node *n);
 int protovm_tree_to_indexed(protovm_tree *t, protovm_node *n);
 int protovm_tree_to_mapped(protovm_tree *t, protovm_node *n, uint32_t key_field);
