@@ -80,6 +80,12 @@ int proto_head_read(proto_span pkt, proto_packet_head *h) {
       case PROTO_TRACE_PACKET_TRANSLATION_TABLE:
         if (is_len) { h->translation = fl.span; h->has_translation = 1; }
         break;
+      case PROTO_TRACE_PACKET_TRACE_PROVENANCE:
+        if (is_len) { h->provenance = fl.span; h->has_provenance = 1; }
+        break;
+      case PROTO_TRACE_PACKET_PROTOVMS:
+        if (is_len) { h->protovms = fl.span; h->has_protovms = 1; }
+        break;
       default:
         if (is_len && proto_misc_wants_field(fl.number)) h->relevant = 1;
         if (is_len && proto_misc_tokenize_reads(fl.number)) h->misc_reads_more = 1;

@@ -24,6 +24,8 @@ typedef struct proto_packet_head {
   int has_ftrace, has_service, has_etw;
   proto_span translation; /* translation_table, read at tokenize */
   int has_translation;
+  proto_span provenance, protovms; /* trace_provenance, protovms (proto_protovm.h) */
+  int has_provenance, has_protovms;
   int has_track_desc, first_on_sequence;
   /* for proto_misc_tokenize_common, unless misc_reads_more */
   uint64_t dropped;

@@ -25,6 +25,7 @@
 #include "import/proto/proto_translation.h"
 #include "import/proto/proto_track_event.h"
 #include "import/proto/proto_packets.h"
+#include "import/proto/proto_protovm.h"
 #include "model/proto_content.h"
 
 #define PROTO_MAX_SNAPSHOT_CLOCKS 64
@@ -377,6 +378,18 @@ static int proto_tokenize_inflated(import_file *f, int status, base_buf buf, int
   return proto_tokenize_buffer(f, (const uint8_t *)buf.data, buf.len, NULL, 0, depth + 1, err);
 }
 
+/* A packet a ProtoVM rebuilt from a patch (proto_protovm.h), framed as a
+ * Trace in buf (taken; NULL data: dropped), tokenized as any packet except
+ * that it is no patch itself. */
+static int proto_tokenize_rebuilt(import_file *f, base_buf buf, int depth, base_error *err) {
+  proto_import_state *st = f->state;
+  if (!buf.data) return WEFT_OK;
+  st->protovm_replay = 1;
+  int rc = proto_tokenize_inflated(f, WEFT_OK, buf, depth, err);
+  st->protovm_replay = 0;
+  return rc;
+}
+
 static int proto_tokenize_compressed(import_file *f, proto_span payload,
                                      int depth, base_error *err) {
   proto_import_state *st = f->state;
@@ -540,6 +553,13 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   if (brief) proto_head_of_brief(brief, pkt, &h);
   else if (proto_head_read(pkt, &h) < 0) return WEFT_OK; /* malformed: skip */
   if (h.has_compressed) return proto_tokenize_compressed(f, h.compressed, depth, err);
+  if (!st->protovm_replay && proto_protovm_wants(st->protovm, &h)) {
+    int taken;
+    base_buf rebuilt;
+    int rc = proto_protovm_packet(f, &st->protovm, pkt, &h, &taken, &rebuilt);
+    if (rc) return base_error_alloc(err, rc);
+    if (taken) return proto_tokenize_rebuilt(f, rebuilt, depth, err);
+  }
   uint32_t machine;
   int rc = proto_packet_machine(f, h.raw_machine, &machine, err);
   if (rc) return rc;
@@ -836,6 +856,7 @@ static void proto_destroy(import_file *f) {
   proto_winscope_free(st->winscope);
   proto_sf_free(st->sf);
   proto_wm_free(st->wm);
+  proto_protovm_free(st->protovm);
   proto_frames_free(st->frames);
   proto_frame_timeline_free(st->frame_timeline);
   proto_native_symbols_free(st->native_symbols);

@@ -132,6 +132,8 @@ typedef struct proto_import_state {
   struct proto_winscope_state *winscope; /* proto_winscope.h; lazy */
   struct proto_sf_state *sf; /* proto_winscope_sf.h; lazy */
   struct proto_wm_state *wm; /* proto_winscope_wm.h; lazy */
+  struct proto_protovm_state *protovm; /* proto_protovm.h; lazy */
+  int protovm_replay;      /* tokenizing a packet a ProtoVM rebuilt */
   struct proto_frames_state *frames; /* proto_frames.h; lazy */
   struct proto_frame_timeline_state *frame_timeline; /* proto_frames.h; lazy */
   struct proto_native_symbols *native_symbols; /* proto_native_symbols.h; lazy */
