@@ -4,6 +4,7 @@
 #include "import/proto/proto_fields.h"
 #include "model/flow.h"
 #include "model/model.h"
+#include "model/slice_stack.h"
 
 #define PROTO_FLOW_DIRECTION_IN 1
 #define PROTO_FLOW_DIRECTION_OUT 2
@@ -162,6 +163,8 @@ int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
     case 'X': {
       int64_t dur = lg.duration_us > INT64_MAX / 1000 || lg.duration_us < 0
                         ? 0 : lg.duration_us * 1000;
+      if (!slice_stack_fits(ctx, track, ts, dur)) /* would end after its parent */
+        return import_stat(f, stat_slice_drop_overlapping_complete_event, 1);
       rc = model_slice_complete(ctx, track, ts, dur, category, name, arg_set, &slice);
       break;
     }
