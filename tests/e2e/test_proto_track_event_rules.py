@@ -18,6 +18,39 @@ def event(ts, body):
     return ('packet { trusted_packet_sequence_id: 1 timestamp: %d '
             'track_event { track_uuid: 1 categories: "c" %s } }\n' % (ts, body))
 
+# process_track_name renames the tracks of a process (named, or named by
+# their first event), its counters and its process-scoped (local_id)
+# legacy async tracks; not thread, global or global-id async tracks.
+PROCESS_TRACK_NAMES = """
+packet {
+  translation_table {
+    process_track_name {
+      raw_to_deobfuscated_name { key: "raw_named" value: "named" }
+      raw_to_deobfuscated_name { key: "raw_event" value: "from_event" }
+      raw_to_deobfuscated_name { key: "raw_counter" value: "counter" }
+      raw_to_deobfuscated_name { key: "raw_local" value: "local" }
+      raw_to_deobfuscated_name { key: "raw_global" value: "global" }
+      raw_to_deobfuscated_name { key: "raw_thread_child" value: "not_a_process_track" }
+      raw_to_deobfuscated_name { key: "raw_top" value: "not_a_process_track" }
+    }
+  }
+}
+packet { trusted_packet_sequence_id: 1 incremental_state_cleared: true track_descriptor { uuid: 1 process { pid: 10 process_name: "p" } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 5 thread { pid: 10 tid: 11 } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 2 name: "raw_named" parent_uuid: 1 } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 3 parent_uuid: 1 } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 4 name: "raw_counter" parent_uuid: 1 counter { } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 6 name: "raw_thread_child" parent_uuid: 5 } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 7 name: "raw_top" } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 4 type: 4 counter_value: 1 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 2 name: "raw_event" type: 3 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 3 name: "raw_event" type: 3 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 6 name: "x" type: 3 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 7 name: "x" type: 3 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 200 track_event { track_uuid: 5 categories: "c" name: "raw_local" legacy_event { phase: 98 local_id: 1 } } }
+packet { trusted_packet_sequence_id: 1 timestamp: 200 track_event { track_uuid: 5 categories: "c" name: "raw_global" legacy_event { phase: 98 global_id: 2 } } }
+"""
+
 
 @unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class ProtoTrackEventRulesTest(e.TempDirTest):
@@ -39,6 +72,19 @@ class ProtoTrackEventRulesTest(e.TempDirTest):
         out = e.query("select value from stats "
                       "where name = 'slice_drop_overlapping_complete_event'", trace)
         self.assertEqual(out, '"value"\n1\n')
+
+    def test_process_track_names_are_translated(self):
+        trace = self.trace(PROCESS_TRACK_NAMES)
+        out = e.query('select name, type from track where name is not null order by name',
+                      trace)
+        self.assertEqual(out, '"name","type"\n'
+                         '"counter","process_counter_track_event"\n'
+                         '"from_event","process_merged_track_event"\n'
+                         '"local","legacy_async_process_slice"\n'
+                         '"named","process_merged_track_event"\n'
+                         '"raw_global","legacy_async_global_slice"\n'
+                         '"raw_thread_child","thread_merged_track_event"\n'
+                         '"raw_top","global_merged_track_event"\n')
 
 
 if __name__ == '__main__':
