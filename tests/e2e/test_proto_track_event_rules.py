@@ -86,6 +86,29 @@ class ProtoTrackEventRulesTest(e.TempDirTest):
                          '"raw_thread_child","thread_merged_track_event"\n'
                          '"raw_top","global_merged_track_event"\n')
 
+    def test_async_event_interns_the_track_it_names_first(self):
+        # the thread track (from the sequence defaults) is created before
+        # the async track the 'b' event moves to; an event naming no
+        # track creates only its async track
+        trace = self.trace(
+            'packet { trusted_packet_sequence_id: 1 incremental_state_cleared: true '
+            'track_descriptor { uuid: 1 thread { pid: 10 tid: 11 } } '
+            'trace_packet_defaults { track_event_defaults { track_uuid: 1 } } }\n'
+            'packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 9 parent_uuid: 7 } }\n'
+            'packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 7 process { pid: 10 } } }\n'
+            + event(200, 'name: "a" legacy_event { phase: 98 local_id: 3 }').replace(
+                'track_uuid: 1 ', '')
+            + event(300, 'name: "b" legacy_event { phase: 98 global_id: 4 }').replace(
+                'track_uuid: 1', 'track_uuid: 9')
+            + event(400, 'name: "t" type: 3'))
+        out = e.query('select id, name, type from track order by id', trace)
+        self.assertEqual(out, '"id","name","type"\n'
+                         '0,"[NULL]","thread_execution"\n'
+                         '1,"a","legacy_async_process_slice"\n'
+                         '2,"[NULL]","process_track_event"\n'
+                         '3,"b","process_merged_track_event"\n'
+                         '4,"b","legacy_async_global_slice"\n')
+
 
 if __name__ == '__main__':
     e.main()
