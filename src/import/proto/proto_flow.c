@@ -149,6 +149,15 @@ static int proto_legacy_flow_v1(import_file *f, flow_scope scope, const proto_le
   return flow_end(f->ctx, scope, track, id, lg->bind_to_enclosing, 0);
 }
 
+int proto_legacy_flow_v1_reject(import_file *f, uint32_t machine, const proto_flow_hint *h) {
+  proto_legacy lg;
+  if (!proto_legacy_read(h, &lg) || lg.has_unscoped_id) return 0;
+  flow_scope scope = proto_flow_scope(f, machine);
+  int rc = stats_add(&f->ctx->stats, stat_flow_invalid_id, -1, scope.machine, scope.trace, 1);
+  if (!rc) rc = import_stat(f, stat_track_event_parser_errors, 1);
+  return rc ? rc : 1;
+}
+
 int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
                        const proto_flow_hint *h, uint32_t track, int64_t ts,
                        string_id category, string_id name, int64_t arg_set,

@@ -609,6 +609,10 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
   int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
   if (!rc && legacy && proto_legacy_raw_phase(e->phase)) return proto_event_raw(p, msg, e);
+  if (!rc && legacy && (e->phase == 's' || e->phase == 't' || e->phase == 'f')) {
+    rc = proto_legacy_flow_v1_reject(p->f, p->machine, &e->flow);
+    if (rc) return rc > 0 ? WEFT_OK : rc;
+  }
   if (!rc) rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
   if (e->has_active_processes && (rc = proto_active_processes(p, e->active_processes)) != 0)
