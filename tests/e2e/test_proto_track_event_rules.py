@@ -110,16 +110,18 @@ class ProtoTrackEventRulesTest(e.TempDirTest):
                          '4,"b","legacy_async_global_slice"\n')
 
     def test_v1_flow_event_without_unscoped_id_is_dropped_before_its_track(self):
-        # 's' without an id and 'f' with a global_id are invalid: counted,
-        # and their thread track is never created; a valid 't' is kept
+        # 's' without an id, 'f' with a global_id and a typed 't' without an
+        # id are invalid: counted, and their thread track is never created;
+        # a valid 't' is kept
         trace = self.trace(THREAD
                            + event(200, 'name: "n" legacy_event { phase: 115 }')
-                           + event(300, 'name: "n" legacy_event { phase: 102 global_id: 5 }'))
+                           + event(300, 'name: "n" legacy_event { phase: 102 global_id: 5 }')
+                           + event(400, 'name: "n" type: 3 legacy_event { phase: 116 }'))
         out = e.query("select (select count(*) from track) as tracks, name, value from stats "
                       "where name in ('flow_invalid_id', 'track_event_parser_errors') "
                       "order by name", trace)
-        self.assertEqual(out, '"tracks","name","value"\n0,"flow_invalid_id",2\n'
-                         '0,"track_event_parser_errors",2\n')
+        self.assertEqual(out, '"tracks","name","value"\n0,"flow_invalid_id",3\n'
+                         '0,"track_event_parser_errors",3\n')
         trace = self.trace(THREAD + event(200, 'name: "n" legacy_event { phase: 116 '
                                                'unscoped_id: 5 }'))
         out = e.query("select (select count(*) from track) as tracks, name, value from stats "

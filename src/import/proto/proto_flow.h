@@ -54,7 +54,7 @@ int proto_legacy_has_phase(const proto_flow_hint *h);
 /* Applies an untyped TrackEvent by its legacy phase on `track`; `times`:
  * the thread time it gives a slice of a thread track, or NULL. */
 /* 1 (after counting flow_invalid_id and track_event_parser_errors) if a
- * legacy v1 flow event (phase s, t or f) has no unscoped_id: Perfetto
+ * v1 flow event (legacy phase s, t or f, typed or not) has no unscoped_id: Perfetto
  * drops it before resolving its track. 0 otherwise, <0 on error. */
 int proto_legacy_flow_v1_reject(import_file *f, uint32_t machine, const proto_flow_hint *h);
 

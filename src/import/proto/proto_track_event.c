@@ -609,7 +609,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
   int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
   if (!rc && legacy && proto_legacy_raw_phase(e->phase)) return proto_event_raw(p, msg, e);
-  if (!rc && legacy && (e->phase == 's' || e->phase == 't' || e->phase == 'f')) {
+  if (!rc && e->has_phase && (e->phase == 's' || e->phase == 't' || e->phase == 'f')) {
     rc = proto_legacy_flow_v1_reject(p->f, p->machine, &e->flow);
     if (rc) return rc > 0 ? WEFT_OK : rc;
   }
