@@ -128,6 +128,27 @@ class ProtoTrackEventRulesTest(e.TempDirTest):
                       "where name = 'flow_no_enclosing_slice'", trace)
         self.assertEqual(out, '"tracks","name","value"\n1,"flow_no_enclosing_slice",1\n')
 
+    def test_performance_mark_hashes_are_translated(self):
+        # known hashes get their names beside them; an unknown one none
+        trace = self.trace(
+            'packet { translation_table { chrome_performance_mark { '
+            'site_hash_to_name { key: 10 value: "site1" } '
+            'mark_hash_to_name { key: 20 value: "mark2" } } } }\n' + THREAD
+            + event(100, 'name: "m" type: 3 [perfetto.protos.ChromeTrackEvent.'
+                         'chrome_hashed_performance_mark] { site_hash: 10 mark_hash: 21 }')
+            + event(200, 'name: "m" type: 3 [perfetto.protos.ChromeTrackEvent.'
+                         'chrome_hashed_performance_mark] { site_hash: 11 mark_hash: 20 }'))
+        out = e.query("select s.ts, a.key, a.display_value from slice s join args a "
+                      "using (arg_set_id) where a.key glob 'chrome_hashed*' "
+                      "order by s.ts, a.key", trace)
+        self.assertEqual(out, '"ts","key","display_value"\n'
+                         '100,"chrome_hashed_performance_mark.mark_hash","21"\n'
+                         '100,"chrome_hashed_performance_mark.site","site1"\n'
+                         '100,"chrome_hashed_performance_mark.site_hash","10"\n'
+                         '200,"chrome_hashed_performance_mark.mark","mark2"\n'
+                         '200,"chrome_hashed_performance_mark.mark_hash","20"\n'
+                         '200,"chrome_hashed_performance_mark.site_hash","11"\n')
+
 
 if __name__ == '__main__':
     e.main()

@@ -23,6 +23,8 @@ enum proto_translation_kind {
   PROTO_TRANSLATE_HISTOGRAM,       /* key: the name hash */
   PROTO_TRANSLATE_USER_EVENT,      /* key: the action hash */
   PROTO_TRANSLATE_PROCESS_TRACK,   /* key: the raw track name's string id */
+  PROTO_TRANSLATE_MARK_SITE,       /* key: a performance mark's site hash */
+  PROTO_TRANSLATE_MARK_NAME,       /* key: a performance mark's mark hash */
   PROTO_TRANSLATE_KINDS
 };
 
