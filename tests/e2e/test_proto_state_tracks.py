@@ -27,6 +27,16 @@ packet { trusted_packet_sequence_id: 1 timestamp: 300 track_event { track_uuid: 
 packet { trusted_packet_sequence_id: 1 timestamp: 400 track_event { track_uuid: 1 type: TYPE_STATE name: "B" categories: "z" } }
 """
 
+# a state event without a name ends the open value (no row); an empty name
+# is a value
+UNNAMED = """
+packet { trusted_packet_sequence_id: 1 incremental_state_cleared: true track_descriptor { uuid: 1 name: "S" state { } } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 1 type: TYPE_STATE name: "A" } }
+packet { trusted_packet_sequence_id: 1 timestamp: 200 track_event { track_uuid: 1 type: TYPE_STATE } }
+packet { trusted_packet_sequence_id: 1 timestamp: 300 track_event { track_uuid: 1 type: TYPE_STATE name: "" } }
+packet { trusted_packet_sequence_id: 1 timestamp: 400 track_event { track_uuid: 1 type: TYPE_STATE name: "B" } }
+"""
+
 
 @unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class ProtoStateTracksTest(e.TempDirTest):
@@ -53,6 +63,11 @@ class ProtoStateTracksTest(e.TempDirTest):
                       "extract_arg(arg_set_id, 'debug.j') as j from state order by ts", trace)
         self.assertEqual(out, '"ts","dur","value","category","k","j"\n'
                          '100,200,"A","x",2,7\n300,-1,"B","[NULL]","[NULL]","[NULL]"\n')
+
+    def test_state_without_value_ends_the_open_state(self):
+        trace = e.textproto_trace(self.dir, 'unnamed.pb', UNNAMED)
+        out = e.query('select ts, dur, value from state order by ts', trace)
+        self.assertEqual(out, '"ts","dur","value"\n100,100,"A"\n300,100,""\n400,-1,"B"\n')
 
 
 if __name__ == '__main__':

@@ -634,6 +634,10 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
     if (!ref || !ref->is_state) return import_stat(p->f, stat_track_event_parser_errors, 1);
     string_id value = proto_event_name(p, e, &rc), cat = STRING_NULL;
+    if (!rc && value == STRING_NULL) { /* no value: the state ends */
+      model_state_close(ctx, &st->misc.last_state, track, p->ts);
+      return WEFT_OK;
+    }
     int64_t args = -1;
     if (!rc && e->categories->len)
       rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);
