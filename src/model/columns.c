@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "model/model.h"
+
 uint32_t model_thread_upid(trace_context *ctx, uint32_t utid) {
   return (uint32_t)storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, 0);
 }
@@ -135,10 +137,48 @@ int model_track_mark_state(trace_context *ctx, uint32_t track) {
   return rc;
 }
 
+/* `last` maps a track to its open state row, or to MODEL_STATE_CLOSED. */
+#define MODEL_STATE_CLOSED UINT64_MAX
+
+/* A repeated value continues the open row: its args join the row's, a key
+ * both have taking the later value. The sets left unused go to the
+ * collector (args_gc.c). */
+static int model_state_join_args(trace_context *ctx, uint32_t row, int64_t arg_set) {
+  storage_table *t = ctx_table(ctx, TABLE_STATE);
+  if (arg_set < 0) return WEFT_OK;
+  int64_t old = storage_get_i64_or(t, STATE_arg_set_id, row, -1);
+  if (old < 0) {
+    storage_set_i64(t, STATE_arg_set_id, row, arg_set);
+    return WEFT_OK;
+  }
+  int64_t joined = -1;
+  int rc = model_args_reopen(ctx, old);
+  size_t first = model_args_pending(ctx);
+  if (!rc) rc = model_args_reopen(ctx, arg_set);
+  if (!rc) model_args_update_from(ctx, first);
+  if (!rc) rc = model_args_commit(ctx, &joined);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  storage_set_i64(t, STATE_arg_set_id, row, joined);
+  if (VEC_PUSH(ctx->model.replaced_arg_sets, old)) return WEFT_ENOMEM;
+  if (joined != arg_set && VEC_PUSH(ctx->model.replaced_arg_sets, arg_set)) return WEFT_ENOMEM;
+  return WEFT_OK;
+}
+
 int model_state_value(trace_context *ctx, base_map *last, uint32_t track, int64_t ts,
                       string_id category, string_id value, int64_t arg_set,
                       int64_t open_dur) {
   storage_table *t = ctx_table(ctx, TABLE_STATE);
+  uint64_t *open = base_map_find(last, track);
+  if (open && *open != MODEL_STATE_CLOSED) {
+    uint32_t prev = (uint32_t)*open;
+    ctx_extend_bounds(ctx, ts);
+    if (storage_get_str(t, STATE_value, prev) == value)
+      return model_state_join_args(ctx, prev, arg_set);
+    storage_set_i64(t, STATE_dur, prev, ts - storage_get_i64(t, STATE_ts, prev));
+  }
   uint32_t row;
   int rc = storage_table_append(t, &row);
   if (rc) return rc;
@@ -149,14 +189,19 @@ int model_state_value(trace_context *ctx, base_map *last, uint32_t track, int64_
   storage_set_str(t, STATE_value, row, value);
   if (arg_set >= 0) storage_set_i64(t, STATE_arg_set_id, row, arg_set);
   uint64_t *slot;
-  int ins = base_map_insert(last, track, row, &slot);
-  if (ins < 0) return WEFT_ENOMEM;
-  if (ins == 0) { /* the previous value ends here */
-    storage_set_i64(t, STATE_dur, *slot, ts - storage_get_i64(t, STATE_ts, *slot));
-    *slot = row;
-  }
+  if (base_map_insert(last, track, row, &slot) < 0) return WEFT_ENOMEM;
+  *slot = row;
   ctx_extend_bounds(ctx, ts);
   return WEFT_OK;
+}
+
+void model_state_close(trace_context *ctx, base_map *last, uint32_t track, int64_t ts) {
+  storage_table *t = ctx_table(ctx, TABLE_STATE);
+  uint64_t *open = base_map_find(last, track);
+  if (!open || *open == MODEL_STATE_CLOSED) return;
+  uint32_t prev = (uint32_t)*open;
+  storage_set_i64(t, STATE_dur, prev, ts - storage_get_i64(t, STATE_ts, prev));
+  *open = MODEL_STATE_CLOSED;
 }
 
 int model_diagnostic(trace_context *ctx, uint32_t trace_id, const char *key,

@@ -71,11 +71,15 @@ int model_legacy_async_track_args(trace_context *ctx, int process_scoped, uint32
 /* Marks a track as a state track (event_type "state"). */
 int model_track_mark_state(trace_context *ctx, uint32_t track);
 /* A state value on a state track at ts: it lasts `open_dur` until the
- * track's next value, which ends it. `last`: track -> its latest state row
- * (the caller's map, one per file). */
+ * track's next value, which ends it. The open value given again continues
+ * (its row keeps its category; the args join, later values winning).
+ * `last`: track -> its open state row (the caller's map, one per file). */
 int model_state_value(trace_context *ctx, base_map *last, uint32_t track, int64_t ts,
                       string_id category, string_id value, int64_t arg_set,
                       int64_t open_dur);
+/* Ends the open state of a track at ts, if any: the next value starts a
+ * new row whatever it is. */
+void model_state_close(trace_context *ctx, base_map *last, uint32_t track, int64_t ts);
 /* A trace_diagnostics row of trace file `trace_id`. */
 int model_diagnostic(trace_context *ctx, uint32_t trace_id, const char *key,
                      const char *title, const char *description,

@@ -76,13 +76,16 @@ int args_native_symbols(proto_args *a) {
 
 /* A Chrome hash that a translation table names (proto_translation.h): after
  * chrome_histogram_sample.name_hash its ".name", after
- * chrome_user_event.action_hash its ".action". `parent` is the key's length
- * before the field's name. */
+ * chrome_user_event.action_hash its ".action", after
+ * chrome_hashed_performance_mark.site_hash / mark_hash its ".site" /
+ * ".mark". `parent` is the key's length before the field's name. */
 int args_translated_hash(proto_args *a, const proto_desc_field *d, const proto_field *fl,
                                 size_t parent) {
   static const struct { const char *message, *field, *name; int kind; } hashes[] = {
       {"chrome_histogram_sample", "name_hash", "name", PROTO_TRANSLATE_HISTOGRAM},
-      {"chrome_user_event", "action_hash", "action", PROTO_TRANSLATE_USER_EVENT}};
+      {"chrome_user_event", "action_hash", "action", PROTO_TRANSLATE_USER_EVENT},
+      {"chrome_hashed_performance_mark", "site_hash", "site", PROTO_TRANSLATE_MARK_SITE},
+      {"chrome_hashed_performance_mark", "mark_hash", "mark", PROTO_TRANSLATE_MARK_NAME}};
   if (fl->wire_type != PROTO_WIRE_VARINT || !a->st->translation) return WEFT_OK;
   const char *field = proto_descriptor_name(a->pool, d->name);
   for (size_t i = 0; i < sizeof hashes / sizeof *hashes; i++) {

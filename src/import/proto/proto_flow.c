@@ -4,6 +4,7 @@
 #include "import/proto/proto_fields.h"
 #include "model/flow.h"
 #include "model/model.h"
+#include "model/slice_stack.h"
 
 #define PROTO_FLOW_DIRECTION_IN 1
 #define PROTO_FLOW_DIRECTION_OUT 2
@@ -148,6 +149,15 @@ static int proto_legacy_flow_v1(import_file *f, flow_scope scope, const proto_le
   return flow_end(f->ctx, scope, track, id, lg->bind_to_enclosing, 0);
 }
 
+int proto_legacy_flow_v1_reject(import_file *f, uint32_t machine, const proto_flow_hint *h) {
+  proto_legacy lg;
+  if (!proto_legacy_read(h, &lg) || lg.has_unscoped_id) return 0;
+  flow_scope scope = proto_flow_scope(f, machine);
+  int rc = stats_add(&f->ctx->stats, stat_flow_invalid_id, -1, scope.machine, scope.trace, 1);
+  if (!rc) rc = import_stat(f, stat_track_event_parser_errors, 1);
+  return rc ? rc : 1;
+}
+
 int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
                        const proto_flow_hint *h, uint32_t track, int64_t ts,
                        string_id category, string_id name, int64_t arg_set,
@@ -162,6 +172,8 @@ int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
     case 'X': {
       int64_t dur = lg.duration_us > INT64_MAX / 1000 || lg.duration_us < 0
                         ? 0 : lg.duration_us * 1000;
+      if (!slice_stack_fits(ctx, track, ts, dur)) /* would end after its parent */
+        return import_stat(f, stat_slice_drop_overlapping_complete_event, 1);
       rc = model_slice_complete(ctx, track, ts, dur, category, name, arg_set, &slice);
       break;
     }

@@ -53,6 +53,11 @@ int proto_legacy_has_phase(const proto_flow_hint *h);
 
 /* Applies an untyped TrackEvent by its legacy phase on `track`; `times`:
  * the thread time it gives a slice of a thread track, or NULL. */
+/* 1 (after counting flow_invalid_id and track_event_parser_errors) if a
+ * v1 flow event (legacy phase s, t or f, typed or not) has no unscoped_id: Perfetto
+ * drops it before resolving its track. 0 otherwise, <0 on error. */
+int proto_legacy_flow_v1_reject(import_file *f, uint32_t machine, const proto_flow_hint *h);
+
 int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
                        const proto_flow_hint *h, uint32_t track, int64_t ts,
                        string_id category, string_id name, int64_t arg_set,

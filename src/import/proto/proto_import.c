@@ -584,7 +584,9 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   }
   else if (h.dropped)
     seq->state_valid = 0;
+  seq->needs_state_total += (uint64_t)h.needs_state;
   if (h.needs_state && !seq->state_valid) { /* its interned data, defaults... are gone */
+    seq->needs_state_skipped++;
     rc = import_stat(f, stat_packet_skipped_seq_needs_incremental_state_invalid, 1);
     return base_error_alloc(err, rc);
   }
@@ -818,7 +820,15 @@ static int proto_end(import_file *f, base_error *err) {
   if ((rc = proto_content_flush(f->ctx)) != 0) return base_error_alloc(err, rc);
   if (st && (rc = proto_native_symbols_end(f, st->native_symbols)) != 0)
     return base_error_alloc(err, rc);
-  return st ? proto_misc_end(f, &st->misc, err) : WEFT_OK;
+  if (!st) return WEFT_OK;
+  for (size_t i = 0; i < st->seqs.len; i++) {
+    const proto_seq *seq = &st->seqs.data[i];
+    if (!seq->needs_state_skipped) continue;
+    rc = proto_misc_note_skipped(&st->misc, seq->id, seq->needs_state_total,
+                                 seq->needs_state_skipped);
+    if (rc) return base_error_alloc(err, rc);
+  }
+  return proto_misc_end(f, &st->misc, err);
 }
 
 static void proto_destroy(import_file *f) {

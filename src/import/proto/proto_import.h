@@ -86,6 +86,9 @@ typedef struct proto_seq {
   /* tokenize-side: incremental state valid (cleared, and no packet lost
    * since), which a TrackDescriptor of a thread needs to set pid/tid */
   int state_valid;
+  /* tokenize-side: packets needing incremental state, and those of them
+   * skipped for want of it (traced_buf_incremental_sequences_dropped) */
+  uint64_t needs_state_total, needs_state_skipped;
   /* tokenize-side: the clock node last looked up for this sequence */
   uint64_t cached_clock_id;
   uint32_t cached_clock_machine, cached_clock_node;

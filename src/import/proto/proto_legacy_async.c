@@ -1,6 +1,9 @@
 /* proto_legacy_async: see proto_legacy_async.h. */
 #include "import/proto/proto_legacy_async.h"
 
+#include "import/proto/proto_import.h"
+#include "import/proto/proto_translation.h"
+
 #include <stdio.h>
 
 #include "model/columns.h"
@@ -56,6 +59,8 @@ static int proto_async_new_track(import_file *f, const proto_async_key *k, uint3
                                 (uint64_t)set << 32 | idx);
   rc = model_track(ctx, &s, track);
   if (rc) return rc;
+  if (k->process_scoped)
+    name = proto_translate_process_track(((proto_import_state *)f->state)->translation, name);
   model_track_set_name(ctx, *track, name);
   model_track_set_arg_sets(ctx, *track, dims, src);
   if (k->process_scoped) model_track_set_upid(ctx, *track, k->upid);

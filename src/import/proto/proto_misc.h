@@ -27,6 +27,7 @@ typedef struct proto_seq_loss {
   uint64_t packets;               /* packets seen on the sequence */
   uint64_t drops;                 /* non-first packets flagged dropped */
   uint64_t causes[PROTO_LOSS_CAUSES];
+  int all_needing_state_skipped;  /* every packet needing incremental state was skipped */
 } proto_seq_loss;
 
 typedef struct proto_writer_buffer {
@@ -71,6 +72,10 @@ int proto_misc_wants_field(uint32_t number);
 /* Applies one top-level TracePacket field at trace time `ts`. */
 int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
                      const proto_field *field);
+/* Records that `skipped` of the `total` packets of a sequence that need
+ * incremental state were skipped for want of it. */
+int proto_misc_note_skipped(proto_misc_state *m, uint32_t seq_id, uint64_t total,
+                            uint64_t skipped);
 /* Writes the whole-file results (stats, metadata, diagnostics). */
 int proto_misc_end(import_file *f, proto_misc_state *m, base_error *err);
 void proto_misc_free(proto_misc_state *m);

@@ -12,6 +12,7 @@
 #define PROTO_SESSION_EVENT_SESSION_ID 3
 #define PROTO_SESSION_EVENT_CONSUMER_UID 4
 #define PROTO_SESSION_EVENT_NUM_DATA_SOURCES 5
+#define PROTO_SESSION_STATE_DISABLED 1
 #define PROTO_SESSION_STATE_CLONED_READ_ONLY 5
 
 int proto_state_track_mark(trace_context *ctx, uint32_t track) {
@@ -25,7 +26,7 @@ int proto_state_push(trace_context *ctx, proto_misc_state *m, uint32_t track, in
 }
 
 static const char *const proto_session_states[] = {
-    "UNSPECIFIED", "DISABLED", "CONFIGURED", "STARTED",
+    "", "DISABLED", "CONFIGURED", "STARTED",
     "DISABLING_WAITING_STOP_ACKS", "CLONED_READ_ONLY"};
 
 static int proto_session_track(import_file *f, proto_misc_state *m, uint32_t machine,
@@ -61,7 +62,6 @@ int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machi
                              int64_t ts, proto_span msg) {
   trace_context *ctx = f->ctx;
   uint64_t state = 0, id = 0, uid = 0, sources = 0;
-  int has_uid = 0, has_sources = 0;
   proto_span name = {NULL, 0};
   proto_reader r;
   proto_field fl = {0};
@@ -70,26 +70,29 @@ int proto_concurrent_session(import_file *f, proto_misc_state *m, uint32_t machi
     int var = fl.wire_type == PROTO_WIRE_VARINT;
     if (fl.number == PROTO_SESSION_EVENT_STATE && var) state = fl.value;
     if (fl.number == PROTO_SESSION_EVENT_SESSION_ID && var) id = fl.value;
-    if (fl.number == PROTO_SESSION_EVENT_CONSUMER_UID && var) { uid = fl.value; has_uid = 1; }
-    if (fl.number == PROTO_SESSION_EVENT_NUM_DATA_SOURCES && var) { sources = fl.value; has_sources = 1; }
+    if (fl.number == PROTO_SESSION_EVENT_CONSUMER_UID && var) uid = fl.value;
+    if (fl.number == PROTO_SESSION_EVENT_NUM_DATA_SOURCES && var) sources = fl.value;
     if (fl.number == PROTO_SESSION_EVENT_SESSION_NAME && fl.wire_type == PROTO_WIRE_LEN) name = fl.span;
   }
-  const char *state_name = state < sizeof proto_session_states / sizeof *proto_session_states
-                               ? proto_session_states[state]
-                               : "UNKNOWN";
+  /* UNSPECIFIED or a state newer than weft: dropped, as Perfetto does */
+  if (state == 0 || state >= sizeof proto_session_states / sizeof *proto_session_states)
+    return import_stat(f, stat_concurrent_session_event_unknown_state, 1);
+  const char *state_name = proto_session_states[state];
   uint32_t track;
   string_id value;
   int64_t args = -1;
   int rc = proto_session_track(f, m, machine, id, name, state, &track);
   if (!rc) rc = ctx_intern(ctx, state_name, strlen(state_name), &value);
-  if (!rc && has_uid) rc = model_arg_int(ctx, "consumer_uid", 12, MODEL_ARG_INT, (int64_t)uid);
-  if (!rc && has_sources)
-    rc = model_arg_int(ctx, "num_data_sources", 16, MODEL_ARG_INT, (int64_t)sources);
+  if (!rc) rc = model_arg_int(ctx, "consumer_uid", 12, MODEL_ARG_INT, (int64_t)uid);
+  if (!rc) rc = model_arg_int(ctx, "num_data_sources", 16, MODEL_ARG_INT, (int64_t)sources);
   if (rc) {
     model_args_discard(ctx);
     return rc;
   }
   rc = model_args_commit(ctx, &args);
-  /* a session's last state lasts 0 */
-  return rc ? rc : proto_state_push(ctx, m, track, ts, STRING_NULL, value, args, 0);
+  if (!rc) rc = proto_state_push(ctx, m, track, ts, STRING_NULL, value, args, -1);
+  /* DISABLED is terminal: a zero-width marker, not an open state */
+  if (!rc && state == PROTO_SESSION_STATE_DISABLED)
+    model_state_close(ctx, &m->last_state, track, ts);
+  return rc;
 }

@@ -40,6 +40,15 @@ static int proto_loss_observe(proto_misc_state *m, uint32_t seq_id, uint64_t dro
   return WEFT_OK;
 }
 
+int proto_misc_note_skipped(proto_misc_state *m, uint32_t seq_id, uint64_t total,
+                            uint64_t skipped) {
+  proto_seq_loss *l;
+  int rc = proto_loss_get(m, seq_id, &l);
+  if (rc) return rc;
+  l->all_needing_state_skipped = skipped > 0 && skipped == total;
+  return WEFT_OK;
+}
+
 static void proto_uuid_read(proto_span msg, uint32_t msb_field, uint32_t lsb_field,
                             uint64_t *msb, uint64_t *lsb, int *found) {
   proto_reader r;
@@ -328,6 +337,9 @@ static int proto_loss_stats(import_file *f, proto_misc_state *m) {
     int64_t drops = l ? (int64_t)l->drops : 0;
     int rc = stats_add(s, stat_traced_buf_sequence_packet_loss, w->buffer, f->machine,
                        f->trace_id, drops);
+    if (!rc)
+      rc = stats_add(s, stat_traced_buf_incremental_sequences_dropped, w->buffer, f->machine,
+                     f->trace_id, l ? l->all_needing_state_skipped : 0);
     for (int b = 0; !rc && l && b < PROTO_LOSS_CAUSES; b++)
       if (l->causes[b])
         rc = stats_add(s, proto_loss_cause_stats[b], w->buffer, f->machine, f->trace_id,

@@ -491,6 +491,24 @@ static int proto_async_args(proto_parse_ctx *p, proto_span msg, const proto_even
   return model_args_commit(ctx, arg_set);
 }
 
+/* The descriptor track an async event names (its track_uuid, or its
+ * sequence's default), interned before the event moves to its async
+ * track as Perfetto resolves every event's track first. */
+static int proto_async_named_track(proto_parse_ctx *p, proto_event *e) {
+  proto_import_state *st = p->f->state;
+  uint64_t uuid = e->track_uuid;
+  if (!e->has_track && !proto_default_track_uuid(p->info, &uuid)) return WEFT_OK;
+  if (uuid == 0) return WEFT_OK;
+  proto_track_ref ref;
+  int rc = WEFT_OK;
+  string_id name = proto_event_name(p, e, &rc);
+  if (!rc)
+    rc = proto_tracks_intern(p->f, &st->track_model, p->machine, uuid, name,
+                             st->seqs.data[p->info->seq].id,
+                             proto_compressor_event(proto_legacy_type(e->phase)), &ref);
+  return rc > 0 ? WEFT_OK : rc; /* an unknown uuid: the async track still takes it */
+}
+
 /* A TrackEvent with a legacy async phase, on its async track. */
 static int proto_async_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
   proto_import_state *st = p->f->state;
@@ -498,7 +516,9 @@ static int proto_async_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   proto_async_event a = {p->machine, e->phase, PROTO_ASYNC_NO_ID, 0, e->has_id_scope,
                          e->id_scope, -1, STRING_NULL, STRING_NULL};
   int64_t utid;
-  int rc = proto_event_owner(p, e, &utid, &a.upid);
+  int rc = proto_async_named_track(p, e);
+  if (rc) return rc;
+  rc = proto_event_owner(p, e, &utid, &a.upid);
   if (rc) return rc > 0 ? import_stat(p->f, stat_track_event_parser_errors, 1) : rc;
   if (e->has_unscoped_id) a.id_kind = PROTO_ASYNC_UNSCOPED, a.id = e->unscoped_id;
   else if (e->has_global_id) a.id_kind = PROTO_ASYNC_GLOBAL, a.id = e->global_id;
@@ -589,6 +609,10 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (rc > 0) return import_stat(p->f, stat_track_event_parser_errors, 1);
   int legacy = !e->has_type && proto_legacy_has_phase(&e->flow);
   if (!rc && legacy && proto_legacy_raw_phase(e->phase)) return proto_event_raw(p, msg, e);
+  if (!rc && e->has_phase && (e->phase == 's' || e->phase == 't' || e->phase == 'f')) {
+    rc = proto_legacy_flow_v1_reject(p->f, p->machine, &e->flow);
+    if (rc) return rc > 0 ? WEFT_OK : rc;
+  }
   if (!rc) rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
   if (e->has_active_processes && (rc = proto_active_processes(p, e->active_processes)) != 0)
@@ -610,6 +634,10 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (type == PROTO_TRACK_EVENT_TYPE_STATE) {
     if (!ref || !ref->is_state) return import_stat(p->f, stat_track_event_parser_errors, 1);
     string_id value = proto_event_name(p, e, &rc), cat = STRING_NULL;
+    if (!rc && value == STRING_NULL) { /* no value: the state ends */
+      model_state_close(ctx, &st->misc.last_state, track, p->ts);
+      return WEFT_OK;
+    }
     int64_t args = -1;
     if (!rc && e->categories->len)
       rc = ctx_intern(ctx, e->categories->data, e->categories->len, &cat);

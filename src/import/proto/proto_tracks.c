@@ -10,6 +10,8 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_misc.h"
+#include "import/proto/proto_import.h"
+#include "import/proto/proto_translation.h"
 
 #define PROTO_TRACKS_MAX_PROBES 8
 
@@ -595,6 +597,14 @@ static int proto_tracks_create(import_file *f, proto_tracks *t, int64_t i,
   return WEFT_OK;
 }
 
+/* The name track r shows: a non-root track of a process takes the
+ * process_track_name translation of its name. */
+static string_id proto_tracks_shown_name(import_file *f, const proto_track_resv *r,
+                                         string_id name) {
+  if (r->scope != PROTO_SCOPE_PROCESS || r->is_root) return name;
+  return proto_translate_process_track(((proto_import_state *)f->state)->translation, name);
+}
+
 static int proto_tracks_intern_index(import_file *f, proto_tracks *t, int64_t i,
                                      string_id event_name, int64_t seq_id) {
   if (t->resv.data[i].has_track) return WEFT_OK;
@@ -608,6 +618,7 @@ static int proto_tracks_intern_index(import_file *f, proto_tracks *t, int64_t i,
   const proto_track_resv *r = &t->resv.data[i];
   string_id name = r->name;
   if (name == STRING_NULL && !r->is_root && !r->is_counter) name = event_name;
+  name = proto_tracks_shown_name(f, r, name);
   proto_track_plan plan;
   proto_tracks_plan(r, name, &plan);
   /* A child of a root thread/process track hangs off the thread/process
@@ -640,7 +651,8 @@ static int proto_tracks_intern_merged(import_file *f, proto_tracks *t, int64_t i
   proto_track_resv *r = &t->resv.data[i];
   if (r->name == STRING_NULL && r->first_event_name == STRING_NULL)
     r->first_event_name = event_name;
-  string_id name = r->name != STRING_NULL ? r->name : r->first_event_name;
+  string_id name = proto_tracks_shown_name(
+      f, r, r->name != STRING_NULL ? r->name : r->first_event_name);
   int64_t parent = -1;
   if (r->parent_uuid != 0) parent = proto_tracks_index(t, r->machine, r->parent_uuid);
   if (parent >= 0) {

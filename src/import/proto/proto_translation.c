@@ -6,19 +6,23 @@
 /* TranslationTable */
 #define TT_CHROME_HISTOGRAM 1
 #define TT_CHROME_USER_EVENT 2
+#define TT_CHROME_PERFORMANCE_MARK 3
 #define TT_SLICE_NAME 4
-/* each table's map field, and a map entry's key and value */
+#define TT_PROCESS_TRACK_NAME 5
+/* each table's map field (a performance mark table's site map; its mark
+ * map is field 2), and a map entry's key and value */
 #define TT_MAP 1
+#define TT_MARK_MAP 2
 #define TT_ENTRY_KEY 1
 #define TT_ENTRY_VALUE 2
 
 struct proto_translation {
-  base_map maps[3]; /* by enum proto_translation_kind: key -> string id */
+  base_map maps[PROTO_TRANSLATE_KINDS]; /* by kind: key -> string id */
 };
 
 void proto_translation_free(proto_translation *t) {
   if (!t) return;
-  for (int i = 0; i < 3; i++) base_map_free(&t->maps[i]);
+  for (int i = 0; i < PROTO_TRANSLATE_KINDS; i++) base_map_free(&t->maps[i]);
   base_free(t);
 }
 
@@ -53,15 +57,20 @@ static int tt_entry(import_file *f, base_map *map, int string_key, proto_span en
   return WEFT_OK;
 }
 
-static int tt_map(import_file *f, base_map *map, int string_key, proto_span table) {
+static int tt_map_field(import_file *f, base_map *map, int string_key, proto_span table,
+                        uint32_t field) {
   proto_reader r;
   proto_field fl;
   int rc = WEFT_OK;
   proto_reader_init_span(&r, table);
   while (!rc && proto_reader_next(&r, &fl) == 1)
-    if (fl.number == TT_MAP && fl.wire_type == PROTO_WIRE_LEN)
+    if (fl.number == field && fl.wire_type == PROTO_WIRE_LEN)
       rc = tt_entry(f, map, string_key, fl.span);
   return rc;
+}
+
+static int tt_map(import_file *f, base_map *map, int string_key, proto_span table) {
+  return tt_map_field(f, map, string_key, table, TT_MAP);
 }
 
 int proto_translation_read(import_file *f, proto_translation **t, proto_span table) {
@@ -74,10 +83,17 @@ int proto_translation_read(import_file *f, proto_translation **t, proto_span tab
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
     if (fl.number == TT_SLICE_NAME)
       rc = tt_map(f, &(*t)->maps[PROTO_TRANSLATE_SLICE_NAME], 1, fl.span);
+    else if (fl.number == TT_PROCESS_TRACK_NAME)
+      rc = tt_map(f, &(*t)->maps[PROTO_TRANSLATE_PROCESS_TRACK], 1, fl.span);
     else if (fl.number == TT_CHROME_HISTOGRAM)
       rc = tt_map(f, &(*t)->maps[PROTO_TRANSLATE_HISTOGRAM], 0, fl.span);
     else if (fl.number == TT_CHROME_USER_EVENT)
       rc = tt_map(f, &(*t)->maps[PROTO_TRANSLATE_USER_EVENT], 0, fl.span);
+    else if (fl.number == TT_CHROME_PERFORMANCE_MARK) {
+      rc = tt_map(f, &(*t)->maps[PROTO_TRANSLATE_MARK_SITE], 0, fl.span);
+      if (!rc)
+        rc = tt_map_field(f, &(*t)->maps[PROTO_TRANSLATE_MARK_NAME], 0, fl.span, TT_MARK_MAP);
+    }
   }
   return rc;
 }
@@ -87,4 +103,10 @@ string_id proto_translate(const proto_translation *t, enum proto_translation_kin
   if (!t) return STRING_NULL;
   const uint64_t *v = base_map_find(&t->maps[kind], key);
   return v ? (string_id)*v : STRING_NULL;
+}
+
+string_id proto_translate_process_track(const proto_translation *t, string_id name) {
+  if (name == STRING_NULL) return name;
+  string_id translated = proto_translate(t, PROTO_TRANSLATE_PROCESS_TRACK, name);
+  return translated != STRING_NULL ? translated : name;
 }

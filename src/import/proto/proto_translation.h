@@ -22,11 +22,19 @@ enum proto_translation_kind {
   PROTO_TRANSLATE_SLICE_NAME,      /* key: the raw name's string id */
   PROTO_TRANSLATE_HISTOGRAM,       /* key: the name hash */
   PROTO_TRANSLATE_USER_EVENT,      /* key: the action hash */
+  PROTO_TRANSLATE_PROCESS_TRACK,   /* key: the raw track name's string id */
+  PROTO_TRANSLATE_MARK_SITE,       /* key: a performance mark's site hash */
+  PROTO_TRANSLATE_MARK_NAME,       /* key: a performance mark's mark hash */
+  PROTO_TRANSLATE_KINDS
 };
 
 /* The translation of `key`, or STRING_NULL. */
 string_id proto_translate(const proto_translation *t, enum proto_translation_kind kind,
                           uint64_t key);
+
+/* The name a track scoped to a process shows: the process_track_name
+ * translation of `name`, else `name` itself. */
+string_id proto_translate_process_track(const proto_translation *t, string_id name);
 
 void proto_translation_free(proto_translation *t);
 

@@ -1,0 +1,154 @@
+"""End-to-end: TrackEvent rules of Perfetto's trace processor found on its
+track_event diff tests (traces written here as text)."""
+import shutil
+import unittest
+
+import weft_e2e as e
+
+THREAD = """
+packet {
+  trusted_packet_sequence_id: 1
+  incremental_state_cleared: true
+  track_descriptor { uuid: 1 thread { pid: 1 tid: 1 } }
+}
+"""
+
+
+def event(ts, body):
+    return ('packet { trusted_packet_sequence_id: 1 timestamp: %d '
+            'track_event { track_uuid: 1 categories: "c" %s } }\n' % (ts, body))
+
+# process_track_name renames the tracks of a process (named, or named by
+# their first event), its counters and its process-scoped (local_id)
+# legacy async tracks; not thread, global or global-id async tracks.
+PROCESS_TRACK_NAMES = """
+packet {
+  translation_table {
+    process_track_name {
+      raw_to_deobfuscated_name { key: "raw_named" value: "named" }
+      raw_to_deobfuscated_name { key: "raw_event" value: "from_event" }
+      raw_to_deobfuscated_name { key: "raw_counter" value: "counter" }
+      raw_to_deobfuscated_name { key: "raw_local" value: "local" }
+      raw_to_deobfuscated_name { key: "raw_global" value: "global" }
+      raw_to_deobfuscated_name { key: "raw_thread_child" value: "not_a_process_track" }
+      raw_to_deobfuscated_name { key: "raw_top" value: "not_a_process_track" }
+    }
+  }
+}
+packet { trusted_packet_sequence_id: 1 incremental_state_cleared: true track_descriptor { uuid: 1 process { pid: 10 process_name: "p" } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 5 thread { pid: 10 tid: 11 } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 2 name: "raw_named" parent_uuid: 1 } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 3 parent_uuid: 1 } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 4 name: "raw_counter" parent_uuid: 1 counter { } } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 6 name: "raw_thread_child" parent_uuid: 5 } }
+packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 7 name: "raw_top" } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 4 type: 4 counter_value: 1 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 2 name: "raw_event" type: 3 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 3 name: "raw_event" type: 3 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 6 name: "x" type: 3 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 100 track_event { track_uuid: 7 name: "x" type: 3 } }
+packet { trusted_packet_sequence_id: 1 timestamp: 200 track_event { track_uuid: 5 categories: "c" name: "raw_local" legacy_event { phase: 98 local_id: 1 } } }
+packet { trusted_packet_sequence_id: 1 timestamp: 200 track_event { track_uuid: 5 categories: "c" name: "raw_global" legacy_event { phase: 98 global_id: 2 } } }
+"""
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class ProtoTrackEventRulesTest(e.TempDirTest):
+    def trace(self, text):
+        return e.textproto_trace(self.dir, 'trace.pb', text)
+
+    def test_complete_event_ending_after_its_parent_is_dropped(self):
+        trace = self.trace(THREAD
+                           + event(1000, 'name: "outer" legacy_event { phase: 88 duration_us: 10 }')
+                           + event(3000, 'name: "inner" legacy_event { phase: 88 duration_us: 2 }')
+                           + event(4000, 'name: "spill" legacy_event { phase: 88 duration_us: 10 }')
+                           + event(6000, 'name: "fits" legacy_event { phase: 88 duration_us: 5 }')
+                           + event(11000, 'name: "after" type: 1')
+                           + event(12000, 'type: 2'))
+        out = e.query('select name, ts, dur, depth from slice order by ts', trace)
+        self.assertEqual(out, '"name","ts","dur","depth"\n'
+                         '"outer",1000,10000,0\n"inner",3000,2000,1\n'
+                         '"fits",6000,5000,1\n"after",11000,1000,0\n')
+        out = e.query("select value from stats "
+                      "where name = 'slice_drop_overlapping_complete_event'", trace)
+        self.assertEqual(out, '"value"\n1\n')
+
+    def test_process_track_names_are_translated(self):
+        trace = self.trace(PROCESS_TRACK_NAMES)
+        out = e.query('select name, type from track where name is not null order by name',
+                      trace)
+        self.assertEqual(out, '"name","type"\n'
+                         '"counter","process_counter_track_event"\n'
+                         '"from_event","process_merged_track_event"\n'
+                         '"local","legacy_async_process_slice"\n'
+                         '"named","process_merged_track_event"\n'
+                         '"raw_global","legacy_async_global_slice"\n'
+                         '"raw_thread_child","thread_merged_track_event"\n'
+                         '"raw_top","global_merged_track_event"\n')
+
+    def test_async_event_interns_the_track_it_names_first(self):
+        # the thread track (from the sequence defaults) is created before
+        # the async track the 'b' event moves to; an event naming no
+        # track creates only its async track
+        trace = self.trace(
+            'packet { trusted_packet_sequence_id: 1 incremental_state_cleared: true '
+            'track_descriptor { uuid: 1 thread { pid: 10 tid: 11 } } '
+            'trace_packet_defaults { track_event_defaults { track_uuid: 1 } } }\n'
+            'packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 9 parent_uuid: 7 } }\n'
+            'packet { trusted_packet_sequence_id: 1 track_descriptor { uuid: 7 process { pid: 10 } } }\n'
+            + event(200, 'name: "a" legacy_event { phase: 98 local_id: 3 }').replace(
+                'track_uuid: 1 ', '')
+            + event(300, 'name: "b" legacy_event { phase: 98 global_id: 4 }').replace(
+                'track_uuid: 1', 'track_uuid: 9')
+            + event(400, 'name: "t" type: 3'))
+        out = e.query('select id, name, type from track order by id', trace)
+        self.assertEqual(out, '"id","name","type"\n'
+                         '0,"[NULL]","thread_execution"\n'
+                         '1,"a","legacy_async_process_slice"\n'
+                         '2,"[NULL]","process_track_event"\n'
+                         '3,"b","process_merged_track_event"\n'
+                         '4,"b","legacy_async_global_slice"\n')
+
+    def test_v1_flow_event_without_unscoped_id_is_dropped_before_its_track(self):
+        # 's' without an id, 'f' with a global_id and a typed 't' without an
+        # id are invalid: counted, and their thread track is never created;
+        # a valid 't' is kept
+        trace = self.trace(THREAD
+                           + event(200, 'name: "n" legacy_event { phase: 115 }')
+                           + event(300, 'name: "n" legacy_event { phase: 102 global_id: 5 }')
+                           + event(400, 'name: "n" type: 3 legacy_event { phase: 116 }'))
+        out = e.query("select (select count(*) from track) as tracks, name, value from stats "
+                      "where name in ('flow_invalid_id', 'track_event_parser_errors') "
+                      "order by name", trace)
+        self.assertEqual(out, '"tracks","name","value"\n0,"flow_invalid_id",3\n'
+                         '0,"track_event_parser_errors",3\n')
+        trace = self.trace(THREAD + event(200, 'name: "n" legacy_event { phase: 116 '
+                                               'unscoped_id: 5 }'))
+        out = e.query("select (select count(*) from track) as tracks, name, value from stats "
+                      "where name = 'flow_no_enclosing_slice'", trace)
+        self.assertEqual(out, '"tracks","name","value"\n1,"flow_no_enclosing_slice",1\n')
+
+    def test_performance_mark_hashes_are_translated(self):
+        # known hashes get their names beside them; an unknown one none
+        trace = self.trace(
+            'packet { translation_table { chrome_performance_mark { '
+            'site_hash_to_name { key: 10 value: "site1" } '
+            'mark_hash_to_name { key: 20 value: "mark2" } } } }\n' + THREAD
+            + event(100, 'name: "m" type: 3 [perfetto.protos.ChromeTrackEvent.'
+                         'chrome_hashed_performance_mark] { site_hash: 10 mark_hash: 21 }')
+            + event(200, 'name: "m" type: 3 [perfetto.protos.ChromeTrackEvent.'
+                         'chrome_hashed_performance_mark] { site_hash: 11 mark_hash: 20 }'))
+        out = e.query("select s.ts, a.key, a.display_value from slice s join args a "
+                      "using (arg_set_id) where a.key glob 'chrome_hashed*' "
+                      "order by s.ts, a.key", trace)
+        self.assertEqual(out, '"ts","key","display_value"\n'
+                         '100,"chrome_hashed_performance_mark.mark_hash","21"\n'
+                         '100,"chrome_hashed_performance_mark.site","site1"\n'
+                         '100,"chrome_hashed_performance_mark.site_hash","10"\n'
+                         '200,"chrome_hashed_performance_mark.mark","mark2"\n'
+                         '200,"chrome_hashed_performance_mark.mark_hash","20"\n'
+                         '200,"chrome_hashed_performance_mark.site_hash","11"\n')
+
+
+if __name__ == '__main__':
+    e.main()
