@@ -98,16 +98,19 @@ int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
 
 typedef struct stack_profile_perf_sample {
   int64_t ts;
-  uint32_t utid;
+  uint32_t utid, machine;
   int64_t cpu;        /* -1: NULL */
   string_id cpu_mode;
+  string_id context_mode; /* the execution context's mode; STRING_NULL: unknown */
   int64_t callsite;   /* -1: NULL */
   string_id unwind_error;
   int64_t session;
   int64_t counter_set; /* -1: NULL (stack_profile_counter_set) */
 } stack_profile_perf_sample;
 
-/* A perf_sample row. */
+/* A perf sample: a stack sample of source "linux.perf" in its session,
+ * with the task context (upid, utid) of its thread and the execution
+ * context (ucpu, mode) when either is known (model/stack_profile_perf.c). */
 int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s);
 /* A cpu_profile_stack_sample row. */
 int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
@@ -170,8 +173,10 @@ int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_ev
 int stack_profile_counter_set(trace_context *ctx, const uint32_t *counters, size_t n,
                               int64_t *set);
 
-/* A new perf_session row; *id is its id (and perf_session_id). */
-int stack_profile_perf_session(trace_context *ctx, int64_t *id);
+/* A new perf session: a stack sample session of source "linux.perf"
+ * sampling on a timebase of `unit` (STRING_NULL: unknown); *id is its id
+ * (and perf_session_id). */
+int stack_profile_perf_session(trace_context *ctx, string_id unit, int64_t *id);
 /* The "perf_cpu_counter" track named `name` of a session's cpu (made on
  * first use: dimension args cpu, perf_session_id, name; source arg
  * is_timebase). */

@@ -63,6 +63,15 @@ int stack_sample_session_new(trace_context *ctx, string_id source, uint32_t *id)
   return storage_table_status(t);
 }
 
+int stack_sample_session_with_unit(trace_context *ctx, string_id source, string_id unit,
+                                   uint32_t *id) {
+  int rc = stack_sample_session_new(ctx, source, id);
+  if (!rc && unit != STRING_NULL)
+    storage_set_str(ctx_table(ctx, TABLE_STACK_SAMPLE_SESSION), STACK_SAMPLE_SESSION_timebase_unit,
+                    *id, unit);
+  return rc;
+}
+
 int stack_sample_async_context_new(trace_context *ctx, string_id name, string_id kind,
                                    int64_t parent, uint32_t *id) {
   storage_table *t = ctx_table(ctx, TABLE_STACK_SAMPLE_ASYNC_CONTEXT);
@@ -231,7 +240,8 @@ int stack_sample_counter_value(trace_context *ctx, uint32_t track, int64_t ts, d
   return storage_table_status(t);
 }
 
-int stack_sample_add(trace_context *ctx, const stack_sample_row *r) {
+int stack_sample_add_with(trace_context *ctx, const stack_sample_row *r,
+                          const stack_sample_extras *x) {
   storage_table *t = ctx_table(ctx, TABLE_STACK_SAMPLE);
   uint32_t row;
   int rc = storage_table_append(t, &row);
@@ -242,5 +252,31 @@ int stack_sample_add(trace_context *ctx, const stack_sample_row *r) {
   ss_set_nullable(t, STACK_SAMPLE_execution_context_id, row, r->execution_context);
   ss_set_nullable(t, STACK_SAMPLE_callsite_id, row, r->callsite);
   storage_set_i64(t, STACK_SAMPLE_session_id, row, r->session);
+  ss_set_nullable(t, STACK_SAMPLE_utid, row, x->utid);
+  ss_set_nullable(t, STACK_SAMPLE_cpu, row, x->cpu);
+  storage_set_str(t, STACK_SAMPLE_cpu_mode, row, x->cpu_mode);
+  storage_set_str(t, STACK_SAMPLE_unwind_error, row, x->unwind_error);
+  ss_set_nullable(t, STACK_SAMPLE_counter_set_id, row, x->counter_set);
   return storage_table_status(t);
+}
+
+/* The extras a sample's contexts give: utid, cpu (the ucpu) and mode. */
+static void ss_extras_of_contexts(trace_context *ctx, const stack_sample_row *r,
+                                  stack_sample_extras *x) {
+  *x = (stack_sample_extras){-1, -1, STRING_NULL, STRING_NULL, -1};
+  const storage_table *tasks = ctx_table(ctx, TABLE_STACK_SAMPLE_TASK_CONTEXT);
+  if (r->task_context >= 0 && (size_t)r->task_context < tasks->row_count)
+    x->utid = storage_get_i64_or(tasks, STACK_SAMPLE_TASK_CONTEXT_utid, (size_t)r->task_context, -1);
+  const storage_table *ecs = ctx_table(ctx, TABLE_STACK_SAMPLE_EXECUTION_CONTEXT);
+  if (r->execution_context >= 0 && (size_t)r->execution_context < ecs->row_count) {
+    size_t ec = (size_t)r->execution_context;
+    x->cpu = storage_get_i64_or(ecs, STACK_SAMPLE_EXECUTION_CONTEXT_ucpu, ec, -1);
+    x->cpu_mode = storage_get_str(ecs, STACK_SAMPLE_EXECUTION_CONTEXT_cpu_mode, ec);
+  }
+}
+
+int stack_sample_add(trace_context *ctx, const stack_sample_row *r) {
+  stack_sample_extras x;
+  ss_extras_of_contexts(ctx, r, &x);
+  return stack_sample_add_with(ctx, r, &x);
 }

@@ -1,5 +1,6 @@
-/* Stack samples of the StackSample packet: sampling sessions, the contexts
- * samples are attributed to, the samples, and the counters read with them.
+/* Stack samples of every profiler (StackSample packets, perf samples):
+ * sampling sessions, the contexts samples are attributed to, the samples,
+ * and the counters read with them.
  *
  * Invariants:
  *  - task contexts are interned by (upid, utid, async context), execution
@@ -11,7 +12,10 @@
  *  - a session's timebase_unit is the unit of its first timebase counter
  *    track that has one;
  *  - every sample is stored; the stack_sample view shows those with a
- *    callsite. */
+ *    callsite, and stack_sample_session and the context views only the
+ *    rows such samples use;
+ *  - a sample's utid, cpu and cpu_mode columns repeat those of its
+ *    contexts (perf_sample and the other per-source views read them). */
 #ifndef WEFT_MODEL_STACK_SAMPLE_H
 #define WEFT_MODEL_STACK_SAMPLE_H
 
@@ -22,6 +26,10 @@ void stack_sample_state_free(stack_sample_state *st);
 
 /* A new stack_sample_session row. */
 int stack_sample_session_new(trace_context *ctx, string_id source, uint32_t *id);
+/* A new session whose timebase unit is known up front (STRING_NULL:
+ * unknown), as a perf session's is from its timebase event. */
+int stack_sample_session_with_unit(trace_context *ctx, string_id source, string_id unit,
+                                   uint32_t *id);
 /* A new stack_sample_async_context row (parent -1: none). */
 int stack_sample_async_context_new(trace_context *ctx, string_id name, string_id kind,
                                    int64_t parent, uint32_t *id);
@@ -54,7 +62,17 @@ typedef struct stack_sample_row {
 uint32_t stack_sample_next_id(trace_context *ctx);
 /* A counter value on `track` recorded with the next sample. */
 int stack_sample_counter_value(trace_context *ctx, uint32_t track, int64_t ts, double value);
-/* Appends a sample. */
+/* Appends a sample; its utid, cpu and cpu_mode come from its contexts. */
 int stack_sample_add(trace_context *ctx, const stack_sample_row *row);
+
+/* What a sample source knows beyond the contexts (perf samples). */
+typedef struct stack_sample_extras {
+  int64_t utid, cpu;                 /* -1 for none */
+  string_id cpu_mode, unwind_error;  /* STRING_NULL for none */
+  int64_t counter_set;               /* -1 for none */
+} stack_sample_extras;
+/* Appends a sample with the given extras. */
+int stack_sample_add_with(trace_context *ctx, const stack_sample_row *row,
+                          const stack_sample_extras *extras);
 
 #endif

@@ -142,13 +142,27 @@ const char *const sql_view_statements[] = {
     "__intrinsic_stack_sample_counter k JOIN __intrinsic_counter c ON c.id = k.counter_id "
     "JOIN __intrinsic_stack_sample s ON s.id = k.stack_sample_id "
     "WHERE s.callsite_id IS NOT NULL ORDER BY k.counter_id",
-    /* perf samples; __intrinsic_profiler_sample holds only them (ids of
-     * perf_sample), with the counter set each read */
-    "CREATE VIEW perf_sample AS SELECT id, ts, utid, cpu, cpu_mode, callsite_id, "
-    "unwind_error, perf_session_id FROM __intrinsic_perf_sample",
-    "CREATE VIEW __intrinsic_profiler_sample AS SELECT id, ts, 'linux.perf' AS source, "
-    "NULL AS task_context_id, NULL AS execution_context_id, callsite_id, unwind_error, "
-    "perf_session_id AS session_id, counter_set_id FROM __intrinsic_perf_sample",
+    /* sessions, task and execution contexts: those the samples of
+     * stack_sample use */
+    "CREATE VIEW stack_sample_session AS SELECT id, source, timebase_unit, cmdline FROM "
+    "__intrinsic_profiler_session WHERE id IN (SELECT session_id FROM "
+    "__intrinsic_stack_sample WHERE callsite_id IS NOT NULL)",
+    "CREATE VIEW stack_sample_task_context AS SELECT id, upid, utid, async_context_id FROM "
+    "__intrinsic_stack_sample_task_context WHERE id IN (SELECT task_context_id FROM "
+    "__intrinsic_stack_sample WHERE callsite_id IS NOT NULL)",
+    "CREATE VIEW stack_sample_execution_context AS SELECT id, ucpu, cpu_mode FROM "
+    "__intrinsic_stack_sample_execution_context WHERE id IN (SELECT execution_context_id "
+    "FROM __intrinsic_stack_sample WHERE callsite_id IS NOT NULL)",
+    /* every sample, with the counter set each read */
+    "CREATE VIEW __intrinsic_profiler_sample AS SELECT id, ts, source, task_context_id, "
+    "execution_context_id, callsite_id, unwind_error, session_id, counter_set_id "
+    "FROM __intrinsic_stack_sample",
+    /* the samples and sessions of source linux.perf, with or without callstack */
+    "CREATE VIEW perf_sample AS SELECT id, ts, utid, cpu, COALESCE(cpu_mode, 'unknown') AS "
+    "cpu_mode, callsite_id, unwind_error, session_id AS perf_session_id FROM "
+    "__intrinsic_stack_sample WHERE source = 'linux.perf'",
+    "CREATE VIEW perf_session AS SELECT id, id AS perf_session_id, cmdline FROM "
+    "__intrinsic_profiler_session WHERE source = 'linux.perf'",
     /* the counters of perf sessions: a timebase and its followers per cpu */
     "CREATE VIEW perf_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, "
     "machine_id, counter_unit AS unit, description, "
