@@ -112,13 +112,25 @@ typedef struct stack_profile_perf_sample {
  * with the task context (upid, utid) of its thread and the execution
  * context (ucpu, mode) when either is known (model/stack_profile_perf.c). */
 int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s);
-/* A cpu_profile_stack_sample row. */
-int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
-                             int64_t process_priority);
+/* The profilers whose samples cpu_profile_stack_sample shows. */
+typedef enum stack_profile_cpu_source {
+  STACK_PROFILE_CPU_CHROME,     /* StreamingProfilePacket: "chrome" */
+  STACK_PROFILE_CPU_LEGACY_V8,  /* V8 ProfileChunk events: "legacy_v8" */
+  STACK_PROFILE_CPU_GECKO,      /* Firefox profiles: "gecko" */
+  STACK_PROFILE_CPU_SIMPLEPERF  /* simpleperf_proto: "simpleperf" */
+} stack_profile_cpu_source;
+/* A stack sample of `source` on thread utid with no session or execution
+ * context; its task context is (the thread's process, the thread) for
+ * chrome and legacy_v8, (NULL, the thread) for gecko and simpleperf
+ * (model/stack_profile_samples.c). */
+int stack_profile_cpu_sample(trace_context *ctx, stack_profile_cpu_source source, int64_t ts,
+                             uint32_t callsite, uint32_t utid, int64_t process_priority);
 
-/* An instruments_sample row (callsite -1: NULL). */
-int stack_profile_instruments_sample(trace_context *ctx, int64_t ts, uint32_t utid,
-                                     int64_t callsite, int64_t cpu);
+/* A stack sample of source "instruments" (callsite -1: NULL): task context
+ * (the thread's process, the thread), execution context (ucpu of cpu on
+ * machine, no mode). */
+int stack_profile_instruments_sample(trace_context *ctx, uint32_t machine, int64_t ts,
+                                     uint32_t utid, int64_t callsite, int64_t cpu);
 
 /* ---- smaps ---- */
 

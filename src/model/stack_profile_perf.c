@@ -11,18 +11,8 @@
 int stack_profile_perf_session(trace_context *ctx, string_id unit, int64_t *id) {
   string_id source;
   uint32_t row;
-  int rc = ctx_intern(ctx, "linux.perf", 10, &source);
+  int rc = stack_sample_source(ctx, STACK_SAMPLE_LINUX_PERF, &source);
   if (!rc) rc = stack_sample_session_with_unit(ctx, source, unit, &row);
-  if (!rc) *id = row;
-  return rc;
-}
-
-/* The task context of the sample's thread: (its process, itself). */
-static int sp_perf_task_context(trace_context *ctx, uint32_t utid, int64_t *id) {
-  const storage_table *threads = ctx_table(ctx, TABLE_THREAD);
-  int64_t upid = utid < threads->row_count ? storage_get_i64_or(threads, THREAD_upid, utid, -1) : -1;
-  uint32_t row;
-  int rc = stack_sample_task_context(ctx, upid, utid, -1, &row);
   if (!rc) *id = row;
   return rc;
 }
@@ -45,12 +35,13 @@ static int sp_perf_execution_context(trace_context *ctx, const stack_profile_per
 }
 
 int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s) {
-  stack_sample_row row = {s->ts, STRING_NULL, -1, -1, s->callsite, (uint32_t)s->session};
-  int rc = ctx_intern(ctx, "linux.perf", 10, &row.source);
-  if (!rc) rc = sp_perf_task_context(ctx, s->utid, &row.task_context);
+  stack_sample_row row = {s->ts, STRING_NULL, -1, -1, s->callsite, s->session};
+  int rc = stack_sample_source(ctx, STACK_SAMPLE_LINUX_PERF, &row.source);
+  if (!rc) rc = stack_sample_thread_task_context(ctx, s->utid, 1, &row.task_context);
   if (!rc) rc = sp_perf_execution_context(ctx, s, &row.execution_context);
   if (rc) return rc;
-  stack_sample_extras x = {s->utid, s->cpu, s->cpu_mode, s->unwind_error, s->counter_set};
+  stack_sample_extras x = {.utid = s->utid, .cpu = s->cpu, .cpu_mode = s->cpu_mode,
+                           .unwind_error = s->unwind_error, .counter_set = s->counter_set};
   return stack_sample_add_with(ctx, &row, &x);
 }
 

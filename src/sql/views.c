@@ -163,6 +163,12 @@ const char *const sql_view_statements[] = {
     "__intrinsic_stack_sample WHERE source = 'linux.perf'",
     "CREATE VIEW perf_session AS SELECT id, id AS perf_session_id, cmdline FROM "
     "__intrinsic_profiler_session WHERE source = 'linux.perf'",
+    /* the samples of Chrome, V8, Gecko and simpleperf; of Instruments */
+    "CREATE VIEW cpu_profile_stack_sample AS SELECT id, ts, callsite_id, utid, "
+    "COALESCE(process_priority, 0) AS process_priority FROM __intrinsic_stack_sample "
+    "WHERE source IN ('chrome', 'legacy_v8', 'gecko', 'simpleperf') ORDER BY id",
+    "CREATE VIEW instruments_sample AS SELECT id, ts, utid, callsite_id, cpu FROM "
+    "__intrinsic_stack_sample WHERE source = 'instruments'",
     /* the counters of perf sessions: a timebase and its followers per cpu */
     "CREATE VIEW perf_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, "
     "machine_id, counter_unit AS unit, description, "

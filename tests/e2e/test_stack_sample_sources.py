@@ -4,9 +4,15 @@ their sessions' timebase units, the contexts of perf samples, the views
 that show only what stack_sample uses, and cpu_profiling_samples keeping
 the time-based sessions. Expected answers are worked out by hand from the
 rules in those headers."""
+import json
+
 import weft_e2e as e
 from weft_e2e import pb_bytes, pb_int, pb_packet
+import test_gecko as gecko
+import test_instruments as instruments
+import test_profiles as profiles
 import test_stack_sample as ss
+import test_v8_profile as v8
 
 # InternedData fields
 FUNCTION_NAMES, FRAMES, CALLSTACKS, BUILD_IDS, MAPPING_PATHS, MAPPINGS = 5, 6, 7, 16, 17, 19
@@ -156,6 +162,89 @@ class PerfSessionsTest(e.TempDirTest):
                                  path),
                          '"id","ts","tid","cpu","source"\n0,100,10,1,"linux.perf"\n'
                          '2,300,10,1,"linux.perf"\n4,500,10,1,"linux.perf"\n')
+
+
+# the task context of each sample, its execution context and session
+CONTEXTS_SQL = ('select s.id, s.ts, s.source, t.tid, p.pid, ec.ucpu, ec.cpu_mode, s.session_id '
+                'from stack_sample s '
+                'join stack_sample_task_context tc on tc.id = s.task_context_id '
+                'join thread t on t.utid = tc.utid left join process p on p.upid = tc.upid '
+                'left join stack_sample_execution_context ec on ec.id = s.execution_context_id '
+                'order by s.id')
+CONTEXTS_HEAD = '"id","ts","source","tid","pid","ucpu","cpu_mode","session_id"\n'
+
+
+class CpuProfileSourcesTest(e.TempDirTest):
+    def test_chrome_streaming_profile_samples(self):
+        thread = pb_bytes(44, pb_int(1, 20) + pb_int(2, 21) + pb_int(6, 1000))
+        samples = pb_bytes(54, pb_int(1, 1) + pb_int(1, 2) + pb_int(2, 5) + pb_int(2, 3) +
+                           pb_int(3, 3))
+        path = e.write_temp(self.dir, 'chrome.pb', profiles.clock_snapshot(0, 0) +
+                            profiles.libc_interned() +
+                            pb_packet(pb_int(10, profiles.SEQ), thread) +
+                            pb_packet(pb_int(10, profiles.SEQ), samples))
+        self.assertEqual(e.query(CONTEXTS_SQL, path), CONTEXTS_HEAD +
+                         '0,1005000,"chrome",21,20,"[NULL]","[NULL]","[NULL]"\n'
+                         '1,1008000,"chrome",21,20,"[NULL]","[NULL]","[NULL]"\n')
+        self.assertEqual(e.query('select id, process_priority from cpu_profile_stack_sample',
+                                 path), '"id","process_priority"\n0,3\n1,3\n')
+
+    def test_legacy_v8_samples(self):
+        path = e.write_temp(self.dir, 'v8.json', json.dumps({'traceEvents': v8.JSON_EVENTS}))
+        self.assertEqual(e.query(CONTEXTS_SQL, path), CONTEXTS_HEAD +
+                         '0,501000,"legacy_v8",3,1,"[NULL]","[NULL]","[NULL]"\n'
+                         '1,503000,"legacy_v8",3,1,"[NULL]","[NULL]","[NULL]"\n'
+                         '2,1010000,"legacy_v8",2,1,"[NULL]","[NULL]","[NULL]"\n'
+                         '3,1015000,"legacy_v8",2,1,"[NULL]","[NULL]","[NULL]"\n'
+                         '4,1120000,"legacy_v8",2,1,"[NULL]","[NULL]","[NULL]"\n')
+
+    def test_gecko_samples_know_their_thread_alone(self):
+        t = gecko.thread('GeckoMain', 10, 10, [])
+        t['stringArray'] = ['main']
+        t['funcTable'] = {'name': [0], 'length': 1}
+        t['frameTable'] = {'func': [0], 'length': 1}
+        t['stackTable'] = {'prefix': [None], 'frame': [0], 'length': 1}
+        t['samples'] = {'stack': [0, 0], 'time': [1.5, 2.0], 'length': 2}
+        path = e.write_temp(self.dir, 'p.json', json.dumps(
+            {'meta': {'categories': gecko.CATEGORIES}, 'threads': [t]}))
+        self.assertEqual(e.query(CONTEXTS_SQL, path), CONTEXTS_HEAD +
+                         '0,1500000,"gecko",10,"[NULL]","[NULL]","[NULL]","[NULL]"\n'
+                         '1,2000000,"gecko",10,"[NULL]","[NULL]","[NULL]","[NULL]"\n')
+
+    def test_simpleperf_samples_know_their_thread_alone(self):
+        path = e.write_temp(self.dir, 'perf.data.pb', profiles.simpleperf(
+            profiles.sp_sample(2000, 11, (0x10, 1, 0)),
+            pb_bytes(3, pb_int(1, 1) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'leaf')),
+            pb_bytes(4, pb_int(1, 11) + pb_int(2, 10) + pb_bytes(3, 'worker'))))
+        self.assertEqual(e.query(CONTEXTS_SQL, path), CONTEXTS_HEAD +
+                         '0,2000,"simpleperf",11,"[NULL]","[NULL]","[NULL]","[NULL]"\n')
+
+    def test_instruments_samples_have_their_core(self):
+        rows = instruments.ROWS.split('\n')
+        path = e.write_temp(self.dir, 't.xml', instruments.HEAD + rows[0] + rows[1] +
+                            instruments.TAIL)
+        # a core defined in the row leaves its cpu 0; a ref gives the value
+        self.assertEqual(e.query(CONTEXTS_SQL, path), CONTEXTS_HEAD +
+                         '0,5000,"instruments",100,10,0,"[NULL]","[NULL]"\n'
+                         '1,6000,"instruments",100,10,3,"[NULL]","[NULL]"\n')
+        self.assertEqual(e.query('select * from instruments_sample', path),
+                         '"id","ts","utid","callsite_id","cpu"\n0,5000,2,1,0\n1,6000,2,1,3\n')
+
+    def test_per_source_views_and_cpu_profiling_samples(self):
+        code = pb_bytes(5, ss.inline_frames(('f', None, None)))
+        packets = b''
+        for i, src in enumerate(['py', 'legacy_v8', 'gecko', 'simpleperf', 'chrome',
+                                 'instruments', 'linux.perf']):
+            packets += ss.interned(seq=3 + i, more=ss.defaults(src))
+            packets += ss.sample(100 + i, code, pb_bytes(1, ss.task(1, 2)), seq=3 + i)
+        path = e.write_temp(self.dir, 'ss.pb', packets)
+        self.assertEqual(e.query('select id, process_priority from cpu_profile_stack_sample',
+                                 path), '"id","process_priority"\n1,0\n2,0\n3,0\n4,0\n')
+        self.assertEqual(e.query('select id, cpu from instruments_sample', path),
+                         '"id","cpu"\n5,"[NULL]"\n')
+        self.assertEqual(e.query('include perfetto module stacks.cpu_profiling; '
+                                 'select count(*) as n from cpu_profiling_samples', path),
+                         '"n"\n7\n')
 
 
 if __name__ == '__main__':

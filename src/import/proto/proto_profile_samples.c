@@ -185,7 +185,8 @@ int pp_streaming_profile(import_file *f, const proto_packet_info *info, int64_t 
     int64_t leaf;
     rc = pp_callstack(f, &r, iid, &leaf);
     if (!rc && leaf >= 0)
-      rc = stack_profile_cpu_sample(f->ctx, ts, (uint32_t)leaf, utid, (int64_t)priority);
+      rc = stack_profile_cpu_sample(f->ctx, STACK_PROFILE_CPU_CHROME, ts, (uint32_t)leaf, utid,
+                                    (int64_t)priority);
   }
   return rc;
 }

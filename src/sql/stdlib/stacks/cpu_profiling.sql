@@ -1,11 +1,10 @@
 -- stacks.cpu_profiling: the samples of CPU profiling, whatever profiler
 -- took them.
 
--- The samples of stack_sample (StackSample packets, perf samples) of
--- sessions whose timebase is time, cycles or instructions, or unknown, and
--- the cpu_profile_stack_sample rows (Chrome, V8, Gecko, simpleperf), with
--- their thread and cpu. Ids are those of stack_sample and
--- cpu_profile_stack_sample.
+-- The samples of stack_sample (StackSample packets, perf samples, Chrome,
+-- V8, Gecko, simpleperf and Instruments samples) out of sessions whose
+-- timebase is time, cycles or instructions, or unknown, or of no session,
+-- with their thread and cpu. Ids are those of stack_sample.
 CREATE PERFETTO TABLE cpu_profiling_samples(
   id LONG,
   ts TIMESTAMP,
@@ -33,9 +32,6 @@ WITH _cpu_profiling_sources AS (
   LEFT JOIN cpu AS c ON c.id = ec.ucpu
   WHERE s.callsite_id IS NOT NULL
     AND (ss.timebase_unit IS NULL OR ss.timebase_unit IN ('ns', 'cycles', 'instructions'))
-  UNION ALL
-  SELECT id, ts, utid, NULL AS ucpu, NULL AS cpu, callsite_id, 'chrome' AS source
-  FROM cpu_profile_stack_sample
 )
 SELECT
   p.id,
