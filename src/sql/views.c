@@ -130,12 +130,15 @@ const char *const sql_view_statements[] = {
     "CREATE VIEW stack_sample AS SELECT id, ts, source, task_context_id, "
     "execution_context_id, callsite_id, session_id FROM __intrinsic_stack_sample "
     "WHERE callsite_id IS NOT NULL",
+    /* the counter tracks holding a value of a sample stack_sample shows */
     "CREATE VIEW stack_sample_counter_track AS SELECT t.id AS id, t.name AS name, "
     "t.type AS type, t.parent_id AS parent_id, t.source_arg_set_id AS source_arg_set_id, "
     "t.machine_id AS machine_id, t.counter_unit AS unit, t.description AS description, "
     "c.session_id AS session_id, c.cpu AS cpu, c.is_timebase AS is_timebase "
     "FROM __intrinsic_stack_sample_counter_track c JOIN __intrinsic_track t "
-    "ON t.id = c.track_id ORDER BY c.track_id",
+    "ON t.id = c.track_id WHERE c.track_id IN (SELECT k.track_id FROM "
+    "__intrinsic_stack_sample_counter k JOIN __intrinsic_stack_sample s "
+    "ON s.id = k.stack_sample_id WHERE s.callsite_id IS NOT NULL) ORDER BY c.track_id",
     /* the counters of the samples stack_sample shows */
     "CREATE VIEW stack_sample_counter AS SELECT k.counter_id AS id, k.stack_sample_id "
     "AS stack_sample_id, k.track_id AS track_id, c.value AS value FROM "

@@ -164,6 +164,27 @@ class PerfSessionsTest(e.TempDirTest):
                          '2,300,10,1,"linux.perf"\n4,500,10,1,"linux.perf"\n')
 
 
+class CounterTracksTest(e.TempDirTest):
+    def test_counter_tracks_shown_are_those_with_a_value_of_a_shown_sample(self):
+        code = pb_bytes(5, ss.inline_frames(('f', None, None)))
+        packets = b''
+        # a: no values; b: a timebase value; c: a follower value; d: a value
+        # of a sample without callstack
+        for i, fields in enumerate([(code,), (code, pb_int(11, 5)), (code, ss.weights(7)),
+                                    (pb_int(11, 5),)]):
+            packets += ss.interned(seq=3 + i, more=ss.defaults(
+                'abcd'[i], ss.descriptor('wall', unit=1), [ss.descriptor('insns', unit=3)]))
+            packets += ss.sample(100 * (i + 1), *fields, seq=3 + i)
+        path = e.write_temp(self.dir, 'ctr.pb', packets)
+        self.assertEqual(e.query('select id, name, session_id, is_timebase '
+                                 'from stack_sample_counter_track', path),
+                         '"id","name","session_id","is_timebase"\n2,"wall",1,1\n'
+                         '5,"insns",2,0\n')
+        self.assertEqual(e.query('select count(*) as n from track '
+                                 "where type = 'stack_sample_session_counter'", path),
+                         '"n"\n8\n')
+
+
 # the task context of each sample, its execution context and session
 CONTEXTS_SQL = ('select s.id, s.ts, s.source, t.tid, p.pid, ec.ucpu, ec.cpu_mode, s.session_id '
                 'from stack_sample s '
