@@ -262,48 +262,6 @@ int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
   return storage_table_status(t);
 }
 
-int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s) {
-  storage_table *t = ctx_table(ctx, TABLE_PERF_SAMPLE);
-  uint32_t row;
-  int rc = storage_table_append(t, &row);
-  if (rc) return rc;
-  storage_set_i64(t, PERF_SAMPLE_ts, row, s->ts);
-  storage_set_i64(t, PERF_SAMPLE_utid, row, s->utid);
-  if (s->cpu >= 0) storage_set_i64(t, PERF_SAMPLE_cpu, row, s->cpu);
-  storage_set_str(t, PERF_SAMPLE_cpu_mode, row, s->cpu_mode);
-  if (s->callsite >= 0) storage_set_i64(t, PERF_SAMPLE_callsite_id, row, s->callsite);
-  storage_set_str(t, PERF_SAMPLE_unwind_error, row, s->unwind_error);
-  storage_set_i64(t, PERF_SAMPLE_perf_session_id, row, s->session);
-  if (s->counter_set >= 0) storage_set_i64(t, PERF_SAMPLE_counter_set_id, row, s->counter_set);
-  return storage_table_status(t);
-}
-
-int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
-                             int64_t process_priority) {
-  storage_table *t = ctx_table(ctx, TABLE_CPU_PROFILE_STACK_SAMPLE);
-  uint32_t row;
-  int rc = storage_table_append(t, &row);
-  if (rc) return rc;
-  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_ts, row, ts);
-  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_callsite_id, row, callsite);
-  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_utid, row, utid);
-  storage_set_i64(t, CPU_PROFILE_STACK_SAMPLE_process_priority, row, process_priority);
-  return storage_table_status(t);
-}
-
-int stack_profile_instruments_sample(trace_context *ctx, int64_t ts, uint32_t utid,
-                                     int64_t callsite, int64_t cpu) {
-  storage_table *t = ctx_table(ctx, TABLE_INSTRUMENTS_SAMPLE);
-  uint32_t row;
-  int rc = storage_table_append(t, &row);
-  if (rc) return rc;
-  storage_set_i64(t, INSTRUMENTS_SAMPLE_ts, row, ts);
-  storage_set_i64(t, INSTRUMENTS_SAMPLE_utid, row, utid);
-  if (callsite >= 0) storage_set_i64(t, INSTRUMENTS_SAMPLE_callsite_id, row, callsite);
-  storage_set_i64(t, INSTRUMENTS_SAMPLE_cpu, row, cpu);
-  return storage_table_status(t);
-}
-
 /* ---- track-event callstacks ---- */
 
 typedef struct sp_inline_key {

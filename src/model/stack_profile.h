@@ -98,24 +98,39 @@ int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
 
 typedef struct stack_profile_perf_sample {
   int64_t ts;
-  uint32_t utid;
+  uint32_t utid, machine;
   int64_t cpu;        /* -1: NULL */
   string_id cpu_mode;
+  string_id context_mode; /* the execution context's mode; STRING_NULL: unknown */
   int64_t callsite;   /* -1: NULL */
   string_id unwind_error;
   int64_t session;
   int64_t counter_set; /* -1: NULL (stack_profile_counter_set) */
 } stack_profile_perf_sample;
 
-/* A perf_sample row. */
+/* A perf sample: a stack sample of source "linux.perf" in its session,
+ * with the task context (upid, utid) of its thread and the execution
+ * context (ucpu, mode) when either is known (model/stack_profile_perf.c). */
 int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s);
-/* A cpu_profile_stack_sample row. */
-int stack_profile_cpu_sample(trace_context *ctx, int64_t ts, uint32_t callsite, uint32_t utid,
-                             int64_t process_priority);
+/* The profilers whose samples cpu_profile_stack_sample shows. */
+typedef enum stack_profile_cpu_source {
+  STACK_PROFILE_CPU_CHROME,     /* StreamingProfilePacket: "chrome" */
+  STACK_PROFILE_CPU_LEGACY_V8,  /* V8 ProfileChunk events: "legacy_v8" */
+  STACK_PROFILE_CPU_GECKO,      /* Firefox profiles: "gecko" */
+  STACK_PROFILE_CPU_SIMPLEPERF  /* simpleperf_proto: "simpleperf" */
+} stack_profile_cpu_source;
+/* A stack sample of `source` on thread utid with no session or execution
+ * context; its task context is (the thread's process, the thread) for
+ * chrome and legacy_v8, (NULL, the thread) for gecko and simpleperf
+ * (model/stack_profile_samples.c). */
+int stack_profile_cpu_sample(trace_context *ctx, stack_profile_cpu_source source, int64_t ts,
+                             uint32_t callsite, uint32_t utid, int64_t process_priority);
 
-/* An instruments_sample row (callsite -1: NULL). */
-int stack_profile_instruments_sample(trace_context *ctx, int64_t ts, uint32_t utid,
-                                     int64_t callsite, int64_t cpu);
+/* A stack sample of source "instruments" (callsite -1: NULL): task context
+ * (the thread's process, the thread), execution context (ucpu of cpu on
+ * machine, no mode). */
+int stack_profile_instruments_sample(trace_context *ctx, uint32_t machine, int64_t ts,
+                                     uint32_t utid, int64_t callsite, int64_t cpu);
 
 /* ---- smaps ---- */
 
@@ -170,8 +185,10 @@ int stack_profile_event_callstack_add(trace_context *ctx, const stack_profile_ev
 int stack_profile_counter_set(trace_context *ctx, const uint32_t *counters, size_t n,
                               int64_t *set);
 
-/* A new perf_session row; *id is its id (and perf_session_id). */
-int stack_profile_perf_session(trace_context *ctx, int64_t *id);
+/* A new perf session: a stack sample session of source "linux.perf"
+ * sampling on a timebase of `unit` (STRING_NULL: unknown); *id is its id
+ * (and perf_session_id). */
+int stack_profile_perf_session(trace_context *ctx, string_id unit, int64_t *id);
 /* The "perf_cpu_counter" track named `name` of a session's cpu (made on
  * first use: dimension args cpu, perf_session_id, name; source arg
  * is_timebase). */

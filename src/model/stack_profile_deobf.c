@@ -204,32 +204,22 @@ static int64_t spd_upid_of_thread(trace_context *ctx, int64_t utid) {
   return storage_get_i64_or(threads, THREAD_upid, (size_t)utid, -1);
 }
 
-/* Walks the callsites of a sample table whose rows name a thread. */
-static void spd_guess_from_samples(trace_context *ctx, spd_guess *g, schema_table_id table,
-                                   size_t utid_col, size_t callsite_col) {
-  const storage_table *t = ctx_table(ctx, table);
-  for (size_t row = 0; row < t->row_count && g->unknown; row++)
-    spd_guess_from(ctx, g, spd_upid_of_thread(ctx, storage_get_i64_or(t, utid_col, row, -1)),
-                   storage_get_i64_or(t, callsite_col, row, -1));
-}
-
 static void spd_guess_packages(trace_context *ctx, spd_guess *g) {
   const storage_table *allocs = ctx_table(ctx, TABLE_HEAP_PROFILE_ALLOCATION);
   for (size_t row = 0; row < allocs->row_count && g->unknown; row++)
     spd_guess_from(ctx, g, storage_get_i64(allocs, HEAP_PROFILE_ALLOCATION_upid, row),
                    storage_get_i64(allocs, HEAP_PROFILE_ALLOCATION_callsite_id, row));
-  spd_guess_from_samples(ctx, g, TABLE_PERF_SAMPLE, PERF_SAMPLE_utid, PERF_SAMPLE_callsite_id);
-  spd_guess_from_samples(ctx, g, TABLE_CPU_PROFILE_STACK_SAMPLE, CPU_PROFILE_STACK_SAMPLE_utid,
-                         CPU_PROFILE_STACK_SAMPLE_callsite_id);
-  spd_guess_from_samples(ctx, g, TABLE_INSTRUMENTS_SAMPLE, INSTRUMENTS_SAMPLE_utid,
-                         INSTRUMENTS_SAMPLE_callsite_id);
   const storage_table *samples = ctx_table(ctx, TABLE_STACK_SAMPLE);
   const storage_table *tasks = ctx_table(ctx, TABLE_STACK_SAMPLE_TASK_CONTEXT);
   for (size_t row = 0; row < samples->row_count && g->unknown; row++) {
     int64_t task = storage_get_i64_or(samples, STACK_SAMPLE_task_context_id, row, -1);
     if (task < 0 || (size_t)task >= tasks->row_count) continue;
-    spd_guess_from(ctx, g, storage_get_i64_or(tasks, STACK_SAMPLE_TASK_CONTEXT_upid, (size_t)task, -1),
-                   storage_get_i64_or(samples, STACK_SAMPLE_callsite_id, row, -1));
+    /* the process of the sample's thread, else that of its task context */
+    int64_t utid = storage_get_i64_or(samples, STACK_SAMPLE_utid, row, -1);
+    int64_t upid = utid >= 0 ? spd_upid_of_thread(ctx, utid)
+                             : storage_get_i64_or(tasks, STACK_SAMPLE_TASK_CONTEXT_upid,
+                                                  (size_t)task, -1);
+    spd_guess_from(ctx, g, upid, storage_get_i64_or(samples, STACK_SAMPLE_callsite_id, row, -1));
   }
   const storage_table *oome = ctx_table(ctx, TABLE_HEAP_GRAPH_THREAD_CALLSITE);
   const storage_table *graphs = ctx_table(ctx, TABLE_HEAP_GRAPH);

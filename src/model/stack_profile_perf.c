@@ -1,18 +1,48 @@
-/* Perf sessions and their counter tracks. See model/stack_profile.h. */
+/* Perf sessions, their counter tracks and samples. See
+ * model/stack_profile.h. */
 #include <string.h>
 
 #include "model/context.h"
 #include "model/model.h"
+#include "model/sched.h"
 #include "model/stack_profile.h"
+#include "model/stack_sample.h"
 
-int stack_profile_perf_session(trace_context *ctx, int64_t *id) {
-  storage_table *t = ctx_table(ctx, TABLE_PERF_SESSION);
+int stack_profile_perf_session(trace_context *ctx, string_id unit, int64_t *id) {
+  string_id source;
   uint32_t row;
-  int rc = storage_table_append(t, &row);
+  int rc = stack_sample_source(ctx, STACK_SAMPLE_LINUX_PERF, &source);
+  if (!rc) rc = stack_sample_session_with_unit(ctx, source, unit, &row);
+  if (!rc) *id = row;
+  return rc;
+}
+
+/* The execution context (ucpu, mode), -1 when neither is known. */
+static int sp_perf_execution_context(trace_context *ctx, const stack_profile_perf_sample *s,
+                                     int64_t *id) {
+  int64_t ucpu = -1;
+  uint32_t row, cpu_row;
+  int rc = WEFT_OK;
+  *id = -1;
+  if (s->cpu >= 0 && s->cpu < SCHED_MAX_CPU) {
+    rc = sched_cpu_row(ctx, s->machine, (uint32_t)s->cpu, &row, &cpu_row);
+    ucpu = row;
+  }
+  if (rc || (ucpu < 0 && s->context_mode == STRING_NULL)) return rc;
+  rc = stack_sample_execution_context(ctx, ucpu, s->context_mode, &row);
+  if (!rc) *id = row;
+  return rc;
+}
+
+int stack_profile_perf_sample_add(trace_context *ctx, const stack_profile_perf_sample *s) {
+  stack_sample_row row = {s->ts, STRING_NULL, -1, -1, s->callsite, s->session};
+  int rc = stack_sample_source(ctx, STACK_SAMPLE_LINUX_PERF, &row.source);
+  if (!rc) rc = stack_sample_thread_task_context(ctx, s->utid, 1, &row.task_context);
+  if (!rc) rc = sp_perf_execution_context(ctx, s, &row.execution_context);
   if (rc) return rc;
-  storage_set_i64(t, PERF_SESSION_perf_session_id, row, row);
-  *id = row;
-  return storage_table_status(t);
+  stack_sample_extras x = {.utid = s->utid, .cpu = s->cpu, .cpu_mode = s->cpu_mode,
+                           .unwind_error = s->unwind_error, .counter_set = s->counter_set};
+  return stack_sample_add_with(ctx, &row, &x);
 }
 
 /* The dimension (cpu, perf_session_id, name) and source (is_timebase)

@@ -1,6 +1,8 @@
-/* StackSample sessions, contexts, samples and their counters. See
+/* Stack sample sessions, contexts, samples and their counters. See
  * model/stack_sample.h. */
 #include "model/stack_sample.h"
+
+#include <string.h>
 
 #include "model/model.h"
 
@@ -10,6 +12,7 @@ struct stack_sample_state {
   base_map task_contexts;      /* probed hash of (upid, utid, async) -> row */
   base_map execution_contexts; /* probed hash of (ucpu, mode) -> row */
   base_map counter_tracks;     /* probed hash of (session, name) -> counter track row */
+  string_id sources[STACK_SAMPLE_KNOWN_SOURCES]; /* interned names + 1; 0: not yet */
 };
 
 void stack_sample_state_free(stack_sample_state *st) {
@@ -23,6 +26,21 @@ void stack_sample_state_free(stack_sample_state *st) {
 static stack_sample_state *ss_state(trace_context *ctx) {
   if (!ctx->model.stack_sample) ctx->model.stack_sample = base_calloc(1, sizeof(stack_sample_state));
   return ctx->model.stack_sample;
+}
+
+int stack_sample_source(trace_context *ctx, stack_sample_known_source which, string_id *out) {
+  static const char *const names[STACK_SAMPLE_KNOWN_SOURCES] = {
+      "linux.perf", "chrome", "legacy_v8", "gecko", "simpleperf", "instruments"};
+  stack_sample_state *st = ss_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  if (!st->sources[which]) {
+    string_id id;
+    int rc = ctx_intern(ctx, names[which], strlen(names[which]), &id);
+    if (rc) return rc;
+    st->sources[which] = id + 1;
+  }
+  *out = st->sources[which] - 1;
+  return WEFT_OK;
 }
 
 static uint64_t ss_hash3(int64_t a, int64_t b, int64_t c) {
@@ -63,6 +81,15 @@ int stack_sample_session_new(trace_context *ctx, string_id source, uint32_t *id)
   return storage_table_status(t);
 }
 
+int stack_sample_session_with_unit(trace_context *ctx, string_id source, string_id unit,
+                                   uint32_t *id) {
+  int rc = stack_sample_session_new(ctx, source, id);
+  if (!rc && unit != STRING_NULL)
+    storage_set_str(ctx_table(ctx, TABLE_STACK_SAMPLE_SESSION), STACK_SAMPLE_SESSION_timebase_unit,
+                    *id, unit);
+  return rc;
+}
+
 int stack_sample_async_context_new(trace_context *ctx, string_id name, string_id kind,
                                    int64_t parent, uint32_t *id) {
   storage_table *t = ctx_table(ctx, TABLE_STACK_SAMPLE_ASYNC_CONTEXT);
@@ -98,6 +125,18 @@ int stack_sample_task_context(trace_context *ctx, int64_t upid, int64_t utid, in
   uint64_t *v;
   if (base_map_insert(&st->task_contexts, slot, *id, &v) < 0) return WEFT_ENOMEM;
   return storage_table_status(t);
+}
+
+int stack_sample_thread_task_context(trace_context *ctx, uint32_t utid, int with_process,
+                                     int64_t *id) {
+  const storage_table *threads = ctx_table(ctx, TABLE_THREAD);
+  int64_t upid = with_process && utid < threads->row_count
+                     ? storage_get_i64_or(threads, THREAD_upid, utid, -1)
+                     : -1;
+  uint32_t row;
+  int rc = stack_sample_task_context(ctx, upid, utid, -1, &row);
+  if (!rc) *id = row;
+  return rc;
 }
 
 static int ss_execution_eq(trace_context *ctx, uint32_t row, const int64_t *key) {
@@ -231,7 +270,8 @@ int stack_sample_counter_value(trace_context *ctx, uint32_t track, int64_t ts, d
   return storage_table_status(t);
 }
 
-int stack_sample_add(trace_context *ctx, const stack_sample_row *r) {
+int stack_sample_add_with(trace_context *ctx, const stack_sample_row *r,
+                          const stack_sample_extras *x) {
   storage_table *t = ctx_table(ctx, TABLE_STACK_SAMPLE);
   uint32_t row;
   int rc = storage_table_append(t, &row);
@@ -241,6 +281,35 @@ int stack_sample_add(trace_context *ctx, const stack_sample_row *r) {
   ss_set_nullable(t, STACK_SAMPLE_task_context_id, row, r->task_context);
   ss_set_nullable(t, STACK_SAMPLE_execution_context_id, row, r->execution_context);
   ss_set_nullable(t, STACK_SAMPLE_callsite_id, row, r->callsite);
-  storage_set_i64(t, STACK_SAMPLE_session_id, row, r->session);
+  ss_set_nullable(t, STACK_SAMPLE_session_id, row, r->session);
+  ss_set_nullable(t, STACK_SAMPLE_utid, row, x->utid);
+  ss_set_nullable(t, STACK_SAMPLE_cpu, row, x->cpu);
+  storage_set_str(t, STACK_SAMPLE_cpu_mode, row, x->cpu_mode);
+  storage_set_str(t, STACK_SAMPLE_unwind_error, row, x->unwind_error);
+  ss_set_nullable(t, STACK_SAMPLE_counter_set_id, row, x->counter_set);
+  if (x->has_process_priority)
+    storage_set_i64(t, STACK_SAMPLE_process_priority, row, x->process_priority);
   return storage_table_status(t);
+}
+
+/* The extras a sample's contexts give: utid, cpu (the ucpu) and mode. */
+static void ss_extras_of_contexts(trace_context *ctx, const stack_sample_row *r,
+                                  stack_sample_extras *x) {
+  *x = (stack_sample_extras){.utid = -1, .cpu = -1, .cpu_mode = STRING_NULL,
+                             .unwind_error = STRING_NULL, .counter_set = -1};
+  const storage_table *tasks = ctx_table(ctx, TABLE_STACK_SAMPLE_TASK_CONTEXT);
+  if (r->task_context >= 0 && (size_t)r->task_context < tasks->row_count)
+    x->utid = storage_get_i64_or(tasks, STACK_SAMPLE_TASK_CONTEXT_utid, (size_t)r->task_context, -1);
+  const storage_table *ecs = ctx_table(ctx, TABLE_STACK_SAMPLE_EXECUTION_CONTEXT);
+  if (r->execution_context >= 0 && (size_t)r->execution_context < ecs->row_count) {
+    size_t ec = (size_t)r->execution_context;
+    x->cpu = storage_get_i64_or(ecs, STACK_SAMPLE_EXECUTION_CONTEXT_ucpu, ec, -1);
+    x->cpu_mode = storage_get_str(ecs, STACK_SAMPLE_EXECUTION_CONTEXT_cpu_mode, ec);
+  }
+}
+
+int stack_sample_add(trace_context *ctx, const stack_sample_row *r) {
+  stack_sample_extras x;
+  ss_extras_of_contexts(ctx, r, &x);
+  return stack_sample_add_with(ctx, r, &x);
 }

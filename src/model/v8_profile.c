@@ -4,6 +4,7 @@
 #include "base/json_tokenizer.h"
 #include "model/context.h"
 #include "model/stack_profile.h"
+#include "model/stack_sample.h"
 
 #define V8_MAX_PROBES 32
 
@@ -368,7 +369,8 @@ static int v8_add_samples(trace_context *ctx, v8_profile_state *st, const v8_pro
       rc = clock->sample(clock->arg, ev, ts, (uint32_t)*cs);
       continue;
     }
-    rc = stack_profile_cpu_sample(ctx, ts, (uint32_t)*cs, ev->utid, 0);
+    rc = stack_profile_cpu_sample(ctx, STACK_PROFILE_CPU_LEGACY_V8, ts, (uint32_t)*cs,
+                                  ev->utid, 0);
     st->has_samples = 1;
   }
   return rc;
@@ -443,7 +445,7 @@ void v8_profile_queue_free(v8_profile_queue *q) {
 /* ---- sample order ---- */
 
 typedef struct v8_sample_row {
-  int64_t ts, callsite, utid, priority;
+  int64_t ts, callsite, task_context, utid;
   size_t row;
 } v8_sample_row;
 
@@ -453,30 +455,51 @@ static int v8_sample_cmp(const void *a, const void *b) {
   return x->row < y->row ? -1 : x->row > y->row;
 }
 
+/* The legacy_v8 rows of the stack samples, in row order; *sorted: whether
+ * their times already are. */
+static int v8_collect_samples(trace_context *ctx, v8_sample_row **out, size_t *n, int *sorted) {
+  const storage_table *t = ctx_table(ctx, TABLE_STACK_SAMPLE);
+  string_id v8;
+  int rc = stack_sample_source(ctx, STACK_SAMPLE_LEGACY_V8, &v8);
+  if (rc) return rc;
+  *out = base_malloc((t->row_count ? t->row_count : 1) * sizeof **out);
+  if (!*out) return WEFT_ENOMEM;
+  *n = 0, *sorted = 1;
+  for (size_t i = 0; i < t->row_count; i++) {
+    if (storage_get_str(t, STACK_SAMPLE_source, i) != v8) continue;
+    v8_sample_row *r = &(*out)[(*n)++];
+    r->ts = storage_get_i64(t, STACK_SAMPLE_ts, i);
+    r->callsite = storage_get_i64_or(t, STACK_SAMPLE_callsite_id, i, -1);
+    r->task_context = storage_get_i64_or(t, STACK_SAMPLE_task_context_id, i, -1);
+    r->utid = storage_get_i64_or(t, STACK_SAMPLE_utid, i, -1);
+    r->row = i;
+    if (*n > 1 && r[-1].ts > r->ts) *sorted = 0;
+  }
+  return WEFT_OK;
+}
+
+/* V8 samples take the rows V8 samples hold, in timestamp order (file
+ * order at equal times); other sources' rows stay as they are. */
 int v8_profile_sort_samples(trace_context *ctx) {
   v8_profile_state *st = ctx->model.v8_profile;
   if (!st || !st->has_samples) return WEFT_OK;
-  storage_table *t = ctx_table(ctx, TABLE_CPU_PROFILE_STACK_SAMPLE);
-  size_t n = t->row_count, i = 1;
-  while (i < n && storage_get_i64(t, CPU_PROFILE_STACK_SAMPLE_ts, i - 1) <=
-                      storage_get_i64(t, CPU_PROFILE_STACK_SAMPLE_ts, i))
-    i++;
-  if (i >= n) return WEFT_OK; /* already in order */
-  v8_sample_row *rows = base_malloc(n * sizeof *rows);
-  if (!rows) return WEFT_ENOMEM;
-  for (i = 0; i < n; i++) {
-    rows[i].ts = storage_get_i64(t, CPU_PROFILE_STACK_SAMPLE_ts, i);
-    rows[i].callsite = storage_get_i64(t, CPU_PROFILE_STACK_SAMPLE_callsite_id, i);
-    rows[i].utid = storage_get_i64(t, CPU_PROFILE_STACK_SAMPLE_utid, i);
-    rows[i].priority = storage_get_i64(t, CPU_PROFILE_STACK_SAMPLE_process_priority, i);
-    rows[i].row = i;
-  }
+  v8_sample_row *rows;
+  size_t n;
+  int sorted;
+  int rc = v8_collect_samples(ctx, &rows, &n, &sorted);
+  if (rc || sorted) return rc ? rc : (base_free(rows), WEFT_OK);
+  size_t *at = base_malloc(n * sizeof *at);
+  if (!at) return base_free(rows), WEFT_ENOMEM;
+  for (size_t i = 0; i < n; i++) at[i] = rows[i].row;
   base_qsort(rows, n, sizeof *rows, v8_sample_cmp);
-  storage_table_clear(t);
-  int rc = WEFT_OK;
-  for (i = 0; !rc && i < n; i++)
-    rc = stack_profile_cpu_sample(ctx, rows[i].ts, (uint32_t)rows[i].callsite,
-                                  (uint32_t)rows[i].utid, rows[i].priority);
+  storage_table *t = ctx_table(ctx, TABLE_STACK_SAMPLE);
+  for (size_t i = 0; i < n; i++) {
+    storage_set_i64(t, STACK_SAMPLE_ts, at[i], rows[i].ts);
+    storage_set_i64(t, STACK_SAMPLE_callsite_id, at[i], rows[i].callsite);
+    storage_set_i64(t, STACK_SAMPLE_task_context_id, at[i], rows[i].task_context);
+    storage_set_i64(t, STACK_SAMPLE_utid, at[i], rows[i].utid);
+  }
+  base_free(at);
   base_free(rows);
-  return rc;
+  return storage_table_status(t);
 }

@@ -89,8 +89,9 @@ int v8_profile_queue_apply(trace_context *ctx, v8_profile_queue *q,
                            const v8_profile_clock *clock);
 void v8_profile_queue_free(v8_profile_queue *q);
 
-/* Once loading ends: cpu_profile_stack_sample in timestamp order (stable),
- * as Perfetto's sorter delivers samples; nothing without profiles. */
+/* Once loading ends: the legacy_v8 stack samples in timestamp order
+ * (stable) among the rows they hold, as Perfetto's sorter delivers
+ * samples; other sources' rows stay; nothing without profiles. */
 int v8_profile_sort_samples(trace_context *ctx);
 
 void v8_profile_state_free(v8_profile_state *st);

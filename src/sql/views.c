@@ -130,25 +130,48 @@ const char *const sql_view_statements[] = {
     "CREATE VIEW stack_sample AS SELECT id, ts, source, task_context_id, "
     "execution_context_id, callsite_id, session_id FROM __intrinsic_stack_sample "
     "WHERE callsite_id IS NOT NULL",
+    /* the counter tracks holding a value of a sample stack_sample shows */
     "CREATE VIEW stack_sample_counter_track AS SELECT t.id AS id, t.name AS name, "
     "t.type AS type, t.parent_id AS parent_id, t.source_arg_set_id AS source_arg_set_id, "
     "t.machine_id AS machine_id, t.counter_unit AS unit, t.description AS description, "
     "c.session_id AS session_id, c.cpu AS cpu, c.is_timebase AS is_timebase "
     "FROM __intrinsic_stack_sample_counter_track c JOIN __intrinsic_track t "
-    "ON t.id = c.track_id ORDER BY c.track_id",
+    "ON t.id = c.track_id WHERE c.track_id IN (SELECT k.track_id FROM "
+    "__intrinsic_stack_sample_counter k JOIN __intrinsic_stack_sample s "
+    "ON s.id = k.stack_sample_id WHERE s.callsite_id IS NOT NULL) ORDER BY c.track_id",
     /* the counters of the samples stack_sample shows */
     "CREATE VIEW stack_sample_counter AS SELECT k.counter_id AS id, k.stack_sample_id "
     "AS stack_sample_id, k.track_id AS track_id, c.value AS value FROM "
     "__intrinsic_stack_sample_counter k JOIN __intrinsic_counter c ON c.id = k.counter_id "
     "JOIN __intrinsic_stack_sample s ON s.id = k.stack_sample_id "
     "WHERE s.callsite_id IS NOT NULL ORDER BY k.counter_id",
-    /* perf samples; __intrinsic_profiler_sample holds only them (ids of
-     * perf_sample), with the counter set each read */
-    "CREATE VIEW perf_sample AS SELECT id, ts, utid, cpu, cpu_mode, callsite_id, "
-    "unwind_error, perf_session_id FROM __intrinsic_perf_sample",
-    "CREATE VIEW __intrinsic_profiler_sample AS SELECT id, ts, 'linux.perf' AS source, "
-    "NULL AS task_context_id, NULL AS execution_context_id, callsite_id, unwind_error, "
-    "perf_session_id AS session_id, counter_set_id FROM __intrinsic_perf_sample",
+    /* sessions, task and execution contexts: those the samples of
+     * stack_sample use */
+    "CREATE VIEW stack_sample_session AS SELECT id, source, timebase_unit, cmdline FROM "
+    "__intrinsic_profiler_session WHERE id IN (SELECT session_id FROM "
+    "__intrinsic_stack_sample WHERE callsite_id IS NOT NULL)",
+    "CREATE VIEW stack_sample_task_context AS SELECT id, upid, utid, async_context_id FROM "
+    "__intrinsic_stack_sample_task_context WHERE id IN (SELECT task_context_id FROM "
+    "__intrinsic_stack_sample WHERE callsite_id IS NOT NULL)",
+    "CREATE VIEW stack_sample_execution_context AS SELECT id, ucpu, cpu_mode FROM "
+    "__intrinsic_stack_sample_execution_context WHERE id IN (SELECT execution_context_id "
+    "FROM __intrinsic_stack_sample WHERE callsite_id IS NOT NULL)",
+    /* every sample, with the counter set each read */
+    "CREATE VIEW __intrinsic_profiler_sample AS SELECT id, ts, source, task_context_id, "
+    "execution_context_id, callsite_id, unwind_error, session_id, counter_set_id "
+    "FROM __intrinsic_stack_sample",
+    /* the samples and sessions of source linux.perf, with or without callstack */
+    "CREATE VIEW perf_sample AS SELECT id, ts, utid, cpu, COALESCE(cpu_mode, 'unknown') AS "
+    "cpu_mode, callsite_id, unwind_error, session_id AS perf_session_id FROM "
+    "__intrinsic_stack_sample WHERE source = 'linux.perf'",
+    "CREATE VIEW perf_session AS SELECT id, id AS perf_session_id, cmdline FROM "
+    "__intrinsic_profiler_session WHERE source = 'linux.perf'",
+    /* the samples of Chrome, V8, Gecko and simpleperf; of Instruments */
+    "CREATE VIEW cpu_profile_stack_sample AS SELECT id, ts, callsite_id, utid, "
+    "COALESCE(process_priority, 0) AS process_priority FROM __intrinsic_stack_sample "
+    "WHERE source IN ('chrome', 'legacy_v8', 'gecko', 'simpleperf') ORDER BY id",
+    "CREATE VIEW instruments_sample AS SELECT id, ts, utid, callsite_id, cpu FROM "
+    "__intrinsic_stack_sample WHERE source = 'instruments'",
     /* the counters of perf sessions: a timebase and its followers per cpu */
     "CREATE VIEW perf_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, "
     "machine_id, counter_unit AS unit, description, "

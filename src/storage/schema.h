@@ -222,27 +222,10 @@
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, ts_end, I64, 0) C(T, dur, I64, 0) \
   C(T, upid, I64, 0) C(T, heap_name, STR, 0)
 
-#define PERF_SAMPLE_COLUMNS(C, T)                                     \
-  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, 0) C(T, cpu, I64, N) \
-  C(T, cpu_mode, STR, 0) C(T, callsite_id, I64, N)                    \
-  C(T, unwind_error, STR, 0) C(T, perf_session_id, I64, N)           \
-  C(T, counter_set_id, I64, N)
 /* The counters a sample read: the rows of one counter_set_id (the id of
  * its first row). */
 #define PROFILER_COUNTER_SET_COLUMNS(C, T)                            \
   C(T, id, ID, 0) C(T, counter_set_id, I64, 0) C(T, counter_id, I64, 0)
-/* A perf data source's session: one per sequence with PerfSamples. */
-#define PERF_SESSION_COLUMNS(C, T)                                    \
-  C(T, id, ID, 0) C(T, perf_session_id, I64, 0) C(T, cmdline, STR, 0)
-
-#define CPU_PROFILE_STACK_SAMPLE_COLUMNS(C, T)                        \
-  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, callsite_id, I64, 0)          \
-  C(T, utid, I64, 0) C(T, process_priority, I64, 0)
-/* Apple Instruments time-profile samples (import/instruments). */
-#define INSTRUMENTS_SAMPLE_COLUMNS(C, T)                              \
-  C(T, id, ID, 0) C(T, ts, I64, 0) C(T, utid, I64, 0)                 \
-  C(T, callsite_id, I64, N) C(T, cpu, I64, N)
-
 /* SmapsPacket entries of a process at a time (path_trimmed: path without a
  * " (deleted)" suffix, is_deleted when it had one). */
 #define PROFILER_SMAPS_COLUMNS(C, T)                                  \
@@ -260,7 +243,8 @@
   C(T, anonymous_kb, I64, 0) C(T, pss_dirty_kb, I64, 0)               \
   C(T, swap_pss_kb, I64, 0)
 
-/* StackSample packets (model/stack_sample.h): sessions (one per sequence),
+/* Stack samples (model/stack_sample.h): sessions (one per sequence, of
+ * StackSample packets or perf samples),
  * async / task / execution contexts (interned by value), samples, and the
  * counter tracks and values recorded with them. */
 #define STACK_SAMPLE_SESSION_COLUMNS(C, T)                            \
@@ -274,10 +258,17 @@
   C(T, async_context_id, I64, N)
 #define STACK_SAMPLE_EXECUTION_CONTEXT_COLUMNS(C, T)                  \
   C(T, id, ID, 0) C(T, ucpu, I64, N) C(T, cpu_mode, STR, 0)
+/* Samples of every profiler source (perf samples: source "linux.perf";
+ * chrome, legacy_v8, gecko, simpleperf, instruments); utid, cpu and
+ * cpu_mode repeat those of the sample's contexts so the per-source views
+ * need no join. */
 #define STACK_SAMPLE_COLUMNS(C, T)                                    \
   C(T, id, ID, 0) C(T, ts, I64, 0) C(T, source, STR, 0)               \
   C(T, task_context_id, I64, N) C(T, execution_context_id, I64, N)    \
-  C(T, callsite_id, I64, N) C(T, session_id, I64, N)
+  C(T, callsite_id, I64, N) C(T, session_id, I64, N)                  \
+  C(T, utid, I64, N) C(T, cpu, I64, N) C(T, cpu_mode, STR, 0)         \
+  C(T, unwind_error, STR, 0) C(T, counter_set_id, I64, N)            \
+  C(T, process_priority, I64, N)
 #define STACK_SAMPLE_COUNTER_TRACK_COLUMNS(C, T)                      \
   C(T, id, ID, 0) C(T, track_id, I64, 0) C(T, session_id, I64, 0)     \
   C(T, cpu, I64, N) C(T, is_timebase, I64, 0)
@@ -533,19 +524,17 @@
     TRACK_EVENT_CALLSTACKS_COLUMNS)                                     \
   T(HEAP_PROFILE_ALLOCATION, "heap_profile_allocation", HEAP_PROFILE_ALLOCATION_COLUMNS) \
   T(HEAP_PROFILE, "heap_profile", HEAP_PROFILE_COLUMNS)               \
-  T(PERF_SAMPLE, "__intrinsic_perf_sample", PERF_SAMPLE_COLUMNS)      \
   T(PROFILER_COUNTER_SET, "__intrinsic_profiler_counter_set",           \
     PROFILER_COUNTER_SET_COLUMNS)                                       \
-  T(PERF_SESSION, "perf_session", PERF_SESSION_COLUMNS)               \
-  T(CPU_PROFILE_STACK_SAMPLE, "cpu_profile_stack_sample", CPU_PROFILE_STACK_SAMPLE_COLUMNS) \
-  T(INSTRUMENTS_SAMPLE, "instruments_sample", INSTRUMENTS_SAMPLE_COLUMNS) \
   T(PROFILER_SMAPS, "profiler_smaps", PROFILER_SMAPS_COLUMNS)         \
-  T(STACK_SAMPLE_SESSION, "stack_sample_session", STACK_SAMPLE_SESSION_COLUMNS) \
+  T(STACK_SAMPLE_SESSION, "__intrinsic_profiler_session",              \
+    STACK_SAMPLE_SESSION_COLUMNS)                                       \
   T(STACK_SAMPLE_ASYNC_CONTEXT, "stack_sample_async_context",           \
     STACK_SAMPLE_ASYNC_CONTEXT_COLUMNS)                                 \
-  T(STACK_SAMPLE_TASK_CONTEXT, "stack_sample_task_context",             \
+  T(STACK_SAMPLE_TASK_CONTEXT, "__intrinsic_stack_sample_task_context", \
     STACK_SAMPLE_TASK_CONTEXT_COLUMNS)                                  \
-  T(STACK_SAMPLE_EXECUTION_CONTEXT, "stack_sample_execution_context",   \
+  T(STACK_SAMPLE_EXECUTION_CONTEXT,                                     \
+    "__intrinsic_stack_sample_execution_context",                       \
     STACK_SAMPLE_EXECUTION_CONTEXT_COLUMNS)                             \
   T(STACK_SAMPLE, "__intrinsic_stack_sample", STACK_SAMPLE_COLUMNS)   \
   T(STACK_SAMPLE_COUNTER_TRACK, "__intrinsic_stack_sample_counter_track", \
@@ -664,11 +653,6 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(TRACK_EVENT_CALLSTACKS, end_callsite_id, STACK_PROFILE_CALLSITE)           \
   R(HEAP_PROFILE_ALLOCATION, upid, PROCESS) R(HEAP_PROFILE, upid, PROCESS)     \
   R(HEAP_PROFILE_ALLOCATION, callsite_id, STACK_PROFILE_CALLSITE)              \
-  R(PERF_SAMPLE, utid, THREAD) R(PERF_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
-  R(CPU_PROFILE_STACK_SAMPLE, utid, THREAD)                                    \
-  R(CPU_PROFILE_STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
-  R(INSTRUMENTS_SAMPLE, utid, THREAD)                                          \
-  R(INSTRUMENTS_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE) \
   R(PROFILER_SMAPS, upid, PROCESS)                                             \
   R(STACK_SAMPLE_ASYNC_CONTEXT, parent_id, STACK_SAMPLE_ASYNC_CONTEXT)         \
   R(STACK_SAMPLE_TASK_CONTEXT, upid, PROCESS) R(STACK_SAMPLE_TASK_CONTEXT, utid, THREAD) \
@@ -678,6 +662,7 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(STACK_SAMPLE, execution_context_id, STACK_SAMPLE_EXECUTION_CONTEXT)        \
   R(STACK_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE)                         \
   R(STACK_SAMPLE, session_id, STACK_SAMPLE_SESSION)                            \
+  R(STACK_SAMPLE, utid, THREAD)                                                \
   R(STACK_SAMPLE_COUNTER_TRACK, track_id, TRACK)                               \
   R(STACK_SAMPLE_COUNTER_TRACK, session_id, STACK_SAMPLE_SESSION)              \
   R(STACK_SAMPLE_COUNTER, counter_id, COUNTER)                                 \

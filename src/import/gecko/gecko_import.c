@@ -190,7 +190,8 @@ static int gecko_parse(import_file *f, const sort_event *event, void *prepared,
     if (i >= st->samples.len) return WEFT_OK;
     const gecko_sample *s = &st->samples.data[i];
     const gecko_thread *t = &st->threads.data[s->thread];
-    int rc = t->made ? stack_profile_cpu_sample(f->ctx, event->ts, s->callsite, t->utid, 0)
+    int rc = t->made ? stack_profile_cpu_sample(f->ctx, STACK_PROFILE_CPU_GECKO, event->ts,
+                                                s->callsite, t->utid, 0)
                      : WEFT_OK;
     return rc ? base_error_alloc(err, rc) : WEFT_OK;
   }

@@ -182,7 +182,8 @@ static int ins_parse(import_file *f, const sort_event *event, void *prepared,
   if (!rc) rc = ins_make_thread(f, &st->threads.data[s->thread], &upid);
   if (!rc) rc = ins_leaf_callsite(f, s->backtrace, upid, &leaf);
   const ins_thread *t = &st->threads.data[s->thread];
-  if (!rc) rc = stack_profile_instruments_sample(f->ctx, event->ts, t->utid, leaf, s->cpu);
+  if (!rc) rc = stack_profile_instruments_sample(f->ctx, f->machine, event->ts, t->utid, leaf,
+                                                s->cpu);
   return rc ? base_error_alloc(err, rc) : WEFT_OK;
 }
 

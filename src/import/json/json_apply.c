@@ -506,7 +506,9 @@ int json_v8_apply_sample(import_file *f, uint64_t payload, int64_t ts) {
   const json_v8_sample *s = &st->v8_samples.data[i];
   uint32_t utid;
   int rc = json_thread(f, s->pid, s->tid, &utid);
-  return rc ? rc : stack_profile_cpu_sample(f->ctx, ts, s->callsite, utid, 0);
+  return rc ? rc
+            : stack_profile_cpu_sample(f->ctx, STACK_PROFILE_CPU_LEGACY_V8, ts, s->callsite,
+                                       utid, 0);
 }
 
 /* ---- dispatch ---- */

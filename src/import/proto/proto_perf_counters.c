@@ -71,14 +71,52 @@ static int pp_event_name(trace_context *ctx, proto_span ev, const pp_event_field
   return ctx_intern(ctx, name, strlen(name), out);
 }
 
-/* The session of a sequence: a perf_session row made on its first sample. */
-static int pp_perf_session_of(import_file *f, proto_profile_state *s, uint32_t seq,
-                              int64_t *id) {
+/* The unit of a PerfEvents.Counter: time for the clocks, cycles and
+ * instructions for those, a count for any other (or unknown) counter. */
+static const char *pp_counter_unit(uint64_t counter) {
+  enum { SW_CPU_CLOCK = 1, SW_TASK_CLOCK = 3, HW_CPU_CYCLES = 10, HW_INSTRUCTIONS = 11,
+         HW_BUS_CYCLES = 16, HW_REF_CPU_CYCLES = 19 };
+  switch (counter) {
+    case SW_CPU_CLOCK: case SW_TASK_CLOCK: return "ns";
+    case HW_CPU_CYCLES: case HW_BUS_CYCLES: case HW_REF_CPU_CYCLES: return "cycles";
+    case HW_INSTRUCTIONS: return "instructions";
+    default: return "count";
+  }
+}
+
+/* The unit of a session's timebase: without PerfSampleDefaults the
+ * timebase is cpu-clock (ns); a counter's unit, a tracepoint counts;
+ * a raw event, a name alone or no event at all: unknown (NULL). */
+static int pp_timebase_unit(import_file *f, const proto_packet_info *info, string_id *unit) {
+  proto_field fl;
+  const char *u = NULL;
+  *unit = STRING_NULL;
+  if (!(proto_find_last(info->defaults.data, info->defaults.len, TPD_PERF_SAMPLE_DEFAULTS,
+                        &fl) == 1 && fl.wire_type == PROTO_WIRE_LEN))
+    u = "ns";
+  else if (proto_find_last(fl.span.data, fl.span.len, PSD_TIMEBASE, &fl) == 1 &&
+           fl.wire_type == PROTO_WIRE_LEN) {
+    proto_span tb = fl.span;
+    const pp_event_fields *k = &pp_timebase_fields;
+    if (proto_find_last(tb.data, tb.len, k->counter, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
+      u = pp_counter_unit(fl.value);
+    else if (proto_find_last(tb.data, tb.len, k->tracepoint, &fl) == 1 &&
+             fl.wire_type == PROTO_WIRE_LEN)
+      u = "count";
+  }
+  return u ? ctx_intern(f->ctx, u, strlen(u), unit) : WEFT_OK;
+}
+
+/* The session of a sequence: a perf session made on its first sample. */
+static int pp_perf_session_of(import_file *f, proto_profile_state *s,
+                              const proto_packet_info *info, int64_t *id) {
   uint64_t *slot;
-  int ins = base_map_insert(&s->sessions, (uint64_t)seq + 1, 0, &slot);
+  int ins = base_map_insert(&s->sessions, (uint64_t)info->seq + 1, 0, &slot);
   if (ins < 0) return WEFT_ENOMEM;
   if (ins == 1) {
-    int rc = stack_profile_perf_session(f->ctx, id);
+    string_id unit;
+    int rc = pp_timebase_unit(f, info, &unit);
+    if (!rc) rc = stack_profile_perf_session(f->ctx, unit, id);
     if (rc) return rc;
     *slot = (uint64_t)*id + 1;
   }
@@ -145,7 +183,7 @@ int pp_perf_stream_of(import_file *f, const proto_packet_info *info, uint32_t cp
   int ins = base_map_insert(&s->perf_streams, key, 0, &slot);
   if (ins < 0) return WEFT_ENOMEM;
   if (!ins) return *out = s->streams.data[*slot], WEFT_OK;
-  int rc = pp_perf_session_of(f, s, info->seq, &out->session);
+  int rc = pp_perf_session_of(f, s, info, &out->session);
   if (!rc) rc = pp_stream_tracks(f, s, info, cpu, out);
   if (!rc && VEC_PUSH(s->streams, *out)) rc = WEFT_ENOMEM;
   slot = base_map_find(&s->perf_streams, key); /* the map may have grown */

@@ -128,8 +128,11 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
   if (!rc) rc = pp_enum_name(f, pp_cpu_modes, 6, p.cpu_mode, &mode);
   if (!rc && p.has_unwind_error) rc = pp_enum_name(f, pp_unwind_errors, 9, p.unwind_error, &unwind);
   if (rc) return rc;
-  stack_profile_perf_sample row = {ts, utid, p.has_cpu ? (int64_t)p.cpu : -1, mode, leaf,
-                                   unwind, stream.session, counter_set};
+  /* the execution context knows no mode for MODE_UNKNOWN */
+  string_id context_mode = p.cpu_mode ? mode : STRING_NULL;
+  stack_profile_perf_sample row = {ts, utid, info->machine, p.has_cpu ? (int64_t)p.cpu : -1,
+                                   mode, context_mode, leaf, unwind, stream.session,
+                                   counter_set};
   return stack_profile_perf_sample_add(f->ctx, &row);
 }
 
@@ -182,7 +185,8 @@ int pp_streaming_profile(import_file *f, const proto_packet_info *info, int64_t 
     int64_t leaf;
     rc = pp_callstack(f, &r, iid, &leaf);
     if (!rc && leaf >= 0)
-      rc = stack_profile_cpu_sample(f->ctx, ts, (uint32_t)leaf, utid, (int64_t)priority);
+      rc = stack_profile_cpu_sample(f->ctx, STACK_PROFILE_CPU_CHROME, ts, (uint32_t)leaf, utid,
+                                    (int64_t)priority);
   }
   return rc;
 }

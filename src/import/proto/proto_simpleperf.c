@@ -240,7 +240,9 @@ static int sp_parse(import_file *f, const sort_event *event, void *prepared, bas
   uint32_t utid;
   if (!rc) rc = sp_callchain(f, st, sample, &leaf);
   if (!rc && leaf >= 0) rc = model_thread(f->ctx, f->machine, (int64_t)tid, &utid);
-  if (!rc && leaf >= 0) rc = stack_profile_cpu_sample(f->ctx, event->ts, (uint32_t)leaf, utid, 0);
+  if (!rc && leaf >= 0)
+    rc = stack_profile_cpu_sample(f->ctx, STACK_PROFILE_CPU_SIMPLEPERF, event->ts, (uint32_t)leaf,
+                                  utid, 0);
   return rc ? base_error_set(err, rc, "simpleperf: failed to apply a sample") : WEFT_OK;
 }
 

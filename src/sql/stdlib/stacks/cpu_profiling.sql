@@ -1,11 +1,10 @@
 -- stacks.cpu_profiling: the samples of CPU profiling, whatever profiler
 -- took them.
 
--- The samples with a callstack from StackSample packets (of sessions whose
--- timebase is time, cycles or instructions, or unknown), perf samples and
--- cpu_profile_stack_sample rows (Chrome, V8, Gecko, simpleperf), with
--- their thread and cpu. Each source numbers its samples itself: ids are
--- those of stack_sample, perf_sample and cpu_profile_stack_sample.
+-- The samples of stack_sample (StackSample packets, perf samples, Chrome,
+-- V8, Gecko, simpleperf and Instruments samples) out of sessions whose
+-- timebase is time, cycles or instructions, or unknown, or of no session,
+-- with their thread and cpu. Ids are those of stack_sample.
 CREATE PERFETTO TABLE cpu_profiling_samples(
   id LONG,
   ts TIMESTAMP,
@@ -21,24 +20,18 @@ WITH _cpu_profiling_sources AS (
   SELECT
     s.id,
     s.ts,
-    tc.utid,
+    s.utid,
     ec.ucpu,
     c.cpu,
     s.callsite_id,
     s.source
-  FROM stack_sample AS s
-  LEFT JOIN stack_sample_session AS ss ON ss.id = s.session_id
-  LEFT JOIN stack_sample_task_context AS tc ON tc.id = s.task_context_id
-  LEFT JOIN stack_sample_execution_context AS ec ON ec.id = s.execution_context_id
+  FROM __intrinsic_stack_sample AS s
+  LEFT JOIN __intrinsic_profiler_session AS ss ON ss.id = s.session_id
+  LEFT JOIN __intrinsic_stack_sample_execution_context AS ec
+    ON ec.id = s.execution_context_id
   LEFT JOIN cpu AS c ON c.id = ec.ucpu
-  WHERE ss.timebase_unit IS NULL OR ss.timebase_unit IN ('ns', 'cycles', 'instructions')
-  UNION ALL
-  SELECT id, ts, utid, cpu AS ucpu, cpu, callsite_id, 'linux.perf' AS source
-  FROM perf_sample
-  WHERE callsite_id IS NOT NULL
-  UNION ALL
-  SELECT id, ts, utid, NULL AS ucpu, NULL AS cpu, callsite_id, 'chrome' AS source
-  FROM cpu_profile_stack_sample
+  WHERE s.callsite_id IS NOT NULL
+    AND (ss.timebase_unit IS NULL OR ss.timebase_unit IN ('ns', 'cycles', 'instructions'))
 )
 SELECT
   p.id,

@@ -1,0 +1,54 @@
+/* The stack samples of the profilers cpu_profile_stack_sample and
+ * instruments_sample show. See model/stack_profile.h. */
+#include "model/context.h"
+#include "model/model.h"
+#include "model/sched.h"
+#include "model/stack_profile.h"
+#include "model/stack_sample.h"
+
+static stack_sample_known_source sp_cpu_source(stack_profile_cpu_source source) {
+  switch (source) {
+    case STACK_PROFILE_CPU_CHROME: return STACK_SAMPLE_CHROME;
+    case STACK_PROFILE_CPU_LEGACY_V8: return STACK_SAMPLE_LEGACY_V8;
+    case STACK_PROFILE_CPU_GECKO: return STACK_SAMPLE_GECKO;
+    case STACK_PROFILE_CPU_SIMPLEPERF: return STACK_SAMPLE_SIMPLEPERF;
+  }
+  return STACK_SAMPLE_CHROME;
+}
+
+/* Chrome and V8 samples know the thread's process; the others its thread
+ * alone. */
+static int sp_cpu_source_has_process(stack_profile_cpu_source source) {
+  return source == STACK_PROFILE_CPU_CHROME || source == STACK_PROFILE_CPU_LEGACY_V8;
+}
+
+int stack_profile_cpu_sample(trace_context *ctx, stack_profile_cpu_source source, int64_t ts,
+                             uint32_t callsite, uint32_t utid, int64_t process_priority) {
+  stack_sample_row row = {ts, STRING_NULL, -1, -1, callsite, -1};
+  int rc = stack_sample_source(ctx, sp_cpu_source(source), &row.source);
+  if (!rc)
+    rc = stack_sample_thread_task_context(ctx, utid, sp_cpu_source_has_process(source),
+                                          &row.task_context);
+  if (rc) return rc;
+  stack_sample_extras x = {.utid = utid, .cpu = -1, .cpu_mode = STRING_NULL,
+                           .unwind_error = STRING_NULL, .counter_set = -1,
+                           .has_process_priority = 1, .process_priority = process_priority};
+  return stack_sample_add_with(ctx, &row, &x);
+}
+
+int stack_profile_instruments_sample(trace_context *ctx, uint32_t machine, int64_t ts,
+                                     uint32_t utid, int64_t callsite, int64_t cpu) {
+  stack_sample_row row = {ts, STRING_NULL, -1, -1, callsite, -1};
+  int rc = stack_sample_source(ctx, STACK_SAMPLE_INSTRUMENTS, &row.source);
+  if (!rc) rc = stack_sample_thread_task_context(ctx, utid, 1, &row.task_context);
+  if (!rc && cpu >= 0 && cpu < SCHED_MAX_CPU) {
+    uint32_t ucpu, cpu_row, ec;
+    rc = sched_cpu_row(ctx, machine, (uint32_t)cpu, &ucpu, &cpu_row);
+    if (!rc) rc = stack_sample_execution_context(ctx, ucpu, STRING_NULL, &ec);
+    if (!rc) row.execution_context = ec;
+  }
+  if (rc) return rc;
+  stack_sample_extras x = {.utid = utid, .cpu = cpu, .cpu_mode = STRING_NULL,
+                           .unwind_error = STRING_NULL, .counter_set = -1};
+  return stack_sample_add_with(ctx, &row, &x);
+}
