@@ -203,6 +203,9 @@ int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
     case 'C':
       if (atrace_is(p->name, p->name_len, "ScreenState"))
         return model_android_screen_state(ctx, sc->machine, ts, (double)p->value);
+      if (p->name_len > 14 && !memcmp(p->name, "battery_stats.", 14))
+        return model_android_battery_stats(ctx, sc->machine, ts, p->name, p->name_len,
+                                           (double)p->value);
       rc = atrace_process_track(ctx, sc, p->tgid, p->name, p->name_len,
                                 "atrace_counter", 1, 0, &track);
       return rc ? rc : model_counter(ctx, track, ts, (double)p->value, -1);

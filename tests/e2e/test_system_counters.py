@@ -4,6 +4,20 @@ import weft_e2e as e
 from weft_e2e import pb_bytes, pb_int, pb_packet
 
 SYS_STATS = 7
+ANDROID_SYSTEM_PROPERTY = 86
+
+
+def ftrace_print(ts, pid, buf):
+    """A TracePacket holding one ftrace print event on cpu 0."""
+    event = pb_bytes(2, pb_int(1, ts) + pb_int(2, pid) + pb_bytes(3, pb_bytes(2, buf)))
+    return pb_packet(pb_bytes(1, pb_int(1, 0) + event))
+
+
+def track_rows(query, path):
+    return query("select t.name, t.type, c.ts, c.value, "
+                 "(select group_concat(key || '=' || display_value) from args a "
+                 " where a.arg_set_id = t.dimension_arg_set_id) as dims "
+                 "from counter c join track t on c.track_id = t.id order by t.id, c.ts", path)
 
 
 def cpuidle_state(cpu, *entries):
@@ -35,6 +49,38 @@ class SysStatsTest(e.TempDirTest):
                          '"cpuidle0.C8","cpu_idle_state","us",0,2000,600.000000,"cpu=0,state=C8"\n'
                          '"cpuidle0.C1","cpu_idle_state","us",0,1000,7.000000,"cpu=0,state=C1"\n'
                          '"cpuidle2.C8","cpu_idle_state","us",2,1000,9.000000,"cpu=2,state=C8"\n')
+
+
+class BatteryStatsTest(e.TempDirTest):
+    def query(self, sql, path):
+        rc, out, err = e.run('-Q', sql, path)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def test_atrace_battery_stats_counters_share_the_property_track(self):
+        prop = pb_bytes(1, pb_bytes(1, 'debug.tracing.battery_stats.screen') + pb_bytes(2, '1'))
+        trace = (pb_packet(pb_int(8, 1000), pb_bytes(ANDROID_SYSTEM_PROPERTY, prop)) +
+                 ftrace_print(2000, 10, 'C|10|battery_stats.screen|0') +
+                 ftrace_print(3000, 10, 'C|10|battery_stats.wifi|1') +
+                 ftrace_print(4000, 10, 'C|10|battery_stat|2'))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        self.assertEqual(track_rows(self.query, p), '"name","type","ts","value","dims"\n'
+                         '"battery_stats.screen","battery_stats",1000,1.000000,'
+                         '"counter_key=battery_stats.screen"\n'
+                         '"battery_stats.screen","battery_stats",2000,0.000000,'
+                         '"counter_key=battery_stats.screen"\n'
+                         '"battery_stats.wifi","battery_stats",3000,1.000000,'
+                         '"counter_key=battery_stats.wifi"\n'
+                         '"battery_stat","atrace_counter",4000,2.000000,"upid=1"\n')
+
+    def test_systrace_battery_stats_counter(self):
+        text = ('# tracer: nop\n'
+                '  app-10    ( 10) [000] ....  1.000000: tracing_mark_write: '
+                'C|10|battery_stats.audio|1\n')
+        p = e.write_temp(self.dir, 'trace.systrace', text)
+        self.assertEqual(track_rows(self.query, p), '"name","type","ts","value","dims"\n'
+                         '"battery_stats.audio","battery_stats",1000000000,1.000000,'
+                         '"counter_key=battery_stats.audio"\n')
 
 
 if __name__ == '__main__':
