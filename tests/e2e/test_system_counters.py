@@ -71,7 +71,7 @@ class BatteryStatsTest(e.TempDirTest):
                          '"counter_key=battery_stats.screen"\n'
                          '"battery_stats.wifi","battery_stats",3000,1.000000,'
                          '"counter_key=battery_stats.wifi"\n'
-                         '"battery_stat","atrace_counter",4000,2.000000,"upid=1"\n')
+                         '"battery_stat","atrace_counter",4000,2.000000,"upid=1,name=battery_stat"\n')
 
     def test_systrace_battery_stats_counter(self):
         text = ('# tracer: nop\n'
