@@ -83,5 +83,29 @@ class BatteryStatsTest(e.TempDirTest):
                          '"counter_key=battery_stats.audio"\n')
 
 
+class SystraceFreqLimitsTest(e.TempDirTest):
+    def query(self, sql, path):
+        rc, out, err = e.run('-Q', sql, path)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def test_old_and_new_field_names(self):
+        text = ('# tracer: nop\n'
+                '  kworker-10    [000] ....  1.000000: cpu_frequency_limits: min=300 max=1800 '
+                'cpu_id=1\n'
+                '  kworker-10    [000] ....  2.000000: cpu_frequency_limits: min_freq=400 '
+                'max_freq=1900 cpu_id=1\n'
+                '  kworker-10    [000] ....  3.000000: cpu_frequency_limits: max=2000 cpu_id=2\n')
+        p = e.write_temp(self.dir, 'trace.systrace', text)
+        out = self.query("select t.name, c.ts, c.value from counter c "
+                         "join track t on c.track_id = t.id order by c.ts, t.name", p)
+        self.assertEqual(out, '"name","ts","value"\n'
+                         '"Cpu 1 Max Freq Limit",1000000000,1800.000000\n'
+                         '"Cpu 1 Min Freq Limit",1000000000,300.000000\n'
+                         '"Cpu 1 Max Freq Limit",2000000000,1900.000000\n'
+                         '"Cpu 1 Min Freq Limit",2000000000,400.000000\n'
+                         '"Cpu 2 Max Freq Limit",3000000000,2000.000000\n')
+
+
 if __name__ == '__main__':
     e.main()
