@@ -110,11 +110,22 @@ atrace_result atrace_parse(const char *s, size_t len, atrace_point *out) {
 
 /* ---- application ---- */
 
+/* The process `tgid` names; a new one gets its main thread (tid = pid). */
+static int atrace_process(trace_context *ctx, const kernel_scope *sc, int64_t tgid,
+                          uint32_t *upid) {
+  if (model_process_find(ctx, sc->machine, tgid, upid) == 1) return WEFT_OK;
+  uint32_t main_utid;
+  int rc = model_process(ctx, sc->machine, tgid, upid);
+  return rc ? rc : model_thread_in_process(ctx, sc->machine, tgid, tgid, &main_utid);
+}
+
 static int atrace_thread_track(trace_context *ctx, const kernel_scope *sc,
                                int64_t tid, int64_t tgid, uint32_t *track) {
-  uint32_t utid;
-  int rc = tgid > 0 ? sched_thread_in_process(ctx, sc->machine, tid, tgid, &utid)
-                    : model_thread(ctx, sc->machine, tid, &utid);
+  uint32_t utid, upid;
+  int rc = tgid > 0 ? atrace_process(ctx, sc, tgid, &upid) : WEFT_OK;
+  if (!rc)
+    rc = tgid > 0 ? sched_thread_in_process(ctx, sc->machine, tid, tgid, &utid)
+                  : model_thread(ctx, sc->machine, tid, &utid);
   return rc ? rc : model_thread_track(ctx, utid, track);
 }
 
@@ -236,7 +247,7 @@ static int atrace_async(trace_context *ctx, const kernel_scope *sc, int64_t ts,
                         const atrace_point *p, int begin) {
   uint32_t upid, track, slice;
   atrace_unnestable *u;
-  int rc = model_process(ctx, sc->machine, p->tgid, &upid);
+  int rc = atrace_process(ctx, sc, p->tgid, &upid);
   if (!rc) rc = atrace_async_track(ctx, sc, upid, p,
                                    begin ? TRACK_COMPRESSOR_BEGIN : TRACK_COMPRESSOR_END, ts,
                                    &track);
@@ -271,7 +282,7 @@ static int atrace_for_track(trace_context *ctx, const kernel_scope *sc, int64_t 
                               : p->phase == 'H' ? TRACK_COMPRESSOR_END
                                                 : TRACK_COMPRESSOR_INSTANT;
   uint32_t upid, track, utid, slice;
-  int rc = model_process(ctx, sc->machine, p->tgid, &upid);
+  int rc = atrace_process(ctx, sc, p->tgid, &upid);
   if (!rc) rc = atrace_async_track(ctx, sc, upid, p, ev, ts, &track);
   if (!rc) rc = model_thread(ctx, sc->machine, tid, &utid);
   if (rc) return rc;
@@ -297,7 +308,7 @@ static int atrace_counter(trace_context *ctx, const kernel_scope *sc, int64_t ts
                           int64_t tid, const atrace_point *p) {
   uint32_t upid, utid, track;
   string_id id;
-  int rc = model_process(ctx, sc->machine, p->tgid, &upid);
+  int rc = atrace_process(ctx, sc, p->tgid, &upid);
   if (!rc) rc = ctx_intern(ctx, p->name, p->name_len, &id);
   if (rc) return rc;
   int has_thread = model_thread_find(ctx, sc->machine, tid, &utid);

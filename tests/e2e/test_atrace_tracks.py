@@ -1,6 +1,28 @@
 """End-to-end: the tracks and args of atrace async slices and counters
 (print events and systrace text), as Perfetto makes them."""
 import weft_e2e as e
+from weft_e2e import pb_bytes, pb_int, pb_packet
+
+DPU_TRACING_MARK_WRITE = 348
+
+
+def ftrace_bundle(*events):
+    """A TracePacket holding the FtraceEvents of cpu 0."""
+    return pb_packet(pb_bytes(1, pb_int(1, 0) + b''.join(events)))
+
+
+def ftrace_event(ts, pid, number, payload):
+    return pb_bytes(2, pb_int(1, ts) + pb_int(2, pid) + pb_bytes(number, payload))
+
+
+def ftrace_print(ts, pid, buf):
+    return ftrace_event(ts, pid, 3, pb_bytes(2, buf))
+
+
+def dpu_mark(ts, pid, tgid, phase, name, value=0):
+    """A dpu_tracing_mark_write: pid 1, name 4, type 5, value 6."""
+    return ftrace_event(ts, pid, DPU_TRACING_MARK_WRITE,
+                        pb_int(1, tgid) + pb_bytes(4, name) + pb_int(5, phase) + pb_int(6, value))
 
 SLICES = ("select s.id, s.ts, s.dur, s.depth, s.track_id, s.name, "
           "(select group_concat(key || '=' || display_value || ':' || value_type) from args a "
@@ -87,6 +109,39 @@ class AtraceTracksTest(e.TempDirTest):
                          "display_value) from args a where a.arg_set_id = c.arg_set_id) as args "
                          "from counter c", p)
         self.assertEqual(out, '"ts","track_id","value","args"\n1000013000,4,5.000000,"utid=2"\n')
+
+
+class AtraceProcessesTest(e.TempDirTest):
+    def query(self, sql, path):
+        rc, out, err = e.run('-Q', sql, path)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def test_a_new_process_gets_its_main_thread(self):
+        trace = ftrace_bundle(ftrace_print(1000, 515, 'G|237|trk|x|1'),
+                              ftrace_print(1500, 515, 'N|237|trk|y'),
+                              ftrace_print(2000, 515, 'H|237|trk|1'),
+                              ftrace_print(3000, 516, 'C|238|c|1'),
+                              ftrace_print(4000, 517, 'B|239|b'))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        self.assertEqual(self.query("select utid, tid, upid from thread", p),
+                         '"utid","tid","upid"\n0,0,0\n1,515,"[NULL]"\n2,237,1\n'
+                         '3,516,"[NULL]"\n4,238,2\n5,517,3\n6,239,3\n')
+
+    def test_dpu_marks_trust_their_pid_for_counters_only(self):
+        trace = ftrace_bundle(dpu_mark(1000, 515, 237, ord('B'), 'frame'),
+                              dpu_mark(2000, 515, 237, ord('E'), ''),
+                              dpu_mark(3000, 515, 237, ord('C'), 'vote', 5),
+                              dpu_mark(4000, 515, 237, 0, 'bad'))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        out = self.query("select s.ts, s.dur, s.name, thread.tid, thread.upid from slice s "
+                         "join thread_track t on s.track_id = t.id join thread using(utid)", p)
+        self.assertEqual(out, '"ts","dur","name","tid","upid"\n1000,1000,"frame",515,"[NULL]"\n')
+        out = self.query("select p.pid, t.name, c.ts, c.value from counter c join "
+                         "process_counter_track t on c.track_id = t.id join process p using(upid)", p)
+        self.assertEqual(out, '"pid","name","ts","value"\n237,"vote",3000,5.000000\n')
+        out = self.query("select value from stats where name = 'systrace_parse_failure'", p)
+        self.assertEqual(out, '"value"\n1\n')
 
 
 if __name__ == '__main__':

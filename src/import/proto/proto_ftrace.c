@@ -681,9 +681,11 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       char phase = fs->v[3] ? (char)fs->v[3] : (fs->v[5] ? 'B' : 'E');
       return proto_ftrace_kernel_mark(p, phase, I32(fs, 1), STR(fs, 2), I32(fs, 4));
     }
-    case PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE:
-      return proto_ftrace_kernel_mark(p, (char)fs->v[5], I32(fs, 1), STR(fs, 4),
-                                      I32(fs, 6));
+    case PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE: /* pid 1, name 4, type 5, value 6 */
+    case PROTO_FTRACE_EVENT_DPU_TRACING_MARK_WRITE: /* its pid: the process of counters only */
+      return proto_ftrace_kernel_mark(p, (char)fs->v[5],
+          id == PROTO_FTRACE_EVENT_DPU_TRACING_MARK_WRITE && fs->v[5] != 'C' ? 0 : I32(fs, 1),
+          STR(fs, 4), I32(fs, 6));
     case PROTO_FTRACE_EVENT_SCHED_CPU_UTIL_CFS:
       return proto_ftrace_cpu_util(p, fs);
     case PROTO_FTRACE_EVENT_KPROBE_EVENT:
