@@ -7,6 +7,7 @@
 #include "model/heap_graph.h"
 #include "model/android.h"
 #include "model/atrace.h"
+#include "model/kmem.h"
 #include "model/kpower.h"
 #include "model/kdev.h"
 #include "model/knet.h"
@@ -159,6 +160,8 @@ void model_free(model_state *m) {
   m->android_fs = NULL;
   atrace_state_free(m->atrace);
   m->atrace = NULL;
+  kmem_state_free(m->kmem);
+  m->kmem = NULL;
   frame_timeline_state_free(m->frame_timeline);
   m->frame_timeline = NULL;
   proto_content_state_free(m->proto_content);

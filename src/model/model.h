@@ -77,6 +77,7 @@ typedef struct model_state {
   struct gpu_state *gpu; /* gpus, GPU counters and tracks (model/gpu.h), lazy */
   struct android_fs_state *android_fs; /* android_fs reads (model/android.h), lazy */
   struct atrace_state *atrace; /* atrace async track sets (model/atrace.h), lazy */
+  struct kmem_state *kmem; /* ion / dma heap buffer tracks (model/kmem.h), lazy */
   struct model_process_args *process_args; /* model_process_args_add; lazy */
   struct heap_graph_state *heap_graph; /* Java heap dumps (model/heap_graph.h), lazy */
   struct stack_profile_state *stack_profile; /* model/stack_profile.h; lazy */

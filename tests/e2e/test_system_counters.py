@@ -107,5 +107,44 @@ class SystraceFreqLimitsTest(e.TempDirTest):
                          '"Cpu 2 Max Freq Limit",3000000000,2000.000000\n')
 
 
+def heap_event(ts, pid, number, buffer, length, total):
+    """An ion_stat (335) or dma_heap_stat (351): buffer 1, len 2, total 3."""
+    return pb_bytes(2, pb_int(1, ts) + pb_int(2, pid) + pb_bytes(
+        number, pb_int(1, buffer) + pb_int(2, length) + pb_int(3, total)))
+
+
+class HeapStatTest(e.TempDirTest):
+    def query(self, sql, path):
+        rc, out, err = e.run('-Q', sql, path)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def test_heap_counters_and_buffer_slices(self):
+        ION, DMA = 335, 351
+        events = [heap_event(100, 1, ION, 7, 2048, 4096), heap_event(150, 1, DMA, 9, 4096, 4096),
+                  heap_event(160, 2, DMA, 10, 1000, 5096), heap_event(200, 1, ION, 7, -2048, 2048),
+                  heap_event(300, 2, DMA, 9, -4096, 1000), heap_event(400, 2, DMA, 11, 3000, 4000)]
+        trace = pb_packet(pb_bytes(1, pb_int(1, 0) + b''.join(events)))
+        p = e.write_temp(self.dir, 'trace.pb', trace)
+        out = self.query("select t.id, t.name, t.type, (select group_concat(key || '=' || "
+                         "display_value) from args a where a.arg_set_id = t.dimension_arg_set_id) "
+                         "as dims from track t order by t.id", p)
+        self.assertEqual(out, '"id","name","type","dims"\n'
+                         '0,"mem.ion","ion","[NULL]"\n'
+                         '1,"mem.ion_change","ion_change","utid=1"\n'
+                         '2,"mem.ion_buffer","android_ion_allocations","track_compressor_idx=0"\n'
+                         '3,"mem.dma_heap","android_dma_heap","[NULL]"\n'
+                         '4,"mem.dma_heap_change","android_dma_heap_change","utid=1"\n'
+                         '5,"mem.dma_buffer","android_dma_allocations","track_compressor_idx=0"\n'
+                         '6,"mem.dma_heap_change","android_dma_heap_change","utid=2"\n'
+                         '7,"mem.dma_buffer","android_dma_allocations","track_compressor_idx=1"\n')
+        self.assertEqual(self.query("select ts, dur, name, track_id from slice", p),
+                         '"ts","dur","name","track_id"\n100,100,"2 kB",2\n150,150,"4 kB",5\n'
+                         '160,-1,"0 kB",7\n400,-1,"2 kB",5\n')
+        self.assertEqual(self.query("select ts, track_id, value from counter "
+                                    "where ts = 300 order by track_id", p),
+                         '"ts","track_id","value"\n300,3,1000.000000\n300,6,-4096.000000\n')
+
+
 if __name__ == '__main__':
     e.main()
