@@ -1,6 +1,8 @@
 /* android: device-wide state tracks (model/android.h). */
 #include "model/android.h"
 
+#include <stdio.h>
+
 #include "model/model.h"
 #include "model/track_compressor.h"
 
@@ -31,6 +33,23 @@ int model_android_screen_state(trace_context *ctx, uint32_t machine, int64_t ts,
                                double value) {
   uint32_t track;
   int rc = model_android_track(ctx, machine, "ScreenState", "screen_state", 1, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
+int model_android_battery_stats(trace_context *ctx, uint32_t machine, int64_t ts,
+                                const char *name, size_t len, double value) {
+  char buf[256];
+  snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf ? len : sizeof buf - 1), name);
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = buf;
+  spec.type = "battery_stats";
+  spec.is_counter = 1;
+  spec.machine = machine;
+  spec.dim_key = "counter_key";
+  spec.dim_str = buf;
+  uint32_t track;
+  int rc = model_track(ctx, &spec, &track);
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
 

@@ -3,7 +3,11 @@
  *  - the screen state: the counter track "ScreenState" (type screen_state)
  *    of the machine;
  *  - the device state: instants named after the state on the track
- *    "DeviceStateChanged" (type android_device_state) of the machine. */
+ *    "DeviceStateChanged" (type android_device_state) of the machine;
+ *  - battery stats: the counter track named `name` (type battery_stats,
+ *    dimension counter_key = name) of the machine, one per name, fed by the
+ *    debug.tracing.battery_stats.* properties and atrace counters named
+ *    battery_stats.*. */
 #ifndef WEFT_MODEL_ANDROID_H
 #define WEFT_MODEL_ANDROID_H
 
@@ -13,6 +17,8 @@ int model_android_screen_state(trace_context *ctx, uint32_t machine, int64_t ts,
                                double value);
 int model_android_device_state(trace_context *ctx, uint32_t machine, int64_t ts,
                                const char *state, size_t len);
+int model_android_battery_stats(trace_context *ctx, uint32_t machine, int64_t ts,
+                                const char *name, size_t len, double value);
 
 /* android_fs data reads (ftrace android_fs_dataread_start/end): a start
  * begins "android_fs_data_read" (args file_path, offset_start,

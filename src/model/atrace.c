@@ -9,6 +9,7 @@
 
 #include "model/context.h"
 #include "model/model.h"
+#include "model/track_compressor.h"
 
 /* Reads the field at *off up to '|' or the end; advances past the '|'. */
 static void atrace_field(const char *s, size_t len, size_t *off,
@@ -109,60 +110,221 @@ atrace_result atrace_parse(const char *s, size_t len, atrace_point *out) {
 
 /* ---- application ---- */
 
+/* The process `tgid` names; a new one gets its main thread (tid = pid). */
+static int atrace_process(trace_context *ctx, const kernel_scope *sc, int64_t tgid,
+                          uint32_t *upid) {
+  if (model_process_find(ctx, sc->machine, tgid, upid) == 1) return WEFT_OK;
+  uint32_t main_utid;
+  int rc = model_process(ctx, sc->machine, tgid, upid);
+  return rc ? rc : model_thread_in_process(ctx, sc->machine, tgid, tgid, &main_utid);
+}
+
 static int atrace_thread_track(trace_context *ctx, const kernel_scope *sc,
                                int64_t tid, int64_t tgid, uint32_t *track) {
-  uint32_t utid;
-  int rc = tgid > 0 ? sched_thread_in_process(ctx, sc->machine, tid, tgid, &utid)
-                    : model_thread(ctx, sc->machine, tid, &utid);
+  uint32_t utid, upid;
+  int rc = tgid > 0 ? atrace_process(ctx, sc, tgid, &upid) : WEFT_OK;
+  if (!rc)
+    rc = tgid > 0 ? sched_thread_in_process(ctx, sc->machine, tid, tgid, &utid)
+                  : model_thread(ctx, sc->machine, tid, &utid);
   return rc ? rc : model_thread_track(ctx, utid, track);
 }
 
-/* A process-scoped track named `name` (a copy is made NUL-terminated). */
-static int atrace_process_track(trace_context *ctx, const kernel_scope *sc,
-                                int64_t tgid, const char *name, size_t len,
-                                const char *type, int is_counter,
-                                uint64_t extra, uint32_t *track) {
-  uint32_t upid;
-  string_id id;
-  int rc = model_process(ctx, sc->machine, tgid, &upid);
-  if (!rc) rc = ctx_intern(ctx, name, len, &id);
+/* ---- async slices ----
+ * S/F slices share the tracks of a (process, name) set, G/H slices and N
+ * instants those of a (process, track name) set, through a track
+ * compressor keyed by the cookie (N: scoped, never sharing a cookie's
+ * track). S slices do not nest: a begin on a track with an open slice is
+ * dropped but counted, and each end reports the track's begin count and
+ * last begin ts. */
+
+typedef struct atrace_unnestable {
+  uint32_t begins;
+  int64_t last_begin_ts;
+} atrace_unnestable;
+
+struct atrace_state {
+  track_compressor sets;
+  base_map unnestable_of; /* track -> index into unnestable */
+  VEC(atrace_unnestable) unnestable;
+};
+
+void atrace_state_free(atrace_state *s) {
+  if (!s) return;
+  track_compressor_free(&s->sets);
+  base_map_free(&s->unnestable_of);
+  VEC_FREE(s->unnestable);
+  base_free(s);
+}
+
+static int atrace_state_get(trace_context *ctx, atrace_state **out) {
+  if (!ctx->model.atrace && !(ctx->model.atrace = base_calloc(1, sizeof **out)))
+    return WEFT_ENOMEM;
+  *out = ctx->model.atrace;
+  return WEFT_OK;
+}
+
+/* The track of an async event of process upid: p->track names the set of
+ * G/H/N events, else p->name that of S/F ones; cookie p->value (N: a scoped
+ * instant at ts). */
+static int atrace_async_track(trace_context *ctx, const kernel_scope *sc, uint32_t upid,
+                              const atrace_point *p, track_compressor_event ev, int64_t ts,
+                              uint32_t *track) {
+  atrace_state *s;
+  int rc = atrace_state_get(ctx, &s);
   if (rc) return rc;
+  int for_track = p->track != NULL;
+  const char *name = for_track ? p->track : p->name;
+  size_t len = for_track ? p->track_len : p->name_len;
+  uint64_t key = base_hash_u64(base_hash_bytes(name, len) ^ ((uint64_t)upid << 1 | (uint64_t)for_track));
+  uint32_t set, idx;
+  rc = ev == TRACK_COMPRESSOR_INSTANT
+           ? track_compressor_use_scoped(&s->sets, key, ts, 0, &set, &idx)
+           : track_compressor_use(&s->sets, key, p->value, ev, &set, &idx);
+  if (rc) return rc;
+  uint32_t *slot = track_compressor_track(&s->sets, set, idx);
+  if (*slot == TRACK_COMPRESSOR_NO_TRACK) {
+    string_id id;
+    rc = ctx_intern(ctx, name, len, &id);
+    if (rc) return rc;
+    model_track_spec spec;
+    model_track_spec_init(&spec);
+    spec.name = base_string_pool_get(&ctx->strings, id);
+    spec.type = for_track ? "atrace_async_slice_for_track" : "atrace_async_slice";
+    spec.machine = sc->machine;
+    spec.upid = upid;
+    spec.dim_key = "name";
+    spec.dim_str = spec.name;
+    spec.dim_first = 1;
+    spec.compressor_idx = idx;
+    rc = model_track(ctx, &spec, slot);
+    if (rc) return rc;
+  }
+  *track = *slot;
+  return WEFT_OK;
+}
+
+/* The begin count and last begin ts of an S/F track, created at zero. */
+static int atrace_unnestable_of(trace_context *ctx, uint32_t track, atrace_unnestable **out) {
+  atrace_state *s;
+  uint64_t *slot;
+  int rc = atrace_state_get(ctx, &s);
+  if (rc) return rc;
+  int ins = base_map_insert(&s->unnestable_of, track, s->unnestable.len, &slot);
+  if (ins < 0) return WEFT_ENOMEM;
+  if (ins == 1 && VEC_PUSH(s->unnestable, ((atrace_unnestable){0, 0}))) {
+    *slot = UINT64_MAX; /* not recorded: retried on the next event */
+    return WEFT_ENOMEM;
+  }
+  *out = &s->unnestable.data[*slot];
+  return WEFT_OK;
+}
+
+/* Adds args to an ended slice's set: an int arg `a` (and `b` when given). */
+static int atrace_end_args(trace_context *ctx, int64_t slice, const char *a, int64_t av,
+                           model_arg_type at, const char *b, int64_t bv) {
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  int rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)slice, -1));
+  if (!rc && !model_args_pending_has(ctx, a, strlen(a)))
+    rc = model_arg_int(ctx, a, strlen(a), at, av);
+  if (!rc && b) rc = model_arg_int(ctx, b, strlen(b), MODEL_ARG_INT, bv);
+  int64_t args = -1;
+  if (!rc) rc = model_args_commit(ctx, &args);
+  else model_args_discard(ctx);
+  if (!rc) model_slice_set_args(ctx, (uint32_t)slice, args);
+  return rc;
+}
+
+/* One int arg committed as a set (*set = -1 on error paths too). */
+static int atrace_one_arg(trace_context *ctx, const char *key, model_arg_type type,
+                          int64_t value, int64_t *set) {
+  *set = -1;
+  int rc = model_arg_int(ctx, key, strlen(key), type, value);
+  return rc ? rc : model_args_commit(ctx, set);
+}
+
+/* S (begin) / F (end): an unnestable slice with a cookie arg. */
+static int atrace_async(trace_context *ctx, const kernel_scope *sc, int64_t ts,
+                        const atrace_point *p, int begin) {
+  uint32_t upid, track, slice;
+  atrace_unnestable *u;
+  int rc = atrace_process(ctx, sc, p->tgid, &upid);
+  if (!rc) rc = atrace_async_track(ctx, sc, upid, p,
+                                   begin ? TRACK_COMPRESSOR_BEGIN : TRACK_COMPRESSOR_END, ts,
+                                   &track);
+  if (!rc) rc = atrace_unnestable_of(ctx, track, &u);
+  if (rc) return rc;
+  if (!begin) {
+    int64_t ended;
+    uint32_t begins = u->begins;
+    int64_t last = u->last_begin_ts;
+    rc = model_slice_end(ctx, track, ts, &ended);
+    if (rc || ended < 0) return rc;
+    return atrace_end_args(ctx, ended, "legacy_unnestable_begin_count", begins, MODEL_ARG_INT,
+                           "legacy_unnestable_last_begin_ts", last);
+  }
+  u->begins++;
+  u->last_begin_ts = ts;
+  const model_stack *st = model_stack_find(ctx, track);
+  for (size_t i = 0; st && i < st->slices.len; i++)
+    if (st->slices.data[i].dur < 0) return WEFT_OK;
+  string_id name;
+  int64_t args;
+  rc = ctx_intern(ctx, p->name, p->name_len, &name);
+  if (!rc) rc = atrace_one_arg(ctx, "cookie", MODEL_ARG_INT, p->value, &args);
+  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, args, &slice);
+}
+
+/* G (begin), H (end) and N (instant) on a process's named track set; the
+ * writing thread is the slice's utid (H: end_utid) arg. */
+static int atrace_for_track(trace_context *ctx, const kernel_scope *sc, int64_t ts,
+                            int64_t tid, const atrace_point *p) {
+  track_compressor_event ev = p->phase == 'G'   ? TRACK_COMPRESSOR_BEGIN
+                              : p->phase == 'H' ? TRACK_COMPRESSOR_END
+                                                : TRACK_COMPRESSOR_INSTANT;
+  uint32_t upid, track, utid, slice;
+  int rc = atrace_process(ctx, sc, p->tgid, &upid);
+  if (!rc) rc = atrace_async_track(ctx, sc, upid, p, ev, ts, &track);
+  if (!rc) rc = model_thread(ctx, sc->machine, tid, &utid);
+  if (rc) return rc;
+  if (ev == TRACK_COMPRESSOR_END) {
+    int64_t ended;
+    rc = model_slice_end(ctx, track, ts, &ended);
+    if (rc || ended < 0) return rc;
+    return atrace_end_args(ctx, ended, "end_utid", utid, MODEL_ARG_UINT, NULL, 0);
+  }
+  string_id name;
+  int64_t args;
+  rc = ctx_intern(ctx, p->name, p->name_len, &name);
+  if (!rc) rc = atrace_one_arg(ctx, "utid", MODEL_ARG_UINT, utid, &args);
+  if (rc) return rc;
+  if (ev == TRACK_COMPRESSOR_INSTANT)
+    return model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, args, &slice);
+  return model_slice_begin(ctx, track, ts, STRING_NULL, name, args, &slice);
+}
+
+/* C: a counter on the process's track of that name (dimensions upid and
+ * name), the writing thread (if known) its utid arg. */
+static int atrace_counter(trace_context *ctx, const kernel_scope *sc, int64_t ts,
+                          int64_t tid, const atrace_point *p) {
+  uint32_t upid, utid, track;
+  string_id id;
+  int rc = atrace_process(ctx, sc, p->tgid, &upid);
+  if (!rc) rc = ctx_intern(ctx, p->name, p->name_len, &id);
+  if (rc) return rc;
+  int has_thread = model_thread_find(ctx, sc->machine, tid, &utid);
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.name = base_string_pool_get(&ctx->strings, id);
-  spec.type = type;
-  spec.is_counter = is_counter;
+  spec.type = "atrace_counter";
+  spec.is_counter = 1;
   spec.machine = sc->machine;
   spec.upid = upid;
-  spec.extra_key = extra;
-  return model_track(ctx, &spec, track);
-}
-
-/* True if the track has a slice still open (dur -1) on its stack. */
-static int atrace_track_open(trace_context *ctx, uint32_t track) {
-  const model_stack *st = model_stack_find(ctx, track);
-  if (!st) return 0;
-  for (size_t i = 0; i < st->slices.len; i++)
-    if (st->slices.data[i].dur < 0) return 1;
-  return 0;
-}
-
-static int atrace_async(trace_context *ctx, const kernel_scope *sc, int64_t ts,
-                        const atrace_point *p, int begin) {
-  uint32_t track, slice;
-  int64_t ended;
-  const char *tname = p->track ? p->track : p->name;
-  size_t tlen = p->track ? p->track_len : p->name_len;
-  uint64_t extra = base_hash_u64((uint64_t)p->value ^ 0x5a5aULL) >> 1;
-  int rc = atrace_process_track(ctx, sc, p->tgid, tname, tlen,
-                                p->track ? "atrace_async_track" : "atrace_async",
-                                0, extra, &track);
-  if (rc) return rc;
-  if (!begin) return model_slice_end(ctx, track, ts, &ended);
-  if (atrace_track_open(ctx, track)) return WEFT_OK;
-  string_id name;
-  rc = ctx_intern(ctx, p->name, p->name_len, &name);
-  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
+  spec.dim_key = "name";
+  spec.dim_str = spec.name;
+  rc = model_track(ctx, &spec, &track);
+  int64_t args = -1;
+  if (!rc && has_thread == 1) rc = atrace_one_arg(ctx, "utid", MODEL_ARG_UINT, utid, &args);
+  return rc ? rc : model_counter(ctx, track, ts, (double)p->value, args);
 }
 
 /* 1 if s[0, len) is the string `name`. */
@@ -189,23 +351,23 @@ int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
       rc = atrace_thread_track(ctx, sc, tid, p->tgid, &track);
       if (!rc) rc = kslice_syscall_interrupt(ctx, track, ts);
       return rc ? rc : model_slice_end(ctx, track, ts, &ended);
-    case 'S': case 'G':
+    case 'S':
       return atrace_async(ctx, sc, ts, p, 1);
-    case 'F': case 'H':
+    case 'F':
       return atrace_async(ctx, sc, ts, p, 0);
+    case 'G': case 'H':
+      return atrace_for_track(ctx, sc, ts, tid, p);
     case 'N':
       if (atrace_is(p->track, p->track_len, "DeviceStateChanged"))
         return model_android_device_state(ctx, sc->machine, ts, p->name, p->name_len);
-      rc = atrace_process_track(ctx, sc, p->tgid, p->track, p->track_len,
-                                "atrace_instant_track", 0, 0, &track);
-      if (!rc) rc = ctx_intern(ctx, p->name, p->name_len, &name);
-      return rc ? rc : model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, -1, &slice);
+      return atrace_for_track(ctx, sc, ts, tid, p);
     case 'C':
       if (atrace_is(p->name, p->name_len, "ScreenState"))
         return model_android_screen_state(ctx, sc->machine, ts, (double)p->value);
-      rc = atrace_process_track(ctx, sc, p->tgid, p->name, p->name_len,
-                                "atrace_counter", 1, 0, &track);
-      return rc ? rc : model_counter(ctx, track, ts, (double)p->value, -1);
+      if (p->name_len > 14 && !memcmp(p->name, "battery_stats.", 14))
+        return model_android_battery_stats(ctx, sc->machine, ts, p->name, p->name_len,
+                                           (double)p->value);
+      return atrace_counter(ctx, sc, ts, tid, p);
     default:
       return WEFT_OK;
   }

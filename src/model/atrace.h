@@ -12,8 +12,10 @@
  *                        process-scoped named track, begin / end
  * Trailing '\n' and '\0' are ignored. Owns no state; the parsed strings point
  * into the input. atrace_apply writes the model (slices, counters, tracks)
- * through model/ and model/sched.h; async tracks are keyed by (process,
- * name, cookie) and a second begin on an open async track is ignored. */
+ * through model/ and model/sched.h. Async slices go on Perfetto's
+ * compressed track sets (see atrace.c): S/F on "atrace_async_slice", G/H/N
+ * on "atrace_async_slice_for_track" tracks (dimensions upid, name,
+ * track_compressor_idx); counters on "atrace_counter" tracks (upid, name). */
 #ifndef WEFT_MODEL_ATRACE_H
 #define WEFT_MODEL_ATRACE_H
 
@@ -48,5 +50,9 @@ int atrace_apply_parsed(trace_context *ctx, const kernel_scope *scope, int64_t t
 /* Parses and applies a print buffer; counts systrace_parse_failure. */
 int atrace_print(trace_context *ctx, const kernel_scope *scope, int64_t ts,
                  int64_t tid, const char *buf, size_t len);
+
+/* The async track sets and unnestable-track counts (model_state.atrace). */
+typedef struct atrace_state atrace_state;
+void atrace_state_free(atrace_state *s);
 
 #endif

@@ -1,6 +1,7 @@
 /* Kernel counters beyond the scheduler's. See kcounter.h. */
 #include "model/kcounter.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,9 +11,12 @@
 int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, double min_freq, double max_freq) {
   char name[64];
-  snprintf(name, sizeof name, "Cpu %u Max Freq Limit", cpu);
-  int rc = sched_cpu_counter(ctx, s, ts, cpu, name, "cpu_max_frequency_limit", max_freq);
-  if (rc) return rc;
+  int rc = WEFT_OK;
+  if (!isnan(max_freq)) {
+    snprintf(name, sizeof name, "Cpu %u Max Freq Limit", cpu);
+    rc = sched_cpu_counter(ctx, s, ts, cpu, name, "cpu_max_frequency_limit", max_freq);
+  }
+  if (rc || isnan(min_freq)) return rc;
   snprintf(name, sizeof name, "Cpu %u Min Freq Limit", cpu);
   return sched_cpu_counter(ctx, s, ts, cpu, name, "cpu_min_frequency_limit", min_freq);
 }

@@ -17,6 +17,8 @@
 
 #include "model/sched.h"
 
+/* The cpu's max and min frequency limit counters; a NAN value is not
+ * recorded. */
 int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, double min_freq, double max_freq);
 int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,

@@ -6,6 +6,8 @@
 #include "model/gkernel.h"
 #include "model/heap_graph.h"
 #include "model/android.h"
+#include "model/atrace.h"
+#include "model/kmem.h"
 #include "model/kpower.h"
 #include "model/kdev.h"
 #include "model/knet.h"
@@ -156,6 +158,10 @@ void model_free(model_state *m) {
   m->gpu = NULL;
   android_fs_state_free(m->android_fs);
   m->android_fs = NULL;
+  atrace_state_free(m->atrace);
+  m->atrace = NULL;
+  kmem_state_free(m->kmem);
+  m->kmem = NULL;
   frame_timeline_state_free(m->frame_timeline);
   m->frame_timeline = NULL;
   proto_content_state_free(m->proto_content);
@@ -411,6 +417,15 @@ static uint64_t model_track_key(const model_track_spec *s) {
   return h;
 }
 
+/* The spec's dim_key arg (a string, else an unsigned int), if any. */
+static int model_track_dim(trace_context *ctx, const model_track_spec *s) {
+  if (!s->dim_key) return WEFT_OK;
+  if (s->dim_str)
+    return model_arg_string(ctx, s->dim_key, strlen(s->dim_key), s->dim_str,
+                            strlen(s->dim_str), MODEL_ARG_STRING);
+  return model_arg_int(ctx, s->dim_key, strlen(s->dim_key), MODEL_ARG_UINT, s->dim_int);
+}
+
 static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
                                   int64_t *arg_set) {
   int rc = WEFT_OK;
@@ -418,13 +433,10 @@ static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
   if (!rc && s->upid >= 0) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, s->upid);
   if (!rc && s->cpu >= 0)
     rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, s->cpu_number >= 0 ? s->cpu_number : s->cpu);
+  if (!rc && s->dim_first) rc = model_track_dim(ctx, s);
   if (!rc && s->compressor_idx >= 0)
     rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, s->compressor_idx);
-  if (!rc && s->dim_key && s->dim_str)
-    rc = model_arg_string(ctx, s->dim_key, strlen(s->dim_key), s->dim_str,
-                          strlen(s->dim_str), MODEL_ARG_STRING);
-  else if (!rc && s->dim_key)
-    rc = model_arg_int(ctx, s->dim_key, strlen(s->dim_key), MODEL_ARG_UINT, s->dim_int);
+  if (!rc && !s->dim_first) rc = model_track_dim(ctx, s);
   if (!rc && s->dim2_key && s->dim2_str)
     rc = model_arg_string(ctx, s->dim2_key, strlen(s->dim2_key), s->dim2_str,
                           strlen(s->dim2_str), MODEL_ARG_STRING);

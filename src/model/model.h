@@ -76,6 +76,8 @@ typedef struct model_state {
   struct kv4l2_state *kv4l2; /* V4L2 buffer events (model/kv4l2.h), lazy */
   struct gpu_state *gpu; /* gpus, GPU counters and tracks (model/gpu.h), lazy */
   struct android_fs_state *android_fs; /* android_fs reads (model/android.h), lazy */
+  struct atrace_state *atrace; /* atrace async track sets (model/atrace.h), lazy */
+  struct kmem_state *kmem; /* ion / dma heap buffer tracks (model/kmem.h), lazy */
   struct model_process_args *process_args; /* model_process_args_add; lazy */
   struct heap_graph_state *heap_graph; /* Java heap dumps (model/heap_graph.h), lazy */
   struct stack_profile_state *stack_profile; /* model/stack_profile.h; lazy */
@@ -189,6 +191,7 @@ typedef struct model_track_spec {
   const char *dim_str;    /* its string value, or NULL for */
   int64_t dim_int;        /* its int value; the caller keeps tracks with
                              different values apart (name or extra_key) */
+  int dim_first;          /* 1: dim_key comes before track_compressor_idx */
   const char *dim2_key;   /* a second string dimension arg after it, or NULL */
   const char *dim2_str;
 } model_track_spec;

@@ -394,9 +394,7 @@ static int sysprop_value(import_file *f, uint32_t machine, int64_t ts, proto_spa
   if (sysprop_is(name, SYSPROP_PREFIX "screen_state"))
     return model_android_screen_state(f->ctx, machine, ts, v);
   if (name.len > prefix + 14 && !memcmp(name.data, SYSPROP_PREFIX "battery_stats.", prefix + 14))
-    return sysprop_counter(f, machine, ts, "battery_stats", "counter_key",
-                           (proto_span){(const uint8_t *)short_name, strlen(short_name)},
-                           short_name, v);
+    return model_android_battery_stats(f->ctx, machine, ts, short_name, strlen(short_name), v);
   const char *mapped = sysprop_is(name, SYSPROP_PREFIX "battery_status") ? "BatteryStatus"
                        : sysprop_is(name, SYSPROP_PREFIX "plug_type")    ? "PlugType"
                        : sysprop_is(name, SYSPROP_PREFIX "mcc") ||

@@ -670,20 +670,17 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       return sched_rss_stat(ctx, sc, p->ts, p->pid, I32(fs, 1), (int64_t)fs->v[2],
                             HAS(fs, 3) ? (int64_t)(uint32_t)fs->v[3] : -1,
                             HAS(fs, 4) ? (int64_t)(uint32_t)fs->v[4] : -1);
-    case PROTO_FTRACE_EVENT_ION_STAT: {
-      int rc = sched_global_counter(ctx, sc, p->ts, "mem.ion", (double)fs->v[3]);
-      return rc ? rc : sched_global_counter(ctx, sc, p->ts, "mem.ion_change",
-                                            (double)(int64_t)fs->v[2]);
-    }
     case PROTO_FTRACE_EVENT_TRACING_MARK_WRITE:
       return proto_ftrace_kernel_mark(p, fs->v[3] ? 'B' : 'E', I32(fs, 1), STR(fs, 2), 0);
     case PROTO_FTRACE_EVENT_SDE_TRACING_MARK_WRITE: {
       char phase = fs->v[3] ? (char)fs->v[3] : (fs->v[5] ? 'B' : 'E');
       return proto_ftrace_kernel_mark(p, phase, I32(fs, 1), STR(fs, 2), I32(fs, 4));
     }
-    case PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE:
-      return proto_ftrace_kernel_mark(p, (char)fs->v[5], I32(fs, 1), STR(fs, 4),
-                                      I32(fs, 6));
+    case PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE: /* pid 1, name 4, type 5, value 6 */
+    case PROTO_FTRACE_EVENT_DPU_TRACING_MARK_WRITE: /* its pid: the process of counters only */
+      return proto_ftrace_kernel_mark(p, (char)fs->v[5],
+          id == PROTO_FTRACE_EVENT_DPU_TRACING_MARK_WRITE && fs->v[5] != 'C' ? 0 : I32(fs, 1),
+          STR(fs, 4), I32(fs, 6));
     case PROTO_FTRACE_EVENT_SCHED_CPU_UTIL_CFS:
       return proto_ftrace_cpu_util(p, fs);
     case PROTO_FTRACE_EVENT_KPROBE_EVENT:

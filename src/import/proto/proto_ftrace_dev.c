@@ -2,7 +2,9 @@
 #include "import/proto/proto_ftrace_dev.h"
 
 #include "import/proto/proto_wire.h"
+#include "import/proto/proto_fields.h"
 #include "model/kdev.h"
+#include "model/kmem.h"
 #include "model/knet.h"
 #include "model/kv4l2.h"
 
@@ -236,6 +238,11 @@ int proto_ftrace_dev(trace_context *ctx, const kernel_scope *sc, int64_t ts, int
     case PROTO_FTRACE_CMA_ALLOC_FINISH:
     case PROTO_FTRACE_MM_ALLOC_CONTIG_MIGRATE_RANGE_INFO:
       return proto_ftrace_dev_cma(ctx, sc, ts, pid, id, fs);
+    case PROTO_FTRACE_EVENT_ION_STAT: /* both: buffer 1, len 2, total_allocated 3 */
+    case PROTO_FTRACE_EVENT_DMA_HEAP_STAT:
+      return kmem_heap_stat(ctx, sc, ts, pid,
+                            id == PROTO_FTRACE_EVENT_ION_STAT ? KMEM_HEAP_ION : KMEM_HEAP_DMA,
+                            fs->v[1], (int64_t)fs->v[2], fs->v[3]);
     default: return proto_ftrace_dev_net(ctx, sc, ts, pid, cpu, id, fs);
   }
 }

@@ -166,6 +166,57 @@ static int proto_disk_stat(import_file *f, proto_sys_stats_state *s, uint32_t ma
   return proto_disk_counters(f, machine, ts, cur.name, m, 8);
 }
 
+/* ---- cpuidle states ---- */
+
+/* One CpuIdleStateEntry (state 1, duration_us 2) of a cpu: a counter of the
+ * time spent in that state on a cpu track "cpuidle<cpu>.<state>" whose
+ * dimensions are the cpu and the state name. */
+static int proto_cpuidle_entry(import_file *f, uint32_t machine, int64_t ts, uint32_t cpu,
+                               proto_span msg) {
+  proto_field state, dur;
+  if (proto_find_last(msg.data, msg.len, 1, &state) != 1 || state.wire_type != PROTO_WIRE_LEN ||
+      state.span.len >= 200)
+    return WEFT_OK;
+  if (proto_find_last(msg.data, msg.len, 2, &dur) != 1 || dur.wire_type != PROTO_WIRE_VARINT)
+    return WEFT_OK;
+  char state_name[200], name[256];
+  memcpy(state_name, state.span.data, state.span.len);
+  state_name[state.span.len] = '\0';
+  snprintf(name, sizeof name, "cpuidle%u.%s", cpu, state_name);
+  uint32_t ucpu, track;
+  int rc = sched_ucpu(f->ctx, machine, cpu, &ucpu);
+  if (rc) return rc;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = "cpu_idle_state";
+  spec.is_counter = 1;
+  spec.machine = machine;
+  spec.unit = "us";
+  spec.cpu = ucpu;
+  spec.cpu_number = cpu;
+  spec.dim_key = "state";
+  spec.dim_str = state_name;
+  rc = model_track(f->ctx, &spec, &track);
+  return rc ? rc : model_counter(f->ctx, track, ts, (double)dur.value, -1);
+}
+
+/* A CpuIdleState: cpu_id 1, repeated cpuidle_state_entry 2. */
+static int proto_cpuidle_state(import_file *f, uint32_t machine, int64_t ts, proto_span msg) {
+  proto_field cpu;
+  if (proto_find_last(msg.data, msg.len, 1, &cpu) != 1 || cpu.wire_type != PROTO_WIRE_VARINT ||
+      cpu.value >= SCHED_MAX_CPU)
+    return WEFT_OK;
+  proto_reader r;
+  proto_field fl;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1)
+    if (fl.number == 2 && fl.wire_type == PROTO_WIRE_LEN)
+      rc = proto_cpuidle_entry(f, machine, ts, (uint32_t)cpu.value, fl.span);
+  return rc;
+}
+
 /* ---- dispatch ---- */
 
 static int proto_gpufreq(import_file *f, uint32_t machine, int64_t ts,
@@ -199,6 +250,7 @@ int proto_sys_stats_parse(import_file *f, proto_sys_stats_state **state,
       case 3: if (is_len) rc = proto_cpu_times(f, machine, ts, fl.span); break;
       case 13: if (is_len) rc = proto_disk_stat(f, *state, machine, ts, fl.span); break;
       case 15: if (is_len) rc = proto_thermal_zone(f, machine, ts, fl.span); break;
+      case 16: if (is_len) rc = proto_cpuidle_state(f, machine, ts, fl.span); break;
       case 17: rc = proto_gpufreq(f, machine, ts, &fl, &gpu); break;
       default: break;
     }

@@ -16,6 +16,7 @@
  * Input release: each pushed line holds its bytes (up to and including its
  * newline) from tokenize until it is parsed; nothing else of the file is
  * read after tokenize. */
+#include <math.h>
 #include <stdio.h>
 
 #include "clock/clock.h"
@@ -634,11 +635,18 @@ static int systrace_apply_more(systrace_ctx *c) {
   const systrace_line *l = c->line;
   int64_t lo, hi, cpu;
   if (systrace_event_is(l, "cpu_frequency_limits")) {
-    if (!systrace_arg_int(l, "min_freq", &lo) || !systrace_arg_int(l, "max_freq", &hi) ||
-        !systrace_arg_int(l, "cpu_id", &cpu) || cpu < 0)
-      return WEFT_OK;
-    return kcounter_freq_limits(c->f->ctx, &c->scope, l->ts, (uint32_t)cpu, (double)lo,
-                                (double)hi);
+    /* Old kernels print min= / max=, newer ones min_freq= / max_freq=. */
+    if (!systrace_arg_int(l, "cpu_id", &cpu) || cpu < 0) return WEFT_OK;
+    const char *old_key;
+    size_t old_len;
+    int has_lo = systrace_arg_int(
+        l, systrace_args_find(l->args, l->args_len, "min", &old_key, &old_len) ? "min" : "min_freq",
+        &lo);
+    int has_hi = systrace_arg_int(
+        l, systrace_args_find(l->args, l->args_len, "max", &old_key, &old_len) ? "max" : "max_freq",
+        &hi);
+    return kcounter_freq_limits(c->f->ctx, &c->scope, l->ts, (uint32_t)cpu,
+                                has_lo ? (double)lo : NAN, has_hi ? (double)hi : NAN);
   }
   if (systrace_event_is(l, "clock_set_rate"))
     return systrace_device_counter(c, KCOUNTER_CLOCK_FREQUENCY, "name", "state");

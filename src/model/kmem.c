@@ -1,0 +1,93 @@
+/* Kernel memory heap accounting events. See kmem.h. */
+#include "model/kmem.h"
+
+#include <stdio.h>
+
+#include "model/context.h"
+#include "model/model.h"
+#include "model/track_compressor.h"
+
+struct kmem_state {
+  track_compressor buffers;
+};
+
+void kmem_state_free(kmem_state *k) {
+  if (!k) return;
+  track_compressor_free(&k->buffers);
+  base_free(k);
+}
+
+typedef struct kmem_names {
+  const char *total, *total_type, *change, *change_type, *buffer, *buffer_type;
+} kmem_names;
+
+static const kmem_names kmem_heaps[] = {
+    [KMEM_HEAP_ION] = {"mem.ion", "ion", "mem.ion_change", "ion_change", "mem.ion_buffer",
+                       "android_ion_allocations"},
+    [KMEM_HEAP_DMA] = {"mem.dma_heap", "android_dma_heap", "mem.dma_heap_change",
+                       "android_dma_heap_change", "mem.dma_buffer", "android_dma_allocations"},
+};
+
+/* A counter on the track (name, type) of the machine, or of thread utid
+ * when utid >= 0. */
+static int kmem_counter(trace_context *ctx, uint32_t machine, int64_t utid, int64_t ts,
+                        const char *name, const char *type, double value) {
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = type;
+  spec.is_counter = 1;
+  spec.machine = machine;
+  spec.utid = utid;
+  uint32_t track;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
+/* The track of buffer `buffer` in the heap's set, its slot's nesting
+ * updated for `ev`. */
+static int kmem_buffer_track(trace_context *ctx, uint32_t machine, kmem_heap heap,
+                             uint64_t buffer, track_compressor_event ev, uint32_t *track) {
+  if (!ctx->model.kmem && !(ctx->model.kmem = base_calloc(1, sizeof *ctx->model.kmem)))
+    return WEFT_ENOMEM;
+  track_compressor *c = &ctx->model.kmem->buffers;
+  uint32_t set, idx;
+  int rc = track_compressor_use(c, base_hash_u64((uint64_t)machine << 8 | heap) >> 1,
+                                (int64_t)buffer, ev, &set, &idx);
+  if (rc) return rc;
+  uint32_t *slot = track_compressor_track(c, set, idx);
+  if (*slot == TRACK_COMPRESSOR_NO_TRACK) {
+    model_track_spec spec;
+    model_track_spec_init(&spec);
+    spec.name = kmem_heaps[heap].buffer;
+    spec.type = kmem_heaps[heap].buffer_type;
+    spec.machine = machine;
+    spec.compressor_idx = idx;
+    rc = model_track(ctx, &spec, slot);
+    if (rc) return rc;
+  }
+  *track = *slot;
+  return WEFT_OK;
+}
+
+int kmem_heap_stat(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                   kmem_heap heap, uint64_t buffer, int64_t len, uint64_t total) {
+  const kmem_names *n = &kmem_heaps[heap];
+  uint32_t utid, track, slice;
+  int rc = kmem_counter(ctx, s->machine, -1, ts, n->total, n->total_type, (double)total);
+  if (!rc) rc = model_thread(ctx, s->machine, tid, &utid);
+  if (!rc) rc = kmem_counter(ctx, s->machine, utid, ts, n->change, n->change_type, (double)len);
+  if (!rc) rc = kmem_buffer_track(ctx, s->machine, heap, buffer,
+                                  len > 0 ? TRACK_COMPRESSOR_BEGIN : TRACK_COMPRESSOR_END,
+                                  &track);
+  if (rc) return rc;
+  if (len <= 0) {
+    int64_t ended;
+    return model_slice_end(ctx, track, ts, &ended);
+  }
+  char size[32];
+  string_id name;
+  int size_len = snprintf(size, sizeof size, "%lld kB", (long long)(len / 1024));
+  rc = ctx_intern(ctx, size, (size_t)size_len, &name);
+  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
+}
