@@ -14,7 +14,8 @@
 
 /* Runs `sql` and writes the last result set as {"columns": [...], "rows":
  * [[...], ...], "truncated": bool} into out: at most max_rows rows; a
- * query still returning rows after VIEW_SQL_MAX_MS is stopped. 0, or -1
+ * query still running after VIEW_SQL_MAX_MS is interrupted (weft_interrupt,
+ * from a watchdog thread), rows or none. 0, or -1
  * with the message (SQL error, time limit, memory) in err. */
 int view_sql_json(weft *w, const char *sql, size_t max_rows, rpc_buf *out, char *err,
                   size_t err_cap);

@@ -249,6 +249,19 @@ class ViewTest(unittest.TestCase):
         d = json.loads(body)
         self.assertEqual((code, len(d['rows']), d['truncated']), (200, 10000, True))
 
+    def test_query_time_is_bounded(self):
+        # No row comes before the end: the watchdog, not the row callback,
+        # stops it; the next query runs.
+        began = time.time()
+        code, _, body = self.view.request(
+            'POST', '/view/query',
+            b'with recursive c(x) as (select 1 union all select x + 1 from c) '
+            b'select count(*) from c')
+        self.assertEqual(code, 400)
+        self.assertIn('ran longer than 10 s', json.loads(body)['error'])
+        self.assertLess(time.time() - began, 60)
+        self.assertEqual(self.view.query('select 7'), [[7]])
+
     def test_malformed_requests(self):
         bad = ['/view/summary', '/view/summary?start=1&end=1&px=10',
                '/view/summary?start=a&end=9&px=10', '/view/summary?start=0&end=9&px=0',
