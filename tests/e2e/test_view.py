@@ -302,6 +302,30 @@ def busy_trace(threads=4, per_thread=80_000):
     return '{"traceEvents":[' + ','.join(ev) + ']}'
 
 
+def rpc_server_view(trace, wait_s=60):
+    """`weft server http` on a free port holding `trace`, and a View of it
+    once /view/tracks answers: (the process, the view, its tracks)."""
+    import socket
+    with socket.socket() as sock:
+        sock.bind(('127.0.0.1', 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen([e.WEFT, 'server', 'http', '--port', str(port),
+                             '--idle-timeout', '60', '--quiet', trace],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    view = View.__new__(View)
+    view.host, view.port, view.proc = '127.0.0.1', port, None
+    deadline = time.time() + wait_s
+    while True:
+        try:
+            return proc, view, view.get('/view/tracks')
+        except OSError:
+            if time.time() > deadline or proc.poll() is not None:
+                proc.kill()
+                proc.wait()
+                raise AssertionError('weft server http did not answer')
+            time.sleep(0.05)
+
+
 class FirstSummaryTest(unittest.TestCase):
     """The first summary of many unwritten slices is read from the stored
     columns while their fill follows in the background: it equals the
@@ -337,24 +361,8 @@ class FirstSummaryTest(unittest.TestCase):
             view.stop()
 
     def test_the_trace_changes_while_a_fill_runs(self):
-        import socket
-        with socket.socket() as sock:
-            sock.bind(('127.0.0.1', 0))
-            port = sock.getsockname()[1]
-        proc = subprocess.Popen([e.WEFT, 'server', 'http', '--port', str(port),
-                                 '--idle-timeout', '60', '--quiet', self.busy],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        view = View.__new__(View)
-        view.host, view.port, view.proc = '127.0.0.1', port, None
+        proc, view, tracks = rpc_server_view(self.busy)
         try:
-            deadline = time.time() + 60
-            while True:
-                try:
-                    tracks = view.get('/view/tracks')
-                    break
-                except OSError:
-                    self.assertLess(time.time(), deadline)
-                    time.sleep(0.05)
             view.get('/view/summary?start=%d&end=%d&px=1180' % (tracks['start'], tracks['end']))
             other = json.dumps({'traceEvents': [
                 {'ph': 'X', 'pid': 3, 'tid': 4, 'ts': 5, 'dur': 6, 'name': 'fresh'}]}).encode()
@@ -367,32 +375,15 @@ class FirstSummaryTest(unittest.TestCase):
         finally:
             proc.kill()
             proc.wait()
-            proc.stderr.close()
 
 
 class RpcServerViewTest(e.TempDirTest):
     """`weft server http` serves the view too, on the trace it holds."""
 
     def test_view_follows_the_rpc_trace(self):
-        import socket
-        with socket.socket() as sock:
-            sock.bind(('127.0.0.1', 0))
-            port = sock.getsockname()[1]
         laptop = e.write_temp(self.dir, 'laptop.json', laptop_trace())
-        proc = subprocess.Popen([e.WEFT, 'server', 'http', '--port', str(port),
-                                 '--idle-timeout', '60', '--quiet', laptop],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        view = View.__new__(View)
-        view.host, view.port, view.proc = '127.0.0.1', port, None
+        proc, view, tracks = rpc_server_view(laptop, wait_s=20)
         try:
-            deadline = time.time() + 20
-            while True:
-                try:
-                    tracks = view.get('/view/tracks')
-                    break
-                except OSError:
-                    self.assertLess(time.time(), deadline)
-                    time.sleep(0.05)
             self.assertIn('main 8', [t['name'] for t in tracks['threads']])
             code, _, body = view.request('POST', '/view/remerge?file=0&offset_ns=1')
             self.assertEqual(code, 400)
