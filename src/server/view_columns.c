@@ -3,7 +3,8 @@
  * size the index (each track's lanes and deepest depth, then the slices of
  * each (track, lane) bucket, interning the names met); a track's slices
  * are written to their place on its first summary, by one more pass over
- * the table for every track that summary asks for and lacks. */
+ * the table for every track that summary asks for and lacks; the same pass
+ * can hand them to a summary instead of writing them (view_columns_stream). */
 #include "view_columns.h"
 
 #include <pthread.h>
