@@ -84,13 +84,40 @@ static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
   storage_set_i64(t, THREAD_is_idle, *utid, tid == 0);
   int64_t m = model_machine_column(machine);
   if (m >= 0) storage_set_i64(t, THREAD_machine_id, *utid, m);
+  model_state *ms = &ctx->model;
+  if (VEC_RESERVE(ms->earlier_same_tid, (size_t)*utid + 1)) return WEFT_ENOMEM;
+  while (ms->earlier_same_tid.len <= *utid) ms->earlier_same_tid.data[ms->earlier_same_tid.len++] = 0;
   uint64_t *slot;
-  model_thread_memo_clear(&ctx->model);
-  rc = base_map_insert(&ctx->model.live_threads, model_key2(machine, (uint64_t)tid),
-                       *utid, &slot);
+  model_thread_memo_clear(ms);
+  rc = base_map_insert(&ms->live_threads, model_key2(machine, (uint64_t)tid), *utid, &slot);
   if (rc < 0) return rc;
+  /* rc 0: the key was there, *slot its newest thread (UINT32_MAX: none) */
+  if (rc == 0 && *slot != UINT32_MAX) ms->earlier_same_tid.data[*utid] = (uint32_t)*slot + 1;
   *slot = *utid;
   return WEFT_OK;
+}
+
+/* Whether thread utid can still be the one its tid names: not ended, and
+ * its process (if known) neither ended nor replaced by a newer process of
+ * the same pid. */
+static int model_thread_is_alive(trace_context *ctx, uint32_t utid) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  if (!storage_is_null(t, THREAD_end_ts, utid)) return 0;
+  int64_t upid = storage_get_i64_or(t, THREAD_upid, utid, -1);
+  if (upid < 0) return 1;
+  storage_table *p = ctx_table(ctx, TABLE_PROCESS);
+  if (!storage_is_null(p, PROCESS_end_ts, (size_t)upid)) return 0;
+  int64_t pid = storage_get_i64(p, PROCESS_pid, (size_t)upid);
+  int64_t machine = storage_get_i64_or(p, PROCESS_machine_id, (size_t)upid, 0);
+  uint64_t *found = base_map_find(&ctx->model.live_processes,
+                                  model_key2((uint64_t)machine, (uint64_t)pid));
+  return !found || *found == (uint64_t)upid;
+}
+
+/* The thread made before utid for the same tid, or UINT32_MAX. */
+static uint32_t model_thread_earlier(const model_state *m, uint32_t utid) {
+  uint32_t earlier = utid < m->earlier_same_tid.len ? m->earlier_same_tid.data[utid] : 0;
+  return earlier ? earlier - 1 : UINT32_MAX;
 }
 
 int model_init(trace_context *ctx) {
@@ -116,6 +143,7 @@ void model_free(model_state *m) {
   m->membership_memo = NULL;
   base_map_free(&m->live_processes);
   VEC_FREE(m->pending_joins);
+  VEC_FREE(m->earlier_same_tid);
   VEC_FREE(m->thread_tracks);
   VEC_FREE(m->process_tracks);
   base_map_free(&m->keyed_tracks);
@@ -262,6 +290,28 @@ int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
   return WEFT_OK;
 }
 
+/* Earlier threads of one tid a (tid, pid) lookup looks through: a tid
+ * reused by ever more processes (only a hostile trace does that) costs a
+ * new thread past this, never a walk over all of them per event. */
+#define MODEL_EARLIER_THREADS_MAX 256
+
+/* Of the threads made before `newest` for its tid, newest first, the first
+ * alive one that is in no process yet or in a process of `pid`; UINT32_MAX
+ * if none. */
+static uint32_t model_thread_of_process(trace_context *ctx, uint32_t newest, int64_t pid) {
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  storage_table *p = ctx_table(ctx, TABLE_PROCESS);
+  int steps = 0;
+  for (uint32_t u = model_thread_earlier(&ctx->model, newest);
+       u != UINT32_MAX && steps < MODEL_EARLIER_THREADS_MAX;
+       u = model_thread_earlier(&ctx->model, u), steps++) {
+    if (!model_thread_is_alive(ctx, u)) continue;
+    int64_t upid = storage_get_i64_or(t, THREAD_upid, u, -1);
+    if (upid < 0 || storage_get_i64(p, PROCESS_pid, (size_t)upid) == pid) return u;
+  }
+  return UINT32_MAX;
+}
+
 /* model_thread_in_process without the memo. */
 static int model_thread_in_process_lookup(trace_context *ctx, uint32_t machine, int64_t tid,
                                           int64_t pid, uint32_t *utid) {
@@ -272,10 +322,18 @@ static int model_thread_in_process_lookup(trace_context *ctx, uint32_t machine, 
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
   int64_t current = storage_get_i64_or(t, THREAD_upid, *utid, -1);
   if (current >= 0 && current != upid) {
-    /* The tid now belongs to another process: a new thread. */
-    rc = model_new_thread(ctx, machine, tid, utid);
-    if (rc) return rc;
-    current = -1;
+    /* The newest thread of this tid is another process's: an earlier one
+     * still alive may be this process's (or of no process yet); else the
+     * tid is new to the process, a new thread. */
+    uint32_t found = model_thread_of_process(ctx, *utid, pid);
+    if (found != UINT32_MAX) {
+      *utid = found;
+      current = storage_get_i64_or(t, THREAD_upid, found, -1);
+    } else {
+      rc = model_new_thread(ctx, machine, tid, utid);
+      if (rc) return rc;
+      current = -1;
+    }
   }
   if (current < 0) model_thread_attach(ctx, *utid, upid);
   else if (tid == pid) storage_set_i64(t, THREAD_is_main_thread, *utid, 1);

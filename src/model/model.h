@@ -50,6 +50,10 @@ typedef struct model_state {
   /* >= 1; bumped whenever live_threads or live_processes changes */
   uint32_t thread_generation;
   base_map live_processes; /* (machine, pid) -> upid */
+  /* utid -> the thread of the same (machine, tid) made before it, + 1 (0:
+   * none): with live_threads, each tid's threads newest first, so that a
+   * (tid, pid) lookup finds an older thread of that process */
+  VEC(uint32_t) earlier_same_tid;
   /* pairs of utids known to share a process that neither has yet (a
    * CLONE_THREAD from a thread of unknown process); resolved when one of
    * them is attached to a process */

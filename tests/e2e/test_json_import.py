@@ -274,6 +274,25 @@ class JsonImportTest(e.TempDirTest):
             '2,7,2,"T7",1,"[NULL]","c"',
             '3,5,1,"[NULL]",0,"P0","b"'])
 
+    def test_a_tid_equal_to_another_pid_keeps_one_thread_per_process(self):
+        # tid 1 of process 2 and the main thread of process 1 (tid 1) take
+        # turns: each event finds its own process's thread among the tid's
+        # threads, newest first, instead of making a new one at each turn.
+        events = []
+        for k in range(4):
+            events.append({'ph': 'X', 'pid': 2, 'tid': 1, 'ts': k * 10, 'dur': 5, 'name': 'a'})
+            events.append({'ph': 'X', 'pid': 1, 'tid': 3, 'ts': k * 10, 'dur': 5, 'name': 'b'})
+            events.append({'ph': 'X', 'pid': 1, 'tid': 1, 'ts': k * 10 + 6, 'dur': 1,
+                           'name': 'm'})
+        out = self.load(events,
+                        "select utid, tid, upid, is_main_thread, "
+                        "(select count(*) || ':' || group_concat(distinct s.name) from slice s "
+                        "join thread_track t on s.track_id = t.id where t.utid = thread.utid) "
+                        "from thread order by utid")
+        self.assertEqual(out.splitlines()[1:], [
+            '0,0,0,1,"[NULL]"', '1,2,1,1,"[NULL]"', '2,1,1,0,"4:a"', '3,1,2,1,"4:m"',
+            '4,3,2,0,"4:b"'])
+
     def test_string_tid_names_its_thread_before_the_event_thread(self):
         out = self.load([{'ph': 'X', 'pid': 8, 'tid': 'w', 'ts': 3, 'dur': 1, 'name': 'f'}],
                         'select utid, upid, name, is_main_thread from thread order by utid')
