@@ -58,7 +58,16 @@ typedef struct sql_vtab_aux {
   const int *interrupted; /* the engine's interrupt flag, or NULL */
   struct sql_vtab_order *orders; /* cached row orders (vtab_order.c) */
   uint32_t *equality_scans;      /* per column: scans that checked `=` row by row */
+  struct sql_vtab_column_sample **samples; /* per column: values sampled for estimates */
 } sql_vtab_aux;
+
+/* The rows of aux's table estimated to have column col (an int or string
+ * column) equal to `value`, or to one value of the column when value is
+ * NULL (a join's probe); at least 1. For the planner only
+ * (vtab_estimate.c). */
+double sql_vtab_estimate_equal(sql_vtab_aux *aux, int col, sqlite3_value *value);
+/* Frees the samples the estimates took. */
+void sql_vtab_samples_free(sql_vtab_aux *aux);
 
 /* A row order of a whole table that the virtual table hands SQLite in
  * place of its sorter (vtab_order.c): rows by `columns` (-1: the id),

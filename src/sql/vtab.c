@@ -233,6 +233,17 @@ static int vtab_range_filter_usable(sqlite3_index_info *info, int i, const stora
   return type == SQLITE_INTEGER || type == SQLITE_FLOAT;
 }
 
+/* The share of the table's rows that constraint i, `col = x`, keeps: its
+ * estimate for the constant x, or for any one value when x is another
+ * table's column. */
+static double vtab_equal_share(vtab_table *vt, sqlite3_index_info *info, int i, int col) {
+  sqlite3_value *rhs = NULL;
+  if (sqlite3_vtab_rhs_value(info, i, &rhs) != SQLITE_OK) rhs = NULL;
+  double total = (double)vt->table->row_count;
+  if (total < 1) return 1;
+  return sql_vtab_estimate_equal(vt->aux, col, rhs) / total;
+}
+
 /* xBestIndex: choose the usable constraints and estimate the cost. */
 static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   vtab_table *vt = (vtab_table *)base;
@@ -261,7 +272,7 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
       unique = 1;
       rows = 1;
     } else if (op == OP_EQ) {
-      rows = rows / 10 + 1;
+      rows *= vtab_equal_share(vt, info, i, col);
     } else {
       rows = rows / 3 + 1;
     }
@@ -270,6 +281,7 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   if (index) rows = rows / 100 + 1;
   info->idxNum = index;
   if (unique) info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
+  if (rows < 1) rows = 1;
   info->estimatedRows = (sqlite3_int64)rows;
   info->estimatedCost = rows;
   if (argc) {

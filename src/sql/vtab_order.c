@@ -274,6 +274,7 @@ int sql_vtab_order_get(sql_vtab_aux *aux, const sql_order_spec *spec,
 void sql_vtab_orders_free(sql_vtab_aux *aux) {
   base_free(aux->equality_scans);
   aux->equality_scans = NULL;
+  sql_vtab_samples_free(aux);
   while (aux->orders) {
     sql_vtab_order *o = aux->orders;
     aux->orders = o->next;
