@@ -1,6 +1,8 @@
 /* etw: ETW file I/O operations as slices (model/etw.h). */
 #include "model/etw.h"
 
+#include <stdio.h>
+
 #include "model/columns.h"
 #include "model/slice_stack.h"
 #include "model/track_compressor.h"
@@ -228,4 +230,22 @@ int model_etw_fileio_finish(trace_context *ctx) {
     if (rc) return rc;
   }
   return WEFT_OK;
+}
+
+int model_etw_meminfo(trace_context *ctx, uint32_t machine, int64_t ts, const char *type,
+                      double pages) {
+  char name[64];
+  snprintf(name, sizeof name, "%s Page Count", type);
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = "etw_meminfo";
+  spec.is_counter = 1;
+  spec.machine = machine;
+  spec.unit = "pages";
+  spec.dim_key = "counter_type";
+  spec.dim_str = type;
+  uint32_t track;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, pages, -1);
 }

@@ -19,6 +19,8 @@
  *     with its args and "Missing Event" = "Start";
  *   - once the trace is parsed, every operation still open ends at its
  *     own start time with "Missing Event" = "End".
+ * MemInfo events are counters: "<type> Page Count" (type etw_meminfo,
+ * unit pages, the type as the counter_type dimension).
  * Owns its state (model_state.etw, lazy), freed by etw_state_free. */
 #ifndef WEFT_MODEL_ETW_H
 #define WEFT_MODEL_ETW_H
@@ -53,5 +55,8 @@ int model_etw_fileio_end(trace_context *ctx, const etw_fileio_at *at, const etw_
                          size_t n);
 /* Once the trace is parsed: ends every operation still open. */
 int model_etw_fileio_finish(trace_context *ctx);
+/* One MemInfo page count of `type` ("Zero", "Standby Pri-0", ...) at ts. */
+int model_etw_meminfo(trace_context *ctx, uint32_t machine, int64_t ts, const char *type,
+                      double pages);
 
 #endif

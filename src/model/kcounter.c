@@ -96,3 +96,40 @@ int kcounter_device(trace_context *ctx, const kernel_scope *s, int64_t ts,
   int rc = model_track(ctx, &spec, &track);
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
+
+static const char *const kcounter_acpm_zones[] = {"BIG", "MID", "LITTLE", "GPU",
+                                                  "ISP", "TPU", "AUR"};
+#define KCOUNTER_ACPM_ZONES (sizeof kcounter_acpm_zones / sizeof *kcounter_acpm_zones)
+
+static int kcounter_acpm_one(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                             uint32_t tz_id, const char *name, const char *type,
+                             double value) {
+  uint32_t track;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = type;
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  spec.dim_key = "thermal_zone";
+  spec.dim_str = kcounter_acpm_zones[tz_id];
+  int64_t args = -1;
+  int rc = model_track(ctx, &spec, &track);
+  if (!rc) rc = model_arg_int(ctx, "thermal_zone_id", 15, MODEL_ARG_INT, tz_id);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  else model_args_discard(ctx);
+  return rc ? rc : model_counter(ctx, track, ts, value, args);
+}
+
+int kcounter_acpm(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t tz_id,
+                  double temperature, double cdev_state) {
+  if (tz_id >= KCOUNTER_ACPM_ZONES)
+    return stats_add(&ctx->stats, stat_ftrace_thermal_exynos_acpm_unknown_tz_id, -1,
+                     s->machine, s->trace, 1);
+  char name[32];
+  snprintf(name, sizeof name, "%s Temperature", kcounter_acpm_zones[tz_id]);
+  int rc = kcounter_acpm_one(ctx, s, ts, tz_id, name, "acpm_thermal_temperature", temperature);
+  if (rc) return rc;
+  snprintf(name, sizeof name, "Tj-%s Cooling Device", kcounter_acpm_zones[tz_id]);
+  return kcounter_acpm_one(ctx, s, ts, tz_id, name, "acpm_cooling_device_counter", cdev_state);
+}

@@ -11,7 +11,14 @@
  *  - device counters: one global counter track per name, with the device as
  *    a string dimension (clock_set_rate "<clk> Frequency" / clock_enable and
  *    clock_disable "<clk> State", thermal_temperature "<zone> Temperature",
- *    cdev_update "<type> Cooling Device"). */
+ *    cdev_update "<type> Cooling Device").
+ *  - Exynos ACPM thermal zones (thermal_exynos_acpm_bulk and _high_overhead):
+ *    zone tz_id 0..6 is BIG, MID, LITTLE, GPU, ISP, TPU, AUR; its
+ *    temperature goes to "<zone> Temperature" (type acpm_thermal_temperature)
+ *    and its cooling device state to "Tj-<zone> Cooling Device" (type
+ *    acpm_cooling_device_counter), global tracks with the zone name as the
+ *    thermal_zone dimension, each value with the arg thermal_zone_id. Any
+ *    other tz_id counts ftrace_thermal_exynos_acpm_unknown_tz_id. */
 #ifndef WEFT_MODEL_KCOUNTER_H
 #define WEFT_MODEL_KCOUNTER_H
 
@@ -43,5 +50,9 @@ typedef enum kcounter_device_kind {
 int kcounter_device(trace_context *ctx, const kernel_scope *s, int64_t ts,
                     kcounter_device_kind kind, const char *device, size_t len,
                     double value);
+
+/* The two ACPM counters of zone tz_id (see above) at ts. */
+int kcounter_acpm(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t tz_id,
+                  double temperature, double cdev_state);
 
 #endif

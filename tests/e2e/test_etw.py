@@ -1,6 +1,9 @@
 """End-to-end: Windows ETW file I/O events (TracePacket.etw_events) in proto
 traces: operations matched by IRP into slices on per-thread etw_fileio
 tracks, their args, and the events without a match."""
+import shutil
+import unittest
+
 import weft_e2e as e
 from weft_e2e import pb_bytes, pb_int, pb_packet
 
@@ -135,6 +138,46 @@ class EtwTest(e.TempDirTest):
                         "select value from stats where name = 'etw_event_invalid'")
         self.assertEqual(out, '"ts","dur","utid"\n100,-1,1\n200,0,0\n\n'
                          '"utid","tid"\n0,0\n1,42\n2,43\n\n"value"\n3\n')
+
+
+# MemInfo events in Perfetto's text format: counts absent from an event are
+# 0; standby and repurposed counts are one counter per priority.
+MEM_INFO = """
+packet { etw_events { cpu: 0
+  event { timestamp: 100 cpu: 0 thread_id: 4 mem_info {
+    priority_levels: 2 zero_page_count: 5 free_page_count: 6 commit_page_count: 7
+    standby_page_counts: 10 standby_page_counts: 11 repurposed_page_counts: 12 } }
+  event { timestamp: 200 cpu: 0 thread_id: 4 mem_info { zero_page_count: 8 } }
+} }
+"""
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class EtwMemInfoTest(e.TempDirTest):
+    def test_page_count_counters(self):
+        trace = e.textproto_trace(self.dir, 'meminfo.pb', MEM_INFO)
+        out = e.query("select t.name, t.type, t.unit, "
+                      "extract_arg(t.dimension_arg_set_id, 'counter_type') as kind, "
+                      "c.ts, c.value from counter c join counter_track t on c.track_id = t.id "
+                      "where c.ts = 100 order by c.id", trace)
+        self.assertEqual(
+            out, '"name","type","unit","kind","ts","value"\n'
+            '"Zero Page Count","etw_meminfo","pages","Zero",100,5.000000\n'
+            '"Free Page Count","etw_meminfo","pages","Free",100,6.000000\n'
+            '"Modified Page Count","etw_meminfo","pages","Modified",100,0.000000\n'
+            '"ModifiedNoWrite Page Count","etw_meminfo","pages","ModifiedNoWrite",100,0.000000\n'
+            '"Bad Page Count","etw_meminfo","pages","Bad",100,0.000000\n'
+            '"ModifiedPageFile Page Count","etw_meminfo","pages","ModifiedPageFile",100,0.000000\n'
+            '"PagedPool Page Count","etw_meminfo","pages","PagedPool",100,0.000000\n'
+            '"NonPagedPool Page Count","etw_meminfo","pages","NonPagedPool",100,0.000000\n'
+            '"Mdl Page Count","etw_meminfo","pages","Mdl",100,0.000000\n'
+            '"Commit Page Count","etw_meminfo","pages","Commit",100,7.000000\n'
+            '"Standby Pri-0 Page Count","etw_meminfo","pages","Standby Pri-0",100,10.000000\n'
+            '"Standby Pri-1 Page Count","etw_meminfo","pages","Standby Pri-1",100,11.000000\n'
+            '"Repurposed Pri-0 Page Count","etw_meminfo","pages","Repurposed Pri-0",100,12.000000\n')
+        out = e.query("select count(*) as n, count(distinct track_id) as tracks, "
+                      "sum(value) as total from counter where ts = 200", trace)
+        self.assertEqual(out, '"n","tracks","total"\n10,10,8.000000\n')
 
 
 if __name__ == '__main__':

@@ -1,6 +1,9 @@
 """End-to-end: Chrome metadata in proto traces (ChromeEventBundle metadata,
 legacy payloads, ChromeMetadataPacket)."""
 
+import shutil
+import unittest
+
 import weft_e2e as e
 from weft_e2e import pb_bytes, pb_int, pb_packet
 
@@ -109,6 +112,48 @@ class ProtoChromeMetadataTest(e.TempDirTest):
             '"benchmark_start_time_us","single",1234567,"[NULL]","[NULL]",0\n'
             '"benchmark_story_run_index","single",3,"[NULL]","[NULL]",0\n'
             '"benchmark_had_failures","single",1,"[NULL]","[NULL]",0\n')
+
+
+# The same packet written in Perfetto's text format (the schema's
+# ChromeMetadataPacket and BackgroundTracingMetadata, TracePacket field 51).
+CHROME_METADATA_TEXT = """
+packet { trusted_packet_sequence_id: 1 timestamp: 100
+  chrome_metadata {
+    background_tracing_metadata {
+      triggered_rule { name_hash: 9 }
+      scenario_name_hash: 3005533841
+    }
+    chrome_version_code: -5
+    enabled_categories: "a,b"
+    field_trial_hashes { name: 1 group: 2 }
+    app_package_name: "com.x"
+    app_version: "1.2"
+    channel: 2
+    os_name: "Linux"
+  }
+}
+packet { trusted_packet_sequence_id: 2 timestamp: 200 chrome_metadata { os_name: "Android" } }
+"""
+
+
+@unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
+class ProtoChromeMetadataTextTest(e.TempDirTest):
+    def test_text_format_chrome_metadata(self):
+        trace = e.textproto_trace(self.dir, 'meta.pb', CHROME_METADATA_TEXT)
+        out = e.query("select name, int_value, str_value from metadata "
+                      "where name like 'cr-%' order by id", trace)
+        self.assertEqual(
+            out, '"name","int_value","str_value"\n'
+            '"cr-a-playstore_version_code",-5,"[NULL]"\n'
+            '"cr-a-product-version","[NULL]","1.2"\n'
+            '"cr-a-os-name","[NULL]","Linux"\n'
+            '"cr-a-package-name","[NULL]","com.x"\n'
+            '"cr-a-channel",2,"[NULL]"\n'
+            '"cr-a-enabled_categories","[NULL]","a,b"\n'
+            '"cr-a-field_trial_hashes","[NULL]","{ name: 1, group: 2 } "\n'
+            '"cr-background_tracing_metadata","[NULL]","CgUlCQAAAB2RziSz"\n'
+            '"cr-scenario_name_hash",3005533841,"[NULL]"\n'
+            '"cr-b-os-name","[NULL]","Android"\n')
 
 
 if __name__ == '__main__':

@@ -280,5 +280,30 @@ class ProcessStatsTest(InlineTraceTest):
                          '10,"is_peak_rss_resettable","true"\n')
 
 
+def ftrace_config_packet(body):
+    return ('packet { trace_config { data_sources { config { name: "linux.ftrace" '
+            'ftrace_config { %s } } } } }\n' % body)
+
+
+class FtraceConfigDiagnosticsTest(e.TempDirTest):
+    """FtraceConfig.compact_sched and function_graph_roots written in the text
+    format: a function graph without symbolize_ksyms warns; sched_switch
+    gives no diagnostic, with compact_sched or without (the reference's
+    snapshot has no rule on it)."""
+
+    def keys(self, body):
+        trace = e.textproto_trace(self.dir, 'config.pb', ftrace_config_packet(body))
+        return e.query('select key from __intrinsic_trace_diagnostics order by key', trace)
+
+    def test_compact_sched_and_function_graph(self):
+        self.assertEqual(self.keys('ftrace_events: "sched/sched_switch" buffer_size_kb: 8192'),
+                         '"key"\n')
+        self.assertEqual(self.keys('ftrace_events: "sched/sched_switch" buffer_size_kb: 8192 '
+                                   'compact_sched { enabled: true }'), '"key"\n')
+        self.assertEqual(self.keys('enable_function_graph: true function_graph_roots: '
+                                   '"__schedule" buffer_size_kb: 8192'),
+                         '"key"\n"function_graph_requires_symbolize_ksyms"\n')
+
+
 if __name__ == '__main__':
     e.main()

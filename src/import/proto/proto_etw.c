@@ -1,6 +1,8 @@
 /* ETW event bundles in the proto importer (proto_etw.h). */
 #include "import/proto/proto_etw.h"
 
+#include <stdio.h>
+
 #include "clock/clock.h"
 #include "model/etw.h"
 
@@ -11,6 +13,7 @@
 #define ETW_EVENT_TIMESTAMP 1
 #define ETW_EVENT_CPU 4
 #define ETW_EVENT_THREAD_ID 5
+#define ETW_EVENT_MEM_INFO 6
 #define ETW_EVENT_FILE_IO_CREATE 7
 #define ETW_EVENT_FILE_IO_DIR_ENUM 8
 #define ETW_EVENT_FILE_IO_INFO 9
@@ -361,6 +364,57 @@ static const proto_etw_message *proto_etw_message_of(uint32_t field) {
   return NULL;
 }
 
+/* The repeated page counts `field` of a MemInfo message (7: standby, 8:
+ * repurposed; packed or not), one counter per priority. */
+static int proto_etw_mem_info_priorities(trace_context *ctx, uint32_t machine, int64_t ts,
+                                         proto_span msg, uint32_t field) {
+  proto_reader r;
+  proto_field fl;
+  unsigned pri = 0;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != field) continue;
+    proto_packed_iter it;
+    memset(&it, 0, sizeof it);
+    uint64_t v = fl.value;
+    int packed = fl.wire_type == PROTO_WIRE_LEN;
+    if (packed) proto_packed_init(&it, fl.span);
+    else if (fl.wire_type != PROTO_WIRE_VARINT) continue;
+    while (!rc && (!packed || proto_packed_next_varint(&it, &v) == 1)) {
+      char type[48];
+      snprintf(type, sizeof type, "%s Pri-%u", field == 7 ? "Standby" : "Repurposed", pri++);
+      rc = model_etw_meminfo(ctx, machine, ts, type, (double)v);
+      if (!packed) break;
+    }
+  }
+  return rc;
+}
+
+/* A MemInfo message: its page counts in Perfetto's order (an absent one is
+ * 0), then one per standby and repurposed priority. */
+static int proto_etw_mem_info(trace_context *ctx, uint32_t machine, int64_t ts,
+                              proto_span msg) {
+  static const struct {
+    uint32_t field;
+    const char *type;
+  } counts[] = {{2, "Zero"},   {3, "Free"},      {4, "Modified"},     {5, "ModifiedNoWrite"},
+                {6, "Bad"},    {9, "ModifiedPageFile"}, {10, "PagedPool"}, {11, "NonPagedPool"},
+                {12, "Mdl"},   {13, "Commit"}};
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < sizeof counts / sizeof *counts; i++) {
+    proto_field fl;
+    uint64_t v = proto_find_last(msg.data, msg.len, counts[i].field, &fl) == 1 &&
+                         fl.wire_type == PROTO_WIRE_VARINT
+                     ? fl.value
+                     : 0;
+    rc = model_etw_meminfo(ctx, machine, ts, counts[i].type, (double)v);
+  }
+  for (uint32_t field = 7; !rc && field <= 8; field++)
+    rc = proto_etw_mem_info_priorities(ctx, machine, ts, msg, field);
+  return rc;
+}
+
 /* Applies every FileIo message of the event (one in practice) at its own
  * timestamp: Perfetto takes it as trace time without converting it (it was
  * queued as BOOTTIME, the same unless a snapshot makes another clock the
@@ -379,6 +433,8 @@ static int proto_etw_apply(import_file *f, proto_etw_state *s, const proto_etw_r
     const proto_etw_message *m = fl.wire_type == PROTO_WIRE_LEN ? proto_etw_message_of(fl.number)
                                                                 : NULL;
     int rc = m ? proto_etw_file_io(f->ctx, s, m, fl.span, &at) : WEFT_OK;
+    if (!rc && fl.number == ETW_EVENT_MEM_INFO && fl.wire_type == PROTO_WIRE_LEN)
+      rc = proto_etw_mem_info(f->ctx, rec->machine, at.ts, fl.span);
     if (rc) return rc;
   }
   return WEFT_OK;

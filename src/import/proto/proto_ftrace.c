@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "import/proto/proto_fields.h"
+#include "import/proto/proto_ftrace_bundle.h"
 #include "import/proto/proto_ftrace_dev.h"
 #include "import/proto/proto_ftrace_gpu.h"
 #include "model/atrace.h"
@@ -16,14 +17,13 @@
 
 #define PROTO_FTRACE_MAX_CPU 1024
 #define PROTO_FTRACE_MAX_INTERN 65536
-/* The clock id Perfetto gives the kernel's global/local trace clock. */
-#define PROTO_FTRACE_GLOBAL_CLOCK 64
 
 enum proto_ftrace_kind {
   PROTO_FTRACE_EVENT = 0,
   PROTO_FTRACE_COMPACT_SWITCH,
   PROTO_FTRACE_COMPACT_WAKING,
-  PROTO_FTRACE_LATEST_START /* a machine's ftrace_latest_data_start_ns */
+  PROTO_FTRACE_LATEST_START, /* a machine's ftrace_latest_data_start_ns */
+  PROTO_FTRACE_ACPM_BULK     /* an acpm bulk event again, at its own time */
 };
 
 #define PROTO_FTRACE_MAX_MACHINES 256
@@ -74,51 +74,6 @@ static proto_ftrace_state *proto_ftrace_get(import_file *f) {
 
 /* ---- tokenize ---- */
 
-typedef struct proto_ftrace_bundle {
-  uint32_t cpu;
-  int has_cpu, lost_events, has_valid_from;
-  int64_t valid_from;
-  proto_span compact;
-  int has_compact;
-  uint64_t ftrace_clock;         /* PROTO_FTRACE_CLOCK_* */
-  int has_ftrace_ts, has_boot_ts;
-  int64_t ftrace_ts, boot_ts;    /* a snapshot of the ftrace clock */
-} proto_ftrace_bundle;
-
-static void proto_ftrace_bundle_read(proto_span b, proto_ftrace_bundle *out) {
-  memset(out, 0, sizeof *out);
-  proto_reader r;
-  proto_field fl;
-  int has_prev_end = 0;
-  proto_reader_init_span(&r, b);
-  while (proto_reader_next(&r, &fl) == 1) {
-    switch (fl.number) {
-      case PROTO_FTRACE_EVENT_BUNDLE_CPU: out->cpu = (uint32_t)fl.value; out->has_cpu = 1; break;
-      case PROTO_FTRACE_EVENT_BUNDLE_LOST_EVENTS: out->lost_events = fl.value != 0; break;
-      case PROTO_FTRACE_EVENT_BUNDLE_COMPACT_SCHED:
-        if (fl.wire_type == PROTO_WIRE_LEN) { out->compact = fl.span; out->has_compact = 1; }
-        break;
-      case PROTO_FTRACE_EVENT_BUNDLE_PREVIOUS_BUNDLE_END_TIMESTAMP:
-        out->valid_from = (int64_t)fl.value;
-        out->has_valid_from = has_prev_end = 1;
-        break;
-      case PROTO_FTRACE_EVENT_BUNDLE_FTRACE_CLOCK: out->ftrace_clock = fl.value; break;
-      case PROTO_FTRACE_EVENT_BUNDLE_FTRACE_TIMESTAMP:
-        out->ftrace_ts = (int64_t)fl.value;
-        out->has_ftrace_ts = 1;
-        break;
-      case PROTO_FTRACE_EVENT_BUNDLE_BOOT_TIMESTAMP:
-        out->boot_ts = (int64_t)fl.value;
-        out->has_boot_ts = 1;
-        break;
-      case PROTO_FTRACE_EVENT_BUNDLE_LAST_READ_EVENT_TIMESTAMP:
-        if (!has_prev_end) { out->valid_from = (int64_t)fl.value; out->has_valid_from = 1; }
-        break;
-      default: break;
-    }
-  }
-}
-
 #define PROTO_FTRACE_SIDE (PROTO_REF_FTRACE | PROTO_REF_SIDE)
 
 /* Pushes an event: by reference when it is a plain FtraceEvent that can
@@ -157,7 +112,15 @@ static int proto_ftrace_tokenize_event(import_file *f, proto_ftrace_state *s,
   rec->kind = PROTO_FTRACE_EVENT;
   rec->event = ev;
   rec->raw_ts = (int64_t)fl.value;
-  return proto_ftrace_push(f, s, rec);
+  int64_t own_ts;
+  int acpm = proto_ftrace_acpm_time(ev, &own_ts);
+  if (acpm < 0) return import_stat(f, stat_ftrace_bundle_tokenizer_errors, 1);
+  int rc = proto_ftrace_push(f, s, rec);
+  if (rc || !acpm) return rc;
+  rec->kind = PROTO_FTRACE_ACPM_BULK;
+  rec->raw_ts = own_ts;
+  rc = import_clock_on(f, rec->machine, 0, PROTO_BUILTIN_CLOCK_BOOTTIME, &rec->clock);
+  return rc ? rc : proto_ftrace_push(f, s, rec);
 }
 
 /* The packed columns of CompactSched. */
@@ -302,32 +265,6 @@ int proto_ftrace_tokenize_end(import_file *f) {
     if (rc) return rc;
   }
   return WEFT_OK;
-}
-
-/* The clock of a bundle's timestamps: boottime unless ftrace_clock says
- * otherwise; the kernel's global/local trace clocks are one clock (id
- * PROTO_FTRACE_GLOBAL_CLOCK) that the bundle's (ftrace_timestamp,
- * boot_timestamp) pair relates to boottime. An unknown clock fails the
- * load, as in Perfetto. */
-static int proto_ftrace_bundle_clock(import_file *f, const proto_ftrace_bundle *b,
-                                     uint32_t machine, uint32_t *clock, base_error *err) {
-  uint64_t id;
-  switch (b->ftrace_clock) {
-    case PROTO_FTRACE_CLOCK_UNSPECIFIED: id = PROTO_BUILTIN_CLOCK_BOOTTIME; break;
-    case PROTO_FTRACE_CLOCK_GLOBAL:
-    case PROTO_FTRACE_CLOCK_LOCAL: id = PROTO_FTRACE_GLOBAL_CLOCK; break;
-    case PROTO_FTRACE_CLOCK_MONO_RAW: id = PROTO_BUILTIN_CLOCK_MONOTONIC_RAW; break;
-    default:
-      return base_error_set(err, WEFT_EINVAL,
-                            "Unable to parse ftrace packets with unknown clock");
-  }
-  int rc = import_clock_on(f, machine, 0, id, clock);
-  if (!rc && id == PROTO_FTRACE_GLOBAL_CLOCK && b->has_ftrace_ts && b->has_boot_ts) {
-    const uint64_t ids[2] = {PROTO_FTRACE_GLOBAL_CLOCK, PROTO_BUILTIN_CLOCK_BOOTTIME};
-    const int64_t values[2] = {b->ftrace_ts, b->boot_ts};
-    rc = import_clock_snapshot_on(f, machine, 0, ids, values, 2);
-  }
-  return base_error_alloc(err, rc);
 }
 
 int proto_ftrace_tokenize(import_file *f, proto_span bundle, uint32_t seq,
@@ -768,6 +705,8 @@ static int proto_ftrace_event(proto_ftrace_ctx *p, proto_span ev, int soft,
   if (h->has_common_flags) p->common_flags = h->common_flags;
   if (!h->id) return import_stat(p->f, stat_ftrace_missing_event_id, 1);
   if (!h->has_pid) return WEFT_OK;
+  if (p->rec->kind == PROTO_FTRACE_ACPM_BULK) /* its counters only */
+    return soft ? WEFT_OK : proto_ftrace_acpm_bulk(p->f->ctx, &p->scope, p->ts, &d->fields);
   const ftrace_event_desc *desc = ftrace_desc_by_id(h->id);
   if (desc && h->id != PROTO_FTRACE_EVENT_SCHED_SWITCH) {
     int rc = proto_ftrace_raw(p, desc, h->payload);

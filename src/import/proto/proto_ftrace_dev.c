@@ -3,6 +3,7 @@
 
 #include "import/proto/proto_wire.h"
 #include "import/proto/proto_fields.h"
+#include "model/kcounter.h"
 #include "model/kdev.h"
 #include "model/kmem.h"
 #include "model/knet.h"
@@ -243,6 +244,31 @@ int proto_ftrace_dev(trace_context *ctx, const kernel_scope *sc, int64_t ts, int
       return kmem_heap_stat(ctx, sc, ts, pid,
                             id == PROTO_FTRACE_EVENT_ION_STAT ? KMEM_HEAP_ION : KMEM_HEAP_DMA,
                             fs->v[1], (int64_t)fs->v[2], fs->v[3]);
+    case PROTO_FTRACE_EVENT_THERMAL_EXYNOS_ACPM_HIGH_OVERHEAD: /* tz_id is an int32 */
+      return kcounter_acpm(ctx, sc, ts, (uint32_t)fs->v[1], (double)DEV_U32(fs, 2),
+                           (double)DEV_U32(fs, 4));
     default: return proto_ftrace_dev_net(ctx, sc, ts, pid, cpu, id, fs);
   }
+}
+
+int proto_ftrace_acpm_time(proto_span event, int64_t *ts) {
+  proto_reader r;
+  proto_field fl, own;
+  proto_reader_init_span(&r, event);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    if (fl.number != PROTO_FTRACE_EVENT_THERMAL_EXYNOS_ACPM_BULK) return 0;
+    if (proto_find_last(fl.span.data, fl.span.len, PROTO_ACPM_BULK_TIMESTAMP, &own) != 1 ||
+        own.wire_type != PROTO_WIRE_VARINT)
+      return -1;
+    *ts = (int64_t)own.value;
+    return 1;
+  }
+  return 0;
+}
+
+int proto_ftrace_acpm_bulk(trace_context *ctx, const kernel_scope *sc, int64_t ts,
+                           const proto_ftrace_fields *fs) {
+  return kcounter_acpm(ctx, sc, ts, DEV_U32(fs, 1), (double)DEV_U32(fs, 2),
+                       (double)DEV_U32(fs, 4));
 }
