@@ -78,6 +78,10 @@ static void test_references(void) {
                "<a v='<>&\"'AB\xC3\xA9\xF0\x9F\x98\x80'>[x&y\n\xE2\x98\xBA]</a>EOF");
   /* a value's tab, CR LF and LF become spaces; a reference keeps its byte */
   CHECK_EQ_STR(scan("<a v=\"1\t2\r\n3\n4\r5&#9;6 7\"/>"), "<a v='1 2 3 4 5\t6 7'></a>EOF");
+  /* a character reference may have any number of leading zeros */
+  CHECK_EQ_STR(scan("<a v='&#x000000000000000000000000000000000000000041;'>"
+                    "&#00000000000000000000000000000000000000000000000066;</a>"),
+               "<a v='A'>[B]</a>EOF");
   /* text's CR LF and CR become LF */
   CHECK_EQ_STR(scan("<a>1\r\n2\r3</a>"), "<a>[1\n2\n3]</a>EOF");
 }
@@ -153,6 +157,8 @@ static void test_malformed(void) {
   ERR("<a>&bogus;</a>", "undefined entity", 1);
   ERR("<a x=\"&bogus;\"/>", "undefined entity", 1);
   ERR("<a>a & b</a>", "bad reference", 1);
+  ERR("<a>&amp</a>", "bad reference", 1);
+  ERR("<a x='&lt'/>", "bad reference", 1);
   ERR("<a>&#;</a>", "bad character reference", 1);
   ERR("<a>&#x;</a>", "bad character reference", 1);
   ERR("<a>&#12a;</a>", "bad character reference", 1);

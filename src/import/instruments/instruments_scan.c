@@ -77,29 +77,35 @@ static int scan_xml_char(uint32_t c) {
 }
 
 /* The reference at p ('&'): its character in *c and its length in *n.
- * Returns 0, or the message of what is wrong with it. */
+ * Returns NULL, or the message of what is wrong with it. It is read byte
+ * by byte up to its ';' (leading zeros make a character reference as long
+ * as they like), so a run of bad references costs linear time. */
 static const char *scan_ref(const char *p, const char *end, uint32_t *c, size_t *n) {
-  const char *semi = memchr(p, ';', (size_t)(end - p) < 40 ? (size_t)(end - p) : 40);
-  if (!semi) return "bad reference ('&' starts no entity or character reference)";
-  size_t len = (size_t)(semi - p - 1);
   const char *q = p + 1;
-  *n = len + 2;
-  if (len && q[0] == '#') {
-    int hex = len > 1 && q[1] == 'x';
-    const char *d = q + 1 + hex;
-    if (d == semi) return "bad character reference";
+  if (q < end && *q == '#') {
+    int hex = q + 1 < end && q[1] == 'x';
+    const char *d = q + 1 + hex, *digits = d;
     uint32_t v = 0;
-    for (; d < semi; d++) {
+    for (; d < end && *d != ';'; d++) {
       unsigned x = (unsigned char)*d - '0', l = ((unsigned char)*d | 32) - 'a';
       if (x < 10) v = v * (hex ? 16 : 10) + x;
       else if (hex && l < 6) v = v * 16 + l + 10;
       else return "bad character reference";
-      if (v > 0x10FFFF) return "reference to invalid character number";
+      if (v > 0x10FFFF) v = 0x110000; /* stays out of range */
     }
+    if (d == end || d == digits) return "bad character reference";
     if (!scan_xml_char(v)) return "reference to invalid character number";
     *c = v;
+    *n = (size_t)(d + 1 - p);
     return NULL;
   }
+  const char *name_end = q;
+  if (q < end && (CLASS(*q) & C_START))
+    for (name_end++; name_end < end && (CLASS(*name_end) & C_NAME); name_end++) {}
+  if (name_end == q || name_end == end || *name_end != ';')
+    return "bad reference ('&' starts no entity or character reference)";
+  size_t len = (size_t)(name_end - q);
+  *n = len + 2;
   static const struct { const char *name; size_t len; char c; } known[] = {
       {"lt", 2, '<'}, {"gt", 2, '>'}, {"amp", 3, '&'}, {"quot", 4, '"'}, {"apos", 4, '\''}};
   for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
@@ -107,10 +113,8 @@ static const char *scan_ref(const char *p, const char *end, uint32_t *c, size_t 
       *c = (uint32_t)known[i].c;
       return NULL;
     }
-  return len && (CLASS(q[0]) & C_START) ? "undefined entity (only the five predefined "
-                                          "entities and character references are read)"
-                                        : "bad reference ('&' starts no entity or "
-                                          "character reference)";
+  return "undefined entity (only the five predefined entities and character references "
+         "are read)";
 }
 
 static size_t scan_utf8(uint32_t c, char *out) {
