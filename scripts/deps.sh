@@ -4,7 +4,7 @@
 set -euo pipefail
 packages=(build-essential cmake pkg-config libsqlite3-dev zlib1g-dev
           libarchive-dev libdeflate-dev libedit-dev libmicrohttpd-dev
-          libpcre2-dev libiberty-dev libexpat1-dev
+          libpcre2-dev libiberty-dev
           protobuf-compiler clang libclang-rt-14-dev python3 python3-protobuf
           python3-pandas unzip valgrind chromium firefox-esr nodejs npm)
 missing=()

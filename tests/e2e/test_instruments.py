@@ -170,6 +170,40 @@ class InstrumentsTest(e.TempDirTest):
             with self.subTest(name):
                 self.assertIn(message, self.fails(text))
 
+    def test_xml_syntax_as_xml_reads_it(self):
+        # References, both quote styles, CDATA, comments, PIs and line ends
+        # in values read as XML reads them: the same tables as the plain
+        # spelling.
+        fancy = (ROWS.replace('name="leaf"', "name='l&#x65;&amp;&lt;f\tx&#9;'")
+                 .replace('fmt="T1"', 'fmt="T&#49;\r\n&quot;"')
+                 .replace('<sample-time id="1">5000</sample-time>',
+                          '<sample-time id="1"><!-- t --><![CDATA[50]]>0&#48;<?pi x?>'
+                          '</sample-time>')
+                 .replace('<core id="6">3</core>', '<core  id = "6" >3</core >'))
+        plain = (ROWS.replace('name="leaf"', 'name="le&amp;&lt;f x&#9;"')
+                 .replace('fmt="T1"', 'fmt="T1 &quot;"'))
+        sql = ('select s.ts, t.name, f.name as f, s.cpu from instruments_sample s join thread t '
+               'using (utid) join stack_profile_callsite c on c.id = s.callsite_id join '
+               'stack_profile_frame f on f.id = c.frame_id order by s.id')
+        path = e.write_temp(self.dir, 'fancy.xml', HEAD + fancy + TAIL)
+        out = e.query(sql, path)
+        self.assertIn('5000,"T1 "","le&<f x\t",0', out)
+        self.assertEqual(out, e.query(sql, e.write_temp(self.dir, 'plain.xml',
+                                                        HEAD + plain + TAIL)))
+
+    def test_malformed_xml_names_its_line(self):
+        cases = {
+            'duplicate attribute': '<row><thread id="2" id="3"/></row>',
+            'undefined entity': '<row><thread id="2" fmt="&nbsp;"/></row>',
+            'junk after document element': '</node></trace-query-result><more/>',
+            "'<' in an attribute value": '<row><thread id="2" fmt="<"/></row>',
+            'not well-formed (attribute value not quoted)': '<row><thread id=2/></row>',
+        }
+        for message, body in cases.items():
+            with self.subTest(message):
+                err = self.fails(HEAD + '\n\n' + body + TAIL)
+                self.assertIn('instruments XML line 6: ' + message, err)
+
     def test_billion_laughs_is_refused(self):
         text = ('<?xml version="1.0"?>\n<!DOCTYPE trace-query-result [<!ENTITY a "' +
                 'x' * 100 + '">' + ''.join('<!ENTITY %s "%s">' % (chr(98 + i), ('&%s;' %

@@ -14,16 +14,18 @@
  *  - a binary's end is the largest address of a frame defined with it;
  *  - a value element without text is 0: a new thread's <tid ref=N/> (a
  *    thread renamed) gives tid 0, as in Perfetto.
- * Hostile input: expat reports malformed XML (unclosed tags, bad syntax);
- * entity declarations are refused (no entity expansion at all), nesting is
- * bounded (INS_MAX_DEPTH), value texts too (INS_MAX_TEXT), and a ref to an
- * id not defined before fails naming the line. */
-#include <expat.h>
+ * Hostile input: the tokenizer (instruments_scan.h) fails on malformed
+ * XML (unclosed or mismatched tags, bad syntax, references other than the
+ * predefined ones and character references) and refuses entity
+ * declarations (no entity expansion at all); nesting is bounded
+ * (INS_MAX_DEPTH), value texts too (INS_MAX_TEXT), and a ref to an id not
+ * defined before fails naming the line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "import/instruments/instruments_internal.h"
+#include "import/instruments/instruments_scan.h"
 
 enum {
   INS_K_THREAD = 1, INS_K_PROCESS, INS_K_CORE, INS_K_TIME, INS_K_BACKTRACE,
@@ -42,7 +44,8 @@ enum { INS_T_NONE, INS_T_TIME, INS_T_CORE, INS_T_TID, INS_T_PID };
 typedef struct ins_reader {
   import_file *f;
   ins_state *st;
-  XML_Parser parser;
+  ins_scan scan;
+  size_t at; /* offset of the token being read, for messages */
   base_error *err;
   int failed;
   int depth;
@@ -55,69 +58,132 @@ typedef struct ins_reader {
   size_t text_len;
 } ins_reader;
 
-static void ins_fail(ins_reader *r, int code, const char *fmt, const char *what) {
+static void ins_fail_span(ins_reader *r, int code, const char *what, ins_span s) {
   if (!r->failed)
-    base_error_set(r->err, code, "instruments XML line %lu: %s%s",
-                   (unsigned long)XML_GetCurrentLineNumber(r->parser), fmt, what);
+    base_error_set(r->err, code, "instruments XML line %lu: %s%.*s",
+                   ins_scan_line(&r->scan, r->at), what, s.len > 512 ? 512 : (int)s.len, s.p);
   r->failed = 1;
-  XML_StopParser(r->parser, XML_FALSE);
+}
+
+static void ins_fail(ins_reader *r, int code, const char *what, const char *more) {
+  ins_fail_span(r, code, what, (ins_span){more, strlen(more)});
 }
 
 static void ins_nomem(ins_reader *r) {
   if (!r->failed) base_error_nomem(r->err);
   r->failed = 1;
-  XML_StopParser(r->parser, XML_FALSE);
 }
 
-static string_id ins_intern(ins_reader *r, const char *s) {
+static string_id ins_intern(ins_reader *r, ins_span s) {
   string_id id = STRING_NULL;
-  if (ctx_intern(r->f->ctx, s, strlen(s), &id)) ins_nomem(r);
+  if (ctx_intern(r->f->ctx, s.p, s.len, &id)) ins_nomem(r);
   return id;
 }
 
-static const char *ins_attr(const char **attrs, const char *name) {
-  for (int i = 0; attrs[i]; i += 2)
-    if (attrs[i][0] == name[0] && strcmp(attrs[i], name) == 0) return attrs[i + 1];
+/* The value of attribute `name` (NULL: none). */
+static const ins_span *ins_attr_value(const ins_tok *tok, const char *name) {
+  size_t len = strlen(name);
+  for (size_t i = 0; i < tok->attr_count; i++) {
+    const ins_span *n = &tok->attrs[i].name;
+    if (n->len == len && n->p[0] == name[0] && memcmp(n->p, name, len) == 0)
+      return &tok->attrs[i].value;
+  }
   return NULL;
 }
 
-/* The id written in s: up to 18 decimal digits are read here, anything
- * else by strtoull (spaces, a sign: as strtoull takes them). Returns 0 on
- * success, -1 when s is no id below 2^59. */
-static int ins_parse_id(const char *s, uint64_t *id) {
+/* ---- numbers in attribute values, read as the C library reads them ---- */
+
+static int ins_c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+/* The digits of base 10 or 16 at p: their value (saturated at `limit`,
+ * *over set when it was passed) and where they end. */
+static const char *ins_digits(const char *p, const char *end, int base, uint64_t limit,
+                              uint64_t *value, int *over) {
   uint64_t v = 0;
-  const char *p = s;
-  while (*p >= '0' && *p <= '9' && p - s < 18) v = v * 10 + (uint64_t)(*p++ - '0');
-  if (p == s || *p) {
-    char *end;
-    unsigned long long slow = strtoull(s, &end, 10);
-    if (end == s || *end) return -1;
-    v = slow;
+  *over = 0;
+  for (; p < end; p++) {
+    unsigned c = (unsigned char)*p, d = c - '0', l = (c | 32) - 'a';
+    if (d >= 10 && !(base == 16 && l < 6)) break;
+    unsigned digit = d < 10 ? d : l + 10;
+    if (v > (limit - digit) / (unsigned)base) *over = 1;
+    else v = v * (unsigned)base + digit;
+  }
+  *value = *over ? limit : v;
+  return p;
+}
+
+/* The id written in [s, s + n): up to 18 decimal digits are read at once,
+ * any other form as strtoull(s, &end, 10) reads it, with the whole value
+ * used (spaces before it and a sign taken as strtoull takes them).
+ * Returns 0 on success, -1 when it is no id below 2^59. */
+static int ins_parse_id(const char *s, size_t n, uint64_t *id) {
+  const char *end = s + n, *p = s;
+  uint64_t v = 0;
+  while (p < end && *p >= '0' && *p <= '9' && p - s < 18) v = v * 10 + (uint64_t)(*p++ - '0');
+  if (p == s || p != end) {
+    p = s;
+    while (p < end && ins_c_space(*p)) p++;
+    int neg = p < end && *p == '-';
+    if (p < end && (*p == '-' || *p == '+')) p++;
+    int over;
+    const char *digits = p;
+    p = ins_digits(p, end, 10, UINT64_MAX, &v, &over);
+    if (p == digits || p != end) return -1;
+    if (neg && !over) v = 0 - v;
   }
   if (v >= (1ull << 59)) return -1;
   *id = v;
   return 0;
 }
 
+/* A hex number as strtoll(s, NULL, 16) reads it: "0x" and up to 15
+ * digits at once, any other form as strtoll does (spaces, a sign, an
+ * optional 0x, the digits up to the first other byte, saturated). */
+static int64_t ins_hex(const char *s, size_t n) {
+  const char *end = s + n, *p = s;
+  if (n > 2 && s[0] == '0' && s[1] == 'x') {
+    uint64_t v = 0;
+    for (p = s + 2; p < end && p - s < 17; p++) {
+      unsigned c = (unsigned char)*p, d = c - '0', l = (c | 32) - 'a';
+      if (d < 10) v = v << 4 | d;
+      else if (l < 6) v = v << 4 | (l + 10);
+      else break;
+    }
+    if (p == end) return (int64_t)v;
+    p = s;
+  }
+  while (p < end && ins_c_space(*p)) p++;
+  int neg = p < end && *p == '-';
+  if (p < end && (*p == '-' || *p == '+')) p++;
+  if (end - p > 2 && p[0] == '0' && (p[1] | 32) == 'x' &&
+      ((unsigned)(p[2] - '0') < 10 || (unsigned)((p[2] | 32) - 'a') < 6))
+    p += 2;
+  uint64_t v;
+  int over;
+  ins_digits(p, end, 16, neg ? (uint64_t)1 << 63 : INT64_MAX, &v, &over);
+  return neg ? (int64_t)(0 - v) : (int64_t)v;
+}
+
 /* The element's id= or ref= (its first attribute). Returns 1 for a new
  * value (*key its id key), 0 for a ref found (*value), 2 for neither, -1
  * on failure. */
-static int ins_lookup(ins_reader *r, const char **attrs, int kind, uint64_t *key,
+static int ins_lookup(ins_reader *r, const ins_tok *tok, int kind, uint64_t *key,
                       uint64_t *value) {
   *key = 0;
-  const char *a = attrs[0];
-  int is_id = a && a[0] == 'i' && a[1] == 'd' && !a[2];
-  if (!is_id && !(a && !strcmp(a, "ref"))) return 2;
+  if (!tok->attr_count) return 2;
+  const ins_span *a = &tok->attrs[0].name, *v = &tok->attrs[0].value;
+  int is_id = a->len == 2 && a->p[0] == 'i' && a->p[1] == 'd';
+  if (!is_id && !(a->len == 3 && !memcmp(a->p, "ref", 3))) return 2;
   uint64_t id;
-  if (ins_parse_id(attrs[1], &id)) {
-    ins_fail(r, WEFT_EPARSE, "bad id/ref: ", attrs[1]);
+  if (ins_parse_id(v->p, v->len, &id)) {
+    ins_fail_span(r, WEFT_EPARSE, "bad id/ref: ", *v);
     return -1;
   }
   *key = id << 4 | (uint64_t)kind;
   if (is_id) return 1;
   const uint64_t *found = ins_ids_find(&r->st->ids, id, (uint32_t)kind);
   if (!found) {
-    ins_fail(r, WEFT_EPARSE, "ref= names no element defined before: ", attrs[1]);
+    ins_fail_span(r, WEFT_EPARSE, "ref= names no element defined before: ", *v);
     return -1;
   }
   *value = *found;
@@ -129,66 +195,42 @@ static void ins_define(ins_reader *r, uint64_t key, uint64_t value) {
   if (key && ins_ids_define(&r->st->ids, key >> 4, (uint32_t)(key & 15), value)) ins_nomem(r);
 }
 
-static void XMLCALL ins_on_text(void *user, const char *s, int len);
-
-/* Texts are read only for a value element: the handler is set here, and
- * unset when the element ends or another starts (ins_capture_stop). */
+/* Texts are read only for a value element: from its start until it ends
+ * or another element starts (ins_capture_stop). */
 static void ins_capture(ins_reader *r, int kind, uint64_t key) {
-  if (r->text_kind == INS_T_NONE) XML_SetCharacterDataHandler(r->parser, ins_on_text);
   r->text_kind = kind;
   r->text_depth = r->depth;
   r->text_key = key;
   r->text_len = 0;
 }
 
-static void ins_capture_stop(ins_reader *r) {
-  if (r->text_kind == INS_T_NONE) return;
-  r->text_kind = INS_T_NONE;
-  XML_SetCharacterDataHandler(r->parser, NULL);
-}
-
-/* A hex number as strtoll(s, NULL, 16) reads it: "0x" and up to 15
- * digits here, any other form by strtoll. */
-static int64_t ins_hex(const char *s) {
-  if (s[0] == '0' && s[1] == 'x') {
-    uint64_t v = 0;
-    const char *p = s + 2;
-    for (; p - s < 17; p++) {
-      unsigned c = (unsigned char)*p, d = c - '0', l = (c | 32) - 'a';
-      if (d < 10) v = v << 4 | d;
-      else if (l < 6) v = v << 4 | (l + 10);
-      else break;
-    }
-    if (p > s + 2 && !*p) return (int64_t)v;
-  }
-  return strtoll(s, NULL, 16);
-}
+static void ins_capture_stop(ins_reader *r) { r->text_kind = INS_T_NONE; }
 
 /* ---- element starts ---- */
 
-static void ins_start_thread(ins_reader *r, const char **attrs) {
+static void ins_start_thread(ins_reader *r, const ins_tok *tok) {
   uint64_t key, value;
-  int k = ins_lookup(r, attrs, INS_K_THREAD, &key, &value);
+  int k = ins_lookup(r, tok, INS_K_THREAD, &key, &value);
   if (k < 0) return;
   if (k == 0) {
     r->row.thread = (uint32_t)value;
     return;
   }
-  const char *fmt = ins_attr(attrs, "fmt");
-  ins_thread t = {0, INS_NONE, fmt ? ins_intern(r, fmt) : STRING_NULL, 0, 0};
+  const ins_span *fmt = ins_attr_value(tok, "fmt");
+  ins_thread t = {0, INS_NONE, fmt ? ins_intern(r, *fmt) : STRING_NULL, 0, 0};
   if (VEC_PUSH(r->st->threads, t)) return ins_nomem(r);
   r->new_thread = r->row.thread = (uint32_t)(r->st->threads.len - 1);
   ins_define(r, key, r->new_thread);
 }
 
-static void ins_start_process(ins_reader *r, const char **attrs) {
+static void ins_start_process(ins_reader *r, const ins_tok *tok) {
   uint64_t key, value;
-  int k = ins_lookup(r, attrs, INS_K_PROCESS, &key, &value);
+  int k = ins_lookup(r, tok, INS_K_PROCESS, &key, &value);
   if (k < 0) return;
   uint32_t process = (uint32_t)value;
   if (k != 0) {
-    const char *fmt = ins_attr(attrs, "fmt");
-    ins_process p = {0, fmt ? ins_intern(r, fmt) : STRING_NULL};
+    const ins_span *fmt = ins_attr_value(tok, "fmt");
+    ins_process p = {0, fmt ? ins_intern(r, *fmt) : STRING_NULL};
     if (VEC_PUSH(r->st->processes, p)) return ins_nomem(r);
     r->new_process = process = (uint32_t)(r->st->processes.len - 1);
     ins_define(r, key, process);
@@ -196,18 +238,18 @@ static void ins_start_process(ins_reader *r, const char **attrs) {
   if (r->new_thread != INS_NONE) r->st->threads.data[r->new_thread].process = process;
 }
 
-static void ins_start_value(ins_reader *r, const char **attrs, int kind, int text) {
+static void ins_start_value(ins_reader *r, const ins_tok *tok, int kind, int text) {
   uint64_t key, value;
-  int k = ins_lookup(r, attrs, kind, &key, &value);
+  int k = ins_lookup(r, tok, kind, &key, &value);
   if (k < 0) return;
   if (k != 0) return ins_capture(r, text, key);
   if (kind == INS_K_CORE) r->row.cpu = (int64_t)value;
   else r->row.ts = (int64_t)value;
 }
 
-static void ins_start_backtrace(ins_reader *r, const char **attrs) {
+static void ins_start_backtrace(ins_reader *r, const ins_tok *tok) {
   uint64_t key, value;
-  int k = ins_lookup(r, attrs, INS_K_BACKTRACE, &key, &value);
+  int k = ins_lookup(r, tok, INS_K_BACKTRACE, &key, &value);
   if (k < 0) return;
   if (k == 0) {
     r->row.backtrace = (uint32_t)value;
@@ -234,15 +276,15 @@ static void ins_backtrace_add(ins_reader *r, uint32_t frame) {
   b->count++;
 }
 
-static void ins_start_frame(ins_reader *r, const char **attrs) {
+static void ins_start_frame(ins_reader *r, const ins_tok *tok) {
   uint64_t key, value;
-  int k = ins_lookup(r, attrs, INS_K_FRAME, &key, &value);
+  int k = ins_lookup(r, tok, INS_K_FRAME, &key, &value);
   if (k < 0) return;
   uint32_t frame = (uint32_t)value;
   if (k != 0) {
-    const char *addr = ins_attr(attrs, "addr"), *name = ins_attr(attrs, "name");
-    ins_frame fr = {addr ? ins_hex(addr) : 0, ins_intern(r, name ? name : ""),
-                    INS_NONE};
+    const ins_span *addr = ins_attr_value(tok, "addr"), *name = ins_attr_value(tok, "name");
+    ins_frame fr = {addr ? ins_hex(addr->p, addr->len) : 0,
+                    ins_intern(r, name ? *name : (ins_span){"", 0}), INS_NONE};
     if (VEC_PUSH(r->st->frames, fr)) return ins_nomem(r);
     r->new_frame = frame = (uint32_t)(r->st->frames.len - 1);
     ins_define(r, key, frame);
@@ -251,28 +293,28 @@ static void ins_start_frame(ins_reader *r, const char **attrs) {
 }
 
 /* The UUID's hex digits, lowercase (its dashes dropped). */
-static string_id ins_uuid(ins_reader *r, const char *uuid) {
+static string_id ins_uuid(ins_reader *r, ins_span uuid) {
   char hex[128];
   size_t n = 0;
-  for (const char *p = uuid; *p && n + 1 < sizeof hex; p++) {
+  for (const char *p = uuid.p; p < uuid.p + uuid.len && n + 1 < sizeof hex; p++) {
     char c = *p >= 'A' && *p <= 'F' ? (char)(*p + 32) : *p;
     if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) hex[n++] = c;
   }
-  hex[n] = '\0';
-  return ins_intern(r, hex);
+  return ins_intern(r, (ins_span){hex, n});
 }
 
-static void ins_start_binary(ins_reader *r, const char **attrs) {
+static void ins_start_binary(ins_reader *r, const ins_tok *tok) {
   if (r->new_frame == INS_NONE) return; /* only a frame being defined has one */
   uint64_t key, value;
-  int k = ins_lookup(r, attrs, INS_K_BINARY, &key, &value);
+  int k = ins_lookup(r, tok, INS_K_BINARY, &key, &value);
   if (k < 0) return;
   uint32_t binary = (uint32_t)value;
   if (k != 0) {
-    const char *path = ins_attr(attrs, "path"), *uuid = ins_attr(attrs, "UUID");
-    const char *load = ins_attr(attrs, "load-addr");
-    ins_binary b = {ins_intern(r, path ? path : ""), ins_uuid(r, uuid ? uuid : ""),
-                    load ? ins_hex(load) : 0, 0};
+    const ins_span none = {"", 0};
+    const ins_span *path = ins_attr_value(tok, "path"), *uuid = ins_attr_value(tok, "UUID");
+    const ins_span *load = ins_attr_value(tok, "load-addr");
+    ins_binary b = {ins_intern(r, path ? *path : none), ins_uuid(r, uuid ? *uuid : none),
+                    load ? ins_hex(load->p, load->len) : 0, 0};
     b.max_addr = b.load_addr;
     if (VEC_PUSH(r->st->binaries, b)) return ins_nomem(r);
     binary = (uint32_t)(r->st->binaries.len - 1);
@@ -281,63 +323,60 @@ static void ins_start_binary(ins_reader *r, const char **attrs) {
   r->st->frames.data[r->new_frame].binary = binary;
 }
 
-/* The INS_E_ of an element's name: its first byte picks the names to
- * compare. */
-static int ins_element(const char *name) {
-  switch (name[0]) {
-  case 'r': return strcmp(name, "row") ? INS_E_OTHER : INS_E_ROW;
-  case 't': return !strcmp(name, "thread") ? INS_E_THREAD
-                   : !strcmp(name, "tid")  ? INS_E_TID
-                                           : INS_E_OTHER;
-  case 'p': return !strcmp(name, "process") ? INS_E_PROCESS
-                   : !strcmp(name, "pid")    ? INS_E_PID
-                                             : INS_E_OTHER;
-  case 'c': return strcmp(name, "core") ? INS_E_OTHER : INS_E_CORE;
-  case 's': return strcmp(name, "sample-time") ? INS_E_OTHER : INS_E_TIME;
-  case 'e': return strcmp(name, "event-time") ? INS_E_OTHER : INS_E_TIME;
-  case 'b': return !strcmp(name, "backtrace") ? INS_E_BACKTRACE
-                   : !strcmp(name, "binary")  ? INS_E_BINARY
-                                              : INS_E_OTHER;
-  case 'f': return strcmp(name, "frame") ? INS_E_OTHER : INS_E_FRAME;
+#define INS_IS(name, lit) (!memcmp((name).p, lit, sizeof lit - 1))
+
+/* The INS_E_ of an element's name: its length picks the names to compare. */
+static int ins_element(ins_span name) {
+  switch (name.len) {
+  case 3: return INS_IS(name, "row")   ? INS_E_ROW
+                 : INS_IS(name, "tid") ? INS_E_TID
+                 : INS_IS(name, "pid") ? INS_E_PID
+                                       : INS_E_OTHER;
+  case 4: return INS_IS(name, "core") ? INS_E_CORE : INS_E_OTHER;
+  case 5: return INS_IS(name, "frame") ? INS_E_FRAME : INS_E_OTHER;
+  case 6: return INS_IS(name, "thread")   ? INS_E_THREAD
+                 : INS_IS(name, "binary") ? INS_E_BINARY
+                                          : INS_E_OTHER;
+  case 7: return INS_IS(name, "process") ? INS_E_PROCESS : INS_E_OTHER;
+  case 9: return INS_IS(name, "backtrace") ? INS_E_BACKTRACE : INS_E_OTHER;
+  case 10: return INS_IS(name, "event-time") ? INS_E_TIME : INS_E_OTHER;
+  case 11: return INS_IS(name, "sample-time") ? INS_E_TIME : INS_E_OTHER;
   default: return INS_E_OTHER;
   }
 }
 
-static void XMLCALL ins_on_start(void *user, const char *name, const char **attrs) {
-  ins_reader *r = user;
-  if (r->failed) return;
+static void ins_on_start(ins_reader *r, const ins_tok *tok) {
   if (++r->depth > INS_MAX_DEPTH) return ins_fail(r, WEFT_ELIMIT, "elements nested too deep", "");
   ins_capture_stop(r);
-  int element = ins_element(name);
+  int element = ins_element(tok->name);
   r->open[r->depth] = (unsigned char)element;
   switch (element) {
   case INS_E_ROW: r->row = (ins_sample){0, INS_NONE, INS_NONE, 0}; break;
-  case INS_E_THREAD: ins_start_thread(r, attrs); break;
-  case INS_E_PROCESS: ins_start_process(r, attrs); break;
-  case INS_E_CORE: ins_start_value(r, attrs, INS_K_CORE, INS_T_CORE); break;
-  case INS_E_TIME: ins_start_value(r, attrs, INS_K_TIME, INS_T_TIME); break;
+  case INS_E_THREAD: ins_start_thread(r, tok); break;
+  case INS_E_PROCESS: ins_start_process(r, tok); break;
+  case INS_E_CORE: ins_start_value(r, tok, INS_K_CORE, INS_T_CORE); break;
+  case INS_E_TIME: ins_start_value(r, tok, INS_K_TIME, INS_T_TIME); break;
   case INS_E_TID:
     if (r->new_thread != INS_NONE) ins_capture(r, INS_T_TID, 0);
     break;
   case INS_E_PID:
     if (r->new_process != INS_NONE) ins_capture(r, INS_T_PID, 0);
     break;
-  case INS_E_BACKTRACE: ins_start_backtrace(r, attrs); break;
-  case INS_E_FRAME: ins_start_frame(r, attrs); break;
-  case INS_E_BINARY: ins_start_binary(r, attrs); break;
+  case INS_E_BACKTRACE: ins_start_backtrace(r, tok); break;
+  case INS_E_FRAME: ins_start_frame(r, tok); break;
+  case INS_E_BINARY: ins_start_binary(r, tok); break;
   default: break;
   }
 }
 
 /* ---- texts and element ends ---- */
 
-static void XMLCALL ins_on_text(void *user, const char *s, int len) {
-  ins_reader *r = user;
-  if (r->failed || r->text_kind == INS_T_NONE || r->depth != r->text_depth) return;
-  if (r->text_len + (size_t)len > INS_MAX_TEXT)
+static void ins_on_text(ins_reader *r, const ins_tok *tok) {
+  size_t room = INS_MAX_TEXT - r->text_len, n = tok->text.len;
+  if (tok->text_plain && n <= room) memcpy(r->text + r->text_len, tok->text.p, n);
+  else if (tok->text_plain || ins_scan_text_decode(tok, r->text + r->text_len, room, &n))
     return ins_fail(r, WEFT_ELIMIT, "value text longer than 256 bytes", "");
-  memcpy(r->text + r->text_len, s, (size_t)len);
-  r->text_len += (size_t)len;
+  r->text_len += n;
 }
 
 /* The captured text as a decimal number (spaces around it allowed); an
@@ -386,10 +425,7 @@ static void ins_end_frame(ins_reader *r) {
   if (fr->addr > b->max_addr) b->max_addr = fr->addr;
 }
 
-static void XMLCALL ins_on_end(void *user, const char *name) {
-  (void)name;
-  ins_reader *r = user;
-  if (r->failed) return;
+static void ins_on_end(ins_reader *r) {
   if (r->text_kind != INS_T_NONE && r->depth == r->text_depth) ins_end_text(r);
   int element = r->open[r->depth--];
   if (element == INS_E_ROW) {
@@ -405,53 +441,49 @@ static void XMLCALL ins_on_end(void *user, const char *name) {
   }
 }
 
-static void XMLCALL ins_on_entity(void *user, const XML_Char *name, int is_param,
-                                  const XML_Char *value, int value_len, const XML_Char *base,
-                                  const XML_Char *system_id, const XML_Char *public_id,
-                                  const XML_Char *notation) {
-  (void)is_param, (void)value, (void)value_len, (void)base, (void)system_id;
-  (void)public_id, (void)notation;
-  ins_fail(user, WEFT_EPARSE, "entity declarations are not supported: ", name);
-}
-
 /* ---- the document ---- */
 
-#define INS_CHUNK ((size_t)1 << 20)
 /* An element defining an id takes at least 11 bytes (<a id="1"/>); an
  * export's ids are numbered in order, so its ids are about below this. */
 #define INS_BYTES_PER_ID 16
 #define INS_IDS_RESERVED_MAX ((size_t)1 << 24) /* past this, the array grows as ids come */
 
-/* Feeds the document to expat a chunk at a time; a syntax error fails
- * naming its line. */
-static void ins_parse_chunks(ins_reader *r, const char *data, size_t len) {
-  size_t off = 0;
-  do {
-    size_t n = len - off < INS_CHUNK ? len - off : INS_CHUNK;
-    int last = off + n == len;
-    if (XML_Parse(r->parser, data + off, (int)n, last) == XML_STATUS_ERROR && !r->failed) {
-      base_error_set(r->err, WEFT_EPARSE, "instruments XML line %lu: %s",
-                     (unsigned long)XML_GetCurrentLineNumber(r->parser),
-                     XML_ErrorString(XML_GetErrorCode(r->parser)));
+/* Reads the tokens of the document until its end or a failure. */
+static void ins_read_tokens(ins_reader *r) {
+  ins_tok tok;
+  while (!r->failed) {
+    if (ins_scan_next(&r->scan, &tok, r->err)) {
       r->failed = 1;
+      return;
     }
-    off += n;
-  } while (!r->failed && off < len);
+    r->at = tok.offset;
+    switch (tok.type) {
+    case INS_TOK_START: ins_on_start(r, &tok); break;
+    case INS_TOK_END: ins_on_end(r); break;
+    case INS_TOK_TEXT:
+      if (r->text_kind != INS_T_NONE && r->depth == r->text_depth) ins_on_text(r, &tok);
+      break;
+    case INS_TOK_EOF: return;
+    }
+  }
 }
 
 int instruments_read_xml(import_file *f, ins_state *st, base_error *err) {
-  ins_reader r = {.f = f, .st = st, .err = err};
-  r.new_thread = r.new_process = r.new_frame = INS_NONE;
-  r.row = (ins_sample){0, INS_NONE, INS_NONE, 0}; /* elements outside a row belong to none */
+  ins_reader *r = base_calloc(1, sizeof *r);
+  if (!r) return base_error_nomem(err);
+  *r = (ins_reader){.f = f, .st = st, .err = err};
+  r->new_thread = r->new_process = r->new_frame = INS_NONE;
+  r->row = (ins_sample){0, INS_NONE, INS_NONE, 0}; /* elements outside a row belong to none */
   size_t ids = f->len / INS_BYTES_PER_ID;
-  if (ins_ids_reserve(&st->ids, ids < INS_IDS_RESERVED_MAX ? ids : INS_IDS_RESERVED_MAX))
+  int rc = ins_ids_reserve(&st->ids, ids < INS_IDS_RESERVED_MAX ? ids : INS_IDS_RESERVED_MAX);
+  if (rc) {
+    base_free(r);
     return base_error_nomem(err);
-  r.parser = XML_ParserCreate(NULL);
-  if (!r.parser) return base_error_nomem(err);
-  XML_SetUserData(r.parser, &r);
-  XML_SetElementHandler(r.parser, ins_on_start, ins_on_end);
-  XML_SetEntityDeclHandler(r.parser, ins_on_entity);
-  ins_parse_chunks(&r, (const char *)f->data, f->len);
-  XML_ParserFree(r.parser);
-  return r.failed ? (err->code ? err->code : WEFT_EPARSE) : WEFT_OK;
+  }
+  ins_scan_init(&r->scan, (const char *)f->data, f->len);
+  ins_read_tokens(r);
+  ins_scan_free(&r->scan);
+  rc = r->failed ? (err->code ? err->code : WEFT_EPARSE) : WEFT_OK;
+  base_free(r);
+  return rc;
 }
