@@ -242,7 +242,7 @@ int stack_profile_heap_dump(trace_context *ctx, const stack_profile_heap_dump_sp
   storage_set_i64(t, HEAP_PROFILE_upid, row, d->upid);
   storage_set_str(t, HEAP_PROFILE_heap_name, row, d->heap);
   rc = storage_table_status(t);
-  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, d->upid,
+  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, d->pid,
                              d->machine, d->trace, d->packet_ts);
 }
 

@@ -34,6 +34,12 @@ def interned_packet(*fields):
     return pb_packet(pb_int(10, SEQ), pb_int(41, 1), pb_bytes(12, data))
 
 
+def interned_packet_keep(*fields):
+    """A packet adding InternedData fields to the sequence's state."""
+    data = b''.join(pb_bytes(n, m) for n, m in fields)
+    return pb_packet(pb_int(10, SEQ), pb_int(13, 2), pb_bytes(12, data))
+
+
 def heap_sample(callstack_id, allocated, freed, alloc_count, free_count):
     return (pb_int(1, callstack_id) + pb_int(2, allocated) + pb_int(3, freed) +
             pb_int(5, alloc_count) + pb_int(6, free_count))
@@ -136,6 +142,33 @@ class ProfilesTest(e.TempDirTest):
         self.assertEqual(e.query("select idx, value from stats "
                                  "where name = 'heapprofd_last_profile_timestamp'", path),
                          '"idx","value"\n1,400\n')
+
+    def test_new_callstack_ids_of_a_known_callsite_add_what_they_report(self):
+        # callstack 3 interns to the same callsite as callstack 1 (main ->
+        # malloc_wrapper); pid 40 is upid 1
+        interned = libc_interned()
+        path = self.trace(
+            interned,
+            interned_packet_keep((CALLSTACKS, callstack(3, 1, 2))),
+            heap_dump(100, 40, 'malloc', heap_sample(1, 10, 4, 2, 1)),
+            # a new id seen with a known callsite counts on top of the
+            # callsite's totals: all it reports is new
+            heap_dump(200, 40, 'malloc', heap_sample(3, 6, 2, 1, 1)),
+            # later dumps of either id are deltas again
+            heap_dump(300, 40, 'malloc', heap_sample(3, 8, 2, 2, 1)),
+            # ART's heap reports allocations only: no free rows
+            heap_dump(400, 40, 'com.android.art', heap_sample(2, 9, 5, 3, 2)))
+        self.assertEqual(e.query('select ts, heap_name, callsite_id, count, size '
+                                 'from heap_profile_allocation order by id', path),
+                         '"ts","heap_name","callsite_id","count","size"\n'
+                         '100,"malloc",1,2,10\n100,"malloc",1,-1,-4\n'
+                         '200,"malloc",1,1,6\n200,"malloc",1,-1,-2\n'
+                         '300,"malloc",1,1,2\n'
+                         '400,"com.android.art",2,3,9\n')
+        # the last dump's time is indexed by the dump's pid
+        self.assertEqual(e.query("select idx, value from stats "
+                                 "where name = 'heapprofd_last_profile_timestamp'", path),
+                         '"idx","value"\n40,400\n')
 
     def test_dump_time_is_monotonic_coarse_and_max_dumps_are_peaks(self):
         peak = pb_int(1, 1) + pb_int(8, 50) + pb_int(9, 3) + pb_int(3, 7) + pb_int(6, 1)
