@@ -170,6 +170,28 @@ class ProfilesTest(e.TempDirTest):
                                  "where name = 'heapprofd_last_profile_timestamp'", path),
                          '"idx","value"\n40,400\n')
 
+    def test_profiles_widen_trace_bounds(self):
+        bounds = 'select start_ts, end_ts from trace_bounds'
+        # heap dumps place their rows by the dump's own clock: MONOTONIC_COARSE
+        # 5 and 8 are trace times -995 and -992; before trace time 0, the
+        # trace still ends at 0 at the earliest
+        path = self.trace(
+            process_tree(1), libc_interned(),
+            heap_dump(3000, 1, 'm', heap_sample(1, 10, 0, 1, 0), dump_ts=5),
+            heap_dump(3000, 1, 'm', heap_sample(1, 20, 0, 2, 0), dump_ts=8),
+            clocks=clock_snapshot(0, 1000))
+        self.assertEqual(e.query(bounds, path), '"start_ts","end_ts"\n-995,0\n')
+        # smaps rows are events too (a lone one ends the trace 1 ns later)
+        smaps = pb_bytes(2, pb_bytes(1, '/lib') + pb_int(2, 20))
+        path = self.trace(pb_packet(pb_int(8, 10), pb_int(10, SEQ),
+                                    pb_bytes(68, pb_int(1, 2) + smaps)))
+        self.assertEqual(e.query(bounds, path), '"start_ts","end_ts"\n10,11\n')
+        # so are simpleperf samples
+        path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
+            pb_bytes(3, pb_int(1, 1) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'f')),
+            sp_sample(2000, 11, (0x10, 1, 0)), sp_sample(5000, 11, (0x10, 1, 0))))
+        self.assertEqual(e.query(bounds, path), '"start_ts","end_ts"\n2000,5000\n')
+
     def test_dump_time_is_monotonic_coarse_and_max_dumps_are_peaks(self):
         peak = pb_int(1, 1) + pb_int(8, 50) + pb_int(9, 3) + pb_int(3, 7) + pb_int(6, 1)
         path = self.trace(
