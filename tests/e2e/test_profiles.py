@@ -416,6 +416,20 @@ class SimpleperfTest(e.TempDirTest):
                          '"name","rel_pc"\n"[NULL]",64\n"main",48\n')
 
 
+    def test_samples_naming_a_file_without_record_are_dropped_and_counted(self):
+        path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
+            pb_bytes(3, pb_int(1, 1) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'f')),
+            sp_sample(2000, 11, (0x10, 5, 0), (0x20, 6, 0)),
+            sp_sample(3000, 11, (0x10, 1, 0), (0x20, 9, 0)),
+            sp_sample(4000, 11, (0x10, 1, 0))))
+        # one entry of no File record drops its whole sample, counted once
+        self.assertEqual(e.query('select ts from cpu_profile_stack_sample', path),
+                         '"ts"\n4000\n')
+        self.assertEqual(e.query("select value from stats "
+                                 "where name = 'simpleperf_missing_file_mapping'", path),
+                         '"value"\n2\n')
+
+
 class MappingNameTest(e.TempDirTest):
     def name_of(self, *parts):
         """The mapping name made of path components `parts`."""
