@@ -307,6 +307,25 @@ class ProfilesTest(e.TempDirTest):
                                  "where name = 'perf_cpu_lost_records'", path),
                          '"idx","value"\n1,5\n')
 
+    def test_perf_sample_threads_and_intrinsic_contexts(self):
+        def perf(ts, pid, tid, cpu_mode):
+            body = pb_int(1, 0) + pb_int(2, pid) + pb_int(3, tid) + pb_int(5, cpu_mode)
+            return pb_packet(pb_int(8, ts), pb_int(10, SEQ), pb_bytes(66, body))
+        path = self.trace(perf(10, 1, 42, 2), perf(20, 1, 43, 1))
+        # a process new to the trace gets its main thread first
+        self.assertEqual(e.query('select utid, tid, upid, is_main_thread from thread', path),
+                         '"utid","tid","upid","is_main_thread"\n0,0,0,1\n1,1,1,1\n'
+                         '2,42,1,0\n3,43,1,0\n')
+        # Perfetto's intrinsic names of the samples' contexts (every row,
+        # those of samples without callstack too)
+        self.assertEqual(e.query('select * from __intrinsic_profiler_task_context', path),
+                         '"id","upid","utid","async_context_id"\n0,1,2,"[NULL]"\n'
+                         '1,1,3,"[NULL]"\n')
+        self.assertEqual(e.query('select * from __intrinsic_profiler_execution_context', path),
+                         '"id","ucpu","cpu_mode"\n0,0,"user"\n1,0,"kernel"\n')
+        self.assertEqual(e.query('select count(*) as n from stack_sample_execution_context',
+                                 path), '"n"\n0\n')
+
     def test_skipped_perf_samples_are_still_samples(self):
         def perf(ts, reason):
             body = pb_int(1, 0) + pb_int(2, 10) + pb_int(3, 11) + pb_int(18, reason)
