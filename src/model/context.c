@@ -198,6 +198,9 @@ int ctx_finalize_tables(trace_context *ctx) {
   /* A trace whose events all share one timestamp ends one ns after it
    * (Perfetto's bounds are never empty once there is an event). */
   int64_t end = ctx->bounds_end;
+  /* Events before trace time 0 (heap dumps placed by their own clock) end
+   * the trace at 0 at the earliest, as Perfetto's bounds do. */
+  if (ctx->has_bounds && end < 0) end = 0;
   if (ctx->has_bounds && end == ctx->bounds_start && end < INT64_MAX) end++;
   storage_set_i64(b, TRACE_BOUNDS_end_ts, row, ctx->has_bounds ? end : 0);
   /* A setter that could not allocate recorded its error in its table. */

@@ -145,6 +145,7 @@ int hg_object_row(trace_context *ctx, hg_seq *seq, uint64_t object_id, uint32_t 
   if (rc) return rc;
   storage_set_i64(t, HEAP_GRAPH_OBJECT_upid, r, seq->upid);
   storage_set_i64(t, HEAP_GRAPH_OBJECT_graph_sample_ts, r, seq->ts);
+  ctx_extend_bounds(ctx, seq->ts);
   storage_set_i64(t, HEAP_GRAPH_OBJECT_self_size, r, -1);
   storage_set_i64(t, HEAP_GRAPH_OBJECT_type_id, r, 0);
   storage_set_i64(t, HEAP_GRAPH_OBJECT_root_distance, r, -1);

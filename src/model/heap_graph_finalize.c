@@ -241,6 +241,7 @@ static int hg_write_dump_row(trace_context *ctx, hg_seq *seq) {
     if (rc) return rc;
     storage_set_i64(t, HEAP_GRAPH_upid, r, seq->upid);
     storage_set_i64(t, HEAP_GRAPH_ts, r, seq->ts);
+    ctx_extend_bounds(ctx, seq->ts);
   }
   if (seq->has_heap_size) storage_set_i64(t, HEAP_GRAPH_heap_size, row, seq->heap_size);
   if (seq->truncated) storage_set_i64(t, HEAP_GRAPH_truncated, row, 1);

@@ -10,6 +10,7 @@ static int hgo_dump_row(trace_context *ctx, const heap_graph_art_metadata *m, ui
   if (!rc) rc = storage_table_append(t, row);
   if (rc) return rc;
   storage_set_i64(t, HEAP_GRAPH_ts, *row, m->ts);
+  ctx_extend_bounds(ctx, m->ts);
   storage_set_i64(t, HEAP_GRAPH_upid, *row, m->upid);
   storage_set_str(t, HEAP_GRAPH_dump_reason, *row, reason);
   storage_set_i64(t, HEAP_GRAPH_truncated, *row, 0);

@@ -242,7 +242,7 @@ int stack_profile_heap_dump(trace_context *ctx, const stack_profile_heap_dump_sp
   storage_set_i64(t, HEAP_PROFILE_upid, row, d->upid);
   storage_set_str(t, HEAP_PROFILE_heap_name, row, d->heap);
   rc = storage_table_status(t);
-  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, d->upid,
+  return rc ? rc : stats_set(&ctx->stats, stat_heapprofd_last_profile_timestamp, d->pid,
                              d->machine, d->trace, d->packet_ts);
 }
 
@@ -254,6 +254,7 @@ int stack_profile_heap_allocation(trace_context *ctx, int64_t ts, uint32_t upid,
   int rc = storage_table_append(t, &row);
   if (rc) return rc;
   storage_set_i64(t, HEAP_PROFILE_ALLOCATION_ts, row, ts);
+  ctx_extend_bounds(ctx, ts);
   storage_set_i64(t, HEAP_PROFILE_ALLOCATION_upid, row, upid);
   storage_set_str(t, HEAP_PROFILE_ALLOCATION_heap_name, row, heap);
   storage_set_i64(t, HEAP_PROFILE_ALLOCATION_callsite_id, row, callsite);
@@ -400,5 +401,6 @@ int stack_profile_smaps_add(trace_context *ctx, const stack_profile_smaps_entry 
   storage_set_str(t, PROFILER_SMAPS_file_name, row, e->file_name);
   storage_set_str(t, PROFILER_SMAPS_module_debugid, row, e->module_debugid);
   storage_set_str(t, PROFILER_SMAPS_module_debug_path, row, e->module_debug_path);
+  ctx_extend_bounds(ctx, e->ts);
   return storage_table_status(t);
 }

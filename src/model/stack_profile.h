@@ -89,6 +89,7 @@ typedef struct stack_profile_heap_dump_spec {
   uint32_t upid;
   string_id heap;
   int64_t machine, trace;
+  int64_t pid; /* the index of heapprofd_last_profile_timestamp */
 } stack_profile_heap_dump_spec;
 int stack_profile_heap_dump(trace_context *ctx, const stack_profile_heap_dump_spec *d);
 /* A heap_profile_allocation row. */

@@ -277,6 +277,7 @@ int stack_sample_add_with(trace_context *ctx, const stack_sample_row *r,
   int rc = storage_table_append(t, &row);
   if (rc) return rc;
   storage_set_i64(t, STACK_SAMPLE_ts, row, r->ts);
+  ctx_extend_bounds(ctx, r->ts);
   storage_set_str(t, STACK_SAMPLE_source, row, r->source);
   ss_set_nullable(t, STACK_SAMPLE_task_context_id, row, r->task_context);
   ss_set_nullable(t, STACK_SAMPLE_execution_context_id, row, r->execution_context);

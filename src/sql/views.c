@@ -156,6 +156,14 @@ const char *const sql_view_statements[] = {
     "CREATE VIEW stack_sample_execution_context AS SELECT id, ucpu, cpu_mode FROM "
     "__intrinsic_stack_sample_execution_context WHERE id IN (SELECT execution_context_id "
     "FROM __intrinsic_stack_sample WHERE callsite_id IS NOT NULL)",
+    /* every context and smaps row, under Perfetto's intrinsic names */
+    "CREATE VIEW __intrinsic_profiler_execution_context AS SELECT id, ucpu, cpu_mode FROM "
+    "__intrinsic_stack_sample_execution_context",
+    "CREATE VIEW __intrinsic_profiler_task_context AS SELECT id, upid, utid, async_context_id "
+    "FROM __intrinsic_stack_sample_task_context",
+    "CREATE VIEW __intrinsic_profiler_async_context AS SELECT id, name, kind, parent_id FROM "
+    "stack_sample_async_context",
+    "CREATE VIEW __intrinsic_profiler_smaps AS SELECT * FROM profiler_smaps",
     /* every sample, with the counter set each read */
     "CREATE VIEW __intrinsic_profiler_sample AS SELECT id, ts, source, task_context_id, "
     "execution_context_id, callsite_id, unwind_error, session_id, counter_set_id "

@@ -102,6 +102,25 @@ class AndroidLogTest(e.TempDirTest):
                          '1,"uid","0"\n1,"comm",""\n')
         self.assertEqual(e.query('select count(*) as n from android_logs', path), '"n"\n0\n')
 
+    def test_journald_stats_and_pid_zero(self):
+        path = self.write(
+            journald(2000, pb_int(1, 0), pb_int(2, 5), pb_bytes(7, 'pid 0')) +
+            journald(2100, pb_int(2, 6), pb_bytes(7, 'tid only')) +
+            journald(2200, pb_int(20, 10)) +
+            journald(2300, pb_int(20, 12), pb_int(21, 3)) +
+            journald(2400, pb_int(21, 0), pb_bytes(7, 'stats, not a log')))
+        # pid 0 or absent: no thread, whatever the tid
+        self.assertEqual(e.query('select ts, utid, msg from logs', path),
+                         '"ts","utid","msg"\n2000,"[NULL]","pid 0"\n'
+                         '2100,"[NULL]","tid only"\n')
+        self.assertEqual(e.query('select count(*) as n from thread', path), '"n"\n1\n')
+        # a flush's num_total / num_failed set the stats (the last one wins)
+        # and make no log row, even with a message
+        self.assertEqual(e.query("select name, value from stats where name glob "
+                                 "'systemd_journal_*' order by name", path),
+                         '"name","value"\n"systemd_journal_num_failed",0\n'
+                         '"systemd_journal_num_total",12\n')
+
     def test_packages_list(self):
         pkg = lambda *f: pb_bytes(1, b''.join(f))
         path = self.write(

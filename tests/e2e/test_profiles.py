@@ -34,6 +34,12 @@ def interned_packet(*fields):
     return pb_packet(pb_int(10, SEQ), pb_int(41, 1), pb_bytes(12, data))
 
 
+def interned_packet_keep(*fields):
+    """A packet adding InternedData fields to the sequence's state."""
+    data = b''.join(pb_bytes(n, m) for n, m in fields)
+    return pb_packet(pb_int(10, SEQ), pb_int(13, 2), pb_bytes(12, data))
+
+
 def heap_sample(callstack_id, allocated, freed, alloc_count, free_count):
     return (pb_int(1, callstack_id) + pb_int(2, allocated) + pb_int(3, freed) +
             pb_int(5, alloc_count) + pb_int(6, free_count))
@@ -136,6 +142,55 @@ class ProfilesTest(e.TempDirTest):
         self.assertEqual(e.query("select idx, value from stats "
                                  "where name = 'heapprofd_last_profile_timestamp'", path),
                          '"idx","value"\n1,400\n')
+
+    def test_new_callstack_ids_of_a_known_callsite_add_what_they_report(self):
+        # callstack 3 interns to the same callsite as callstack 1 (main ->
+        # malloc_wrapper); pid 40 is upid 1
+        interned = libc_interned()
+        path = self.trace(
+            interned,
+            interned_packet_keep((CALLSTACKS, callstack(3, 1, 2))),
+            heap_dump(100, 40, 'malloc', heap_sample(1, 10, 4, 2, 1)),
+            # a new id seen with a known callsite counts on top of the
+            # callsite's totals: all it reports is new
+            heap_dump(200, 40, 'malloc', heap_sample(3, 6, 2, 1, 1)),
+            # later dumps of either id are deltas again
+            heap_dump(300, 40, 'malloc', heap_sample(3, 8, 2, 2, 1)),
+            # ART's heap reports allocations only: no free rows
+            heap_dump(400, 40, 'com.android.art', heap_sample(2, 9, 5, 3, 2)))
+        self.assertEqual(e.query('select ts, heap_name, callsite_id, count, size '
+                                 'from heap_profile_allocation order by id', path),
+                         '"ts","heap_name","callsite_id","count","size"\n'
+                         '100,"malloc",1,2,10\n100,"malloc",1,-1,-4\n'
+                         '200,"malloc",1,1,6\n200,"malloc",1,-1,-2\n'
+                         '300,"malloc",1,1,2\n'
+                         '400,"com.android.art",2,3,9\n')
+        # the last dump's time is indexed by the dump's pid
+        self.assertEqual(e.query("select idx, value from stats "
+                                 "where name = 'heapprofd_last_profile_timestamp'", path),
+                         '"idx","value"\n40,400\n')
+
+    def test_profiles_widen_trace_bounds(self):
+        bounds = 'select start_ts, end_ts from trace_bounds'
+        # heap dumps place their rows by the dump's own clock: MONOTONIC_COARSE
+        # 5 and 8 are trace times -995 and -992; before trace time 0, the
+        # trace still ends at 0 at the earliest
+        path = self.trace(
+            process_tree(1), libc_interned(),
+            heap_dump(3000, 1, 'm', heap_sample(1, 10, 0, 1, 0), dump_ts=5),
+            heap_dump(3000, 1, 'm', heap_sample(1, 20, 0, 2, 0), dump_ts=8),
+            clocks=clock_snapshot(0, 1000))
+        self.assertEqual(e.query(bounds, path), '"start_ts","end_ts"\n-995,0\n')
+        # smaps rows are events too (a lone one ends the trace 1 ns later)
+        smaps = pb_bytes(2, pb_bytes(1, '/lib') + pb_int(2, 20))
+        path = self.trace(pb_packet(pb_int(8, 10), pb_int(10, SEQ),
+                                    pb_bytes(68, pb_int(1, 2) + smaps)))
+        self.assertEqual(e.query(bounds, path), '"start_ts","end_ts"\n10,11\n')
+        # so are simpleperf samples
+        path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
+            pb_bytes(3, pb_int(1, 1) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'f')),
+            sp_sample(2000, 11, (0x10, 1, 0)), sp_sample(5000, 11, (0x10, 1, 0))))
+        self.assertEqual(e.query(bounds, path), '"start_ts","end_ts"\n2000,5000\n')
 
     def test_dump_time_is_monotonic_coarse_and_max_dumps_are_peaks(self):
         peak = pb_int(1, 1) + pb_int(8, 50) + pb_int(9, 3) + pb_int(3, 7) + pb_int(6, 1)
@@ -252,6 +307,25 @@ class ProfilesTest(e.TempDirTest):
                                  "where name = 'perf_cpu_lost_records'", path),
                          '"idx","value"\n1,5\n')
 
+    def test_perf_sample_threads_and_intrinsic_contexts(self):
+        def perf(ts, pid, tid, cpu_mode):
+            body = pb_int(1, 0) + pb_int(2, pid) + pb_int(3, tid) + pb_int(5, cpu_mode)
+            return pb_packet(pb_int(8, ts), pb_int(10, SEQ), pb_bytes(66, body))
+        path = self.trace(perf(10, 1, 42, 2), perf(20, 1, 43, 1))
+        # a process new to the trace gets its main thread first
+        self.assertEqual(e.query('select utid, tid, upid, is_main_thread from thread', path),
+                         '"utid","tid","upid","is_main_thread"\n0,0,0,1\n1,1,1,1\n'
+                         '2,42,1,0\n3,43,1,0\n')
+        # Perfetto's intrinsic names of the samples' contexts (every row,
+        # those of samples without callstack too)
+        self.assertEqual(e.query('select * from __intrinsic_profiler_task_context', path),
+                         '"id","upid","utid","async_context_id"\n0,1,2,"[NULL]"\n'
+                         '1,1,3,"[NULL]"\n')
+        self.assertEqual(e.query('select * from __intrinsic_profiler_execution_context', path),
+                         '"id","ucpu","cpu_mode"\n0,0,"user"\n1,0,"kernel"\n')
+        self.assertEqual(e.query('select count(*) as n from stack_sample_execution_context',
+                                 path), '"n"\n0\n')
+
     def test_skipped_perf_samples_are_still_samples(self):
         def perf(ts, reason):
             body = pb_int(1, 0) + pb_int(2, 10) + pb_int(3, 11) + pb_int(18, reason)
@@ -359,6 +433,20 @@ class SimpleperfTest(e.TempDirTest):
                                  'where c.depth = 0 order by c.id', path),
                          # callsites are made in time order: ts 1000's first
                          '"name","rel_pc"\n"[NULL]",64\n"main",48\n')
+
+
+    def test_samples_naming_a_file_without_record_are_dropped_and_counted(self):
+        path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
+            pb_bytes(3, pb_int(1, 1) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'f')),
+            sp_sample(2000, 11, (0x10, 5, 0), (0x20, 6, 0)),
+            sp_sample(3000, 11, (0x10, 1, 0), (0x20, 9, 0)),
+            sp_sample(4000, 11, (0x10, 1, 0))))
+        # one entry of no File record drops its whole sample, counted once
+        self.assertEqual(e.query('select ts from cpu_profile_stack_sample', path),
+                         '"ts"\n4000\n')
+        self.assertEqual(e.query("select value from stats "
+                                 "where name = 'simpleperf_missing_file_mapping'", path),
+                         '"value"\n2\n')
 
 
 class MappingNameTest(e.TempDirTest):

@@ -41,7 +41,8 @@ enum {
 enum {
   JOURNALD_PID = 1, JOURNALD_TID = 2, JOURNALD_UID = 3, JOURNALD_PRIO = 5,
   JOURNALD_TAG = 6, JOURNALD_MESSAGE = 7, JOURNALD_COMM = 8, JOURNALD_SYSTEMD_UNIT = 10,
-  JOURNALD_HOSTNAME = 11, JOURNALD_TRANSPORT = 12,
+  JOURNALD_HOSTNAME = 11, JOURNALD_TRANSPORT = 12, JOURNALD_NUM_TOTAL = 20,
+  JOURNALD_NUM_FAILED = 21,
 };
 
 struct proto_android_state {
@@ -258,10 +259,12 @@ static int android_packages_list(import_file *f, proto_android_state *s, uint32_
 
 typedef struct journald_event {
   int64_t pid, tid, uid, prio;
-  int has_pid, has_tid, has_uid, has_tag, has_msg;
+  int has_tid, has_uid, has_tag, has_msg;
   proto_span tag, msg;
   proto_span comm, unit, hostname, transport;
   int has_comm, has_unit, has_hostname, has_transport;
+  int64_t num_total, num_failed; /* the collection's stats, sent at a flush */
+  int has_num_total, has_num_failed;
 } journald_event;
 
 static void journald_read(proto_span msg, journald_event *e) {
@@ -272,7 +275,7 @@ static void journald_read(proto_span msg, journald_event *e) {
   while (proto_reader_next(&r, &fl) == 1) {
     int len = fl.wire_type == PROTO_WIRE_LEN;
     switch (fl.number) {
-      case JOURNALD_PID: if (!len) e->pid = (uint32_t)fl.value, e->has_pid = 1; break;
+      case JOURNALD_PID: if (!len) e->pid = (uint32_t)fl.value; break;
       case JOURNALD_TID: if (!len) e->tid = (uint32_t)fl.value, e->has_tid = 1; break;
       case JOURNALD_UID: if (!len) e->uid = (uint32_t)fl.value, e->has_uid = 1; break;
       case JOURNALD_PRIO: if (!len) e->prio = (uint32_t)fl.value; break;
@@ -282,6 +285,12 @@ static void journald_read(proto_span msg, journald_event *e) {
       case JOURNALD_SYSTEMD_UNIT: if (len) e->unit = fl.span, e->has_unit = 1; break;
       case JOURNALD_HOSTNAME: if (len) e->hostname = fl.span, e->has_hostname = 1; break;
       case JOURNALD_TRANSPORT: if (len) e->transport = fl.span, e->has_transport = 1; break;
+      case JOURNALD_NUM_TOTAL:
+        if (!len) e->num_total = (int64_t)fl.value, e->has_num_total = 1;
+        break;
+      case JOURNALD_NUM_FAILED:
+        if (!len) e->num_failed = (int64_t)fl.value, e->has_num_failed = 1;
+        break;
       default: break;
     }
   }
@@ -306,17 +315,27 @@ static int journald_args(trace_context *ctx, const journald_event *e, int64_t *a
   return model_args_commit(ctx, arg_set);
 }
 
+/* A flush's stats event: its counts replace the stats, it is no log entry. */
+static int journald_stats(import_file *f, uint32_t machine, const journald_event *e) {
+  int rc = WEFT_OK;
+  if (e->has_num_failed)
+    rc = stats_set(&f->ctx->stats, stat_systemd_journal_num_failed, -1, machine, f->trace_id,
+                   e->num_failed);
+  if (!rc && e->has_num_total)
+    rc = stats_set(&f->ctx->stats, stat_systemd_journal_num_total, -1, machine, f->trace_id,
+                   e->num_total);
+  return rc;
+}
+
 static int journald_event_parse(import_file *f, uint32_t machine, int64_t ts, proto_span msg) {
   journald_event e;
   journald_read(msg, &e);
+  if (e.has_num_total || e.has_num_failed) return journald_stats(f, machine, &e);
   model_log_entry row = {ts, -1, e.prio, MODEL_LOG_JOURNALD, STRING_NULL, STRING_NULL, -1};
   uint32_t utid;
   int rc = WEFT_OK;
-  if (e.has_pid) {
+  if (e.pid) { /* no thread without a pid (absent or 0), whatever the tid */
     rc = proto_android_thread(f, machine, e.has_tid ? e.tid : e.pid, e.pid, &utid);
-    row.utid = utid;
-  } else if (e.has_tid) {
-    rc = model_thread(f->ctx, machine, e.tid, &utid);
     row.utid = utid;
   }
   if (!rc && e.has_tag) rc = proto_android_intern(f, e.tag, &row.tag);

@@ -64,6 +64,9 @@ void proto_profile_free(proto_profile_state *s) {
   base_map_free(&s->epochs);
   base_map_free(&s->totals_index);
   VEC_FREE(s->totals);
+  base_map_free(&s->seen);
+  base_map_free(&s->corrections_index);
+  VEC_FREE(s->corrections);
   base_map_free(&s->sessions);
   base_map_free(&s->perf_streams);
   VEC_FREE(s->streams);
@@ -450,10 +453,10 @@ static void pp_heap_sample_read(proto_span msg, pp_heap_fields *hs) {
   }
 }
 
-/* The running totals of (sequence, process, heap, callsite). */
+/* The running totals of (sequence, process, callsite), whatever the heap. */
 static pp_heap_totals *pp_totals(proto_profile_state *s, uint32_t seq, uint32_t upid,
-                                 string_id heap, uint32_t callsite) {
-  uint64_t key = proto_intern_key(seq, upid, (int)heap, callsite);
+                                 uint32_t callsite) {
+  uint64_t key = proto_intern_key(seq, upid, 0, callsite);
   uint64_t *slot;
   int ins = base_map_insert(&s->totals_index, key, s->totals.len, &slot);
   if (ins < 0) return NULL;
@@ -465,11 +468,40 @@ static pp_heap_totals *pp_totals(proto_profile_state *s, uint32_t seq, uint32_t 
   return &s->totals.data[*slot];
 }
 
+/* A source callstack (the sample's callstack id) seen with a callsite for
+ * the first time in (sequence, process, heap) takes that callsite's totals
+ * so far as its correction: its cumulative values are counted on top of
+ * them, so a new id that interns to a known callsite adds all it reports.
+ * *row gets the correction of the source callstack, if any. */
+static int pp_correct(proto_profile_state *s, uint32_t seq, uint32_t upid, string_id heap,
+                      uint64_t source, uint32_t callsite, const pp_heap_totals *prev,
+                      pp_heap_totals *row) {
+  uint64_t seen = base_hash_u64(proto_intern_key(seq, upid, (int)heap, source) ^
+                                (0x9e3779b97f4a7c15ULL * ((uint64_t)callsite + 1)));
+  uint64_t *slot;
+  int ins = base_map_insert(&s->seen, seen == UINT64_MAX ? 0 : seen, 1, &slot);
+  if (ins < 0) return WEFT_ENOMEM;
+  uint64_t key = proto_intern_key(seq, 0, 1, source);
+  if (ins == 1) {
+    int cins = base_map_insert(&s->corrections_index, key, s->corrections.len, &slot);
+    if (cins < 0 || (cins == 1 && VEC_PUSH(s->corrections, *prev))) return WEFT_ENOMEM;
+    s->corrections.data[*slot] = *prev;
+  }
+  uint64_t *index = base_map_find(&s->corrections_index, key);
+  if (index) {
+    const pp_heap_totals *c = &s->corrections.data[*index];
+    row->alloc_count += c->alloc_count, row->alloc_size += c->alloc_size;
+    row->free_count += c->free_count, row->free_size += c->free_size;
+  }
+  return WEFT_OK;
+}
+
 typedef struct pp_dump {
   int64_t ts;
   uint32_t upid;
   string_id heap;
   int trust_max_count; /* orig_sampling_interval_bytes set: self_max_count is right */
+  int art_heap; /* "com.android.art": ART reports allocations only, no frees */
 } pp_dump;
 
 /* A dump-max sample (self_max set) is its peak: the size is self_max, the
@@ -491,24 +523,23 @@ static int pp_heap_sample(import_file *f, const pp_resolver *r, const pp_dump *d
   if (!rc && leaf == -1) rc = import_stat(f, stat_stackprofile_empty_callstack, 1);
   if (rc || leaf < 0) return rc;
   proto_profile_state *s = pp_state(f);
-  pp_heap_totals *t = pp_totals(s, r->seq, d->upid, d->heap, (uint32_t)leaf);
+  pp_heap_totals *t = pp_totals(s, r->seq, d->upid, (uint32_t)leaf);
   if (!t) return WEFT_ENOMEM;
-  int64_t alloc_size = (int64_t)hs.self_allocated;
-  int64_t alloc_count = (int64_t)hs.alloc_count;
-  int64_t da_count = alloc_count - t->alloc_count, da_size = alloc_size - t->alloc_size;
-  int64_t df_count = (int64_t)hs.free_count - t->free_count;
-  int64_t df_size = (int64_t)hs.self_freed - t->free_size;
+  pp_heap_totals row = {(int64_t)hs.alloc_count, (int64_t)hs.self_allocated,
+                        (int64_t)hs.free_count, (int64_t)hs.self_freed};
+  rc = pp_correct(s, r->seq, d->upid, d->heap, hs.callstack, (uint32_t)leaf, t, &row);
+  if (rc) return rc;
+  t = pp_totals(s, r->seq, d->upid, (uint32_t)leaf); /* found again: no insert */
+  int64_t da_count = row.alloc_count - t->alloc_count, da_size = row.alloc_size - t->alloc_size;
+  int64_t df_count = row.free_count - t->free_count, df_size = row.free_size - t->free_size;
   if (da_count < 0 || da_size < 0 || df_count < 0 || df_size < 0)
     return stats_add(&f->ctx->stats, stat_heapprofd_malformed_packet, d->upid, f->machine,
                      f->trace_id, 1);
   if (da_count || da_size)
     rc = stack_profile_heap_allocation(f->ctx, d->ts, d->upid, d->heap, (uint32_t)leaf, da_count, da_size);
-  if (!rc && (df_count || df_size))
+  if (!rc && !d->art_heap && (df_count || df_size))
     rc = stack_profile_heap_allocation(f->ctx, d->ts, d->upid, d->heap, (uint32_t)leaf, -df_count, -df_size);
-  t->alloc_count = alloc_count;
-  t->alloc_size = alloc_size;
-  t->free_count = (int64_t)hs.free_count;
-  t->free_size = (int64_t)hs.self_freed;
+  *t = row;
   return rc;
 }
 
@@ -528,7 +559,7 @@ static int pp_dump_time(import_file *f, uint32_t machine, proto_span msg, uint32
 
 static int pp_process_dump(import_file *f, const pp_resolver *r, uint32_t machine,
                            int64_t packet_ts, proto_span msg) {
-  pp_dump d = {0, 0, STRING_NULL, 0};
+  pp_dump d = {0, 0, STRING_NULL, 0, 0};
   if (!pp_dump_time(f, machine, msg, PHS_TIMESTAMP, 0, &d.ts))
     return import_stat(f, stat_clock_sync_failure, 1);
   int64_t start;
@@ -546,10 +577,12 @@ static int pp_process_dump(import_file *f, const pp_resolver *r, uint32_t machin
                ? pp_intern_bytes(f, fl.span, &named)
                : WEFT_OK;
   d.heap = named;
+  d.art_heap = named != STRING_NULL &&
+               !strcmp(base_string_pool_get(&f->ctx->strings, named), "com.android.art");
   if (!rc && named == STRING_NULL) rc = ctx_intern(f->ctx, "unknown", 7, &d.heap);
   if (!rc) rc = model_process(f->ctx, machine, pid, &d.upid);
   stack_profile_heap_dump_spec dump = {start, d.ts, packet_ts, d.upid, named, machine,
-                                       f->trace_id};
+                                       f->trace_id, pid};
   if (!rc) rc = stack_profile_heap_dump(f->ctx, &dump);
   proto_reader rd;
   proto_reader_init_span(&rd, msg);

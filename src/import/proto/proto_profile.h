@@ -12,9 +12,11 @@
  * Heap dumps are at the packet's time (Perfetto converts the dump's own
  * CLOCK_MONOTONIC_COARSE timestamp at parse time, which weft's importers
  * cannot: see the report of issue 34); each sample's totals are
- * cumulative per (sequence, process, heap, callsite), and a row is written
- * for what changed: allocations (count, size >= 0) and frees (negated). A
- * total that shrinks is counted in heapprofd_malformed_packet. A dump at
+ * cumulative per (sequence, process, callsite), and a row is written for
+ * what changed: allocations (count, size >= 0) and frees (negated; none on
+ * ART's heap "com.android.art"). A callstack id first seen with a callsite
+ * in (sequence, process, heap) counts on top of the callsite's totals so
+ * far. A total that shrinks is counted in heapprofd_malformed_packet. A dump at
  * max (self_max) has size self_max and count alloc_count.
  *
  * Owns the parse-side row cache and heap totals. */

@@ -45,8 +45,11 @@ typedef struct pp_perf_stream {
 struct proto_profile_state {
   base_map rows;         /* proto_intern_key(scope, kind, iid) -> value */
   base_map epochs;       /* seq + 1 -> ProfilePacket table epoch */
-  base_map totals_index; /* (seq, upid, heap, callsite) -> index into totals */
+  base_map totals_index; /* (seq, upid, callsite) -> index into totals */
   VEC(pp_heap_totals) totals;
+  base_map seen;         /* (seq, upid, source callstack, heap, callsite) -> 1 */
+  base_map corrections_index; /* (seq, source callstack) -> index into corrections */
+  VEC(pp_heap_totals) corrections;
   base_map sessions;     /* seq + 1 -> perf session id + 1 */
   base_map perf_streams; /* (seq + 1) << 32 | cpu -> index into streams */
   VEC(pp_perf_stream) streams;

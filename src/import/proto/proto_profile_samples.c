@@ -77,6 +77,17 @@ static int pp_enum_name(import_file *f, const char *const *names, size_t n, uint
   return ctx_intern(f->ctx, s, strlen(s), out);
 }
 
+/* The sample's thread tid of process pid; a process new to the trace gets
+ * its main thread (tid pid) first, as Perfetto's process tracker does. */
+static int pp_sample_thread(import_file *f, uint32_t machine, int64_t tid, int64_t pid,
+                            uint32_t *utid) {
+  uint32_t upid;
+  int rc = WEFT_OK;
+  if (tid != pid && !model_process_find(f->ctx, machine, pid, &upid))
+    rc = model_thread_in_process(f->ctx, machine, pid, pid, utid);
+  return rc ? rc : model_thread_in_process(f->ctx, machine, tid, pid, utid);
+}
+
 /* The sample's counter values: the timebase count on the stream's first
  * track, the follower counts in order on the others (extra ones dropped);
  * *set is the counter set of the rows (-1: none). */
@@ -124,7 +135,7 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
   uint32_t utid;
   string_id mode, unwind = STRING_NULL;
   rc = p.has_callstack ? pp_callstack(f, &r, p.callstack, &leaf) : WEFT_OK;
-  if (!rc) rc = model_thread_in_process(f->ctx, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
+  if (!rc) rc = pp_sample_thread(f, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
   if (!rc) rc = pp_enum_name(f, pp_cpu_modes, 6, p.cpu_mode, &mode);
   if (!rc && p.has_unwind_error) rc = pp_enum_name(f, pp_unwind_errors, 9, p.unwind_error, &unwind);
   if (rc) return rc;

@@ -194,7 +194,7 @@ static int sp_entry_frame(import_file *f, sp_state *st, proto_span entry, int64_
   }
   *frame = -1;
   uint64_t *index = base_map_find(&st->file_index, file_id + 1);
-  if (!index) return import_stat(f, stat_stackprofile_invalid_mapping_id, 1);
+  if (!index) return import_stat(f, stat_simpleperf_missing_file_mapping, 1);
   const sp_file *file = &st->files.data[*index];
   string_id name;
   uint32_t id = 0;
