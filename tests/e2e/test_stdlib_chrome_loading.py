@@ -1,5 +1,6 @@
-"""End-to-end: the chrome.page_loads and chrome.startups stdlib modules on a
-text-format Chrome trace with two browser processes; the answers are
+"""End-to-end: the chrome.page_loads, chrome.startups,
+chrome.web_content_interactions and chrome.interactions stdlib modules on a
+text-format Chrome trace with two browser processes and a renderer; the answers are
 Perfetto's on the same trace."""
 import weft_e2e as e
 
@@ -82,6 +83,18 @@ def build_trace():
     sl(11, 8120, 8130, 'Startup.LaunchCause', su(9, 'TWA'))
     sl(22, 300, 400, 'Startup.ActivityStart', su(7), 2)
 
+    # Web content interactions of a renderer (pid 3): on a process track
+    # with and without a type, and one on a thread track (left out).
+
+    def interaction(t):
+        return '[perfetto.protos.ChromeTrackEvent.web_content_interaction] { %s }' % t
+    desc(40, 'process { pid: 3 process_name: "Renderer" }', 3)
+    desc(41, 'parent_uuid: 40 name: "Interactions"', 3)
+    desc(42, 'parent_uuid: 40 thread { pid: 3 tid: 3 thread_name: "CrRendererMain" }', 3)
+    sl(41, 9000, 9100, 'Web Interaction', interaction('type: INTERACTION_CLICK_TAP'), 3)
+    sl(41, 9200, 9250, 'Web Interaction', interaction('type: INTERACTION_KEYBOARD'), 3)
+    sl(41, 9300, 9320, 'Web Interaction', '', 3)
+    sl(42, 9400, 9420, 'Web Interaction', interaction('type: INTERACTION_DRAG'), 3)
     return ''.join(out)
 
 
@@ -120,6 +133,47 @@ class ChromePageLoadsStartupsTest(e.TempDirTest):
             '4,8,"Startup",7000,"[NULL]","[NULL]",1',
             '5,9,"Startup",8000,8500,"NOTIFICATION",1',
             '6,9,"Startup",8000,8500,"TWA",1',
+        ])
+
+    def test_web_content_interactions(self):
+        out = e.query('INCLUDE PERFETTO MODULE chrome.web_content_interactions; '
+                      'SELECT ts, dur, interaction_type, renderer_upid, '
+                      '(SELECT name FROM slice s WHERE s.id = i.id) AS name '
+                      'FROM chrome_web_content_interactions i ORDER BY id', self.trace)
+        self.assertEqual(out.splitlines(), [
+            '"ts","dur","interaction_type","renderer_upid","name"',
+            '9000,100,"INTERACTION_CLICK_TAP",3,"Web Interaction"',
+            '9200,50,"INTERACTION_KEYBOARD",3,"Web Interaction"',
+            '9300,20,"[NULL]",3,"Web Interaction"',
+        ])
+
+    def test_interactions(self):
+        out = e.query('INCLUDE PERFETTO MODULE chrome.interactions; '
+                      'SELECT * FROM chrome_interactions WHERE type != '
+                      '\'chrome_web_content_interactions\'', self.trace)
+        self.assertEqual(out.splitlines(), [
+            '"scoped_id","type","name","ts","dur"',
+            '1,"chrome_page_loads","PageLoad",1000,800',
+            '2,"chrome_page_loads","PageLoad",2000,600',
+            '3,"chrome_page_loads","PageLoad",3000,400',
+            '4,"chrome_page_loads","PageLoad",5000,600',
+            '5,"chrome_page_loads","PageLoad",5000,300',
+            '1,"chrome_startups","Startup","[NULL]",0',
+            '2,"chrome_startups","Startup",150,750',
+            '3,"chrome_startups","Startup",300,0',
+            '4,"chrome_startups","Startup",7000,0',
+            '5,"chrome_startups","Startup",8000,500',
+            '6,"chrome_startups","Startup",8000,500',
+        ])
+        out = e.query('INCLUDE PERFETTO MODULE chrome.interactions; '
+                      'SELECT i.name, i.ts, i.dur, s.name AS slice FROM chrome_interactions i '
+                      'JOIN slice s ON s.id = i.scoped_id '
+                      'WHERE type = \'chrome_web_content_interactions\'', self.trace)
+        self.assertEqual(out.splitlines(), [
+            '"name","ts","dur","slice"',
+            '"InteractionToFirstPaint",9000,100,"Web Interaction"',
+            '"InteractionToFirstPaint",9200,50,"Web Interaction"',
+            '"InteractionToFirstPaint",9300,20,"Web Interaction"',
         ])
 
 
