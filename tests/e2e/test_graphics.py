@@ -260,5 +260,28 @@ class GraphicsTest(e.TempDirTest):
                          '"n"\n3\n')
 
 
+    def test_interned_counter_descriptors_are_per_sequence(self):
+        def interned(seq, iid, gpu, *specs):
+            desc = pb_bytes(47, pb_int(1, iid) + pb_bytes(2, b''.join(specs)) + pb_int(3, gpu))
+            return pb_packet(pb_int(10, seq), pb_int(13, 1), pb_bytes(12, desc))
+
+        def event(seq, ts, iid, *samples):
+            return pb_packet(pb_int(8, ts), pb_int(10, seq), pb_int(13, 2),
+                             pb_bytes(GPU_COUNTER_EVENT, pb_int(4, iid) + b''.join(samples)))
+
+        # counter 1 is "A" (gpu 0) on sequence 1 and "B" (gpu 3) on sequence 2
+        path = self.trace(
+            interned(1, 1, 0, spec(1, 'A', 'a')), interned(2, 1, 3, spec(1, 'B', 'b')),
+            event(1, 10, 1, sample(1, 100)), event(2, 10, 1, sample(1, 200)),
+            event(1, 15, 9, sample(1, 7)),  # no descriptor 9: dropped
+            event(1, 20, 1, sample(1, 150)), event(2, 20, 1, sample(1, 250)))
+        self.assertEqual(e.query('select t.name, t.gpu_id, c.ts, c.value from counter c '
+                                 'join gpu_counter_track t on c.track_id = t.id '
+                                 'order by t.name, c.ts', path),
+                         '"name","gpu_id","ts","value"\n'
+                         '"A",0,10,150.000000\n"A",0,20,0.000000\n'
+                         '"B",3,10,250.000000\n"B",3,20,0.000000\n')
+
+
 if __name__ == '__main__':
     e.main()

@@ -15,6 +15,11 @@
  *    packet without a timestamp has its samples dropped (stat
  *    gpu_counters_missing_timestamp, once per packet) but its descriptor
  *    read;
+ *  - an event naming counter_descriptor_iid uses the sequence's interned
+ *    descriptor (InternedData.gpu_counter_descriptors: its gpu_id and
+ *    descriptor), declared as above the first time an event names it; its
+ *    counter ids are its own, apart from other descriptors' (a sequence
+ *    and iid each); an unknown iid drops the event's samples;
  *  - GpuMemTotalEvent: pid 0 is the gpu's "GPU Memory" (type gpu_memory),
  *    another pid's is its process's (type process_gpu_memory). */
 #ifndef WEFT_PROTO_GPU_H
@@ -30,7 +35,8 @@ typedef struct proto_gpu_desc {
 } proto_gpu_desc;
 
 typedef struct proto_gpu_state {
-  base_map counters; /* hash(machine, counter id) -> track << 1 | backwards */
+  base_map counters; /* (namespace, counter id) -> track << 1 | backwards */
+  base_map interned_descriptors; /* namespaces of interned descriptors declared */
   VEC(proto_gpu_desc) hw_queues; /* legacy Specifications, by hw_queue_id */
   VEC(proto_gpu_desc) stages;    /* legacy Specifications, by stage_id */
   base_map unnamed_queues; /* hw_queue_id -> 1 while its track has a placeholder name */
