@@ -283,5 +283,28 @@ class GraphicsTest(e.TempDirTest):
                          '"B",3,10,250.000000\n"B",3,20,0.000000\n')
 
 
+    def test_gpu_info_describes_gpus_by_position(self):
+        def gpu(*fields):
+            return pb_bytes(1, b''.join(fields))
+
+        def kv(key, value):
+            return pb_bytes(6, (pb_bytes(1, key) if key else b'') + pb_bytes(2, value))
+
+        path = self.trace(
+            counter_event(5, pb_bytes(1, spec(1, 'C')), gpu=1),  # gpu 1 exists first
+            pb_packet(pb_int(8, 6), pb_bytes(128,
+                      gpu(pb_bytes(1, 'A'), pb_bytes(5, b'\x01\xff'), kv('driver', '1.2'),
+                          kv(None, 'no key')) +
+                      gpu(pb_bytes(2, 'V'), pb_bytes(7, '0000:02:00.0')))),
+            # a later description overwrites only the fields it gives
+            pb_packet(pb_int(8, 7), pb_bytes(128, gpu(pb_bytes(1, 'B')))))
+        self.assertEqual(e.query(
+            'select gpu, name, vendor, uuid, pci_bdf, '
+            "extract_arg(arg_set_id, 'driver') as driver from gpu order by id", path),
+            '"gpu","name","vendor","uuid","pci_bdf","driver"\n'
+            '1,"[NULL]","V","[NULL]","0000:02:00.0","[NULL]"\n'
+            '0,"B","[NULL]","01ff","[NULL]","1.2"\n')
+
+
 if __name__ == '__main__':
     e.main()

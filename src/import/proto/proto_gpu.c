@@ -15,7 +15,16 @@ enum {
   PROTO_GPU_PACKET_RENDER_STAGE = 53,
   PROTO_GPU_PACKET_VULKAN_API = 65,
   PROTO_GPU_PACKET_MEM_TOTAL = 71,
+  PROTO_GPU_PACKET_INFO = 128,
   PROTO_GPU_PACKET_FREQUENCY = 129
+};
+/* GpuInfo, its Gpu and KeyValue. */
+enum {
+  PROTO_GPU_INFO_GPUS = 1,
+  PROTO_GPU_INFO_NAME = 1, PROTO_GPU_INFO_VENDOR = 2, PROTO_GPU_INFO_MODEL = 3,
+  PROTO_GPU_INFO_ARCHITECTURE = 4, PROTO_GPU_INFO_UUID = 5, PROTO_GPU_INFO_EXTRA = 6,
+  PROTO_GPU_INFO_PCI_BDF = 7,
+  PROTO_GPU_KV_KEY = 1, PROTO_GPU_KV_VALUE = 2,
 };
 /* GpuCounterEvent, GpuCounter, GpuCounterDescriptor and its messages. */
 enum { PROTO_GPU_EVENT_DESCRIPTOR = 1, PROTO_GPU_EVENT_COUNTERS = 2, PROTO_GPU_EVENT_GPU_ID = 3,
@@ -48,7 +57,7 @@ void proto_gpu_free(proto_gpu_state *g) {
 int proto_gpu_wants_field(uint32_t number) {
   return number == PROTO_GPU_PACKET_COUNTER_EVENT || number == PROTO_GPU_PACKET_MEM_TOTAL ||
          number == PROTO_GPU_PACKET_FREQUENCY || number == PROTO_GPU_PACKET_RENDER_STAGE ||
-         number == PROTO_GPU_PACKET_VULKAN_API;
+         number == PROTO_GPU_PACKET_VULKAN_API || number == PROTO_GPU_PACKET_INFO;
 }
 
 /* ---- units ---- */
@@ -374,6 +383,72 @@ static int proto_gpu_mem_total(import_file *f, uint32_t machine, int64_t ts, pro
                      ts, (double)v[3]);
 }
 
+/* ---- gpu info ---- */
+
+/* An extra_info KeyValue as a string arg (none without a key). */
+static int proto_gpu_extra_info(import_file *f, proto_span kv, int *added) {
+  proto_span key = {0}, value = {0};
+  int has_key = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, kv);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    if (fl.number == PROTO_GPU_KV_KEY) key = fl.span, has_key = 1;
+    else if (fl.number == PROTO_GPU_KV_VALUE) value = fl.span;
+  }
+  if (!has_key) return WEFT_OK;
+  *added = 1;
+  return model_arg_string(f->ctx, (const char *)key.data, key.len, (const char *)value.data,
+                          value.len, MODEL_ARG_STRING);
+}
+
+/* A uuid's bytes as lowercase hex. */
+static int proto_gpu_uuid(import_file *f, proto_span bytes, string_id *out) {
+  static const char digits[] = "0123456789abcdef";
+  char hex[2 * 64];
+  size_t n = bytes.len < 64 ? bytes.len : 64;
+  for (size_t i = 0; i < n; i++) {
+    hex[2 * i] = digits[bytes.data[i] >> 4];
+    hex[2 * i + 1] = digits[bytes.data[i] & 15];
+  }
+  return ctx_intern(f->ctx, hex, 2 * n, out);
+}
+
+/* Gpu message `index` of a GpuInfo describes gpu id `index`. */
+static int proto_gpu_info_gpu(import_file *f, uint32_t machine, uint32_t index, proto_span msg) {
+  gpu_description d = {STRING_NULL, STRING_NULL, STRING_NULL, STRING_NULL, STRING_NULL,
+                       STRING_NULL, -1};
+  string_id *strs[] = {NULL, &d.name, &d.vendor, &d.model, &d.architecture, NULL, NULL,
+                       &d.pci_bdf};
+  int added = 0, rc = WEFT_OK;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN || fl.number > PROTO_GPU_INFO_PCI_BDF) continue;
+    if (fl.number == PROTO_GPU_INFO_UUID) rc = proto_gpu_uuid(f, fl.span, &d.uuid);
+    else if (fl.number == PROTO_GPU_INFO_EXTRA) rc = proto_gpu_extra_info(f, fl.span, &added);
+    else if (strs[fl.number])
+      rc = ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, strs[fl.number]);
+  }
+  if (!rc && added) rc = model_args_commit(f->ctx, &d.arg_set);
+  else if (added) model_args_discard(f->ctx);
+  return rc ? rc : gpu_describe(f->ctx, machine, index, &d);
+}
+
+static int proto_gpu_info(import_file *f, uint32_t machine, proto_span msg) {
+  uint32_t index = 0;
+  int rc = WEFT_OK;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1)
+    if (fl.number == PROTO_GPU_INFO_GPUS && fl.wire_type == PROTO_WIRE_LEN)
+      rc = proto_gpu_info_gpu(f, machine, index++, fl.span);
+  return rc;
+}
+
 int proto_gpu_parse(import_file *f, proto_gpu_state *g, const proto_packet_info *info,
                     int64_t ts, const proto_field *fl) {
   if (fl->wire_type != PROTO_WIRE_LEN) return WEFT_OK;
@@ -385,6 +460,7 @@ int proto_gpu_parse(import_file *f, proto_gpu_state *g, const proto_packet_info 
     case PROTO_GPU_PACKET_COUNTER_EVENT:
       return proto_gpu_counter_event(f, g, info, ts, fl->span);
     case PROTO_GPU_PACKET_MEM_TOTAL: return proto_gpu_mem_total(f, machine, ts, fl->span);
+    case PROTO_GPU_PACKET_INFO: return proto_gpu_info(f, machine, fl->span);
     case PROTO_GPU_PACKET_FREQUENCY:
       proto_gpu_three(fl->span, v);
       return gpu_counter(f->ctx, machine, (uint32_t)v[1], -1, "gpufreq", "gpu_frequency", "kHz",
