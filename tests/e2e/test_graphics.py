@@ -306,5 +306,23 @@ class GraphicsTest(e.TempDirTest):
             '0,"B","[NULL]","01ff","[NULL]","1.2"\n')
 
 
+    def test_render_stages_linked_by_event_wait_ids(self):
+        def stage(ts, event_id, *waits):
+            body = pb_int(1, event_id) + pb_int(2, 5) + pb_int(3, 0) + pb_int(4, 0)
+            body += b''.join(pb_int(18, w) for w in waits)
+            return pb_packet(pb_int(8, ts), pb_int(10, 1), pb_bytes(53, body))
+
+        path = self.trace(
+            stage(100, 1, 7),     # waits on an event not seen yet
+            stage(110, 1),        # a second slice of event 1
+            stage(120, 2, 1, 9, 1),  # each event-1 slice, once per time it is named
+            stage(130, 7, 2))     # event 7 arrives: linked to the earlier waiter too
+        self.assertEqual(e.query(
+            'select so.ts as out_ts, si.ts as in_ts from flow f '
+            'join slice so on so.id = f.slice_out join slice si on si.id = f.slice_in '
+            'order by f.id', path),
+            '"out_ts","in_ts"\n100,120\n100,120\n110,120\n110,120\n120,130\n130,100\n')
+
+
 if __name__ == '__main__':
     e.main()

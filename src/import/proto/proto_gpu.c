@@ -47,6 +47,8 @@ void proto_gpu_free(proto_gpu_state *g) {
   if (!g) return;
   base_map_free(&g->counters);
   base_map_free(&g->interned_descriptors);
+  base_map_free(&g->stage_events);
+  base_free(g->stage_nodes.data);
   VEC_FREE(g->hw_queues);
   VEC_FREE(g->stages);
   base_map_free(&g->unnamed_queues);
