@@ -63,6 +63,46 @@ int model_aflag_add(trace_context *ctx, int64_t ts, const string_id columns[MODE
   return rc;
 }
 
+/* ---- users and game packages ---- */
+
+int model_android_user_add(trace_context *ctx, int64_t user_id, string_id type) {
+  storage_table *t = ctx_table(ctx, TABLE_ANDROID_USER_LIST);
+  /* a device has a handful of users: a scan keeps no index */
+  for (size_t r = 0; r < t->row_count; r++)
+    if (storage_get_i64(t, ANDROID_USER_LIST_android_user_id, r) == user_id) return WEFT_OK;
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (!rc) rc = storage_set_str(t, ANDROID_USER_LIST_type, row, type);
+  return rc ? rc : storage_set_i64(t, ANDROID_USER_LIST_android_user_id, row, user_id);
+}
+
+/* The four columns of each mode, from standard_mode_supported on. */
+enum { GAME_MODE_COLUMNS = 4 };
+
+static int game_mode_set(storage_table *t, uint32_t row, size_t col, const model_game_mode *m) {
+  int rc = storage_set_i64(t, col, row, m->supported);
+  if (rc || !m->supported) return rc;
+  rc = storage_set_f64(t, col + 1, row, m->downscale);
+  if (!rc) rc = storage_set_i64(t, col + 2, row, m->use_angle);
+  return rc ? rc : storage_set_f64(t, col + 3, row, m->fps);
+}
+
+int model_game_package_add(trace_context *ctx, const model_game_package *p) {
+  storage_table *t = ctx_table(ctx, TABLE_ANDROID_GAME_INTERVENTION_LIST);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (!rc) rc = storage_set_str(t, ANDROID_GAME_INTERVENTION_LIST_package_name, row, p->name);
+  if (!rc) rc = storage_set_i64(t, ANDROID_GAME_INTERVENTION_LIST_uid, row, p->uid);
+  if (!rc) rc = storage_set_i64(t, ANDROID_GAME_INTERVENTION_LIST_current_mode, row,
+                                p->current_mode);
+  for (size_t m = 0; !rc && m < 3; m++)
+    rc = game_mode_set(t, row,
+                       ANDROID_GAME_INTERVENTION_LIST_standard_mode_supported +
+                           m * GAME_MODE_COLUMNS,
+                       &p->modes[m]);
+  return rc;
+}
+
 /* ---- import logs ---- */
 
 static int import_log_intern(trace_context *ctx, const char *s, string_id *out) {

@@ -3,7 +3,9 @@
  *  - __intrinsic_android_track_event_process: a row per process life the
  *    framework announced (a process start, or the death of a process that
  *    no start was seen for), keyed by the process's upid;
- *  - _trace_import_logs: a stat hit at a trace time with args of its own. */
+ *  - _trace_import_logs: a stat hit at a trace time with args of its own;
+ *  - __intrinsic_android_user_list: the Android users, one row per user id;
+ *  - __intrinsic_android_game_intervention_list: game packages and modes. */
 #ifndef WEFT_MODEL_ANDROID_FW_H
 #define WEFT_MODEL_ANDROID_FW_H
 
@@ -31,6 +33,24 @@ void model_fw_process_ended(trace_context *ctx, uint32_t row, int64_t ts);
  * order (STRING_NULL: NULL). */
 enum { MODEL_AFLAG_COLUMNS = 10 };
 int model_aflag_add(trace_context *ctx, int64_t ts, const string_id columns[MODEL_AFLAG_COLUMNS]);
+
+/* An Android user: a row unless `user_id` has one already (the first type
+ * seen stays; STRING_NULL: NULL). */
+int model_android_user_add(trace_context *ctx, int64_t user_id, string_id type);
+
+/* A game package's interventions: mode 1 standard, 2 performance, 3
+ * battery, each with its supported flag and settings. */
+typedef struct model_game_mode {
+  int supported;
+  int64_t use_angle;
+  double downscale, fps;
+} model_game_mode;
+typedef struct model_game_package {
+  string_id name; /* STRING_NULL: absent */
+  int64_t uid, current_mode;
+  model_game_mode modes[3]; /* standard, performance, battery */
+} model_game_package;
+int model_game_package_add(trace_context *ctx, const model_game_package *p);
 
 /* A _trace_import_logs row for `stat` (its name and severity) at ts in
  * trace file `trace` (-1: none), with the args in arg_set (-1: none). The

@@ -54,6 +54,19 @@ int gpu_ugpu(trace_context *ctx, uint32_t machine, uint32_t gpu_id, uint32_t *ug
   return base_map_insert(&g->ugpu_of, key, *ugpu, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
 }
 
+int gpu_describe(trace_context *ctx, uint32_t machine, uint32_t gpu_id,
+                 const gpu_description *d) {
+  uint32_t ugpu;
+  int rc = gpu_ugpu(ctx, machine, gpu_id, &ugpu);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_GPU);
+  const string_id cols[] = {d->name, d->vendor, d->model, d->architecture, d->uuid, d->pci_bdf};
+  for (size_t i = 0; !rc && i < sizeof cols / sizeof *cols; i++)
+    if (cols[i] != STRING_NULL) rc = storage_set_str(t, GPU_name + i, ugpu, cols[i]);
+  if (!rc && d->arg_set >= 0) rc = storage_set_i64(t, GPU_arg_set_id, ugpu, d->arg_set);
+  return rc;
+}
+
 static int gpu_dim_track(trace_context *ctx, model_track_spec *s, uint32_t gpu_id, int64_t upid,
                          int name_dim, uint32_t *track, int *created);
 

@@ -22,6 +22,15 @@ void gpu_state_free(gpu_state *g);
 /* The ugpu (gpu table row) of (machine, gpu id), created if new. */
 int gpu_ugpu(trace_context *ctx, uint32_t machine, uint32_t gpu_id, uint32_t *ugpu);
 
+/* What a GpuInfo says of a gpu: the given columns (STRING_NULL: not given,
+ * the row keeps its value) and its extra info args (-1: none given). */
+typedef struct gpu_description {
+  string_id name, vendor, model, architecture, uuid, pci_bdf;
+  int64_t arg_set;
+} gpu_description;
+int gpu_describe(trace_context *ctx, uint32_t machine, uint32_t gpu_id,
+                 const gpu_description *d);
+
 typedef struct gpu_counter_spec {
   const char *name, *description; /* not NUL-terminated */
   size_t name_len, description_len;

@@ -12,6 +12,7 @@
 #include "model/kdev.h"
 #include "model/knet.h"
 #include "model/kv4l2.h"
+#include "model/kvirtio.h"
 #include "model/stack_profile.h"
 #include "model/stack_sample.h"
 #include "model/v8_profile.h"
@@ -182,6 +183,8 @@ void model_free(model_state *m) {
   m->kdev = NULL;
   kv4l2_state_free(m->kv4l2);
   m->kv4l2 = NULL;
+  kvirtio_state_free(m->kvirtio);
+  m->kvirtio = NULL;
   gpu_state_free(m->gpu);
   m->gpu = NULL;
   android_fs_state_free(m->android_fs);

@@ -78,6 +78,7 @@ typedef struct model_state {
   struct knet_state *knet; /* network events (model/knet.h), lazy */
   struct kdev_state *kdev; /* ufs/f2fs/cros_ec/cma events (model/kdev.h), lazy */
   struct kv4l2_state *kv4l2; /* V4L2 buffer events (model/kv4l2.h), lazy */
+  struct kvirtio_state *kvirtio; /* virtio-video events (model/kvirtio.h), lazy */
   struct gpu_state *gpu; /* gpus, GPU counters and tracks (model/gpu.h), lazy */
   struct android_fs_state *android_fs; /* android_fs reads (model/android.h), lazy */
   struct atrace_state *atrace; /* atrace async track sets (model/atrace.h), lazy */

@@ -187,14 +187,8 @@ const char *const sql_view_statements[] = {
     "extract_arg(dimension_arg_set_id, 'cpu') AS cpu, "
     "extract_arg(source_arg_set_id, 'is_timebase') AS is_timebase FROM __intrinsic_track "
     "WHERE type = 'perf_cpu_counter'",
-    EMPTY_VIEW("android_game_intervention_list",
-               "NULL AS id, NULL AS package_name, NULL AS uid, NULL AS current_mode, "
-               "NULL AS standard_mode_supported, NULL AS standard_mode_downscale, NULL "
-               "AS standard_mode_use_angle, NULL AS standard_mode_fps, NULL AS "
-               "perf_mode_supported, NULL AS perf_mode_downscale, NULL AS "
-               "perf_mode_use_angle, NULL AS perf_mode_fps, NULL AS "
-               "battery_mode_supported, NULL AS battery_mode_downscale, NULL AS "
-               "battery_mode_use_angle, NULL AS battery_mode_fps"),
+    "CREATE VIEW android_game_intervention_list AS SELECT * FROM "
+    "__intrinsic_android_game_intervention_list",
     EMPTY_VIEW("android_dumpstate",
                "NULL AS id, NULL AS section, NULL AS service, NULL AS line"),
     EMPTY_VIEW("process_memory_mappings",

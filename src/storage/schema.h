@@ -331,6 +331,22 @@
   C(T, staged_value, STR, 0) C(T, permission, STR, 0)                 \
   C(T, value_picked_from, STR, 0) C(T, storage_backend, STR, 0) C(T, type, STR, 0)
 
+/* Android users (AndroidUserList), one row per android user id. */
+#define ANDROID_USER_LIST_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, type, STR, 0) C(T, android_user_id, I64, 0)
+
+/* Game packages and their modes (AndroidGameInterventionList), one row per
+ * package of each packet; a mode's columns are NULL when it is absent. */
+#define ANDROID_GAME_INTERVENTION_LIST_COLUMNS(C, T)                  \
+  C(T, id, ID, 0) C(T, package_name, STR, 0) C(T, uid, I64, 0)        \
+  C(T, current_mode, I64, 0) C(T, standard_mode_supported, I64, 0)    \
+  C(T, standard_mode_downscale, F64, N) C(T, standard_mode_use_angle, I64, N) \
+  C(T, standard_mode_fps, F64, N) C(T, perf_mode_supported, I64, 0)   \
+  C(T, perf_mode_downscale, F64, N) C(T, perf_mode_use_angle, I64, N) \
+  C(T, perf_mode_fps, F64, N) C(T, battery_mode_supported, I64, 0)    \
+  C(T, battery_mode_downscale, F64, N) C(T, battery_mode_use_angle, I64, N) \
+  C(T, battery_mode_fps, F64, N)
+
 /* Import log entries: a stat hit at a point of the trace, with args. */
 #define TRACE_IMPORT_LOGS_COLUMNS(C, T)                               \
   C(T, id, ID, 0) C(T, trace_id, I64, N) C(T, ts, I64, N)             \
@@ -591,7 +607,10 @@
   T(WINSCOPE_FILL_REGION, "__intrinsic_winscope_fill_region", WINSCOPE_FILL_REGION_COLUMNS) \
   T(EXPERIMENTAL_PROTO_PATH, "__intrinsic_experimental_proto_path",      \
     EXPERIMENTAL_PROTO_PATH_COLUMNS)                                   \
-  T(FRAME_TIMELINE, "__intrinsic_frame_timeline", FRAME_TIMELINE_COLUMNS)
+  T(FRAME_TIMELINE, "__intrinsic_frame_timeline", FRAME_TIMELINE_COLUMNS) \
+  T(ANDROID_USER_LIST, "__intrinsic_android_user_list", ANDROID_USER_LIST_COLUMNS) \
+  T(ANDROID_GAME_INTERVENTION_LIST, "__intrinsic_android_game_intervention_list", \
+    ANDROID_GAME_INTERVENTION_LIST_COLUMNS)
 
 /* Column index enums: MACHINE_raw_id, SLICE_ts, ..., MACHINE_COLUMN_COUNT. */
 #define SCHEMA_ENUM_ITEM(TAB, col, type, flags) TAB##_##col,

@@ -260,5 +260,69 @@ class GraphicsTest(e.TempDirTest):
                          '"n"\n3\n')
 
 
+    def test_interned_counter_descriptors_are_per_sequence(self):
+        def interned(seq, iid, gpu, *specs):
+            desc = pb_bytes(47, pb_int(1, iid) + pb_bytes(2, b''.join(specs)) + pb_int(3, gpu))
+            return pb_packet(pb_int(10, seq), pb_int(13, 1), pb_bytes(12, desc))
+
+        def event(seq, ts, iid, *samples):
+            return pb_packet(pb_int(8, ts), pb_int(10, seq), pb_int(13, 2),
+                             pb_bytes(GPU_COUNTER_EVENT, pb_int(4, iid) + b''.join(samples)))
+
+        # counter 1 is "A" (gpu 0) on sequence 1 and "B" (gpu 3) on sequence 2
+        path = self.trace(
+            interned(1, 1, 0, spec(1, 'A', 'a')), interned(2, 1, 3, spec(1, 'B', 'b')),
+            event(1, 10, 1, sample(1, 100)), event(2, 10, 1, sample(1, 200)),
+            event(1, 15, 9, sample(1, 7)),  # no descriptor 9: dropped
+            event(1, 20, 1, sample(1, 150)), event(2, 20, 1, sample(1, 250)))
+        self.assertEqual(e.query('select t.name, t.gpu_id, c.ts, c.value from counter c '
+                                 'join gpu_counter_track t on c.track_id = t.id '
+                                 'order by t.name, c.ts', path),
+                         '"name","gpu_id","ts","value"\n'
+                         '"A",0,10,150.000000\n"A",0,20,0.000000\n'
+                         '"B",3,10,250.000000\n"B",3,20,0.000000\n')
+
+
+    def test_gpu_info_describes_gpus_by_position(self):
+        def gpu(*fields):
+            return pb_bytes(1, b''.join(fields))
+
+        def kv(key, value):
+            return pb_bytes(6, (pb_bytes(1, key) if key else b'') + pb_bytes(2, value))
+
+        path = self.trace(
+            counter_event(5, pb_bytes(1, spec(1, 'C')), gpu=1),  # gpu 1 exists first
+            pb_packet(pb_int(8, 6), pb_bytes(128,
+                      gpu(pb_bytes(1, 'A'), pb_bytes(5, b'\x01\xff'), kv('driver', '1.2'),
+                          kv(None, 'no key')) +
+                      gpu(pb_bytes(2, 'V'), pb_bytes(7, '0000:02:00.0')))),
+            # a later description overwrites only the fields it gives
+            pb_packet(pb_int(8, 7), pb_bytes(128, gpu(pb_bytes(1, 'B')))))
+        self.assertEqual(e.query(
+            'select gpu, name, vendor, uuid, pci_bdf, '
+            "extract_arg(arg_set_id, 'driver') as driver from gpu order by id", path),
+            '"gpu","name","vendor","uuid","pci_bdf","driver"\n'
+            '1,"[NULL]","V","[NULL]","0000:02:00.0","[NULL]"\n'
+            '0,"B","[NULL]","01ff","[NULL]","1.2"\n')
+
+
+    def test_render_stages_linked_by_event_wait_ids(self):
+        def stage(ts, event_id, *waits):
+            body = pb_int(1, event_id) + pb_int(2, 5) + pb_int(3, 0) + pb_int(4, 0)
+            body += b''.join(pb_int(18, w) for w in waits)
+            return pb_packet(pb_int(8, ts), pb_int(10, 1), pb_bytes(53, body))
+
+        path = self.trace(
+            stage(100, 1, 7),     # waits on an event not seen yet
+            stage(110, 1),        # a second slice of event 1
+            stage(120, 2, 1, 9, 1),  # each event-1 slice, once per time it is named
+            stage(130, 7, 2))     # event 7 arrives: linked to the earlier waiter too
+        self.assertEqual(e.query(
+            'select so.ts as out_ts, si.ts as in_ts from flow f '
+            'join slice so on so.id = f.slice_out join slice si on si.id = f.slice_in '
+            'order by f.id', path),
+            '"out_ts","in_ts"\n100,120\n100,120\n110,120\n110,120\n120,130\n130,100\n')
+
+
 if __name__ == '__main__':
     e.main()

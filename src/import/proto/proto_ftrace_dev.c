@@ -8,6 +8,7 @@
 #include "model/kmem.h"
 #include "model/knet.h"
 #include "model/kv4l2.h"
+#include "model/kvirtio.h"
 
 /* FtraceEvent field numbers (ftrace_event.proto). */
 enum {
@@ -29,6 +30,10 @@ enum {
   PROTO_FTRACE_VB2_V4L2_BUF_DONE = 425,
   PROTO_FTRACE_VB2_V4L2_QBUF = 426,
   PROTO_FTRACE_VB2_V4L2_DQBUF = 427,
+  PROTO_FTRACE_VIRTIO_VIDEO_CMD = 439,
+  PROTO_FTRACE_VIRTIO_VIDEO_CMD_DONE = 440,
+  PROTO_FTRACE_VIRTIO_VIDEO_RESOURCE_QUEUE = 441,
+  PROTO_FTRACE_VIRTIO_VIDEO_RESOURCE_QUEUE_DONE = 442,
   PROTO_FTRACE_CMA_ALLOC_START = 465,
   PROTO_FTRACE_CMA_ALLOC_INFO = 466,
   PROTO_FTRACE_CMA_ALLOC_FINISH = 576,
@@ -174,6 +179,22 @@ static int proto_ftrace_dev_buffer(trace_context *ctx, const kernel_scope *sc, i
   return kv4l2_event(ctx, sc, ts, pid, kind, &b);
 }
 
+/* ---- virtio-video ---- */
+
+/* resource_queue(_done): data_size0..3 1-4, queue_type 5, resource_id 6,
+ * stream_id 7, timestamp 8 */
+static int proto_ftrace_dev_virtio_queue(trace_context *ctx, const kernel_scope *sc, int64_t ts,
+                                         uint32_t id, const proto_ftrace_fields *fs) {
+  kvirtio_queue_event e;
+  e.done = id == PROTO_FTRACE_VIRTIO_VIDEO_RESOURCE_QUEUE_DONE;
+  for (int i = 0; i < 4; i++) e.data_size[i] = DEV_U32(fs, 1 + i);
+  e.queue_type = DEV_U32(fs, 5);
+  e.resource_id = (int32_t)DEV_U32(fs, 6);
+  e.stream_id = (int32_t)DEV_U32(fs, 7);
+  e.timestamp = fs->v[8];
+  return kvirtio_queue(ctx, sc, ts, &e);
+}
+
 /* ---- CMA ---- */
 
 static int proto_ftrace_dev_cma(trace_context *ctx, const kernel_scope *sc, int64_t ts,
@@ -239,6 +260,13 @@ int proto_ftrace_dev(trace_context *ctx, const kernel_scope *sc, int64_t ts, int
     case PROTO_FTRACE_CMA_ALLOC_FINISH:
     case PROTO_FTRACE_MM_ALLOC_CONTIG_MIGRATE_RANGE_INFO:
       return proto_ftrace_dev_cma(ctx, sc, ts, pid, id, fs);
+    case PROTO_FTRACE_VIRTIO_VIDEO_CMD: /* both: stream_id 1, type 2 */
+    case PROTO_FTRACE_VIRTIO_VIDEO_CMD_DONE:
+      return kvirtio_command(ctx, sc, ts, DEV_U32(fs, 1), DEV_U32(fs, 2),
+                             id == PROTO_FTRACE_VIRTIO_VIDEO_CMD_DONE);
+    case PROTO_FTRACE_VIRTIO_VIDEO_RESOURCE_QUEUE:
+    case PROTO_FTRACE_VIRTIO_VIDEO_RESOURCE_QUEUE_DONE:
+      return proto_ftrace_dev_virtio_queue(ctx, sc, ts, id, fs);
     case PROTO_FTRACE_EVENT_ION_STAT: /* both: buffer 1, len 2, total_allocated 3 */
     case PROTO_FTRACE_EVENT_DMA_HEAP_STAT:
       return kmem_heap_stat(ctx, sc, ts, pid,

@@ -2,8 +2,9 @@
  * proto importer — TCP states, NAPI GRO, device byte counters, kfree_skb
  * (model/knet.h); UFS, f2fs iostat, cros_ec sensors, CMA allocations
  * (model/kdev.h); ion / dma heap stats (model/kmem.h); V4L2 buffers
- * (model/kv4l2.h); Exynos ACPM thermal zones (model/kcounter.h). Called by proto_ftrace.c's dispatch for the events it
- * does not handle itself. */
+ * (model/kv4l2.h); Exynos ACPM thermal zones (model/kcounter.h);
+ * virtio-video (model/kvirtio.h). Called by proto_ftrace.c's dispatch for
+ * the events it does not handle itself. */
 #ifndef WEFT_PROTO_FTRACE_DEV_H
 #define WEFT_PROTO_FTRACE_DEV_H
 

@@ -15,10 +15,22 @@ enum {
   PROTO_GPU_PACKET_RENDER_STAGE = 53,
   PROTO_GPU_PACKET_VULKAN_API = 65,
   PROTO_GPU_PACKET_MEM_TOTAL = 71,
+  PROTO_GPU_PACKET_INFO = 128,
   PROTO_GPU_PACKET_FREQUENCY = 129
 };
+/* GpuInfo, its Gpu and KeyValue. */
+enum {
+  PROTO_GPU_INFO_GPUS = 1,
+  PROTO_GPU_INFO_NAME = 1, PROTO_GPU_INFO_VENDOR = 2, PROTO_GPU_INFO_MODEL = 3,
+  PROTO_GPU_INFO_ARCHITECTURE = 4, PROTO_GPU_INFO_UUID = 5, PROTO_GPU_INFO_EXTRA = 6,
+  PROTO_GPU_INFO_PCI_BDF = 7,
+  PROTO_GPU_KV_KEY = 1, PROTO_GPU_KV_VALUE = 2,
+};
 /* GpuCounterEvent, GpuCounter, GpuCounterDescriptor and its messages. */
-enum { PROTO_GPU_EVENT_DESCRIPTOR = 1, PROTO_GPU_EVENT_COUNTERS = 2, PROTO_GPU_EVENT_GPU_ID = 3 };
+enum { PROTO_GPU_EVENT_DESCRIPTOR = 1, PROTO_GPU_EVENT_COUNTERS = 2, PROTO_GPU_EVENT_GPU_ID = 3,
+       PROTO_GPU_EVENT_DESCRIPTOR_IID = 4 };
+/* InternedGpuCounterDescriptor (InternedData.gpu_counter_descriptors). */
+enum { PROTO_GPU_INTERNED_DESCRIPTOR = 2, PROTO_GPU_INTERNED_GPU_ID = 3 };
 enum { PROTO_GPU_COUNTER_ID = 1, PROTO_GPU_COUNTER_INT = 2, PROTO_GPU_COUNTER_DOUBLE = 3 };
 enum { PROTO_GPU_DESC_SPECS = 1, PROTO_GPU_DESC_GROUPS = 6 };
 enum {
@@ -34,6 +46,9 @@ enum { PROTO_GPU_GROUP_ID = 1, PROTO_GPU_GROUP_NAME = 2, PROTO_GPU_GROUP_DESCRIP
 void proto_gpu_free(proto_gpu_state *g) {
   if (!g) return;
   base_map_free(&g->counters);
+  base_map_free(&g->interned_descriptors);
+  base_map_free(&g->stage_events);
+  base_free(g->stage_nodes.data);
   VEC_FREE(g->hw_queues);
   VEC_FREE(g->stages);
   base_map_free(&g->unnamed_queues);
@@ -44,7 +59,7 @@ void proto_gpu_free(proto_gpu_state *g) {
 int proto_gpu_wants_field(uint32_t number) {
   return number == PROTO_GPU_PACKET_COUNTER_EVENT || number == PROTO_GPU_PACKET_MEM_TOTAL ||
          number == PROTO_GPU_PACKET_FREQUENCY || number == PROTO_GPU_PACKET_RENDER_STAGE ||
-         number == PROTO_GPU_PACKET_VULKAN_API;
+         number == PROTO_GPU_PACKET_VULKAN_API || number == PROTO_GPU_PACKET_INFO;
 }
 
 /* ---- units ---- */
@@ -166,8 +181,16 @@ static int proto_gpu_spec_groups(import_file *f, proto_span spec, uint32_t track
   return WEFT_OK;
 }
 
-static uint64_t proto_gpu_counter_key(uint32_t machine, uint64_t counter_id) {
-  return (uint64_t)machine << 32 | (counter_id & 0xffffffffu);
+/* A counter's key: its id in the namespace of its descriptor — the machine
+ * for inline descriptors, the (sequence, iid) of an interned one. */
+static uint64_t proto_gpu_counter_key(uint32_t ns, uint64_t counter_id) {
+  return (uint64_t)ns << 32 | (counter_id & 0xffffffffu);
+}
+
+/* The namespace of interned descriptor iid of sequence seq (top bit set:
+ * apart from the machines). */
+static uint32_t proto_gpu_interned_ns(uint32_t seq, uint64_t iid) {
+  return 0x80000000u | (uint32_t)(base_hash_u64(base_hash_u64(seq) ^ iid) & 0x7fffffffu);
 }
 
 typedef struct proto_gpu_spec {
@@ -192,11 +215,11 @@ static void proto_gpu_spec_read(proto_span msg, proto_gpu_spec *s) {
 }
 
 /* Declares one spec's counter (see the rules in proto_gpu.h). */
-static int proto_gpu_declare(import_file *f, proto_gpu_state *g, uint32_t machine,
+static int proto_gpu_declare(import_file *f, proto_gpu_state *g, uint32_t machine, uint32_t ns,
                              uint32_t gpu_id, proto_span msg, const proto_gpu_groups *gs) {
   proto_gpu_spec s;
   proto_gpu_spec_read(msg, &s);
-  uint64_t key = proto_gpu_counter_key(machine, s.counter_id);
+  uint64_t key = proto_gpu_counter_key(ns, s.counter_id);
   if (!s.has_id || !s.has_name || base_map_find(&g->counters, key))
     return import_stat(f, stat_gpu_counters_invalid_spec, 1);
   char unit[256];
@@ -215,13 +238,13 @@ static int proto_gpu_declare(import_file *f, proto_gpu_state *g, uint32_t machin
 }
 
 /* The rows of the descriptor's groups for the counters they list. */
-static int proto_gpu_listed_groups(import_file *f, proto_gpu_state *g, uint32_t machine,
+static int proto_gpu_listed_groups(import_file *f, proto_gpu_state *g, uint32_t ns,
                                    const proto_gpu_groups *gs) {
   for (size_t i = 0; i < gs->n; i++) {
     uint64_t ids[256];
     size_t n = proto_gpu_repeated(gs->g[i].msg, PROTO_GPU_GROUP_COUNTER_IDS, ids, 256);
     for (size_t j = 0; j < n; j++) {
-      uint64_t *v = base_map_find(&g->counters, proto_gpu_counter_key(machine, ids[j]));
+      uint64_t *v = base_map_find(&g->counters, proto_gpu_counter_key(ns, ids[j]));
       if (!v) continue;
       int rc = gpu_counter_group(f->ctx, gs->g[i].id, (uint32_t)(*v >> 1), gs->g[i].name,
                                  gs->g[i].description);
@@ -232,7 +255,7 @@ static int proto_gpu_listed_groups(import_file *f, proto_gpu_state *g, uint32_t 
 }
 
 static int proto_gpu_descriptor(import_file *f, proto_gpu_state *g, uint32_t machine,
-                                uint32_t gpu_id, proto_span desc) {
+                                uint32_t ns, uint32_t gpu_id, proto_span desc) {
   proto_gpu_groups gs;
   int rc = proto_gpu_groups_read(f, desc, &gs);
   proto_reader r;
@@ -240,13 +263,13 @@ static int proto_gpu_descriptor(import_file *f, proto_gpu_state *g, uint32_t mac
   proto_reader_init_span(&r, desc);
   while (!rc && proto_reader_next(&r, &fl) == 1)
     if (fl.number == PROTO_GPU_DESC_SPECS && fl.wire_type == PROTO_WIRE_LEN)
-      rc = proto_gpu_declare(f, g, machine, gpu_id, fl.span, &gs);
-  return rc ? rc : proto_gpu_listed_groups(f, g, machine, &gs);
+      rc = proto_gpu_declare(f, g, machine, ns, gpu_id, fl.span, &gs);
+  return rc ? rc : proto_gpu_listed_groups(f, g, ns, &gs);
 }
 
 /* ---- samples ---- */
 
-static int proto_gpu_sample(import_file *f, proto_gpu_state *g, uint32_t machine, int64_t ts,
+static int proto_gpu_sample(import_file *f, proto_gpu_state *g, uint32_t ns, int64_t ts,
                             proto_span msg) {
   uint64_t id = 0;
   double value = 0;
@@ -263,27 +286,65 @@ static int proto_gpu_sample(import_file *f, proto_gpu_state *g, uint32_t machine
       value = proto_field_double(&fl), has_value = 1;
   }
   if (!has_id || !has_value) return WEFT_OK;
-  uint64_t *v = base_map_find(&g->counters, proto_gpu_counter_key(machine, id));
+  uint64_t *v = base_map_find(&g->counters, proto_gpu_counter_key(ns, id));
   if (!v) return WEFT_OK;
   return gpu_counter_value(f->ctx, (uint32_t)(*v >> 1), ts, value, (int)(*v & 1));
 }
 
-static int proto_gpu_counter_event(import_file *f, proto_gpu_state *g, uint32_t machine,
-                                   int64_t ts, proto_span pkt, proto_span ev) {
+/* The interned descriptor iid of the packet's sequence, declared the first
+ * time an event names it: its namespace in *ns, 0 if it is unknown. */
+static int proto_gpu_interned_descriptor(import_file *f, proto_gpu_state *g,
+                                         const proto_packet_info *info, uint64_t iid,
+                                         uint32_t *ns) {
+  proto_span msg;
+  if (!proto_interned_message(f->state, info->seq, info->generation,
+                              PROTO_INTERN_GPU_COUNTER_DESCRIPTOR, iid, &msg))
+    return 0;
+  *ns = proto_gpu_interned_ns(info->seq, iid);
+  uint64_t *seen;
+  int ins = base_map_insert(&g->interned_descriptors, (uint64_t)*ns, 1, &seen);
+  if (ins < 0) return WEFT_ENOMEM;
+  if (!ins) return 1;
   uint32_t gpu_id = 0;
-  int has_samples = 0, rc = WEFT_OK;
+  proto_span desc = {0};
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_GPU_INTERNED_GPU_ID && fl.wire_type == PROTO_WIRE_VARINT)
+      gpu_id = (uint32_t)fl.value;
+    else if (fl.number == PROTO_GPU_INTERNED_DESCRIPTOR && fl.wire_type == PROTO_WIRE_LEN)
+      desc = fl.span;
+  }
+  int rc = desc.data ? proto_gpu_descriptor(f, g, info->machine, *ns, gpu_id, desc) : WEFT_OK;
+  return rc ? rc : 1;
+}
+
+static int proto_gpu_counter_event(import_file *f, proto_gpu_state *g,
+                                   const proto_packet_info *info, int64_t ts, proto_span ev) {
+  uint32_t gpu_id = 0, machine = info->machine, ns = machine;
+  uint64_t iid = 0;
+  int has_samples = 0, has_iid = 0, rc = WEFT_OK;
+  proto_span pkt = info->data;
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, ev);
   while (proto_reader_next(&r, &fl) == 1) {
     if (fl.number == PROTO_GPU_EVENT_GPU_ID && fl.wire_type == PROTO_WIRE_VARINT)
       gpu_id = (uint32_t)fl.value;
+    if (fl.number == PROTO_GPU_EVENT_DESCRIPTOR_IID && fl.wire_type == PROTO_WIRE_VARINT)
+      iid = fl.value, has_iid = 1;
     if (fl.number == PROTO_GPU_EVENT_COUNTERS) has_samples = 1;
+  }
+  if (has_iid) {
+    rc = proto_gpu_interned_descriptor(f, g, info, iid, &ns);
+    if (rc <= 0) return rc; /* an unknown descriptor: its samples are dropped */
+    rc = WEFT_OK;
   }
   proto_reader_init_span(&r, ev);
   while (!rc && proto_reader_next(&r, &fl) == 1)
     if (fl.number == PROTO_GPU_EVENT_DESCRIPTOR && fl.wire_type == PROTO_WIRE_LEN)
-      rc = proto_gpu_descriptor(f, g, machine, gpu_id, fl.span);
+      rc = proto_gpu_descriptor(f, g, machine, machine, gpu_id, fl.span);
   if (rc || !has_samples) return rc;
   proto_field tsf;
   if (proto_find_first(pkt.data, pkt.len, PROTO_GPU_PACKET_TIMESTAMP, &tsf) != 1)
@@ -291,7 +352,7 @@ static int proto_gpu_counter_event(import_file *f, proto_gpu_state *g, uint32_t 
   proto_reader_init_span(&r, ev);
   while (!rc && proto_reader_next(&r, &fl) == 1)
     if (fl.number == PROTO_GPU_EVENT_COUNTERS && fl.wire_type == PROTO_WIRE_LEN)
-      rc = proto_gpu_sample(f, g, machine, ts, fl.span);
+      rc = proto_gpu_sample(f, g, ns, ts, fl.span);
   return rc;
 }
 
@@ -324,18 +385,84 @@ static int proto_gpu_mem_total(import_file *f, uint32_t machine, int64_t ts, pro
                      ts, (double)v[3]);
 }
 
+/* ---- gpu info ---- */
+
+/* An extra_info KeyValue as a string arg (none without a key). */
+static int proto_gpu_extra_info(import_file *f, proto_span kv, int *added) {
+  proto_span key = {0}, value = {0};
+  int has_key = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, kv);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    if (fl.number == PROTO_GPU_KV_KEY) key = fl.span, has_key = 1;
+    else if (fl.number == PROTO_GPU_KV_VALUE) value = fl.span;
+  }
+  if (!has_key) return WEFT_OK;
+  *added = 1;
+  return model_arg_string(f->ctx, (const char *)key.data, key.len, (const char *)value.data,
+                          value.len, MODEL_ARG_STRING);
+}
+
+/* A uuid's bytes as lowercase hex. */
+static int proto_gpu_uuid(import_file *f, proto_span bytes, string_id *out) {
+  static const char digits[] = "0123456789abcdef";
+  char hex[2 * 64];
+  size_t n = bytes.len < 64 ? bytes.len : 64;
+  for (size_t i = 0; i < n; i++) {
+    hex[2 * i] = digits[bytes.data[i] >> 4];
+    hex[2 * i + 1] = digits[bytes.data[i] & 15];
+  }
+  return ctx_intern(f->ctx, hex, 2 * n, out);
+}
+
+/* Gpu message `index` of a GpuInfo describes gpu id `index`. */
+static int proto_gpu_info_gpu(import_file *f, uint32_t machine, uint32_t index, proto_span msg) {
+  gpu_description d = {STRING_NULL, STRING_NULL, STRING_NULL, STRING_NULL, STRING_NULL,
+                       STRING_NULL, -1};
+  string_id *strs[] = {NULL, &d.name, &d.vendor, &d.model, &d.architecture, NULL, NULL,
+                       &d.pci_bdf};
+  int added = 0, rc = WEFT_OK;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN || fl.number > PROTO_GPU_INFO_PCI_BDF) continue;
+    if (fl.number == PROTO_GPU_INFO_UUID) rc = proto_gpu_uuid(f, fl.span, &d.uuid);
+    else if (fl.number == PROTO_GPU_INFO_EXTRA) rc = proto_gpu_extra_info(f, fl.span, &added);
+    else if (strs[fl.number])
+      rc = ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, strs[fl.number]);
+  }
+  if (!rc && added) rc = model_args_commit(f->ctx, &d.arg_set);
+  else if (added) model_args_discard(f->ctx);
+  return rc ? rc : gpu_describe(f->ctx, machine, index, &d);
+}
+
+static int proto_gpu_info(import_file *f, uint32_t machine, proto_span msg) {
+  uint32_t index = 0;
+  int rc = WEFT_OK;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1)
+    if (fl.number == PROTO_GPU_INFO_GPUS && fl.wire_type == PROTO_WIRE_LEN)
+      rc = proto_gpu_info_gpu(f, machine, index++, fl.span);
+  return rc;
+}
+
 int proto_gpu_parse(import_file *f, proto_gpu_state *g, const proto_packet_info *info,
                     int64_t ts, const proto_field *fl) {
   if (fl->wire_type != PROTO_WIRE_LEN) return WEFT_OK;
   uint64_t v[4];
   uint32_t machine = info->machine;
-  proto_span pkt = info->data;
   switch (fl->number) {
     case PROTO_GPU_PACKET_RENDER_STAGE: return proto_gpu_stage_parse(f, g, info, ts, fl->span);
     case PROTO_GPU_PACKET_VULKAN_API: return proto_gpu_vulkan_parse(f, g, info, ts, fl->span);
     case PROTO_GPU_PACKET_COUNTER_EVENT:
-      return proto_gpu_counter_event(f, g, machine, ts, pkt, fl->span);
+      return proto_gpu_counter_event(f, g, info, ts, fl->span);
     case PROTO_GPU_PACKET_MEM_TOTAL: return proto_gpu_mem_total(f, machine, ts, fl->span);
+    case PROTO_GPU_PACKET_INFO: return proto_gpu_info(f, machine, fl->span);
     case PROTO_GPU_PACKET_FREQUENCY:
       proto_gpu_three(fl->span, v);
       return gpu_counter(f->ctx, machine, (uint32_t)v[1], -1, "gpufreq", "gpu_frequency", "kHz",

@@ -15,6 +15,16 @@
  *    packet without a timestamp has its samples dropped (stat
  *    gpu_counters_missing_timestamp, once per packet) but its descriptor
  *    read;
+ *  - an event naming counter_descriptor_iid uses the sequence's interned
+ *    descriptor (InternedData.gpu_counter_descriptors: its gpu_id and
+ *    descriptor), declared as above the first time an event names it; its
+ *    counter ids are its own, apart from other descriptors' (a sequence
+ *    and iid each); an unknown iid drops the event's samples;
+ *  - a render stage slice links flows from every earlier stage slice whose
+ *    event_id it names in event_wait_ids (in slice order, once per time it
+ *    names the id), then to every earlier slice that waits on its own
+ *    event_id (each wait named), across sequences; past 4M remembered
+ *    slices no more are linked (memory bound);
  *  - GpuMemTotalEvent: pid 0 is the gpu's "GPU Memory" (type gpu_memory),
  *    another pid's is its process's (type process_gpu_memory). */
 #ifndef WEFT_PROTO_GPU_H
@@ -29,13 +39,22 @@ typedef struct proto_gpu_desc {
   string_id name, description; /* name STRING_NULL: not described */
 } proto_gpu_desc;
 
+typedef struct proto_gpu_stage_node {
+  uint32_t slice, next;
+} proto_gpu_stage_node;
+
 typedef struct proto_gpu_state {
-  base_map counters; /* hash(machine, counter id) -> track << 1 | backwards */
+  base_map counters; /* (namespace, counter id) -> track << 1 | backwards */
+  base_map interned_descriptors; /* namespaces of interned descriptors declared */
   VEC(proto_gpu_desc) hw_queues; /* legacy Specifications, by hw_queue_id */
   VEC(proto_gpu_desc) stages;    /* legacy Specifications, by stage_id */
   base_map unnamed_queues; /* hw_queue_id -> 1 while its track has a placeholder name */
   base_map contexts;       /* graphics context ids with a gpu_context row */
   base_map debug_names;    /* hash(Vulkan object type, handle) -> name */
+  /* render stage slices by event id and by the ids they wait on: key ->
+   * head node + 1; nodes chain a slice to the next node (+ 1, 0: end) */
+  base_map stage_events;
+  VEC(proto_gpu_stage_node) stage_nodes;
 } proto_gpu_state;
 
 void proto_gpu_free(proto_gpu_state *g);

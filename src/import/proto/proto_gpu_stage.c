@@ -1,11 +1,13 @@
 /* GPU render stage and Vulkan API events. See proto_gpu.h. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "import/proto/proto_gpu.h"
 #include "import/proto/proto_import.h"
 #include "model/columns.h"
+#include "model/flow.h"
 #include "model/gpu.h"
 #include "model/model.h"
 
@@ -23,10 +25,12 @@ typedef struct proto_gpu_stage {
   proto_span name, launch, specifications;
   int has_event_id, has_hw_queue_iid, has_stage_iid, has_context, has_name, has_name_iid;
   int has_kernel, has_launch, has_specifications, has_stage_id, has_masks;
+  proto_span msg; /* the event, for its repeated event_wait_ids (18) */
 } proto_gpu_stage;
 
 static void proto_gpu_stage_read(proto_span msg, proto_gpu_stage *e) {
   memset(e, 0, sizeof *e);
+  e->msg = msg;
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, msg);
@@ -434,6 +438,79 @@ static int proto_gpu_stage_args(import_file *f, const proto_gpu_state *g,
   return rc ? rc : model_args_commit(f->ctx, args);
 }
 
+/* ---- flows between stages (event_wait_ids) ---- */
+
+#define PROTO_GPU_STAGE_WAIT_IDS 18
+#define PROTO_GPU_STAGE_MAX_NODES (1u << 22) /* past it no more stages are linked */
+#define PROTO_GPU_STAGE_MAX_WAITS 64
+
+/* The key of the slices with event id `id` (waiting: 0) or waiting on it (1). */
+static uint64_t proto_gpu_stage_key(int waiting, uint64_t id) {
+  return base_hash_u64(id) << 1 | (uint64_t)waiting;
+}
+
+static int proto_gpu_stage_remember(proto_gpu_state *g, uint64_t key, uint32_t slice) {
+  if (g->stage_nodes.len >= PROTO_GPU_STAGE_MAX_NODES) return WEFT_OK;
+  uint64_t *head;
+  int ins = base_map_insert(&g->stage_events, key, 0, &head);
+  if (ins < 0) return WEFT_ENOMEM;
+  proto_gpu_stage_node n = {slice, (uint32_t)*head};
+  VEC_PUSH(g->stage_nodes, n);
+  if (!g->stage_nodes.data) return WEFT_ENOMEM;
+  *head = g->stage_nodes.len; /* the new node + 1 */
+  return WEFT_OK;
+}
+
+static int proto_gpu_u32_cmp(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The slices remembered under key, in creation order, into out (at most cap). */
+static size_t proto_gpu_stage_slices(const proto_gpu_state *g, uint64_t key, uint32_t *out,
+                                     size_t cap) {
+  const uint64_t *head = base_map_find(&g->stage_events, key);
+  size_t n = 0;
+  uint32_t i = head ? (uint32_t)*head : 0;
+  for (; i && n < cap; i = g->stage_nodes.data[i - 1].next)
+    out[n++] = g->stage_nodes.data[i - 1].slice;
+  qsort(out, n, sizeof *out, proto_gpu_u32_cmp);
+  return n;
+}
+
+/* Links slice s (event e): a flow from each earlier slice whose event id it
+ * waits on (once per time it names the id), then one to each earlier slice
+ * waiting on its own event id; then remembers s under both. */
+static int proto_gpu_stage_flows(import_file *f, proto_gpu_state *g, const proto_gpu_stage *e,
+                                 uint32_t s) {
+  uint64_t waits[PROTO_GPU_STAGE_MAX_WAITS];
+  size_t nw = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, e->msg);
+  while (nw < PROTO_GPU_STAGE_MAX_WAITS && proto_reader_next(&r, &fl) == 1)
+    if (fl.number == PROTO_GPU_STAGE_WAIT_IDS && fl.wire_type == PROTO_WIRE_VARINT)
+      waits[nw++] = fl.value;
+  uint32_t found[1024];
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < nw; i++) {
+    int first = 1;
+    for (size_t j = 0; j < i; j++) first &= waits[j] != waits[i];
+    if (!first) continue;
+    size_t times = 0;
+    for (size_t j = 0; j < nw; j++) times += waits[j] == waits[i];
+    size_t n = proto_gpu_stage_slices(g, proto_gpu_stage_key(0, waits[i]), found, 1024);
+    for (size_t k = 0; !rc && k < n * times; k++) rc = flow_link(f->ctx, found[k / times], s);
+  }
+  size_t n = 0;
+  if (!rc) n = proto_gpu_stage_slices(g, proto_gpu_stage_key(1, e->event_id), found, 1024);
+  for (size_t k = 0; !rc && k < n; k++) rc = flow_link(f->ctx, s, found[k]);
+  if (!rc) rc = proto_gpu_stage_remember(g, proto_gpu_stage_key(0, e->event_id), s);
+  for (size_t i = 0; !rc && i < nw; i++)
+    rc = proto_gpu_stage_remember(g, proto_gpu_stage_key(1, waits[i]), s);
+  return rc;
+}
+
 int proto_gpu_stage_parse(import_file *f, proto_gpu_state *g, const proto_packet_info *info,
                           int64_t ts, proto_span msg) {
   proto_gpu_stage e;
@@ -453,9 +530,10 @@ int proto_gpu_stage_parse(import_file *f, proto_gpu_state *g, const proto_packet
   uint32_t slice;
   rc = proto_gpu_stage_name(f, g, info, &e, &name);
   if (!rc) rc = proto_gpu_stage_args(f, g, info, &e, msg, hw_queue, pid, &args);
-  return rc ? rc
-            : model_slice_complete(f->ctx, track, ts, (int64_t)e.duration, STRING_NULL, name,
-                                   args, &slice);
+  if (!rc)
+    rc = model_slice_complete(f->ctx, track, ts, (int64_t)e.duration, STRING_NULL, name, args,
+                              &slice);
+  return rc ? rc : proto_gpu_stage_flows(f, g, &e, slice);
 }
 
 /* ---- Vulkan API events ---- */

@@ -58,6 +58,7 @@ enum proto_intern_kind {
   PROTO_INTERN_VC_CLASS_NAME = 30,
   PROTO_INTERN_VC_CONTENT_DESCRIPTION = 31,
   PROTO_INTERN_VC_TEXT = 32,
+  PROTO_INTERN_GPU_COUNTER_DESCRIPTOR = 33, /* gpu_counter_descriptors (47), kept */
 };
 
 typedef struct proto_packet_info {

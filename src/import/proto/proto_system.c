@@ -6,6 +6,7 @@
 #include "import/proto/proto_process_tree.h"
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_android.h"
+#include "import/proto/proto_android_lists.h"
 #include "import/proto/proto_android_fw.h"
 #include "import/proto/proto_frames.h"
 #include "import/proto/proto_native_symbols.h"
@@ -548,7 +549,9 @@ int proto_misc_wants_field(uint32_t number) {
              proto_android_wants_field(number) || proto_winscope_wants_field(number) ||
              proto_frames_wants_field(number) ||
              number == PROTO_TRACE_PACKET_MODULE_SYMBOLS ||
-             number == PROTO_TRACE_PACKET_ANDROID_AFLAGS;
+             number == PROTO_TRACE_PACKET_ANDROID_AFLAGS ||
+             number == PROTO_TRACE_PACKET_USER_LIST ||
+             number == PROTO_TRACE_PACKET_GAME_INTERVENTION_LIST;
   }
 }
 
@@ -589,6 +592,9 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
     case PROTO_TRACE_PACKET_TRACE_CONFIG: return proto_config_text_metadata(f, fl->span);
     case PROTO_TRACE_PACKET_CHROME_BENCHMARK_METADATA:
       return proto_chrome_benchmark_metadata(f, fl->span);
+    case PROTO_TRACE_PACKET_USER_LIST: return proto_android_user_list(f, fl->span);
+    case PROTO_TRACE_PACKET_GAME_INTERVENTION_LIST:
+      return proto_android_game_intervention_list(f, fl->span);
     default: return proto_generic_kernel_parse(f, machine, ts, fl);
   }
 }
