@@ -10,14 +10,16 @@ THREADS = [(100, 100, 'com.client'), (102, 100, 'worker'), (201, 200, 'binder:20
 MODULE = 'INCLUDE PERFETTO MODULE android.binder; '
 
 
-def events():
+def events(breakdown=False):
     """(ts, cpu, tid, ftrace event body) of: A, a sync call with an AIDL
     slice under its reply; B, C, oneway calls (the next AIDL slice on the
     receiving thread names B; C's next is another "binder async rcv"); D, a
     sync call whose server makes a nested call and has a HIDL and an AIDL
     slice (the smaller name wins); F, a call with a child slice; E,
     unfinished. oom_score_adj changes at B's and D's starts, which match
-    both samples."""
+    both samples. With `breakdown`, A's AIDL slice holds slices naming
+    contention and memory reclaim (one starting with it), and its server
+    thread sleeps twice."""
     ev = []
 
     def txn(ts, tid, debug_id, to_proc, to_thread, reply=0, flags=0):
@@ -47,6 +49,16 @@ def events():
     # A: sync 100 -> 201, AIDL child
     txn(1000, 100, 1, 200, 201); rcv(1100, 201, 1)
     sl(1200, 1800, 201, 200, 'AIDL::java::IFoo::bar::server')
+    if breakdown:
+        sl(1200, 1230, 201, 200, 'Contending for pthread mutex')
+        sl(1250, 1350, 201, 200, 'monitor contention with owner x')
+        sl(1270, 1300, 201, 200, 'Lock contention on thread list lock')
+        sl(1500, 1600, 201, 200, 'GC: Wait For Concurrent')
+        sl(1600, 1650, 201, 200, 'mm_vmscan_direct_reclaim')
+        sw(1210, 2, 201, 1, 0)
+        sw(1220, 2, 0, 0, 201)
+        sw(1260, 2, 201, 1, 0)
+        sw(1340, 2, 0, 0, 201)
     txn(1900, 201, 2, 100, 100, reply=1); rcv(2000, 100, 2)
     # thread states: 100 on cpu1, 201 on cpu2
     sw(900, 1, 0, 0, 100); sw(1000, 1, 100, 1, 0); sw(2000, 1, 0, 0, 100); sw(2500, 1, 100, 1, 0)
@@ -74,7 +86,7 @@ def events():
     return ev
 
 
-def textproto():
+def textproto(breakdown=False):
     out = ['packet { timestamp: 1 clock_snapshot { clocks { clock_id: 6 timestamp: 1 } '
            'clocks { clock_id: 3 timestamp: 0 } } }',
            'packet { timestamp: 1 process_tree {']
@@ -85,7 +97,7 @@ def textproto():
                        (5100, 300, -700)]:
         out.append('packet { timestamp: %d process_stats { processes { pid: %d '
                    'oom_score_adj: %d } } }' % (ts, pid, v))
-    ev = sorted(events(), key=lambda x: x[0])
+    ev = sorted(events(breakdown), key=lambda x: x[0])
     for cpu in range(4):
         out.append('packet { ftrace_events { cpu: %d' % cpu)
         out += [' event { timestamp: %d pid: %d %s }' % (t, p, b) for t, c, p, b in ev if c == cpu]
@@ -174,6 +186,48 @@ class AndroidBinderTest(e.TempDirTest):
                          '"blocked_function_dur","blocked_function_count"\n'
                          '0,1000001000000,100,1,1000001100000,201,"binder_reply",'
                          '"filemap_fault+0x1c/0x2a",200000,1\n')
+
+
+class AndroidBinderBreakdownTest(e.TempDirTest):
+    def q(self, sql, trace):
+        return e.query('INCLUDE PERFETTO MODULE android.binder_breakdown; ' + sql, trace)
+
+    def test_server_and_combined(self):
+        # The mutex slice starts with the AIDL slice: the outer one is
+        # innermost there, so its sleep at 1210 is "S", not mutex contention.
+        t = e.textproto_trace(self.dir, 'bd', textproto(breakdown=True))
+        self.assertEqual(self.q('SELECT ts, dur, reason FROM android_binder_server_breakdown '
+                                'WHERE binder_txn_id = 0 ORDER BY ts', t),
+                         '"ts","dur","reason"\n1100,100,"Running"\n1200,10,"Running"\n'
+                         '1210,10,"S"\n1220,10,"Running"\n1230,20,"Running"\n'
+                         '1250,10,"Running"\n1260,10,"monitor_contention"\n'
+                         '1270,30,"art_lock_contention"\n1300,40,"monitor_contention"\n'
+                         '1340,10,"Running"\n1350,150,"Running"\n'
+                         '1500,100,"userspace_memory_reclaim"\n'
+                         '1600,50,"kernel_memory_reclaim"\n1650,150,"Running"\n'
+                         '1800,100,"Running"\n')
+        self.assertEqual(self.q('SELECT * FROM android_binder_client_server_breakdown '
+                                'WHERE binder_txn_id = 0 AND ts IN (1000, 1270, 1900)', t),
+                         '"ts","dur","binder_txn_id","binder_reply_id","client_reason",'
+                         '"server_reason","reason","reason_type"\n'
+                         '1000,100,0,1,"S","[NULL]","S","client"\n'
+                         '1270,30,0,1,"S","art_lock_contention","art_lock_contention","server"\n'
+                         '1900,100,0,1,"S","[NULL]","S","client"\n')
+        # D's nested call from its server thread, sleeping: "binder".
+        self.assertEqual(self.q('SELECT DISTINCT ts, dur, reason FROM '
+                                'android_binder_server_breakdown WHERE binder_txn_id = 15 '
+                                'AND ts = 5200', t),
+                         '"ts","dur","reason"\n5200,300,"binder"\n')
+        self.assertEqual(self.q('SELECT * FROM android_binder_client_breakdown '
+                                'WHERE binder_txn_id = 0', t),
+                         '"binder_txn_id","binder_reply_id","ts","dur","reason"\n'
+                         '0,1,1000,1000,"S"\n')
+
+    def test_io(self):
+        t = e.write_temp(self.dir, 'bf.systrace', SYSTRACE)
+        self.assertEqual(self.q('SELECT * FROM android_binder_server_breakdown', t),
+                         '"binder_txn_id","binder_reply_id","ts","dur","reason"\n'
+                         '0,1,1000001200000,200000,"io"\n')
 
 
 EXPECTED_TXNS = ('"binder_txn_id","binder_reply_id","aidl_name","interface","method_name","aidl_ts","aidl_dur","client_thread","is_main_thread","server_thread","client_dur","server_dur","client_oom_score","server_oom_score","is_sync","client_monotonic_dur"\n'
