@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/context.h"
+#include "model/flow.h"
 #include "model/model.h"
 #include "model/slice_stack.h"
 #include "model/syscall_table.h"
@@ -14,7 +15,11 @@ typedef struct kslice_txn {
   int64_t id;
   uint32_t machine;
   uint8_t kind; /* KSLICE_TXN_* */
+  uint32_t slice; /* the sender's slice, which flows to the receiver's;
+                     KSLICE_NO_SLICE for a reply */
 } kslice_txn;
+
+#define KSLICE_NO_SLICE UINT32_MAX
 
 enum { KSLICE_TXN_SYNC = 0, KSLICE_TXN_ONEWAY, KSLICE_TXN_REPLY };
 enum { KSLICE_OPEN_SYSCALL = 0 };
@@ -221,20 +226,23 @@ int kslice_syscall_interrupt(trace_context *ctx, uint32_t track, int64_t ts) {
 #define KSLICE_BR_DEAD_REPLY 0x7205u
 #define KSLICE_BR_FAILED_REPLY 0x7211u
 
-static int kslice_txn_add(kslice_state *k, uint32_t machine, int64_t id, int kind) {
-  kslice_txn t = {id, machine, (uint8_t)kind};
+static int kslice_txn_add(kslice_state *k, uint32_t machine, int64_t id, int kind,
+                          uint32_t slice) {
+  kslice_txn t = {id, machine, (uint8_t)kind, slice};
   if (k->txns.len < KSLICE_MAX_BINDER_TXNS) return VEC_PUSH(k->txns, t) ? WEFT_ENOMEM : WEFT_OK;
   k->txns.data[k->txn_next] = t;
   k->txn_next = (k->txn_next + 1) % KSLICE_MAX_BINDER_TXNS;
   return WEFT_OK;
 }
 
-/* Finds and forgets a transaction; -1 if unknown. */
-static int kslice_txn_take(kslice_state *k, uint32_t machine, int64_t id) {
+/* Finds and forgets a transaction: its kind (-1 if unknown) and its
+ * sender's slice. */
+static int kslice_txn_take(kslice_state *k, uint32_t machine, int64_t id, uint32_t *slice) {
   for (size_t i = k->txns.len; i-- > 0;) {
     kslice_txn *t = &k->txns.data[i];
     if (t->id != id || t->machine != machine) continue;
     int kind = t->kind;
+    *slice = t->slice;
     t->id = INT64_MIN; /* consumed */
     return kind;
   }
@@ -331,7 +339,7 @@ int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s,
                               int64_t ts, int64_t tid, int64_t txn_id,
                               int is_reply, uint64_t flags) {
   kslice_state *k = kslice_get(ctx);
-  uint32_t track, slice;
+  uint32_t track, slice = KSLICE_NO_SLICE;
   if (!k) return WEFT_ENOMEM;
   int oneway = (flags & KSLICE_BINDER_ONEWAY) != 0;
   int rc = kslice_thread_track(ctx, s, tid, &track);
@@ -342,7 +350,8 @@ int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s,
                                 &slice);
   if (!rc)
     rc = kslice_txn_add(k, s->machine, txn_id,
-                        is_reply ? KSLICE_TXN_REPLY : oneway ? KSLICE_TXN_ONEWAY : KSLICE_TXN_SYNC);
+                        is_reply ? KSLICE_TXN_REPLY : oneway ? KSLICE_TXN_ONEWAY : KSLICE_TXN_SYNC,
+                        slice);
   kslice_frame *fr = kslice_frame_top(k, s->machine, tid);
   if (rc || !fr) return rc;
   if (fr->state == KSLICE_FRAME_SND_AFTER_BC_TRANSACTION)
@@ -357,9 +366,9 @@ int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s,
 int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
                            int64_t ts, int64_t tid, int64_t txn_id) {
   kslice_state *k = kslice_get(ctx);
-  uint32_t track, slice;
+  uint32_t track, slice, sender;
   if (!k) return WEFT_ENOMEM;
-  int kind = kslice_txn_take(k, s->machine, txn_id);
+  int kind = kslice_txn_take(k, s->machine, txn_id, &sender);
   if (kind < 0) return WEFT_OK;
   int rc = kslice_thread_track(ctx, s, tid, &track);
   if (!rc && kind == KSLICE_TXN_SYNC) {
@@ -372,11 +381,13 @@ int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
       fr->state = KSLICE_FRAME_SND_AFTER_TRANSACTION_RECEIVED;
   }
   if (rc) return rc;
-  switch (kind) {
-    case KSLICE_TXN_ONEWAY: return kslice_binder_slice(ctx, track, ts, 0, "binder async rcv", &slice);
-    case KSLICE_TXN_SYNC: return kslice_binder_slice(ctx, track, ts, -1, "binder reply", &slice);
-    default: return kslice_end_top(ctx, track, ts);
-  }
+  if (kind == KSLICE_TXN_REPLY) return kslice_end_top(ctx, track, ts);
+  /* The sender's slice flows to the receiver's, as in Perfetto. */
+  rc = kind == KSLICE_TXN_ONEWAY
+           ? kslice_binder_slice(ctx, track, ts, 0, "binder async rcv", &slice)
+           : kslice_binder_slice(ctx, track, ts, -1, "binder reply", &slice);
+  if (rc || sender == KSLICE_NO_SLICE) return rc;
+  return flow_link(ctx, sender, slice);
 }
 
 int kslice_binder_command(trace_context *ctx, const kernel_scope *s, int64_t tid,

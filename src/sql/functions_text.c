@@ -1,5 +1,5 @@
 /* Perfetto's text and byte functions: reverse, base64_encode,
- * base64_decode, unhex, demangle. NULL in, NULL out; an argument of the
+ * base64_decode, unhex, demangle, str_split, __intrinsic_strip_hex. NULL in, NULL out; an argument of the
  * wrong type is an error with Perfetto's text. */
 #include <libiberty/demangle.h>
 #include <stdio.h>
@@ -217,6 +217,80 @@ static void text_fn_str_split(sqlite3_context *ctx, int argc, sqlite3_value **ar
   }
 }
 
+/* ---- __intrinsic_strip_hex ---- */
+
+static int text_is_hex(unsigned char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+static int text_is_alnum(unsigned char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* Writes s[0, n) to out with number-like runs replaced by "<num>"; returns
+ * the length written (out holds at least 5 * n + 5 bytes). A run is the
+ * longest stretch of hex digits starting at a decimal digit, at a hex digit
+ * that begins the text or follows a character that is not a letter or
+ * digit, or right after "0x" / "0X" (there possibly empty). It is replaced
+ * when it is at least min_len long and holds a decimal digit or follows
+ * "0x"; these are the answers of Perfetto's function. */
+static size_t text_strip_hex(const unsigned char *s, size_t n, int64_t min_len, char *out) {
+  size_t w = 0, i = 0;
+  int forced = 0;
+  for (;;) {
+    int starts = forced || (i < n && ((s[i] >= '0' && s[i] <= '9') ||
+                                     (text_is_hex(s[i]) && (i == 0 || !text_is_alnum(s[i - 1])))));
+    if (starts) {
+      size_t j = i;
+      int digit = 0;
+      for (; j < n && text_is_hex(s[j]); j++) digit |= s[j] >= '0' && s[j] <= '9';
+      if ((digit || forced) && (int64_t)(j - i) >= min_len) {
+        memcpy(out + w, "<num>", 5);
+        w += 5;
+      } else {
+        memcpy(out + w, s + i, j - i);
+        w += j - i;
+      }
+      forced = 0;
+      i = j;
+      continue;
+    }
+    if (i >= n) return w;
+    forced = (s[i] == 'x' || s[i] == 'X') && i >= 1 && s[i - 1] == '0';
+    out[w++] = (char)s[i++];
+  }
+}
+
+/* __intrinsic_strip_hex(text, min_repeated_digits): see text_strip_hex. */
+static void text_fn_strip_hex(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  int type = sqlite3_value_type(argv[0]);
+  if (type == SQLITE_NULL) return;
+  if (type != SQLITE_TEXT) {
+    sqlite3_result_error(ctx, "__intrinsic_strip_hex: first argument must be string", -1);
+    return;
+  }
+  if (sqlite3_value_type(argv[1]) != SQLITE_INTEGER) {
+    sqlite3_result_error(ctx, "__intrinsic_strip_hex: second argument must be integer", -1);
+    return;
+  }
+  int64_t min_len = sqlite3_value_int64(argv[1]);
+  if (min_len < 0) {
+    sqlite3_result_error(ctx, "__intrinsic_strip_hex: min_repeated_digits must be positive",
+                         -1);
+    return;
+  }
+  const unsigned char *s = sqlite3_value_text(argv[0]);
+  size_t n = (size_t)sqlite3_value_bytes(argv[0]);
+  char *out = sqlite3_malloc64(5 * (sqlite3_uint64)n + 6);
+  if (!out) {
+    sqlite3_result_error_nomem(ctx);
+    return;
+  }
+  size_t w = text_strip_hex(s, n, min_len, out);
+  sqlite3_result_text(ctx, out, (int)w, sqlite3_free);
+}
+
 int sql_text_functions_register(sqlite3 *db) {
   static const struct {
     const char *name;
@@ -227,7 +301,8 @@ int sql_text_functions_register(sqlite3 *db) {
              {"base64_decode", 1, text_fn_base64_decode},
              {"unhex", 1, text_fn_unhex},
              {"demangle", 1, text_fn_demangle},
-             {"str_split", 3, text_fn_str_split}};
+             {"str_split", 3, text_fn_str_split},
+             {"__intrinsic_strip_hex", 2, text_fn_strip_hex}};
   for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
     if (sqlite3_create_function(db, fns[i].name, fns[i].args, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
                                 NULL, fns[i].fn, NULL, NULL) != SQLITE_OK)
