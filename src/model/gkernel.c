@@ -17,9 +17,11 @@ enum {
 static const char *const gkernel_state_names[GK_STATE_COUNT] = {
     "Unknown", "Created", "R", "Running", "S", "D", "T", "Z", "X"};
 
+/* A thread's state in one file. */
 typedef struct gkernel_thread {
   int64_t last_row;      /* last thread_state row, -1: none */
   int64_t hanging_slice; /* sched row it was switched out of, -1: none */
+  uint32_t owner;        /* trace + 1 of the file it is of; 0: none yet */
 } gkernel_thread;
 
 typedef struct gkernel_cpu {
@@ -30,14 +32,20 @@ typedef struct gkernel_cpu {
 
 struct gkernel_state {
   string_id states[GK_STATE_COUNT];
-  VEC(gkernel_thread) threads; /* by utid */
+  /* Each file keeps its own running tasks and thread states (as each of
+   * Perfetto's importer contexts does). */
+  VEC(gkernel_thread) threads; /* by utid, of the first file to use it */
+  base_map thread_other;       /* trace << 32 | utid -> index into other */
+  VEC(gkernel_thread) other;   /* threads of the other files */
   VEC(gkernel_cpu) cpus;
-  base_map cpu_index; /* ucpu -> index into cpus */
+  base_map cpu_index; /* trace << 32 | ucpu -> index into cpus */
 };
 
 void gkernel_state_free(gkernel_state *g) {
   if (!g) return;
   VEC_FREE(g->threads);
+  VEC_FREE(g->other);
+  base_map_free(&g->thread_other);
   VEC_FREE(g->cpus);
   base_map_free(&g->cpu_index);
   base_free(g);
@@ -63,31 +71,46 @@ static int gkernel_get(trace_context *ctx, gkernel_state **out) {
   return WEFT_OK;
 }
 
-static gkernel_thread *gkernel_thread_of(gkernel_state *g, uint32_t utid) {
+/* Thread utid's state in file `trace`, created empty on first use; NULL
+ * when out of memory. Valid until the next call. */
+static gkernel_thread *gkernel_thread_of(gkernel_state *g, uint32_t trace, uint32_t utid) {
+  gkernel_thread none = {-1, -1, trace + 1};
   if (utid >= g->threads.len) {
     if (VEC_RESERVE(g->threads, (size_t)utid + 1)) return NULL;
     while (g->threads.len <= utid) {
-      gkernel_thread t = {-1, -1};
-      g->threads.data[g->threads.len++] = t;
+      gkernel_thread unused = {-1, -1, 0};
+      g->threads.data[g->threads.len++] = unused;
     }
   }
-  return &g->threads.data[utid];
+  gkernel_thread *t = &g->threads.data[utid];
+  if (!t->owner) t->owner = trace + 1;
+  if (t->owner == trace + 1) return t;
+  uint64_t key = (uint64_t)trace << 32 | utid;
+  uint64_t *found = base_map_find(&g->thread_other, key);
+  if (found) return &g->other.data[*found];
+  if (VEC_PUSH(g->other, none)) return NULL;
+  if (base_map_insert(&g->thread_other, key, g->other.len - 1, NULL) < 0) return NULL;
+  return &g->other.data[g->other.len - 1];
 }
 
-static gkernel_cpu *gkernel_cpu_of(gkernel_state *g, uint32_t ucpu) {
-  uint64_t *found = base_map_find(&g->cpu_index, ucpu);
+static gkernel_cpu *gkernel_cpu_of(gkernel_state *g, uint32_t trace, uint32_t ucpu) {
+  uint64_t key = (uint64_t)trace << 32 | ucpu;
+  uint64_t *found = base_map_find(&g->cpu_index, key);
   if (found) return &g->cpus.data[*found];
   gkernel_cpu c = {-1, 0, 0};
   if (VEC_PUSH(g->cpus, c)) return NULL;
-  if (base_map_insert(&g->cpu_index, ucpu, g->cpus.len - 1, NULL) < 0) return NULL;
+  if (base_map_insert(&g->cpu_index, key, g->cpus.len - 1, NULL) < 0) return NULL;
   return &g->cpus.data[g->cpus.len - 1];
 }
 
-/* The state of the thread's last row, STRING_NULL if none. */
-static string_id gkernel_last_state(trace_context *ctx, gkernel_state *g, uint32_t utid) {
-  if (utid >= g->threads.len || g->threads.data[utid].last_row < 0) return STRING_NULL;
+/* The state of the thread's last row in file `trace`, STRING_NULL if none
+ * (or out of memory). */
+static string_id gkernel_last_state(trace_context *ctx, gkernel_state *g, uint32_t trace,
+                                    uint32_t utid) {
+  gkernel_thread *t = gkernel_thread_of(g, trace, utid);
+  if (!t || t->last_row < 0) return STRING_NULL;
   return storage_get_str(ctx_table(ctx, TABLE_THREAD_STATE), THREAD_STATE_state,
-                         (size_t)g->threads.data[utid].last_row);
+                         (size_t)t->last_row);
 }
 
 /* ---- thread_state rows ---- */
@@ -97,7 +120,7 @@ static string_id gkernel_last_state(trace_context *ctx, gkernel_state *g, uint32
 static int gkernel_push_state(trace_context *ctx, gkernel_state *g, const kernel_scope *s,
                               int64_t ts, uint32_t utid, string_id state, int64_t ucpu) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
-  gkernel_thread *th = gkernel_thread_of(g, utid);
+  gkernel_thread *th = gkernel_thread_of(g, s->trace, utid);
   if (!th) return WEFT_ENOMEM;
   if (th->last_row >= 0) {
     int64_t last_ts = storage_get_i64(t, THREAD_STATE_ts, (size_t)th->last_row);
@@ -153,17 +176,17 @@ static int gkernel_slice_ends_at(trace_context *ctx, int64_t row, int64_t ts) {
  * unknown state, the new one's slice opens. */
 static int gkernel_switch_in(trace_context *ctx, gkernel_state *g, const kernel_scope *s,
                              const gkernel_task_event *e, uint32_t utid, uint32_t ucpu) {
-  gkernel_cpu *c = gkernel_cpu_of(g, ucpu);
+  gkernel_cpu *c = gkernel_cpu_of(g, s->trace, ucpu);
   if (!c) return WEFT_ENOMEM;
   if (c->slice >= 0) {
     uint32_t prev = c->utid;
     gkernel_close_slice(ctx, c->slice, e->ts, STRING_NULL);
-    gkernel_thread *pt = gkernel_thread_of(g, prev);
+    gkernel_thread *pt = gkernel_thread_of(g, s->trace, prev);
     if (!pt) return WEFT_ENOMEM;
     pt->hanging_slice = c->slice;
     int rc = gkernel_push_state(ctx, g, s, e->ts, prev, STRING_NULL, -1);
     if (rc) return rc;
-    c = gkernel_cpu_of(g, ucpu);
+    c = gkernel_cpu_of(g, s->trace, ucpu);
   }
   int64_t row;
   int rc = gkernel_open_slice(ctx, e->ts, ucpu, utid, e->prio, &row);
@@ -179,14 +202,14 @@ static int gkernel_switch_in(trace_context *ctx, gkernel_state *g, const kernel_
 static int gkernel_switch_out(trace_context *ctx, gkernel_state *g, const kernel_scope *s,
                               const gkernel_task_event *e, uint32_t utid, uint32_t ucpu,
                               string_id state) {
-  gkernel_cpu *c = gkernel_cpu_of(g, ucpu);
+  gkernel_cpu *c = gkernel_cpu_of(g, s->trace, ucpu);
   if (!c) return WEFT_ENOMEM;
   if (c->slice >= 0 && c->tid == e->tid) {
     gkernel_close_slice(ctx, c->slice, e->ts, state);
     c->slice = -1;
     return gkernel_push_state(ctx, g, s, e->ts, utid, state, -1);
   }
-  gkernel_thread *th = gkernel_thread_of(g, utid);
+  gkernel_thread *th = gkernel_thread_of(g, s->trace, utid);
   if (!th) return WEFT_ENOMEM;
   if (th->hanging_slice >= 0 && gkernel_slice_ends_at(ctx, th->hanging_slice, e->ts)) {
     storage_set_str(ctx_table(ctx, TABLE_SCHED), SCHED_end_state, (size_t)th->hanging_slice,
@@ -233,7 +256,7 @@ static int gkernel_event_thread(trace_context *ctx, gkernel_state *g, const kern
       return 1;
     case GK_DEAD: case GK_RUNNING: case GK_RUNNABLE: case GK_SLEEP:
     case GK_UNINTERRUPTIBLE: case GK_STOPPED: {
-      string_id prev = known ? gkernel_last_state(ctx, g, live) : STRING_NULL;
+      string_id prev = known ? gkernel_last_state(ctx, g, s->trace, live) : STRING_NULL;
       if (prev != STRING_NULL && (prev == g->states[GK_DEAD] ||
                                   (e->state == GK_RUNNING && prev == g->states[GK_RUNNING])))
         return kernel_stat(ctx, s, stat_generic_task_state_invalid_order, 1);

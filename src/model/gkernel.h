@@ -2,9 +2,11 @@
  * ftrace (GenericKernelTaskStateEvent and friends) become thread_state rows,
  * sched slices and thread lifetimes.
  *
- * Owns the per-(machine, cpu) running task (its open sched slice), the
- * per-thread last thread_state row and the slice a thread was switched out
- * of before its own state event arrived ("hanging" slice). Rules:
+ * Owns the per-(file, machine, cpu) running task (its open sched slice),
+ * the per-(file, thread) last thread_state row and the slice a thread was
+ * switched out of before its own state event arrived ("hanging" slice):
+ * each trace file keeps its own, as each of Perfetto's importer contexts
+ * does; threads are the machine's. Rules:
  *  - states: CREATED "Created", RUNNABLE "R", RUNNING "Running",
  *    INTERRUPTIBLE_SLEEP "S", UNINTERRUPTIBLE_SLEEP "D", STOPPED "T",
  *    DEAD "Z", DESTROYED "X"; UNKNOWN or out of range: stat

@@ -28,6 +28,7 @@ typedef struct sched_cpu_state {
   int64_t pending_slice; /* open sched row, or -1 */
   sched_comm prev_comm, next_comm; /* of its last raw sched_switch (a cache) */
   int has_cpu_row; /* sched_ucpu ran for it: its cpu row exists */
+  uint32_t trace;  /* the file whose state this is */
 } sched_cpu_state;
 
 /* One machine's cpus: cpu -> index into kernel_state.cpus + 1, or 0. */
@@ -36,9 +37,15 @@ typedef struct sched_machine_cpus {
   uint32_t cap;
 } sched_machine_cpus;
 
-typedef struct sched_thread_rows {
+/* A thread's open thread_state bookkeeping in one file. */
+typedef struct sched_open_rows {
   int64_t last;    /* last thread_state row, -1 if none */
   int64_t blocked; /* last blocked row, -1 if none */
+} sched_open_rows;
+
+typedef struct sched_thread_rows {
+  sched_open_rows rows; /* of the file `owner` - 1 */
+  uint32_t owner;       /* trace + 1 of the file the rows are of; 0: none yet */
   sched_comm comm; /* the last comm a raw sched_switch gave it (a cache) */
   int ftrace_named; /* its name came from ftrace */
 } sched_thread_rows;
@@ -69,6 +76,12 @@ struct kernel_state {
   VEC(sched_machine_cpus) machine_cpus; /* by machine row */
   VEC(sched_cpu_state) cpus;
   VEC(sched_thread_rows) threads; /* index: utid */
+  /* Each file keeps its own open sched slices and thread states (as each of
+   * Perfetto's importer contexts does); a (file, cpu) or (file, thread)
+   * whose slot above belongs to another file is found here. */
+  base_map cpu_other;             /* trace << 32 | ucpu -> index into cpus */
+  base_map rows_other;            /* trace << 32 | utid -> index into other_rows */
+  VEC(sched_open_rows) other_rows;
   base_map rss_mm;                /* hash(machine, mm_id) -> utid */
   string_id running, runnable;
   string_id switch_keys[7]; /* the args of a raw sched_switch, in order */
@@ -96,6 +109,9 @@ void kernel_state_free(kernel_state *k) {
   VEC_FREE(k->machine_cpus);
   VEC_FREE(k->cpus);
   VEC_FREE(k->threads);
+  VEC_FREE(k->other_rows);
+  base_map_free(&k->cpu_other);
+  base_map_free(&k->rows_other);
   base_free(k->switch_args);
   base_map_free(&k->rss_mm);
   base_free(k);
@@ -277,92 +293,6 @@ int sched_raw_event(trace_context *ctx, uint32_t machine, int64_t ts,
   return sched_raw_event_named(ctx, machine, ts, cpu, utid, name_id, common_flags);
 }
 
-/* ---- task states ---- */
-
-enum {
-  TS_S = 0x1, TS_D = 0x2, TS_T = 0x4, TS_t = 0x8, TS_X = 0x10, TS_Z = 0x20,
-  TS_P = 0x40, TS_x = 0x80, TS_K = 0x100, TS_W = 0x200, TS_N = 0x400,
-  TS_I = 0x4000, TS_PREEMPT = 0x8000, TS_INVALID = 0xffff
-};
-
-static int sched_kernel_at_least(const char *release, int major, int minor) {
-  if (!release) return 0;
-  char *end;
-  long ma = strtol(release, &end, 10);
-  long mi = *end == '.' ? strtol(end + 1, NULL, 10) : 0;
-  return ma > major || (ma == major && mi >= minor);
-}
-
-static unsigned sched_parse_raw_state(int64_t raw_state, const char *release) {
-  if (raw_state < 0 || raw_state > 0xffff) return TS_INVALID;
-  unsigned raw = (unsigned)raw_state;
-  unsigned parsed = raw & 0x3f;
-  if (sched_kernel_at_least(release, 4, 14)) {
-    if (raw & 0x40) parsed |= TS_P;
-    if (raw & 0x80) parsed |= TS_I;
-    if (raw & 0x100) parsed |= TS_PREEMPT;
-    return (raw & 0xfe00) ? TS_INVALID : parsed;
-  }
-  if (raw & 0x40) parsed |= TS_x;
-  if (raw & 0x80) parsed |= TS_K;
-  if (raw & 0x100) parsed |= TS_W;
-  if (raw & 0x200) parsed |= TS_P;
-  if (raw & 0x400) parsed |= TS_N;
-  if (parsed == (TS_D | TS_N)) parsed = TS_I;
-  if (sched_kernel_at_least(release, 4, 8) ? (raw & 0x1000) : (raw & 0x800))
-    parsed |= TS_PREEMPT;
-  return parsed;
-}
-
-static const struct { unsigned flag; char c; } sched_state_chars[] = {
-    {TS_S, 'S'}, {TS_D, 'D'}, {TS_T, 'T'}, {TS_t, 't'}, {TS_X, 'X'},
-    {TS_Z, 'Z'}, {TS_P, 'P'}, {TS_x, 'x'}, {TS_K, 'K'}, {TS_W, 'W'},
-    {TS_N, 'N'}, {TS_I, 'I'}};
-
-void sched_task_state_str(int64_t prev_state, const char *release, char separator,
-                          char *out) {
-  unsigned parsed = sched_parse_raw_state(prev_state, release);
-  size_t pos = 0;
-  if (parsed == TS_INVALID) {
-    strcpy(out, "?");
-    return;
-  }
-  if (!(parsed & ~(unsigned)TS_PREEMPT)) {
-    out[pos++] = 'R';
-    if (parsed & TS_PREEMPT) out[pos++] = '+';
-  } else {
-    for (size_t i = 0; i < sizeof sched_state_chars / sizeof *sched_state_chars; i++) {
-      if (!(parsed & sched_state_chars[i].flag)) continue;
-      if (pos + (pos && separator ? 2 : 1) > 3) break; /* at most three chars */
-      if (pos && separator) out[pos++] = separator;
-      out[pos++] = sched_state_chars[i].c;
-    }
-  }
-  out[pos] = '\0';
-}
-
-int64_t sched_task_state_from_text(const char *s, size_t len) {
-  if (len == 0) return -1;
-  if (s[0] == 'R') return ((len >= 2 && s[1] == '+') ? 0x800 : 0) | SCHED_STATE_FROM_TEXT;
-  unsigned parsed = 0;
-  for (size_t i = 0; i < len; i++) {
-    if (s[i] == '|') continue;
-    unsigned flag = 0;
-    for (size_t j = 0; j < sizeof sched_state_chars / sizeof *sched_state_chars; j++)
-      if (sched_state_chars[j].c == s[i]) flag = sched_state_chars[j].flag;
-    if (!flag) return -1;
-    parsed |= flag;
-  }
-  int64_t raw = parsed & 0x3f;
-  if (parsed & TS_x) raw |= 0x40;
-  if (parsed & TS_K) raw |= 0x80;
-  if (parsed & TS_W) raw |= 0x100;
-  if (parsed & TS_P) raw |= 0x200;
-  if (parsed & TS_N) raw |= 0x400;
-  if (parsed & TS_I) raw |= 0x2 | 0x400;
-  return raw | SCHED_STATE_FROM_TEXT;
-}
-
 static string_id sched_machine_release(trace_context *ctx, uint32_t machine) {
   storage_table *t = ctx_table(ctx, TABLE_MACHINE);
   if (machine >= t->row_count) return STRING_NULL;
@@ -400,15 +330,37 @@ static sched_thread_rows *sched_rows(kernel_state *k, uint32_t utid) {
   if (utid >= k->threads.len) {
     if (VEC_RESERVE(k->threads, (size_t)utid + 1)) return NULL;
     while (k->threads.len <= utid) {
-      sched_thread_rows r = {.last = -1, .blocked = -1};
+      sched_thread_rows r = {.rows = {-1, -1}};
       k->threads.data[k->threads.len++] = r;
     }
   }
   return &k->threads.data[utid];
 }
 
-static int sched_has_rows(kernel_state *k, uint32_t utid) {
-  return utid < k->threads.len && k->threads.data[utid].last >= 0;
+/* The open rows of thread utid in file `trace`: NULL when it has none there
+ * and !create, or when out of memory. The pointer is valid until the next
+ * call. */
+static sched_open_rows *sched_open_rows_of(kernel_state *k, uint32_t trace, uint32_t utid,
+                                           int create) {
+  sched_thread_rows *r = utid < k->threads.len ? &k->threads.data[utid] : NULL;
+  if (r && r->owner == trace + 1) return (create || r->rows.last >= 0) ? &r->rows : NULL;
+  if (!r || !r->owner) { /* no file's rows in the slot yet */
+    if (!create || (!r && !(r = sched_rows(k, utid)))) return NULL;
+    r->owner = trace + 1;
+    return &r->rows;
+  }
+  uint64_t key = (uint64_t)trace << 32 | utid;
+  uint64_t *found = base_map_find(&k->rows_other, key);
+  if (found) return (create || k->other_rows.data[*found].last >= 0)
+                        ? &k->other_rows.data[*found] : NULL;
+  sched_open_rows none = {-1, -1};
+  if (!create || VEC_PUSH(k->other_rows, none)) return NULL;
+  if (base_map_insert(&k->rows_other, key, k->other_rows.len - 1, NULL) < 0) return NULL;
+  return &k->other_rows.data[k->other_rows.len - 1];
+}
+
+static int sched_has_rows(kernel_state *k, uint32_t trace, uint32_t utid) {
+  return sched_open_rows_of(k, trace, utid, 0) != NULL;
 }
 
 static int sched_is_swapper(trace_context *ctx, uint32_t utid) {
@@ -420,8 +372,8 @@ typedef struct sched_open_state {
   int64_t ucpu, waker_utid, common_flags;
 } sched_open_state;
 
-static int sched_add_open_state(trace_context *ctx, kernel_state *k, int64_t ts,
-                                uint32_t utid, const sched_open_state *o) {
+static int sched_add_open_state(trace_context *ctx, kernel_state *k, uint32_t trace,
+                                int64_t ts, uint32_t utid, const sched_open_state *o) {
   if (sched_is_swapper(ctx, utid)) return WEFT_OK;
   storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
   uint32_t row;
@@ -436,14 +388,15 @@ static int sched_add_open_state(trace_context *ctx, kernel_state *k, int64_t ts,
     storage_set_i64(t, THREAD_STATE_irq_context, row, (o->common_flags & 0x18) ? 1 : 0);
   if (o->waker_utid >= 0) {
     storage_set_i64(t, THREAD_STATE_waker_utid, row, o->waker_utid);
-    if (sched_has_rows(k, (uint32_t)o->waker_utid)) {
-      int64_t wrow = k->threads.data[o->waker_utid].last;
+    sched_open_rows *w = sched_open_rows_of(k, trace, (uint32_t)o->waker_utid, 0);
+    if (w) {
+      int64_t wrow = w->last;
       if (storage_get_str(t, THREAD_STATE_state, wrow) == k->running)
         storage_set_i64(t, THREAD_STATE_waker_id, row, wrow);
     }
   }
   ctx_extend_bounds(ctx, ts);
-  sched_thread_rows *r = sched_rows(k, utid);
+  sched_open_rows *r = sched_open_rows_of(k, trace, utid, 1);
   if (!r) return WEFT_ENOMEM;
   r->last = row;
   if (o->state == k->running) r->blocked = -1;
@@ -451,46 +404,47 @@ static int sched_add_open_state(trace_context *ctx, kernel_state *k, int64_t ts,
   return WEFT_OK;
 }
 
-static void sched_close_state(trace_context *ctx, kernel_state *k, int64_t ts,
-                              uint32_t utid) {
-  if (!sched_has_rows(k, utid)) return;
+static void sched_close_state(trace_context *ctx, kernel_state *k, uint32_t trace,
+                              int64_t ts, uint32_t utid) {
+  sched_open_rows *r = sched_open_rows_of(k, trace, utid, 0);
+  if (!r) return;
   storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
-  int64_t row = k->threads.data[utid].last;
+  int64_t row = r->last;
   storage_set_i64(t, THREAD_STATE_dur, (size_t)row,
                   ts - storage_get_i64(t, THREAD_STATE_ts, row));
   ctx_extend_bounds(ctx, ts);
 }
 
-static string_id sched_last_state(trace_context *ctx, kernel_state *k,
+static string_id sched_last_state(trace_context *ctx, kernel_state *k, uint32_t trace,
                                   uint32_t utid) {
-  if (!sched_has_rows(k, utid)) return STRING_NULL;
-  return storage_get_str(ctx_table(ctx, TABLE_THREAD_STATE),
-                     THREAD_STATE_state, k->threads.data[utid].last);
+  sched_open_rows *r = sched_open_rows_of(k, trace, utid, 0);
+  if (!r) return STRING_NULL;
+  return storage_get_str(ctx_table(ctx, TABLE_THREAD_STATE), THREAD_STATE_state, r->last);
 }
 
-static int sched_push_switch_state(trace_context *ctx, kernel_state *k,
+static int sched_push_switch_state(trace_context *ctx, kernel_state *k, uint32_t trace,
                                    int64_t ts, uint32_t ucpu, uint32_t prev_utid,
                                    string_id prev_state, uint32_t next_utid) {
-  int data_loss = sched_has_rows(k, prev_utid) &&
-                  sched_last_state(ctx, k, prev_utid) != k->running;
-  if (!data_loss) sched_close_state(ctx, k, ts, prev_utid);
+  int data_loss = sched_has_rows(k, trace, prev_utid) &&
+                  sched_last_state(ctx, k, trace, prev_utid) != k->running;
+  if (!data_loss) sched_close_state(ctx, k, trace, ts, prev_utid);
   sched_open_state o = {prev_state, -1, -1, -1};
-  int rc = sched_add_open_state(ctx, k, ts, prev_utid, &o);
+  int rc = sched_add_open_state(ctx, k, trace, ts, prev_utid, &o);
   if (rc) return rc;
-  sched_close_state(ctx, k, ts, next_utid);
+  sched_close_state(ctx, k, trace, ts, next_utid);
   sched_open_state n = {k->running, ucpu, -1, -1};
-  return sched_add_open_state(ctx, k, ts, next_utid, &n);
+  return sched_add_open_state(ctx, k, trace, ts, next_utid, &n);
 }
 
-static int sched_push_waking_state(trace_context *ctx, kernel_state *k,
+static int sched_push_waking_state(trace_context *ctx, kernel_state *k, uint32_t trace,
                                    int64_t ts, uint32_t utid, int64_t waker,
                                    int64_t common_flags) {
   sched_open_state o = {k->runnable, -1, waker, common_flags};
-  if (!sched_has_rows(k, utid)) return sched_add_open_state(ctx, k, ts, utid, &o);
-  string_id last = sched_last_state(ctx, k, utid);
+  if (!sched_has_rows(k, trace, utid)) return sched_add_open_state(ctx, k, trace, ts, utid, &o);
+  string_id last = sched_last_state(ctx, k, trace, utid);
   if (last == k->running || last == k->runnable) return WEFT_OK; /* spurious */
-  sched_close_state(ctx, k, ts, utid);
-  return sched_add_open_state(ctx, k, ts, utid, &o);
+  sched_close_state(ctx, k, trace, ts, utid);
+  return sched_add_open_state(ctx, k, trace, ts, utid, &o);
 }
 
 /* ---- sched slices ---- */
@@ -519,19 +473,28 @@ static uint32_t *sched_cpu_slot(kernel_state *k, uint32_t machine, uint32_t cpu)
   return &m->index[cpu];
 }
 
-/* The scheduling state of (machine, cpu), created empty on first use; NULL
- * when out of memory or out of range (see SCHED_MAX_*). The pointer is
- * valid until the next cpu is added. */
-static sched_cpu_state *sched_cpu(kernel_state *k, uint32_t machine,
+/* A new empty cpu state of file `trace`: its index + 1, or 0 when out of
+ * memory. */
+static uint32_t sched_cpu_new(kernel_state *k, uint32_t trace) {
+  sched_cpu_state c = {.last_utid = -1, .pending_slice = -1, .trace = trace};
+  return VEC_PUSH(k->cpus, c) ? 0 : (uint32_t)k->cpus.len;
+}
+
+/* The scheduling state of (machine, cpu) in file `trace`, created empty on
+ * first use; NULL when out of memory or out of range (see SCHED_MAX_*). The
+ * pointer is valid until the next cpu is added. */
+static sched_cpu_state *sched_cpu(kernel_state *k, uint32_t trace, uint32_t machine,
                                   uint32_t cpu) {
   uint32_t *slot = sched_cpu_slot(k, machine, cpu);
   if (!slot) return NULL;
-  if (!*slot) {
-    sched_cpu_state c = {.last_utid = -1, .pending_slice = -1};
-    if (VEC_PUSH(k->cpus, c)) return NULL;
-    *slot = (uint32_t)k->cpus.len;
-  }
-  return &k->cpus.data[*slot - 1];
+  if (!*slot && !(*slot = sched_cpu_new(k, trace))) return NULL;
+  if (k->cpus.data[*slot - 1].trace == trace) return &k->cpus.data[*slot - 1];
+  uint64_t key = (uint64_t)trace << 32 | (machine * SCHED_CPUS_PER_MACHINE + cpu);
+  uint64_t *found = base_map_find(&k->cpu_other, key);
+  if (found) return &k->cpus.data[*found];
+  uint32_t index = sched_cpu_new(k, trace);
+  if (!index || base_map_insert(&k->cpu_other, key, index - 1, NULL) < 0) return NULL;
+  return &k->cpus.data[index - 1];
 }
 
 /* sched_ucpu for the cpu of state c: the cpu row is looked up (or made)
@@ -676,7 +639,7 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   int rc = kernel_get(ctx, &k);
   if (rc) return rc;
   if (s->machine >= SCHED_MAX_MACHINE || e->cpu >= SCHED_MAX_CPU) return WEFT_EINVAL;
-  sched_cpu_state *c = sched_cpu(k, s->machine, e->cpu);
+  sched_cpu_state *c = sched_cpu(k, s->trace, s->machine, e->cpu);
   if (!c) return WEFT_ENOMEM;
   /* c stays valid: nothing below adds a cpu */
   sched_switch_args a = {STRING_NULL, STRING_NULL, e->prev_pid, e->prev_prio,
@@ -703,7 +666,8 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   c->last_pid = e->next_pid;
   c->last_utid = next_utid;
   c->last_prio = e->next_prio;
-  return sched_push_switch_state(ctx, k, e->ts, ucpu, prev_utid, prev_state, next_utid);
+  return sched_push_switch_state(ctx, k, s->trace, e->ts, ucpu, prev_utid, prev_state,
+                                 next_utid);
 }
 
 int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
@@ -716,7 +680,7 @@ int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (!rc) rc = sched_ucpu(ctx, s->machine, cpu, &ucpu);
   if (!rc) rc = sched_thread(ctx, s->machine, next_pid, comm, comm_len, &next_utid);
   if (rc) return rc;
-  sched_cpu_state *c = sched_cpu(k, s->machine, cpu);
+  sched_cpu_state *c = sched_cpu(k, s->trace, s->machine, cpu);
   if (!c) return WEFT_ENOMEM;
   if (c->last_utid < 0) {
     kernel_stat(ctx, s, stat_compact_sched_switch_skipped, 1);
@@ -747,14 +711,15 @@ int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
   int64_t slice = -1;
   if (!rc && !raw_only) rc = sched_open_slice(ctx, ts, ucpu, next_utid, next_prio, &slice);
   if (rc) return rc;
-  c = sched_cpu(k, s->machine, cpu);
+  c = sched_cpu(k, s->trace, s->machine, cpu);
   if (!c) return WEFT_ENOMEM;
   c->pending_slice = slice;
   c->last_pid = next_pid;
   c->last_utid = next_utid;
   c->last_prio = next_prio;
   if (raw_only) return WEFT_OK;
-  return sched_push_switch_state(ctx, k, ts, ucpu, prev_utid, prev_state_id, next_utid);
+  return sched_push_switch_state(ctx, k, s->trace, ts, ucpu, prev_utid, prev_state_id,
+                                 next_utid);
 }
 
 int sched_waking(trace_context *ctx, const kernel_scope *s, int64_t ts,
@@ -766,7 +731,7 @@ int sched_waking(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (!rc) rc = sched_thread(ctx, s->machine, wakee_tid, comm, comm_len, &wakee);
   if (!rc) rc = sched_thread(ctx, s->machine, waker_tid, NULL, 0, &waker);
   if (rc) return rc;
-  return sched_push_waking_state(ctx, k, ts, wakee, waker, common_flags);
+  return sched_push_waking_state(ctx, k, s->trace, ts, wakee, waker, common_flags);
 }
 
 int sched_waking_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
@@ -778,7 +743,7 @@ int sched_waking_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (rc) return rc;
   if (s->machine >= SCHED_MAX_MACHINE || cpu >= SCHED_MAX_CPU) /* no switch there */
     return kernel_stat(ctx, s, stat_compact_sched_waking_skipped, 1);
-  sched_cpu_state *c = sched_cpu(k, s->machine, cpu);
+  sched_cpu_state *c = sched_cpu(k, s->trace, s->machine, cpu);
   if (!c) return WEFT_ENOMEM;
   if (c->last_utid < 0) return kernel_stat(ctx, s, stat_compact_sched_waking_skipped, 1);
   uint32_t curr = (uint32_t)c->last_utid, wakee;
@@ -794,7 +759,7 @@ int sched_waking_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (rc || raw_only) return rc;
   rc = model_thread(ctx, s->machine, pid, &wakee);
   if (rc) return rc;
-  return sched_push_waking_state(ctx, k, ts, wakee, curr, common_flags);
+  return sched_push_waking_state(ctx, k, s->trace, ts, wakee, curr, common_flags);
 }
 
 int sched_blocked_reason(trace_context *ctx, const kernel_scope *s,
@@ -805,9 +770,10 @@ int sched_blocked_reason(trace_context *ctx, const kernel_scope *s,
   int rc = kernel_get(ctx, &k);
   if (!rc) rc = model_thread(ctx, s->machine, tid, &utid);
   if (rc) return rc;
-  if (!sched_has_rows(k, utid) || k->threads.data[utid].blocked < 0) return WEFT_OK;
+  sched_open_rows *r = sched_open_rows_of(k, s->trace, utid, 0);
+  if (!r || r->blocked < 0) return WEFT_OK;
   storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
-  size_t row = (size_t)k->threads.data[utid].blocked;
+  size_t row = (size_t)r->blocked;
   if (io_wait >= 0) storage_set_i64(t, THREAD_STATE_io_wait, row, io_wait != 0);
   if (function) {
     string_id f;
@@ -892,5 +858,5 @@ int sched_task_newtask(trace_context *ctx, const kernel_scope *s, int64_t ts,
       storage_set_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_parent_upid, upid, parent_upid);
   }
   sched_open_state o = {k->runnable, -1, source, 0};
-  return sched_add_open_state(ctx, k, ts, utid, &o);
+  return sched_add_open_state(ctx, k, s->trace, ts, utid, &o);
 }

@@ -1,16 +1,19 @@
 /* sched: the kernel side of the trace model, shared by the ftrace importers
  * (Perfetto proto ftrace bundles and systrace text).
  *
- * Owns the per-(machine, cpu) scheduling state (the open sched slice and the
- * task last switched in), the per-thread thread_state bookkeeping (last row,
- * last blocked row), which thread names came from ftrace, and the cpu rows.
+ * Owns the per-(file, machine, cpu) scheduling state (the open sched slice
+ * and the task last switched in), the per-(file, thread) thread_state
+ * bookkeeping (last row, last blocked row), which thread names came from
+ * ftrace, and the cpu rows. Each trace file (kernel_scope.trace) keeps its
+ * own scheduling state, as each of Perfetto's importer contexts does; threads
+ * are the machine's.
  * Writes the sched, thread_state, ftrace_event (raw) and cpu tables, kernel
  * counters (cpufreq, cpuidle, rss, ion) and process/thread lifetimes.
  * Invariants: ucpu = machine * SCHED_CPUS_PER_MACHINE + cpu (the host is
  * machine 0, so its ucpu is the cpu), as Perfetto numbers them; the cpu
  * table has a row only for cpus seen, its id column is the ucpu;
- * a thread has at most one open thread_state row (dur -1) and it is its last
- * row; the swapper (tid 0) never gets thread_state rows; events must arrive
+ * a thread has at most one open thread_state row (dur -1) per file and it
+ * is its last row there; the swapper (tid 0) never gets thread_state rows; events must arrive
  * in timestamp order. Its memos (comm string ids per thread and cpu, raw
  * sched_switch arg sets, task state strings) only stand for lookups: a hit
  * gives exactly what the lookup would. */
