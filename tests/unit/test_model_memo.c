@@ -242,9 +242,10 @@ static int64_t upid_of(uint32_t utid) {
 }
 
 /* model_thread_in_process repeated gives the same thread from its memo, and
- * what the lookups give once threads or processes change: a tid that moves
- * to another process (and back) gets new threads, and a thread of an ended
- * process gets a new thread in the new process of that pid. */
+ * what the lookups give once threads or processes change: a tid met in
+ * another process gets a new thread, and back in the first process finds
+ * its earlier thread again; a thread of an ended process gets a new thread
+ * in the new process of that pid. */
 static void test_membership_memo(void) {
   setup();
   uint32_t a = member_of(0, 42, 7);
@@ -252,9 +253,11 @@ static void test_membership_memo(void) {
   CHECK(member_of(1, 42, 7) != a); /* another machine */
   uint32_t b = member_of(0, 42, 8);
   CHECK(b != a && upid_of(b) != upid_of(a));
-  uint32_t c = member_of(0, 42, 7); /* back: a new thread again */
-  CHECK(c != a && c != b && upid_of(c) == upid_of(a));
-  CHECK(member_of(0, 42, 7) == c);
+  /* back: the tid's earlier thread in process 7, still alive, again */
+  uint32_t c = member_of(0, 42, 7);
+  CHECK(c == a && upid_of(c) == upid_of(a));
+  CHECK(member_of(0, 42, 8) == b);
+  CHECK(member_of(0, 42, 7) == a);
   uint32_t t = member_of(0, 43, 7);
   int64_t old_upid = upid_of(t);
   model_process_end(&ctx, (uint32_t)old_upid, 50);
