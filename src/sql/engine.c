@@ -10,6 +10,7 @@ struct sql_engine {
   psql psql;       /* what PerfettoSQL statements defined */
   sql_vtab_aux *aux; /* one per table, referenced by SQLite */
   size_t aux_count;
+  base_string_pool *strings; /* the trace's; set even with no tables */
   sql_scan_stats stats;
   sql_clock_fn to_clock; /* trace time -> a builtin clock, or NULL */
   void *to_clock_user;
@@ -46,6 +47,7 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
     return base_error_set(err, WEFT_ESQL, "cannot open SQLite");
   }
   e->aux_count = table_count;
+  e->strings = strings;
   for (size_t i = 0; i < table_count; i++) {
     e->aux[i] = (sql_vtab_aux){.table = tables[i], .strings = strings, .stats = &e->stats,
                                .interrupted = &e->interrupted};
@@ -100,9 +102,7 @@ int sql_engine_set_table_fill(sql_engine *e, const char *name,
   return WEFT_EINVAL;
 }
 
-base_string_pool *sql_engine_strings(sql_engine *e) {
-  return e->aux_count ? e->aux[0].strings : NULL;
-}
+base_string_pool *sql_engine_strings(sql_engine *e) { return e->strings; }
 sqlite3 *sql_engine_db(sql_engine *e) { return e->db; }
 
 void sql_engine_interrupt(sql_engine *e) {
