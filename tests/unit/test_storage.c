@@ -562,6 +562,19 @@ static void test_vtab_scan_interrupted(void) {
   storage_table_free(&t);
 }
 
+/* An engine over no trace tables (as fuzz_psql opens one) still interns
+ * the strings a CREATE PERFETTO TABLE materialises, into its pool. */
+static void test_engine_without_tables_keeps_strings(void) {
+  sql_engine *e = NULL;
+  base_error err = {0};
+  CHECK_EQ_INT(sql_engine_open(&e, NULL, 0, &pool, &err), 0);
+  CHECK_EQ_INT(sql_engine_execute(e, "create perfetto table t as select 'x' as s, 2 as n", NULL,
+                                  &err),
+               0);
+  CHECK_EQ_STR(query(e, "select s, n from t"), "x,2,;");
+  sql_engine_close(e);
+}
+
 /* ---- references between tables (schema_check_refs) ---- */
 
 static void refs_tables_init(storage_table *tables) {
@@ -696,6 +709,7 @@ int main(void) {
   RUN_TEST(test_large_mapped_arrays);
   RUN_TEST(test_vtab_queries);
   RUN_TEST(test_vtab_scan_interrupted);
+  RUN_TEST(test_engine_without_tables_keeps_strings);
   RUN_TEST(test_flow_walk_interrupted);
   RUN_TEST(test_schema_refs);
   base_string_pool_free(&pool);
