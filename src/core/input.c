@@ -38,6 +38,33 @@ void input_give_back_pages(const uint8_t *lo, const uint8_t *hi) {
   if (lo && a < b) madvise((void *)a, b - a, MADV_DONTNEED);
 }
 
+#define INPUT_BATCH_MAX ((size_t)4 << 20)
+
+/* Bytes of pages one madvise gives back: 1/64 of the file, at least a
+ * chunk, at most 4 MiB. */
+static size_t input_batch_bytes(size_t len, unsigned shift) {
+  size_t batch = len / 64, chunk = (size_t)1 << shift;
+  if (batch < chunk) batch = chunk;
+  return batch < INPUT_BATCH_MAX ? batch : INPUT_BATCH_MAX;
+}
+
+static void input_flush_pending(input_holds *h) {
+  if (h->pending_lo < h->pending_hi)
+    madvise((void *)h->pending_lo, h->pending_hi - h->pending_lo, MADV_DONTNEED);
+  h->pending_lo = h->pending_hi = 0;
+}
+
+/* Adds the pages [a, b) to the pending run, flushing the run first if
+ * [a, b) does not continue it, and after if one more chunk would take it
+ * past its size (at once when the size is one chunk). */
+static void input_give_back_range(input_holds *h, uintptr_t a, uintptr_t b) {
+  if (h->pending_lo < h->pending_hi && a != h->pending_hi) input_flush_pending(h);
+  if (h->pending_lo == h->pending_hi) h->pending_lo = a;
+  h->pending_hi = b;
+  if (h->pending_hi - h->pending_lo + ((size_t)1 << h->shift) > h->pending_max)
+    input_flush_pending(h);
+}
+
 int input_holds_init(input_holds *h, const uint8_t *base, size_t len,
                      unsigned shift, int give_back) {
   memset(h, 0, sizeof *h);
@@ -45,6 +72,7 @@ int input_holds_init(input_holds *h, const uint8_t *base, size_t len,
   h->len = len;
   h->shift = shift < 63 ? shift : 62;
   h->give_back = give_back;
+  h->pending_max = input_batch_bytes(len, h->shift);
   h->chunks = len ? ((len - 1) >> h->shift) + 1 : 0;
   if (!h->chunks) return WEFT_OK;
   h->counts = base_calloc(h->chunks, sizeof *h->counts);
@@ -57,6 +85,7 @@ int input_holds_init(input_holds *h, const uint8_t *base, size_t len,
 }
 
 void input_holds_free(input_holds *h) {
+  input_flush_pending(h);
   for (size_t i = 0; h->given && i < h->chunks; i++) {
     if (!h->given[i]) continue;
     size_t lo = i << h->shift, hi = lo + ((size_t)1 << h->shift);
@@ -86,13 +115,15 @@ static void input_give_back_chunk(input_holds *h, size_t i) {
   if (hi > h->len) hi = h->len;
   h->given[i] = 1;
   h->given_bytes += hi - lo;
+  h->given_chunks++;
   INPUT_POISON(h->base + lo, hi - lo);
   uintptr_t page = input_page_size();
   uintptr_t a = (uintptr_t)(h->base + lo) & ~(page - 1);
   uintptr_t b = ((uintptr_t)(h->base + hi) + page - 1) & ~(page - 1);
   if (!input_page_free(h, a)) a += page;
   if (b > a && !input_page_free(h, b - page)) b -= page;
-  if (a < b) madvise((void *)a, b - a, MADV_DONTNEED);
+  if (a < b) input_give_back_range(h, a, b);
+  if (h->given_chunks == h->chunks) input_flush_pending(h);
 }
 
 /* The chunks [first, last] of the clamped range [off, off + len), or 0 if
@@ -110,7 +141,8 @@ void input_holds_set_mapped(input_holds *h) { h->mapped = 1; }
 
 /* Mapped, during tokenize: the pages of chunks before `chunk - 1`. */
 static void input_scan_past(input_holds *h, size_t chunk) {
-  if (chunk < h->scanned + 2) return;
+  size_t batch_chunks = h->pending_max >> h->shift;
+  if (chunk < h->scanned + 1 + (batch_chunks ? batch_chunks : 1)) return;
   input_give_back_pages(h->base + (h->scanned << h->shift),
                         h->base + ((chunk - 1) << h->shift));
   h->scanned = chunk - 1;

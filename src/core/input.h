@@ -17,7 +17,15 @@
  *  - For a mapping (input_holds_set_mapped), holds arriving in increasing
  *    offsets during tokenize also give back the pages of the chunks more
  *    than one chunk behind them (they come back from the page cache when
- *    parse reads them): tokenize keeps about two chunks resident.
+ *    parse reads them), in runs of pending_max bytes: tokenize keeps about
+ *    two chunks and one run resident.
+ *  - Pages of consecutive given-back chunks are handed to the OS in one
+ *    madvise of up to pending_max bytes (4 MiB for a large file; 1/64 of
+ *    a smaller file, at least one chunk), flushed when the run breaks, when
+ *    every chunk is given back and in input_holds_free: each madvise costs
+ *    a TLB shoot-down on every core running the process, so fewer, larger
+ *    calls cost the parse less; what stays resident meanwhile is at most
+ *    pending_max per file.
  *  - Under AddressSanitizer a given-back chunk is also poisoned byte-exactly,
  *    so any later read is reported; input_holds_free unpoisons.
  *  - hold/release cost O(chunks touched); ranges are clamped to the file. */
@@ -42,6 +50,9 @@ typedef struct input_holds {
   size_t scanned;     /* mapped: chunks below this were given back while
                          tokenize was past them */
   uint64_t given_bytes; /* chunk bytes given back so far */
+  size_t given_chunks;  /* chunks given back so far */
+  uintptr_t pending_lo, pending_hi; /* pages given back but not yet madvised */
+  size_t pending_max;   /* bytes of pages batched into one madvise */
 } input_holds;
 
 /* Prepares the counts for [base, base + len). WEFT_ENOMEM on failure (h is

@@ -15,9 +15,15 @@
 #define SORT_RUN_BREAK 0x80000000u
 #define SORT_RUN_MAX 0x7fffffffu
 
-/* 32 KiB chunks: 2048 items or 4096 runs. */
-#define SORT_ITEM_SHIFT 11
-#define SORT_RUN_SHIFT 12
+/* 512 KiB chunks: 32,768 items or 65,536 runs. Each chunk goes back to
+ * the system in one madvise once emitted, and each madvise costs a TLB
+ * shoot-down on every core running the process: larger chunks make fewer
+ * of them. Small queues pay nothing for the size: a queue's last chunk
+ * grows by doubling from SORT_FIRST_CAP and is cut to size. */
+#define SORT_ITEM_SHIFT 15
+#define SORT_RUN_SHIFT 16
+_Static_assert(sizeof(sort_item) << SORT_ITEM_SHIFT == SORT_CHUNK_BYTES, "item chunk size");
+_Static_assert(sizeof(sort_run) << SORT_RUN_SHIFT == SORT_CHUNK_BYTES, "run chunk size");
 /* A chunk of unknown final size starts with this many elements. */
 #define SORT_FIRST_CAP 32
 /* Queues with more ascending stretches than 1/this of their events are

@@ -21,7 +21,7 @@
  * same: the merge runs on its own thread, ahead of emit, and also runs
  * the caller's prepare step on each event (sorter_run_prepared).
  *
- * Memory: a queued event is 16 bytes (ts, payload) in chunks of 32 KiB (a
+ * Memory: a queued event is 16 bytes (ts, payload) in chunks of 512 KiB (a
  * queue's last chunk grows by doubling and is cut to its exact size when
  * sorter_run starts); its clock is stored once per run of events that share
  * one, with the run-break flag (8 bytes a run); its source is its queue's.
@@ -64,7 +64,10 @@ typedef struct sort_run {
   uint32_t count;
 } sort_run;
 
-/* An array stored in 32 KiB chunks (see sort.c); chunks before `released`
+/* Bytes of a full chunk of queued events or of clock runs. */
+#define SORT_CHUNK_BYTES ((size_t)512 << 10)
+
+/* An array stored in 512 KiB chunks (see sort.c); chunks before `released`
  * have been freed. */
 typedef struct sort_chunks {
   void **chunk;

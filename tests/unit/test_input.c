@@ -242,6 +242,53 @@ static void test_mapped_scan(void) {
   munmap(arena, 6 * page);
 }
 
+/* A large file's pages go in runs: 256 one-page chunks batch 4 pages (1/64
+ * of the file) per give-back; a release out of order flushes the run, and
+ * the last chunk flushes whatever is pending. */
+static void test_batched_runs(void) {
+  const size_t pages = 256;
+  uint8_t *arena = arena_new(pages);
+  CHECK(arena != NULL);
+  if (!arena) return;
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena, pages * page, page_shift, 1), 0);
+  CHECK_EQ_INT(h.pending_max, 4 * page);
+  for (size_t k = 0; k < pages; k++) input_holds_hold(&h, k * page, 1);
+  input_holds_tokenized(&h);
+  for (size_t k = 0; k < 3; k++) input_holds_release(&h, k * page, 1);
+  CHECK(!page_given(arena, 0) && !page_given(arena, 2)); /* pending */
+  CHECK_EQ_INT(h.given_bytes, 3 * page);                 /* counted already */
+  input_holds_release(&h, 3 * page, 1);                  /* a run of four */
+  for (size_t k = 0; k < 4; k++) CHECK(page_given(arena, k));
+  input_holds_release(&h, 10 * page, 1);
+  CHECK(!page_given(arena, 10));
+  input_holds_release(&h, 4 * page, 1); /* breaks the run: page 10 goes */
+  CHECK(page_given(arena, 10) && !page_given(arena, 4));
+  for (size_t k = 5; k < pages; k++)
+    if (k != 10) input_holds_release(&h, k * page, 1);
+  for (size_t k = 0; k < pages; k++) CHECK(page_given(arena, k)); /* all flushed */
+  input_holds_free(&h);
+  munmap(arena, pages * page);
+}
+
+/* Mapped, during tokenize, a large file gives pages back a run at a time. */
+static void test_mapped_scan_runs(void) {
+  const size_t pages = 256;
+  uint8_t *arena = arena_new(pages);
+  CHECK(arena != NULL);
+  if (!arena) return;
+  input_holds h;
+  CHECK_EQ_INT(input_holds_init(&h, arena, pages * page, page_shift, 1), 0);
+  input_holds_set_mapped(&h);
+  for (size_t k = 0; k < 5; k++) input_holds_hold(&h, k * page, 1);
+  CHECK(!page_given(arena, 0));
+  input_holds_hold(&h, 5 * page, 1); /* five chunks behind: four pages go */
+  for (size_t k = 0; k < 4; k++) CHECK(page_given(arena, k));
+  CHECK(!page_given(arena, 4));
+  input_holds_free(&h);
+  munmap(arena, pages * page);
+}
+
 static void test_give_back_pages(void) {
   uint8_t *arena = arena_new(3);
   input_give_back_pages(arena + 1, arena + 3 * page - 1);
@@ -860,6 +907,8 @@ int main(void) {
   RUN_TEST(test_heap_buffer);
   RUN_TEST(test_no_give_back);
   RUN_TEST(test_mapped_scan);
+  RUN_TEST(test_batched_runs);
+  RUN_TEST(test_mapped_scan_runs);
   RUN_TEST(test_stored_zip_gives_back);
   RUN_TEST(test_scan_passed);
   RUN_TEST(test_give_back_pages);

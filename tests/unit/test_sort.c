@@ -512,7 +512,7 @@ static void release_during_merge_on(uint32_t threads, uint32_t sources, int cloc
   sorter s;
   sorter_init(&s);
   sorter_set_threads(&s, threads);
-  size_t n = 200000;
+  size_t n = 4000000; /* 20 chunks a lane: the fall shows at chunk grain */
   for (uint32_t src = 0; src < sources; src++) {
     uint32_t id;
     CHECK_EQ_INT(sorter_add_source(&s, &id), 0);
@@ -527,10 +527,10 @@ static void release_during_merge_on(uint32_t threads, uint32_t sources, int cloc
   release_watch w = {&s, n, 0, 0, {0}};
   CHECK_EQ_INT(sorter_run(&s, identity_convert, release_emit, &w), 0);
   CHECK_EQ_INT(w.seen, n);
-  uint64_t slack = (uint64_t)sources * 3 * 2 * 32768 + (threads > 1 ? 40000ull * 24 : 0);
+  uint64_t slack = (uint64_t)sources * 3 * 2 * SORT_CHUNK_BYTES + (threads > 1 ? 40000ull * 24 : 0);
   if (threads == 1) CHECK(w.start >= n * 16); /* (else the merge may be ahead) */
   for (int q = 0; q < 3; q++) CHECK(w.at[q] <= pushed / 4 * (uint64_t)(3 - q) + slack);
-  CHECK(w.at[3] <= 2 * 32768);
+  CHECK(w.at[3] <= 2 * SORT_CHUNK_BYTES);
   CHECK_EQ_INT(sorter_memory(&s), 0);
   sorter_free(&s);
 }
