@@ -15,15 +15,21 @@
 #define SORT_RUN_BREAK 0x80000000u
 #define SORT_RUN_MAX 0x7fffffffu
 
-/* 512 KiB chunks: 32,768 items or 65,536 runs. Each chunk goes back to
- * the system in one madvise once emitted, and each madvise costs a TLB
- * shoot-down on every core running the process: larger chunks make fewer
- * of them. Small queues pay nothing for the size: a queue's last chunk
- * grows by doubling from SORT_FIRST_CAP and is cut to size. */
-#define SORT_ITEM_SHIFT 15
-#define SORT_RUN_SHIFT 16
-_Static_assert(sizeof(sort_item) << SORT_ITEM_SHIFT == SORT_CHUNK_BYTES, "item chunk size");
-_Static_assert(sizeof(sort_run) << SORT_RUN_SHIFT == SORT_CHUNK_BYTES, "run chunk size");
+/* A queue's first 64 chunks are of 32 KiB (2,048 items or 4,096 runs), its
+ * later ones 16 times larger (512 KiB). Each chunk goes back to the system
+ * in one madvise once emitted, and each madvise costs a TLB shoot-down on
+ * every core running the process: a large queue's large chunks make 16
+ * times fewer of them, while a queue of up to 2 MiB, which is what many
+ * small files make, gives its memory back 32 KiB at a time as before (its
+ * unfreed tail stays small while the tables grow). */
+#define SORT_ITEM_SHIFT 11
+#define SORT_RUN_SHIFT 12
+#define SORT_SMALL_CHUNKS 64
+#define SORT_LARGE_EXTRA 4 /* log2 of a large chunk's size over a small one's */
+_Static_assert(sizeof(sort_item) << (SORT_ITEM_SHIFT + SORT_LARGE_EXTRA) == SORT_CHUNK_BYTES,
+               "item chunk size");
+_Static_assert(sizeof(sort_run) << (SORT_RUN_SHIFT + SORT_LARGE_EXTRA) == SORT_CHUNK_BYTES,
+               "run chunk size");
 /* A chunk of unknown final size starts with this many elements. */
 #define SORT_FIRST_CAP 32
 /* Queues with more ascending stretches than 1/this of their events are
@@ -61,19 +67,44 @@ static void sort_chunks_count(sort_chunks *c, size_t add, size_t sub) {
   if (c->held) __atomic_add_fetch(c->held, (uint64_t)add - (uint64_t)sub, __ATOMIC_RELAXED);
 }
 
+/* Chunk geometry for small chunks of 1 << shift elements: the chunk that
+ * holds element i, the first element of chunk k, and chunk k's full size. */
+static inline size_t sort_chunk_index(unsigned shift, size_t i) {
+  size_t small_end = (size_t)SORT_SMALL_CHUNKS << shift;
+  if (i < small_end) return i >> shift;
+  return SORT_SMALL_CHUNKS + ((i - small_end) >> (shift + SORT_LARGE_EXTRA));
+}
+
+static inline size_t sort_chunk_first(unsigned shift, size_t k) {
+  if (k < SORT_SMALL_CHUNKS) return k << shift;
+  return ((size_t)SORT_SMALL_CHUNKS << shift) +
+         ((k - SORT_SMALL_CHUNKS) << (shift + SORT_LARGE_EXTRA));
+}
+
+static inline size_t sort_chunk_per(unsigned shift, size_t k) {
+  return (size_t)1 << (k < SORT_SMALL_CHUNKS ? shift : shift + SORT_LARGE_EXTRA);
+}
+
+/* 1 if element i is the first of its chunk. */
+static inline int sort_chunk_starts(unsigned shift, size_t i) {
+  return sort_chunk_first(shift, sort_chunk_index(shift, i)) == i;
+}
+
 /* Capacity of chunk k in elements. */
 static size_t sort_chunks_cap(const sort_chunks *c, unsigned shift, size_t k) {
-  return k + 1 == c->chunks ? c->tail_cap : (size_t)1 << shift;
+  return k + 1 == c->chunks ? c->tail_cap : sort_chunk_per(shift, k);
 }
 
 static void *sort_chunks_at(const sort_chunks *c, size_t es, unsigned shift, size_t i) {
-  return (char *)c->chunk[i >> shift] + (i & (((size_t)1 << shift) - 1)) * es;
+  size_t k = sort_chunk_index(shift, i);
+  return (char *)c->chunk[k] + (i - sort_chunk_first(shift, k)) * es;
 }
 
 /* Appends an element: returns its slot (to be written), NULL when out of
  * memory (nothing changed then). */
 static void *sort_chunks_grow(sort_chunks *c, size_t es, unsigned shift) {
-  size_t per = (size_t)1 << shift, idx = c->len >> shift, off = c->len & (per - 1);
+  size_t idx = sort_chunk_index(shift, c->len), per = sort_chunk_per(shift, idx);
+  size_t off = c->len - sort_chunk_first(shift, idx);
   if (off == 0) {
     if (c->chunks == c->chunk_cap) {
       size_t cap = c->chunk_cap ? c->chunk_cap * 2 : 4;
@@ -89,6 +120,7 @@ static void *sort_chunks_grow(sort_chunks *c, size_t es, unsigned shift) {
     sort_chunks_count(c, cap * es, 0);
     c->chunk[c->chunks++] = chunk;
     c->tail_cap = cap;
+    c->tail_first = c->len;
   } else if (off == c->tail_cap) {
     size_t cap = c->tail_cap * 2 < per ? c->tail_cap * 2 : per;
     void *grown = base_realloc(c->chunk[idx], cap * es);
@@ -102,15 +134,15 @@ static void *sort_chunks_grow(sort_chunks *c, size_t es, unsigned shift) {
 }
 
 static inline void *sort_chunks_push(sort_chunks *c, size_t es, unsigned shift) {
-  size_t off = c->len & (((size_t)1 << shift) - 1);
-  if (off == 0 || off == c->tail_cap) return sort_chunks_grow(c, es, shift);
+  size_t off = c->len - c->tail_first;
+  if (!c->chunks || off == c->tail_cap) return sort_chunks_grow(c, es, shift);
   c->len++;
   return (char *)c->chunk[c->chunks - 1] + off * es;
 }
 
 /* The last element (len > 0). */
-static inline void *sort_chunks_last(const sort_chunks *c, size_t es, unsigned shift) {
-  return (char *)c->chunk[c->chunks - 1] + ((c->len - 1) & (((size_t)1 << shift) - 1)) * es;
+static inline void *sort_chunks_last(const sort_chunks *c, size_t es) {
+  return (char *)c->chunk[c->chunks - 1] + (c->len - 1 - c->tail_first) * es;
 }
 
 /* Frees chunks [released, upto). */
@@ -145,7 +177,7 @@ static sort_chunks sort_chunks_like(const sort_chunks *c) {
 
 /* Keeps the first n elements (n <= len) and cuts the last chunk to size. */
 static void sort_chunks_truncate(sort_chunks *c, size_t es, unsigned shift, size_t n) {
-  size_t per = (size_t)1 << shift, keep = (n + per - 1) >> shift;
+  size_t keep = n ? sort_chunk_index(shift, n - 1) + 1 : 0;
   if (keep < c->chunks) {
     for (size_t k = keep; k < c->chunks; k++) {
       size_t bytes = sort_chunks_cap(c, shift, k) * es;
@@ -153,11 +185,12 @@ static void sort_chunks_truncate(sort_chunks *c, size_t es, unsigned shift, size
       sort_chunks_count(c, 0, bytes);
     }
     c->chunks = keep;
-    c->tail_cap = per;
+    c->tail_cap = keep ? sort_chunk_per(shift, keep - 1) : 0;
+    c->tail_first = keep ? sort_chunk_first(shift, keep - 1) : 0;
   }
   c->len = n;
   if (!keep) return;
-  size_t used = n - (keep - 1) * per;
+  size_t used = n - c->tail_first;
   if (used < c->tail_cap) {
     void *cut = base_realloc(c->chunk[keep - 1], used * es);
     if (cut) { /* else it keeps its slack */
@@ -284,7 +317,7 @@ int sorter_push_lane(sorter *s, uint32_t source, uint32_t lane, int64_t ts,
     if (rc) return rc;
   }
   sort_queue *q = &s->queues.data[qi];
-  sort_run *run = q->runs.len ? sort_chunks_last(&q->runs, sizeof *run, SORT_RUN_SHIFT) : NULL;
+  sort_run *run = q->runs.len ? sort_chunks_last(&q->runs, sizeof *run) : NULL;
   if (!run || run->clock != clock || run->count >= SORT_RUN_MAX) {
     /* (a flagged run's count is above SORT_RUN_MAX: it ends there) */
     run = sort_chunks_push(&q->runs, sizeof *run, SORT_RUN_SHIFT);
@@ -448,14 +481,17 @@ static size_t sort_count_ascents(const sort_chunks *items) {
 /* Sorts each chunk of the queue in place (runs rebuilt to follow), so the
  * windowed merge then sees at most one stretch a chunk. */
 static int sort_queue_by_chunk(sort_queue *q, int uniform) {
-  size_t per = (size_t)1 << SORT_ITEM_SHIFT;
+  /* Scratch for the largest chunk. */
+  size_t per = q->items.chunks ? sort_chunk_per(SORT_ITEM_SHIFT, q->items.chunks - 1) : 1;
   sort_item *ta = base_malloc(per * sizeof *ta);
   uint64_t *m = uniform ? NULL : base_malloc(2 * per * sizeof *m);
   sort_chunks runs = sort_chunks_like(&q->runs);
   int rc = ta && (uniform || m) ? WEFT_OK : WEFT_ENOMEM;
   sort_walk w = sort_walk_start(&q->runs);
   for (size_t k = 0; rc == WEFT_OK && k < q->items.chunks; k++) {
-    size_t n = q->items.len - k * per < per ? q->items.len - k * per : per;
+    size_t first = sort_chunk_first(SORT_ITEM_SHIFT, k);
+    size_t k_per = sort_chunk_per(SORT_ITEM_SHIFT, k);
+    size_t n = q->items.len - first < k_per ? q->items.len - first : k_per;
     sort_item *a = q->items.chunk[k];
     for (size_t i = 0; m && i < n; i++) {
       m[i] = sort_walk_meta(&q->runs, w);
@@ -464,7 +500,7 @@ static int sort_queue_by_chunk(sort_queue *q, int uniform) {
     sort_block(a, m, ta, m ? m + per : NULL, n);
     for (size_t i = 0; m && i < n && rc == WEFT_OK; i++)
       rc = sort_runs_append(&runs, (uint32_t)m[i], (int)(m[i] >> 32));
-    if (m) sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, w.run >> SORT_RUN_SHIFT);
+    if (m) sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, sort_chunk_index(SORT_RUN_SHIFT, w.run));
   }
   base_free(ta);
   base_free(m);
@@ -554,9 +590,9 @@ static void sort_release_behind(sort_queue *q, const sort_span *spans, const sor
     if (sp->walk.run < run) run = sp->walk.run;
   }
   if (pos != SIZE_MAX)
-    sort_chunks_release(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT, pos >> SORT_ITEM_SHIFT);
+    sort_chunks_release(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT, sort_chunk_index(SORT_ITEM_SHIFT, pos));
   if (!uniform && run != SIZE_MAX)
-    sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, run >> SORT_RUN_SHIFT);
+    sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, sort_chunk_index(SORT_RUN_SHIFT, run));
 }
 
 /* Merges the queue's ascending stretches into new chunks, stretches
@@ -601,7 +637,7 @@ static int sort_queue_window_merge(sort_queue *q, int uniform) {
     if (sp->pos < sp->end) heap[0].ts = sort_item_at(&q->items, sp->pos)->ts;
     else heap[0] = heap[--active];
     sort_key_down(heap, active, 0);
-    if ((items.len & (((size_t)1 << SORT_ITEM_SHIFT) - 1)) == 0)
+    if (sort_chunk_starts(SORT_ITEM_SHIFT, items.len))
       sort_release_behind(q, spans, heap, active, next < count ? &spans[next] : NULL, w,
                           uniform);
   }
@@ -658,9 +694,10 @@ _Static_assert(sizeof(sort_cursor) == 64, "a cursor is one cache line");
 
 /* Points cursor c of queue q at item c->next (< end) and its chunk's end. */
 static void sort_cursor_seek(sort_cursor *c, const sort_queue *q) {
-  size_t per = (size_t)1 << SORT_ITEM_SHIFT, left = c->end - c->next;
+  size_t k = sort_chunk_index(SORT_ITEM_SHIFT, c->next), left = c->end - c->next;
+  size_t in_chunk = sort_chunk_first(SORT_ITEM_SHIFT, k) + sort_chunk_per(SORT_ITEM_SHIFT, k) - c->next;
   c->at = sort_item_at(&q->items, c->next);
-  c->stop = c->at + (left < per ? left : per);
+  c->stop = c->at + (left < in_chunk ? left : in_chunk);
 }
 
 /* Points the cursor at run c->run of q. */
@@ -685,13 +722,15 @@ static int sort_cursor_take(sort_cursor *c, sort_queue *q, sort_event *e) {
     return brk;
   }
   if (c->at == c->stop) { /* the cursor leaves a chunk: it goes */
-    sort_chunks_release(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT, c->next >> SORT_ITEM_SHIFT);
+    sort_chunks_release(&q->items, sizeof(sort_item), SORT_ITEM_SHIFT,
+                        sort_chunk_index(SORT_ITEM_SHIFT, c->next));
     sort_cursor_seek(c, q);
   }
   if (--c->run_left == 0 && c->run + 1 < q->runs.len) {
     c->run++;
-    if ((c->run & (((size_t)1 << SORT_RUN_SHIFT) - 1)) == 0)
-      sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT, c->run >> SORT_RUN_SHIFT);
+    if (sort_chunk_starts(SORT_RUN_SHIFT, c->run))
+      sort_chunks_release(&q->runs, sizeof(sort_run), SORT_RUN_SHIFT,
+                          sort_chunk_index(SORT_RUN_SHIFT, c->run));
     sort_cursor_seek_run(c, q);
   }
   return brk;

@@ -21,9 +21,9 @@
  * same: the merge runs on its own thread, ahead of emit, and also runs
  * the caller's prepare step on each event (sorter_run_prepared).
  *
- * Memory: a queued event is 16 bytes (ts, payload) in chunks of 512 KiB (a
- * queue's last chunk grows by doubling and is cut to its exact size when
- * sorter_run starts); its clock is stored once per run of events that share
+ * Memory: a queued event is 16 bytes (ts, payload) in chunks of 32 KiB,
+ * of 512 KiB past a queue's first 2 MiB (a queue's last chunk grows by
+ * doubling and is cut to its exact size when sorter_run starts); its clock is stored once per run of events that share
  * one, with the run-break flag (8 bytes a run); its source is its queue's.
  * A queue out of order is sorted into new chunks, freeing the old ones
  * behind its oldest unsorted event; the merge frees (and returns to the
@@ -64,10 +64,11 @@ typedef struct sort_run {
   uint32_t count;
 } sort_run;
 
-/* Bytes of a full chunk of queued events or of clock runs. */
+/* Bytes of a full chunk of queued events or of clock runs: past a queue's
+ * first 64 chunks (see sort.c); the first 64 are 16 times smaller. */
 #define SORT_CHUNK_BYTES ((size_t)512 << 10)
 
-/* An array stored in 512 KiB chunks (see sort.c); chunks before `released`
+/* An array stored in chunks of 32 KiB, then 512 KiB (see sort.c); chunks before `released`
  * have been freed. */
 typedef struct sort_chunks {
   void **chunk;
@@ -75,6 +76,7 @@ typedef struct sort_chunks {
   size_t released;
   size_t len;                /* elements */
   size_t tail_cap;           /* elements the last chunk can hold */
+  size_t tail_first;         /* index of the last chunk's first element */
   size_t expect;             /* elements to come in all (0 = unknown) */
   uint64_t *held;            /* the sorter's count of bytes held (atomic) */
 } sort_chunks;

@@ -455,6 +455,11 @@ static void test_model_orders(void) {
       {2, 1, 30000, gen_sorted, 1000, 0, 1},      /* in order: a break at each */
       {20, 3, 2000, gen_random_dups, 2, 5, 0},
       {1, 1, 70000, gen_interleaved, 1, 0, 2},    /* one big queue, many chunks */
+      /* queues past their 64 small chunks, into large ones: items past
+       * 131,072 and, with a clock change at every event, runs past 262,144 */
+      {1, 1, 300000, gen_random_dups, 1, 0, 7},   /* chunk-wise sort, large chunks */
+      {1, 1, 280000, gen_late, 1, 19, 0},         /* windowed merge over both sizes */
+      {2, 1, 150000, gen_sorted, 4, 0, 0},        /* in order: chunks kept as pushed */
       {40, 6, 700, gen_late, 3, 0, 5},
       /* many lanes: ties across lanes, lanes running dry at different
        * times */
@@ -508,11 +513,11 @@ static int release_emit(void *user, const sort_event *e) {
 /* The sorter's memory falls as it emits: by the 1/4 point at most ~3/4 of
  * it is left (plus a chunk a queue and the merge thread's head start), and
  * at the last event nothing but that queue's last chunk. */
-static void release_during_merge_on(uint32_t threads, uint32_t sources, int clocks) {
+static void release_during_merge_on(uint32_t threads, uint32_t sources, int clocks,
+                                    size_t n, uint64_t chunk_bytes) {
   sorter s;
   sorter_init(&s);
   sorter_set_threads(&s, threads);
-  size_t n = 4000000; /* 20 chunks a lane: the fall shows at chunk grain */
   for (uint32_t src = 0; src < sources; src++) {
     uint32_t id;
     CHECK_EQ_INT(sorter_add_source(&s, &id), 0);
@@ -527,18 +532,23 @@ static void release_during_merge_on(uint32_t threads, uint32_t sources, int cloc
   release_watch w = {&s, n, 0, 0, {0}};
   CHECK_EQ_INT(sorter_run(&s, identity_convert, release_emit, &w), 0);
   CHECK_EQ_INT(w.seen, n);
-  uint64_t slack = (uint64_t)sources * 3 * 2 * SORT_CHUNK_BYTES + (threads > 1 ? 40000ull * 24 : 0);
+  uint64_t slack = (uint64_t)sources * 3 * 2 * chunk_bytes + (threads > 1 ? 40000ull * 24 : 0);
   if (threads == 1) CHECK(w.start >= n * 16); /* (else the merge may be ahead) */
   for (int q = 0; q < 3; q++) CHECK(w.at[q] <= pushed / 4 * (uint64_t)(3 - q) + slack);
-  CHECK(w.at[3] <= 2 * SORT_CHUNK_BYTES);
+  CHECK(w.at[3] <= 2 * chunk_bytes);
   CHECK_EQ_INT(sorter_memory(&s), 0);
   sorter_free(&s);
 }
 
 static void test_release_during_merge(void) {
-  release_during_merge_on(1, 1, 0);
-  release_during_merge_on(1, 4, 1);
-  release_during_merge_on(2, 2, 0);
+  /* Queues under 2 MiB: their memory falls 32 KiB at a time. */
+  const uint64_t small = SORT_CHUNK_BYTES / 16;
+  release_during_merge_on(1, 1, 0, 200000, small);
+  release_during_merge_on(1, 4, 1, 200000, small);
+  release_during_merge_on(2, 2, 0, 200000, small);
+  /* Queues of 21 MB: past their first 2 MiB, a large chunk at a time. */
+  release_during_merge_on(1, 1, 0, 4000000, SORT_CHUNK_BYTES);
+  release_during_merge_on(2, 1, 1, 4000000, SORT_CHUNK_BYTES);
 }
 
 /* ---- the prepare step ---- */
