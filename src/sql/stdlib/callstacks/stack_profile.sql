@@ -179,12 +179,16 @@ RETURNS TableOrSubquery AS
 
 -- For a tree `callstacks` (id, parent_id, self_count): id and
 -- cumulative_count, the sum of self_count over the node and everything
--- under it.
+-- under it. Computed once (materialized), so joining it costs no
+-- recomputation per row.
 CREATE PERFETTO MACRO _callstacks_self_to_cumulative(callstacks TableOrSubquery)
 RETURNS TableOrSubquery AS
 (
-  SELECT acc.id, acc.cumulative AS cumulative_count
-  FROM __weft_tree_accumulate(
-    (SELECT __weft_rows_agg(node.id, node.parent_id, node.self_count)
-     FROM $callstacks AS node)) AS acc
+  WITH _cs_cumulative AS MATERIALIZED (
+    SELECT acc.id, acc.cumulative AS cumulative_count
+    FROM __weft_tree_accumulate(
+      (SELECT __weft_rows_agg(node.id, node.parent_id, node.self_count)
+       FROM $callstacks AS node)) AS acc
+  )
+  SELECT id, cumulative_count FROM _cs_cumulative
 );
