@@ -33,8 +33,9 @@ WITH expanded AS (
     s.id AS symbol_id,
     s.id IS b.first_symbol_id AS is_innermost,
     s.id IS b.last_symbol_id AS is_outermost
+  -- CROSS JOIN keeps callsites outside: frames are then found by id.
   FROM stack_profile_callsite AS c
-  JOIN stack_profile_frame AS f ON f.id = c.frame_id
+  CROSS JOIN stack_profile_frame AS f ON f.id = c.frame_id
   LEFT JOIN _callstack_symbol_set_bounds AS b ON b.symbol_set_id = f.symbol_set_id
   LEFT JOIN stack_profile_symbol AS s
     ON s.id BETWEEN b.first_symbol_id AND b.last_symbol_id
@@ -82,7 +83,7 @@ SELECT
   n.callsite_id,
   n.is_innermost AS is_leaf_function_in_callsite_frame
 FROM _callstack_spc_nodes AS n
-JOIN stack_profile_frame AS f ON f.id = n.frame_id
+CROSS JOIN stack_profile_frame AS f ON f.id = n.frame_id -- nodes outside, frames by id
 LEFT JOIN stack_profile_symbol AS s ON s.id = n.symbol_id
 LEFT JOIN _callstack_spc_innermost AS up ON up.callsite_id = n.parent_callsite_id
 ORDER BY n.id;
