@@ -581,5 +581,6 @@ int stdlib_ops_register_intervals(sqlite3 *db) {
 int sql_stdlib_ops_register(sqlite3 *db) {
   int rc = stdlib_ops_register_intervals(db);
   if (rc == SQLITE_OK) rc = stdlib_ops_register_graph(db);
+  if (rc == SQLITE_OK) rc = stdlib_ops_register_tree(db);
   return rc;
 }

@@ -22,6 +22,8 @@
  *   __weft_graph_weight_bounded_dfs(edges, roots, is_floor)   edges rows
  *       (src, dst, weight), roots rows (node, target_weight); columns
  *       root_node_id, node_id, parent_node_id.
+ *   __weft_tree_accumulate(tree)   tree rows (id, parent_id, value);
+ *       columns id, cumulative: the sum of value over the node's subtree.
  *
  * Node ids may be any integers: the graph operators renumber them.
  *
@@ -85,5 +87,6 @@ int stdlib_op_register(sqlite3 *db, const stdlib_op_def *def);
 int sql_stdlib_ops_register(sqlite3 *db);
 int stdlib_ops_register_intervals(sqlite3 *db);
 int stdlib_ops_register_graph(sqlite3 *db);
+int stdlib_ops_register_tree(sqlite3 *db);
 
 #endif

@@ -1,5 +1,7 @@
 -- stacks.cpu_profiling: the samples of CPU profiling, whatever profiler
--- took them.
+-- took them, and their callstacks as one tree.
+
+INCLUDE PERFETTO MODULE callstacks.stack_profile;
 
 -- The samples of stack_sample (StackSample packets, perf samples, Chrome,
 -- V8, Gecko, simpleperf and Instruments samples) out of sessions whose
@@ -46,3 +48,29 @@ SELECT
 FROM _cpu_profiling_sources AS p
 LEFT JOIN thread AS t USING (utid)
 ORDER BY p.ts;
+
+-- The CPU profiling samples' part of the callstack forest with their self
+-- counts.
+CREATE PERFETTO TABLE _cpu_profiling_self_callsites AS
+SELECT *
+FROM _callstacks_for_callsites!((SELECT callsite_id FROM cpu_profiling_samples)) AS tree
+ORDER BY tree.id;
+
+-- Every callstack the samples of cpu_profiling_samples reach, all
+-- processes and profilers together: self_count counts the samples whose
+-- innermost function is the node, cumulative_count the samples in its
+-- subtree.
+CREATE PERFETTO TABLE cpu_profiling_summary_tree(
+  id LONG,
+  parent_id LONG,
+  name STRING,
+  mapping_name STRING,
+  source_file STRING,
+  line_number LONG,
+  self_count LONG,
+  cumulative_count LONG
+) AS
+SELECT raw.*, acc.cumulative_count
+FROM _cpu_profiling_self_callsites AS raw
+JOIN _callstacks_self_to_cumulative!(_cpu_profiling_self_callsites) AS acc USING (id)
+ORDER BY raw.id;
