@@ -21,24 +21,34 @@ int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
   return sched_cpu_counter(ctx, s, ts, cpu, name, "cpu_min_frequency_limit", min_freq);
 }
 
+int kcounter_process_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                                   uint32_t upid, double value) {
+  uint32_t track;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = "oom_score_adj";
+  spec.type = "oom_score_adj";
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  spec.upid = upid;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
 int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
                            int64_t pid, double value) {
   uint32_t utid, track;
   int rc = sched_thread(ctx, s->machine, pid, NULL, 0, &utid);
   if (rc) return rc;
   int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+  if (upid >= 0) return kcounter_process_oom_score_adj(ctx, s, ts, (uint32_t)upid, value);
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.name = "oom_score_adj";
   spec.is_counter = 1;
   spec.machine = s->machine;
-  if (upid >= 0) {
-    spec.type = "oom_score_adj";
-    spec.upid = upid;
-  } else {
-    spec.type = "oom_score_adj_thread_fallback";
-    spec.utid = utid;
-  }
+  spec.type = "oom_score_adj_thread_fallback";
+  spec.utid = utid;
   rc = model_track(ctx, &spec, &track);
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }

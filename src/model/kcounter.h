@@ -30,6 +30,9 @@ int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, double min_freq, double max_freq);
 int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
                            int64_t pid, double value);
+/* The "oom_score_adj" counter of process upid (type oom_score_adj). */
+int kcounter_process_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                                   uint32_t upid, double value);
 
 /* A memory counter `name` ("mem.rss.anon"...) of the thread's process (type
  * process_memory, dimensions upid and process_memory_key: the name without
