@@ -125,12 +125,32 @@ static int kslice_cpu_track(trace_context *ctx, const kernel_scope *s, uint32_t 
   return model_track(ctx, &spec, track);
 }
 
-static int kslice_begin_named(trace_context *ctx, uint32_t track, int64_t ts,
-                              const char *name, size_t len) {
-  string_id id;
+/* Begins an irq or softirq slice (category "irq"). */
+static int kslice_begin_irq(trace_context *ctx, uint32_t track, int64_t ts,
+                            const char *name, size_t len) {
+  string_id id, category;
   uint32_t slice;
   int rc = ctx_intern(ctx, name, len, &id);
-  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, id, -1, &slice);
+  if (!rc) rc = ctx_intern(ctx, "irq", 3, &category);
+  return rc ? rc : model_slice_begin(ctx, track, ts, category, id, -1, &slice);
+}
+
+/* Ends the track's irq or softirq slice, adding the exit's arg to it: a
+ * string (`str`) or else an int. */
+static int kslice_end_irq(trace_context *ctx, uint32_t track, int64_t ts, const char *key,
+                          const char *str, int64_t value) {
+  int64_t ended, args = -1;
+  int rc = model_slice_end(ctx, track, ts, &ended);
+  if (rc || ended < 0) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)ended, -1));
+  if (!rc)
+    rc = str ? model_arg_string(ctx, key, strlen(key), str, strlen(str), MODEL_ARG_STRING)
+             : model_arg_int(ctx, key, strlen(key), MODEL_ARG_INT, value);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  else model_args_discard(ctx);
+  if (!rc) model_slice_set_args(ctx, (uint32_t)ended, args);
+  return rc;
 }
 
 int kslice_irq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
@@ -138,18 +158,20 @@ int kslice_irq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
   uint32_t track;
   int rc = kslice_cpu_track(ctx, s, cpu, "Irq Cpu %u", "cpu_irq", &track);
   if (rc) return rc;
-  char buf[256];
-  int n = snprintf(buf, sizeof buf, "IRQ (%.*s)", (int)(name_len > 200 ? 200 : name_len),
+  char buf[255]; /* Perfetto's buffer: longer names are cut to 254 bytes */
+  int n = snprintf(buf, sizeof buf, "IRQ (%.*s)", (int)(name_len > 4096 ? 4096 : name_len),
                    name ? name : "");
-  return kslice_begin_named(ctx, track, ts, buf, (size_t)n);
+  if (n < 0) n = 0;
+  if ((size_t)n >= sizeof buf) n = (int)sizeof buf - 1;
+  return kslice_begin_irq(ctx, track, ts, buf, (size_t)n);
 }
 
 int kslice_irq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                    uint32_t cpu) {
+                    uint32_t cpu, int64_t ret) {
   uint32_t track;
-  int64_t ended;
   int rc = kslice_cpu_track(ctx, s, cpu, "Irq Cpu %u", "cpu_irq", &track);
-  return rc ? rc : model_slice_end(ctx, track, ts, &ended);
+  return rc ? rc
+            : kslice_end_irq(ctx, track, ts, "ret", ret == 1 ? "handled" : "unhandled", 0);
 }
 
 static const char *const kslice_softirq_names[] = {
@@ -163,15 +185,14 @@ int kslice_softirq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
   uint32_t track;
   int rc = kslice_cpu_track(ctx, s, cpu, "SoftIrq Cpu %u", "cpu_softirq", &track);
   const char *name = kslice_softirq_names[vec];
-  return rc ? rc : kslice_begin_named(ctx, track, ts, name, strlen(name));
+  return rc ? rc : kslice_begin_irq(ctx, track, ts, name, strlen(name));
 }
 
 int kslice_softirq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                        uint32_t cpu) {
+                        uint32_t cpu, int64_t vec) {
   uint32_t track;
-  int64_t ended;
   int rc = kslice_cpu_track(ctx, s, cpu, "SoftIrq Cpu %u", "cpu_softirq", &track);
-  return rc ? rc : model_slice_end(ctx, track, ts, &ended);
+  return rc ? rc : kslice_end_irq(ctx, track, ts, "vec", NULL, vec);
 }
 
 /* ---- syscalls ---- */

@@ -44,15 +44,18 @@
 typedef struct kslice_state kslice_state;
 void kslice_state_free(kslice_state *k);
 
+/* irq and softirq slices ("IRQ (<name>)", the softirq's action name) of
+ * category "irq" on the cpu's "Irq Cpu N" / "SoftIrq Cpu N" track; the exit
+ * adds the arg ret ("handled" if ret is 1, else "unhandled") / vec (int). */
 int kslice_irq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
                      uint32_t cpu, const char *name, size_t name_len);
 int kslice_irq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                    uint32_t cpu);
+                    uint32_t cpu, int64_t ret);
 /* vec: the softirq number (0..9). */
 int kslice_softirq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, int64_t vec);
 int kslice_softirq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                        uint32_t cpu);
+                        uint32_t cpu, int64_t vec);
 
 int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
                      int64_t tid, int64_t number);

@@ -628,11 +628,11 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
     case PROTO_FTRACE_EVENT_IRQ_HANDLER_ENTRY:
       return kslice_irq_entry(ctx, sc, p->ts, p->cpu, STR(fs, 2));
     case PROTO_FTRACE_EVENT_IRQ_HANDLER_EXIT:
-      return kslice_irq_exit(ctx, sc, p->ts, p->cpu);
+      return kslice_irq_exit(ctx, sc, p->ts, p->cpu, I32(fs, 2));
     case PROTO_FTRACE_EVENT_SOFTIRQ_ENTRY:
       return kslice_softirq_entry(ctx, sc, p->ts, p->cpu, (int64_t)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SOFTIRQ_EXIT:
-      return kslice_softirq_exit(ctx, sc, p->ts, p->cpu);
+      return kslice_softirq_exit(ctx, sc, p->ts, p->cpu, (int64_t)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SYS_ENTER:
       return kslice_sys_enter(ctx, sc, p->ts, p->pid, (int64_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SYS_EXIT:
