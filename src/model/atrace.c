@@ -7,7 +7,6 @@
 #include "model/android.h"
 
 #include "model/kcounter.h"
-#include "model/kslice.h"
 
 #include "model/context.h"
 #include "model/model.h"
@@ -418,7 +417,6 @@ int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
   switch (p->phase) {
     case 'B': case 'I':
       rc = atrace_thread_track(ctx, sc, tid, p->tgid, &track);
-      if (!rc && p->phase == 'B') rc = kslice_syscall_interrupt(ctx, track, ts);
       if (!rc) rc = ctx_intern(ctx, p->name, p->name_len, &name);
       if (rc) return rc;
       if (p->phase == 'B') {
@@ -429,7 +427,6 @@ int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
       return model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, -1, &slice);
     case 'E':
       rc = atrace_thread_track(ctx, sc, tid, p->tgid, &track);
-      if (!rc) rc = kslice_syscall_interrupt(ctx, track, ts);
       return rc ? rc : model_slice_end(ctx, track, ts, &ended);
     case 'S':
       return atrace_async(ctx, sc, ts, p, 1);
