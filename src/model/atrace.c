@@ -1,11 +1,12 @@
 /* atrace markers: parsing and application. See atrace.h. */
 #include "model/atrace.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/android.h"
 
-#include "model/kslice.h"
+#include "model/kcounter.h"
 
 #include "model/context.h"
 #include "model/model.h"
@@ -332,6 +333,81 @@ static int atrace_is(const char *s, size_t len, const char *name) {
   return s && len == strlen(name) && memcmp(s, name, len) == 0;
 }
 
+/* ---- low memory killer markers ----
+ * lmkd reports a kill two ways: a "kill_one_process" counter whose value is
+ * the killed pid (0: the kill is over), and a slice named
+ * "lmk,<pid>,<reason>,<oom_score_adj>,...". Either becomes a "mem.lmk"
+ * instant on the killed process's "LMK" track (type android_lmk), as kernel
+ * kills are shown; the slice also records the process's oom_score_adj. */
+
+static int atrace_lmk_instant(trace_context *ctx, const kernel_scope *sc, int64_t ts,
+                              uint32_t upid) {
+  uint32_t track, slice;
+  string_id name;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = "LMK";
+  spec.type = "android_lmk";
+  spec.machine = sc->machine;
+  spec.upid = upid;
+  int rc = model_track(ctx, &spec, &track);
+  if (!rc) rc = ctx_intern(ctx, "mem.lmk", 7, &name);
+  return rc ? rc : model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, -1, &slice);
+}
+
+/* strtol-style parse of a whole token (leading blanks and a sign allowed,
+ * wrapping as a C cast does); 0 if the token is empty or has other text. */
+static int atrace_lmk_number(const char *s, size_t len, int is_unsigned, int64_t *out) {
+  char buf[32];
+  if (len == 0 || len >= sizeof buf) return 0;
+  memcpy(buf, s, len);
+  buf[len] = '\0';
+  char *end = NULL;
+  if (is_unsigned) *out = (int64_t)(uint32_t)strtoul(buf, &end, 10);
+  else *out = (int64_t)(int32_t)strtol(buf, &end, 10);
+  return *end == '\0';
+}
+
+/* The non-empty ','-separated tokens 1 and 3 of name; 0 if fewer than 4. */
+static int atrace_lmk_tokens(const char *name, size_t len, const char **t1, size_t *n1,
+                             const char **t3, size_t *n3) {
+  size_t i = 0, k = 0;
+  while (i < len) {
+    size_t start = i;
+    while (i < len && name[i] != ',') i++;
+    if (i > start) {
+      if (k == 1) { *t1 = name + start; *n1 = i - start; }
+      if (k == 3) { *t3 = name + start; *n3 = i - start; }
+      k++;
+    }
+    i++;
+  }
+  return k >= 4;
+}
+
+static int atrace_lmk_slice(trace_context *ctx, const kernel_scope *sc, int64_t ts,
+                            const char *name, size_t len) {
+  const char *t1 = NULL, *t3 = NULL;
+  size_t n1 = 0, n3 = 0;
+  int64_t pid, adj;
+  uint32_t upid;
+  if (!atrace_lmk_tokens(name, len, &t1, &n1, &t3, &n3) ||
+      !atrace_lmk_number(t1, n1, 1, &pid) || !atrace_lmk_number(t3, n3, 0, &adj))
+    return WEFT_OK;
+  int rc = atrace_process(ctx, sc, pid, &upid);
+  if (!rc) rc = kcounter_process_oom_score_adj(ctx, sc, ts, upid, (double)adj);
+  return rc ? rc : atrace_lmk_instant(ctx, sc, ts, upid);
+}
+
+static int atrace_kill_one_process(trace_context *ctx, const kernel_scope *sc, int64_t ts,
+                                   int64_t value) {
+  uint32_t upid;
+  uint32_t pid = (uint32_t)value;
+  if (pid == 0) return WEFT_OK;
+  int rc = atrace_process(ctx, sc, pid, &upid);
+  return rc ? rc : atrace_lmk_instant(ctx, sc, ts, upid);
+}
+
 int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
                  int64_t tid, const atrace_point *p) {
   uint32_t track, slice;
@@ -341,15 +417,16 @@ int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
   switch (p->phase) {
     case 'B': case 'I':
       rc = atrace_thread_track(ctx, sc, tid, p->tgid, &track);
-      if (!rc && p->phase == 'B') rc = kslice_syscall_interrupt(ctx, track, ts);
       if (!rc) rc = ctx_intern(ctx, p->name, p->name_len, &name);
       if (rc) return rc;
-      if (p->phase == 'B')
-        return model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
+      if (p->phase == 'B') {
+        rc = model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
+        if (rc || p->name_len < 4 || memcmp(p->name, "lmk,", 4) != 0) return rc;
+        return atrace_lmk_slice(ctx, sc, ts, p->name, p->name_len);
+      }
       return model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, -1, &slice);
     case 'E':
       rc = atrace_thread_track(ctx, sc, tid, p->tgid, &track);
-      if (!rc) rc = kslice_syscall_interrupt(ctx, track, ts);
       return rc ? rc : model_slice_end(ctx, track, ts, &ended);
     case 'S':
       return atrace_async(ctx, sc, ts, p, 1);
@@ -367,7 +444,9 @@ int atrace_apply(trace_context *ctx, const kernel_scope *sc, int64_t ts,
       if (p->name_len > 14 && !memcmp(p->name, "battery_stats.", 14))
         return model_android_battery_stats(ctx, sc->machine, ts, p->name, p->name_len,
                                            (double)p->value);
-      return atrace_counter(ctx, sc, ts, tid, p);
+      if (atrace_is(p->name, p->name_len, "kill_one_process"))
+        rc = atrace_kill_one_process(ctx, sc, ts, p->value);
+      return rc ? rc : atrace_counter(ctx, sc, ts, tid, p);
     default:
       return WEFT_OK;
   }

@@ -15,7 +15,10 @@
  * through model/ and model/sched.h. Async slices go on Perfetto's
  * compressed track sets (see atrace.c): S/F on "atrace_async_slice", G/H/N
  * on "atrace_async_slice_for_track" tracks (dimensions upid, name,
- * track_compressor_idx); counters on "atrace_counter" tracks (upid, name). */
+ * track_compressor_idx); counters on "atrace_counter" tracks (upid, name).
+ * lmkd's markers (a "kill_one_process" counter, a B slice named
+ * "lmk,<pid>,<reason>,<oom_score_adj>,...") also put a "mem.lmk" instant on
+ * the killed process's "LMK" track; the slice sets its oom_score_adj too. */
 #ifndef WEFT_MODEL_ATRACE_H
 #define WEFT_MODEL_ATRACE_H
 

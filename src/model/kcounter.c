@@ -21,24 +21,34 @@ int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
   return sched_cpu_counter(ctx, s, ts, cpu, name, "cpu_min_frequency_limit", min_freq);
 }
 
+int kcounter_process_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                                   uint32_t upid, double value) {
+  uint32_t track;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = "oom_score_adj";
+  spec.type = "oom_score_adj";
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  spec.upid = upid;
+  int rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+}
+
 int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
                            int64_t pid, double value) {
   uint32_t utid, track;
   int rc = sched_thread(ctx, s->machine, pid, NULL, 0, &utid);
   if (rc) return rc;
   int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+  if (upid >= 0) return kcounter_process_oom_score_adj(ctx, s, ts, (uint32_t)upid, value);
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.name = "oom_score_adj";
   spec.is_counter = 1;
   spec.machine = s->machine;
-  if (upid >= 0) {
-    spec.type = "oom_score_adj";
-    spec.upid = upid;
-  } else {
-    spec.type = "oom_score_adj_thread_fallback";
-    spec.utid = utid;
-  }
+  spec.type = "oom_score_adj_thread_fallback";
+  spec.utid = utid;
   rc = model_track(ctx, &spec, &track);
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
@@ -132,4 +142,41 @@ int kcounter_acpm(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_
   if (rc) return rc;
   snprintf(name, sizeof name, "Tj-%s Cooling Device", kcounter_acpm_zones[tz_id]);
   return kcounter_acpm_one(ctx, s, ts, tz_id, name, "acpm_cooling_device_counter", cdev_state);
+}
+
+static const char *const kcounter_mm_event_types[] = {
+    "min_flt", "maj_flt", "read_io", "compaction", "reclaim", "swp_flt", "kern_alloc"};
+
+int kcounter_mm_event(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                      uint32_t type, double count, double max_lat, double avg_lat) {
+  uint32_t utid, track;
+  int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
+  if (rc) return rc;
+  if (type >= sizeof kcounter_mm_event_types / sizeof *kcounter_mm_event_types)
+    return kernel_stat(ctx, s, stat_mm_unknown_type, 1);
+  int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+  static const char *const metrics[] = {"count", "max_lat", "avg_lat"};
+  double values[] = {count, max_lat, avg_lat};
+  for (int i = 0; i < 3 && !rc; i++) {
+    char name[64];
+    int64_t args = -1;
+    snprintf(name, sizeof name, "mem.mm.%s.%s", kcounter_mm_event_types[type], metrics[i]);
+    model_track_spec spec;
+    model_track_spec_init(&spec);
+    spec.name = name;
+    spec.type = upid >= 0 ? "mm_event" : "mm_event_thread_fallback";
+    spec.is_counter = 1;
+    spec.machine = s->machine;
+    if (upid >= 0) spec.upid = upid;
+    else spec.utid = utid;
+    spec.dim_key = "mm_event_type";
+    spec.dim_str = kcounter_mm_event_types[type];
+    spec.dim2_key = "mm_event_metric";
+    spec.dim2_str = metrics[i];
+    rc = model_track(ctx, &spec, &track);
+    if (!rc) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_UINT, utid);
+    if (!rc) rc = model_args_commit(ctx, &args);
+    if (!rc) rc = model_counter(ctx, track, ts, values[i], args);
+  }
+  return rc;
 }

@@ -91,3 +91,33 @@ int kmem_heap_stat(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_
   rc = ctx_intern(ctx, size, (size_t)size_len, &name);
   return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
 }
+
+int kmem_ion_heap_change(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                         const char *heap, size_t heap_len, int64_t change, int64_t total) {
+  char total_name[255], change_name[255]; /* Perfetto's buffers: cut to 254 bytes */
+  int hl = heap ? (int)(heap_len > 512 ? 512 : heap_len) : 7;
+  const char *h = heap ? heap : "unknown";
+  snprintf(total_name, sizeof total_name, "mem.ion.%.*s", hl, h);
+  snprintf(change_name, sizeof change_name, "mem.ion_change.%.*s", hl, h);
+  char heap_dim[513];
+  snprintf(heap_dim, sizeof heap_dim, "%.*s", hl, h);
+  uint32_t utid, track;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = total_name;
+  spec.type = "ion";
+  spec.is_counter = 1;
+  spec.machine = s->machine;
+  spec.dim_key = "heap_name";
+  spec.dim_str = heap_dim;
+  int rc = model_track(ctx, &spec, &track);
+  if (!rc) rc = model_counter(ctx, track, ts, (double)(total + change), -1);
+  if (!rc) rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
+  if (rc) return rc;
+  spec.name = change_name;
+  spec.type = "ion_change";
+  spec.utid = utid;
+  spec.dim_first = 2; /* heap_name, then utid */
+  rc = model_track(ctx, &spec, &track);
+  return rc ? rc : model_counter(ctx, track, ts, (double)change, -1);
+}

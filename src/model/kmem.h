@@ -22,6 +22,14 @@ typedef enum kmem_heap {
 int kmem_heap_stat(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
                    kmem_heap heap, uint64_t buffer, int64_t len, uint64_t total);
 
+/* ion_heap_grow / ion_heap_shrink (change = +len / -len): the heap's
+ * total (total_allocated + change, as the event reports the total before
+ * the change) on the machine's "mem.ion.<heap>" counter (type ion), the
+ * change on the writing thread's "mem.ion_change.<heap>" (type ion_change);
+ * both have the dimension heap_name; no heap name (heap NULL): "unknown". */
+int kmem_ion_heap_change(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                         const char *heap, size_t heap_len, int64_t change, int64_t total);
+
 /* The buffer track sets (model_state.kmem). */
 typedef struct kmem_state kmem_state;
 void kmem_state_free(kmem_state *k);

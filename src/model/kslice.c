@@ -22,7 +22,6 @@ typedef struct kslice_txn {
 #define KSLICE_NO_SLICE UINT32_MAX
 
 enum { KSLICE_TXN_SYNC = 0, KSLICE_TXN_ONEWAY, KSLICE_TXN_REPLY };
-enum { KSLICE_OPEN_SYSCALL = 0 };
 /* Where a thread is in a transaction, by the binder events seen so far. */
 enum {
   KSLICE_FRAME_SND_AFTER_BC_TRANSACTION,
@@ -62,14 +61,15 @@ struct kslice_state {
   VEC(kslice_frames) frames;      /* per thread, see frames_of */
   base_map frames_of;             /* (machine, tid) -> index in frames */
   base_map lock_waiting, lock_held; /* (machine, tid) -> 1 */
-  base_map open;        /* track << 2 | KSLICE_OPEN_* -> slice id */
+  base_map in_sys_write; /* utid -> 1 while its sys_write slice is open */
+  size_t in_sys_write_count;
   VEC(kslice_txn) txns; /* ring of transactions in flight */
   size_t txn_next;      /* ring write position once full */
 };
 
 void kslice_state_free(kslice_state *k) {
   if (!k) return;
-  base_map_free(&k->open);
+  base_map_free(&k->in_sys_write);
   base_map_free(&k->frames_of);
   base_map_free(&k->lock_waiting);
   base_map_free(&k->lock_held);
@@ -82,28 +82,6 @@ void kslice_state_free(kslice_state *k) {
 static kslice_state *kslice_get(trace_context *ctx) {
   if (!ctx->model.kslice) ctx->model.kslice = base_calloc(1, sizeof(kslice_state));
   return ctx->model.kslice;
-}
-
-/* ---- open slices remembered per (track, kind) ---- */
-
-static int kslice_remember(kslice_state *k, uint32_t track, int kind, uint32_t slice) {
-  uint64_t *slot;
-  int ins = base_map_insert(&k->open, (uint64_t)track << 2 | (uint64_t)kind, slice, &slot);
-  if (ins < 0) return WEFT_ENOMEM;
-  *slot = slice;
-  return WEFT_OK;
-}
-
-/* Ends the remembered slice of (track, kind) at ts if it is still the
- * innermost open slice there; forgets it either way. */
-static int kslice_end_remembered(trace_context *ctx, kslice_state *k, uint32_t track,
-                                 int kind, int64_t ts) {
-  uint64_t *slot = base_map_find(&k->open, (uint64_t)track << 2 | (uint64_t)kind);
-  if (!slot || *slot == UINT64_MAX - 1) return WEFT_OK;
-  int64_t slice = (int64_t)*slot, ended;
-  *slot = UINT64_MAX - 1; /* forgotten */
-  if (slice_stack_top(ctx, track) != slice) return WEFT_OK;
-  return model_slice_end(ctx, track, ts, &ended);
 }
 
 /* ---- irq / softirq ---- */
@@ -125,12 +103,32 @@ static int kslice_cpu_track(trace_context *ctx, const kernel_scope *s, uint32_t 
   return model_track(ctx, &spec, track);
 }
 
-static int kslice_begin_named(trace_context *ctx, uint32_t track, int64_t ts,
-                              const char *name, size_t len) {
-  string_id id;
+/* Begins an irq or softirq slice (category "irq"). */
+static int kslice_begin_irq(trace_context *ctx, uint32_t track, int64_t ts,
+                            const char *name, size_t len) {
+  string_id id, category;
   uint32_t slice;
   int rc = ctx_intern(ctx, name, len, &id);
-  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, id, -1, &slice);
+  if (!rc) rc = ctx_intern(ctx, "irq", 3, &category);
+  return rc ? rc : model_slice_begin(ctx, track, ts, category, id, -1, &slice);
+}
+
+/* Ends the track's irq or softirq slice, adding the exit's arg to it: a
+ * string (`str`) or else an int. */
+static int kslice_end_irq(trace_context *ctx, uint32_t track, int64_t ts, const char *key,
+                          const char *str, int64_t value) {
+  int64_t ended, args = -1;
+  int rc = model_slice_end(ctx, track, ts, &ended);
+  if (rc || ended < 0) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)ended, -1));
+  if (!rc)
+    rc = str ? model_arg_string(ctx, key, strlen(key), str, strlen(str), MODEL_ARG_STRING)
+             : model_arg_int(ctx, key, strlen(key), MODEL_ARG_INT, value);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  else model_args_discard(ctx);
+  if (!rc) model_slice_set_args(ctx, (uint32_t)ended, args);
+  return rc;
 }
 
 int kslice_irq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
@@ -138,18 +136,20 @@ int kslice_irq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
   uint32_t track;
   int rc = kslice_cpu_track(ctx, s, cpu, "Irq Cpu %u", "cpu_irq", &track);
   if (rc) return rc;
-  char buf[256];
-  int n = snprintf(buf, sizeof buf, "IRQ (%.*s)", (int)(name_len > 200 ? 200 : name_len),
+  char buf[255]; /* Perfetto's buffer: longer names are cut to 254 bytes */
+  int n = snprintf(buf, sizeof buf, "IRQ (%.*s)", (int)(name_len > 4096 ? 4096 : name_len),
                    name ? name : "");
-  return kslice_begin_named(ctx, track, ts, buf, (size_t)n);
+  if (n < 0) n = 0;
+  if ((size_t)n >= sizeof buf) n = (int)sizeof buf - 1;
+  return kslice_begin_irq(ctx, track, ts, buf, (size_t)n);
 }
 
 int kslice_irq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                    uint32_t cpu) {
+                    uint32_t cpu, int64_t ret) {
   uint32_t track;
-  int64_t ended;
   int rc = kslice_cpu_track(ctx, s, cpu, "Irq Cpu %u", "cpu_irq", &track);
-  return rc ? rc : model_slice_end(ctx, track, ts, &ended);
+  return rc ? rc
+            : kslice_end_irq(ctx, track, ts, "ret", ret == 1 ? "handled" : "unhandled", 0);
 }
 
 static const char *const kslice_softirq_names[] = {
@@ -163,15 +163,14 @@ int kslice_softirq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
   uint32_t track;
   int rc = kslice_cpu_track(ctx, s, cpu, "SoftIrq Cpu %u", "cpu_softirq", &track);
   const char *name = kslice_softirq_names[vec];
-  return rc ? rc : kslice_begin_named(ctx, track, ts, name, strlen(name));
+  return rc ? rc : kslice_begin_irq(ctx, track, ts, name, strlen(name));
 }
 
 int kslice_softirq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                        uint32_t cpu) {
+                        uint32_t cpu, int64_t vec) {
   uint32_t track;
-  int64_t ended;
   int rc = kslice_cpu_track(ctx, s, cpu, "SoftIrq Cpu %u", "cpu_softirq", &track);
-  return rc ? rc : model_slice_end(ctx, track, ts, &ended);
+  return rc ? rc : kslice_end_irq(ctx, track, ts, "vec", NULL, vec);
 }
 
 /* ---- syscalls ---- */
@@ -190,34 +189,85 @@ static syscall_abi kslice_abi(trace_context *ctx, uint32_t machine) {
       base_string_pool_get(&ctx->strings, storage_get_str(t, MACHINE_arch, machine)));
 }
 
+/* The slice name of syscall `number` on the machine into buf; 0 when the
+ * number makes no slice. */
+static int kslice_syscall_name(trace_context *ctx, const kernel_scope *s, int64_t number,
+                               char *buf, size_t cap, size_t *len) {
+  number = (int64_t)(uint32_t)number; /* the kernel's id is 32 bits */
+  if (number >= SYSCALL_MAX) return 0;
+  const char *name = syscall_name(kslice_abi(ctx, s->machine), number);
+  int n = name && *name ? snprintf(buf, cap, "sys_%s", name)
+                        : snprintf(buf, cap, "sys_%" PRId64, number);
+  *len = n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+  return 1;
+}
+
+/* Sets (on = 1) or clears the thread's in-sys_write flag; *was: its value
+ * before. */
+static int kslice_flag_write(kslice_state *k, uint32_t utid, int on, int *was) {
+  uint64_t *slot = base_map_find(&k->in_sys_write, utid);
+  *was = slot && *slot;
+  if (!slot && !on) return WEFT_OK;
+  if (!slot && base_map_insert(&k->in_sys_write, utid, 0, &slot) < 0) return WEFT_ENOMEM;
+  if (*was != on) k->in_sys_write_count += on ? 1 : (size_t)-1;
+  *slot = (uint64_t)on;
+  return WEFT_OK;
+}
+
+/* Ends the innermost open slice of that name on the thread's track. */
+static int kslice_end_syscall(trace_context *ctx, uint32_t utid, int64_t ts, const char *name,
+                              size_t len) {
+  uint32_t track;
+  string_id id;
+  int64_t ended;
+  int rc = model_thread_track(ctx, utid, &track);
+  if (!rc) rc = ctx_intern(ctx, name, len, &id);
+  return rc ? rc : slice_stack_end_matching(ctx, track, ts, STRING_NULL, id, &ended);
+}
+
 int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
                      int64_t tid, int64_t number) {
   kslice_state *k = kslice_get(ctx);
   if (!k) return WEFT_ENOMEM;
-  const char *name = syscall_name(kslice_abi(ctx, s->machine), number);
-  if (!name) return WEFT_OK;
   char buf[80];
-  int n = snprintf(buf, sizeof buf, "sys_%s", name);
-  uint32_t track, slice;
+  size_t n;
+  if (!kslice_syscall_name(ctx, s, number, buf, sizeof buf, &n)) return WEFT_OK;
+  uint32_t utid, track, slice;
   string_id id;
-  int rc = kslice_thread_track(ctx, s, tid, &track);
-  if (!rc) rc = ctx_intern(ctx, buf, (size_t)n, &id);
+  int was, rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
+  if (!rc) rc = model_thread_track(ctx, utid, &track);
+  if (!rc) rc = ctx_intern(ctx, buf, n, &id);
   if (!rc) rc = model_slice_begin(ctx, track, ts, STRING_NULL, id, -1, &slice);
-  return rc ? rc : kslice_remember(k, track, KSLICE_OPEN_SYSCALL, slice);
+  if (rc || strcmp(buf, "sys_write") != 0) return rc;
+  return kslice_flag_write(k, utid, 1, &was);
 }
 
 int kslice_sys_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                    int64_t tid) {
+                    int64_t tid, int64_t number) {
   kslice_state *k = kslice_get(ctx);
-  uint32_t track;
   if (!k) return WEFT_ENOMEM;
-  int rc = kslice_thread_track(ctx, s, tid, &track);
-  return rc ? rc : kslice_end_remembered(ctx, k, track, KSLICE_OPEN_SYSCALL, ts);
+  char buf[80];
+  size_t n;
+  if (!kslice_syscall_name(ctx, s, number, buf, sizeof buf, &n)) return WEFT_OK;
+  uint32_t utid;
+  int was, rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
+  if (!rc && strcmp(buf, "sys_write") == 0) {
+    rc = kslice_flag_write(k, utid, 0, &was);
+    if (!rc && !was) return WEFT_OK; /* truncated by a print, or entered before the trace */
+  }
+  return rc ? rc : kslice_end_syscall(ctx, utid, ts, buf, n);
 }
 
-int kslice_syscall_interrupt(trace_context *ctx, uint32_t track, int64_t ts) {
+int kslice_syscall_print(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid) {
   kslice_state *k = ctx->model.kslice;
-  return k ? kslice_end_remembered(ctx, k, track, KSLICE_OPEN_SYSCALL, ts) : WEFT_OK;
+  uint32_t utid;
+  int was;
+  if (!k || !k->in_sys_write_count) return WEFT_OK;
+  if (model_thread_find(ctx, s->machine, tid, &utid) != 1) return WEFT_OK;
+  int rc = kslice_flag_write(k, utid, 0, &was);
+  if (rc || !was) return rc;
+  rc = kernel_stat(ctx, s, stat_truncated_sys_write_duration, 1);
+  return rc ? rc : kslice_end_syscall(ctx, utid, ts, "sys_write", 9);
 }
 
 /* ---- binder ---- */

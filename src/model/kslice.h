@@ -9,10 +9,14 @@
  *  - irq: "IRQ (<name>)" on "Irq Cpu N" (type cpu_irq) until the exit;
  *    softirq: the action name ("TIMER", "NET_RX"...) on "SoftIrq Cpu N".
  *  - syscall: "sys_<name>" on the thread from sys_enter to sys_exit, names
- *    by the machine's ABI (model/syscall_table.h; unknown numbers make no
- *    slice). An atrace begin/end on the thread while a syscall slice is its
- *    innermost open slice ends that syscall slice first (atrace markers are
- *    written from inside write(2)); its sys_exit then ends nothing.
+ *    by the machine's ABI (model/syscall_table.h; "sys_<number>" where the
+ *    ABI is unknown or has no name for it; numbers from SYSCALL_MAX on make
+ *    no slice). A sys_exit ends the thread's innermost open slice of its
+ *    syscall's name (none: nothing ends). A print event of a thread inside
+ *    sys_write ends that sys_write slice first (atrace markers are written
+ *    from inside write(2); counted as truncated_sys_write_duration); the
+ *    sys_exit of a sys_write that was cut so, or entered before the trace,
+ *    ends nothing.
  *  - binder (category "binder"): a oneway transaction is an instant
  *    "binder transaction async" on the sender and "binder async rcv" on the
  *    receiver; a synchronous one opens "binder transaction" on the sender,
@@ -44,22 +48,26 @@
 typedef struct kslice_state kslice_state;
 void kslice_state_free(kslice_state *k);
 
+/* irq and softirq slices ("IRQ (<name>)", the softirq's action name) of
+ * category "irq" on the cpu's "Irq Cpu N" / "SoftIrq Cpu N" track; the exit
+ * adds the arg ret ("handled" if ret is 1, else "unhandled") / vec (int). */
 int kslice_irq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
                      uint32_t cpu, const char *name, size_t name_len);
 int kslice_irq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                    uint32_t cpu);
+                    uint32_t cpu, int64_t ret);
 /* vec: the softirq number (0..9). */
 int kslice_softirq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, int64_t vec);
 int kslice_softirq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                        uint32_t cpu);
+                        uint32_t cpu, int64_t vec);
 
 int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
                      int64_t tid, int64_t number);
 int kslice_sys_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                    int64_t tid);
-/* Called by atrace before a begin/end on `track` (see the rules above). */
-int kslice_syscall_interrupt(trace_context *ctx, uint32_t track, int64_t ts);
+                    int64_t tid, int64_t number);
+/* Called for each ftrace print event of thread tid, before it is parsed
+ * (see the rules above). */
+int kslice_syscall_print(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid);
 
 int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s,
                               int64_t ts, int64_t tid, int64_t txn_id,

@@ -489,12 +489,12 @@ static int model_track_dim(trace_context *ctx, const model_track_spec *s) {
 
 static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
                                   int64_t *arg_set) {
-  int rc = WEFT_OK;
-  if (s->utid >= 0) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_INT, s->utid);
+  int rc = s->dim_first == 2 ? model_track_dim(ctx, s) : WEFT_OK;
+  if (!rc && s->utid >= 0) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_INT, s->utid);
   if (!rc && s->upid >= 0) rc = model_arg_int(ctx, "upid", 4, MODEL_ARG_INT, s->upid);
   if (!rc && s->cpu >= 0)
     rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, s->cpu_number >= 0 ? s->cpu_number : s->cpu);
-  if (!rc && s->dim_first) rc = model_track_dim(ctx, s);
+  if (!rc && s->dim_first == 1) rc = model_track_dim(ctx, s);
   if (!rc && s->compressor_idx >= 0)
     rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, s->compressor_idx);
   if (!rc && !s->dim_first) rc = model_track_dim(ctx, s);

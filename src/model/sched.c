@@ -305,7 +305,7 @@ static int sched_state_id(trace_context *ctx, kernel_state *k, const kernel_scop
   sched_state_memo *m = &k->states[(uint64_t)prev_state & (SCHED_STATE_MEMO - 1)];
   if (m->state != STRING_NULL && m->release == release && m->prev_state == prev_state) {
     if (m->invalid) kernel_stat(ctx, s, stat_task_state_invalid, 1);
-    *out = m->state;
+    *out = m->invalid ? STRING_NULL : m->state;
     return WEFT_OK;
   }
   char buf[8];
@@ -320,6 +320,7 @@ static int sched_state_id(trace_context *ctx, kernel_state *k, const kernel_scop
     m->prev_state = prev_state;
     m->state = *out;
     m->invalid = buf[0] == '?';
+    if (m->invalid) *out = STRING_NULL; /* an invalid state is NULL, as in Perfetto */
   }
   return rc;
 }

@@ -22,8 +22,7 @@ static int sched_kernel_at_least(const char *release, int major, int minor) {
 }
 
 static unsigned sched_parse_raw_state(int64_t raw_state, const char *release) {
-  if (raw_state < 0 || raw_state > 0xffff) return TS_INVALID;
-  unsigned raw = (unsigned)raw_state;
+  unsigned raw = (uint16_t)raw_state; /* the kernel's state is read as 16 bits */
   unsigned parsed = raw & 0x3f;
   if (sched_kernel_at_least(release, 4, 14)) {
     if (raw & 0x40) parsed |= TS_P;

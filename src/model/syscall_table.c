@@ -385,12 +385,10 @@ static const struct {
 } syscall_tables[] = {TABLE(syscalls_arm64), TABLE(syscalls_x86_64), TABLE(syscalls_i386)};
 
 syscall_abi syscall_abi_from_machine(const char *arch) {
-  if (!arch || !*arch) return SYSCALL_ABI_ARM64;
-  if (strcmp(arch, "x86_64") == 0 || strcmp(arch, "amd64") == 0) return SYSCALL_ABI_X86_64;
-  if (strcmp(arch, "i386") == 0 || strcmp(arch, "i486") == 0 || strcmp(arch, "i586") == 0 ||
-      strcmp(arch, "i686") == 0 || strcmp(arch, "x86") == 0)
-    return SYSCALL_ABI_I386;
-  if (strcmp(arch, "aarch64") == 0 || strcmp(arch, "arm64") == 0) return SYSCALL_ABI_ARM64;
+  if (!arch) return SYSCALL_ABI_UNKNOWN;
+  if (strcmp(arch, "aarch64") == 0) return SYSCALL_ABI_ARM64;
+  if (strcmp(arch, "x86_64") == 0) return SYSCALL_ABI_X86_64;
+  if (strcmp(arch, "i686") == 0) return SYSCALL_ABI_I386;
   return SYSCALL_ABI_UNKNOWN;
 }
 

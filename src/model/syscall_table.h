@@ -12,9 +12,13 @@ typedef enum syscall_abi {
   SYSCALL_ABI_I386 = 2
 } syscall_abi;
 
-/* The ABI of a utsname machine string ("aarch64", "x86_64", "i686"...);
- * NULL or empty (no system info) is arm64, the common Android case;
- * anything else (e.g. 32-bit arm) is UNKNOWN. */
+/* Syscall numbers below this make a slice, named by the ABI's table or
+ * "sys_<number>" where it has none (Perfetto's kMaxSyscalls). */
+#define SYSCALL_MAX 550
+
+/* The ABI of a utsname machine string, as Perfetto reads it: exactly
+ * "aarch64", "x86_64" or "i686"; anything else (NULL: no system info,
+ * "arm64", 32-bit arm, which weft has no table for) is UNKNOWN. */
 syscall_abi syscall_abi_from_machine(const char *arch);
 /* "write" for (ARM64, 64); NULL when unknown. */
 const char *syscall_name(syscall_abi abi, int64_t number);

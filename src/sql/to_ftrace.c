@@ -101,14 +101,16 @@ static void tf_kernel_fn(to_ftrace_ctx *c, const char *key) {
   else tf_value(c, a);
 }
 
-static void tf_sched_switch(to_ftrace_ctx *c, const char *release) {
+/* prev_state as Perfetto's serializer decodes it: with the 4.4 kernel
+ * layout whatever the trace's kernel. */
+static void tf_sched_switch(to_ftrace_ctx *c) {
   tf_kv(c, "prev_comm", NULL);
   tf_kv(c, "prev_pid", NULL);
   tf_kv(c, "prev_prio", NULL);
   const to_ftrace_arg *st = tf_arg(c, "prev_state");
   if (st) {
     char buf[8];
-    sched_task_state_str(st->i, release, '|', buf);
+    sched_task_state_str(st->i, NULL, '|', buf);
     base_buf_appendf(&c->out, " prev_state=%s", buf);
   }
   base_buf_appendf(&c->out, " ==>");
@@ -144,8 +146,8 @@ static void tf_mark(to_ftrace_ctx *c, const char *type_key, const char *name_key
   }
 }
 
-static void tf_args(to_ftrace_ctx *c, const char *event, const char *release) {
-  if (strcmp(event, "sched_switch") == 0) return tf_sched_switch(c, release);
+static void tf_args(to_ftrace_ctx *c, const char *event) {
+  if (strcmp(event, "sched_switch") == 0) return tf_sched_switch(c);
   if (strcmp(event, "print") == 0) return tf_print(c);
   if (strcmp(event, "sched_wakeup") == 0) {
     tf_kv(c, "comm", NULL);
@@ -208,14 +210,6 @@ static void tf_prefix(to_ftrace_ctx *c, storage_table *ev, size_t row) {
                    secs, usecs);
 }
 
-static const char *tf_release(to_ftrace_ctx *c, storage_table *ev, size_t row) {
-  storage_table *m = sql_engine_find_table(c->e, "machine");
-  int64_t ucpu = storage_get_i64(ev, FTRACE_EVENT_ucpu, row);
-  int64_t machine = ucpu >= 0 ? ucpu / SCHED_CPUS_PER_MACHINE : 0; /* model/sched.h */
-  if (!m || machine < 0 || (size_t)machine >= m->row_count) return NULL;
-  return base_string_pool_get(c->strings, storage_get_str(m, MACHINE_release, machine));
-}
-
 static void sql_to_ftrace(sqlite3_context *sctx, int argc, sqlite3_value **argv) {
   (void)argc;
   sql_engine *e = sqlite3_user_data(sctx);
@@ -247,7 +241,7 @@ static void sql_to_ftrace(sqlite3_context *sctx, int argc, sqlite3_value **argv)
              strcmp(event, "dpu_tracing_mark_write") == 0;
   base_buf_appendf(&c->out, " %s:", mark ? "tracing_mark_write" : event);
   tf_load_args(c, storage_get_i64_or(ev, FTRACE_EVENT_arg_set_id, row, -1));
-  tf_args(c, event, tf_release(c, ev, row));
+  tf_args(c, event);
   if (c->out.data) sqlite3_result_text(sctx, c->out.data, (int)c->out.len, SQLITE_TRANSIENT);
   else sqlite3_result_text(sctx, "", 0, SQLITE_STATIC);
   base_buf_free(&c->out);

@@ -98,8 +98,10 @@ static void test_task_states(void) {
   CHECK_EQ_STR(buf, "I");
   sched_task_state_str(0x200, "5.4", 0, buf);
   CHECK_EQ_STR(buf, "?");
-  sched_task_state_str(-1, NULL, 0, buf);
-  CHECK_EQ_STR(buf, "?");
+  sched_task_state_str(-1, NULL, 0, buf); /* read as 16 bits: 0xffff */
+  CHECK_EQ_STR(buf, "SDT");
+  sched_task_state_str(0x10000, NULL, 0, buf);
+  CHECK_EQ_STR(buf, "R");
   /* the 4.4 layout, marked as read from text */
   CHECK_EQ_INT(sched_task_state_from_text("R+", 2), 0x800 | SCHED_STATE_FROM_TEXT);
   CHECK_EQ_INT(sched_task_state_from_text("D|K", 3), 0x82 | SCHED_STATE_FROM_TEXT);

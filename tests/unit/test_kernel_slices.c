@@ -285,7 +285,8 @@ static void test_syscall_tables(void) {
   CHECK(syscall_name(SYSCALL_ABI_ARM64, 1 << 20) == NULL);
   CHECK(syscall_name(SYSCALL_ABI_UNKNOWN, 64) == NULL);
   CHECK_EQ_INT(syscall_abi_from_machine("aarch64"), SYSCALL_ABI_ARM64);
-  CHECK_EQ_INT(syscall_abi_from_machine(NULL), SYSCALL_ABI_ARM64);
+  CHECK_EQ_INT(syscall_abi_from_machine(NULL), SYSCALL_ABI_UNKNOWN);
+  CHECK_EQ_INT(syscall_abi_from_machine("arm64"), SYSCALL_ABI_UNKNOWN);
   CHECK_EQ_INT(syscall_abi_from_machine("x86_64"), SYSCALL_ABI_X86_64);
   CHECK_EQ_INT(syscall_abi_from_machine("i686"), SYSCALL_ABI_I386);
   CHECK_EQ_INT(syscall_abi_from_machine("armv7l"), SYSCALL_ABI_UNKNOWN);

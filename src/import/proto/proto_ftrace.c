@@ -574,8 +574,10 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
   trace_context *ctx = p->f->ctx;
   const kernel_scope *sc = &p->scope;
   switch (id) {
-    case PROTO_FTRACE_EVENT_PRINT:
-      return atrace_print(ctx, sc, p->ts, p->pid, STR(fs, PROTO_PRINT_BUF));
+    case PROTO_FTRACE_EVENT_PRINT: {
+      int rc = kslice_syscall_print(ctx, sc, p->ts, p->pid);
+      return rc ? rc : atrace_print(ctx, sc, p->ts, p->pid, STR(fs, PROTO_PRINT_BUF));
+    }
     case PROTO_FTRACE_EVENT_SCHED_SWITCH:
       return proto_ftrace_sched_switch(p, fs);
     case PROTO_FTRACE_EVENT_CPU_FREQUENCY:
@@ -628,15 +630,15 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
     case PROTO_FTRACE_EVENT_IRQ_HANDLER_ENTRY:
       return kslice_irq_entry(ctx, sc, p->ts, p->cpu, STR(fs, 2));
     case PROTO_FTRACE_EVENT_IRQ_HANDLER_EXIT:
-      return kslice_irq_exit(ctx, sc, p->ts, p->cpu);
+      return kslice_irq_exit(ctx, sc, p->ts, p->cpu, I32(fs, 2));
     case PROTO_FTRACE_EVENT_SOFTIRQ_ENTRY:
       return kslice_softirq_entry(ctx, sc, p->ts, p->cpu, (int64_t)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SOFTIRQ_EXIT:
-      return kslice_softirq_exit(ctx, sc, p->ts, p->cpu);
+      return kslice_softirq_exit(ctx, sc, p->ts, p->cpu, (int64_t)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SYS_ENTER:
       return kslice_sys_enter(ctx, sc, p->ts, p->pid, (int64_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SYS_EXIT:
-      return kslice_sys_exit(ctx, sc, p->ts, p->pid);
+      return kslice_sys_exit(ctx, sc, p->ts, p->pid, (int64_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC:
       return kslice_adreno_sync(ctx, sc, p->ts, fs->v[3]);
     case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED:

@@ -37,12 +37,16 @@ enum {
   PROTO_FTRACE_CMA_ALLOC_START = 465,
   PROTO_FTRACE_CMA_ALLOC_INFO = 466,
   PROTO_FTRACE_CMA_ALLOC_FINISH = 576,
-  PROTO_FTRACE_MM_ALLOC_CONTIG_MIGRATE_RANGE_INFO = 577
+  PROTO_FTRACE_MM_ALLOC_CONTIG_MIGRATE_RANGE_INFO = 577,
+  PROTO_FTRACE_ION_HEAP_SHRINK = 314,
+  PROTO_FTRACE_ION_HEAP_GROW = 315,
+  PROTO_FTRACE_MM_EVENT_RECORD = 328
 };
 
 #define DEV_STR(fs, n) (const char *)(fs)->s[n].data, (fs)->s[n].len
 #define DEV_I32(fs, n) ((int64_t)(int32_t)(uint32_t)(fs)->v[n])
 #define DEV_U32(fs, n) ((uint32_t)(fs)->v[n])
+#define HAS_DEV(fs, n) (((fs)->has >> (n)) & 1u)
 
 /* The varint fields 1..PROTO_FTRACE_DEV_WIDE-1 of an event message, last
  * wins (the events wider than proto_ftrace_fields). */
@@ -272,6 +276,15 @@ int proto_ftrace_dev(trace_context *ctx, const kernel_scope *sc, int64_t ts, int
       return kmem_heap_stat(ctx, sc, ts, pid,
                             id == PROTO_FTRACE_EVENT_ION_STAT ? KMEM_HEAP_ION : KMEM_HEAP_DMA,
                             fs->v[1], (int64_t)fs->v[2], fs->v[3]);
+    case PROTO_FTRACE_ION_HEAP_GROW: /* both: heap_name 1, len 2, total_allocated 3 */
+    case PROTO_FTRACE_ION_HEAP_SHRINK: {
+      int64_t change = (int64_t)fs->v[2] * (id == PROTO_FTRACE_ION_HEAP_GROW ? 1 : -1);
+      return kmem_ion_heap_change(ctx, sc, ts, pid, HAS_DEV(fs, 1) ? (const char *)fs->s[1].data : NULL,
+                                  fs->s[1].len, change, (int64_t)fs->v[3]);
+    }
+    case PROTO_FTRACE_MM_EVENT_RECORD: /* avg_lat 1, count 2, max_lat 3, type 4 */
+      return kcounter_mm_event(ctx, sc, ts, pid, DEV_U32(fs, 4), (double)DEV_U32(fs, 2),
+                               (double)DEV_U32(fs, 3), (double)DEV_U32(fs, 1));
     case PROTO_FTRACE_EVENT_THERMAL_EXYNOS_ACPM_HIGH_OVERHEAD: /* tz_id is an int32 */
       return kcounter_acpm(ctx, sc, ts, (uint32_t)fs->v[1], (double)DEV_U32(fs, 2),
                            (double)DEV_U32(fs, 4));

@@ -189,9 +189,17 @@ static int proto_tree_thread(import_file *f, uint32_t machine, proto_span msg) {
     }
   }
   if (!has_tid) return WEFT_OK;
-  uint32_t utid;
-  int rc = has_tgid ? model_thread_in_process(ctx, machine, tid, tgid, &utid)
-                    : model_thread(ctx, machine, tid, &utid);
+  uint32_t utid, upid;
+  int rc = WEFT_OK;
+  /* A process first named by one of its threads is made with its main
+   * thread first (Perfetto's GetOrCreateProcess). */
+  if (has_tgid && tid != tgid && model_process_find(ctx, machine, tgid, &upid) != 1) {
+    rc = model_process(ctx, machine, tgid, &upid);
+    if (!rc) rc = model_thread_in_process(ctx, machine, tgid, tgid, &utid);
+  }
+  if (!rc)
+    rc = has_tgid ? model_thread_in_process(ctx, machine, tid, tgid, &utid)
+                  : model_thread(ctx, machine, tid, &utid);
   if (rc || !has_name) return rc;
   string_id comm;
   if (has_tgid && tid == tgid && proto_tree_is_kthread(f, machine, tgid, &comm)) {

@@ -1,0 +1,53 @@
+"""End-to-end: ion_heap_grow / ion_heap_shrink and mm_event_record
+counters, as Perfetto's ftrace parser makes them."""
+import weft_e2e as e
+
+TRACE = '''
+packet { process_tree { processes { pid: 1000 ppid: 1 cmdline: "app" } threads { tid: 1001 tgid: 1000 } } }
+packet { ftrace_events { cpu: 0
+ event { timestamp: 100 pid: 1001 mm_event_record { avg_lat: 10 count: 2 max_lat: 20 type: 0 } }
+ event { timestamp: 110 pid: 4321 mm_event_record { avg_lat: 11 count: 3 max_lat: 21 type: 1 } }
+ event { timestamp: 120 pid: 4321 mm_event_record { avg_lat: 11 count: 3 max_lat: 21 type: 8 } }
+ event { timestamp: 130 pid: 1001 ion_heap_grow { len: 4096 total_allocated: 8192 } }
+ event { timestamp: 140 pid: 1001 ion_heap_shrink { heap_name: "sys" len: 1024 total_allocated: 8192 } }
+ event { timestamp: 150 pid: 1001 ion_heap_grow { heap_name: "sys" len: 2048 total_allocated: 7168 } }
+} }
+'''
+
+COUNTERS = ("select t.name, t.type, (select group_concat(key || '=' || display_value) from args a "
+            "where a.arg_set_id = t.dimension_arg_set_id) as dims, c.ts, c.value, "
+            "(select group_concat(key || '=' || display_value) from args a "
+            "where a.arg_set_id = c.arg_set_id) as args "
+            "from track t join counter c on c.track_id = t.id order by c.ts, t.name")
+
+
+class FtraceMemoryEventsTest(e.TempDirTest):
+    def test_ion_heap_and_mm_event_counters(self):
+        p = e.textproto_trace(self.dir, 'trace', TRACE)
+        self.assertEqual(e.query(COUNTERS, p), (
+            '"name","type","dims","ts","value","args"\n'
+            '"mem.mm.min_flt.avg_lat","mm_event","upid=2,mm_event_type=min_flt,'
+            'mm_event_metric=avg_lat",100,10.000000,"utid=3"\n'
+            '"mem.mm.min_flt.count","mm_event","upid=2,mm_event_type=min_flt,'
+            'mm_event_metric=count",100,2.000000,"utid=3"\n'
+            '"mem.mm.min_flt.max_lat","mm_event","upid=2,mm_event_type=min_flt,'
+            'mm_event_metric=max_lat",100,20.000000,"utid=3"\n'
+            '"mem.mm.maj_flt.avg_lat","mm_event_thread_fallback","utid=4,mm_event_type=maj_flt,'
+            'mm_event_metric=avg_lat",110,11.000000,"utid=4"\n'
+            '"mem.mm.maj_flt.count","mm_event_thread_fallback","utid=4,mm_event_type=maj_flt,'
+            'mm_event_metric=count",110,3.000000,"utid=4"\n'
+            '"mem.mm.maj_flt.max_lat","mm_event_thread_fallback","utid=4,mm_event_type=maj_flt,'
+            'mm_event_metric=max_lat",110,21.000000,"utid=4"\n'
+            '"mem.ion.unknown","ion","heap_name=unknown",130,12288.000000,"[NULL]"\n'
+            '"mem.ion_change.unknown","ion_change","heap_name=unknown,utid=3",130,'
+            '4096.000000,"[NULL]"\n'
+            '"mem.ion.sys","ion","heap_name=sys",140,7168.000000,"[NULL]"\n'
+            '"mem.ion_change.sys","ion_change","heap_name=sys,utid=3",140,-1024.000000,"[NULL]"\n'
+            '"mem.ion.sys","ion","heap_name=sys",150,9216.000000,"[NULL]"\n'
+            '"mem.ion_change.sys","ion_change","heap_name=sys,utid=3",150,2048.000000,"[NULL]"\n'))
+        self.assertEqual(e.query("select value from stats where name = 'mm_unknown_type'", p),
+                         '"value"\n1\n')
+
+
+if __name__ == '__main__':
+    e.main()
