@@ -162,12 +162,17 @@ static int ins_leaf_callsite(import_file *f, uint32_t bt, uint32_t upid, int64_t
 }
 
 /* The memos, made at the first sample (the frames and backtraces are all
- * read by then). */
-static int ins_memos_make(ins_state *st) {
+ * read by then). The stack_profile indexes are sized for the file's
+ * frames then: an export defines each distinct frame once, and every frame
+ * it defines sits in a backtrace, so the file makes about as many frame
+ * rows and at least as many callsites (a lower bound: more grow the index
+ * later, none is reserved for nothing). */
+static int ins_memos_make(import_file *f, ins_state *st) {
   if (st->frame_rows) return WEFT_OK;
   st->frame_rows = base_calloc(st->frames.len * 2 + 1, sizeof *st->frame_rows);
   st->leaf_callsites = base_calloc(st->backtraces.len + 1, sizeof *st->leaf_callsites);
-  return st->frame_rows && st->leaf_callsites ? WEFT_OK : WEFT_ENOMEM;
+  if (!st->frame_rows || !st->leaf_callsites) return WEFT_ENOMEM;
+  return stack_profile_reserve(f->ctx, st->frames.len, st->frames.len);
 }
 
 static int ins_parse(import_file *f, const sort_event *event, void *prepared,
@@ -178,7 +183,7 @@ static int ins_parse(import_file *f, const sort_event *event, void *prepared,
   const ins_sample *s = &st->samples.data[event->payload];
   uint32_t upid;
   int64_t leaf = -1;
-  int rc = ins_memos_make(st);
+  int rc = ins_memos_make(f, st);
   if (!rc) rc = ins_make_thread(f, &st->threads.data[s->thread], &upid);
   if (!rc) rc = ins_leaf_callsite(f, s->backtrace, upid, &leaf);
   const ins_thread *t = &st->threads.data[s->thread];
