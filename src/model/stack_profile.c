@@ -5,24 +5,45 @@
 #include "model/context.h"
 #include "model/stack_profile_internal.h"
 
+/* A key whose tag (see sp_index) SP_MAX_PROBES rows of other keys share
+ * is refused (WEFT_ELIMIT): crafted keys cannot make a lookup walk them
+ * all. */
 #define SP_MAX_PROBES 32
 
+/* An index of a table's rows by the hash of their key, without the keys:
+ * open addressing with linear probing over 8-byte slots, each
+ * (tag << 32 | row + 1), 0 for an empty slot. The tag is the high half of
+ * the key's hash and places the slot: its home is tag * cap >> 32, so
+ * growing needs only the slots, and homes follow the tags' order (a
+ * growth writes the new array nearly in order). A lookup compares tags and
+ * reads the row's columns only when they agree. An importer that knows
+ * about how many rows are coming sizes it once (stack_profile_reserve). */
+typedef struct sp_index {
+  uint64_t *slots;   /* calloc'd: pages no slot was written to stay untouched */
+  size_t cap, count; /* count <= cap * 3 / 4 */
+} sp_index;
+
 struct stack_profile_state {
-  base_map mappings;  /* probed hash of a mapping's columns -> row */
-  base_map frames;    /* probed hash of (mapping, rel_pc, name) -> row */
-  base_map callsites; /* probed hash of (parent, frame) -> row */
+  sp_index mappings;  /* a mapping's columns -> row */
+  sp_index frames;    /* (mapping, rel_pc, name) -> row */
+  sp_index callsites; /* (parent, frame) -> row */
   stack_profile_deobf *deobf; /* model/stack_profile_deobf.c; lazy */
-  base_map inline_frames; /* probed hash of (name, file, line) -> frame row */
+  sp_index inline_frames; /* (mapping, name, file, line) -> frame row */
   int64_t inline_mapping; /* the "track_event_inline" mapping row, or -1 */
 };
 
+static void sp_index_free(sp_index *x) {
+  base_free(x->slots);
+  memset(x, 0, sizeof *x);
+}
+
 void stack_profile_state_free(stack_profile_state *st) {
   if (!st) return;
-  base_map_free(&st->mappings);
-  base_map_free(&st->frames);
-  base_map_free(&st->callsites);
+  sp_index_free(&st->mappings);
+  sp_index_free(&st->frames);
+  sp_index_free(&st->callsites);
   stack_profile_deobf_free(st->deobf);
-  base_map_free(&st->inline_frames);
+  sp_index_free(&st->inline_frames);
   base_free(st);
 }
 
@@ -37,38 +58,96 @@ static stack_profile_state *sp_state(trace_context *ctx) {
 
 static uint64_t sp_mix(uint64_t h, uint64_t v) { return base_hash_u64(h ^ base_hash_u64(v)); }
 
-/* ---- exact-key lookup: probe hashed keys, compare against the row ---- */
+/* ---- the indexes ---- */
+
+static size_t sp_home(const sp_index *x, uint32_t tag) {
+  return (size_t)(((uint64_t)tag * x->cap) >> 32);
+}
+
+/* The empty slot where a row of `tag` goes (the index has one). */
+static size_t sp_index_free_slot(const sp_index *x, uint32_t tag) {
+  size_t i = sp_home(x, tag);
+  while (x->slots[i]) i = i + 1 == x->cap ? 0 : i + 1;
+  return i;
+}
+
+/* Moves the slots into a new array of `cap` slots (cap > count * 4 / 3). */
+static int sp_index_resize(sp_index *x, size_t cap) {
+  if (cap > (size_t)1 << 32) return WEFT_ELIMIT; /* homes are 32-bit fractions */
+  sp_index grown = {base_calloc(cap, sizeof(uint64_t)), cap, x->count};
+  if (!grown.slots) return WEFT_ENOMEM;
+  for (size_t j = 0; j < x->cap; j++) {
+    uint64_t s = x->slots[j];
+    if (s) grown.slots[sp_index_free_slot(&grown, (uint32_t)(s >> 32))] = s;
+  }
+  base_free(x->slots);
+  *x = grown;
+  return WEFT_OK;
+}
+
+/* The capacity that holds n slots within the load limit of 3/4. */
+static size_t sp_index_cap_for(size_t n) { return n + n / 3 + 16; }
+
+/* Makes room for `more` rows beyond those indexed. */
+static int sp_index_reserve(sp_index *x, size_t more) {
+  size_t need = x->count + more;
+  if (more > SIZE_MAX / 4 - x->count) return WEFT_ENOMEM;
+  return need * 4 <= x->cap * 3 ? WEFT_OK : sp_index_resize(x, sp_index_cap_for(need));
+}
 
 typedef int (*sp_row_eq)(trace_context *ctx, uint32_t row, const void *key);
 
-/* 1 = found (*row), 0 = absent (*free_key is where to insert), WEFT_ELIMIT
- * when every probe collides. */
-static int sp_probe(trace_context *ctx, const base_map *map, uint64_t hash, sp_row_eq eq,
-                    const void *key, uint32_t *row, uint64_t *free_key) {
-  for (uint64_t i = 0; i < SP_MAX_PROBES; i++) {
-    uint64_t k = base_hash_u64(hash + i) >> 1;
-    uint64_t *v = base_map_find(map, k);
-    if (!v) {
-      *free_key = k;
+/* 1 = found (*row), 0 = absent (*at: the empty slot where it goes),
+ * WEFT_ELIMIT for a key whose tag too many other rows have. */
+static int sp_find(trace_context *ctx, const sp_index *x, uint64_t hash, sp_row_eq eq,
+                   const void *key, uint32_t *row, size_t *at) {
+  uint32_t tag = (uint32_t)(hash >> 32), mismatches = 0;
+  *at = SIZE_MAX;
+  if (!x->cap) return 0;
+  for (size_t i = sp_home(x, tag);; i = i + 1 == x->cap ? 0 : i + 1) {
+    uint64_t s = x->slots[i];
+    if (!s) {
+      *at = i;
       return 0;
     }
-    if (eq(ctx, (uint32_t)*v, key)) {
-      *row = (uint32_t)*v;
+    if ((uint32_t)(s >> 32) != tag) continue;
+    if (eq(ctx, (uint32_t)s - 1, key)) {
+      *row = (uint32_t)s - 1;
       return 1;
     }
+    if (++mismatches == SP_MAX_PROBES) return WEFT_ELIMIT;
   }
-  return WEFT_ELIMIT;
 }
 
-/* Appends a row to `table` and records it under free_key in `map`. */
-static int sp_insert(trace_context *ctx, schema_table_id table, base_map *map,
-                     uint64_t free_key, uint32_t *row) {
+/* Appends a row to `table` and indexes it in slot `at` (from sp_find, or
+ * SIZE_MAX) of `x`, growing x first when it is full. */
+static int sp_insert(trace_context *ctx, schema_table_id table, sp_index *x, uint64_t hash,
+                     size_t at, uint32_t *row) {
+  uint32_t tag = (uint32_t)(hash >> 32);
+  if ((x->count + 1) * 4 > x->cap * 3) {
+    int rc = sp_index_resize(x, x->cap ? x->cap * 2 : 64);
+    if (rc) return rc;
+    at = SIZE_MAX;
+  }
   int rc = storage_table_append(ctx_table(ctx, table), row);
   if (rc) return rc;
-  uint64_t *slot;
-  if (base_map_insert(map, free_key, *row, &slot) < 0) return WEFT_ENOMEM;
-  *slot = *row;
+  if (at == SIZE_MAX) at = sp_index_free_slot(x, tag);
+  x->slots[at] = (uint64_t)tag << 32 | ((uint64_t)*row + 1);
+  x->count++;
   return WEFT_OK;
+}
+
+int stack_profile_reserve(trace_context *ctx, size_t frames, size_t callsites) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  storage_table *f = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
+  storage_table *c = ctx_table(ctx, TABLE_STACK_PROFILE_CALLSITE);
+  int rc = sp_index_reserve(&st->frames, frames);
+  if (!rc) rc = sp_index_reserve(&st->callsites, callsites);
+  if (!rc && frames <= SIZE_MAX - f->row_count) rc = storage_table_reserve(f, f->row_count + frames);
+  if (!rc && callsites <= SIZE_MAX - c->row_count)
+    rc = storage_table_reserve(c, c->row_count + callsites);
+  return rc;
 }
 
 /* ---- mappings ---- */
@@ -104,10 +183,10 @@ int stack_profile_mapping(trace_context *ctx, const stack_profile_mapping_spec *
   uint64_t h = sp_mix(sp_mix(spec->build_id, spec->name), (uint64_t)spec->exact_offset);
   h = sp_mix(sp_mix(h, (uint64_t)spec->start_offset), (uint64_t)spec->start);
   h = sp_mix(sp_mix(h, (uint64_t)spec->end), (uint64_t)spec->load_bias);
-  uint64_t free_key;
-  int rc = sp_probe(ctx, &st->mappings, h, sp_mapping_eq, spec, id, &free_key);
+  size_t at;
+  int rc = sp_find(ctx, &st->mappings, h, sp_mapping_eq, spec, id, &at);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
-  rc = sp_insert(ctx, TABLE_STACK_PROFILE_MAPPING, &st->mappings, free_key, id);
+  rc = sp_insert(ctx, TABLE_STACK_PROFILE_MAPPING, &st->mappings, h, at, id);
   if (rc) return rc;
   storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_MAPPING);
   return sp_mapping_write(t, *id, spec);
@@ -143,10 +222,10 @@ int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,
   if (!st) return WEFT_ENOMEM;
   sp_frame_key key = {mapping, name, rel_pc};
   uint64_t h = sp_mix(sp_mix(sp_mix(0x5f, mapping), name), (uint64_t)rel_pc);
-  uint64_t free_key;
-  int rc = sp_probe(ctx, &st->frames, h, sp_frame_eq, &key, id, &free_key);
+  size_t at;
+  int rc = sp_find(ctx, &st->frames, h, sp_frame_eq, &key, id, &at);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
-  rc = sp_insert(ctx, TABLE_STACK_PROFILE_FRAME, &st->frames, free_key, id);
+  rc = sp_insert(ctx, TABLE_STACK_PROFILE_FRAME, &st->frames, h, at, id);
   if (rc) return rc;
   storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
   storage_set_str(t, STACK_PROFILE_FRAME_name, *id, name);
@@ -176,13 +255,13 @@ int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
   if (!st) return WEFT_ENOMEM;
   sp_callsite_key key = {parent < 0 ? -1 : parent, frame};
   uint64_t h = sp_mix(sp_mix(0xca11, (uint64_t)key.parent), frame);
-  uint64_t free_key;
-  int rc = sp_probe(ctx, &st->callsites, h, sp_callsite_eq, &key, id, &free_key);
+  size_t at;
+  int rc = sp_find(ctx, &st->callsites, h, sp_callsite_eq, &key, id, &at);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
   storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_CALLSITE);
   int64_t depth = key.parent < 0 ? 0
                   : storage_get_i64(t, STACK_PROFILE_CALLSITE_depth, (size_t)key.parent) + 1;
-  rc = sp_insert(ctx, TABLE_STACK_PROFILE_CALLSITE, &st->callsites, free_key, id);
+  rc = sp_insert(ctx, TABLE_STACK_PROFILE_CALLSITE, &st->callsites, h, at, id);
   if (rc) return rc;
   storage_set_i64(t, STACK_PROFILE_CALLSITE_depth, *id, depth);
   if (key.parent >= 0) storage_set_i64(t, STACK_PROFILE_CALLSITE_parent_id, *id, key.parent);
@@ -324,12 +403,12 @@ int stack_profile_symbol_frame(trace_context *ctx, uint32_t mapping, string_id n
   if (!st) return WEFT_ENOMEM;
   sp_inline_key key = {mapping, name, file, line < 0 ? -1 : line};
   uint64_t h = sp_mix(sp_mix(sp_mix(sp_mix(0x1f1e, mapping), name), file), (uint64_t)key.line);
-  uint64_t free_key;
-  int rc = sp_probe(ctx, &st->inline_frames, h, sp_inline_eq, &key, frame, &free_key);
+  size_t at;
+  int rc = sp_find(ctx, &st->inline_frames, h, sp_inline_eq, &key, frame, &at);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
   uint32_t set;
   rc = sp_inline_symbol(ctx, &key, &set);
-  if (!rc) rc = sp_insert(ctx, TABLE_STACK_PROFILE_FRAME, &st->inline_frames, free_key, frame);
+  if (!rc) rc = sp_insert(ctx, TABLE_STACK_PROFILE_FRAME, &st->inline_frames, h, at, frame);
   if (rc) return rc;
   storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
   storage_set_str(t, STACK_PROFILE_FRAME_name, *frame, name);

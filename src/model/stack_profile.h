@@ -47,6 +47,12 @@ int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,
 /* Interns a callsite: `frame` called from `parent` (-1 for a root). */
 int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
                            uint32_t *id);
+/* Makes room for about `frames` more frames and `callsites` more callsites
+ * (their indexes and table rows), for an importer that knows roughly how
+ * many distinct ones are coming: sized once instead of grown step by step.
+ * A hint below the truth only means growing later; one above it costs
+ * memory, so pass a count the input bounds from below when in doubt. */
+int stack_profile_reserve(trace_context *ctx, size_t frames, size_t callsites);
 /* Interns the lowercase hex of `len` raw bytes (33 bytes, a Breakpad
  * module id, are kept as they are). */
 int stack_profile_build_id_hex(trace_context *ctx, const uint8_t *bytes, size_t len,

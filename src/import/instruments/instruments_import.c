@@ -110,15 +110,18 @@ static int ins_mapping_for(import_file *f, uint32_t upid, uint32_t binary, int64
 }
 
 /* The stack_profile_frame row of frame `index` in process upid. The row
- * found is kept (one per frame and leaf) until the process or the count of
- * mappings differs: a new mapping could hold the frame. Finding it again
- * gives the same row (the mappings are only added to, frames interned), so
- * a kept row can be replaced by another process's. */
+ * found is kept (one per frame, for its use as leaf or as caller) until
+ * the process, the use or the count of mappings differs: a new mapping
+ * could hold the frame. Finding it again gives the same row (the mappings
+ * are only added to, frames interned), so a kept row can be replaced by
+ * another process's or use's. */
 static int ins_frame_row(import_file *f, uint32_t index, uint32_t upid, int leaf,
                          uint32_t *row) {
   ins_state *st = f->state;
-  ins_memo *memo = &st->frame_rows[(size_t)index * 2 + (leaf != 0)];
-  if (memo->gen && memo->gen == st->mappings.len && memo->upid == upid) {
+  ins_memo *memo = &st->frame_rows[index];
+  int memo_ok = st->mappings.len && st->mappings.len < INT32_MAX; /* gen << 1 | leaf fits */
+  uint32_t key = (uint32_t)st->mappings.len << 1 | (leaf != 0);
+  if (memo_ok && memo->gen == key && memo->upid == upid) {
     *row = memo->row;
     return WEFT_OK;
   }
@@ -130,7 +133,8 @@ static int ins_frame_row(import_file *f, uint32_t index, uint32_t upid, int leaf
   int rc = ins_mapping_for(f, upid, fr->binary, pc, &m);
   if (!rc) rc = stack_profile_frame(f->ctx, m->id, fr->name, pc - m->start + m->exact_offset,
                                     STRING_NULL, row);
-  if (!rc) *memo = (ins_memo){upid, (uint32_t)st->mappings.len, *row};
+  if (!rc && st->mappings.len < INT32_MAX)
+    *memo = (ins_memo){upid, (uint32_t)st->mappings.len << 1 | (leaf != 0), *row};
   return rc;
 }
 
@@ -162,12 +166,17 @@ static int ins_leaf_callsite(import_file *f, uint32_t bt, uint32_t upid, int64_t
 }
 
 /* The memos, made at the first sample (the frames and backtraces are all
- * read by then). */
-static int ins_memos_make(ins_state *st) {
+ * read by then). The stack_profile indexes are sized for the file's
+ * frames then: an export defines each distinct frame once, and every frame
+ * it defines sits in a backtrace, so the file makes about as many frame
+ * rows and at least as many callsites (a lower bound: more grow the index
+ * later, none is reserved for nothing). */
+static int ins_memos_make(import_file *f, ins_state *st) {
   if (st->frame_rows) return WEFT_OK;
-  st->frame_rows = base_calloc(st->frames.len * 2 + 1, sizeof *st->frame_rows);
+  st->frame_rows = base_calloc(st->frames.len + 1, sizeof *st->frame_rows);
   st->leaf_callsites = base_calloc(st->backtraces.len + 1, sizeof *st->leaf_callsites);
-  return st->frame_rows && st->leaf_callsites ? WEFT_OK : WEFT_ENOMEM;
+  if (!st->frame_rows || !st->leaf_callsites) return WEFT_ENOMEM;
+  return stack_profile_reserve(f->ctx, st->frames.len, st->frames.len);
 }
 
 static int ins_parse(import_file *f, const sort_event *event, void *prepared,
@@ -178,7 +187,7 @@ static int ins_parse(import_file *f, const sort_event *event, void *prepared,
   const ins_sample *s = &st->samples.data[event->payload];
   uint32_t upid;
   int64_t leaf = -1;
-  int rc = ins_memos_make(st);
+  int rc = ins_memos_make(f, st);
   if (!rc) rc = ins_make_thread(f, &st->threads.data[s->thread], &upid);
   if (!rc) rc = ins_leaf_callsite(f, s->backtrace, upid, &leaf);
   const ins_thread *t = &st->threads.data[s->thread];

@@ -58,27 +58,25 @@ typedef struct ins_mapping {
   int64_t start, end, exact_offset;
 } ins_mapping;
 
-/* The values defined by id= (instruments_ids.c): a kind (1..15) and a
+/* The values defined by id= (instruments_ids.c): a kind (1..14) and a
  * value per id; a ref finds the newest definition of its id and kind. */
-typedef struct ins_id_slot {
-  uint64_t value;
-  uint32_t kind; /* 0: none */
-} ins_id_slot;
-
 typedef struct ins_ids {
-  ins_id_slot *slots; /* by id, ids below cap */
-  size_t cap, count;  /* count: definitions read */
-  base_map others;    /* (id << 4 | kind) -> value, for the rest */
+  uint64_t *slots;   /* by id, ids below cap: value << 4 | kind, 0: none */
+  size_t cap, count; /* count: definitions read */
+  base_map others;   /* (id << 4 | kind) -> value, for the rest */
 } ins_ids;
 
 /* Makes the array cover ids below n at once (an empty table only). */
 int ins_ids_reserve(ins_ids *t, size_t n);
 int ins_ids_define(ins_ids *t, uint64_t id, uint32_t kind, uint64_t value);
-const uint64_t *ins_ids_find(const ins_ids *t, uint64_t id, uint32_t kind);
+/* 1 and *value when (id, kind) is defined, else 0. */
+int ins_ids_find(const ins_ids *t, uint64_t id, uint32_t kind, uint64_t *value);
 void ins_ids_free(ins_ids *t);
 
 /* A stack_profile row found for a frame or a backtrace in process upid
- * while the file had made `gen` mappings (0: none yet). */
+ * while the file had made `gen` mappings (0: none yet). A frame's memo
+ * keeps gen << 1 | leaf: the row found for its use as the leaf or as a
+ * caller, the last of the two (a frame is rarely both). */
 typedef struct ins_memo {
   uint32_t upid, gen, row;
 } ins_memo;
@@ -94,7 +92,7 @@ typedef struct ins_state {
   VEC(ins_sample) samples;
   VEC(ins_mapping) mappings;
   ins_ids ids;         /* id -> index or value */
-  ins_memo *frame_rows;     /* by frame * 2 + leaf: its stack_profile_frame */
+  ins_memo *frame_rows;     /* by frame: its stack_profile_frame */
   ins_memo *leaf_callsites; /* by backtrace: its leaf's callsite */
   uint64_t ignored;    /* frames given to a backtrace defined earlier */
 } ins_state;

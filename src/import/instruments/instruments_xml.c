@@ -181,12 +181,10 @@ static int ins_lookup(ins_reader *r, const ins_tok *tok, int kind, uint64_t *key
   }
   *key = id << 4 | (uint64_t)kind;
   if (is_id) return 1;
-  const uint64_t *found = ins_ids_find(&r->st->ids, id, (uint32_t)kind);
-  if (!found) {
+  if (!ins_ids_find(&r->st->ids, id, (uint32_t)kind, value)) {
     ins_fail_span(r, WEFT_EPARSE, "ref= names no element defined before: ", *v);
     return -1;
   }
-  *value = *found;
   return 0;
 }
 
