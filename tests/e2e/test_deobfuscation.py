@@ -41,10 +41,12 @@ def deobfuscation(package, *classes):
 
 
 def module_symbols(path, build_id, *addresses):
-    """ModuleSymbols: addresses are (address, [(function, file, line)])."""
+    """ModuleSymbols: addresses are (address, [(function, file, line)]); a
+    function of None leaves the field out."""
     body = pb_bytes(1, path) + pb_bytes(2, build_id)
     for address, lines in addresses:
-        ls = b''.join(pb_bytes(2, pb_bytes(1, fn) + pb_bytes(2, file) + pb_int(3, line))
+        ls = b''.join(pb_bytes(2, (b'' if fn is None else pb_bytes(1, fn)) +
+                               pb_bytes(2, file) + pb_int(3, line))
                       for fn, file, line in lines)
         body += pb_bytes(3, pb_int(1, address) + ls)
     return pb_packet(pb_bytes(61, body))
@@ -153,6 +155,18 @@ class DeobfuscationTest(e.TempDirTest):
                                  "'stackprofile_invalid_mapping_id') order by name", path),
                          '"name","value"\n"stackprofile_invalid_frame_id",1\n'
                          '"stackprofile_invalid_mapping_id",1\n')
+
+    def test_a_symbol_line_without_function_name_has_a_null_name(self):
+        lib = '/system/lib.so'
+        path = self.trace(java_frames(lib[1:], names=('f', 'g')),
+                          heap_dump(10, 10, 'h', heap_sample(1, 1, 0, 1, 0)),
+                          module_symbols(lib, b'\xab', (16, [(None, 'x.c', 7), ('', 'y.c', 8)]),
+                                         (32, [(None, 'z.c', 1)])))
+        # absent: NULL; present but empty: the empty string (the reference's answer)
+        self.assertEqual(e.query('select id, name is null as absent, name, source_file '
+                                 'from stack_profile_symbol order by id', path),
+                         '"id","absent","name","source_file"\n'
+                         '0,1,"[NULL]","x.c"\n1,0,"","y.c"\n2,1,"[NULL]","z.c"\n')
 
     def test_a_symbol_line_picks_the_inline_chain(self):
         path = self.trace(java_frames('/' + APP, names=('a.a', 'a.b', 'a.c')),

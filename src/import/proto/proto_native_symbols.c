@@ -249,7 +249,6 @@ static int proto_symbol_line(trace_context *ctx, proto_span msg, proto_symbol_li
     if (fl.number == PROTO_LINE_NUMBER && fl.wire_type == PROTO_WIRE_VARINT)
       l.line = (int64_t)(uint32_t)fl.value;
   }
-  if (!rc && l.function == STRING_NULL) rc = ctx_intern(ctx, "", 0, &l.function);
   if (!rc && lines->len < PROTO_MAX_SYMBOL_LINES && VEC_PUSH(*lines, l)) rc = WEFT_ENOMEM;
   return rc;
 }
