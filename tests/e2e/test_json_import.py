@@ -39,6 +39,16 @@ class JsonImportTest(e.TempDirTest):
                             "(select value from stats where name = 'json_tokenizer_failure')")
             self.assertEqual(out.splitlines()[1], '"before","0,1,2",1', dur)
 
+    def test_thread_states_leave_the_idle_thread_unnamed(self):
+        out = self.load([
+            {'ph': 'T', 'cat': 'thread_state', 'name': 'Running', 'ts': 1, 'dur': 5,
+             'pid': 1, 'tid': 2, 'args': {'cpu': 0}},
+            {'ph': 'T', 'cat': 'thread_state', 'name': 'S', 'ts': 6, 'dur': 5,
+             'pid': 1, 'tid': 2}],
+            'select (select name from thread where utid = 0), (select count(*) from sched), '
+            '(select count(*) from thread_state)')
+        self.assertEqual(out.splitlines()[1], '"[NULL]",1,2')
+
     def test_thread_time_of_instants_and_begin_end(self):
         # an instant's tts is its thread_ts, its thread_dur NULL (tdur
         # ignored); X without tdur: NULL; B/E: the end's tts - the begin's;
