@@ -73,6 +73,7 @@ typedef struct sched_state_memo {
 #define SCHED_STATE_MEMO 16 /* entries, a power of two */
 
 struct kernel_state {
+  int idle_named; /* kernel data has named the idle thread (utid 0) */
   VEC(sched_machine_cpus) machine_cpus; /* by machine row */
   VEC(sched_cpu_state) cpus;
   VEC(sched_thread_rows) threads; /* index: utid */
@@ -117,7 +118,8 @@ void kernel_state_free(kernel_state *k) {
   base_free(k);
 }
 
-int kernel_get(trace_context *ctx, kernel_state **out) {
+/* The kernel state, made on first use, without naming the idle thread. */
+static int kernel_get_unnamed(trace_context *ctx, kernel_state **out) {
   if (!ctx->model.kernel) {
     kernel_state *k = base_calloc(1, sizeof *k);
     if (!k) return WEFT_ENOMEM;
@@ -126,11 +128,17 @@ int kernel_get(trace_context *ctx, kernel_state **out) {
       return WEFT_ENOMEM;
     }
     ctx->model.kernel = k;
-    /* Kernel data names the host's idle thread. */
-    if (model_name_idle_thread(ctx)) return WEFT_ENOMEM;
   }
   *out = ctx->model.kernel;
   return WEFT_OK;
+}
+
+int kernel_get(trace_context *ctx, kernel_state **out) {
+  int rc = kernel_get_unnamed(ctx, out);
+  if (rc || (*out)->idle_named) return rc;
+  /* Kernel data names the host's idle thread. */
+  (*out)->idle_named = 1;
+  return model_name_idle_thread(ctx) ? WEFT_ENOMEM : WEFT_OK;
 }
 
 base_map *kernel_rss_mm(kernel_state *k) { return &k->rss_mm; }
@@ -793,7 +801,7 @@ int sched_state_interval(trace_context *ctx, const kernel_scope *s, int64_t ts,
   kernel_state *k;
   string_id state_id;
   uint32_t ucpu = 0, row;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get_unnamed(ctx, &k); /* JSON thread states name no idle thread */
   if (!rc) rc = ctx_intern(ctx, state, state_len, &state_id);
   if (cpu >= SCHED_MAX_CPU) cpu = -1; /* out of range: unknown */
   if (!rc && cpu >= 0) rc = sched_ucpu(ctx, s->machine, (uint32_t)cpu, &ucpu);

@@ -113,7 +113,8 @@ int sched_blocked_reason(trace_context *ctx, const kernel_scope *s,
  * directly (Chrome JSON phase T): a thread_state row [ts, ts + dur) with
  * `state` ("Running", "S", "D"...), and for "Running" on a cpu (cpu >= 0) a
  * sched slice there too. io_wait < 0: unknown. Independent of the
- * switch-driven bookkeeping (no open rows are closed or opened). */
+ * switch-driven bookkeeping (no open rows are closed or opened). Unlike
+ * kernel data, it does not name the idle thread "swapper". */
 int sched_state_interval(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          int64_t dur, uint32_t utid, const char *state,
                          size_t state_len, int64_t cpu, int64_t io_wait);

@@ -24,6 +24,31 @@ class JsonImportTest(e.TempDirTest):
         self.assertEqual(out, '"ts","dur","name","thread_ts","thread_dur"\n'
                          '10250,5000,"a",3500,2000\n')
 
+    def test_unreadable_dur_ends_the_events(self):
+        # an X event whose dur does not read (a string with trailing text,
+        # null, a bool) drops itself and every later event of the array,
+        # before any thread is made; the earlier events stay
+        for dur in ('5 ', None, True, 'abc'):
+            trace = [
+                {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 1, 'dur': 1, 'name': 'before'},
+                {'ph': 'X', 'pid': 1, 'tid': 3, 'ts': 3, 'dur': dur, 'name': 'bad'},
+                {'ph': 'X', 'pid': 1, 'tid': 4, 'ts': 2, 'dur': 1, 'name': 'after'},
+                {'ph': 'X', 'pid': 1, 'tid': 5, 'ts': 'x', 'dur': 1, 'name': 'bad_ts'}]
+            out = self.load(trace, "select (select group_concat(name) from slice), "
+                            "(select group_concat(tid) from thread), "
+                            "(select value from stats where name = 'json_tokenizer_failure')")
+            self.assertEqual(out.splitlines()[1], '"before","0,1,2",1', dur)
+
+    def test_thread_states_leave_the_idle_thread_unnamed(self):
+        out = self.load([
+            {'ph': 'T', 'cat': 'thread_state', 'name': 'Running', 'ts': 1, 'dur': 5,
+             'pid': 1, 'tid': 2, 'args': {'cpu': 0}},
+            {'ph': 'T', 'cat': 'thread_state', 'name': 'S', 'ts': 6, 'dur': 5,
+             'pid': 1, 'tid': 2}],
+            'select (select name from thread where utid = 0), (select count(*) from sched), '
+            '(select count(*) from thread_state)')
+        self.assertEqual(out.splitlines()[1], '"[NULL]",1,2')
+
     def test_thread_time_of_instants_and_begin_end(self):
         # an instant's tts is its thread_ts, its thread_dur NULL (tdur
         # ignored); X without tdur: NULL; B/E: the end's tts - the begin's;

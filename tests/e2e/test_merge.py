@@ -25,7 +25,7 @@ def snapshot(clocks, machine=None):
 
 def slice_packets(seq, tid, name, ts, dur, machine=None):
     tail = ' machine_id: %d' % machine if machine else ''
-    return ('packet { trusted_packet_sequence_id: %d thread_descriptor { pid: %d tid: %d }%s }\n'
+    return ('packet { trusted_packet_sequence_id: %d incremental_state_cleared: true thread_descriptor { pid: %d tid: %d }%s }\n'
             'packet { timestamp: %d trusted_packet_sequence_id: %d '
             'track_event { type: TYPE_SLICE_BEGIN name: "%s" }%s }\n'
             'packet { timestamp: %d trusted_packet_sequence_id: %d '

@@ -422,6 +422,27 @@ static void test_split_scan(void) {
   check_split_scans("{\"other\":[{},{}],\"traceEvents\":[{\"ts\":1},{\"ts\":2}]}");
   check_split_scans("{\"a\":{\"b\":[{},{},{}]}}");
   check_split_scans("  [{},{},{}]  ");
+  /* An X event with an unreadable dur ends the events, wherever the split
+   * falls; the keys after the array are still read. */
+  check_split_scans("{\"traceEvents\":[{\"ts\":1,\"ph\":\"B\"},{\"ts\":\"x\"},"
+                    "{\"ts\":2,\"ph\":\"X\",\"dur\":\"5a\"},{\"ts\":\"y\"},"
+                    "{\"ts\":3,\"ph\":\"E\"},{\"ts\":4,\"ph\":\"c\"}],"
+                    "\"metadata\":{\"k\":1}}");
+  check_split_scans("[{\"ts\":1,\"ph\":\"X\",\"dur\":null},{\"ts\":\"x\"},{\"ts\":2},{\"ts\":3,");
+}
+
+/* An X event whose dur does not read drops itself and every later event. */
+static void test_bad_dur_cuts_events(void) {
+  const char *doc = "[{\"ts\":1,\"ph\":\"B\"},{\"ts\":2,\"ph\":\"X\",\"dur\":\"5 \"},"
+                    "{\"ts\":\"x\"},{\"ts\":3,\"ph\":\"E\"}]";
+  import_scan_input in = scan_input(doc);
+  void *result = NULL;
+  base_error err = {0};
+  CHECK(json_scan_run(&in, &result, &err) == 0);
+  json_scan *s = result;
+  CHECK(s->events.len == 1);
+  CHECK(s->tokenizer_failures == 1);
+  json_scan_free(result);
 }
 
 int main(void) {
@@ -435,5 +456,6 @@ int main(void) {
   RUN_TEST(test_flat_numbers_agree);
   RUN_TEST(test_scan_order);
   RUN_TEST(test_split_scan);
+  RUN_TEST(test_bad_dur_cuts_events);
   return CHECK_SUMMARY();
 }

@@ -70,6 +70,7 @@ static void test_delta_timestamp_overflow(void) {
   pb_int(&td, 2, 1);
   pb_int(&td, 6, (uint64_t)(INT64_MIN / 1000 + 1));
   pb_int(&pkt, 10, 1);
+  pb_int(&pkt, 41, 1); /* incremental_state_cleared: the descriptor applies */
   pb_msg(&pkt, 44, &td);
   packet(&trace, &pkt);
   /* TrackEvent instant with absolute time: kept. */

@@ -130,6 +130,8 @@ typedef struct json_scan {
   int has_systrace;               /* the last "systemTraceEvents" string: */
   size_t systrace_offset, systrace_len; /* its raw bytes */
   int split; /* 1: a second thread scanned the part after the split */
+  int events_cut; /* an X event with an unreadable dur ended the events */
+  int64_t event_failures; /* of tokenizer_failures, those of single events */
   /* during the walk only: its input and the pages given back so far
    * (import_scan_passed); where the walk stops if the split guess holds
    * (the end of an event at depth stop_depth: 0 for none), and whether

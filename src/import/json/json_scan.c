@@ -37,11 +37,20 @@ static int json_event_head_read(json_tokenizer *tk, json_event_head *h,
 static int json_scan_event(json_scan *s, json_pending p, const json_event_head *h,
                            base_error *err) {
   import_scan_passed(s->in, &s->given, p.end);
-  if (!h->any_key) return WEFT_OK; /* {}: nothing to import, not an error */
+  if (!h->any_key || s->events_cut) return WEFT_OK; /* {}: nothing to import */
+  if (h->ph == 'X' && h->dur.present && !h->dur.valid) {
+    /* Perfetto's tokenizer gives up on the events here: this one and every
+     * later one are dropped (the file's other keys are still read) */
+    s->events_cut = 1;
+    s->tokenizer_failures++;
+    s->event_failures++;
+    return WEFT_OK;
+  }
   if (h->ts.valid) {
     p.ts = h->ts.ns;
   } else if (h->ph != 'M') {
     s->tokenizer_failures++;
+    s->event_failures++;
     return WEFT_OK;
   }
   if (h->ph == 'c' && h->ts.valid && VEC_PUSH(s->clock_syncs, p))
@@ -295,6 +304,12 @@ static void *json_scan_rest_run(void *arg) {
 
 /* Appends what the second thread found after the split. */
 static int json_scan_join(json_scan *s, json_scan *rest) {
+  if (s->events_cut) { /* the events after the split do not count */
+    rest->events.len = rest->clock_syncs.len = rest->v8_events.len = 0;
+    rest->tokenizer_failures -= rest->event_failures;
+    rest->event_failures = 0;
+  }
+  s->events_cut |= rest->events_cut;
   if (VEC_RESERVE(s->events, s->events.len + rest->events.len) ||
       VEC_RESERVE(s->metadata, s->metadata.len + rest->metadata.len))
     return WEFT_ENOMEM;
@@ -312,6 +327,7 @@ static int json_scan_join(json_scan *s, json_scan *rest) {
     if (VEC_PUSH(s->v8_events, rest->v8_events.data[i])) return WEFT_ENOMEM;
   s->has_complete |= rest->has_complete;
   s->tokenizer_failures += rest->tokenizer_failures;
+  s->event_failures += rest->event_failures;
   s->display_time_units += rest->display_time_units;
   if (rest->has_systrace) {
     s->has_systrace = 1;

@@ -59,6 +59,7 @@ int proto_head_read(proto_span pkt, proto_packet_head *h) {
         break;
       case PROTO_TRACE_PACKET_THREAD_DESCRIPTOR:
         if (is_len) h->legacy_fields++;
+        h->has_thread_desc |= is_len;
         h->relevant = 1;
         break;
       case PROTO_TRACE_PACKET_PROCESS_TREE:

@@ -27,6 +27,7 @@ typedef struct proto_packet_head {
   proto_span provenance, protovms; /* trace_provenance, protovms (proto_protovm.h) */
   int has_provenance, has_protovms;
   int has_track_desc, first_on_sequence;
+  int has_thread_desc; /* a legacy thread_descriptor */
   /* for proto_misc_tokenize_common, unless misc_reads_more */
   uint64_t dropped;
   proto_span stats;

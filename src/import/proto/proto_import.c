@@ -591,6 +591,10 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     rc = import_stat(f, stat_packet_skipped_seq_needs_incremental_state_invalid, 1);
     return base_error_alloc(err, rc);
   }
+  if (h.has_thread_desc && !seq->state_valid) { /* its delta times would be wrong */
+    rc = import_stat(f, stat_thread_descriptor_skipped_incremental_state_invalid, 1);
+    return base_error_alloc(err, rc);
+  }
   if (h.has_defaults) proto_seq_set_defaults(seq, proto_input_keep(f, h.defaults));
   if (h.has_interned) {
     rc = proto_intern_data(f, seq_idx, h.interned);

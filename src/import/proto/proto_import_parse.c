@@ -61,8 +61,6 @@ static int proto_desc_thread(proto_parse_ctx *p, const proto_desc *d, uint32_t *
   if (!rc)
     rc = d->has_pid ? model_thread_in_process(ctx, p->machine, d->tid, d->pid, utid)
                     : model_thread(ctx, p->machine, d->tid, utid);
-  if (!rc && d->has_name)
-    rc = model_thread_set_name(ctx, *utid, (const char *)d->name.data, d->name.len);
   return rc;
 }
 
@@ -94,14 +92,14 @@ static int proto_track_descriptor(proto_parse_ctx *p, proto_span msg) {
   int has_rank = proto_find_last(msg.data, msg.len, PROTO_TRACK_DESCRIPTOR_SIBLING_ORDER_RANK,
                                  &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT;
   if (has_rank) rank = proto_field_int32(&fl);
-  proto_desc d;
   if (ref.utid >= 0 &&
       proto_find_last(msg.data, msg.len, PROTO_TRACK_DESCRIPTOR_THREAD, &fl) == 1 &&
       fl.wire_type == PROTO_WIRE_LEN) {
-    proto_desc_read(fl.span, PROTO_THREAD_DESCRIPTOR_PID, PROTO_THREAD_DESCRIPTOR_TID,
-                    PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
+    proto_span thread = fl.span;
     uint32_t utid = (uint32_t)ref.utid;
-    if (d.has_name) rc = model_thread_set_name(ctx, utid, (const char *)d.name.data, d.name.len);
+    int has_chrome = proto_find_last(msg.data, msg.len, PROTO_TRACK_DESCRIPTOR_CHROME_THREAD,
+                                     &fl) == 1 && fl.wire_type == PROTO_WIRE_LEN;
+    rc = proto_thread_descriptor_name(p->f, &st->misc, utid, thread, has_chrome ? &fl.span : NULL);
     if (!rc && has_rank && st->track_model.thread_ranked)
       rc = proto_sort_index_hint(ctx, TABLE_THREAD, THREAD_arg_set_id, utid,
                                  "thread_sort_index_hint", rank);
@@ -129,6 +127,7 @@ static int proto_thread_descriptor(proto_parse_ctx *p, proto_span msg) {
                   PROTO_THREAD_DESCRIPTOR_THREAD_NAME, &d);
   uint32_t utid;
   int rc = proto_desc_thread(p, &d, &utid);
+  if (!rc) rc = proto_thread_descriptor_name(p->f, &st->misc, utid, msg, NULL);
   if (rc) return rc;
   proto_seq *seq = &st->seqs.data[p->info->seq];
   seq->pid = d.pid;

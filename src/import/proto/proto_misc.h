@@ -53,6 +53,7 @@ typedef struct proto_misc_state {
   uint32_t chrome_packets;        /* ChromeMetadataPackets tokenized */
   base_map process_name_ranks;    /* upid -> descriptor name << 8 | its rank */
   base_map comm_processes;        /* upids the process tree gave with cmdline_is_comm */
+  base_map thread_name_ranks;     /* utid -> the name a thread descriptor last gave */
 } proto_misc_state;
 
 /* Observes one (non-compressed) TracePacket in file order. */
@@ -133,6 +134,14 @@ int proto_process_descriptor_apply(import_file *f, proto_misc_state *m, uint32_t
                                    proto_span process, const proto_span *chrome);
 /* The name of a Chrome ProcessType value, or NULL. */
 const char *proto_chrome_process_type_name(int64_t type);
+
+/* ---- thread descriptors (proto_chrome_thread.c) ---- */
+/* A ThreadDescriptor of thread utid (with its TrackDescriptor's
+ * ChromeThreadDescriptor, or NULL): the thread's name. */
+int proto_thread_descriptor_name(import_file *f, proto_misc_state *m, uint32_t utid,
+                                 proto_span thread, const proto_span *chrome);
+/* The name of a Chrome ThreadType value, or NULL. */
+const char *proto_chrome_thread_type_name(int64_t type);
 
 /* ---- trace diagnostics (proto_diagnostics.c) ---- */
 /* Runs the trace-config rules over `config` and appends to

@@ -378,6 +378,7 @@ void proto_misc_free(proto_misc_state *m) {
   base_map_free(&m->ftrace_error_seqs);
   base_map_free(&m->process_name_ranks);
   base_map_free(&m->comm_processes);
+  base_map_free(&m->thread_name_ranks);
   VEC_FREE(m->losses);
   VEC_FREE(m->writers);
 }

@@ -18,8 +18,10 @@
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_misc.h"
 #include "import/proto/proto_sys_stats.h"
+#include "import/proto/proto_translation.h"
 #include "import/proto/proto_winscope.h"
 #include "model/columns.h"
+#include "model/flow.h"
 #include "model/sched.h"
 
 #define PROTO_MAX_CPUS 4096
@@ -511,6 +513,62 @@ static int proto_trigger(import_file *f, uint32_t machine, int64_t ts, proto_spa
   return rc;
 }
 
+#define PROTO_CHROME_TRIGGER_NAME 1
+#define PROTO_CHROME_TRIGGER_NAME_HASH 2
+#define PROTO_CHROME_TRIGGER_FLOW_ID 3
+
+/* A ChromeTrigger: an instant on the "Trace Triggers" track named by its
+ * trigger_name (else "chrome_trigger"), with args chrome_trigger.name_hash
+ * and chrome_trigger.name (its trigger_name, else the chrome_study
+ * translation of the hash); it ends an active flow flow_id; each adds a
+ * cr-triggered_rule_name_hash metadata row. */
+static int proto_chrome_trigger(import_file *f, uint32_t machine, int64_t ts, proto_span msg) {
+  trace_context *ctx = f->ctx;
+  proto_span name = {NULL, 0};
+  uint64_t hash = 0, flow = 0;
+  int has_name = 0, has_flow = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, msg);
+  while (proto_reader_next(&r, &fl) == 1) {
+    if (fl.number == PROTO_CHROME_TRIGGER_NAME && fl.wire_type == PROTO_WIRE_LEN)
+      name = fl.span, has_name = 1;
+    if (fl.number == PROTO_CHROME_TRIGGER_NAME_HASH && fl.wire_type == PROTO_WIRE_FIXED32)
+      hash = (uint32_t)fl.value;
+    if (fl.number == PROTO_CHROME_TRIGGER_FLOW_ID && fl.wire_type == PROTO_WIRE_FIXED64)
+      flow = fl.value, has_flow = 1;
+  }
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = "Trace Triggers";
+  spec.type = "triggers";
+  spec.machine = machine;
+  uint32_t track, slice;
+  string_id name_id = STRING_NULL, arg_name = STRING_NULL, key;
+  int64_t args = -1;
+  int rc = model_track(ctx, &spec, &track);
+  if (!rc) rc = has_name ? ctx_intern(ctx, (const char *)name.data, name.len, &name_id)
+                         : ctx_intern(ctx, "chrome_trigger", 14, &name_id);
+  if (!rc) arg_name = has_name ? name_id
+                               : proto_translate(((proto_import_state *)f->state)->translation,
+                                                 PROTO_TRANSLATE_STUDY, hash);
+  if (!rc) rc = model_arg_int(ctx, "chrome_trigger.name_hash", 24, MODEL_ARG_UINT, (int64_t)hash);
+  if (!rc && arg_name != STRING_NULL) rc = ctx_intern(ctx, "chrome_trigger.name", 19, &key);
+  if (!rc && arg_name != STRING_NULL) rc = model_arg_string_id(ctx, key, arg_name, MODEL_ARG_STRING);
+  if (rc) {
+    model_args_discard(ctx);
+    return rc;
+  }
+  rc = model_args_commit(ctx, &args);
+  if (!rc) rc = model_slice_complete(ctx, track, ts, 0, STRING_NULL, name_id, args, &slice);
+  flow_scope scope = {machine, f->trace_id};
+  if (!rc && has_flow && flow_is_active(ctx, scope, flow_id_v2(flow)))
+    rc = flow_end_at(ctx, scope, slice, flow_id_v2(flow), 1);
+  if (!rc)
+    rc = ctx_metadata_add_int(ctx, "cr-triggered_rule_name_hash", (int64_t)hash, -1, f->trace_id);
+  return rc;
+}
+
 /* The UI state, base64-encoded. */
 static int proto_ui_state(import_file *f, proto_span msg) {
   char *text = base_malloc((msg.len + 2) / 3 * 4 + 1);
@@ -533,6 +591,7 @@ int proto_misc_wants_field(uint32_t number) {
     case PROTO_TRACE_PACKET_CPU_INFO:
     case PROTO_TRACE_PACKET_SERVICE_EVENT:
     case PROTO_TRACE_PACKET_TRIGGER:
+    case PROTO_TRACE_PACKET_CHROME_TRIGGER:
     case PROTO_TRACE_PACKET_CLONE_SNAPSHOT_TRIGGER:
     case PROTO_TRACE_PACKET_CONCURRENT_SESSION_EVENT:
     case PROTO_TRACE_PACKET_SYS_STATS:
@@ -573,6 +632,7 @@ int proto_misc_parse(import_file *f, uint32_t machine, int64_t ts,
       ctx_metadata_at(f->ctx, saved);
       return rc;
     case PROTO_TRACE_PACKET_TRIGGER: return proto_trigger(f, machine, ts, fl->span, 0);
+    case PROTO_TRACE_PACKET_CHROME_TRIGGER: return proto_chrome_trigger(f, machine, ts, fl->span);
     case PROTO_TRACE_PACKET_CLONE_SNAPSHOT_TRIGGER:
       return proto_trigger(f, machine, ts, fl->span, 1);
     case PROTO_TRACE_PACKET_CONCURRENT_SESSION_EVENT:

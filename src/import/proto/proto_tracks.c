@@ -125,6 +125,9 @@ static int proto_resv_counter(trace_context *ctx, proto_span msg, proto_track_re
       case PROTO_COUNTER_DESCRIPTOR_UNIT_NAME:
         if (len) rc = proto_resv_str(ctx, fl.span, &r->unit);
         break;
+      case PROTO_COUNTER_DESCRIPTOR_Y_AXIS_SHARE_KEY:
+        if (len) rc = proto_resv_str(ctx, fl.span, &r->y_axis_key);
+        break;
       case PROTO_COUNTER_DESCRIPTOR_CATEGORIES:
         if (len && r->category == STRING_NULL) rc = proto_resv_str(ctx, fl.span, &r->category);
         break;
@@ -489,6 +492,7 @@ static int proto_tracks_source_commit(trace_context *ctx, const proto_tracks *t,
   if (!rc && r->category != STRING_NULL) rc = proto_arg_str(ctx, "category", r->category);
   if (!rc && r->builtin_type != STRING_NULL)
     rc = proto_arg_str(ctx, "builtin_counter_type", r->builtin_type);
+  if (!rc && r->y_axis_key != STRING_NULL) rc = proto_arg_str(ctx, "y_axis_share_key", r->y_axis_key);
   if (!rc && seq_id >= 0 && base_map_find(&t->first_packet_seqs, (uint64_t)seq_id))
     rc = proto_arg_i64(ctx, "has_first_packet_on_sequence", MODEL_ARG_BOOL, 1);
   if (!rc && r->ordering && r->ordering < 4)

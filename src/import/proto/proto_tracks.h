@@ -40,6 +40,7 @@ typedef struct proto_track_resv {
   uint8_t merge, ordering, has_rank;
   int64_t rank, multiplier;
   string_id name, description, unit, merge_key, builtin_type, category;
+  string_id y_axis_key; /* CounterDescriptor.y_axis_share_key */
   string_id first_event_name; /* names an unnamed track: its first event's */
   /* parse-time resolution */
   uint8_t resolved, is_root, scope, has_track;

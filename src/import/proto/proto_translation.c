@@ -9,6 +9,7 @@
 #define TT_CHROME_PERFORMANCE_MARK 3
 #define TT_SLICE_NAME 4
 #define TT_PROCESS_TRACK_NAME 5
+#define TT_CHROME_STUDY 6
 /* each table's map field (a performance mark table's site map; its mark
  * map is field 2), and a map entry's key and value */
 #define TT_MAP 1
@@ -87,6 +88,8 @@ int proto_translation_read(import_file *f, proto_translation **t, proto_span tab
       rc = tt_map(f, &(*t)->maps[PROTO_TRANSLATE_PROCESS_TRACK], 1, fl.span);
     else if (fl.number == TT_CHROME_HISTOGRAM)
       rc = tt_map(f, &(*t)->maps[PROTO_TRANSLATE_HISTOGRAM], 0, fl.span);
+    else if (fl.number == TT_CHROME_STUDY)
+      rc = tt_map(f, &(*t)->maps[PROTO_TRANSLATE_STUDY], 0, fl.span);
     else if (fl.number == TT_CHROME_USER_EVENT)
       rc = tt_map(f, &(*t)->maps[PROTO_TRANSLATE_USER_EVENT], 0, fl.span);
     else if (fl.number == TT_CHROME_PERFORMANCE_MARK) {

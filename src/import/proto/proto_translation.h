@@ -4,7 +4,9 @@
  *  - slice_name: a raw slice name becomes its deobfuscated name;
  *  - chrome_histogram: a histogram's name_hash gives
  *    "chrome_histogram_sample.name";
- *  - chrome_user_event: an action_hash gives "chrome_user_event.action".
+ *  - chrome_user_event: an action_hash gives "chrome_user_event.action";
+ *  - chrome_study: a ChromeTrigger's trigger_name_hash gives
+ *    "chrome_trigger.name".
  * Owns the maps (raw -> translated string ids); a later entry for a key
  * replaces an earlier one. */
 #ifndef WEFT_PROTO_TRANSLATION_H
@@ -25,6 +27,7 @@ enum proto_translation_kind {
   PROTO_TRANSLATE_PROCESS_TRACK,   /* key: the raw track name's string id */
   PROTO_TRANSLATE_MARK_SITE,       /* key: a performance mark's site hash */
   PROTO_TRANSLATE_MARK_NAME,       /* key: a performance mark's mark hash */
+  PROTO_TRANSLATE_STUDY,           /* key: a Chrome trigger's name hash */
   PROTO_TRANSLATE_KINDS
 };
 
