@@ -30,8 +30,8 @@ CALLS = ['openat(AT_FDCWD, "/usr/lib/libc.so.6", O_RDONLY|O_CLOEXEC) = 3',
          'write(1, "hello\\n", 6) = 6']
 
 
-def write_strace(path, size):
-    rng = random.Random(1)
+def write_strace(path, size, seed=1):
+    rng = random.Random(seed)
     t = 1700000000.0
     with open(path, 'w') as f:
         written = 0
@@ -53,8 +53,8 @@ def write_strace(path, size):
             written += len(chunk)
 
 
-def write_gecko(path, size):
-    rng = random.Random(2)
+def write_gecko(path, size, seed=2):
+    rng = random.Random(seed)
     names = ['Paint', 'Reflow', 'Styles', 'DOMEvent', 'GCMajor', 'CC', 'Composite']
     threads, total, tid = [], 0, 1
     while total < size:
@@ -75,8 +75,8 @@ def write_gecko(path, size):
                    'threads': threads}, f)
 
 
-def write_instruments(path, size):
-    rng = random.Random(3)
+def write_instruments(path, size, seed=3):
+    rng = random.Random(seed)
     with open(path, 'w') as f:
         f.write('<?xml version="1.0"?>\n<trace-query-result>\n<node>'
                 '<schema name="time-profile"/>\n')
