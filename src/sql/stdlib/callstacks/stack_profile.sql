@@ -127,34 +127,11 @@ RETURNS TableOrSubquery AS
   JOIN stack_profile_mapping AS m ON m.id = node.mapping_id
 );
 
--- The tree of the samples of `samples` (a table or subquery with a
--- callsite_id column, one row per sample): id, parent_id, name,
--- mapping_name, source_file, line_number and self_count, the number of
--- samples whose callsite's innermost function is the node (0 for the
--- other nodes).
-CREATE PERFETTO MACRO _callstacks_for_callsites(samples TableOrSubquery)
-RETURNS TableOrSubquery AS
-(
-  WITH _cs_counts AS MATERIALIZED (
-    SELECT callsite_id, count() AS self_count
-    FROM $samples
-    GROUP BY callsite_id
-  )
-  SELECT
-    node.id,
-    node.parent_id,
-    node.name,
-    node.mapping_name,
-    node.source_file,
-    node.line_number,
-    iif(node.is_leaf_function_in_callsite_frame, coalesce(k.self_count, 0), 0)
-      AS self_count
-  FROM _callstacks_for_stack_profile_samples!(_cs_counts) AS node
-  LEFT JOIN _cs_counts AS k USING (callsite_id)
-);
-
--- As _callstacks_for_callsites, for samples (callsite_id, value) weighing
--- their value: self_value is the sum of the values on the node.
+-- The tree of the samples of `samples` (a table or subquery with the
+-- columns callsite_id and value, one row per sample): id, parent_id, name,
+-- mapping_name, source_file, line_number and self_value, the sum of the
+-- values of the samples whose callsite's innermost function is the node (0
+-- for the other nodes).
 CREATE PERFETTO MACRO _callstacks_for_callsites_weighted(
   samples TableOrSubquery
 )
@@ -176,6 +153,17 @@ RETURNS TableOrSubquery AS
       AS self_value
   FROM _callstacks_for_stack_profile_samples!(_cs_sums) AS node
   LEFT JOIN _cs_sums AS k USING (callsite_id)
+);
+
+-- As _callstacks_for_callsites_weighted, each sample of `samples` (a
+-- table or subquery with a callsite_id column) weighing 1: self_count is
+-- the number of samples whose callsite's innermost function is the node.
+CREATE PERFETTO MACRO _callstacks_for_callsites(samples TableOrSubquery)
+RETURNS TableOrSubquery AS
+(
+  SELECT id, parent_id, name, mapping_name, source_file, line_number,
+    self_value AS self_count
+  FROM _callstacks_for_callsites_weighted!((SELECT callsite_id, 1 AS value FROM $samples))
 );
 
 -- For a tree `callstacks` (id, parent_id, self_count): id and
