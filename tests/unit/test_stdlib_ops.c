@@ -1,5 +1,5 @@
-/* The stdlib operators (sql/op_intervals.c, sql/op_graph.c) on a bare
- * SQLite database: each query's rows are joined into one string
+/* The stdlib operators (sql/op_intervals.c, sql/op_graph.c, sql/op_tree.c)
+ * on a bare SQLite database: each query's rows are joined into one string
  * "a,b;c,d;" (NULL as "n") and compared with answers worked out by hand. */
 #include <sqlite3.h>
 #include <stdlib.h>
@@ -190,6 +190,43 @@ static void test_weight_bounded(void) {
   sqlite3_close(db);
 }
 
+/* ---- __weft_tree_accumulate ---- */
+
+static const char *accumulate(sqlite3 *db, const char *values) {
+  char sql[1024];
+  snprintf(sql, sizeof sql,
+           "SELECT * FROM __weft_tree_accumulate((SELECT __weft_rows_agg(column1, "
+           "column2, column3) FROM (VALUES %s)))",
+           values);
+  return run(db, sql);
+}
+
+/* Two trees; a child listed before its parent; a NULL value counts 0. */
+static void test_forest(void) {
+  sqlite3 *db = open_db();
+  CHECK_EQ_STR(accumulate(db, "(5, 2, 4), (1, NULL, 1), (2, 1, 0), (3, 1, 2), (4, 2, NULL),"
+                              " (10, NULL, 7), (11, 10, 1)"),
+               "5,4;1,7;2,4;3,2;4,0;10,8;11,1;");
+  sqlite3_close(db);
+}
+
+/* A parent naming no row is a root; a repeated id counts once; a cycle and
+ * what sits above it are left out. */
+static void test_odd_trees(void) {
+  sqlite3 *db = open_db();
+  CHECK_EQ_STR(accumulate(db, "(1, 99, 3), (2, 1, 4), (2, 1, 50)"), "1,7;2,4;");
+  CHECK_EQ_STR(accumulate(db, "(1, 2, 1), (2, 1, 1), (3, 1, 1), (4, 3, 1), (5, NULL, 1),"
+                              " (6, 5, 1)"),
+               "3,2;4,1;5,2;6,1;");
+  CHECK_EQ_STR(accumulate(db, "(1, 1, 1)"), "");
+  CHECK_EQ_STR(accumulate(db, "(NULL, NULL, 1), (1, NULL, 2)"), "1,2;");
+  CHECK_EQ_STR(accumulate(db, "(1, NULL, 9223372036854775807), (2, 1, 5)"),
+               "1,9223372036854775807;2,5;");
+  CHECK_EQ_STR(run(db, "SELECT * FROM __weft_tree_accumulate((SELECT __weft_rows_agg(1, 2)))"),
+               "error: tree_accumulate: needs (id, parent_id, value) rows");
+  sqlite3_close(db);
+}
+
 int main(void) {
   RUN_TEST(test_intersect_two);
   RUN_TEST(test_intersect_partitioned);
@@ -200,5 +237,7 @@ int main(void) {
   RUN_TEST(test_graph_edges_missing);
   RUN_TEST(test_partition);
   RUN_TEST(test_weight_bounded);
+  RUN_TEST(test_forest);
+  RUN_TEST(test_odd_trees);
   return CHECK_SUMMARY();
 }
