@@ -1,7 +1,13 @@
-/* Allocation wrappers with a test hook that fails the Nth allocation. */
+/* Allocation wrappers with a test hook that fails the Nth allocation, and
+ * the huge-page hint for large blocks. */
+#include <malloc.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "base.h"
+
+#define BASE_PAGE ((size_t)4096) /* the smallest page size: rounding to it never
+                                      reaches past a larger page */
 
 /* Atomic: allocations may come from several threads (sort/sort.h). */
 static uint64_t alloc_countdown; /* 0 = never fail */
@@ -21,19 +27,46 @@ static int alloc_should_fail(void) {
   return 0;
 }
 
+void base_advise_huge(void *p, size_t bytes) {
+#ifdef MADV_HUGEPAGE
+  if (!p || bytes < BASE_HUGE_MIN_BYTES) return;
+  uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(BASE_PAGE - 1);
+  uintptr_t hi = ((uintptr_t)p + bytes + BASE_PAGE - 1) & ~(uintptr_t)(BASE_PAGE - 1);
+  (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE); /* a hint */
+#else
+  (void)p, (void)bytes;
+#endif
+}
+
+/* A large block is advised up to its usable end: one the allocator mapped
+ * on its own is then advised whole, as one mapping, which a partial range
+ * would split (and realloc cannot grow a split mapping with mremap: it
+ * would copy the block instead). */
+static void alloc_advise(void *p, size_t bytes) {
+  if (!p || bytes < BASE_HUGE_MIN_BYTES) return;
+  size_t usable = malloc_usable_size(p);
+  base_advise_huge(p, usable > bytes ? usable : bytes);
+}
+
 void *base_malloc(size_t size) {
   if (alloc_should_fail()) return NULL;
-  return malloc(size ? size : 1);
+  void *p = malloc(size ? size : 1);
+  alloc_advise(p, size);
+  return p;
 }
 
 void *base_calloc(size_t count, size_t size) {
   if (alloc_should_fail()) return NULL;
-  return calloc(count ? count : 1, size ? size : 1);
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (p && size && count <= SIZE_MAX / size) alloc_advise(p, count * size);
+  return p;
 }
 
 void *base_realloc(void *ptr, size_t size) {
   if (alloc_should_fail()) return NULL;
-  return realloc(ptr, size ? size : 1);
+  void *p = realloc(ptr, size ? size : 1);
+  alloc_advise(p, size);
+  return p;
 }
 
 void base_free(void *ptr) { free(ptr); }

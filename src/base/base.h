@@ -21,6 +21,15 @@ void *base_calloc(size_t count, size_t size);
 void *base_realloc(void *ptr, size_t size);
 void base_free(void *ptr);
 char *base_strndup(const char *s, size_t len);
+/* Asks the kernel to back the pages of the mapping [p, p + bytes) with
+ * huge pages when bytes is at least BASE_HUGE_MIN_BYTES (the allocators
+ * above do it for every block that large). A hint: nothing fails. Each
+ * first touch of a 4 KiB page is a fault, and on virtual machines a fault
+ * can cost more than ten microseconds; a huge page is one fault for 512
+ * of them. At most the last, partly used 2 MiB of an array is resident
+ * beyond what was written, hence the floor. */
+#define BASE_HUGE_MIN_BYTES ((size_t)4 << 20)
+void base_advise_huge(void *p, size_t bytes);
 /* Test hook: make the Nth allocation from now fail (0 disables). */
 void base_alloc_fail_after(uint64_t n);
 uint64_t base_alloc_count(void);

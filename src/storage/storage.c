@@ -28,7 +28,9 @@ static void *array_map(size_t bytes) {
   if (!array_hook_allows()) return NULL;
   void *p = mmap(NULL, array_mapped_size(bytes), PROT_READ | PROT_WRITE,
                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  return p == MAP_FAILED ? NULL : p;
+  if (p == MAP_FAILED) return NULL;
+  base_advise_huge(p, bytes);
+  return p;
 }
 
 static void array_free(void *p, size_t bytes) {
@@ -47,7 +49,9 @@ static void *array_grow(void *p, size_t old_bytes, size_t new_bytes) {
     if (!array_hook_allows()) return NULL;
     void *q = mremap(p, array_mapped_size(old_bytes), array_mapped_size(new_bytes),
                      MREMAP_MAYMOVE);
-    return q == MAP_FAILED ? NULL : q;
+    if (q == MAP_FAILED) return NULL;
+    if (old_bytes < BASE_HUGE_MIN_BYTES) base_advise_huge(q, new_bytes);
+    return q;
   }
   if (new_bytes >= STORAGE_MAP_BYTES) {
     void *q = array_map(new_bytes);
