@@ -48,6 +48,42 @@ static void alloc_advise(void *p, size_t bytes) {
   base_advise_huge(p, usable > bytes ? usable : bytes);
 }
 
+/* A mapping of `bytes` at an address that is a multiple of `align` (a
+ * power of two at least the page size): the kernel's, when it is aligned
+ * already (Linux aligns large anonymous mappings to 2 MiB), else cut out
+ * of one twice as large. */
+static void *alloc_map_aligned(size_t bytes, size_t align) {
+  void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  if (((uintptr_t)p & (align - 1)) == 0) return p;
+  munmap(p, bytes);
+  if (bytes > SIZE_MAX - align) return NULL;
+  char *wide = mmap(NULL, bytes + align, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                    -1, 0);
+  if (wide == MAP_FAILED) return NULL;
+  char *at = (char *)(((uintptr_t)wide + align - 1) & ~(uintptr_t)(align - 1));
+  if (at > wide) munmap(wide, (size_t)(at - wide));
+  size_t tail = (size_t)(wide + bytes + align - (at + bytes));
+  if (tail) munmap(at + bytes, tail);
+  return at;
+}
+
+void *base_map_huge(size_t bytes) {
+  if (alloc_should_fail()) return NULL;
+  bytes = (bytes + BASE_HUGE_ALIGN - 1) & ~(BASE_HUGE_ALIGN - 1);
+  void *p = alloc_map_aligned(bytes ? bytes : BASE_HUGE_ALIGN, BASE_HUGE_ALIGN);
+#ifdef MADV_HUGEPAGE
+  if (p) (void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint */
+#endif
+  return p;
+}
+
+void base_unmap_huge(void *p, size_t bytes) {
+  if (!p) return;
+  bytes = (bytes + BASE_HUGE_ALIGN - 1) & ~(BASE_HUGE_ALIGN - 1);
+  munmap(p, bytes ? bytes : BASE_HUGE_ALIGN);
+}
+
 void *base_malloc(size_t size) {
   if (alloc_should_fail()) return NULL;
   void *p = malloc(size ? size : 1);

@@ -30,6 +30,14 @@ char *base_strndup(const char *s, size_t len);
  * beyond what was written, hence the floor. */
 #define BASE_HUGE_MIN_BYTES ((size_t)4 << 20)
 void base_advise_huge(void *p, size_t bytes);
+/* A zero-filled anonymous mapping of `bytes` rounded up to a multiple of
+ * 2 MiB, at a 2 MiB boundary, advised MADV_HUGEPAGE whatever its size:
+ * each 2 MiB of it is one fault where transparent huge pages are on.
+ * NULL when out of memory (or failed by the test hook). Given back with
+ * base_unmap_huge(p, the same bytes), whole. */
+#define BASE_HUGE_ALIGN ((size_t)2 << 20)
+void *base_map_huge(size_t bytes);
+void base_unmap_huge(void *p, size_t bytes);
 /* Test hook: make the Nth allocation from now fail (0 disables). */
 void base_alloc_fail_after(uint64_t n);
 uint64_t base_alloc_count(void);

@@ -16,16 +16,19 @@
 #define SORT_RUN_MAX 0x7fffffffu
 
 /* A queue's first 64 chunks are of 32 KiB (2,048 items or 4,096 runs), its
- * later ones 16 times larger (512 KiB). Each chunk goes back to the system
- * in one madvise once emitted, and each madvise costs a TLB shoot-down on
- * every core running the process: a large queue's large chunks make 16
+ * later ones 64 times larger (2 MiB). Each chunk goes back to the system
+ * in one call once emitted, and each such call costs a TLB shoot-down on
+ * every core running the process: a large queue's large chunks make 64
  * times fewer of them, while a queue of up to 2 MiB, which is what many
- * small files make, gives its memory back 32 KiB at a time as before (its
- * unfreed tail stays small while the tables grow). */
+ * small files make, gives its memory back 32 KiB at a time (its unfreed
+ * tail stays small while the tables grow). A large chunk is a mapping of
+ * its own, made whole at a 2 MiB boundary and advised huge
+ * (base_map_huge): where transparent huge pages are on it is one page
+ * fault, not 512, and it is unmapped whole. */
 #define SORT_ITEM_SHIFT 11
 #define SORT_RUN_SHIFT 12
 #define SORT_SMALL_CHUNKS 64
-#define SORT_LARGE_EXTRA 4 /* log2 of a large chunk's size over a small one's */
+#define SORT_LARGE_EXTRA 6 /* log2 of a large chunk's size over a small one's */
 _Static_assert(sizeof(sort_item) << (SORT_ITEM_SHIFT + SORT_LARGE_EXTRA) == SORT_CHUNK_BYTES,
                "item chunk size");
 _Static_assert(sizeof(sort_run) << (SORT_RUN_SHIFT + SORT_LARGE_EXTRA) == SORT_CHUNK_BYTES,
@@ -49,9 +52,14 @@ static size_t sort_page_size(void) {
   return p;
 }
 
-/* Frees a chunk, first giving its whole pages back to the system: a chunk
- * of the middle of the heap would otherwise stay resident. */
-static void sort_chunk_release(void *chunk, size_t bytes) {
+/* Frees a chunk. A small one first gives its whole pages back to the
+ * system: a chunk of the middle of the heap would otherwise stay
+ * resident. */
+static void sort_chunk_release(void *chunk, size_t bytes, int large) {
+  if (large) {
+    base_unmap_huge(chunk, bytes);
+    return;
+  }
 #ifdef MADV_DONTNEED
   size_t page = sort_page_size();
   uintptr_t lo = ((uintptr_t)chunk + page - 1) & ~(uintptr_t)(page - 1);
@@ -113,9 +121,11 @@ static void *sort_chunks_grow(sort_chunks *c, size_t es, unsigned shift) {
       c->chunk = grown;
       c->chunk_cap = cap;
     }
+    int large = idx >= SORT_SMALL_CHUNKS;
     size_t cap = SORT_FIRST_CAP < per ? SORT_FIRST_CAP : per;
     if (c->expect > c->len) cap = c->expect - c->len < per ? c->expect - c->len : per;
-    void *chunk = base_malloc(cap * es);
+    if (large) cap = per; /* made whole: never grown by realloc */
+    void *chunk = large ? base_map_huge(cap * es) : base_malloc(cap * es);
     if (!chunk) return NULL;
     sort_chunks_count(c, cap * es, 0);
     c->chunk[c->chunks++] = chunk;
@@ -151,7 +161,7 @@ static void sort_chunks_release(sort_chunks *c, size_t es, unsigned shift, size_
   for (size_t k = c->released; k < upto; k++) {
     size_t bytes = sort_chunks_cap(c, shift, k) * es;
     if (c->chunk[k]) {
-      sort_chunk_release(c->chunk[k], bytes);
+      sort_chunk_release(c->chunk[k], bytes, k >= SORT_SMALL_CHUNKS);
       sort_chunks_count(c, 0, bytes);
     }
     c->chunk[k] = NULL;
@@ -181,7 +191,7 @@ static void sort_chunks_truncate(sort_chunks *c, size_t es, unsigned shift, size
   if (keep < c->chunks) {
     for (size_t k = keep; k < c->chunks; k++) {
       size_t bytes = sort_chunks_cap(c, shift, k) * es;
-      sort_chunk_release(c->chunk[k], bytes);
+      sort_chunk_release(c->chunk[k], bytes, k >= SORT_SMALL_CHUNKS);
       sort_chunks_count(c, 0, bytes);
     }
     c->chunks = keep;
@@ -191,7 +201,7 @@ static void sort_chunks_truncate(sort_chunks *c, size_t es, unsigned shift, size
   c->len = n;
   if (!keep) return;
   size_t used = n - c->tail_first;
-  if (used < c->tail_cap) {
+  if (used < c->tail_cap && keep - 1 < SORT_SMALL_CHUNKS) { /* a large one keeps its size */
     void *cut = base_realloc(c->chunk[keep - 1], used * es);
     if (cut) { /* else it keeps its slack */
       sort_chunks_count(c, used * es, c->tail_cap * es);

@@ -22,8 +22,9 @@
  * the caller's prepare step on each event (sorter_run_prepared).
  *
  * Memory: a queued event is 16 bytes (ts, payload) in chunks of 32 KiB,
- * of 512 KiB past a queue's first 2 MiB (a queue's last chunk grows by
- * doubling and is cut to its exact size when sorter_run starts); its clock is stored once per run of events that share
+ * of 2 MiB past a queue's first 2 MiB (each a huge-page mapping made
+ * whole; a queue's last small chunk grows by doubling and is cut to its
+ * exact size when sorter_run starts); its clock is stored once per run of events that share
  * one, with the run-break flag (8 bytes a run); its source is its queue's.
  * A queue out of order is sorted into new chunks, freeing the old ones
  * behind its oldest unsorted event; the merge frees (and returns to the
@@ -65,10 +66,10 @@ typedef struct sort_run {
 } sort_run;
 
 /* Bytes of a full chunk of queued events or of clock runs: past a queue's
- * first 64 chunks (see sort.c); the first 64 are 16 times smaller. */
-#define SORT_CHUNK_BYTES ((size_t)512 << 10)
+ * first 64 chunks (see sort.c); the first 64 are 64 times smaller. */
+#define SORT_CHUNK_BYTES ((size_t)2 << 20)
 
-/* An array stored in chunks of 32 KiB, then 512 KiB (see sort.c); chunks before `released`
+/* An array stored in chunks of 32 KiB, then 2 MiB (see sort.c); chunks before `released`
  * have been freed. */
 typedef struct sort_chunks {
   void **chunk;

@@ -1,5 +1,5 @@
-/* The huge-page hint of large blocks (base_advise_huge and the allocation
- * wrappers): which mappings carry the kernel's "hg" flag afterwards, read
+/* The huge-page hint of large blocks (base_advise_huge, base_map_huge and
+ * the allocation wrappers): which mappings carry the kernel's "hg" flag afterwards, read
  * back from /proc/self/smaps, and that a hinted block stays one mapping
  * that realloc can grow. Skipped where the kernel has no transparent huge
  * pages (the probe's madvise fails) or smaps cannot be read. */
@@ -95,6 +95,27 @@ static void test_allocation_hint(void) {
   base_free(z);
 }
 
+/* base_map_huge: a 2 MiB-aligned, zeroed, hinted mapping of whole 2 MiB
+ * units, whatever the size asked. */
+static void test_huge_mapping(void) {
+  size_t sizes[] = {1, BASE_HUGE_ALIGN, BASE_HUGE_ALIGN + 1, 3 * BASE_HUGE_ALIGN};
+  for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+    unsigned char *p = base_map_huge(sizes[i]);
+    CHECK(p != NULL);
+    CHECK(((uintptr_t)p & (BASE_HUGE_ALIGN - 1)) == 0);
+    size_t whole = (sizes[i] + BASE_HUGE_ALIGN - 1) / BASE_HUGE_ALIGN * BASE_HUGE_ALIGN;
+    CHECK(p[0] == 0 && p[whole - 1] == 0);
+    p[whole - 1] = 1;
+    vma v = {0};
+    CHECK(vma_of(p, &v));
+    CHECK(v.huge);
+    CHECK(v.start <= (uintptr_t)p && v.end >= (uintptr_t)p + whole);
+    base_unmap_huge(p, sizes[i]);
+  }
+  base_alloc_fail_after(1);
+  CHECK(base_map_huge(BASE_HUGE_ALIGN) == NULL);
+}
+
 int main(void) {
   if (!huge_hints_work()) {
     printf("skipped: no transparent huge pages or no /proc/self/smaps\n");
@@ -102,5 +123,6 @@ int main(void) {
   }
   RUN_TEST(test_mapping_hint);
   RUN_TEST(test_allocation_hint);
+  RUN_TEST(test_huge_mapping);
   return CHECK_SUMMARY();
 }
