@@ -242,6 +242,12 @@ void import_input_release(import_file *f, size_t off, size_t len) {
   if (f->holds) input_holds_release(f->holds, off, len);
 }
 
+void import_input_passed(import_file *f, size_t *given, size_t upto) {
+  if (!f->holds || !f->holds->mapped || !f->holds->give_back) return;
+  import_scan_input in = {.data = f->data, .len = f->len, .give_back = 1};
+  import_scan_passed(&in, given, upto);
+}
+
 void import_scan_passed(const import_scan_input *in, size_t *given, size_t upto) {
   if (!in->give_back || upto > in->len || upto < *given + 2 * IMPORT_SCAN_LAG) return;
   /* Window edges aligned in the address space: consecutive calls give

@@ -187,6 +187,14 @@ int import_declare_machines(import_file *f, const uint64_t *raw_ids, size_t n,
 /* The machine row of data with embedded machine id `raw_id` (0 = none): the
  * manifest's name for it, else the base machine when the file is entirely
  * from one machine ("adopted"), else the machine with that raw id. */
+/* For a pass of tokenize over the whole file ahead of its events (a search
+ * for rare lines, say): gives back the pages more than IMPORT_SCAN_LAG
+ * behind offset `upto`, as import_scan_passed does for scans, when f->data
+ * is a file mapping whose pages come back from the page cache if read
+ * again (nothing otherwise). *given: the offset given back up to so far
+ * (0 at first). So the pass does not leave the whole file resident. */
+void import_input_passed(import_file *f, size_t *given, size_t upto);
+
 int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
                    base_error *err);
 /* Proposes a trace-time clock for the whole merge (first claimer wins). */

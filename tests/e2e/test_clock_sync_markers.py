@@ -77,6 +77,41 @@ class ClockSyncMarkerTest(e.TempDirTest):
                       *self.files('name=sync-1'))
         self.assertEqual(out.split()[1:], ['"MONOTONIC",2001000000'])
 
+    def test_marker_across_the_search_window_edge_of_a_large_file(self):
+        # Files above 8 MiB are searched for markers in 4 MiB windows (the
+        # pages behind given back): a marker whose tag starts just before a
+        # window's edge and ends after it is still found.
+        marker = ('        chrome-3    [000] ...1  2.001000: tracing_mark_write: '
+                  'trace_event_clock_sync: name=sync-1\n')
+        tag_at = (4 << 20) - 5
+        head = '# tracer: nop\n#\n'
+        lines, size, t = [head], len(head), 0
+        line_start = tag_at - marker.index('trace_event_clock_sync')
+        while True:
+            t += 1
+            line = '           foo-10    [000] ...1  1.%06d: tracing_mark_write: C|10|n|%d\n' % (t, t)
+            if size + len(line) + 80 > line_start:
+                break
+            lines.append(line)
+            size += len(line)
+        pad = line_start - size - len('           foo-10    [000] ...1  1.999999: '
+                                       'tracing_mark_write: C|10||1\n')
+        lines.append('           foo-10    [000] ...1  1.999999: tracing_mark_write: C|10|%s|1\n'
+                     % ('p' * pad))
+        lines.append(marker)
+        body = ''.join(lines)
+        self.assertEqual(body.index('trace_event_clock_sync'), tag_at)
+        tail, t, size = [], 0, len(body)
+        while size < (9 << 20):
+            t += 1
+            tail.append('           foo-10    [000] ...1  3.%06d: tracing_mark_write: C|10|m|%d\n'
+                        % (t % 1000000, t))
+            size += len(tail[-1])
+        sys_path = e.write_temp(self.dir, 'big.txt', body + ''.join(tail))
+        json_path = e.write_temp(self.dir, 'app.json', chrome_json())
+        out = e.query('select clock_name, clock_value from clock_snapshot', json_path, sys_path)
+        self.assertEqual(out.split()[1:], ['"MONOTONIC",2001000000'])
+
     def test_files_without_a_matching_marker_behave_as_before(self):
         plain = self.slices(*self.files(None, with_json_marker=False))
         self.assertEqual(plain['json_work'], 1000000)

@@ -400,27 +400,48 @@ static int systrace_clock_sync_line(import_file *f, uint32_t mono, const char *a
 }
 
 /* Every "trace_event_clock_sync: " marker line of the file (a rare text:
- * one memmem pass over the bytes), as clock-sync markers. */
-static int systrace_clock_sync_markers(import_file *f) {
-  const char *s = (const char *)f->data, *end = s + f->len, *hit = s;
+ * one memmem pass over the bytes, in windows behind which a mapped file's
+ * pages are given back), as clock-sync markers. */
+#define SYSTRACE_SYNC_WINDOW ((size_t)4 << 20)
+
+static int systrace_clock_sync_line_at(import_file *f, const char *hit, uint32_t *mono,
+                                       int *have_mono) {
+  const char *s = (const char *)f->data, *end = s + f->len;
   const size_t tag_len = sizeof SYSTRACE_CLOCK_SYNC - 1;
-  uint32_t mono;
-  int have_mono = 0;
-  while ((hit = memmem(hit, (size_t)(end - hit), SYSTRACE_CLOCK_SYNC, tag_len))) {
-    const char *line = hit;
-    while (line > s && line[-1] != '\n') line--;
-    const char *nl = memchr(hit, '\n', (size_t)(end - hit));
-    const char *line_end = nl ? nl : end;
-    systrace_line l;
-    hit += tag_len;
-    if (!systrace_line_parse(line, (size_t)(line_end - line), &l) || l.args != hit - tag_len)
+  const char *line = hit;
+  while (line > s && line[-1] != '\n') line--;
+  const char *nl = memchr(hit, '\n', (size_t)(end - hit));
+  const char *line_end = nl ? nl : end;
+  systrace_line l;
+  if (!systrace_line_parse(line, (size_t)(line_end - line), &l) || l.args != hit)
+    return WEFT_OK;
+  if (!*have_mono && import_clock(f, 0, CLOCK_ID_MONOTONIC, mono)) return WEFT_ENOMEM;
+  *have_mono = 1;
+  hit += tag_len;
+  return systrace_clock_sync_line(f, *mono, hit, (size_t)(line_end - hit), l.ts);
+}
+
+static int systrace_clock_sync_markers(import_file *f) {
+  const char *s = (const char *)f->data, *end = s + f->len, *from = s;
+  const size_t tag_len = sizeof SYSTRACE_CLOCK_SYNC - 1;
+  uint32_t mono = 0;
+  int have_mono = 0, rc = WEFT_OK;
+  size_t given = 0;
+  while (!rc && (size_t)(end - from) >= tag_len) {
+    /* tags that start in [from, stop) */
+    const char *stop = (size_t)(end - from) > SYSTRACE_SYNC_WINDOW ? from + SYSTRACE_SYNC_WINDOW : end;
+    size_t span = (size_t)(end - stop) >= tag_len - 1 ? (size_t)(stop - from) + tag_len - 1
+                                                       : (size_t)(end - from);
+    const char *hit = memmem(from, span, SYSTRACE_CLOCK_SYNC, tag_len);
+    if (!hit) {
+      from = stop;
+      import_input_passed(f, &given, (size_t)(from - s));
       continue;
-    if (!have_mono && import_clock(f, 0, CLOCK_ID_MONOTONIC, &mono)) return WEFT_ENOMEM;
-    have_mono = 1;
-    int rc = systrace_clock_sync_line(f, mono, hit, (size_t)(line_end - hit), l.ts);
-    if (rc) return rc;
+    }
+    rc = systrace_clock_sync_line_at(f, hit, &mono, &have_mono);
+    from = hit + tag_len;
   }
-  return WEFT_OK;
+  return rc;
 }
 
 static int systrace_tokenize(import_file *f, base_error *err) {
