@@ -429,6 +429,18 @@ static void test_split_scan(void) {
                     "{\"ts\":3,\"ph\":\"E\"},{\"ts\":4,\"ph\":\"c\"}],"
                     "\"metadata\":{\"k\":1}}");
   check_split_scans("[{\"ts\":1,\"ph\":\"X\",\"dur\":null},{\"ts\":\"x\"},{\"ts\":2},{\"ts\":3,");
+  /* Each thread orders its part and the join merges them: ties at one ts
+   * across the split, out of order on both sides, complete events (the
+   * tie key) on one side only, either side. */
+  const char *ties = "{\"ts\":2,\"ph\":\"B\"},{\"ts\":1,\"ph\":\"B\"},{\"ts\":2,\"ph\":\"i\"},"
+                     "{\"ts\":2,\"ph\":\"E\"},{\"ts\":1,\"ph\":\"E\"},{\"ts\":2,\"ph\":\"B\"}";
+  const char *complete = "{\"ts\":2,\"ph\":\"X\",\"dur\":3},{\"ts\":2,\"ph\":\"X\",\"dur\":5},"
+                         "{\"ts\":1,\"ph\":\"i\"},{\"ts\":2,\"ph\":\"e\"},{\"ts\":2,\"ph\":\"i\"}";
+  char doc[1024];
+  snprintf(doc, sizeof doc, "[%s,%s]", ties, complete);
+  CHECK(check_split_scans(doc) > 0);
+  snprintf(doc, sizeof doc, "[%s,%s]", complete, ties);
+  CHECK(check_split_scans(doc) > 0);
 }
 
 /* An X event whose dur does not read drops itself and every later event. */

@@ -250,7 +250,11 @@ static int json_scan_walk(json_scan *s, const import_scan_input *in, base_error 
  * boundary, at the events array's depth: everything after it is then what
  * the second thread read, byte for byte the same walk. Otherwise (a guess
  * inside a string or a nested value, or no events array there) the first
- * walk reads on to the end alone and the second one's result is dropped. */
+ * walk reads on to the end alone and the second one's result is dropped.
+ * Each thread sorts its part (json_scan_order) before the join, so that
+ * the order of the whole is one merge of two runs: the same order, as the
+ * sort is stable and a part sorted without the key (it had no complete
+ * event, the other part has) is sorted again by the whole's. */
 
 #define JSON_SCAN_SPLIT_BYTES ((size_t)8 << 20)
 #define JSON_SCAN_GUESS_SPAN ((size_t)4 << 20)
@@ -299,6 +303,7 @@ static void *json_scan_rest_run(void *arg) {
   if (!rc && r->in_object) rc = json_scan_object(&r->part, &tk, r->in->data, &r->err);
   r->rc = json_scan_ending(&r->part, &tk, rc, &r->err);
   json_tokenizer_free(&tk);
+  if (!r->rc && json_scan_order(&r->part)) r->rc = base_error_nomem(&r->err);
   return NULL;
 }
 
@@ -360,6 +365,8 @@ static int json_scan_split(json_scan *s, const import_scan_input *in, size_t gue
   s->stop_at = from;
   s->stop_depth = rest->in_object ? 2 : 1;
   int rc = json_scan_walk(s, in, err);
+  /* each thread orders its own part; the join's order merges the two */
+  if (!rc && s->stopped && json_scan_order(s)) rc = base_error_nomem(err);
   pthread_join(thread, NULL);
   if (!rc && s->stopped) {
     rc = rest->rc;
