@@ -371,15 +371,20 @@ static int scans_same(const json_scan *a, const json_scan *b) {
       (a->has_systrace && (a->systrace_offset != b->systrace_offset ||
                            a->systrace_len != b->systrace_len)))
     return 0;
+  json_scan_cursor ca = {0, 0}, cb = {0, 0};
   for (size_t i = 0; i < a->events.len; i++) {
-    const json_pending *x = &a->events.data[i], *y = &b->events.data[i];
-    if (x->ts != y->ts || x->key != y->key || x->offset != y->offset || x->end != y->end)
+    const json_pending *x = json_scan_next(a, &ca), *y = json_scan_next(b, &cb);
+    if (!x || !y || x->ts != y->ts || x->key != y->key || x->offset != y->offset ||
+        x->end != y->end)
       return 0;
   }
+  if (json_scan_next(a, &ca) || json_scan_next(b, &cb)) return 0;
   for (size_t i = 0; i < a->metadata.len; i++)
     if (a->metadata.data[i] != b->metadata.data[i]) return 0;
   return 1;
 }
+
+static int split_two_runs; /* split scans whose result kept two runs */
 
 static int check_split_scans(const char *doc) {
   import_scan_input in = scan_input(doc);
@@ -396,6 +401,7 @@ static int check_split_scans(const char *doc) {
     if (!same) fprintf(stderr, "  split at %zu differs for: %s\n", guess, doc);
     CHECK(same);
     if (!rp) splits += ((json_scan *)part)->split;
+    if (!rp) split_two_runs += ((json_scan *)part)->second_run != 0;
     json_scan_free(part);
   }
   json_scan_free(whole);
@@ -441,6 +447,10 @@ static void test_split_scan(void) {
   CHECK(check_split_scans(doc) > 0);
   snprintf(doc, sizeof doc, "[%s,%s]", complete, ties);
   CHECK(check_split_scans(doc) > 0);
+  split_two_runs = 0;
+  snprintf(doc, sizeof doc, "[%s,%s,%s]", complete, ties, complete);
+  CHECK(check_split_scans(doc) > 0);
+  CHECK(split_two_runs > 0); /* both parts keyed: the runs merged as pushed */
 }
 
 /* An X event whose dur does not read drops itself and every later event. */

@@ -111,8 +111,8 @@ static int json_tokenize_metadata(import_file *f, json_tokenizer *tk,
  * until it is parsed. */
 static int json_push_all(import_file *f, const json_scan *scan, base_error *err) {
   json_state *st = f->state;
-  for (size_t i = 0; i < scan->events.len; i++) {
-    const json_pending *p = &scan->events.data[i];
+  json_scan_cursor at = {0, 0};
+  for (const json_pending *p; (p = json_scan_next(scan, &at));) {
     int rc = import_push(f, p->ts, st->clock, p->offset);
     if (rc) return base_error_alloc(err, rc);
     json_hold_event(f, p->offset, p->end);

@@ -118,9 +118,12 @@ typedef struct json_pending {
   size_t offset, end;
 } json_pending;
 
-/* What the walk of a file found, events already in push order. */
+/* What the walk of a file found, events already in push order: one
+ * sorted run, or, after a split, two (events before second_run and from
+ * it on), whose merge is the order (json_scan_next). */
 typedef struct json_scan {
   VEC(json_pending) events;
+  size_t second_run;              /* 0: one run */
   VEC(json_pending) clock_syncs;  /* "ph": "c" events, in file order */
   VEC(json_pending) v8_events;    /* "ph": "P" events, in file order (not pushed) */
   int has_complete;               /* some X event: order by key at equal ts */
@@ -149,6 +152,13 @@ int json_scan_run(const import_scan_input *in, void **result, base_error *err);
 int json_scan_run_split(const import_scan_input *in, size_t guess, void **result,
                         base_error *err);
 void json_scan_free(void *result);
+/* The events in push order: the next one after the cursor (zeroed at
+ * first), NULL at the end. The two runs merged, the first one's event
+ * first at a tie. */
+typedef struct json_scan_cursor {
+  size_t a, b;
+} json_scan_cursor;
+const json_pending *json_scan_next(const json_scan *s, json_scan_cursor *c);
 
 /* ---- json_clock_sync.c ---- */
 /* The file's clock is a trace-event clock, and its "ph": "c" events with

@@ -204,6 +204,19 @@ static int json_scan_order(json_scan *s) {
   return WEFT_OK;
 }
 
+const json_pending *json_scan_next(const json_scan *s, json_scan_cursor *c) {
+  size_t mid = s->second_run ? s->second_run : s->events.len, n = s->events.len;
+  if (c->b < mid) c->b = mid;
+  const json_pending *a = c->a < mid ? &s->events.data[c->a] : NULL;
+  const json_pending *b = c->b < n ? &s->events.data[c->b] : NULL;
+  if (a && (!b || !json_pending_before(b, a, s->has_complete))) {
+    c->a++;
+    return a;
+  }
+  if (b) c->b++;
+  return b;
+}
+
 /* ---- the scan ---- */
 
 void json_scan_free(void *result) {
@@ -251,10 +264,11 @@ static int json_scan_walk(json_scan *s, const import_scan_input *in, base_error 
  * the second thread read, byte for byte the same walk. Otherwise (a guess
  * inside a string or a nested value, or no events array there) the first
  * walk reads on to the end alone and the second one's result is dropped.
- * Each thread sorts its part (json_scan_order) before the join, so that
- * the order of the whole is one merge of two runs: the same order, as the
- * sort is stable and a part sorted without the key (it had no complete
- * event, the other part has) is sorted again by the whole's. */
+ * Each thread sorts its part (json_scan_order) before the join, and the
+ * result keeps the two runs, merged as they are pushed (json_scan_next):
+ * the same order as one stable sort of all the events. A part sorted
+ * without the tie key (it had no complete event, the other part has)
+ * makes the join sort the whole instead. */
 
 #define JSON_SCAN_SPLIT_BYTES ((size_t)8 << 20)
 #define JSON_SCAN_GUESS_SPAN ((size_t)4 << 20)
@@ -285,6 +299,7 @@ typedef struct json_scan_rest {
   const import_scan_input *in;
   size_t from;
   int in_object; /* the events array is the top-level object's */
+  int keyed;     /* the part was ordered with the tie key */
   int rc;
   base_error err;
 } json_scan_rest;
@@ -303,6 +318,7 @@ static void *json_scan_rest_run(void *arg) {
   if (!rc && r->in_object) rc = json_scan_object(&r->part, &tk, r->in->data, &r->err);
   r->rc = json_scan_ending(&r->part, &tk, rc, &r->err);
   json_tokenizer_free(&tk);
+  r->keyed = r->part.has_complete;
   if (!r->rc && json_scan_order(&r->part)) r->rc = base_error_nomem(&r->err);
   return NULL;
 }
@@ -365,13 +381,20 @@ static int json_scan_split(json_scan *s, const import_scan_input *in, size_t gue
   s->stop_at = from;
   s->stop_depth = rest->in_object ? 2 : 1;
   int rc = json_scan_walk(s, in, err);
-  /* each thread orders its own part; the join's order merges the two */
+  /* each thread orders its own part: the two are the result's two runs */
+  int keyed = s->has_complete;
   if (!rc && s->stopped && json_scan_order(s)) rc = base_error_nomem(err);
   pthread_join(thread, NULL);
   if (!rc && s->stopped) {
     rc = rest->rc;
     if (rc && err) *err = rest->err;
+    size_t first = s->events.len;
     if (!rc && json_scan_join(s, &rest->part))
+      rc = base_error_nomem(err);
+    /* a part ordered without the tie key the whole needs is ordered again */
+    if (!rc && keyed == s->has_complete && rest->keyed == s->has_complete)
+      s->second_run = first < s->events.len ? first : 0;
+    else if (!rc && json_scan_order(s))
       rc = base_error_nomem(err);
   }
   s->stop_at = 0;
@@ -392,7 +415,7 @@ static int json_scan_start(const import_scan_input *in, int split, size_t guess,
   s->in = in;
   int rc = split ? json_scan_split(s, in, guess, err) : json_scan_walk(s, in, err);
   s->in = NULL;
-  if (!rc && json_scan_order(s)) rc = base_error_nomem(err);
+  if (!rc && !s->split && json_scan_order(s)) rc = base_error_nomem(err);
   return rc;
 }
 
