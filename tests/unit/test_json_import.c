@@ -365,14 +365,15 @@ static void test_scan_mixes_paths(void) {
  * between events, inside strings and nested values that look like a
  * boundary, in trailing keys, in a truncated or broken document. */
 static int scans_same(const json_scan *a, const json_scan *b) {
-  if (a->events.len != b->events.len || a->metadata.len != b->metadata.len ||
+  if (a->events.len + a->later.len != b->events.len + b->later.len ||
+      a->metadata.len != b->metadata.len ||
       a->has_complete != b->has_complete || a->tokenizer_failures != b->tokenizer_failures ||
       a->display_time_units != b->display_time_units || a->has_systrace != b->has_systrace ||
       (a->has_systrace && (a->systrace_offset != b->systrace_offset ||
                            a->systrace_len != b->systrace_len)))
     return 0;
   json_scan_cursor ca = {0, 0}, cb = {0, 0};
-  for (size_t i = 0; i < a->events.len; i++) {
+  for (size_t i = 0; i < a->events.len + a->later.len; i++) {
     const json_pending *x = json_scan_next(a, &ca), *y = json_scan_next(b, &cb);
     if (!x || !y || x->ts != y->ts || x->key != y->key || x->offset != y->offset ||
         x->end != y->end)
@@ -401,7 +402,7 @@ static int check_split_scans(const char *doc) {
     if (!same) fprintf(stderr, "  split at %zu differs for: %s\n", guess, doc);
     CHECK(same);
     if (!rp) splits += ((json_scan *)part)->split;
-    if (!rp) split_two_runs += ((json_scan *)part)->second_run != 0;
+    if (!rp) split_two_runs += ((json_scan *)part)->later.len != 0;
     json_scan_free(part);
   }
   json_scan_free(whole);

@@ -119,11 +119,11 @@ typedef struct json_pending {
 } json_pending;
 
 /* What the walk of a file found, events already in push order: one
- * sorted run, or, after a split, two (events before second_run and from
- * it on), whose merge is the order (json_scan_next). */
+ * sorted run, or, after a split, two (events, then later: the second
+ * thread's), whose merge is the order (json_scan_next). */
 typedef struct json_scan {
   VEC(json_pending) events;
-  size_t second_run;              /* 0: one run */
+  VEC(json_pending) later;        /* empty: one run */
   VEC(json_pending) clock_syncs;  /* "ph": "c" events, in file order */
   VEC(json_pending) v8_events;    /* "ph": "P" events, in file order (not pushed) */
   int has_complete;               /* some X event: order by key at equal ts */

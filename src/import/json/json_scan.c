@@ -205,10 +205,8 @@ static int json_scan_order(json_scan *s) {
 }
 
 const json_pending *json_scan_next(const json_scan *s, json_scan_cursor *c) {
-  size_t mid = s->second_run ? s->second_run : s->events.len, n = s->events.len;
-  if (c->b < mid) c->b = mid;
-  const json_pending *a = c->a < mid ? &s->events.data[c->a] : NULL;
-  const json_pending *b = c->b < n ? &s->events.data[c->b] : NULL;
+  const json_pending *a = c->a < s->events.len ? &s->events.data[c->a] : NULL;
+  const json_pending *b = c->b < s->later.len ? &s->later.data[c->b] : NULL;
   if (a && (!b || !json_pending_before(b, a, s->has_complete))) {
     c->a++;
     return a;
@@ -223,6 +221,7 @@ void json_scan_free(void *result) {
   json_scan *s = result;
   if (!s) return;
   VEC_FREE(s->events);
+  VEC_FREE(s->later);
   VEC_FREE(s->clock_syncs);
   VEC_FREE(s->v8_events);
   VEC_FREE(s->metadata);
@@ -323,14 +322,22 @@ static void *json_scan_rest_run(void *arg) {
   return NULL;
 }
 
-/* Appends what the second thread found after the split. */
-static int json_scan_join(json_scan *s, json_scan *rest) {
+/* Appends what the second thread found after the split; its events are
+ * kept apart as the later run when `apart`. */
+static int json_scan_join(json_scan *s, json_scan *rest, int apart) {
   if (s->events_cut) { /* the events after the split do not count */
     rest->events.len = rest->clock_syncs.len = rest->v8_events.len = 0;
     rest->tokenizer_failures -= rest->event_failures;
     rest->event_failures = 0;
   }
   s->events_cut |= rest->events_cut;
+  if (apart) {
+    s->later.data = rest->events.data; /* taken whole: no copy */
+    s->later.len = rest->events.len;
+    s->later.cap = rest->events.cap;
+    rest->events.data = NULL;
+    rest->events.len = rest->events.cap = 0;
+  }
   if (VEC_RESERVE(s->events, s->events.len + rest->events.len) ||
       VEC_RESERVE(s->metadata, s->metadata.len + rest->metadata.len))
     return WEFT_ENOMEM;
@@ -388,13 +395,13 @@ static int json_scan_split(json_scan *s, const import_scan_input *in, size_t gue
   if (!rc && s->stopped) {
     rc = rest->rc;
     if (rc && err) *err = rest->err;
-    size_t first = s->events.len;
-    if (!rc && json_scan_join(s, &rest->part))
+    /* a part ordered without the tie key the whole needs: one array,
+     * ordered again */
+    int whole_keyed = keyed | rest->part.has_complete;
+    int apart = !s->events_cut && keyed == whole_keyed && rest->keyed == whole_keyed;
+    if (!rc && json_scan_join(s, &rest->part, apart))
       rc = base_error_nomem(err);
-    /* a part ordered without the tie key the whole needs is ordered again */
-    if (!rc && keyed == s->has_complete && rest->keyed == s->has_complete)
-      s->second_run = first < s->events.len ? first : 0;
-    else if (!rc && json_scan_order(s))
+    if (!rc && !apart && json_scan_order(s))
       rc = base_error_nomem(err);
   }
   s->stop_at = 0;
