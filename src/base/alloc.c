@@ -69,7 +69,7 @@ static void *alloc_map_aligned(size_t bytes, size_t align) {
 }
 
 void *base_map_huge(size_t bytes) {
-  if (alloc_should_fail()) return NULL;
+  if (alloc_should_fail() || bytes > SIZE_MAX - BASE_HUGE_ALIGN) return NULL;
   bytes = (bytes + BASE_HUGE_ALIGN - 1) & ~(BASE_HUGE_ALIGN - 1);
   void *p = alloc_map_aligned(bytes ? bytes : BASE_HUGE_ALIGN, BASE_HUGE_ALIGN);
 #ifdef MADV_HUGEPAGE

@@ -114,6 +114,7 @@ static void test_huge_mapping(void) {
   }
   base_alloc_fail_after(1);
   CHECK(base_map_huge(BASE_HUGE_ALIGN) == NULL);
+  CHECK(base_map_huge(SIZE_MAX - 1) == NULL); /* no wrap to a small size */
 }
 
 int main(void) {
