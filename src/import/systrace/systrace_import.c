@@ -429,7 +429,8 @@ static int systrace_clock_sync_markers(import_file *f) {
   size_t given = 0;
   while (!rc && (size_t)(end - from) >= tag_len) {
     /* tags that start in [from, stop) */
-    const char *stop = (size_t)(end - from) > SYSTRACE_SYNC_WINDOW ? from + SYSTRACE_SYNC_WINDOW : end;
+    const char *stop =
+        (size_t)(end - from) > SYSTRACE_SYNC_WINDOW ? from + SYSTRACE_SYNC_WINDOW : end;
     size_t span = (size_t)(end - stop) >= tag_len - 1 ? (size_t)(stop - from) + tag_len - 1
                                                        : (size_t)(end - from);
     const char *hit = memmem(from, span, SYSTRACE_CLOCK_SYNC, tag_len);
