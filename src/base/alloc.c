@@ -63,7 +63,7 @@ static void *alloc_map_aligned(size_t bytes, size_t align) {
   if (wide == MAP_FAILED) return NULL;
   char *at = (char *)(((uintptr_t)wide + align - 1) & ~(uintptr_t)(align - 1));
   if (at > wide) munmap(wide, (size_t)(at - wide));
-  size_t tail = (size_t)(wide + bytes + align - (at + bytes));
+  size_t tail = (size_t)(wide + align - at);
   if (tail) munmap(at + bytes, tail);
   return at;
 }

@@ -184,9 +184,6 @@ int import_clock_relate_machines(import_file *f, uint32_t from, uint32_t to,
  * error texts. */
 int import_declare_machines(import_file *f, const uint64_t *raw_ids, size_t n,
                             int has_unmarked, base_error *err);
-/* The machine row of data with embedded machine id `raw_id` (0 = none): the
- * manifest's name for it, else the base machine when the file is entirely
- * from one machine ("adopted"), else the machine with that raw id. */
 /* For a pass of tokenize over the whole file ahead of its events (a search
  * for rare lines, say): gives back the pages more than IMPORT_SCAN_LAG
  * behind offset `upto`, as import_scan_passed does for scans, when f->data
@@ -195,6 +192,9 @@ int import_declare_machines(import_file *f, const uint64_t *raw_ids, size_t n,
  * (0 at first). So the pass does not leave the whole file resident. */
 void import_input_passed(import_file *f, size_t *given, size_t upto);
 
+/* The machine row of data with embedded machine id `raw_id` (0 = none): the
+ * manifest's name for it, else the base machine when the file is entirely
+ * from one machine ("adopted"), else the machine with that raw id. */
 int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
                    base_error *err);
 /* Proposes a trace-time clock for the whole merge (first claimer wins). */
