@@ -38,28 +38,17 @@
 static int gecko_push_all(import_file *f) {
   gecko_state *st = f->state;
   size_t n = st->markers.len;
-  int64_t *first = base_malloc((st->threads.len + 1) * sizeof *first);
-  char *seen = base_calloc(st->threads.len + 1, 1);
-  int rc = first && seen ? WEFT_OK : WEFT_ENOMEM;
+  int rc = WEFT_OK;
   for (size_t i = 0; !rc && i < st->threads.len; i++) {
-    seen[i] = (char)st->threads.data[i].has_first;
-    first[i] = st->threads.data[i].first_sample;
+    const gecko_thread *t = &st->threads.data[i];
+    if (!t->has_first && !t->has_marker) continue;
+    gecko_marker m = {.ts = t->has_first ? t->first_sample : t->first_marker,
+                      .thread = (uint32_t)i, .phase = GECKO_THREAD_EVENT};
+    if (t->has_marker && t->first_marker < m.ts) m.ts = t->first_marker;
+    m.data = GECKO_NO_INDEX;
+    if (VEC_PUSH(st->markers, m)) rc = WEFT_ENOMEM;
   }
-  for (size_t i = 0; !rc && i < n; i++) {
-    const gecko_marker *m = &st->markers.data[i];
-    if (!seen[m->thread] || m->ts < first[m->thread]) first[m->thread] = m->ts;
-    seen[m->thread] = 1;
-  }
-  for (size_t i = 0; !rc && i < st->threads.len; i++) {
-    gecko_marker t = {.ts = first[i], .thread = (uint32_t)i, .phase = GECKO_THREAD_EVENT};
-    t.data = GECKO_NO_INDEX;
-    if (!seen[i]) continue;
-    if (VEC_PUSH(st->markers, t)) rc = WEFT_ENOMEM;
-  }
-  if (!rc) rc = gecko_push_ordered(f, n);
-  base_free(first);
-  base_free(seen);
-  return rc;
+  return rc ? rc : gecko_push_ordered(f, n);
 }
 
 static int gecko_tokenize(import_file *f, base_error *err) {

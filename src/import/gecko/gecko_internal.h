@@ -46,6 +46,8 @@ typedef struct gecko_thread {
                          gecko_state.category_ids from `categories` on */
   int has_first;      /* first_sample holds its first sample's time */
   int64_t first_sample;
+  int has_marker;     /* first_marker holds its earliest marker's time */
+  int64_t first_marker;
 } gecko_thread;
 
 typedef VEC(gecko_span) gecko_spans;

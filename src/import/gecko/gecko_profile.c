@@ -164,6 +164,10 @@ static int gecko_end_thread(import_file *f, gecko_profile_read *p, base_error *e
   int rc = gecko_defer_samples(p, index, err);
   if (!rc) rc = gecko_add_markers(f, index, &t->strings, &t->markers, err);
   if (!rc && gecko_order_markers(st, first)) rc = base_error_nomem(err);
+  if (!rc && st->markers.len > first) { /* ordered: its first is its earliest */
+    st->threads.data[index].has_marker = 1;
+    st->threads.data[index].first_marker = st->markers.data[first].ts;
+  }
   return rc;
 }
 
