@@ -1,6 +1,7 @@
 /* Streaming JSON tokenizer: a flat state machine over a byte buffer. */
 #include "base/json_tokenizer.h"
 
+#include <assert.h>
 #include <locale.h>
 #include <math.h>
 #include <pthread.h>
@@ -499,6 +500,74 @@ void json_tokenizer_resume_after(json_tokenizer *t, size_t end) {
   t->depth--;
   t->p = t->begin + end;
   t->state = JSON_ST_AFTER;
+}
+
+void json_tokenizer_fork(json_tokenizer *t, const json_tokenizer *from) {
+  assert(t->begin == from->begin && t->end == from->end);
+  assert(t->max_depth == from->max_depth && t->stack != from->stack);
+  size_t words = ((size_t)from->depth + 63) / 64;
+  if (words) memcpy(t->stack, from->stack, words * sizeof *t->stack);
+  t->p = from->p;
+  t->depth = from->depth;
+  t->state = from->state;
+  t->status = from->status;
+  t->hit_end = from->hit_end;
+  t->trailing_commas = from->trailing_commas;
+}
+
+/* ---- finding a container's end ---- */
+
+/* '"' and the four brackets: (c & 0xD9) == 0x59 holds for '[' ']' '{' '}'
+ * and, of other bytes, only for 'Y' '_' 'y' and DEL, which outside a string
+ * belong to no JSON token (the caller steps over them). */
+static int json_is_structural(unsigned char c) {
+  return c == '"' || (c & 0xD9) == 0x59;
+}
+
+/* The first byte in [p, end) that may be structural (above), or end. */
+static const char *json_find_structural(const char *p, const char *end) {
+  const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  while (end - p >= 8) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    uint64_t q = v ^ (ones * '"'), b = (v & (ones * 0xD9)) ^ (ones * 0x59);
+    uint64_t hit = ((q - ones) & ~q & highs) | ((b - ones) & ~b & highs);
+    if (hit) return p + (__builtin_ctzll(hit) >> 3); /* the lowest is exact */
+    p += 8;
+  }
+#else
+  (void)ones, (void)highs;
+#endif
+  while (p < end && !json_is_structural((unsigned char)*p)) p++;
+  return p;
+}
+
+/* Just past the string whose opening quote was at p - 1, or NULL. */
+static const char *json_string_past(const char *p, const char *end) {
+  for (;;) {
+    p = json_find_special(p, end);
+    if (p >= end) return NULL;
+    if (*p == '"') return p + 1;
+    p += 2; /* a backslash and the byte it escapes */
+  }
+}
+
+size_t json_container_end(const char *buf, size_t len, size_t at, uint32_t max_depth) {
+  const char *p = buf + at, *end = buf + len;
+  if (at >= len || (*p != '{' && *p != '[')) return 0;
+  uint32_t depth = 0;
+  while ((p = json_find_structural(p, end)) < end) {
+    char c = *p++;
+    if (c == '"') {
+      if (!(p = json_string_past(p, end))) return 0;
+    } else if (c == '{' || c == '[') {
+      if (++depth > max_depth) return 0;
+    } else if (c == '}' || c == ']') {
+      if (--depth == 0) return (size_t)(p - buf);
+    }
+  }
+  return 0;
 }
 
 int json_skip_container(json_tokenizer *t, base_error *err) {

@@ -136,6 +136,19 @@ void json_tokenizer_enter(json_tokenizer *t, uint32_t depth, uint64_t object_bit
  * caller guarantees closes one well-formed value within the limits): the
  * tokenizer goes on after it, as json_skip_container would have left it. */
 void json_tokenizer_resume_after(json_tokenizer *t, size_t end);
+/* Puts t, fresh from json_tokenizer_init over the same buffer with the
+ * same limits as `from`, where `from` is now (position, nesting, state),
+ * so that it can read on from there on its own. */
+void json_tokenizer_fork(json_tokenizer *t, const json_tokenizer *from);
+
+/* The offset just past the container whose opening bracket is buf[at],
+ * found from its brackets and strings alone: nothing else is checked, so
+ * a caller that needs the container well formed reads it with a tokenizer
+ * too (on well-formed JSON the two agree). 0 when buf[at] opens no
+ * container, the end is not within len, or it nests deeper than
+ * max_depth. Eight bytes at a time outside strings. */
+size_t json_container_end(const char *buf, size_t len, size_t at, uint32_t max_depth);
+
 static inline size_t json_offset(const json_tokenizer *t) {
   return (size_t)(t->p - t->begin);
 }

@@ -556,6 +556,139 @@ static void test_skip_value(void) {
   json_tokenizer_free(&t);
 }
 
+/* ---- json_container_end, json_tokenizer_fork ---- */
+
+static uint64_t rng_next(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+/* Appends a random well-formed value: strings full of brackets, quotes
+ * and backslashes (escaped), the letters that look like brackets to the
+ * eight-byte test, and runs of blanks that move everything across word
+ * boundaries. */
+static void random_value(base_buf *b, uint64_t *x, int depth) {
+  static const char *const pieces[] = {"{", "}", "[", "]", "\\\"", "\\\\", "Y", "y",
+                                       "_", "\x7f", "ab", " ", "\\u005d", "\\\\\\\""};
+  uint64_t r = rng_next(x) % (depth > 5 ? 3 : 6);
+  size_t blanks = rng_next(x) % 9;
+  for (size_t i = 0; i < blanks; i++) base_buf_append(b, " ", 1);
+  if (r == 0) {
+    base_buf_append(b, "-12.5e3", 7);
+  } else if (r == 1) {
+    base_buf_append(b, "\"", 1);
+    for (uint64_t n = rng_next(x) % 12; n > 0; n--) {
+      const char *piece = pieces[rng_next(x) % (sizeof pieces / sizeof *pieces)];
+      base_buf_append(b, piece, strlen(piece));
+    }
+    base_buf_append(b, "\"", 1);
+  } else if (r == 2) {
+    base_buf_append(b, rng_next(x) & 1 ? "true" : "null", 4);
+  } else {
+    int object = r == 3;
+    base_buf_append(b, object ? "{" : "[", 1);
+    for (uint64_t n = rng_next(x) % 5, i = 0; i < n; i++) {
+      if (i) base_buf_append(b, ",", 1);
+      if (object) base_buf_append(b, "\"k}\\\"\":", 7);
+      random_value(b, x, depth + 1);
+    }
+    base_buf_append(b, object ? "}" : "]", 1);
+  }
+}
+
+/* On well-formed documents it agrees with the tokenizer at every
+ * container of every document. */
+static void test_container_end_agrees(void) {
+  uint64_t x = 0x2545f4914f6cdd1dULL;
+  base_error err = {0};
+  size_t containers = 0;
+  for (int doc = 0; doc < 400; doc++) {
+    base_buf b;
+    base_buf_init(&b, 1 << 20);
+    base_buf_append(&b, "[", 1);
+    random_value(&b, &x, 0);
+    base_buf_append(&b, "]", 1);
+    json_tokenizer t;
+    json_token tok;
+    CHECK_EQ_INT(json_tokenizer_init(&t, b.data, b.len, NULL, &err), 0);
+    while (json_next(&t, &tok, &err) == 0 && tok.type != JSON_TOK_EOF) {
+      if (tok.type != JSON_TOK_OBJECT_BEGIN && tok.type != JSON_TOK_ARRAY_BEGIN) continue;
+      json_tokenizer skip;
+      CHECK_EQ_INT(json_tokenizer_init(&skip, b.data, b.len, NULL, &err), 0);
+      json_tokenizer_fork(&skip, &t);
+      CHECK_EQ_INT(json_skip_container(&skip, &err), 0);
+      CHECK_EQ_INT(json_container_end(b.data, b.len, tok.offset, 512), json_offset(&skip));
+      json_tokenizer_free(&skip);
+      containers++;
+    }
+    CHECK_EQ_INT(t.status, 0);
+    json_tokenizer_free(&t);
+    base_buf_free(&b);
+  }
+  CHECK(containers > 1000);
+}
+
+static void test_container_end_edges(void) {
+  const char *doc = "{\"a\": [1, \"]\\\\\"], \"b\": {\"c\": \"}\"}}";
+  size_t len = strlen(doc);
+  CHECK_EQ_INT(json_container_end(doc, len, 0, 512), len);
+  CHECK_EQ_INT(json_container_end(doc, len, 6, 512), 16); /* [1, "]\\"] */
+  CHECK_EQ_INT(json_container_end(doc, len, 1, 512), 0);  /* not a bracket */
+  CHECK_EQ_INT(json_container_end(doc, len, len, 512), 0);
+  for (size_t cut = 1; cut < len; cut++) /* no end within the bytes given */
+    CHECK_EQ_INT(json_container_end(doc, cut, 0, 512), 0);
+  CHECK_EQ_INT(json_container_end("[\"\\", 3, 0, 512), 0); /* a backslash last */
+  CHECK_EQ_INT(json_container_end("[[[]]]", 6, 0, 3), 6);
+  CHECK_EQ_INT(json_container_end("[[[]]]", 6, 0, 2), 0); /* deeper than allowed */
+  /* a closing bracket of the other kind still closes: nothing else is checked */
+  CHECK_EQ_INT(json_container_end("[1}, 2]", 7, 0, 512), 3);
+}
+
+/* Byte soup: never reads outside the bytes given, never hangs. */
+static void test_container_end_garbage(void) {
+  uint64_t x = 0x9e3779b97f4a7c15ULL;
+  const char alphabet[] = "{}[]\"\\ y_1";
+  for (int iter = 0; iter < 20000; iter++) {
+    size_t len = 1 + rng_next(&x) % 40;
+    char *buf = base_malloc(len);
+    for (size_t i = 0; i < len; i++) buf[i] = alphabet[rng_next(&x) % (sizeof alphabet - 1)];
+    buf[0] = iter & 1 ? '{' : '[';
+    size_t end = json_container_end(buf, len, 0, 4);
+    CHECK(end <= len);
+    if (end) CHECK(buf[end - 1] == '}' || buf[end - 1] == ']');
+    base_free(buf);
+  }
+}
+
+/* A fork reads on from where its source is, nesting and state included. */
+static void test_fork(void) {
+  json_tokenizer a, b;
+  json_token ta, tb;
+  base_error err = {0};
+  json_limits deep = {.max_depth = 1000, .max_string_len = 0};
+  base_buf doc;
+  base_buf_init(&doc, 1 << 20);
+  for (int i = 0; i < 70; i++) base_buf_append(&doc, i % 2 ? "[" : "{\"k\":", i % 2 ? 1 : 5);
+  base_buf_append(&doc, "7", 1);
+  for (int i = 69; i >= 0; i--) base_buf_append(&doc, i % 2 ? "]" : "}", 1);
+  CHECK_EQ_INT(json_tokenizer_init(&a, doc.data, doc.len, &deep, &err), 0);
+  for (int i = 0; i < 100; i++) CHECK_EQ_INT(json_next(&a, &ta, &err), 0);
+  CHECK_EQ_INT(json_tokenizer_init(&b, doc.data, doc.len, &deep, &err), 0);
+  json_tokenizer_fork(&b, &a);
+  for (;;) {
+    CHECK_EQ_INT(json_next(&a, &ta, &err), 0);
+    CHECK_EQ_INT(json_next(&b, &tb, &err), 0);
+    CHECK_EQ_INT(tb.type, ta.type);
+    CHECK_EQ_INT(tb.offset, ta.offset);
+    if (ta.type == JSON_TOK_EOF) break;
+  }
+  json_tokenizer_free(&a);
+  json_tokenizer_free(&b);
+  base_buf_free(&doc);
+}
+
 /* Random byte soup and mutations of the sample: never crash, always end. */
 static void test_garbage_never_crashes(void) {
   uint64_t x = 0x9e3779b97f4a7c15ULL;
@@ -604,5 +737,9 @@ int main(void) {
   RUN_TEST(test_truncation_everywhere);
   RUN_TEST(test_skip_value);
   RUN_TEST(test_garbage_never_crashes);
+  RUN_TEST(test_container_end_agrees);
+  RUN_TEST(test_container_end_edges);
+  RUN_TEST(test_container_end_garbage);
+  RUN_TEST(test_fork);
   return CHECK_SUMMARY();
 }
