@@ -26,7 +26,8 @@ QUERY = "select count(*) as n from slice;\nselect count(*) as n from sched;\n"
 # Functions only the parse runs (prefixes; LTO adds suffixes).
 PARSE_SYMBOLS = ("proto_import_parse", "proto_ftrace_parse", "json_read_event",
                  "json_apply", "json_parse", "sched_switch", "loader_emit",
-                 "proto_ref_resolve", "systrace_parse")
+                 "proto_ref_resolve", "systrace_parse", "gecko_parse", "gecko_apply",
+                 "ins_parse")
 
 
 def record(weft, trace, threads, freq, workdir):

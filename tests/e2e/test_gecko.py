@@ -174,6 +174,64 @@ class GeckoTest(e.TempDirTest):
                                                 '1000000,3000000,"X",2,3',
                                                 '9000000,1000000,"Late",0,"[NULL]"'])
 
+    def test_threads_read_together_give_the_same_tables(self):
+        # Thread objects are read several at a time when the load has
+        # workers; the tables must be those of a read one after the other:
+        # both formats, names with brackets and quotes, data, threads
+        # without a tid, markers out of order.
+        schema = {'name': 0, 'startTime': 1, 'endTime': 2, 'phase': 3, 'category': 4,
+                  'data': 5}
+        threads = []
+        for i in range(40):
+            names = ['n]%d' % (i % 3), 'x"}{', 'same']
+            if i % 4 == 3:
+                rows = [[j % 3, 50.0 - j, 51.0 - j, 1, j % 2, {'k': '[%d' % j}]
+                        for j in range(20)]
+                threads.append({'name': 'R%d' % i, 'tid': 1000 + i, 'stringTable': names,
+                                'markers': {'schema': schema, 'data': rows}})
+                continue
+            markers = [(names[j % 3], 100.0 - j * 0.5, 101.0, j % 4 and 1, j % 2,
+                        {'i': j, 's': ']\\'} if j % 5 == 0 else None) for j in range(25)]
+            t = thread('T%d' % i, 1000 + i, 10 + i // 8, markers)
+            if i % 7 == 6:
+                del t['tid']
+            threads.append(t)
+        text = json.dumps({'meta': {'categories': CATEGORIES}, 'threads': threads})
+        path = e.write_temp(self.dir, 'p.json', text)
+        sql = ("select s.ts, s.dur, s.name, s.category, t.utid, "
+               "(select group_concat(key || '=' || display_value) from args a "
+               "where a.arg_set_id = s.arg_set_id) as args "
+               'from slice s join thread_track t on s.track_id = t.id order by s.id;'
+               'select utid, tid, name, upid from thread order by utid;'
+               "select value from stats where name = 'gecko_marker_dropped'")
+        outs = [e.query(sql, path, threads=n) for n in (1, 2, 3)]
+        self.assertEqual(outs[0], outs[1])
+        self.assertEqual(outs[0], outs[2])
+        # 26 threads of columns with a tid, 10 of rows
+        self.assertEqual(e.query('select count(*) from slice', path, threads=2),
+                         '"count(*)"\n%d\n' % (26 * 25 + 10 * 20))
+        self.assertIn('data.s=]', outs[0])
+
+    def test_a_malformed_thread_fails_the_same_at_any_thread_count(self):
+        good = json.dumps(thread('T', 1, 1, [('a', 1.0, 2.0, 1, 0, None)]))
+        cases = {
+            # brackets balanced, content not: found by the thread's read
+            'inside': '{"threads": [%s, {"tid": 2, "markers": {"name": [1,,2]}}, %s]}'
+                      % (good, good),
+            # more brackets opened than closed: no end found, so read in
+            # place, after the threads before it
+            'unended': '{"threads": [%s, %s, {"tid": 2, "m": [[[[1]}]}' % (good, good),
+            # two bad threads: the first one's error, as one read gives
+            'first': '{"threads": [%s, {"tid": 2, "pid": 01}, {"tid": [1,]}]}' % good,
+        }
+        for name, text in cases.items():
+            path = e.write_temp(self.dir, name + '.json', text)
+            results = [e.run('--threads', str(n), '-Q', 'select 1', path) for n in (1, 2)]
+            for rc, out, err in results:
+                self.assertNotEqual(rc, 0, name)
+                self.assertIn(name + '.json', err, name)
+            self.assertEqual(results[0][2], results[1][2], name)
+
     def test_samples_become_callstacks(self):
         # "name (in lib)" frames belong to mapping lib, others to "gecko";
         # a sample without a stack is skipped.

@@ -212,7 +212,7 @@ static void gecko_destroy(import_file *f) {
   VEC_FREE(st->category_ids);
   VEC_FREE(st->slots);
   base_map_free(&st->slot_map);
-  gecko_order_free(st);
+  gecko_threads_free(st);
   base_free(st);
   f->state = NULL;
 }

@@ -65,6 +65,13 @@ typedef struct gecko_order_key {
   size_t index;
 } gecko_order_key;
 
+/* gecko_order_markers' buffers, kept from thread to thread. */
+typedef struct gecko_order {
+  VEC(gecko_order_key) a, b;
+  VEC(gecko_marker) sorted;
+  size_t *count;
+} gecko_order;
+
 typedef struct gecko_state {
   uint32_t clock;
   json_limits limits;
@@ -74,11 +81,8 @@ typedef struct gecko_state {
   gecko_spans data;   /* the markers' data objects */
   VEC(string_id) category_ids; /* the categories of every profile */
   VEC(gecko_slot) slots;
-  base_map slot_map;  /* the thread being read's slots: name << 32 | category */
-  /* gecko_order_markers' buffers, kept from thread to thread */
-  VEC(gecko_order_key) order_a, order_b;
-  VEC(gecko_marker) order_sorted;
-  size_t *order_count;
+  base_map slot_map;  /* the thread being added's slots: name << 32 | category */
+  struct gecko_thread_job *jobs; /* GECKO_THREADS_AHEAD, for reading threads */
   int64_t dropped;    /* markers without the times their phase needs */
 } gecko_state;
 
@@ -150,10 +154,10 @@ void gecko_strings_free(gecko_strings *s);
 /* Reads the whole document (gecko_profile.c): threads, markers, samples. */
 int gecko_read_document(import_file *f, base_error *err);
 
-/* Sorts st->markers from `first` on stably by ts (gecko_order.c). */
-int gecko_order_markers(gecko_state *st, size_t first);
+/* Sorts the n markers m stably by ts (gecko_order.c). */
+int gecko_order_markers(gecko_order *o, gecko_marker *m, size_t n);
 /* Frees gecko_order_markers' buffers. */
-void gecko_order_free(gecko_state *st);
+void gecko_order_free(gecko_order *o);
 /* A marker's event carries its byte offset in st->markers (a prefetch
  * hint for the sorter: see gecko_locate_rule). */
 static inline uint64_t gecko_marker_payload(size_t i) {
@@ -191,16 +195,70 @@ int gecko_read_marker_table(gecko_reader *r, const json_token *t, gecko_marker_t
                             base_error *err);
 void gecko_marker_table_clear(gecko_marker_table *m);
 void gecko_marker_table_free(gecko_marker_table *m);
-/* Records the table's markers of `thread`, names from `strings`. */
-int gecko_add_markers(import_file *f, uint32_t thread, gecko_strings *strings,
-                      const gecko_marker_table *m, base_error *err);
 
-/* ---- stack samples (gecko_samples.c) ---- */
+/* ---- threads (gecko_threads.c) ---- */
 
 /* The spans of a thread's sample tables. */
 typedef struct gecko_stack_spans {
   gecko_span frames, funcs, stacks, samples;
 } gecko_stack_spans;
+
+/* A thread object as read: its members' values. */
+typedef struct gecko_thread_read {
+  gecko_span name, tid, pid;
+  gecko_stack_spans stacks;
+  gecko_strings strings;
+  gecko_marker_table markers;
+} gecko_thread_read;
+
+/* A marker slot of one thread as its read finds it: a name (an index into
+ * the thread's strings; GECKO_NO_INDEX: none) and a category index. */
+typedef struct gecko_local_slot {
+  uint32_t name, category;
+  uint32_t slot; /* the state's slot, once the thread is added */
+} gecko_local_slot;
+
+/* How many threads are read ahead of the one being added. */
+#define GECKO_THREADS_AHEAD 4
+
+/* One thread's read, on a worker or in place: the thread object's members,
+ * and its markers built and ordered, with slots and data still the
+ * thread's own (indices into `slots` and `data`) and `thread` unset.
+ * Nothing of it depends on other threads or on the trace context, so
+ * that it may run while the thread before it is added. */
+typedef struct gecko_thread_job {
+  import_file *f;          /* read only: its bytes and limits */
+  json_tokenizer tk;       /* at the thread object's first member */
+  size_t base;             /* the reader's base */
+  size_t end;              /* the object's end (tk's offsets); SIZE_MAX: not
+                              known before it is read */
+  scan_job *job;           /* the worker's job; NULL: read in place */
+  int read_done;           /* read in place already */
+  gecko_thread_read read;
+  VEC(gecko_marker) markers;
+  VEC(gecko_local_slot) slots;
+  base_map slot_map;       /* name << 32 | category -> index into slots */
+  gecko_spans data;        /* the markers' data objects */
+  int64_t dropped;         /* markers without the times their phase needs */
+  gecko_order order;
+} gecko_thread_job;
+
+/* Called in file order with each thread read: adds it to the state. */
+typedef int (*gecko_thread_fn)(import_file *f, void *user, gecko_thread_job *j,
+                               base_error *err);
+/* Reads the elements of the "threads" array whose '[' was just read,
+ * several at once when the load has workers, and hands each thread object
+ * to fn in order. */
+int gecko_read_threads(gecko_reader *r, gecko_thread_fn fn, void *user, base_error *err);
+void gecko_threads_free(gecko_state *st);
+
+/* Builds j's markers from its read marker table (gecko_markers.c). */
+int gecko_build_markers(gecko_thread_job *j, base_error *err);
+/* Adds j's markers to st->markers as those of `thread`: slots and data
+ * objects become the state's. */
+int gecko_add_markers(import_file *f, uint32_t thread, gecko_thread_job *j, base_error *err);
+
+/* ---- stack samples (gecko_samples.c) ---- */
 
 /* Reads a thread's stack samples: interns its frames and callsites into
  * the stack_profile tables and records one gecko_sample per sample with a

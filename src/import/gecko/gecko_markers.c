@@ -109,29 +109,27 @@ static uint32_t gecko_field_index(const gecko_fields *m, int k) {
   return d >= 0 && d < (double)GECKO_NO_INDEX ? (uint32_t)d : GECKO_NO_INDEX;
 }
 
-/* The marker's slot: the thread's slot of its name and category index. */
-static int gecko_slot_of(gecko_state *st, uint32_t thread, string_id name, uint32_t category,
-                         uint32_t *slot) {
+/* The marker's slot in its thread's read: one per name index and
+ * category index (a name index past the strings is no name). */
+static int gecko_local_slot_of(gecko_thread_job *j, uint32_t name, uint32_t category,
+                               uint32_t *slot) {
+  if (name >= j->read.strings.spans.len) name = GECKO_NO_INDEX;
   uint64_t key = (uint64_t)name << 32 | category;
-  uint64_t *found = base_map_find(&st->slot_map, key);
+  uint64_t *found = base_map_find(&j->slot_map, key);
   if (found) {
     *slot = (uint32_t)*found;
     return WEFT_OK;
   }
-  if (st->slots.len >= GECKO_NO_INDEX) return WEFT_ELIMIT;
-  *slot = (uint32_t)st->slots.len;
-  gecko_slot s = {thread, name, category, STRING_NULL, GECKO_NO_INDEX};
-  if (VEC_PUSH(st->slots, s)) return WEFT_ENOMEM;
-  return base_map_insert(&st->slot_map, key, *slot, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
+  if (j->slots.len >= GECKO_NO_INDEX) return WEFT_ELIMIT;
+  *slot = (uint32_t)j->slots.len;
+  if (VEC_PUSH(j->slots, ((gecko_local_slot){name, category, GECKO_NO_INDEX}))) return WEFT_ENOMEM;
+  return base_map_insert(&j->slot_map, key, *slot, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
 }
 
 /* The category is kept as its index until the profile's categories are
  * known (gecko_import.c). */
-static int gecko_add_marker(import_file *f, uint32_t thread, gecko_strings *strings,
-                            const gecko_fields *m) {
-  gecko_state *st = f->state;
+static int gecko_add_marker(gecko_thread_job *j, const gecko_fields *m) {
   gecko_marker mk = {0};
-  mk.thread = thread;
   double phase = m->present[GK_PHASE] ? m->num[GK_PHASE] : 0;
   if (isnan(phase)) phase = -1;
   int64_t start = 0, end = 0;
@@ -140,30 +138,27 @@ static int gecko_add_marker(import_file *f, uint32_t thread, gecko_strings *stri
   mk.phase = phase == 0 || phase == 1 || phase == 2 || phase == 3 ? (uint32_t)phase : 4;
   int ok = mk.phase == 3 ? has_end : mk.phase < 3 && has_start && (mk.phase != 1 || has_end);
   if (!ok) {
-    st->dropped++;
+    j->dropped++;
     return WEFT_OK;
   }
   mk.ts = mk.phase == 3 ? end : start;
   mk.dur = mk.phase == 1 && end > start ? end - start : 0;
-  uint32_t name = gecko_field_index(m, GK_NAME);
-  string_id name_id = STRING_NULL;
-  int rc = name < strings->spans.len ? gecko_strings_get(f, strings, name, &name_id) : WEFT_OK;
-  if (!rc) rc = gecko_slot_of(st, thread, name_id, gecko_field_index(m, GK_CATEGORY), &mk.slot);
+  int rc = gecko_local_slot_of(j, gecko_field_index(m, GK_NAME),
+                               gecko_field_index(m, GK_CATEGORY), &mk.slot);
   mk.data = GECKO_NO_INDEX;
   if (!rc && m->data.type == JSON_TOK_OBJECT_BEGIN) {
-    if (st->data.len >= GECKO_NO_INDEX) return WEFT_ELIMIT;
-    mk.data = (uint32_t)st->data.len;
-    if (VEC_PUSH(st->data, m->data)) rc = WEFT_ENOMEM;
+    if (j->data.len >= GECKO_NO_INDEX) return WEFT_ELIMIT;
+    mk.data = (uint32_t)j->data.len;
+    if (VEC_PUSH(j->data, m->data)) rc = WEFT_ENOMEM;
   }
-  if (!rc && VEC_PUSH(st->markers, mk)) rc = WEFT_ENOMEM;
+  if (!rc && VEC_PUSH(j->markers, mk)) rc = WEFT_ENOMEM;
   return rc;
 }
 
 /* ---- the table's markers ---- */
 
 /* The processed format: marker i is element i of each column. */
-static int gecko_column_markers(import_file *f, uint32_t thread, gecko_strings *strings,
-                                const gecko_marker_table *t) {
+static int gecko_column_markers(gecko_thread_job *j, const gecko_marker_table *t) {
   size_t n = t->columns[GK_NAME].len, item = 0;
   int rc = WEFT_OK;
   for (size_t i = 0; !rc && i < n; i++) {
@@ -178,7 +173,7 @@ static int gecko_column_markers(import_file *f, uint32_t thread, gecko_strings *
     if (t->data_is_column && item < t->data_items.len && t->data_items.data[item].index == i &&
         t->data_items.data[item].span.type == JSON_TOK_OBJECT_BEGIN)
       m.data = t->data_items.data[item].span;
-    rc = gecko_add_marker(f, thread, strings, &m);
+    rc = gecko_add_marker(j, &m);
   }
   return rc;
 }
@@ -242,8 +237,9 @@ static int gecko_read_row(import_file *f, const gecko_span *s, gecko_row *row,
 }
 
 /* The Gecko format: the rows of the last array "data". */
-static int gecko_row_markers(import_file *f, uint32_t thread, gecko_strings *strings,
-                             const gecko_marker_table *t, base_error *err) {
+static int gecko_row_markers(gecko_thread_job *j, const gecko_marker_table *t,
+                             base_error *err) {
+  import_file *f = j->f;
   gecko_schema schema;
   for (int k = 0; k < GK_FIELDS; k++) schema.index[k] = -1;
   int rc = gecko_members(f, &t->schema, gecko_schema_member, &schema, err);
@@ -254,21 +250,84 @@ static int gecko_row_markers(import_file *f, uint32_t thread, gecko_strings *str
     if (item < t->data_items.len && t->data_items.data[item].index == i)
       s = &t->data_items.data[item++].span;
     rc = gecko_read_row(f, s, &row, err);
-    if (!rc) rc = gecko_add_marker(f, thread, strings, &row.fields);
+    if (!rc) rc = gecko_add_marker(j, &row.fields);
   }
   return rc;
 }
 
-int gecko_add_markers(import_file *f, uint32_t thread, gecko_strings *strings,
-                      const gecko_marker_table *m, base_error *err) {
-  int rc = gecko_strings_ready(strings);
-  if (!rc && m->schema.type == JSON_TOK_OBJECT_BEGIN)
-    rc = gecko_row_markers(f, thread, strings, m, err);
-  else if (!rc)
-    rc = gecko_column_markers(f, thread, strings, m);
-  base_map_free(&((gecko_state *)f->state)->slot_map);
+static int gecko_limit_error(int rc, base_error *err) {
   if (rc == WEFT_ELIMIT)
     return base_error_set(err, rc, "gecko: more than %u marker data objects or tracks",
                           GECKO_NO_INDEX - 1);
   return rc == WEFT_ENOMEM ? base_error_nomem(err) : rc;
+}
+
+int gecko_build_markers(gecko_thread_job *j, base_error *err) {
+  const gecko_marker_table *m = &j->read.markers;
+  j->markers.len = j->slots.len = j->data.len = 0;
+  j->dropped = 0;
+  base_map_free(&j->slot_map);
+  int rc = m->schema.type == JSON_TOK_OBJECT_BEGIN ? gecko_row_markers(j, m, err)
+                                                   : gecko_column_markers(j, m);
+  base_map_free(&j->slot_map);
+  if (!rc && gecko_order_markers(&j->order, j->markers.data, j->markers.len)) rc = WEFT_ENOMEM;
+  return gecko_limit_error(rc, err);
+}
+
+/* ---- adding a thread's markers ---- */
+
+/* The state's slot of a thread's name and category index. */
+static int gecko_slot_of(gecko_state *st, uint32_t thread, string_id name, uint32_t category,
+                         uint32_t *slot) {
+  uint64_t key = (uint64_t)name << 32 | category;
+  uint64_t *found = base_map_find(&st->slot_map, key);
+  if (found) {
+    *slot = (uint32_t)*found;
+    return WEFT_OK;
+  }
+  if (st->slots.len >= GECKO_NO_INDEX) return WEFT_ELIMIT;
+  *slot = (uint32_t)st->slots.len;
+  gecko_slot s = {thread, name, category, STRING_NULL, GECKO_NO_INDEX};
+  if (VEC_PUSH(st->slots, s)) return WEFT_ENOMEM;
+  return base_map_insert(&st->slot_map, key, *slot, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
+}
+
+/* Gives each of j's slots the state's: names are interned, and two names
+ * of the same text share a slot. */
+static int gecko_resolve_slots(import_file *f, uint32_t thread, gecko_thread_job *j) {
+  gecko_state *st = f->state;
+  gecko_strings *strings = &j->read.strings;
+  int rc = gecko_strings_ready(strings);
+  for (size_t i = 0; !rc && i < j->slots.len; i++) {
+    gecko_local_slot *s = &j->slots.data[i];
+    string_id name = STRING_NULL;
+    if (s->name != GECKO_NO_INDEX) rc = gecko_strings_get(f, strings, s->name, &name);
+    if (!rc) rc = gecko_slot_of(st, thread, name, s->category, &s->slot);
+  }
+  base_map_free(&st->slot_map);
+  return rc;
+}
+
+int gecko_add_markers(import_file *f, uint32_t thread, gecko_thread_job *j, base_error *err) {
+  gecko_state *st = f->state;
+  int rc = gecko_resolve_slots(f, thread, j);
+  if (!rc && j->data.len >= GECKO_NO_INDEX - st->data.len) rc = WEFT_ELIMIT;
+  if (!rc && VEC_RESERVE(st->data, st->data.len + j->data.len)) rc = WEFT_ENOMEM;
+  if (!rc && VEC_RESERVE(st->markers, st->markers.len + j->markers.len)) rc = WEFT_ENOMEM;
+  if (rc) return gecko_limit_error(rc, err);
+  uint32_t data_base = (uint32_t)st->data.len;
+  if (j->data.len)
+    memcpy(st->data.data + data_base, j->data.data, j->data.len * sizeof *j->data.data);
+  st->data.len += j->data.len;
+  gecko_marker *out = st->markers.data + st->markers.len;
+  for (size_t i = 0; i < j->markers.len; i++) {
+    gecko_marker m = j->markers.data[i];
+    m.thread = thread;
+    m.slot = j->slots.data[m.slot].slot;
+    if (m.data != GECKO_NO_INDEX) m.data += data_base;
+    out[i] = m;
+  }
+  st->markers.len += j->markers.len;
+  st->dropped += j->dropped;
+  return WEFT_OK;
 }

@@ -47,31 +47,27 @@ static int gecko_is_sorted(const gecko_marker *m, size_t n) {
   return 1;
 }
 
-int gecko_order_markers(gecko_state *st, size_t first) {
-  size_t n = st->markers.len - first;
-  if (n < 2) return WEFT_OK; /* (a thread of no markers may have no array) */
-  gecko_marker *m = st->markers.data + first;
-  if (gecko_is_sorted(m, n)) return WEFT_OK;
-  if (!st->order_count) st->order_count = base_malloc(GECKO_RADIX * sizeof *st->order_count);
-  if (!st->order_count || VEC_RESERVE(st->order_a, n) || VEC_RESERVE(st->order_b, n) ||
-      VEC_RESERVE(st->order_sorted, n))
+int gecko_order_markers(gecko_order *o, gecko_marker *m, size_t n) {
+  if (n < 2 || gecko_is_sorted(m, n)) return WEFT_OK;
+  if (!o->count) o->count = base_malloc(GECKO_RADIX * sizeof *o->count);
+  if (!o->count || VEC_RESERVE(o->a, n) || VEC_RESERVE(o->b, n) || VEC_RESERVE(o->sorted, n))
     return WEFT_ENOMEM;
-  gecko_order_key *a = st->order_a.data;
-  gecko_marker *sorted = st->order_sorted.data;
+  gecko_order_key *a = o->a.data;
+  gecko_marker *sorted = o->sorted.data;
   for (size_t i = 0; i < n; i++)
     a[i] = (gecko_order_key){(uint64_t)m[i].ts ^ (UINT64_C(1) << 63), i};
-  const gecko_order_key *keys = gecko_radix_sort(a, st->order_b.data, n, st->order_count);
+  const gecko_order_key *keys = gecko_radix_sort(a, o->b.data, n, o->count);
   for (size_t i = 0; i < n; i++) sorted[i] = m[keys[i].index];
   memcpy(m, sorted, n * sizeof *sorted);
   return WEFT_OK;
 }
 
-void gecko_order_free(gecko_state *st) {
-  VEC_FREE(st->order_a);
-  VEC_FREE(st->order_b);
-  VEC_FREE(st->order_sorted);
-  base_free(st->order_count);
-  st->order_count = NULL;
+void gecko_order_free(gecko_order *o) {
+  VEC_FREE(o->a);
+  VEC_FREE(o->b);
+  VEC_FREE(o->sorted);
+  base_free(o->count);
+  o->count = NULL;
 }
 
 /* ---- queueing in time order ----

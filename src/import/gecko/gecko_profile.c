@@ -1,5 +1,5 @@
-/* gecko: walking the profile: its threads, each read in one walk of the
- * document's tokenizer, and its child profiles. What needs values a
+/* gecko: walking the profile: its threads (read by gecko_threads.c, added
+ * here in file order) and its child profiles. What needs values a
  * profile or thread may give later is finished at its end: a thread's
  * markers (its "stringArray", "tid" may follow them), the markers'
  * categories ("meta" may follow "threads"), stack samples (read once the
@@ -75,13 +75,6 @@ static int gecko_id(import_file *f, const gecko_span *s, int64_t *out) {
 
 /* ---- one thread ---- */
 
-typedef struct gecko_thread_read {
-  gecko_span name, tid, pid;
-  gecko_stack_spans stacks;
-  gecko_strings strings;
-  gecko_marker_table markers;
-} gecko_thread_read;
-
 /* A thread's stack samples, read at its profile's end. */
 typedef struct gecko_pending_samples {
   uint32_t thread;
@@ -94,28 +87,11 @@ typedef struct gecko_profile_read {
   gecko_span meta, processes;
   size_t threads_mark, markers_mark, data_mark, slots_mark; /* its first thread, ... */
   int64_t dropped_mark;
-  gecko_thread_read thread;          /* reused for each thread */
   VEC(gecko_pending_samples) pending;
 } gecko_profile_read;
 
-static int gecko_thread_member(gecko_reader *r, void *user, const json_token *key,
-                               const json_token *v, base_error *err) {
-  gecko_thread_read *t = user;
-  if (gecko_token_key_is(key, "name")) return gecko_take(r, v, &t->name, err);
-  if (gecko_token_key_is(key, "tid")) return gecko_take(r, v, &t->tid, err);
-  if (gecko_token_key_is(key, "pid")) return gecko_take(r, v, &t->pid, err);
-  if (gecko_token_key_is(key, "markers")) return gecko_read_marker_table(r, v, &t->markers, err);
-  if (gecko_token_key_is(key, "stringArray") || gecko_token_key_is(key, "stringTable"))
-    return gecko_read_spans(r, v, &t->strings.spans, err);
-  if (gecko_token_key_is(key, "frameTable")) return gecko_take(r, v, &t->stacks.frames, err);
-  if (gecko_token_key_is(key, "funcTable")) return gecko_take(r, v, &t->stacks.funcs, err);
-  if (gecko_token_key_is(key, "stackTable")) return gecko_take(r, v, &t->stacks.stacks, err);
-  if (gecko_token_key_is(key, "samples")) return gecko_take(r, v, &t->stacks.samples, err);
-  return gecko_skip(r, v, err);
-}
-
-static int gecko_defer_samples(gecko_profile_read *p, uint32_t thread, base_error *err) {
-  const gecko_thread_read *t = &p->thread;
+static int gecko_defer_samples(gecko_profile_read *p, const gecko_thread_read *t,
+                               uint32_t thread, base_error *err) {
   if (t->stacks.samples.type != JSON_TOK_OBJECT_BEGIN) return WEFT_OK;
   gecko_pending_samples s = {.thread = thread, .stacks = t->stacks};
   size_t n = t->strings.spans.len;
@@ -147,41 +123,23 @@ static int gecko_reserve_markers(gecko_state *st, size_t more) {
 }
 
 /* A thread with a tid is recorded with its markers. */
-static int gecko_end_thread(import_file *f, gecko_profile_read *p, base_error *err) {
+static int gecko_end_thread(import_file *f, void *user, gecko_thread_job *j, base_error *err) {
+  gecko_profile_read *p = user;
   gecko_state *st = f->state;
-  gecko_thread_read *t = &p->thread;
+  gecko_thread_read *t = &j->read;
   gecko_thread th = {0};
   if (!gecko_id(f, &t->tid, &th.tid)) return WEFT_OK;
   if (!gecko_id(f, &t->pid, &th.pid)) th.pid = th.tid;
   if (gecko_intern(f, &t->name, &th.name)) return base_error_nomem(err);
+  if (j->markers.len) { /* ordered: the first is the earliest */
+    th.has_marker = 1;
+    th.first_marker = j->markers.data[0].ts;
+  }
   uint32_t index = (uint32_t)st->threads.len;
   if (VEC_PUSH(st->threads, th)) return base_error_nomem(err);
-  size_t first = st->markers.len;
-  const gecko_marker_table *m = &t->markers;
-  if (gecko_reserve_markers(st, m->schema.type == JSON_TOK_OBJECT_BEGIN ? m->data_len
-                                                                       : m->columns[GK_NAME].len))
-    return base_error_nomem(err);
-  int rc = gecko_defer_samples(p, index, err);
-  if (!rc) rc = gecko_add_markers(f, index, &t->strings, &t->markers, err);
-  if (!rc && gecko_order_markers(st, first)) rc = base_error_nomem(err);
-  if (!rc && st->markers.len > first) { /* ordered: its first is its earliest */
-    st->threads.data[index].has_marker = 1;
-    st->threads.data[index].first_marker = st->markers.data[first].ts;
-  }
-  return rc;
-}
-
-static int gecko_thread_element(gecko_reader *r, void *user, const json_token *v,
-                                base_error *err) {
-  gecko_profile_read *p = user;
-  gecko_thread_read *t = &p->thread;
-  if (v->type != JSON_TOK_OBJECT_BEGIN) return gecko_skip(r, v, err);
-  t->name = t->tid = t->pid = (gecko_span){0};
-  t->stacks = (gecko_stack_spans){0};
-  t->strings.spans.len = 0;
-  gecko_marker_table_clear(&t->markers);
-  int rc = gecko_walk_members(r, gecko_thread_member, t, err);
-  return rc ? rc : gecko_end_thread(r->f, p, err);
+  if (gecko_reserve_markers(st, j->markers.len)) return base_error_nomem(err);
+  int rc = gecko_defer_samples(p, t, index, err);
+  return rc ? rc : gecko_add_markers(f, index, j, err);
 }
 
 /* ---- the profile ---- */
@@ -205,7 +163,7 @@ static int gecko_profile_member(gecko_reader *r, void *user, const json_token *k
   if (!gecko_token_key_is(key, "threads")) return gecko_skip(r, v, err);
   gecko_drop_threads(r->f->state, p);
   if (v->type != JSON_TOK_ARRAY_BEGIN) return gecko_skip(r, v, err);
-  return gecko_walk_elements(r, gecko_thread_element, p, err);
+  return gecko_read_threads(r, gecko_end_thread, p, err);
 }
 
 static int gecko_category_member(import_file *f, void *user, const char *key, size_t len,
@@ -308,8 +266,6 @@ static int gecko_read_profile(gecko_reader *r, int depth, base_error *err) {
   if (!rc) rc = gecko_end_profile(r->f, &p, err);
   for (size_t i = 0; i < p.pending.len; i++) VEC_FREE(p.pending.data[i].strings);
   VEC_FREE(p.pending);
-  gecko_strings_free(&p.thread.strings);
-  gecko_marker_table_free(&p.thread.markers);
   return rc;
 }
 
@@ -324,7 +280,7 @@ int gecko_read_document(import_file *f, base_error *err) {
   if (!rc && t.type == JSON_TOK_OBJECT_BEGIN) rc = gecko_read_profile(&r, 0, err);
   else if (!rc) rc = gecko_skip(&r, &t, err);
   json_tokenizer_free(&tk);
-  gecko_order_free(st);
+  gecko_threads_free(st);
   base_map_free(&st->slot_map);
   return rc;
 }
