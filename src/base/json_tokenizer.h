@@ -146,7 +146,7 @@ void json_tokenizer_fork(json_tokenizer *t, const json_tokenizer *from);
  * a caller that needs the container well formed reads it with a tokenizer
  * too (on well-formed JSON the two agree). 0 when buf[at] opens no
  * container, the end is not within len, or it nests deeper than
- * max_depth. Eight bytes at a time outside strings. */
+ * max_depth. Sixteen or eight bytes at a time outside strings. */
 size_t json_container_end(const char *buf, size_t len, size_t at, uint32_t max_depth);
 
 static inline size_t json_offset(const json_tokenizer *t) {

@@ -212,6 +212,21 @@ class GeckoTest(e.TempDirTest):
                          '"count(*)"\n%d\n' % (26 * 25 + 10 * 20))
         self.assertIn('data.s=]', outs[0])
 
+    def test_long_and_short_markers_beside_each_other(self):
+        # A marker of a 32-bit dur travels whole in its event, a longer one
+        # (or one with data) through its record: both read the same.
+        text = profile(thread('main', 1, 1, [
+            ('long', 1.0, 6001.0, 1, 0, None),        # 6 s: past 2^32 ns
+            ('short', 2.0, 3.0, 1, 1, None),
+            ('edge', 3.0, 3.0 + 4294.967295, 1, 0, None),  # 2^32 - 1 ns
+            ('data', 4.0, 5.0, 1, 0, {'k': 1}),
+            ('open', 5.0, 0.0, 2, 0, None), ('open', 0.0, 7.5, 3, 0, None)]))
+        out = self.load(text, 'select ts, dur, name, category from slice order by ts')
+        self.assertEqual(out.splitlines()[1:], [
+            '1000000,6000000000,"long","Other"', '2000000,1000000,"short","DOM"',
+            '3000000,4294967295,"edge","Other"', '4000000,1000000,"data","Other"',
+            '5000000,2500000,"open","Other"'])
+
     def test_a_malformed_thread_fails_the_same_at_any_thread_count(self):
         good = json.dumps(thread('T', 1, 1, [('a', 1.0, 2.0, 1, 0, None)]))
         cases = {

@@ -184,22 +184,32 @@ static int gecko_parse(import_file *f, const sort_event *event, void *prepared,
                      : WEFT_OK;
     return rc ? base_error_alloc(err, rc) : WEFT_OK;
   }
+  int rc;
+  if (st && (event->payload & GECKO_COMPACT)) {
+    gecko_marker m = gecko_compact_marker(event->payload, event->ts);
+    if (m.slot >= st->slots.len) return WEFT_OK;
+    m.thread = st->slots.data[m.slot].thread;
+    rc = gecko_apply(f, &m, event->ts, err);
+    if (rc && !err->code) base_error_alloc(err, rc);
+    return rc;
+  }
   uint64_t i = event->payload / sizeof(gecko_marker);
   if (!st || event->payload % sizeof(gecko_marker) || i >= st->markers.len) return WEFT_OK;
-  int rc = gecko_apply(f, &st->markers.data[i], event->ts, err);
+  rc = gecko_apply(f, &st->markers.data[i], event->ts, err);
   if (rc && !err->code) base_error_alloc(err, rc);
   return rc;
 }
 
 /* Where a queued marker lies: at its payload's offset in st->markers
- * (final once the file is tokenized); none for samples. */
+ * (final once the file is tokenized); none for samples and compact markers. */
 static void gecko_locate_rule(const import_file *f, sort_locate_rule *rule) {
   const gecko_state *st = f->state;
   *rule = (sort_locate_rule){0};
   if (!st || !st->markers.len) return;
   *rule = (sort_locate_rule){(const uint8_t *)st->markers.data,
-                             st->markers.len * sizeof(gecko_marker), ~GECKO_SAMPLE_BIT,
-                             GECKO_SAMPLE_BIT, {st, st->threads.data}};
+                             st->markers.len * sizeof(gecko_marker),
+                             ~(GECKO_SAMPLE_BIT | GECKO_COMPACT),
+                             GECKO_SAMPLE_BIT | GECKO_COMPACT, {st, st->threads.data}};
 }
 
 static void gecko_destroy(import_file *f) {

@@ -158,10 +158,26 @@ int gecko_read_document(import_file *f, base_error *err);
 int gecko_order_markers(gecko_order *o, gecko_marker *m, size_t n);
 /* Frees gecko_order_markers' buffers. */
 void gecko_order_free(gecko_order *o);
-/* A marker's event carries its byte offset in st->markers (a prefetch
- * hint for the sorter: see gecko_locate_rule). */
-static inline uint64_t gecko_marker_payload(size_t i) {
+/* A marker's event payload. Most markers fit in it whole (GECKO_COMPACT:
+ * phase, slot and a 32-bit dur), so that their parse reads no record; the
+ * others carry their byte offset in st->markers (a prefetch hint for the
+ * sorter: see gecko_locate_rule). */
+#define GECKO_COMPACT (UINT64_C(1) << 62)
+#define GECKO_COMPACT_SLOTS (UINT32_C(1) << 24)
+static inline uint64_t gecko_marker_payload(const gecko_marker *m, size_t i) {
+  if (m->phase <= 3 && m->data == GECKO_NO_INDEX && m->slot < GECKO_COMPACT_SLOTS &&
+      (uint64_t)m->dur <= UINT32_MAX)
+    return GECKO_COMPACT | (uint64_t)m->phase << 56 | (uint64_t)m->slot << 32 |
+           (uint64_t)m->dur;
   return (uint64_t)i * sizeof(gecko_marker);
+}
+/* The marker a compact payload holds (ts from its event). */
+static inline gecko_marker gecko_compact_marker(uint64_t payload, int64_t ts) {
+  gecko_marker m = {.ts = ts, .dur = (int64_t)(payload & UINT32_MAX)};
+  m.phase = (uint32_t)(payload >> 56) & 3;
+  m.slot = (uint32_t)(payload >> 32) & (GECKO_COMPACT_SLOTS - 1);
+  m.data = GECKO_NO_INDEX;
+  return m;
 }
 /* Queues the events in time order: the thread events (st->markers from
  * n on), then the markers, then the samples, as the sorter would order

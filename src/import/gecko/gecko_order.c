@@ -137,7 +137,8 @@ static int gecko_push_run_head(import_file *f, gecko_run *r) {
     return import_push(f, st->samples.data[i].ts, st->clock, GECKO_SAMPLE_BIT | i);
   }
   if (i + GECKO_RUN_AHEAD < r->end) __builtin_prefetch(&st->markers.data[i + GECKO_RUN_AHEAD]);
-  return import_push(f, st->markers.data[i].ts, st->clock, gecko_marker_payload(i));
+  const gecko_marker *m = &st->markers.data[i];
+  return import_push(f, m->ts, st->clock, gecko_marker_payload(m, i));
 }
 
 int gecko_push_ordered(import_file *f, size_t n) {
