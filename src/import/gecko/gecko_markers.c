@@ -319,15 +319,13 @@ int gecko_add_markers(import_file *f, uint32_t thread, gecko_thread_job *j, base
   if (j->data.len)
     memcpy(st->data.data + data_base, j->data.data, j->data.len * sizeof *j->data.data);
   st->data.len += j->data.len;
-  gecko_marker *out = st->markers.data + st->markers.len;
-  for (size_t i = 0; i < j->markers.len; i++) {
+  for (size_t i = 0; i < j->markers.len; i++) { /* (none: the arrays may be NULL) */
     gecko_marker m = j->markers.data[i];
     m.thread = thread;
     m.slot = j->slots.data[m.slot].slot;
     if (m.data != GECKO_NO_INDEX) m.data += data_base;
-    out[i] = m;
+    st->markers.data[st->markers.len++] = m;
   }
-  st->markers.len += j->markers.len;
   st->dropped += j->dropped;
   return WEFT_OK;
 }
