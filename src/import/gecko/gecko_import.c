@@ -174,7 +174,8 @@ static int gecko_parse(import_file *f, const sort_event *event, void *prepared,
                        base_error *err) {
   (void)prepared;
   gecko_state *st = f->state;
-  if (st && (event->payload & GECKO_SAMPLE_BIT)) {
+  if (!st) return WEFT_OK;
+  if (event->payload & GECKO_SAMPLE_BIT) {
     uint64_t i = event->payload & ~GECKO_SAMPLE_BIT;
     if (i >= st->samples.len) return WEFT_OK;
     const gecko_sample *s = &st->samples.data[i];
@@ -184,18 +185,18 @@ static int gecko_parse(import_file *f, const sort_event *event, void *prepared,
                      : WEFT_OK;
     return rc ? base_error_alloc(err, rc) : WEFT_OK;
   }
-  int rc;
-  if (st && (event->payload & GECKO_COMPACT)) {
-    gecko_marker m = gecko_compact_marker(event->payload, event->ts);
-    if (m.slot >= st->slots.len) return WEFT_OK;
-    m.thread = st->slots.data[m.slot].thread;
-    rc = gecko_apply(f, &m, event->ts, err);
-    if (rc && !err->code) base_error_alloc(err, rc);
-    return rc;
+  gecko_marker compact;
+  const gecko_marker *m = &compact;
+  if (event->payload & GECKO_COMPACT) {
+    compact = gecko_compact_marker(event->payload, event->ts);
+    if (compact.slot >= st->slots.len) return WEFT_OK;
+    compact.thread = st->slots.data[compact.slot].thread;
+  } else {
+    uint64_t i = event->payload / sizeof(gecko_marker);
+    if (event->payload % sizeof(gecko_marker) || i >= st->markers.len) return WEFT_OK;
+    m = &st->markers.data[i];
   }
-  uint64_t i = event->payload / sizeof(gecko_marker);
-  if (!st || event->payload % sizeof(gecko_marker) || i >= st->markers.len) return WEFT_OK;
-  rc = gecko_apply(f, &st->markers.data[i], event->ts, err);
+  int rc = gecko_apply(f, m, event->ts, err);
   if (rc && !err->code) base_error_alloc(err, rc);
   return rc;
 }

@@ -7,6 +7,7 @@
  * spans: its objects are the data column, its arrays the rows. */
 #include <math.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "import/gecko/gecko_internal.h"
 
@@ -308,12 +309,29 @@ static int gecko_resolve_slots(import_file *f, uint32_t thread, gecko_thread_job
   return rc;
 }
 
+/* Room in st->markers for `more` records. The table grows to tens of
+ * MiB; its new pages are asked for at once (a hint), not faulted in one
+ * by one as the records are written. */
+static int gecko_reserve_markers(gecko_state *st, size_t more) {
+  size_t len = st->markers.len, want = len + more;
+  if (more > SIZE_MAX - len) return WEFT_ENOMEM;
+  if (want <= st->markers.cap) return WEFT_OK;
+  if (VEC_RESERVE(st->markers, want > 2 * st->markers.cap ? want : 2 * st->markers.cap))
+    return WEFT_ENOMEM;
+#ifdef MADV_POPULATE_WRITE
+  uintptr_t lo = ((uintptr_t)(st->markers.data + len) + 4095) & ~(uintptr_t)4095;
+  uintptr_t hi = (uintptr_t)(st->markers.data + st->markers.cap) & ~(uintptr_t)4095;
+  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+#endif
+  return WEFT_OK;
+}
+
 int gecko_add_markers(import_file *f, uint32_t thread, gecko_thread_job *j, base_error *err) {
   gecko_state *st = f->state;
   int rc = gecko_resolve_slots(f, thread, j);
   if (!rc && j->data.len >= GECKO_NO_INDEX - st->data.len) rc = WEFT_ELIMIT;
   if (!rc && VEC_RESERVE(st->data, st->data.len + j->data.len)) rc = WEFT_ENOMEM;
-  if (!rc && VEC_RESERVE(st->markers, st->markers.len + j->markers.len)) rc = WEFT_ENOMEM;
+  if (!rc && gecko_reserve_markers(st, j->markers.len)) rc = WEFT_ENOMEM;
   if (rc) return gecko_limit_error(rc, err);
   uint32_t data_base = (uint32_t)st->data.len;
   if (j->data.len)

@@ -6,7 +6,6 @@
  * profile's threads are final: a repeated "threads" replaces the first)
  * and child profiles (read after the profile's own threads). */
 #include <string.h>
-#include <sys/mman.h>
 
 #include "import/gecko/gecko_internal.h"
 
@@ -105,23 +104,6 @@ static int gecko_defer_samples(gecko_profile_read *p, const gecko_thread_read *t
   return WEFT_OK;
 }
 
-/* Room in st->markers for `more` records. The table grows to tens of
- * MiB; its new pages are asked for at once (a hint), not faulted in one
- * by one as the records are written. */
-static int gecko_reserve_markers(gecko_state *st, size_t more) {
-  size_t len = st->markers.len, want = len + more;
-  if (more > SIZE_MAX - len) return WEFT_ENOMEM;
-  if (want <= st->markers.cap) return WEFT_OK;
-  if (VEC_RESERVE(st->markers, want > 2 * st->markers.cap ? want : 2 * st->markers.cap))
-    return WEFT_ENOMEM;
-#ifdef MADV_POPULATE_WRITE
-  uintptr_t lo = ((uintptr_t)(st->markers.data + len) + 4095) & ~(uintptr_t)4095;
-  uintptr_t hi = (uintptr_t)(st->markers.data + st->markers.cap) & ~(uintptr_t)4095;
-  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
-#endif
-  return WEFT_OK;
-}
-
 /* A thread with a tid is recorded with its markers. */
 static int gecko_end_thread(import_file *f, void *user, gecko_thread_job *j, base_error *err) {
   gecko_profile_read *p = user;
@@ -137,7 +119,6 @@ static int gecko_end_thread(import_file *f, void *user, gecko_thread_job *j, bas
   }
   uint32_t index = (uint32_t)st->threads.len;
   if (VEC_PUSH(st->threads, th)) return base_error_nomem(err);
-  if (gecko_reserve_markers(st, j->markers.len)) return base_error_nomem(err);
   int rc = gecko_defer_samples(p, t, index, err);
   return rc ? rc : gecko_add_markers(f, index, j, err);
 }
