@@ -9,6 +9,9 @@
  * is refused (WEFT_ELIMIT): crafted keys cannot make a lookup walk them
  * all. */
 #define SP_MAX_PROBES 32
+/* Lookups whose first slots are fetched together (stack_profile_frames,
+ * stack_profile_callsite_chain). */
+#define SP_BATCH 16
 
 /* An index of a table's rows by the hash of their key, without the keys:
  * open addressing with linear probing over 8-byte slots, each
@@ -202,26 +205,24 @@ int stack_profile_mapping_new(trace_context *ctx, const stack_profile_mapping_sp
 
 /* ---- frames ---- */
 
-typedef struct sp_frame_key {
-  uint32_t mapping;
-  string_id name;
-  int64_t rel_pc;
-} sp_frame_key;
-
 static int sp_frame_eq(trace_context *ctx, uint32_t row, const void *key) {
-  const sp_frame_key *f = key;
+  const stack_profile_frame_key *f = key;
   const storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_FRAME);
   return storage_get_i64(t, STACK_PROFILE_FRAME_mapping, row) == f->mapping &&
          storage_get_i64(t, STACK_PROFILE_FRAME_rel_pc, row) == f->rel_pc &&
          storage_get_str(t, STACK_PROFILE_FRAME_name, row) == f->name;
 }
 
+static uint64_t sp_frame_hash(uint32_t mapping, string_id name, int64_t rel_pc) {
+  return sp_mix(sp_mix(sp_mix(0x5f, mapping), name), (uint64_t)rel_pc);
+}
+
 int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,
                         int64_t rel_pc, string_id type, uint32_t *id) {
   stack_profile_state *st = sp_state(ctx);
   if (!st) return WEFT_ENOMEM;
-  sp_frame_key key = {mapping, name, rel_pc};
-  uint64_t h = sp_mix(sp_mix(sp_mix(0x5f, mapping), name), (uint64_t)rel_pc);
+  stack_profile_frame_key key = {mapping, name, rel_pc};
+  uint64_t h = sp_frame_hash(mapping, name, rel_pc);
   size_t at;
   int rc = sp_find(ctx, &st->frames, h, sp_frame_eq, &key, id, &at);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
@@ -233,6 +234,29 @@ int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,
   storage_set_i64(t, STACK_PROFILE_FRAME_rel_pc, *id, rel_pc);
   storage_set_str(t, STACK_PROFILE_FRAME_type, *id, type);
   return storage_table_status(t);
+}
+
+/* Starts loading the slot where a key of `hash` is looked up first: a
+ * batch of lookups then waits for memory once, not once per key. */
+static void sp_prefetch_home(const sp_index *x, uint64_t hash) {
+  if (x->cap) __builtin_prefetch(&x->slots[sp_home(x, (uint32_t)(hash >> 32))]);
+}
+
+int stack_profile_frames(trace_context *ctx, const stack_profile_frame_key *keys, size_t n,
+                         uint32_t *ids) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  int rc = WEFT_OK;
+  for (size_t done = 0; !rc && done < n; done += SP_BATCH) {
+    size_t m = n - done < SP_BATCH ? n - done : SP_BATCH;
+    const stack_profile_frame_key *k = keys + done;
+    for (size_t i = 0; i < m; i++)
+      sp_prefetch_home(&st->frames, sp_frame_hash(k[i].mapping, k[i].name, k[i].rel_pc));
+    for (size_t i = 0; !rc && i < m; i++)
+      rc = stack_profile_frame(ctx, k[i].mapping, k[i].name, k[i].rel_pc, STRING_NULL,
+                               &ids[done + i]);
+  }
+  return rc;
 }
 
 /* ---- callsites ---- */
@@ -249,24 +273,86 @@ static int sp_callsite_eq(trace_context *ctx, uint32_t row, const void *key) {
          storage_get_i64_or(t, STACK_PROFILE_CALLSITE_parent_id, row, -1) == c->parent;
 }
 
+static uint64_t sp_callsite_hash(int64_t parent, uint32_t frame) {
+  return sp_mix(sp_mix(0xca11, (uint64_t)parent), frame);
+}
+
+/* Appends callsite (parent, frame), absent from the index, in slot `at`
+ * (from sp_find, or SIZE_MAX). */
+static int sp_callsite_new(trace_context *ctx, stack_profile_state *st, int64_t parent,
+                           uint32_t frame, size_t at, uint32_t *id) {
+  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_CALLSITE);
+  int64_t depth = parent < 0 ? 0
+                  : storage_get_i64(t, STACK_PROFILE_CALLSITE_depth, (size_t)parent) + 1;
+  int rc = sp_insert(ctx, TABLE_STACK_PROFILE_CALLSITE, &st->callsites,
+                     sp_callsite_hash(parent, frame), at, id);
+  if (rc) return rc;
+  storage_set_i64(t, STACK_PROFILE_CALLSITE_depth, *id, depth);
+  if (parent >= 0) storage_set_i64(t, STACK_PROFILE_CALLSITE_parent_id, *id, parent);
+  storage_set_i64(t, STACK_PROFILE_CALLSITE_frame_id, *id, frame);
+  return storage_table_status(t);
+}
+
+/* 1 and *id when callsite (parent, frame) exists, 0 when not (*at: where
+ * it goes), or a failure. */
+static int sp_callsite_find(trace_context *ctx, stack_profile_state *st, int64_t parent,
+                            uint32_t frame, uint32_t *id, size_t *at) {
+  sp_callsite_key key = {parent, frame};
+  return sp_find(ctx, &st->callsites, sp_callsite_hash(parent, frame), sp_callsite_eq, &key,
+                 id, at);
+}
+
 int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
                            uint32_t *id) {
   stack_profile_state *st = sp_state(ctx);
   if (!st) return WEFT_ENOMEM;
-  sp_callsite_key key = {parent < 0 ? -1 : parent, frame};
-  uint64_t h = sp_mix(sp_mix(0xca11, (uint64_t)key.parent), frame);
+  if (parent < 0) parent = -1;
   size_t at;
-  int rc = sp_find(ctx, &st->callsites, h, sp_callsite_eq, &key, id, &at);
+  int rc = sp_callsite_find(ctx, st, parent, frame, id, &at);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
-  storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_CALLSITE);
-  int64_t depth = key.parent < 0 ? 0
-                  : storage_get_i64(t, STACK_PROFILE_CALLSITE_depth, (size_t)key.parent) + 1;
-  rc = sp_insert(ctx, TABLE_STACK_PROFILE_CALLSITE, &st->callsites, h, at, id);
-  if (rc) return rc;
-  storage_set_i64(t, STACK_PROFILE_CALLSITE_depth, *id, depth);
-  if (key.parent >= 0) storage_set_i64(t, STACK_PROFILE_CALLSITE_parent_id, *id, key.parent);
-  storage_set_i64(t, STACK_PROFILE_CALLSITE_frame_id, *id, frame);
-  return storage_table_status(t);
+  return sp_callsite_new(ctx, st, parent, frame, at, id);
+}
+
+/* Appends the callsites of frames[0..n) under `parent`, none of which
+ * can exist: the first's lookup missed, and each next one's parent is the
+ * row appended just before it. Their rows are the table's next ones, so
+ * every key is known ahead and the slots of a batch are fetched together.
+ * `at`: the first's slot (from its lookup). */
+static int sp_callsite_new_chain(trace_context *ctx, stack_profile_state *st, int64_t parent,
+                                 const uint32_t *frames, size_t n, size_t at, int64_t *leaf) {
+  const storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_CALLSITE);
+  int rc = WEFT_OK;
+  for (size_t done = 0; !rc && done < n; done += SP_BATCH) {
+    size_t m = n - done < SP_BATCH ? n - done : SP_BATCH;
+    int64_t next = (int64_t)t->row_count, p = parent;
+    for (size_t i = 0; i < m; i++, p = next++)
+      sp_prefetch_home(&st->callsites, sp_callsite_hash(p, frames[done + i]));
+    for (size_t i = 0; !rc && i < m; i++, at = SIZE_MAX) {
+      uint32_t id;
+      rc = sp_callsite_new(ctx, st, parent, frames[done + i], at, &id);
+      assert(rc || id == t->row_count - 1);
+      parent = id;
+    }
+  }
+  *leaf = parent;
+  return rc;
+}
+
+int stack_profile_callsite_chain(trace_context *ctx, int64_t parent, const uint32_t *frames,
+                                 size_t n, int64_t *leaf) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  if (parent < 0) parent = -1;
+  for (size_t i = 0; i < n; i++) {
+    uint32_t id;
+    size_t at;
+    int rc = sp_callsite_find(ctx, st, parent, frames[i], &id, &at);
+    if (rc < 0) return rc;
+    if (rc == 0) return sp_callsite_new_chain(ctx, st, parent, frames + i, n - i, at, leaf);
+    parent = id;
+  }
+  *leaf = parent;
+  return WEFT_OK;
 }
 
 int stack_profile_build_id_hex(trace_context *ctx, const uint8_t *bytes, size_t len,

@@ -47,6 +47,25 @@ int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,
 /* Interns a callsite: `frame` called from `parent` (-1 for a root). */
 int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
                            uint32_t *id);
+/* A frame's key (stack_profile_frame's arguments but its type). */
+typedef struct stack_profile_frame_key {
+  uint32_t mapping;
+  string_id name;
+  int64_t rel_pc;
+} stack_profile_frame_key;
+/* Interns frames keys[0..n) as n stack_profile_frame calls in order
+ * (type STRING_NULL) would, into ids[0..n); their index slots are
+ * fetched a batch at a time, so a long backtrace waits for memory about
+ * once per batch instead of once per frame. */
+int stack_profile_frames(trace_context *ctx, const stack_profile_frame_key *keys, size_t n,
+                         uint32_t *ids);
+/* Interns the callsites of frames[0..n), root first, under `parent` (-1:
+ * the first is a root), as n stack_profile_callsite calls would; *leaf is
+ * the last one's row (parent when n is 0). Once one is new, so is every
+ * one below it: those are appended without lookups, their slots fetched
+ * a batch at a time. */
+int stack_profile_callsite_chain(trace_context *ctx, int64_t parent, const uint32_t *frames,
+                                 size_t n, int64_t *leaf);
 /* Makes room for about `frames` more frames and `callsites` more callsites
  * (their indexes and table rows), for an importer that knows roughly how
  * many distinct ones are coming: sized once instead of grown step by step.

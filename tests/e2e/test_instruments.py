@@ -108,6 +108,50 @@ class InstrumentsTest(e.TempDirTest):
                          '"ts","name","m","rel_pc"\n1000,"f","/a",4112\n1500,"f","/a",4112\n'
                          '2000,"g","/b",20480\n3000,"f","/b",4112\n4000,"f","/b",4112\n')
 
+    def test_a_deep_backtrace_chains_every_frame(self):
+        self.maxDiff = None
+        # 75 frames (more than one batch of the walk): leaf first in the
+        # file, two binaries defined on the way, a frame used twice (a
+        # recursion). A second process repeats it by ref with its own
+        # mappings, so its own frames and chain. The first process's second
+        # sample walks it again (mappings were made since): its root, first
+        # put in the process's dummy mapping, now lies in /a's range, so
+        # every callsite is new, with the same names.
+        def binary(k):
+            if k == 10:
+                return '<binary id="90" name="A" UUID="AA" load-addr="0x100000000" path="/a"/>'
+            if k == 50:
+                return '<binary id="91" name="B" UUID="BB" load-addr="0x100000400" path="/b"/>'
+            return '<binary ref="%d"/>' % (91 if k > 50 else 90) if k > 10 else ''
+        frames = ''.join('<frame id="%d" name="f%d" addr="0x%x">%s</frame>' % (
+            100 + k, k, 0x100000000 + 0x10 * k, binary(k)) for k in range(74))
+        body = ('<row><sample-time id="1">10</sample-time><thread id="2" fmt="T"><tid id="3">7'
+                '</tid><process id="4" fmt="P"><pid id="5">7</pid></process></thread>'
+                '<backtrace id="6">%s<frame ref="105"/></backtrace></row>\n'
+                '<row><sample-time id="7">20</sample-time><thread id="8" fmt="U"><tid id="9">8'
+                '</tid><process id="10" fmt="Q"><pid id="11">8</pid></process></thread>'
+                '<backtrace ref="6"/></row>\n'
+                '<row><sample-time id="12">30</sample-time><thread ref="2"/>'
+                '<backtrace ref="6"/></row>\n') % frames
+        chain = ('with recursive up(id, parent, depth, names) as ('
+                 'select c.id, c.parent_id, c.depth, f.name from instruments_sample s '
+                 'join stack_profile_callsite c on c.id = s.callsite_id join '
+                 'stack_profile_frame f on f.id = c.frame_id where s.ts = %d union all '
+                 'select c.id, c.parent_id, c.depth, up.names || \',\' || f.name from up '
+                 'join stack_profile_callsite c on c.id = up.parent join '
+                 'stack_profile_frame f on f.id = c.frame_id) '
+                 'select depth, names from up where parent is null;\n')
+        names = ','.join(['f%d' % k for k in range(74)] + ['f5'])  # leaf to root
+        out = self.load(body, ''.join(chain % ts for ts in (10, 20, 30)) +
+                        'select count(*) as callsites, max(depth) from stack_profile_callsite;\n'
+                        'select s.ts, s.callsite_id from instruments_sample s order by ts;\n'
+                        'select count(*) as frames from stack_profile_frame;\n'
+                        'select count(*) as mappings from stack_profile_mapping')
+        self.assertEqual(out, '\n'.join(['"depth","names"\n0,"%s"\n' % names] * 3 + [
+            '"callsites","max(depth)"\n225,74\n',
+            '"ts","callsite_id"\n10,74\n20,149\n30,224\n',
+            '"frames"\n85\n', '"mappings"\n4\n']))
+
     def test_empty_values_are_0(self):
         # A thread renamed is a new <thread id=> whose <tid ref=/> has no
         # text: Perfetto gives it tid 0 (it does not follow the ref); an

@@ -109,10 +109,77 @@ static void test_mappings_by_all_columns(void) {
   trace_context_free(&ctx);
 }
 
+/* The parent of callsite row `id`. */
+static int64_t leaf_parent(int64_t id) {
+  const storage_table *c = ctx_table(&ctx, TABLE_STACK_PROFILE_CALLSITE);
+  return storage_get_i64_or(c, STACK_PROFILE_CALLSITE_parent_id, (size_t)id, -1);
+}
+
+/* Interns n random stacks (shared prefixes, repeated frames, lengths
+ * across several batches) in ctx: one call per frame and per callsite,
+ * or by stack_profile_frames and stack_profile_callsite_chain. The rows'
+ * sum of columns, weighted by row, is the result. */
+static uint64_t intern_random_stacks(int batched, size_t n) {
+  setup();
+  uint64_t seed = 12345;
+  uint32_t prev[80] = {0};
+  size_t prev_len = 0;
+  for (size_t s = 0; s < n; s++) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    size_t len = (size_t)(seed >> 33) % 80, keep = prev_len ? (size_t)(seed >> 20) % prev_len : 0;
+    stack_profile_frame_key keys[80];
+    uint32_t ids[80];
+    for (size_t i = 0; i < len; i++) {
+      seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+      uint32_t pick = i < keep ? prev[i] : (uint32_t)(seed >> 40) % 3000;
+      prev[i] = pick;
+      keys[i] = (stack_profile_frame_key){pick % 3, (string_id)(pick % 7), (int64_t)pick * 16};
+    }
+    prev_len = len;
+    int64_t leaf = -1;
+    if (batched) {
+      CHECK_EQ_INT(stack_profile_frames(&ctx, keys, len, ids), 0);
+      CHECK_EQ_INT(stack_profile_callsite_chain(&ctx, -1, ids, len, &leaf), 0);
+    } else {
+      for (size_t i = 0; i < len; i++) {
+        ids[i] = frame_of(keys[i].mapping, keys[i].name, keys[i].rel_pc);
+        leaf = callsite_of(leaf, ids[i]);
+      }
+    }
+    if (len) CHECK_EQ_INT(leaf, callsite_of(len > 1 ? leaf_parent(leaf) : -1, ids[len - 1]));
+  }
+  const storage_table *f = ctx_table(&ctx, TABLE_STACK_PROFILE_FRAME);
+  const storage_table *c = ctx_table(&ctx, TABLE_STACK_PROFILE_CALLSITE);
+  uint64_t sum = f->row_count * 1000003u + c->row_count;
+  for (size_t r = 0; r < f->row_count; r++)
+    sum += (r + 1) * (uint64_t)(storage_get_i64(f, STACK_PROFILE_FRAME_mapping, r) * 7 +
+                                storage_get_str(f, STACK_PROFILE_FRAME_name, r) * 131 +
+                                storage_get_i64(f, STACK_PROFILE_FRAME_rel_pc, r));
+  for (size_t r = 0; r < c->row_count; r++)
+    sum += (r + 1) * (uint64_t)(storage_get_i64(c, STACK_PROFILE_CALLSITE_frame_id, r) * 7 +
+                                storage_get_i64_or(c, STACK_PROFILE_CALLSITE_parent_id, r, -1) * 131 +
+                                storage_get_i64(c, STACK_PROFILE_CALLSITE_depth, r));
+  trace_context_free(&ctx);
+  return sum;
+}
+
+static void test_batches_intern_as_single_calls_do(void) {
+  CHECK(intern_random_stacks(0, 20000) == intern_random_stacks(1, 20000));
+  /* an empty batch changes nothing and gives the parent */
+  setup();
+  int64_t leaf = 7;
+  CHECK_EQ_INT(stack_profile_frames(&ctx, NULL, 0, NULL), 0);
+  CHECK_EQ_INT(stack_profile_callsite_chain(&ctx, 5, NULL, 0, &leaf), 0);
+  CHECK_EQ_INT(leaf, 5);
+  CHECK_EQ_INT(ctx_table(&ctx, TABLE_STACK_PROFILE_CALLSITE)->row_count, 0);
+  trace_context_free(&ctx);
+}
+
 int main(void) {
   RUN_TEST(test_interning_across_growth);
   RUN_TEST(test_reserve_below_and_above_the_truth);
   RUN_TEST(test_callsite_depth_and_roots);
   RUN_TEST(test_mappings_by_all_columns);
+  RUN_TEST(test_batches_intern_as_single_calls_do);
   return CHECK_SUMMARY();
 }

@@ -18,6 +18,7 @@
  *    end -1, name ""); the frame's
  *    rel_pc is pc - start + exact_offset; callsites chain root to leaf;
  *  - an instruments_sample row: ts, utid, the leaf callsite, cpu. */
+#include <assert.h>
 #include <string.h>
 
 #include "clock/clock.h"
@@ -109,43 +110,76 @@ static int ins_mapping_for(import_file *f, uint32_t upid, uint32_t binary, int64
   return ins_new_mapping(f, upid, binary, out);
 }
 
-/* The stack_profile_frame row of frame `index` in process upid. The row
- * found is kept (one per frame, for its use as leaf or as caller) until
- * the process, the use or the count of mappings differs: a new mapping
- * could hold the frame. Finding it again gives the same row (the mappings
- * are only added to, frames interned), so a kept row can be replaced by
- * another process's or use's. */
-static int ins_frame_row(import_file *f, uint32_t index, uint32_t upid, int leaf,
-                         uint32_t *row) {
-  ins_state *st = f->state;
-  ins_memo *memo = &st->frame_rows[index];
-  int memo_ok = st->mappings.len && st->mappings.len < INT32_MAX; /* gen << 1 | leaf fits */
+/* Frames are interned and chained this many at a time (a backtrace's
+ * lookups overlap within a batch; see stack_profile_frames). */
+#define INS_CHUNK 32
+
+/* 1 and *row when frame `index`'s kept row holds for process upid, its
+ * use (leaf or caller) and the count of mappings now: a new mapping could
+ * hold the frame. Finding it again gives the same row (the mappings are
+ * only added to, frames interned), so a kept row can be replaced by
+ * another process's or use's (one kept per frame). */
+static int ins_frame_memo(const ins_state *st, uint32_t index, uint32_t upid, int leaf,
+                          uint32_t *row) {
+  const ins_memo *memo = &st->frames.data[index].row;
   uint32_t key = (uint32_t)st->mappings.len << 1 | (leaf != 0);
-  if (memo_ok && memo->gen == key && memo->upid == upid) {
-    *row = memo->row;
-    return WEFT_OK;
-  }
+  if (!st->mappings.len || st->mappings.len >= INT32_MAX) return 0; /* key must fit */
+  if (memo->gen != key || memo->upid != upid) return 0;
+  *row = memo->row;
+  return 1;
+}
+
+/* The key of frame `index` in process upid (see the file's comment); may
+ * make its mapping. */
+static int ins_frame_key(import_file *f, uint32_t index, uint32_t upid, int leaf,
+                         stack_profile_frame_key *key) {
+  ins_state *st = f->state;
   const ins_frame *fr = &st->frames.data[index];
   int64_t pc = fr->addr;
   if (fr->binary != INS_NONE) pc -= st->binaries.data[fr->binary].load_addr;
   if (pc != 0 && !leaf) pc--;
   ins_mapping *m;
   int rc = ins_mapping_for(f, upid, fr->binary, pc, &m);
-  if (!rc) rc = stack_profile_frame(f->ctx, m->id, fr->name, pc - m->start + m->exact_offset,
-                                    STRING_NULL, row);
-  if (!rc && st->mappings.len < INT32_MAX)
-    *memo = (ins_memo){upid, (uint32_t)st->mappings.len << 1 | (leaf != 0), *row};
+  if (!rc) *key = (stack_profile_frame_key){m->id, fr->name, pc - m->start + m->exact_offset};
+  return rc;
+}
+
+/* The stack_profile_frame rows of frames[0..n) (indexes; frames[leaf_at]
+ * is the leaf, none when leaf_at >= n) in process upid, into rows. The
+ * frames without a kept row are interned together, each then kept with
+ * the count of mappings there was when its mapping was found. */
+static int ins_frame_rows(import_file *f, const uint32_t *frames, uint32_t n, uint32_t leaf_at,
+                          uint32_t upid, uint32_t *rows) {
+  ins_state *st = f->state;
+  stack_profile_frame_key keys[INS_CHUNK];
+  uint32_t missed[INS_CHUNK], gens[INS_CHUNK], found[INS_CHUNK], m = 0;
+  int rc = WEFT_OK;
+  assert(n <= INS_CHUNK);
+  for (uint32_t k = 0; !rc && k < n; k++) {
+    if (ins_frame_memo(st, frames[k], upid, k == leaf_at, &rows[k])) continue;
+    rc = ins_frame_key(f, frames[k], upid, k == leaf_at, &keys[m]);
+    gens[m] = (uint32_t)st->mappings.len;
+    missed[m++] = k;
+  }
+  if (!rc) rc = stack_profile_frames(f->ctx, keys, m, found);
+  for (uint32_t j = 0; !rc && j < m; j++) {
+    uint32_t k = missed[j];
+    rows[k] = found[j];
+    if (gens[j] < INT32_MAX)
+      st->frames.data[frames[k]].row = (ins_memo){upid, gens[j] << 1 | (k == leaf_at), found[j]};
+  }
   return rc;
 }
 
 /* The callsite of backtrace bt's leaf in process upid (-1: no frames).
  * A backtrace walked without a mapping made on the way keeps its leaf's
  * callsite: walking it again while the mappings are the same finds the
- * same frames and callsites. */
+ * same frames and callsites. Its frames, leaf first in the pool, are
+ * walked root first, INS_CHUNK at a time. */
 static int ins_leaf_callsite(import_file *f, uint32_t bt, uint32_t upid, int64_t *leaf) {
   ins_state *st = f->state;
-  const ins_backtrace *b = &st->backtraces.data[bt];
-  ins_memo *memo = &st->leaf_callsites[bt];
+  ins_backtrace *b = &st->backtraces.data[bt];
+  ins_memo *memo = &b->leaf;
   uint32_t gen = (uint32_t)st->mappings.len;
   if (memo->gen && memo->gen == gen && memo->upid == upid) {
     *leaf = memo->row;
@@ -153,11 +187,12 @@ static int ins_leaf_callsite(import_file *f, uint32_t bt, uint32_t upid, int64_t
   }
   int64_t parent = -1;
   int rc = WEFT_OK;
-  for (uint32_t i = b->count; !rc && i-- > 0;) {
-    uint32_t frame, callsite = 0;
-    rc = ins_frame_row(f, st->frame_pool.data[b->first + i], upid, i == 0, &frame);
-    if (!rc) rc = stack_profile_callsite(f->ctx, parent, frame, &callsite);
-    parent = callsite;
+  for (uint32_t left = b->count; !rc && left;) {
+    uint32_t n = left < INS_CHUNK ? left : INS_CHUNK, frames[INS_CHUNK], rows[INS_CHUNK];
+    for (uint32_t k = 0; k < n; k++) frames[k] = st->frame_pool.data[b->first + left - 1 - k];
+    left -= n;
+    rc = ins_frame_rows(f, frames, n, left == 0 ? n - 1 : INS_CHUNK, upid, rows);
+    if (!rc) rc = stack_profile_callsite_chain(f->ctx, parent, rows, n, &parent);
   }
   if (!rc && parent >= 0 && gen == st->mappings.len)
     *memo = (ins_memo){upid, gen, (uint32_t)parent};
@@ -165,18 +200,36 @@ static int ins_leaf_callsite(import_file *f, uint32_t bt, uint32_t upid, int64_t
   return rc;
 }
 
-/* The memos, made at the first sample (the frames and backtraces are all
- * read by then). The stack_profile indexes are sized for the file's
- * frames then: an export defines each distinct frame once, and every frame
- * it defines sits in a backtrace, so the file makes about as many frame
- * rows and at least as many callsites (a lower bound: more grow the index
- * later, none is reserved for nothing). */
-static int ins_memos_make(import_file *f, ins_state *st) {
-  if (st->frame_rows) return WEFT_OK;
-  st->frame_rows = base_calloc(st->frames.len + 1, sizeof *st->frame_rows);
-  st->leaf_callsites = base_calloc(st->backtraces.len + 1, sizeof *st->leaf_callsites);
-  if (!st->frame_rows || !st->leaf_callsites) return WEFT_ENOMEM;
+/* The stack_profile indexes, sized at the first sample for the file's
+ * frames (all read by then): an export defines each distinct frame once,
+ * and every frame it defines sits in a backtrace, so the file makes about
+ * as many frame rows and at least as many callsites (a lower bound: more
+ * grow the index later, none is reserved for nothing). */
+static int ins_reserve_rows(import_file *f, ins_state *st) {
+  if (st->reserved) return WEFT_OK;
+  st->reserved = 1;
   return stack_profile_reserve(f->ctx, st->frames.len, st->frames.len);
+}
+
+/* Samples are parsed about in the order they were read (an export lists
+ * them by time), so while sample i is parsed, the backtrace of sample
+ * i + INS_AHEAD is fetched, and the frames the walk of sample
+ * i + INS_AHEAD / 2 reads first when its leaf's callsite is not kept. A
+ * hint: any order of samples parses the same. */
+#define INS_AHEAD 8
+#define INS_AHEAD_FRAMES 8
+
+/* Always inlined: gcc 12 finds a separate function of prefetches alone
+ * free of effects and drops its calls. */
+__attribute__((always_inline)) static inline void ins_prefetch(const ins_state *st, size_t i) {
+  if (i + INS_AHEAD < st->samples.len)
+    __builtin_prefetch(&st->backtraces.data[st->samples.data[i + INS_AHEAD].backtrace]);
+  if (i + INS_AHEAD / 2 >= st->samples.len) return;
+  const ins_backtrace *b = &st->backtraces.data[st->samples.data[i + INS_AHEAD / 2].backtrace];
+  if (b->leaf.gen && b->leaf.gen == st->mappings.len) return;
+  uint32_t root = b->first + b->count;
+  for (uint32_t k = b->count < INS_AHEAD_FRAMES ? b->count : INS_AHEAD_FRAMES; k > 0; k--)
+    __builtin_prefetch(&st->frames.data[st->frame_pool.data[root - k]]);
 }
 
 static int ins_parse(import_file *f, const sort_event *event, void *prepared,
@@ -187,7 +240,8 @@ static int ins_parse(import_file *f, const sort_event *event, void *prepared,
   const ins_sample *s = &st->samples.data[event->payload];
   uint32_t upid;
   int64_t leaf = -1;
-  int rc = ins_memos_make(f, st);
+  ins_prefetch(st, event->payload);
+  int rc = ins_reserve_rows(f, st);
   if (!rc) rc = ins_make_thread(f, &st->threads.data[s->thread], &upid);
   if (!rc) rc = ins_leaf_callsite(f, s->backtrace, upid, &leaf);
   const ins_thread *t = &st->threads.data[s->thread];
@@ -208,8 +262,6 @@ static void ins_destroy(import_file *f) {
   VEC_FREE(st->samples);
   VEC_FREE(st->mappings);
   ins_ids_free(&st->ids);
-  base_free(st->frame_rows);
-  base_free(st->leaf_callsites);
   base_free(st);
   f->state = NULL;
 }

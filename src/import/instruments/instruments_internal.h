@@ -35,14 +35,24 @@ typedef struct ins_binary {
   int64_t load_addr, max_addr;
 } ins_binary;
 
+/* A stack_profile row found for a frame or a backtrace in process upid
+ * while the file had made `gen` mappings (0: none yet). A frame's memo
+ * keeps gen << 1 | leaf: the row found for its use as the leaf or as a
+ * caller, the last of the two (a frame is rarely both). */
+typedef struct ins_memo {
+  uint32_t upid, gen, row;
+} ins_memo;
+
 typedef struct ins_frame {
   int64_t addr;
   string_id name;
   uint32_t binary; /* INS_NONE: none */
+  ins_memo row;    /* its stack_profile_frame, kept at parse */
 } ins_frame;
 
 typedef struct ins_backtrace {
   uint32_t first, count; /* in ins_state.frame_pool */
+  ins_memo leaf;         /* its leaf's callsite, kept at parse */
 } ins_backtrace;
 
 typedef struct ins_sample {
@@ -73,14 +83,6 @@ int ins_ids_define(ins_ids *t, uint64_t id, uint32_t kind, uint64_t value);
 int ins_ids_find(const ins_ids *t, uint64_t id, uint32_t kind, uint64_t *value);
 void ins_ids_free(ins_ids *t);
 
-/* A stack_profile row found for a frame or a backtrace in process upid
- * while the file had made `gen` mappings (0: none yet). A frame's memo
- * keeps gen << 1 | leaf: the row found for its use as the leaf or as a
- * caller, the last of the two (a frame is rarely both). */
-typedef struct ins_memo {
-  uint32_t upid, gen, row;
-} ins_memo;
-
 typedef struct ins_state {
   uint32_t clock;
   VEC(ins_process) processes;
@@ -92,8 +94,7 @@ typedef struct ins_state {
   VEC(ins_sample) samples;
   VEC(ins_mapping) mappings;
   ins_ids ids;         /* id -> index or value */
-  ins_memo *frame_rows;     /* by frame: its stack_profile_frame */
-  ins_memo *leaf_callsites; /* by backtrace: its leaf's callsite */
+  int reserved;        /* the stack_profile indexes were sized (parse) */
   uint64_t ignored;    /* frames given to a backtrace defined earlier */
 } ins_state;
 

@@ -253,7 +253,7 @@ static void ins_start_backtrace(ins_reader *r, const ins_tok *tok) {
     r->row.backtrace = (uint32_t)value;
     return;
   }
-  ins_backtrace b = {(uint32_t)r->st->frame_pool.len, 0};
+  ins_backtrace b = {.first = (uint32_t)r->st->frame_pool.len};
   if (VEC_PUSH(r->st->backtraces, b)) return ins_nomem(r);
   r->row.backtrace = (uint32_t)(r->st->backtraces.len - 1);
   ins_define(r, key, r->row.backtrace);
@@ -281,8 +281,9 @@ static void ins_start_frame(ins_reader *r, const ins_tok *tok) {
   uint32_t frame = (uint32_t)value;
   if (k != 0) {
     const ins_span *addr = ins_attr_value(tok, "addr"), *name = ins_attr_value(tok, "name");
-    ins_frame fr = {addr ? ins_hex(addr->p, addr->len) : 0,
-                    ins_intern(r, name ? *name : (ins_span){"", 0}), INS_NONE};
+    ins_frame fr = {.addr = addr ? ins_hex(addr->p, addr->len) : 0,
+                    .name = ins_intern(r, name ? *name : (ins_span){"", 0}),
+                    .binary = INS_NONE};
     if (VEC_PUSH(r->st->frames, fr)) return ins_nomem(r);
     r->new_frame = frame = (uint32_t)(r->st->frames.len - 1);
     ins_define(r, key, frame);
