@@ -8,8 +8,9 @@ FUZZ_BUILD ?= build-fuzz
 TSAN_BUILD ?= build-tsan
 # The tests whose code runs on several threads (the scan pool, the merge
 # thread, members unpacked and files scanned ahead, Gecko threads read on
-# workers, the view's fills), for ThreadSanitizer.
-TSAN_TESTS = unit.test_scan|unit.test_sort|unit.test_view_index|e2e.test_determinism|e2e.test_input_release|e2e.test_view$$|e2e.test_gecko
+# workers, Instruments XML tokenized ahead, the view's fills), for
+# ThreadSanitizer.
+TSAN_TESTS = unit.test_scan|unit.test_sort|unit.test_view_index|e2e.test_determinism|e2e.test_input_release|e2e.test_view$$|e2e.test_gecko|e2e.test_instruments
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 FUZZ_TARGETS = fuzz_proto fuzz_json fuzz_manifest fuzz_archive fuzz_systrace fuzz_pipeline \

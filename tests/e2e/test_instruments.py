@@ -275,6 +275,51 @@ class InstrumentsTest(e.TempDirTest):
         self.assertEqual(self.load(body, 'select length(name) as n from stack_profile_frame '
                                    'where name like \'nnn%\''), '"n"\n1048576\n')
 
+    # Rows enough for several of the tokenizer's batches (16384 items).
+    def long_rows(self, n, bad=None):
+        rows = []
+        for i in range(n):
+            t = 10 * i + 100
+            rows.append('<row><sample-time id="%d">%d</sample-time><thread ref="2"/>'
+                        '<backtrace id="%d"><frame id="%d" name="f&lt;%d&gt;" addr="0x%x"/>'
+                        '<frame ref="10"/></backtrace></row>\n' %
+                        (t, 100000 + i, t + 1, t + 2, i, 0x1000 + i))
+            if bad and i in bad:
+                rows.append(bad[i])
+        return ROWS + ''.join(rows)
+
+    def test_errors_come_in_document_order_across_batches(self):
+        ref = '<row><thread ref="99999"/></row>\n'
+        tag = '<row><thread id="5" id="6"/></row>\n'
+        # Both errors in one batch (a row is 13 items), or in two.
+        at_ref = 'line %d: ref= names no element defined before: 99999' % (3000 + 11)
+        at_tag = 'line %d: duplicate attribute' % (3000 + 11)
+        cases = [({3000: ref, 3100: tag}, at_ref), ({3000: ref, 5000: tag}, at_ref),
+                 ({3000: tag, 3100: ref}, at_tag), ({3000: tag, 5000: ref}, at_tag)]
+        for bad, message in cases:
+            path = e.write_temp(self.dir, 'long.xml', HEAD + self.long_rows(6000, bad) + TAIL)
+            for threads in ('1', '2'):
+                with self.subTest(message, threads=threads):
+                    rc, _, err = e.run('--threads', threads, '-Q', 'select 1', path)
+                    self.assertNotEqual(rc, 0)
+                    self.assertIn(message, err)
+
+    def test_a_long_export_reads_the_same_on_one_thread(self):
+        path = e.write_temp(self.dir, 'long.xml', HEAD + self.long_rows(6000) + TAIL)
+        sql = ('select s.ts, f.name, f.rel_pc from instruments_sample s join '
+               'stack_profile_callsite c on c.id = s.callsite_id join stack_profile_frame f '
+               'on f.id = c.frame_id order by s.ts')
+        outs = []
+        for threads in ('1', '2'):
+            rc, out, err = e.run('--threads', threads, '-Q', sql, path)
+            self.assertEqual(rc, 0, err)
+            outs.append(out)
+        self.assertEqual(outs[0], outs[1])
+        lines = outs[0].splitlines()
+        self.assertEqual(len(lines), 1 + 4 + 6000)  # ROWS: 4 samples with a callsite
+        self.assertIn('"ts","name","rel_pc"', lines[0])
+        self.assertEqual(lines[-1], '%d,"f<5999>",%d' % (100000 + 5999, 0x1000 + 5999))
+
 
 if __name__ == '__main__':
     e.main()

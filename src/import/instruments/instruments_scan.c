@@ -323,7 +323,7 @@ static int scan_start_tag(ins_scan *s, ins_tok *tok, base_error *err) {
   s->open[s->depth++] = name;
   s->state = SCAN_CONTENT;
   *tok = (ins_tok){.type = INS_TOK_START, .offset = (size_t)(lt - s->begin), .name = name,
-                   .attrs = s->attrs, .attr_count = n};
+                   .attrs = s->attrs, .attr_count = n, .self_closing = s->pending_end};
   return WEFT_OK;
 }
 

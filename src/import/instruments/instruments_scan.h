@@ -68,6 +68,7 @@ typedef struct ins_tok {
   ins_span name;  /* START, END: the element's name */
   ins_attr *attrs; /* START: attrs[0 .. attr_count) */
   size_t attr_count;
+  int self_closing; /* START: <name/>, its END the next token */
   ins_span text;  /* TEXT: raw bytes (a CDATA section's content) */
   int text_cdata; /* TEXT: from a CDATA section: no references in it */
   int text_plain; /* TEXT: the raw bytes are the decoded text (no '&', no CR) */

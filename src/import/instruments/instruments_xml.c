@@ -25,17 +25,11 @@
 #include <string.h>
 
 #include "import/instruments/instruments_internal.h"
-#include "import/instruments/instruments_scan.h"
+#include "import/instruments/instruments_items.h"
 
 enum {
   INS_K_THREAD = 1, INS_K_PROCESS, INS_K_CORE, INS_K_TIME, INS_K_BACKTRACE,
   INS_K_FRAME, INS_K_BINARY
-};
-
-/* The elements read (INS_E_OTHER: any other). */
-enum {
-  INS_E_OTHER, INS_E_ROW, INS_E_THREAD, INS_E_PROCESS, INS_E_CORE, INS_E_TIME, INS_E_TID,
-  INS_E_PID, INS_E_BACKTRACE, INS_E_FRAME, INS_E_BINARY
 };
 
 /* What the text of the open value element goes to. */
@@ -44,7 +38,7 @@ enum { INS_T_NONE, INS_T_TIME, INS_T_CORE, INS_T_TID, INS_T_PID };
 typedef struct ins_reader {
   import_file *f;
   ins_state *st;
-  ins_scan scan;
+  ins_items *items;
   size_t at; /* offset of the token being read, for messages */
   base_error *err;
   int failed;
@@ -61,7 +55,7 @@ typedef struct ins_reader {
 static void ins_fail_span(ins_reader *r, int code, const char *what, ins_span s) {
   if (!r->failed)
     base_error_set(r->err, code, "instruments XML line %lu: %s%.*s",
-                   ins_scan_line(&r->scan, r->at), what, s.len > 512 ? 512 : (int)s.len, s.p);
+                   ins_items_line(r->items, r->at), what, s.len > 512 ? 512 : (int)s.len, s.p);
   r->failed = 1;
 }
 
@@ -80,109 +74,32 @@ static string_id ins_intern(ins_reader *r, ins_span s) {
   return id;
 }
 
-/* The value of attribute `name` (NULL: none). */
-static const ins_span *ins_attr_value(const ins_tok *tok, const char *name) {
-  size_t len = strlen(name);
-  for (size_t i = 0; i < tok->attr_count; i++) {
-    const ins_span *n = &tok->attrs[i].name;
-    if (n->len == len && n->p[0] == name[0] && memcmp(n->p, name, len) == 0)
-      return &tok->attrs[i].value;
-  }
-  return NULL;
+/* An item's attribute value; an absent one is empty. */
+static ins_span ins_item_value(const ins_item_span *s) {
+  return (ins_span){s->p ? s->p : "", s->len};
 }
 
-/* ---- numbers in attribute values, read as the C library reads them ---- */
-
-static int ins_c_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-
-/* The digits of base 10 or 16 at p: their value (saturated at `limit`,
- * *over set when it was passed) and where they end. */
-static const char *ins_digits(const char *p, const char *end, int base, uint64_t limit,
-                              uint64_t *value, int *over) {
-  uint64_t v = 0;
-  *over = 0;
-  for (; p < end; p++) {
-    unsigned c = (unsigned char)*p, d = c - '0', l = (c | 32) - 'a';
-    if (d >= 10 && !(base == 16 && l < 6)) break;
-    unsigned digit = d < 10 ? d : l + 10;
-    if (v > (limit - digit) / (unsigned)base) *over = 1;
-    else v = v * (unsigned)base + digit;
-  }
-  *value = *over ? limit : v;
-  return p;
-}
-
-/* The id written in [s, s + n): up to 18 decimal digits are read at once,
- * any other form as strtoull(s, &end, 10) reads it, with the whole value
- * used (spaces before it and a sign taken as strtoull takes them).
- * Returns 0 on success, -1 when it is no id below 2^59. */
-static int ins_parse_id(const char *s, size_t n, uint64_t *id) {
-  const char *end = s + n, *p = s;
-  uint64_t v = 0;
-  while (p < end && *p >= '0' && *p <= '9' && p - s < 18) v = v * 10 + (uint64_t)(*p++ - '0');
-  if (p == s || p != end) {
-    p = s;
-    while (p < end && ins_c_space(*p)) p++;
-    int neg = p < end && *p == '-';
-    if (p < end && (*p == '-' || *p == '+')) p++;
-    int over;
-    const char *digits = p;
-    p = ins_digits(p, end, 10, UINT64_MAX, &v, &over);
-    if (p == digits || p != end) return -1;
-    if (neg && !over) v = 0 - v;
-  }
-  if (v >= (1ull << 59)) return -1;
-  *id = v;
-  return 0;
-}
-
-/* A hex number as strtoll(s, NULL, 16) reads it: "0x" and up to 15
- * digits at once, any other form as strtoll does (spaces, a sign, an
- * optional 0x, the digits up to the first other byte, saturated). */
-static int64_t ins_hex(const char *s, size_t n) {
-  const char *end = s + n, *p = s;
-  if (n > 2 && s[0] == '0' && s[1] == 'x') {
-    uint64_t v = 0;
-    for (p = s + 2; p < end && p - s < 17; p++) {
-      unsigned c = (unsigned char)*p, d = c - '0', l = (c | 32) - 'a';
-      if (d < 10) v = v << 4 | d;
-      else if (l < 6) v = v << 4 | (l + 10);
-      else break;
-    }
-    if (p == end) return (int64_t)v;
-    p = s;
-  }
-  while (p < end && ins_c_space(*p)) p++;
-  int neg = p < end && *p == '-';
-  if (p < end && (*p == '-' || *p == '+')) p++;
-  if (end - p > 2 && p[0] == '0' && (p[1] | 32) == 'x' &&
-      ((unsigned)(p[2] - '0') < 10 || (unsigned)((p[2] | 32) - 'a') < 6))
-    p += 2;
-  uint64_t v;
-  int over;
-  ins_digits(p, end, 16, neg ? (uint64_t)1 << 63 : INT64_MAX, &v, &over);
-  return neg ? (int64_t)(0 - v) : (int64_t)v;
+/* An attribute value interned, STRING_NULL when absent. */
+static string_id ins_intern_attr(ins_reader *r, const ins_item_span *s) {
+  return s->p ? ins_intern(r, ins_item_value(s)) : STRING_NULL;
 }
 
 /* The element's id= or ref= (its first attribute). Returns 1 for a new
  * value (*key its id key), 0 for a ref found (*value), 2 for neither, -1
  * on failure. */
-static int ins_lookup(ins_reader *r, const ins_tok *tok, int kind, uint64_t *key,
+static int ins_lookup(ins_reader *r, const ins_item *item, int kind, uint64_t *key,
                       uint64_t *value) {
   *key = 0;
-  if (!tok->attr_count) return 2;
-  const ins_span *a = &tok->attrs[0].name, *v = &tok->attrs[0].value;
-  int is_id = a->len == 2 && a->p[0] == 'i' && a->p[1] == 'd';
-  if (!is_id && !(a->len == 3 && !memcmp(a->p, "ref", 3))) return 2;
-  uint64_t id;
-  if (ins_parse_id(v->p, v->len, &id)) {
-    ins_fail_span(r, WEFT_EPARSE, "bad id/ref: ", *v);
+  if (item->key == INS_KEY_NONE) return 2;
+  if (item->key == INS_KEY_BAD) {
+    ins_fail_span(r, WEFT_EPARSE, "bad id/ref: ", ins_item_value(&item->span[0]));
     return -1;
   }
-  *key = id << 4 | (uint64_t)kind;
-  if (is_id) return 1;
-  if (!ins_ids_find(&r->st->ids, id, (uint32_t)kind, value)) {
-    ins_fail_span(r, WEFT_EPARSE, "ref= names no element defined before: ", *v);
+  *key = item->id << 4 | (uint64_t)kind;
+  if (item->key == INS_KEY_ID) return 1;
+  if (!ins_ids_find(&r->st->ids, item->id, (uint32_t)kind, value)) {
+    ins_fail_span(r, WEFT_EPARSE, "ref= names no element defined before: ",
+                  ins_item_value(&item->span[0]));
     return -1;
   }
   return 0;
@@ -206,29 +123,27 @@ static void ins_capture_stop(ins_reader *r) { r->text_kind = INS_T_NONE; }
 
 /* ---- element starts ---- */
 
-static void ins_start_thread(ins_reader *r, const ins_tok *tok) {
+static void ins_start_thread(ins_reader *r, const ins_item *item) {
   uint64_t key, value;
-  int k = ins_lookup(r, tok, INS_K_THREAD, &key, &value);
+  int k = ins_lookup(r, item, INS_K_THREAD, &key, &value);
   if (k < 0) return;
   if (k == 0) {
     r->row.thread = (uint32_t)value;
     return;
   }
-  const ins_span *fmt = ins_attr_value(tok, "fmt");
-  ins_thread t = {0, INS_NONE, fmt ? ins_intern(r, *fmt) : STRING_NULL, 0, 0};
+  ins_thread t = {0, INS_NONE, ins_intern_attr(r, &item->span[0]), 0, 0};
   if (VEC_PUSH(r->st->threads, t)) return ins_nomem(r);
   r->new_thread = r->row.thread = (uint32_t)(r->st->threads.len - 1);
   ins_define(r, key, r->new_thread);
 }
 
-static void ins_start_process(ins_reader *r, const ins_tok *tok) {
+static void ins_start_process(ins_reader *r, const ins_item *item) {
   uint64_t key, value;
-  int k = ins_lookup(r, tok, INS_K_PROCESS, &key, &value);
+  int k = ins_lookup(r, item, INS_K_PROCESS, &key, &value);
   if (k < 0) return;
   uint32_t process = (uint32_t)value;
   if (k != 0) {
-    const ins_span *fmt = ins_attr_value(tok, "fmt");
-    ins_process p = {0, fmt ? ins_intern(r, *fmt) : STRING_NULL};
+    ins_process p = {0, ins_intern_attr(r, &item->span[0])};
     if (VEC_PUSH(r->st->processes, p)) return ins_nomem(r);
     r->new_process = process = (uint32_t)(r->st->processes.len - 1);
     ins_define(r, key, process);
@@ -236,18 +151,18 @@ static void ins_start_process(ins_reader *r, const ins_tok *tok) {
   if (r->new_thread != INS_NONE) r->st->threads.data[r->new_thread].process = process;
 }
 
-static void ins_start_value(ins_reader *r, const ins_tok *tok, int kind, int text) {
+static void ins_start_value(ins_reader *r, const ins_item *item, int kind, int text) {
   uint64_t key, value;
-  int k = ins_lookup(r, tok, kind, &key, &value);
+  int k = ins_lookup(r, item, kind, &key, &value);
   if (k < 0) return;
   if (k != 0) return ins_capture(r, text, key);
   if (kind == INS_K_CORE) r->row.cpu = (int64_t)value;
   else r->row.ts = (int64_t)value;
 }
 
-static void ins_start_backtrace(ins_reader *r, const ins_tok *tok) {
+static void ins_start_backtrace(ins_reader *r, const ins_item *item) {
   uint64_t key, value;
-  int k = ins_lookup(r, tok, INS_K_BACKTRACE, &key, &value);
+  int k = ins_lookup(r, item, INS_K_BACKTRACE, &key, &value);
   if (k < 0) return;
   if (k == 0) {
     r->row.backtrace = (uint32_t)value;
@@ -274,15 +189,14 @@ static void ins_backtrace_add(ins_reader *r, uint32_t frame) {
   b->count++;
 }
 
-static void ins_start_frame(ins_reader *r, const ins_tok *tok) {
+static void ins_start_frame(ins_reader *r, const ins_item *item) {
   uint64_t key, value;
-  int k = ins_lookup(r, tok, INS_K_FRAME, &key, &value);
+  int k = ins_lookup(r, item, INS_K_FRAME, &key, &value);
   if (k < 0) return;
   uint32_t frame = (uint32_t)value;
   if (k != 0) {
-    const ins_span *addr = ins_attr_value(tok, "addr"), *name = ins_attr_value(tok, "name");
-    ins_frame fr = {.addr = addr ? ins_hex(addr->p, addr->len) : 0,
-                    .name = ins_intern(r, name ? *name : (ins_span){"", 0}),
+    ins_frame fr = {.addr = item->number,
+                    .name = ins_intern(r, ins_item_value(&item->span[0])),
                     .binary = INS_NONE};
     if (VEC_PUSH(r->st->frames, fr)) return ins_nomem(r);
     r->new_frame = frame = (uint32_t)(r->st->frames.len - 1);
@@ -302,18 +216,15 @@ static string_id ins_uuid(ins_reader *r, ins_span uuid) {
   return ins_intern(r, (ins_span){hex, n});
 }
 
-static void ins_start_binary(ins_reader *r, const ins_tok *tok) {
+static void ins_start_binary(ins_reader *r, const ins_item *item) {
   if (r->new_frame == INS_NONE) return; /* only a frame being defined has one */
   uint64_t key, value;
-  int k = ins_lookup(r, tok, INS_K_BINARY, &key, &value);
+  int k = ins_lookup(r, item, INS_K_BINARY, &key, &value);
   if (k < 0) return;
   uint32_t binary = (uint32_t)value;
   if (k != 0) {
-    const ins_span none = {"", 0};
-    const ins_span *path = ins_attr_value(tok, "path"), *uuid = ins_attr_value(tok, "UUID");
-    const ins_span *load = ins_attr_value(tok, "load-addr");
-    ins_binary b = {ins_intern(r, path ? *path : none), ins_uuid(r, uuid ? *uuid : none),
-                    load ? ins_hex(load->p, load->len) : 0, 0};
+    ins_binary b = {ins_intern(r, ins_item_value(&item->span[0])),
+                    ins_uuid(r, ins_item_value(&item->span[1])), item->number, 0};
     b.max_addr = b.load_addr;
     if (VEC_PUSH(r->st->binaries, b)) return ins_nomem(r);
     binary = (uint32_t)(r->st->binaries.len - 1);
@@ -322,58 +233,36 @@ static void ins_start_binary(ins_reader *r, const ins_tok *tok) {
   r->st->frames.data[r->new_frame].binary = binary;
 }
 
-#define INS_IS(name, lit) (!memcmp((name).p, lit, sizeof lit - 1))
-
-/* The INS_E_ of an element's name: its length picks the names to compare. */
-static int ins_element(ins_span name) {
-  switch (name.len) {
-  case 3: return INS_IS(name, "row")   ? INS_E_ROW
-                 : INS_IS(name, "tid") ? INS_E_TID
-                 : INS_IS(name, "pid") ? INS_E_PID
-                                       : INS_E_OTHER;
-  case 4: return INS_IS(name, "core") ? INS_E_CORE : INS_E_OTHER;
-  case 5: return INS_IS(name, "frame") ? INS_E_FRAME : INS_E_OTHER;
-  case 6: return INS_IS(name, "thread")   ? INS_E_THREAD
-                 : INS_IS(name, "binary") ? INS_E_BINARY
-                                          : INS_E_OTHER;
-  case 7: return INS_IS(name, "process") ? INS_E_PROCESS : INS_E_OTHER;
-  case 9: return INS_IS(name, "backtrace") ? INS_E_BACKTRACE : INS_E_OTHER;
-  case 10: return INS_IS(name, "event-time") ? INS_E_TIME : INS_E_OTHER;
-  case 11: return INS_IS(name, "sample-time") ? INS_E_TIME : INS_E_OTHER;
-  default: return INS_E_OTHER;
-  }
-}
-
-static void ins_on_start(ins_reader *r, const ins_tok *tok) {
+static void ins_on_start(ins_reader *r, const ins_item *item) {
   if (++r->depth > INS_MAX_DEPTH) return ins_fail(r, WEFT_ELIMIT, "elements nested too deep", "");
   ins_capture_stop(r);
-  int element = ins_element(tok->name);
+  int element = item->element;
   r->open[r->depth] = (unsigned char)element;
   switch (element) {
   case INS_E_ROW: r->row = (ins_sample){0, INS_NONE, INS_NONE, 0}; break;
-  case INS_E_THREAD: ins_start_thread(r, tok); break;
-  case INS_E_PROCESS: ins_start_process(r, tok); break;
-  case INS_E_CORE: ins_start_value(r, tok, INS_K_CORE, INS_T_CORE); break;
-  case INS_E_TIME: ins_start_value(r, tok, INS_K_TIME, INS_T_TIME); break;
+  case INS_E_THREAD: ins_start_thread(r, item); break;
+  case INS_E_PROCESS: ins_start_process(r, item); break;
+  case INS_E_CORE: ins_start_value(r, item, INS_K_CORE, INS_T_CORE); break;
+  case INS_E_TIME: ins_start_value(r, item, INS_K_TIME, INS_T_TIME); break;
   case INS_E_TID:
     if (r->new_thread != INS_NONE) ins_capture(r, INS_T_TID, 0);
     break;
   case INS_E_PID:
     if (r->new_process != INS_NONE) ins_capture(r, INS_T_PID, 0);
     break;
-  case INS_E_BACKTRACE: ins_start_backtrace(r, tok); break;
-  case INS_E_FRAME: ins_start_frame(r, tok); break;
-  case INS_E_BINARY: ins_start_binary(r, tok); break;
+  case INS_E_BACKTRACE: ins_start_backtrace(r, item); break;
+  case INS_E_FRAME: ins_start_frame(r, item); break;
+  case INS_E_BINARY: ins_start_binary(r, item); break;
   default: break;
   }
 }
 
 /* ---- texts and element ends ---- */
 
-static void ins_on_text(ins_reader *r, const ins_tok *tok) {
-  size_t room = INS_MAX_TEXT - r->text_len, n = tok->text.len;
-  if (tok->text_plain && n <= room) memcpy(r->text + r->text_len, tok->text.p, n);
-  else if (tok->text_plain || ins_scan_text_decode(tok, r->text + r->text_len, room, &n))
+static void ins_on_text(ins_reader *r, const ins_item *item) {
+  size_t room = INS_MAX_TEXT - r->text_len, n = item->span[0].len;
+  if (item->text_plain && n <= room) memcpy(r->text + r->text_len, item->span[0].p, n);
+  else if (item->text_plain || ins_item_text_decode(item, r->text + r->text_len, room, &n))
     return ins_fail(r, WEFT_ELIMIT, "value text longer than 256 bytes", "");
   r->text_len += n;
 }
@@ -447,23 +336,50 @@ static void ins_on_end(ins_reader *r) {
 #define INS_BYTES_PER_ID 16
 #define INS_IDS_RESERVED_MAX ((size_t)1 << 24) /* past this, the array grows as ids come */
 
-/* Reads the tokens of the document until its end or a failure. */
-static void ins_read_tokens(ins_reader *r) {
-  ins_tok tok;
+/* How many items ahead a ref's slot in the id table is fetched. */
+#define INS_REF_AHEAD 16
+
+static void ins_on_item(ins_reader *r, const ins_item *item) {
+  r->at = item->offset;
+  switch (item->type) {
+  case INS_TOK_START:
+    ins_on_start(r, item);
+    if (item->closed && !r->failed) ins_on_end(r);
+    break;
+  case INS_TOK_END: ins_on_end(r); break;
+  case INS_TOK_TEXT:
+    if (r->text_kind != INS_T_NONE && r->depth == r->text_depth) ins_on_text(r, item);
+    break;
+  default: break;
+  }
+}
+
+/* Reads a batch's items, then its error if it ends with one. */
+static void ins_read_batch(ins_reader *r, const ins_batch *b) {
+  const ins_ids *ids = &r->st->ids;
+  for (size_t i = 0; i < b->count && i < INS_REF_AHEAD; i++)
+    if (b->items[i].key == INS_KEY_REF) ins_ids_prefetch(ids, b->items[i].id);
+  for (size_t i = 0; i < b->count && !r->failed; i++) {
+    const ins_item *ahead = &b->items[i + INS_REF_AHEAD < b->count ? i + INS_REF_AHEAD : i];
+    if (ahead->key == INS_KEY_REF) ins_ids_prefetch(ids, ahead->id);
+    ins_on_item(r, &b->items[i]);
+  }
+  if (!r->failed && b->status) {
+    *r->err = b->err;
+    r->failed = 1;
+  }
+}
+
+/* Reads the items of the document until its end or a failure. */
+static void ins_read_items(ins_reader *r) {
+  const ins_batch *b;
   while (!r->failed) {
-    if (ins_scan_next(&r->scan, &tok, r->err)) {
+    if (ins_items_next(r->items, &b, r->err)) {
       r->failed = 1;
       return;
     }
-    r->at = tok.offset;
-    switch (tok.type) {
-    case INS_TOK_START: ins_on_start(r, &tok); break;
-    case INS_TOK_END: ins_on_end(r); break;
-    case INS_TOK_TEXT:
-      if (r->text_kind != INS_T_NONE && r->depth == r->text_depth) ins_on_text(r, &tok);
-      break;
-    case INS_TOK_EOF: return;
-    }
+    if (!b) return;
+    ins_read_batch(r, b);
   }
 }
 
@@ -479,9 +395,13 @@ int instruments_read_xml(import_file *f, ins_state *st, base_error *err) {
     base_free(r);
     return base_error_nomem(err);
   }
-  ins_scan_init(&r->scan, (const char *)f->data, f->len);
-  ins_read_tokens(r);
-  ins_scan_free(&r->scan);
+  rc = ins_items_open(f, &r->items, err);
+  if (rc) {
+    base_free(r);
+    return rc;
+  }
+  ins_read_items(r);
+  ins_items_close(r->items);
   rc = r->failed ? (err->code ? err->code : WEFT_EPARSE) : WEFT_OK;
   base_free(r);
   return rc;
