@@ -212,6 +212,35 @@ class GeckoTest(e.TempDirTest):
                          '"count(*)"\n%d\n' % (26 * 25 + 10 * 20))
         self.assertIn('data.s=]', outs[0])
 
+    def test_a_large_profile_is_queued_in_time_order(self):
+        # Past 65,536 records the threads' markers are merged in two halves
+        # of time, the later one on a worker: the slices must still come in
+        # (time, thread in file order, marker order) order, ties included,
+        # at any thread count. Times repeat a lot; half the markers carry
+        # data (queued by record), half travel whole in their events.
+        threads, expected = [], []
+        for i in range(6):
+            markers = []
+            for j in range(12000):
+                ms = (j * 7919 + i * 13) % 500
+                name = 'n%d' % (j % 50)
+                markers.append((name, float(ms), float(ms), 0, 0,
+                                {'j': j} if j % 2 else None))
+                expected.append((ms, i, j, name, j if j % 2 else None))
+            threads.append(thread('T%d' % i, 100 + i, 1, markers))
+        expected.sort(key=lambda m: (m[0], m[1]))  # stable: marker order kept
+        path = e.write_temp(self.dir, 'big.json', json.dumps(
+            {'meta': {'categories': CATEGORIES}, 'threads': threads}))
+        sql = ("select s.ts, t.tid, s.name, extract_arg(s.arg_set_id, 'data.j') as j "
+               'from slice s join thread_track k on s.track_id = k.id '
+               'join thread t using (utid) order by s.id')
+        outs = [e.query(sql, path, threads=n) for n in (1, 2)]
+        self.assertEqual(outs[0], outs[1])
+        want = ['%d,%d,"%s",%s' % (ms * 1000000, 100 + i, name,
+                                   '"[NULL]"' if j is None else j)
+                for ms, i, _, name, j in expected]
+        self.assertEqual(outs[0].splitlines()[1:], want)
+
     def test_long_and_short_markers_beside_each_other(self):
         # A marker of a 32-bit dur travels whole in its event, a longer one
         # (or one with data) through its record: both read the same.

@@ -218,6 +218,7 @@ static void gecko_destroy(import_file *f) {
   if (!st) return;
   VEC_FREE(st->threads);
   VEC_FREE(st->markers);
+  VEC_FREE(st->marker_breaks);
   VEC_FREE(st->samples);
   VEC_FREE(st->data);
   VEC_FREE(st->category_ids);

@@ -77,6 +77,9 @@ typedef struct gecko_state {
   json_limits limits;
   VEC(gecko_thread) threads;
   VEC(gecko_marker) markers;
+  VEC(size_t) marker_breaks; /* each i with markers[i].ts < markers[i - 1].ts, in
+                                order, kept by gecko_add_markers (which alone
+                                appends the markers before the thread events) */
   VEC(gecko_sample) samples;
   gecko_spans data;   /* the markers' data objects */
   VEC(string_id) category_ids; /* the categories of every profile */

@@ -337,11 +337,15 @@ int gecko_add_markers(import_file *f, uint32_t thread, gecko_thread_job *j, base
   if (j->data.len)
     memcpy(st->data.data + data_base, j->data.data, j->data.len * sizeof *j->data.data);
   st->data.len += j->data.len;
+  int64_t last = st->markers.len ? st->markers.data[st->markers.len - 1].ts : INT64_MIN;
   for (size_t i = 0; i < j->markers.len; i++) { /* (none: the arrays may be NULL) */
     gecko_marker m = j->markers.data[i];
     m.thread = thread;
     m.slot = j->slots.data[m.slot].slot;
     if (m.data != GECKO_NO_INDEX) m.data += data_base;
+    if (m.ts < last && VEC_PUSH(st->marker_breaks, st->markers.len))
+      return gecko_limit_error(WEFT_ENOMEM, err);
+    last = m.ts;
     st->markers.data[st->markers.len++] = m;
   }
   st->dropped += j->dropped;

@@ -5,6 +5,8 @@
  * times keep their table order, as the sorter's push order would), the
  * sorter merges the threads and the parse reads each thread's markers
  * front to back. */
+#include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "import/gecko/gecko_internal.h"
@@ -75,7 +77,10 @@ void gecko_order_free(gecko_order *o) {
  * from `n` on), the markers (below n) and the samples; the sorter orders
  * them by (ts, that order). Each sequence is cut into its ascending
  * stretches, which are merged here, ties going to the earlier stretch: the
- * same order, so the sorter finds its queue sorted and has nothing to do. */
+ * same order, so the sorter finds its queue sorted and has nothing to do
+ * (were the merge wrong, the sorter would still order the events; only
+ * its speed depends on this). The markers' stretches were noted as they
+ * were appended (marker_breaks), the others are found by a scan. */
 
 typedef struct gecko_run {
   size_t at, end;
@@ -107,6 +112,20 @@ static int gecko_add_runs(const gecko_state *st, int sample, size_t begin, size_
   return WEFT_OK;
 }
 
+/* The runs of the markers before n, from the breaks kept as they were
+ * appended: what gecko_add_runs finds, without reading them again (a
+ * read of the whole table from memory). */
+static int gecko_add_marker_runs(const gecko_state *st, size_t n, gecko_runs *runs) {
+  size_t start = 0;
+  for (size_t k = 0; k <= st->marker_breaks.len; k++) {
+    size_t end = k < st->marker_breaks.len ? st->marker_breaks.data[k] : n;
+    assert(end > start && end <= n);
+    if (VEC_PUSH(*runs, ((gecko_run){start, end, 0}))) return WEFT_ENOMEM;
+    start = end;
+  }
+  return WEFT_OK;
+}
+
 static int gecko_head_less(const gecko_head *a, const gecko_head *b) {
   return a->ts < b->ts || (a->ts == b->ts && a->run < b->run);
 }
@@ -129,37 +148,180 @@ static void gecko_heap_down(gecko_head *h, size_t n, size_t i) {
  * ahead in the run is asked for now, to be there on the run's next turns. */
 #define GECKO_RUN_AHEAD 4
 
-static int gecko_push_run_head(import_file *f, gecko_run *r) {
-  gecko_state *st = f->state;
+/* The next record of run r: its time and the payload it is queued with. */
+static void gecko_run_take(const gecko_state *st, gecko_run *r, int64_t *ts, uint64_t *payload) {
   size_t i = r->at++;
   if (r->sample) {
     if (i + GECKO_RUN_AHEAD < r->end) __builtin_prefetch(&st->samples.data[i + GECKO_RUN_AHEAD]);
-    return import_push(f, st->samples.data[i].ts, st->clock, GECKO_SAMPLE_BIT | i);
+    *ts = st->samples.data[i].ts;
+    *payload = GECKO_SAMPLE_BIT | i;
+    return;
   }
   if (i + GECKO_RUN_AHEAD < r->end) __builtin_prefetch(&st->markers.data[i + GECKO_RUN_AHEAD]);
   const gecko_marker *m = &st->markers.data[i];
-  return import_push(f, m->ts, st->clock, gecko_marker_payload(m, i));
+  *ts = m->ts;
+  *payload = gecko_marker_payload(m, i);
+}
+
+/* A merge of runs[i].at .. runs[i].end, as a heap of their heads. */
+typedef struct gecko_merge {
+  const gecko_state *st;
+  gecko_run *runs;
+  gecko_head *heap;
+  size_t count;
+} gecko_merge;
+
+static int gecko_merge_init(gecko_merge *g, const gecko_state *st, gecko_run *runs, size_t n) {
+  *g = (gecko_merge){st, runs, n ? base_malloc(n * sizeof *g->heap) : NULL, 0};
+  if (n && !g->heap) return WEFT_ENOMEM;
+  for (size_t i = 0; i < n; i++)
+    if (runs[i].at < runs[i].end) g->heap[g->count++] = (gecko_head){gecko_run_ts(st, &runs[i]), i};
+  for (size_t i = g->count / 2; i-- > 0;) gecko_heap_down(g->heap, g->count, i);
+  return WEFT_OK;
+}
+
+/* The merge's next record (0 when it is done). */
+static int gecko_merge_next(gecko_merge *g, int64_t *ts, uint64_t *payload) {
+  if (!g->count) return 0;
+  gecko_run *r = &g->runs[g->heap[0].run];
+  gecko_run_take(g->st, r, ts, payload);
+  if (r->at < r->end) g->heap[0].ts = gecko_run_ts(g->st, r);
+  else g->heap[0] = g->heap[--g->count];
+  gecko_heap_down(g->heap, g->count, 0);
+  return 1;
+}
+
+/* ---- the merge split in two at a time ----
+ * With a worker, the records from time `split` on are merged there into a
+ * buffer while this thread merges and queues those before it, then queues
+ * the buffer: the same order, as every record before `split` comes before
+ * every record from it. */
+
+#define GECKO_SPLIT_MIN 65536 /* records: fewer are merged here alone */
+#define GECKO_SPLIT_PROBES 255
+
+typedef struct gecko_queued {
+  int64_t ts;
+  uint64_t payload;
+} gecko_queued;
+
+typedef struct gecko_upper {
+  const gecko_state *st;
+  gecko_run *runs; /* the runs' parts from `split` on (their own copies) */
+  size_t nruns, total;
+  gecko_queued *out;
+} gecko_upper;
+
+static int gecko_upper_run(void *arg, void **result, base_error *err) {
+  (void)result;
+  gecko_upper *u = arg;
+  gecko_merge g;
+  if (gecko_merge_init(&g, u->st, u->runs, u->nruns)) return base_error_nomem(err);
+  size_t n = 0;
+  while (gecko_merge_next(&g, &u->out[n].ts, &u->out[n].payload)) n++;
+  assert(n == u->total);
+  base_free(g.heap);
+  return WEFT_OK;
+}
+
+static int gecko_ts_less(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* A time about halfway through the records, by the median of probes
+ * spread over the runs in proportion to their lengths. */
+static int64_t gecko_split_time(const gecko_state *st, const gecko_runs *runs, size_t total) {
+  int64_t probes[GECKO_SPLIT_PROBES];
+  size_t n = 0, seen = 0, next = total / (2 * GECKO_SPLIT_PROBES);
+  for (size_t k = 0; k < runs->len && n < GECKO_SPLIT_PROBES; k++) {
+    const gecko_run *r = &runs->data[k];
+    size_t len = r->end - r->at;
+    while (next < seen + len && n < GECKO_SPLIT_PROBES) {
+      probes[n++] = gecko_item_ts(st, r->sample, r->at + (next - seen));
+      next += total / GECKO_SPLIT_PROBES;
+    }
+    seen += len;
+  }
+  qsort(probes, n, sizeof *probes, gecko_ts_less);
+  return probes[n / 2];
+}
+
+/* The first index of run r whose time is at least ts. */
+static size_t gecko_run_lower_bound(const gecko_state *st, const gecko_run *r, int64_t ts) {
+  size_t lo = r->at, hi = r->end;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (gecko_item_ts(st, r->sample, mid) < ts) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/* Cuts every run at time `split`: runs keep the part before it, u->runs
+ * get the part from it. */
+static int gecko_split_runs(const gecko_state *st, gecko_runs *runs, int64_t split,
+                            gecko_upper *u) {
+  u->runs = base_malloc(runs->len * sizeof *u->runs);
+  if (!u->runs) return WEFT_ENOMEM;
+  u->nruns = runs->len;
+  u->total = 0;
+  for (size_t k = 0; k < runs->len; k++) {
+    gecko_run *r = &runs->data[k];
+    size_t cut = gecko_run_lower_bound(st, r, split);
+    u->runs[k] = (gecko_run){cut, r->end, r->sample};
+    u->total += r->end - cut;
+    r->end = cut;
+  }
+  return WEFT_OK;
+}
+
+/* Queues the merge of runs (all of them, or the part before u's). */
+static int gecko_queue_merge(import_file *f, gecko_run *runs, size_t n) {
+  gecko_state *st = f->state;
+  gecko_merge g;
+  int rc = gecko_merge_init(&g, st, runs, n);
+  int64_t ts;
+  uint64_t payload;
+  while (!rc && gecko_merge_next(&g, &ts, &payload)) rc = import_push(f, ts, st->clock, payload);
+  base_free(g.heap);
+  return rc;
+}
+
+/* Queues the runs merged, the part from a time about halfway merged on a
+ * worker meanwhile when the load has one. */
+static int gecko_queue_runs(import_file *f, gecko_runs *runs, size_t total) {
+  gecko_state *st = f->state;
+  gecko_upper u = {st, NULL, 0, 0, NULL};
+  scan_job *job = NULL;
+  int rc = WEFT_OK;
+  if (total >= GECKO_SPLIT_MIN) {
+    rc = gecko_split_runs(st, runs, gecko_split_time(st, runs, total), &u);
+    u.out = rc || !u.total ? NULL : base_malloc(u.total * sizeof *u.out);
+    if (!rc && u.total && !u.out) rc = WEFT_ENOMEM;
+    scan_task task = {gecko_upper_run, NULL, &u};
+    if (!rc && u.total && import_task_submit(f, &task, &job)) job = NULL;
+  }
+  if (!rc) rc = gecko_queue_merge(f, runs->data, runs->len);
+  void *unused;
+  base_error err;
+  if (job && rc) import_task_drop(f, job);
+  else if (job) rc = import_task_take(f, job, &unused, &err);
+  else if (!rc && u.total) rc = gecko_upper_run(&u, &unused, &err); /* no worker */
+  for (size_t i = 0; !rc && i < u.total; i++)
+    rc = import_push(f, u.out[i].ts, st->clock, u.out[i].payload);
+  base_free(u.out);
+  base_free(u.runs);
+  return rc;
 }
 
 int gecko_push_ordered(import_file *f, size_t n) {
   gecko_state *st = f->state;
   gecko_runs runs = {0};
   int rc = gecko_add_runs(st, 0, n, st->markers.len, &runs);
-  if (!rc) rc = gecko_add_runs(st, 0, 0, n, &runs);
+  if (!rc && n) rc = gecko_add_marker_runs(st, n, &runs);
   if (!rc) rc = gecko_add_runs(st, 1, 0, st->samples.len, &runs);
-  gecko_head *heap = rc || !runs.len ? NULL : base_malloc(runs.len * sizeof *heap);
-  if (!rc && runs.len && !heap) rc = WEFT_ENOMEM;
-  size_t count = rc ? 0 : runs.len;
-  for (size_t i = 0; i < count; i++) heap[i] = (gecko_head){gecko_run_ts(st, &runs.data[i]), i};
-  for (size_t i = count / 2; i-- > 0;) gecko_heap_down(heap, count, i);
-  while (!rc && count) {
-    gecko_run *r = &runs.data[heap[0].run];
-    rc = gecko_push_run_head(f, r);
-    if (r->at < r->end) heap[0].ts = gecko_run_ts(st, r);
-    else heap[0] = heap[--count];
-    gecko_heap_down(heap, count, 0);
-  }
-  base_free(heap);
+  if (!rc) rc = gecko_queue_runs(f, &runs, st->markers.len + st->samples.len);
   VEC_FREE(runs);
   return rc;
 }
