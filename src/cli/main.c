@@ -13,6 +13,7 @@
 #include <malloc.h>
 #endif
 
+#include "base/base.h"
 #include "cli.h"
 #include "merge.h"
 #include "progress.h"
@@ -469,15 +470,22 @@ static void cli_catch_sigbus(void) {
  * there (a JSON member's scanned event list, once the member is tokenized)
  * stays resident, unusable by the parse's allocations on the main arena,
  * and adds to the peak RSS of a load with many members. The threads
- * allocate seldom on hot paths, so sharing one arena costs no time. */
-static void cli_one_malloc_arena(void) {
+ * allocate seldom on hot paths, so sharing one arena costs no time.
+ * Blocks of 4 MiB or more are always mappings of their own: glibc would
+ * otherwise raise its mapping threshold (up to 32 MiB) each time such a
+ * block is freed, and an importer's growing arrays would then be grown by
+ * copying on the heap, faulting 4 KiB pages, instead of being moved with
+ * mremap and faulted in as the huge pages they are advised to be
+ * (base/alloc.c). */
+static void cli_tune_malloc(void) {
 #ifdef __GLIBC__
   mallopt(M_ARENA_MAX, 1);
+  mallopt(M_MMAP_THRESHOLD, (int)BASE_HUGE_MIN_BYTES);
 #endif
 }
 
 int main(int argc, char **argv) {
-  cli_one_malloc_arena();
+  cli_tune_malloc();
   cli_catch_sigbus();
   cli_args a = {0};
   int status = 0;
