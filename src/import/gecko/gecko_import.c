@@ -51,6 +51,26 @@ static int gecko_push_all(import_file *f) {
   return rc ? rc : gecko_push_ordered(f, n);
 }
 
+/* The arrays that grow with the profile get the largest size its length
+ * allows at once (a marker takes at least 12 bytes, two in each of its
+ * six columns; a sample 4): address space only, as the allocator maps
+ * blocks this large on their own and pages never written take no memory.
+ * They are then never moved while they grow; on this project's virtual
+ * machines each page moved by mremap traps again at its next touch, which
+ * cost the merge of the markers about a tenth of the load. A hint: an
+ * array that cannot be reserved grows as it goes. */
+#define GECKO_ARRAY_RESERVE_MAX ((size_t)1 << 32) /* bytes of one array at most */
+
+static size_t gecko_bound(size_t len, size_t min_bytes, size_t elem) {
+  size_t n = len / min_bytes + 1024;
+  return n < GECKO_ARRAY_RESERVE_MAX / elem ? n : GECKO_ARRAY_RESERVE_MAX / elem;
+}
+
+static void gecko_reserve_arrays(gecko_state *st, size_t len) {
+  (void)VEC_RESERVE(st->markers, gecko_bound(len, 12, sizeof *st->markers.data));
+  (void)VEC_RESERVE(st->samples, gecko_bound(len, 4, sizeof *st->samples.data));
+}
+
 static int gecko_tokenize(import_file *f, base_error *err) {
   gecko_state *st = base_calloc(1, sizeof *st);
   if (!st) return base_error_nomem(err);
@@ -63,6 +83,7 @@ static int gecko_tokenize(import_file *f, base_error *err) {
   if (!rc) rc = ctx_metadata_trace_time(f->ctx, CLOCK_ID_TRACE_FILE);
   if (!rc) rc = ctx_metadata_file_size(f->ctx, f->trace_id, f->len);
   if (rc) return base_error_alloc(err, rc);
+  gecko_reserve_arrays(st, f->len);
   rc = gecko_read_document(f, err);
   if (rc) return rc;
   if (st->dropped) rc = import_stat(f, stat_gecko_marker_dropped, st->dropped);

@@ -310,17 +310,18 @@ static int gecko_resolve_slots(import_file *f, uint32_t thread, gecko_thread_job
 }
 
 /* Room in st->markers for `more` records. The table grows to tens of
- * MiB; its new pages are asked for at once (a hint), not faulted in one
- * by one as the records are written. */
+ * MiB (it was reserved for the whole file: gecko_reserve_arrays); the
+ * pages the records will be written to are asked for at once (a hint),
+ * not faulted in one by one as the records are written. */
 static int gecko_reserve_markers(gecko_state *st, size_t more) {
   size_t len = st->markers.len, want = len + more;
   if (more > SIZE_MAX - len) return WEFT_ENOMEM;
-  if (want <= st->markers.cap) return WEFT_OK;
-  if (VEC_RESERVE(st->markers, want > 2 * st->markers.cap ? want : 2 * st->markers.cap))
+  if (want > st->markers.cap &&
+      VEC_RESERVE(st->markers, want > 2 * st->markers.cap ? want : 2 * st->markers.cap))
     return WEFT_ENOMEM;
 #ifdef MADV_POPULATE_WRITE
   uintptr_t lo = ((uintptr_t)(st->markers.data + len) + 4095) & ~(uintptr_t)4095;
-  uintptr_t hi = (uintptr_t)(st->markers.data + st->markers.cap) & ~(uintptr_t)4095;
+  uintptr_t hi = (uintptr_t)(st->markers.data + want) & ~(uintptr_t)4095;
   if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 #endif
   return WEFT_OK;
