@@ -293,6 +293,20 @@ static size_t json_scan_guess(const uint8_t *d, size_t len, size_t from) {
   return 0;
 }
 
+/* The events of `bytes` of input get their array at once, sized for
+ * events of JSON_SCAN_EVENT_BYTES or more (any real event is longer):
+ * address space only, as the allocator maps blocks this large on their
+ * own and pages never written take no memory. The array is then not
+ * moved while it grows, nor when the second thread's events are joined
+ * to it; on this project's virtual machines each page moved by mremap
+ * traps again at its next touch, in the parse. A hint: past the bound,
+ * or when it cannot be had, the array grows as it goes. */
+#define JSON_SCAN_EVENT_BYTES 24
+
+static void json_scan_reserve(json_scan *s, size_t bytes) {
+  (void)VEC_RESERVE(s->events, bytes / JSON_SCAN_EVENT_BYTES + 64);
+}
+
 typedef struct json_scan_rest {
   json_scan part;
   const import_scan_input *in;
@@ -310,6 +324,7 @@ static void *json_scan_rest_run(void *arg) {
   json_tokenizer tk;
   r->part.in = r->in;
   r->part.given = r->from;
+  json_scan_reserve(&r->part, r->in->len - r->from);
   r->rc = json_trace_tokenizer_init(&tk, (const char *)r->in->data, r->in->len, &limits, &r->err);
   if (r->rc) return NULL;
   json_tokenizer_enter(&tk, r->in_object ? 2 : 1, r->in_object ? 1 : 0, r->from);
@@ -420,6 +435,7 @@ static int json_scan_start(const import_scan_input *in, int split, size_t guess,
   if (!s) return base_error_nomem(err);
   *result = s;
   s->in = in;
+  json_scan_reserve(s, in->len);
   int rc = split ? json_scan_split(s, in, guess, err) : json_scan_walk(s, in, err);
   s->in = NULL;
   if (!rc && !s->split && json_scan_order(s)) rc = base_error_nomem(err);
