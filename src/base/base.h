@@ -84,6 +84,20 @@ int base_vec_reserve(void **data, size_t *cap, size_t elem_size, size_t need);
        ? ((v).data[(v).len++] = (x), 0)                                 \
        : WEFT_ENOMEM)
 #define VEC_FREE(v) (base_free((v).data), (v).data = NULL, (v).len = (v).cap = 0)
+/* Sizes an empty or small vector at once for the most records an input of
+ * `bytes` bytes can hold when each takes at least `min_bytes` of it (at
+ * most BASE_INPUT_RESERVE_MAX bytes of array). Address space only: the
+ * allocator maps blocks this large on their own, and pages never written
+ * take no memory. An array an importer fills and reads again later is
+ * then never moved while it grows: on virtual machines whose hypervisor
+ * shadows the guest's page tables, every page mremap moves traps again at
+ * its next touch (docs/performance.md). A hint: when the block cannot be
+ * had, or the input holds more, the vector grows as it goes. */
+#define BASE_INPUT_RESERVE_MAX ((size_t)1 << 32)
+void base_vec_reserve_input(void **data, size_t *cap, size_t elem_size, size_t bytes,
+                            size_t min_bytes);
+#define VEC_RESERVE_INPUT(v, bytes, min_bytes) \
+  base_vec_reserve_input((void **)&(v).data, &(v).cap, sizeof *(v).data, (bytes), (min_bytes))
 
 /* ---- bounded growable byte buffer (for untrusted input) ---- */
 typedef struct base_buf {

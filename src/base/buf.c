@@ -1,4 +1,5 @@
 /* Vectors, bounded byte buffers and arenas. */
+#include <assert.h>
 #include <stdio.h>
 
 #include "base.h"
@@ -16,6 +17,18 @@ int base_vec_reserve(void **data, size_t *cap, size_t elem_size, size_t need) {
   *data = grown;
   *cap = new_cap;
   return WEFT_OK;
+}
+
+void base_vec_reserve_input(void **data, size_t *cap, size_t elem_size, size_t bytes,
+                            size_t min_bytes) {
+  assert(elem_size && min_bytes);
+  size_t n = bytes / min_bytes + 64, most = BASE_INPUT_RESERVE_MAX / elem_size;
+  if (n > most) n = most;
+  if (n <= *cap) return;
+  void *grown = base_realloc(*data, n * elem_size);
+  if (!grown) return; /* a hint: the vector is as it was */
+  *data = grown;
+  *cap = n;
 }
 
 void base_buf_init(base_buf *b, size_t max_len) {

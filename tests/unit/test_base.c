@@ -17,6 +17,39 @@ static void test_vec_and_buf(void) {
   base_buf_free(&b);
 }
 
+static void test_vec_reserve_input(void) {
+  /* sized once for 1000 bytes of records of 10 or more (and a margin):
+   * filling it does not move it */
+  VEC(int) v = {0};
+  VEC_RESERVE_INPUT(v, 1000, 10);
+  CHECK_EQ_INT(v.cap, 1000 / 10 + 64);
+  CHECK_EQ_INT(v.len, 0);
+  const int *at = v.data;
+  for (int i = 0; i < 1000 / 10 + 64; i++) CHECK_EQ_INT(VEC_PUSH(v, i), 0);
+  CHECK(v.data == at);
+  CHECK_EQ_INT(v.data[100], 100);
+  /* a vector already larger keeps its array; a larger bound grows it,
+   * keeping its elements */
+  VEC_RESERVE_INPUT(v, 10, 1);
+  CHECK(v.data == at && v.cap == 1000 / 10 + 64);
+  VEC_RESERVE_INPUT(v, 100000, 10);
+  CHECK_EQ_INT(v.cap, 100000 / 10 + 64);
+  CHECK_EQ_INT(v.data[163], 163);
+  VEC_FREE(v);
+  /* capped at BASE_INPUT_RESERVE_MAX bytes of array */
+  VEC(char) c = {0};
+  VEC_RESERVE_INPUT(c, (size_t)1 << 40, 1);
+  CHECK(c.cap == 0 || c.cap == BASE_INPUT_RESERVE_MAX);
+  VEC_FREE(c);
+  /* a hint: when the block cannot be had, the vector is as it was */
+  base_alloc_fail_after(1);
+  VEC_RESERVE_INPUT(v, 1000, 10);
+  CHECK(v.data == NULL && v.cap == 0);
+  CHECK_EQ_INT(VEC_PUSH(v, 7), 0);
+  CHECK_EQ_INT(v.data[0], 7);
+  VEC_FREE(v);
+}
+
 static void test_map(void) {
   base_map m = {0};
   for (uint64_t k = 0; k < 10000; k++) {
@@ -147,6 +180,7 @@ static void test_arena(void) {
 
 int main(void) {
   RUN_TEST(test_vec_and_buf);
+  RUN_TEST(test_vec_reserve_input);
   RUN_TEST(test_map);
   RUN_TEST(test_string_pool);
   RUN_TEST(test_string_pool_recent_memo);

@@ -51,24 +51,12 @@ static int gecko_push_all(import_file *f) {
   return rc ? rc : gecko_push_ordered(f, n);
 }
 
-/* The arrays that grow with the profile get the largest size its length
- * allows at once (a marker takes at least 12 bytes, two in each of its
- * six columns; a sample 4): address space only, as the allocator maps
- * blocks this large on their own and pages never written take no memory.
- * They are then never moved while they grow; on this project's virtual
- * machines each page moved by mremap traps again at its next touch, which
- * cost the merge of the markers about a tenth of the load. A hint: an
- * array that cannot be reserved grows as it goes. */
-#define GECKO_ARRAY_RESERVE_MAX ((size_t)1 << 32) /* bytes of one array at most */
-
-static size_t gecko_bound(size_t len, size_t min_bytes, size_t elem) {
-  size_t n = len / min_bytes + 1024;
-  return n < GECKO_ARRAY_RESERVE_MAX / elem ? n : GECKO_ARRAY_RESERVE_MAX / elem;
-}
-
+/* The arrays that grow with the profile, sized at once for the most
+ * records it can hold (VEC_RESERVE_INPUT): a marker takes at least 12
+ * bytes, two in each of its six columns; a sample 4. */
 static void gecko_reserve_arrays(gecko_state *st, size_t len) {
-  (void)VEC_RESERVE(st->markers, gecko_bound(len, 12, sizeof *st->markers.data));
-  (void)VEC_RESERVE(st->samples, gecko_bound(len, 4, sizeof *st->samples.data));
+  VEC_RESERVE_INPUT(st->markers, len, 12);
+  VEC_RESERVE_INPUT(st->samples, len, 4);
 }
 
 static int gecko_tokenize(import_file *f, base_error *err) {

@@ -370,27 +370,15 @@ static void ins_read_batch(ins_reader *r, const ins_batch *b) {
   }
 }
 
-/* The most elements of each kind a document of `len` bytes can hold: a
- * frame element takes at least 15 bytes (<frame ref="1"/>), a backtrace
- * defined 19, a sample's row 40. */
-#define INS_ARRAY_RESERVE_MAX ((size_t)1 << 32) /* bytes of one array at most */
-
-static size_t ins_bound(size_t len, size_t min_bytes, size_t elem) {
-  size_t n = len / min_bytes + 16;
-  return n < INS_ARRAY_RESERVE_MAX / elem ? n : INS_ARRAY_RESERVE_MAX / elem;
-}
-
-/* The arrays that grow with the document get their largest size at once:
- * address space only (the allocator maps blocks this large on their own,
- * and pages never written take no memory), and they are never moved while
- * they grow. Moving them cost more than copying on this project's
- * virtual machines: every moved page traps once more at its next touch.
- * A hint: an array that cannot be reserved grows as it goes. */
+/* The arrays that grow with the document, sized at once for the most
+ * elements it can hold (VEC_RESERVE_INPUT): a frame element takes at
+ * least 15 bytes (<frame ref="1"/>), a backtrace defined 19, a sample's
+ * row 40. */
 static void ins_reserve_arrays(ins_state *st, size_t len) {
-  (void)VEC_RESERVE(st->frames, ins_bound(len, 15, sizeof *st->frames.data));
-  (void)VEC_RESERVE(st->frame_pool, ins_bound(len, 15, sizeof *st->frame_pool.data));
-  (void)VEC_RESERVE(st->backtraces, ins_bound(len, 19, sizeof *st->backtraces.data));
-  (void)VEC_RESERVE(st->samples, ins_bound(len, 40, sizeof *st->samples.data));
+  VEC_RESERVE_INPUT(st->frames, len, 15);
+  VEC_RESERVE_INPUT(st->frame_pool, len, 15);
+  VEC_RESERVE_INPUT(st->backtraces, len, 19);
+  VEC_RESERVE_INPUT(st->samples, len, 40);
 }
 
 /* Reads the items of the document until its end or a failure. */

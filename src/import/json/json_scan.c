@@ -293,18 +293,14 @@ static size_t json_scan_guess(const uint8_t *d, size_t len, size_t from) {
   return 0;
 }
 
-/* The events of `bytes` of input get their array at once, sized for
- * events of JSON_SCAN_EVENT_BYTES or more (any real event is longer):
- * address space only, as the allocator maps blocks this large on their
- * own and pages never written take no memory. The array is then not
- * moved while it grows, nor when the second thread's events are joined
- * to it; on this project's virtual machines each page moved by mremap
- * traps again at its next touch, in the parse. A hint: past the bound,
- * or when it cannot be had, the array grows as it goes. */
+/* The events of `bytes` of input get their array at once
+ * (VEC_RESERVE_INPUT), sized for events of JSON_SCAN_EVENT_BYTES or more
+ * (any real event is longer), so it is not moved while it grows nor when
+ * the second thread's events are joined to it. */
 #define JSON_SCAN_EVENT_BYTES 24
 
 static void json_scan_reserve(json_scan *s, size_t bytes) {
-  (void)VEC_RESERVE(s->events, bytes / JSON_SCAN_EVENT_BYTES + 64);
+  VEC_RESERVE_INPUT(s->events, bytes, JSON_SCAN_EVENT_BYTES);
 }
 
 typedef struct json_scan_rest {
