@@ -243,6 +243,7 @@ static int64_t gecko_split_time(const gecko_state *st, const gecko_runs *runs, s
     }
     seen += len;
   }
+  if (!n) return INT64_MAX; /* (no records: nothing from the split on) */
   qsort(probes, n, sizeof *probes, gecko_ts_less);
   return probes[n / 2];
 }

@@ -1,8 +1,9 @@
 /* instruments: Apple Instruments XML exports (`xctrace export --xpath` of a
  * time-profile or cpu-profile table), between the importer's files.
  *
- * instruments_xml.c reads the document, through the tokenizer of
- * instruments_scan.h, into the state below:
+ * instruments_xml.c reads the document, as the items of
+ * instruments_items.h (the tokenizer of instruments_scan.h, run batches
+ * ahead on a worker), into the state below:
  * every value an element defines once with id= (threads, processes,
  * cores, times, backtraces, frames, binaries) is kept by its id, and a
  * later ref= finds it. A row with a backtrace is one sample.
