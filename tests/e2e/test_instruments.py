@@ -320,6 +320,25 @@ class InstrumentsTest(e.TempDirTest):
         self.assertIn('"ts","name","rel_pc"', lines[0])
         self.assertEqual(lines[-1], '%d,"f<5999>",%d' % (100000 + 5999, 0x1000 + 5999))
 
+    def test_read_while_the_next_file_is_scanned_ahead(self):
+        # The next file's scan can hold the load's worker while this export
+        # is read: the batches are then filled by the loading thread (after
+        # a short wait), and the tables are those of one thread.
+        xml = e.write_temp(self.dir, 'long.xml', HEAD + self.long_rows(6000) + TAIL)
+        events = [{'name': 'e%d' % i, 'ph': 'X', 'ts': i, 'dur': 1, 'pid': 1, 'tid': 1}
+                  for i in range(60000)]
+        trace = e.write_temp(self.dir, 'big.json', json.dumps({'traceEvents': events}))
+        sql = ('select count(*) as n, sum(ts) as t from instruments_sample;'
+               'select count(*) as n from slice;'
+               'select count(*) as n, sum(rel_pc) as r from stack_profile_frame')
+        outs = []
+        for threads in ('1', '2'):
+            rc, out, err = e.run('--threads', threads, '-Q', sql, xml, trace)
+            self.assertEqual(rc, 0, err)
+            outs.append(out)
+        self.assertEqual(outs[0], outs[1])
+        self.assertIn('"n"\n60000\n', outs[0])
+
 
 if __name__ == '__main__':
     e.main()

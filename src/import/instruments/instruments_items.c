@@ -10,11 +10,13 @@
  * they are copied to the batch's bytes, and their spans, kept as offsets
  * while the bytes may move, are pointed there when the batch is full. */
 #include <assert.h>
+#include <errno.h>
 #include <pthread.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
 #include <string.h>
+#include <time.h>
 
 #include "import/instruments/instruments_items.h"
 
@@ -350,7 +352,11 @@ int ins_items_open(import_file *f, ins_items **out, base_error *err) {
   it->f = f;
   ins_scan_init(&it->scan, (const char *)f->data, f->len);
   pthread_mutex_init(&it->lock, NULL);
-  pthread_cond_init(&it->ready, NULL);
+  pthread_condattr_t attr;
+  pthread_condattr_init(&attr);
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  pthread_cond_init(&it->ready, &attr);
+  pthread_condattr_destroy(&attr);
   size_t cap = f->len / 8 + 16 < INS_BATCH_ITEMS ? f->len / 8 + 16 : INS_BATCH_ITEMS;
   for (int i = 0; i < INS_RING; i++) {
     it->ring[i].items = base_malloc(cap * sizeof *it->ring[i].items);
@@ -362,6 +368,33 @@ int ins_items_open(import_file *f, ins_items **out, base_error *err) {
   }
   *out = it;
   return WEFT_OK;
+}
+
+/* Called with the lock held while a fill runs and no batch is filled:
+ * waits for a batch. A fill that has given none after INS_WAIT_MS may not
+ * have started, its worker busy with other work of the load (another
+ * file's scan): it is then taken, which runs it here if it has not
+ * started, or waits for it to end. */
+#define INS_WAIT_MS 2
+
+static int ins_wait_batch(ins_items *it, base_error *err) {
+  struct timespec until;
+  clock_gettime(CLOCK_MONOTONIC, &until);
+  until.tv_nsec += INS_WAIT_MS * 1000000L;
+  if (until.tv_nsec >= 1000000000L) {
+    until.tv_sec++;
+    until.tv_nsec -= 1000000000L;
+  }
+  while (!it->filled && it->filling)
+    if (pthread_cond_timedwait(&it->ready, &it->lock, &until) == ETIMEDOUT) break;
+  if (it->filled || !it->filling || !it->job) return WEFT_OK;
+  scan_job *job = it->job;
+  it->job = NULL;
+  pthread_mutex_unlock(&it->lock);
+  void *unused;
+  int rc = import_task_take(it->f, job, &unused, err);
+  pthread_mutex_lock(&it->lock);
+  return rc;
 }
 
 int ins_items_next(ins_items *it, const ins_batch **out, base_error *err) {
@@ -383,7 +416,7 @@ int ins_items_next(ins_items *it, const ins_batch **out, base_error *err) {
       break;
     }
     if (!it->filling) break; /* the last batch was read */
-    pthread_cond_wait(&it->ready, &it->lock);
+    if ((rc = ins_wait_batch(it, err))) break;
   }
   pthread_mutex_unlock(&it->lock);
   return rc;
