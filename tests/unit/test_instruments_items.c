@@ -37,6 +37,14 @@ static char *make_doc(int n, size_t *len) {
   return b.data;
 }
 
+/* Items over f's document (f must outlive them); err cleared. */
+static ins_items *open_items(import_file *f, base_error *err) {
+  ins_items *it = NULL;
+  base_error_clear(err);
+  CHECK_EQ_INT(ins_items_open(f, &it, err), 0);
+  return it;
+}
+
 static int span_is(ins_item_span s, const char *want) {
   return s.p && s.len == strlen(want) && memcmp(s.p, want, s.len) == 0;
 }
@@ -55,10 +63,8 @@ static void test_items_say_what_tokens_say(void) {
   size_t len;
   char *doc = make_doc(5000, &len);
   import_file f = file_for(doc, len);
-  ins_items *it;
   base_error err;
-  base_error_clear(&err);
-  CHECK_EQ_INT(ins_items_open(&f, &it, &err), 0);
+  ins_items *it = open_items(&f, &err);
   ins_scan s;
   ins_scan_init(&s, doc, len);
   int batches = 0, frames = 0, texts = 0, closed = 0, value_open = 0;
@@ -118,10 +124,8 @@ static void test_an_error_ends_the_last_batch(void) {
   char *other = strstr(row, "</other>");
   memcpy(other, "</othxr>", 8);
   import_file f = file_for(doc, len);
-  ins_items *it;
   base_error err;
-  base_error_clear(&err);
-  CHECK_EQ_INT(ins_items_open(&f, &it, &err), 0);
+  ins_items *it = open_items(&f, &err);
   const ins_batch *b;
   size_t last_offset = 0;
   int batches = 0;
@@ -145,10 +149,8 @@ static void test_close_before_the_end(void) {
   size_t len;
   char *doc = make_doc(3000, &len);
   import_file f = file_for(doc, len);
-  ins_items *it;
   base_error err;
-  base_error_clear(&err);
-  CHECK_EQ_INT(ins_items_open(&f, &it, &err), 0);
+  ins_items *it = open_items(&f, &err);
   const ins_batch *b;
   CHECK_EQ_INT(ins_items_next(it, &b, &err), 0);
   CHECK(b != NULL && !b->last && b->count > 0);
