@@ -277,7 +277,7 @@ static int gecko_split_runs(const gecko_state *st, gecko_runs *runs, int64_t spl
   return WEFT_OK;
 }
 
-/* Queues the merge of runs (all of them, or the part before u's). */
+/* Queues the merge of runs. */
 static int gecko_queue_merge(import_file *f, gecko_run *runs, size_t n) {
   gecko_state *st = f->state;
   gecko_merge g;
@@ -306,11 +306,15 @@ static int gecko_queue_runs(import_file *f, gecko_runs *runs, size_t total) {
   if (!rc) rc = gecko_queue_merge(f, runs->data, runs->len);
   void *unused;
   base_error err;
-  if (job && rc) import_task_drop(f, job);
-  else if (job) rc = import_task_take(f, job, &unused, &err);
-  else if (!rc && u.total) rc = gecko_upper_run(&u, &unused, &err); /* no worker */
-  for (size_t i = 0; !rc && i < u.total; i++)
-    rc = import_push(f, u.out[i].ts, st->clock, u.out[i].payload);
+  if (job && rc) {
+    import_task_drop(f, job);
+  } else if (job) {
+    rc = import_task_take(f, job, &unused, &err);
+    for (size_t i = 0; !rc && i < u.total; i++)
+      rc = import_push(f, u.out[i].ts, st->clock, u.out[i].payload);
+  } else if (!rc && u.total) { /* no worker: the later part queued as merged */
+    rc = gecko_queue_merge(f, u.runs, u.nruns);
+  }
   base_free(u.out);
   base_free(u.runs);
   return rc;
