@@ -33,7 +33,8 @@ static int model_arg_push(trace_context *ctx, const char *key, size_t key_len,
   int rc = ctx_intern(ctx, key, key_len, &arg->key);
   if (rc) return rc;
   arg->flat_key = arg->key; /* the same unless the key has indexes */
-  if (memchr(key, '[', key_len)) rc = model_flat_key(ctx, key, key_len, &arg->flat_key);
+  /* a key the input left out (NULL) stays a NULL key, as Perfetto keeps it */
+  if (key && memchr(key, '[', key_len)) rc = model_flat_key(ctx, key, key_len, &arg->flat_key);
   return rc ? rc : VEC_PUSH(ctx->model.pending_args, *arg);
 }
 

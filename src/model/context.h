@@ -76,11 +76,18 @@ int ctx_add_trace_file(trace_context *ctx, int64_t parent, const char *name,
 int ctx_set_trace_file_type(trace_context *ctx, uint32_t id, const char *trace_type);
 /* Marks a trace file as processed now: sets its processing_order. */
 void ctx_mark_processed(trace_context *ctx, uint32_t trace_file_id);
-/* Sets a metadata value (single key). machine/trace are -1 for NULL. */
+/* Sets a metadata value (single key), replacing the value of the scope's
+ * row of `name` if there is one. machine/trace are -1 for NULL. */
 int ctx_metadata_set_int(trace_context *ctx, const char *name, int64_t value,
                          int64_t machine, int64_t trace);
 int ctx_metadata_set_str(trace_context *ctx, const char *name,
                          const char *value, int64_t machine, int64_t trace);
+/* Sets a dynamic key: every call adds a single-key row, even for a name
+ * already set (Perfetto's "cr-" rows of Chrome metadata). */
+int ctx_metadata_dynamic_int(trace_context *ctx, const char *name, int64_t value,
+                             int64_t machine, int64_t trace);
+int ctx_metadata_dynamic_str(trace_context *ctx, const char *name, const char *value,
+                             int64_t machine, int64_t trace);
 /* Adds a row of a multi key (every call adds one). */
 int ctx_metadata_add_int(trace_context *ctx, const char *name, int64_t value,
                          int64_t machine, int64_t trace);

@@ -145,22 +145,69 @@ int ctx_metadata_add_str(trace_context *ctx, const char *name, const char *value
   return rc;
 }
 
+/* A new single-key row: a dynamic key (one no importer sets in place) gets
+ * a row per value, as Perfetto inserts one per SetDynamicMetadata. */
+static int ctx_metadata_dynamic_row(trace_context *ctx, const char *name,
+                                    int64_t machine, int64_t trace, uint32_t *row) {
+  storage_table *t = ctx_table(ctx, TABLE_METADATA);
+  string_id name_id, single;
+  int rc = ctx_intern(ctx, name, strlen(name), &name_id);
+  if (!rc) rc = ctx_intern(ctx, "single", 6, &single);
+  if (!rc) rc = ctx_metadata_append(ctx, name_id, row);
+  if (!rc) ctx_metadata_fill(t, *row, name_id, single, machine, trace);
+  return rc;
+}
+
+/* The row a set writes: the scope's row of `name`, or a new one. */
+static int ctx_metadata_set_row(trace_context *ctx, const char *name, int64_t machine,
+                                int64_t trace, int dynamic, uint32_t *row) {
+  return dynamic ? ctx_metadata_dynamic_row(ctx, name, machine, trace, row)
+                 : ctx_metadata_row(ctx, name, machine, trace, row);
+}
+
+/* A value set replaces the row's value: the other value column is cleared. */
+static int ctx_metadata_put_int(trace_context *ctx, const char *name, int64_t value,
+                                int64_t machine, int64_t trace, int dynamic) {
+  uint32_t row;
+  int rc = ctx_metadata_set_row(ctx, name, machine, trace, dynamic, &row);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_METADATA);
+  storage_set_null(t, METADATA_str_value, row);
+  storage_set_i64(t, METADATA_int_value, row, value);
+  return WEFT_OK;
+}
+
+static int ctx_metadata_put_str(trace_context *ctx, const char *name, const char *value,
+                                int64_t machine, int64_t trace, int dynamic) {
+  uint32_t row;
+  string_id v;
+  int rc = ctx_intern(ctx, value, strlen(value), &v);
+  if (!rc) rc = ctx_metadata_set_row(ctx, name, machine, trace, dynamic, &row);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_METADATA);
+  storage_set_null(t, METADATA_int_value, row);
+  storage_set_str(t, METADATA_str_value, row, v);
+  return WEFT_OK;
+}
+
 int ctx_metadata_set_int(trace_context *ctx, const char *name, int64_t value,
                          int64_t machine, int64_t trace) {
-  uint32_t row;
-  int rc = ctx_metadata_row(ctx, name, machine, trace, &row);
-  if (!rc) storage_set_i64(ctx_table(ctx, TABLE_METADATA), METADATA_int_value, row, value);
-  return rc;
+  return ctx_metadata_put_int(ctx, name, value, machine, trace, 0);
 }
 
 int ctx_metadata_set_str(trace_context *ctx, const char *name,
                          const char *value, int64_t machine, int64_t trace) {
-  uint32_t row;
-  string_id v;
-  int rc = ctx_intern(ctx, value, strlen(value), &v);
-  if (!rc) rc = ctx_metadata_row(ctx, name, machine, trace, &row);
-  if (!rc) storage_set_str(ctx_table(ctx, TABLE_METADATA), METADATA_str_value, row, v);
-  return rc;
+  return ctx_metadata_put_str(ctx, name, value, machine, trace, 0);
+}
+
+int ctx_metadata_dynamic_int(trace_context *ctx, const char *name, int64_t value,
+                             int64_t machine, int64_t trace) {
+  return ctx_metadata_put_int(ctx, name, value, machine, trace, 1);
+}
+
+int ctx_metadata_dynamic_str(trace_context *ctx, const char *name, const char *value,
+                             int64_t machine, int64_t trace) {
+  return ctx_metadata_put_str(ctx, name, value, machine, trace, 1);
 }
 
 int ctx_metadata_has(trace_context *ctx, const char *name) {

@@ -281,6 +281,15 @@ class JsonImportTest(e.TempDirTest):
             '"json_metadata.t",1,"[NULL]"',
             '"trace_size_bytes",%d,"[NULL]"' % len(text)])
 
+    def test_a_repeated_metadata_key_keeps_its_place_and_takes_the_last_value(self):
+        text = '{"traceEvents": [], "metadata": {"b": 1, "a": "x", "c": {"z": 1}, "a": 3}}'
+        out = self.load(text, "select name, int_value, str_value from metadata "
+                        "where name glob 'json_metadata.*' order by id")
+        self.assertEqual(out, '"name","int_value","str_value"\n'
+                         '"json_metadata.b",1,"[NULL]"\n'
+                         '"json_metadata.a",3,"[NULL]"\n'
+                         '"json_metadata.c","[NULL]","{"z": 1}"\n')
+
     def test_pid_0_is_not_the_swapper_and_tid_0_is_the_pid(self):
         out = self.load([
             {'ph': 'X', 'pid': 0, 'tid': 0, 'ts': 0, 'dur': 10, 'name': 'a'},

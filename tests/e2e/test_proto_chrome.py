@@ -72,6 +72,25 @@ class ProtoChromeMetadataTest(e.TempDirTest):
         self.assertEqual(query("select value from stats where name = 'empty_chrome_metadata'"),
                          '"value"\n1\n')
 
+    def test_every_bundle_entry_is_a_row_and_a_nameless_one_a_null_key(self):
+        # Chrome metadata keys are dynamic: an entry repeated in one bundle
+        # is a row each time; its raw event's arg set keeps the last value.
+        query = self.load(bundle_packet(
+            300, chrome_meta('a', 's', 'x'), chrome_meta('a', 'i', 5),
+            chrome_meta('a', 's', 'y'), pb_bytes(2, pb_int(4, 7))))
+        self.assertEqual(
+            query("select name, key_type, int_value, str_value from metadata "
+                  "where name like 'cr-%' order by id"),
+            '"name","key_type","int_value","str_value"\n'
+            '"cr-a","single","[NULL]","x"\n'
+            '"cr-a","single",5,"[NULL]"\n'
+            '"cr-a","single","[NULL]","y"\n'
+            '"cr-","single",7,"[NULL]"\n')
+        self.assertEqual(
+            query("select a.key, a.display_value from __intrinsic_chrome_raw r "
+                  "join args a using(arg_set_id) order by a.id"),
+            '"key","display_value"\n"a","y"\n"[NULL]","7"\n')
+
     def test_metadata_packet_rows(self):
         finch = b''.join(pb_bytes(4, pb_int(1, n) + pb_int(2, n + 1)) for n in (1, 3, 5))
         query = self.load(

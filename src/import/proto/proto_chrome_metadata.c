@@ -28,7 +28,7 @@ static int chrome_meta_str(import_file *f, const char *name, const uint8_t *v, s
   if (!copy) return WEFT_ENOMEM;
   if (len) memcpy(copy, v, len);
   copy[len] = '\0';
-  int rc = ctx_metadata_set_str(f->ctx, name, copy, 0, f->trace_id);
+  int rc = ctx_metadata_dynamic_str(f->ctx, name, copy, 0, f->trace_id);
   base_free(copy);
   return rc;
 }
@@ -80,7 +80,7 @@ static int chrome_meta_entry_row(import_file *f, uint32_t bundle, const chrome_m
   size_t len = e->name.len < room ? e->name.len : room;
   if (len) memcpy(name + n, e->name.data, len);
   name[(size_t)n + len] = '\0';
-  if (e->kind == 'i') return ctx_metadata_set_int(f->ctx, name, e->num, 0, f->trace_id);
+  if (e->kind == 'i') return ctx_metadata_dynamic_int(f->ctx, name, e->num, 0, f->trace_id);
   return chrome_meta_str(f, name, e->str.data, e->str.len);
 }
 
@@ -272,7 +272,7 @@ int proto_chrome_metadata_packet(import_file *f, proto_misc_state *m, proto_span
     if (n == PROTO_CHROME_METADATA_PACKET_FIELD_TRIAL_HASHES)
       rc = chrome_packet_field_trials(f, name, msg);
     else if (!chrome_packet_is_len(n))
-      rc = ctx_metadata_set_int(f->ctx, name, (int64_t)proto_field_int32(fl), 0, f->trace_id);
+      rc = ctx_metadata_dynamic_int(f->ctx, name, (int64_t)proto_field_int32(fl), 0, f->trace_id);
     else
       rc = chrome_meta_str(f, name, fl->span.data, fl->span.len);
   }
@@ -294,8 +294,8 @@ static int chrome_packet_background(import_file *f, proto_span msg) {
       proto_find_last(msg.data, msg.len, PROTO_BACKGROUND_TRACING_METADATA_SCENARIO_NAME_HASH,
                       &fl) == 1 &&
       fl.wire_type == PROTO_WIRE_FIXED32)
-    rc = ctx_metadata_set_int(f->ctx, "cr-scenario_name_hash", (int64_t)(uint32_t)fl.value, 0,
-                              f->trace_id);
+    rc = ctx_metadata_dynamic_int(f->ctx, "cr-scenario_name_hash", (int64_t)(uint32_t)fl.value,
+                                  0, f->trace_id);
   return rc;
 }
 
