@@ -1,6 +1,6 @@
 """End-to-end: raw_syscalls sys_enter/sys_exit slices as Perfetto makes
 them: names by the ABI of the system info's utsname machine (exactly
-aarch64, x86_64 or i686), "sys_<n>" otherwise, no slice from number 550 on;
+aarch64, x86_64, i686, or armv7l/armv8l for 32-bit arm), "sys_<n>" otherwise, no slice from number 550 on;
 an exit ends the innermost open slice of its name; a print event inside
 sys_write cuts that slice short."""
 import weft_e2e as e
@@ -36,6 +36,30 @@ class FtraceSyscallsTest(e.TempDirTest):
         self.assertEqual(self.names(system_info('x86_64') + syscalls([0, 63])),
                          ['"sys_read"', '"sys_uname"'])
         self.assertEqual(self.names(system_info('arm64') + syscalls([63])), ['"sys_63"'])
+
+    def test_every_table_ends_at_futex_requeue(self):
+        # Numbers from 424 on are shared by all ABIs; 447 (memfd_secret) is
+        # not wired on 32-bit arm; x86-64's x32 entries start at 512.
+        ids = [3, 7, 13, 102, 270, 447, 451, 456, 457, 512, 547]
+        expected = {
+            'aarch64': ['sys_io_cancel', 'sys_fsetxattr', 'sys_flistxattr', 'sys_getitimer',
+                        'sys_process_vm_readv', 'sys_memfd_secret', 'sys_cachestat',
+                        'sys_futex_requeue', 'sys_457', 'sys_512', 'sys_547'],
+            'x86_64': ['sys_close', 'sys_poll', 'sys_rt_sigaction', 'sys_getuid',
+                       'sys_pselect6', 'sys_memfd_secret', 'sys_cachestat',
+                       'sys_futex_requeue', 'sys_457', 'sys_rt_sigaction', 'sys_pwritev2'],
+            'i686': ['sys_read', 'sys_waitpid', 'sys_time', 'sys_socketcall', 'sys_tgkill',
+                     'sys_memfd_secret', 'sys_cachestat', 'sys_futex_requeue', 'sys_457',
+                     'sys_512', 'sys_547'],
+        }
+        arm = ['sys_read', 'sys_7', 'sys_time', 'sys_socketcall', 'sys_arm_fadvise64_64',
+               'sys_447', 'sys_cachestat', 'sys_futex_requeue', 'sys_457', 'sys_512',
+               'sys_547']
+        expected['armv7l'] = expected['armv8l'] = arm
+        for machine, names in expected.items():
+            with self.subTest(machine=machine):
+                self.assertEqual(self.names(system_info(machine) + syscalls(ids)),
+                                 ['"%s"' % n for n in names])
 
     def test_exits_end_by_name_and_prints_cut_writes(self):
         text = system_info('aarch64') + '''
