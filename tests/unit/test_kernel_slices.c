@@ -289,7 +289,13 @@ static void test_syscall_tables(void) {
   CHECK_EQ_INT(syscall_abi_from_machine("arm64"), SYSCALL_ABI_UNKNOWN);
   CHECK_EQ_INT(syscall_abi_from_machine("x86_64"), SYSCALL_ABI_X86_64);
   CHECK_EQ_INT(syscall_abi_from_machine("i686"), SYSCALL_ABI_I386);
-  CHECK_EQ_INT(syscall_abi_from_machine("armv7l"), SYSCALL_ABI_UNKNOWN);
+  CHECK_EQ_INT(syscall_abi_from_machine("armv7l"), SYSCALL_ABI_ARM);
+  CHECK_EQ_INT(syscall_abi_from_machine("armv8l"), SYSCALL_ABI_ARM);
+  CHECK_EQ_INT(syscall_abi_from_machine("armv6l"), SYSCALL_ABI_UNKNOWN);
+  CHECK_EQ_STR(syscall_name(SYSCALL_ABI_ARM, 4), "write");
+  CHECK(syscall_name(SYSCALL_ABI_ARM, 7) == NULL);
+  CHECK_EQ_STR(syscall_name(SYSCALL_ABI_X86_64, 512), "rt_sigaction");
+  CHECK(syscall_name(SYSCALL_ABI_ARM64, 457) == NULL);
 }
 
 /* ---- systrace: sched_switch comms ---- */
