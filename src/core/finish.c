@@ -110,6 +110,8 @@ static sort_locate_rule *finish_locate_rules(const loader *l) {
 static int finish_emit(void *user, const sort_event *e, void *prepared) {
   finish_ctx *c = user;
   import_file *f = c->l->host.files.data[e->source];
+  c->l->ctx->model.scope_machine = f->machine;
+  c->l->ctx->model.scope_trace = f->trace_id;
   int rc = f->ops->parse(f, e, prepared, c->err);
   if (rc) base_error_name_file(c->err, f->name);
   return rc;

@@ -669,24 +669,34 @@ static model_stack *model_stack_for(trace_context *ctx, uint32_t track) {
   return &m->stack_list.data[m->stack_list.len - 1];
 }
 
-/* Pops complete slices (known duration) that ended before ts, or at ts —
- * except that a zero-duration slice at ts stays open for a new
- * zero-duration slice at ts (new_dur 0), which then nests in it. */
-void model_stack_close_orphans(trace_context *ctx, model_stack *st, int64_t ts) {
-  size_t n = st->slices.len;
-  for (size_t i = 0; i < n; i++) {
+/* Perfetto's rule (see model.h): from the top down, a complete slice with
+ * a still-open slice above it that ended before ts closes those above it at
+ * its end, and they all leave the stack. Complete slices with nothing open
+ * above them are left to model_stack_pop_ended. */
+int model_stack_close_orphans(trace_context *ctx, model_stack *st, int64_t ts) {
+  int open_above = 0;
+  for (size_t i = st->slices.len; i-- > 0;) {
     const model_stack_entry *e = &st->slices.data[i];
-    if (e->dur < 0 || e->ts + e->dur > ts) continue;
+    if (e->dur < 0) {
+      open_above = 1;
+      continue;
+    }
     int64_t end = e->ts + e->dur;
+    if (!open_above || end >= ts) continue;
     storage_table *t = ctx_table(ctx, TABLE_SLICE);
-    for (size_t j = i + 1; j < n; j++) {
+    for (size_t j = i + 1; j < st->slices.len; j++) {
       model_stack_entry *x = &st->slices.data[j];
       if (x->dur >= 0) continue;
       x->dur = end > x->ts ? end - x->ts : 0;
       storage_set_i64(t, SLICE_dur, x->slice, x->dur);
     }
-    return;
+    st->slices.len = i;
+    open_above = 0;
+    int rc = stats_add(&ctx->stats, stat_misplaced_end_event, -1, ctx->model.scope_machine,
+                       ctx->model.scope_trace, 1);
+    if (rc) return rc;
   }
+  return WEFT_OK;
 }
 
 static void model_stack_pop_ended(model_stack *st, int64_t ts, int64_t new_dur) {
@@ -703,14 +713,15 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
                             int64_t arg_set, uint32_t *slice) {
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
-  model_stack_close_orphans(ctx, st, ts);
+  int rc = model_stack_close_orphans(ctx, st, ts);
+  if (rc) return rc;
   model_stack_pop_ended(st, ts, dur);
   /* model.h: the new slice nests in the slices still open at ts, its
    * parent the top of the stack, which agrees with its row. */
   assert(!st->slices.len || (st->slices.data[st->slices.len - 1].ts <= ts &&
                              model_stack_entry_matches_row(ctx, st, st->slices.len - 1)));
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
-  int rc = storage_table_append(t, slice);
+  rc = storage_table_append(t, slice);
   if (rc) return rc;
   storage_set_i64(t, SLICE_ts, *slice, ts);
   storage_set_i64(t, SLICE_dur, *slice, dur);
@@ -747,7 +758,8 @@ int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
   *slice = -1;
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
-  model_stack_close_orphans(ctx, st, ts);
+  int rc = model_stack_close_orphans(ctx, st, ts);
+  if (rc) return rc;
   model_stack_pop_ended(st, ts, -1);
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   /* The innermost slice still open (unknown duration) is the one ending. */

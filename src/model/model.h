@@ -91,6 +91,9 @@ typedef struct model_state {
   struct etw_state *etw; /* ETW file I/O (model/etw.h); lazy */
   struct frame_timeline_state *frame_timeline; /* model/frame_timeline.h; lazy */
   struct proto_content_state *proto_content; /* model/proto_content.h; lazy */
+  /* the machine and trace file of the event being parsed: the scope of the
+   * stats the model counts itself (misplaced_end_event) */
+  int64_t scope_machine, scope_trace;
 } model_state;
 
 /* A slice on a stack with its ts and dur (-1 while open), kept equal to its
@@ -225,9 +228,11 @@ struct model_stack *model_stack_find(trace_context *ctx, uint32_t track);
  * the slice table failed: its rows are incomplete and the load fails). */
 int model_stack_entry_matches_row(trace_context *ctx, const struct model_stack *st, size_t i);
 /* Before an event at ts on the stack's track: slices still open above a
- * slice that ended by ts (ended below the top, e.g. by a name-matched end)
- * end where it ended, as Perfetto closes them on the track's next event. */
-void model_stack_close_orphans(trace_context *ctx, struct model_stack *st, int64_t ts);
+ * slice that ended before ts (ended below the top, e.g. by a name-matched
+ * end) end where it ended and leave the stack with it, counted as a
+ * misplaced_end_event, as Perfetto closes them on the track's next event.
+ * An event at the very end of that slice still nests in the open ones. */
+int model_stack_close_orphans(trace_context *ctx, struct model_stack *st, int64_t ts);
 int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
                       string_id category, string_id name, int64_t arg_set,
                       uint32_t *slice);

@@ -53,7 +53,8 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
   model_stack *st = model_stack_find(ctx, track);
   if (!st) return WEFT_OK;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
-  model_stack_close_orphans(ctx, st, ts);
+  int rc = model_stack_close_orphans(ctx, st, ts);
+  if (rc) return rc;
   st->slices.len = slice_stack_live_len(st, ts, -1);
   for (size_t i = st->slices.len; i-- > 0;) {
     model_stack_entry *e = &st->slices.data[i];

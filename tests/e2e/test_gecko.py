@@ -171,8 +171,13 @@ class GeckoTest(e.TempDirTest):
                         'as i from slice order by id')
         self.assertEqual(out.splitlines()[1:], ['1000000,3000000,"X",0,1',
                                                 '1000000,1000000,"X",1,2',
-                                                '1000000,3000000,"X",2,3',
+                                                '1000000,1000000,"X",2,3',
                                                 '9000000,1000000,"Late",0,"[NULL]"'])
+        # The interval end at 5 ms finds X 3 still open above X 2, which
+        # ended at 2 ms: X 3 is closed where X 2 ended (the nearest ended
+        # slice below it), a misplaced end.
+        self.assertEqual(self.load(text, "select value from stats "
+                                   "where name = 'misplaced_end_event'"), '"value"\n1\n')
 
     def test_threads_read_together_give_the_same_tables(self):
         # Thread objects are read several at a time when the load has

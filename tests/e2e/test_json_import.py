@@ -363,6 +363,29 @@ class JsonImportTest(e.TempDirTest):
         self.assertEqual(out, '"name","depth","dur"\n"b",0,5000\n"long",0,3000\n'
                          '"short",1,1000\n')
 
+    def test_an_async_end_keeps_its_file_place_at_equal_ts(self):
+        # Only sync ends (E) go first: an async end ('e') sorts with the rest,
+        # so an async instant and a begin before it in the file, at its
+        # time, still fall inside the slice it ends (as Chrome's navigation
+        # events do). Ending A below the top leaves B open above it: C, at
+        # A's very end, still nests in B; the next event after A's end
+        # closes B and C where A ended (a misplaced_end_event), so C's own
+        # end finds nothing open.
+        ev = lambda ph, ts, name, **kw: dict(ph=ph, pid=1, tid=1, ts=ts, name=name, **kw)
+        out = self.load([
+            ev('X', 0, 'x', dur=1),
+            ev('b', 10, 'A', cat='c', id='0x1'),
+            ev('n', 20, 'N', cat='c', id='0x1'),
+            ev('b', 20, 'B', cat='c', id='0x1'),
+            ev('e', 20, 'A', cat='c', id='0x1'),
+            ev('b', 20, 'C', cat='c', id='0x1'),
+            ev('e', 30, 'C', cat='c', id='0x1'),
+        ], 'select name, ts, dur, depth from slice order by id; '
+           "select value from stats where name = 'misplaced_end_event'")
+        self.assertEqual(out, '"name","ts","dur","depth"\n"x",0,1000,0\n'
+                         '"A",10000,10000,0\n"N",20000,0,1\n"B",20000,0,1\n'
+                         '"C",20000,0,2\n\n"value"\n1\n')
+
     def test_flows_v1_and_v2(self):
         out = self.load([
             {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 0, 'dur': 10, 'name': 'A', 'cat': 'c'},

@@ -57,7 +57,7 @@ static int json_scan_event(json_scan *s, json_pending p, const json_event_head *
     return base_error_nomem(err);
   if (h->ph == 'P') /* V8 CPU profiles: read in file order by tokenize */
     return VEC_PUSH(s->v8_events, p) ? base_error_nomem(err) : WEFT_OK;
-  if (h->ph == 'E' || h->ph == 'e') {
+  if (h->ph == 'E') {
     p.key = INT64_MIN;
   } else if (h->ph == 'X' && h->dur.valid) {
     p.key = h->dur.ns < 0 ? INT64_MAX : INT64_MAX - h->dur.ns;
@@ -137,8 +137,9 @@ static int json_scan_object(json_scan *s, json_tokenizer *tk, const uint8_t *in_
 
 /* ---- push order ---- */
 
-/* Order at equal ts (Perfetto's): end events (E, e) first, then complete
- * events (X) longest first, then everything else, each in file order. The
+/* Order at equal ts (Perfetto's): sync end events (E) first, then complete
+ * events (X) longest first, then everything else (async ends 'e'
+ * included), each in file order. The
  * key applies only when the file has a complete event; else file order.
  * The events come in file order, so a stable sort by (ts, key) gives it. */
 static inline int json_pending_before(const json_pending *x, const json_pending *y,
