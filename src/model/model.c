@@ -315,6 +315,26 @@ static uint32_t model_thread_of_process(trace_context *ctx, uint32_t newest, int
   return UINT32_MAX;
 }
 
+/* Makes `found`, a thread made before `newest` for the same (machine, tid),
+ * the one the tid names from now on: it moves to the front of the tid's
+ * threads. Perfetto's lookups behave so: once a (tid, pid) lookup picks an
+ * older thread, later lookups by tid alone pick it too. */
+static void model_thread_promote(trace_context *ctx, uint32_t machine, int64_t tid,
+                                 uint32_t newest, uint32_t found) {
+  model_state *m = &ctx->model;
+  uint32_t before = newest; /* the thread whose earlier one is `found` */
+  while (model_thread_earlier(m, before) != found) {
+    before = model_thread_earlier(m, before);
+    if (before == UINT32_MAX) return; /* not in the chain: leave it as it is */
+  }
+  m->earlier_same_tid.data[before] = m->earlier_same_tid.data[found];
+  m->earlier_same_tid.data[found] = newest + 1;
+  uint64_t *slot = base_map_find(&m->live_threads, model_key2(machine, (uint64_t)tid));
+  assert(slot && *slot == newest);
+  *slot = found;
+  model_thread_memo_clear(m);
+}
+
 /* model_thread_in_process without the memo. */
 static int model_thread_in_process_lookup(trace_context *ctx, uint32_t machine, int64_t tid,
                                           int64_t pid, uint32_t *utid) {
@@ -330,6 +350,7 @@ static int model_thread_in_process_lookup(trace_context *ctx, uint32_t machine, 
      * tid is new to the process, a new thread. */
     uint32_t found = model_thread_of_process(ctx, *utid, pid);
     if (found != UINT32_MAX) {
+      model_thread_promote(ctx, machine, tid, *utid, found);
       *utid = found;
       current = storage_get_i64_or(t, THREAD_upid, found, -1);
     } else {

@@ -111,6 +111,36 @@ class AtraceTracksTest(e.TempDirTest):
         self.assertEqual(out, '"ts","track_id","value","args"\n1000013000,4,5.000000,"utid=2"\n')
 
 
+# An atrace begin of task 470 (tgid 470) written for pid 13250 makes a
+# second thread 470, in process 13250.
+SHARED_TID = (
+    '# tracer: nop\n'
+    '  bash-470  (  470) [000] ....  1.000001: cpu_idle: state=1 cpu_id=0\n'
+    '  bash-470  (  470) [000] ....  1.000003: tracing_mark_write: B|13250|work\n'
+    '  baz-17    (   17) [001] d..2  1.000004: sched_switch: prev_comm=baz prev_pid=17 '
+    'prev_prio=120 prev_state=S ==> next_comm=bash next_pid=470 next_prio=120\n'
+    '  bash-470  (  470) [000] ....  1.000005: cpu_idle: state=2 cpu_id=0\n'
+    '  qux-18    (   18) [000] d..2  1.000006: sched_switch: prev_comm=qux prev_pid=18 '
+    'prev_prio=120 prev_state=S ==> next_comm=bash next_pid=470 next_prio=120\n'
+)
+
+
+class AtraceSharedTidTest(e.TempDirTest):
+    def test_a_line_names_the_newest_thread_then_picks_its_tgids(self):
+        # A line's task name goes to the thread its tid names before the
+        # line's tgid is applied: the line at 1.000005 names the second
+        # thread 470, then (470, tgid 470) picks the first one again, so the
+        # switch at 1.000006 runs the first one (the one at 1.000004, the
+        # second).
+        p = e.write_temp(self.dir, 'trace.systrace', SHARED_TID)
+        rc, out, err = e.run('-Q', 'select t.utid, t.name, p.pid from thread t join process p '
+                             'using(upid) where t.tid = 470 order by t.utid; '
+                             'select ts, utid from sched where utid in (1, 3) order by ts', p)
+        self.assertEqual(rc, 0, err)
+        self.assertEqual(out, '"utid","name","pid"\n1,"bash",470\n3,"bash",13250\n\n'
+                         '"ts","utid"\n1000003999,3\n1000006000,1\n')
+
+
 class AtraceProcessesTest(e.TempDirTest):
     def query(self, sql, path):
         rc, out, err = e.run('-Q', sql, path)

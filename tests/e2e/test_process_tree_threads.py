@@ -1,6 +1,7 @@
 """End-to-end: a ProcessTree thread whose process the dump does not list
 makes that process with its main thread first, as Perfetto's
-GetOrCreateProcess does."""
+GetOrCreateProcess does; a tid in two processes names, by tid alone, the
+thread a (tid, pid) lookup picked last."""
 import weft_e2e as e
 
 TRACE = '''
@@ -22,6 +23,28 @@ class ProcessTreeThreadsTest(e.TempDirTest):
             '4,998,3,"[NULL]",1\n'
             '5,999,3,"orphan",0\n'
             '6,997,4,"main",1\n'))
+
+    def test_a_tid_in_two_processes_names_the_thread_last_picked_by_pid(self):
+        # An atrace begin of pid 470 written for process 13250 makes a second
+        # thread 470; the process tree's (470, 470) then picks the first
+        # one again, and a later sched_switch to 470 is that one's.
+        p = e.textproto_trace(self.dir, 'trace', """
+packet { timestamp: 10 process_tree { processes { pid: 470 ppid: 1 cmdline: "bash" } } }
+packet { ftrace_events { cpu: 0 event { timestamp: 100 pid: 470 print { buf: "B|13250|x\\n" } } } }
+packet { ftrace_events { cpu: 1 event { timestamp: 120 pid: 17 sched_switch {
+  prev_comm: "baz" prev_pid: 17 prev_state: 1 next_comm: "bash" next_pid: 470 } } } }
+packet { timestamp: 150 process_tree { threads { tid: 470 tgid: 470 } } }
+packet { ftrace_events { cpu: 1 event { timestamp: 200 pid: 470 sched_switch {
+  prev_comm: "bash" prev_pid: 470 prev_state: 1 next_comm: "baz" next_pid: 17 } } } }
+packet { ftrace_events { cpu: 1 event { timestamp: 300 pid: 17 sched_switch {
+  prev_comm: "baz" prev_pid: 17 prev_state: 1 next_comm: "bash" next_pid: 470 } } } }
+""")
+        self.assertEqual(e.query("select t.utid, t.tid, p.pid from thread t join process p "
+                                 "using(upid) where t.tid = 470 order by t.utid", p),
+                         '"utid","tid","pid"\n2,470,470\n4,470,13250\n')
+        self.assertEqual(e.query("select ts, utid from sched where utid in (2, 4) "
+                                 "order by ts", p),
+                         '"ts","utid"\n120,4\n300,2\n')
 
 
 if __name__ == '__main__':

@@ -723,16 +723,20 @@ static int systrace_apply(systrace_ctx *c) {
   return rc ? rc : systrace_apply_more(c);
 }
 
-static int systrace_line_thread(systrace_ctx *c, uint32_t *utid) {
+/* The line's task, as Perfetto reads it: the task's name goes to the
+ * thread its tid names now (the newest), and only then does the tgid put
+ * the tid in its process, which may pick (and bring forward) an older
+ * thread of that tid. */
+static int systrace_line_thread(systrace_ctx *c) {
   trace_context *ctx = c->f->ctx;
   const systrace_line *l = c->line;
-  int rc = l->has_tgid && l->tgid > 0
-               ? sched_thread_in_process(ctx, c->scope.machine, l->tid, l->tgid, utid)
-               : model_thread(ctx, c->scope.machine, l->tid, utid);
-  if (rc) return rc;
+  uint32_t utid;
   int unknown = l->task_len == 5 && memcmp(l->task, "<...>", 5) == 0;
-  if (unknown || l->tid == 0 || l->task_len == 0) return WEFT_OK;
-  return sched_thread(ctx, c->scope.machine, l->tid, l->task, l->task_len, utid);
+  int rc = unknown || l->tid == 0 || l->task_len == 0
+               ? model_thread(ctx, c->scope.machine, l->tid, &utid)
+               : sched_thread(ctx, c->scope.machine, l->tid, l->task, l->task_len, &utid);
+  if (rc || !l->has_tgid || l->tgid <= 0) return rc;
+  return sched_thread_in_process(ctx, c->scope.machine, l->tid, l->tgid, &utid);
 }
 
 int systrace_text_parse(import_file *f, const char *text, size_t len, size_t offset,
@@ -746,8 +750,7 @@ int systrace_text_parse(import_file *f, const char *text, size_t len, size_t off
   systrace_line line = d->line;
   line.ts = ts; /* trace time */
   systrace_ctx c = {f, {f->machine, f->trace_id}, d, &line};
-  uint32_t utid;
-  int rc = systrace_line_thread(&c, &utid);
+  int rc = systrace_line_thread(&c);
   if (!rc && d->kind == SYSTRACE_KIND_SWITCH) rc = systrace_sched_switch(&c);
   else if (!rc) rc = systrace_apply(&c);
   if (rc == WEFT_EINVAL) return WEFT_OK; /* e.g. a cpu out of range */
