@@ -20,7 +20,8 @@ for t in slice sched thread_state counter args thread process track machine cpu 
   echo "select * from $t order by id;"
 done > "$tmp/dump.sql"
 echo "select name, idx, severity, source, value, machine_id, trace_id from stats" \
-     "where value != 0 order by name, idx, machine_id, trace_id;" >> "$tmp/dump.sql"
+     "where value != 0 and name not glob '*_duration_ns'" \
+     "order by name, idx, machine_id, trace_id;" >> "$tmp/dump.sql"
 status=0
 for trace in "$@"; do
   "$a" --threads "${THREADS_A:-1}" --quiet -q "$tmp/dump.sql" "$trace" > "$tmp/a"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/input.h"
@@ -175,10 +176,28 @@ static int loader_file_row(loader *l, int64_t parent, int64_t row, const char *n
   return WEFT_OK;
 }
 
+/* CLOCK_MONOTONIC in ns (for the load's timing stats). */
+static int64_t loader_now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The type of a file's bytes; how long that took is the stat
+ * guess_trace_type_duration_ns (the last file's, as Perfetto sets it). */
+static io_trace_type loader_guess_type(loader *l, const uint8_t *data, size_t len) {
+  int64_t start = loader_now_ns();
+  io_trace_type type = io_sniff(data, len);
+  int64_t took = loader_now_ns() - start;
+  (void)stats_set(&l->ctx->stats, stat_guess_trace_type_duration_ns, -1, -1, -1,
+                  took > 0 ? took : 1);
+  return type;
+}
+
 int loader_process(loader *l, int64_t parent, int64_t row, const char *name,
                    const char *display, const uint8_t *data, size_t len,
                    int mapped, uint32_t depth, base_error *err) {
-  io_trace_type type = io_sniff(data, len);
+  io_trace_type type = loader_guess_type(l, data, len);
   uint32_t id;
   if (loader_file_row(l, parent, row, name, len, type, &id)) return base_error_nomem(err);
   int container = io_trace_type_is_container(type);
@@ -225,7 +244,9 @@ static int loader_add_blob(loader *l, const char *name, loader_blob blob,
   }
   l->top_level_count++;
   l->input_bytes += len;
+  int64_t start = loader_now_ns();
   int rc = loader_process(l, -1, -1, name, name, data, len, blob.map != NULL, 0, err);
+  l->parse_ns += loader_now_ns() - start;
   if (rc) base_error_name_file(err, name); /* manifest and limit errors too */
   return rc;
 }
@@ -291,7 +312,9 @@ int loader_add_archive_path(loader *l, const char *name, const char *path,
     return base_error_set(err, WEFT_ENOMEM, "%s: out of memory", name);
   }
   loader_source src = {NULL, (size_t)size, path, map, fd};
+  int64_t start = loader_now_ns();
   rc = loader_container(l, id, type, name, &src, 0, err);
+  l->parse_ns += loader_now_ns() - start;
   if (fd >= 0) close(fd);
   return rc;
 }

@@ -39,6 +39,7 @@ struct loader {
   uint32_t top_level_count;
   uint64_t input_bytes;      /* top-level bytes fed so far */
   uint64_t expanded_bytes;   /* bytes unpacked from containers so far */
+  int64_t parse_ns;          /* time spent adding inputs (Perfetto's Parse calls) */
 };
 
 /* Where a container's bytes are: in memory, or in a file read as it goes. */

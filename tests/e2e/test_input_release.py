@@ -29,7 +29,8 @@ QUERIES = [
     'select count(*) from ftrace_event',
     'select slice_out, slice_in from flow order by id',
     "select name, int_value, str_value from metadata where name != 'trace_uuid' order by name",
-    'select name, idx, severity, source, value from stats where value != 0 order by name, idx',
+    "select name, idx, severity, source, value from stats where value != 0 "
+    "and name not glob '*_duration_ns' order by name, idx",
 ]
 
 
