@@ -271,6 +271,14 @@ class ProcessStatsTest(InlineTraceTest):
                          '200,"oom_score_adj","oom_score_adj",0,10\n'
                          '200,"mem.virt","process_memory",5120,11\n')
 
+    def test_peak_resident_set_counts_as_an_unknown_field(self):
+        # Perfetto's check of the fields its Chrome parser reads names the
+        # private footprint twice: each chrome_peak_resident_set_kb counts
+        # a proc_stat_unknown_counters (and is still a counter).
+        out = e.query("select value from stats where name = 'proc_stat_unknown_counters'",
+                      self.trace)
+        self.assertEqual(out, '"value"\n1\n')
+
     def test_processes_get_main_threads_and_args(self):
         out = e.query("select tid, upid, is_main_thread from thread where tid > 0", self.trace)
         self.assertEqual(out, '"tid","upid","is_main_thread"\n10,1,1\n11,2,1\n')

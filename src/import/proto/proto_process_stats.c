@@ -43,13 +43,32 @@ typedef struct proto_pstat_proc {
   uint32_t has; /* bit n: counter field n present */
   uint8_t chrome_order[2]; /* the Chrome fields in the order they came */
   int chrome_count;
+  int unknown; /* fields counted as proc_stat_unknown_counters */
 } proto_pstat_proc;
+
+#define PROTO_PROCESS_STATS_THREADS 11
+#define PROTO_PROCESS_STATS_FDS 15
+
+/* Whether Perfetto's process stats parser counts field n as unknown: every
+ * field but the pid, threads, fds, is_peak_rss_resettable,
+ * chrome_private_footprint_kb and its counter fields. Its check names the
+ * private footprint twice and not chrome_peak_resident_set_kb, so that one
+ * is counted (and still read as a counter). */
+static int proto_pstat_unknown(uint32_t n) {
+  if (n == PROTO_PROCESS_STATS_PID || n == PROTO_PROCESS_STATS_THREADS ||
+      n == PROTO_PROCESS_STATS_FDS || n == PROTO_PROCESS_STATS_IS_PEAK_RSS_RESETTABLE ||
+      n == PROTO_PROCESS_STATS_CHROME_PRIVATE_FOOTPRINT_KB)
+    return 0;
+  if (n == PROTO_PROCESS_STATS_CHROME_PEAK_RESIDENT_SET_KB) return 1;
+  return n >= PROTO_PROCESS_STATS_MAX_FIELD || !proto_pstat_counters[n].name;
+}
 
 static void proto_pstat_read(proto_span msg, proto_pstat_proc *pr) {
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, msg);
   while (proto_reader_next(&r, &fl) == 1) {
+    pr->unknown += proto_pstat_unknown(fl.number);
     if (fl.wire_type != PROTO_WIRE_VARINT) continue;
     if (fl.number == PROTO_PROCESS_STATS_PID) {
       pr->pid = proto_field_int32(&fl);
@@ -118,8 +137,10 @@ int proto_process_stats_parse(import_file *f, uint32_t machine, int64_t ts, prot
     proto_pstat_proc pr;
     memset(&pr, 0, sizeof pr);
     proto_pstat_read(fl.span, &pr);
+    int rc = pr.unknown ? import_stat(f, stat_proc_stat_unknown_counters, pr.unknown) : WEFT_OK;
+    if (rc) return rc;
     if (!pr.has_pid) continue;
-    int rc = proto_pstat_apply(f->ctx, machine, ts, &pr);
+    rc = proto_pstat_apply(f->ctx, machine, ts, &pr);
     if (rc) return rc;
   }
   return WEFT_OK;
