@@ -115,16 +115,23 @@ static int ctx_metadata_row(trace_context *ctx, const char *name,
   return WEFT_OK;
 }
 
-/* A new row of a multi key (rows of one name accumulate). */
+/* A new row of `key_type` ("multi" or "single"), never one set before: a
+ * multi key's rows accumulate, and so do a dynamic key's (see
+ * ctx_metadata_dynamic_int). */
+static int ctx_metadata_new_row(trace_context *ctx, const char *name, const char *key_type,
+                                int64_t machine, int64_t trace, uint32_t *row) {
+  storage_table *t = ctx_table(ctx, TABLE_METADATA);
+  string_id name_id, type_id;
+  int rc = ctx_intern(ctx, name, strlen(name), &name_id);
+  if (!rc) rc = ctx_intern(ctx, key_type, strlen(key_type), &type_id);
+  if (!rc) rc = ctx_metadata_append(ctx, name_id, row);
+  if (!rc) ctx_metadata_fill(t, *row, name_id, type_id, machine, trace);
+  return rc;
+}
+
 static int ctx_metadata_multi_row(trace_context *ctx, const char *name,
                                   int64_t machine, int64_t trace, uint32_t *row) {
-  storage_table *t = ctx_table(ctx, TABLE_METADATA);
-  string_id name_id, multi;
-  int rc = ctx_intern(ctx, name, strlen(name), &name_id);
-  if (!rc) rc = ctx_intern(ctx, "multi", 5, &multi);
-  if (!rc) rc = ctx_metadata_append(ctx, name_id, row);
-  if (!rc) ctx_metadata_fill(t, *row, name_id, multi, machine, trace);
-  return rc;
+  return ctx_metadata_new_row(ctx, name, "multi", machine, trace, row);
 }
 
 int ctx_metadata_add_int(trace_context *ctx, const char *name, int64_t value,
@@ -145,23 +152,12 @@ int ctx_metadata_add_str(trace_context *ctx, const char *name, const char *value
   return rc;
 }
 
-/* A new single-key row: a dynamic key (one no importer sets in place) gets
- * a row per value, as Perfetto inserts one per SetDynamicMetadata. */
-static int ctx_metadata_dynamic_row(trace_context *ctx, const char *name,
-                                    int64_t machine, int64_t trace, uint32_t *row) {
-  storage_table *t = ctx_table(ctx, TABLE_METADATA);
-  string_id name_id, single;
-  int rc = ctx_intern(ctx, name, strlen(name), &name_id);
-  if (!rc) rc = ctx_intern(ctx, "single", 6, &single);
-  if (!rc) rc = ctx_metadata_append(ctx, name_id, row);
-  if (!rc) ctx_metadata_fill(t, *row, name_id, single, machine, trace);
-  return rc;
-}
-
-/* The row a set writes: the scope's row of `name`, or a new one. */
+/* The row a set writes: the scope's row of `name` (made on first use), or
+ * for a dynamic key a new single-key row per value, as Perfetto inserts one
+ * per SetDynamicMetadata. */
 static int ctx_metadata_set_row(trace_context *ctx, const char *name, int64_t machine,
                                 int64_t trace, int dynamic, uint32_t *row) {
-  return dynamic ? ctx_metadata_dynamic_row(ctx, name, machine, trace, row)
+  return dynamic ? ctx_metadata_new_row(ctx, name, "single", machine, trace, row)
                  : ctx_metadata_row(ctx, name, machine, trace, row);
 }
 
