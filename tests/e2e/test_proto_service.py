@@ -102,6 +102,29 @@ class ProtoServiceTest(e.TempDirTest):
                          'trace_filter {\n  bytecode: "\\001\\377"\n}\n42: 1\n5: 7\n'
                          'buffers {\n  size_kb: 10\n  4: 9\n}"\n')
 
+    def test_chrome_data_source_configs_in_the_text(self):
+        # A data source config's chrome_config (101) and track_event_config
+        # (113) print by name, in the order they come, as Chrome writes them.
+        track_event = (pb_bytes(1, '*') + pb_bytes(2, 'toplevel') + pb_bytes(2, 'cc') +
+                       pb_int(6, 1000) + pb_int(7, 0) + pb_int(8, 1) + pb_int(9, 0) +
+                       pb_int(10, 500))
+        chrome = pb_bytes(1, '{"a":1}') + pb_int(2, 0) + pb_int(4, 2) + pb_int(6, 0)
+        source = pb_bytes(1, pb_bytes(1, 'track_event') + pb_bytes(113, track_event) +
+                          pb_bytes(101, chrome))
+        out = self.query(packet(10, 33, pb_bytes(2, source)),
+                         "select str_value from metadata where name = 'trace_config_pbtxt'")
+        self.assertEqual(out, '"str_value"\n"data_sources {\n  config {\n'
+                         '    name: "track_event"\n    track_event_config {\n'
+                         '      disabled_categories: "*"\n      enabled_categories: "toplevel"\n'
+                         '      enabled_categories: "cc"\n      timestamp_unit_multiplier: 1000\n'
+                         '      filter_debug_annotations: false\n'
+                         '      enable_thread_time_sampling: true\n'
+                         '      filter_dynamic_event_names: false\n'
+                         '      thread_time_subsampling_ns: 500\n    }\n    chrome_config {\n'
+                         '      trace_config: "{\\"a\\":1}"\n      privacy_filtering_enabled: false\n'
+                         '      client_priority: USER_INITIATED\n'
+                         '      event_package_name_filter_enabled: false\n    }\n  }\n}"\n')
+
     def test_tracing_service_version(self):
         data = packet(10, 45, pb_bytes(4, 'Perfetto v50.1') + pb_int(7, 60))
         self.assertEqual(self.metadata(data, 'tracing_service_version').splitlines()[1],

@@ -61,12 +61,39 @@ static const proto_text_field pt_ftrace_fields[] = {
 };
 static const proto_text_msg pt_ftrace = PT_FIELDS(pt_ftrace_fields);
 
+static const char *const pt_chrome_priority[] = {"UNKNOWN", "BACKGROUND", "USER_INITIATED"};
+static const proto_text_field pt_chrome_fields[] = {
+    {1, "trace_config", PT_STRING, NULL, NULL, 0},
+    {2, "privacy_filtering_enabled", PT_BOOL, NULL, NULL, 0},
+    {3, "convert_to_legacy_json", PT_BOOL, NULL, NULL, 0},
+    {4, "client_priority", PT_ENUM_OF(pt_chrome_priority)},
+    {5, "json_agent_label_filter", PT_STRING, NULL, NULL, 0},
+    {6, "event_package_name_filter_enabled", PT_BOOL, NULL, NULL, 0},
+};
+static const proto_text_msg pt_chrome = PT_FIELDS(pt_chrome_fields);
+
+static const proto_text_field pt_track_event_fields[] = {
+    {1, "disabled_categories", PT_STRING, NULL, NULL, 0},
+    {2, "enabled_categories", PT_STRING, NULL, NULL, 0},
+    {3, "disabled_tags", PT_STRING, NULL, NULL, 0},
+    {4, "enabled_tags", PT_STRING, NULL, NULL, 0},
+    {5, "disable_incremental_timestamps", PT_BOOL, NULL, NULL, 0},
+    {6, "timestamp_unit_multiplier", PT_UINT, NULL, NULL, 0},
+    {7, "filter_debug_annotations", PT_BOOL, NULL, NULL, 0},
+    {8, "enable_thread_time_sampling", PT_BOOL, NULL, NULL, 0},
+    {9, "filter_dynamic_event_names", PT_BOOL, NULL, NULL, 0},
+    {10, "thread_time_subsampling_ns", PT_UINT, NULL, NULL, 0},
+};
+static const proto_text_msg pt_track_event = PT_FIELDS(pt_track_event_fields);
+
 static const proto_text_field pt_ds_config_fields[] = {
     {1, "name", PT_STRING, NULL, NULL, 0},
     {2, "target_buffer", PT_UINT, NULL, NULL, 0},
     {3, "trace_duration_ms", PT_UINT, NULL, NULL, 0},
     {4, "tracing_session_id", PT_UINT, NULL, NULL, 0},
     {100, "ftrace_config", PT_MSG, &pt_ftrace, NULL, 0},
+    {101, "chrome_config", PT_MSG, &pt_chrome, NULL, 0},
+    {113, "track_event_config", PT_MSG, &pt_track_event, NULL, 0},
 };
 static const proto_text_msg pt_ds_config = PT_FIELDS(pt_ds_config_fields);
 
