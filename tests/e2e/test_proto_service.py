@@ -19,6 +19,95 @@ def trigger(ts, name, clone=False):
     return packet(ts, 113 if clone else 46, pb_bytes(1, name) + pb_bytes(2, 'producer'))
 
 
+# The reference's trace_config_pbtxt for the config of
+# test_system_data_source_configs_in_the_text.
+SYSTEM_CONFIG_TEXT = (
+    '"str_value"\n'
+    '"data_sources {\n'
+    '  config {\n'
+    '    name: "linux.ftrace"\n'
+    '    ftrace_config {\n'
+    '      ftrace_events: "sched/sched_switch"\n'
+    '      ftrace_events: "power/cpu_frequency"\n'
+    '      atrace_categories: "gfx"\n'
+    '      atrace_apps: "com.example"\n'
+    '      buffer_size_kb: 65536\n'
+    '      compact_sched {\n'
+    '        enabled: true\n'
+    '      }\n'
+    '      symbolize_ksyms: true\n'
+    '      ksyms_mem_policy: KSYMS_RETAIN\n'
+    '      throttle_rss_stat: true\n'
+    '      print_filter {\n'
+    '        rules {\n'
+    '          prefix: "B|"\n'
+    '          allow: false\n'
+    '        }\n'
+    '      }\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'data_sources {\n'
+    '  config {\n'
+    '    name: "linux.process_stats"\n'
+    '    process_stats_config {\n'
+    '      quirks: DISABLE_INITIAL_DUMP\n'
+    '      scan_all_processes_on_start: true\n'
+    '      record_thread_names: true\n'
+    '      proc_stats_poll_ms: 1000\n'
+    '      scan_smaps_rollup: true\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'data_sources {\n'
+    '  config {\n'
+    '    name: "linux.sys_stats"\n'
+    '    sys_stats_config {\n'
+    '      meminfo_period_ms: 1000\n'
+    '      meminfo_counters: MEMINFO_MEM_TOTAL\n'
+    '      meminfo_counters: MEMINFO_MEM_AVAILABLE\n'
+    '      vmstat_period_ms: 1000\n'
+    '      vmstat_counters: VMSTAT_PGMAJFAULT\n'
+    '      stat_period_ms: 1000\n'
+    '      stat_counters: STAT_CPU_TIMES\n'
+    '      stat_counters: STAT_FORK_COUNT\n'
+    '      psi_period_ms: 100\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'data_sources {\n'
+    '  config {\n'
+    '    name: "android.power"\n'
+    '    android_power_config {\n'
+    '      battery_poll_ms: 250\n'
+    '      battery_counters: BATTERY_COUNTER_CHARGE\n'
+    '      battery_counters: BATTERY_COUNTER_CURRENT\n'
+    '      collect_power_rails: true\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'data_sources {\n'
+    '  config {\n'
+    '    name: "android.log"\n'
+    '    android_log_config {\n'
+    '      log_ids: LID_DEFAULT\n'
+    '      log_ids: LID_SYSTEM\n'
+    '      min_prio: PRIO_INFO\n'
+    '      filter_tags: "ActivityManager"\n'
+    '      filter_tags: "it\\\'s\\\\tab"\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'data_sources {\n'
+    '  config {\n'
+    '    name: "android.packages_list"\n'
+    '    packages_list_config {\n'
+    '      package_name_filter: "com.example"\n'
+    '    }\n'
+    '  }\n'
+    '}"\n')
+
+
 class ProtoServiceTest(e.TempDirTest):
     def query(self, data, sql):
         path = e.write_temp(self.dir, 'service.pb', data)
@@ -124,6 +213,30 @@ class ProtoServiceTest(e.TempDirTest):
                          '      trace_config: "{\\"a\\":1}"\n      privacy_filtering_enabled: false\n'
                          '      client_priority: USER_INITIATED\n'
                          '      event_package_name_filter_enabled: false\n    }\n  }\n}"\n')
+
+    def test_system_data_source_configs_in_the_text(self):
+        # An Android system trace's data sources, each config by name with
+        # its enums; the expected text is the reference's on the same bytes.
+        def ds(name, field, body):
+            return pb_bytes(2, pb_bytes(1, pb_bytes(1, name) + pb_bytes(field, body)))
+        ftrace = (pb_bytes(1, 'sched/sched_switch') + pb_bytes(1, 'power/cpu_frequency') +
+                  pb_bytes(2, 'gfx') + pb_bytes(3, 'com.example') + pb_int(10, 65536) +
+                  pb_bytes(12, pb_int(1, 1)) + pb_int(13, 1) + pb_int(17, 2) + pb_int(15, 1) +
+                  pb_bytes(22, pb_bytes(1, pb_bytes(1, 'B|') + pb_int(2, 0))))
+        process = pb_int(1, 1) + pb_int(2, 1) + pb_int(3, 1) + pb_int(4, 1000) + pb_int(10, 1)
+        sysstats = (pb_int(1, 1000) + pb_int(2, 1) + pb_int(2, 3) + pb_int(3, 1000) +
+                    pb_int(4, 50) + pb_int(5, 1000) + pb_int(6, 1) + pb_int(6, 4) +
+                    pb_int(11, 100))
+        power = pb_int(1, 250) + pb_int(2, 1) + pb_int(2, 3) + pb_int(3, 1)
+        log = (pb_int(1, 0) + pb_int(1, 3) + pb_int(3, 4) + pb_bytes(4, 'ActivityManager') +
+               pb_bytes(4, "it's\\tab"))
+        config = (ds('linux.ftrace', 100, ftrace) + ds('linux.process_stats', 103, process) +
+                  ds('linux.sys_stats', 104, sysstats) + ds('android.power', 106, power) +
+                  ds('android.log', 107, log) +
+                  ds('android.packages_list', 109, pb_bytes(1, 'com.example')))
+        out = self.query(packet(10, 33, config),
+                         "select str_value from metadata where name = 'trace_config_pbtxt'")
+        self.assertEqual(out, SYSTEM_CONFIG_TEXT)
 
     def test_tracing_service_version(self):
         data = packet(10, 45, pb_bytes(4, 'Perfetto v50.1') + pb_int(7, 60))
