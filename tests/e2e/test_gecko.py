@@ -37,6 +37,24 @@ class GeckoTest(e.TempDirTest):
         path = e.write_temp(self.dir, 'p.json', text)
         return e.query(sql, path, options=options)
 
+    def test_overlapping_intervals_are_dropped_and_lengths_read_in_ms(self):
+        # An interval ending after the one open around it on its track (a
+        # name's) is dropped, with its data (as Perfetto drops such complete
+        # slices); another name's is on a track of its own; a duration is the interval's
+        # length in ms times 10^6, truncated (here one less than the
+        # difference of the truncated start and end).
+        text = profile(thread('main', 1, 1, [
+            ('A', 0.0, 5.0, 1, 0, {'k': 1}), ('A', 1.0, 7.0, 1, 0, {'k': 2}),
+            ('B', 1.0, 7.0, 1, 0, None), ('A', 6.0, 6.0, 0, 0, None),
+            ('D', 10.497832591105372, 21.58581738006626, 1, 0, None)]))
+        out = self.load(text, "select name, ts, dur, depth from slice order by ts; "
+                        "select value from stats where name = "
+                        "'slice_drop_overlapping_complete_event'; "
+                        "select count(*) from args where key glob 'data.*'")
+        self.assertEqual(out, '"name","ts","dur","depth"\n"A",0,5000000,0\n'
+                         '"B",1000000,6000000,0\n"A",6000000,0,0\n'
+                         '"D",10497832,11087984,0\n\n"value"\n1\n\n"count(*)"\n1\n')
+
     def test_marker_phases_make_slices(self):
         text = profile(thread('main', 100, 100, [
             ('Click', 10.0, 10.0, 0, 0, {'flow': 7}),      # instant

@@ -28,6 +28,7 @@
 #include "import/gecko/gecko_internal.h"
 #include "model/columns.h"
 #include "model/model.h"
+#include "model/slice_stack.h"
 #include "model/stack_profile.h"
 
 /* ---- tokenize ---- */
@@ -167,6 +168,10 @@ static int gecko_apply(import_file *f, const gecko_marker *m, int64_t ts, base_e
       rc = gecko_end_args(f, m, (uint32_t)slice, err);
     return rc;
   }
+  /* An instant or interval that would end after the slice open around it
+   * is dropped, as Perfetto's slice tracker drops such complete slices. */
+  if (m->phase != 2 && !slice_stack_fits(f->ctx, track, ts, m->dur))
+    return import_stat(f, stat_slice_drop_overlapping_complete_event, 1);
   int64_t args = -1;
   rc = gecko_data_args(f, m, err);
   if (!rc && model_args_pending(f->ctx)) rc = model_args_commit(f->ctx, &args);

@@ -143,7 +143,10 @@ static int gecko_add_marker(gecko_thread_job *j, const gecko_fields *m) {
     return WEFT_OK;
   }
   mk.ts = mk.phase == 3 ? end : start;
-  mk.dur = mk.phase == 1 && end > start ? end - start : 0;
+  /* An interval's duration is its length in ms, then in ns (Perfetto's
+   * order: not the difference of the two truncated times). */
+  double length_ms = gecko_field(m, GK_END) - gecko_field(m, GK_START);
+  if (mk.phase != 1 || !(length_ms > 0) || !gecko_ms_to_ns(length_ms, &mk.dur)) mk.dur = 0;
   int rc = gecko_local_slot_of(j, gecko_field_index(m, GK_NAME),
                                gecko_field_index(m, GK_CATEGORY), &mk.slot);
   mk.data = GECKO_NO_INDEX;
