@@ -94,18 +94,30 @@ def emit(prefix, fields, out):
     for n, name, kind, names, sub in fields:
         if kind == 'ENUM':
             items = ', '.join('"%s"' % x if x else 'NULL' for x in names)
-            out.append('static const char *const pt_%s_%s[] = {' % (prefix, ident(name)))
+            line = 'static const char *const pt_%s_%s[] = {' % (prefix, ident(name))
+            if len(line) > 96:
+                line = 'static const char *const\n    pt_%s_%s[] = {' % (prefix, ident(name))
+            out.append(line)
             out.extend(textwrap.wrap(items, 92, initial_indent='    ', subsequent_indent='    '))
             out.append('};')
         if kind == 'MSG':
             emit(prefix + '_' + ident(name), sub, out)
-    out.append('static const proto_text_field pt_%s_fields[] = {' % prefix)
+    line = 'static const proto_text_field pt_%s_fields[] = {' % prefix
+    if len(line) > 96:
+        line = 'static const proto_text_field\n    pt_%s_fields[] = {' % prefix
+    out.append(line)
     for n, name, kind, names, sub in fields:
         if kind == 'ENUM':
-            out.append('    {%d, "%s", PT_ENUM_OF(pt_%s_%s)},' % (n, name, prefix, ident(name)))
+            line = '    {%d, "%s", PT_ENUM_OF(pt_%s_%s)},' % (n, name, prefix, ident(name))
+            if len(line) > 96:
+                line = '    {%d, "%s",\n     PT_ENUM_OF(pt_%s_%s)},' % (n, name, prefix, ident(name))
+            out.append(line)
         elif kind == 'MSG':
-            out.append('    {%d, "%s", PT_MSG, &pt_%s_%s, NULL, 0},' % (n, name, prefix,
-                                                                  ident(name)))
+            line = '    {%d, "%s", PT_MSG, &pt_%s_%s, NULL, 0},' % (n, name, prefix, ident(name))
+            if len(line) > 96:
+                line = '    {%d, "%s", PT_MSG,\n     &pt_%s_%s, NULL, 0},' % (n, name, prefix,
+                                                                    ident(name))
+            out.append(line)
         else:
             out.append('    {%d, "%s", PT_%s, NULL, NULL, 0},' % (n, name, kind))
     out.append('};')

@@ -107,6 +107,56 @@ SYSTEM_CONFIG_TEXT = (
     '  }\n'
     '}"\n')
 
+# The reference's trace_config_pbtxt for the config of
+# test_profiler_data_source_configs_in_the_text.
+PROFILER_CONFIG_TEXT = (
+    '"str_value"\n'
+    '"data_sources {\n'
+    '  config {\n'
+    '    name: "android.heapprofd"\n'
+    '    heapprofd_config {\n'
+    '      sampling_interval_bytes: 4096\n'
+    '      process_cmdline: "com.example"\n'
+    '      continuous_dump_config {\n'
+    '        dump_phase_ms: 1000\n'
+    '        dump_interval_ms: 2000\n'
+    '      }\n'
+    '      no_startup: true\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'data_sources {\n'
+    '  config {\n'
+    '    name: "linux.perf"\n'
+    '    perf_event_config {\n'
+    '      all_cpus: true\n'
+    '      timebase {\n'
+    '        period: 1\n'
+    '        frequency: 100\n'
+    '      }\n'
+    '      callstack_sampling {\n'
+    '        scope {\n'
+    '          target_cmdline: "surfaceflinger"\n'
+    '          target_pid: 42\n'
+    '        }\n'
+    '        kernel_frames: true\n'
+    '        user_frames: UNWIND_DWARF\n'
+    '      }\n'
+    '      kernel_frames: true\n'
+    '    }\n'
+    '  }\n'
+    '}\n'
+    'data_sources {\n'
+    '  config {\n'
+    '    name: "android.java_hprof"\n'
+    '    java_hprof_config {\n'
+    '      process_cmdline: "com.example"\n'
+    '      target_installed_by: "\\b\\000\\020\\270\\027"\n'
+    '      dump_smaps: true\n'
+    '    }\n'
+    '  }\n'
+    '}"\n')
+
 
 class ProtoServiceTest(e.TempDirTest):
     def query(self, data, sql):
@@ -237,6 +287,24 @@ class ProtoServiceTest(e.TempDirTest):
         out = self.query(packet(10, 33, config),
                          "select str_value from metadata where name = 'trace_config_pbtxt'")
         self.assertEqual(out, SYSTEM_CONFIG_TEXT)
+
+    def test_profiler_data_source_configs_in_the_text(self):
+        # heapprofd, perf_event (nested timebase, callstack scope, an enum)
+        # and java_hprof configs; the expected text is the reference's.
+        def ds(name, field, body):
+            return pb_bytes(2, pb_bytes(1, pb_bytes(1, name) + pb_bytes(field, body)))
+        heap = (pb_int(1, 4096) + pb_bytes(2, 'com.example') +
+                pb_bytes(6, pb_int(5, 1000) + pb_int(6, 2000)) + pb_int(10, 1))
+        scope = pb_bytes(2, 'surfaceflinger') + pb_int(1, 42)
+        perf = (pb_int(1, 1) + pb_bytes(15, pb_int(1, 1) + pb_int(2, 100)) +
+                pb_bytes(16, pb_bytes(1, scope) + pb_int(2, 1) + pb_int(3, 2)) + pb_int(12, 1))
+        hprof = (pb_bytes(1, 'com.example') + pb_bytes(7, pb_int(1, 0) + pb_int(2, 3000)) +
+                 pb_int(5, 1))
+        config = (ds('android.heapprofd', 105, heap) + ds('linux.perf', 111, perf) +
+                  ds('android.java_hprof', 110, hprof))
+        out = self.query(packet(10, 33, config),
+                         "select str_value from metadata where name = 'trace_config_pbtxt'")
+        self.assertEqual(out, PROFILER_CONFIG_TEXT)
 
     def test_tracing_service_version(self):
         data = packet(10, 45, pb_bytes(4, 'Perfetto v50.1') + pb_int(7, 60))
