@@ -122,11 +122,9 @@ static int atrace_process(trace_context *ctx, const kernel_scope *sc, int64_t tg
 
 static int atrace_thread_track(trace_context *ctx, const kernel_scope *sc,
                                int64_t tid, int64_t tgid, uint32_t *track) {
-  uint32_t utid, upid;
-  int rc = tgid > 0 ? atrace_process(ctx, sc, tgid, &upid) : WEFT_OK;
-  if (!rc)
-    rc = tgid > 0 ? sched_thread_in_process(ctx, sc->machine, tid, tgid, &utid)
-                  : model_thread(ctx, sc->machine, tid, &utid);
+  uint32_t utid;
+  int rc = tgid > 0 ? sched_thread_in_process(ctx, sc->machine, tid, tgid, &utid)
+                    : model_thread(ctx, sc->machine, tid, &utid);
   return rc ? rc : model_thread_track(ctx, utid, track);
 }
 

@@ -364,6 +364,17 @@ static int model_thread_in_process_lookup(trace_context *ctx, uint32_t machine, 
   return WEFT_OK;
 }
 
+int model_thread_update(trace_context *ctx, uint32_t machine, int64_t tid, int64_t pid,
+                        uint32_t *utid) {
+  uint32_t upid;
+  if (tid != pid && model_process_find(ctx, machine, pid, &upid) != 1) {
+    int rc = model_process(ctx, machine, pid, &upid);
+    if (!rc) rc = model_thread_in_process(ctx, machine, pid, pid, utid);
+    if (rc) return rc;
+  }
+  return model_thread_in_process(ctx, machine, tid, pid, utid);
+}
+
 static void model_thread_set_process(trace_context *ctx, uint32_t utid, uint32_t upid) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
   int64_t pid = storage_get_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid, upid);

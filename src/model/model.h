@@ -148,6 +148,10 @@ int model_thread_start(trace_context *ctx, uint32_t machine, int64_t tid,
 /* Finds or creates the thread and attaches it to the process `pid`. */
 int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
                             int64_t pid, uint32_t *utid);
+/* Perfetto's UpdateThread: model_thread_in_process, but a process new to
+ * the load first gets its main thread (tid = pid), before the thread. */
+int model_thread_update(trace_context *ctx, uint32_t machine, int64_t tid, int64_t pid,
+                        uint32_t *utid);
 int model_thread_set_name(trace_context *ctx, uint32_t utid, const char *name,
                           size_t len);
 int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,

@@ -255,7 +255,7 @@ int sched_thread(trace_context *ctx, uint32_t machine, int64_t tid,
 
 int sched_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
                             int64_t pid, uint32_t *utid) {
-  return model_thread_in_process(ctx, machine, tid, pid, utid);
+  return model_thread_update(ctx, machine, tid, pid, utid);
 }
 
 /* Appends the raw row (args: its committed arg set or -1). */

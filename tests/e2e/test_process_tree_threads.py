@@ -1,6 +1,6 @@
 """End-to-end: a ProcessTree thread whose process the dump does not list
 makes that process with its main thread first, as Perfetto's
-GetOrCreateProcess does; a tid in two processes names, by tid alone, the
+GetOrCreateProcess does (so does a systrace line's tgid); a tid in two processes names, by tid alone, the
 thread a (tid, pid) lookup picked last."""
 import weft_e2e as e
 
@@ -45,6 +45,19 @@ packet { ftrace_events { cpu: 1 event { timestamp: 300 pid: 17 sched_switch {
         self.assertEqual(e.query("select ts, utid from sched where utid in (2, 4) "
                                  "order by ts", p),
                          '"ts","utid"\n120,4\n300,2\n')
+
+    def test_systrace_tgid_of_a_new_process_makes_its_main_thread(self):
+        # The line's tid is a thread first; its tgid then makes the process,
+        # whose main thread comes right after it.
+        p = e.write_temp(self.dir, 'trace.txt', '# tracer: nop\n#\n'
+                         '           comm-13    (   12) [000] ...1     1.000000: '
+                         'tracing_mark_write: B|12|x\n'
+                         '           comm-14    (   12) [000] ...1     2.000000: '
+                         'tracing_mark_write: B|12|y\n')
+        self.assertEqual(e.query("select utid, tid, upid, name, is_main_thread from thread "
+                                 "order by utid", p), (
+            '"utid","tid","upid","name","is_main_thread"\n'
+            '0,0,0,"swapper",1\n1,13,1,"comm",0\n2,12,1,"[NULL]",1\n3,14,1,"comm",0\n'))
 
 
 if __name__ == '__main__':
