@@ -229,6 +229,7 @@ extern const importer_ops import_json_ops;
 extern const importer_ops import_proto_ops;
 extern const importer_ops import_systrace_ops;
 extern const importer_ops import_strace_ops;
+extern const importer_ops import_perf_text_ops;
 extern const importer_ops import_gecko_ops;
 extern const importer_ops import_instruments_ops;
 extern const importer_ops import_simpleperf_ops;

@@ -1,6 +1,8 @@
 /* io/sniff: content-based trace type detection (rules in sniff.h). */
 #include "io/sniff.h"
 
+#include "io/perf_text_line.h"
+
 #include <string.h>
 
 static const char *const io_type_names[IO_TRACE_COUNT] = {
@@ -19,6 +21,7 @@ static const char *const io_type_names[IO_TRACE_COUNT] = {
     [IO_TRACE_SIMPLEPERF_PROTO] = "simpleperf_proto",
     [IO_TRACE_FUCHSIA] = "fuchsia",
     [IO_TRACE_PERF] = "perf",
+    [IO_TRACE_PERF_TEXT] = "perf_text",
     [IO_TRACE_GECKO] = "gecko",
     [IO_TRACE_ART_METHOD] = "art_method",
     [IO_TRACE_ART_HPROF] = "art_hprof",
@@ -193,6 +196,15 @@ static bool sniff_strace_line(const uint8_t *d, size_t len) {
   return rest.n > 0 && strace_call_ok(rest);
 }
 
+/* ---- perf script text: the first line is a sample's ---- */
+
+static bool sniff_perf_text(const uint8_t *d, size_t len) {
+  io_span line = {d, len < IO_SNIFF_LINE_MAX ? len : IO_SNIFF_LINE_MAX};
+  size_t nl = span_find_byte(line, '\n');
+  io_perf_text_sample sample;
+  return nl < line.n && io_perf_text_sample_line((const char *)d, nl, &sample, NULL);
+}
+
 /* ---- proto-ish starts ---- */
 
 /* Reads a base-128 varint; returns bytes consumed or 0 if malformed/short. */
@@ -234,6 +246,7 @@ static io_trace_type sniff_text(const uint8_t *d, size_t len, io_span head) {
   if (span_starts(head, "cpus=")) return IO_TRACE_SYSTRACE;
   if (span_starts(head, "# ninja log")) return IO_TRACE_NINJA_LOG;
   if (sniff_strace_line(d, len)) return IO_TRACE_STRACE;
+  if (sniff_perf_text(d, len)) return IO_TRACE_PERF_TEXT;
   if (span_starts(head, " ")) return IO_TRACE_SYSTRACE;
   return IO_TRACE_UNKNOWN;
 }

@@ -4,8 +4,8 @@
  * exactly the `trace_type` strings Perfetto reports (metadata.trace_type,
  * __intrinsic_trace_file.trace_type). Detection never looks at file names and
  * reads at most IO_SNIFF_TAR_BYTES (tar magic at offset 257) or, for text
- * formats, the first IO_SNIFF_LOOKAHEAD bytes (strace: the first line, capped
- * at IO_SNIFF_LINE_MAX bytes). It is pure: no allocation, no failure.
+ * formats, the first IO_SNIFF_LOOKAHEAD bytes (strace and perf text: the
+ * first line, capped at IO_SNIFF_LINE_MAX bytes). It is pure: no allocation, no failure.
  *
  * Rules, checked in this order (first match wins):
  *   len == 0                                  unknown
@@ -32,14 +32,15 @@
  *   starts "cpus="                            systrace (trace-cmd report)
  *   starts "# ninja log"                      ninja_log
  *   first line is a `strace -ttt` syscall line  strace
+ *   first line (newline-ended) is a `perf script` sample line
+ *     (io/perf_text_line.h)                   perf_text
  *   starts " "                                systrace (task lines)
  *   0a <varint len>0> <tag 490 (module_symbols)>  symbols
  *   starts 0a (Trace.packet, length-delimited)    proto
  *   starts 09                                 primes
  *   starts "9,0,i,vers," or the dumpstate banner  android_dumpstate
  *   otherwise                                 unknown
- * Not detected (reported as unknown/other): android_logcat, perf_text,
- * collapsed_stack, pprof (a pprof profile whose first field is 1 is "proto"). */
+ * Not detected (reported as unknown/other): android_logcat, collapsed_stack, pprof (a pprof profile whose first field is 1 is "proto"). */
 #ifndef WEFT_IO_SNIFF_H
 #define WEFT_IO_SNIFF_H
 
@@ -76,6 +77,7 @@ typedef enum io_trace_type {
   IO_TRACE_INSTRUMENTS_XML,
   IO_TRACE_ANDROID_DUMPSTATE,
   IO_TRACE_PRIMES,
+  IO_TRACE_PERF_TEXT,
   IO_TRACE_COUNT
 } io_trace_type;
 

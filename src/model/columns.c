@@ -247,3 +247,16 @@ void model_thread_set_roles(trace_context *ctx, uint32_t utid, int is_main, int 
   storage_set_i64(t, THREAD_is_main_thread, utid, is_main != 0);
   if (is_idle) storage_set_i64(t, THREAD_is_idle, utid, 1);
 }
+
+int model_thread_set_name_and_main_process(trace_context *ctx, uint32_t utid, string_id name) {
+  if (name == STRING_NULL) return WEFT_OK;
+  storage_table *threads = ctx_table(ctx, TABLE_THREAD);
+  storage_set_str(threads, THREAD_name, utid, name);
+  if (storage_is_null(threads, THREAD_upid, utid)) return storage_table_status(threads);
+  uint32_t upid = (uint32_t)storage_get_i64(threads, THREAD_upid, utid);
+  storage_table *processes = ctx_table(ctx, TABLE_PROCESS);
+  if (storage_get_i64_or(processes, PROCESS_pid, upid, -1) ==
+      storage_get_i64(threads, THREAD_tid, utid))
+    storage_set_str(processes, PROCESS_name, upid, name);
+  return storage_table_status(processes);
+}

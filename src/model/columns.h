@@ -11,6 +11,10 @@
 
 /* The process of a thread (its upid column; 0 when not set). */
 uint32_t model_thread_upid(trace_context *ctx, uint32_t utid);
+/* Names a thread and, when it is its process's main thread (its tid is
+ * the process's pid), the process too (Perfetto's
+ * UpdateThreadNameAndMaybeProcessName). */
+int model_thread_set_name_and_main_process(trace_context *ctx, uint32_t utid, string_id name);
 /* Renames a slice (a name known only after it began). */
 void model_slice_set_name(trace_context *ctx, uint32_t slice, string_id name);
 /* The arg set of a slice, or -1. */

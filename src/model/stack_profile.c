@@ -279,11 +279,9 @@ static uint64_t sp_callsite_hash(int64_t parent, uint32_t frame) {
 
 /* Appends callsite (parent, frame), absent from the index, in slot `at`
  * (from sp_find, or SIZE_MAX). */
-static int sp_callsite_new(trace_context *ctx, stack_profile_state *st, int64_t parent,
-                           uint32_t frame, size_t at, uint32_t *id) {
+static int sp_callsite_new_at(trace_context *ctx, stack_profile_state *st, int64_t parent,
+                              uint32_t frame, int64_t depth, size_t at, uint32_t *id) {
   storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_CALLSITE);
-  int64_t depth = parent < 0 ? 0
-                  : storage_get_i64(t, STACK_PROFILE_CALLSITE_depth, (size_t)parent) + 1;
   int rc = sp_insert(ctx, TABLE_STACK_PROFILE_CALLSITE, &st->callsites,
                      sp_callsite_hash(parent, frame), at, id);
   if (rc) return rc;
@@ -291,6 +289,15 @@ static int sp_callsite_new(trace_context *ctx, stack_profile_state *st, int64_t 
   if (parent >= 0) storage_set_i64(t, STACK_PROFILE_CALLSITE_parent_id, *id, parent);
   storage_set_i64(t, STACK_PROFILE_CALLSITE_frame_id, *id, frame);
   return storage_table_status(t);
+}
+
+/* sp_callsite_new_at with the depth of its parent + 1 (a root's: 0). */
+static int sp_callsite_new(trace_context *ctx, stack_profile_state *st, int64_t parent,
+                           uint32_t frame, size_t at, uint32_t *id) {
+  const storage_table *t = ctx_table(ctx, TABLE_STACK_PROFILE_CALLSITE);
+  int64_t depth = parent < 0 ? 0
+                  : storage_get_i64(t, STACK_PROFILE_CALLSITE_depth, (size_t)parent) + 1;
+  return sp_callsite_new_at(ctx, st, parent, frame, depth, at, id);
 }
 
 /* 1 and *id when callsite (parent, frame) exists, 0 when not (*at: where
@@ -311,6 +318,17 @@ int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
   int rc = sp_callsite_find(ctx, st, parent, frame, id, &at);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
   return sp_callsite_new(ctx, st, parent, frame, at, id);
+}
+
+int stack_profile_callsite_at_depth(trace_context *ctx, int64_t parent, uint32_t frame,
+                                    int64_t depth, uint32_t *id) {
+  stack_profile_state *st = sp_state(ctx);
+  if (!st) return WEFT_ENOMEM;
+  if (parent < 0) parent = -1;
+  size_t at;
+  int rc = sp_callsite_find(ctx, st, parent, frame, id, &at);
+  if (rc != 0) return rc == 1 ? WEFT_OK : rc;
+  return sp_callsite_new_at(ctx, st, parent, frame, depth, at, id);
 }
 
 /* Appends the callsites of frames[0..n) under `parent`, none of which

@@ -47,6 +47,11 @@ int stack_profile_frame(trace_context *ctx, uint32_t mapping, string_id name,
 /* Interns a callsite: `frame` called from `parent` (-1 for a root). */
 int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
                            uint32_t *id);
+/* stack_profile_callsite, but a new callsite's depth is `depth`, not its
+ * parent's + 1: Perfetto's perf text importer counts a root as depth 1 and
+ * its callees from there. Keyed by (parent, frame) all the same. */
+int stack_profile_callsite_at_depth(trace_context *ctx, int64_t parent, uint32_t frame,
+                                    int64_t depth, uint32_t *id);
 /* A frame's key (stack_profile_frame's arguments but its type). */
 typedef struct stack_profile_frame_key {
   uint32_t mapping;
@@ -143,11 +148,12 @@ typedef enum stack_profile_cpu_source {
   STACK_PROFILE_CPU_CHROME,     /* StreamingProfilePacket: "chrome" */
   STACK_PROFILE_CPU_LEGACY_V8,  /* V8 ProfileChunk events: "legacy_v8" */
   STACK_PROFILE_CPU_GECKO,      /* Firefox profiles: "gecko" */
-  STACK_PROFILE_CPU_SIMPLEPERF  /* simpleperf_proto: "simpleperf" */
+  STACK_PROFILE_CPU_SIMPLEPERF, /* simpleperf_proto: "simpleperf" */
+  STACK_PROFILE_CPU_PERF_TEXT   /* `perf script` text: "perf_text" */
 } stack_profile_cpu_source;
 /* A stack sample of `source` on thread utid with no session or execution
  * context; its task context is (the thread's process, the thread) for
- * chrome and legacy_v8, (NULL, the thread) for gecko and simpleperf
+ * chrome and legacy_v8, (NULL, the thread) for gecko, simpleperf and perf_text
  * (model/stack_profile_samples.c). */
 int stack_profile_cpu_sample(trace_context *ctx, stack_profile_cpu_source source, int64_t ts,
                              uint32_t callsite, uint32_t utid, int64_t process_priority);

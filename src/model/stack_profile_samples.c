@@ -12,6 +12,7 @@ static stack_sample_known_source sp_cpu_source(stack_profile_cpu_source source) 
     case STACK_PROFILE_CPU_LEGACY_V8: return STACK_SAMPLE_LEGACY_V8;
     case STACK_PROFILE_CPU_GECKO: return STACK_SAMPLE_GECKO;
     case STACK_PROFILE_CPU_SIMPLEPERF: return STACK_SAMPLE_SIMPLEPERF;
+    case STACK_PROFILE_CPU_PERF_TEXT: return STACK_SAMPLE_PERF_TEXT;
   }
   return STACK_SAMPLE_CHROME;
 }

@@ -30,7 +30,8 @@ static stack_sample_state *ss_state(trace_context *ctx) {
 
 int stack_sample_source(trace_context *ctx, stack_sample_known_source which, string_id *out) {
   static const char *const names[STACK_SAMPLE_KNOWN_SOURCES] = {
-      "linux.perf", "chrome", "legacy_v8", "gecko", "simpleperf", "instruments"};
+      "linux.perf", "chrome", "legacy_v8", "gecko", "simpleperf", "instruments",
+      "perf_text"};
   stack_sample_state *st = ss_state(ctx);
   if (!st) return WEFT_ENOMEM;
   if (!st->sources[which]) {

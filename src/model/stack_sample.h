@@ -32,6 +32,7 @@ typedef enum stack_sample_known_source {
   STACK_SAMPLE_GECKO,
   STACK_SAMPLE_SIMPLEPERF,
   STACK_SAMPLE_INSTRUMENTS,
+  STACK_SAMPLE_PERF_TEXT,
   STACK_SAMPLE_KNOWN_SOURCES
 } stack_sample_known_source;
 /* The interned name of a known source ("linux.perf", "chrome", ...),

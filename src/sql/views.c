@@ -174,10 +174,10 @@ const char *const sql_view_statements[] = {
     "__intrinsic_stack_sample WHERE source = 'linux.perf'",
     "CREATE VIEW perf_session AS SELECT id, id AS perf_session_id, cmdline FROM "
     "__intrinsic_profiler_session WHERE source = 'linux.perf'",
-    /* the samples of Chrome, V8, Gecko and simpleperf; of Instruments */
+    /* the samples of Chrome, V8, Gecko, simpleperf and perf script text; of Instruments */
     "CREATE VIEW cpu_profile_stack_sample AS SELECT id, ts, callsite_id, utid, "
     "COALESCE(process_priority, 0) AS process_priority FROM __intrinsic_stack_sample "
-    "WHERE source IN ('chrome', 'legacy_v8', 'gecko', 'simpleperf') ORDER BY id",
+    "WHERE source IN ('chrome', 'legacy_v8', 'gecko', 'simpleperf', 'perf_text') ORDER BY id",
     "CREATE VIEW instruments_sample AS SELECT id, ts, utid, callsite_id, cpu FROM "
     "__intrinsic_stack_sample WHERE source = 'instruments'",
     /* the counters of perf sessions: a timebase and its followers per cpu */
