@@ -264,8 +264,19 @@ def archive_seeds(protos, jsons):
     return seeds
 
 
+# `perf script` text: samples with pid/tid, cpu, a comm of two words, a
+# sample without frames and a last one without its empty line.
+PERF_TEXT = (b'perf  100/101 [001] 10.000001:     250000 cpu-clock:ppp: \n'
+             b'\tffffffff8162e91f do_syscall_64+0x5f ([kernel.kallsyms])\n'
+             b'\t    55000000aaaa main+0x2a (/usr/bin/perf)\n\n'
+             b'Chrome_IO thread\t 200/202 10.000200:          1 cycles:u: \n'
+             b'\t               0 [unknown] ([unknown])\n\n'
+             b'swapper     0 [000] 10.000300: 1 cpu-clock:\n\n'
+             b'ls  300 10.000400:     250000 cpu-clock:ppp: \n\t1 f (m)\n')
+
+
 def pipeline_seeds(protos, jsons, archives):
-    seeds = list(protos[:3]) + jsons[:3] + archives + SYSTRACE[:2]
+    seeds = list(protos[:3]) + jsons[:3] + archives + SYSTRACE[:2] + [PERF_TEXT]
     manifest = json.dumps({"perfetto_manifest": {
         "version": 1,
         "files": [{"path": "f1", "machine": {"name": "m1"}},
@@ -274,6 +285,7 @@ def pipeline_seeds(protos, jsons, archives):
         seeds.append(manifest + MARKER + protos[0] + MARKER + jsons[0])
         seeds.append(protos[0] + MARKER + protos[-1])
     seeds.append(jsons[0] + MARKER + jsons[1] + MARKER + SYSTRACE[0])
+    seeds.append(PERF_TEXT + MARKER + SYSTRACE[0])
     return seeds
 
 
