@@ -277,6 +277,7 @@ PERF_TEXT = (b'perf  100/101 [001] 10.000001:     250000 cpu-clock:ppp: \n'
 
 def pipeline_seeds(protos, jsons, archives):
     seeds = list(protos[:3]) + jsons[:3] + archives + SYSTRACE[:2] + [PERF_TEXT]
+    seeds.append(b'# c\nmain;foo;bar 10\n\nmain;foo 5\n;;x;;y 2\nz;a 0\nlast;l 99999999999999999999')
     manifest = json.dumps({"perfetto_manifest": {
         "version": 1,
         "files": [{"path": "f1", "machine": {"name": "m1"}},

@@ -230,6 +230,7 @@ extern const importer_ops import_proto_ops;
 extern const importer_ops import_systrace_ops;
 extern const importer_ops import_strace_ops;
 extern const importer_ops import_perf_text_ops;
+extern const importer_ops import_collapsed_stack_ops;
 extern const importer_ops import_gecko_ops;
 extern const importer_ops import_instruments_ops;
 extern const importer_ops import_simpleperf_ops;

@@ -13,6 +13,7 @@ static const import_registration import_registry[] = {
     {IO_TRACE_SYSTRACE, &import_systrace_ops},
     {IO_TRACE_STRACE, &import_strace_ops},
     {IO_TRACE_PERF_TEXT, &import_perf_text_ops},
+    {IO_TRACE_COLLAPSED_STACK, &import_collapsed_stack_ops},
     {IO_TRACE_GECKO, &import_gecko_ops},
     {IO_TRACE_INSTRUMENTS_XML, &import_instruments_ops},
     {IO_TRACE_SIMPLEPERF_PROTO, &import_simpleperf_ops},

@@ -22,6 +22,7 @@ static const char *const io_type_names[IO_TRACE_COUNT] = {
     [IO_TRACE_FUCHSIA] = "fuchsia",
     [IO_TRACE_PERF] = "perf",
     [IO_TRACE_PERF_TEXT] = "perf_text",
+    [IO_TRACE_COLLAPSED_STACK] = "collapsed_stack",
     [IO_TRACE_GECKO] = "gecko",
     [IO_TRACE_ART_METHOD] = "art_method",
     [IO_TRACE_ART_HPROF] = "art_hprof",
@@ -196,6 +197,41 @@ static bool sniff_strace_line(const uint8_t *d, size_t len) {
   return rest.n > 0 && strace_call_ok(rest);
 }
 
+/* ---- collapsed stacks: "root;...;leaf count" lines ---- */
+
+/* A line (not blank, not a comment) of frames with a ';' and a count of
+ * digits after the last space. */
+static bool collapsed_stack_line(io_span line) {
+  while (line.n && is_ascii_space(line.p[0])) line.p++, line.n--;
+  while (line.n && is_ascii_space(line.p[line.n - 1])) line.n--;
+  size_t space = line.n;
+  while (space > 0 && line.p[space - 1] != ' ') space--;
+  if (space <= 1) return false; /* no space, or only a leading one */
+  for (size_t i = space; i < line.n; i++)
+    if (!is_digit(line.p[i])) return false;
+  return memchr(line.p, ';', space - 1) != NULL;
+}
+
+/* The first three lines that are neither blank nor comments ('#') are
+ * collapsed stack lines (at least one such line); a line the sniffed
+ * prefix cuts counts as it is cut. */
+static bool sniff_collapsed_stack(const uint8_t *d, size_t len) {
+  io_span text = {d, len < IO_SNIFF_LINE_MAX ? len : IO_SNIFF_LINE_MAX};
+  size_t valid = 0;
+  while (text.n && valid < 3) {
+    size_t nl = span_find_byte(text, '\n');
+    io_span line = {text.p, nl};
+    size_t start = 0;
+    while (start < line.n && is_ascii_space(line.p[start])) start++;
+    if (start < line.n && line.p[start] != '#') {
+      if (!collapsed_stack_line(line)) return false;
+      valid++;
+    }
+    text = nl < text.n ? span_from(text, nl + 1) : span_from(text, text.n);
+  }
+  return valid > 0;
+}
+
 /* ---- perf script text: the first line is a sample's ---- */
 
 static bool sniff_perf_text(const uint8_t *d, size_t len) {
@@ -246,6 +282,7 @@ static io_trace_type sniff_text(const uint8_t *d, size_t len, io_span head) {
   if (span_starts(head, "cpus=")) return IO_TRACE_SYSTRACE;
   if (span_starts(head, "# ninja log")) return IO_TRACE_NINJA_LOG;
   if (sniff_strace_line(d, len)) return IO_TRACE_STRACE;
+  if (sniff_collapsed_stack(d, len)) return IO_TRACE_COLLAPSED_STACK;
   if (sniff_perf_text(d, len)) return IO_TRACE_PERF_TEXT;
   if (span_starts(head, " ")) return IO_TRACE_SYSTRACE;
   return IO_TRACE_UNKNOWN;

@@ -32,6 +32,8 @@
  *   starts "cpus="                            systrace (trace-cmd report)
  *   starts "# ninja log"                      ninja_log
  *   first line is a `strace -ttt` syscall line  strace
+ *   the first 3 lines neither blank nor '#' are "a;b;c 12" lines
+ *     (digits after the last space, a ';' before it)   collapsed_stack
  *   first line (newline-ended) is a `perf script` sample line
  *     (io/perf_text_line.h)                   perf_text
  *   starts " "                                systrace (task lines)
@@ -40,7 +42,7 @@
  *   starts 09                                 primes
  *   starts "9,0,i,vers," or the dumpstate banner  android_dumpstate
  *   otherwise                                 unknown
- * Not detected (reported as unknown/other): android_logcat, collapsed_stack, pprof (a pprof profile whose first field is 1 is "proto"). */
+ * Not detected (reported as unknown/other): android_logcat, pprof (a pprof profile whose first field is 1 is "proto"). */
 #ifndef WEFT_IO_SNIFF_H
 #define WEFT_IO_SNIFF_H
 
@@ -78,6 +80,7 @@ typedef enum io_trace_type {
   IO_TRACE_ANDROID_DUMPSTATE,
   IO_TRACE_PRIMES,
   IO_TRACE_PERF_TEXT,
+  IO_TRACE_COLLAPSED_STACK,
   IO_TRACE_COUNT
 } io_trace_type;
 

@@ -158,6 +158,14 @@ typedef enum stack_profile_cpu_source {
 int stack_profile_cpu_sample(trace_context *ctx, stack_profile_cpu_source source, int64_t ts,
                              uint32_t callsite, uint32_t utid, int64_t process_priority);
 
+/* An __intrinsic_aggregate_profile row: a profile of counts per callstack
+ * without times (scope, name, sample type and unit as given). */
+int stack_profile_aggregate_profile(trace_context *ctx, const char *scope, const char *name,
+                                    const char *sample_type, const char *unit, uint32_t *id);
+/* An __intrinsic_aggregate_sample row: `value` of `callsite` in `profile`. */
+int stack_profile_aggregate_sample(trace_context *ctx, uint32_t profile, uint32_t callsite,
+                                   double value);
+
 /* A stack sample of source "instruments" (callsite -1: NULL): task context
  * (the thread's process, the thread), execution context (ucpu of cpu on
  * machine, no mode). */

@@ -1,5 +1,7 @@
 /* The stack samples of the profilers cpu_profile_stack_sample and
  * instruments_sample show. See model/stack_profile.h. */
+#include <string.h>
+
 #include "model/context.h"
 #include "model/model.h"
 #include "model/sched.h"
@@ -52,4 +54,34 @@ int stack_profile_instruments_sample(trace_context *ctx, uint32_t machine, int64
   stack_sample_extras x = {.utid = utid, .cpu = cpu, .cpu_mode = STRING_NULL,
                            .unwind_error = STRING_NULL, .counter_set = -1};
   return stack_sample_add_with(ctx, &row, &x);
+}
+
+int stack_profile_aggregate_profile(trace_context *ctx, const char *scope, const char *name,
+                                    const char *sample_type, const char *unit, uint32_t *id) {
+  const char *values[] = {scope, name, sample_type, unit};
+  const size_t columns[] = {AGGREGATE_PROFILE_scope, AGGREGATE_PROFILE_name,
+                            AGGREGATE_PROFILE_sample_type_type,
+                            AGGREGATE_PROFILE_sample_type_unit};
+  string_id ids[4];
+  for (size_t i = 0; i < 4; i++) {
+    int rc = ctx_intern(ctx, values[i], strlen(values[i]), &ids[i]);
+    if (rc) return rc;
+  }
+  storage_table *t = ctx_table(ctx, TABLE_AGGREGATE_PROFILE);
+  int rc = storage_table_append(t, id);
+  if (rc) return rc;
+  for (size_t i = 0; i < 4; i++) storage_set_str(t, columns[i], *id, ids[i]);
+  return storage_table_status(t);
+}
+
+int stack_profile_aggregate_sample(trace_context *ctx, uint32_t profile, uint32_t callsite,
+                                   double value) {
+  storage_table *t = ctx_table(ctx, TABLE_AGGREGATE_SAMPLE);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, AGGREGATE_SAMPLE_aggregate_profile_id, row, profile);
+  storage_set_i64(t, AGGREGATE_SAMPLE_callsite_id, row, callsite);
+  rc = storage_set_f64(t, AGGREGATE_SAMPLE_value, row, value);
+  return rc ? rc : storage_table_status(t);
 }

@@ -193,6 +193,15 @@
   C(T, rel_pc, I64, 0) C(T, symbol_set_id, I64, N)                    \
   C(T, deobfuscated_name, STR, 0) C(T, type, STR, 0)
 
+/* Profiles of counts per callstack without times (collapsed stacks): a
+ * profile per file and a sample per (profile, callsite) line. */
+#define AGGREGATE_PROFILE_COLUMNS(C, T)                               \
+  C(T, id, ID, 0) C(T, scope, STR, 0) C(T, name, STR, 0)              \
+  C(T, sample_type_type, STR, 0) C(T, sample_type_unit, STR, 0)
+#define AGGREGATE_SAMPLE_COLUMNS(C, T)                                \
+  C(T, id, ID, 0) C(T, aggregate_profile_id, I64, 0) C(T, callsite_id, I64, 0) \
+  C(T, value, F64, 0)
+
 #define STACK_PROFILE_CALLSITE_COLUMNS(C, T)                          \
   C(T, id, ID, 0) C(T, depth, I64, 0) C(T, parent_id, I64, N)         \
   C(T, frame_id, I64, 0)
@@ -536,6 +545,8 @@
   T(STACK_PROFILE_FRAME, "stack_profile_frame", STACK_PROFILE_FRAME_COLUMNS) \
   T(STACK_PROFILE_CALLSITE, "stack_profile_callsite", STACK_PROFILE_CALLSITE_COLUMNS) \
   T(STACK_PROFILE_SYMBOL, "stack_profile_symbol", STACK_PROFILE_SYMBOL_COLUMNS) \
+  T(AGGREGATE_PROFILE, "__intrinsic_aggregate_profile", AGGREGATE_PROFILE_COLUMNS) \
+  T(AGGREGATE_SAMPLE, "__intrinsic_aggregate_sample", AGGREGATE_SAMPLE_COLUMNS) \
   T(TRACK_EVENT_CALLSTACKS, "__intrinsic_track_event_callstacks",       \
     TRACK_EVENT_CALLSTACKS_COLUMNS)                                     \
   T(HEAP_PROFILE_ALLOCATION, "heap_profile_allocation", HEAP_PROFILE_ALLOCATION_COLUMNS) \
@@ -672,6 +683,8 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(TRACK_EVENT_CALLSTACKS, end_callsite_id, STACK_PROFILE_CALLSITE)           \
   R(HEAP_PROFILE_ALLOCATION, upid, PROCESS) R(HEAP_PROFILE, upid, PROCESS)     \
   R(HEAP_PROFILE_ALLOCATION, callsite_id, STACK_PROFILE_CALLSITE)              \
+  R(AGGREGATE_SAMPLE, aggregate_profile_id, AGGREGATE_PROFILE)                 \
+  R(AGGREGATE_SAMPLE, callsite_id, STACK_PROFILE_CALLSITE)                     \
   R(PROFILER_SMAPS, upid, PROCESS)                                             \
   R(STACK_SAMPLE_ASYNC_CONTEXT, parent_id, STACK_SAMPLE_ASYNC_CONTEXT)         \
   R(STACK_SAMPLE_TASK_CONTEXT, upid, PROCESS) R(STACK_SAMPLE_TASK_CONTEXT, utid, THREAD) \
