@@ -309,26 +309,29 @@ static int sp_callsite_find(trace_context *ctx, stack_profile_state *st, int64_t
                  id, at);
 }
 
-int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
-                           uint32_t *id) {
+/* Interns callsite (parent, frame); a new one is at `depth`, or at its
+ * parent's + 1 (a root's: 0) when depth < 0. */
+static int sp_callsite_intern(trace_context *ctx, int64_t parent, uint32_t frame,
+                              int64_t depth, uint32_t *id) {
   stack_profile_state *st = sp_state(ctx);
   if (!st) return WEFT_ENOMEM;
   if (parent < 0) parent = -1;
   size_t at;
   int rc = sp_callsite_find(ctx, st, parent, frame, id, &at);
   if (rc != 0) return rc == 1 ? WEFT_OK : rc;
-  return sp_callsite_new(ctx, st, parent, frame, at, id);
+  if (depth < 0) return sp_callsite_new(ctx, st, parent, frame, at, id);
+  return sp_callsite_new_at(ctx, st, parent, frame, depth, at, id);
+}
+
+int stack_profile_callsite(trace_context *ctx, int64_t parent, uint32_t frame,
+                           uint32_t *id) {
+  return sp_callsite_intern(ctx, parent, frame, -1, id);
 }
 
 int stack_profile_callsite_at_depth(trace_context *ctx, int64_t parent, uint32_t frame,
                                     int64_t depth, uint32_t *id) {
-  stack_profile_state *st = sp_state(ctx);
-  if (!st) return WEFT_ENOMEM;
-  if (parent < 0) parent = -1;
-  size_t at;
-  int rc = sp_callsite_find(ctx, st, parent, frame, id, &at);
-  if (rc != 0) return rc == 1 ? WEFT_OK : rc;
-  return sp_callsite_new_at(ctx, st, parent, frame, depth, at, id);
+  assert(depth >= 0);
+  return sp_callsite_intern(ctx, parent, frame, depth, id);
 }
 
 /* Appends the callsites of frames[0..n) under `parent`, none of which
