@@ -129,6 +129,16 @@ void base_arena_init(base_arena *a, size_t block_size);
 void *base_arena_alloc(base_arena *a, size_t size); /* 16-byte aligned */
 void base_arena_free(base_arena *a);
 
+/* ---- decimal numbers in text ----
+ * A whole token s[0, n) as C's strtoull / strtoll (base 10) read it:
+ * leading white space (" \t\n\v\f\r"), an optional sign, at least one
+ * digit and nothing after; 1 and *out when it is one, else 0. Without a
+ * NUL and without errno. Out of range, base_parse_u64 gives UINT64_MAX
+ * (a '-' otherwise negates modulo 2^64, "-1" is UINT64_MAX) and
+ * base_parse_i64 saturates at INT64_MIN / INT64_MAX. */
+int base_parse_u64(const char *s, size_t n, uint64_t *out);
+int base_parse_i64(const char *s, size_t n, int64_t *out);
+
 /* ---- hashing ---- */
 uint64_t base_hash_bytes(const void *data, size_t len);
 static inline uint64_t base_hash_u64(uint64_t x) {

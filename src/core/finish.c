@@ -1,6 +1,7 @@
 /* The finish stage: once every file is tokenized, trace time is placed
  * (manifest relations, claims, defaults), the clock graph resolved, the
  * sorted events parsed by their importers, and the tables finalized. */
+#include <assert.h>
 #include <stdio.h>
 
 #include "core/loader_internal.h"
@@ -112,6 +113,7 @@ static int finish_emit(void *user, const sort_event *e, void *prepared) {
   import_file *f = c->l->host.files.data[e->source];
   c->l->ctx->model.scope_machine = f->machine;
   c->l->ctx->model.scope_trace = f->trace_id;
+  assert(f->ops->parse); /* only importers that push events get here */
   int rc = f->ops->parse(f, e, prepared, c->err);
   if (rc) base_error_name_file(c->err, f->name);
   return rc;

@@ -72,7 +72,8 @@ typedef struct importer_ops {
    * once, after every file is tokenized. */
   void (*locate_rule)(const import_file *f, sort_locate_rule *rule);
   /* `prepared`: what prepare wrote for this event, or NULL (no prepare, or
-   * it used nothing): parse then decodes the event itself. */
+   * it used nothing): parse then decodes the event itself. May be NULL for
+   * an importer that pushes no event (it writes everything in tokenize). */
   int (*parse)(import_file *f, const sort_event *event, void *prepared, base_error *err);
   /* Optional: called once after the last event was parsed. */
   int (*end)(import_file *f, base_error *err);

@@ -1,6 +1,8 @@
 /* perf_text_line: see perf_text_line.h. */
 #include "io/perf_text_line.h"
 
+#include "base/base.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,23 +38,10 @@ static int64_t pt_seconds_to_ns(const char *s, size_t n) {
   return (int64_t)ns;
 }
 
-/* s[0, n) as C's strtoul (base 10) reads a whole token, cut to 32 bits:
- * an optional sign and at least one digit; an overflow saturates. */
+/* s[0, n) as C's strtoul (base 10) reads a whole token, cut to 32 bits. */
 static int pt_parse_u32(const char *s, size_t n, uint32_t *out) {
-  size_t i = 0;
-  int neg = n > 0 && s[0] == '-';
-  if (n > 0 && (s[0] == '-' || s[0] == '+')) i++;
-  if (i == n) return 0;
-  uint64_t v = 0;
-  int over = 0;
-  for (; i < n; i++) {
-    if (!pt_is_digit(s[i])) return 0;
-    uint64_t d = (uint64_t)(s[i] - '0');
-    if (v > (UINT64_MAX - d) / 10) over = 1;
-    else v = v * 10 + d;
-  }
-  if (over) v = UINT64_MAX;
-  else if (neg) v = (uint64_t)0 - v;
+  uint64_t v;
+  if (!base_parse_u64(s, n, &v)) return 0;
   *out = (uint32_t)v;
   return 1;
 }

@@ -178,6 +178,26 @@ static void test_arena(void) {
   base_arena_free(&a);
 }
 
+static int parse_i64(const char *s, int64_t *v) { return base_parse_i64(s, strlen(s), v); }
+static int parse_u64(const char *s, uint64_t *v) { return base_parse_u64(s, strlen(s), v); }
+
+static void test_parse_numbers_as_strtol(void) {
+  int64_t i;
+  uint64_t u;
+  CHECK(parse_i64(" \t+42", &i) && i == 42);
+  CHECK(parse_i64("-9223372036854775808", &i) && i == INT64_MIN);
+  CHECK(parse_i64("9223372036854775808", &i) && i == INT64_MAX);
+  CHECK(parse_i64("-99999999999999999999999", &i) && i == INT64_MIN);
+  CHECK(!parse_i64("", &i) && !parse_i64("-", &i) && !parse_i64("1 ", &i));
+  CHECK(!parse_i64("0x10", &i) && !parse_i64("1.5", &i));
+  CHECK(parse_u64("-1", &u) && u == UINT64_MAX);
+  CHECK(parse_u64("18446744073709551615", &u) && u == UINT64_MAX);
+  CHECK(parse_u64("18446744073709551616", &u) && u == UINT64_MAX);
+  CHECK(parse_u64("\v7", &u) && u == 7);
+  /* the length bounds the token: no NUL needed */
+  CHECK(base_parse_u64("123456", 3, &u) && u == 123);
+}
+
 int main(void) {
   RUN_TEST(test_vec_and_buf);
   RUN_TEST(test_vec_reserve_input);
@@ -187,5 +207,6 @@ int main(void) {
   RUN_TEST(test_equal_short);
   RUN_TEST(test_alloc_failure_hook);
   RUN_TEST(test_arena);
+  RUN_TEST(test_parse_numbers_as_strtol);
   return CHECK_SUMMARY();
 }

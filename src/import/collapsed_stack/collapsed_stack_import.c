@@ -11,8 +11,8 @@
  *    "collapsed_stack samples", type "samples", unit "count") and its one
  *    mapping "[collapsed_stack]" (empty build id, range 0..-1).
  *  - The count is the text after the last space, read as strtoll reads a
- *    whole token; a line without such a space (or with it first), or
- *    whose count is not a number above 0, is skipped.
+ *    whole token (base_parse_i64); a line without such a space (or with
+ *    it first), or whose count is not a number above 0, is skipped.
  *  - The frames are the ';'-separated names before it, root first (empty
  *    ones skipped): each name is one frame of the mapping (rel_pc 0, a
  *    stack_profile_symbol row of its own), the callsites are interned from
@@ -35,32 +35,6 @@ typedef struct collapsed_span {
 } collapsed_span;
 
 static int cs_is_trimmed(char c) { return c == ' ' || c == '\t' || c == '\n'; }
-
-static int cs_is_c_space(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r';
-}
-
-/* The count: C's strtoll over the whole token (leading white space and a
- * sign allowed, saturating on overflow). 0 when it is not one. */
-static int cs_parse_count(collapsed_span s, int64_t *out) {
-  size_t i = 0;
-  while (i < s.n && cs_is_c_space(s.p[i])) i++;
-  int neg = i < s.n && s.p[i] == '-';
-  if (i < s.n && (s.p[i] == '-' || s.p[i] == '+')) i++;
-  if (i == s.n) return 0;
-  uint64_t v = 0;
-  int over = 0;
-  for (; i < s.n; i++) {
-    if (s.p[i] < '0' || s.p[i] > '9') return 0;
-    uint64_t d = (uint64_t)(s.p[i] - '0');
-    if (v > ((uint64_t)INT64_MAX + 1 - d) / 10) over = 1;
-    else v = v * 10 + d;
-  }
-  if (neg) *out = over || v > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)v;
-  /* (v is at most 2^63 here: -2^63 is INT64_MIN too) */
-  else *out = over || v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
-  return 1;
-}
 
 /* The file's profile and mapping, made by its first line to read. */
 static int cs_profile(import_file *f, collapsed_state *st) {
@@ -110,7 +84,7 @@ static int cs_line(import_file *f, collapsed_state *st, collapsed_span line) {
   if (space <= 1) return WEFT_OK;
   int64_t count, leaf;
   collapsed_span count_text = {line.p + space, line.n - space};
-  if (!cs_parse_count(count_text, &count) || count <= 0) return WEFT_OK;
+  if (!base_parse_i64(count_text.p, count_text.n, &count) || count <= 0) return WEFT_OK;
   rc = cs_callsites(f, st, (collapsed_span){line.p, space - 1}, &leaf);
   if (rc || leaf < 0) return rc;
   return stack_profile_aggregate_sample(f->ctx, st->profile, (uint32_t)leaf, (double)count);
@@ -132,12 +106,6 @@ static int cs_tokenize(import_file *f, base_error *err) {
   return rc ? base_error_alloc(err, rc) : WEFT_OK;
 }
 
-static int cs_parse(import_file *f, const sort_event *ev, void *prepared, base_error *err) {
-  (void)f, (void)ev, (void)prepared;
-  /* Nothing is queued: a collapsed stack file is read in tokenize. */
-  return base_error_set(err, WEFT_EINVAL, "collapsed stacks: no event to parse");
-}
-
 static void cs_destroy(import_file *f) {
   base_free(f->state);
   f->state = NULL;
@@ -146,6 +114,5 @@ static void cs_destroy(import_file *f) {
 const importer_ops import_collapsed_stack_ops = {
     .trace_type = "collapsed_stack",
     .tokenize = cs_tokenize,
-    .parse = cs_parse,
     .destroy = cs_destroy,
 };

@@ -1,6 +1,8 @@
 /* strace_line: see strace_line.h. */
 #include "import/strace/strace_line.h"
 
+#include "base/base.h"
+
 #include <string.h>
 
 #define STRACE_NS_PER_SEC INT64_C(1000000000)
@@ -45,36 +47,14 @@ static size_t strace_find(strace_span s, size_t from, const char *lit) {
   return s.n;
 }
 
-/* A decimal integer as C's strtoll reads a whole token: leading white
- * space, an optional sign, at least one digit and nothing after; a value
- * out of range saturates. 0 when it is not one. */
-static int strace_parse_int(strace_span s, int64_t *out) {
-  size_t i = 0;
-  while (i < s.n && strace_is_space(s.p[i])) i++;
-  int neg = i < s.n && s.p[i] == '-';
-  if (i < s.n && (s.p[i] == '-' || s.p[i] == '+')) i++;
-  if (i == s.n) return 0;
-  uint64_t v = 0;
-  int big = 0;
-  for (; i < s.n; i++) {
-    if (!strace_is_digit(s.p[i])) return 0;
-    uint64_t d = (uint64_t)(s.p[i] - '0');
-    if (v > (UINT64_MAX - d) / 10) big = 1;
-    else v = v * 10 + d;
-  }
-  if (neg) *out = big || v > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)v;
-  else *out = big || v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
-  return 1;
-}
-
 /* "<secs>[.<usecs>]" to epoch ns; 0 when it is not one. */
 static int strace_parse_epoch(strace_span tok, int64_t *ns) {
   size_t dot = strace_find_byte(tok, 0, '.');
   int64_t secs, usecs = 0;
-  if (!strace_parse_int((strace_span){tok.p, dot}, &secs)) return 0;
+  if (!base_parse_i64(tok.p, dot, &secs)) return 0; /* as strtoll reads it */
   if (secs < 0 || secs > STRACE_MAX_EPOCH_SECONDS) return 0;
   if (dot + 1 < tok.n) {
-    if (!strace_parse_int(strace_from(tok, dot + 1), &usecs)) return 0;
+    if (!base_parse_i64(tok.p + dot + 1, tok.n - dot - 1, &usecs)) return 0;
     if (usecs < 0 || usecs > 999999) return 0;
   }
   *ns = secs * STRACE_NS_PER_SEC + usecs * 1000;
