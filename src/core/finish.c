@@ -151,6 +151,8 @@ static int finish_parse(loader *l, base_error *err) {
     import_file *f = l->host.files.data[i];
     if (f->ops->end) rc = f->ops->end(f, err);
   }
+  /* the slices still open are written after the importers' ends */
+  if (rc == WEFT_OK && (rc = model_args_note_end(l->ctx)) != 0) base_error_alloc(err, rc);
   finish_prefault_stop(l, prefaulter);
   return rc;
 }

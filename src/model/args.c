@@ -270,6 +270,14 @@ static int model_args_unique_keys(model_state *m) {
   return WEFT_OK;
 }
 
+/* Appends an entry to the args log (model.h); an id too large for it
+ * turns the reordering off rather than failing the load. */
+static int model_args_log(model_state *m, uint64_t id, uint32_t pop_flag) {
+  if (id >= MODEL_ARGS_LOG_POP) m->args_log_overflow = 1;
+  if (m->args_log_overflow) return WEFT_OK;
+  return VEC_PUSH(m->args_log, (uint32_t)id | pop_flag);
+}
+
 int model_args_commit(trace_context *ctx, int64_t *arg_set) {
   model_state *m = &ctx->model;
   *arg_set = -1;
@@ -286,17 +294,24 @@ int model_args_commit(trace_context *ctx, int64_t *arg_set) {
     h = base_hash_u64(h ^ ((uint64_t)a->string_value << 32 ^ real_bits));
   }
   h >>= 1;
-  uint64_t *slot;
-  int inserted = base_map_insert(&m->arg_sets, h, m->next_arg_set, &slot);
+  /* model.h: a set's id is the row of its first arg */
+  uint64_t id = ctx_table(ctx, TABLE_ARGS)->row_count, *slot;
+  int inserted = base_map_insert(&m->arg_sets, h, id, &slot);
   if (inserted < 0) return WEFT_ENOMEM;
   if (inserted == 0) {
     *arg_set = (int64_t)*slot;
     m->pending_args.len = 0;
     return WEFT_OK;
   }
-  int rc = model_args_write(ctx, m->next_arg_set);
+  int rc = model_args_write(ctx, (int64_t)id);
   m->pending_args.len = 0;
+  if (!rc && !m->args_final) rc = model_args_log(m, id, 0);
   if (rc) return rc;
-  *arg_set = m->next_arg_set++;
+  *arg_set = (int64_t)id;
   return WEFT_OK;
+}
+
+int model_args_note_pop(trace_context *ctx, uint32_t slice) {
+  model_state *m = &ctx->model;
+  return m->args_final ? WEFT_OK : model_args_log(m, slice, MODEL_ARGS_LOG_POP);
 }

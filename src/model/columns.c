@@ -142,7 +142,7 @@ int model_track_mark_state(trace_context *ctx, uint32_t track) {
 
 /* A repeated value continues the open row: its args join the row's, a key
  * both have taking the later value. The sets left unused go to the
- * collector (args_gc.c). */
+ * collector (args_order.c). */
 static int model_state_join_args(trace_context *ctx, uint32_t row, int64_t arg_set) {
   storage_table *t = ctx_table(ctx, TABLE_STATE);
   if (arg_set < 0) return WEFT_OK;

@@ -1,5 +1,6 @@
 /* The trace context: set-up, tear-down and small shared helpers. */
 #include "model/context.h"
+#include "model/proto_content.h"
 #include "model/logs.h"
 #include "model/v8_profile.h"
 #include "model/model.h"
@@ -188,7 +189,10 @@ int ctx_finalize_tables(trace_context *ctx) {
   storage_table *b = ctx_table(ctx, TABLE_TRACE_BOUNDS);
   storage_table_clear(b);
   uint32_t row;
-  int rc = model_args_collect_replaced(ctx);
+  /* the proto content annotations' sets come after the open slices' */
+  int rc = model_args_note_end(ctx);
+  if (!rc) rc = proto_content_flush(ctx);
+  if (!rc) rc = model_args_finalize(ctx);
   if (!rc) rc = ctx_metadata_sort(ctx);
   if (!rc) rc = model_logs_sort(ctx);
   if (!rc) rc = v8_profile_sort_samples(ctx);

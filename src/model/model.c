@@ -123,7 +123,6 @@ static uint32_t model_thread_earlier(const model_state *m, uint32_t utid) {
 
 int model_init(trace_context *ctx) {
   memset(&ctx->model, 0, sizeof ctx->model);
-  ctx->model.next_arg_set = 0;
   ctx->model.thread_generation = 1;
   uint32_t upid, utid;
   int rc = model_new_process(ctx, 0, 0, &upid);
@@ -153,6 +152,7 @@ void model_free(model_state *m) {
   VEC_FREE(m->stack_list);
   base_map_free(&m->arg_sets);
   VEC_FREE(m->replaced_arg_sets);
+  VEC_FREE(m->args_log);
   base_map_free(&m->cpu_rows);
   VEC_FREE(m->pending_args);
   flow_state_free(m->flow);
@@ -722,22 +722,36 @@ int model_stack_close_orphans(trace_context *ctx, model_stack *st, int64_t ts) {
       x->dur = end > x->ts ? end - x->ts : 0;
       storage_set_i64(t, SLICE_dur, x->slice, x->dur);
     }
-    st->slices.len = i;
+    int rc = model_stack_truncate(ctx, st, i);
+    if (rc) return rc;
     open_above = 0;
-    int rc = stats_add(&ctx->stats, stat_misplaced_end_event, -1, ctx->model.scope_machine,
+    rc = stats_add(&ctx->stats, stat_misplaced_end_event, -1, ctx->model.scope_machine,
                        ctx->model.scope_trace, 1);
     if (rc) return rc;
   }
   return WEFT_OK;
 }
 
-static void model_stack_pop_ended(model_stack *st, int64_t ts, int64_t new_dur) {
-  while (st->slices.len) {
-    const model_stack_entry *top = &st->slices.data[st->slices.len - 1];
+int model_stack_truncate(trace_context *ctx, model_stack *st, size_t len) {
+  assert(len <= st->slices.len);
+  while (st->slices.len > len) {
+    uint32_t slice = st->slices.data[--st->slices.len].slice;
+    int rc = model_args_note_pop(ctx, slice);
+    if (rc) return rc;
+  }
+  return WEFT_OK;
+}
+
+static int model_stack_pop_ended(trace_context *ctx, model_stack *st, int64_t ts,
+                                 int64_t new_dur) {
+  size_t n = st->slices.len;
+  while (n) {
+    const model_stack_entry *top = &st->slices.data[n - 1];
     int64_t end = top->ts + top->dur;
     if (top->dur < 0 || end > ts || (end == ts && top->dur == 0 && new_dur == 0)) break;
-    st->slices.len--;
+    n--;
   }
+  return model_stack_truncate(ctx, st, n);
 }
 
 static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
@@ -746,8 +760,8 @@ static int model_slice_push(trace_context *ctx, uint32_t track, int64_t ts,
   model_stack *st = model_stack_for(ctx, track);
   if (!st) return WEFT_ENOMEM;
   int rc = model_stack_close_orphans(ctx, st, ts);
+  if (!rc) rc = model_stack_pop_ended(ctx, st, ts, dur);
   if (rc) return rc;
-  model_stack_pop_ended(st, ts, dur);
   /* model.h: the new slice nests in the slices still open at ts, its
    * parent the top of the stack, which agrees with its row. */
   assert(!st->slices.len || (st->slices.data[st->slices.len - 1].ts <= ts &&
@@ -788,20 +802,26 @@ int model_slice_complete(trace_context *ctx, uint32_t track, int64_t ts,
 int model_slice_end(trace_context *ctx, uint32_t track, int64_t ts,
                     int64_t *slice) {
   *slice = -1;
-  model_stack *st = model_stack_for(ctx, track);
-  if (!st) return WEFT_ENOMEM;
+  /* a track that never had a slice has nothing to end (and, as Perfetto's
+   * slice tracker, gets no stack for it) */
+  model_stack *st = model_stack_find(ctx, track);
+  if (!st) return WEFT_OK;
   int rc = model_stack_close_orphans(ctx, st, ts);
+  if (!rc) rc = model_stack_pop_ended(ctx, st, ts, -1);
   if (rc) return rc;
-  model_stack_pop_ended(st, ts, -1);
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   /* The innermost slice still open (unknown duration) is the one ending. */
   while (st->slices.len) {
     assert(model_stack_entry_matches_row(ctx, st, st->slices.len - 1));
-    const model_stack_entry *top = &st->slices.data[--st->slices.len];
-    if (top->dur >= 0) continue;
-    storage_set_i64(t, SLICE_dur, top->slice, ts - top->ts);
+    const model_stack_entry *top = &st->slices.data[st->slices.len - 1];
+    int64_t top_ts = top->ts, top_dur = top->dur;
+    uint32_t top_slice = top->slice;
+    rc = model_stack_truncate(ctx, st, st->slices.len - 1);
+    if (rc) return rc;
+    if (top_dur >= 0) continue;
+    storage_set_i64(t, SLICE_dur, top_slice, ts - top_ts);
     ctx_extend_bounds(ctx, ts);
-    *slice = top->slice;
+    *slice = top_slice;
     break;
   }
   return WEFT_OK;

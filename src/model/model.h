@@ -64,9 +64,15 @@ typedef struct model_state {
   VEC(uint32_t) stack_by_track; /* track id -> index into `stack_list` + 1, 0: none */
   VEC(struct model_stack) stack_list;
   base_map arg_sets;       /* hash of an arg set -> arg_set_id */
-  VEC(int64_t) replaced_arg_sets; /* sets a slice stopped using (args_gc.c) */
+  VEC(int64_t) replaced_arg_sets; /* sets a slice stopped using (args_order.c) */
+  /* The order in which Perfetto's args trackers would write the sets while
+   * loading (args_order.c): the sets committed (their ids) and the slices
+   * that left a stack (their ids | MODEL_ARGS_LOG_POP), in that order. */
+  VEC(uint32_t) args_log;
+  int args_log_overflow;   /* an id did not fit the log: no reordering */
+  int args_end_noted;      /* model_args_note_end ran */
+  int args_final;          /* model_args_finalize ran: sets are in place */
   base_map cpu_rows;       /* ucpu + 1 -> its __intrinsic_cpu row */
-  uint32_t next_arg_set;
   VEC(struct model_arg) pending_args;
   string_id arg_type_names[8]; /* value_type strings by model_arg_type, lazy */
   struct flow_state *flow; /* model/flow.h; NULL until the first flow */
@@ -237,6 +243,9 @@ int model_stack_entry_matches_row(trace_context *ctx, const struct model_stack *
  * misplaced_end_event, as Perfetto closes them on the track's next event.
  * An event at the very end of that slice still nests in the open ones. */
 int model_stack_close_orphans(trace_context *ctx, struct model_stack *st, int64_t ts);
+/* Pops the stack's top slices down to `len` entries, top first, noting
+ * each pop for the args order (model_args_note_pop). */
+int model_stack_truncate(trace_context *ctx, struct model_stack *st, size_t len);
 int model_slice_begin(trace_context *ctx, uint32_t track, int64_t ts,
                       string_id category, string_id name, int64_t arg_set,
                       uint32_t *slice);
@@ -292,10 +301,24 @@ int model_args_json_value(trace_context *ctx, json_tokenizer *tk, const json_tok
 /* Puts the args of an existing set back into the pending args (before any
  * added next), so that a set can be extended into a new one; -1: none. */
 int model_args_reopen(trace_context *ctx, int64_t arg_set);
-/* Once loading ends: drops the arg sets slices stopped using (an end
- * event's args joined to the begin's make a new set) that no row refers
- * to (args_gc.c). */
-int model_args_collect_replaced(trace_context *ctx);
+/* An arg set's id is the args row of its first arg, as Perfetto's. While
+ * loading, sets are written when committed; Perfetto writes a slice's args
+ * only when the slice leaves its track's stack (ended, or passed by a
+ * later event), and the slices still on stacks at the end of the trace
+ * track by track in the order of its slice tracker's hash map. So the
+ * model notes each pop (model_args_note_pop), and once loading ends
+ * model_args_finalize (args_order.c) puts the sets in Perfetto's order and
+ * renumbers every arg_set_id column (WEFT_REFS). It also drops the sets
+ * slices stopped using (an end event's args joined to the begin's make a
+ * new set) that no row refers to. Sets committed after it are appended. */
+#define MODEL_ARGS_LOG_POP UINT32_C(0x80000000)
+int model_args_note_pop(trace_context *ctx, uint32_t slice);
+/* The end of the events: the slices still on stacks are written here (as
+ * if each left its stack, in Perfetto's order), so sets committed after it
+ * (importers' ends) come after theirs. model_args_finalize does it if no
+ * one did. */
+int model_args_note_end(trace_context *ctx);
+int model_args_finalize(trace_context *ctx);
 /* How many args are pending. */
 size_t model_args_pending(const trace_context *ctx);
 /* 1 if a pending arg has this key. */

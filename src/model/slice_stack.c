@@ -55,7 +55,8 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   int rc = model_stack_close_orphans(ctx, st, ts);
   if (rc) return rc;
-  st->slices.len = slice_stack_live_len(st, ts, -1);
+  rc = model_stack_truncate(ctx, st, slice_stack_live_len(st, ts, -1));
+  if (rc) return rc;
   for (size_t i = st->slices.len; i-- > 0;) {
     model_stack_entry *e = &st->slices.data[i];
     assert(model_stack_entry_matches_row(ctx, st, i)); /* depth i, parent below */
@@ -65,8 +66,7 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
     storage_set_i64(t, SLICE_dur, e->slice, e->dur);
     ctx_extend_bounds(ctx, ts);
     *slice = e->slice;
-    if (i == st->slices.len - 1) st->slices.len--;
-    return WEFT_OK;
+    return i == st->slices.len - 1 ? model_stack_truncate(ctx, st, i) : WEFT_OK;
   }
   return WEFT_OK;
 }

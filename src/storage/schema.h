@@ -718,7 +718,12 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(ANDROID_MOTION_EVENTS, arg_set_id, ARG_SET) R(ANDROID_KEY_EVENTS, arg_set_id, ARG_SET) \
   R(ANDROID_INPUT_EVENT_DISPATCH, arg_set_id, ARG_SET)                         \
   R(INPUTMETHOD_CLIENTS, arg_set_id, ARG_SET) R(INPUTMETHOD_SERVICE, arg_set_id, ARG_SET) \
-  R(INPUTMETHOD_MANAGER_SERVICE, arg_set_id, ARG_SET)
+  R(INPUTMETHOD_MANAGER_SERVICE, arg_set_id, ARG_SET)                          \
+  R(EXPERIMENTAL_PROTO_PATH, arg_set_id, ARG_SET)                              \
+  R(SURFACEFLINGER_LAYERS_SNAPSHOT, arg_set_id, ARG_SET)                       \
+  R(SURFACEFLINGER_LAYER, arg_set_id, ARG_SET)                                 \
+  R(SURFACEFLINGER_TRANSACTIONS, arg_set_id, ARG_SET)                          \
+  R(SURFACEFLINGER_TRANSACTION, arg_set_id, ARG_SET)
 
 typedef struct schema_ref {
   schema_table_id table; /* the referring column's table */

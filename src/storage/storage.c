@@ -193,6 +193,61 @@ void storage_table_keep_rows(storage_table *t, const uint64_t *keep) {
   table_update_append_limit(t);
 }
 
+static int storage_fail(storage_table *t, int rc);
+
+/* A column's arrays holding rows[0..n) of themselves, in that order; the
+ * old arrays are freed. */
+static int column_gather(storage_column *c, size_t capacity, const uint32_t *rows, size_t n) {
+  if (c->data) {
+    size_t w = c->width;
+    uint8_t *to = array_alloc(capacity * w);
+    if (!to) return WEFT_ENOMEM;
+    const uint8_t *from = c->data;
+    for (size_t r = 0; r < n; r++) memcpy(to + r * w, from + (size_t)rows[r] * w, w);
+    array_free(c->data, capacity * w);
+    c->data = to;
+  }
+  if (c->present) {
+    size_t bytes = bitmap_words(capacity) * sizeof(uint64_t);
+    uint64_t *to = array_alloc(bytes);
+    if (!to) return WEFT_ENOMEM;
+    for (size_t r = 0; r < n; r++)
+      if (bit_is_set(c->present, rows[r])) to[r >> 6] |= 1ULL << (r & 63);
+    array_free(c->present, bytes);
+    c->present = to;
+  }
+  return WEFT_OK;
+}
+
+/* Sets a STORAGE_SORTED column's flag to whether its rows are in order. */
+static void column_recheck_sorted(storage_table *t, size_t col) {
+  storage_column *c = &t->columns[col];
+  if (!(c->def->flags & STORAGE_SORTED) || c->def->type == STORAGE_STR) return;
+  c->sorted = 1;
+  for (size_t r = 0; r < t->row_count && c->sorted; r++) {
+    if (storage_is_null(t, col, r)) c->sorted = 0;
+    else if (r > 0 && c->def->type == STORAGE_I64)
+      c->sorted = storage_get_i64(t, col, r - 1) <= storage_get_i64(t, col, r);
+    else if (r > 0 && c->def->type == STORAGE_F64)
+      c->sorted = storage_get_f64(t, col, r - 1) <= storage_get_f64(t, col, r);
+  }
+}
+
+int storage_table_gather(storage_table *t, const uint32_t *rows, size_t n) {
+  assert(n <= t->row_count);
+  for (size_t i = 0; i < t->column_count; i++) {
+    if (t->defs[i].type == STORAGE_ID) continue;
+    int rc = column_gather(&t->columns[i], t->row_capacity, rows, n);
+    if (rc) return storage_fail(t, rc);
+  }
+  t->row_count = n;
+  t->generation++;
+  if (t->prefault_next > n) t->prefault_next = n;
+  table_update_append_limit(t);
+  for (size_t i = 0; i < t->column_count; i++) column_recheck_sorted(t, i);
+  return WEFT_OK;
+}
+
 /* Grows the allocated arrays of a column to new_cap rows (keeps the zero
  * tail). */
 static int column_grow(storage_column *c, size_t old_cap, size_t new_cap) {

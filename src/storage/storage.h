@@ -118,6 +118,12 @@ void storage_table_clear(storage_table *t);
  * zeroed again. A column sorted before stays sorted (a subsequence of a
  * sorted sequence is). Row ids (the ID column) are the new positions. */
 void storage_table_keep_rows(storage_table *t, const uint64_t *keep);
+/* Makes the table rows[0..n) of itself, in that order (each row listed at
+ * most once; rows not listed are dropped). A STORAGE_SORTED column's flag
+ * is then set to whether its new order is sorted. Needs a new array per
+ * column, one column at a time; when one cannot be allocated the table is
+ * left part-way and its status records the error. */
+int storage_table_gather(storage_table *t, const uint32_t *rows, size_t n);
 /* WEFT_OK, or the error of the first setter that failed since init/clear. */
 static inline int storage_table_status(const storage_table *t) {
   return t->status;

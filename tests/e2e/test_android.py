@@ -89,17 +89,18 @@ class AndroidLogTest(e.TempDirTest):
             journald(2100, pb_int(1, 43), pb_int(2, 44), pb_int(3, 1000), pb_bytes(8, 'c'),
                      pb_bytes(10, 'u.service'), pb_bytes(11, 'h'), pb_bytes(12, 'journal')) +
             journald(2200, pb_bytes(6, 't'), pb_int(3, 0), pb_bytes(8, '')))
-        # tid defaults to pid; no pid: no thread; absent prio 0, tag/msg NULL
+        # tid defaults to pid; no pid: no thread; absent prio 0, tag/msg NULL;
+        # an arg set's id is the args row of its first arg
         self.assertEqual(e.query('select * from logs', path),
                          '"id","ts","utid","prio","log_source","tag","msg","arg_set_id"\n'
                          '0,2000,1,3,"systemd_journald","[NULL]","m1","[NULL]"\n'
                          '1,2100,3,0,"systemd_journald","[NULL]","[NULL]",0\n'
-                         '2,2200,"[NULL]",0,"systemd_journald","t","[NULL]",1\n')
+                         '2,2200,"[NULL]",0,"systemd_journald","t","[NULL]",5\n')
         self.assertEqual(e.query('select arg_set_id, key, display_value from args', path),
                          '"arg_set_id","key","display_value"\n'
                          '0,"uid","1000"\n0,"comm","c"\n0,"systemd_unit","u.service"\n'
                          '0,"hostname","h"\n0,"transport","journal"\n'
-                         '1,"uid","0"\n1,"comm",""\n')
+                         '5,"uid","0"\n5,"comm",""\n')
         self.assertEqual(e.query('select count(*) as n from android_logs', path), '"n"\n0\n')
 
     def test_journald_stats_and_pid_zero(self):

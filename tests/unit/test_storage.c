@@ -695,9 +695,43 @@ static void test_keep_rows(void) {
   storage_table_free(&t);
 }
 
+/* gather: rows in a new order, some dropped; the sorted column's flag
+ * follows its new order, both ways. */
+static void test_gather(void) {
+  storage_table t;
+  fill(&t, 300);
+  uint32_t rows[300];
+  size_t n = 0;
+  for (uint32_t r = 300; r-- > 0;)
+    if (r % 4 != 1) rows[n++] = r;
+  CHECK_EQ_INT(storage_table_gather(&t, rows, n), 0);
+  CHECK_EQ_INT(t.row_count, n);
+  CHECK(!t.columns[1].sorted); /* now descending */
+  for (size_t i = 0; i < n; i++) {
+    uint32_t old = rows[i];
+    CHECK_EQ_INT(storage_get_i64(&t, 0, i), (int64_t)i);
+    CHECK_EQ_INT(storage_get_i64(&t, 1, i), (int64_t)old * 10);
+    CHECK_EQ_INT(storage_is_null(&t, 3, i), old % 2 != 0);
+    if (old % 2 == 0) CHECK(storage_get_f64(&t, 3, i) == old / 2.0);
+    CHECK_EQ_INT(storage_get_i64(&t, 4, i), (int64_t)(old % 5));
+    CHECK_EQ_INT(storage_get_str(&t, 2, i), base_string_pool_find(&pool, old % 3 ? "b" : "a", 1));
+  }
+  /* back to ascending: sorted again */
+  for (size_t i = 0; i < n; i++) rows[i] = (uint32_t)(n - 1 - i);
+  CHECK_EQ_INT(storage_table_gather(&t, rows, n), 0);
+  CHECK(t.columns[1].sorted);
+  CHECK_EQ_INT(storage_get_i64(&t, 1, 0), 0);
+  uint32_t row;
+  CHECK_EQ_INT(storage_table_append(&t, &row), 0); /* past the rows: zero again */
+  CHECK(storage_is_null(&t, 3, row) && storage_get_i64(&t, 1, row) == 0);
+  CHECK_EQ_INT(storage_get_str(&t, 2, row), STRING_NULL);
+  storage_table_free(&t);
+}
+
 int main(void) {
   base_string_pool_init(&pool);
   RUN_TEST(test_keep_rows);
+  RUN_TEST(test_gather);
   RUN_TEST(test_columns);
   RUN_TEST(test_all_default_allocates_nothing);
   RUN_TEST(test_first_set_allocates);

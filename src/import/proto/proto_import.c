@@ -822,7 +822,6 @@ static int proto_end(import_file *f, base_error *err) {
   if (st && (rc = proto_v8_end(f)) != 0) return base_error_alloc(err, rc);
   if ((rc = proto_etw_end(f)) != 0) return base_error_alloc(err, rc);
   if (st && (rc = proto_winscope_end(f, st->winscope)) != 0) return base_error_alloc(err, rc);
-  if ((rc = proto_content_flush(f->ctx)) != 0) return base_error_alloc(err, rc);
   if (st && (rc = proto_native_symbols_end(f, st->native_symbols)) != 0)
     return base_error_alloc(err, rc);
   if (!st) return WEFT_OK;
