@@ -229,6 +229,38 @@ class JsonImportTest(e.TempDirTest):
                          '"mem id: a x",1.500000\n')
         self.assertEqual(self.stat(events, 'json_parser_failure'), '"value"\n2\n')
 
+    def test_counter_tracks_rows_and_arg_sets(self):
+        events = [
+            {'pid': 1, 'tid': 5, 'ts': 10, 'ph': 'X', 'name': 'a', 'dur': 1},
+            {'pid': 1, 'tid': 5, 'ts': 12, 'ph': 'C', 'name': 'ctr', 'args': {'v': 1, 'u': 2}},
+            {'pid': 1, 'tid': 6, 'ts': 13, 'ph': 'C', 'name': 'ctr', 'args': {'v': 3}},
+            {'pid': 1, 'tid': 6, 'ts': 14, 'ph': 'C', 'name': 'ctr', 'id': '7', 'args': {'v': 3}},
+            {'pid': 2, 'ts': 15, 'ph': 'C', 'name': 'ctr2', 'args': {'v': 3}},
+            {'pid': 1, 'tid': 6, 'ts': 16, 'ph': 'X', 'name': 'b', 'dur': 1},
+        ]
+        out = self.load(events, 'select id, ts, track_id, value, arg_set_id from counter; '
+                        'select arg_set_id, key, value_type, display_value from args; '
+                        'select id, name, type, dimension_arg_set_id from track')
+        # each sample's row has its thread (utid, unsigned) as args, written
+        # when it is parsed; the tracks and rows are made after the file's
+        # other events, each track's dimensions its process and its name
+        # (the answer of Perfetto's trace_processor_shell)
+        self.assertEqual(out, (
+            '"id","ts","track_id","value","arg_set_id"\n'
+            '0,12000,2,1.000000,1\n1,12000,3,2.000000,1\n2,13000,2,3.000000,2\n'
+            '3,14000,4,3.000000,2\n4,15000,5,3.000000,3\n\n'
+            '"arg_set_id","key","value_type","display_value"\n'
+            '0,"utid","int","2"\n1,"utid","uint","2"\n2,"utid","uint","3"\n'
+            '3,"utid","uint","4"\n4,"utid","int","3"\n'
+            '5,"upid","int","1"\n5,"name","string","ctr v"\n'
+            '7,"upid","int","1"\n7,"name","string","ctr u"\n'
+            '9,"upid","int","1"\n9,"name","string","ctr id: 7 v"\n'
+            '11,"upid","int","2"\n11,"name","string","ctr2 v"\n\n'
+            '"id","name","type","dimension_arg_set_id"\n'
+            '0,"[NULL]","thread_execution",0\n1,"[NULL]","thread_execution",4\n'
+            '2,"ctr v","json_counter",5\n3,"ctr u","json_counter",7\n'
+            '4,"ctr id: 7 v","json_counter",9\n5,"ctr2 v","json_counter",11\n'))
+
     def test_null_args_skipped_and_array_indexes(self):
         out = self.load([{'ph': 'X', 'pid': 1, 'ts': 1, 'dur': 1, 'name': 'a',
                           'args': {'n': None, 'v': [1, None, 'two']}}],

@@ -312,9 +312,9 @@ static int json_counter_value(const json_token *t, double *v) {
   return -1;
 }
 
-static int json_counter_sample(import_file *f, const json_event *e, int64_t ts,
-                               uint32_t upid, const json_token *key,
-                               double value) {
+static int json_counter_add(import_file *f, const json_event *e, int64_t ts,
+                            uint32_t upid, int64_t arg_set, const json_token *key,
+                            double value) {
   base_buf name;
   base_buf_init(&name, 1 << 16);
   int rc = base_buf_append(&name, "", 0);
@@ -328,17 +328,33 @@ static int json_counter_sample(import_file *f, const json_event *e, int64_t ts,
   if (!rc) rc = base_buf_append(&name, " ", 1);
   if (!rc) rc = base_buf_append(&name, k.ptr, k.len);
   base_free(k.owned);
-  model_track_spec s;
-  model_track_spec_init(&s);
-  s.type = "json_counter";
-  s.is_counter = 1;
-  s.upid = upid;
-  s.machine = f->machine;
-  s.name = name.data;
-  uint32_t track;
-  if (!rc) rc = model_track(f->ctx, &s, &track);
-  if (!rc) rc = model_counter(f->ctx, track, ts, value, -1);
+  json_counter_sample sample = {ts, arg_set, value, upid, STRING_NULL};
+  if (!rc) rc = ctx_intern(f->ctx, name.data, name.len, &sample.name);
   base_buf_free(&name);
+  json_state *st = f->state;
+  return rc ? rc : VEC_PUSH(st->counters, sample);
+}
+
+int json_counters_end(import_file *f) {
+  json_state *st = f->state;
+  if (!st) return WEFT_OK;
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < st->counters.len; i++) {
+    const json_counter_sample *c = &st->counters.data[i];
+    model_track_spec s;
+    model_track_spec_init(&s);
+    s.type = "json_counter";
+    s.is_counter = 1;
+    s.upid = c->upid;
+    s.machine = f->machine;
+    s.name = base_string_pool_get(&f->ctx->strings, c->name);
+    s.dim_key = "name"; /* the track's dimensions: its process and name */
+    s.dim_str = s.name;
+    uint32_t track;
+    rc = model_track(f->ctx, &s, &track);
+    if (!rc) rc = model_counter(f->ctx, track, c->ts, c->value, c->arg_set);
+  }
+  VEC_FREE(st->counters);
   return rc;
 }
 
@@ -349,9 +365,14 @@ static int json_counter(import_file *f, const json_event *e, int64_t ts,
   if (!e->args_offset) return import_stat(f, stat_json_parser_failure, 1);
   json_state *st = f->state;
   uint32_t upid = json_thread_upid(f, utid);
+  /* every sample of the event carries its thread */
+  int64_t arg_set;
+  int rc = model_arg_int(f->ctx, "utid", 4, MODEL_ARG_UINT, utid);
+  if (!rc) rc = model_args_commit(f->ctx, &arg_set);
+  if (rc) return rc;
   json_tokenizer tk;
-  int rc = json_trace_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
-                               f->len - e->args_offset, &st->limits, err);
+  rc = json_trace_tokenizer_init(&tk, (const char *)f->data + e->args_offset,
+                                 f->len - e->args_offset, &st->limits, err);
   if (rc) return rc;
   json_token key, t;
   rc = json_next(&tk, &t, err);
@@ -366,7 +387,7 @@ static int json_counter(import_file *f, const json_event *e, int64_t ts,
     if (!rc && json_counter_value(&t, &v) != 0)
       rc = import_stat(f, stat_json_parser_failure, 1);
     else if (!rc)
-      rc = json_counter_sample(f, e, ts, upid, &key, v);
+      rc = json_counter_add(f, e, ts, upid, arg_set, &key, v);
   }
   json_tokenizer_free(&tk);
   return rc;

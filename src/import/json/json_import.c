@@ -260,12 +260,18 @@ static int json_parse(import_file *f, const sort_event *ev, void *prepared, base
   return rc;
 }
 
+static int json_end(import_file *f, base_error *err) {
+  int rc = json_counters_end(f);
+  return rc ? base_error_alloc(err, rc) : WEFT_OK;
+}
+
 static void json_destroy(import_file *f) {
   json_state *st = f->state;
   if (st) {
     base_free(st->systrace_text);
     json_async_free(&st->async);
     VEC_FREE(st->v8_samples);
+    VEC_FREE(st->counters);
   }
   base_free(f->state);
   f->state = NULL;
@@ -279,6 +285,6 @@ const importer_ops import_json_ops = {
     .prepare = json_prepare,
     .locate_rule = json_locate_rule,
     .parse = json_parse,
-    .end = NULL,
+    .end = json_end,
     .destroy = json_destroy,
 };

@@ -37,7 +37,21 @@ typedef struct json_state {
   size_t systrace_text_len;
   json_async_state async;
   VEC(struct json_v8_sample) v8_samples; /* pushed V8 CPU profile samples */
+  VEC(struct json_counter_sample) counters; /* samples whose rows wait for the end */
 } json_state;
+
+/* A counter sample (a "C" event's numeric arg): its thread's arg set is
+ * written when it is parsed, but its track and row only once the file's
+ * events are parsed, in parse order, as Perfetto makes them. */
+typedef struct json_counter_sample {
+  int64_t ts, arg_set;
+  double value;
+  uint32_t upid;
+  string_id name; /* "<name>[ id: <id>] <arg>" */
+} json_counter_sample;
+
+/* Makes the tracks and rows of the counter samples (json_apply.c). */
+int json_counters_end(import_file *f);
 
 /* The tokenizer limits the load's options ask for. */
 static inline json_limits json_limits_of(const weft_options *o) {
