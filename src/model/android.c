@@ -98,6 +98,7 @@ static int android_fs_track(trace_context *ctx, android_fs_state *s, uint32_t ma
     spec.type = "android_fs";
     spec.machine = machine;
     spec.compressor_idx = idx;
+    spec.group_key = model_track_group_key(&s->sets, set);
     rc = model_track(ctx, &spec, slot);
     if (rc) return rc;
   }

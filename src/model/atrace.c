@@ -195,6 +195,7 @@ static int atrace_async_track(trace_context *ctx, const kernel_scope *sc, uint32
     spec.dim_str = spec.name;
     spec.dim_first = 1;
     spec.compressor_idx = idx;
+    spec.group_key = model_track_group_key(&s->sets, set);
     rc = model_track(ctx, &spec, slot);
     if (rc) return rc;
   }

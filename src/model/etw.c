@@ -99,6 +99,7 @@ static int etw_slot_track(trace_context *ctx, etw_state *s, uint32_t machine, ui
     spec.utid = utid;
     spec.machine = machine;
     spec.compressor_idx = slot;
+    spec.group_key = model_track_group_key(&s->sets, set);
     int rc = model_track(ctx, &spec, row);
     if (rc) return rc;
   }

@@ -31,6 +31,7 @@ int frame_timeline_track(trace_context *ctx, uint32_t machine, uint32_t upid, in
     spec.machine = machine;
     spec.upid = upid;
     spec.compressor_idx = idx;
+    spec.group_key = model_track_group_key(&s->sets, set);
     if ((rc = model_track(ctx, &spec, slot)) != 0) return rc;
   }
   *track = *slot;

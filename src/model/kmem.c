@@ -63,6 +63,7 @@ static int kmem_buffer_track(trace_context *ctx, uint32_t machine, kmem_heap hea
     spec.type = kmem_heaps[heap].buffer_type;
     spec.machine = machine;
     spec.compressor_idx = idx;
+    spec.group_key = model_track_group_key(c, set);
     rc = model_track(ctx, &spec, slot);
     if (rc) return rc;
   }

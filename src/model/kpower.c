@@ -110,6 +110,7 @@ static int kpower_latency_track(trace_context *ctx, kpower_state *k, uint32_t ma
     spec.type = "suspend_resume";
     spec.machine = machine;
     spec.compressor_idx = idx;
+    spec.group_key = model_track_group_key(&k->sets, set);
     rc = model_track(ctx, &spec, slot);
     if (rc) return rc;
   }

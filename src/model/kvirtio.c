@@ -65,6 +65,7 @@ static int kvirtio_track(trace_context *ctx, const kvirtio_set *k, uint32_t idx,
   spec.type = k->command ? "virtio_video_command" : "virtio_video_queue_event";
   spec.machine = k->machine;
   spec.extra_key = kvirtio_set_key(k) ^ idx;
+  spec.group_key = model_track_group_key(k, kvirtio_set_key(k));
   int64_t dims = -1;
   int rc = model_track(ctx, &spec, track);
   if (!rc) rc = model_arg_int(ctx, "virtio_stream_id", 16, MODEL_ARG_INT, k->stream_id);

@@ -154,6 +154,7 @@ void model_free(model_state *m) {
   VEC_FREE(m->replaced_arg_sets);
   VEC_FREE(m->args_log);
   base_map_free(&m->cpu_rows);
+  base_map_free(&m->track_groups);
   VEC_FREE(m->pending_args);
   flow_state_free(m->flow);
   m->flow = NULL;
@@ -552,6 +553,19 @@ static int model_set_optional_str(trace_context *ctx, storage_table *t, size_t c
   return rc;
 }
 
+uint64_t model_track_group_key(const void *owner, uint64_t set) {
+  return base_hash_u64(base_hash_u64((uint64_t)(uintptr_t)owner) ^ set) >> 1 | 1;
+}
+
+/* The track's track_group_id from its spec's group key, if it has one. */
+static int model_track_group(trace_context *ctx, const model_track_spec *s, uint32_t track) {
+  if (!s->group_key) return WEFT_OK;
+  base_map *groups = &ctx->model.track_groups;
+  uint64_t *id;
+  if (base_map_insert(groups, s->group_key, groups->count, &id) < 0) return WEFT_ENOMEM;
+  return storage_set_i64(ctx_table(ctx, TABLE_TRACK), TRACK_track_group_id, track, (int64_t)*id);
+}
+
 static int model_new_track(trace_context *ctx, const model_track_spec *s,
                            uint32_t *track) {
   storage_table *t = ctx_table(ctx, TABLE_TRACK);
@@ -573,7 +587,7 @@ static int model_new_track(trace_context *ctx, const model_track_spec *s,
   if (s->utid >= 0) storage_set_i64(t, TRACK_utid, *track, s->utid);
   if (s->upid >= 0) storage_set_i64(t, TRACK_upid, *track, s->upid);
   if (s->cpu >= 0) storage_set_i64(t, TRACK_cpu, *track, s->cpu);
-  return WEFT_OK;
+  return model_track_group(ctx, s, *track);
 }
 
 /* Notes a set a row stopped using (see model_args_collect_replaced); if it

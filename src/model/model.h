@@ -73,6 +73,7 @@ typedef struct model_state {
   int args_end_noted;      /* model_args_note_end ran */
   int args_final;          /* model_args_finalize ran: sets are in place */
   base_map cpu_rows;       /* ucpu + 1 -> its __intrinsic_cpu row */
+  base_map track_groups;   /* model_track_spec.group_key -> track_group_id */
   VEC(struct model_arg) pending_args;
   string_id arg_type_names[8]; /* value_type strings by model_arg_type, lazy */
   struct flow_state *flow; /* model/flow.h; NULL until the first flow */
@@ -213,7 +214,13 @@ typedef struct model_track_spec {
                              2: before all the other dimensions */
   const char *dim2_key;   /* a second string dimension arg after it, or NULL */
   const char *dim2_str;
+  /* nonzero: the track belongs to this set of interchangeable tracks (a
+   * track compressor's set, model_track_group_key); each set's tracks
+   * share a track_group_id, numbered in the order sets get their first */
+  uint64_t group_key;
 } model_track_spec;
+/* A group key for set `set` of the compressor (or other owner) at `owner`. */
+uint64_t model_track_group_key(const void *owner, uint64_t set);
 void model_track_spec_init(model_track_spec *s);
 /* Replaces a track's dimension / source arg sets (-1: keeps that one); a
  * replaced set no row uses any more leaves the args table when loading

@@ -149,9 +149,33 @@ class JsonImportTest(e.TempDirTest):
             {'ph': 'b', 'ts': 1, 'name': 'nopid', 'cat': 'c', 'id': 1},
         ], 'select s.name, s.dur, t.type, t.name as track from slice s '
            'join track t on s.track_id = t.id order by s.name')
+        # an id given as "" is an id; no pid: dropped
         self.assertEqual(out, '"name","dur","type","track"\n'
                          '"g",2000,"legacy_async_global_slice","g"\n'
-                         '"l",1000,"legacy_async_process_slice","l"\n')
+                         '"l",1000,"legacy_async_process_slice","l"\n'
+                         '"none",-1,"legacy_async_global_slice","none"\n')
+
+    def test_track_group_ids_number_the_sets_of_interchangeable_tracks(self):
+        out = self.load([
+            {'ph': 'b', 'pid': 1, 'tid': 1, 'ts': 1, 'name': 'A', 'cat': 'c', 'id': 1},
+            {'ph': 'b', 'pid': 1, 'tid': 1, 'ts': 2, 'name': 'A', 'cat': 'c', 'id': 2},
+            {'ph': 'b', 'pid': 1, 'tid': 1, 'ts': 3, 'name': 'B', 'cat': 'c', 'id': 3},
+            {'ph': 'e', 'pid': 1, 'tid': 1, 'ts': 4, 'name': 'A', 'cat': 'c', 'id': 1},
+            {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 5, 'dur': 10, 'name': 'P'},
+            {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 6, 'dur': 20, 'name': 'Q'},
+            {'ph': 'b', 'pid': 1, 'tid': 1, 'ts': 7, 'name': 'A', 'cat': 'c',
+             'id2': {'local': 5}},
+        ], 'select id, name, type, track_group_id from track order by id')
+        # the two tracks of root A share a group; B's set, the thread's
+        # overflow tracks and the process-scoped A set are groups of their
+        # own, numbered as each set gets its first track (Perfetto's answer)
+        self.assertEqual(out, '"id","name","type","track_group_id"\n'
+                         '0,"A","legacy_async_global_slice",0\n'
+                         '1,"A","legacy_async_global_slice",0\n'
+                         '2,"B","legacy_async_global_slice",1\n'
+                         '3,"[NULL]","thread_execution","[NULL]"\n'
+                         '4,"[NULL]","thread_overlapping_slice",2\n'
+                         '5,"A","legacy_async_process_slice",3\n')
 
     def test_async_tracks_are_shared_by_root_name(self):
         # A cookie is (cat, id); its first name is its root name. Cookies

@@ -204,6 +204,7 @@ static int json_complete_track(import_file *f, const json_event *e, uint32_t uti
     s.type = "thread_overlapping_slice";
     s.utid = utid;
     s.compressor_idx = idx;
+    s.group_key = model_track_group_key(f->ctx, utid); /* the thread's overflow tracks */
     s.machine = f->machine;
     rc = model_track(f->ctx, &s, track);
     if (!rc && slice_stack_fits(f->ctx, *track, ts, e->dur.ns)) return WEFT_OK;
@@ -281,7 +282,7 @@ static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
  * without a pid or any id the event is a parser failure. */
 static int json_async(import_file *f, json_event *e, int64_t ts, json_slice_ctx *c,
                       base_error *err) {
-  if (!e->has_pid || (!e->id.len && !e->id2_global.len && !e->id2_local.len))
+  if (!e->has_pid || (!e->id.ptr && !e->id2_global.ptr && !e->id2_local.ptr))
     return import_stat(f, stat_json_parser_failure, 1);
   uint32_t track, slice;
   int rc = json_async_track(f, e, c->cat, c->name, json_thread_upid(f, c->utid), &track);

@@ -53,6 +53,7 @@ static int json_async_new_track(import_file *f, const json_async_key *k, uint32_
   s.type = k->process_scoped ? "legacy_async_process_slice" : "legacy_async_global_slice";
   s.machine = f->machine;
   s.extra_key = ((uint64_t)set_id << 32 | idx) + 1;
+  s.group_key = model_track_group_key(&((json_state *)f->state)->async.tracks, set_id);
   rc = model_track(ctx, &s, track);
   if (rc) return rc;
   model_track_set_name(ctx, *track, k->name);
@@ -65,7 +66,8 @@ int json_async_track(import_file *f, const json_event *e, string_id cat, string_
                      uint32_t upid, uint32_t *track) {
   json_state *st = f->state;
   json_async_state *a = &st->async;
-  const json_str *id = e->id.len ? &e->id : e->id2_global.len ? &e->id2_global : NULL;
+  /* an id given as "" is an id (the empty one) */
+  const json_str *id = e->id.ptr ? &e->id : e->id2_global.ptr ? &e->id2_global : NULL;
   json_async_key k = {0, upid, STRING_NULL, name};
   if (!id) {
     id = &e->id2_local;

@@ -57,6 +57,7 @@ static int proto_async_new_track(import_file *f, const proto_async_key *k, uint3
   s.machine = machine;
   s.extra_key = proto_async_mix(proto_async_mix(UINT64_C(0xa5a5c0ffee), f->trace_id),
                                 (uint64_t)set << 32 | idx);
+  s.group_key = model_track_group_key(f, set); /* the file's async track sets */
   rc = model_track(ctx, &s, track);
   if (rc) return rc;
   if (k->process_scoped)

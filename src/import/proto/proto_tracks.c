@@ -675,6 +675,7 @@ static int proto_tracks_intern_merged(import_file *f, proto_tracks *t, int64_t i
   uint32_t row = *track_compressor_track(&t->merged, set, slot);
   if (row == TRACK_COMPRESSOR_NO_TRACK) {
     plan.dims.compressor_idx = slot;
+    plan.spec.group_key = model_track_group_key(&t->merged, set);
     plan.spec.extra_key = (uint64_t)set << 32 | slot;
     rc = proto_tracks_create(f, t, i, &plan, name, seq_id);
     if (rc) return rc;
