@@ -590,7 +590,7 @@ static int model_new_track(trace_context *ctx, const model_track_spec *s,
   return model_track_group(ctx, s, *track);
 }
 
-/* Notes a set a row stopped using (see model_args_collect_replaced); if it
+/* Notes a set a row stopped using (see model_args_finalize); if it
  * cannot be noted, the set is kept. */
 static void model_args_note_replaced(trace_context *ctx, int64_t old, int64_t now) {
   if (old >= 0 && old != now) (void)VEC_PUSH(ctx->model.replaced_arg_sets, old);

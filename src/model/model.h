@@ -224,7 +224,7 @@ uint64_t model_track_group_key(const void *owner, uint64_t set);
 void model_track_spec_init(model_track_spec *s);
 /* Replaces a track's dimension / source arg sets (-1: keeps that one); a
  * replaced set no row uses any more leaves the args table when loading
- * ends (model_args_collect_replaced). */
+ * ends (model_args_finalize). */
 void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dims, int64_t src);
 /* Finds the track with this identity or creates it. */
 int model_track(trace_context *ctx, const model_track_spec *spec,
