@@ -94,7 +94,7 @@ async function checkClickShowsArgs(page) {
   const hit = await sliceOnScreen(page, 'phone');
   assert.ok(hit, 'a phone slice on screen');
   await page.mouse.click(box.x + hit.x, box.y + hit.y);
-  await page.waitForSelector('#args table', { timeout: 10000 });
+  await page.waitForSelector('#args table', { timeout: 30000 });
   const args = await page.$$eval('#args table tr', (rows) => rows.slice(1).map((r) => r.innerText));
   assert.ok(args.length > 0, 'the slice has args');
   assert.ok(args.some((a) => a.includes('debug.')), args.join(';'));
@@ -229,7 +229,7 @@ async function checkBoxSelect(page) {
   await page.mouse.move(box.x + 900, box.y + 250, { steps: 5 });
   await page.mouse.up();
   await page.keyboard.up('Shift');
-  await page.waitForSelector('#selection-total', { timeout: 10000 });
+  await page.waitForSelector('#selection-total', { timeout: 30000 });
   const text = await page.$eval('#selection-total', (el) => el.textContent);
   assert.match(text, /^\d+ slices, total /);
   await shot(page, 'view-selection.png');
@@ -247,7 +247,7 @@ async function checkPlacement(browser) {
     await page.goto(url);
     await painted(page, 0);
     await page.click('button[data-tab="merge"]');
-    await page.waitForSelector('#placement tr[data-rule]', { timeout: 10000 });
+    await page.waitForSelector('#placement tr[data-rule]', { timeout: 30000 });
     const rows = await page.$$eval('#placement tr[data-rule]', (trs) => trs.map((tr) => {
       const cell = (c) => tr.querySelector(`td[data-col="${c}"]`).textContent;
       return { file: cell('file_name'), rule: cell('rule'), guess: cell('is_guess'),
