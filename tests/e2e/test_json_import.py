@@ -285,6 +285,45 @@ class JsonImportTest(e.TempDirTest):
             '2,"ctr v","json_counter",5\n3,"ctr u","json_counter",7\n'
             '4,"ctr id: 7 v","json_counter",9\n5,"ctr2 v","json_counter",11\n'))
 
+    def test_parser_failures_are_logged_with_the_event_name_and_phase(self):
+        events = [
+            {'ph': 'b', 'pid': 1, 'ts': 1, 'cat': 'c'},                   # no id
+            {'ph': 'C', 'pid': 1, 'ts': 2, 'name': 'n\u00e9'},            # no args
+            {'ph': 'i', 'pid': 1, 'ts': 3, 'name': 'x', 's': 'q'},        # bad scope
+            {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 4, 'name': 'y'},        # no dur
+        ]
+        out = self.load(events, 'select ts, severity, name, arg_set_id from _trace_import_logs; '
+                        'select arg_set_id, key, string_value from args; '
+                        "select value from stats where name = 'json_parser_failure'")
+        # Perfetto's answer on the same events
+        self.assertEqual(out, '"ts","severity","name","arg_set_id"\n'
+                         '1000,"error","json_parser_failure",0\n'
+                         '2000,"error","json_parser_failure",2\n'
+                         '3000,"error","json_parser_failure",4\n'
+                         '4000,"error","json_parser_failure",6\n\n'
+                         '"arg_set_id","key","string_value"\n'
+                         '0,"event_name","[NULL]"\n0,"event_phase","b"\n'
+                         '2,"event_name","n\u00e9"\n2,"event_phase","C"\n'
+                         '4,"event_name","x"\n4,"event_phase","i"\n'
+                         '6,"event_name","y"\n6,"event_phase","X"\n\n'
+                         '"value"\n4\n')
+
+    def test_sort_hints_are_written_after_the_events_processes_first(self):
+        events = [
+            {'ph': 'M', 'ts': 100, 'pid': 30, 'tid': 0, 'name': 'process_sort_index',
+             'args': {'sort_index': -2}},
+            {'ph': 'M', 'ts': 110, 'pid': 30, 'tid': 31, 'name': 'thread_sort_index',
+             'args': {'sort_index': 5}},
+            {'ph': 'M', 'ts': 120, 'pid': 40, 'tid': 0, 'name': 'process_sort_index',
+             'args': {'sort_index': 10}},
+            {'ph': 'X', 'ts': 200, 'pid': 30, 'tid': 31, 'dur': 1, 'name': 'e'},
+        ]
+        out = self.load(events, 'select arg_set_id, key, int_value from args')
+        # Perfetto's answer: the thread track's dimensions first
+        self.assertEqual(out, '"arg_set_id","key","int_value"\n0,"utid",2\n'
+                         '1,"process_sort_index_hint",-2\n2,"process_sort_index_hint",10\n'
+                         '3,"thread_sort_index_hint",5\n')
+
     def test_null_args_skipped_and_array_indexes(self):
         out = self.load([{'ph': 'X', 'pid': 1, 'ts': 1, 'dur': 1, 'name': 'a',
                           'args': {'n': None, 'v': [1, None, 'two']}}],

@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "import/json/json_internal.h"
+#include "model/android_fw.h"
 #include "model/model.h"
 #include "model/sched.h"
 #include "model/slice_stack.h"
@@ -23,6 +24,25 @@ static int json_intern(import_file *f, const json_str *s, string_id *out) {
     return WEFT_OK;
   }
   return ctx_intern(f->ctx, s->ptr, s->len, out);
+}
+
+/* A json_parser_failure: counted, and logged in _trace_import_logs at the
+ * event's time with its name and phase as args, as Perfetto logs it. */
+static int json_fail(import_file *f, const json_event *e, int64_t ts) {
+  trace_context *ctx = f->ctx;
+  char ph = e->ph;
+  string_id name, phase, name_key, phase_key;
+  int64_t arg_set = -1;
+  int rc = json_intern(f, &e->name, &name);
+  if (!rc) rc = ctx_intern(ctx, &ph, 1, &phase);
+  if (!rc) rc = ctx_intern(ctx, "event_name", 10, &name_key);
+  if (!rc) rc = ctx_intern(ctx, "event_phase", 11, &phase_key);
+  if (!rc) rc = model_arg_string_id(ctx, name_key, name, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_string_id(ctx, phase_key, phase, MODEL_ARG_STRING);
+  if (!rc) rc = model_args_commit(ctx, &arg_set);
+  else model_args_discard(ctx);
+  if (!rc) rc = model_import_log(ctx, f->trace_id, ts, stat_json_parser_failure, arg_set);
+  return rc ? rc : import_stat(f, stat_json_parser_failure, 1);
 }
 
 /* The process and its main thread (tid = pid), as JSON processes get.
@@ -220,15 +240,16 @@ static int json_complete_track(import_file *f, const json_event *e, uint32_t uti
 static int json_slice_track(import_file *f, const json_event *e, int64_t ts,
                             const json_slice_ctx *c, uint32_t *track) {
   *track = UINT32_MAX;
-  if (e->ph == 'X') return e->dur.valid ? json_complete_track(f, e, c->utid, ts, track) : WEFT_OK;
+  if (e->ph == 'X') /* without a dur: a parser failure */
+    return e->dur.valid ? json_complete_track(f, e, c->utid, ts, track) : json_fail(f, e, ts);
   if (e->ph == 'B') return model_thread_track(f->ctx, c->utid, track);
   char scope = e->scope.ptr ? (e->scope.len == 1 ? e->scope.ptr[0] : '?') : 't';
   if (scope == 't') {
-    if (!e->has_tid) return import_stat(f, stat_json_parser_failure, 1);
+    if (!e->has_tid) return json_fail(f, e, ts);
     return model_thread_track(f->ctx, c->utid, track);
   }
-  if (scope != 'g' && scope != 'p') return import_stat(f, stat_json_parser_failure, 1);
-  if (scope == 'p' && !e->has_pid) return import_stat(f, stat_json_parser_failure, 1);
+  if (scope != 'g' && scope != 'p') return json_fail(f, e, ts);
+  if (scope == 'p' && !e->has_pid) return json_fail(f, e, ts);
   model_track_spec s;
   model_track_spec_init(&s);
   s.type = scope == 'g' ? "legacy_chrome_global_instants" : "chrome_process_instant";
@@ -283,7 +304,7 @@ static int json_thread_end(import_file *f, const json_event *e, int64_t ts,
 static int json_async(import_file *f, json_event *e, int64_t ts, json_slice_ctx *c,
                       base_error *err) {
   if (!e->has_pid || (!e->id.ptr && !e->id2_global.ptr && !e->id2_local.ptr))
-    return import_stat(f, stat_json_parser_failure, 1);
+    return json_fail(f, e, ts);
   uint32_t track, slice;
   int rc = json_async_track(f, e, c->cat, c->name, json_thread_upid(f, c->utid), &track);
   if (rc) return rc;
@@ -336,10 +357,12 @@ static int json_counter_add(import_file *f, const json_event *e, int64_t ts,
   return rc ? rc : VEC_PUSH(st->counters, sample);
 }
 
+static int json_sort_hints_end(import_file *f);
+
 int json_counters_end(import_file *f) {
   json_state *st = f->state;
   if (!st) return WEFT_OK;
-  int rc = WEFT_OK;
+  int rc = json_sort_hints_end(f);
   for (size_t i = 0; !rc && i < st->counters.len; i++) {
     const json_counter_sample *c = &st->counters.data[i];
     model_track_spec s;
@@ -363,7 +386,7 @@ int json_counters_end(import_file *f) {
  * "<name>[ id: <id>] <arg>"; anything else counts a json_parser_failure. */
 static int json_counter(import_file *f, const json_event *e, int64_t ts,
                         uint32_t utid, base_error *err) {
-  if (!e->args_offset) return import_stat(f, stat_json_parser_failure, 1);
+  if (!e->args_offset) return json_fail(f, e, ts);
   json_state *st = f->state;
   uint32_t upid = json_thread_upid(f, utid);
   /* every sample of the event carries its thread */
@@ -386,7 +409,7 @@ static int json_counter(import_file *f, const json_event *e, int64_t ts,
     if (t.type == JSON_TOK_OBJECT_BEGIN || t.type == JSON_TOK_ARRAY_BEGIN)
       rc = json_skip_container(&tk, err);
     if (!rc && json_counter_value(&t, &v) != 0)
-      rc = import_stat(f, stat_json_parser_failure, 1);
+      rc = json_fail(f, e, ts);
     else if (!rc)
       rc = json_counter_add(f, e, ts, upid, arg_set, &key, v);
   }
@@ -396,13 +419,39 @@ static int json_counter(import_file *f, const json_event *e, int64_t ts,
 
 /* ---- metadata (M) ---- */
 
-static int json_sort_hint(import_file *f, const char *key, schema_table_id table,
-                          size_t column, uint32_t row, const json_token *t) {
+static int json_sort_hint_add(import_file *f, int is_process, uint32_t row,
+                              const json_token *t) {
   if (t->type != JSON_TOK_NUMBER || !t->is_int) return WEFT_OK;
-  int64_t set;
-  int rc = model_arg_int(f->ctx, key, strlen(key), MODEL_ARG_INT, t->i);
-  if (!rc) rc = model_args_commit(f->ctx, &set);
-  if (!rc) model_row_set_arg_set(f->ctx, table, column, row, set);
+  json_state *st = f->state;
+  json_sort_hint hint = {t->i, st->sort_hints.len, row, is_process};
+  return VEC_PUSH(st->sort_hints, hint);
+}
+
+/* Processes first, then threads, each by row; equal rows in event order. */
+static int json_sort_hint_cmp(const void *a, const void *b) {
+  const json_sort_hint *x = a, *y = b;
+  if (x->is_process != y->is_process) return x->is_process ? -1 : 1;
+  if (x->row != y->row) return x->row < y->row ? -1 : 1;
+  return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int json_sort_hints_end(import_file *f) {
+  json_state *st = f->state;
+  int rc = WEFT_OK;
+  if (st->sort_hints.len > 1)
+    qsort(st->sort_hints.data, st->sort_hints.len, sizeof *st->sort_hints.data,
+          json_sort_hint_cmp);
+  for (size_t i = 0; !rc && i < st->sort_hints.len; i++) {
+    const json_sort_hint *h = &st->sort_hints.data[i];
+    const char *key = h->is_process ? "process_sort_index_hint" : "thread_sort_index_hint";
+    int64_t set;
+    rc = model_arg_int(f->ctx, key, strlen(key), MODEL_ARG_INT, h->value);
+    if (!rc) rc = model_args_commit(f->ctx, &set);
+    if (!rc)
+      model_row_set_arg_set(f->ctx, h->is_process ? TABLE_PROCESS : TABLE_THREAD,
+                            h->is_process ? PROCESS_arg_set_id : THREAD_arg_set_id, h->row, set);
+  }
+  VEC_FREE(st->sort_hints);
   return rc;
 }
 
@@ -423,12 +472,8 @@ static int json_metadata(import_file *f, const json_event *e, base_error *err) {
   int rc = is_process || is_psort ? json_process(f, pid, &upid)
                                   : json_thread(f, pid, tid, &utid);
   if (rc) return rc;
-  if (is_psort)
-    return json_sort_hint(f, "process_sort_index_hint", TABLE_PROCESS,
-                          PROCESS_arg_set_id, upid, &v);
-  if (is_tsort)
-    return json_sort_hint(f, "thread_sort_index_hint", TABLE_THREAD,
-                          THREAD_arg_set_id, utid, &v);
+  if (is_psort) return json_sort_hint_add(f, 1, upid, &v);
+  if (is_tsort) return json_sort_hint_add(f, 0, utid, &v);
   if (v.type != JSON_TOK_STRING || v.len == 0) return WEFT_OK;
   json_str s = {0};
   rc = json_str_from(&v, &s, err);
@@ -457,7 +502,7 @@ static int json_arg_int(import_file *f, const json_event *e, const char *key,
 static int json_thread_state(import_file *f, const json_event *e, int64_t ts,
                              uint32_t utid, base_error *err) {
   if (!e->name.ptr || !e->name.len || !e->dur.valid || e->dur.ns < 0)
-    return import_stat(f, stat_json_parser_failure, 1);
+    return json_fail(f, e, ts);
   int64_t cpu = -1, io_wait = -1;
   if (!json_arg_int(f, e, "cpu", &cpu, err) || cpu < 0) cpu = -1;
   if (!json_arg_int(f, e, "io_wait", &io_wait, err)) io_wait = -1;

@@ -272,6 +272,7 @@ static void json_destroy(import_file *f) {
     json_async_free(&st->async);
     VEC_FREE(st->v8_samples);
     VEC_FREE(st->counters);
+    VEC_FREE(st->sort_hints);
   }
   base_free(f->state);
   f->state = NULL;

@@ -38,7 +38,19 @@ typedef struct json_state {
   json_async_state async;
   VEC(struct json_v8_sample) v8_samples; /* pushed V8 CPU profile samples */
   VEC(struct json_counter_sample) counters; /* samples whose rows wait for the end */
+  VEC(struct json_sort_hint) sort_hints; /* process/thread hints waiting for the end */
 } json_state;
+
+/* A process_sort_index / thread_sort_index metadata event's hint: its arg
+ * set is written once the file's events are parsed (before the counters'
+ * tracks), where Perfetto writes it: processes first, then threads, each
+ * by upid / utid. */
+typedef struct json_sort_hint {
+  int64_t value;
+  size_t order; /* the event's place among the hints */
+  uint32_t row;
+  int is_process;
+} json_sort_hint;
 
 /* A counter sample (a "C" event's numeric arg): its thread's arg set is
  * written when it is parsed, but its track and row only once the file's
@@ -50,7 +62,8 @@ typedef struct json_counter_sample {
   string_id name; /* "<name>[ id: <id>] <arg>" */
 } json_counter_sample;
 
-/* Makes the tracks and rows of the counter samples (json_apply.c). */
+/* Writes the sort hints' arg sets, then makes the tracks and rows of the
+ * counter samples (json_apply.c). */
 int json_counters_end(import_file *f);
 
 /* The tokenizer limits the load's options ask for. */
