@@ -19,15 +19,6 @@
 #include "model/context.h"
 #include "model/model.h"
 
-typedef struct args_ref {
-  schema_table_id table, to;
-  size_t column;
-} args_ref;
-
-#define ARGS_REF(TAB, col, TO) {TABLE_##TAB, (schema_table_id)TABLE_##TO, TAB##_##col},
-static const args_ref args_refs[] = {WEFT_REFS(ARGS_REF)};
-#define ARGS_REF_COUNT (sizeof args_refs / sizeof *args_refs)
-
 enum {
   ARGS_USED_BY_SLICE = 1, /* a slice row refers to the set */
   ARGS_USED_BY_OTHER = 2, /* a row of another table refers to it */
@@ -89,12 +80,12 @@ static int args_order_find_sets(trace_context *ctx, args_order *o, int *ok) {
 
 /* Flags each set with who refers to it. */
 static void args_order_mark_users(trace_context *ctx, args_order *o) {
-  for (size_t r = 0; r < ARGS_REF_COUNT; r++) {
-    if (args_refs[r].to != (schema_table_id)TABLE_ARG_SET) continue;
-    const storage_table *t = ctx_table(ctx, args_refs[r].table);
-    uint8_t flag = args_refs[r].table == TABLE_SLICE ? ARGS_USED_BY_SLICE : ARGS_USED_BY_OTHER;
+  for (size_t r = 0; r < schema_ref_count; r++) {
+    if (schema_refs[r].to != TABLE_ARG_SET) continue;
+    const storage_table *t = ctx_table(ctx, schema_refs[r].table);
+    uint8_t flag = schema_refs[r].table == TABLE_SLICE ? ARGS_USED_BY_SLICE : ARGS_USED_BY_OTHER;
     for (size_t row = 0; row < t->row_count; row++) {
-      uint32_t k = args_order_ordinal(o, storage_get_i64_or(t, args_refs[r].column, row, -1));
+      uint32_t k = args_order_ordinal(o, storage_get_i64_or(t, schema_refs[r].column, row, -1));
       if (k != UINT32_MAX) o->flags[k] |= flag;
     }
   }
@@ -231,10 +222,10 @@ static int args_order_is_identity(const args_order *o) {
 /* Rewrites every arg set id column through new_id (by ordinal). */
 static void args_order_renumber_users(trace_context *ctx, const args_order *o,
                                       const uint32_t *new_id) {
-  for (size_t r = 0; r < ARGS_REF_COUNT; r++) {
-    if (args_refs[r].to != (schema_table_id)TABLE_ARG_SET) continue;
-    storage_table *t = ctx_table(ctx, args_refs[r].table);
-    size_t col = args_refs[r].column;
+  for (size_t r = 0; r < schema_ref_count; r++) {
+    if (schema_refs[r].to != TABLE_ARG_SET) continue;
+    storage_table *t = ctx_table(ctx, schema_refs[r].table);
+    size_t col = schema_refs[r].column;
     for (size_t row = 0; row < t->row_count; row++) {
       uint32_t k = args_order_ordinal(o, storage_get_i64_or(t, col, row, -1));
       if (k == UINT32_MAX) continue;
