@@ -9,6 +9,10 @@ uint32_t model_thread_upid(trace_context *ctx, uint32_t utid) {
   return (uint32_t)storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, 0);
 }
 
+int64_t model_thread_process(trace_context *ctx, uint32_t utid) {
+  return storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+}
+
 int64_t model_slice_arg_set(trace_context *ctx, uint32_t slice) {
   return storage_get_i64_or(ctx_table(ctx, TABLE_SLICE), SLICE_arg_set_id, slice, -1);
 }

@@ -11,6 +11,8 @@
 
 /* The process of a thread (its upid column; 0 when not set). */
 uint32_t model_thread_upid(trace_context *ctx, uint32_t utid);
+/* The same, -1 when not set. */
+int64_t model_thread_process(trace_context *ctx, uint32_t utid);
 /* Names a thread and, when it is its process's main thread (its tid is
  * the process's pid), the process too (Perfetto's
  * UpdateThreadNameAndMaybeProcessName). */

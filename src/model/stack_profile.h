@@ -5,7 +5,8 @@
  * Rows are interned for the whole trace, whatever sequence or file names
  * them:
  *  - a mapping by all of its columns (build id, offsets, range, load bias,
- *    name);
+ *    name), unless the importer makes it a row of its own
+ *    (stack_profile_mapping_new: a process's memory, a dummy mapping);
  *  - a frame by (mapping, rel_pc, name): two names at one pc (a JIT cache
  *    reused) are two frames;
  *  - a callsite by (parent callsite, frame); its depth is its parent's + 1.

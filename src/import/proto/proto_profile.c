@@ -83,15 +83,20 @@ proto_profile_state *pp_state(import_file *f) {
 
 /* ---- the row cache: (scope, kind, iid) -> value ---- */
 
+static uint64_t pp_row_key(pp_scope sc, int kind, uint64_t iid) {
+  uint64_t k = proto_intern_key(sc.seq, sc.generation, kind, iid);
+  if (sc.owner) k = base_hash_u64(k + 0x9e3779b97f4a7c15ULL * sc.owner);
+  return k == UINT64_MAX ? 0 : k;
+}
+
 static uint64_t *pp_cached(const proto_profile_state *s, pp_scope sc, int kind, uint64_t iid) {
-  return base_map_find(&s->rows, proto_intern_key(sc.seq, sc.generation, kind, iid));
+  return base_map_find(&s->rows, pp_row_key(sc, kind, iid));
 }
 
 static int pp_cache(proto_profile_state *s, pp_scope sc, int kind, uint64_t iid,
                     uint64_t value) {
   uint64_t *slot;
-  if (base_map_insert(&s->rows, proto_intern_key(sc.seq, sc.generation, kind, iid), value,
-                      &slot) < 0)
+  if (base_map_insert(&s->rows, pp_row_key(sc, kind, iid), value, &slot) < 0)
     return WEFT_ENOMEM;
   *slot = value;
   return WEFT_OK;
@@ -101,7 +106,7 @@ static int pp_cache(proto_profile_state *s, pp_scope sc, int kind, uint64_t iid,
  * until a packet that is not continued. */
 static pp_scope pp_packet_scope(proto_profile_state *s, uint32_t seq) {
   uint64_t *epoch = base_map_find(&s->epochs, (uint64_t)seq + 1);
-  pp_scope sc = {seq, 0x80000000u | (uint32_t)(epoch ? *epoch : 0), 1};
+  pp_scope sc = {seq, 0x80000000u | (uint32_t)(epoch ? *epoch : 0), 1, 0};
   return sc;
 }
 
@@ -128,14 +133,21 @@ static int pp_intern_bytes(import_file *f, proto_span s, string_id *out) {
   return ctx_intern(f->ctx, (const char *)s.data, s.len, out);
 }
 
+/* Where rows of `kind` resolved from the sequence's interned data are
+ * cached: per process for mappings, frames and callstacks. */
+static pp_scope pp_seq_scope(const pp_resolver *r, int kind) {
+  int per_process = kind == PP_ROW_MAPPING || kind == PP_ROW_FRAME || kind == PP_ROW_CALLSTACK;
+  pp_scope sc = {r->seq, r->generation, 0, per_process ? r->owner : 0};
+  return sc;
+}
+
 /* A row cached for the packet's own tables (packet_kind), else for the
  * sequence's interned data (seq_kind); NULL if neither has it. */
 static uint64_t *pp_lookup(const proto_profile_state *s, const pp_resolver *r,
                            int packet_kind, int seq_kind, uint64_t iid) {
   uint64_t *v = r->packet.packet ? pp_cached(s, r->packet, packet_kind, iid) : NULL;
   if (v) return v;
-  pp_scope sc = {r->seq, r->generation, 0};
-  return pp_cached(s, sc, seq_kind, iid);
+  return pp_cached(s, pp_seq_scope(r, seq_kind), seq_kind, iid);
 }
 
 /* The string `iid` of interned kind `kind` (for a ProfilePacket, its own
@@ -147,7 +159,7 @@ static int pp_string(import_file *f, const pp_resolver *r, int kind, uint64_t ii
   if (!s) return WEFT_ENOMEM;
   uint64_t *v = pp_lookup(s, r, PP_ROW_STRING, PP_ROW_STRING + kind, iid);
   if (v) return (*out = (string_id)*v), WEFT_OK;
-  pp_scope sc = {r->seq, r->generation, 0};
+  pp_scope sc = pp_seq_scope(r, PP_ROW_STRING + kind);
   proto_span msg = pp_interned_msg(f, r, kind, iid);
   if (!msg.data) return WEFT_OK;
   proto_field fl;
@@ -204,8 +216,9 @@ static int pp_mapping_name(import_file *f, const pp_resolver *r, proto_span msg,
 }
 
 /* A mapping row for an interned Mapping message: interned by its fields,
- * or (`own`, when it has an address range) a row of its own, as Perfetto
- * makes a mapping of a process's memory. */
+ * or a row of its own, as Perfetto makes a mapping of a process's memory:
+ * with `own` when it has an address range, or for a resolver of a known
+ * process when its range is not empty (end != start). */
 static int pp_mapping_from(import_file *f, const pp_resolver *r, proto_span msg, int own,
                            uint32_t *row) {
   stack_profile_mapping_spec m;
@@ -230,7 +243,7 @@ static int pp_mapping_from(import_file *f, const pp_resolver *r, proto_span msg,
                      : ctx_intern(f->ctx, "", 0, &m.build_id);
   if (!rc) rc = pp_mapping_name(f, r, msg, &m.name);
   if (rc) return rc;
-  own = own && (m.start != 0 || m.end != 0);
+  own = own ? m.start != 0 || m.end != 0 : r->owner && m.end != m.start;
   return own ? stack_profile_mapping_new(f->ctx, &m, row) : stack_profile_mapping(f->ctx, &m, row);
 }
 
@@ -241,7 +254,7 @@ static int pp_mapping_of(import_file *f, const pp_resolver *r, uint64_t iid, int
   *row = -1;
   uint64_t *v = pp_lookup(s, r, PP_ROW_MAPPING, PP_ROW_MAPPING, iid);
   if (v) return (*row = (int64_t)*v), WEFT_OK;
-  pp_scope sc = {r->seq, r->generation, 0};
+  pp_scope sc = pp_seq_scope(r, PP_ROW_MAPPING);
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_MAPPING, iid);
   if (!msg.data && iid) return import_stat(f, stat_stackprofile_invalid_mapping_id, 1);
   uint32_t id;
@@ -302,7 +315,7 @@ static int pp_frame(import_file *f, const pp_resolver *r, uint64_t iid, int64_t 
   *row = -1;
   uint64_t *v = pp_lookup(s, r, PP_ROW_FRAME, PP_ROW_FRAME, iid);
   if (v) return (*row = (int64_t)*v), WEFT_OK;
-  pp_scope sc = {r->seq, r->generation, 0};
+  pp_scope sc = pp_seq_scope(r, PP_ROW_FRAME);
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_FRAME, iid);
   if (!msg.data) return import_stat(f, stat_stackprofile_invalid_frame_id, 1);
   int rc = pp_frame_from(f, r, msg, row);
@@ -348,7 +361,7 @@ int pp_callstack_find(import_file *f, const pp_resolver *r, uint64_t iid, int64_
   *leaf = -1;
   uint64_t *v = pp_lookup(s, r, PP_ROW_CALLSTACK, PP_ROW_CALLSTACK, iid);
   if (v) return (*leaf = (int64_t)*v - 1), WEFT_OK;
-  pp_scope sc = {r->seq, r->generation, 0};
+  pp_scope sc = pp_seq_scope(r, PP_ROW_CALLSTACK);
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_CALLSTACK, iid);
   if (!msg.data) return *leaf = PP_UNKNOWN_CALLSTACK, WEFT_OK;
   int rc = pp_callstack_from(f, r, msg, leaf);
@@ -584,11 +597,13 @@ static int pp_process_dump(import_file *f, const pp_resolver *r, uint32_t machin
   stack_profile_heap_dump_spec dump = {start, d.ts, packet_ts, d.upid, named, machine,
                                        f->trace_id, pid};
   if (!rc) rc = stack_profile_heap_dump(f->ctx, &dump);
+  pp_resolver of_process = *r;
+  of_process.owner = d.upid + 1;
   proto_reader rd;
   proto_reader_init_span(&rd, msg);
   while (!rc && proto_reader_next(&rd, &fl) == 1)
     if (fl.number == PHS_SAMPLES && fl.wire_type == PROTO_WIRE_LEN)
-      rc = pp_heap_sample(f, r, &d, fl.span);
+      rc = pp_heap_sample(f, &of_process, &d, fl.span);
   return rc;
 }
 

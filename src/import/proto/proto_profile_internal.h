@@ -21,6 +21,7 @@ enum {
 typedef struct pp_scope {
   uint32_t seq, generation;
   int packet;
+  uint32_t owner; /* the process (upid + 1) whose memory the rows are, 0: none */
 } pp_scope;
 
 /* What a lookup may use: the sequence's interned data and, for a
@@ -28,6 +29,12 @@ typedef struct pp_scope {
 typedef struct pp_resolver {
   uint32_t seq, generation;
   pp_scope packet; /* .packet = 0: none */
+  /* upid + 1 of the process the samples are of, 0: unknown. The sequence's
+   * interned mappings, frames and callstacks then resolve per process: a
+   * mapping with an address range is that process's own row (as Perfetto
+   * makes a user memory mapping per process), so its frames and callsites
+   * are too. A ProfilePacket's own tables are shared by its processes. */
+  uint32_t owner;
 } pp_resolver;
 
 typedef struct pp_heap_totals {

@@ -2,6 +2,7 @@
  * proto_profile.h). */
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_profile_internal.h"
+#include "model/columns.h"
 #include "model/context.h"
 #include "model/stack_profile.h"
 
@@ -134,8 +135,9 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
   int64_t leaf = -1;
   uint32_t utid;
   string_id mode, unwind = STRING_NULL;
-  rc = p.has_callstack ? pp_callstack(f, &r, p.callstack, &leaf) : WEFT_OK;
-  if (!rc) rc = pp_sample_thread(f, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
+  rc = pp_sample_thread(f, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
+  if (!rc) r.owner = model_thread_upid(f->ctx, utid) + 1;
+  if (!rc && p.has_callstack) rc = pp_callstack(f, &r, p.callstack, &leaf);
   if (!rc) rc = pp_enum_name(f, pp_cpu_modes, 6, p.cpu_mode, &mode);
   if (!rc && p.has_unwind_error) rc = pp_enum_name(f, pp_unwind_errors, 9, p.unwind_error, &unwind);
   if (rc) return rc;
@@ -186,6 +188,7 @@ int pp_streaming_profile(import_file *f, const proto_packet_info *info, int64_t 
   pp_varints_init(&iids, msg, SPP_CALLSTACK_IID);
   pp_varints_init(&deltas, msg, SPP_TIMESTAMP_DELTA_US);
   pp_resolver r = pp_resolver_of(info);
+  if (!rc) r.owner = model_thread_upid(f->ctx, utid) + 1;
   for (size_t i = 0; !rc && pp_varints_next(&iids, &iid); i++) {
     int has_delta = pp_varints_next(&deltas, &delta_us);
     int64_t step;

@@ -315,6 +315,7 @@ static int ss_callstack(const ss_sample *s, int64_t *leaf) {
   *leaf = -1;
   if (ss_find(s->msg, SS_CALLSTACK_IID, PROTO_WIRE_VARINT, &fl)) {
     pp_resolver r = pp_resolver_of(s->info);
+    r.owner = s->upid >= 0 ? (uint32_t)s->upid + 1 : 0; /* the task's memory */
     int rc = pp_callstack(s->f, &r, fl.value, leaf);
     if (*leaf < 0) *leaf = -1;
     return rc;

@@ -73,8 +73,9 @@ static int ptc_inline_callstack(import_file *f, proto_span msg, int64_t *leaf) {
 }
 
 static int ptc_interned_callstack(import_file *f, const proto_packet_info *info, uint64_t iid,
-                                  int64_t *leaf) {
+                                  int64_t upid, int64_t *leaf) {
   pp_resolver r = pp_resolver_of(info);
+  r.owner = (uint32_t)(upid + 1);
   int rc = pp_callstack_find(f, &r, iid, leaf);
   if (rc || *leaf >= 0) return rc;
   rc = import_stat(f, *leaf == PP_UNKNOWN_CALLSTACK ? stat_interned_data_tokenizer_errors
@@ -84,10 +85,10 @@ static int ptc_interned_callstack(import_file *f, const proto_packet_info *info,
 
 int proto_event_callstack_apply(import_file *f, const proto_packet_info *info,
                                 const proto_event_callstack *cs, uint32_t slice,
-                                uint32_t track, int at_end) {
+                                uint32_t track, int64_t upid, int at_end) {
   int64_t leaf = -1;
   int rc = WEFT_OK;
-  if (cs->has_iid) rc = ptc_interned_callstack(f, info, cs->iid, &leaf);
+  if (cs->has_iid) rc = ptc_interned_callstack(f, info, cs->iid, upid, &leaf);
   else if (cs->has_inline) rc = ptc_inline_callstack(f, cs->inline_msg, &leaf);
   if (rc || leaf < 0) return rc;
   stack_profile_event_callstack row = {slice, track, (uint32_t)leaf, at_end, cs->has_weight,
