@@ -435,6 +435,22 @@ class SimpleperfTest(e.TempDirTest):
                          '"name","rel_pc"\n"[NULL]",64\n"main",48\n')
 
 
+    def test_each_file_record_is_a_dummy_mapping_of_its_own(self):
+        # three File records of one path: three mappings over the whole
+        # address space (end -1), as the reference makes them
+        record = lambda i: pb_bytes(3, pb_int(1, i) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'f'))
+        path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
+            sp_sample(1000, 11, (0x10, 1, 0)), sp_sample(2000, 11, (0x10, 2, 0)),
+            record(1), record(2), record(3)))
+        self.assertEqual(e.query('select id, name, build_id, start, end '
+                                 'from stack_profile_mapping', path),
+                         '"id","name","build_id","start","end"\n0,"/lib/a.so","",0,-1\n'
+                         '1,"/lib/a.so","",0,-1\n2,"/lib/a.so","",0,-1\n')
+        self.assertEqual(e.query('select id, name, mapping, rel_pc from stack_profile_frame',
+                                 path),
+                         '"id","name","mapping","rel_pc"\n0,"f",0,16\n1,"f",1,16\n')
+
+
     def test_samples_naming_a_file_without_record_are_dropped_and_counted(self):
         path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
             pb_bytes(3, pb_int(1, 1) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'f')),

@@ -134,7 +134,8 @@ static int sp_apply_file(import_file *f, sp_state *st, size_t i) {
     rc = ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, &m.name);
   else if (!rc)
     m.name = m.build_id;
-  if (!rc) rc = stack_profile_mapping(f->ctx, &m, &file->mapping);
+  m.end = -1; /* a dummy mapping: the whole address space */
+  if (!rc) rc = stack_profile_mapping_new(f->ctx, &m, &file->mapping);
   uint64_t *slot;
   if (!rc && base_map_insert(&st->file_index, file->id + 1, i, &slot) < 0) rc = WEFT_ENOMEM;
   else if (!rc) *slot = i;
