@@ -5,6 +5,7 @@
 #include <stdio.h>
 
 #include "core/loader_internal.h"
+#include "model/kcounter.h"
 
 /* What the sorter's callbacks receive. */
 typedef struct finish_ctx {
@@ -151,7 +152,10 @@ static int finish_parse(loader *l, base_error *err) {
     import_file *f = l->host.files.data[i];
     if (f->ops->end) rc = f->ops->end(f, err);
   }
-  /* the slices still open are written after the importers' ends */
+  /* rss_stat values take their tracks, then the slices still open are
+   * written, after the importers' ends */
+  if (rc == WEFT_OK && (rc = kcounter_process_memory_resolve(l->ctx)) != 0)
+    base_error_alloc(err, rc);
   if (rc == WEFT_OK && (rc = model_args_note_end(l->ctx)) != 0) base_error_alloc(err, rc);
   finish_prefault_stop(l, prefaulter);
   return rc;

@@ -1,5 +1,6 @@
 /* The trace context: set-up, tear-down and small shared helpers. */
 #include "model/context.h"
+#include "model/kcounter.h"
 #include "model/proto_content.h"
 #include "model/logs.h"
 #include "model/v8_profile.h"
@@ -190,7 +191,8 @@ int ctx_finalize_tables(trace_context *ctx) {
   storage_table_clear(b);
   uint32_t row;
   /* the proto content annotations' sets come after the open slices' */
-  int rc = model_args_note_end(ctx);
+  int rc = kcounter_process_memory_resolve(ctx);
+  if (!rc) rc = model_args_note_end(ctx);
   if (!rc) rc = proto_content_flush(ctx);
   if (!rc) rc = model_args_finalize(ctx);
   if (!rc) rc = ctx_metadata_sort(ctx);

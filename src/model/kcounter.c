@@ -7,6 +7,7 @@
 
 #include "model/context.h"
 #include "model/model.h"
+#include "model/sched_internal.h"
 
 int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, double min_freq, double max_freq) {
@@ -53,26 +54,152 @@ int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
 
-int kcounter_process_memory(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                            uint32_t utid, const char *name, double value) {
-  uint32_t track;
-  int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
+/* The descriptions Perfetto gives process_memory tracks, by key (the
+ * track's source arg "description"); they name Perfetto's documentation. */
+#define KCOUNTER_MEMORY_DOC "https://perfetto.dev/docs/data-sources/memory-counters"
+#define KCOUNTER_FTRACE_DOC KCOUNTER_MEMORY_DOC "#per-process-memory-events-ftrace"
+#define KCOUNTER_POLLED_DOC KCOUNTER_MEMORY_DOC "#per-process-polled-counters"
+
+static const struct {
+  const char *key, *description;
+} kcounter_memory_descriptions[] = {
+    {"virt",
+     "Virtual memory size (VmSize): Total virtual address space reserved by "
+     "the process. Useful for understanding address space layout and "
+     "detecting excessive memory reservations. WARNING: Polled periodically,"
+     " so may miss short-lived changes. See "
+     KCOUNTER_POLLED_DOC
+     " for information."},
+    {"rss",
+     "Resident set size (VmRSS): Total physical memory currently used by the"
+     " process (rss.anon + rss.file + rss.shmem). Key metric for "
+     "understanding actual memory pressure and OOM risk. WARNING: Polled "
+     "periodically, so use rss.anon + rss.file + rss.shmem from ftrace for "
+     "complementary high-resolution tracking. See "
+     KCOUNTER_POLLED_DOC
+     " for information."},
+    {"rss.anon",
+     "Anonymous resident memory (RssAnon): Physical memory for heap and "
+     "stack allocations not backed by files. High values indicate memory "
+     "allocations from malloc/new. Most important for app memory usage and "
+     "detecting memory leaks. See "
+     KCOUNTER_FTRACE_DOC
+     " for information."},
+    {"rss.file",
+     "File-backed resident memory (RssFile): Physical memory used for "
+     "memory-mapped files (e.g., code, libraries, mmap'd files). Useful for "
+     "understanding shared library overhead. Can be reclaimed under memory "
+     "pressure. See "
+     KCOUNTER_FTRACE_DOC
+     " for information."},
+    {"rss.shmem",
+     "Shared memory resident pages (RssShmem): Physical memory in shared "
+     "memory regions (shmem/tmpfs). Used for IPC and shared data. Important "
+     "for identifying inter-process memory usage. See "
+     KCOUNTER_FTRACE_DOC
+     " for information."},
+    {"swap",
+     "Swapped memory (VmSwap): Memory moved to swap storage. Does not "
+     "necessarily indicate severe pressure - kswapd may swap out inactive "
+     "memory proactively. However, if actively used and swap/anon ratio is "
+     "high, this suggests inefficient memory usage or leaks. Accessing "
+     "swapped memory causes major page faults and performance degradation. "
+     "Available from both ftrace and polling for complementary views. See "
+     KCOUNTER_FTRACE_DOC
+     " or "
+     KCOUNTER_POLLED_DOC
+     " for information."},
+    {"locked",
+     "Locked memory pages (VmLocked): Memory pinned in RAM that cannot be "
+     "swapped out or reclaimed (via mlock). High values prevent memory "
+     "reclamation during pressure. Typically set via profiler-guided "
+     "optimization to minimize faults on critical paths. WARNING: Polled "
+     "periodically, so may miss short-lived changes. See "
+     KCOUNTER_POLLED_DOC
+     " for information."},
+    {"rss.watermark",
+     "Peak RSS (VmHWM): Historical maximum RSS reached by the process. "
+     "Useful for capacity planning and detecting memory usage spikes that "
+     "may have triggered OOM or performance issues. WARNING: Polled "
+     "periodically, so the time of the spike may not be accurate. Prefer "
+     "relying on rss.anon + rss.file + rss.shmem which have pushed ftrace "
+     "events so are more time accurate. See "
+     KCOUNTER_POLLED_DOC
+     " for information."},
+    {"dmabuf_rss",
+     "DMA buffer RSS: Physical memory used for DMA buffers (successor to "
+     "Android ION). Used for surfaces, hardware bitmaps, media/camera "
+     "buffers, and other GPU/hardware accelerator memory. Critical for "
+     "graphics/camera apps. High values indicate GPU memory pressure or "
+     "resource leaks in graphics/media pipelines. See dmabuf ftrace events "
+     "or /proc/[pid]/fdinfo polling for information."},
+    {"unreclaimable",
+     "Unreclaimable memory: KGSL driver specific event, rarely useful."},
+    {"unknown",
+     "Unknown memory type: Memory category not recognized by the tracer. May"
+     " indicate new kernel memory types or parsing errors. Should be "
+     "investigated if non-zero."},
+};
+
+const char *kcounter_memory_description(const char *key) {
+  size_t n = sizeof kcounter_memory_descriptions / sizeof *kcounter_memory_descriptions;
+  for (size_t i = 0; i < n; i++)
+    if (!strcmp(kcounter_memory_descriptions[i].key, key))
+      return kcounter_memory_descriptions[i].description;
+  return NULL;
+}
+
+int kcounter_process_memory_track(trace_context *ctx, uint32_t machine, int64_t upid,
+                                  int64_t utid, const char *name, uint32_t *track) {
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.name = name;
   spec.is_counter = 1;
-  spec.machine = s->machine;
+  spec.machine = machine;
+  spec.dim_key = "process_memory_key";
+  spec.dim_str = strncmp(name, "mem.", 4) == 0 ? name + 4 : name;
   if (upid >= 0) {
     spec.type = "process_memory";
     spec.upid = upid;
+    spec.source_key = "description";
+    spec.source = kcounter_memory_description(spec.dim_str);
   } else {
     spec.type = "process_memory_thread_fallback";
     spec.utid = utid;
   }
-  spec.dim_key = "process_memory_key";
-  spec.dim_str = strncmp(name, "mem.", 4) == 0 ? name + 4 : name;
-  int rc = model_track(ctx, &spec, &track);
-  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+  return model_track(ctx, &spec, track);
+}
+
+int kcounter_process_memory(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                            uint32_t utid, const char *name, double value) {
+  kernel_state *k;
+  int64_t args = -1;
+  uint32_t row;
+  int rc = kernel_get(ctx, &k);
+  if (!rc) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_UINT, utid);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  /* the row's track is set by kcounter_process_memory_resolve */
+  if (!rc) rc = model_counter_row(ctx, 0, ts, value, args, &row);
+  kernel_memory_value v = {row, utid, s->machine, name};
+  if (!rc && VEC_PUSH(*kernel_memory_pending(k), v) < 0) rc = WEFT_ENOMEM;
+  return rc;
+}
+
+int kcounter_process_memory_resolve(trace_context *ctx) {
+  kernel_state *k = ctx->model.kernel;
+  kernel_memory_values *pending = k ? kernel_memory_pending(k) : NULL;
+  if (!pending) return WEFT_OK;
+  storage_table *counters = ctx_table(ctx, TABLE_COUNTER);
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < pending->len; i++) {
+    const kernel_memory_value *v = &pending->data[i];
+    int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, v->utid, -1);
+    uint32_t track;
+    rc = kcounter_process_memory_track(ctx, v->machine, upid, v->utid, v->name, &track);
+    if (!rc) storage_set_i64(counters, COUNTER_track_id, v->row, track);
+  }
+  VEC_FREE(*pending);
+  return rc;
 }
 
 static const struct {

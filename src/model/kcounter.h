@@ -7,7 +7,9 @@
  *  - oom_score_adj_update: "oom_score_adj" on the process of the thread
  *    (type oom_score_adj), or on the thread itself while it has no process
  *    (type oom_score_adj_thread_fallback).
- *  - rss_stat: see kcounter_process_memory.
+ *  - rss_stat: see kcounter_process_memory; members 0..4 are mem.rss.file,
+ *    mem.rss.anon, mem.swap, mem.rss.shmem, mem.unreclaimable, any other
+ *    mem.unknown.
  *  - device counters: one global counter track per name, with the device as
  *    a string dimension (clock_set_rate "<clk> Frequency" / clock_enable and
  *    clock_disable "<clk> State", thermal_temperature "<zone> Temperature",
@@ -42,12 +44,25 @@ int kcounter_mm_event(trace_context *ctx, const kernel_scope *s, int64_t ts, int
 int kcounter_process_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
                                    uint32_t upid, double value);
 
-/* A memory counter `name` ("mem.rss.anon"...) of the thread's process (type
- * process_memory, dimensions upid and process_memory_key: the name without
- * "mem."), or of the thread itself while it has no process (type
- * process_memory_thread_fallback, dimension utid instead of upid). */
+/* A memory counter value `name` ("mem.rss.anon"...) of thread utid, as
+ * rss_stat gives it: the row is made now, with the thread as its utid arg;
+ * its track waits for kcounter_process_memory_resolve. */
 int kcounter_process_memory(trace_context *ctx, const kernel_scope *s, int64_t ts,
                             uint32_t utid, const char *name, double value);
+/* Gives each waiting memory value its track, in row order: the process
+ * memory track of the thread's process as it is then, or of the thread
+ * while it has none (see kcounter_process_memory_track). Called when the
+ * events are parsed, before the open slices' args are written. */
+int kcounter_process_memory_resolve(trace_context *ctx);
+/* The memory counter track `name` of process upid (type process_memory,
+ * dimensions upid and process_memory_key: the name without "mem.", source
+ * arg its description), or with upid -1 of thread utid (type
+ * process_memory_thread_fallback, dimension utid instead of upid, no
+ * description). */
+int kcounter_process_memory_track(trace_context *ctx, uint32_t machine, int64_t upid,
+                                  int64_t utid, const char *name, uint32_t *track);
+/* Perfetto's description of a process_memory key ("rss.anon"...), or NULL. */
+const char *kcounter_memory_description(const char *key);
 
 /* The kinds of device counter. */
 typedef enum kcounter_device_kind {

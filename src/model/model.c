@@ -540,7 +540,8 @@ static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,
 
 static int model_track_source(trace_context *ctx, const model_track_spec *s, int64_t *arg_set) {
   if (!s->source) return WEFT_OK;
-  int rc = model_arg_string(ctx, "source", 6, s->source, strlen(s->source), MODEL_ARG_STRING);
+  const char *key = s->source_key ? s->source_key : "source";
+  int rc = model_arg_string(ctx, key, strlen(key), s->source, strlen(s->source), MODEL_ARG_STRING);
   return rc ? rc : model_args_commit(ctx, arg_set);
 }
 

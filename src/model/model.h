@@ -206,6 +206,7 @@ typedef struct model_track_spec {
   int64_t compressor_idx; /* dimension track_compressor_idx (after utid, upid,
                              cpu); -1 for none */
   const char *source;     /* source arg {source: <this>}; NULL for none */
+  const char *source_key; /* that arg's key instead of "source", or NULL */
   const char *dim_key;    /* one more dimension arg (after cpu), or NULL: */
   const char *dim_str;    /* its string value, or NULL for */
   int64_t dim_int;        /* its int value; the caller keeps tracks with

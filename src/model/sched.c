@@ -84,6 +84,7 @@ struct kernel_state {
   base_map rows_other;            /* trace << 32 | utid -> index into other_rows */
   VEC(sched_open_rows) other_rows;
   base_map rss_mm;                /* hash(machine, mm_id) -> utid */
+  kernel_memory_values memory_pending; /* rss_stat values without a track */
   string_id running, runnable;
   string_id switch_keys[7]; /* the args of a raw sched_switch, in order */
   string_id switch_name;    /* "sched_switch" */
@@ -115,6 +116,7 @@ void kernel_state_free(kernel_state *k) {
   base_map_free(&k->rows_other);
   base_free(k->switch_args);
   base_map_free(&k->rss_mm);
+  VEC_FREE(k->memory_pending);
   base_free(k);
 }
 
@@ -142,6 +144,7 @@ int kernel_get(trace_context *ctx, kernel_state **out) {
 }
 
 base_map *kernel_rss_mm(kernel_state *k) { return &k->rss_mm; }
+kernel_memory_values *kernel_memory_pending(kernel_state *k) { return &k->memory_pending; }
 
 int kernel_stat(trace_context *ctx, const kernel_scope *s, stats_id stat,
                 int64_t delta) {

@@ -81,9 +81,11 @@ int sched_global_counter(trace_context *ctx, const kernel_scope *s, int64_t ts,
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
 
+/* by member; any other member (above 4, or negative) is "mem.unknown" */
 static const char *const sched_rss_names[] = {
     "mem.rss.file", "mem.rss.anon", "mem.swap", "mem.rss.shmem",
-    "mem.unreclaimable"};
+    "mem.unreclaimable", "mem.unknown"};
+#define SCHED_RSS_UNKNOWN 5
 
 /* The thread an rss_stat belongs to; 0 with *found = 0 when unknown. */
 static int sched_rss_thread(trace_context *ctx, const kernel_scope *s,
@@ -122,8 +124,7 @@ int sched_rss_stat(trace_context *ctx, const kernel_scope *s, int64_t ts,
   kernel_state *k;
   int rc = kernel_get(ctx, &k);
   if (rc) return rc;
-  if (member < 0 || member >= (int64_t)(sizeof sched_rss_names / sizeof *sched_rss_names))
-    return kernel_stat(ctx, s, stat_rss_stat_unknown_keys, 1);
+  if (member < 0 || member > SCHED_RSS_UNKNOWN) member = SCHED_RSS_UNKNOWN;
   if (size < 0) return kernel_stat(ctx, s, stat_rss_stat_negative_size, 1);
   uint32_t utid;
   int found;

@@ -11,4 +11,14 @@ int64_t sched_thread_upid(trace_context *ctx, uint32_t utid);
 /* hash(machine, mm_id) -> utid of rss_stat events. */
 base_map *kernel_rss_mm(kernel_state *k);
 
+/* An rss_stat value waiting for its track (kcounter_process_memory): its
+ * counter row, its thread and machine, and its track name. */
+typedef struct kernel_memory_value {
+  uint32_t row, utid, machine;
+  const char *name; /* static */
+} kernel_memory_value;
+typedef VEC(kernel_memory_value) kernel_memory_values;
+/* The values in counter row order. */
+kernel_memory_values *kernel_memory_pending(kernel_state *k);
+
 #endif

@@ -1,16 +1,29 @@
 /* ProcessStats packets. See proto_process_tree.h. */
 #include "model/context.h"
+#include "model/kcounter.h"
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_process_tree.h"
 
-#define PROTO_PROCESS_STATS_MAX_FIELD 24 /* fields 1..23 */
+#define PROTO_PROCESS_STATS_MAX_FIELD 25 /* fields 1..24 */
+#define PROTO_PROCESS_STATS_DMABUF_RSS_KB 24
 
 /* A counter field of ProcessStats.Process: its track name and type, and
- * whether its value is in KiB (the counter is in bytes). */
+ * whether its value is in KiB (the counter is in bytes). The track's
+ * dimensions are the process and (but for oom_score_adj) a key: the name
+ * without its type's prefix. */
 typedef struct proto_pstat_counter {
   const char *name, *type;
   int kib;
 } proto_pstat_counter;
+
+/* The key dimension of each type: its arg key and the prefix the name drops. */
+static const struct {
+  const char *type, *key, *prefix;
+} proto_pstat_keys[] = {
+    {"chrome_process_stats", "key", "chrome."},
+    {"smaps", "smaps_key", "mem.smaps."},
+    {"proc_stat_runtime", "proc_stat_runtime_key", "runtime."},
+};
 
 static const proto_pstat_counter proto_pstat_counters[PROTO_PROCESS_STATS_MAX_FIELD] = {
     [PROTO_PROCESS_STATS_VM_SIZE_KB] = {"mem.virt", "process_memory", 1},
@@ -34,6 +47,7 @@ static const proto_pstat_counter proto_pstat_counters[PROTO_PROCESS_STATS_MAX_FI
     [PROTO_PROCESS_STATS_RUNTIME_USER_MODE] = {"runtime.user_ns", "proc_stat_runtime", 0},
     [PROTO_PROCESS_STATS_RUNTIME_KERNEL_MODE] = {"runtime.kernel_ns", "proc_stat_runtime", 0},
     [PROTO_PROCESS_STATS_SMR_SWAP_PSS_KB] = {"mem.smaps.swap.pss", "smaps", 1},
+    [PROTO_PROCESS_STATS_DMABUF_RSS_KB] = {"mem.dmabuf_rss", "process_memory", 1},
 };
 
 typedef struct proto_pstat_proc {
@@ -93,6 +107,12 @@ static int proto_pstat_push(trace_context *ctx, uint32_t machine, int64_t ts, ui
   double value = field == PROTO_PROCESS_STATS_OOM_SCORE_ADJ ? (double)(int64_t)pr->values[field]
                                                             : (double)pr->values[field];
   if (c->kib) value *= 1024.0;
+  uint32_t track;
+  int rc;
+  if (!strcmp(c->type, "process_memory")) {
+    rc = kcounter_process_memory_track(ctx, machine, upid, -1, c->name, &track);
+    return rc ? rc : model_counter(ctx, track, ts, value, -1);
+  }
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.name = c->name;
@@ -100,8 +120,12 @@ static int proto_pstat_push(trace_context *ctx, uint32_t machine, int64_t ts, ui
   spec.is_counter = 1;
   spec.machine = machine;
   spec.upid = upid;
-  uint32_t track;
-  int rc = model_track(ctx, &spec, &track);
+  for (size_t i = 0; i < sizeof proto_pstat_keys / sizeof *proto_pstat_keys; i++) {
+    if (strcmp(c->type, proto_pstat_keys[i].type)) continue;
+    spec.dim_key = proto_pstat_keys[i].key;
+    spec.dim_str = c->name + strlen(proto_pstat_keys[i].prefix);
+  }
+  rc = model_track(ctx, &spec, &track);
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
 
