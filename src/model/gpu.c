@@ -70,12 +70,18 @@ int gpu_describe(trace_context *ctx, uint32_t machine, uint32_t gpu_id,
 static int gpu_dim_track(trace_context *ctx, model_track_spec *s, uint32_t gpu_id, int64_t upid,
                          int name_dim, uint32_t *track, int *created);
 
-/* The source arg description of a new counter track. */
+/* The source arg description of a new counter track: a NULL string when
+ * the spec has none (as Perfetto interns an absent string field). */
 static int gpu_counter_track_source(trace_context *ctx, uint32_t track,
                                     const gpu_counter_spec *spec) {
   int64_t source = -1;
-  int rc = model_arg_string(ctx, "description", 11, spec->description ? spec->description : "",
-                            spec->description_len, MODEL_ARG_STRING);
+  string_id key;
+  int rc = ctx_intern(ctx, "description", 11, &key);
+  if (!rc && spec->description)
+    rc = model_arg_string(ctx, "description", 11, spec->description, spec->description_len,
+                          MODEL_ARG_STRING);
+  else if (!rc)
+    rc = model_arg_string_id(ctx, key, STRING_NULL, MODEL_ARG_STRING);
   if (!rc) rc = model_args_commit(ctx, &source);
   if (!rc) model_track_set_arg_sets(ctx, track, -1, source);
   return rc;

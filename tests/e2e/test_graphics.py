@@ -142,6 +142,22 @@ class GraphicsTest(e.TempDirTest):
                                  "extract_arg(dimension_arg_set_id, 'context') as c "
                                  "from gpu_track", path), '"n","c"\n"tl",4\n')
 
+    def test_counter_descriptors_and_power_rails_make_tracks_in_file_order(self):
+        # both are read at tokenize time: the descriptor first in the file
+        # (later in time) makes the first track, as in the reference
+        rails = pb_packet(pb_int(8, 50), pb_bytes(40, pb_bytes(
+            1, pb_int(1, 0) + pb_bytes(2, 'RAIL_A') + pb_bytes(3, 'sys'))))
+        energy = pb_packet(pb_int(8, 110), pb_bytes(40, pb_bytes(
+            2, pb_int(1, 0) + pb_int(2, 0) + pb_int(3, 5))))
+        path = self.trace(counter_event(100, pb_bytes(1, spec(1, 'gpu_busy'))), rails,
+                          counter_event(120, sample(1, 7)), energy)
+        self.assertEqual(e.query('select id, name from track', path),
+                         '"id","name"\n0,"gpu_busy"\n1,"power.RAIL_A_uws"\n')
+        path = self.trace(rails, counter_event(100, pb_bytes(1, spec(1, 'gpu_busy'))),
+                          counter_event(120, sample(1, 7)), energy)
+        self.assertEqual(e.query('select id, name from track', path),
+                         '"id","name"\n0,"power.RAIL_A_uws"\n1,"gpu_busy"\n')
+
     def test_gpu_counters_are_backwards_looking_unless_forwards(self):
         path = self.trace(
             counter_event(1, pb_bytes(1, spec(1, 'back', 'b', num=[25], den=[22]) +
@@ -156,8 +172,9 @@ class GraphicsTest(e.TempDirTest):
                          '"back","Vertex/s","b",0,10,7.500000\n'
                          '"back","Vertex/s","b",0,20,9.000000\n'
                          '"back","Vertex/s","b",0,30,0.000000\n'
-                         '"fwd","B","",0,10,6.000000\n'
-                         '"fwd","B","",0,20,8.000000\n')
+                         # no description field: a NULL string, as in the reference
+                         '"fwd","B","[NULL]",0,10,6.000000\n'
+                         '"fwd","B","[NULL]",0,20,8.000000\n')
 
     def test_gpu_counter_specs_groups_and_bad_specs(self):
         path = self.trace(

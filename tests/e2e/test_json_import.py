@@ -24,6 +24,29 @@ class JsonImportTest(e.TempDirTest):
         self.assertEqual(out, '"ts","dur","name","thread_ts","thread_dur"\n'
                          '10250,5000,"a",3500,2000\n')
 
+    def test_unnamed_thread_slices_and_async_begins_are_no_name(self):
+        # the reference's answer: thread slices (X, B, thread instants, R)
+        # and async begins without a name are "[No name]"; async instants,
+        # global and process instants keep a NULL name, async tracks too
+        ev = lambda ph, ts, **kw: dict(ph=ph, ts=ts, pid=1, tid=1, **kw)
+        out = self.load([
+            ev('X', 1, name='', dur=2), ev('X', 4, dur=2),
+            ev('B', 10, name=''), ev('E', 11),
+            ev('i', 12, name='', s='t'), ev('I', 13, s='t'), ev('R', 14),
+            ev('b', 20, name='', id='1', cat='c'), ev('e', 21, name='', id='1', cat='c'),
+            ev('n', 22, name='', id='2', cat='c'),
+            ev('i', 23, name='', s='g'), ev('i', 24, name='', s='p'),
+            ev('B', 30, name='x'), ev('E', 31, name='')],
+            'select s.ts, s.dur, s.name, t.name as track from slice s '
+            'join track t on s.track_id = t.id order by s.ts')
+        self.assertEqual(out, '"ts","dur","name","track"\n'
+                         '1000,2000,"[No name]","[NULL]"\n4000,2000,"[No name]","[NULL]"\n'
+                         '10000,1000,"[No name]","[NULL]"\n12000,0,"[No name]","[NULL]"\n'
+                         '13000,0,"[No name]","[NULL]"\n14000,0,"[No name]","[NULL]"\n'
+                         '20000,1000,"[No name]","[NULL]"\n22000,0,"[NULL]","[NULL]"\n'
+                         '23000,0,"[NULL]","[NULL]"\n24000,0,"[NULL]","[NULL]"\n'
+                         '30000,1000,"x","[NULL]"\n')
+
     def test_unreadable_dur_ends_the_events(self):
         # an X event whose dur does not read (a string with trailing text,
         # null, a bool) drops itself and every later event of the array,

@@ -259,6 +259,13 @@ static int json_slice_track(import_file *f, const json_event *e, int64_t ts,
   return model_track(f->ctx, &s, track);
 }
 
+/* The name of a thread's slice or an async begin: "[No name]" for an
+ * event without one (empty or absent), as Perfetto names them. */
+static int json_named(import_file *f, string_id name, string_id *out) {
+  *out = name;
+  return name == STRING_NULL ? ctx_intern(f->ctx, "[No name]", 9, out) : WEFT_OK;
+}
+
 /* A B, X or instant event: its track first (as Perfetto, whose track's
  * arg sets come before the slice's), then its args and slice. */
 static int json_slice(import_file *f, const json_event *e, int64_t ts, json_slice_ctx *c,
@@ -267,16 +274,18 @@ static int json_slice(import_file *f, const json_event *e, int64_t ts, json_slic
   int rc = json_slice_track(f, e, ts, c, &track);
   if (rc || track == UINT32_MAX) return rc;
   rc = json_read_args(f, e, &c->args, err);
-  if (rc) return rc;
-  if (e->ph == 'B') {
-    rc = model_slice_begin(f->ctx, track, ts, c->cat, c->name, c->args, &slice);
-  } else {
-    int64_t dur = e->ph == 'X' ? e->dur.ns : 0;
-    rc = model_slice_complete(f->ctx, track, ts, dur, c->cat, c->name, c->args, &slice);
-  }
-  if (rc) return rc;
   int on_thread = e->ph == 'B' || e->ph == 'X' || !e->scope.ptr ||
                   (e->scope.len == 1 && e->scope.ptr[0] == 't');
+  string_id name = c->name;
+  if (!rc && on_thread) rc = json_named(f, c->name, &name);
+  if (rc) return rc;
+  if (e->ph == 'B') {
+    rc = model_slice_begin(f->ctx, track, ts, c->cat, name, c->args, &slice);
+  } else {
+    int64_t dur = e->ph == 'X' ? e->dur.ns : 0;
+    rc = model_slice_complete(f->ctx, track, ts, dur, c->cat, name, c->args, &slice);
+  }
+  if (rc) return rc;
   if (on_thread) json_set_thread_time(f, e, slice, e->ph != 'B' && e->ph != 'X');
   return e->ph == 'B' || e->ph == 'X' ? json_flow_v2(f, e, track) : WEFT_OK;
 }
@@ -314,9 +323,11 @@ static int json_async(import_file *f, json_event *e, int64_t ts, json_slice_ctx 
     return rc ? rc : json_end_args(f, e, ended, err);
   }
   rc = json_read_args(f, e, &c->args, err);
+  string_id name = c->name;
+  if (!rc && e->ph == 'b') rc = json_named(f, c->name, &name);
   if (rc) return rc;
   if (e->ph == 'b')
-    rc = model_slice_begin(f->ctx, track, ts, c->cat, c->name, c->args, &slice);
+    rc = model_slice_begin(f->ctx, track, ts, c->cat, name, c->args, &slice);
   else
     rc = model_slice_complete(f->ctx, track, ts, 0, c->cat, c->name, c->args, &slice);
   return rc ? rc : json_flow_v2(f, e, track);

@@ -322,7 +322,7 @@ static int proto_gpu_interned_descriptor(import_file *f, proto_gpu_state *g,
 
 static int proto_gpu_counter_event(import_file *f, proto_gpu_state *g,
                                    const proto_packet_info *info, int64_t ts, proto_span ev) {
-  uint32_t gpu_id = 0, machine = info->machine, ns = machine;
+  uint32_t ns = info->machine;
   uint64_t iid = 0;
   int has_samples = 0, has_iid = 0, rc = WEFT_OK;
   proto_span pkt = info->data;
@@ -330,8 +330,6 @@ static int proto_gpu_counter_event(import_file *f, proto_gpu_state *g,
   proto_field fl;
   proto_reader_init_span(&r, ev);
   while (proto_reader_next(&r, &fl) == 1) {
-    if (fl.number == PROTO_GPU_EVENT_GPU_ID && fl.wire_type == PROTO_WIRE_VARINT)
-      gpu_id = (uint32_t)fl.value;
     if (fl.number == PROTO_GPU_EVENT_DESCRIPTOR_IID && fl.wire_type == PROTO_WIRE_VARINT)
       iid = fl.value, has_iid = 1;
     if (fl.number == PROTO_GPU_EVENT_COUNTERS) has_samples = 1;
@@ -341,11 +339,8 @@ static int proto_gpu_counter_event(import_file *f, proto_gpu_state *g,
     if (rc <= 0) return rc; /* an unknown descriptor: its samples are dropped */
     rc = WEFT_OK;
   }
-  proto_reader_init_span(&r, ev);
-  while (!rc && proto_reader_next(&r, &fl) == 1)
-    if (fl.number == PROTO_GPU_EVENT_DESCRIPTOR && fl.wire_type == PROTO_WIRE_LEN)
-      rc = proto_gpu_descriptor(f, g, machine, machine, gpu_id, fl.span);
-  if (rc || !has_samples) return rc;
+  /* inline descriptors were declared at tokenize time (proto_gpu_tokenize) */
+  if (!has_samples) return WEFT_OK;
   proto_field tsf;
   if (proto_find_first(pkt.data, pkt.len, PROTO_GPU_PACKET_TIMESTAMP, &tsf) != 1)
     return import_stat(f, stat_gpu_counters_missing_timestamp, 1);
@@ -448,6 +443,25 @@ static int proto_gpu_info(import_file *f, uint32_t machine, proto_span msg) {
   while (!rc && proto_reader_next(&r, &fl) == 1)
     if (fl.number == PROTO_GPU_INFO_GPUS && fl.wire_type == PROTO_WIRE_LEN)
       rc = proto_gpu_info_gpu(f, machine, index++, fl.span);
+  return rc;
+}
+
+int proto_gpu_tokenize(import_file *f, proto_gpu_state *g, uint32_t machine,
+                       proto_span packet) {
+  proto_field ev, fl;
+  if (proto_find_last(packet.data, packet.len, PROTO_GPU_PACKET_COUNTER_EVENT, &ev) != 1 ||
+      ev.wire_type != PROTO_WIRE_LEN)
+    return WEFT_OK;
+  uint32_t gpu_id = 0;
+  if (proto_find_last(ev.span.data, ev.span.len, PROTO_GPU_EVENT_GPU_ID, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT)
+    gpu_id = (uint32_t)fl.value;
+  proto_reader r;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, ev.span);
+  while (!rc && proto_reader_next(&r, &fl) == 1)
+    if (fl.number == PROTO_GPU_EVENT_DESCRIPTOR && fl.wire_type == PROTO_WIRE_LEN)
+      rc = proto_gpu_descriptor(f, g, machine, machine, gpu_id, fl.span);
   return rc;
 }
 

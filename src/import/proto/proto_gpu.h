@@ -33,6 +33,8 @@
 #include "import/importer.h"
 #include "import/proto/proto_wire.h"
 
+#define PROTO_TRACE_PACKET_GPU_COUNTER_EVENT 52
+
 typedef struct proto_packet_info proto_packet_info;
 
 typedef struct proto_gpu_desc {
@@ -58,6 +60,10 @@ typedef struct proto_gpu_state {
 } proto_gpu_state;
 
 void proto_gpu_free(proto_gpu_state *g);
+/* At tokenize time (file order): the inline counter descriptors of a
+ * GpuCounterEvent declare their counters' tracks. */
+int proto_gpu_tokenize(import_file *f, proto_gpu_state *g, uint32_t machine,
+                       proto_span packet);
 /* 1 if a TracePacket field is one proto_gpu_parse handles. */
 int proto_gpu_wants_field(uint32_t number);
 /* Applies TracePacket field `fl` of packet `info` at trace time ts. */

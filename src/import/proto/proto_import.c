@@ -19,6 +19,7 @@
 #include "import/proto/proto_viewcapture.h"
 #include "import/proto/proto_frames.h"
 #include "import/proto/proto_native_symbols.h"
+#include "import/proto/proto_gpu.h"
 #include "import/proto/proto_power.h"
 #include "import/proto/proto_profile.h"
 #include "import/proto/proto_sys_stats.h"
@@ -571,6 +572,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   rc = h.misc_reads_more ? proto_misc_tokenize(f, &st->misc, pkt, h.seq_id)
                          : proto_misc_tokenize_common(f, &st->misc, h.seq_id, h.dropped, h.stats);
   if (!rc && h.misc_reads_more) rc = proto_power_tokenize(f, &st->power, machine, pkt);
+  if (!rc && h.misc_reads_more) rc = proto_gpu_tokenize(f, &st->gpu, machine, pkt);
   if (rc) return base_error_alloc(err, rc);
   uint32_t seq_idx;
   rc = proto_seq_get(st, h.seq_id, &seq_idx);
