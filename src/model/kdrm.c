@@ -177,7 +177,7 @@ int kdrm_job_queued(trace_context *ctx, const kernel_scope *s, int64_t ts, int64
   int64_t args = -1;
   int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
   if (!rc) rc = model_thread_track(ctx, utid, &track);
-  if (!rc) rc = kdrm_name(ctx, job->by_fence ? "drm_sched_job_queue" : "drm_sched_job", &name);
+  if (!rc) rc = kdrm_name(ctx, "drm_sched_job_queue", &name);
   if (!rc) rc = model_arg_string(ctx, "gpu sched ring", 14, ring, ring_len, MODEL_ARG_STRING);
   if (!rc) rc = kdrm_job_args(ctx, job);
   if (!rc) rc = model_args_commit(ctx, &args);

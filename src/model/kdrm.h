@@ -9,7 +9,8 @@
  *    the track "vblank-<crtc>" (type drm_vblank, dimension drm_crtc), arg
  *    "vblank seqno".
  *  - a job queued (drm_sched_job, or drm_sched_job_queue since Linux 6.17)
- *    is a 0-dur slice named after the event on the queuing thread's track,
+ *    is a 0-dur slice "drm_sched_job_queue" (for both events) on the
+ *    queuing thread's track,
  *    args "gpu sched ring" and the job's id ("gpu sched job", or "fence
  *    context" + "fence seqno"); a job run (drm_run_job / drm_sched_job_run)
  *    joins its ring's queue on "sched-<ring>" (type drm_sched_ring,

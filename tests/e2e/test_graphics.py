@@ -93,9 +93,9 @@ class GraphicsTest(e.TempDirTest):
         # Job 2 runs once job 1's fence is done, not when it was run.
         self.assertEqual(self.slices(path),
                          '"track","type","ts","dur","name","args"\n'
-                         '"[NULL]","thread_execution",100,0,"drm_sched_job",'
+                         '"[NULL]","thread_execution",100,0,"drm_sched_job_queue",'
                          '"gpu sched ring=gfx gpu sched job=1"\n'
-                         '"[NULL]","thread_execution",110,0,"drm_sched_job",'
+                         '"[NULL]","thread_execution",110,0,"drm_sched_job_queue",'
                          '"gpu sched ring=gfx gpu sched job=2"\n'
                          '"sched-gfx","drm_sched_ring",120,80,"job","gpu sched job=1"\n'
                          '"sched-gfx","drm_sched_ring",200,50,"job","gpu sched job=2"\n')
@@ -332,13 +332,13 @@ class GraphicsTest(e.TempDirTest):
         path = self.trace(
             stage(100, 1, 7),     # waits on an event not seen yet
             stage(110, 1),        # a second slice of event 1
-            stage(120, 2, 1, 9, 1),  # each event-1 slice, once per time it is named
-            stage(130, 7, 2))     # event 7 arrives: linked to the earlier waiter too
+            stage(120, 2, 1, 9, 1),  # each event-1 slice, per wait named in turn
+            stage(130, 7, 2))     # event 7 arrives: to the earlier waiter first
         self.assertEqual(e.query(
             'select so.ts as out_ts, si.ts as in_ts from flow f '
             'join slice so on so.id = f.slice_out join slice si on si.id = f.slice_in '
             'order by f.id', path),
-            '"out_ts","in_ts"\n100,120\n100,120\n110,120\n110,120\n120,130\n130,100\n')
+            '"out_ts","in_ts"\n100,120\n110,120\n100,120\n110,120\n130,100\n120,130\n')
 
 
 if __name__ == '__main__':

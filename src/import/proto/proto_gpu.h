@@ -20,11 +20,11 @@
  *    descriptor), declared as above the first time an event names it; its
  *    counter ids are its own, apart from other descriptors' (a sequence
  *    and iid each); an unknown iid drops the event's samples;
- *  - a render stage slice links flows from every earlier stage slice whose
- *    event_id it names in event_wait_ids (in slice order, once per time it
- *    names the id), then to every earlier slice that waits on its own
- *    event_id (each wait named), across sequences; past 4M remembered
- *    slices no more are linked (memory bound);
+ *  - a render stage slice links flows to every earlier slice that waits on
+ *    its own event_id (each wait named), then, for each id it names in
+ *    event_wait_ids in turn, from every earlier stage slice of that id (in
+ *    slice order), across sequences; past 4M remembered slices no more are
+ *    linked (memory bound);
  *  - GpuMemTotalEvent: pid 0 is the gpu's "GPU Memory" (type gpu_memory),
  *    another pid's is its process's (type process_gpu_memory). */
 #ifndef WEFT_PROTO_GPU_H

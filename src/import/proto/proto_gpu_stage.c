@@ -478,9 +478,9 @@ static size_t proto_gpu_stage_slices(const proto_gpu_state *g, uint64_t key, uin
   return n;
 }
 
-/* Links slice s (event e): a flow from each earlier slice whose event id it
- * waits on (once per time it names the id), then one to each earlier slice
- * waiting on its own event id; then remembers s under both. */
+/* Links slice s (event e): a flow to each earlier slice waiting on its own
+ * event id, then, for each id it waits on in turn (a repeated id again),
+ * one from each earlier slice of that id; then remembers s under both. */
 static int proto_gpu_stage_flows(import_file *f, proto_gpu_state *g, const proto_gpu_stage *e,
                                  uint32_t s) {
   uint64_t waits[PROTO_GPU_STAGE_MAX_WAITS];
@@ -493,18 +493,12 @@ static int proto_gpu_stage_flows(import_file *f, proto_gpu_state *g, const proto
       waits[nw++] = fl.value;
   uint32_t found[1024];
   int rc = WEFT_OK;
-  for (size_t i = 0; !rc && i < nw; i++) {
-    int first = 1;
-    for (size_t j = 0; j < i; j++) first &= waits[j] != waits[i];
-    if (!first) continue;
-    size_t times = 0;
-    for (size_t j = 0; j < nw; j++) times += waits[j] == waits[i];
-    size_t n = proto_gpu_stage_slices(g, proto_gpu_stage_key(0, waits[i]), found, 1024);
-    for (size_t k = 0; !rc && k < n * times; k++) rc = flow_link(f->ctx, found[k / times], s);
-  }
-  size_t n = 0;
-  if (!rc) n = proto_gpu_stage_slices(g, proto_gpu_stage_key(1, e->event_id), found, 1024);
+  size_t n = proto_gpu_stage_slices(g, proto_gpu_stage_key(1, e->event_id), found, 1024);
   for (size_t k = 0; !rc && k < n; k++) rc = flow_link(f->ctx, s, found[k]);
+  for (size_t i = 0; !rc && i < nw; i++) {
+    n = proto_gpu_stage_slices(g, proto_gpu_stage_key(0, waits[i]), found, 1024);
+    for (size_t k = 0; !rc && k < n; k++) rc = flow_link(f->ctx, found[k], s);
+  }
   if (!rc) rc = proto_gpu_stage_remember(g, proto_gpu_stage_key(0, e->event_id), s);
   for (size_t i = 0; !rc && i < nw; i++)
     rc = proto_gpu_stage_remember(g, proto_gpu_stage_key(1, waits[i]), s);
