@@ -60,14 +60,15 @@ class AndroidLogTest(e.TempDirTest):
             # before trace time 0: dropped
             log_event(pb_int(5, 100), pb_int(3, 12)))
         path = self.write(trace)
-        # rows in timestamp order
+        # rows in timestamp order; each event is parsed at its own time, so
+        # its thread is made then (tid 13 before pid 10's threads)
         self.assertEqual(e.query('select * from android_logs', path),
                          '"id","ts","utid","prio","tag","msg"\n'
                          '0,1100,0,4,"ev"," a=-3 b=1.500000 c="s" =9 d="\n'
-                         '1,1200,3,1,"","x z=1"\n'
-                         '2,2000,2,6,"tg","hello"\n')
+                         '1,1200,1,1,"","x z=1"\n'
+                         '2,2000,3,6,"tg","hello"\n')
         self.assertEqual(e.query('select utid, tid, upid from thread', path),
-                         '"utid","tid","upid"\n0,0,0\n1,10,1\n2,11,1\n3,13,0\n')
+                         '"utid","tid","upid"\n0,0,0\n1,13,0\n2,10,1\n3,11,1\n')
         self.assertEqual(e.query("select value from stats where name = "
                                  "'trace_sorter_negative_timestamp_dropped'", path),
                          '"value"\n1\n')

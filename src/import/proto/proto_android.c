@@ -45,9 +45,16 @@ enum {
   JOURNALD_NUM_FAILED = 21,
 };
 
+/* A queued LogEvent: its bytes, their buffer, its machine row. */
+typedef struct android_log_rec {
+  proto_span event;
+  uint32_t buffer, machine;
+} android_log_rec;
+
 struct proto_android_state {
   base_map packages; /* hash of a package name -> 1 */
   proto_android_cpu_state *cpu;
+  VEC(android_log_rec) logs; /* queued LogEvents, by payload index */
 };
 
 int proto_android_wants_field(uint32_t number) {
@@ -62,6 +69,7 @@ void proto_android_free(proto_android_state *s) {
   if (!s) return;
   base_map_free(&s->packages);
   proto_android_cpu_free(s->cpu);
+  VEC_FREE(s->logs);
   base_free(s);
 }
 
@@ -150,14 +158,10 @@ static void android_log_read(proto_span msg, android_log_event *e) {
   }
 }
 
+/* A LogEvent at trace time ts (its own timestamp, converted by the sort). */
 static int android_log_event_parse(import_file *f, uint32_t machine, proto_span msg,
-                                   android_log_event *e) {
+                                   int64_t ts, android_log_event *e) {
   android_log_read(msg, e);
-  int64_t ts;
-  int conv = import_clock_convert(f, machine, CLOCK_ID_REALTIME, e->ts, &ts);
-  if (conv <= 0)
-    return import_stat(f, conv < 0 ? stat_trace_sorter_negative_timestamp_dropped
-                                   : stat_clock_sync_failure, 1);
   uint32_t utid = 0;
   int rc = e->tid ? proto_android_thread(f, machine, e->tid, e->pid, &utid) : WEFT_OK;
   model_log_entry row = {ts, utid, e->prio ? e->prio : LOG_PRIO_INFO, MODEL_LOG_ANDROID,
@@ -193,19 +197,59 @@ static int android_log_stats(import_file *f, uint32_t machine, proto_span msg) {
   return rc;
 }
 
+/* The packet's stats (its events were queued at tokenize time). */
 static int android_log_packet(import_file *f, uint32_t machine, proto_span msg) {
-  android_log_event *e = base_malloc(sizeof *e);
-  if (!e) return WEFT_ENOMEM;
   proto_reader r;
   proto_field fl;
   int rc = WEFT_OK;
   proto_reader_init_span(&r, msg);
-  while (!rc && proto_reader_next(&r, &fl) == 1) {
-    if (fl.wire_type != PROTO_WIRE_LEN) continue;
-    if (fl.number == LOG_PACKET_EVENTS) rc = android_log_event_parse(f, machine, fl.span, e);
-    else if (fl.number == LOG_PACKET_STATS) rc = android_log_stats(f, machine, fl.span);
-  }
+  while (!rc && proto_reader_next(&r, &fl) == 1)
+    if (fl.wire_type == PROTO_WIRE_LEN && fl.number == LOG_PACKET_STATS)
+      rc = android_log_stats(f, machine, fl.span);
+  return rc;
+}
+
+static int android_log_queue(import_file *f, proto_android_state *s, uint32_t machine,
+                             proto_span event) {
+  proto_field fl;
+  int64_t raw = 0; /* an event without a timestamp is at REALTIME 0 */
+  if (proto_find_last(event.data, event.len, LOG_EVENT_TIMESTAMP, &fl) == 1 &&
+      fl.wire_type == PROTO_WIRE_VARINT)
+    raw = (int64_t)fl.value;
+  uint32_t node;
+  int rc = import_clock_on(f, machine, 0, CLOCK_ID_REALTIME, &node);
+  android_log_rec rec = {event, proto_input_current(f), machine};
+  if (!rc && VEC_PUSH(s->logs, rec)) rc = WEFT_ENOMEM;
+  if (rc) return rc;
+  proto_input_hold(f, event);
+  return import_push(f, raw, node, PROTO_ANDROID_LOG_PAYLOAD | (uint64_t)(s->logs.len - 1));
+}
+
+int proto_android_log_tokenize(import_file *f, proto_android_state **state, uint32_t machine,
+                               proto_span packet) {
+  proto_field log, fl;
+  if (proto_find_last(packet.data, packet.len, PROTO_TRACE_PACKET_ANDROID_LOG, &log) != 1 ||
+      log.wire_type != PROTO_WIRE_LEN)
+    return WEFT_OK;
+  if (!*state && !(*state = base_calloc(1, sizeof **state))) return WEFT_ENOMEM;
+  proto_reader r;
+  int rc = WEFT_OK;
+  proto_reader_init_span(&r, log.span);
+  while (!rc && proto_reader_next(&r, &fl) == 1)
+    if (fl.number == LOG_PACKET_EVENTS && fl.wire_type == PROTO_WIRE_LEN)
+      rc = android_log_queue(f, *state, machine, fl.span);
+  return rc;
+}
+
+int proto_android_log_parse(import_file *f, proto_android_state *s, uint64_t payload,
+                            int64_t ts) {
+  uint64_t index = payload & ~PROTO_ANDROID_LOG_PAYLOAD;
+  if (!s || index >= s->logs.len) return WEFT_OK;
+  const android_log_rec *rec = &s->logs.data[index];
+  android_log_event *e = base_malloc(sizeof *e);
+  int rc = e ? android_log_event_parse(f, rec->machine, rec->event, ts, e) : WEFT_ENOMEM;
   base_free(e);
+  proto_input_release(f, rec->buffer, rec->event);
   return rc;
 }
 

@@ -4,8 +4,9 @@
  * (model/logs.h).
  *
  * Rules:
- *  - logcat: each event's timestamp is on CLOCK_REALTIME, converted to trace
- *    time at parse (an event that cannot be is dropped and counted); its
+ *  - logcat: each event is queued on its own at tokenize time, at its
+ *    timestamp on CLOCK_REALTIME (so events are parsed, and their threads
+ *    made, in time order among the other events); its
  *    thread is (tid, pid) when tid is set, else utid 0; priority 0 reads as
  *    INFO (4); an absent tag or message is ""; each named-or-not arg
  *    appends " name=value" to the message (strings quoted, floats "%f"),
@@ -51,6 +52,23 @@
 #define PROTO_TRACE_PACKET_JOURNALD_EVENT 132
 
 typedef struct proto_android_state proto_android_state;
+
+/* Payload bits of a queued logcat event: an ftrace-side pattern that
+ * neither proto_ftrace (side indices far below bit 60) nor ETW (bit 61)
+ * makes; the low bits index the event's record. */
+#define PROTO_ANDROID_LOG_PAYLOAD (UINT64_C(0xd) << 60)
+
+static inline int proto_android_log_is_payload(uint64_t payload) {
+  return (payload >> 60) == (PROTO_ANDROID_LOG_PAYLOAD >> 60);
+}
+
+/* At tokenize time: queues each LogEvent of the packet's AndroidLogPacket
+ * (if any); *state is created on first use. */
+int proto_android_log_tokenize(import_file *f, proto_android_state **state, uint32_t machine,
+                               proto_span packet);
+/* A queued LogEvent (payload made by proto_android_log_tokenize). */
+int proto_android_log_parse(import_file *f, proto_android_state *state, uint64_t payload,
+                            int64_t ts);
 typedef struct proto_android_cpu_state proto_android_cpu_state;
 
 /* A CpuPerUidData (proto_android_cpu.c); *state is created on first use. */

@@ -573,6 +573,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
                          : proto_misc_tokenize_common(f, &st->misc, h.seq_id, h.dropped, h.stats);
   if (!rc && h.misc_reads_more) rc = proto_power_tokenize(f, &st->power, machine, pkt);
   if (!rc && h.misc_reads_more) rc = proto_gpu_tokenize(f, &st->gpu, machine, pkt);
+  if (!rc && h.misc_reads_more) rc = proto_android_log_tokenize(f, &st->android, machine, pkt);
   if (rc) return base_error_alloc(err, rc);
   uint32_t seq_idx;
   rc = proto_seq_get(st, h.seq_id, &seq_idx);

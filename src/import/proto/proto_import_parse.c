@@ -202,7 +202,8 @@ size_t proto_import_prepare(const import_file *f, const sort_event *event, void 
   _Static_assert(sizeof(proto_prepared_packet) <= IMPORT_PREPARED_MAX, "fits a prepared slot");
   const proto_import_state *st = f->state;
   if (!st) return 0;
-  if (proto_etw_is_payload(event->payload)) return 0;
+  if (proto_etw_is_payload(event->payload) || proto_android_log_is_payload(event->payload))
+    return 0;
   if (event->payload & PROTO_REF_FTRACE) return proto_ftrace_prepare(f, event, out);
   proto_prepared_packet *pp = out;
   const proto_packet_info *info = proto_packet_of(st, event->payload, &pp->info);
@@ -222,6 +223,10 @@ static int proto_packet_apply(import_file *f, const proto_packet_info *info, int
 int proto_import_parse(import_file *f, const sort_event *event, void *prepared,
                        base_error *err) {
   proto_import_state *st = f->state;
+  if (st && proto_android_log_is_payload(event->payload)) {
+    int rc = proto_android_log_parse(f, st->android, event->payload, event->ts);
+    return rc ? base_error_set(err, rc, "android log: failed to apply event") : WEFT_OK;
+  }
   if (st && (event->payload & PROTO_REF_FTRACE))
     return proto_etw_is_payload(event->payload) ? proto_etw_parse(f, event, err)
                                                 : proto_ftrace_parse(f, event, prepared, err);

@@ -7,6 +7,7 @@
 #include "import/proto/proto_fields_misc.h"
 #include "import/proto/proto_config_text.h"
 #include "import/proto/proto_import.h"
+#include "import/proto/proto_android.h"
 #include "import/proto/proto_gpu.h"
 #include "import/proto/proto_misc.h"
 #include "import/proto/proto_power.h"
@@ -314,7 +315,8 @@ int proto_misc_tokenize_reads(uint32_t number) {
          number == PROTO_TRACE_PACKET_FTRACE_STATS ||
          number == PROTO_TRACE_PACKET_CHROME_METADATA || number == PROTO_TRACE_PACKET_POWER_RAILS ||
          number == PROTO_TRACE_PACKET_ENERGY_ESTIMATION_BREAKDOWN ||
-         number == PROTO_TRACE_PACKET_GPU_COUNTER_EVENT;
+         number == PROTO_TRACE_PACKET_GPU_COUNTER_EVENT ||
+         number == PROTO_TRACE_PACKET_ANDROID_LOG;
 }
 
 /* ---- end ---- */
