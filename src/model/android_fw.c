@@ -68,8 +68,9 @@ int model_aflag_add(trace_context *ctx, int64_t ts, const string_id columns[MODE
 int model_android_user_add(trace_context *ctx, int64_t user_id, string_id type) {
   storage_table *t = ctx_table(ctx, TABLE_ANDROID_USER_LIST);
   /* a device has a handful of users: a scan keeps no index */
-  for (size_t r = 0; r < t->row_count; r++)
-    if (storage_get_i64(t, ANDROID_USER_LIST_android_user_id, r) == user_id) return WEFT_OK;
+  for (size_t r = 0; r < t->row_count; r++) /* a user named again takes its new type */
+    if (storage_get_i64(t, ANDROID_USER_LIST_android_user_id, r) == user_id)
+      return storage_set_str(t, ANDROID_USER_LIST_type, (uint32_t)r, type);
   uint32_t row;
   int rc = storage_table_append(t, &row);
   if (!rc) rc = storage_set_str(t, ANDROID_USER_LIST_type, row, type);

@@ -34,8 +34,8 @@ void model_fw_process_ended(trace_context *ctx, uint32_t row, int64_t ts);
 enum { MODEL_AFLAG_COLUMNS = 10 };
 int model_aflag_add(trace_context *ctx, int64_t ts, const string_id columns[MODEL_AFLAG_COLUMNS]);
 
-/* An Android user: a row unless `user_id` has one already (the first type
- * seen stays; STRING_NULL: NULL). */
+/* An Android user: a row unless `user_id` has one already, which then
+ * takes this type (STRING_NULL: NULL). */
 int model_android_user_add(trace_context *ctx, int64_t user_id, string_id type);
 
 /* A game package's interventions: mode 1 standard, 2 performance, 3

@@ -29,19 +29,22 @@ def mode(number, angle=None, downscale=None, fps=None):
 
 
 class UserListTest(e.TempDirTest):
-    def test_one_row_per_user_id_first_type_stays(self):
+    def test_one_row_per_user_id_the_last_type_stays(self):
         data = (pb_packet(pb_int(8, 10), pb_bytes(USER_LIST,
                           user('FULL', 10) + user('GUEST', 10) + user('FULL', 11) +
-                          user(uid=12) + user('NO_UID'))) +
-                # a later list repeats users: only the new id is added
+                          user(uid=12) + user('NO_UID') + user('A', 13))) +
+                # a user without uid is user 0; a later list repeats users:
+                # the new id is added, the others take their new type
                 pb_packet(pb_int(8, 20), pb_bytes(USER_LIST,
-                          user('FULL', 11) + user('SYSTEM', 0) + pb_int(2, 1))))
+                          user('GUEST', 11) + user('SYSTEM', 0) + user(uid=13) +
+                          pb_int(2, 1))))
         path = e.write_temp(self.dir, 'users.pb', data)
         self.assertEqual(e.query(
             'INCLUDE PERFETTO MODULE android.user_list;'
             'SELECT android_user_id, type FROM android_user_list;'
             "SELECT value FROM stats WHERE name = 'user_list_errors'", path),
-            '"android_user_id","type"\n10,"FULL"\n11,"FULL"\n12,"[NULL]"\n0,"SYSTEM"\n\n'
+            '"android_user_id","type"\n10,"GUEST"\n11,"GUEST"\n12,"[NULL]"\n0,"SYSTEM"\n'
+            '13,"[NULL]"\n\n'
             '"value"\n0\n')
 
 

@@ -25,16 +25,16 @@ static int user_info(import_file *f, proto_span msg) {
   proto_reader r;
   proto_field fl;
   string_id type = STRING_NULL;
-  int64_t uid = 0;
-  int has_uid = 0, rc = WEFT_OK;
+  int64_t uid = 0; /* absent: user 0 */
+  int rc = WEFT_OK;
   proto_reader_init_span(&r, msg);
   while (!rc && proto_reader_next(&r, &fl) == 1) {
     if (fl.number == USER_INFO_TYPE && fl.wire_type == PROTO_WIRE_LEN)
       rc = intern_span(f, fl.span, &type);
     else if (fl.number == USER_INFO_UID && fl.wire_type == PROTO_WIRE_VARINT)
-      uid = proto_field_int32(&fl), has_uid = 1;
+      uid = proto_field_int32(&fl);
   }
-  if (rc || !has_uid) return rc;
+  if (rc) return rc;
   return model_android_user_add(f->ctx, uid, type);
 }
 
