@@ -54,6 +54,19 @@ class PowerTest(e.TempDirTest):
                                  "from counter_track where name glob 'batt.aux.*'", path),
                          '"type","b","c"\n"battery_counter","aux","current.avg_ua"\n')
 
+    def test_battery_name_is_a_dimension_even_when_absent(self):
+        # the reference's answer: NULL when absent (an empty name is the
+        # same track)
+        path = self.trace('packet { timestamp: 10 battery { charge_counter_uah: 5 } }\n'
+                          'packet { timestamp: 20 battery { charge_counter_uah: 6 name: "" } }\n'
+                          'packet { timestamp: 30 battery { charge_counter_uah: 7 name: "b0" } }\n')
+        self.assertEqual(e.query("select name, (select group_concat(key || '=' || "
+                                 "ifnull(display_value, 'NULL')) from args a "
+                                 "where a.arg_set_id = t.dimension_arg_set_id) as dims "
+                                 "from track t order by id", path).splitlines()[1:3],
+                         ['"batt.charge_uah","battery_name=NULL,counter_name=charge_uah"',
+                          '"batt.b0.charge_uah","battery_name=b0,counter_name=charge_uah"'])
+
     def test_power_is_a_magnitude(self):
         path = self.trace('packet { timestamp: 1 battery { current_ua: -2000000 '
                           'voltage_uv: 4000000 } }\n')

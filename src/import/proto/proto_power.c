@@ -165,11 +165,11 @@ static int proto_battery_counter(trace_context *ctx, uint32_t machine, int64_t t
   spec.type = "battery_counter";
   spec.is_counter = 1;
   spec.machine = machine;
-  proto_power_arg dims[2] = {PROTO_POWER_STR("battery_name", proto_power_text(name), name.len),
+  /* battery_name is a dimension even when absent (a NULL string) */
+  proto_power_arg dims[2] = {PROTO_POWER_STR("battery_name", (const char *)name.data, name.len),
                              PROTO_POWER_STR("counter_name", counter, strlen(counter))};
   uint32_t track;
-  int rc = name.len ? proto_power_track(ctx, &spec, dims, 2, NULL, 0, &track)
-                    : proto_power_track(ctx, &spec, dims + 1, 1, NULL, 0, &track);
+  int rc = proto_power_track(ctx, &spec, dims, 2, NULL, 0, &track);
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
 
