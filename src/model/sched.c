@@ -261,7 +261,8 @@ int sched_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
   return model_thread_update(ctx, machine, tid, pid, utid);
 }
 
-/* Appends the raw row (args: its committed arg set or -1). */
+/* Appends the raw row (args: its committed arg set or -1; common_flags
+ * -1: none, 0 in the row as in Perfetto's). */
 static int sched_raw_row(trace_context *ctx, int64_t ts, uint32_t ucpu, uint32_t utid,
                          string_id name_id, int64_t common_flags, int64_t args) {
   uint32_t row;
@@ -272,7 +273,7 @@ static int sched_raw_row(trace_context *ctx, int64_t ts, uint32_t ucpu, uint32_t
   storage_set_str(t, FTRACE_EVENT_name, row, name_id);
   storage_set_i64(t, FTRACE_EVENT_utid, row, utid);
   if (args >= 0) storage_set_i64(t, FTRACE_EVENT_arg_set_id, row, args);
-  if (common_flags >= 0) storage_set_i64(t, FTRACE_EVENT_common_flags, row, common_flags);
+  storage_set_i64(t, FTRACE_EVENT_common_flags, row, common_flags >= 0 ? common_flags : 0);
   storage_set_i64(t, FTRACE_EVENT_ucpu, row, ucpu);
   ctx_extend_bounds(ctx, ts);
   return WEFT_OK;

@@ -75,6 +75,9 @@ int stack_profile_perf_counter_track(trace_context *ctx, uint32_t machine, int64
   size_t before = ctx_table(ctx, TABLE_TRACK)->row_count;
   int rc = model_track(ctx, &s, track);
   if (rc || *track < before) return rc;
+  uint32_t ucpu; /* a cpu counter track: its cpu is a column too (cpu_counter_track) */
+  if (sched_ucpu(ctx, machine, cpu, &ucpu) == WEFT_OK)
+    storage_set_i64(ctx_table(ctx, TABLE_TRACK), TRACK_cpu, *track, ucpu);
   return sp_perf_track_args(ctx, *track, session, cpu, name, is_timebase);
 }
 

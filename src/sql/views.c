@@ -5,8 +5,11 @@
 #define TRACK_BASE "id, name, type, parent_id, source_arg_set_id, machine_id"
 /* A view with these columns and no rows. */
 #define EMPTY_VIEW(name, columns) "CREATE VIEW " name " AS SELECT " columns " LIMIT 0"
+/* A track's description is its source arg "description" (the model's
+ * track blueprints and track descriptors write it there). */
+#define TRACK_DESCRIPTION "extract_arg(source_arg_set_id, 'description') AS description"
 #define COUNTER_TRACK_BASE \
-  TRACK_BASE ", counter_unit AS unit, description"
+  TRACK_BASE ", counter_unit AS unit, " TRACK_DESCRIPTION
 
 const char *const sql_view_statements[] = {
     "CREATE VIEW trace_file AS SELECT * FROM __intrinsic_trace_file",
@@ -25,7 +28,7 @@ const char *const sql_view_statements[] = {
     "__intrinsic_track WHERE event_type = 'slice' AND cpu IS NOT NULL",
     "CREATE VIEW counter_track AS SELECT id, name, parent_id, type, "
     "dimension_arg_set_id, source_arg_set_id, machine_id, counter_unit AS unit, "
-    "description FROM __intrinsic_track WHERE event_type = 'counter'",
+    TRACK_DESCRIPTION " FROM __intrinsic_track WHERE event_type = 'counter'",
     "CREATE VIEW process_counter_track AS SELECT " COUNTER_TRACK_BASE ", upid "
     "FROM __intrinsic_track WHERE event_type = 'counter' AND upid IS NOT NULL",
     "CREATE VIEW thread_counter_track AS SELECT " COUNTER_TRACK_BASE ", utid "
@@ -55,7 +58,8 @@ const char *const sql_view_statements[] = {
     "WHEN 'bool' THEN CASE WHEN int_value != 0 THEN 'true' ELSE 'false' END "
     "ELSE NULL END AS display_value FROM __intrinsic_args",
     "CREATE VIEW cpu AS SELECT id, id AS ucpu, cpu, cluster_id, processor, "
-    "machine_id, capacity, arg_set_id FROM __intrinsic_cpu WHERE cpu IS NOT NULL",
+    "machine_id, capacity, arg_set_id FROM __intrinsic_cpu WHERE cpu IS NOT NULL "
+    "ORDER BY id", /* rows by ucpu whatever order cpus were met in */
     "CREATE VIEW sched_slice AS SELECT id, ts, dur, ucpu AS cpu, utid, "
     "end_state, priority, ucpu FROM __intrinsic_sched_slice",
     "CREATE VIEW sched AS SELECT *, ts + dur AS ts_end FROM sched_slice",
@@ -133,7 +137,8 @@ const char *const sql_view_statements[] = {
     /* the counter tracks holding a value of a sample stack_sample shows */
     "CREATE VIEW stack_sample_counter_track AS SELECT t.id AS id, t.name AS name, "
     "t.type AS type, t.parent_id AS parent_id, t.source_arg_set_id AS source_arg_set_id, "
-    "t.machine_id AS machine_id, t.counter_unit AS unit, t.description AS description, "
+    "t.machine_id AS machine_id, t.counter_unit AS unit, "
+    "extract_arg(t.source_arg_set_id, 'description') AS description, "
     "c.session_id AS session_id, c.cpu AS cpu, c.is_timebase AS is_timebase "
     "FROM __intrinsic_stack_sample_counter_track c JOIN __intrinsic_track t "
     "ON t.id = c.track_id WHERE c.track_id IN (SELECT k.track_id FROM "
@@ -182,7 +187,7 @@ const char *const sql_view_statements[] = {
     "__intrinsic_stack_sample WHERE source = 'instruments'",
     /* the counters of perf sessions: a timebase and its followers per cpu */
     "CREATE VIEW perf_counter_track AS SELECT id, name, type, parent_id, source_arg_set_id, "
-    "machine_id, counter_unit AS unit, description, "
+    "machine_id, counter_unit AS unit, " TRACK_DESCRIPTION ", "
     "extract_arg(dimension_arg_set_id, 'perf_session_id') AS perf_session_id, "
     "extract_arg(dimension_arg_set_id, 'cpu') AS cpu, "
     "extract_arg(source_arg_set_id, 'is_timebase') AS is_timebase FROM __intrinsic_track "
