@@ -270,17 +270,17 @@ class ProfilesTest(e.TempDirTest):
         self.assertEqual(e.query('select name, build_id from stack_profile_mapping', path),
                          '"name","build_id"\n"/lib.so",""\n')
 
-    def test_empty_callstacks_count_per_heap_sample_only(self):
+    def test_empty_callstacks_count_per_sample(self):
         empty = interned_packet((CALLSTACKS, callstack(9)))
         perf = pb_packet(pb_int(8, 20), pb_int(10, SEQ),
                          pb_bytes(66, pb_int(2, 1) + pb_int(3, 1) + pb_int(4, 9)))
         path = self.trace(empty, heap_dump(10, 1, 'h', heap_sample(9, 1, 0, 1, 0),
                                            heap_sample(9, 2, 0, 2, 0)), perf)
         # each heap sample on an empty callstack is counted and dropped; a
-        # perf sample on one is kept with no callsite, uncounted
+        # perf sample on one is counted too, and kept with no callsite
         self.assertEqual(e.query("select value from stats "
                                  "where name = 'stackprofile_empty_callstack'", path),
-                         '"value"\n2\n')
+                         '"value"\n3\n')
         self.assertEqual(e.query('select (select count(*) from heap_profile_allocation) as a, '
                                  '(select count(*) from perf_sample '
                                  'where callsite_id is null) as p', path),
@@ -340,6 +340,19 @@ class ProfilesTest(e.TempDirTest):
                                  "'perf_samples_skipped%' order by name", path),
                          '"name","value"\n"perf_samples_skipped",2\n'
                          '"perf_samples_skipped_dataloss",1\n')
+
+    def test_streaming_samples_on_empty_or_unknown_callstacks_are_parser_errors(self):
+        thread = pb_bytes(44, pb_int(1, 20) + pb_int(2, 21) + pb_int(6, 1000))
+        # callstack 9 is empty, 77 unknown: both samples dropped
+        samples = pb_bytes(54, pb_int(1, 9) + pb_int(1, 77) + pb_int(2, 5) + pb_int(2, 3))
+        path = self.trace(interned_packet((CALLSTACKS, callstack(9))),
+                          pb_packet(pb_int(10, SEQ), thread), pb_packet(pb_int(10, SEQ), samples))
+        self.assertEqual(e.query("select name, value from stats where value > 0 and name "
+                                 "like 'stackprofile%' order by name; "
+                                 "select count(*) from cpu_profile_stack_sample", path),
+                         '"name","value"\n"stackprofile_empty_callstack",1\n'
+                         '"stackprofile_invalid_callstack_id",1\n'
+                         '"stackprofile_parser_error",2\n\n"count(*)"\n0\n')
 
     def test_streaming_profile_samples(self):
         thread = pb_bytes(44, pb_int(1, 20) + pb_int(2, 21) + pb_int(6, 1000))

@@ -138,6 +138,8 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
   rc = pp_sample_thread(f, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
   if (!rc) r.owner = model_thread_upid(f->ctx, utid) + 1;
   if (!rc && p.has_callstack) rc = pp_callstack(f, &r, p.callstack, &leaf);
+  /* an empty callstack is counted; the sample stays, without a callsite */
+  if (!rc && p.has_callstack && leaf == -1) rc = import_stat(f, stat_stackprofile_empty_callstack, 1);
   if (!rc) rc = pp_enum_name(f, pp_cpu_modes, 6, p.cpu_mode, &mode);
   if (!rc && p.has_unwind_error) rc = pp_enum_name(f, pp_unwind_errors, 9, p.unwind_error, &unwind);
   if (rc) return rc;
@@ -198,6 +200,10 @@ int pp_streaming_profile(import_file *f, const proto_packet_info *info, int64_t 
       return import_stat(f, stat_streaming_profile_invalid_timestamp, 1);
     int64_t leaf;
     rc = pp_callstack(f, &r, iid, &leaf);
+    /* a sample whose callstack is empty or unknown is dropped, counted as
+     * a parser error (and an empty one as such) */
+    if (!rc && leaf == -1) rc = import_stat(f, stat_stackprofile_empty_callstack, 1);
+    if (!rc && leaf < 0) rc = import_stat(f, stat_stackprofile_parser_error, 1);
     if (!rc && leaf >= 0)
       rc = stack_profile_cpu_sample(f->ctx, STACK_PROFILE_CPU_CHROME, ts, (uint32_t)leaf, utid,
                                     (int64_t)priority);
