@@ -1,16 +1,20 @@
 #!/usr/bin/env python3
 """Load speed of the importers the shared kit has no generator for (strace
-text, Gecko JSON, Instruments XML) against the Chrome JSON importer, in
-one run.
+text, Gecko JSON, Instruments XML, a phone's proto trace with logcat,
+power, GPU, memory and perf-sample data) against the Chrome JSON importer
+and against Perfetto's shell, in one run.
 
-    bench/new_formats.py [--weft BIN] [--mib 200] [--rounds 3] [--data DIR]
+    bench/new_formats.py [--weft BIN] [--ref BIN] [--mib 200] [--rounds 3] [--data DIR]
 
 Writes a --mib MiB input of each kind into --data once (deterministic:
 realistic line and element shapes, a few thousand threads' worth of
-repeated names), plus the kit's Chrome JSON trace of the same size
-(../shared/bench/gen.py json), then loads each with `weft -q Q.sql` in
-turns, --rounds times, and prints median MiB/s and its ratio to the
-Chrome JSON importer's. The target: every ratio at least 1."""
+repeated names; the phone trace from bench/phone_trace.py), plus the kit's
+Chrome JSON trace of the same size (../shared/bench/gen.py json), then
+loads each with `BIN -q Q.sql` (a count of the rows of the tables the
+formats fill), weft and the reference
+in turns, --rounds times, and prints median MiB/s, weft's ratio to its
+Chrome JSON importer and to the reference on the same file (-- where the
+reference cannot load it). The targets: every ratio at least 1."""
 import argparse
 import json
 import os
@@ -19,6 +23,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import phone_trace  # noqa: E402 (bench/phone_trace.py)
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
 SHARED = os.environ.get('WEFT_SHARED', os.path.join(ROOT, '..', 'shared'))
@@ -111,25 +118,39 @@ def write_instruments(path, size, seed=3):
         f.write('</node></trace-query-result>\n')
 
 
+def write_phone(path, size):
+    with open(path, 'wb') as out:
+        phone_trace.generate(size, out)
+
+
 KINDS = {
     'strace': ('strace%d.txt', write_strace),
     'gecko': ('gecko%d.json', write_gecko),
     'instruments': ('instruments%d.xml', write_instruments),
+    'phone proto': ('phone%d.pftrace', write_phone),
 }
 
 
-def timed_load(weft, trace, qfile):
+def timed_load(binary, trace, qfile, must_load=True):
+    """Wall seconds of one load; None when a reference cannot load the file
+    or reads no row from it (it does not know the format)."""
     start = time.monotonic()
-    proc = subprocess.run([weft, '-q', qfile, trace], stdout=subprocess.DEVNULL,
+    proc = subprocess.run([binary, '-q', qfile, trace], stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE)
-    if proc.returncode != 0:
+    took = time.monotonic() - start
+    if proc.returncode != 0 and must_load:
         raise SystemExit('%s failed: %s' % (trace, proc.stderr.decode(errors='replace')))
-    return time.monotonic() - start
+    rows = proc.stdout.decode(errors='replace').split()
+    if not must_load and (proc.returncode != 0 or not rows or rows[-1] == '0'):
+        return None
+    return took
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n\n')[0])
     ap.add_argument('--weft', default=os.path.join(ROOT, 'build-release', 'weft'))
+    ap.add_argument('--ref', default=os.path.join(SHARED, 'reference', 'run'),
+                    help="Perfetto's trace_processor_shell; '' for none")
     ap.add_argument('--mib', type=int, default=200)
     ap.add_argument('--rounds', type=int, default=3)
     ap.add_argument('--data', default=os.path.join(ROOT, 'bench', 'data'))
@@ -146,20 +167,31 @@ def main():
         if not os.path.exists(path):
             write(path, args.mib * MiB)
         inputs[kind] = path
-    qfile = os.path.join(args.data, 'count_slices.sql')
-    with open(qfile, 'w') as f:
-        f.write('select count(*) from slice;\n')
+    qfile = os.path.join(args.data, 'count_rows.sql')
+    with open(qfile, 'w') as f:  # rows of the tables each format fills
+        f.write('select (select count(*) from slice) + (select count(*) from counter) + '
+                '(select count(*) from sched) + (select count(*) from android_logs) + '
+                '(select count(*) from cpu_profile_stack_sample);\n')
     times = {k: [] for k in inputs}
-    for _ in range(args.rounds):
+    ref_times = {k: [] for k in inputs}
+    for r in range(args.rounds):
         for kind, path in inputs.items():
-            times[kind].append(timed_load(args.weft, path, qfile))
+            # alternate which goes first, round by round
+            runs = [(times, args.weft, True), (ref_times, args.ref, False)]
+            for table, binary, must in (runs if r % 2 == 0 else runs[::-1]):
+                if binary and (must or None not in table[kind]):
+                    table[kind].append(timed_load(binary, path, qfile, must))
     base = os.path.getsize(json_path) / MiB / statistics.median(times['chrome json'])
-    print('| input | MiB | weft MiB/s | ratio to Chrome JSON |')
-    print('|---|---|---|---|')
+    print('| input | MiB | weft MiB/s | ratio to Chrome JSON | reference MiB/s | weft / reference |')
+    print('|---|---|---|---|---|---|')
     for kind, path in inputs.items():
         mib = os.path.getsize(path) / MiB
         speed = mib / statistics.median(times[kind])
-        print('| %s | %.0f | %.1f | %.2f |' % (kind, mib, speed, speed / base))
+        ref = ref_times[kind]
+        ref_speed = mib / statistics.median(ref) if ref and None not in ref else None
+        print('| %s | %.0f | %.1f | %.2f | %s | %s |' % (
+            kind, mib, speed, speed / base, '%.1f' % ref_speed if ref_speed else '--',
+            '%.2f' % (speed / ref_speed) if ref_speed else '--'))
 
 
 if __name__ == '__main__':
