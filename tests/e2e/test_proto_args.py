@@ -104,12 +104,14 @@ class ProtoArgsTest(e.TempDirTest):
             return event(ts, pb_int(TYPE, INSTANT), pb_bytes(NAME, name),
                          pb_bytes(MOJO, info), seq=seq)
 
-        def trace(ranged):
-            start2 = pb_packet(pb_int(TIMESTAMP, 1), pb_int(SEQ, 2), pb_int(SEQ_FLAGS, 1),
-                               interned(ranged))
-            start1 = pb_packet(pb_int(TIMESTAMP, 1), pb_int(SEQ, 1), pb_int(SEQ_FLAGS, 1),
-                               interned(ranged))
-            return (start1 + start2 + mojo(10, 'a', 1, 1) + mojo(11, 'b', 1, 2) +
+        def trace(ranged, pids=()):
+            def start(seq):
+                # pids: the sequences' thread descriptors' processes, if any
+                thread = (pb_bytes(44, pb_int(1, pids[seq - 1]) + pb_int(2, pids[seq - 1]))
+                          if pids else b'')
+                return pb_packet(pb_int(TIMESTAMP, 1), pb_int(SEQ, seq), pb_int(SEQ_FLAGS, 1),
+                                 interned(ranged), thread)
+            return (start(1) + start(2) + mojo(10, 'a', 1, 1) + mojo(11, 'b', 1, 2) +
                     mojo(12, 'missing', 9, 1) + mojo(13, 'nomap', 2, 1))
 
         # the location's mapping and pc, after the other args; an unknown
@@ -128,12 +130,19 @@ class ProtoArgsTest(e.TempDirTest):
                                    "'stackprofile_invalid_mapping_id') order by name"),
                          '"name","value"\n"interned_data_tokenizer_errors",2\n'
                          '"stackprofile_invalid_mapping_id",1\n')
-        # a mapping without address range is interned by its fields; one
-        # with a range is a row per sequence
+        # a mapping is interned by its fields unless it has an address
+        # range and its sequence a thread: then it is a row of the thread's
+        # process per sequence
         sql = ("select s.name, a.display_value from slice s join args a using(arg_set_id) "
                "where a.key glob '*mapping_id' order by s.ts")
         self.assertEqual(self.load(trace(False), sql).splitlines()[1:], ['"a","0"', '"b","0"'])
-        self.assertEqual(self.load(trace(True), sql).splitlines()[1:], ['"a","0"', '"b","1"'])
+        self.assertEqual(self.load(trace(True), sql).splitlines()[1:], ['"a","0"', '"b","0"'])
+        self.assertEqual(self.load(trace(False, (5, 5)), sql).splitlines()[1:],
+                         ['"a","0"', '"b","0"'])
+        self.assertEqual(self.load(trace(True, (5, 5)), sql).splitlines()[1:],
+                         ['"a","0"', '"b","1"'])
+        self.assertEqual(self.load(trace(True, (5, 6)), sql).splitlines()[1:],
+                         ['"a","0"', '"b","1"'])
 
     def test_module_symbols_name_mojo_methods(self):
         interned = pb_bytes(INTERNED, pb_bytes(17, pb_int(1, 1) + pb_bytes(2, 'lib.so')) +

@@ -216,10 +216,10 @@ static int pp_mapping_name(import_file *f, const pp_resolver *r, proto_span msg,
 }
 
 /* A mapping row for an interned Mapping message: interned by its fields,
- * or a row of its own, as Perfetto makes a mapping of a process's memory:
- * with `own` when it has an address range, or for a resolver of a known
- * process when its range is not empty (end != start). */
-static int pp_mapping_from(import_file *f, const pp_resolver *r, proto_span msg, int own,
+ * or, for a resolver of a known process when its range is not empty
+ * (end != start), a row of its own, as Perfetto makes a mapping of a
+ * process's memory. */
+static int pp_mapping_from(import_file *f, const pp_resolver *r, proto_span msg,
                            uint32_t *row) {
   stack_profile_mapping_spec m;
   memset(&m, 0, sizeof m);
@@ -243,13 +243,12 @@ static int pp_mapping_from(import_file *f, const pp_resolver *r, proto_span msg,
                      : ctx_intern(f->ctx, "", 0, &m.build_id);
   if (!rc) rc = pp_mapping_name(f, r, msg, &m.name);
   if (rc) return rc;
-  own = own ? m.start != 0 || m.end != 0 : r->owner && m.end != m.start;
+  int own = r->owner && m.end != m.start;
   return own ? stack_profile_mapping_new(f->ctx, &m, row) : stack_profile_mapping(f->ctx, &m, row);
 }
 
 /* The mapping row of `iid` (0: an empty mapping); -1 if unknown. */
-static int pp_mapping_of(import_file *f, const pp_resolver *r, uint64_t iid, int own,
-                         int64_t *row) {
+static int pp_mapping_of(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *row) {
   proto_profile_state *s = pp_state(f);
   *row = -1;
   uint64_t *v = pp_lookup(s, r, PP_ROW_MAPPING, PP_ROW_MAPPING, iid);
@@ -258,14 +257,14 @@ static int pp_mapping_of(import_file *f, const pp_resolver *r, uint64_t iid, int
   proto_span msg = pp_interned_msg(f, r, PROTO_INTERN_MAPPING, iid);
   if (!msg.data && iid) return import_stat(f, stat_stackprofile_invalid_mapping_id, 1);
   uint32_t id;
-  int rc = pp_mapping_from(f, r, msg, own, &id);
+  int rc = pp_mapping_from(f, r, msg, &id);
   if (!rc) rc = pp_cache(s, sc, PP_ROW_MAPPING, iid, id);
   *row = id;
   return rc;
 }
 
 static int pp_mapping(import_file *f, const pp_resolver *r, uint64_t iid, int64_t *row) {
-  return pp_mapping_of(f, r, iid, 0, row);
+  return pp_mapping_of(f, r, iid, row);
 }
 
 /* ---- frames ---- */
@@ -378,7 +377,12 @@ int proto_profile_mapping_row(import_file *f, const proto_packet_info *info, uin
                               int64_t *row) {
   pp_resolver r = pp_resolver_of(info);
   if (!pp_state(f)) return WEFT_ENOMEM;
-  return pp_mapping_of(f, &r, iid, 1, row);
+  /* the process of the sequence's thread descriptor, if it has one */
+  const proto_seq *seq = &((proto_import_state *)f->state)->seqs.data[info->seq];
+  uint32_t upid;
+  int rc = seq->has_thread ? model_process(f->ctx, info->machine, seq->pid, &upid) : WEFT_OK;
+  if (!rc && seq->has_thread) r.owner = upid + 1;
+  return rc ? rc : pp_mapping_of(f, &r, iid, row);
 }
 
 pp_resolver pp_resolver_of(const proto_packet_info *info) {
@@ -423,7 +427,7 @@ static int pp_packet_table(import_file *f, const pp_resolver *r, proto_span pkt,
     }
     if (field == PP_MAPPINGS) {
       uint32_t id;
-      rc = pp_mapping_from(f, r, fl.span, 0, &id);
+      rc = pp_mapping_from(f, r, fl.span, &id);
       if (!rc) rc = pp_cache(s, r->packet, PP_ROW_MAPPING, iid, id);
       continue;
     }

@@ -58,9 +58,9 @@ int proto_event_callstack_apply(import_file *f, const struct proto_packet_info *
                                 uint32_t track, int64_t upid, int at_end);
 
 /* The stack_profile_mapping row of the sequence's interned mapping `iid`
- * (made on first use: a row of its own when it has an address range, as
- * Perfetto makes a process's memory mappings, else interned by its
- * fields); -1
+ * (made on first use: a row of its own when it has an address range and
+ * the sequence a thread, as Perfetto makes a process's memory mappings,
+ * else interned by its fields); -1
  * when unknown (counted in stackprofile_invalid_mapping_id). */
 int proto_profile_mapping_row(import_file *f, const struct proto_packet_info *info, uint64_t iid,
                               int64_t *row);
