@@ -57,5 +57,9 @@ int model_game_package_add(trace_context *ctx, const model_game_package *p);
  * caller counts the stat itself. */
 int model_import_log(trace_context *ctx, int64_t trace, int64_t ts, stats_id stat,
                      int64_t arg_set);
+/* The same for a failure found while tokenizing: no ts, the byte offset in
+ * the file where it was found. */
+int model_import_log_at_byte(trace_context *ctx, int64_t trace, int64_t byte_offset,
+                             stats_id stat, int64_t arg_set);
 
 #endif

@@ -47,6 +47,70 @@ class JsonImportTest(e.TempDirTest):
                          '23000,0,"[NULL]","[NULL]"\n24000,0,"[NULL]","[NULL]"\n'
                          '30000,1000,"x","[NULL]"\n')
 
+    def test_tokenizer_failures_are_logged_with_the_event_and_the_error(self):
+        # the reference's answers: the bytes read of the event, Perfetto's
+        # message, and the offset where the tokenizer stopped (the event's
+        # end for a ts; past the dur and the comma after it for an X's dur,
+        # which also ends the events)
+        events = ['{"ph":"B","name":"a","pid":1,"tid":1}',
+                  '{"ph":"B","name":"a","ts":"1.5.5","pid":1,"tid":1}',
+                  '{"ph":"B","name":"a","ts":" 5","pid":1,"tid":1}',
+                  '{"ph":"B","name":"a","ts":"","pid":1,"tid":1}',
+                  '{"ph":"B","name":"a","ts":null,"pid":1,"tid":1}',
+                  '{"ph":"B","name":"a","ts":[1],"pid":1,"tid":1}',
+                  '{"ph":"X","name":"a","ts":1, "dur" : "abc" , "pid":1,"tid":1}',
+                  '{"ph":"X","name":"b","ts":2,"dur":1,"pid":1,"tid":1}']
+        out = self.load('[' + ','.join(events) + ']',
+                        "select byte_offset, ts, severity, name, "
+                        "extract_arg(arg_set_id, 'raw_event') as raw, "
+                        "extract_arg(arg_set_id, 'error') as error "
+                        "from _trace_import_logs order by id; select count(*) from slice")
+        self.assertEqual(out.splitlines(), [
+            '"byte_offset","ts","severity","name","raw","error"',
+            '38,"[NULL]","error","json_tokenizer_failure",'
+            '"{"ph":"B","name":"a","pid":1,"tid":1}","[NULL]"',
+            '89,"[NULL]","error","json_tokenizer_failure",'
+            '"{"ph":"B","name":"a","ts":"1.5.5","pid":1,"tid":1}",'
+            '"Unexpected trailing characters when parsing string timestamp \'1.5.5\'"',
+            '137,"[NULL]","error","json_tokenizer_failure",'
+            '"{"ph":"B","name":"a","ts":" 5","pid":1,"tid":1}",'
+            '"Invalid number: expected digit in \' 5"\'"',
+            '183,"[NULL]","error","json_tokenizer_failure",'
+            '"{"ph":"B","name":"a","ts":"","pid":1,"tid":1}",'
+            '"Unexpected incomplete input when parsing string timestamp \'\'"',
+            '231,"[NULL]","error","json_tokenizer_failure",'
+            '"{"ph":"B","name":"a","ts":null,"pid":1,"tid":1}",'
+            '"Expected a number in timestamp, got 0"',
+            '278,"[NULL]","error","json_tokenizer_failure",'
+            '"{"ph":"B","name":"a","ts":[1],"pid":1,"tid":1}",'
+            '"Expected a number in timestamp, got 6"',
+            '324,"[NULL]","error","json_tokenizer_failure",'
+            '"{"ph":"X","name":"a","ts":1, "dur" : "abc" , ",'
+            '"Invalid number: expected digit in \'abc"\'"',
+            '', '"count(*)"', '0'])
+
+    def test_string_times_are_json_numbers(self):
+        # the reference reads a string ts as JSON writes a number: no
+        # leading space, plus or zero, digits after '.' and the exponent
+        ok = ['"0"', '"0.5"', '"-0"', '"1.5e3"', '"1E2"']
+        bad = ['" 5"', '"+5"', '"00012"', '"-05"', '"5."', '"1e"', '"1E+"', '"-"']
+        events = ','.join('{"ph":"i","s":"t","name":"e%d","ts":%s,"pid":1,"tid":1}' % (i, v)
+                          for i, v in enumerate(ok + bad))
+        out = self.load('[' + events + ']', "select name, ts from slice order by name; "
+                        "select extract_arg(arg_set_id, 'error') from _trace_import_logs "
+                        "order by id")
+        self.assertEqual(out.splitlines(), [
+            '"name","ts"', '"e0",0', '"e1",500', '"e2",0', '"e3",1500000', '"e4",100000', '',
+            '"extract_arg(arg_set_id, \'error\')"',
+            '"Invalid number: expected digit in \' 5"\'"',
+            '"Invalid number: expected digit in \'+5"\'"',
+            '"Invalid number: leading zero in \'00012"\'"',
+            '"Invalid number: leading zero in \'-05"\'"',
+            '"Invalid number: expected digit after \'.\' in \'5."\'"',
+            '"Invalid number: expected digit after \'e\' in \'1e"\'"',
+            '"Invalid number: expected digit after \'e\' in \'1E+"\'"',
+            '"Invalid number: expected digit in \'-"\'"'])
+
     def test_unreadable_dur_ends_the_events(self):
         # an X event whose dur does not read (a string with trailing text,
         # null, a bool) drops itself and every later event of the array,

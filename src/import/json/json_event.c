@@ -75,6 +75,27 @@ static int json_double_us_to_ns(double us, int64_t *out) {
   return 0;
 }
 
+json_number_check json_string_number(const char *p, size_t n, char *exp) {
+  size_t i = 0;
+  if (!n) return JSON_NUMBER_INCOMPLETE;
+  if (p[i] == '-') i++;
+  if (i >= n || p[i] < '0' || p[i] > '9') return JSON_NUMBER_EXPECTED_DIGIT;
+  if (p[i] == '0' && i + 1 < n && p[i + 1] >= '0' && p[i + 1] <= '9')
+    return JSON_NUMBER_LEADING_ZERO;
+  while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+  if (i < n && p[i] == '.') {
+    if (++i >= n || p[i] < '0' || p[i] > '9') return JSON_NUMBER_DIGIT_AFTER_DOT;
+    while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+  }
+  if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+    *exp = p[i++];
+    if (i < n && (p[i] == '+' || p[i] == '-')) i++;
+    if (i >= n || p[i] < '0' || p[i] > '9') return JSON_NUMBER_DIGIT_AFTER_EXPONENT;
+    while (i < n && p[i] >= '0' && p[i] <= '9') i++;
+  }
+  return i < n ? JSON_NUMBER_TRAILING : JSON_NUMBER_OK;
+}
+
 int json_time_from(const json_token *t, int64_t *ns) {
   if (t->type == JSON_TOK_NUMBER) {
     if (t->is_int) {
@@ -86,6 +107,8 @@ int json_time_from(const json_token *t, int64_t *ns) {
     return json_double_us_to_ns(t->d, ns);
   }
   if (t->type != JSON_TOK_STRING || t->has_escapes) return -1;
+  char exp;
+  if (json_string_number(t->ptr, t->len, &exp) != JSON_NUMBER_OK) return -1;
   double d;
   if (json_parse_double(t->ptr, t->len, &d) != 0) return -1;
   if (json_decimal_us_to_ns(t->ptr, t->len, ns) == 0) return 0;
@@ -416,6 +439,7 @@ JSON_FLAT_INLINE int json_flat_member(json_flat *r, json_flat_member_fn fn, void
     case '{':
     case '[':
       v.type = *r->p == '{' ? JSON_TOK_OBJECT_BEGIN : JSON_TOK_ARRAY_BEGIN;
+      v.ptr = r->p, v.len = 1; /* its first byte, as the tokenizer gives it */
       return fn(user, &key, &v) && json_flat_skip(r);
     case 't': ok = json_flat_literal(r, &v, "true", JSON_TOK_TRUE); break;
     case 'f': ok = json_flat_literal(r, &v, "false", JSON_TOK_FALSE); break;
@@ -495,8 +519,13 @@ int json_read_flat(const import_file *f, size_t offset, json_event *e) {
 
 void json_event_head_member(json_event_head *h, const json_token *key, const json_token *v) {
   h->any_key = 1;
+  int is_ts = json_key_is(key, "ts"), is_dur = !is_ts && json_key_is(key, "dur");
+  if (is_ts || is_dur) {
+    json_time_value *tv = is_ts ? &h->ts_value : &h->dur_value;
+    tv->type = v->type, tv->ptr = v->ptr, tv->len = v->len;
+  }
   if (json_is_container(v)) return;
-  json_time *tm = json_key_is(key, "ts") ? &h->ts : json_key_is(key, "dur") ? &h->dur : NULL;
+  json_time *tm = is_ts ? &h->ts : is_dur ? &h->dur : NULL;
   if (tm) {
     tm->present = 1;
     tm->valid = json_time_from(v, &tm->ns) == 0;

@@ -26,6 +26,7 @@
 #include "clock/clock.h"
 #include "import/json/json_internal.h"
 #include "import/systrace/systrace.h"
+#include "model/android_fw.h"
 
 /* ---- top-level keys ---- */
 
@@ -138,9 +139,60 @@ static int json_apply_metadata(import_file *f, const json_scan *scan, base_error
   return WEFT_OK;
 }
 
+/* The message Perfetto's tokenizer gives for a ts or dur it cannot read
+ * (none for an absent one); 0 if none. */
+static int json_failure_message(const json_time_value *v, char *buf, size_t cap) {
+  int kind = v->type == JSON_TOK_NULL ? 0
+           : v->type == JSON_TOK_TRUE || v->type == JSON_TOK_FALSE ? 1
+           : v->type == JSON_TOK_OBJECT_BEGIN ? 5
+           : v->type == JSON_TOK_ARRAY_BEGIN ? 6 : -1;
+  if (!v->ptr) return 0;
+  if (kind >= 0) return snprintf(buf, cap, "Expected a number in timestamp, got %d", kind) > 0;
+  if (v->type != JSON_TOK_STRING) return 0;
+  int len = v->len > 1024 ? 1024 : (int)v->len;
+  char exp;
+  const char *s = v->ptr;
+  switch (json_string_number(s, v->len, &exp)) {
+    case JSON_NUMBER_INCOMPLETE:
+      return snprintf(buf, cap, "Unexpected incomplete input when parsing string timestamp ''") > 0;
+    case JSON_NUMBER_EXPECTED_DIGIT:
+      return snprintf(buf, cap, "Invalid number: expected digit in '%.*s\"'", len, s) > 0;
+    case JSON_NUMBER_LEADING_ZERO:
+      return snprintf(buf, cap, "Invalid number: leading zero in '%.*s\"'", len, s) > 0;
+    case JSON_NUMBER_DIGIT_AFTER_DOT:
+      return snprintf(buf, cap, "Invalid number: expected digit after '.' in '%.*s\"'", len, s) > 0;
+    case JSON_NUMBER_DIGIT_AFTER_EXPONENT: /* 'e' whichever letter it was */
+      return snprintf(buf, cap, "Invalid number: expected digit after 'e' in '%.*s\"'", len,
+                      s) > 0;
+    case JSON_NUMBER_TRAILING:
+      return snprintf(buf, cap,
+                      "Unexpected trailing characters when parsing string timestamp '%.*s'", len,
+                      s) > 0;
+    case JSON_NUMBER_OK: return 0; /* read, yet out of range */
+  }
+  return 0;
+}
+
+/* A _trace_import_logs row for an event the tokenizer gave up on: the
+ * bytes read of it (raw_event) and why (error), at the offset it stopped. */
+static int json_log_failure(import_file *f, const json_failure *fl) {
+  char msg[1200];
+  int64_t set = -1;
+  int rc = model_arg_string(f->ctx, "raw_event", 9, (const char *)f->data + fl->start,
+                            fl->end - fl->start, MODEL_ARG_STRING);
+  if (!rc && json_failure_message(&fl->value, msg, sizeof msg))
+    rc = model_arg_string(f->ctx, "error", 5, msg, strlen(msg), MODEL_ARG_STRING);
+  if (!rc) rc = model_args_commit(f->ctx, &set);
+  else model_args_discard(f->ctx);
+  return rc ? rc : model_import_log_at_byte(f->ctx, f->trace_id, (int64_t)fl->end,
+                                            stat_json_tokenizer_failure, set);
+}
+
 static int json_apply_scan_stats(import_file *f, const json_scan *scan) {
   int rc = WEFT_OK;
-  if (scan->tokenizer_failures)
+  for (size_t i = 0; !rc && i < scan->failures.len; i++)
+    rc = json_log_failure(f, &scan->failures.data[i]);
+  if (!rc && scan->tokenizer_failures)
     rc = import_stat(f, stat_json_tokenizer_failure, scan->tokenizer_failures);
   if (!rc && scan->display_time_units)
     rc = import_stat(f, stat_json_display_time_unit, scan->display_time_units);

@@ -148,6 +148,36 @@ typedef struct json_pending {
 /* What the walk of a file found, events already in push order: one
  * sorted run, or, after a split, two (events, then later: the second
  * thread's), whose merge is the order (json_scan_next). */
+/* Whether a string holds a number as JSON writes it, and if not why
+ * (json_string_number; *exp: the exponent letter met). */
+typedef enum json_number_check {
+  JSON_NUMBER_OK,
+  JSON_NUMBER_INCOMPLETE,            /* empty */
+  JSON_NUMBER_EXPECTED_DIGIT,        /* no digit first (after a '-') */
+  JSON_NUMBER_LEADING_ZERO,
+  JSON_NUMBER_DIGIT_AFTER_DOT,
+  JSON_NUMBER_DIGIT_AFTER_EXPONENT,
+  JSON_NUMBER_TRAILING               /* a number, then more */
+} json_number_check;
+json_number_check json_string_number(const char *p, size_t n, char *exp);
+
+/* A ts or dur value as written: its token type and text (for the message
+ * of a tokenizer failure; a container's text is its first byte); ptr NULL
+ * when absent. */
+typedef struct json_time_value {
+  json_token_type type;
+  const char *ptr;
+  size_t len;
+} json_time_value;
+
+/* An event the tokenizer gave up on (json_tokenizer_failure): the bytes
+ * read of it [start, end) (end is the log's byte_offset) and the value
+ * that failed (dur for an X event's, else ts). */
+typedef struct json_failure {
+  size_t start, end;
+  json_time_value value;
+} json_failure;
+
 typedef struct json_scan {
   VEC(json_pending) events;
   VEC(json_pending) later;        /* empty: one run */
@@ -162,6 +192,7 @@ typedef struct json_scan {
   int split; /* 1: a second thread scanned the part after the split */
   int events_cut; /* an X event with an unreadable dur ended the events */
   int64_t event_failures; /* of tokenizer_failures, those of single events */
+  VEC(json_failure) failures; /* those events, in file order */
   /* during the walk only: its input and the pages given back so far
    * (import_scan_passed); where the walk stops if the split guess holds
    * (the end of an event at depth stop_depth: 0 for none), and whether
@@ -202,9 +233,11 @@ int json_systrace_text(import_file *f, char **text, size_t *len, base_error *err
  * has any member. */
 typedef struct json_event_head {
   json_time ts, dur;
+  json_time_value ts_value, dur_value;
   char ph;
   int any_key;
 } json_event_head;
+
 
 /* ---- json_event.c ---- */
 /* Whether t opens an object or an array. */

@@ -33,6 +33,30 @@ static int json_event_head_read(json_tokenizer *tk, json_event_head *h,
   }
 }
 
+static const char *json_scan_skip_space(const char *q, const char *end) {
+  while (q < end && (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')) q++;
+  return q;
+}
+
+/* Where Perfetto's tokenizer stops after the value v of an event: past the
+ * closing quote of a string or the text of another value, then past a
+ * comma that follows and the white space after it (not past a '}'). */
+static size_t json_scan_value_end(const json_scan *s, const json_time_value *v) {
+  const char *data = (const char *)s->in->data, *end = data + s->in->len;
+  const char *value_end = v->ptr + v->len + (v->type == JSON_TOK_STRING);
+  const char *q = json_scan_skip_space(value_end, end);
+  return (size_t)((q < end && *q == ',' ? json_scan_skip_space(q + 1, end) : value_end) - data);
+}
+
+/* An event the tokenizer gives up on: counted, and noted for its log. */
+static int json_scan_fail(json_scan *s, size_t start, size_t end, json_time_value value,
+                          base_error *err) {
+  json_failure fl = {start, end, value};
+  s->tokenizer_failures++;
+  s->event_failures++;
+  return VEC_PUSH(s->failures, fl) ? base_error_nomem(err) : WEFT_OK;
+}
+
 /* One event object read: its place in push order, if it has one. */
 static int json_scan_event(json_scan *s, json_pending p, const json_event_head *h,
                            base_error *err) {
@@ -40,18 +64,16 @@ static int json_scan_event(json_scan *s, json_pending p, const json_event_head *
   if (!h->any_key || s->events_cut) return WEFT_OK; /* {}: nothing to import */
   if (h->ph == 'X' && h->dur.present && !h->dur.valid) {
     /* Perfetto's tokenizer gives up on the events here: this one and every
-     * later one are dropped (the file's other keys are still read) */
+     * later one are dropped (the file's other keys are still read); it
+     * read the event up to its dur */
     s->events_cut = 1;
-    s->tokenizer_failures++;
-    s->event_failures++;
-    return WEFT_OK;
+    return json_scan_fail(s, p.offset, json_scan_value_end(s, &h->dur_value), h->dur_value,
+                          err);
   }
   if (h->ts.valid) {
     p.ts = h->ts.ns;
   } else if (h->ph != 'M') {
-    s->tokenizer_failures++;
-    s->event_failures++;
-    return WEFT_OK;
+    return json_scan_fail(s, p.offset, p.end, h->ts_value, err);
   }
   if (h->ph == 'c' && h->ts.valid && VEC_PUSH(s->clock_syncs, p))
     return base_error_nomem(err);
@@ -226,6 +248,7 @@ void json_scan_free(void *result) {
   VEC_FREE(s->clock_syncs);
   VEC_FREE(s->v8_events);
   VEC_FREE(s->metadata);
+  VEC_FREE(s->failures);
   base_free(s);
 }
 
@@ -341,6 +364,7 @@ static int json_scan_join(json_scan *s, json_scan *rest, int apart) {
     rest->events.len = rest->clock_syncs.len = rest->v8_events.len = 0;
     rest->tokenizer_failures -= rest->event_failures;
     rest->event_failures = 0;
+    rest->failures.len = 0;
   }
   s->events_cut |= rest->events_cut;
   if (apart) {
@@ -365,6 +389,8 @@ static int json_scan_join(json_scan *s, json_scan *rest, int apart) {
     if (VEC_PUSH(s->clock_syncs, rest->clock_syncs.data[i])) return WEFT_ENOMEM;
   for (size_t i = 0; i < rest->v8_events.len; i++)
     if (VEC_PUSH(s->v8_events, rest->v8_events.data[i])) return WEFT_ENOMEM;
+  for (size_t i = 0; i < rest->failures.len; i++)
+    if (VEC_PUSH(s->failures, rest->failures.data[i])) return WEFT_ENOMEM;
   s->has_complete |= rest->has_complete;
   s->tokenizer_failures += rest->tokenizer_failures;
   s->event_failures += rest->event_failures;
@@ -422,6 +448,7 @@ static int json_scan_split(json_scan *s, const import_scan_input *in, size_t gue
   VEC_FREE(rest->part.clock_syncs);
   VEC_FREE(rest->part.v8_events);
   VEC_FREE(rest->part.metadata);
+  VEC_FREE(rest->part.failures);
   base_free(rest);
   return rc;
 }
