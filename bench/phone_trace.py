@@ -12,6 +12,7 @@ of sched_switch, cpu_frequency, cpu_idle, rss_stat and gpu_frequency
 events; an android_log packet of logcat lines; battery counters; energy
 of 12 power rails; GPU counter samples; and perf samples (PerfSample)
 with callstacks. Field numbers are those of Perfetto's trace protos."""
+import os
 import random
 import struct
 import sys
@@ -28,25 +29,8 @@ WORDS = ['start', 'proc', 'for', 'activity', 'service', 'broadcast', 'binder', '
          'acquired', 'released', 'uid', 'pid', 'config', 'changed']
 
 
-def varint(v):
-    out = bytearray()
-    v &= (1 << 64) - 1
-    while True:
-        b = v & 0x7f
-        v >>= 7
-        out.append(b | (0x80 if v else 0))
-        if not v:
-            return bytes(out)
-
-
-def f_int(number, value):
-    return varint(number << 3) + varint(value)
-
-
-def f_bytes(number, payload):
-    if isinstance(payload, str):
-        payload = payload.encode()
-    return varint(number << 3 | 2) + varint(len(payload)) + payload
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'e2e'))
+from weft_e2e import pb_bytes as f_bytes, pb_int as f_int, varint  # noqa: E402 (wire helpers)
 
 
 def f_float(number, value):
