@@ -69,32 +69,44 @@ async function checkMachines(page) {
   await shot(page, 'view-merged.png');
 }
 
-// The canvas point of the first slice drawn on a thread track of `machine`.
-async function sliceOnScreen(page, machine) {
-  return page.evaluate((machineName) => {
+// The canvas point of the first slice drawn on a thread track of `machine`
+// (with debug args, when `withArgs`: many slices of the phone have none).
+async function sliceOnScreen(page, machine, withArgs = false) {
+  return page.evaluate(async (machineName, needArgs) => {
     const v = window.weftView, s = v.state.summary;
     const mid = v.state.trace.machines.find((m) => m.name === machineName).id;
+    const hasArgs = async (id) => {
+      const r = await fetch('/view/query', { method: 'POST', body:
+        `select count(*) from args where key glob 'debug.*' and arg_set_id = ` +
+        `(select arg_set_id from slice where id = ${id})` });
+      return (await r.json()).rows[0][0] > 0;
+    };
     for (const r of v.state.rows) {
       if (r.type !== 'track' || r.track.kind !== 'slices' || r.track.utid < 0) continue;
       if (r.track.machine !== mid) continue;
       const t = v.state.summaryByVid.get(r.track.vid);
-      const run = t && t.runs.find((x) => x[2] === 0 && x[1] - x[0] >= 2);
-      if (!run) continue;
       const y = r.y - v.state.scrollY + 1 + v.LANE_H / 2;
-      if (y > document.getElementById('timeline').clientHeight) continue;
-      return { x: (v.summaryX(s, run[0]) + v.summaryX(s, run[1] + 1)) / 2, y, id: run[3] };
+      if (!t || y > document.getElementById('timeline').clientHeight) continue;
+      for (const run of t.runs) {
+        if (run[2] !== 0 || run[1] - run[0] < 2) continue;
+        if (needArgs && !(await hasArgs(run[3]))) continue;
+        return { x: (v.summaryX(s, run[0]) + v.summaryX(s, run[1] + 1)) / 2, y, id: run[3] };
+      }
     }
     return null;
-  }, machine);
+  }, machine, withArgs);
 }
 
 async function checkClickShowsArgs(page) {
   const canvas = await page.$('#timeline');
   const box = await canvas.boundingBox();
-  const hit = await sliceOnScreen(page, 'phone');
-  assert.ok(hit, 'a phone slice on screen');
+  const hit = await sliceOnScreen(page, 'phone', true);
+  assert.ok(hit, 'a phone slice with args on screen');
   await page.mouse.click(box.x + hit.x, box.y + hit.y);
-  await page.waitForSelector('#args table', { timeout: 30000 });
+  // the panel's table is there once the slice's args have come (a header
+  // row, then one row per arg)
+  await page.waitForFunction(() => document.querySelectorAll('#args table tr').length > 1,
+                             { timeout: 30000 });
   const args = await page.$$eval('#args table tr', (rows) => rows.slice(1).map((r) => r.innerText));
   assert.ok(args.length > 0, 'the slice has args');
   assert.ok(args.some((a) => a.includes('debug.')), args.join(';'));
