@@ -75,13 +75,8 @@ static int gpu_dim_track(trace_context *ctx, model_track_spec *s, uint32_t gpu_i
 static int gpu_counter_track_source(trace_context *ctx, uint32_t track,
                                     const gpu_counter_spec *spec) {
   int64_t source = -1;
-  string_id key;
-  int rc = ctx_intern(ctx, "description", 11, &key);
-  if (!rc && spec->description)
-    rc = model_arg_string(ctx, "description", 11, spec->description, spec->description_len,
-                          MODEL_ARG_STRING);
-  else if (!rc)
-    rc = model_arg_string_id(ctx, key, STRING_NULL, MODEL_ARG_STRING);
+  int rc = model_arg_string(ctx, "description", 11, spec->description, spec->description_len,
+                            MODEL_ARG_STRING);
   if (!rc) rc = model_args_commit(ctx, &source);
   if (!rc) model_track_set_arg_sets(ctx, track, -1, source);
   return rc;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/columns.h"
 #include "model/context.h"
 #include "model/model.h"
 #include "model/sched_internal.h"
@@ -193,7 +194,7 @@ int kcounter_process_memory_resolve(trace_context *ctx) {
   int rc = WEFT_OK;
   for (size_t i = 0; !rc && i < pending->len; i++) {
     const kernel_memory_value *v = &pending->data[i];
-    int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, v->utid, -1);
+    int64_t upid = model_thread_process(ctx, v->utid);
     uint32_t track;
     rc = kcounter_process_memory_track(ctx, v->machine, upid, v->utid, v->name, &track);
     if (!rc) storage_set_i64(counters, COUNTER_track_id, v->row, track);

@@ -284,6 +284,7 @@ int model_arg_int(trace_context *ctx, const char *key, size_t key_len,
                   model_arg_type type, int64_t value);
 int model_arg_real(trace_context *ctx, const char *key, size_t key_len,
                    double value);
+/* value NULL: a NULL string (ctx_intern's). */
 int model_arg_string(trace_context *ctx, const char *key, size_t key_len,
                      const char *value, size_t value_len, model_arg_type type);
 /* The same with an interned key that has no [index] (key = flat_key). */

@@ -79,11 +79,7 @@ typedef struct proto_power_arg {
 
 static int proto_power_arg_add(trace_context *ctx, const proto_power_arg *a) {
   if (!a->is_str) return model_arg_int(ctx, a->key, strlen(a->key), MODEL_ARG_INT, a->value);
-  if (a->str)
-    return model_arg_string(ctx, a->key, strlen(a->key), a->str, a->str_len, MODEL_ARG_STRING);
-  string_id key;
-  int rc = ctx_intern(ctx, a->key, strlen(a->key), &key);
-  return rc ? rc : model_arg_string_id(ctx, key, STRING_NULL, MODEL_ARG_STRING);
+  return model_arg_string(ctx, a->key, strlen(a->key), a->str, a->str_len, MODEL_ARG_STRING);
 }
 
 static int proto_power_args(trace_context *ctx, const proto_power_arg *a, size_t n,

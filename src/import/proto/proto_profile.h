@@ -51,11 +51,11 @@ int proto_event_callstack_field(const proto_field *fl, proto_event_callstack *cs
  * the event ended the slice). An interned callstack that is missing counts
  * interned_data_tokenizer_errors, an empty one stackprofile_empty_callstack;
  * both also count track_event_parser_errors. An empty inline one is
- * ignored. An interned callstack resolves in the memory of `upid`, the
- * process of the event's track (-1: none, a global track). */
+ * ignored. An interned callstack resolves in the memory of the process of
+ * the event's track (its thread's, or its own; none for a global track). */
 int proto_event_callstack_apply(import_file *f, const struct proto_packet_info *info,
                                 const proto_event_callstack *cs, uint32_t slice,
-                                uint32_t track, int64_t upid, int at_end);
+                                uint32_t track, int at_end);
 
 /* The stack_profile_mapping row of the sequence's interned mapping `iid`
  * (made on first use: a row of its own when it has an address range and

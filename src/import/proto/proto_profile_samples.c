@@ -136,7 +136,7 @@ int pp_perf_sample(import_file *f, const proto_packet_info *info, int64_t ts, pr
   uint32_t utid;
   string_id mode, unwind = STRING_NULL;
   rc = pp_sample_thread(f, info->machine, (int64_t)p.tid, (int64_t)p.pid, &utid);
-  if (!rc) r.owner = model_thread_upid(f->ctx, utid) + 1;
+  if (!rc) r.owner = (uint32_t)(model_thread_process(f->ctx, utid) + 1);
   if (!rc && p.has_callstack) rc = pp_callstack(f, &r, p.callstack, &leaf);
   /* an empty callstack is counted; the sample stays, without a callsite */
   if (!rc && p.has_callstack && leaf == -1) rc = import_stat(f, stat_stackprofile_empty_callstack, 1);
@@ -190,7 +190,7 @@ int pp_streaming_profile(import_file *f, const proto_packet_info *info, int64_t 
   pp_varints_init(&iids, msg, SPP_CALLSTACK_IID);
   pp_varints_init(&deltas, msg, SPP_TIMESTAMP_DELTA_US);
   pp_resolver r = pp_resolver_of(info);
-  if (!rc) r.owner = model_thread_upid(f->ctx, utid) + 1;
+  if (!rc) r.owner = (uint32_t)(model_thread_process(f->ctx, utid) + 1);
   for (size_t i = 0; !rc && pp_varints_next(&iids, &iid); i++) {
     int has_delta = pp_varints_next(&deltas, &delta_us);
     int64_t step;

@@ -4,6 +4,7 @@
 #include "import/proto/proto_fields.h"
 #include "import/proto/proto_import.h"
 #include "import/proto/proto_profile_internal.h"
+#include "model/columns.h"
 #include "model/context.h"
 #include "model/stack_profile.h"
 
@@ -72,10 +73,18 @@ static int ptc_inline_callstack(import_file *f, proto_span msg, int64_t *leaf) {
   return WEFT_OK;
 }
 
+/* The process of a track: its thread's, or its own; -1 for a global track. */
+static int64_t ptc_track_process(trace_context *ctx, uint32_t track) {
+  storage_table *t = ctx_table(ctx, TABLE_TRACK);
+  int64_t utid = storage_get_i64_or(t, TRACK_utid, track, -1);
+  return utid >= 0 ? model_thread_process(ctx, (uint32_t)utid)
+                   : storage_get_i64_or(t, TRACK_upid, track, -1);
+}
+
 static int ptc_interned_callstack(import_file *f, const proto_packet_info *info, uint64_t iid,
-                                  int64_t upid, int64_t *leaf) {
+                                  uint32_t track, int64_t *leaf) {
   pp_resolver r = pp_resolver_of(info);
-  r.owner = (uint32_t)(upid + 1);
+  r.owner = (uint32_t)(ptc_track_process(f->ctx, track) + 1);
   int rc = pp_callstack_find(f, &r, iid, leaf);
   if (rc || *leaf >= 0) return rc;
   rc = import_stat(f, *leaf == PP_UNKNOWN_CALLSTACK ? stat_interned_data_tokenizer_errors
@@ -85,10 +94,10 @@ static int ptc_interned_callstack(import_file *f, const proto_packet_info *info,
 
 int proto_event_callstack_apply(import_file *f, const proto_packet_info *info,
                                 const proto_event_callstack *cs, uint32_t slice,
-                                uint32_t track, int64_t upid, int at_end) {
+                                uint32_t track, int at_end) {
   int64_t leaf = -1;
   int rc = WEFT_OK;
-  if (cs->has_iid) rc = ptc_interned_callstack(f, info, cs->iid, upid, &leaf);
+  if (cs->has_iid) rc = ptc_interned_callstack(f, info, cs->iid, track, &leaf);
   else if (cs->has_inline) rc = ptc_inline_callstack(f, cs->inline_msg, &leaf);
   if (rc || leaf < 0) return rc;
   stack_profile_event_callstack row = {slice, track, (uint32_t)leaf, at_end, cs->has_weight,

@@ -585,14 +585,6 @@ static int proto_event_raw(proto_parse_ctx *p, proto_span msg, proto_event *e) {
                                           e->flow.legacy, &e->times);
 }
 
-/* The process of a track: its thread's, or its own; -1 for a global track. */
-static int64_t proto_track_process(trace_context *ctx, uint32_t track) {
-  storage_table *t = ctx_table(ctx, TABLE_TRACK);
-  int64_t utid = storage_get_i64_or(t, TRACK_utid, track, -1);
-  return utid >= 0 ? model_thread_process(ctx, (uint32_t)utid)
-                   : storage_get_i64_or(t, TRACK_upid, track, -1);
-}
-
 static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e) {
   proto_import_state *st = p->f->state;
   trace_context *ctx = p->f->ctx;
@@ -665,8 +657,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     if (e->has_args || (ref && ref->utid < 0 && (ref->upid >= 0 || ref->uuid != 0)))
       rc = proto_end_args(p, msg, e, ref, (uint32_t)ended);
     if (!rc)
-      rc = proto_event_callstack_apply(p->f, p->info, &e->callstack, (uint32_t)ended, track,
-                                       proto_track_process(ctx, track), 1);
+      rc = proto_event_callstack_apply(p->f, p->info, &e->callstack, (uint32_t)ended, track, 1);
     return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, (uint32_t)ended);
   }
   if (type != PROTO_TRACK_EVENT_TYPE_SLICE_BEGIN && type != PROTO_TRACK_EVENT_TYPE_INSTANT &&
@@ -685,9 +676,7 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
   if (begin) rc = model_slice_begin(ctx, track, p->ts, cat, name, args, &slice);
   else rc = model_slice_complete(ctx, track, p->ts, 0, cat, name, args, &slice);
   if (!rc && thread) proto_thread_times_apply(ctx, &e->times, slice, begin ? 'B' : 'i');
-  if (!rc)
-    rc = proto_event_callstack_apply(p->f, p->info, &e->callstack, slice, track,
-                                     proto_track_process(ctx, track), 0);
+  if (!rc) rc = proto_event_callstack_apply(p->f, p->info, &e->callstack, slice, track, 0);
   return rc ? rc : proto_flow_bind(p->f, p->machine, msg, &e->flow, slice);
 }
 
