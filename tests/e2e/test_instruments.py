@@ -108,6 +108,20 @@ class InstrumentsTest(e.TempDirTest):
                          '"ts","name","m","rel_pc"\n1000,"f","/a",4112\n1500,"f","/a",4112\n'
                          '2000,"g","/b",20480\n3000,"f","/b",4112\n4000,"f","/b",4112\n')
 
+    def test_addresses_wrap_as_64_bit_unsigned(self):
+        # Frames far below their binary's load address (one written
+        # negative, as strtoll reads it): pcs are unsigned and wrap, shown
+        # as the signed 64-bit value of the column.
+        rows = ('<row><sample-time id="1">1000</sample-time><thread id="2" fmt="T">'
+                '<tid id="3">100</tid><process id="4" fmt="P"><pid id="5">10</pid></process>'
+                '</thread><backtrace id="6"><frame id="7" name="low" addr="0x10">'
+                '<binary id="8" name="a" UUID="00" load-addr="0x7fffffffffffffff" path="/a"/>'
+                '</frame><frame id="9" name="top" addr="-0x7fffffffffffffff">'
+                '<binary ref="8"/></frame></backtrace></row>\n')
+        out = self.load(rows, 'select f.name, f.rel_pc from stack_profile_callsite c '
+                        'join stack_profile_frame f on c.frame_id = f.id order by c.id')
+        self.assertEqual(out, '"name","rel_pc"\n"top",1\n"low",-9223372036854775791\n')
+
     def test_a_deep_backtrace_chains_every_frame(self):
         self.maxDiff = None
         # 75 frames (more than one batch of the walk): leaf first in the

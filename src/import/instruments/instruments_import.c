@@ -135,13 +135,16 @@ static int ins_frame_key(import_file *f, uint32_t index, uint32_t upid, int leaf
                          stack_profile_frame_key *key) {
   ins_state *st = f->state;
   const ins_frame *fr = &st->frames.data[index];
-  int64_t pc = fr->addr;
-  if (fr->binary != INS_NONE) pc -= st->binaries.data[fr->binary].load_addr;
+  /* Addresses are 64-bit unsigned: their arithmetic wraps. */
+  uint64_t pc = (uint64_t)fr->addr;
+  if (fr->binary != INS_NONE) pc -= (uint64_t)st->binaries.data[fr->binary].load_addr;
   if (pc != 0 && !leaf) pc--;
   ins_mapping *m;
-  int rc = ins_mapping_for(f, upid, fr->binary, pc, &m);
-  if (!rc) *key = (stack_profile_frame_key){m->id, fr->name, pc - m->start + m->exact_offset};
-  return rc;
+  int rc = ins_mapping_for(f, upid, fr->binary, (int64_t)pc, &m);
+  if (rc) return rc;
+  uint64_t rel_pc = pc - (uint64_t)m->start + (uint64_t)m->exact_offset;
+  *key = (stack_profile_frame_key){m->id, fr->name, (int64_t)rel_pc};
+  return WEFT_OK;
 }
 
 /* The stack_profile_frame rows of frames[0..n) (indexes; frames[leaf_at]
