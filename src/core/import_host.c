@@ -206,6 +206,10 @@ int import_clock_convert(import_file *f, uint32_t machine, uint64_t clock_id, in
   return *out >= 0 ? 1 : -1;
 }
 
+int import_clock_now(import_file *f, uint32_t clock, int64_t ts, int64_t *out) {
+  return clock_graph_convert(&f->host->clocks, clock, ts, out) == CLOCK_OK;
+}
+
 /* ---- events, bytes and stats ---- */
 
 /* Notes the file's first event (its clock is the file's for placement). */

@@ -143,6 +143,10 @@ int import_clock_on(import_file *f, uint32_t machine, uint32_t sequence,
  * lands before 0 (nothing is counted). */
 int import_clock_convert(import_file *f, uint32_t machine, uint64_t clock_id, int64_t ts,
                          int64_t *out);
+/* At tokenize time: 1 with *out, ts of clock node `clock` in trace time as
+ * the clocks known so far place it (later snapshots may move it), 0 when
+ * it cannot be placed yet. */
+int import_clock_now(import_file *f, uint32_t clock, int64_t ts, int64_t *out);
 /* Clock node of this file's private timeline (clockless formats). */
 int import_clock_private(import_file *f, uint32_t *node);
 /* Declares node this file's main clock: it may be pinned to trace time at

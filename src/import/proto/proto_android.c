@@ -222,6 +222,7 @@ static int android_log_queue(import_file *f, proto_android_state *s, uint32_t ma
   if (!rc && VEC_PUSH(s->logs, rec)) rc = WEFT_ENOMEM;
   if (rc) return rc;
   proto_input_hold(f, event);
+  proto_latest_note(&((proto_import_state *)f->state)->latest, node, raw);
   return import_push(f, raw, node, PROTO_ANDROID_LOG_PAYLOAD | (uint64_t)(s->logs.len - 1));
 }
 

@@ -79,6 +79,7 @@ static int proto_etw_push(import_file *f, proto_etw_state *s, proto_span ev, uin
   int rc = import_clock_on(f, machine, 0, CLOCK_ID_BOOTTIME, &node);
   if (rc) return rc;
   proto_input_hold(f, ev);
+  proto_latest_note(&((proto_import_state *)f->state)->latest, node, ts);
   return import_push_cpu(f, machine, cpu, ts, node, PROTO_ETW_PAYLOAD | (s->recs.len - 1));
 }
 

@@ -98,6 +98,7 @@ static int proto_ftrace_push(import_file *f, proto_ftrace_state *s,
     payload = PROTO_FTRACE_SIDE | (uint64_t)(s->recs.len - 1);
   }
   if (rec->event.data) proto_input_hold(f, rec->event);
+  proto_latest_note(&st->latest, rec->clock, rec->raw_ts);
   return import_push_cpu(f, rec->machine, rec->cpu, rec->raw_ts, rec->clock, payload);
 }
 

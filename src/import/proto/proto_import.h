@@ -15,6 +15,7 @@
 
 #include "import/importer.h"
 #include "import/proto/proto_gpu.h"
+#include "import/proto/proto_latest.h"
 #include "import/proto/proto_misc.h"
 #include "import/proto/proto_ref.h"
 #include "import/proto/proto_tracks.h"
@@ -114,8 +115,11 @@ typedef struct proto_import_state {
   /* incremental counters summed at tokenize (proto_event_counters.h): */
   base_map token_sums;     /* proto_intern_key(seq, gen, 0, uuid) -> double bits */
   base_map counter_values; /* (event bytes << 8 | index) -> absolute value bits */
-  int claimed_clock;
+  int claimed_clock;        /* this file claimed the trace-time clock */
+  int trace_clock_locked;   /* a timestamp was converted (proto_clocks.h) */
+  uint64_t default_clock_id; /* clock of packets without one; 0: BOOTTIME */
   int saw_timestamp;
+  proto_latest latest;     /* the time untimed packets are placed at */
   base_map clock_multipliers; /* clock -> unit_multiplier_ns (when > 1) */
   base_map incremental_clocks; /* incremental clock -> its last value in ns */
   uint64_t last_raw_machine; /* cache of the last import_machine lookup */
@@ -204,15 +208,6 @@ int proto_inflate_payload(proto_span payload, uint64_t cap, base_buf *out);
  * builtin clocks to the same clocks of the file's base (host) machine. */
 int proto_remote_clock_sync(import_file *f, uint32_t machine, proto_span sync,
                             base_error *err);
-/* A packet timestamp of `clock_id` in ns: the clock's unit_multiplier_ns
- * applied and, for a clock a snapshot marked is_incremental, the delta
- * added to the clock's last value (which it then becomes). */
-int64_t proto_clock_reading(proto_import_state *st, uint32_t seq, uint64_t clock_id,
-                            int64_t value);
-
-/* A reading of `clock_id` in ns (applies the clock's unit_multiplier_ns). */
-int64_t proto_clock_scale(const proto_import_state *st, uint32_t seq, uint64_t clock_id,
-                          int64_t value);
 /* Resolves a queued packet and decodes its TrackEvent ahead of the parse
  * (importer_ops.prepare; ftrace events: proto_ftrace_prepare). */
 size_t proto_import_prepare(const import_file *f, const sort_event *event, void *out);
