@@ -24,6 +24,32 @@ class JsonImportTest(e.TempDirTest):
         self.assertEqual(out, '"ts","dur","name","thread_ts","thread_dur"\n'
                          '10250,5000,"a",3500,2000\n')
 
+    def test_every_metadata_event_makes_its_thread(self):
+        # Whatever its name (one unknown, one absent), an M event makes its
+        # process, main thread and thread first, as other events do; a
+        # missing tid is the pid's, a missing pid a process of pid 0.
+        events = [
+            {'pid': 10, 'tid': 11, 'ts': 0, 'ph': 'M', 'name': 'process_name',
+             'args': {'name': 'P10'}},
+            {'pid': 20, 'tid': 21, 'ts': 0, 'ph': 'M', 'name': 'process_labels',
+             'args': {'labels': 'L'}},
+            {'pid': 30, 'tid': 31, 'ts': 0, 'ph': 'M', 'name': 'other', 'args': {}},
+            {'pid': 40, 'tid': 41, 'ts': 0, 'ph': 'M'},
+            {'pid': 50, 'ts': 0, 'ph': 'M', 'name': 'process_name', 'args': {'name': 'P50'}},
+            {'tid': 61, 'ts': 0, 'ph': 'M', 'name': 'thread_name', 'args': {'name': 'T61'}},
+            {'pid': 10, 'tid': 12, 'ts': 0, 'ph': 'M', 'name': 'thread_name',
+             'args': {'name': 'T12'}}]
+        self.assertEqual(
+            self.load(events, 'select utid, tid, upid, thread.name, pid, process.name as p '
+                      'from thread left join process using (upid) order by utid'),
+            '"utid","tid","upid","name","pid","p"\n0,0,0,"[NULL]",0,"[NULL]"\n'
+            '1,10,1,"[NULL]",10,"P10"\n2,11,1,"[NULL]",10,"P10"\n'
+            '3,20,2,"[NULL]",20,"[NULL]"\n4,21,2,"[NULL]",20,"[NULL]"\n'
+            '5,30,3,"[NULL]",30,"[NULL]"\n6,31,3,"[NULL]",30,"[NULL]"\n'
+            '7,40,4,"[NULL]",40,"[NULL]"\n8,41,4,"[NULL]",40,"[NULL]"\n'
+            '9,50,5,"[NULL]",50,"P50"\n10,0,6,"[NULL]",0,"[NULL]"\n'
+            '11,61,6,"T61",0,"[NULL]"\n12,12,1,"T12",10,"P10"\n')
+
     def test_unnamed_thread_slices_and_async_begins_are_no_name(self):
         # the reference's answer: thread slices (X, B, thread instants, R)
         # and async begins without a name are "[No name]"; async instants,

@@ -466,11 +466,15 @@ static int json_sort_hints_end(import_file *f) {
   return rc;
 }
 
+/* Phase M: every metadata event makes its thread (and process) first, as
+ * any event does, whatever its name; then the names and sort indexes. */
 static int json_metadata(import_file *f, const json_event *e, base_error *err) {
   const json_str *n = &e->name;
-  if (!n->ptr) return WEFT_OK;
   int64_t pid, tid;
   json_event_ids(e, &pid, &tid);
+  uint32_t utid = 0;
+  int rc = json_thread(f, pid, tid, &utid);
+  if (rc || !n->ptr) return rc;
   int is_process = n->len == 12 && !memcmp(n->ptr, "process_name", 12);
   int is_thread = n->len == 11 && !memcmp(n->ptr, "thread_name", 11);
   int is_psort = n->len == 18 && !memcmp(n->ptr, "process_sort_index", 18);
@@ -479,9 +483,8 @@ static int json_metadata(import_file *f, const json_event *e, base_error *err) {
   json_token v;
   if (!json_args_lookup(f, e, is_process || is_thread ? "name" : "sort_index", &v, err))
     return WEFT_OK;
-  uint32_t upid = 0, utid = 0;
-  int rc = is_process || is_psort ? json_process(f, pid, &upid)
-                                  : json_thread(f, pid, tid, &utid);
+  uint32_t upid = 0;
+  if (is_process || is_psort) rc = json_process(f, pid, &upid);
   if (rc) return rc;
   if (is_psort) return json_sort_hint_add(f, 1, upid, &v);
   if (is_tsort) return json_sort_hint_add(f, 0, utid, &v);
