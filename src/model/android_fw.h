@@ -1,9 +1,8 @@
 /* android_fw: what the Android framework reports as track event extensions
- * (AndroidTrackEvent), and the import log rows some packets leave.
+ * (AndroidTrackEvent), and its lists.
  *  - __intrinsic_android_track_event_process: a row per process life the
  *    framework announced (a process start, or the death of a process that
  *    no start was seen for), keyed by the process's upid;
- *  - _trace_import_logs: a stat hit at a trace time with args of its own;
  *  - __intrinsic_android_user_list: the Android users, one row per user id;
  *  - __intrinsic_android_game_intervention_list: game packages and modes. */
 #ifndef WEFT_MODEL_ANDROID_FW_H
@@ -51,15 +50,5 @@ typedef struct model_game_package {
   model_game_mode modes[3]; /* standard, performance, battery */
 } model_game_package;
 int model_game_package_add(trace_context *ctx, const model_game_package *p);
-
-/* A _trace_import_logs row for `stat` (its name and severity) at ts in
- * trace file `trace` (-1: none), with the args in arg_set (-1: none). The
- * caller counts the stat itself. */
-int model_import_log(trace_context *ctx, int64_t trace, int64_t ts, stats_id stat,
-                     int64_t arg_set);
-/* The same for a failure found while tokenizing: no ts, the byte offset in
- * the file where it was found. */
-int model_import_log_at_byte(trace_context *ctx, int64_t trace, int64_t byte_offset,
-                             stats_id stat, int64_t arg_set);
 
 #endif

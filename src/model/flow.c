@@ -6,9 +6,11 @@
 
 #define FLOW_MAX_PROBES 16
 
+/* A flow, keyed by (trace, value): v1 ids (counted from 0) and v2 ids
+ * share one space, as Perfetto's flow tracker keys them, so a v1 flow can
+ * meet a v2 flow of the same number (flow_duplicate_id). */
 typedef struct flow_entry {
   uint32_t trace;
-  int is_v1;
   uint64_t value;
   int64_t slice; /* the flow's last slice; -1 once closed */
 } flow_entry;
@@ -86,11 +88,11 @@ typedef struct flow_entry_key {
 static int flow_entry_eq(const flow_state *st, uint64_t index, const void *key) {
   const flow_entry_key *k = key;
   const flow_entry *e = &st->entries.data[index];
-  return e->trace == k->trace && e->is_v1 == k->id.is_v1 && e->value == k->id.value;
+  return e->trace == k->trace && e->value == k->id.value;
 }
 
 static uint64_t flow_entry_hash(const flow_entry_key *k) {
-  uint64_t parts[3] = {k->trace, (uint64_t)k->id.is_v1, k->id.value};
+  uint64_t parts[2] = {k->trace, k->id.value};
   return base_hash_bytes(parts, sizeof parts);
 }
 
@@ -105,7 +107,7 @@ static int flow_entry_find(flow_state *st, uint32_t trace, flow_id id,
                          &k, index, &free_key);
   if (found != 0) return found < 0 ? found : WEFT_OK;
   if (!create) return WEFT_OK;
-  flow_entry e = {trace, id.is_v1, id.value, -1};
+  flow_entry e = {trace, id.value, -1};
   if (VEC_PUSH(st->entries, e)) return WEFT_ENOMEM;
   if (base_map_insert(&st->entry_index, free_key, st->entries.len - 1, NULL) < 0) {
     st->entries.len--;
@@ -142,7 +144,6 @@ int flow_v1_id(trace_context *ctx, flow_scope scope, uint64_t source_id,
     }
   }
   out->value = index;
-  out->is_v1 = 1;
   return WEFT_OK;
 }
 
@@ -173,7 +174,7 @@ static int flow_insert(trace_context *ctx, const flow_entry *e, uint32_t a,
     b = t;
   }
   int64_t args = -1;
-  if (e->is_v1 && e->value < ctx->model.flow->v1.len) {
+  if (e->value < ctx->model.flow->v1.len) { /* a v1 id's number, whoever uses it */
     int rc = flow_v1_args(ctx, &ctx->model.flow->v1.data[e->value], &args);
     if (rc) return rc;
   }

@@ -33,14 +33,16 @@ typedef struct flow_scope {
 } flow_scope;
 
 /* A flow id: a v2 id as written in the trace (bind_id, flow_ids), or a v1
- * flow's id from flow_v1_id. The flow table's trace_id is `value`. */
+ * flow's id from flow_v1_id (counted from 0 per load). The two share one
+ * space, as in Perfetto: v1 flow n and v2 id n are one flow, and a row of
+ * a flow whose number a v1 flow has gets that flow's name and cat args.
+ * The flow table's trace_id is `value`. */
 typedef struct flow_id {
   uint64_t value;
-  int is_v1;
 } flow_id;
 
 static inline flow_id flow_id_v2(uint64_t value) {
-  flow_id id = {value, 0};
+  flow_id id = {value};
   return id;
 }
 

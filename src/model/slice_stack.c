@@ -4,6 +4,7 @@
 #include <assert.h>
 
 #include "model/context.h"
+#include "model/import_log.h"
 
 
 static int64_t slice_stack_end_of(const model_stack_entry *e) {
@@ -71,13 +72,47 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
   return WEFT_OK;
 }
 
-int slice_stack_fits(trace_context *ctx, uint32_t track, int64_t ts,
-                     int64_t dur) {
+int slice_stack_conflict(trace_context *ctx, uint32_t track, int64_t ts, int64_t dur,
+                         uint32_t *conflict) {
   model_stack *st = model_stack_find(ctx, track);
   if (!st) return 1;
   size_t n = slice_stack_live_len(st, ts, dur);
   if (n == 0) return 1;
-  int64_t parent_end = slice_stack_end_of(&st->slices.data[n - 1]);
-  if (parent_end < 0) return 1;
-  return ts + (dur < 0 ? 0 : dur) <= parent_end;
+  /* The parent is nested in every slice below it: fitting in it is
+   * fitting in them all. An open parent (unknown end) takes anything. */
+  const model_stack_entry *parent = &st->slices.data[n - 1];
+  int64_t parent_end = slice_stack_end_of(parent);
+  if (parent_end < 0 || ts + (dur < 0 ? 0 : dur) <= parent_end) return 1;
+  *conflict = parent->slice;
+  return 0;
+}
+
+int slice_stack_fits(trace_context *ctx, uint32_t track, int64_t ts,
+                     int64_t dur) {
+  uint32_t conflict;
+  return slice_stack_conflict(ctx, track, ts, dur, &conflict);
+}
+
+int slice_stack_overlap_args(trace_context *ctx, int64_t ts, uint32_t conflict) {
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  int64_t start = storage_get_i64(t, SLICE_ts, conflict);
+  int64_t dur = storage_get_i64(t, SLICE_dur, conflict);
+  string_id name = storage_get_str(t, SLICE_name, conflict);
+  string_id key;
+  int rc = model_arg_int(ctx, "overlap_start", 13, MODEL_ARG_INT, ts);
+  if (!rc) rc = model_arg_int(ctx, "overlap_end", 11, MODEL_ARG_INT, start + dur);
+  if (!rc) rc = ctx_intern(ctx, "conflicting_slice_name", 22, &key);
+  if (!rc) rc = model_arg_string_id(ctx, key, name, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int(ctx, "conflicting_slice_ts", 20, MODEL_ARG_INT, start);
+  if (!rc) rc = model_arg_int(ctx, "conflicting_slice_dur", 21, MODEL_ARG_INT, dur);
+  return rc;
+}
+
+int slice_stack_log_drop(trace_context *ctx, int64_t trace, int64_t ts, uint32_t conflict) {
+  int64_t set = -1;
+  int rc = slice_stack_overlap_args(ctx, ts, conflict);
+  if (!rc) rc = model_args_commit(ctx, &set);
+  else model_args_discard(ctx);
+  if (!rc) rc = model_import_log(ctx, trace, ts, stat_slice_drop_overlapping_complete_event, set);
+  return rc;
 }

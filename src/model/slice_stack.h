@@ -30,5 +30,17 @@ int slice_stack_end_matching(trace_context *ctx, uint32_t track, int64_t ts,
  * end after its would-be parent ends (a partial overlap). */
 int slice_stack_fits(trace_context *ctx, uint32_t track, int64_t ts,
                      int64_t dur);
+/* The same; 0 with *conflict = the open slice it would overlap (the
+ * would-be parent, whose end it passes). */
+int slice_stack_conflict(trace_context *ctx, uint32_t track, int64_t ts, int64_t dur,
+                         uint32_t *conflict);
+/* Pends Perfetto's overlap args of a slice at ts overlapping `conflict`:
+ * overlap_start (ts), overlap_end (conflict's end), conflicting_slice_name,
+ * conflicting_slice_ts and conflicting_slice_dur. */
+int slice_stack_overlap_args(trace_context *ctx, int64_t ts, uint32_t conflict);
+/* A complete slice at ts dropped for overlapping `conflict`: its
+ * slice_drop_overlapping_complete_event row in _trace_import_logs, with
+ * the overlap args, in trace file `trace` (the caller counts the stat). */
+int slice_stack_log_drop(trace_context *ctx, int64_t trace, int64_t ts, uint32_t conflict);
 
 #endif

@@ -229,6 +229,62 @@ class JsonImportTest(e.TempDirTest):
             '"chrome_process_instant","upid=1","chrome"',
             '"legacy_chrome_global_instants","[NULL]","chrome"'])
 
+    def test_spilled_slices_are_logged_with_the_overlap(self):
+        # b and c end after the slice they start in: each moves to an
+        # overflow track, logged with its name, phase and the overlap, the
+        # log's args before the overflow track's.
+        events = [
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 0, 'dur': 10, 'name': 'a'},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 5, 'dur': 10, 'name': 'b'},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 7, 'dur': 10, 'name': 'c'}]
+        self.assertEqual(
+            self.load(events, 'select l.ts, l.severity, l.name, l.arg_set_id, a.key, '
+                      'a.display_value from _trace_import_logs l join args a '
+                      'using (arg_set_id) order by l.id, a.id'),
+            '"ts","severity","name","arg_set_id","key","display_value"\n' +
+            ''.join('%d,"error","slice_spill_overlapping_complete_event",%d,%s\n' % (ts, set_id, kv)
+                    for ts, set_id, kvs in (
+                        (5000, 1, ('"event_name","b"', '"event_phase","X"',
+                                   '"overlap_start","5000"', '"overlap_end","10000"',
+                                   '"conflicting_slice_name","a"',
+                                   '"conflicting_slice_ts","0"',
+                                   '"conflicting_slice_dur","10000"')),
+                        (7000, 10, ('"event_name","c"', '"event_phase","X"',
+                                    '"overlap_start","7000"', '"overlap_end","10000"',
+                                    '"conflicting_slice_name","a"',
+                                    '"conflicting_slice_ts","0"',
+                                    '"conflicting_slice_dur","10000"')))
+                    for kv in kvs))
+
+    def test_v1_and_v2_flow_ids_share_one_space(self):
+        # The first v1 flow (s/f, id 77) is flow 0, the second (id 78) flow
+        # 1; v2 bind id 1 was begun on "bind" and never closed, so the
+        # second v1 flow's begin is a duplicate (flow_duplicate_id) and its
+        # end goes from "bind", with the v1 flow's name and cat.
+        events = [
+            {'ph': 'X', 'pid': 1, 'tid': 1, 'ts': 1, 'dur': 2, 'name': 'bind',
+             'bind_id': '0x1', 'flow_out': True},
+            {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': 5, 'dur': 2, 'name': 'bindin',
+             'bind_id': '0x1', 'flow_in': True},
+            {'ph': 'X', 'pid': 1, 'tid': 3, 'ts': 10, 'dur': 5, 'name': 'src0'},
+            {'ph': 's', 'pid': 1, 'tid': 3, 'ts': 11, 'cat': 'f', 'name': 'flow', 'id': 77},
+            {'ph': 'X', 'pid': 1, 'tid': 3, 'ts': 20, 'dur': 5, 'name': 'dst0'},
+            {'ph': 'f', 'bp': 'e', 'pid': 1, 'tid': 3, 'ts': 21, 'cat': 'f', 'name': 'flow',
+             'id': 77},
+            {'ph': 'X', 'pid': 1, 'tid': 3, 'ts': 30, 'dur': 5, 'name': 'src1'},
+            {'ph': 's', 'pid': 1, 'tid': 3, 'ts': 31, 'cat': 'f', 'name': 'flow', 'id': 78},
+            {'ph': 'X', 'pid': 1, 'tid': 3, 'ts': 40, 'dur': 5, 'name': 'dst1'},
+            {'ph': 'f', 'bp': 'e', 'pid': 1, 'tid': 3, 'ts': 41, 'cat': 'f', 'name': 'flow',
+             'id': 78}]
+        self.assertEqual(
+            self.load(events, "select o.name, i.name as i, f.trace_id, "
+                      "extract_arg(f.arg_set_id, 'name') as n from flow f "
+                      "join slice o on o.id = f.slice_out join slice i on i.id = f.slice_in "
+                      "order by f.id"),
+            '"name","i","trace_id","n"\n"bind","bindin",1,"[NULL]"\n'
+            '"src0","dst0",0,"flow"\n"bind","dst1",1,"flow"\n')
+        self.assertEqual(self.stat(events, 'flow_duplicate_id'), '"value"\n1\n')
+
     def test_track_arg_sets_come_before_slice_args(self):
         out = self.load([{'ph': 'i', 's': 'p', 'pid': 1, 'tid': 2, 'ts': 4, 'name': 'p',
                           'args': {'y': 1}}],

@@ -72,6 +72,15 @@ class ProtoTrackEventRulesTest(e.TempDirTest):
         out = e.query("select value from stats "
                       "where name = 'slice_drop_overlapping_complete_event'", trace)
         self.assertEqual(out, '"value"\n1\n')
+        # logged at its time with the overlap: from its start to the end of
+        # the slice it would leave ("inner", the would-be parent)
+        out = e.query("select l.ts, l.name, a.key, a.display_value from _trace_import_logs l "
+                      "join args a using (arg_set_id) order by a.id", trace)
+        self.assertEqual(out.splitlines()[1:], [
+            '4000,"slice_drop_overlapping_complete_event","%s","%s"' % kv for kv in (
+                ('overlap_start', '4000'), ('overlap_end', '5000'),
+                ('conflicting_slice_name', 'inner'), ('conflicting_slice_ts', '3000'),
+                ('conflicting_slice_dur', '2000'))])
 
     def test_process_track_names_are_translated(self):
         trace = self.trace(PROCESS_TRACK_NAMES)

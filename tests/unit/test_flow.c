@@ -122,8 +122,8 @@ static void test_v1_ids_and_args(void) {
   CHECK_EQ_INT(flow_v1_id(&ctx, scope, 5, cat, name, &a), 0);
   CHECK_EQ_INT(flow_v1_id(&ctx, scope, 5, cat, name, &b), 0);
   CHECK_EQ_INT(flow_v1_id(&ctx, scope, 5, cat, other, &c), 0);
-  CHECK(a.is_v1 && a.value == b.value && a.value != c.value);
-  CHECK(!flow_is_active(&ctx, scope, flow_id_v2(a.value))); /* separate ids */
+  CHECK(a.value == b.value && a.value != c.value);
+  CHECK(a.value == 0 && c.value == 1); /* counted from 0 */
   uint32_t t = track_for(1);
   begin(t, 0);
   CHECK_EQ_INT(flow_begin(&ctx, scope, t, a), 0);
@@ -132,6 +132,13 @@ static void test_v1_ids_and_args(void) {
   CHECK_EQ_INT(flow_rows(), 1);
   CHECK(!storage_is_null(ctx_table(&ctx, TABLE_FLOW), FLOW_arg_set_id, 0));
   CHECK_EQ_INT(ctx_table(&ctx, TABLE_ARGS)->row_count, 2);
+  /* v2 id 1 is v1 flow c's number: one flow, whose rows get c's args */
+  CHECK_EQ_INT(flow_begin(&ctx, scope, t, c), 0);
+  CHECK(flow_is_active(&ctx, scope, flow_id_v2(c.value)));
+  begin(t, 2);
+  CHECK_EQ_INT(flow_step(&ctx, scope, t, flow_id_v2(c.value)), 0);
+  CHECK_EQ_INT(flow_rows(), 2);
+  CHECK_EQ_INT(ctx_table(&ctx, TABLE_ARGS)->row_count, 4);
   trace_context_free(&ctx);
 }
 

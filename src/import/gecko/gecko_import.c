@@ -170,8 +170,11 @@ static int gecko_apply(import_file *f, const gecko_marker *m, int64_t ts, base_e
   }
   /* An instant or interval that would end after the slice open around it
    * is dropped, as Perfetto's slice tracker drops such complete slices. */
-  if (m->phase != 2 && !slice_stack_fits(f->ctx, track, ts, m->dur))
-    return import_stat(f, stat_slice_drop_overlapping_complete_event, 1);
+  uint32_t conflict;
+  if (m->phase != 2 && !slice_stack_conflict(f->ctx, track, ts, m->dur, &conflict)) {
+    rc = slice_stack_log_drop(f->ctx, f->trace_id, ts, conflict);
+    return rc ? rc : import_stat(f, stat_slice_drop_overlapping_complete_event, 1);
+  }
   int64_t args = -1;
   rc = gecko_data_args(f, m, err);
   if (!rc && model_args_pending(f->ctx)) rc = model_args_commit(f->ctx, &args);

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "import/json/json_internal.h"
-#include "model/android_fw.h"
+#include "model/import_log.h"
 #include "model/model.h"
 #include "model/sched.h"
 #include "model/slice_stack.h"
@@ -28,20 +28,30 @@ static int json_intern(import_file *f, const json_str *s, string_id *out) {
 
 /* A json_parser_failure: counted, and logged in _trace_import_logs at the
  * event's time with its name and phase as args, as Perfetto logs it. */
-static int json_fail(import_file *f, const json_event *e, int64_t ts) {
+/* Pends the event's name and phase, the args of its import logs. */
+static int json_event_log_args(import_file *f, const json_event *e) {
   trace_context *ctx = f->ctx;
   char ph = e->ph;
   string_id name, phase, name_key, phase_key;
-  int64_t arg_set = -1;
   int rc = json_intern(f, &e->name, &name);
   if (!rc) rc = ctx_intern(ctx, &ph, 1, &phase);
   if (!rc) rc = ctx_intern(ctx, "event_name", 10, &name_key);
   if (!rc) rc = ctx_intern(ctx, "event_phase", 11, &phase_key);
   if (!rc) rc = model_arg_string_id(ctx, name_key, name, MODEL_ARG_STRING);
   if (!rc) rc = model_arg_string_id(ctx, phase_key, phase, MODEL_ARG_STRING);
-  if (!rc) rc = model_args_commit(ctx, &arg_set);
-  else model_args_discard(ctx);
-  if (!rc) rc = model_import_log(ctx, f->trace_id, ts, stat_json_parser_failure, arg_set);
+  return rc;
+}
+
+/* Logs `stat` in _trace_import_logs at ts with the pending args. */
+static int json_log(import_file *f, int rc, int64_t ts, stats_id stat) {
+  int64_t arg_set = -1;
+  if (!rc) rc = model_args_commit(f->ctx, &arg_set);
+  else model_args_discard(f->ctx);
+  return rc ? rc : model_import_log(f->ctx, f->trace_id, ts, stat, arg_set);
+}
+
+static int json_fail(import_file *f, const json_event *e, int64_t ts) {
+  int rc = json_log(f, json_event_log_args(f, e), ts, stat_json_parser_failure);
   return rc ? rc : import_stat(f, stat_json_parser_failure, 1);
 }
 
@@ -210,14 +220,19 @@ static void json_set_thread_time(import_file *f, const json_event *e,
 }
 
 /* A complete slice on the thread track, or on an overflow track when it
- * would partially overlap its parent (slice_spill_overlapping_complete_event):
+ * would partially overlap its parent (slice_spill_overlapping_complete_event,
+ * logged with the event's name and phase and the overlap):
  * the thread's first "thread_overlapping_slice" track where it fits, the
  * n-th with dimensions {utid, track_compressor_idx = n - 1}. */
 static int json_complete_track(import_file *f, const json_event *e, uint32_t utid,
                                int64_t ts, uint32_t *track) {
+  uint32_t conflict;
   int rc = model_thread_track(f->ctx, utid, track);
-  if (rc || slice_stack_fits(f->ctx, *track, ts, e->dur.ns)) return rc;
-  rc = import_stat(f, stat_slice_spill_overlapping_complete_event, 1);
+  if (rc || slice_stack_conflict(f->ctx, *track, ts, e->dur.ns, &conflict)) return rc;
+  rc = json_event_log_args(f, e);
+  if (!rc) rc = slice_stack_overlap_args(f->ctx, ts, conflict);
+  rc = json_log(f, rc, ts, stat_slice_spill_overlapping_complete_event);
+  if (!rc) rc = import_stat(f, stat_slice_spill_overlapping_complete_event, 1);
   for (int64_t idx = 0; !rc && idx < JSON_MAX_OVERFLOW_TRACKS; idx++) {
     model_track_spec s;
     model_track_spec_init(&s);

@@ -26,7 +26,7 @@
 #include "clock/clock.h"
 #include "import/json/json_internal.h"
 #include "import/systrace/systrace.h"
-#include "model/android_fw.h"
+#include "model/import_log.h"
 
 /* ---- top-level keys ---- */
 

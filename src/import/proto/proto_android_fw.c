@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/android_fw.h"
+#include "model/import_log.h"
 #include "model/columns.h"
 #include "model/model.h"
 

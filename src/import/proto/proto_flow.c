@@ -172,8 +172,11 @@ int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
     case 'X': {
       int64_t dur = lg.duration_us > INT64_MAX / 1000 || lg.duration_us < 0
                         ? 0 : lg.duration_us * 1000;
-      if (!slice_stack_fits(ctx, track, ts, dur)) /* would end after its parent */
-        return import_stat(f, stat_slice_drop_overlapping_complete_event, 1);
+      uint32_t conflict; /* would end after its parent: dropped, logged */
+      if (!slice_stack_conflict(ctx, track, ts, dur, &conflict)) {
+        rc = slice_stack_log_drop(ctx, f->trace_id, ts, conflict);
+        return rc ? rc : import_stat(f, stat_slice_drop_overlapping_complete_event, 1);
+      }
       rc = model_slice_complete(ctx, track, ts, dur, category, name, arg_set, &slice);
       break;
     }
