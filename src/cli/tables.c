@@ -99,13 +99,14 @@ int cli_table_names_list(weft *w, cli_table_names *out) {
   weft_query(w, "SELECT name, type = 'view' FROM sqlite_schema WHERE type IN ('table', "
                 "'view') AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'", &cb);
   cb.user = &modules;
-  weft_query(w, "SELECT name, 0 FROM pragma_module_list WHERE name NOT LIKE 'sqlite\\_%' "
-                "ESCAPE '\\' AND name NOT LIKE 'pragma\\_%' ESCAPE '\\' AND "
-                "name NOT LIKE 'fts%'", &cb);
+  /* Perfetto's one-table views are modules of the engine's own: views. */
+  weft_query(w, "SELECT name, __intrinsic_table_is_view(name) FROM pragma_module_list "
+                "WHERE name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND name NOT LIKE 'pragma\\_%' "
+                "ESCAPE '\\' AND name NOT LIKE 'fts%'", &cb);
   int rc = 0;
   for (size_t i = 0; i < modules.count && !rc; i++)
     if (tables_is_plain(w, modules.names[i]))
-      rc = tables_add(out, modules.names[i], strlen(modules.names[i]), 0);
+      rc = tables_add(out, modules.names[i], strlen(modules.names[i]), modules.is_view[i]);
   cli_table_names_free(&modules);
   tables_sort(out);
   return rc ? -1 : 0;

@@ -1,8 +1,11 @@
 /* The SQL engine: database setup, and the execution of one SQLite
  * statement; PerfettoSQL's statements are psql's (psql.h). */
+#include <stdio.h>
+
 #include "sql/operators.h"
 #include "sql/psql.h"
 #include "sql/stdlib_ops.h"
+#include "sql/vtab_view.h"
 
 struct sql_engine {
   sqlite3 *db;
@@ -10,11 +13,13 @@ struct sql_engine {
   psql psql;       /* what PerfettoSQL statements defined */
   sql_vtab_aux *aux; /* one per table, referenced by SQLite */
   size_t aux_count;
+  sql_view *table_views; /* sql_view_specs served as tables (vtab_view.h) */
   base_string_pool *strings; /* the trace's; set even with no tables */
   sql_scan_stats stats;
   sql_clock_fn to_clock; /* trace time -> a builtin clock, or NULL */
   void *to_clock_user;
   int interrupted; /* atomic: sql_engine_interrupt */
+  char denied[64]; /* the view name a CREATE was refused, for its message */
 };
 
 void sql_engine_set_clock_converter(sql_engine *e, sql_clock_fn fn, void *user) {
@@ -28,6 +33,73 @@ void sql_engine_set_packages(sql_engine *e, const struct sql_packages *packages)
 
 int sql_engine_to_clock(sql_engine *e, uint64_t clock_id, int64_t ts, int64_t *out) {
   return e->to_clock ? e->to_clock(e->to_clock_user, clock_id, ts, out) : -1;
+}
+
+static sql_vtab_aux *sql_engine_aux(sql_engine *e, const char *name) {
+  for (size_t i = 0; i < e->aux_count; i++)
+    if (strcmp(e->aux[i].table->name, name) == 0) return &e->aux[i];
+  return NULL;
+}
+
+/* __intrinsic_table_is_view(name): 1 if `name` is one of the views served
+ * as a virtual table (the table lists show them as views), else 0. */
+static void sql_engine_is_view(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  sqlite3_result_int(ctx, sql_engine_is_served_view((const char *)sqlite3_value_text(argv[0])));
+}
+
+int sql_engine_is_served_view(const char *name) {
+  for (size_t i = 0; name && i < sql_view_spec_count; i++)
+    if (!sqlite3_stricmp(name, sql_view_specs[i].name)) return 1;
+  return 0;
+}
+
+/* The views served as virtual tables hold their names as the SQL views
+ * did: creating a table, view or index table of that name is refused
+ * (sql_engine_refusal gives SQLite's message for it). */
+static int sql_engine_authorize(void *user, int action, const char *a, const char *b,
+                                const char *db, const char *trigger) {
+  (void)b, (void)trigger;
+  sql_engine *e = user;
+  int creates = action == SQLITE_CREATE_TABLE || action == SQLITE_CREATE_VIEW ||
+                action == SQLITE_CREATE_TEMP_TABLE || action == SQLITE_CREATE_TEMP_VIEW ||
+                action == SQLITE_CREATE_VTABLE;
+  if (!creates || (db && strcmp(db, "main") && strcmp(db, "temp")) || !sql_engine_is_served_view(a))
+    return SQLITE_OK;
+  snprintf(e->denied, sizeof e->denied, "%s", a);
+  return SQLITE_DENY;
+}
+
+const char *sql_engine_refusal(sql_engine *e, char *buf, size_t size) {
+  if (sqlite3_errcode(e->db) != SQLITE_AUTH || !e->denied[0]) return sqlite3_errmsg(e->db);
+  snprintf(buf, size, "view %s already exists", e->denied);
+  e->denied[0] = 0;
+  return buf;
+}
+
+/* Perfetto's one-table views, served by the tables' module; a view whose
+ * table this engine lacks (a test's engine of a few tables) is left out. */
+static int sql_engine_register_views(sql_engine *e, base_error *err) {
+  e->table_views = base_calloc(sql_view_spec_count, sizeof *e->table_views);
+  if (!e->table_views) return base_error_nomem(err);
+  if (sqlite3_create_function(e->db, "__intrinsic_table_is_view", 1,
+                              SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL, sql_engine_is_view,
+                              NULL, NULL) != SQLITE_OK)
+    return base_error_set(err, WEFT_ESQL, "cannot register __intrinsic_table_is_view");
+  if (sqlite3_set_authorizer(e->db, sql_engine_authorize, e) != SQLITE_OK)
+    return base_error_set(err, WEFT_ESQL, "cannot set the authorizer");
+  sql_vtab_aux *args = sql_engine_aux(e, "__intrinsic_args");
+  for (size_t i = 0; i < sql_view_spec_count; i++) {
+    sql_vtab_aux *aux = sql_engine_aux(e, sql_view_specs[i].table);
+    if (!aux) continue;
+    sql_view *v = &e->table_views[i];
+    int rc = sql_view_parse(&sql_view_specs[i], aux, args ? args->table : NULL, v, err);
+    if (rc) return rc;
+    if (sql_view_register(e->db, v) != WEFT_OK)
+      return base_error_set(err, WEFT_ESQL, "cannot register view %s: %s", v->name,
+                            sqlite3_errmsg(e->db));
+  }
+  return WEFT_OK;
 }
 
 int sql_engine_open(sql_engine **out, storage_table *const *tables,
@@ -58,7 +130,8 @@ int sql_engine_open(sql_engine **out, storage_table *const *tables,
       return WEFT_ESQL;
     }
   }
-  int rc = sql_functions_register(e->db, e);
+  int rc = sql_engine_register_views(e, err);
+  if (rc == WEFT_OK) rc = sql_functions_register(e->db, e);
   if (rc == WEFT_OK) rc = sql_operators_register(e->db, e);
   if (rc == WEFT_OK && sql_stdlib_ops_register(e->db) != SQLITE_OK) rc = WEFT_ESQL;
   if (rc == WEFT_OK) rc = sql_views_init(&e->views, e->db, err);
@@ -80,6 +153,7 @@ void sql_engine_close(sql_engine *e) {
   sqlite3_close(e->db);
   for (size_t i = 0; i < e->aux_count; i++) sql_vtab_orders_free(&e->aux[i]);
   base_free(e->aux);
+  base_free(e->table_views);
   base_free(e);
 }
 

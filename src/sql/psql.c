@@ -390,7 +390,9 @@ static int psql_run_sqlite(psql *ps, const char *sql, int *statement,
   if (sqlite3_prepare_v2(ps->db, sql, -1, &stmt, &tail) != SQLITE_OK) {
     int offset = sqlite3_error_offset(ps->db);
     if (offset >= 0) *error_at = sql + offset;
-    return base_error_set(err, sql_engine_status(ps->engine), "%s", sqlite3_errmsg(ps->db));
+    char refusal[128];
+    return base_error_set(err, sql_engine_status(ps->engine), "%s",
+                          sql_engine_refusal(ps->engine, refusal, sizeof refusal));
   }
   *end = tail;
   if (!stmt) return WEFT_OK;

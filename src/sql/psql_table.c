@@ -325,7 +325,8 @@ static int psql_name_taken(psql *ps, const char *name) {
     taken = sqlite3_step(stmt) == SQLITE_ROW;
   }
   sqlite3_finalize(stmt);
-  return taken || sql_engine_find_table(ps->engine, name) != NULL;
+  return taken || sql_engine_find_table(ps->engine, name) != NULL ||
+         sql_engine_is_served_view(name);
 }
 
 int psql_table_create(psql *ps, const char *name, const psql_fields *schema,

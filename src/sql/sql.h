@@ -128,6 +128,12 @@ sql_scan_stats *sql_engine_scan_stats(sql_engine *e);
 /* WEFT_ENOMEM when SQLite's last error was an allocation failure (ours, in
  * a virtual table, or its own), else WEFT_ESQL. */
 int sql_engine_status(sql_engine *e);
+/* The message of the engine's last error: SQLite's, or for a CREATE the
+ * engine refused because a view served as a table holds the name,
+ * "view NAME already exists" (buf holds it). */
+const char *sql_engine_refusal(sql_engine *e, char *buf, size_t size);
+/* 1 if `name` is one of Perfetto's views served as a virtual table. */
+int sql_engine_is_served_view(const char *name);
 sqlite3 *sql_engine_db(sql_engine *e);
 /* Makes the statement running on `e` stop soon with SQLITE_INTERRUPT
  * (sql_engine_status: WEFT_EABORT), from another thread or a signal

@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "sql/sql.h"
+#include "sql/vtab_view.h"
 
 /* One planned constraint, encoded in idxStr as "<col>:<op>," repeated. */
 enum vtab_op { OP_EQ, OP_LT, OP_LE, OP_GT, OP_GE };
@@ -27,6 +28,7 @@ typedef struct vtab_table {
   base_string_pool *strings;
   sql_scan_stats *stats;   /* rows visited, for benchmarks; may be NULL */
   sql_vtab_aux *aux;       /* its current indexes, its cached orders */
+  sql_view *view;          /* served as this view of the table, or NULL */
 } vtab_table;
 
 typedef struct vtab_filter {
@@ -49,6 +51,7 @@ typedef struct vtab_cursor {
   int filter_count;
   const sql_vtab_order *row_order; /* the row order read, or NULL */
   sql_vtab_order *owned_order;     /* an order made for this scan alone, or NULL */
+  string_id view_strings[SQL_VIEW_MAX_CHECKS][SQL_VIEW_MAX_IN]; /* of the view's checks */
 } vtab_cursor;
 
 /* ---- schema declaration ---- */
@@ -61,9 +64,15 @@ static const char *vtab_sql_type(storage_type type) {
   }
 }
 
-static int vtab_declare(sqlite3 *db, const storage_table *t) {
+static int vtab_declare(sqlite3 *db, const storage_table *t, const sql_view *view) {
   base_buf sql;
   base_buf_init(&sql, 0);
+  if (view) {
+    int rc = sql_view_declaration(view, &sql);
+    if (rc == 0) rc = sqlite3_declare_vtab(db, sql.data) == SQLITE_OK ? 0 : -1;
+    base_buf_free(&sql);
+    return rc;
+  }
   int rc = base_buf_append(&sql, "CREATE TABLE x(", 15);
   for (size_t i = 0; rc == 0 && i < t->column_count; i++) {
     rc = base_buf_appendf(&sql, "%s\"%s\" %s%s", i ? ", " : "",
@@ -77,17 +86,15 @@ static int vtab_declare(sqlite3 *db, const storage_table *t) {
 }
 
 /* xConnect: eponymous tables are connected, never created; a table filled
- * on demand is filled first (connecting precedes any planning or read). */
-static int vtab_connect(sqlite3 *db, void *aux, int argc,
-                        const char *const *argv, sqlite3_vtab **out,
-                        char **errmsg) {
-  (void)argc, (void)argv, (void)errmsg;
-  sql_vtab_aux *a = aux;
+ * on demand is filled first (connecting precedes any planning or read). A
+ * view connects to its table's aux. */
+static int vtab_connect_to(sqlite3 *db, sql_vtab_aux *a, sql_view *view,
+                           sqlite3_vtab **out) {
   if (a->fill) {
     int filled = a->fill(a->fill_user);
     if (filled) return filled == WEFT_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
   }
-  int declared = vtab_declare(db, a->table);
+  int declared = vtab_declare(db, a->table, view);
   if (declared != 0) return declared == WEFT_ENOMEM ? SQLITE_NOMEM : SQLITE_ERROR;
   vtab_table *vt = sqlite3_malloc(sizeof *vt);
   if (!vt) return SQLITE_NOMEM;
@@ -96,8 +103,22 @@ static int vtab_connect(sqlite3 *db, void *aux, int argc,
   vt->strings = a->strings;
   vt->stats = a->stats;
   vt->aux = a;
+  vt->view = view;
   *out = &vt->base;
   return SQLITE_OK;
+}
+
+static int vtab_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                        sqlite3_vtab **out, char **errmsg) {
+  (void)argc, (void)argv, (void)errmsg;
+  return vtab_connect_to(db, aux, NULL, out);
+}
+
+static int vtab_view_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
+                             sqlite3_vtab **out, char **errmsg) {
+  (void)argc, (void)argv, (void)errmsg;
+  sql_view *view = aux;
+  return vtab_connect_to(db, view->aux, view, out);
 }
 
 static int vtab_disconnect(sqlite3_vtab *vt) {
@@ -116,6 +137,37 @@ static int vtab_op_from_sqlite(unsigned char op) {
     case SQLITE_INDEX_CONSTRAINT_GE: return OP_GE;
     default: return -1;
   }
+}
+
+/* The table's column behind column `col` of the virtual table (-1: the
+ * rowid), or -2 for a view's computed column, whose constraints and order
+ * SQLite handles itself. */
+static int vtab_base_column(const vtab_table *vt, int col) {
+  if (!vt->view || col < 0) return col;
+  if ((size_t)col >= vt->view->column_count) return -2;
+  const sql_view_column *c = &vt->view->columns[col];
+  return c->kind == SQL_VIEW_BASE ? c->base : -2;
+}
+
+/* The share of the table's rows a view's checks keep (1 for a table),
+ * counted once per size of the table. Only the checks of values count,
+ * as they did when SQLite passed them to the table as constraints: a
+ * NOT NULL check is left out of the estimate, which keeps SQLite reading
+ * a join's small ordered table first (thread by name, then its tracks)
+ * rather than sorting the join's rows for a GROUP BY. */
+static double vtab_view_share(vtab_table *vt) {
+  sql_view *v = vt->view;
+  size_t n = vt->table->row_count;
+  if (!v || !v->check_count || n == 0) return 1;
+  if (v->share_rows != n) {
+    string_id strs[SQL_VIEW_MAX_CHECKS][SQL_VIEW_MAX_IN];
+    sql_view_check_strings(v, vt->strings, strs);
+    size_t kept = 0;
+    for (size_t row = 0; row < n; row++) kept += (size_t)sql_view_row_values_pass(v, strs, row);
+    v->share = (double)(kept ? kept : 1) / (double)n;
+    v->share_rows = n;
+  }
+  return v->share;
 }
 
 static int vtab_column_is_ordered(const storage_table *t, int col) {
@@ -170,7 +222,8 @@ static int vtab_choose_index(const sql_vtab_aux *a, const sqlite3_index_info *in
  * idxStr. A GROUP BY gets fully sorted rows too, not only grouped ones:
  * SQLite may use them for an ORDER BY of the same columns. DISTINCT is left
  * to SQLite. */
-static int vtab_plan_order(sqlite3_index_info *info, const storage_table *t) {
+static int vtab_plan_order(sqlite3_index_info *info, const vtab_table *vt) {
+  const storage_table *t = vt->table;
   int mode = sqlite3_vtab_distinct(info);
   if ((mode != 0 && mode != 1) || info->nOrderBy < 1 ||
       info->nOrderBy > SQL_ORDER_MAX_COLUMNS)
@@ -178,7 +231,7 @@ static int vtab_plan_order(sqlite3_index_info *info, const storage_table *t) {
   char plan[8 + SQL_ORDER_MAX_COLUMNS * 16];
   size_t len = (size_t)snprintf(plan, sizeof plan, "O");
   for (int i = 0; i < info->nOrderBy; i++) {
-    int col = info->aOrderBy[i].iColumn;
+    int col = vtab_base_column(vt, info->aOrderBy[i].iColumn);
     if (col >= (int)t->column_count || col < -1) return SQLITE_OK;
     len += (size_t)snprintf(plan + len, sizeof plan - len, "%d:%d,", col,
                             info->aOrderBy[i].desc ? 1 : 0);
@@ -256,8 +309,8 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
     const struct sqlite3_index_constraint *c = &info->aConstraint[i];
     int op = vtab_op_from_sqlite(c->op);
     if (!c->usable || op < 0) continue;
-    int col = c->iColumn;
-    if (col >= (int)t->column_count) continue;
+    int col = vtab_base_column(vt, c->iColumn);
+    if (col >= (int)t->column_count || col == -2) continue;
     int ordered = vtab_column_is_ordered(t, col);
     int is_id = col < 0 || t->defs[col].type == STORAGE_ID;
     int indexed = col >= 0 && vtab_index_has_column(vt->aux, col);
@@ -277,12 +330,16 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
       rows = rows / 3 + 1;
     }
   }
-  int index = unique ? 0 : vtab_choose_index(vt->aux, info);
+  int index = unique || vt->view ? 0 : vtab_choose_index(vt->aux, info);
   if (index) rows = rows / 100 + 1;
   info->idxNum = index;
   if (unique) info->idxFlags |= SQLITE_INDEX_SCAN_UNIQUE;
   if (rows < 1) rows = 1;
-  info->estimatedRows = (sqlite3_int64)rows;
+  /* A view's checks keep a share of the rows a scan visits: its cost is
+   * the rows visited, its result fewer. Rows an `=` finds are taken to be
+   * the view's (thread_track's rows of a utid are thread tracks). */
+  double kept = argc ? rows : rows * vtab_view_share(vt);
+  info->estimatedRows = (sqlite3_int64)(kept < 1 ? 1 : kept);
   info->estimatedCost = rows;
   if (argc) {
     info->idxStr = sqlite3_mprintf("%s", plan);
@@ -291,13 +348,14 @@ static int vtab_best_index(sqlite3_vtab *base, sqlite3_index_info *info) {
   }
   /* Through an index rows come in its order, which is also the order of
    * its first column. */
-  int order_col = info->nOrderBy == 1 && !info->aOrderBy[0].desc ? info->aOrderBy[0].iColumn
-                                                                   : -2;
+  int order_col = info->nOrderBy == 1 && !info->aOrderBy[0].desc
+                      ? vtab_base_column(vt, info->aOrderBy[0].iColumn)
+                      : -2;
   if (order_col != -2 && (index ? vt->aux->indexes[index - 1].columns[0] == order_col
                                 : vtab_column_is_ordered(t, order_col)))
     info->orderByConsumed = 1;
   else if (!argc && !index)
-    return vtab_plan_order(info, t);
+    return vtab_plan_order(info, vt);
   return SQLITE_OK;
 }
 
@@ -473,6 +531,7 @@ static int vtab_prepare_filter(vtab_table *vt, int col, sqlite3_value *value,
 static int vtab_row_matches(const vtab_table *vt, const vtab_cursor *cur,
                             size_t row) {
   const storage_table *t = vt->table;
+  if (vt->view && !sql_view_row_passes(vt->view, cur->view_strings, row)) return 0;
   for (int i = 0; i < cur->filter_count; i++) {
     const vtab_filter *f = &cur->filters[i];
     int64_t v;
@@ -503,6 +562,11 @@ static int vtab_interrupted(const vtab_table *vt) {
   return vt->aux->interrupted && __atomic_load_n(vt->aux->interrupted, __ATOMIC_RELAXED);
 }
 
+/* Whether rows are checked one by one (filters, or a view's checks). */
+static inline int vtab_checks_rows(const vtab_table *vt, const vtab_cursor *cur) {
+  return cur->filter_count || (vt->view && vt->view->check_count);
+}
+
 /* Moves to the next row the filters accept; SQLITE_INTERRUPT when the
  * engine was interrupted during a long run of rejected rows. */
 static int vtab_skip_non_matching(vtab_cursor *cur) {
@@ -512,14 +576,14 @@ static int vtab_skip_non_matching(vtab_cursor *cur) {
     for (; cur->pos < cur->end; cur->pos++) {
       cur->row = cur->order[cur->pos];
       if (cur->row >= cur->row_lo && cur->row < cur->row_hi &&
-          (!cur->filter_count || vtab_row_matches(vt, cur, cur->row)))
+          (!vtab_checks_rows(vt, cur) || vtab_row_matches(vt, cur, cur->row)))
         return SQLITE_OK;
       if (++skipped % VTAB_INTERRUPT_STRIDE == 0 && vtab_interrupted(vt))
         return SQLITE_INTERRUPT;
     }
     return SQLITE_OK;
   }
-  while (cur->row < cur->end && cur->filter_count &&
+  while (cur->row < cur->end && vtab_checks_rows(vt, cur) &&
          !vtab_row_matches(vt, cur, cur->row)) {
     cur->row++;
     if (++skipped % VTAB_INTERRUPT_STRIDE == 0 && vtab_interrupted(vt))
@@ -592,6 +656,7 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
   const storage_table *t = vt->table;
   size_t lo = 0, hi = t->row_count;
   cur->filter_count = 0;
+  if (vt->view) sql_view_check_strings(vt->view, vt->strings, cur->view_strings);
   const sql_vtab_index *ix =
       idx_num > 0 && (size_t)idx_num <= vt->aux->index_count ? &vt->aux->indexes[idx_num - 1]
                                                              : NULL;
@@ -691,6 +756,14 @@ static int vtab_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx,
   vtab_table *vt = (vtab_table *)base->pVtab;
   const storage_table *t = vt->table;
   size_t row = cur->row;
+  if (vt->view) {
+    int base = vtab_base_column(vt, col);
+    if (base < 0) {
+      sql_view_result(vt->view, vt->strings, (size_t)col, row, ctx);
+      return SQLITE_OK;
+    }
+    col = base;
+  }
   if (cur->row_order && vtab_ordered_column(cur, vt, ctx, col)) return SQLITE_OK;
   switch (t->defs[col].type) {
     case STORAGE_ID:
@@ -737,6 +810,29 @@ static const sqlite3_module vtab_module = {
     .xColumn = vtab_column,
     .xRowid = vtab_rowid,
 };
+
+/* The same module connecting a view (vtab_view.h) to its table. */
+static const sqlite3_module vtab_view_module = {
+    .iVersion = 0,
+    .xCreate = NULL,
+    .xConnect = vtab_view_connect,
+    .xBestIndex = vtab_best_index,
+    .xDisconnect = vtab_disconnect,
+    .xDestroy = vtab_disconnect,
+    .xOpen = vtab_open,
+    .xClose = vtab_close,
+    .xFilter = vtab_filter_fn,
+    .xNext = vtab_next,
+    .xEof = vtab_eof,
+    .xColumn = vtab_column,
+    .xRowid = vtab_rowid,
+};
+
+int sql_view_register(sqlite3 *db, sql_view *v) {
+  return sqlite3_create_module_v2(db, v->name, &vtab_view_module, v, NULL) == SQLITE_OK
+             ? WEFT_OK
+             : WEFT_ESQL;
+}
 
 int sql_vtab_register(sqlite3 *db, sql_vtab_aux *aux) {
   return sqlite3_create_module_v2(db, aux->table->name, &vtab_module, aux,

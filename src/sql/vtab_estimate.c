@@ -10,10 +10,11 @@
  * From it:
  *  - `col = constant` keeps the constant's share of the sample (a value
  *    absent from it is rarer than one sampled row);
- *  - `col = ?` (a join's probe) keeps the rows over the column's distinct
- *    values, estimated from the sample by the GEE estimator: the values
- *    seen once stand for sqrt(rows / sample) values each, those seen more
- *    often for themselves. A sample of the whole table counts exactly.
+ *  - `col = ?` (a join's probe) keeps the non-NULL rows over the column's
+ *    distinct non-NULL values, estimated from the sample by the GEE
+ *    estimator: the values seen once stand for sqrt(rows / sample) values
+ *    each, those seen more often for themselves. A sample of the whole
+ *    table counts exactly.
  * Estimates only steer the plan, never the answer. */
 #include <math.h>
 #include <sqlite3.h>
@@ -28,7 +29,8 @@ typedef struct sql_vtab_column_sample {
   size_t row_count;    /* of the table when taken; 0: not taken */
   uint32_t generation; /* of the table when taken */
   uint32_t count;      /* values in `values` */
-  double distinct;     /* estimated distinct values of the whole column */
+  double distinct;     /* estimated distinct non-NULL values of the whole column */
+  double non_null;     /* the share of the sample that is not NULL */
   int64_t values[ESTIMATE_SAMPLE]; /* sorted; a STR column's string ids */
 } sql_vtab_column_sample;
 
@@ -38,9 +40,13 @@ static int estimate_compare(const void *a, const void *b) {
 }
 
 /* A NULL is sampled as a value no constant equals. */
+#define ESTIMATE_NULL INT64_MIN
 static int64_t estimate_value(const storage_table *t, int col, size_t row) {
-  if (t->defs[col].type == STORAGE_STR) return (int64_t)storage_get_str(t, (size_t)col, row);
-  if (storage_is_null(t, (size_t)col, row)) return INT64_MIN;
+  if (t->defs[col].type == STORAGE_STR) {
+    string_id s = storage_get_str(t, (size_t)col, row);
+    return s == STRING_NULL ? ESTIMATE_NULL : (int64_t)s;
+  }
+  if (storage_is_null(t, (size_t)col, row)) return ESTIMATE_NULL;
   return storage_get_i64(t, (size_t)col, row);
 }
 
@@ -49,14 +55,19 @@ static void estimate_take_sample(const storage_table *t, int col, sql_vtab_colum
   uint32_t k = n < ESTIMATE_SAMPLE ? (uint32_t)n : ESTIMATE_SAMPLE;
   for (uint32_t i = 0; i < k; i++) s->values[i] = estimate_value(t, col, (size_t)i * n / k);
   qsort(s->values, k, sizeof s->values[0], estimate_compare);
-  uint32_t distinct = 0, once = 0;
+  uint32_t distinct = 0, once = 0, nulls = 0;
   for (uint32_t i = 0; i < k;) {
     uint32_t j = i + 1;
     while (j < k && s->values[j] == s->values[i]) j++;
-    distinct++;
-    once += j - i == 1;
+    if (s->values[i] == ESTIMATE_NULL) {
+      nulls = j - i; /* sorted first; never equal to a probe */
+    } else {
+      distinct++;
+      once += j - i == 1;
+    }
     i = j;
   }
+  s->non_null = k ? (double)(k - nulls) / k : 1;
   double d = k == n ? distinct : sqrt((double)n / k) * once + (distinct - once);
   s->distinct = d < 1 ? 1 : d > (double)n ? (double)n : d;
   s->count = k;
@@ -120,11 +131,14 @@ double sql_vtab_estimate_equal(sql_vtab_aux *aux, int col, sqlite3_value *value)
   if (t->defs[col].type != STORAGE_STR && t->defs[col].type != STORAGE_I64) return rows / 10 + 1;
   const sql_vtab_column_sample *s = estimate_sample(aux, col);
   if (!s) return rows / 10 + 1;
-  if (!value) return rows / s->distinct;
+  if (!value) { /* a probe finds no NULL row */
+    double found = rows * s->non_null / s->distinct;
+    return found < 1 ? 1 : found;
+  }
   int64_t v;
   if (estimate_constant(aux, col, value, &v) != 0)
     return sqlite3_value_type(value) == SQLITE_FLOAT ? rows / s->distinct : 1;
-  uint32_t seen = estimate_count_in_sample(s, v);
+  uint32_t seen = v == ESTIMATE_NULL ? 0 : estimate_count_in_sample(s, v);
   double share = seen ? (double)seen / s->count : 0.5 / s->count;
   return rows * share < 1 ? 1 : rows * share;
 }

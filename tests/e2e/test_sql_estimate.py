@@ -54,7 +54,7 @@ class EstimateTest(e.TempDirTest):
                        self.trace)
         self.assertNotIn('B-TREE FOR GROUP BY', plan)
         first = [line for line in plan.splitlines() if 'SCAN' in line or 'SEARCH' in line][0]
-        self.assertIn('__intrinsic_thread', first)
+        self.assertIn('SCAN thread ', first)  # threads by name first
 
     def test_joins_with_constants_answer_as_sqlite(self):
         for where in ("{s}.category = 'rare'", "{s}.category = 'common'",
