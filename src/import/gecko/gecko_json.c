@@ -1,4 +1,5 @@
 /* gecko: walking a profile's JSON values. See gecko_internal.h. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,8 +129,72 @@ int gecko_token_key_is(const json_token *key, const char *name) {
 
 /* ---- scalars ---- */
 
+/* Powers of ten a double holds exactly. */
+static const double gecko_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+
+#if defined(__x86_64__) && LDBL_MANT_DIG == 64
+#define GECKO_X87 1
+/* m / 10^decimals for m < 2^64 and decimals <= 27 in x87 extended
+ * precision: both exact, the quotient rounded once to 64 bits. Rounding
+ * that to a double again gives the correctly rounded double unless the
+ * quotient's 11 extra bits are exactly a half (the exact value may lie on
+ * either side of that midpoint): 0 then. */
+static int gecko_x87_quotient(uint64_t m, int decimals, double *out) {
+  long double p = 1;
+  for (int i = 0; i < decimals; i++) p *= 10; /* exact: 10^27 < 2^64 * 2^27 */
+  long double q = (long double)m / p;
+  uint64_t significand;
+  memcpy(&significand, &q, sizeof significand);
+  if ((significand & 0x7ff) == 0x400) return 0;
+  *out = (double)q;
+  return 1;
+}
+#endif
+
+/* The common forms without strtod, exactly as it reads them: an optional
+ * '-', digits and at most one '.'. With at most 15 significant digits and
+ * 22 decimals, the digits make an integer m < 2^53 and 10^decimals is
+ * exact, so m / 10^decimals is one correctly rounded division: strtod's
+ * answer. Up to 19 digits and 27 decimals go through x87 extended
+ * precision where there is one. 0 for any other text (strtod reads it). */
+static int gecko_fast_number(const char *p, size_t len, double *out) {
+  size_t i = p[0] == '-';
+  uint64_t m = 0;
+  int significant = 0, decimals = 0, dot = 0, digits = 0;
+  for (; i < len; i++) {
+    unsigned d = (unsigned char)p[i] - '0';
+    if (d < 10) {
+      digits++;
+      decimals += dot;
+      if (m == 0 && d == 0) continue; /* a leading zero */
+      if (++significant > 19) return 0;
+      m = m * 10 + d;
+    } else if (p[i] == '.' && !dot) {
+      dot = 1;
+    } else {
+      return 0;
+    }
+  }
+  double v;
+  if (!digits) return 0;
+  if (significant <= 15 && decimals <= 22) {
+    v = (double)m / gecko_pow10[decimals];
+  } else {
+#ifdef GECKO_X87
+    if (decimals > 27 || !gecko_x87_quotient(m, decimals, &v)) return 0;
+#else
+    return 0;
+#endif
+  }
+  *out = p[0] == '-' ? -v : v;
+  return 1;
+}
+
 /* The number a value's text spells (all of it, as strtod reads it). */
 static int gecko_text_number(const char *p, size_t len, double *out) {
+  if (len && gecko_fast_number(p, len, out)) return 1;
   char buf[64];
   if (len == 0 || len >= sizeof buf) return 0;
   memcpy(buf, p, len);
