@@ -794,39 +794,18 @@ static int vtab_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid) {
   return SQLITE_OK;
 }
 
-/* The module: read-only, eponymous-only (xCreate NULL), no transactions. */
-static const sqlite3_module vtab_module = {
-    .iVersion = 0,
-    .xCreate = NULL,
-    .xConnect = vtab_connect,
-    .xBestIndex = vtab_best_index,
-    .xDisconnect = vtab_disconnect,
-    .xDestroy = vtab_disconnect,
-    .xOpen = vtab_open,
-    .xClose = vtab_close,
-    .xFilter = vtab_filter_fn,
-    .xNext = vtab_next,
-    .xEof = vtab_eof,
-    .xColumn = vtab_column,
-    .xRowid = vtab_rowid,
-};
-
-/* The same module connecting a view (vtab_view.h) to its table. */
-static const sqlite3_module vtab_view_module = {
-    .iVersion = 0,
-    .xCreate = NULL,
-    .xConnect = vtab_view_connect,
-    .xBestIndex = vtab_best_index,
-    .xDisconnect = vtab_disconnect,
-    .xDestroy = vtab_disconnect,
-    .xOpen = vtab_open,
-    .xClose = vtab_close,
-    .xFilter = vtab_filter_fn,
-    .xNext = vtab_next,
-    .xEof = vtab_eof,
-    .xColumn = vtab_column,
-    .xRowid = vtab_rowid,
-};
+/* The module: read-only, eponymous-only (xCreate NULL), no transactions;
+ * the same for the tables and for the views of one table (vtab_view.h),
+ * but for the connection. */
+#define VTAB_MODULE(connect)                                                          \
+  {                                                                                   \
+    .iVersion = 0, .xCreate = NULL, .xConnect = (connect), .xBestIndex = vtab_best_index, \
+    .xDisconnect = vtab_disconnect, .xDestroy = vtab_disconnect, .xOpen = vtab_open,  \
+    .xClose = vtab_close, .xFilter = vtab_filter_fn, .xNext = vtab_next,              \
+    .xEof = vtab_eof, .xColumn = vtab_column, .xRowid = vtab_rowid,                   \
+  }
+static const sqlite3_module vtab_module = VTAB_MODULE(vtab_connect);
+static const sqlite3_module vtab_view_module = VTAB_MODULE(vtab_view_connect);
 
 int sql_view_register(sqlite3 *db, sql_view *v) {
   return sqlite3_create_module_v2(db, v->name, &vtab_view_module, v, NULL) == SQLITE_OK
