@@ -816,7 +816,7 @@ int sched_state_interval(trace_context *ctx, const kernel_scope *s, int64_t ts,
     if (rc) return rc;
     storage_table *st = ctx_table(ctx, TABLE_SCHED);
     storage_set_i64(st, SCHED_dur, (size_t)slice, dur);
-    storage_set_null(st, SCHED_priority, (size_t)slice);
+    storage_set_i64(st, SCHED_priority, (size_t)slice, 0);
   }
   storage_table *t = ctx_table(ctx, TABLE_THREAD_STATE);
   rc = storage_table_append(t, &row);
@@ -825,7 +825,6 @@ int sched_state_interval(trace_context *ctx, const kernel_scope *s, int64_t ts,
   storage_set_i64(t, THREAD_STATE_dur, row, dur);
   storage_set_i64(t, THREAD_STATE_utid, row, utid);
   storage_set_str(t, THREAD_STATE_state, row, state_id);
-  if (cpu >= 0) storage_set_i64(t, THREAD_STATE_ucpu, row, ucpu);
   if (io_wait >= 0) storage_set_i64(t, THREAD_STATE_io_wait, row, io_wait != 0);
   ctx_extend_bounds(ctx, ts);
   if (dur > 0) ctx_extend_bounds(ctx, ts + dur);

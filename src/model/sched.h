@@ -111,8 +111,8 @@ int sched_blocked_reason(trace_context *ctx, const kernel_scope *s,
 
 /* A whole interval in one thread state, from formats that state them
  * directly (Chrome JSON phase T): a thread_state row [ts, ts + dur) with
- * `state` ("Running", "S", "D"...), and for "Running" on a cpu (cpu >= 0) a
- * sched slice there too. io_wait < 0: unknown. Independent of the
+ * `state` ("Running", "S", "D"...) and no cpu, and for "Running" on a cpu
+ * (cpu >= 0) a sched slice there too, of priority 0. io_wait < 0: unknown. Independent of the
  * switch-driven bookkeeping (no open rows are closed or opened). Unlike
  * kernel data, it does not name the idle thread "swapper". */
 int sched_state_interval(trace_context *ctx, const kernel_scope *s, int64_t ts,

@@ -161,6 +161,12 @@ class JsonImportTest(e.TempDirTest):
             'select (select name from thread where utid = 0), (select count(*) from sched), '
             '(select count(*) from thread_state)')
         self.assertEqual(out.splitlines()[1], '"[NULL]",1,2')
+        # the sched slice has priority 0; the thread states name no cpu
+        out = self.load([
+            {'ph': 'T', 'cat': 'thread_state', 'name': 'Running', 'ts': 1, 'dur': 5,
+             'pid': 1, 'tid': 2, 'args': {'cpu': 3}}],
+            'select s.cpu, s.priority, t.cpu as state_cpu, t.state from sched s, thread_state t')
+        self.assertEqual(out.splitlines()[1], '3,0,"[NULL]","Running"')
 
     def test_thread_time_of_instants_and_begin_end(self):
         # an instant's tts is its thread_ts, its thread_dur NULL (tdur
