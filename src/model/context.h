@@ -80,6 +80,7 @@ void ctx_mark_processed(trace_context *ctx, uint32_t trace_file_id);
  * row of `name` if there is one. machine/trace are -1 for NULL. */
 int ctx_metadata_set_int(trace_context *ctx, const char *name, int64_t value,
                          int64_t machine, int64_t trace);
+/* value NULL: a NULL string. */
 int ctx_metadata_set_str(trace_context *ctx, const char *name,
                          const char *value, int64_t machine, int64_t trace);
 /* Sets a dynamic key: every call adds a single-key row, even for a name

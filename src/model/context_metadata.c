@@ -176,8 +176,8 @@ static int ctx_metadata_put_int(trace_context *ctx, const char *name, int64_t va
 static int ctx_metadata_put_str(trace_context *ctx, const char *name, const char *value,
                                 int64_t machine, int64_t trace, int dynamic) {
   uint32_t row;
-  string_id v;
-  int rc = ctx_intern(ctx, value, strlen(value), &v);
+  string_id v = STRING_NULL;
+  int rc = value ? ctx_intern(ctx, value, strlen(value), &v) : WEFT_OK;
   if (!rc) rc = ctx_metadata_set_row(ctx, name, machine, trace, dynamic, &row);
   if (rc) return rc;
   storage_table *t = ctx_table(ctx, TABLE_METADATA);

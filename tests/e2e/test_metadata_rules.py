@@ -71,6 +71,12 @@ class MetadataRulesTest(e.TempDirTest):
             'all_data_source_started_ns', 'trace_config_pbtxt', 'trace_size_bytes'])
         self.assertEqual(e.query("select id from metadata where name = 'trace_uuid'",
                                  os.path.join(self.dir, 't.pftrace')), '"id"\n0\n')
+        # a utsname with the machine only: the other three are NULL rows
+        only_machine = e.pb_bytes(SYSTEM_INFO, e.pb_bytes(1, e.pb_bytes(4, b'aarch64')))
+        out = self.metadata(self.write('u.pftrace', packet(800, only_machine)),
+                            'name, str_value')
+        self.assertIn('"system_name","[NULL]"\n"system_version","[NULL]"\n'
+                      '"system_release","[NULL]"\n"system_machine","aarch64"\n', out)
 
     def test_parse_rows_follow_trace_time(self):
         bundle = e.pb_bytes(CHROME_EVENTS, e.pb_bytes(2, e.pb_bytes(1, b'x') +

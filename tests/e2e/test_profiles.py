@@ -1,6 +1,8 @@
 """End-to-end: profiles with callstacks (proto_profile*.c, model/stack_profile.c)
 on traces generated here. Every expected answer is worked out by hand from
 the rules in proto_profile.h and stack_profile.h."""
+import os
+
 import weft_e2e as e
 from weft_e2e import pb_bytes, pb_int, pb_packet
 
@@ -420,6 +422,15 @@ def sp_sample(ts, tid, *chain):
 
 
 class SimpleperfTest(e.TempDirTest):
+    def test_metadata(self):
+        path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(sp_sample(1000, 12)))
+        out = e.query("select name, int_value, str_value from metadata where name != "
+                      "'trace_uuid' order by id", path)
+        self.assertEqual(out, '"name","int_value","str_value"\n'
+                         '"trace_type","[NULL]","simpleperf_proto"\n'
+                         '"trace_time_clock_id",3,"[NULL]"\n'
+                         '"trace_size_bytes",%d,"[NULL]"\n' % os.path.getsize(path))
+
     def test_samples_files_and_threads(self):
         path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
             sp_sample(2000, 11, (0x10, 1, 0), (0x20, 1, 1), (0x30, 2, 0)),

@@ -94,6 +94,9 @@ static int sp_tokenize(import_file *f, base_error *err) {
   int rc = import_clock_private(f, &st->clock);
   if (!rc) rc = import_clock_alias(f, SP_CLOCK_MONOTONIC);
   if (!rc) rc = import_clock_anchor(f, st->clock);
+  if (!rc) rc = ctx_metadata_file_type(f->ctx, f->trace_id, "simpleperf_proto");
+  if (!rc) rc = ctx_metadata_trace_time(f->ctx, SP_CLOCK_MONOTONIC);
+  if (!rc) rc = ctx_metadata_file_size(f->ctx, f->trace_id, f->len);
   size_t at = SP_HEADER_LEN;
   while (!rc && at + 4 <= f->len) {
     uint32_t len = proto_load_le32(f->data + at);

@@ -115,11 +115,15 @@ static int proto_utsname(trace_context *ctx, uint32_t machine, proto_span msg) {
       {PROTO_UTSNAME_MACHINE, MACHINE_arch, "system_machine"},
   };
   proto_field fl;
-  /* in this order, whatever the wire order (as Perfetto writes them) */
+  /* in this order, whatever the wire order (as Perfetto writes them); a
+   * field the utsname lacks is a NULL row */
   for (size_t i = 0; i < sizeof map / sizeof *map; i++) {
     if (proto_find_last(msg.data, msg.len, map[i].field, &fl) != 1 ||
-        fl.wire_type != PROTO_WIRE_LEN)
+        fl.wire_type != PROTO_WIRE_LEN) {
+      int rc = ctx_metadata_set_str(ctx, map[i].key, NULL, machine, -1);
+      if (rc) return rc;
       continue;
+    }
     int rc = proto_machine_str(ctx, machine, map[i].column, fl.span);
     if (!rc) rc = proto_metadata_str(ctx, map[i].key, (const char *)fl.span.data,
                                      fl.span.len, machine, -1);
