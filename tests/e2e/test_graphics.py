@@ -57,6 +57,31 @@ def sample(counter_id, value):
     return pb_bytes(2, pb_int(1, counter_id) + pb_int(2, value))
 
 
+
+def packet_payload_offsets(path):
+    """The file offset of each top-level packet's payload (after its tag
+    and length), as import logs give them."""
+    with open(path, 'rb') as f:
+        data = f.read()
+    offsets, i = [], 0
+
+    def varint(at):
+        value, shift = 0, 0
+        while True:
+            byte = data[at]
+            value |= (byte & 0x7f) << shift
+            at += 1
+            shift += 7
+            if byte < 0x80:
+                return value, at
+    while i < len(data):
+        _, i = varint(i)
+        length, i = varint(i)
+        offsets.append(i)
+        i += length
+    return offsets
+
+
 class GraphicsTest(e.TempDirTest):
     def trace(self, *packets):
         return e.write_temp(self.dir, 'gfx.pb', b''.join(packets))
@@ -200,6 +225,17 @@ class GraphicsTest(e.TempDirTest):
                                  " order by name", path),
                          '"name","value"\n"gpu_counters_invalid_spec",2\n'
                          '"gpu_counters_missing_timestamp",1\n')
+        # each logged at its packet's payload, a bad spec with an id with
+        # its id and name
+        payloads = packet_payload_offsets(path)
+        self.assertEqual(e.query("select l.byte_offset, l.name, group_concat(a.key || '=' || "
+                                 "a.display_value) as args from _trace_import_logs l left join "
+                                 "args a using (arg_set_id) group by l.id order by l.id", path),
+                         '"byte_offset","name","args"\n'
+                         '%d,"gpu_counters_invalid_spec","[NULL]"\n'
+                         '%d,"gpu_counters_invalid_spec","counter_id=1,counter_name=again"\n'
+                         '%d,"gpu_counters_missing_timestamp","[NULL]"\n'
+                         % (payloads[0], payloads[1], payloads[2]))
         # A descriptor without a timestamp still declares its counters; the
         # gpus named get rows.
         self.assertEqual(e.query('select name, unit from gpu_counter_track order by id', path),

@@ -32,6 +32,15 @@ class ProtoLossStatsTest(e.TempDirTest):
                       "where name = 'traced_buf_incremental_sequences_dropped' "
                       "order by idx", trace)
         self.assertEqual(out, '"idx","value"\n0,0\n1,2\n')
+        # every skipped packet is logged at its payload, with its sequence
+        out = e.query("select l.byte_offset, l.severity, a.key, a.display_value from "
+                      "_trace_import_logs l join args a using (arg_set_id) "
+                      "where l.name = 'packet_skipped_seq_needs_incremental_state_invalid' "
+                      "order by l.id", trace)
+        payloads = [2, 8, 14, 20, 26, 32, 38, 44]  # packets of 4 bytes and their 2-byte heads
+        self.assertEqual(out.splitlines()[1:], [
+            '%d,"notice","packet_sequence_id","%d"' % (payloads[i], seq)
+            for i, seq in ((2, 3), (3, 3), (4, 4), (5, 5))])
 
 
 if __name__ == '__main__':

@@ -46,6 +46,16 @@ class ProtoSystemTest(e.TempDirTest):
                       'cpu_available_frequencies group by freq order by freq', self.trace)
         self.assertEqual(out, '"freq","cpus"\n100,"0,1"\n500,"0"\n900,"1"\n')
 
+    def test_unknown_cpu_features_are_logged(self):
+        trace = e.textproto_trace(self.dir, 'cpus.pb', (
+            'packet { trusted_packet_sequence_id: 1 cpu_info { '
+            'cpus { processor: "a" features: 1 } cpus { processor: "b" features: 1024 } '
+            'cpus { processor: "c" features: 3072 } } }\n'))
+        out = e.query("select value from stats where name = 'cpu_info_unknown_cpu_features'; "
+                      "select byte_offset, ts, severity, name from _trace_import_logs", trace)
+        self.assertEqual(out, '"value"\n2\n\n"byte_offset","ts","severity","name"\n' +
+                         '"[NULL]","[NULL]","info","cpu_info_unknown_cpu_features"\n' * 2)
+
     def test_diagnostics(self):
         out = e.query('select key from __intrinsic_trace_diagnostics order by key', self.trace)
         self.assertEqual(out, '"key"\n"discard_buffer_for_streaming"\n'

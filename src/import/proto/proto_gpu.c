@@ -214,6 +214,22 @@ static void proto_gpu_spec_read(proto_span msg, proto_gpu_spec *s) {
   }
 }
 
+/* A spec without id or name, or of an id declared before: logged at its
+ * packet, with its id and name when it has an id. */
+static int proto_gpu_invalid_spec(import_file *f, const proto_gpu_state *g,
+                                  const proto_gpu_spec *s) {
+  int64_t set = -1;
+  int rc = s->has_id ? model_arg_int(f->ctx, "counter_id", 10, MODEL_ARG_UINT,
+                                     (int64_t)s->counter_id) : WEFT_OK;
+  if (!rc && s->has_id && s->has_name)
+    rc = model_arg_string(f->ctx, "counter_name", 12, (const char *)s->name.data, s->name.len,
+                          MODEL_ARG_STRING);
+  if (!rc && model_args_pending(f->ctx)) rc = model_args_commit(f->ctx, &set);
+  else if (rc) model_args_discard(f->ctx);
+  if (!rc) rc = proto_log_at(f, g->packet, stat_gpu_counters_invalid_spec, set);
+  return rc ? rc : import_stat(f, stat_gpu_counters_invalid_spec, 1);
+}
+
 /* Declares one spec's counter (see the rules in proto_gpu.h). */
 static int proto_gpu_declare(import_file *f, proto_gpu_state *g, uint32_t machine, uint32_t ns,
                              uint32_t gpu_id, proto_span msg, const proto_gpu_groups *gs) {
@@ -221,7 +237,7 @@ static int proto_gpu_declare(import_file *f, proto_gpu_state *g, uint32_t machin
   proto_gpu_spec_read(msg, &s);
   uint64_t key = proto_gpu_counter_key(ns, s.counter_id);
   if (!s.has_id || !s.has_name || base_map_find(&g->counters, key))
-    return import_stat(f, stat_gpu_counters_invalid_spec, 1);
+    return proto_gpu_invalid_spec(f, g, &s);
   char unit[256];
   gpu_counter_spec spec = {(const char *)s.name.data, (const char *)s.description.data,
                            s.name.len, s.description.len, NULL};
@@ -342,8 +358,10 @@ static int proto_gpu_counter_event(import_file *f, proto_gpu_state *g,
   /* inline descriptors were declared at tokenize time (proto_gpu_tokenize) */
   if (!has_samples) return WEFT_OK;
   proto_field tsf;
-  if (proto_find_first(pkt.data, pkt.len, PROTO_GPU_PACKET_TIMESTAMP, &tsf) != 1)
-    return import_stat(f, stat_gpu_counters_missing_timestamp, 1);
+  if (proto_find_first(pkt.data, pkt.len, PROTO_GPU_PACKET_TIMESTAMP, &tsf) != 1) {
+    rc = proto_log_at(f, pkt, stat_gpu_counters_missing_timestamp, -1);
+    return rc ? rc : import_stat(f, stat_gpu_counters_missing_timestamp, 1);
+  }
   proto_reader_init_span(&r, ev);
   while (!rc && proto_reader_next(&r, &fl) == 1)
     if (fl.number == PROTO_GPU_EVENT_COUNTERS && fl.wire_type == PROTO_WIRE_LEN)
@@ -459,9 +477,11 @@ int proto_gpu_tokenize(import_file *f, proto_gpu_state *g, uint32_t machine,
   proto_reader r;
   int rc = WEFT_OK;
   proto_reader_init_span(&r, ev.span);
+  g->packet = packet;
   while (!rc && proto_reader_next(&r, &fl) == 1)
     if (fl.number == PROTO_GPU_EVENT_DESCRIPTOR && fl.wire_type == PROTO_WIRE_LEN)
       rc = proto_gpu_descriptor(f, g, machine, machine, gpu_id, fl.span);
+  g->packet = (proto_span){NULL, 0};
   return rc;
 }
 

@@ -57,6 +57,7 @@ typedef struct proto_gpu_state {
    * head node + 1; nodes chain a slice to the next node (+ 1, 0: end) */
   base_map stage_events;
   VEC(proto_gpu_stage_node) stage_nodes;
+  proto_span packet; /* tokenize: the packet whose descriptors are read */
 } proto_gpu_state;
 
 void proto_gpu_free(proto_gpu_state *g);

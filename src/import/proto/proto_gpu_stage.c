@@ -432,8 +432,12 @@ static int proto_gpu_stage_args(import_file *f, const proto_gpu_state *g,
                                PROTO_VK_COMMAND_BUFFER, e->command_buffer);
   if (!rc) rc = model_arg_int(f->ctx, "submission_id", 13, MODEL_ARG_INT, e->submission_id);
   if (!rc) rc = proto_gpu_arg_uint(f, "hw_queue_id", hw_queue);
-  uint32_t upid;
-  if (!rc) rc = model_process(f->ctx, info->machine, pid, &upid);
+  /* the process, new with its main thread (Perfetto's GetOrCreateProcess) */
+  uint32_t upid, main_thread;
+  if (!rc && model_process_find(f->ctx, info->machine, pid, &upid) != 1) {
+    rc = model_thread_in_process(f->ctx, info->machine, pid, pid, &main_thread);
+    if (!rc) upid = model_thread_upid(f->ctx, main_thread);
+  }
   if (!rc) rc = model_arg_int(f->ctx, "upid", 4, MODEL_ARG_INT, upid);
   return rc ? rc : model_args_commit(f->ctx, args);
 }

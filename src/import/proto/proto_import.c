@@ -28,6 +28,7 @@
 #include "import/proto/proto_track_event.h"
 #include "import/proto/proto_packets.h"
 #include "import/proto/proto_protovm.h"
+#include "model/import_log.h"
 #include "model/proto_content.h"
 
 #define PROTO_MAX_INFLATED_BYTES (UINT64_C(1) << 30)
@@ -422,6 +423,22 @@ static int proto_seq_clock(import_file *f, proto_seq *seq, uint32_t machine, uin
   return WEFT_OK;
 }
 
+int proto_log_at(import_file *f, proto_span at, stats_id stat, int64_t arg_set) {
+  int64_t offset = at.data >= f->data && at.data < f->data + f->len ? at.data - f->data : -1;
+  return model_import_log_at_byte(f->ctx, f->trace_id, offset, stat, arg_set);
+}
+
+/* The packet skipped for want of incremental state, logged with its
+ * sequence. */
+static int proto_log_skipped(import_file *f, proto_span pkt, uint32_t seq_id) {
+  int64_t set = -1;
+  int rc = model_arg_int(f->ctx, "packet_sequence_id", 18, MODEL_ARG_UINT, seq_id);
+  if (!rc) rc = model_args_commit(f->ctx, &set);
+  else model_args_discard(f->ctx);
+  if (!rc) rc = proto_log_at(f, pkt, stat_packet_skipped_seq_needs_incremental_state_invalid, set);
+  return rc ? rc : import_stat(f, stat_packet_skipped_seq_needs_incremental_state_invalid, 1);
+}
+
 /* One packet; `brief`: what the scan read of it (proto_head.h), or NULL. */
 static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_brief *brief,
                                  int depth, base_error *err) {
@@ -472,8 +489,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   seq->needs_state_total += (uint64_t)h.needs_state;
   if (h.needs_state && !seq->state_valid) { /* its interned data, defaults... are gone */
     seq->needs_state_skipped++;
-    rc = import_stat(f, stat_packet_skipped_seq_needs_incremental_state_invalid, 1);
-    return base_error_alloc(err, rc);
+    return base_error_alloc(err, proto_log_skipped(f, pkt, h.seq_id));
   }
   if (h.has_thread_desc && !seq->state_valid) { /* its delta times would be wrong */
     rc = import_stat(f, stat_thread_descriptor_skipped_incremental_state_invalid, 1);

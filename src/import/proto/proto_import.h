@@ -228,6 +228,10 @@ void proto_input_hold(import_file *f, proto_span s);
  * be made, `s` itself, pinned (kept until loading ends). */
 proto_span proto_input_keep(import_file *f, proto_span s);
 uint32_t proto_input_current(const import_file *f);
+/* A _trace_import_logs row of `stat` (its args in arg_set, -1: none) at the
+ * file offset of `at`, the bytes of the packet it was found in (NULL when
+ * they are not the file's, e.g. inflated). The caller counts the stat. */
+int proto_log_at(import_file *f, proto_span at, stats_id stat, int64_t arg_set);
 void proto_input_release(import_file *f, uint32_t buffer, proto_span s);
 /* Legacy track-event time of a packet (proto_track_time.c): sets *result to
  * 1 with *ts (ns), 0 if the packet timestamp applies, -1 if invalid (counted;

@@ -21,6 +21,7 @@
 #include "import/proto/proto_translation.h"
 #include "import/proto/proto_winscope.h"
 #include "model/columns.h"
+#include "model/import_log.h"
 #include "model/flow.h"
 #include "model/sched.h"
 
@@ -391,7 +392,8 @@ static int proto_cpu_info(import_file *f, uint32_t machine, proto_span msg) {
     if (rc) break;
     model_cpu_set_info(ctx, row, c->processor.data ? proc : STRING_NULL, c->cluster,
                        c->has_capacity ? (int64_t)c->capacity : -1, args);
-    if (unknown) rc = import_stat(f, stat_cpu_info_unknown_cpu_features, 1);
+    if (unknown) rc = model_import_log(ctx, f->trace_id, -1, stat_cpu_info_unknown_cpu_features, -1);
+    if (unknown && !rc) rc = import_stat(f, stat_cpu_info_unknown_cpu_features, 1);
     if (!rc) rc = proto_cpu_freqs(ctx, row, c->msg);
   }
   VEC_FREE(cpus);
