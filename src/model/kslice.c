@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/columns.h"
 #include "model/context.h"
 #include "model/flow.h"
 #include "model/model.h"
@@ -17,6 +18,7 @@ typedef struct kslice_txn {
   uint8_t kind; /* KSLICE_TXN_* */
   uint32_t slice; /* the sender's slice, which flows to the receiver's;
                      KSLICE_NO_SLICE for a reply */
+  int64_t args;   /* the transaction's arg set (a oneway's receiver gets it) */
 } kslice_txn;
 
 #define KSLICE_NO_SLICE UINT32_MAX
@@ -277,22 +279,24 @@ int kslice_syscall_print(trace_context *ctx, const kernel_scope *s, int64_t ts, 
 #define KSLICE_BR_FAILED_REPLY 0x7211u
 
 static int kslice_txn_add(kslice_state *k, uint32_t machine, int64_t id, int kind,
-                          uint32_t slice) {
-  kslice_txn t = {id, machine, (uint8_t)kind, slice};
+                          uint32_t slice, int64_t args) {
+  kslice_txn t = {id, machine, (uint8_t)kind, slice, args};
   if (k->txns.len < KSLICE_MAX_BINDER_TXNS) return VEC_PUSH(k->txns, t) ? WEFT_ENOMEM : WEFT_OK;
   k->txns.data[k->txn_next] = t;
   k->txn_next = (k->txn_next + 1) % KSLICE_MAX_BINDER_TXNS;
   return WEFT_OK;
 }
 
-/* Finds and forgets a transaction: its kind (-1 if unknown) and its
- * sender's slice. */
-static int kslice_txn_take(kslice_state *k, uint32_t machine, int64_t id, uint32_t *slice) {
+/* Finds and forgets a transaction: its kind (-1 if unknown), its sender's
+ * slice and its arg set. */
+static int kslice_txn_take(kslice_state *k, uint32_t machine, int64_t id, uint32_t *slice,
+                           int64_t *args) {
   for (size_t i = k->txns.len; i-- > 0;) {
     kslice_txn *t = &k->txns.data[i];
     if (t->id != id || t->machine != machine) continue;
     int kind = t->kind;
     *slice = t->slice;
+    *args = t->args;
     t->id = INT64_MIN; /* consumed */
     return kind;
   }
@@ -371,13 +375,13 @@ static void kslice_frame_set_txn(kslice_frame *fr, int state, int oneway, int re
 /* ---- binder slices ---- */
 
 static int kslice_binder_slice(trace_context *ctx, uint32_t track, int64_t ts, int64_t dur,
-                               const char *name, uint32_t *slice) {
+                               const char *name, int64_t args, uint32_t *slice) {
   string_id id, category;
   int rc = ctx_intern(ctx, name, strlen(name), &id);
   if (!rc) rc = ctx_intern(ctx, "binder", 6, &category);
   if (rc) return rc;
-  if (dur >= 0) return model_slice_complete(ctx, track, ts, dur, category, id, -1, slice);
-  return model_slice_begin(ctx, track, ts, category, id, -1, slice);
+  if (dur >= 0) return model_slice_complete(ctx, track, ts, dur, category, id, args, slice);
+  return model_slice_begin(ctx, track, ts, category, id, args, slice);
 }
 
 static int kslice_end_top(trace_context *ctx, uint32_t track, int64_t ts) {
@@ -385,40 +389,137 @@ static int kslice_end_top(trace_context *ctx, uint32_t track, int64_t ts) {
   return model_slice_end(ctx, track, ts, &ended);
 }
 
-int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s,
-                              int64_t ts, int64_t tid, int64_t txn_id,
-                              int is_reply, uint64_t flags) {
+/* A transaction's flags as Perfetto shows them: hex, then their meaning. */
+static int kslice_binder_flags_arg(trace_context *ctx, uint32_t flags) {
+  static const struct {
+    uint32_t bit;
+    const char *text;
+  } meanings[] = {{0x01, "this is a one-way call: async, no return; "},
+                  {0x04, "contents are the components root object; "},
+                  {0x08, "contents are a 32-bit status code; "},
+                  {0x10, "allow replies with file descriptors; "}};
+  char buf[256];
+  size_t n = (size_t)snprintf(buf, sizeof buf, "0x%02x ", flags);
+  for (size_t i = 0; i < sizeof meanings / sizeof *meanings; i++)
+    if (flags & meanings[i].bit)
+      n += (size_t)snprintf(buf + n, sizeof buf - n, "%s", meanings[i].text);
+  if (flags == 0) n += (size_t)snprintf(buf + n, sizeof buf - n, "No Flags Set");
+  return model_arg_string(ctx, "flags", 5, buf, n, MODEL_ARG_STRING);
+}
+
+/* Pends a transaction's args, in Perfetto's order. */
+static int kslice_binder_txn_args(trace_context *ctx, const kslice_binder_txn *t, int64_t tid) {
+  char code[96];
+  int n = snprintf(code, sizeof code, "%.*s Java Layer Dependent", (int)t->code_len, t->code);
+  int rc = model_arg_int(ctx, "transaction id", 14, MODEL_ARG_INT, t->id);
+  if (!rc) rc = model_arg_int(ctx, "destination node", 16, MODEL_ARG_INT, t->dest_node);
+  if (!rc) rc = model_arg_int(ctx, "destination process", 19, MODEL_ARG_INT, t->dest_tgid);
+  if (!rc) rc = model_arg_int(ctx, "reply transaction?", 18, MODEL_ARG_BOOL, t->is_reply != 0);
+  if (!rc) rc = kslice_binder_flags_arg(ctx, t->flags);
+  if (!rc) rc = model_arg_string(ctx, "code", 4, code, (size_t)n, MODEL_ARG_STRING);
+  if (!rc) rc = model_arg_int(ctx, "calling tid", 11, MODEL_ARG_UINT, tid);
+  return rc;
+}
+
+/* Pends "destination thread" (of arg type `type`) and, when the thread
+ * has a name, "destination name". */
+static int kslice_binder_dest_args(trace_context *ctx, uint32_t utid, int64_t tid,
+                                   model_arg_type type) {
+  string_id key, name = storage_get_str(ctx_table(ctx, TABLE_THREAD), THREAD_name, utid);
+  int rc = model_arg_int(ctx, "destination thread", 18, type, tid);
+  if (!rc && name != STRING_NULL) rc = ctx_intern(ctx, "destination name", 16, &key);
+  if (!rc && name != STRING_NULL) rc = model_arg_string_id(ctx, key, name, MODEL_ARG_STRING);
+  return rc;
+}
+
+/* The pending args join those of `slice`. */
+static int kslice_slice_add_pending(trace_context *ctx, uint32_t slice, size_t first) {
+  int64_t set = -1;
+  model_args_update_from(ctx, first);
+  int rc = model_args_commit(ctx, &set);
+  if (!rc && set >= 0) model_slice_set_args(ctx, slice, set);
+  return rc;
+}
+
+/* A reply: its dest thread's args (when the thread's top slice is a
+ * binder reply) and the reply's own join that slice, which it ends. */
+static int kslice_binder_reply(trace_context *ctx, const kernel_scope *s, uint32_t track,
+                               int64_t ts, int64_t tid, const kslice_binder_txn *t) {
+  uint32_t dest;
+  int rc = sched_thread(ctx, s->machine, t->dest_tid, NULL, 0, &dest);
+  int64_t top = slice_stack_top(ctx, track);
+  if (rc || top < 0) return rc;
+  string_id reply;
+  rc = ctx_intern(ctx, "binder reply", 12, &reply);
+  if (!rc) rc = model_args_reopen(ctx, model_slice_arg_set(ctx, (uint32_t)top));
+  size_t first = model_args_pending(ctx);
+  if (!rc && storage_get_str(ctx_table(ctx, TABLE_SLICE), SLICE_name, (size_t)top) == reply)
+    rc = kslice_binder_dest_args(ctx, dest, t->dest_tid, MODEL_ARG_INT);
+  if (!rc) rc = kslice_binder_txn_args(ctx, t, tid);
+  if (!rc) rc = kslice_slice_add_pending(ctx, (uint32_t)top, first);
+  else model_args_discard(ctx);
+  return rc ? rc : kslice_end_top(ctx, track, ts);
+}
+
+int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                              int64_t tid, const kslice_binder_txn *t) {
   kslice_state *k = kslice_get(ctx);
   uint32_t track, slice = KSLICE_NO_SLICE;
+  int64_t args = -1;
   if (!k) return WEFT_ENOMEM;
-  int oneway = (flags & KSLICE_BINDER_ONEWAY) != 0;
+  int oneway = (t->flags & KSLICE_BINDER_ONEWAY) != 0;
   int rc = kslice_thread_track(ctx, s, tid, &track);
   if (rc) return rc;
-  if (is_reply) rc = kslice_end_top(ctx, track, ts);
-  else rc = kslice_binder_slice(ctx, track, ts, oneway ? 0 : -1,
-                                oneway ? "binder transaction async" : "binder transaction",
-                                &slice);
+  if (t->is_reply) {
+    rc = kslice_binder_reply(ctx, s, track, ts, tid, t);
+  } else {
+    rc = kslice_binder_txn_args(ctx, t, tid);
+    if (!rc) rc = model_args_commit(ctx, &args);
+    else model_args_discard(ctx);
+    if (!rc)
+      rc = kslice_binder_slice(ctx, track, ts, oneway ? 0 : -1,
+                               oneway ? "binder transaction async" : "binder transaction",
+                               args, &slice);
+  }
   if (!rc)
-    rc = kslice_txn_add(k, s->machine, txn_id,
-                        is_reply ? KSLICE_TXN_REPLY : oneway ? KSLICE_TXN_ONEWAY : KSLICE_TXN_SYNC,
-                        slice);
+    rc = kslice_txn_add(k, s->machine, t->id,
+                        t->is_reply ? KSLICE_TXN_REPLY : oneway ? KSLICE_TXN_ONEWAY : KSLICE_TXN_SYNC,
+                        slice, args);
   kslice_frame *fr = kslice_frame_top(k, s->machine, tid);
   if (rc || !fr) return rc;
   if (fr->state == KSLICE_FRAME_SND_AFTER_BC_TRANSACTION)
-    kslice_frame_set_txn(fr, KSLICE_FRAME_SND_AFTER_TRANSACTION, oneway, is_reply);
+    kslice_frame_set_txn(fr, KSLICE_FRAME_SND_AFTER_TRANSACTION, oneway, t->is_reply);
   else if (fr->state == KSLICE_FRAME_RCV_AFTER_BC_REPLY)
-    kslice_frame_set_txn(fr, KSLICE_FRAME_RCV_AFTER_TRANSACTION, oneway, is_reply);
+    kslice_frame_set_txn(fr, KSLICE_FRAME_RCV_AFTER_TRANSACTION, oneway, t->is_reply);
   else if (fr->state == KSLICE_FRAME_RCV_AFTER_TRANSACTION_RECEIVED)
     kslice_frame_pop(k, s->machine, tid); /* commands are not traced */
   return WEFT_OK;
+}
+
+/* A synchronous transaction received: the receiver joins the sender's
+ * still open slice's args. */
+static int kslice_binder_receiver_args(trace_context *ctx, const kernel_scope *s,
+                                       uint32_t sender, int64_t tid) {
+  if (sender == KSLICE_NO_SLICE || storage_get_i64(ctx_table(ctx, TABLE_SLICE), SLICE_dur,
+                                                   sender) != -1)
+    return WEFT_OK;
+  uint32_t utid;
+  int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
+  if (!rc) rc = model_args_reopen(ctx, model_slice_arg_set(ctx, sender));
+  size_t first = model_args_pending(ctx);
+  if (!rc) rc = kslice_binder_dest_args(ctx, utid, tid, MODEL_ARG_UINT);
+  if (!rc) rc = kslice_slice_add_pending(ctx, sender, first);
+  else model_args_discard(ctx);
+  return rc;
 }
 
 int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
                            int64_t ts, int64_t tid, int64_t txn_id) {
   kslice_state *k = kslice_get(ctx);
   uint32_t track, slice, sender;
+  int64_t args;
   if (!k) return WEFT_ENOMEM;
-  int kind = kslice_txn_take(k, s->machine, txn_id, &sender);
+  int kind = kslice_txn_take(k, s->machine, txn_id, &sender, &args);
   if (kind < 0) return WEFT_OK;
   int rc = kslice_thread_track(ctx, s, tid, &track);
   if (!rc && kind == KSLICE_TXN_SYNC) {
@@ -433,9 +534,11 @@ int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
   if (rc) return rc;
   if (kind == KSLICE_TXN_REPLY) return kslice_end_top(ctx, track, ts);
   /* The sender's slice flows to the receiver's, as in Perfetto. */
-  rc = kind == KSLICE_TXN_ONEWAY
-           ? kslice_binder_slice(ctx, track, ts, 0, "binder async rcv", &slice)
-           : kslice_binder_slice(ctx, track, ts, -1, "binder reply", &slice);
+  if (kind == KSLICE_TXN_SYNC) rc = kslice_binder_receiver_args(ctx, s, sender, tid);
+  if (!rc)
+    rc = kind == KSLICE_TXN_ONEWAY
+             ? kslice_binder_slice(ctx, track, ts, 0, "binder async rcv", args, &slice)
+             : kslice_binder_slice(ctx, track, ts, -1, "binder reply", -1, &slice);
   if (rc || sender == KSLICE_NO_SLICE) return rc;
   return flow_link(ctx, sender, slice);
 }
@@ -520,14 +623,14 @@ int kslice_binder_lock(trace_context *ctx, const kernel_scope *s, int64_t ts, in
   if (what == KSLICE_BINDER_LOCK) {
     if (base_map_insert(waiting, key, 1, &flag) < 0) return WEFT_ENOMEM;
     *flag = 1;
-    return kslice_binder_slice(ctx, track, ts, -1, "binder lock waiting", &slice);
+    return kslice_binder_slice(ctx, track, ts, -1, "binder lock waiting", -1, &slice);
   }
   if (what == KSLICE_BINDER_LOCKED) {
     flag = base_map_find(waiting, key);
     if (!flag || !*flag) return WEFT_OK;
     *flag = 0;
     rc = kslice_end_top(ctx, track, ts);
-    if (!rc) rc = kslice_binder_slice(ctx, track, ts, -1, "binder lock held", &slice);
+    if (!rc) rc = kslice_binder_slice(ctx, track, ts, -1, "binder lock held", -1, &slice);
     if (!rc && base_map_insert(held, key, 1, &flag) < 0) return WEFT_ENOMEM;
     if (!rc) *flag = 1;
     return rc;

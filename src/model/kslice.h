@@ -69,9 +69,21 @@ int kslice_sys_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
  * (see the rules above). */
 int kslice_syscall_print(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid);
 
-int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s,
-                              int64_t ts, int64_t tid, int64_t txn_id,
-                              int is_reply, uint64_t flags);
+/* A binder_transaction event: its slice (a reply ends the thread's binder
+ * reply) with Perfetto's args, "transaction id", "destination node",
+ * "destination process", "reply transaction?", "flags", "code" (the code as
+ * the trace shows it + " Java Layer Dependent") and "calling tid"; a
+ * synchronous transaction's receiver adds "destination thread" and
+ * "destination name" to its slice, a reply's to the binder reply. */
+typedef struct kslice_binder_txn {
+  int64_t id, dest_node, dest_tgid, dest_tid;
+  int is_reply;
+  uint32_t flags;
+  const char *code; /* "0x03" (proto: printf "0x%02x"), as the trace writes it */
+  size_t code_len;
+} kslice_binder_txn;
+int kslice_binder_transaction(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                              int64_t tid, const kslice_binder_txn *t);
 int kslice_binder_received(trace_context *ctx, const kernel_scope *s,
                            int64_t ts, int64_t tid, int64_t txn_id);
 /* binder_return: cmd is the BR_* command code. */

@@ -263,6 +263,45 @@ class SystraceRulesTest(e.TempDirTest):
         self.assertEqual(self.query('select * from trace_bounds', p),
                          '"start_ts","end_ts"\n0,0\n')
 
+    def test_binder_transaction_args(self):
+        # A sync call answered, then a oneway one: each transaction slice
+        # carries its args (flags and code as Perfetto words them); the
+        # receiver adds itself to the caller's slice; the reply's args and
+        # its destination join the server's "binder reply"; the oneway's
+        # receiving slice shares the transaction's arg set.
+        body = ''.join('event { timestamp: %d pid: %d %s }\n' % ev for ev in [
+            (1001, 100, 'task_rename { pid: 100 newcomm: "client" }'),
+            (1002, 201, 'task_rename { pid: 201 newcomm: "server" }'),
+            (2000, 100, 'binder_transaction { debug_id: 7 target_node: 55 to_proc: 200 '
+                        'to_thread: 0 reply: 0 code: 3 flags: 16 }'),
+            (2100, 201, 'binder_transaction_received { debug_id: 7 }'),
+            (2900, 201, 'binder_transaction { debug_id: 8 target_node: 0 to_proc: 100 '
+                        'to_thread: 100 reply: 1 code: 3 flags: 0 }'),
+            (3000, 100, 'binder_transaction_received { debug_id: 8 }'),
+            (4000, 100, 'binder_transaction { debug_id: 9 target_node: 56 to_proc: 200 '
+                        'to_thread: 0 reply: 0 code: 26 flags: 17 }'),
+            (4100, 202, 'binder_transaction_received { debug_id: 9 }')])
+        path = e.textproto_trace(self.dir, 'binder.pb',
+                                 'packet { ftrace_events { cpu: 0 %s } }' % body)
+        out = e.query("select s.name, s.arg_set_id = (select arg_set_id from slice where "
+                      "id = 2) as shared, group_concat(a.key || '=' || a.display_value, '|') "
+                      "as args from slice s left join args a using (arg_set_id) "
+                      "group by s.id order by s.id", path)
+        txn = ('transaction id=%d|destination node=%d|destination process=%d|'
+               'reply transaction?=%s|flags=%s|code=%s Java Layer Dependent|calling tid=%d')
+        self.assertEqual(out.splitlines()[1:], [
+            '"binder transaction",0,"%s|destination thread=201|destination name=server"'
+            % (txn % (7, 55, 200, 'false', '0x10 allow replies with file descriptors; ',
+                      '0x03', 100)),
+            '"binder reply",0,"destination thread=100|destination name=client|%s"'
+            % (txn % (8, 0, 100, 'true', '0x00 No Flags Set', '0x03', 201)),
+            '"binder transaction async",1,"%s"' % (txn % (
+                9, 56, 200, 'false', '0x11 this is a one-way call: async, no return; '
+                'allow replies with file descriptors; ', '0x1a', 100)),
+            '"binder async rcv",1,"%s"' % (txn % (
+                9, 56, 200, 'false', '0x11 this is a one-way call: async, no return; '
+                'allow replies with file descriptors; ', '0x1a', 100))])
+
     def test_binder_frames_locks_and_failed_replies(self):
         lines = [
             # no commands traced: a failed reply ends nothing

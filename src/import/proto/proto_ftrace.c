@@ -536,9 +536,13 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
                              id == PROTO_FTRACE_EVENT_BLOCK_IO_START);
     case PROTO_FTRACE_EVENT_WORKQUEUE_EXECUTE_START:
       return proto_ftrace_workqueue(p, fs->v[2]);
-    case PROTO_FTRACE_EVENT_BINDER_TRANSACTION:
-      return kslice_binder_transaction(ctx, sc, p->ts, p->pid, I32(fs, 1), I32(fs, 5) != 0,
-                                       (uint32_t)fs->v[7]);
+    case PROTO_FTRACE_EVENT_BINDER_TRANSACTION: {
+      char code[16];
+      int n = snprintf(code, sizeof code, "0x%02x", (uint32_t)fs->v[6]);
+      kslice_binder_txn t = {I32(fs, 1), I32(fs, 2), (uint32_t)I32(fs, 3), (uint32_t)I32(fs, 4),
+                             I32(fs, 5) == 1, (uint32_t)fs->v[7], code, (size_t)n};
+      return kslice_binder_transaction(ctx, sc, p->ts, p->pid, &t);
+    }
     case PROTO_FTRACE_EVENT_BINDER_TRANSACTION_RECEIVED:
       return kslice_binder_received(ctx, sc, p->ts, p->pid, I32(fs, 1));
     case PROTO_FTRACE_EVENT_BINDER_COMMAND:

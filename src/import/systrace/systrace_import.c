@@ -18,6 +18,7 @@
  * read after tokenize. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "clock/clock.h"
 #include "import/importer.h"
@@ -591,15 +592,25 @@ static int systrace_apply_binder(systrace_ctx *c) {
   trace_context *ctx = c->f->ctx;
   const systrace_line *l = c->line;
   const kernel_scope *sc = &c->scope;
-  int64_t a = 0, b = 0;
+  int64_t a = 0;
   const char *s;
   size_t n;
   if (systrace_event_is(l, "binder_transaction")) {
-    if (!systrace_arg_int(l, "transaction", &a)) return WEFT_OK;
+    kslice_binder_txn t = {0};
     int64_t reply = 0;
+    if (!systrace_arg_int(l, "transaction", &t.id) ||
+        !systrace_arg_int(l, "dest_node", &t.dest_node) ||
+        !systrace_arg_int(l, "dest_proc", &t.dest_tgid) ||
+        !systrace_arg_int(l, "dest_thread", &t.dest_tid))
+      return WEFT_OK; /* Perfetto skips the line */
     systrace_arg_int(l, "reply", &reply);
-    systrace_arg_int(l, "flags", &b);
-    return kslice_binder_transaction(ctx, sc, l->ts, l->tid, a, reply != 0, (uint64_t)b);
+    t.is_reply = reply == 1;
+    /* flags are hex, with or without 0x (strtol base 16); the code as written */
+    char hex[24] = "";
+    if (systrace_arg_str(l, "flags", &s, &n) && n < sizeof hex) memcpy(hex, s, n), hex[n] = 0;
+    t.flags = (uint32_t)strtoul(hex, NULL, 16);
+    systrace_arg_str(l, "code", &t.code, &t.code_len);
+    return kslice_binder_transaction(ctx, sc, l->ts, l->tid, &t);
   }
   if (systrace_event_is(l, "binder_transaction_received")) {
     if (!systrace_arg_int(l, "transaction", &a)) return WEFT_OK;
