@@ -66,11 +66,12 @@ class ProcessEventsTest(e.TempDirTest):
         self.assertEqual(e.query(
             'SELECT upid, fw_start_ts, fw_end_ts, hosting_type '
             'FROM __intrinsic_android_track_event_process;'
-            'SELECT upid, pid, end_ts FROM process; SELECT tid, upid FROM thread', path),
+            'SELECT upid, pid, end_ts FROM process; SELECT tid, upid, end_ts FROM thread', path),
             '"upid","fw_start_ts","fw_end_ts","hosting_type"\n'
             '1,"[NULL]",3000,"[NULL]"\n2,3200,"[NULL]","99"\n\n'
             '"upid","pid","end_ts"\n0,0,"[NULL]"\n1,100,3000\n2,400,"[NULL]"\n\n'
-            '"tid","upid"\n0,0\n100,1\n400,2\n')
+            # the death ends the main thread too
+            '"tid","upid","end_ts"\n0,0,"[NULL]"\n100,1,3000\n400,2,"[NULL]"\n')
 
 
 class AflagsTest(e.TempDirTest):

@@ -151,6 +151,11 @@ static int fw_binder_died(import_file *f, proto_android_fw_state *s, uint32_t ma
   int rc = fw_row_get(f, s, upid, &row);
   if (rc) return rc;
   model_fw_process_ended(f->ctx, row, ts);
+  /* Perfetto ends the process's main thread, which ends the process */
+  uint32_t main_thread;
+  if (model_thread_find(f->ctx, machine, e->pid, &main_thread) == 1 &&
+      model_thread_process(f->ctx, main_thread) == (int64_t)upid)
+    model_thread_end(f->ctx, main_thread, ts);
   model_process_end(f->ctx, upid, ts);
   return WEFT_OK;
 }
