@@ -64,19 +64,9 @@ def packet_payload_offsets(path):
     with open(path, 'rb') as f:
         data = f.read()
     offsets, i = [], 0
-
-    def varint(at):
-        value, shift = 0, 0
-        while True:
-            byte = data[at]
-            value |= (byte & 0x7f) << shift
-            at += 1
-            shift += 7
-            if byte < 0x80:
-                return value, at
     while i < len(data):
-        _, i = varint(i)
-        length, i = varint(i)
+        _, i = e.read_varint(data, i)
+        length, i = e.read_varint(data, i)
         offsets.append(i)
         i += length
     return offsets
