@@ -168,10 +168,10 @@ int import_clock_relate_machines(import_file *f, uint32_t from, uint32_t to,
   return clock_graph_add_relation(&f->host->clocks, &a, &b, offset, &id, err);
 }
 
-void import_claim_trace_time(import_file *f, uint64_t clock_id) {
-  if (f->pinned) return; /* a pinned file's clocks are not its own */
+int import_claim_trace_time(import_file *f, uint64_t clock_id) {
+  if (f->pinned) return 0; /* a pinned file's clocks are not its own */
   clock_key k = clock_key_make(f->machine, f->trace_id, 0, clock_id);
-  clock_graph_claim_trace_time(&f->host->clocks, &k, NULL);
+  return clock_graph_claim_trace_time(&f->host->clocks, &k, NULL) == 1;
 }
 
 /* Events whose clock cannot reach trace time are dropped: each is counted

@@ -202,8 +202,9 @@ void import_input_passed(import_file *f, size_t *given, size_t upto);
  * from one machine ("adopted"), else the machine with that raw id. */
 int import_machine(import_file *f, uint64_t raw_id, uint32_t *row,
                    base_error *err);
-/* Proposes a trace-time clock for the whole merge (first claimer wins). */
-void import_claim_trace_time(import_file *f, uint64_t clock_id);
+/* Proposes a trace-time clock for the whole merge (first claimer wins):
+ * 1 when it became trace time. */
+int import_claim_trace_time(import_file *f, uint64_t clock_id);
 /* Adds to a stat scoped to this file's machine and trace. */
 int import_stat(import_file *f, stats_id stat, int64_t delta);
 

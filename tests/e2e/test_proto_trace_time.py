@@ -99,5 +99,20 @@ class ProtoTraceTimeTest(e.TempDirTest):
                          ['500,"a"', '2500,"b"'])
 
 
+    def test_boottime_without_a_snapshot_is_related_to_the_file(self):
+        # ftrace converts BOOTTIME times while no snapshot places them: the
+        # file's BOOTTIME is related to its own timeline (clock 11) at
+        # zero, a snapshot the table shows. Packets without a clock convert
+        # nothing, and a snapshot first leaves only itself.
+        ftrace = ('packet { ftrace_events { cpu: 0 event { timestamp: 5000 pid: 1 '
+                  'print { buf: "C|1|c|1\\n" } } } }\n')
+        sql = ('select ts, clock_id, clock_name, clock_value, snapshot_id '
+               'from clock_snapshot order by id')
+        self.assertEqual(self.load(ftrace + instant('a', 6000), sql),
+                         ['0,6,"BOOTTIME",0,0', '0,11,"[NULL]",0,0'])
+        self.assertEqual(self.load(instant('a', 6000), sql), [])
+        self.assertEqual(self.load(SNAP_MONO + ftrace, sql),
+                         ['1500,6,"BOOTTIME",2000,0', '1500,3,"MONOTONIC",1500,0'])
+
 if __name__ == '__main__':
     e.main()

@@ -88,14 +88,24 @@ static int proto_clock_set_default(import_file *f, const uint8_t *at, uint64_t c
   return proto_trace_time_row(f, at, clock_id);
 }
 
-void proto_clock_used(import_file *f) {
+/* The clock Perfetto calls TRACE_FILE: a file's own timeline. */
+#define PROTO_CLOCK_TRACE_FILE 11
+
+int proto_clock_used(import_file *f, int relates_boottime) {
   proto_import_state *st = f->state;
   ctx_metadata_trace_time_used(f->ctx);
-  if (st->trace_clock_locked) return;
+  if (st->trace_clock_locked) return WEFT_OK;
   st->trace_clock_locked = 1;
-  if (st->claimed_clock) return;
-  import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME);
+  if (st->claimed_clock) return WEFT_OK;
   st->claimed_clock = 1;
+  if (!import_claim_trace_time(f, PROTO_BUILTIN_CLOCK_BOOTTIME) || f->snapshot_count ||
+      !relates_boottime)
+    return WEFT_OK;
+  /* No snapshot placed the file's BOOTTIME: Perfetto relates it to the
+   * file's own timeline at zero, a snapshot its table shows. */
+  uint64_t ids[2] = {PROTO_BUILTIN_CLOCK_BOOTTIME, PROTO_CLOCK_TRACE_FILE};
+  int64_t values[2] = {0, 0};
+  return import_clock_snapshot(f, 0, ids, values, 2);
 }
 
 uint64_t proto_clock_default(const proto_import_state *st) {

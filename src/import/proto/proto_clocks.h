@@ -41,8 +41,12 @@ int64_t proto_clock_scale(const proto_import_state *st, uint32_t seq, uint64_t c
  * the default clock, the trace-time claim and metadata row. */
 int proto_clock_snapshot(import_file *f, uint32_t machine, uint32_t seq_id, proto_span snap);
 
-/* A timestamp is converted: trace time is fixed from now on. */
-void proto_clock_used(import_file *f);
+/* A timestamp is converted: trace time is fixed from now on. When this
+ * file fixes it, has no snapshot yet and relates_boottime (ftrace, a
+ * packet's own clock, a service event; not ETW), its BOOTTIME is related
+ * to its own timeline (TRACE_FILE, clock 11) at zero, a snapshot the
+ * clock_snapshot table shows, as Perfetto's does. */
+int proto_clock_used(import_file *f, int relates_boottime);
 
 /* The clock of a packet with no clock id of its own or its sequence's. */
 uint64_t proto_clock_default(const proto_import_state *st);

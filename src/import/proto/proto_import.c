@@ -514,11 +514,11 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     if (rc) return base_error_set(err, rc, "clock snapshot failed");
   }
   if (h.has_ftrace) {
-    proto_clock_used(f);
+    if ((rc = proto_clock_used(f, 1)) != 0) return base_error_alloc(err, rc);
     return proto_ftrace_tokenize(f, h.ftrace, seq_idx, seq->generation, machine, err);
   }
   if (h.has_etw) {
-    proto_clock_used(f);
+    if ((rc = proto_clock_used(f, 0)) != 0) return base_error_alloc(err, rc);
     return proto_etw_tokenize(f, h.etw, machine, err);
   }
   int explicit_clock = h.has_clock_id || seq->default_clock;
@@ -554,7 +554,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     seq->has_last = 1;
     st->saw_timestamp = 1;
     proto_latest_note(&st->latest, node, ts);
-    if (explicit_clock || h.has_service) proto_clock_used(f);
+    if ((explicit_clock || h.has_service) && (rc = proto_clock_used(f, 1)) != 0)
+      return base_error_alloc(err, rc);
     if (h.has_service && proto_ftrace_service_event(f, h.service, ts, node))
       return base_error_nomem(err);
   } else if (h.relevant) {
