@@ -1,9 +1,40 @@
 /* Scalar SQL functions that Perfetto's SQL offers. */
 #include "sql/functions_prelude.h"
 
-/* Column positions in __intrinsic_args (see storage/schema.h). */
-static int functions_args_column(const storage_table *t, const char *name) {
-  return storage_table_find_column(t, name);
+int sql_args_table_of(const storage_table *t, sql_args_table *out) {
+  static const char *const names[] = {"arg_set_id", "key", "int_value", "string_value",
+                                      "real_value", "value_type"};
+  size_t *cols[] = {&out->set, &out->key, &out->int_value, &out->string_value,
+                    &out->real_value, &out->value_type};
+  out->table = t;
+  for (size_t i = 0; t && i < sizeof names / sizeof *names; i++) {
+    int c = storage_table_find_column(t, names[i]);
+    if (c < 0) return 0;
+    *cols[i] = (size_t)c;
+  }
+  return t != NULL;
+}
+
+/* arg_set_id is sorted in the args table: binary search, then a scan of
+ * the set's rows. */
+void sql_args_extract(sqlite3_context *ctx, const sql_args_table *a,
+                      const base_string_pool *strings, int64_t set, string_id key) {
+  const storage_table *t = a->table;
+  size_t row = storage_lower_bound_i64(t, a->set, 0, t->row_count, set, 0);
+  for (; row < t->row_count && storage_get_i64(t, a->set, row) == set; row++) {
+    if (storage_get_str(t, a->key, row) != key) continue;
+    if (!storage_is_null(t, a->int_value, row)) {
+      sqlite3_result_int64(ctx, storage_get_i64(t, a->int_value, row));
+    } else if (!storage_is_null(t, a->real_value, row)) {
+      sqlite3_result_double(ctx, storage_get_f64(t, a->real_value, row));
+    } else {
+      string_id v = storage_get_str(t, a->string_value, row);
+      if (v != STRING_NULL)
+        sqlite3_result_text(ctx, base_string_pool_get(strings, v),
+                            (int)base_string_pool_len(strings, v), SQLITE_STATIC);
+    }
+    return;
+  }
 }
 
 /* What EXTRACT_ARG looks up for one key: the args table, its columns and
@@ -11,8 +42,7 @@ static int functions_args_column(const storage_table *t, const char *name) {
  * as the key argument's auxiliary data while the key is a constant, so a
  * query calling EXTRACT_ARG per row resolves them once. */
 typedef struct extract_arg_plan {
-  const storage_table *args;
-  size_t set_col, key_col, int_col, str_col, real_col;
+  sql_args_table args;
   string_id key;
 } extract_arg_plan;
 
@@ -21,36 +51,18 @@ static extract_arg_plan *extract_arg_plan_make(sql_engine *e, sqlite3_value *key
   if (!t) return NULL;
   extract_arg_plan *p = sqlite3_malloc(sizeof *p);
   if (!p) return NULL;
-  p->args = t;
-  p->set_col = (size_t)functions_args_column(t, "arg_set_id");
-  p->key_col = (size_t)functions_args_column(t, "key");
-  p->int_col = (size_t)functions_args_column(t, "int_value");
-  p->str_col = (size_t)functions_args_column(t, "string_value");
-  p->real_col = (size_t)functions_args_column(t, "real_value");
+  if (!sql_args_table_of(t, &p->args)) {
+    sqlite3_free(p);
+    return NULL;
+  }
   p->key = base_string_pool_find(sql_engine_strings(e), (const char *)sqlite3_value_text(key),
                                  (size_t)sqlite3_value_bytes(key));
   return p;
 }
 
-static void functions_arg_result(sqlite3_context *ctx, const extract_arg_plan *p,
-                                 const base_string_pool *strings, size_t row) {
-  const storage_table *t = p->args;
-  if (!storage_is_null(t, p->int_col, row)) {
-    sqlite3_result_int64(ctx, storage_get_i64(t, p->int_col, row));
-  } else if (!storage_is_null(t, p->real_col, row)) {
-    sqlite3_result_double(ctx, storage_get_f64(t, p->real_col, row));
-  } else {
-    string_id v = storage_get_str(t, p->str_col, row);
-    if (v != STRING_NULL)
-      sqlite3_result_text(ctx, base_string_pool_get(strings, v),
-                          (int)base_string_pool_len(strings, v), SQLITE_STATIC);
-  }
-}
-
 /* EXTRACT_ARG(arg_set_id, key): the typed value of `key` in the arg set, or
  * NULL (also for a NULL set); a set id that is not an integer, or a key
- * that is not text, is an error. arg_set_id is sorted in the args table:
- * binary search, then scan the set's rows. */
+ * that is not text, is an error. */
 static void functions_extract_arg(sqlite3_context *ctx, int argc,
                                   sqlite3_value **argv) {
   (void)argc;
@@ -78,14 +90,7 @@ static void functions_extract_arg(sqlite3_context *ctx, int argc,
     }
   }
   if (p->key == STRING_NULL) return;
-  const storage_table *t = p->args;
-  int64_t set = sqlite3_value_int64(argv[0]);
-  size_t row = storage_lower_bound_i64(t, p->set_col, 0, t->row_count, set, 0);
-  for (; row < t->row_count && storage_get_i64(t, p->set_col, row) == set; row++)
-    if (storage_get_str(t, p->key_col, row) == p->key) {
-      functions_arg_result(ctx, p, sql_engine_strings(e), row);
-      return;
-    }
+  sql_args_extract(ctx, &p->args, sql_engine_strings(e), sqlite3_value_int64(argv[0]), p->key);
 }
 
 int sql_functions_register(sqlite3 *db, sql_engine *e) {

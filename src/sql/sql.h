@@ -166,6 +166,22 @@ base_string_pool *sql_engine_strings(sql_engine *e);
 
 /* Registers one storage table as an eponymous virtual table. */
 int sql_vtab_register(sqlite3 *db, sql_vtab_aux *aux);
+/* Sets ctx's result to a storage cell as the virtual tables give it
+ * (NULL, an int, a double or the string's text). */
+void sql_vtab_cell(sqlite3_context *ctx, const storage_table *t,
+                   const base_string_pool *strings, size_t col, size_t row);
+
+/* The args table's columns EXTRACT_ARG reads (functions.c). */
+typedef struct sql_args_table {
+  const storage_table *table;
+  size_t set, key, int_value, string_value, real_value, value_type;
+} sql_args_table;
+/* Finds them in t; 0 when t is NULL or lacks one. */
+int sql_args_table_of(const storage_table *t, sql_args_table *out);
+/* EXTRACT_ARG: sets ctx's result to the typed value of `key` in arg set
+ * `set` (left NULL when the set has no such key). */
+void sql_args_extract(sqlite3_context *ctx, const sql_args_table *a,
+                      const base_string_pool *strings, int64_t set, string_id key);
 
 /* Perfetto's views (views.c): `CREATE VIEW name AS ...` statements. */
 extern const char *const sql_view_statements[];

@@ -754,7 +754,6 @@ static int vtab_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx,
                        int col) {
   vtab_cursor *cur = (vtab_cursor *)base;
   vtab_table *vt = (vtab_table *)base->pVtab;
-  const storage_table *t = vt->table;
   size_t row = cur->row;
   if (vt->view) {
     int base = vtab_base_column(vt, col);
@@ -765,28 +764,32 @@ static int vtab_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx,
     col = base;
   }
   if (cur->row_order && vtab_ordered_column(cur, vt, ctx, col)) return SQLITE_OK;
+  sql_vtab_cell(ctx, vt->table, vt->strings, (size_t)col, row);
+  return SQLITE_OK;
+}
+
+void sql_vtab_cell(sqlite3_context *ctx, const storage_table *t,
+                   const base_string_pool *strings, size_t col, size_t row) {
   switch (t->defs[col].type) {
     case STORAGE_ID:
       sqlite3_result_int64(ctx, (sqlite3_int64)row);
       break;
     case STORAGE_I64:
-      if (storage_is_null(t, (size_t)col, row)) break;
-      sqlite3_result_int64(ctx, storage_get_i64(t, (size_t)col, row));
+      if (storage_is_null(t, col, row)) break;
+      sqlite3_result_int64(ctx, storage_get_i64(t, col, row));
       break;
     case STORAGE_F64:
-      if (storage_is_null(t, (size_t)col, row)) break;
-      sqlite3_result_double(ctx, storage_get_f64(t, (size_t)col, row));
+      if (storage_is_null(t, col, row)) break;
+      sqlite3_result_double(ctx, storage_get_f64(t, col, row));
       break;
     case STORAGE_STR: {
-      string_id id = storage_get_str(t, (size_t)col, row);
+      string_id id = storage_get_str(t, col, row);
       if (id == STRING_NULL) break;
-      sqlite3_result_text(ctx, base_string_pool_get(vt->strings, id),
-                          (int)base_string_pool_len(vt->strings, id),
-                          SQLITE_STATIC);
+      sqlite3_result_text(ctx, base_string_pool_get(strings, id),
+                          (int)base_string_pool_len(strings, id), SQLITE_STATIC);
       break;
     }
   }
-  return SQLITE_OK;
 }
 
 static int vtab_rowid(sqlite3_vtab_cursor *base, sqlite3_int64 *rowid) {

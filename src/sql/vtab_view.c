@@ -298,26 +298,12 @@ static int view_check_item(const view_reader *r, sql_view *v, const char *at,
   return WEFT_OK;
 }
 
-static void view_args_columns(sql_view_args *a, const storage_table *args) {
-  a->table = args;
-  if (!args) return;
-  a->set = storage_table_find_column(args, "arg_set_id");
-  a->key = storage_table_find_column(args, "key");
-  a->int_value = storage_table_find_column(args, "int_value");
-  a->string_value = storage_table_find_column(args, "string_value");
-  a->real_value = storage_table_find_column(args, "real_value");
-  a->value_type = storage_table_find_column(args, "value_type");
-  if (a->set < 0 || a->key < 0 || a->int_value < 0 || a->string_value < 0 ||
-      a->real_value < 0 || a->value_type < 0)
-    a->table = NULL;
-}
-
 int sql_view_parse(const sql_view_spec *spec, sql_vtab_aux *aux,
                    const storage_table *args, sql_view *v, base_error *err) {
   memset(v, 0, sizeof *v);
   v->name = spec->name;
   v->aux = aux;
-  view_args_columns(&v->args, args);
+  if (!sql_args_table_of(args, &v->args)) v->args.table = NULL;
   view_reader r = {spec, aux->table, err};
   int rc = WEFT_OK;
   for (const char *p = spec->columns; !rc && *p;) {
@@ -366,11 +352,18 @@ int sql_view_declaration(const sql_view *v, base_buf *out) {
 
 /* ---- checks ---- */
 
-void sql_view_check_strings(const sql_view *v, const base_string_pool *strings,
+void sql_view_check_strings(sql_view *v, const base_string_pool *strings,
                             string_id (*out)[SQL_VIEW_MAX_IN]) {
-  for (size_t i = 0; i < v->check_count; i++)
-    for (size_t s = 0; s < v->checks[i].str_count; s++)
-      out[i][s] = base_string_pool_find(strings, v->checks[i].strs[s], v->checks[i].str_lens[s]);
+  /* looked up again only once the pool has grown (ids never change) */
+  if (v->check_ids_pool_len != base_string_pool_count(strings) || !v->check_ids_taken) {
+    for (size_t i = 0; i < v->check_count; i++)
+      for (size_t k = 0; k < v->checks[i].str_count; k++)
+        v->check_ids[i][k] = base_string_pool_find(strings, v->checks[i].strs[k],
+                                                   v->checks[i].str_lens[k]);
+    v->check_ids_pool_len = base_string_pool_count(strings);
+    v->check_ids_taken = 1;
+  }
+  memcpy(out, v->check_ids, sizeof v->check_ids);
 }
 
 /* Whether the row passes the checks; NOT NULL ones only with not_null. */
@@ -408,30 +401,6 @@ int sql_view_row_values_pass(const sql_view *v, const string_id (*strs)[SQL_VIEW
 
 /* ---- computed columns ---- */
 
-static void view_result_text(sqlite3_context *ctx, const base_string_pool *strings,
-                             string_id id) {
-  if (id != STRING_NULL)
-    sqlite3_result_text(ctx, base_string_pool_get(strings, id),
-                        (int)base_string_pool_len(strings, id), SQLITE_STATIC);
-}
-
-/* A base column's value, as vtab.c gives it. */
-static void view_result_base(sqlite3_context *ctx, const storage_table *t,
-                             const base_string_pool *strings, int col, size_t row) {
-  switch (t->defs[col].type) {
-    case STORAGE_ID: sqlite3_result_int64(ctx, (sqlite3_int64)row); break;
-    case STORAGE_I64:
-      if (!storage_is_null(t, (size_t)col, row))
-        sqlite3_result_int64(ctx, storage_get_i64(t, (size_t)col, row));
-      break;
-    case STORAGE_F64:
-      if (!storage_is_null(t, (size_t)col, row))
-        sqlite3_result_double(ctx, storage_get_f64(t, (size_t)col, row));
-      break;
-    case STORAGE_STR: view_result_text(ctx, strings, storage_get_str(t, (size_t)col, row)); break;
-  }
-}
-
 static int view_is_null(const storage_table *t, int col, size_t row) {
   if (t->defs[col].type == STORAGE_STR) return storage_get_str(t, (size_t)col, row) == STRING_NULL;
   return t->defs[col].type != STORAGE_ID && storage_is_null(t, (size_t)col, row);
@@ -441,22 +410,11 @@ static int view_is_null(const storage_table *t, int col, size_t row) {
 static void view_result_arg(sqlite3_context *ctx, const sql_view *v,
                             const base_string_pool *strings, const sql_view_column *c,
                             size_t row) {
-  const storage_table *t = v->aux->table, *a = v->args.table;
+  const storage_table *t = v->aux->table;
   if (view_is_null(t, c->base, row)) return;
   string_id key = base_string_pool_find(strings, c->text, strlen(c->text));
-  if (key == STRING_NULL) return;
-  int64_t set = storage_get_i64(t, (size_t)c->base, row);
-  size_t r = storage_lower_bound_i64(a, (size_t)v->args.set, 0, a->row_count, set, 0);
-  for (; r < a->row_count && storage_get_i64(a, (size_t)v->args.set, r) == set; r++) {
-    if (storage_get_str(a, (size_t)v->args.key, r) != key) continue;
-    if (!storage_is_null(a, (size_t)v->args.int_value, r))
-      sqlite3_result_int64(ctx, storage_get_i64(a, (size_t)v->args.int_value, r));
-    else if (!storage_is_null(a, (size_t)v->args.real_value, r))
-      sqlite3_result_double(ctx, storage_get_f64(a, (size_t)v->args.real_value, r));
-    else
-      view_result_text(ctx, strings, storage_get_str(a, (size_t)v->args.string_value, r));
-    return;
-  }
+  if (key != STRING_NULL)
+    sql_args_extract(ctx, &v->args, strings, storage_get_i64(t, (size_t)c->base, row), key);
 }
 
 static void view_result_printf(sqlite3_context *ctx, char *s) {
@@ -472,22 +430,22 @@ static void view_result_uint(sqlite3_context *ctx, int64_t v) {
 /* The args table's display_value: its value as text, by value_type. */
 static void view_result_display(sqlite3_context *ctx, const sql_view *v,
                                 const base_string_pool *strings, size_t row) {
-  const sql_view_args *a = &v->args;
+  const sql_args_table *a = &v->args;
   const storage_table *t = a->table;
-  string_id type_id = storage_get_str(t, (size_t)a->value_type, row);
+  string_id type_id = storage_get_str(t, a->value_type, row);
   if (type_id == STRING_NULL) return;
   const char *type = base_string_pool_get(strings, type_id);
-  int has_int = !storage_is_null(t, (size_t)a->int_value, row);
-  int64_t i = has_int ? storage_get_i64(t, (size_t)a->int_value, row) : 0;
+  int has_int = !storage_is_null(t, a->int_value, row);
+  int64_t i = has_int ? storage_get_i64(t, a->int_value, row) : 0;
   if (!strcmp(type, "string") || !strcmp(type, "json")) {
-    view_result_text(ctx, strings, storage_get_str(t, (size_t)a->string_value, row));
+    sql_vtab_cell(ctx, t, strings, a->string_value, row);
   } else if (!strcmp(type, "int")) {
     if (has_int) view_result_printf(ctx, sqlite3_mprintf("%lld", (long long)i));
   } else if (!strcmp(type, "uint")) {
     if (has_int) view_result_uint(ctx, i);
   } else if (!strcmp(type, "real")) {
-    double d = storage_is_null(t, (size_t)a->real_value, row)
-                   ? NAN : storage_get_f64(t, (size_t)a->real_value, row);
+    double d = storage_is_null(t, a->real_value, row)
+                   ? NAN : storage_get_f64(t, a->real_value, row);
     if (d == d) view_result_printf(ctx, sqlite3_mprintf("%!.15g", d)); /* NaN: NULL */
   } else if (!strcmp(type, "pointer")) {
     view_result_printf(ctx, sqlite3_mprintf("0x%llx", (unsigned long long)i));
@@ -501,7 +459,7 @@ void sql_view_result(const sql_view *v, const base_string_pool *strings, size_t 
   const sql_view_column *c = &v->columns[col];
   const storage_table *t = v->aux->table;
   switch (c->kind) {
-    case SQL_VIEW_BASE: view_result_base(ctx, t, strings, c->base, row); return;
+    case SQL_VIEW_BASE: sql_vtab_cell(ctx, t, strings, (size_t)c->base, row); return;
     case SQL_VIEW_CPU:
       if (!view_is_null(t, c->base, row))
         sqlite3_result_int64(ctx, storage_get_i64(t, (size_t)c->base, row) % 4096);
@@ -516,7 +474,7 @@ void sql_view_result(const sql_view *v, const base_string_pool *strings, size_t 
     }
     case SQL_VIEW_ARG: view_result_arg(ctx, v, strings, c, row); return;
     case SQL_VIEW_IFNULL:
-      if (!view_is_null(t, c->base, row)) view_result_base(ctx, t, strings, c->base, row);
+      if (!view_is_null(t, c->base, row)) sql_vtab_cell(ctx, t, strings, (size_t)c->base, row);
       else if (c->literal_is_text) sqlite3_result_text(ctx, c->text, -1, SQLITE_STATIC);
       else sqlite3_result_int64(ctx, c->literal);
       return;

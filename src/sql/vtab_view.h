@@ -69,12 +69,6 @@ typedef struct sql_view_check {
   int64_t value;
 } sql_view_check;
 
-/* Columns of the args table the computed columns read. */
-typedef struct sql_view_args {
-  const storage_table *table; /* NULL: no args table */
-  int set, key, int_value, string_value, real_value, value_type;
-} sql_view_args;
-
 typedef struct sql_view {
   const char *name;
   sql_vtab_aux *aux; /* the base table's */
@@ -82,7 +76,11 @@ typedef struct sql_view {
   size_t column_count;
   sql_view_check checks[SQL_VIEW_MAX_CHECKS];
   size_t check_count;
-  sql_view_args args;
+  /* the checks' string ids, taken when the pool held check_ids_pool_len */
+  string_id check_ids[SQL_VIEW_MAX_CHECKS][SQL_VIEW_MAX_IN];
+  size_t check_ids_pool_len;
+  int check_ids_taken;
+  sql_args_table args; /* args.table NULL: no args table */
   /* the share of the table's rows the checks keep, for estimates; taken
    * when the table had share_rows rows */
   size_t share_rows;
@@ -115,7 +113,7 @@ int sql_view_row_passes(const sql_view *v, const string_id (*strs)[SQL_VIEW_MAX_
 int sql_view_row_values_pass(const sql_view *v, const string_id (*strs)[SQL_VIEW_MAX_IN],
                              size_t row);
 /* The string ids of the view's checks, looked up in the pool. */
-void sql_view_check_strings(const sql_view *v, const base_string_pool *strings,
+void sql_view_check_strings(sql_view *v, const base_string_pool *strings,
                             string_id (*out)[SQL_VIEW_MAX_IN]);
 
 /* Sets ctx's result to computed column `col` of row `row`. */

@@ -141,10 +141,13 @@ static const double gecko_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
  * that to a double again gives the correctly rounded double unless the
  * quotient's 11 extra bits are exactly a half (the exact value may lie on
  * either side of that midpoint): 0 then. */
+static const long double gecko_pow10l[] = { /* exact: 5^27 < 2^64 */
+    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
+    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
+    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+
 static int gecko_x87_quotient(uint64_t m, int decimals, double *out) {
-  long double p = 1;
-  for (int i = 0; i < decimals; i++) p *= 10; /* exact: 10^27 < 2^64 * 2^27 */
-  long double q = (long double)m / p;
+  long double q = (long double)m / gecko_pow10l[decimals];
   uint64_t significand;
   memcpy(&significand, &q, sizeof significand);
   if ((significand & 0x7ff) == 0x400) return 0;
