@@ -147,7 +147,9 @@ async function checkSql(page) {
 async function checkOffset(page, ticket) {
   const before = weftQuery([...MERGE_FLAGS, ...INPUTS], MARKED_SQL);
   await page.click('button[data-tab="merge"]');
-  const machine = await page.$eval('input.machine[data-file="2"]', (el) => el.value);
+  // the merge tab fills its rows after a fetch: wait for them
+  const machineField = await page.waitForSelector('input.machine[data-file="2"]');
+  const machine = await machineField.evaluate((el) => el.value);
   assert.equal(machine, 'laptop');
   const field = await page.waitForSelector('input.offset[data-file="2"]');
   const old = await field.evaluate((el) => el.value);
