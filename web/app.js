@@ -604,8 +604,12 @@ $('reset').addEventListener('click', () => {
   setWindow(state.trace.start - pad, state.trace.end + pad);
 });
 window.addEventListener('resize', resize);
-resize();
-loadTrace(true).catch((e) => setStatus('cannot load: ' + e.message));
+// The trace loads once every script has run: its first reply may come back
+// while merge.js, which fills the merge panel, is still being fetched.
+document.addEventListener('DOMContentLoaded', () => {
+  resize();
+  loadTrace(true).catch((e) => setStatus('cannot load: ' + e.message));
+});
 
 // For the browser tests (tests/browser/): the page's state and its mapping
 // of time to canvas x.

@@ -76,7 +76,8 @@ async function loadFiles() {
     const d = await getJson('/view/files');
     state.files = { placement: d.placement ? records(d.table) : [], inputs: d.inputs,
                     canRemerge: d.can_remerge };
-    $('merge-info').textContent = d.placement ? '' : '(placement details need weft_placement)';
+    $('merge-info').textContent = d.placement ? ''
+      : `(no placement details: ${d.placement_error || 'weft_placement is missing'})`;
     $('files').replaceChildren(d.placement ? placementTable(state.files.placement)
       : table(d.table.columns, d.table.rows));
     const box = $('inputs');
@@ -89,6 +90,9 @@ async function loadFiles() {
     box.append(t);
   } catch (e) {
     $('files').textContent = e.message;
+  } finally {
+    // for the browser tests: the panel is filled (or says why not)
+    document.body.dataset.files = String((+document.body.dataset.files || 0) + 1);
   }
 }
 

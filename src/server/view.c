@@ -312,12 +312,14 @@ static void view_files(view_state *v, rpc_session *s, view_reply *r) {
   char err[1024];
   rpc_buf *b = &r->body;
   view_json_add(b, "{\"placement\":true,\"table\":");
-  size_t mark = b->len;
-  if (view_sql_json(s->w, "select * from weft_placement", 1000, b, err, sizeof err)) {
+  char placement_err[512] = "";
+  if (view_sql_json(s->w, "select * from weft_placement", 1000, b, placement_err,
+                    sizeof placement_err)) {
     b->len = 0;
     b->failed = 0;
-    view_json_add(b, "{\"placement\":false,\"table\":");
-    mark = b->len;
+    view_json_add(b, "{\"placement\":false,\"placement_error\":");
+    view_json_cstr(b, placement_err);
+    view_json_add(b, ",\"table\":");
     if (view_sql_json(s->w,
                       "select id as trace_file_id, name as file_name, trace_type, "
                       "null as machine_name, null as clock_name, null as rule, "
@@ -328,7 +330,6 @@ static void view_files(view_state *v, rpc_session *s, view_reply *r) {
       return;
     }
   }
-  (void)mark;
   char *inputs = v->host.inputs_json ? v->host.inputs_json(v->host.user) : NULL;
   view_json_add(b, ",\"can_remerge\":%s,\"inputs\":", v->host.remerge ? "true" : "false");
   if (inputs) rpc_buf_append(b, inputs, strlen(inputs));

@@ -144,12 +144,22 @@ async function checkSql(page) {
   await shot(page, 'view-sql.png');
 }
 
+// Opens the merge tab and checks that `selector` is in it. The panel is
+// filled after a fetch that ends each page load (body's data-files counts
+// them); a failed fill says why in the panel, which the assertion shows.
+async function openMergeTab(page, selector) {
+  await page.click('button[data-tab="merge"]');
+  await page.waitForSelector('#tab-merge.on', { timeout: 10000 });
+  await page.waitForFunction(() => +(document.body.dataset.files || 0) > 0, { timeout: 30000 });
+  const found = await page.evaluate((sel) => document.querySelector(sel) !== null, selector);
+  const panel = await page.$eval('#tab-merge', (el) => el.textContent.slice(0, 300));
+  assert.ok(found, `${selector} in the merge panel, which reads: ${panel}`);
+}
+
 async function checkOffset(page, ticket) {
   const before = weftQuery([...MERGE_FLAGS, ...INPUTS], MARKED_SQL);
-  await page.click('button[data-tab="merge"]');
-  // the merge tab fills its rows after a fetch: wait for them
-  const machineField = await page.waitForSelector('input.machine[data-file="2"]');
-  const machine = await machineField.evaluate((el) => el.value);
+  await openMergeTab(page, 'input.machine[data-file="2"]');
+  const machine = await page.$eval('input.machine[data-file="2"]', (el) => el.value);
   assert.equal(machine, 'laptop');
   const field = await page.waitForSelector('input.offset[data-file="2"]');
   const old = await field.evaluate((el) => el.value);
@@ -260,8 +270,7 @@ async function checkPlacement(browser) {
     await page.setViewport({ width: 1400, height: 900 });
     await page.goto(url);
     await painted(page, 0);
-    await page.click('button[data-tab="merge"]');
-    await page.waitForSelector('#placement tr[data-rule]', { timeout: 30000 });
+    await openMergeTab(page, '#placement tr[data-rule]');
     const rows = await page.$$eval('#placement tr[data-rule]', (trs) => trs.map((tr) => {
       const cell = (c) => tr.querySelector(`td[data-col="${c}"]`).textContent;
       return { file: cell('file_name'), rule: cell('rule'), guess: cell('is_guess'),
