@@ -138,6 +138,12 @@ void base_arena_free(base_arena *a);
  * base_parse_i64 saturates at INT64_MIN / INT64_MAX. */
 int base_parse_u64(const char *s, size_t n, uint64_t *out);
 int base_parse_i64(const char *s, size_t n, int64_t *out);
+/* m * 10^e rounded to the nearest double, ties to even, as strtod reads
+ * the decimal it spells: 1 and *out when one exact operation gives it
+ * (m <= 2^53 and |e| <= 22 in doubles; m < 2^64 and |e| <= 27 in x87
+ * extended precision where there is one, unless the value lies too near
+ * a midpoint between two doubles), else 0 (then strtod must read it). */
+int base_decimal_to_double(uint64_t m, int e, double *out);
 
 /* ---- hashing ---- */
 uint64_t base_hash_bytes(const void *data, size_t len);

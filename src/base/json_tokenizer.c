@@ -215,10 +215,6 @@ static bool json_strtod(const char *s, size_t len, double *out) {
   return true;
 }
 
-static const double json_pow10[23] = {
-    1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
-    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
 /* Scans a number starting at p (a '-' or digit). With `convert`, sets
  * i/d/is_int. Returns the position after the number or NULL on error. */
 JSON_INLINE const char *json_scan_number(json_tokenizer *t, const char *p,
@@ -306,9 +302,8 @@ JSON_INLINE const char *json_scan_number(json_tokenizer *t, const char *p,
     return p;
   }
   int64_t e = exp10 - frac_digits;
-  if (!inexact && mant <= ((uint64_t)1 << 53) && e >= -22 && e <= 22) {
-    double d = (double)mant;
-    d = e < 0 ? d / json_pow10[-e] : d * json_pow10[e];
+  double d;
+  if (!inexact && e >= -400 && e <= 400 && base_decimal_to_double(mant, (int)e, &d)) {
     tok->d = neg ? -d : d;
     return p;
   }

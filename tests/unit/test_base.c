@@ -1,3 +1,6 @@
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "base/base.h"
 #include "check.h"
 
@@ -198,6 +201,34 @@ static void test_parse_numbers_as_strtol(void) {
   CHECK(base_parse_u64("123456", 3, &u) && u == 123);
 }
 
+/* base_decimal_to_double gives strtod's double or declines: exact cases,
+ * the largest mantissa, a value on a midpoint between two doubles (2^53 +
+ * 1, which only strtod rounds right), and random m * 10^e. */
+static void test_decimal_to_double(void) {
+  double d = -1;
+  CHECK(base_decimal_to_double(0, 5, &d) && d == 0);
+  CHECK(base_decimal_to_double(15, -1, &d) && d == 1.5);
+  CHECK(base_decimal_to_double(1, 22, &d) && d == 1e22);
+  CHECK(!base_decimal_to_double(9007199254740993ULL, 0, &d));
+  CHECK(!base_decimal_to_double(1, 400, &d));
+  char text[64];
+  int wrong = 0, declined = 0;
+  srand(5);
+  for (int n = 0; n < 200000; n++) {
+    uint64_t m = ((uint64_t)rand() << 42) ^ ((uint64_t)rand() << 21) ^ (uint64_t)rand();
+    m >>= rand() % 64;
+    int e = rand() % 71 - 35;
+    snprintf(text, sizeof text, "%llue%d", (unsigned long long)m, e);
+    if (!base_decimal_to_double(m, e, &d)) {
+      declined++;
+      continue;
+    }
+    if (d != strtod(text, NULL) && wrong++ < 5) fprintf(stderr, "  %s: %.17g\n", text, d);
+  }
+  CHECK_EQ_INT(wrong, 0);
+  CHECK(declined < 200000 / 2); /* |e| <= 27 is most of them */
+}
+
 int main(void) {
   RUN_TEST(test_vec_and_buf);
   RUN_TEST(test_vec_reserve_input);
@@ -208,5 +239,6 @@ int main(void) {
   RUN_TEST(test_alloc_failure_hook);
   RUN_TEST(test_arena);
   RUN_TEST(test_parse_numbers_as_strtol);
+  RUN_TEST(test_decimal_to_double);
   return CHECK_SUMMARY();
 }

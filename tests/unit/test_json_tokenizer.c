@@ -1,4 +1,5 @@
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "base/base.h"
@@ -725,12 +726,48 @@ static void test_garbage_never_crashes(void) {
   CHECK(1);
 }
 
+/* The value of a NUMBER token is strtod's reading of its text, whichever
+ * path gives it (an exact double operation, x87 extended precision, or
+ * strtod itself): random integers, decimals and exponents of 1 to 21
+ * digits. */
+static void test_numbers_read_as_strtod(void) {
+  srand(11);
+  char text[80];
+  int wrong = 0;
+  for (int n = 0; n < 300000; n++) {
+    int digits = 1 + rand() % 21, dot = rand() % (digits + 1), k = 0;
+    if (rand() % 4 == 0) text[k++] = '-';
+    if (rand() % 8 == 0) { /* a small number: "0.000..." */
+      k += sprintf(text + k, "0.");
+      for (int z = rand() % 12; z > 0; z--) text[k++] = '0';
+      dot = -1;
+    }
+    for (int d = 0; d < digits; d++) {
+      if (d == dot && d) text[k++] = '.';
+      int lead = d == 0 && dot != -1 && digits > 1; /* no leading zero */
+      text[k++] = (char)((lead ? '1' : '0') + rand() % (lead ? 9 : 10));
+    }
+    if (rand() % 3 == 0) k += sprintf(text + k, "e%d", rand() % 61 - 30);
+    text[k] = 0;
+    json_tokenizer t;
+    base_error err = {0};
+    json_token tok;
+    CHECK_EQ_INT(json_tokenizer_init(&t, text, (size_t)k, NULL, &err), 0);
+    CHECK_EQ_INT(json_next(&t, &tok, &err), 0);
+    CHECK_EQ_INT(tok.type, JSON_TOK_NUMBER);
+    double want = strtod(text, NULL);
+    if (tok.d != want && wrong++ < 5) fprintf(stderr, "  %s: %.17g, strtod %.17g\n", text, tok.d, want);
+  }
+  CHECK_EQ_INT(wrong, 0);
+}
+
 int main(void) {
   RUN_TEST(test_all_token_types);
   RUN_TEST(test_trailing_commas);
   RUN_TEST(test_offsets_and_eof);
   RUN_TEST(test_errors);
   RUN_TEST(test_numbers);
+  RUN_TEST(test_numbers_read_as_strtod);
   RUN_TEST(test_strings_and_escapes);
   RUN_TEST(test_string_limit);
   RUN_TEST(test_depth_limit);

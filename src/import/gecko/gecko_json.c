@@ -1,5 +1,4 @@
 /* gecko: walking a profile's JSON values. See gecko_internal.h. */
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,39 +128,10 @@ int gecko_token_key_is(const json_token *key, const char *name) {
 
 /* ---- scalars ---- */
 
-/* Powers of ten a double holds exactly. */
-static const double gecko_pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-#if defined(__x86_64__) && LDBL_MANT_DIG == 64
-#define GECKO_X87 1
-/* m / 10^decimals for m < 2^64 and decimals <= 27 in x87 extended
- * precision: both exact, the quotient rounded once to 64 bits. Rounding
- * that to a double again gives the correctly rounded double unless the
- * quotient's 11 extra bits are exactly a half (the exact value may lie on
- * either side of that midpoint): 0 then. */
-static const long double gecko_pow10l[] = { /* exact: 5^27 < 2^64 */
-    1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
-    1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
-    1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
-
-static int gecko_x87_quotient(uint64_t m, int decimals, double *out) {
-  long double q = (long double)m / gecko_pow10l[decimals];
-  uint64_t significand;
-  memcpy(&significand, &q, sizeof significand);
-  if ((significand & 0x7ff) == 0x400) return 0;
-  *out = (double)q;
-  return 1;
-}
-#endif
-
 /* The common forms without strtod, exactly as it reads them: an optional
- * '-', digits and at most one '.'. With at most 15 significant digits and
- * 22 decimals, the digits make an integer m < 2^53 and 10^decimals is
- * exact, so m / 10^decimals is one correctly rounded division: strtod's
- * answer. Up to 19 digits and 27 decimals go through x87 extended
- * precision where there is one. 0 for any other text (strtod reads it). */
+ * '-', digits and at most one '.', of up to 19 significant digits (an
+ * integer m < 2^64), read as m / 10^decimals by base_decimal_to_double.
+ * 0 for any other text, or a value that needs strtod. */
 static int gecko_fast_number(const char *p, size_t len, double *out) {
   size_t i = p[0] == '-';
   uint64_t m = 0;
@@ -181,16 +151,7 @@ static int gecko_fast_number(const char *p, size_t len, double *out) {
     }
   }
   double v;
-  if (!digits) return 0;
-  if (significant <= 15 && decimals <= 22) {
-    v = (double)m / gecko_pow10[decimals];
-  } else {
-#ifdef GECKO_X87
-    if (decimals > 27 || !gecko_x87_quotient(m, decimals, &v)) return 0;
-#else
-    return 0;
-#endif
-  }
+  if (!digits || !base_decimal_to_double(m, -decimals, &v)) return 0;
   *out = p[0] == '-' ? -v : v;
   return 1;
 }
