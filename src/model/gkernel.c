@@ -51,9 +51,9 @@ void gkernel_state_free(gkernel_state *g) {
   base_free(g);
 }
 
-static int gkernel_get(trace_context *ctx, gkernel_state **out) {
+static int gkernel_get(trace_context *ctx, uint32_t machine, gkernel_state **out) {
   kernel_state *k;
-  int rc = kernel_get(ctx, &k); /* names the swapper, as kernel data does */
+  int rc = kernel_get(ctx, machine, &k); /* names the swapper, as kernel data does */
   if (rc) return rc;
   if (!ctx->model.gkernel) {
     gkernel_state *g = base_calloc(1, sizeof *g);
@@ -271,7 +271,7 @@ int gkernel_task_state(trace_context *ctx, const kernel_scope *s,
                        const gkernel_task_event *e) {
   gkernel_state *g;
   uint32_t utid, ucpu;
-  int rc = gkernel_get(ctx, &g);
+  int rc = gkernel_get(ctx, s->machine, &g);
   if (rc) return rc;
   int found = gkernel_event_thread(ctx, g, s, e, &utid);
   if (found <= 0) return found;
@@ -285,7 +285,7 @@ int gkernel_task_state(trace_context *ctx, const kernel_scope *s,
 int gkernel_task_rename(trace_context *ctx, const kernel_scope *s, int64_t tid,
                         const char *comm, size_t comm_len) {
   gkernel_state *g;
-  int rc = gkernel_get(ctx, &g);
+  int rc = gkernel_get(ctx, s->machine, &g);
   if (rc) return rc;
   if (comm_len) return sched_task_rename(ctx, s, tid, comm, comm_len);
   uint32_t utid;
@@ -296,7 +296,7 @@ int gkernel_tree_process(trace_context *ctx, const kernel_scope *s, int64_t pid,
                          int64_t ppid, const char *cmdline, size_t cmdline_len) {
   gkernel_state *g;
   uint32_t parent, upid;
-  int rc = gkernel_get(ctx, &g);
+  int rc = gkernel_get(ctx, s->machine, &g);
   if (!rc) rc = model_process(ctx, s->machine, ppid, &parent);
   if (!rc) rc = model_process(ctx, s->machine, pid, &upid);
   if (rc) return rc;
@@ -312,7 +312,7 @@ int gkernel_tree_thread(trace_context *ctx, const kernel_scope *s, int64_t tid,
                         int is_main, int is_idle) {
   gkernel_state *g;
   uint32_t utid;
-  int rc = gkernel_get(ctx, &g);
+  int rc = gkernel_get(ctx, s->machine, &g);
   if (!rc) rc = model_thread_in_process(ctx, s->machine, tid, pid, &utid);
   if (rc) return rc;
   model_thread_set_roles(ctx, utid, is_main, is_idle);

@@ -176,7 +176,7 @@ int kcounter_process_memory(trace_context *ctx, const kernel_scope *s, int64_t t
   kernel_state *k;
   int64_t args = -1;
   uint32_t row = 0;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get(ctx, s->machine, &k);
   if (!rc) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_UINT, utid);
   if (!rc) rc = model_args_commit(ctx, &args);
   /* the row's track is set by kcounter_process_memory_resolve */

@@ -82,7 +82,7 @@ static int model_new_thread(trace_context *ctx, uint32_t machine, int64_t tid,
   int rc = storage_table_append(t, utid);
   if (rc) return rc;
   storage_set_i64(t, THREAD_tid, *utid, tid);
-  storage_set_i64(t, THREAD_is_idle, *utid, tid == 0);
+  storage_set_i64(t, THREAD_is_idle, *utid, 0); /* 1 only for a machine's idle thread */
   int64_t m = model_machine_column(machine);
   if (m >= 0) storage_set_i64(t, THREAD_machine_id, *utid, m);
   model_state *ms = &ctx->model;
@@ -121,18 +121,36 @@ static uint32_t model_thread_earlier(const model_state *m, uint32_t utid) {
   return earlier ? earlier - 1 : UINT32_MAX;
 }
 
+/* The idle process and thread (pid and tid 0) of a machine. */
+static int model_new_idle(trace_context *ctx, uint32_t machine, uint32_t *utid) {
+  uint32_t upid;
+  int rc = model_new_process(ctx, machine, 0, &upid);
+  if (!rc) rc = model_new_thread(ctx, machine, 0, utid);
+  if (rc) return rc;
+  storage_table *t = ctx_table(ctx, TABLE_THREAD);
+  storage_set_i64(t, THREAD_upid, *utid, upid);
+  storage_set_i64(t, THREAD_is_main_thread, *utid, 1);
+  storage_set_i64(t, THREAD_is_idle, *utid, 1);
+  return WEFT_OK;
+}
+
 int model_init(trace_context *ctx) {
   memset(&ctx->model, 0, sizeof ctx->model);
   ctx->model.thread_generation = 1;
-  uint32_t upid, utid;
-  int rc = model_new_process(ctx, 0, 0, &upid);
-  if (!rc) rc = model_new_thread(ctx, 0, 0, &utid);
-  if (!rc) {
-    storage_table *t = ctx_table(ctx, TABLE_THREAD);
-    storage_set_i64(t, THREAD_upid, utid, upid);
-    storage_set_i64(t, THREAD_is_main_thread, utid, 1);
-  }
-  return rc;
+  uint32_t utid;
+  return model_new_idle(ctx, 0, &utid);
+}
+
+int model_machine_added(void *user, uint32_t machine) {
+  trace_context *ctx = user;
+  model_state *m = &ctx->model;
+  uint32_t utid;
+  int rc = model_new_idle(ctx, machine, &utid);
+  if (!rc && VEC_RESERVE(m->idle_threads, (size_t)machine + 1)) rc = WEFT_ENOMEM;
+  if (rc) return rc;
+  while (m->idle_threads.len <= machine) m->idle_threads.data[m->idle_threads.len++] = 0;
+  m->idle_threads.data[machine] = utid + 1;
+  return WEFT_OK;
 }
 
 void model_free(model_state *m) {
@@ -144,6 +162,7 @@ void model_free(model_state *m) {
   base_map_free(&m->live_processes);
   VEC_FREE(m->pending_joins);
   VEC_FREE(m->earlier_same_tid);
+  VEC_FREE(m->idle_threads);
   VEC_FREE(m->thread_tracks);
   VEC_FREE(m->process_tracks);
   base_map_free(&m->keyed_tracks);
@@ -653,10 +672,19 @@ static int model_memo_track(trace_context *ctx, model_track_memo *memo, uint32_t
   return WEFT_OK;
 }
 
-int model_name_idle_thread(trace_context *ctx) {
+uint32_t model_idle_thread(const trace_context *ctx, uint32_t machine) {
+  const model_state *m = &ctx->model;
+  if (!machine) return 0;
+  return machine < m->idle_threads.len && m->idle_threads.data[machine]
+             ? m->idle_threads.data[machine] - 1
+             : UINT32_MAX;
+}
+
+int model_name_idle_thread(trace_context *ctx, uint32_t machine) {
+  uint32_t utid = model_idle_thread(ctx, machine);
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
-  if (!t->row_count || !storage_is_null(t, THREAD_name, 0)) return WEFT_OK;
-  return model_thread_set_name(ctx, 0, "swapper", 7);
+  if (utid >= t->row_count || !storage_is_null(t, THREAD_name, utid)) return WEFT_OK;
+  return model_thread_set_name(ctx, utid, "swapper", 7);
 }
 
 int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track) {
@@ -848,44 +876,4 @@ void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set) {
   int64_t old = storage_get_i64_or(t, SLICE_arg_set_id, slice, -1);
   storage_set_i64(t, SLICE_arg_set_id, slice, arg_set);
   model_args_note_replaced(ctx, old, arg_set); /* may be left unused */
-}
-
-/* ---- chrome raw events ---- */
-
-int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t utid,
-                     int64_t arg_set) {
-  storage_table *t = ctx_table(ctx, TABLE_CHROME_RAW);
-  uint32_t row;
-  int rc = storage_table_append(t, &row);
-  if (rc) return rc;
-  storage_set_i64(t, CHROME_RAW_ts, row, ts);
-  storage_set_str(t, CHROME_RAW_name, row, name);
-  storage_set_i64(t, CHROME_RAW_utid, row, utid);
-  if (arg_set >= 0) storage_set_i64(t, CHROME_RAW_arg_set_id, row, arg_set);
-  return WEFT_OK;
-}
-
-/* ---- counters ---- */
-
-int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
-                  int64_t arg_set) {
-  uint32_t row;
-  return model_counter_row(ctx, track, ts, value, arg_set, &row);
-}
-
-int model_counter_row(trace_context *ctx, uint32_t track, int64_t ts, double value,
-                      int64_t arg_set, uint32_t *row) {
-  storage_table *t = ctx_table(ctx, TABLE_COUNTER);
-  int rc = storage_table_append(t, row);
-  if (rc) return rc;
-  storage_set_i64(t, COUNTER_ts, *row, ts);
-  storage_set_i64(t, COUNTER_track_id, *row, track);
-  storage_set_f64(t, COUNTER_value, *row, value);
-  if (arg_set >= 0) storage_set_i64(t, COUNTER_arg_set_id, *row, arg_set);
-  ctx_extend_bounds(ctx, ts);
-  return WEFT_OK;
-}
-
-void model_counter_set_value(trace_context *ctx, uint32_t row, double value) {
-  storage_set_f64(ctx_table(ctx, TABLE_COUNTER), COUNTER_value, row, value);
 }

@@ -54,6 +54,7 @@ typedef struct model_state {
    * none): with live_threads, each tid's threads newest first, so that a
    * (tid, pid) lookup finds an older thread of that process */
   VEC(uint32_t) earlier_same_tid;
+  VEC(uint32_t) idle_threads; /* machine row -> its idle thread's utid + 1 (row 0: utid 0) */
   /* pairs of utids known to share a process that neither has yet (a
    * CLONE_THREAD from a thread of unknown process); resolved when one of
    * them is attached to a process */
@@ -232,9 +233,15 @@ int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track);
 /* The default slice track of a thread / process. */
 int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track);
-/* Names utid 0 (the idle task) "swapper" unless it has a name, as Perfetto
- * does for proto and kernel traces (not for JSON ones). */
-int model_name_idle_thread(trace_context *ctx);
+/* Gives machine row `machine` (> 0) its idle process and thread (pid and
+ * tid 0), made as the machine is: row 0's are upid 0 and utid 0. For
+ * machine_registry.on_new_row (user: the trace context). */
+int model_machine_added(void *user, uint32_t machine);
+/* The utid of the idle thread of `machine` (UINT32_MAX: no such row). */
+uint32_t model_idle_thread(const trace_context *ctx, uint32_t machine);
+/* Names the idle thread of `machine` "swapper" unless it has a name, as
+ * Perfetto does for the machines of proto and kernel data (not of JSON). */
+int model_name_idle_thread(trace_context *ctx, uint32_t machine);
 int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track);
 
 /* ---- slices ---- */

@@ -73,7 +73,7 @@ typedef struct sched_state_memo {
 #define SCHED_STATE_MEMO 16 /* entries, a power of two */
 
 struct kernel_state {
-  int idle_named; /* kernel data has named the idle thread (utid 0) */
+  uint32_t idle_named; /* machine + 1 of the last idle thread kernel data named */
   VEC(sched_machine_cpus) machine_cpus; /* by machine row */
   VEC(sched_cpu_state) cpus;
   VEC(sched_thread_rows) threads; /* index: utid */
@@ -135,12 +135,12 @@ static int kernel_get_unnamed(trace_context *ctx, kernel_state **out) {
   return WEFT_OK;
 }
 
-int kernel_get(trace_context *ctx, kernel_state **out) {
+int kernel_get(trace_context *ctx, uint32_t machine, kernel_state **out) {
   int rc = kernel_get_unnamed(ctx, out);
-  if (rc || (*out)->idle_named) return rc;
-  /* Kernel data names the host's idle thread. */
-  (*out)->idle_named = 1;
-  return model_name_idle_thread(ctx) ? WEFT_ENOMEM : WEFT_OK;
+  if (rc || (*out)->idle_named == machine + 1) return rc;
+  /* Kernel data names the idle thread of its machine. */
+  (*out)->idle_named = machine + 1;
+  return model_name_idle_thread(ctx, machine) ? WEFT_ENOMEM : WEFT_OK;
 }
 
 base_map *kernel_rss_mm(kernel_state *k) { return &k->rss_mm; }
@@ -248,7 +248,7 @@ static void sched_adopt_main_thread(trace_context *ctx, uint32_t machine,
 int sched_thread(trace_context *ctx, uint32_t machine, int64_t tid,
                  const char *name, size_t name_len, uint32_t *utid) {
   kernel_state *k;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get(ctx, machine, &k);
   if (!rc) rc = model_thread(ctx, machine, tid, utid);
   if (rc) return rc;
   sched_adopt_main_thread(ctx, machine, tid, *utid);
@@ -649,7 +649,7 @@ int sched_switch(trace_context *ctx, const kernel_scope *s,
   uint32_t ucpu, next_utid, prev_utid;
   string_id prev_state;
   sched_comm prev_comm, next_comm;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get(ctx, s->machine, &k);
   if (rc) return rc;
   if (s->machine >= SCHED_MAX_MACHINE || e->cpu >= SCHED_MAX_CPU) return WEFT_EINVAL;
   sched_cpu_state *c = sched_cpu(k, s->trace, s->machine, e->cpu);
@@ -689,7 +689,7 @@ int sched_switch_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          int raw_only) {
   kernel_state *k;
   uint32_t ucpu, next_utid;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get(ctx, s->machine, &k);
   if (!rc) rc = sched_ucpu(ctx, s->machine, cpu, &ucpu);
   if (!rc) rc = sched_thread(ctx, s->machine, next_pid, comm, comm_len, &next_utid);
   if (rc) return rc;
@@ -740,7 +740,7 @@ int sched_waking(trace_context *ctx, const kernel_scope *s, int64_t ts,
                  size_t comm_len, int64_t common_flags) {
   kernel_state *k;
   uint32_t wakee, waker;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get(ctx, s->machine, &k);
   if (!rc) rc = sched_thread(ctx, s->machine, wakee_tid, comm, comm_len, &wakee);
   if (!rc) rc = sched_thread(ctx, s->machine, waker_tid, NULL, 0, &waker);
   if (rc) return rc;
@@ -752,7 +752,7 @@ int sched_waking_compact(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          int64_t prio, const char *comm, size_t comm_len,
                          int64_t common_flags, int raw_only) {
   kernel_state *k;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get(ctx, s->machine, &k);
   if (rc) return rc;
   if (s->machine >= SCHED_MAX_MACHINE || cpu >= SCHED_MAX_CPU) /* no switch there */
     return kernel_stat(ctx, s, stat_compact_sched_waking_skipped, 1);
@@ -780,7 +780,7 @@ int sched_blocked_reason(trace_context *ctx, const kernel_scope *s,
                          size_t function_len) {
   kernel_state *k;
   uint32_t utid;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get(ctx, s->machine, &k);
   if (!rc) rc = model_thread(ctx, s->machine, tid, &utid);
   if (rc) return rc;
   sched_open_rows *r = sched_open_rows_of(k, s->trace, utid, 0);
@@ -844,7 +844,7 @@ int sched_task_newtask(trace_context *ctx, const kernel_scope *s, int64_t ts,
                        size_t comm_len, uint64_t clone_flags) {
   kernel_state *k;
   uint32_t source, utid, upid;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get(ctx, s->machine, &k);
   if (rc) return rc;
   if (new_tid == 0) return WEFT_OK; /* the idle task is never created */
   rc = model_thread(ctx, s->machine, source_tid, &source);

@@ -122,7 +122,7 @@ int sched_rss_stat(trace_context *ctx, const kernel_scope *s, int64_t ts,
                    int64_t tid, int64_t member, int64_t size, int64_t curr,
                    int64_t mm_id) {
   kernel_state *k;
-  int rc = kernel_get(ctx, &k);
+  int rc = kernel_get(ctx, s->machine, &k);
   if (rc) return rc;
   if (member < 0 || member > SCHED_RSS_UNKNOWN) member = SCHED_RSS_UNKNOWN;
   if (size < 0) return kernel_stat(ctx, s, stat_rss_stat_negative_size, 1);

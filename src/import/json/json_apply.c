@@ -56,15 +56,17 @@ static int json_fail(import_file *f, const json_event *e, int64_t ts) {
 }
 
 /* The process and its main thread (tid = pid), as JSON processes get.
- * In a load of JSON files only, pid 0 is not the swapper (upid 0): its
- * first use starts a process of its own, which later pid 0 events (of any
- * JSON file) share. Beside a proto or systrace file it is the swapper
- * (trace_context.pid_zero_is_idle). */
+ * In a load of JSON files only, pid 0 is not the machine's idle process:
+ * its first use starts a process of its own, which later pid 0 events (of
+ * any JSON file of the machine) share. Beside a proto or systrace file it
+ * is the idle process (trace_context.pid_zero_is_idle). */
 static int json_process(import_file *f, int64_t pid, uint32_t *upid) {
-  uint32_t utid, live;
+  uint32_t utid, live, idle;
   int rc = WEFT_OK;
   if (pid == 0 && !f->ctx->pid_zero_is_idle &&
-      model_process_find(f->ctx, f->machine, 0, &live) && live == 0)
+      model_process_find(f->ctx, f->machine, 0, &live) &&
+      (idle = model_idle_thread(f->ctx, f->machine)) != UINT32_MAX &&
+      live == model_thread_upid(f->ctx, idle))
     rc = model_process_start(f->ctx, f->machine, 0, -1, &live);
   if (!rc) rc = model_thread_in_process(f->ctx, f->machine, pid, pid, &utid);
   if (rc) return rc;

@@ -719,10 +719,20 @@ static int proto_tokenize(import_file *f, base_error *err) {
   return WEFT_OK;
 }
 
+/* A proto file names the idle thread of each machine it has data on. */
+static int proto_name_idle_threads(import_file *f) {
+  const stats_store *stats = &f->ctx->stats;
+  int rc = model_name_idle_thread(f->ctx, f->machine);
+  for (size_t i = 0; !rc && i < stats->scopes.len; i++)
+    if (stats->scopes.data[i].trace == f->trace_id)
+      rc = model_name_idle_thread(f->ctx, stats->scopes.data[i].machine);
+  return rc;
+}
+
 static int proto_end(import_file *f, base_error *err) {
   proto_import_state *st = f->state;
   int rc;
-  if (model_name_idle_thread(f->ctx)) return base_error_nomem(err);
+  if (proto_name_idle_threads(f)) return base_error_nomem(err);
   if (st && proto_heap_graph_end(f, st->heap_graph))
     return base_error_set(err, WEFT_ENOMEM, "proto: failed to finish heap graphs");
   if (st && (rc = proto_native_symbols_frames(f, st->native_symbols)) != 0)
