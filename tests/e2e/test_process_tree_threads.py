@@ -1,7 +1,8 @@
 """End-to-end: a ProcessTree thread whose process the dump does not list
 makes that process with its main thread first, as Perfetto's
 GetOrCreateProcess does (so does a systrace line's tgid); a tid in two processes names, by tid alone, the
-thread a (tid, pid) lookup picked last."""
+thread a (tid, pid) lookup picked last. A process entry without a cmdline
+field is skipped; a thread entry without a tgid is in process 0."""
 import weft_e2e as e
 
 TRACE = '''
@@ -58,6 +59,27 @@ packet { ftrace_events { cpu: 1 event { timestamp: 300 pid: 17 sched_switch {
                                  "order by utid", p), (
             '"utid","tid","upid","name","is_main_thread"\n'
             '0,0,0,"swapper",1\n1,13,1,"comm",0\n2,12,1,"[NULL]",1\n3,14,1,"comm",0\n'))
+
+    def test_entries_without_cmdline_are_skipped_and_threads_without_tgid_are_in_pid_0(self):
+        p = e.textproto_trace(self.dir, 'trace', """
+packet { timestamp: 10 process_tree {
+  processes { pid: 30 ppid: 1 uid: 5 }
+  processes { pid: 33 ppid: 1 cmdline: "" }
+  processes { pid: 34 ppid: 1 cmdline: "x" }
+  threads { tid: 40 tgid: 30 }
+  threads { tid: 41 tgid: 34 }
+  threads { tid: 42 name: "loose" } } }
+""")
+        self.assertEqual(e.query("select upid, pid, name, parent_upid, uid from process "
+                                 "order by upid", p), (
+            '"upid","pid","name","parent_upid","uid"\n'
+            '0,0,"[NULL]","[NULL]","[NULL]"\n1,1,"[NULL]","[NULL]","[NULL]"\n'
+            '2,33,"",1,"[NULL]"\n3,34,"x",1,"[NULL]"\n4,30,"[NULL]","[NULL]","[NULL]"\n'))
+        self.assertEqual(e.query("select utid, tid, upid, name from thread where tid >= 30 "
+                                 "order by utid", p), (
+            '"utid","tid","upid","name"\n'
+            '2,33,2,"[NULL]"\n3,34,3,"[NULL]"\n4,30,4,"[NULL]"\n5,40,4,"[NULL]"\n'
+            '6,41,3,"[NULL]"\n7,42,0,"loose"\n'))
 
 
 if __name__ == '__main__':

@@ -154,7 +154,11 @@ static int proto_tree_process(import_file *f, uint32_t machine, proto_span msg,
   memset(&pr, 0, sizeof pr);
   base_buf_init(&pr.cmdline, PROTO_PROCESS_TREE_MAX_CMDLINE);
   proto_tree_proc_read(msg, &pr);
-  int rc = pr.has_pid ? proto_tree_apply_process(f, machine, &pr, has_offset, offset) : WEFT_OK;
+  /* An entry without a cmdline field is skipped whole, as Perfetto does:
+   * a thread naming its pid makes the process then. */
+  int rc = pr.has_pid && pr.has_cmdline ? proto_tree_apply_process(f, machine, &pr, has_offset,
+                                                                   offset)
+                                        : WEFT_OK;
   base_buf_free(&pr.cmdline);
   return rc;
 }
@@ -176,13 +180,13 @@ static int proto_tree_thread(import_file *f, uint32_t machine, proto_span msg) {
   trace_context *ctx = f->ctx;
   proto_reader r;
   proto_field fl;
-  int64_t tid = 0, tgid = 0;
-  int has_tid = 0, has_tgid = 0, has_name = 0;
+  int64_t tid = 0, tgid = 0; /* a thread without a tgid is in process 0 (the idle one) */
+  int has_tid = 0, has_name = 0;
   proto_span name = {NULL, 0};
   proto_reader_init_span(&r, msg);
   while (proto_reader_next(&r, &fl) == 1) {
     if (fl.number == PROTO_PROCESS_TREE_THREAD_TID) { tid = proto_field_int32(&fl); has_tid = 1; }
-    if (fl.number == PROTO_PROCESS_TREE_THREAD_TGID) { tgid = proto_field_int32(&fl); has_tgid = 1; }
+    if (fl.number == PROTO_PROCESS_TREE_THREAD_TGID) tgid = proto_field_int32(&fl);
     if (fl.number == PROTO_PROCESS_TREE_THREAD_NAME && fl.wire_type == PROTO_WIRE_LEN) {
       name = fl.span;
       has_name = 1;
@@ -193,16 +197,14 @@ static int proto_tree_thread(import_file *f, uint32_t machine, proto_span msg) {
   int rc = WEFT_OK;
   /* A process first named by one of its threads is made with its main
    * thread first (Perfetto's GetOrCreateProcess). */
-  if (has_tgid && tid != tgid && model_process_find(ctx, machine, tgid, &upid) != 1) {
+  if (tid != tgid && model_process_find(ctx, machine, tgid, &upid) != 1) {
     rc = model_process(ctx, machine, tgid, &upid);
     if (!rc) rc = model_thread_in_process(ctx, machine, tgid, tgid, &utid);
   }
-  if (!rc)
-    rc = has_tgid ? model_thread_in_process(ctx, machine, tid, tgid, &utid)
-                  : model_thread(ctx, machine, tid, &utid);
+  if (!rc) rc = model_thread_in_process(ctx, machine, tid, tgid, &utid);
   if (rc || !has_name) return rc;
   string_id comm;
-  if (has_tgid && tid == tgid && proto_tree_is_kthread(f, machine, tgid, &comm)) {
+  if (tid == tgid && proto_tree_is_kthread(f, machine, tgid, &comm)) {
     model_thread_set_name_id(ctx, utid, comm);
     return WEFT_OK;
   }
