@@ -112,6 +112,7 @@ static int ctx_stats_row(trace_context *ctx, const ctx_stats_strings *strings,
   if (!rc) rc = storage_table_append(t, &row);
   if (rc) return rc;
   storage_set_str(t, STATS_name, row, name);
+  storage_set_i64(t, STATS_key, row, (int64_t)e->stat); /* Perfetto's enum index */
   if (e->index >= 0) storage_set_i64(t, STATS_idx, row, e->index);
   storage_set_str(t, STATS_severity, row, strings->severity[info->severity]);
   storage_set_str(t, STATS_source, row, strings->source[info->source]);

@@ -25,7 +25,8 @@
   C(T, str_value, STR, 0) C(T, machine_id, I64, N) C(T, trace_id, I64, N)
 
 #define STATS_COLUMNS(C, T)                                              \
-  C(T, name, STR, 0) C(T, idx, I64, N) C(T, severity, STR, 0) C(T, source, STR, 0) \
+  C(T, id, ID, 0) C(T, name, STR, 0) C(T, key, I64, 0) C(T, idx, I64, N)              \
+  C(T, severity, STR, 0) C(T, source, STR, 0)                                          \
   C(T, value, I64, 0) C(T, description, STR, 0) C(T, machine_id, I64, N)       \
   C(T, trace_id, I64, N)
 

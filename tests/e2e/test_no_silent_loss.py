@@ -78,6 +78,25 @@ class NoSilentLoss(e.TempDirTest):
         out = e.query("select value from stats where name = 'proto_truncated_tail'", whole)
         self.assertEqual(out.split('\n')[1], '0')
 
+    def test_stats_rows_have_ids_and_perfettos_keys(self):
+        # `key` is the stat's index in Perfetto's enum of stats (the values
+        # Perfetto's shell gives); weft's own stats come after all of them.
+        whole = e.write_temp(self.dir, 'whole.pb', proto_slices(2))
+        out = e.query("select name, key from stats where name in ('android_aflags_errors', "
+                      "'guess_trace_type_duration_ns', 'parse_trace_duration_ns', "
+                      "'clock_sync_cache_miss', 'winscope_sf_transactions_parse_errors', "
+                      "'extra_parsing_descriptors_error') order by key", whole)
+        self.assertEqual(out, '"name","key"\n"android_aflags_errors",0\n'
+                         '"guess_trace_type_duration_ns",71\n"parse_trace_duration_ns",94\n'
+                         '"clock_sync_cache_miss",186\n'
+                         '"winscope_sf_transactions_parse_errors",265\n'
+                         '"extra_parsing_descriptors_error",357\n')
+        own = e.query("select min(key) from stats where name in ('proto_truncated_tail', "
+                      "'winscope_sf_layers_visibility_skipped')", whole)
+        self.assertGreater(int(own.split('\n')[1]), 357)
+        ids = e.query('select count(*) = max(id) + 1 and min(id) = 0 from stats', whole)
+        self.assertEqual(ids.split('\n')[1], '1')
+
 
 if __name__ == '__main__':
     e.main()
