@@ -88,11 +88,6 @@ typedef struct gecko_run {
 } gecko_run;
 typedef VEC(gecko_run) gecko_runs;
 
-typedef struct gecko_head {
-  int64_t ts;
-  size_t run; /* ties: the earlier run first */
-} gecko_head;
-
 static int64_t gecko_run_ts(const gecko_state *st, const gecko_run *r) {
   return r->sample ? st->samples.data[r->at].ts : st->markers.data[r->at].ts;
 }
@@ -126,23 +121,6 @@ static int gecko_add_marker_runs(const gecko_state *st, size_t n, gecko_runs *ru
   return WEFT_OK;
 }
 
-static int gecko_head_less(const gecko_head *a, const gecko_head *b) {
-  return a->ts < b->ts || (a->ts == b->ts && a->run < b->run);
-}
-
-static void gecko_heap_down(gecko_head *h, size_t n, size_t i) {
-  for (;;) {
-    size_t l = 2 * i + 1, m = i;
-    if (l < n && gecko_head_less(&h[l], &h[m])) m = l;
-    if (l + 1 < n && gecko_head_less(&h[l + 1], &h[m])) m = l + 1;
-    if (m == i) return;
-    gecko_head t = h[i];
-    h[i] = h[m];
-    h[m] = t;
-    i = m;
-  }
-}
-
 /* The runs are read in step, one record each in turn: with more runs than
  * the hardware follows, each read would miss the cache; the record a few
  * ahead in the run is asked for now, to be there on the run's next turns. */
@@ -163,31 +141,81 @@ static void gecko_run_take(const gecko_state *st, gecko_run *r, int64_t *ts, uin
   *payload = gecko_marker_payload(m, i);
 }
 
-/* A merge of runs[i].at .. runs[i].end, as a heap of their heads. */
+/* A merge of runs[i].at .. runs[i].end as a tree of losers: node 0 holds
+ * the run whose head comes first, node j (1 <= j < n) the run that lost
+ * the match played there, the runs being the leaves n .. 2n - 1. Taking
+ * the first record replays only the matches on its run's path to the
+ * root: one comparison a level, where a heap compares two children and
+ * its own head at each. Heads compare by (time, run), a run at its end
+ * after every other. */
 typedef struct gecko_merge {
   const gecko_state *st;
   gecko_run *runs;
-  gecko_head *heap;
-  size_t count;
+  int64_t *head;  /* runs[r]'s next time */
+  uint32_t *tree; /* 2n slots: the n - 1 losers and the winner */
+  size_t n, left; /* runs; records not yet taken */
 } gecko_merge;
 
+/* Whether run a's head comes before run b's: by time, then run. A run at
+ * its end has the time INT64_MAX, which no record has (gecko_ms_to_ns
+ * bounds them below 9.2e18), so it comes after every other. Without
+ * branches: the outcome of each match is as good as random. */
+static inline int gecko_merge_less(const gecko_merge *g, uint32_t a, uint32_t b) {
+  int64_t ha = g->head[a], hb = g->head[b];
+  return (ha < hb) | ((ha == hb) & (a < b));
+}
+
+/* The next time of run r, or INT64_MAX at its end. */
+static int64_t gecko_merge_head(const gecko_merge *g, const gecko_run *r) {
+  if (r->at >= r->end) return INT64_MAX;
+  int64_t ts = gecko_run_ts(g->st, r);
+  assert(ts < INT64_MAX);
+  return ts;
+}
+
+/* The winner of the matches below node j (n <= j: leaf j - n). */
+static uint32_t gecko_merge_build(gecko_merge *g, size_t j) {
+  if (j >= g->n) return (uint32_t)(j - g->n);
+  uint32_t a = gecko_merge_build(g, 2 * j), b = gecko_merge_build(g, 2 * j + 1);
+  int a_wins = gecko_merge_less(g, a, b);
+  g->tree[j] = a_wins ? b : a;
+  return a_wins ? a : b;
+}
+
 static int gecko_merge_init(gecko_merge *g, const gecko_state *st, gecko_run *runs, size_t n) {
-  *g = (gecko_merge){st, runs, n ? base_malloc(n * sizeof *g->heap) : NULL, 0};
-  if (n && !g->heap) return WEFT_ENOMEM;
-  for (size_t i = 0; i < n; i++)
-    if (runs[i].at < runs[i].end) g->heap[g->count++] = (gecko_head){gecko_run_ts(st, &runs[i]), i};
-  for (size_t i = g->count / 2; i-- > 0;) gecko_heap_down(g->heap, g->count, i);
+  *g = (gecko_merge){st, runs, NULL, NULL, n, 0};
+  if (!n) return WEFT_OK;
+  g->head = base_malloc(n * sizeof *g->head);
+  g->tree = base_malloc(2 * n * sizeof *g->tree);
+  if (!g->head || !g->tree) return WEFT_ENOMEM;
+  for (size_t i = 0; i < n; i++) {
+    g->head[i] = gecko_merge_head(g, &runs[i]);
+    g->left += runs[i].end - runs[i].at;
+  }
+  g->tree[0] = n == 1 ? 0 : gecko_merge_build(g, 1);
   return WEFT_OK;
+}
+
+static void gecko_merge_free(gecko_merge *g) {
+  base_free(g->head);
+  base_free(g->tree);
 }
 
 /* The merge's next record (0 when it is done). */
 static int gecko_merge_next(gecko_merge *g, int64_t *ts, uint64_t *payload) {
-  if (!g->count) return 0;
-  gecko_run *r = &g->runs[g->heap[0].run];
+  if (!g->left) return 0;
+  g->left--;
+  uint32_t winner = g->tree[0];
+  gecko_run *r = &g->runs[winner];
   gecko_run_take(g->st, r, ts, payload);
-  if (r->at < r->end) g->heap[0].ts = gecko_run_ts(g->st, r);
-  else g->heap[0] = g->heap[--g->count];
-  gecko_heap_down(g->heap, g->count, 0);
+  g->head[winner] = gecko_merge_head(g, r);
+  for (size_t j = (winner + g->n) / 2; j > 0; j /= 2) {
+    uint32_t other = g->tree[j];
+    uint32_t mask = 0u - (uint32_t)gecko_merge_less(g, other, winner);
+    g->tree[j] = (winner & mask) | (other & ~mask);
+    winner = (other & mask) | (winner & ~mask);
+  }
+  g->tree[0] = winner;
   return 1;
 }
 
@@ -216,11 +244,14 @@ static int gecko_upper_run(void *arg, void **result, base_error *err) {
   (void)result;
   gecko_upper *u = arg;
   gecko_merge g;
-  if (gecko_merge_init(&g, u->st, u->runs, u->nruns)) return base_error_nomem(err);
+  if (gecko_merge_init(&g, u->st, u->runs, u->nruns)) {
+    gecko_merge_free(&g);
+    return base_error_nomem(err);
+  }
   size_t n = 0;
   while (gecko_merge_next(&g, &u->out[n].ts, &u->out[n].payload)) n++;
   assert(n == u->total);
-  base_free(g.heap);
+  gecko_merge_free(&g);
   return WEFT_OK;
 }
 
@@ -285,7 +316,7 @@ static int gecko_queue_merge(import_file *f, gecko_run *runs, size_t n) {
   int64_t ts;
   uint64_t payload;
   while (!rc && gecko_merge_next(&g, &ts, &payload)) rc = import_push(f, ts, st->clock, payload);
-  base_free(g.heap);
+  gecko_merge_free(&g);
   return rc;
 }
 
