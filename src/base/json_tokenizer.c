@@ -215,6 +215,38 @@ static bool json_strtod(const char *s, size_t len, double *out) {
   return true;
 }
 
+/* Eight digits at *p folded into *mant (mant * 10^8 + their value) and *p
+ * moved past them; false, with nothing changed, unless the next eight
+ * bytes are all digits. SWAR on little-endian machines; byte by byte
+ * elsewhere. */
+static inline bool json_take8(const char **p, const char *end, uint64_t *mant) {
+  if (end - *p < 8) return false;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t v;
+  memcpy(&v, *p, 8);
+  const uint64_t highs = 0xF0F0F0F0F0F0F0F0ULL;
+  /* every byte 0x30..0x39: its high nibble 3, and adding 6 keeps it 3 */
+  if (((v & highs) | (((v + 0x0606060606060606ULL) & highs) >> 4)) != 0x3333333333333333ULL)
+    return false;
+  v -= 0x3030303030303030ULL;           /* the digits, first in the lowest byte */
+  v = v * 10 + (v >> 8);                /* pairs: each 16-bit lane's low byte */
+  const uint64_t pairs = 0x000000FF000000FFULL;
+  v = ((v & pairs) * (100 + (UINT64_C(1000000) << 32)) +
+       ((v >> 16) & pairs) * (1 + (UINT64_C(10000) << 32))) >> 32;
+  *mant = *mant * 100000000u + v;
+#else
+  uint64_t m = 0;
+  for (int i = 0; i < 8; i++) {
+    unsigned d = (unsigned char)(*p)[i] - '0';
+    if (d > 9) return false;
+    m = m * 10 + d;
+  }
+  *mant = *mant * 100000000u + m;
+#endif
+  *p += 8;
+  return true;
+}
+
 /* Scans a number starting at p (a '-' or digit). With `convert`, sets
  * i/d/is_int. Returns the position after the number or NULL on error. */
 JSON_INLINE const char *json_scan_number(json_tokenizer *t, const char *p,
@@ -237,6 +269,7 @@ JSON_INLINE const char *json_scan_number(json_tokenizer *t, const char *p,
                        "invalid number (leading zero)"),
              NULL;
   } else if (json_is_digit(*p)) {
+    while (sig_digits <= 19 - 8 && json_take8(&p, end, &mant)) sig_digits += 8;
     while (p < end && json_is_digit(*p)) {
       if (sig_digits < 19) {
         mant = mant * 10 + (uint64_t)(*p - '0');
@@ -255,6 +288,12 @@ JSON_INLINE const char *json_scan_number(json_tokenizer *t, const char *p,
     if (++p == end) return json_fail_eof(t, err), NULL;
     if (!json_is_digit(*p))
       return json_fail_char(t, err, p, "a digit after '.'"), NULL;
+    /* (leading zeros of a fraction are no significant digits: eight at a
+     * time only once the mantissa has begun) */
+    while (mant && sig_digits <= 19 - 8 && frac_digits <= 400 - 8 && json_take8(&p, end, &mant)) {
+      sig_digits += 8;
+      frac_digits += 8;
+    }
     while (p < end && json_is_digit(*p)) {
       if (sig_digits < 19 && frac_digits < 400) {
         mant = mant * 10 + (uint64_t)(*p - '0');

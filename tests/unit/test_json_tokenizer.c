@@ -1,5 +1,6 @@
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <stdlib.h>
 
 #include "base/base.h"
@@ -731,9 +732,22 @@ static void test_garbage_never_crashes(void) {
  * strtod itself): random integers, decimals and exponents of 1 to 21
  * digits. */
 static void test_numbers_read_as_strtod(void) {
-  srand(11);
+  /* runs of eight digits (read eight at a time) at every place */
+  static const char *const fixed[] = {
+      "12345678", "123456789", "1234567890123456", "1234567890123456789",
+      "12345678901234567890", "0.12345678", "0.000000001234567890123", "1.23456789e-5",
+      "99999999.99999999", "-18446744073709551615", "12345678.9", "0.00000000"};
   char text[80];
   int wrong = 0;
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
+    json_tokenizer t;
+    base_error err = {0};
+    json_token tok;
+    CHECK_EQ_INT(json_tokenizer_init(&t, fixed[i], strlen(fixed[i]), NULL, &err), 0);
+    CHECK_EQ_INT(json_next(&t, &tok, &err), 0);
+    if (tok.d != strtod(fixed[i], NULL) && wrong++ < 5) fprintf(stderr, "  %s: %.17g\n", fixed[i], tok.d);
+  }
+  srand(11);
   for (int n = 0; n < 300000; n++) {
     int digits = 1 + rand() % 21, dot = rand() % (digits + 1), k = 0;
     if (rand() % 4 == 0) text[k++] = '-';

@@ -16,11 +16,19 @@ static const char *const gecko_field_names[GK_FIELDS] = {"name", "startTime", "e
 
 /* ---- reading the table ---- */
 
-static int gecko_number_element(gecko_reader *r, void *user, const json_token *value,
-                                base_error *err) {
-  gecko_numbers *col = user;
-  if (VEC_PUSH(*col, gecko_token_number(value))) return base_error_nomem(err);
-  return gecko_skip(r, value, err);
+/* The elements of the array whose '[' was just read, as numbers (NaN for
+ * any other value): in one loop, the column's most common reading. */
+static int gecko_read_numbers(gecko_reader *r, gecko_numbers *col, base_error *err) {
+  json_token value;
+  int rc;
+  while (!(rc = json_next(r->tk, &value, err)) && value.type != JSON_TOK_ARRAY_END) {
+    if (col->len == col->cap && VEC_RESERVE(*col, col->len + 1)) return base_error_nomem(err);
+    col->data[col->len++] = gecko_token_number(&value);
+    if (value.type == JSON_TOK_OBJECT_BEGIN || value.type == JSON_TOK_ARRAY_BEGIN)
+      rc = json_skip_container(r->tk, err);
+    if (rc) return rc;
+  }
+  return rc;
 }
 
 /* "data": its length, and the span of each container in it. */
@@ -59,7 +67,7 @@ static int gecko_marker_table_member(gecko_reader *r, void *user, const json_tok
     if (!gecko_token_key_is(key, gecko_field_names[k])) continue;
     m->columns[k].len = 0;
     if (value->type != JSON_TOK_ARRAY_BEGIN) return gecko_skip(r, value, err);
-    return gecko_walk_elements(r, gecko_number_element, &m->columns[k], err);
+    return gecko_read_numbers(r, &m->columns[k], err);
   }
   if (gecko_token_key_is(key, "data")) return gecko_read_data(r, value, m, err);
   if (gecko_token_key_is(key, "schema")) return gecko_take(r, value, &m->schema, err);
