@@ -13,6 +13,25 @@ class JsonImportTest(e.TempDirTest):
     def stat(self, events, name):
         return self.load(events, "select value from stats where name = '%s'" % name)
 
+    def test_complete_event_of_negative_duration_is_dropped_and_logged(self):
+        # its thread's track is made, its args are not; zero is a slice
+        events = [{'ph': 'X', 'name': 'neg', 'pid': 1, 'tid': 2, 'ts': 400, 'dur': -3,
+                   'args': {'a': 1}},
+                  {'ph': 'X', 'name': 'negf', 'pid': 1, 'tid': 2, 'ts': 600, 'dur': -0.5},
+                  {'ph': 'X', 'name': 'zero', 'pid': 1, 'tid': 3, 'ts': 500, 'dur': 0}]
+        self.assertEqual(self.load(events, 'select name, ts, dur from slice'),
+                         '"name","ts","dur"\n"zero",500000,0\n')
+        self.assertEqual(self.load(events, 'select count(*) from thread_track'),
+                         '"count(*)"\n2\n')
+        self.assertEqual(self.load(events, "select count(*) from args where key = 'args.a'"),
+                         '"count(*)"\n0\n')
+        self.assertEqual(self.load(events, 'select ts, severity, name, arg_set_id '
+                                           'from _trace_import_logs'),
+                         '"ts","severity","name","arg_set_id"\n'
+                         '400000,"error","slice_negative_duration","[NULL]"\n'
+                         '600000,"error","slice_negative_duration","[NULL]"\n')
+        self.assertEqual(self.stat(events, 'slice_negative_duration'), '"value"\n2\n')
+
     def test_string_times_and_thread_time(self):
         out = self.load([
             {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': '10.25', 'dur': '5',

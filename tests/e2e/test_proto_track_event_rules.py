@@ -57,6 +57,23 @@ class ProtoTrackEventRulesTest(e.TempDirTest):
     def trace(self, text):
         return e.textproto_trace(self.dir, 'trace.pb', text)
 
+    def test_legacy_complete_event_of_negative_duration_is_dropped_before_its_track(self):
+        trace = self.trace(
+            'packet { trusted_packet_sequence_id: 2 incremental_state_cleared: true '
+            'thread_descriptor { pid: 5 tid: 7 } }\n'
+            'packet { trusted_packet_sequence_id: 2 timestamp: 1000 track_event { name: "neg" '
+            'legacy_event { phase: 88 duration_us: -5 } '
+            'debug_annotations { name: "a" int_value: 1 } } }\n' + THREAD
+            + event(2000, 'name: "pos" legacy_event { phase: 88 duration_us: 5 }'))
+        self.assertEqual(e.query('select name, ts, dur from slice', trace),
+                         '"name","ts","dur"\n"pos",2000,5000\n')
+        self.assertEqual(e.query("select count(*) from thread_track t join thread using(utid) "
+                                 "where tid = 7", trace), '"count(*)"\n0\n')
+        self.assertEqual(e.query("select count(*) from args where key = 'debug.a'", trace),
+                         '"count(*)"\n0\n')
+        self.assertEqual(e.query("select value from stats where name = "
+                                 "'track_event_parser_errors'", trace), '"value"\n1\n')
+
     def test_complete_event_ending_after_its_parent_is_dropped(self):
         trace = self.trace(THREAD
                            + event(1000, 'name: "outer" legacy_event { phase: 88 duration_us: 10 }')

@@ -290,6 +290,10 @@ static int json_slice(import_file *f, const json_event *e, int64_t ts, json_slic
   uint32_t track, slice;
   int rc = json_slice_track(f, e, ts, c, &track);
   if (rc || track == UINT32_MAX) return rc;
+  if (e->ph == 'X' && e->dur.ns < 0) { /* dropped with its args; its track stays */
+    rc = model_import_log(f->ctx, f->trace_id, ts, stat_slice_negative_duration, -1);
+    return rc ? rc : import_stat(f, stat_slice_negative_duration, 1);
+  }
   rc = json_read_args(f, e, &c->args, err);
   int on_thread = e->ph == 'B' || e->ph == 'X' || !e->scope.ptr ||
                   (e->scope.len == 1 && e->scope.ptr[0] == 't');

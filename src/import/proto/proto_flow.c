@@ -158,6 +158,14 @@ int proto_legacy_flow_v1_reject(import_file *f, uint32_t machine, const proto_fl
   return rc ? rc : 1;
 }
 
+int proto_legacy_negative_complete_reject(import_file *f, const proto_flow_hint *h) {
+  proto_legacy lg;
+  if (!proto_legacy_read(h, &lg) || !lg.has_phase || lg.phase != 'X' || lg.duration_us >= 0)
+    return 0;
+  int rc = import_stat(f, stat_track_event_parser_errors, 1);
+  return rc ? rc : 1;
+}
+
 int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
                        const proto_flow_hint *h, uint32_t track, int64_t ts,
                        string_id category, string_id name, int64_t arg_set,

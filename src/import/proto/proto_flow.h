@@ -57,6 +57,10 @@ int proto_legacy_has_phase(const proto_flow_hint *h);
  * v1 flow event (legacy phase s, t or f, typed or not) has no unscoped_id: Perfetto
  * drops it before resolving its track. 0 otherwise, <0 on error. */
 int proto_legacy_flow_v1_reject(import_file *f, uint32_t machine, const proto_flow_hint *h);
+/* 1 (after counting track_event_parser_errors) if an untyped event's
+ * legacy phase X has a negative duration_us: Perfetto drops it before
+ * resolving its track. 0 otherwise, <0 on error. */
+int proto_legacy_negative_complete_reject(import_file *f, const proto_flow_hint *h);
 
 int proto_legacy_apply(import_file *f, uint32_t machine, proto_span track_event,
                        const proto_flow_hint *h, uint32_t track, int64_t ts,

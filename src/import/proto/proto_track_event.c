@@ -613,6 +613,10 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     rc = proto_legacy_flow_v1_reject(p->f, p->machine, &e->flow);
     if (rc) return rc > 0 ? WEFT_OK : rc;
   }
+  if (!rc && legacy && e->phase == 'X') {
+    rc = proto_legacy_negative_complete_reject(p->f, &e->flow);
+    if (rc) return rc > 0 ? WEFT_OK : rc;
+  }
   if (!rc) rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
   if (e->has_active_processes && (rc = proto_active_processes(p, e->active_processes)) != 0)
