@@ -7,7 +7,8 @@
 #include "cli.h"
 
 /* ---- CSV-like (-q / -Q) ----
- * Header: quoted names joined by ','; rows: integers bare, reals as "%f",
+ * Header: quoted names joined by ','; rows: integers bare, reals as "%f"
+ * (at most 255 characters),
  * strings quoted verbatim, NULL as "[NULL]", blobs as "<raw bytes>"; one
  * blank line between result sets. */
 
@@ -26,7 +27,13 @@ static int csv_on_columns(void *user, int statement, int n,
 static void csv_print_cell(FILE *out, const weft_cell *c) {
   switch (c->type) {
     case WEFT_CELL_INT: fprintf(out, "%" PRId64, c->i); break;
-    case WEFT_CELL_DOUBLE: fprintf(out, "%f", c->d); break;
+    case WEFT_CELL_DOUBLE: {
+      /* as the shell prints them: "%f" cut to 255 characters */
+      char buf[256];
+      snprintf(buf, sizeof buf, "%f", c->d);
+      fputs(buf, out);
+      break;
+    }
     case WEFT_CELL_STRING:
       fputc('"', out);
       fwrite(c->s, 1, c->len, out);

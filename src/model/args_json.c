@@ -2,6 +2,8 @@
  * "args" and to a Firefox profile's marker data. See model.h. */
 #include "model/model.h"
 
+#include <string.h>
+
 static int args_json_container(trace_context *ctx, json_tokenizer *tk, base_buf *key,
                                int is_object, base_error *err, int depth);
 
@@ -19,7 +21,8 @@ static int args_json_value(trace_context *ctx, json_tokenizer *tk, const json_to
       if (!s) return base_error_nomem(err);
       size_t len = 0;
       int rc = json_unescape(t->ptr, t->len, s, &len, err);
-      if (!rc) rc = model_arg_string(ctx, key->data, key->len, s, len, MODEL_ARG_STRING);
+      /* a "\u0000" ends the string, as Perfetto keeps it (a C string) */
+      if (!rc) rc = model_arg_string(ctx, key->data, key->len, s, strnlen(s, len), MODEL_ARG_STRING);
       base_free(s);
       return rc;
     }
@@ -42,7 +45,7 @@ static int args_json_member_key(const json_token *t, base_buf *key, base_error *
   if (!s) return base_error_nomem(err);
   size_t len = 0;
   rc = json_unescape(t->ptr, t->len, s, &len, err);
-  if (!rc) rc = base_buf_append(key, s, len);
+  if (!rc) rc = base_buf_append(key, s, strnlen(s, len)); /* ends at a "\u0000" */
   base_free(s);
   return rc;
 }

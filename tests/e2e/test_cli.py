@@ -17,6 +17,13 @@ class CliTest(e.TempDirTest):
         rc, out, _ = e.run('-Q', "select x'00ff' as b, -12 as n, 1700000000000000000 as big")
         self.assertEqual(out, '"b","n","big"\n"<raw bytes>",-12,1700000000000000000\n')
 
+    def test_long_reals_are_cut_to_255_characters(self):
+        # "%f" of 1e300 has 308 characters; the shell prints the first 255
+        rc, out, _ = e.run('-Q', 'select 1e300 as a, -1e200 as b')
+        a, b = out.split('\n')[1].split(',')
+        self.assertEqual(a, ('%f' % 1e300)[:255])
+        self.assertEqual(b, '%f' % -1e200)
+
     def test_multiple_result_sets(self):
         q = e.write_temp(self.dir, 'q.sql',
                          'create table t(a); insert into t values (1),(2);\n'

@@ -32,6 +32,14 @@ class JsonImportTest(e.TempDirTest):
                          '600000,"error","slice_negative_duration","[NULL]"\n')
         self.assertEqual(self.stat(events, 'slice_negative_duration'), '"value"\n2\n')
 
+    def test_an_escaped_nul_ends_a_string(self):
+        events = '[{"ph": "X", "name": "a\\u0000b", "pid": 1, "tid": 1, "ts": 1, "dur": 1, ' \
+                 '"args": {"s": "\\u00e9\\u0000x", "k\\u0000z": 1}}]'
+        self.assertEqual(self.load(events, 'select name from slice'), '"name"\n"a"\n')
+        self.assertEqual(self.load(events, "select key, hex(string_value) from args "
+                                           "where key glob 'args.*' order by key"),
+                         '"key","hex(string_value)"\n"args.k",""\n"args.s","C3A9"\n')
+
     def test_string_times_and_thread_time(self):
         out = self.load([
             {'ph': 'X', 'pid': 1, 'tid': 2, 'ts': '10.25', 'dur': '5',

@@ -1,6 +1,7 @@
 /* Decoding one Chrome JSON event object: fields, times, ids. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "import/json/json_internal.h"
 
@@ -16,6 +17,7 @@ int json_str_from(const json_token *t, json_str *s, base_error *err) {
   s->owned = base_malloc(t->len + 1);
   if (!s->owned) return base_error_nomem(err);
   int rc = json_unescape(t->ptr, t->len, s->owned, &s->len, err);
+  if (!rc) s->len = strnlen(s->owned, s->len); /* a "\u0000" ends it, as in Perfetto */
   s->ptr = s->owned;
   return rc;
 }
