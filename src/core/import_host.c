@@ -3,6 +3,7 @@
 #include "core/import_host.h"
 
 #include "core/input.h"
+#include "model/model.h"
 
 int import_host_init(import_host *h, trace_context *ctx, const merge_plan *plan,
                      scan_ahead *ahead, int give_back) {
@@ -75,6 +76,8 @@ int import_host_open(import_host *h, uint32_t trace_id, const char *path,
   f->trace_id = trace_id;
   f->host = h;
   int rc = plan_file_machine(h->plan, h->ctx, path, &f->machine);
+  if (!rc) rc = model_machine_begin(h->ctx, f->machine);
+  f->machine_rank = model_machine_rank(h->ctx, f->machine);
   if (!rc) rc = stats_declare_scope(&h->ctx->stats, f->machine, trace_id);
   if (!rc) rc = sorter_add_source(&h->sorter, &f->source);
   if (rc) return base_error_alloc(err, rc);
@@ -221,7 +224,7 @@ static inline void import_note_first(import_file *f, int64_t ts, uint32_t clock)
 
 int import_push(import_file *f, int64_t ts, uint32_t clock, uint64_t payload) {
   import_note_first(f, ts, clock);
-  return sorter_push_lane(&f->host->sorter, f->source, sort_lane(f->machine, 0), ts,
+  return sorter_push_lane(&f->host->sorter, f->source, sort_lane(f->machine_rank, 0), ts,
                           clock, payload);
 }
 
@@ -234,8 +237,8 @@ int import_push_untimed(import_file *f, int64_t ts, uint32_t clock, uint64_t pay
 int import_push_cpu(import_file *f, uint32_t machine, uint32_t cpu, int64_t ts,
                     uint32_t clock, uint64_t payload) {
   import_note_first(f, ts, clock);
-  return sorter_push_lane(&f->host->sorter, f->source, sort_lane(machine, cpu + 1), ts,
-                          clock, payload);
+  uint32_t lane = sort_lane(model_machine_rank(f->ctx, machine), cpu + 1);
+  return sorter_push_lane(&f->host->sorter, f->source, lane, ts, clock, payload);
 }
 
 void import_input_hold(import_file *f, size_t off, size_t len) {

@@ -2,6 +2,8 @@
  * importer services. */
 #include "manifest/plan.h"
 
+#include "model/model.h"
+
 #include <stdio.h>
 
 void plan_init(merge_plan *p) { *p = (merge_plan){0}; }
@@ -186,6 +188,7 @@ int plan_machine(const merge_plan *p, trace_context *ctx, const plan_file *f,
     *row = f->machine; /* base machine, or a single-machine file adopted */
   else
     rc = machine_get_by_raw_id(&ctx->machines, raw_id, row);
+  if (!rc) rc = model_machine_begin(ctx, *row);
   if (!rc) rc = stats_declare_scope(&ctx->stats, *row, f->trace_id);
   return base_error_alloc(err, rc);
 }

@@ -21,8 +21,6 @@ int trace_context_init(trace_context *ctx, const weft_options *opts) {
     rc = machine_registry_init(&ctx->machines, &ctx->tables[TABLE_MACHINE],
                                &ctx->strings);
   if (rc == 0) rc = model_init(ctx);
-  ctx->machines.on_new_row = model_machine_added;
-  ctx->machines.on_new_row_user = ctx;
   return rc;
 }
 

@@ -9,8 +9,7 @@ static int machine_append(machine_registry *r, uint64_t raw_id, uint32_t *row) {
   storage_set_i64(r->table, MACHINE_raw_id, *row, (int64_t)raw_id);
   /* The host is label 0; the others are numbered from 1 as they come. */
   storage_set_i64(r->table, MACHINE_label_index, *row, raw_id ? ++r->remote_count : 0);
-  if (base_map_insert(&r->by_raw_id, raw_id, *row, NULL) < 0) return WEFT_ENOMEM;
-  return *row && r->on_new_row ? r->on_new_row(r->on_new_row_user, *row) : WEFT_OK;
+  return base_map_insert(&r->by_raw_id, raw_id, *row, NULL) < 0 ? WEFT_ENOMEM : WEFT_OK;
 }
 
 int machine_registry_init(machine_registry *r, storage_table *table,

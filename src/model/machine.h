@@ -22,10 +22,6 @@ typedef struct machine_registry {
   uint64_t next_synthetic;  /* next synthetic raw id */
   uint32_t host;            /* the host's row, MACHINE_NONE until needed */
   uint32_t remote_count;    /* rows other than the host's (label_index) */
-  /* Called with each row made after row 0 (the model gives it its idle
-   * process and thread); NULL: none. */
-  int (*on_new_row)(void *user, uint32_t row);
-  void *on_new_row_user;
 } machine_registry;
 
 #define MACHINE_NONE UINT32_MAX

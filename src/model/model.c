@@ -137,20 +137,57 @@ static int model_new_idle(trace_context *ctx, uint32_t machine, uint32_t *utid) 
 int model_init(trace_context *ctx) {
   memset(&ctx->model, 0, sizeof ctx->model);
   ctx->model.thread_generation = 1;
-  uint32_t utid;
+  uint32_t utid; /* 0, row 0's until a machine begins */
   return model_new_idle(ctx, 0, &utid);
 }
 
-int model_machine_added(void *user, uint32_t machine) {
-  trace_context *ctx = user;
-  model_state *m = &ctx->model;
-  uint32_t utid;
-  int rc = model_new_idle(ctx, machine, &utid);
-  if (!rc && VEC_RESERVE(m->idle_threads, (size_t)machine + 1)) rc = WEFT_ENOMEM;
-  if (rc) return rc;
-  while (m->idle_threads.len <= machine) m->idle_threads.data[m->idle_threads.len++] = 0;
-  m->idle_threads.data[machine] = utid + 1;
+/* (row 0, 0) -> 0 becomes (machine, 0) -> 0 in a live map; row 0 is left
+ * with none (UINT32_MAX). */
+static int model_live_move(base_map *map, uint32_t machine) {
+  uint64_t *from = base_map_find(map, model_key2(0, 0)), *to;
+  assert(from && *from == 0);
+  *from = UINT32_MAX;
+  if (base_map_insert(map, model_key2(machine, 0), 0, &to) < 0) return WEFT_ENOMEM;
+  *to = 0;
   return WEFT_OK;
+}
+
+/* Moves upid 0 and utid 0 (made on row 0) to `machine`. */
+static int model_rebind_idle(trace_context *ctx, uint32_t machine) {
+  int64_t column = model_machine_column(machine);
+  storage_set_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_machine_id, 0, column);
+  storage_set_i64(ctx_table(ctx, TABLE_THREAD), THREAD_machine_id, 0, column);
+  model_thread_memo_clear(&ctx->model);
+  int rc = model_live_move(&ctx->model.live_processes, machine);
+  return rc ? rc : model_live_move(&ctx->model.live_threads, machine);
+}
+
+int model_machine_begin(trace_context *ctx, uint32_t machine) {
+  model_state *m = &ctx->model;
+  if (machine < m->idle_threads.len && m->idle_threads.data[machine]) return WEFT_OK;
+  if (VEC_RESERVE(m->idle_threads, (size_t)machine + 1)) return WEFT_ENOMEM;
+  while (m->idle_threads.len <= machine) m->idle_threads.data[m->idle_threads.len++] = 0;
+  uint32_t utid = 0;
+  int rc = WEFT_OK;
+  if (!m->idle_bound) {
+    m->idle_bound = 1;
+    if (machine) rc = model_rebind_idle(ctx, machine);
+  } else {
+    rc = model_new_idle(ctx, machine, &utid);
+  }
+  if (!rc) m->idle_threads.data[machine] = utid + 1;
+  if (!rc && VEC_RESERVE(m->machine_ranks, (size_t)machine + 1)) rc = WEFT_ENOMEM;
+  if (rc) return rc;
+  while (m->machine_ranks.len <= machine) m->machine_ranks.data[m->machine_ranks.len++] = 0;
+  m->machine_ranks.data[machine] = ++m->machines_begun;
+  return WEFT_OK;
+}
+
+uint32_t model_machine_rank(const trace_context *ctx, uint32_t machine) {
+  const model_state *m = &ctx->model;
+  if (machine < m->machine_ranks.len && m->machine_ranks.data[machine])
+    return m->machine_ranks.data[machine] - 1;
+  return machine;
 }
 
 void model_free(model_state *m) {
@@ -163,6 +200,7 @@ void model_free(model_state *m) {
   VEC_FREE(m->pending_joins);
   VEC_FREE(m->earlier_same_tid);
   VEC_FREE(m->idle_threads);
+  VEC_FREE(m->machine_ranks);
   VEC_FREE(m->thread_tracks);
   VEC_FREE(m->process_tracks);
   base_map_free(&m->keyed_tracks);
@@ -643,41 +681,11 @@ int model_track(trace_context *ctx, const model_track_spec *spec,
              ? WEFT_ENOMEM : WEFT_OK;
 }
 
-static uint32_t model_row_machine(trace_context *ctx, schema_table_id table,
-                                  size_t col, uint32_t row) {
-  int64_t m = storage_get_i64_or(ctx_table(ctx, table), col, row, 0);
-  return (uint32_t)m;
-}
-
-/* utid/upid -> track memos (model.thread_tracks, process_tracks): tracks
- * are never removed and a thread's or process's machine never changes, so
- * a found track stays right. */
-static int model_memo_find(const model_track_memo *memo, uint32_t id, uint32_t *track) {
-  if (id >= memo->len || !memo->data[id]) return 0;
-  *track = memo->data[id] - 1;
-  return 1;
-}
-
-static int model_memo_track(trace_context *ctx, model_track_memo *memo, uint32_t id,
-                            const model_track_spec *s, uint32_t *track) {
-  int rc = model_track(ctx, s, track);
-  if (rc) return rc;
-  if (*track == UINT32_MAX) return WEFT_OK; /* not memoized (never in practice) */
-  if (id >= memo->len) {
-    if (id == UINT32_MAX || VEC_RESERVE(*memo, (size_t)id + 1)) return WEFT_ENOMEM;
-    memset(memo->data + memo->len, 0, ((size_t)id + 1 - memo->len) * sizeof *memo->data);
-    memo->len = (size_t)id + 1;
-  }
-  memo->data[id] = *track + 1;
-  return WEFT_OK;
-}
-
 uint32_t model_idle_thread(const trace_context *ctx, uint32_t machine) {
   const model_state *m = &ctx->model;
-  if (!machine) return 0;
-  return machine < m->idle_threads.len && m->idle_threads.data[machine]
-             ? m->idle_threads.data[machine] - 1
-             : UINT32_MAX;
+  if (machine < m->idle_threads.len && m->idle_threads.data[machine])
+    return m->idle_threads.data[machine] - 1;
+  return !m->idle_bound && machine == 0 ? 0 : UINT32_MAX; /* row 0's until a machine begins */
 }
 
 int model_name_idle_thread(trace_context *ctx, uint32_t machine) {
@@ -685,26 +693,6 @@ int model_name_idle_thread(trace_context *ctx, uint32_t machine) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
   if (utid >= t->row_count || !storage_is_null(t, THREAD_name, utid)) return WEFT_OK;
   return model_thread_set_name(ctx, utid, "swapper", 7);
-}
-
-int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track) {
-  if (model_memo_find(&ctx->model.thread_tracks, utid, track)) return WEFT_OK;
-  model_track_spec s;
-  model_track_spec_init(&s);
-  s.type = "thread_execution";
-  s.utid = utid;
-  s.machine = model_row_machine(ctx, TABLE_THREAD, THREAD_machine_id, utid);
-  return model_memo_track(ctx, &ctx->model.thread_tracks, utid, &s, track);
-}
-
-int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track) {
-  if (model_memo_find(&ctx->model.process_tracks, upid, track)) return WEFT_OK;
-  model_track_spec s;
-  model_track_spec_init(&s);
-  s.type = "process";
-  s.upid = upid;
-  s.machine = model_row_machine(ctx, TABLE_PROCESS, PROCESS_machine_id, upid);
-  return model_memo_track(ctx, &ctx->model.process_tracks, upid, &s, track);
 }
 
 /* ---- slices ---- */

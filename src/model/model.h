@@ -54,7 +54,10 @@ typedef struct model_state {
    * none): with live_threads, each tid's threads newest first, so that a
    * (tid, pid) lookup finds an older thread of that process */
   VEC(uint32_t) earlier_same_tid;
-  VEC(uint32_t) idle_threads; /* machine row -> its idle thread's utid + 1 (row 0: utid 0) */
+  VEC(uint32_t) idle_threads; /* machine row -> its idle thread's utid + 1 (0: not begun) */
+  int idle_bound; /* a machine has begun: utid 0 is its idle thread */
+  VEC(uint32_t) machine_ranks; /* machine row -> 1 + how many machines began before it */
+  uint32_t machines_begun;
   /* pairs of utids known to share a process that neither has yet (a
    * CLONE_THREAD from a thread of unknown process); resolved when one of
    * them is attached to a process */
@@ -233,10 +236,17 @@ int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track);
 /* The default slice track of a thread / process. */
 int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track);
-/* Gives machine row `machine` (> 0) its idle process and thread (pid and
- * tid 0), made as the machine is: row 0's are upid 0 and utid 0. For
- * machine_registry.on_new_row (user: the trace context). */
-int model_machine_added(void *user, uint32_t machine);
+/* A file's data on `machine` (a row) is about to be read: the first
+ * machine so begun has upid 0 and utid 0 as its idle process and thread
+ * (until then they are row 0's), every later one gets an idle process and
+ * thread of its own now, as Perfetto makes a machine's context when its
+ * first file or packet comes. Once per machine. */
+int model_machine_begin(trace_context *ctx, uint32_t machine);
+/* The order in which `machine` began (0 first); the row for a machine
+ * that has not begun. The sorter's lanes follow it: at equal times, the
+ * events of the machine that began first come first, as the queues of
+ * Perfetto's machine contexts do. */
+uint32_t model_machine_rank(const trace_context *ctx, uint32_t machine);
 /* The utid of the idle thread of `machine` (UINT32_MAX: no such row). */
 uint32_t model_idle_thread(const trace_context *ctx, uint32_t machine);
 /* Names the idle thread of `machine` "swapper" unless it has a name, as
