@@ -77,8 +77,8 @@ int import_host_open(import_host *h, uint32_t trace_id, const char *path,
   f->host = h;
   int rc = plan_file_machine(h->plan, h->ctx, path, &f->machine);
   if (!rc) rc = model_machine_begin(h->ctx, f->machine);
-  f->machine_rank = model_machine_rank(h->ctx, f->machine);
   if (!rc) rc = stats_declare_scope(&h->ctx->stats, f->machine, trace_id);
+  f->lane_rank = stats_scope_index(&h->ctx->stats, f->machine, trace_id);
   if (!rc) rc = sorter_add_source(&h->sorter, &f->source);
   if (rc) return base_error_alloc(err, rc);
   f->pinned = plan_file_pinned(h->plan, path);
@@ -224,7 +224,7 @@ static inline void import_note_first(import_file *f, int64_t ts, uint32_t clock)
 
 int import_push(import_file *f, int64_t ts, uint32_t clock, uint64_t payload) {
   import_note_first(f, ts, clock);
-  return sorter_push_lane(&f->host->sorter, f->source, sort_lane(f->machine_rank, 0), ts,
+  return sorter_push_lane(&f->host->sorter, f->source, sort_lane(f->lane_rank, 0), ts,
                           clock, payload);
 }
 
@@ -237,7 +237,8 @@ int import_push_untimed(import_file *f, int64_t ts, uint32_t clock, uint64_t pay
 int import_push_cpu(import_file *f, uint32_t machine, uint32_t cpu, int64_t ts,
                     uint32_t clock, uint64_t payload) {
   import_note_first(f, ts, clock);
-  uint32_t lane = sort_lane(model_machine_rank(f->ctx, machine), cpu + 1);
+  uint32_t rank = stats_scope_index(&f->ctx->stats, machine, f->trace_id);
+  uint32_t lane = sort_lane(rank != UINT32_MAX ? rank : machine, cpu + 1);
   return sorter_push_lane(&f->host->sorter, f->source, lane, ts, clock, payload);
 }
 

@@ -92,7 +92,7 @@ struct import_file {
   size_t len;
   uint32_t trace_id;    /* __intrinsic_trace_file row */
   uint32_t machine;     /* base machine row: data without an embedded id */
-  uint32_t machine_rank; /* its sorter lanes' order (model_machine_rank) */
+  uint32_t lane_rank;   /* the order (file, base machine) began in: its sorter lane */
   uint32_t source;      /* sorter source */
   int multi_machine;    /* data from several machines (import_declare_machines) */
   int pinned;           /* manifest PIN: every clock is the private clock */

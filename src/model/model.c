@@ -176,18 +176,7 @@ int model_machine_begin(trace_context *ctx, uint32_t machine) {
     rc = model_new_idle(ctx, machine, &utid);
   }
   if (!rc) m->idle_threads.data[machine] = utid + 1;
-  if (!rc && VEC_RESERVE(m->machine_ranks, (size_t)machine + 1)) rc = WEFT_ENOMEM;
-  if (rc) return rc;
-  while (m->machine_ranks.len <= machine) m->machine_ranks.data[m->machine_ranks.len++] = 0;
-  m->machine_ranks.data[machine] = ++m->machines_begun;
-  return WEFT_OK;
-}
-
-uint32_t model_machine_rank(const trace_context *ctx, uint32_t machine) {
-  const model_state *m = &ctx->model;
-  if (machine < m->machine_ranks.len && m->machine_ranks.data[machine])
-    return m->machine_ranks.data[machine] - 1;
-  return machine;
+  return rc;
 }
 
 void model_free(model_state *m) {
@@ -200,7 +189,6 @@ void model_free(model_state *m) {
   VEC_FREE(m->pending_joins);
   VEC_FREE(m->earlier_same_tid);
   VEC_FREE(m->idle_threads);
-  VEC_FREE(m->machine_ranks);
   VEC_FREE(m->thread_tracks);
   VEC_FREE(m->process_tracks);
   base_map_free(&m->keyed_tracks);

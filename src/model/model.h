@@ -56,8 +56,7 @@ typedef struct model_state {
   VEC(uint32_t) earlier_same_tid;
   VEC(uint32_t) idle_threads; /* machine row -> its idle thread's utid + 1 (0: not begun) */
   int idle_bound; /* a machine has begun: utid 0 is its idle thread */
-  VEC(uint32_t) machine_ranks; /* machine row -> 1 + how many machines began before it */
-  uint32_t machines_begun;
+
   /* pairs of utids known to share a process that neither has yet (a
    * CLONE_THREAD from a thread of unknown process); resolved when one of
    * them is attached to a process */
@@ -242,11 +241,7 @@ int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track);
  * thread of its own now, as Perfetto makes a machine's context when its
  * first file or packet comes. Once per machine. */
 int model_machine_begin(trace_context *ctx, uint32_t machine);
-/* The order in which `machine` began (0 first); the row for a machine
- * that has not begun. The sorter's lanes follow it: at equal times, the
- * events of the machine that began first come first, as the queues of
- * Perfetto's machine contexts do. */
-uint32_t model_machine_rank(const trace_context *ctx, uint32_t machine);
+
 /* The utid of the idle thread of `machine` (UINT32_MAX: no such row). */
 uint32_t model_idle_thread(const trace_context *ctx, uint32_t machine);
 /* Names the idle thread of `machine` "swapper" unless it has a name, as

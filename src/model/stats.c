@@ -30,6 +30,11 @@ void stats_store_free(stats_store *s) {
   base_map_free(&s->scope_lookup);
 }
 
+uint32_t stats_scope_index(const stats_store *s, uint32_t machine, uint32_t trace) {
+  const uint64_t *found = base_map_find(&s->scope_lookup, (uint64_t)machine << 32 | trace);
+  return found ? (uint32_t)*found : UINT32_MAX;
+}
+
 int stats_declare_scope(stats_store *s, uint32_t machine, uint32_t trace) {
   uint64_t key = (uint64_t)machine << 32 | trace, *slot;
   if (VEC_RESERVE(s->scopes, s->scopes.len + 1)) return WEFT_ENOMEM;

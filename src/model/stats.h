@@ -67,6 +67,8 @@ int stats_get(const stats_store *s, stats_id stat, int64_t index, int64_t machin
 /* Declares that trace file `trace` has data of `machine` (once each): the
  * stats table lists every per-trace stat for it. */
 int stats_declare_scope(stats_store *s, uint32_t machine, uint32_t trace);
+/* The declaration order of (machine, trace) (0 first), or UINT32_MAX. */
+uint32_t stats_scope_index(const stats_store *s, uint32_t machine, uint32_t trace);
 /* Whether Perfetto keeps the stat for the whole import (machine and trace
  * NULL) rather than per (machine, trace file). */
 bool stats_is_global(stats_id stat);

@@ -43,8 +43,9 @@ typedef struct sort_event {
   uint64_t payload; /* importer-defined (offset, kind...) */
 } sort_event;
 
-/* Lane of machine `machine` (< 2^19; the order machines began in, so
- * that ties go to the first): cpu_lane 0 = general events,
+/* Lane `machine` (< 2^19: the order in which the (file, machine) pairs
+ * began, so that ties go to the first file, as the queues of Perfetto's
+ * per-file contexts do): cpu_lane 0 = general events,
  * cpu + 1 = that cpu's ftrace events (cpu < 8191). Larger values clamp. */
 #define SORT_MAX_CPU_LANE 8191u
 static inline uint32_t sort_lane(uint32_t machine, uint32_t cpu_lane) {

@@ -106,6 +106,26 @@ class MachineIdleTest(e.TempDirTest):
                                     'on s.track_id = t.id order by s.name', p),
                          ['"a0",2', '"a3",5', '"b0",3', '"b4",4'])
 
+    def test_the_machine_of_the_first_file_has_utid_0_and_files_lead_ties_in_order(self):
+        # The manifest names machine B first (row 0), but the first file is
+        # on the host (row 1): the host has upid/utid 0, B gets its own
+        # idle process and thread when its file begins; at equal times the
+        # files' events come in file order, whatever their machines.
+        def one(name):
+            return json.dumps({'traceEvents': [{'pid': 5, 'tid': 5, 'ts': 2000, 'dur': 500,
+                                                'ph': 'X', 'name': name}]})
+        p = self.manifest_zip([{'path': 'a.json'},
+                               {'path': 'b.json', 'machine': {'name': 'B'}},
+                               {'path': 'c.json'}],
+                              {'a.json': one('a'), 'b.json': one('b'), 'c.json': one('c')})
+        self.assertEqual(self.query('select id, raw_id, name from machine order by id', p),
+                         ['0,4294967296,"B"', '1,0,"[NULL]"'])
+        self.assertEqual(self.query('select utid, tid, upid, machine_id from thread '
+                                    'order by utid', p),
+                         ['0,0,0,1', '1,0,1,0', '2,5,2,1', '3,5,3,0'])
+        self.assertEqual(self.query('select name from slice order by id', p),
+                         ['"a"', '"b"', '"c"'])
+
 
 if __name__ == '__main__':
     e.main()
