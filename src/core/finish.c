@@ -150,6 +150,8 @@ static int finish_parse(loader *l, base_error *err) {
   base_free(rules);
   for (size_t i = 0; rc == WEFT_OK && i < l->host.files.len; i++) {
     import_file *f = l->host.files.data[i];
+    l->ctx->model.scope_machine = f->machine;
+    l->ctx->model.scope_trace = f->trace_id;
     if (f->ops->end) rc = f->ops->end(f, err);
   }
   /* rss_stat values take their tracks, then the slices still open are

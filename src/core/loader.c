@@ -138,7 +138,11 @@ static int loader_tokenize(loader *l, uint32_t trace_id, const char *path,
   if (!rc && ops->scan)
     rc = ahead_scan_result(&l->ahead, ops, data, len, mapped, &f->scan, err);
   if (!rc) ctx_metadata_at_file(l->ctx, trace_id, 0);
-  if (!rc) rc = ops->tokenize(f, err);
+  if (!rc) {
+    l->ctx->model.scope_machine = f->machine;
+    l->ctx->model.scope_trace = f->trace_id;
+    rc = ops->tokenize(f, err);
+  }
   if (f && f->scan) ops->scan_free(f->scan);
   if (f) f->scan = NULL;
   if (!rc) rc = plan_check_tokenized(&l->plan, f->path, f->pinned, f->snapshot_count, err);

@@ -539,9 +539,11 @@ void model_track_spec_init(model_track_spec *s) {
 
 /* A hash of the spec's numbers, type and name, laid out one after another
  * (in a stack buffer unless the strings are long). */
-static uint64_t model_track_key(const model_track_spec *s) {
-  int64_t nums[8] = {s->is_counter, s->machine, s->utid, s->upid, s->cpu,
-                     s->parent_id, (int64_t)s->extra_key, s->compressor_idx};
+/* The key of a track of spec s in trace file `trace`: each file has tracks
+ * of its own, as each of Perfetto's per-file contexts interns its own. */
+static uint64_t model_track_key(const model_track_spec *s, int64_t trace) {
+  int64_t nums[9] = {s->is_counter, s->machine, s->utid, s->upid, s->cpu,
+                     s->parent_id, (int64_t)s->extra_key, s->compressor_idx, trace};
   const char *type = s->type ? s->type : "", *name = s->name ? s->name : "\x01";
   size_t type_len = s->type ? strlen(s->type) + 1 : 1, name_len = s->name ? strlen(s->name) + 1 : 1;
   size_t len = sizeof nums + type_len + name_len;
@@ -657,7 +659,7 @@ void model_track_set_arg_sets(trace_context *ctx, uint32_t track, int64_t dims, 
 
 int model_track(trace_context *ctx, const model_track_spec *spec,
                 uint32_t *track) {
-  uint64_t key = model_track_key(spec);
+  uint64_t key = model_track_key(spec, ctx->model.scope_trace);
   uint64_t *found = base_map_find(&ctx->model.keyed_tracks, key);
   if (found) {
     *track = (uint32_t)*found;

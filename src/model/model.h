@@ -35,9 +35,10 @@ typedef struct model_membership_memo {
 
 #define MODEL_MEMBERSHIP_MEMO 1024 /* entries, a power of two */
 
-/* utid or upid -> its track's id + 1 (0: none yet): dense, as the ids are,
- * so a thread event finds its track with one read. */
-typedef VEC(uint32_t) model_track_memo;
+/* utid or upid -> trace file << 32 | its track's id + 1 in that file
+ * (low half 0: none yet): dense, as the ids are, so a thread event finds
+ * its track with one read. */
+typedef VEC(uint64_t) model_track_memo;
 
 typedef struct model_thread_pair {
   uint32_t a, b;
@@ -102,7 +103,8 @@ typedef struct model_state {
   struct frame_timeline_state *frame_timeline; /* model/frame_timeline.h; lazy */
   struct proto_content_state *proto_content; /* model/proto_content.h; lazy */
   /* the machine and trace file of the event being parsed: the scope of the
-   * stats the model counts itself (misplaced_end_event) */
+   * stats the model counts itself (misplaced_end_event); the file's tracks
+   * are its own (model_track) */
   int64_t scope_machine, scope_trace;
 } model_state;
 

@@ -1,5 +1,5 @@
-/* The tracks of threads and processes (see model.h): each made once,
- * then found through a memo by utid or upid. */
+/* The tracks of threads and processes (see model.h): each made once per
+ * trace file, then found through a memo by utid or upid. */
 #include "model/model.h"
 
 #include <string.h>
@@ -13,11 +13,19 @@ static uint32_t model_row_machine(trace_context *ctx, schema_table_id table,
 }
 
 /* utid/upid -> track memos (model.thread_tracks, process_tracks): tracks
- * are never removed and a thread's or process's machine never changes, so
- * a found track stays right. */
-static int model_memo_find(const model_track_memo *memo, uint32_t id, uint32_t *track) {
-  if (id >= memo->len || !memo->data[id]) return 0;
-  *track = memo->data[id] - 1;
+ * are never removed and a thread's or process's machine never changes
+ * while files are parsed, so a track found for the current file stays
+ * right. */
+static uint32_t model_memo_file(const trace_context *ctx) {
+  return (uint32_t)ctx->model.scope_trace;
+}
+
+static int model_memo_find(const trace_context *ctx, const model_track_memo *memo, uint32_t id,
+                           uint32_t *track) {
+  if (id >= memo->len) return 0;
+  uint64_t v = memo->data[id];
+  if ((uint32_t)v == 0 || v >> 32 != model_memo_file(ctx)) return 0;
+  *track = (uint32_t)v - 1;
   return 1;
 }
 
@@ -31,12 +39,12 @@ static int model_memo_track(trace_context *ctx, model_track_memo *memo, uint32_t
     memset(memo->data + memo->len, 0, ((size_t)id + 1 - memo->len) * sizeof *memo->data);
     memo->len = (size_t)id + 1;
   }
-  memo->data[id] = *track + 1;
+  memo->data[id] = (uint64_t)model_memo_file(ctx) << 32 | (*track + 1);
   return WEFT_OK;
 }
 
 int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track) {
-  if (model_memo_find(&ctx->model.thread_tracks, utid, track)) return WEFT_OK;
+  if (model_memo_find(ctx, &ctx->model.thread_tracks, utid, track)) return WEFT_OK;
   model_track_spec s;
   model_track_spec_init(&s);
   s.type = "thread_execution";
@@ -46,7 +54,7 @@ int model_thread_track(trace_context *ctx, uint32_t utid, uint32_t *track) {
 }
 
 int model_process_track(trace_context *ctx, uint32_t upid, uint32_t *track) {
-  if (model_memo_find(&ctx->model.process_tracks, upid, track)) return WEFT_OK;
+  if (model_memo_find(ctx, &ctx->model.process_tracks, upid, track)) return WEFT_OK;
   model_track_spec s;
   model_track_spec_init(&s);
   s.type = "process";

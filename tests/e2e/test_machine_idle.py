@@ -2,7 +2,10 @@
 0), as Perfetto gives each machine's context its own: machine row 0's are
 upid 0 and utid 0; every later machine's are made with the machine, before
 any process or thread its data names. The idle thread is named "swapper"
-by proto or kernel data of its own machine, never by another machine's."""
+by proto or kernel data of its own machine, never by another machine's.
+Each trace file has tracks of its own, as each of Perfetto's per-file
+contexts interns its own: two files with the same thread give it two
+tracks."""
 import json
 import os
 import zipfile
@@ -125,6 +128,28 @@ class MachineIdleTest(e.TempDirTest):
                          ['0,0,0,1', '1,0,1,0', '2,5,2,1', '3,5,3,0'])
         self.assertEqual(self.query('select name from slice order by id', p),
                          ['"a"', '"b"', '"c"'])
+
+    def test_each_file_has_tracks_of_its_own(self):
+        a = {'traceEvents': [
+            {'pid': 10, 'tid': 10, 'ts': 2000, 'dur': 500, 'ph': 'X', 'name': 'sa'},
+            {'pid': 10, 'ph': 'C', 'name': 'ctr', 'ts': 2000, 'args': {'v': 1}},
+            {'pid': 10, 'tid': 10, 'ph': 'i', 's': 'p', 'name': 'pi', 'ts': 2001}]}
+        b = {'traceEvents': [
+            {'pid': 10, 'tid': 10, 'ts': 2100, 'dur': 5, 'ph': 'X', 'name': 'sb'},
+            {'pid': 10, 'ph': 'C', 'name': 'ctr', 'ts': 3000, 'args': {'v': 2}},
+            {'pid': 10, 'tid': 10, 'ph': 'i', 's': 'p', 'name': 'pi2', 'ts': 3001}]}
+        p = self.manifest_zip([{'path': 'a.json', 'machine': {'name': 'phone'}},
+                               {'path': 'b.json', 'machine': {'name': 'phone'}}],
+                              {'a.json': json.dumps(a), 'b.json': json.dumps(b)})
+        self.assertEqual(self.query('select id, type, dimension_arg_set_id from track '
+                                    'order by id', p),
+                         ['0,"thread_execution",0', '1,"chrome_process_instant",2',
+                          '2,"thread_execution",0', '3,"chrome_process_instant",2',
+                          '4,"json_counter",4', '5,"json_counter",4'])
+        # sb lies inside sa in time, but on the second file's own track
+        self.assertEqual(self.query('select name, track_id, depth from slice order by ts', p),
+                         ['"sa",0,0', '"pi",1,0', '"sb",2,0', '"pi2",3,0'])
+        self.assertEqual(self.query('select count(distinct utid) from thread_track', p), ['1'])
 
 
 if __name__ == '__main__':
