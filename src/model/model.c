@@ -145,8 +145,8 @@ int model_init(trace_context *ctx) {
  * with none (UINT32_MAX). */
 static int model_live_move(base_map *map, uint32_t machine) {
   uint64_t *from = base_map_find(map, model_key2(0, 0)), *to;
-  assert(from && *from == 0);
-  *from = UINT32_MAX;
+  assert(from && *from == 0); /* nothing is parsed before a machine begins */
+  if (from) *from = UINT32_MAX;
   if (base_map_insert(map, model_key2(machine, 0), 0, &to) < 0) return WEFT_ENOMEM;
   *to = 0;
   return WEFT_OK;
@@ -537,10 +537,10 @@ void model_track_spec_init(model_track_spec *s) {
   s->utid = s->upid = s->cpu = s->cpu_number = s->parent_id = s->compressor_idx = -1;
 }
 
-/* A hash of the spec's numbers, type and name, laid out one after another
- * (in a stack buffer unless the strings are long). */
-/* The key of a track of spec s in trace file `trace`: each file has tracks
- * of its own, as each of Perfetto's per-file contexts interns its own. */
+/* The key of a track of spec s in trace file `trace` (each file has tracks
+ * of its own, as each of Perfetto's per-file contexts interns its own): a
+ * hash of the spec's numbers, the file, type and name, laid out one after
+ * another (in a stack buffer unless the strings are long). */
 static uint64_t model_track_key(const model_track_spec *s, int64_t trace) {
   int64_t nums[9] = {s->is_counter, s->machine, s->utid, s->upid, s->cpu,
                      s->parent_id, (int64_t)s->extra_key, s->compressor_idx, trace};

@@ -1,8 +1,9 @@
 /* sort: orders every file's events into one stream by trace time.
  *
  * Events are pushed per source (a tokenized trace file) into a lane: lane
- * SORT_LANE(machine, 0) holds a machine's general events, SORT_LANE(machine,
- * cpu + 1) its ftrace events of one cpu (Perfetto's sorter queues). sort_run
+ * sort_lane(pair, 0) holds the general events of one (file, machine) pair,
+ * numbered in the order the pairs began, sort_lane(pair, cpu + 1) its
+ * ftrace events of one cpu (Perfetto's sorter queues). sort_run
  * converts raw timestamps through a caller-supplied function, drops what
  * cannot be converted (the converter counts why), orders each lane's events
  * by (ts, source, push order) and merges the lanes as Perfetto does: take
