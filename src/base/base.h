@@ -144,6 +144,10 @@ int base_parse_i64(const char *s, size_t n, int64_t *out);
  * extended precision where there is one, unless the value lies too near
  * a midpoint between two doubles), else 0 (then strtod must read it). */
 int base_decimal_to_double(uint64_t m, int e, double *out);
+/* Whether long double arithmetic keeps its 64-bit significand here (an
+ * emulator may run x87 code in double precision, valgrind does): without
+ * it base_decimal_to_double declines what needs it. */
+int base_decimal_extended(void);
 
 /* ---- hashing ---- */
 uint64_t base_hash_bytes(const void *data, size_t len);

@@ -66,7 +66,7 @@ static const long double number_pow10l[] = {
  * on the same side of every midpoint between doubles (each midpoint is a
  * 64-bit value, and rounding keeps order). */
 static int number_x87(uint64_t m, int e, double *out) {
-  if (e < -27 || e > 27) return 0;
+  if (e < -27 || e > 27 || !base_decimal_extended()) return 0;
   long double q = e < 0 ? (long double)m / number_pow10l[-e] : (long double)m * number_pow10l[e];
   uint64_t significand;
   memcpy(&significand, &q, sizeof significand);
@@ -75,6 +75,21 @@ static int number_x87(uint64_t m, int e, double *out) {
   return 1;
 }
 #endif
+
+int base_decimal_extended(void) {
+#if defined(__x86_64__) && LDBL_MANT_DIG == 64
+  static int known = -1; /* -1 until checked; the same answer from any thread */
+  int k = __atomic_load_n(&known, __ATOMIC_RELAXED);
+  if (k < 0) {
+    volatile long double one = 1.0L, tiny = 0x1p-63L;
+    k = one + tiny != one;
+    __atomic_store_n(&known, k, __ATOMIC_RELAXED);
+  }
+  return k;
+#else
+  return 0;
+#endif
+}
 
 int base_decimal_to_double(uint64_t m, int e, double *out) {
   if (m == 0) {
