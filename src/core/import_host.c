@@ -237,7 +237,9 @@ int import_push_untimed(import_file *f, int64_t ts, uint32_t clock, uint64_t pay
 int import_push_cpu(import_file *f, uint32_t machine, uint32_t cpu, int64_t ts,
                     uint32_t clock, uint64_t payload) {
   import_note_first(f, ts, clock);
-  uint32_t rank = stats_scope_index(&f->ctx->stats, machine, f->trace_id);
+  /* the file's own machine (nearly every event) needs no lookup */
+  uint32_t rank = machine == f->machine ? f->lane_rank
+                                        : stats_scope_index(&f->ctx->stats, machine, f->trace_id);
   uint32_t lane = sort_lane(rank != UINT32_MAX ? rank : machine, cpu + 1);
   return sorter_push_lane(&f->host->sorter, f->source, lane, ts, clock, payload);
 }
