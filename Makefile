@@ -10,7 +10,7 @@ TSAN_BUILD ?= build-tsan
 # thread, members unpacked and files scanned ahead, Gecko threads read on
 # workers, Instruments XML tokenized ahead, the view's fills), for
 # ThreadSanitizer.
-TSAN_TESTS = unit.test_scan|unit.test_sort|unit.test_view_index|e2e.test_determinism|e2e.test_input_release|e2e.test_view$$|e2e.test_gecko|e2e.test_instruments
+TSAN_TESTS = unit.test_scan|unit.test_sort|unit.test_slab|unit.test_view_index|e2e.test_determinism|e2e.test_input_release|e2e.test_view$$|e2e.test_gecko|e2e.test_instruments
 FUZZ_SECONDS ?= 60
 FUZZ_JOBS ?= 1
 FUZZ_TARGETS = fuzz_proto fuzz_json fuzz_manifest fuzz_archive fuzz_systrace fuzz_pipeline \

@@ -126,10 +126,15 @@ static int mem_tables(size_t n) {
   return 0;
 }
 
+static size_t mem_rss_bytes(void);
+
+/* Bytes the sorter's chunks hold per queued event (their capacity, as
+ * sorter_memory counts it) and resident bytes the pushes added. */
 static int mem_sorter(size_t n, uint32_t sources, int clocks) {
   sorter s;
   sorter_init(&s);
-  size_t before = mem_heap_bytes();
+  malloc_trim(0);
+  size_t rss0 = mem_rss_bytes();
   for (uint32_t i = 0; i < sources; i++) {
     uint32_t id;
     if (sorter_add_source(&s, &id)) return 1;
@@ -137,10 +142,11 @@ static int mem_sorter(size_t n, uint32_t sources, int clocks) {
   for (size_t i = 0; i < n; i++)
     if (sorter_push(&s, (uint32_t)(i % sources), (int64_t)i,
                     clocks ? (uint32_t)(i % 2) : 0, i)) return 1;
-  size_t heap = mem_heap_bytes() - before;
-  printf("  %4u source%s, %s: %6.2f B/event\n", sources, sources == 1 ? " " : "s",
-         clocks ? "clock changes every event" : "one clock              ",
-         (double)heap / (double)n);
+  size_t rss = mem_rss_bytes();
+  size_t grown = rss > rss0 ? rss - rss0 : 0;
+  printf("  %4u source%s, %s: held %6.2f B/event, resident %6.2f B/event\n", sources,
+         sources == 1 ? " " : "s", clocks ? "clock changes every event" : "one clock              ",
+         (double)sorter_memory(&s) / (double)n, (double)grown / (double)n);
   sorter_free(&s);
   return 0;
 }

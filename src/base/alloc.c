@@ -1,5 +1,7 @@
-/* Allocation wrappers with a test hook that fails the Nth allocation, and
- * the huge-page hint for large blocks. */
+/* Allocation wrappers with a test hook that fails the Nth allocation, the
+ * huge-page hint for large blocks, and slabs of blocks whose pages go
+ * back to the system when freed. */
+#include <assert.h>
 #include <malloc.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -113,4 +115,84 @@ char *base_strndup(const char *s, size_t len) {
   memcpy(copy, s, len);
   copy[len] = '\0';
   return copy;
+}
+
+/* ---- slabs ---- */
+
+void base_slab_init(base_slab *s, size_t block_bytes, size_t warm_max) {
+  assert(block_bytes >= BASE_PAGE && block_bytes % BASE_PAGE == 0 &&
+         BASE_SLAB_REGION_BYTES % block_bytes == 0 && warm_max <= BASE_SLAB_WARM_MAX);
+  memset(s, 0, sizeof *s);
+  s->block_bytes = block_bytes;
+  s->warm_max = warm_max;
+  pthread_mutex_init(&s->lock, NULL);
+}
+
+/* A new region, with room in the cold list for every block of it. */
+static int slab_add_region(base_slab *s) {
+  size_t per = BASE_SLAB_REGION_BYTES / s->block_bytes;
+  if (s->region_count == s->region_cap) {
+    size_t cap = s->region_cap ? s->region_cap * 2 : 8;
+    void **grown = realloc(s->regions, cap * sizeof *grown);
+    if (!grown) return WEFT_ENOMEM;
+    s->regions = grown;
+    s->region_cap = cap;
+  }
+  size_t need = (s->region_count + 1) * per;
+  if (need > s->cold_cap) {
+    size_t cap = s->cold_cap * 2 > need ? s->cold_cap * 2 : need;
+    void **grown = realloc(s->cold, cap * sizeof *grown);
+    if (!grown) return WEFT_ENOMEM;
+    s->cold = grown;
+    s->cold_cap = cap;
+  }
+  void *region = mmap(NULL, BASE_SLAB_REGION_BYTES, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (region == MAP_FAILED) return WEFT_ENOMEM;
+#ifdef MADV_NOHUGEPAGE
+  (void)madvise(region, BASE_SLAB_REGION_BYTES, MADV_NOHUGEPAGE); /* blocks go back whole */
+#endif
+  s->regions[s->region_count++] = region;
+  s->carved = 0;
+  return WEFT_OK;
+}
+
+void *base_slab_alloc(base_slab *s) {
+  if (alloc_should_fail()) return NULL;
+  void *block = NULL;
+  pthread_mutex_lock(&s->lock);
+  size_t per = BASE_SLAB_REGION_BYTES / s->block_bytes;
+  if (s->warm_count) {
+    block = s->warm[--s->warm_count];
+  } else if (s->cold_count) {
+    block = s->cold[--s->cold_count];
+  } else if ((s->region_count && s->carved < per) || slab_add_region(s) == WEFT_OK) {
+    block = (char *)s->regions[s->region_count - 1] + s->carved++ * s->block_bytes;
+  }
+  pthread_mutex_unlock(&s->lock);
+  return block;
+}
+
+void base_slab_free(base_slab *s, void *block) {
+  if (!block) return;
+  pthread_mutex_lock(&s->lock);
+  int warm = s->warm_count < s->warm_max;
+  if (warm) s->warm[s->warm_count++] = block;
+  pthread_mutex_unlock(&s->lock);
+  if (warm) return;
+  /* the block is still this caller's: no one else can reach it yet */
+  (void)madvise(block, s->block_bytes, MADV_DONTNEED);
+  pthread_mutex_lock(&s->lock);
+  assert(s->cold_count < s->cold_cap);
+  s->cold[s->cold_count++] = block;
+  pthread_mutex_unlock(&s->lock);
+}
+
+void base_slab_destroy(base_slab *s) {
+  if (!s->block_bytes) return;
+  for (size_t i = 0; i < s->region_count; i++) munmap(s->regions[i], BASE_SLAB_REGION_BYTES);
+  free(s->regions);
+  free(s->cold);
+  pthread_mutex_destroy(&s->lock);
+  memset(s, 0, sizeof *s);
 }

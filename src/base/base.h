@@ -7,6 +7,7 @@
 #ifndef WEFT_BASE_H
 #define WEFT_BASE_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,6 +39,36 @@ void base_advise_huge(void *p, size_t bytes);
 #define BASE_HUGE_ALIGN ((size_t)2 << 20)
 void *base_map_huge(size_t bytes);
 void base_unmap_huge(void *p, size_t bytes);
+/* A slab: blocks of one size (a multiple of 4 KiB), carved from mappings
+ * of BASE_SLAB_REGION_BYTES in small pages. Up to `warm_max` freed blocks
+ * are kept as they are, for the next allocations (pages already present
+ * cost no fault); past that, freeing a block gives its pages back to the
+ * system at once and keeps its address. So however many blocks are freed,
+ * in whatever order, at most warm_max of them stay resident, where a heap
+ * keeps resident the page holding each free chunk's header: for many
+ * freed blocks of tens of KiB, a large share of them. Thread-safe.
+ * Invariant: cold_cap >= every block carved, so freeing never allocates.
+ * base_slab_destroy unmaps every region, blocks still out included. */
+#define BASE_SLAB_REGION_BYTES ((size_t)2 << 20)
+#define BASE_SLAB_WARM_MAX 256
+typedef struct base_slab {
+  pthread_mutex_t lock;
+  size_t block_bytes;   /* divides BASE_SLAB_REGION_BYTES */
+  void **regions;
+  size_t region_count, region_cap;
+  size_t carved;        /* blocks handed out of the last region so far */
+  void *warm[BASE_SLAB_WARM_MAX]; /* freed, still resident: handed out first */
+  size_t warm_count, warm_max;
+  void **cold;          /* freed, pages given back */
+  size_t cold_count, cold_cap;
+} base_slab;
+/* warm_max: at most BASE_SLAB_WARM_MAX. */
+void base_slab_init(base_slab *s, size_t block_bytes, size_t warm_max);
+/* A block, NULL when out of memory (or failed by the test hook). Its
+ * contents are undefined (a warm block's are what they were). */
+void *base_slab_alloc(base_slab *s);
+void base_slab_free(base_slab *s, void *block);
+void base_slab_destroy(base_slab *s);
 /* Test hook: make the Nth allocation from now fail (0 disables). */
 void base_alloc_fail_after(uint64_t n);
 uint64_t base_alloc_count(void);

@@ -15,201 +15,9 @@
 #define SORT_RUN_BREAK 0x80000000u
 #define SORT_RUN_MAX 0x7fffffffu
 
-/* A queue's first 64 chunks are of 32 KiB (2,048 items or 4,096 runs), its
- * later ones 64 times larger (2 MiB). Each chunk goes back to the system
- * in one call once emitted, and each such call costs a TLB shoot-down on
- * every core running the process: a large queue's large chunks make 64
- * times fewer of them, while a queue of up to 2 MiB, which is what many
- * small files make, gives its memory back 32 KiB at a time (its unfreed
- * tail stays small while the tables grow). A large chunk is a mapping of
- * its own, made whole at a 2 MiB boundary and advised huge
- * (base_map_huge): where transparent huge pages are on it is one page
- * fault, not 512, and it is unmapped whole. */
-#define SORT_ITEM_SHIFT 11
-#define SORT_RUN_SHIFT 12
-#define SORT_SMALL_CHUNKS 64
-#define SORT_LARGE_EXTRA 6 /* log2 of a large chunk's size over a small one's */
-_Static_assert(sizeof(sort_item) << (SORT_ITEM_SHIFT + SORT_LARGE_EXTRA) == SORT_CHUNK_BYTES,
-               "item chunk size");
-_Static_assert(sizeof(sort_run) << (SORT_RUN_SHIFT + SORT_LARGE_EXTRA) == SORT_CHUNK_BYTES,
-               "run chunk size");
-/* A chunk of unknown final size starts with this many elements. */
-#define SORT_FIRST_CAP 32
 /* Queues with more ascending stretches than 1/this of their events are
  * sorted chunk by chunk before the windowed merge. */
 #define SORT_SHORT_STRETCHES 16
-
-/* ---- arrays in chunks ---- */
-
-static size_t sort_page_size(void) {
-  static size_t page;
-  size_t p = __atomic_load_n(&page, __ATOMIC_RELAXED);
-  if (!p) {
-    long v = sysconf(_SC_PAGESIZE);
-    p = v > 0 ? (size_t)v : 4096;
-    __atomic_store_n(&page, p, __ATOMIC_RELAXED);
-  }
-  return p;
-}
-
-/* Frees a chunk. A small one first gives its whole pages back to the
- * system: a chunk of the middle of the heap would otherwise stay
- * resident. */
-static void sort_chunk_release(void *chunk, size_t bytes, int large) {
-  if (large) {
-    base_unmap_huge(chunk, bytes);
-    return;
-  }
-#ifdef MADV_DONTNEED
-  size_t page = sort_page_size();
-  uintptr_t lo = ((uintptr_t)chunk + page - 1) & ~(uintptr_t)(page - 1);
-  uintptr_t hi = ((uintptr_t)chunk + bytes) & ~(uintptr_t)(page - 1);
-  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
-#else
-  (void)bytes;
-#endif
-  base_free(chunk);
-}
-
-static void sort_chunks_count(sort_chunks *c, size_t add, size_t sub) {
-  if (c->held) __atomic_add_fetch(c->held, (uint64_t)add - (uint64_t)sub, __ATOMIC_RELAXED);
-}
-
-/* Chunk geometry for small chunks of 1 << shift elements: the chunk that
- * holds element i, the first element of chunk k, and chunk k's full size. */
-static inline size_t sort_chunk_index(unsigned shift, size_t i) {
-  size_t small_end = (size_t)SORT_SMALL_CHUNKS << shift;
-  if (i < small_end) return i >> shift;
-  return SORT_SMALL_CHUNKS + ((i - small_end) >> (shift + SORT_LARGE_EXTRA));
-}
-
-static inline size_t sort_chunk_first(unsigned shift, size_t k) {
-  if (k < SORT_SMALL_CHUNKS) return k << shift;
-  return ((size_t)SORT_SMALL_CHUNKS << shift) +
-         ((k - SORT_SMALL_CHUNKS) << (shift + SORT_LARGE_EXTRA));
-}
-
-static inline size_t sort_chunk_per(unsigned shift, size_t k) {
-  return (size_t)1 << (k < SORT_SMALL_CHUNKS ? shift : shift + SORT_LARGE_EXTRA);
-}
-
-/* 1 if element i is the first of its chunk. */
-static inline int sort_chunk_starts(unsigned shift, size_t i) {
-  return sort_chunk_first(shift, sort_chunk_index(shift, i)) == i;
-}
-
-/* Capacity of chunk k in elements. */
-static size_t sort_chunks_cap(const sort_chunks *c, unsigned shift, size_t k) {
-  return k + 1 == c->chunks ? c->tail_cap : sort_chunk_per(shift, k);
-}
-
-static void *sort_chunks_at(const sort_chunks *c, size_t es, unsigned shift, size_t i) {
-  size_t k = sort_chunk_index(shift, i);
-  return (char *)c->chunk[k] + (i - sort_chunk_first(shift, k)) * es;
-}
-
-/* Appends an element: returns its slot (to be written), NULL when out of
- * memory (nothing changed then). */
-static void *sort_chunks_grow(sort_chunks *c, size_t es, unsigned shift) {
-  size_t idx = sort_chunk_index(shift, c->len), per = sort_chunk_per(shift, idx);
-  size_t off = c->len - sort_chunk_first(shift, idx);
-  if (off == 0) {
-    if (c->chunks == c->chunk_cap) {
-      size_t cap = c->chunk_cap ? c->chunk_cap * 2 : 4;
-      void **grown = base_realloc(c->chunk, cap * sizeof *grown);
-      if (!grown) return NULL;
-      c->chunk = grown;
-      c->chunk_cap = cap;
-    }
-    int large = idx >= SORT_SMALL_CHUNKS;
-    size_t cap = SORT_FIRST_CAP < per ? SORT_FIRST_CAP : per;
-    if (c->expect > c->len) cap = c->expect - c->len < per ? c->expect - c->len : per;
-    if (large) cap = per; /* made whole: never grown by realloc */
-    void *chunk = large ? base_map_huge(cap * es) : base_malloc(cap * es);
-    if (!chunk) return NULL;
-    sort_chunks_count(c, cap * es, 0);
-    c->chunk[c->chunks++] = chunk;
-    c->tail_cap = cap;
-    c->tail_first = c->len;
-  } else if (off == c->tail_cap) {
-    size_t cap = c->tail_cap * 2 < per ? c->tail_cap * 2 : per;
-    void *grown = base_realloc(c->chunk[idx], cap * es);
-    if (!grown) return NULL;
-    sort_chunks_count(c, cap * es, c->tail_cap * es);
-    c->chunk[idx] = grown;
-    c->tail_cap = cap;
-  }
-  c->len++;
-  return (char *)c->chunk[idx] + off * es;
-}
-
-static inline void *sort_chunks_push(sort_chunks *c, size_t es, unsigned shift) {
-  size_t off = c->len - c->tail_first;
-  if (!c->chunks || off == c->tail_cap) return sort_chunks_grow(c, es, shift);
-  c->len++;
-  return (char *)c->chunk[c->chunks - 1] + off * es;
-}
-
-/* The last element (len > 0). */
-static inline void *sort_chunks_last(const sort_chunks *c, size_t es) {
-  return (char *)c->chunk[c->chunks - 1] + (c->len - 1 - c->tail_first) * es;
-}
-
-/* Frees chunks [released, upto). */
-static void sort_chunks_release(sort_chunks *c, size_t es, unsigned shift, size_t upto) {
-  if (upto > c->chunks) upto = c->chunks;
-  for (size_t k = c->released; k < upto; k++) {
-    size_t bytes = sort_chunks_cap(c, shift, k) * es;
-    if (c->chunk[k]) {
-      sort_chunk_release(c->chunk[k], bytes, k >= SORT_SMALL_CHUNKS);
-      sort_chunks_count(c, 0, bytes);
-    }
-    c->chunk[k] = NULL;
-  }
-  if (upto > c->released) c->released = upto;
-}
-
-static void sort_chunks_free(sort_chunks *c, size_t es, unsigned shift) {
-  uint64_t *held = c->held;
-  sort_chunks_release(c, es, shift, c->chunks);
-  base_free(c->chunk);
-  memset(c, 0, sizeof *c);
-  c->held = held;
-}
-
-/* An empty array counted where c is. */
-static sort_chunks sort_chunks_like(const sort_chunks *c) {
-  sort_chunks fresh;
-  memset(&fresh, 0, sizeof fresh);
-  fresh.held = c->held;
-  return fresh;
-}
-
-/* Keeps the first n elements (n <= len) and cuts the last chunk to size. */
-static void sort_chunks_truncate(sort_chunks *c, size_t es, unsigned shift, size_t n) {
-  size_t keep = n ? sort_chunk_index(shift, n - 1) + 1 : 0;
-  if (keep < c->chunks) {
-    for (size_t k = keep; k < c->chunks; k++) {
-      size_t bytes = sort_chunks_cap(c, shift, k) * es;
-      sort_chunk_release(c->chunk[k], bytes, k >= SORT_SMALL_CHUNKS);
-      sort_chunks_count(c, 0, bytes);
-    }
-    c->chunks = keep;
-    c->tail_cap = keep ? sort_chunk_per(shift, keep - 1) : 0;
-    c->tail_first = keep ? sort_chunk_first(shift, keep - 1) : 0;
-  }
-  c->len = n;
-  if (!keep) return;
-  size_t used = n - c->tail_first;
-  if (used < c->tail_cap && keep - 1 < SORT_SMALL_CHUNKS) { /* a large one keeps its size */
-    void *cut = base_realloc(c->chunk[keep - 1], used * es);
-    if (cut) { /* else it keeps its slack */
-      sort_chunks_count(c, used * es, c->tail_cap * es);
-      c->chunk[keep - 1] = cut;
-      c->tail_cap = used;
-    }
-  }
-}
 
 static sort_item *sort_item_at(const sort_chunks *c, size_t i) {
   return sort_chunks_at(c, sizeof(sort_item), SORT_ITEM_SHIFT, i);
@@ -230,6 +38,7 @@ void sorter_init(sorter *s) {
   memset(s, 0, sizeof *s);
   s->threads = 1;
   s->segment_items = SORT_SEGMENT_ITEMS;
+  base_slab_init(&s->small_chunks, SORT_CHUNK_BYTES >> SORT_LARGE_EXTRA, SORT_WARM_CHUNKS);
 }
 
 void sorter_set_locate_rules(sorter *s, const sort_locate_rule *rules, size_t count) {
@@ -256,6 +65,7 @@ void sorter_free_queues(sorter *s) {
 void sorter_free(sorter *s) {
   sorter_free_queues(s);
   VEC_FREE(s->queues);
+  base_slab_destroy(&s->small_chunks);
 }
 
 int sorter_add_source(sorter *s, uint32_t *source) {
@@ -271,6 +81,8 @@ static int sorter_new_queue(sorter *s, uint32_t source, uint32_t lane, uint32_t 
   q.lane = lane;
   q.segment = segment;
   q.items.held = q.runs.held = &s->held;
+  q.items.slab = q.runs.slab = &s->small_chunks;
+  q.runs.heap_until_full = 1; /* most queues have a few runs: a few bytes */
   return VEC_PUSH(s->queues, q);
 }
 

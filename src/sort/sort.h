@@ -83,6 +83,8 @@ typedef struct sort_chunks {
   size_t tail_first;         /* index of the last chunk's first element */
   size_t expect;             /* elements to come in all (0 = unknown) */
   uint64_t *held;            /* the sorter's count of bytes held (atomic) */
+  base_slab *slab;           /* the sorter's: where small chunks live */
+  int heap_until_full;       /* small chunks grow in the heap, to the slab when full */
 } sort_chunks;
 
 typedef struct sort_queue {
@@ -126,6 +128,7 @@ typedef struct sorter {
   const sort_locate_rule *locate; /* see sorter_set_locate_rules */
   size_t locate_count;
   uint64_t held;           /* bytes in chunks (atomic: see sorter_memory) */
+  base_slab small_chunks;  /* queues' small chunks (see sort_internal.h) */
 } sorter;
 
 /* Returns 0 and the converted ts, or non-zero to drop the event. */
