@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "sql/sql.h"
+#include "sql/vtab_filter.h"
 #include "sql/vtab_view.h"
 
 /* One planned constraint, encoded in idxStr as "<col>:<op>," repeated. */
@@ -31,15 +32,6 @@ typedef struct vtab_table {
   sql_view *view;          /* served as this view of the table, or NULL */
 } vtab_table;
 
-typedef struct vtab_filter {
-  int column;
-  int op;
-  int64_t i64;          /* for int columns */
-  int64_t lo, hi;       /* kind 1: the values accepted, both included */
-  string_id str;        /* for string columns */
-  int kind; /* 0 = int equal, 1 = int range, 2 = string id, 3 = matches nothing */
-} vtab_filter;
-
 typedef struct vtab_cursor {
   sqlite3_vtab_cursor base; /* must be first */
   size_t row;               /* current row */
@@ -49,6 +41,13 @@ typedef struct vtab_cursor {
   size_t row_lo, row_hi;    /* with an index: the rows other constraints allow */
   vtab_filter filters[16];  /* per-row checks (constraints on unordered columns) */
   int filter_count;
+  /* A scan in row order with filters checks them a block at a time: the
+   * rows of [block_from, block_to) that pass are block_from + passed[i]
+   * for i < passed_count; row is the passed_at'th. */
+  int by_block;
+  size_t block_from, block_to;
+  uint16_t passed_count, passed_at;
+  uint16_t passed[VTAB_FILTER_BLOCK];
   const sql_vtab_order *row_order; /* the row order read, or NULL */
   sql_vtab_order *owned_order;     /* an order made for this scan alone, or NULL */
   string_id view_strings[SQL_VIEW_MAX_CHECKS][SQL_VIEW_MAX_IN]; /* of the view's checks */
@@ -501,7 +500,7 @@ static int vtab_prepare_range_filter(vtab_table *vt, int col, int op, sqlite3_va
   if (vt->table->defs[col].type != STORAGE_I64) return -1;
   if (vtab_int_range(op, value, &f->lo, &f->hi)) return -1;
   f->column = col;
-  f->kind = 1;
+  f->kind = VTAB_INT_RANGE;
   return 0;
 }
 
@@ -516,13 +515,13 @@ static int vtab_prepare_filter(vtab_table *vt, int col, sqlite3_value *value,
     const char *s = (const char *)sqlite3_value_text(value);
     int len = sqlite3_value_bytes(value);
     f->str = base_string_pool_find(vt->strings, s, (size_t)len);
-    f->kind = f->str == STRING_NULL ? 3 : 2;
+    f->kind = f->str == STRING_NULL ? VTAB_NOTHING : VTAB_STR_EQUAL;
     return 0;
   }
   if (t->defs[col].type == STORAGE_I64 &&
       sqlite3_value_type(value) == SQLITE_INTEGER) {
     f->i64 = sqlite3_value_int64(value);
-    f->kind = 0;
+    f->kind = VTAB_INT_EQUAL;
     return 0;
   }
   return -1;
@@ -530,29 +529,8 @@ static int vtab_prepare_filter(vtab_table *vt, int col, sqlite3_value *value,
 
 static int vtab_row_matches(const vtab_table *vt, const vtab_cursor *cur,
                             size_t row) {
-  const storage_table *t = vt->table;
   if (vt->view && !sql_view_row_passes(vt->view, cur->view_strings, row)) return 0;
-  for (int i = 0; i < cur->filter_count; i++) {
-    const vtab_filter *f = &cur->filters[i];
-    int64_t v;
-    switch (f->kind) {
-      case 0:
-        if (storage_is_null(t, (size_t)f->column, row) ||
-            storage_get_i64(t, (size_t)f->column, row) != f->i64)
-          return 0;
-        break;
-      case 1:
-        if (storage_is_null(t, (size_t)f->column, row)) return 0;
-        v = storage_get_i64(t, (size_t)f->column, row);
-        if (v < f->lo || v > f->hi) return 0;
-        break;
-      case 2:
-        if (storage_get_str(t, (size_t)f->column, row) != f->str) return 0;
-        break;
-      default: return 0;
-    }
-  }
-  return 1;
+  return vtab_filter_row(vt->table, cur->filters, cur->filter_count, row);
 }
 
 /* Rows skipped between two looks at the interrupt flag. */
@@ -592,6 +570,33 @@ static int vtab_skip_non_matching(vtab_cursor *cur) {
   return SQLITE_OK;
 }
 
+/* In a scan by blocks: moves to the next row that passes, filling the
+ * next blocks as needed (a view's own checks, if any, row by row); row
+ * is end when none is left. */
+static int vtab_next_passed(vtab_cursor *cur) {
+  const vtab_table *vt = (const vtab_table *)cur->base.pVtab;
+  int view_checks = vt->view && vt->view->check_count;
+  for (;;) {
+    while (++cur->passed_at < cur->passed_count) {
+      cur->row = cur->block_from + cur->passed[cur->passed_at];
+      if (!view_checks || sql_view_row_passes(vt->view, cur->view_strings, cur->row))
+        return SQLITE_OK;
+    }
+    size_t from = cur->block_to;
+    if (from >= cur->end) {
+      cur->row = cur->end;
+      return SQLITE_OK;
+    }
+    if (vtab_interrupted(vt)) return SQLITE_INTERRUPT;
+    size_t count = cur->end - from < VTAB_FILTER_BLOCK ? cur->end - from : VTAB_FILTER_BLOCK;
+    cur->block_from = from;
+    cur->block_to = from + count;
+    cur->passed_count = (uint16_t)vtab_filter_block(vt->table, cur->filters, cur->filter_count,
+                                                    from, count, cur->passed);
+    cur->passed_at = UINT16_MAX; /* the loop's ++ makes it 0 */
+  }
+}
+
 /* Narrows the positions of index `ix` with the plan's constraints on its
  * leading columns: equalities, then the ranges of the next column. */
 static void vtab_index_narrow(const vtab_table *vt, const sql_vtab_index *ix,
@@ -627,7 +632,8 @@ static int vtab_lookup_equal(vtab_table *vt, vtab_cursor *cur, size_t lo, size_t
   sql_vtab_aux *aux = vt->aux;
   const vtab_filter *f = NULL;
   for (int i = 0; i < cur->filter_count && !f; i++)
-    if (cur->filters[i].kind == 0 || cur->filters[i].kind == 2) f = &cur->filters[i];
+    if (cur->filters[i].kind == VTAB_INT_EQUAL || cur->filters[i].kind == VTAB_STR_EQUAL)
+      f = &cur->filters[i];
   if (!f || t->row_count < VTAB_LOOKUP_MIN_ROWS) return SQLITE_OK;
   if (!aux->equality_scans &&
       !(aux->equality_scans = base_calloc(t->column_count, sizeof *aux->equality_scans)))
@@ -712,11 +718,18 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
     if (rc != SQLITE_OK) return rc;
   }
   if (vt->stats) vt->stats->scans++;
+  cur->by_block = !cur->order && cur->filter_count > 0;
+  if (cur->by_block) {
+    cur->block_from = cur->block_to = cur->row;
+    cur->passed_count = cur->passed_at = 0;
+    return vtab_next_passed(cur);
+  }
   return vtab_skip_non_matching(cur);
 }
 
 static int vtab_next(sqlite3_vtab_cursor *base) {
   vtab_cursor *cur = (vtab_cursor *)base;
+  if (cur->by_block) return vtab_next_passed(cur);
   if (cur->order) cur->pos++;
   else cur->row++;
   return vtab_skip_non_matching(cur);
