@@ -17,10 +17,12 @@ int sql_args_table_of(const storage_table *t, sql_args_table *out) {
 
 /* arg_set_id is sorted in the args table: binary search, then a scan of
  * the set's rows. */
-void sql_args_extract(sqlite3_context *ctx, const sql_args_table *a,
-                      const base_string_pool *strings, int64_t set, string_id key) {
+/* sql_args_extract from `row`, the first row of the set or of the sets
+ * after it. */
+static void args_extract_from(sqlite3_context *ctx, const sql_args_table *a,
+                              const base_string_pool *strings, int64_t set, string_id key,
+                              size_t row) {
   const storage_table *t = a->table;
-  size_t row = storage_lower_bound_i64(t, a->set, 0, t->row_count, set, 0);
   for (; row < t->row_count && storage_get_i64(t, a->set, row) == set; row++) {
     if (storage_get_str(t, a->key, row) != key) continue;
     if (!storage_is_null(t, a->int_value, row)) {
@@ -37,14 +39,41 @@ void sql_args_extract(sqlite3_context *ctx, const sql_args_table *a,
   }
 }
 
+void sql_args_extract(sqlite3_context *ctx, const sql_args_table *a,
+                      const base_string_pool *strings, int64_t set, string_id key) {
+  const storage_table *t = a->table;
+  size_t row = storage_lower_bound_i64(t, a->set, 0, t->row_count, set, 0);
+  args_extract_from(ctx, a, strings, set, key, row);
+}
+
 /* What EXTRACT_ARG looks up for one key: the args table, its columns and
  * the key's interned id (STRING_NULL: no arg has that key). Kept by SQLite
  * as the key argument's auxiliary data while the key is a constant, so a
- * query calling EXTRACT_ARG per row resolves them once. */
+ * query calling EXTRACT_ARG per row resolves them once. Sets recur (many
+ * rows share one), so the first row of each set looked up is remembered
+ * in a direct-mapped cache in front of the binary search. */
+#define EXTRACT_ARG_CACHE_BITS 14
+#define EXTRACT_ARG_CACHE ((size_t)1 << EXTRACT_ARG_CACHE_BITS)
 typedef struct extract_arg_plan {
   sql_args_table args;
   string_id key;
+  struct {
+    int64_t set; /* INT64_MIN: empty (that set is never cached) */
+    size_t first_row;
+  } cache[EXTRACT_ARG_CACHE];
 } extract_arg_plan;
+
+static size_t extract_arg_first_row(extract_arg_plan *p, int64_t set) {
+  const storage_table *t = p->args.table;
+  size_t slot = (size_t)((uint64_t)set * 0x9e3779b97f4a7c15u >> (64 - EXTRACT_ARG_CACHE_BITS));
+  if (p->cache[slot].set == set) return p->cache[slot].first_row;
+  size_t row = storage_lower_bound_i64(t, p->args.set, 0, t->row_count, set, 0);
+  if (set != INT64_MIN) {
+    p->cache[slot].set = set;
+    p->cache[slot].first_row = row;
+  }
+  return row;
+}
 
 static extract_arg_plan *extract_arg_plan_make(sql_engine *e, sqlite3_value *key) {
   storage_table *t = sql_engine_find_table(e, "__intrinsic_args");
@@ -55,6 +84,7 @@ static extract_arg_plan *extract_arg_plan_make(sql_engine *e, sqlite3_value *key
     sqlite3_free(p);
     return NULL;
   }
+  for (size_t i = 0; i < EXTRACT_ARG_CACHE; i++) p->cache[i].set = INT64_MIN;
   p->key = base_string_pool_find(sql_engine_strings(e), (const char *)sqlite3_value_text(key),
                                  (size_t)sqlite3_value_bytes(key));
   return p;
@@ -90,7 +120,9 @@ static void functions_extract_arg(sqlite3_context *ctx, int argc,
     }
   }
   if (p->key == STRING_NULL) return;
-  sql_args_extract(ctx, &p->args, sql_engine_strings(e), sqlite3_value_int64(argv[0]), p->key);
+  int64_t set = sqlite3_value_int64(argv[0]);
+  args_extract_from(ctx, &p->args, sql_engine_strings(e), set, p->key,
+                    extract_arg_first_row(p, set));
 }
 
 int sql_functions_register(sqlite3 *db, sql_engine *e) {

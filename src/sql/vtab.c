@@ -45,6 +45,7 @@ typedef struct vtab_cursor {
    * rows of [block_from, block_to) that pass are block_from + passed[i]
    * for i < passed_count; row is the passed_at'th. */
   int by_block;
+  int checks_rows; /* vtab_checks_rows, fixed by xFilter */
   size_t block_from, block_to;
   uint16_t passed_count, passed_at;
   uint16_t passed[VTAB_FILTER_BLOCK];
@@ -719,6 +720,7 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
   }
   if (vt->stats) vt->stats->scans++;
   cur->by_block = !cur->order && cur->filter_count > 0;
+  cur->checks_rows = vtab_checks_rows(vt, cur);
   if (cur->by_block) {
     cur->block_from = cur->block_to = cur->row;
     cur->passed_count = cur->passed_at = 0;
@@ -730,9 +732,12 @@ static int vtab_filter_fn(sqlite3_vtab_cursor *base, int idx_num,
 static int vtab_next(sqlite3_vtab_cursor *base) {
   vtab_cursor *cur = (vtab_cursor *)base;
   if (cur->by_block) return vtab_next_passed(cur);
-  if (cur->order) cur->pos++;
-  else cur->row++;
-  return vtab_skip_non_matching(cur);
+  if (cur->order) {
+    cur->pos++;
+    return vtab_skip_non_matching(cur);
+  }
+  cur->row++;
+  return cur->checks_rows ? vtab_skip_non_matching(cur) : SQLITE_OK;
 }
 
 static int vtab_eof(sqlite3_vtab_cursor *base) {
@@ -783,13 +788,17 @@ static int vtab_column(sqlite3_vtab_cursor *base, sqlite3_context *ctx,
 
 void sql_vtab_cell(sqlite3_context *ctx, const storage_table *t,
                    const base_string_pool *strings, size_t col, size_t row) {
+  const storage_column *c = &t->columns[col];
   switch (t->defs[col].type) {
     case STORAGE_ID:
       sqlite3_result_int64(ctx, (sqlite3_int64)row);
       break;
-    case STORAGE_I64:
-      if (storage_is_null(t, col, row)) break;
-      sqlite3_result_int64(ctx, storage_get_i64(t, col, row));
+    case STORAGE_I64: /* storage_is_null and storage_get_i64, read once */
+      assert(row < t->row_count);
+      if (c->nullable && (!c->present || !((c->present[row >> 6] >> (row & 63)) & 1))) break;
+      sqlite3_result_int64(ctx, c->data ? storage_i64_element(c->data, c->width,
+                                                              c->is_unsigned, row)
+                                        : 0);
       break;
     case STORAGE_F64:
       if (storage_is_null(t, col, row)) break;

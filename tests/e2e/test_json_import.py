@@ -32,6 +32,21 @@ class JsonImportTest(e.TempDirTest):
                          '600000,"error","slice_negative_duration","[NULL]"\n')
         self.assertEqual(self.stat(events, 'slice_negative_duration'), '"value"\n2\n')
 
+    def test_extract_arg_over_many_arg_sets_equals_the_args_rows(self):
+        # more arg sets than EXTRACT_ARG's per-statement cache of their
+        # first rows has slots, in an order that revisits them
+        n = 40000
+        events = [{'ph': 'X', 'name': 's', 'pid': 1, 'tid': 1, 'ts': i, 'dur': 0,
+                   'args': {'k': (i * 7919) % (n // 2), 'other': 'x'}} for i in range(n)]
+        events += [{'ph': 'X', 'name': 'again', 'pid': 1, 'tid': 2, 'ts': i, 'dur': 0,
+                    'args': {'k': (i * 104729) % (n // 2), 'other': 'x'}} for i in range(n)]
+        sql = ("select count(*), sum(extract_arg(s.arg_set_id, 'args.k') is a.int_value), "
+               "count(distinct s.arg_set_id) "
+               "from slice s join args a on a.arg_set_id = s.arg_set_id and a.key = 'args.k'")
+        self.assertEqual(self.load(events, sql),
+                         '"count(*)","sum(extract_arg(s.arg_set_id, \'args.k\') is a.int_value)",'
+                         '"count(distinct s.arg_set_id)"\n80000,80000,20000\n')
+
     def test_an_escaped_nul_ends_a_string(self):
         events = '[{"ph": "X", "name": "a\\u0000b", "pid": 1, "tid": 1, "ts": 1, "dur": 1, ' \
                  '"args": {"s": "\\u00e9\\u0000x", "k\\u0000z": 1}}]'
