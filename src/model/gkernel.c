@@ -276,7 +276,9 @@ int gkernel_task_state(trace_context *ctx, const kernel_scope *s,
   int found = gkernel_event_thread(ctx, g, s, e, &utid);
   if (found <= 0) return found;
   if (e->cpu < 0 || e->cpu >= SCHED_MAX_CPU) return kernel_stat(ctx, s, stat_task_state_invalid, 1);
-  rc = sched_ucpu(ctx, s->machine, (uint32_t)e->cpu, &ucpu);
+  /* only a running task makes its cpu's row, as a sched slice does */
+  rc = e->state == GK_RUNNING ? sched_ucpu(ctx, s->machine, (uint32_t)e->cpu, &ucpu)
+                              : sched_ucpu_number(s->machine, (uint32_t)e->cpu, &ucpu);
   if (rc) return rc == WEFT_EINVAL ? kernel_stat(ctx, s, stat_task_state_invalid, 1) : rc;
   if (e->state == GK_RUNNING) return gkernel_switch_in(ctx, g, s, e, utid, ucpu);
   return gkernel_switch_out(ctx, g, s, e, utid, ucpu, g->states[e->state]);

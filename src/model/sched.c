@@ -153,10 +153,15 @@ int kernel_stat(trace_context *ctx, const kernel_scope *s, stats_id stat,
 
 /* ---- cpus and threads ---- */
 
-int sched_cpu_row(trace_context *ctx, uint32_t machine, uint32_t cpu,
-                  uint32_t *ucpu, uint32_t *row) {
+int sched_ucpu_number(uint32_t machine, uint32_t cpu, uint32_t *ucpu) {
   if (cpu >= SCHED_MAX_CPU || machine >= SCHED_MAX_MACHINE) return WEFT_EINVAL;
   *ucpu = machine * SCHED_CPUS_PER_MACHINE + cpu;
+  return WEFT_OK;
+}
+
+int sched_cpu_row(trace_context *ctx, uint32_t machine, uint32_t cpu,
+                  uint32_t *ucpu, uint32_t *row) {
+  if (sched_ucpu_number(machine, cpu, ucpu)) return WEFT_EINVAL;
   storage_table *t = ctx_table(ctx, TABLE_CPU);
   const uint64_t *found = base_map_find(&ctx->model.cpu_rows, (uint64_t)*ucpu + 1);
   if (found) {

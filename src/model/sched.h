@@ -45,6 +45,9 @@ int kernel_stat(trace_context *ctx, const kernel_scope *s, stats_id stat,
  * or machine >= SCHED_MAX_MACHINE. */
 int sched_ucpu(trace_context *ctx, uint32_t machine, uint32_t cpu,
                uint32_t *ucpu);
+/* The number sched_ucpu gives (machine, cpu), without making its row:
+ * Perfetto makes a cpu row only for what runs or is recorded on it. */
+int sched_ucpu_number(uint32_t machine, uint32_t cpu, uint32_t *ucpu);
 /* The same, with the __intrinsic_cpu row holding it (created if new). */
 int sched_cpu_row(trace_context *ctx, uint32_t machine, uint32_t cpu,
                   uint32_t *ucpu, uint32_t *row);

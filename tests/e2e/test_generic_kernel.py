@@ -43,6 +43,14 @@ class GenericKernelTest(e.TempDirTest):
                          '100,100,1,"Running",0\n200,-1,1,"S","[NULL]"\n'
                          '200,-1,2,"Running",0\n')
 
+    def test_only_running_tasks_make_cpu_rows(self):
+        # created, sleeping, dead and destroyed tasks name a cpu but make no
+        # row for it; the first task running on a cpu does
+        path = self.trace(task(100, 1, NEW, 5, 'a') + task(150, 1, SLEEP, 6, 'a') +
+                          task(200, 2, RUN, 2, 'b') + task(300, 2, SLEEP, 2, 'b') +
+                          task(350, 1, DEAD, 7) + task(400, 1, GONE, 4))
+        self.assertEqual(e.query('select cpu from cpu order by cpu', path), '"cpu"\n2\n')
+
     def test_late_state_after_switch_keeps_unknown_row(self):
         # The sleep comes later than the switch: the gap stays an unknown state.
         path = self.trace(task(100, 1, RUN, 0) + task(200, 2, RUN, 0) + task(250, 1, SLEEP))
