@@ -421,6 +421,14 @@ int model_thread_update(trace_context *ctx, uint32_t machine, int64_t tid, int64
   return model_thread_in_process(ctx, machine, tid, pid, utid);
 }
 
+int model_process_and_main_thread(trace_context *ctx, uint32_t machine, int64_t pid,
+                                  uint32_t *upid) {
+  uint32_t utid;
+  if (model_process_find(ctx, machine, pid, upid) == 1) return WEFT_OK;
+  int rc = model_process(ctx, machine, pid, upid);
+  return rc ? rc : model_thread_in_process(ctx, machine, pid, pid, &utid);
+}
+
 static void model_thread_set_process(trace_context *ctx, uint32_t utid, uint32_t upid) {
   storage_table *t = ctx_table(ctx, TABLE_THREAD);
   int64_t pid = storage_get_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid, upid);

@@ -164,6 +164,10 @@ int model_thread_in_process(trace_context *ctx, uint32_t machine, int64_t tid,
  * the load first gets its main thread (tid = pid), before the thread. */
 int model_thread_update(trace_context *ctx, uint32_t machine, int64_t tid, int64_t pid,
                         uint32_t *utid);
+/* Perfetto's GetOrCreateProcess: the live process of pid, or a new one
+ * with its main thread (tid = pid, model_thread_in_process). */
+int model_process_and_main_thread(trace_context *ctx, uint32_t machine, int64_t pid,
+                                  uint32_t *upid);
 int model_thread_set_name(trace_context *ctx, uint32_t utid, const char *name,
                           size_t len);
 int model_process_set_name(trace_context *ctx, uint32_t upid, const char *name,

@@ -94,6 +94,17 @@ class HeapGraphTest(e.TempDirTest):
     def q(self, sql, path):
         return e.query(sql, path)
 
+    def test_a_process_first_seen_in_a_heap_graph_gets_its_main_thread(self):
+        # pid 7 is in no process tree: its graph makes the process and its
+        # main thread, as Perfetto's GetOrCreateProcess does; pids 2 and 1
+        # (its parent) and their main threads come from the process tree
+        path = self.trace(graph(obj(1, 1, 8), typ(1, 'A'), pid=7),
+                          graph(obj(1, 1, 8), typ(1, 'A'), pid=2, seq=2))
+        self.assertEqual(self.q('select t.tid, p.pid, t.is_main_thread from thread t '
+                                'join process p using (upid) where t.tid > 0 order by t.utid',
+                                path),
+                         '"tid","pid","is_main_thread"\n1,1,1\n2,2,1\n7,7,1\n')
+
     def test_objects_references_and_reachability(self):
         # (upid 2: the process tree's parent pid 1 is upid 1.)
         # Object 1 (a root) refers to 2 twice and to nothing once; 3 is

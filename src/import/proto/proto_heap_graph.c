@@ -226,7 +226,7 @@ static int proto_hg_graph(proto_hg_ctx *c, uint32_t machine, proto_span graph) {
       default: break;
     }
   }
-  int rc = model_process(ctx, machine, pid, &c->upid);
+  int rc = model_process_and_main_thread(ctx, machine, pid, &c->upid);
   if (!rc) rc = model_heap_graph_packet_index(ctx, c->seq, machine, c->f->trace_id, index);
   if (!rc && has_heap_bytes) rc = model_heap_graph_heap_size(ctx, c->seq, heap_bytes);
   static const uint32_t passes[] = {HG_OBJECTS, HG_TYPES, HG_FIELD_NAMES, HG_LOCATION_NAMES,

@@ -84,8 +84,6 @@ int pp_perf_sample(import_file *f, const struct proto_packet_info *info, int64_t
 int pp_streaming_profile(import_file *f, const struct proto_packet_info *info, int64_t ts,
                          proto_span msg);
 int pp_deobfuscation(import_file *f, proto_span msg);
-/* The process of pid; a new one gets its main thread (tid = pid). */
-int pp_process_and_main_thread(import_file *f, uint32_t machine, int64_t pid, uint32_t *upid);
 int pp_smaps(import_file *f, const struct proto_packet_info *info, int64_t ts, proto_span msg);
 /* proto_stack_sample.c */
 int pp_stack_sample(import_file *f, const struct proto_packet_info *info, int64_t ts,

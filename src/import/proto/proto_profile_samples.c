@@ -275,13 +275,6 @@ int pp_deobfuscation(import_file *f, proto_span msg) {
 
 /* ---- SmapsPacket ---- */
 
-int pp_process_and_main_thread(import_file *f, uint32_t machine, int64_t pid, uint32_t *upid) {
-  uint32_t utid;
-  int known = model_process_find(f->ctx, machine, pid, upid);
-  int rc = known ? WEFT_OK : model_process(f->ctx, machine, pid, upid);
-  return rc || known ? rc : model_thread_in_process(f->ctx, machine, pid, pid, &utid);
-}
-
 #define SMAPS_PID 1
 #define SMAPS_ENTRIES 2
 #define SMAPS_PATH 1
@@ -342,7 +335,7 @@ int pp_smaps(import_file *f, const proto_packet_info *info, int64_t ts, proto_sp
   if (proto_find_last(msg.data, msg.len, SMAPS_PID, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT)
     pid = (int64_t)(uint32_t)fl.value;
   uint32_t upid;
-  int rc = pp_process_and_main_thread(f, info->machine, pid, &upid);
+  int rc = model_process_and_main_thread(f->ctx, info->machine, pid, &upid);
   proto_reader rd;
   proto_reader_init_span(&rd, msg);
   while (!rc && proto_reader_next(&rd, &fl) == 1)

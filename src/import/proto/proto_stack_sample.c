@@ -118,7 +118,7 @@ static int ss_task_context_of(ss_sample *s, proto_span msg, int64_t *row) {
   int64_t utid = -1, async_row = -1;
   uint32_t id, machine = s->info->machine;
   int rc = WEFT_OK;
-  if (has_pid && !(rc = pp_process_and_main_thread(s->f, machine, (uint32_t)pid.value, &id)))
+  if (has_pid && !(rc = model_process_and_main_thread(s->f->ctx, machine, (uint32_t)pid.value, &id)))
     s->upid = id;
   if (!rc && has_tid) {
     rc = has_pid ? model_thread_in_process(s->f->ctx, machine, (uint32_t)tid.value,
