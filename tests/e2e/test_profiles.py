@@ -459,6 +459,25 @@ class SimpleperfTest(e.TempDirTest):
                          '"name","rel_pc"\n"[NULL]",64\n"main",48\n')
 
 
+    def test_threads_in_time_order_with_their_process_and_main_thread(self):
+        # a sample's thread is made when the sample is parsed, callchain or
+        # not; a Thread record is parsed at the time of the sample before
+        # it, after that sample: a new process first gets its main thread;
+        # a zero tid or pid makes nothing
+        thread = lambda tid, pid, name: pb_bytes(4, pb_int(1, tid) + pb_int(2, pid) +
+                                                 pb_bytes(3, name))
+        path = e.write_temp(self.dir, 'perf.data.pb', simpleperf(
+            pb_bytes(3, pb_int(1, 1) + pb_bytes(2, '/lib/a.so') + pb_bytes(3, 'f')),
+            sp_sample(3000, 30), thread(40, 50, 'early'),
+            sp_sample(1000, 20, (0x10, 1, 0)), thread(21, 99, 'late'),
+            thread(0, 50, 'zero'), thread(22, 0, 'none'), sp_sample(2000, 21, (0x10, 1, 0))))
+        self.assertEqual(e.query('select utid, tid, name, upid, is_main_thread from thread '
+                                 'where utid > 0 order by utid', path),
+                         '"utid","tid","name","upid","is_main_thread"\n'
+                         '1,20,"[NULL]","[NULL]","[NULL]"\n2,99,"[NULL]",1,1\n'
+                         '3,21,"late",1,0\n4,30,"[NULL]","[NULL]","[NULL]"\n'
+                         '5,50,"[NULL]",2,1\n6,40,"early",2,0\n')
+
     def test_each_file_record_is_a_dummy_mapping_of_its_own(self):
         # three File records of one path: three mappings over the whole
         # address space (end -1), as the reference makes them

@@ -5,14 +5,17 @@
  * little-endian length and a Record message, up to a zero length. Records:
  *  - File (id, path, symbols): a stack_profile_mapping named by the path;
  *  - Thread (thread_id, process_id, thread_name): the thread, in its
- *    process, with its name;
+ *    process (Perfetto's UpdateThread: a new process then gets its main
+ *    thread), with its name; none for a zero tid or pid. A thread record
+ *    is parsed in time order, at the time of the last sample or context
+ *    switch before it in the file (0 before any), after that sample;
  *  - Sample (time, thread_id, callchain): a cpu_profile_stack_sample on the
  *    callsite of its callchain, whose first entry is the sampled (leaf)
  *    frame and the last the root; each entry's frame is (the file's
  *    mapping, vaddr_in_file, the file's symbol symbol_id, NULL if none).
- * Files and threads are usually written after the samples, so tokenize
- * keeps them and the first parse (or the end, without samples) applies
- * them all, in file order, before any sample. Sample times are
+ * Files are usually written after the samples, so tokenize keeps them
+ * and the first parse (or the end, without samples) applies them all, in
+ * file order, before any sample. Sample times are
  * CLOCK_MONOTONIC (perf's clock), the file's own timeline.
  * A truncated file keeps what came before; records past 16 MiB are
  * counted in perf_record_skipped and dropped. */
@@ -22,13 +25,18 @@
 
 #define SP_MAGIC_LEN 10
 #define SP_HEADER_LEN 12
-#define SP_MAX_RECORD (16u << 20)
-#define SP_OFFSET_BITS 40
+#define SP_MAX_RECORD (16u << 20) /* records of this size or more are skipped */
+/* A sample's payload: its record's offset and length (below
+ * SP_MAX_RECORD); a thread record's: SP_THREAD and its index. */
+#define SP_OFFSET_BITS 39
+#define SP_THREAD (UINT64_C(1) << 63)
 #define SP_CLOCK_MONOTONIC 3
 /* Record */
 #define REC_SAMPLE 1
 #define REC_FILE 3
 #define REC_THREAD 4
+#define REC_CONTEXT_SWITCH 6
+#define CONTEXT_SWITCH_TIME 2
 /* Sample and its CallChainEntry */
 #define SAMPLE_TIME 1
 #define SAMPLE_THREAD_ID 2
@@ -59,6 +67,7 @@ typedef struct sp_state {
   VEC(proto_span) threads;
   base_map file_index; /* file id + 1 -> index into files */
   int applied;
+  int64_t last_ts; /* of the last sample or context switch tokenized */
 } sp_state;
 
 static int sp_tokenize_record(import_file *f, sp_state *st, size_t off, size_t len) {
@@ -74,10 +83,17 @@ static int sp_tokenize_record(import_file *f, sp_state *st, size_t off, size_t l
       if (VEC_PUSH(st->files, file)) return WEFT_ENOMEM;
     } else if (fl.number == REC_THREAD) {
       if (VEC_PUSH(st->threads, fl.span)) return WEFT_ENOMEM;
+      int rc = import_push(f, st->last_ts, st->clock, SP_THREAD | (st->threads.len - 1));
+      if (rc) return rc;
+    } else if (fl.number == REC_CONTEXT_SWITCH) {
+      proto_field t;
+      if (proto_find_last(fl.span.data, fl.span.len, CONTEXT_SWITCH_TIME, &t) == 1)
+        st->last_ts = (int64_t)t.value;
     } else if (fl.number == REC_SAMPLE) {
       proto_field t;
       int64_t ts = 0;
-      if (proto_find_last(fl.span.data, fl.span.len, SAMPLE_TIME, &t) == 1) ts = (int64_t)t.value;
+      if (proto_find_last(fl.span.data, fl.span.len, SAMPLE_TIME, &t) == 1)
+        st->last_ts = ts = (int64_t)t.value;
       size_t at = (size_t)(fl.span.data - f->data);
       uint64_t payload = (uint64_t)at | ((uint64_t)fl.span.len << SP_OFFSET_BITS);
       int rc = import_push(f, ts, st->clock, payload);
@@ -103,7 +119,8 @@ static int sp_tokenize(import_file *f, base_error *err) {
     at += 4;
     if (len == 0) break;
     if (len > f->len - at) break; /* truncated: keep what came before */
-    if (len > SP_MAX_RECORD) rc = import_stat(f, stat_perf_record_skipped, 1);
+    if (len >= SP_MAX_RECORD || at >= (UINT64_C(1) << SP_OFFSET_BITS))
+      rc = import_stat(f, stat_perf_record_skipped, 1);
     else rc = sp_tokenize_record(f, st, at, len);
     at += len;
   }
@@ -157,7 +174,8 @@ static int sp_apply_thread(import_file *f, proto_span msg) {
     if (fl.number == THREAD_NAME && fl.wire_type == PROTO_WIRE_LEN) name = fl.span;
   }
   uint32_t utid;
-  int rc = model_thread_in_process(f->ctx, f->machine, (int64_t)tid, (int64_t)pid, &utid);
+  if (tid == 0 || pid == 0) return WEFT_OK;
+  int rc = model_thread_update(f->ctx, f->machine, (int64_t)tid, (int64_t)pid, &utid);
   if (!rc && name.data)
     rc = model_thread_set_name(f->ctx, utid, (const char *)name.data, name.len);
   return rc;
@@ -168,7 +186,6 @@ static int sp_apply_all(import_file *f, sp_state *st) {
   st->applied = 1;
   int rc = WEFT_OK;
   for (size_t i = 0; !rc && i < st->files.len; i++) rc = sp_apply_file(f, st, i);
-  for (size_t i = 0; !rc && i < st->threads.len; i++) rc = sp_apply_thread(f, st->threads.data[i]);
   return rc;
 }
 
@@ -234,6 +251,11 @@ static int sp_parse(import_file *f, const sort_event *event, void *prepared, bas
   (void)prepared;
   sp_state *st = f->state;
   int rc = sp_apply_all(f, st);
+  if (!rc && (event->payload & SP_THREAD)) {
+    size_t index = (size_t)(event->payload & ~SP_THREAD);
+    rc = index < st->threads.len ? sp_apply_thread(f, st->threads.data[index]) : WEFT_OK;
+    return rc ? base_error_set(err, rc, "simpleperf: failed to apply a thread") : WEFT_OK;
+  }
   size_t at = (size_t)(event->payload & ((UINT64_C(1) << SP_OFFSET_BITS) - 1));
   size_t len = (size_t)(event->payload >> SP_OFFSET_BITS);
   proto_span sample = {f->data + at, len};
@@ -242,8 +264,9 @@ static int sp_parse(import_file *f, const sort_event *event, void *prepared, bas
   if (proto_find_last(sample.data, sample.len, SAMPLE_THREAD_ID, &fl) == 1) tid = fl.value;
   int64_t leaf = -1;
   uint32_t utid;
+  /* the thread first, whether or not the sample has a callsite */
+  if (!rc) rc = model_thread(f->ctx, f->machine, (int64_t)(uint32_t)tid, &utid);
   if (!rc) rc = sp_callchain(f, st, sample, &leaf);
-  if (!rc && leaf >= 0) rc = model_thread(f->ctx, f->machine, (int64_t)tid, &utid);
   if (!rc && leaf >= 0)
     rc = stack_profile_cpu_sample(f->ctx, STACK_PROFILE_CPU_SIMPLEPERF, event->ts, (uint32_t)leaf,
                                   utid, 0);
