@@ -216,15 +216,31 @@ static int kslice_flag_write(kslice_state *k, uint32_t utid, int on, int *was) {
   return WEFT_OK;
 }
 
-/* Ends the innermost open slice of that name on the thread's track. */
+/* Ends the innermost open slice of that name on the thread's track; *ended:
+ * that slice, or -1. */
 static int kslice_end_syscall(trace_context *ctx, uint32_t utid, int64_t ts, const char *name,
-                              size_t len) {
+                              size_t len, int64_t *ended) {
   uint32_t track;
   string_id id;
-  int64_t ended;
+  *ended = -1;
   int rc = model_thread_track(ctx, utid, &track);
   if (!rc) rc = ctx_intern(ctx, name, len, &id);
-  return rc ? rc : slice_stack_end_matching(ctx, track, ts, STRING_NULL, id, &ended);
+  return rc ? rc : slice_stack_end_matching(ctx, track, ts, STRING_NULL, id, ended);
+}
+
+/* Adds the syscall's return value to the slice its exit ended, as arg
+ * "ret" (Perfetto's End with args). */
+static int kslice_syscall_ret(trace_context *ctx, int64_t ended, int64_t ret) {
+  int64_t args = -1;
+  storage_table *t = ctx_table(ctx, TABLE_SLICE);
+  int rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)ended, -1));
+  size_t first = model_args_pending(ctx);
+  if (!rc) rc = model_arg_int(ctx, "ret", 3, MODEL_ARG_INT, ret);
+  if (!rc) model_args_update_from(ctx, first);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  else model_args_discard(ctx);
+  if (!rc) model_slice_set_args(ctx, (uint32_t)ended, args);
+  return rc;
 }
 
 int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
@@ -245,7 +261,7 @@ int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
 }
 
 int kslice_sys_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                    int64_t tid, int64_t number) {
+                    int64_t tid, int64_t number, int has_ret, int64_t ret) {
   kslice_state *k = kslice_get(ctx);
   if (!k) return WEFT_ENOMEM;
   char buf[80];
@@ -257,7 +273,9 @@ int kslice_sys_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
     rc = kslice_flag_write(k, utid, 0, &was);
     if (!rc && !was) return WEFT_OK; /* truncated by a print, or entered before the trace */
   }
-  return rc ? rc : kslice_end_syscall(ctx, utid, ts, buf, n);
+  int64_t ended;
+  if (!rc) rc = kslice_end_syscall(ctx, utid, ts, buf, n, &ended);
+  return rc || ended < 0 || !has_ret ? rc : kslice_syscall_ret(ctx, ended, ret);
 }
 
 int kslice_syscall_print(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid) {
@@ -268,8 +286,9 @@ int kslice_syscall_print(trace_context *ctx, const kernel_scope *s, int64_t ts, 
   if (model_thread_find(ctx, s->machine, tid, &utid) != 1) return WEFT_OK;
   int rc = kslice_flag_write(k, utid, 0, &was);
   if (rc || !was) return rc;
+  int64_t ended;
   rc = kernel_stat(ctx, s, stat_truncated_sys_write_duration, 1);
-  return rc ? rc : kslice_end_syscall(ctx, utid, ts, "sys_write", 9);
+  return rc ? rc : kslice_end_syscall(ctx, utid, ts, "sys_write", 9, &ended);
 }
 
 /* ---- binder ---- */

@@ -63,8 +63,10 @@ int kslice_softirq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
 
 int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
                      int64_t tid, int64_t number);
+/* has_ret: the exit's return value, which joins the ended slice's args
+ * as "ret". */
 int kslice_sys_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                    int64_t tid, int64_t number);
+                    int64_t tid, int64_t number, int has_ret, int64_t ret);
 /* Called for each ftrace print event of thread tid, before it is parsed
  * (see the rules above). */
 int kslice_syscall_print(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid);

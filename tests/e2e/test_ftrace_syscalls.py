@@ -1,8 +1,9 @@
 """End-to-end: raw_syscalls sys_enter/sys_exit slices as Perfetto makes
 them: names by the ABI of the system info's utsname machine (exactly
 aarch64, x86_64, i686, or armv7l/armv8l for 32-bit arm), "sys_<n>" otherwise, no slice from number 550 on;
-an exit ends the innermost open slice of its name; a print event inside
-sys_write cuts that slice short."""
+an exit ends the innermost open slice of its name and gives it its return
+value as arg "ret"; a print event inside sys_write cuts that slice
+short."""
 import weft_e2e as e
 
 SLICES = ("select s.ts, s.dur, s.name, s.depth, t.utid from slice s "
@@ -60,6 +61,27 @@ class FtraceSyscallsTest(e.TempDirTest):
             with self.subTest(machine=machine):
                 self.assertEqual(self.names(system_info(machine) + syscalls(ids)),
                                  ['"%s"' % n for n in names])
+
+    def test_an_exit_gives_its_slice_the_return_value(self):
+        # "ret" joins the args of the slice the exit ends; an exit without
+        # ret, or one that ends nothing (a write cut by a print), adds none
+        text = system_info('aarch64') + """
+packet { ftrace_events { cpu: 0
+ event { timestamp: 100 pid: 5 sys_enter { id: 63 } }
+ event { timestamp: 110 pid: 5 sys_exit { id: 63 ret: -11 } }
+ event { timestamp: 120 pid: 5 sys_enter { id: 63 } }
+ event { timestamp: 130 pid: 5 sys_exit { id: 63 } }
+ event { timestamp: 140 pid: 5 sys_enter { id: 64 } }
+ event { timestamp: 150 pid: 5 print { buf: "B|5|work\\n" } }
+ event { timestamp: 160 pid: 5 sys_exit { id: 64 ret: 4 } }
+} }
+"""
+        p = e.textproto_trace(self.dir, 'trace', text)
+        self.assertEqual(e.query("select s.ts, s.name, a.key, a.int_value from slice s "
+                                 "left join args a using (arg_set_id) order by s.ts", p),
+                         '"ts","name","key","int_value"\n'
+                         '100,"sys_read","ret",-11\n120,"sys_read","[NULL]","[NULL]"\n'
+                         '140,"sys_write","[NULL]","[NULL]"\n150,"work","[NULL]","[NULL]"\n')
 
     def test_exits_end_by_name_and_prints_cut_writes(self):
         text = system_info('aarch64') + '''

@@ -1,4 +1,6 @@
 /* Tests for the systrace text line grammar (import/systrace/systrace_line). */
+#include <stdio.h>
+
 #include "check.h"
 #include "import/systrace/systrace_line.h"
 
@@ -50,18 +52,50 @@ static void test_dashes_in_task(void) {
   CHECK_EQ_INT(l.tgid, 567);
   CHECK(parse("kworker/u16:1-77    (   77) [004] ....316.196720: tracing_mark_write: B|77|x", &l));
   CHECK(task_is(&l, "kworker/u16:1"));
-  CHECK_EQ_INT(l.ts, 316196720000LL); /* flags glued to the timestamp */
+  CHECK_EQ_INT(l.ts, 16196720000LL); /* flags "....3" glued to the timestamp */
 }
 
 static void test_flag_variants(void) {
   systrace_line l;
   CHECK(parse("chrome-10830 ( 10830) [000] dNsa. 4213.033572: tracing_mark_write: B|10830|h", &l));
   CHECK_EQ_INT(l.ts, 4213033572000LL);
+  /* flags glued to the timestamp are its first five characters, as the
+   * reference reads them: "d...3" here, at 16.19674 s */
   CHECK(parse("test-process-123    (  123) [002] d...316.196740: tracing_mark_write: B|123|y", &l));
   CHECK(task_is(&l, "test-process"));
-  CHECK_EQ_INT(l.ts, 316196740000LL);
+  CHECK_EQ_INT(l.ts, 16196739999LL);
   CHECK(parse("app-1 (1) [1] 12.000000001: e: ", &l));
   CHECK_EQ_INT(l.ts, 12000000001LL);
+}
+
+/* Each answer below is the reference's on the same line. */
+static void test_flags_then_timestamp(void) {
+  static const struct {
+    const char *between; /* what follows "app-1 (1) [000] " */
+    int64_t ts;          /* -1: no line */
+  } cases[] = {
+      {"....316.196720", 16196720000LL},  {"d..316.196740", 6196740000LL},
+      {".....16.1", 16100000000LL},       {"......16.1", -1},
+      {"dN..2316.196740", 316196740000LL}, {"...1316.196740", 16196739999LL},
+      {"ab316.196740", -1},               {"X316.196740", -1},
+      {"d...3a16.1", -1},                 {"d..316", -1},
+      {"12345316.196740", 12345316196740000LL}, {"0316.1", 316100000000LL},
+      {"1...316.196740", -1},             {"1234 16.1", -1},
+      {"d..2  16.1", 16100000000LL},      {"dN..2 16.1", 16100000000LL},
+      {"d..2xx 316.1", -1},               {"a b 316.1", -1},
+      {"d!.2 16.1", -1},                  {"- 16.1", -1},
+      {"d. ..16.1", -1},                  {"  316.196740", 316196740000LL},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    char line[128];
+    snprintf(line, sizeof line, "app-1 (1) [000] %s: tracing_mark_write: B|1|x", cases[i].between);
+    systrace_line l;
+    int ok = parse(line, &l);
+    if (ok != (cases[i].ts >= 0) || (ok && l.ts != cases[i].ts))
+      printf("flags case %zu: %s\n", i, cases[i].between);
+    CHECK(ok == (cases[i].ts >= 0));
+    if (ok) CHECK_EQ_INT(l.ts, cases[i].ts);
+  }
 }
 
 /* Timestamps are read as Perfetto reads them: seconds as a double, times
@@ -122,6 +156,7 @@ int main(void) {
   RUN_TEST(test_unknown_tgid_and_no_tgid);
   RUN_TEST(test_dashes_in_task);
   RUN_TEST(test_flag_variants);
+  RUN_TEST(test_flags_then_timestamp);
   RUN_TEST(test_ts_through_a_double);
   RUN_TEST(test_rejects);
   RUN_TEST(test_args);

@@ -643,7 +643,8 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
     case PROTO_FTRACE_EVENT_SYS_ENTER:
       return kslice_sys_enter(ctx, sc, p->ts, p->pid, (int64_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SYS_EXIT:
-      return kslice_sys_exit(ctx, sc, p->ts, p->pid, (int64_t)fs->v[1]);
+      return kslice_sys_exit(ctx, sc, p->ts, p->pid, (int64_t)fs->v[1], (fs->has >> 2) & 1,
+                             (int64_t)fs->v[2]);
     case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_SYNC:
       return kslice_adreno_sync(ctx, sc, p->ts, fs->v[3]);
     case PROTO_FTRACE_EVENT_KGSL_ADRENO_CMDBATCH_RETIRED:

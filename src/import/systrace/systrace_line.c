@@ -100,17 +100,26 @@ static int systrace_parse_task(const char *s, size_t end, systrace_line *out) {
   return 1;
 }
 
-/* Splits "<flags> <ts>" / "<flags><ts>" / "<ts>" in s[0, len). */
+static int systrace_is_flag(char c) {
+  return systrace_is_digit(c) || c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+
+/* Reads "<flags> <ts>" / "<flags><ts>" / "<ts>" in s[0, len), the text
+ * between the cpu column and the ": " after the timestamp, as Perfetto
+ * does: past the blanks, a digit starts the timestamp; anything else
+ * starts the flags, up to five [a-zA-Z0-9.] characters, then blanks, then
+ * the timestamp, which is all the rest. So "....316.196720" is at
+ * 16.19672 s, and "ab316.196740" or "1234 16.1" is no line. */
 static int systrace_parse_flags_ts(const char *s, size_t len, int64_t *ts) {
   while (len && systrace_is_space(s[len - 1])) len--;
-  size_t last = len;
-  while (last > 0 && !systrace_is_space(s[last - 1])) last--;
-  s += last;
-  len -= last;
-  if (systrace_parse_ts(s, len, ts)) return 1;
-  for (size_t flags = 4; flags <= 5; flags++)
-    if (len > flags && systrace_parse_ts(s + flags, len - flags, ts)) return 1;
-  return 0;
+  size_t i = 0;
+  while (i < len && systrace_is_space(s[i])) i++;
+  if (i < len && !systrace_is_digit(s[i])) {
+    for (size_t flags = 0; flags < 5 && i < len && systrace_is_flag(s[i]); flags++) i++;
+    while (i < len && systrace_is_space(s[i])) i++;
+  }
+  return systrace_parse_ts(s + i, len - i, ts);
 }
 
 int systrace_line_is_ignorable(const char *s, size_t len) {
