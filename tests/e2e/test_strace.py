@@ -57,6 +57,24 @@ class StraceTest(e.TempDirTest):
                          '"strace_parse_failure",3,"info"\n'
                          '"strace_unsupported_timestamp_format",1,"error"\n')
 
+    def test_lines_not_read_are_logged_past_their_newline(self):
+        p = e.write_temp(self.dir, 'trace.strace', STRACE)
+        ends = []
+        at = 0
+        for line in STRACE.split('\n')[:-1]:  # the last line has no newline
+            at += len(line) + 1
+            ends.append(at)
+        # lines 9 (signal), 10 ([pid N]), 11 (no pid), 12 (time of day), 13 (exit)
+        expected = [(ends[8], 'info', 'strace_parse_failure'),
+                    (ends[9], 'info', 'strace_parse_failure'),
+                    (ends[10], 'error', 'strace_missing_pid'),
+                    (ends[11], 'error', 'strace_unsupported_timestamp_format'),
+                    (ends[12], 'info', 'strace_parse_failure')]
+        self.assertEqual(e.query('select ts, byte_offset, severity, name, arg_set_id '
+                                 'from _trace_import_logs order by id', p),
+                         '"ts","byte_offset","severity","name","arg_set_id"\n' +
+                         ''.join('"[NULL]",%d,"%s","%s","[NULL]"\n' % x for x in expected))
+
     def test_realtime_clock_and_metadata(self):
         p = e.write_temp(self.dir, 'trace.strace', STRACE)
         out = e.query("select name, int_value, str_value from metadata where name in "

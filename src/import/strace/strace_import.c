@@ -3,10 +3,11 @@
  * tokenize: walks the newline-terminated lines (a last line without a
  * newline is not read, as Perfetto's line reader leaves it), parses each
  * (import/strace/strace_line.h) and pushes (epoch ns, line offset) for a
- * syscall line with a pid. Others are counted: strace_parse_failure (signal
- * and exit lines, anything else), strace_unsupported_timestamp_format
- * (`-t`/`-tt` time of day) and strace_missing_pid (no leading pid: without
- * `-f` nothing names the thread). Timestamps are REALTIME: read on the
+ * syscall line with a pid. Others are counted, and logged in
+ * _trace_import_logs at the byte after their newline: strace_parse_failure (signal and exit lines,
+ * anything else), strace_unsupported_timestamp_format (`-t`/`-tt` time of
+ * day) and strace_missing_pid (no leading pid: without `-f` nothing names
+ * the thread). Timestamps are REALTIME: read on the
  * file's private clock, aliased to REALTIME and anchored.
  * parse: re-parses the line and makes the call a slice of category
  * "strace" named after the syscall on its thread's track, with args "args"
@@ -19,6 +20,7 @@
 #include "import/importer.h"
 #include "import/strace/strace_line.h"
 #include "model/columns.h"
+#include "model/import_log.h"
 #include "model/model.h"
 #include "model/slice_stack.h"
 
@@ -41,19 +43,24 @@ static int strace_count(import_file *f, const strace_counts *c) {
   return rc;
 }
 
-/* Pushes or counts the line at data[off, nl). */
+/* Pushes the line at data[off, nl), or counts it and logs it
+ * (_trace_import_logs) at the byte after its newline, as Perfetto does. */
 static int strace_tokenize_line(import_file *f, uint32_t clock, size_t off, size_t nl,
                                 strace_counts *c) {
   strace_line l;
   strace_status st = strace_line_parse((const char *)f->data + off, nl - off, &l);
-  if (st == STRACE_LINE_FAILURE) c->failures++;
-  else if (st == STRACE_LINE_TIME_OF_DAY) c->time_of_day++;
-  else if (!l.has_pid) c->missing_pid++;
+  stats_id dropped;
+  if (st == STRACE_LINE_FAILURE) dropped = stat_strace_parse_failure, c->failures++;
+  else if (st == STRACE_LINE_TIME_OF_DAY)
+    dropped = stat_strace_unsupported_timestamp_format, c->time_of_day++;
+  else if (!l.has_pid) dropped = stat_strace_missing_pid, c->missing_pid++;
   else {
     if (import_push(f, l.ts, clock, off)) return WEFT_ENOMEM;
     import_input_hold(f, off, nl + 1 - off);
+    return WEFT_OK;
   }
-  return WEFT_OK;
+  /* the offset the line reader reached: just past the line's newline */
+  return model_import_log_at_byte(f->ctx, f->trace_id, (int64_t)nl + 1, dropped, -1);
 }
 
 static int strace_walk(import_file *f, uint32_t clock) {
