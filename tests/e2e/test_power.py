@@ -92,6 +92,22 @@ class PowerTest(e.TempDirTest):
                          '"power.rails.cpu.mid",1000,11.000000,0,"cpu"\n'
                          '"power.OTHER_uws",2000,44.000000,5,"sys"\n')
 
+    def test_empty_rail_packets_are_logged_at_their_time(self):
+        # a descriptor-only packet is logged at its time: an untimed one at
+        # the latest time its file reached, which a clock snapshot's own
+        # timestamp does not advance
+        path = self.trace(
+            'packet { timestamp: 7000 clock_snapshot { clocks { clock_id: 6 timestamp: 7000 } '
+            'clocks { clock_id: 128 timestamp: 2 } } }\n' +
+            rails(rail(0, 'A')) + rails(energy(0, 1), ts=3000) + rails(rail(1, 'B')) +
+            rails(rail(2, 'C'), ts=5000))
+        self.assertEqual(e.query('select ts, byte_offset, severity, name from _trace_import_logs '
+                                 'order by id', path),
+                         '"ts","byte_offset","severity","name"\n'
+                         '0,"[NULL]","error","power_rail_empty_packet"\n'
+                         '3000,"[NULL]","error","power_rail_empty_packet"\n'
+                         '5000,"[NULL]","error","power_rail_empty_packet"\n')
+
     def test_rail_samples_use_their_own_time(self):
         path = self.trace(rails(rail(0, 'R')) +
                           rails(energy(0, 1, ms=9) + energy(0, 2) + energy(0, 3, ms=2), ts=5000000))

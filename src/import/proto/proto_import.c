@@ -549,11 +549,13 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     if (rc) return base_error_set(err, rc, "bad clock %llu", (unsigned long long)clock_id);
     ts = h.has_snapshot ? proto_clock_scale(st, h.seq_id, clock_id, h.ts)
                         : proto_clock_reading(st, h.seq_id, clock_id, h.ts);
-    seq->last_ts = ts;
-    seq->last_clock = node;
-    seq->has_last = 1;
     st->saw_timestamp = 1;
-    proto_latest_note(&st->latest, node, ts);
+    if (!h.has_snapshot) { /* Perfetto reads a snapshot before its sorter */
+      seq->last_ts = ts;
+      seq->last_clock = node;
+      seq->has_last = 1;
+      proto_latest_note(&st->latest, node, ts);
+    }
     if ((explicit_clock || h.has_service) && (rc = proto_clock_used(f, 1)) != 0)
       return base_error_alloc(err, rc);
     if (h.has_service && proto_ftrace_service_event(f, h.service, ts, node))

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "import/proto/proto_fields.h"
+#include "model/import_log.h"
 #include "model/context.h"
 #include "model/model.h"
 
@@ -331,8 +332,11 @@ static int proto_power_rails(import_file *f, proto_power_state *st, uint32_t mac
     has_energy = 1;
     rc = proto_rail_energy(f, st, machine, session, ts, shift, fl.span);
   }
-  if (!rc && !has_energy) rc = import_stat(f, stat_power_rail_empty_packet, 1);
-  return rc;
+  if (rc || has_energy) return rc;
+  /* counted, and logged at the packet's time (an untimed packet's: the
+   * latest its file reached), as Perfetto does */
+  rc = import_stat(f, stat_power_rail_empty_packet, 1);
+  return rc ? rc : model_import_log(f->ctx, f->trace_id, ts, stat_power_rail_empty_packet, -1);
 }
 
 /* ---- energy estimation breakdown ---- */
