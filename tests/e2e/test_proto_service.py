@@ -306,6 +306,33 @@ class ProtoServiceTest(e.TempDirTest):
                          "select str_value from metadata where name = 'trace_config_pbtxt'")
         self.assertEqual(out, PROFILER_CONFIG_TEXT)
 
+    def test_newer_data_source_configs_in_the_text(self):
+        # data source configs past 120 and a few older ones; the expected
+        # text is the reference's
+        def ds(name, field, body):
+            return pb_bytes(2, pb_bytes(1, pb_bytes(1, name) + pb_bytes(field, body)))
+        rules = pb_int(1, 2) + pb_bytes(2, 'com.a') + pb_int(4, 1)
+        config = (ds('android.input.inputevent', 128,
+                     pb_int(1, 1) + pb_bytes(2, rules) + pb_int(3, 1)) +
+                  ds('linux.inode_file_map', 102, pb_int(1, 5) + pb_bytes(5, '/data')) +
+                  ds('org.chromium.v8', 127, pb_int(1, 1)) + ds('qnx', 150, pb_int(1, 3)) +
+                  ds('android.kernel_wakelocks', 132, pb_int(1, 250)))
+        out = self.query(packet(10, 33, config),
+                         "select str_value from metadata where name = 'trace_config_pbtxt'")
+        blocks = [('android.input.inputevent', 'android_input_event_config',
+                   ['mode: TRACE_MODE_USE_RULES', 'rules {',
+                    '  trace_level: TRACE_LEVEL_COMPLETE', '  match_all_packages: "com.a"',
+                    '  match_secure: true', '}', 'trace_dispatcher_input_events: true']),
+                  ('linux.inode_file_map', 'inode_file_config',
+                   ['scan_interval_ms: 5', 'scan_mount_points: "/data"']),
+                  ('org.chromium.v8', 'v8_config', ['log_script_sources: true']),
+                  ('qnx', 'qnx_config', ['qnx_kernel_buffers: 3']),
+                  ('android.kernel_wakelocks', 'kernel_wakelocks_config', ['poll_ms: 250'])]
+        text = '\n'.join('data_sources {\n  config {\n    name: "%s"\n    %s {\n%s\n    }\n'
+                         '  }\n}' % (n, f, '\n'.join('      ' + l for l in body))
+                         for n, f, body in blocks)
+        self.assertEqual(out, '"str_value"\n"%s"\n' % text)
+
     def test_tracing_service_version(self):
         data = packet(10, 45, pb_bytes(4, 'Perfetto v50.1') + pb_int(7, 60))
         self.assertEqual(self.metadata(data, 'tracing_service_version').splitlines()[1],
