@@ -74,6 +74,20 @@ class ProtoTrackEventRulesTest(e.TempDirTest):
         self.assertEqual(e.query("select value from stats where name = "
                                  "'track_event_parser_errors'", trace), '"value"\n1\n')
 
+    def test_a_named_end_ends_its_slice_and_cuts_those_above(self):
+        # an end naming A ends A, below two open slices; the next event on
+        # the track cuts B and C at A's end (misplaced_end_event); an end
+        # naming nothing open ends nothing; one naming no slice, the top
+        path = self.trace(THREAD + event(10, 'type: 1 name: "A"') +
+                          event(20, 'type: 1 name: "B"') + event(30, 'type: 1 name: "C"') +
+                          event(40, 'type: 2 name: "A"') + event(50, 'type: 2 name: "Z"') +
+                          event(60, 'type: 1 name: "D"') + event(70, 'type: 2'))
+        self.assertEqual(e.query('select ts, dur, name, depth from slice order by ts', path),
+                         '"ts","dur","name","depth"\n10,30,"A",0\n20,20,"B",1\n'
+                         '30,10,"C",2\n60,10,"D",0\n')
+        self.assertEqual(e.query("select value from stats where name = 'misplaced_end_event'",
+                                 path), '"value"\n1\n')
+
     def test_complete_event_ending_after_its_parent_is_dropped(self):
         trace = self.trace(THREAD
                            + event(1000, 'name: "outer" legacy_event { phase: 88 duration_us: 10 }')

@@ -649,13 +649,14 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     return rc ? rc : proto_state_push(ctx, &st->misc, track, p->ts, cat, value, args, -1);
   }
   if (type == PROTO_TRACK_EVENT_TYPE_SLICE_END) {
-    /* Ends the innermost open slice of the event's categories (not, say,
-     * an atrace slice open inside it). */
+    /* Ends the innermost open slice of the event's categories and name,
+     * when it has them (not, say, an atrace slice open inside it); slices
+     * open above that one are cut at its end by the next event. */
     int64_t ended;
-    string_id category = STRING_NULL;
-    if (e->categories->len)
+    string_id category = STRING_NULL, name = proto_event_name(p, e, &rc);
+    if (!rc && e->categories->len)
       rc = ctx_intern(ctx, e->categories->data, e->categories->len, &category);
-    if (!rc) rc = slice_stack_end_matching(ctx, track, p->ts, category, STRING_NULL, &ended);
+    if (!rc) rc = slice_stack_end_matching(ctx, track, p->ts, category, name, &ended);
     if (rc || ended < 0) return rc;
     if (thread) proto_thread_times_apply(ctx, &e->times, (uint32_t)ended, 'E');
     if (e->has_args || (ref && ref->utid < 0 && (ref->upid >= 0 || ref->uuid != 0)))
