@@ -115,15 +115,13 @@ static int kslice_begin_irq(trace_context *ctx, uint32_t track, int64_t ts,
   return rc ? rc : model_slice_begin(ctx, track, ts, category, id, -1, &slice);
 }
 
-/* Ends the track's irq or softirq slice, adding the exit's arg to it: a
- * string (`str`) or else an int. */
-static int kslice_end_irq(trace_context *ctx, uint32_t track, int64_t ts, const char *key,
-                          const char *str, int64_t value) {
-  int64_t ended, args = -1;
-  int rc = model_slice_end(ctx, track, ts, &ended);
-  if (rc || ended < 0) return rc;
+/* Adds an end event's arg to the slice it ended: a string (`str`) or else
+ * an int. */
+static int kslice_add_end_arg(trace_context *ctx, int64_t ended, const char *key,
+                              const char *str, int64_t value) {
+  int64_t args = -1;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
-  rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)ended, -1));
+  int rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)ended, -1));
   if (!rc)
     rc = str ? model_arg_string(ctx, key, strlen(key), str, strlen(str), MODEL_ARG_STRING)
              : model_arg_int(ctx, key, strlen(key), MODEL_ARG_INT, value);
@@ -131,6 +129,14 @@ static int kslice_end_irq(trace_context *ctx, uint32_t track, int64_t ts, const 
   else model_args_discard(ctx);
   if (!rc) model_slice_set_args(ctx, (uint32_t)ended, args);
   return rc;
+}
+
+/* Ends the track's irq or softirq slice, adding the exit's arg to it. */
+static int kslice_end_irq(trace_context *ctx, uint32_t track, int64_t ts, const char *key,
+                          const char *str, int64_t value) {
+  int64_t ended;
+  int rc = model_slice_end(ctx, track, ts, &ended);
+  return rc || ended < 0 ? rc : kslice_add_end_arg(ctx, ended, key, str, value);
 }
 
 int kslice_irq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
@@ -228,21 +234,6 @@ static int kslice_end_syscall(trace_context *ctx, uint32_t utid, int64_t ts, con
   return rc ? rc : slice_stack_end_matching(ctx, track, ts, STRING_NULL, id, ended);
 }
 
-/* Adds the syscall's return value to the slice its exit ended, as arg
- * "ret" (Perfetto's End with args). */
-static int kslice_syscall_ret(trace_context *ctx, int64_t ended, int64_t ret) {
-  int64_t args = -1;
-  storage_table *t = ctx_table(ctx, TABLE_SLICE);
-  int rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)ended, -1));
-  size_t first = model_args_pending(ctx);
-  if (!rc) rc = model_arg_int(ctx, "ret", 3, MODEL_ARG_INT, ret);
-  if (!rc) model_args_update_from(ctx, first);
-  if (!rc) rc = model_args_commit(ctx, &args);
-  else model_args_discard(ctx);
-  if (!rc) model_slice_set_args(ctx, (uint32_t)ended, args);
-  return rc;
-}
-
 int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
                      int64_t tid, int64_t number) {
   kslice_state *k = kslice_get(ctx);
@@ -275,7 +266,8 @@ int kslice_sys_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
   }
   int64_t ended;
   if (!rc) rc = kslice_end_syscall(ctx, utid, ts, buf, n, &ended);
-  return rc || ended < 0 || !has_ret ? rc : kslice_syscall_ret(ctx, ended, ret);
+  /* the exit's return value joins the slice's args (Perfetto's End with args) */
+  return rc || ended < 0 || !has_ret ? rc : kslice_add_end_arg(ctx, ended, "ret", NULL, ret);
 }
 
 int kslice_syscall_print(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid) {

@@ -83,8 +83,8 @@ void *sort_chunks_grow(sort_chunks *c, size_t es, unsigned shift) {
     }
     size_t cap = SORT_FIRST_CAP < per ? SORT_FIRST_CAP : per;
     if (c->expect > c->len) cap = c->expect - c->len < per ? c->expect - c->len : per;
-    if (sort_chunk_home(c, shift, idx, cap) != SORT_IN_HEAP) cap = per; /* made whole */
     sort_home home = sort_chunk_home(c, shift, idx, cap);
+    if (home != SORT_IN_HEAP) cap = per; /* made whole: never grown by realloc */
     void *chunk = home == SORT_IN_MAPPING ? base_map_huge(cap * es)
                   : home == SORT_IN_SLAB  ? base_slab_alloc(c->slab)
                                           : base_malloc(cap * es);
