@@ -62,8 +62,11 @@ int proto_head_read(proto_span pkt, proto_packet_head *h) {
         h->has_thread_desc |= is_len;
         h->relevant = 1;
         break;
-      case PROTO_TRACE_PACKET_PROCESS_TREE:
       case PROTO_TRACE_PACKET_SYSTEM_INFO:
+        h->misc_reads_more |= is_len; /* its page size, read before sorting */
+        h->relevant = 1;
+        break;
+      case PROTO_TRACE_PACKET_PROCESS_TREE:
       case PROTO_TRACE_PACKET_PROCESS_DESCRIPTOR:
         h->relevant = 1;
         break;

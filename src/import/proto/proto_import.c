@@ -440,6 +440,16 @@ static int proto_log_skipped(import_file *f, proto_span pkt, uint32_t seq_id) {
 }
 
 /* One packet; `brief`: what the scan read of it (proto_head.h), or NULL. */
+/* A packet's SystemInfo, read before sorting (Perfetto reads it while
+ * tokenizing, so its page size applies to every sample of the file). */
+static int proto_system_info_tokenize(proto_import_state *st, proto_span pkt) {
+  proto_field fl;
+  if (proto_find_last(pkt.data, pkt.len, PROTO_TRACE_PACKET_SYSTEM_INFO, &fl) != 1 ||
+      fl.wire_type != PROTO_WIRE_LEN)
+    return WEFT_OK;
+  return proto_sys_stats_system_info(&st->sys_stats, fl.span);
+}
+
 static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_brief *brief,
                                  int depth, base_error *err) {
   proto_import_state *st = f->state;
@@ -472,6 +482,7 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   if (!rc && h.misc_reads_more) rc = proto_power_tokenize(f, &st->power, machine, pkt);
   if (!rc && h.misc_reads_more) rc = proto_gpu_tokenize(f, &st->gpu, machine, pkt);
   if (!rc && h.misc_reads_more) rc = proto_android_log_tokenize(f, &st->android, machine, pkt);
+  if (!rc && h.misc_reads_more) rc = proto_system_info_tokenize(st, pkt);
   if (rc) return base_error_alloc(err, rc);
   uint32_t seq_idx;
   rc = proto_seq_get(st, h.seq_id, &seq_idx);

@@ -316,7 +316,7 @@ int proto_misc_tokenize_reads(uint32_t number) {
          number == PROTO_TRACE_PACKET_CHROME_METADATA || number == PROTO_TRACE_PACKET_POWER_RAILS ||
          number == PROTO_TRACE_PACKET_ENERGY_ESTIMATION_BREAKDOWN ||
          number == PROTO_TRACE_PACKET_GPU_COUNTER_EVENT ||
-         number == PROTO_TRACE_PACKET_ANDROID_LOG;
+         number == PROTO_TRACE_PACKET_ANDROID_LOG || number == PROTO_TRACE_PACKET_SYSTEM_INFO;
 }
 
 /* ---- end ---- */
