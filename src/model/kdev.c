@@ -153,8 +153,12 @@ int kdev_cros_ec(trace_context *ctx, const kernel_scope *s, int64_t ts, const kd
   spec.extra_key = e->sensor;
   spec.dim_key = "ec_sensor_num";
   spec.dim_int = e->sensor;
+  /* the track (and its dimension set) comes before the sample's args */
+  uint32_t track;
   int64_t args = -1;
-  int rc = model_arg_int(ctx, "ec_num", 6, MODEL_ARG_INT, e->sensor);
+  int rc = model_track(ctx, &spec, &track);
+  if (rc) return rc;
+  rc = model_arg_int(ctx, "ec_num", 6, MODEL_ARG_INT, e->sensor);
   if (!rc) rc = model_arg_int(ctx, "ec_delta", 8, MODEL_ARG_INT,
                               (int64_t)((uint64_t)e->fifo_timestamp -
                                         (uint64_t)e->current_timestamp));
@@ -162,7 +166,7 @@ int kdev_cros_ec(trace_context *ctx, const kernel_scope *s, int64_t ts, const kd
   if (!rc) rc = model_args_commit(ctx, &args);
   else model_args_discard(ctx);
   double value = (double)(int64_t)((uint64_t)e->current_time - (uint64_t)e->current_timestamp);
-  return rc ? rc : kdev_counter(ctx, &spec, ts, value, args);
+  return rc ? rc : model_counter(ctx, track, ts, value, args);
 }
 
 /* ---- CMA ---- */

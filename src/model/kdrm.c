@@ -266,7 +266,7 @@ static int kdrm_timeline_of(trace_context *ctx, kdrm_state *k, const kernel_scop
   kdrm_timeline t = {0};
   int rc = kdrm_track(ctx, s, name, "drm_fence", &t.track);
   if (!rc) rc = model_arg_string(ctx, "name", 4, timeline, len, MODEL_ARG_STRING);
-  if (!rc) rc = model_arg_int(ctx, "context", 7, MODEL_ARG_UINT, (int64_t)context);
+  if (!rc) rc = model_arg_int(ctx, "context", 7, MODEL_ARG_INT, (int64_t)context);
   if (!rc) rc = kdrm_track_dims(ctx, t.track);
   if (!rc) rc = VEC_PUSH(k->timelines, t);
   if (rc) return rc;

@@ -28,10 +28,22 @@ static const kmem_names kmem_heaps[] = {
                        "android_dma_heap_change", "mem.dma_buffer", "android_dma_allocations"},
 };
 
+/* The dma heap change's args: the buffer's inode. */
+static int kmem_change_args(trace_context *ctx, kmem_heap heap, uint64_t buffer,
+                            int64_t *args) {
+  *args = -1;
+  if (heap != KMEM_HEAP_DMA) return WEFT_OK;
+  int rc = model_arg_int(ctx, "inode", 5, MODEL_ARG_UINT, (int64_t)buffer);
+  return rc ? rc : model_args_commit(ctx, args);
+}
+
 /* A counter on the track (name, type) of the machine, or of thread utid
- * when utid >= 0. */
-static int kmem_counter(trace_context *ctx, uint32_t machine, int64_t utid, int64_t ts,
-                        const char *name, const char *type, double value) {
+ * when utid >= 0 (then with the change's args, made after the track). An
+ * ion heap's tracks have a heap_name dimension, NULL for ion_stat's (before
+ * utid), as Perfetto's ion blueprints; the dma heap's have none. */
+static int kmem_counter(trace_context *ctx, uint32_t machine, kmem_heap heap, int64_t utid,
+                        int64_t ts, const char *name, const char *type, double value,
+                        uint64_t buffer) {
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.name = name;
@@ -39,9 +51,16 @@ static int kmem_counter(trace_context *ctx, uint32_t machine, int64_t utid, int6
   spec.is_counter = 1;
   spec.machine = machine;
   spec.utid = utid;
+  if (heap == KMEM_HEAP_ION) {
+    spec.dim_key = "heap_name";
+    spec.dim_null = 1;
+    spec.dim_first = 2;
+  }
   uint32_t track;
+  int64_t args = -1;
   int rc = model_track(ctx, &spec, &track);
-  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+  if (!rc && utid >= 0) rc = kmem_change_args(ctx, heap, buffer, &args);
+  return rc ? rc : model_counter(ctx, track, ts, value, args);
 }
 
 /* The track of buffer `buffer` in the heap's set, its slot's nesting
@@ -75,9 +94,11 @@ int kmem_heap_stat(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_
                    kmem_heap heap, uint64_t buffer, int64_t len, uint64_t total) {
   const kmem_names *n = &kmem_heaps[heap];
   uint32_t utid, track, slice;
-  int rc = kmem_counter(ctx, s->machine, -1, ts, n->total, n->total_type, (double)total);
+  int rc = kmem_counter(ctx, s->machine, heap, -1, ts, n->total, n->total_type,
+                        (double)total, buffer);
   if (!rc) rc = model_thread(ctx, s->machine, tid, &utid);
-  if (!rc) rc = kmem_counter(ctx, s->machine, utid, ts, n->change, n->change_type, (double)len);
+  if (!rc) rc = kmem_counter(ctx, s->machine, heap, utid, ts, n->change, n->change_type,
+                             (double)len, buffer);
   if (!rc) rc = kmem_buffer_track(ctx, s->machine, heap, buffer,
                                   len > 0 ? TRACK_COMPRESSOR_BEGIN : TRACK_COMPRESSOR_END,
                                   &track);

@@ -566,13 +566,15 @@ static uint64_t model_track_key(const model_track_spec *s, int64_t trace) {
   return h;
 }
 
-/* The spec's dim_key arg (a string, else an unsigned int), if any. */
+/* The spec's dim_key arg (a string, a NULL string, else an int), if any. */
 static int model_track_dim(trace_context *ctx, const model_track_spec *s) {
   if (!s->dim_key) return WEFT_OK;
+  if (s->dim_null) return model_arg_string(ctx, s->dim_key, strlen(s->dim_key), NULL, 0,
+                                           MODEL_ARG_STRING);
   if (s->dim_str)
     return model_arg_string(ctx, s->dim_key, strlen(s->dim_key), s->dim_str,
                             strlen(s->dim_str), MODEL_ARG_STRING);
-  return model_arg_int(ctx, s->dim_key, strlen(s->dim_key), MODEL_ARG_UINT, s->dim_int);
+  return model_arg_int(ctx, s->dim_key, strlen(s->dim_key), MODEL_ARG_INT, s->dim_int);
 }
 
 static int model_track_dimensions(trace_context *ctx, const model_track_spec *s,

@@ -220,6 +220,7 @@ typedef struct model_track_spec {
   const char *dim_str;    /* its string value, or NULL for */
   int64_t dim_int;        /* its int value; the caller keeps tracks with
                              different values apart (name or extra_key) */
+  int dim_null;           /* 1: the dim_key arg is a NULL string */
   int dim_first;          /* 1: dim_key comes before track_compressor_idx;
                              2: before all the other dimensions */
   const char *dim2_key;   /* a second string dimension arg after it, or NULL */

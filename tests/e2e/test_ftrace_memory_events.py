@@ -1,5 +1,5 @@
-"""End-to-end: ion_heap_grow / ion_heap_shrink and mm_event_record
-counters, as Perfetto's ftrace parser makes them."""
+"""End-to-end: ion_heap_grow / ion_heap_shrink, ion_stat, dma_heap_stat and
+mm_event_record counters, as Perfetto's ftrace parser makes them."""
 import weft_e2e as e
 
 TRACE = '''
@@ -47,6 +47,31 @@ class FtraceMemoryEventsTest(e.TempDirTest):
             '"mem.ion_change.sys","ion_change","heap_name=sys,utid=3",150,2048.000000,"[NULL]"\n'))
         self.assertEqual(e.query("select value from stats where name = 'mm_unknown_type'", p),
                          '"value"\n1\n')
+
+    def test_ion_and_dma_heap_stats(self):
+        # ion_stat's tracks have a NULL heap_name dimension; the dma heap
+        # change counter carries the buffer's inode, made after its track
+        p = e.textproto_trace(self.dir, 'trace', '''
+packet { ftrace_events { cpu: 1
+ event { timestamp: 1234 pid: 4321 dma_heap_stat { inode: 101010 len: 100 total_allocated: 200 } }
+ event { timestamp: 1300 pid: 4321 ion_stat { buffer_id: 5 len: 10 total_allocated: 210 } }
+} }''')
+        self.assertEqual(e.query("select t.id, t.name, t.type, t.dimension_arg_set_id as dims, "
+                                 "c.arg_set_id from track t left join counter c "
+                                 "on c.track_id = t.id order by t.id", p),
+                         '"id","name","type","dims","arg_set_id"\n'
+                         '0,"mem.dma_heap","android_dma_heap","[NULL]","[NULL]"\n'
+                         '1,"mem.dma_heap_change","android_dma_heap_change",3,4\n'
+                         '2,"mem.dma_buffer","android_dma_allocations",5,"[NULL]"\n'
+                         '3,"mem.ion","ion",9,"[NULL]"\n'
+                         '4,"mem.ion_change","ion_change",10,"[NULL]"\n'
+                         '5,"mem.ion_buffer","android_ion_allocations",5,"[NULL]"\n')
+        self.assertEqual(e.query("select arg_set_id, key, display_value, value_type from args "
+                                 "where arg_set_id in (3, 4, 9, 10)", p),
+                         '"arg_set_id","key","display_value","value_type"\n'
+                         '3,"utid","1","int"\n4,"inode","101010","uint"\n'
+                         '9,"heap_name","[NULL]","string"\n10,"heap_name","[NULL]","string"\n'
+                         '10,"utid","1","int"\n')
 
 
 if __name__ == '__main__':

@@ -156,6 +156,10 @@ class GraphicsTest(e.TempDirTest):
         self.assertEqual(e.query("select extract_arg(dimension_arg_set_id, 'name') as n, "
                                  "extract_arg(dimension_arg_set_id, 'context') as c "
                                  "from gpu_track", path), '"n","c"\n"tl",4\n')
+        # an unsigned dimension is stored as an int, as Perfetto's dimensions are
+        self.assertEqual(e.query("select distinct value_type from args a join gpu_track t "
+                                 "on a.arg_set_id = t.dimension_arg_set_id "
+                                 "where key = 'context'", path), '"value_type"\n"int"\n')
 
     def test_counter_descriptors_and_power_rails_make_tracks_in_file_order(self):
         # both are read at tokenize time: the descriptor first in the file
