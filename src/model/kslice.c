@@ -234,8 +234,23 @@ static int kslice_end_syscall(trace_context *ctx, uint32_t utid, int64_t ts, con
   return rc ? rc : slice_stack_end_matching(ctx, track, ts, STRING_NULL, id, ended);
 }
 
+/* The arg set of a syscall's arguments: "args[i]" (flat key "args"). */
+static int kslice_syscall_args(trace_context *ctx, const uint64_t *args, size_t nargs,
+                               int64_t *arg_set) {
+  *arg_set = -1;
+  int rc = WEFT_OK;
+  for (size_t i = 0; !rc && i < nargs; i++) {
+    char key[32];
+    int len = snprintf(key, sizeof key, "args[%zu]", i);
+    rc = model_arg_int(ctx, key, (size_t)len, MODEL_ARG_UINT, (int64_t)args[i]);
+  }
+  if (!rc && nargs) rc = model_args_commit(ctx, arg_set);
+  else if (rc) model_args_discard(ctx);
+  return rc;
+}
+
 int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                     int64_t tid, int64_t number) {
+                     int64_t tid, int64_t number, const uint64_t *args, size_t nargs) {
   kslice_state *k = kslice_get(ctx);
   if (!k) return WEFT_ENOMEM;
   char buf[80];
@@ -243,10 +258,12 @@ int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (!kslice_syscall_name(ctx, s, number, buf, sizeof buf, &n)) return WEFT_OK;
   uint32_t utid, track, slice;
   string_id id;
+  int64_t arg_set = -1;
   int was, rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
   if (!rc) rc = model_thread_track(ctx, utid, &track);
   if (!rc) rc = ctx_intern(ctx, buf, n, &id);
-  if (!rc) rc = model_slice_begin(ctx, track, ts, STRING_NULL, id, -1, &slice);
+  if (!rc) rc = kslice_syscall_args(ctx, args, nargs, &arg_set);
+  if (!rc) rc = model_slice_begin(ctx, track, ts, STRING_NULL, id, arg_set, &slice);
   if (rc || strcmp(buf, "sys_write") != 0) return rc;
   return kslice_flag_write(k, utid, 1, &was);
 }

@@ -61,8 +61,9 @@ int kslice_softirq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
 int kslice_softirq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
                         uint32_t cpu, int64_t vec);
 
+/* args: the syscall's arguments, the slice's args "args[i]" (uint). */
 int kslice_sys_enter(trace_context *ctx, const kernel_scope *s, int64_t ts,
-                     int64_t tid, int64_t number);
+                     int64_t tid, int64_t number, const uint64_t *args, size_t nargs);
 /* has_ret: the exit's return value, which joins the ended slice's args
  * as "ret". */
 int kslice_sys_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,

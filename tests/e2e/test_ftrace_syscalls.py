@@ -83,6 +83,27 @@ packet { ftrace_events { cpu: 0
                          '100,"sys_read","ret",-11\n120,"sys_read","[NULL]","[NULL]"\n'
                          '140,"sys_write","[NULL]","[NULL]"\n150,"work","[NULL]","[NULL]"\n')
 
+    def test_an_enter_gives_its_slice_the_arguments(self):
+        # each argument is the uint arg "args[i]" (flat key "args"); the
+        # exit's ret joins the same set
+        text = system_info('aarch64') + """
+packet { ftrace_events { cpu: 0
+ event { timestamp: 100 pid: 5 sys_enter { id: 63 args: 3 args: 140737488355328 args: 18446744073709551615 } }
+ event { timestamp: 110 pid: 5 sys_exit { id: 63 ret: 5 } }
+ event { timestamp: 120 pid: 5 sys_enter { id: 64 } }
+} }
+"""
+        p = e.textproto_trace(self.dir, 'trace', text)
+        self.assertEqual(e.query("select s.ts, a.flat_key, a.key, a.int_value, a.value_type "
+                                 "from slice s left join args a using (arg_set_id) "
+                                 "order by s.ts, a.id", p),
+                         '"ts","flat_key","key","int_value","value_type"\n'
+                         '100,"args","args[0]",3,"uint"\n'
+                         '100,"args","args[1]",140737488355328,"uint"\n'
+                         '100,"args","args[2]",-1,"uint"\n'
+                         '100,"ret","ret",5,"int"\n'
+                         '120,"[NULL]","[NULL]","[NULL]","[NULL]"\n')
+
     def test_exits_end_by_name_and_prints_cut_writes(self):
         text = system_info('aarch64') + '''
 packet { ftrace_events { cpu: 0

@@ -452,6 +452,30 @@ static int proto_ftrace_cpu_util(proto_ftrace_ctx *p, const proto_ftrace_fields 
 }
 
 /* kprobe_event: slices on the probing thread's track. */
+#define PROTO_SYS_ENTER_MAX_ARGS 64
+
+/* sys_enter: id 1, repeated args 2 (packed or not; the kernel writes 6, and
+ * more than PROTO_SYS_ENTER_MAX_ARGS are not read). */
+static int proto_ftrace_sys_enter(proto_ftrace_ctx *p, int64_t number) {
+  uint64_t args[PROTO_SYS_ENTER_MAX_ARGS];
+  size_t n = 0;
+  proto_reader r;
+  proto_field fl;
+  proto_reader_init_span(&r, p->payload);
+  while (n < PROTO_SYS_ENTER_MAX_ARGS && proto_reader_next(&r, &fl) == 1) {
+    if (fl.number != 2) continue;
+    if (fl.wire_type == PROTO_WIRE_VARINT) {
+      args[n++] = fl.value;
+    } else if (fl.wire_type == PROTO_WIRE_LEN) {
+      proto_packed_iter it;
+      uint64_t v;
+      proto_packed_init(&it, fl.span);
+      while (n < PROTO_SYS_ENTER_MAX_ARGS && proto_packed_next_varint(&it, &v) == 1) args[n++] = v;
+    }
+  }
+  return kslice_sys_enter(p->f->ctx, &p->scope, p->ts, p->pid, number, args, n);
+}
+
 static int proto_ftrace_kprobe(proto_ftrace_ctx *p, const proto_ftrace_fields *fs) {
   trace_context *ctx = p->f->ctx;
   uint32_t utid, track, slice;
@@ -641,7 +665,7 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
     case PROTO_FTRACE_EVENT_SOFTIRQ_EXIT:
       return kslice_softirq_exit(ctx, sc, p->ts, p->cpu, (int64_t)(uint32_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SYS_ENTER:
-      return kslice_sys_enter(ctx, sc, p->ts, p->pid, (int64_t)fs->v[1]);
+      return proto_ftrace_sys_enter(p, (int64_t)fs->v[1]);
     case PROTO_FTRACE_EVENT_SYS_EXIT:
       return kslice_sys_exit(ctx, sc, p->ts, p->pid, (int64_t)fs->v[1], (fs->has >> 2) & 1,
                              (int64_t)fs->v[2]);
