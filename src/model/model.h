@@ -289,6 +289,10 @@ void model_slice_set_args(trace_context *ctx, uint32_t slice, int64_t arg_set);
 int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t utid,
                      int64_t arg_set);
 
+/* ---- file descriptors (the filedescriptor table) ---- */
+int model_filedescriptor(trace_context *ctx, uint32_t upid, int64_t ts, int64_t fd,
+                         string_id path);
+
 /* ---- counters ---- */
 int model_counter(trace_context *ctx, uint32_t track, int64_t ts, double value,
                   int64_t arg_set);

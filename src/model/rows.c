@@ -1,5 +1,5 @@
-/* Rows that no tracker of the model owns: Chrome's raw events and
- * counter values (see model.h). */
+/* Rows that no tracker of the model owns: Chrome's raw events, file
+ * descriptors and counter values (see model.h). */
 #include "model/model.h"
 
 #include "model/context.h"
@@ -16,6 +16,22 @@ int model_chrome_raw(trace_context *ctx, int64_t ts, string_id name, uint32_t ut
   storage_set_str(t, CHROME_RAW_name, row, name);
   storage_set_i64(t, CHROME_RAW_utid, row, utid);
   if (arg_set >= 0) storage_set_i64(t, CHROME_RAW_arg_set_id, row, arg_set);
+  return WEFT_OK;
+}
+
+/* ---- file descriptors ---- */
+
+int model_filedescriptor(trace_context *ctx, uint32_t upid, int64_t ts, int64_t fd,
+                         string_id path) {
+  storage_table *t = ctx_table(ctx, TABLE_FILEDESCRIPTOR);
+  uint32_t row;
+  int rc = storage_table_append(t, &row);
+  if (rc) return rc;
+  storage_set_i64(t, FILEDESCRIPTOR_ufd, row, 0);
+  storage_set_i64(t, FILEDESCRIPTOR_fd, row, fd);
+  storage_set_i64(t, FILEDESCRIPTOR_ts, row, ts);
+  storage_set_i64(t, FILEDESCRIPTOR_upid, row, upid);
+  storage_set_str(t, FILEDESCRIPTOR_path, row, path);
   return WEFT_OK;
 }
 

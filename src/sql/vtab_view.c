@@ -55,6 +55,7 @@ const sql_view_spec sql_view_specs[] = {
     {"flow", "__intrinsic_flow", "*", ""},
     {"logs", "__intrinsic_logs", "*", ""},
     {"android_logs", "__intrinsic_logs", "id,ts,utid,prio,tag,msg", "log_source=android_logcat"},
+    {"filedescriptor", "__intrinsic_filedescriptor", "*", ""},
     {"trace_diagnostics", "__intrinsic_trace_diagnostics",
      "id,name=key,title,description,remediation,confidence,trace_id", ""},
     {"state", "__intrinsic_state", "*", ""},

@@ -309,6 +309,12 @@
   C(T, log_source, STR, 0) C(T, tag, STR, 0) C(T, msg, STR, 0)        \
   C(T, arg_set_id, I64, N)
 
+/* Open file descriptors of a process (ProcessStats fds), one row each;
+ * ufd is always 0, as in Perfetto. */
+#define FILEDESCRIPTOR_COLUMNS(C, T)                                  \
+  C(T, id, ID, 0) C(T, ufd, I64, 0) C(T, fd, I64, 0) C(T, ts, I64, 0)  \
+  C(T, upid, I64, 0) C(T, path, STR, 0)
+
 /* Android's packages.list (PackagesList packets). */
 #define PACKAGE_LIST_COLUMNS(C, T)                                    \
   C(T, id, ID, 0) C(T, package_name, STR, 0) C(T, uid, I64, N)        \
@@ -573,6 +579,7 @@
   T(GPU_CONTEXT, "__intrinsic_gpu_context", GPU_CONTEXT_COLUMNS) \
   T(LOGS, "__intrinsic_logs", LOGS_COLUMNS)                           \
   T(PACKAGE_LIST, "__intrinsic_package_list", PACKAGE_LIST_COLUMNS)   \
+  T(FILEDESCRIPTOR, "__intrinsic_filedescriptor", FILEDESCRIPTOR_COLUMNS) \
   T(ANDROID_CPU_PER_UID_TRACK, "__intrinsic_android_cpu_per_uid_track", \
     ANDROID_CPU_PER_UID_TRACK_COLUMNS)                                \
   T(ANDROID_TRACK_EVENT_PROCESS, "__intrinsic_android_track_event_process", \
@@ -706,6 +713,7 @@ extern const schema_table_def schema_tables[TABLE_COUNT];
   R(LOGS, utid, THREAD) R(LOGS, arg_set_id, ARG_SET)                            \
   R(ANDROID_CPU_PER_UID_TRACK, track_id, TRACK)                                \
   R(ANDROID_TRACK_EVENT_PROCESS, upid, PROCESS)                                \
+  R(FILEDESCRIPTOR, upid, PROCESS)                                             \
   R(TRACE_IMPORT_LOGS, trace_id, TRACE_FILE) R(TRACE_IMPORT_LOGS, arg_set_id, ARG_SET) \
   R(SHELL_TRANSITIONS, arg_set_id, ARG_SET)                                    \
   R(SHELL_TRANSITION_PARTICIPANTS, start_abs_bounds_rect_id, WINSCOPE_RECT)    \

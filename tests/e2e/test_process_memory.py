@@ -179,5 +179,30 @@ class ProcessStatsTest(e.TempDirTest):
                          '"value"\n1\n')
 
 
+class ProcessStatsThreadsAndFdsTest(e.TempDirTest):
+    """ProcessStats threads join their process (its main thread made first)
+    and fds are filedescriptor rows at the packet's time."""
+
+    def test_threads_and_fds(self):
+        def fd(n, path=None):
+            return pb_bytes(15, pb_int(1, n) + (pb_bytes(2, path) if path else b''))
+
+        def thread(tid):
+            return pb_bytes(11, pb_int(1, tid))
+        p1 = pb_int(1, 10) + fd(3, '/dev/null') + fd(4, 'socket:[1]') + thread(12) + thread(10)
+        p2 = pb_int(1, 20) + fd(3, '/a') + fd(5)
+        p3 = thread(33) + pb_int(1, 30)  # the pid may come after the threads
+        data = pb_packet(pb_int(8, 1000), pb_int(10, 1),
+                         pb_bytes(9, pb_bytes(1, p1) + pb_bytes(1, p2) + pb_bytes(1, p3)))
+        path = e.write_temp(self.dir, 'trace.pb', data)
+        self.assertEqual(e.query('select * from filedescriptor', path),
+                         '"id","ufd","fd","ts","upid","path"\n'
+                         '0,0,3,1000,1,"/dev/null"\n1,0,4,1000,1,"socket:[1]"\n'
+                         '2,0,3,1000,2,"/a"\n3,0,5,1000,2,"[NULL]"\n')
+        self.assertEqual(e.query('select utid, tid, upid from thread', path),
+                         '"utid","tid","upid"\n0,0,0\n1,10,1\n2,12,1\n3,20,2\n4,30,3\n'
+                         '5,33,3\n')
+
+
 if __name__ == '__main__':
     e.main()

@@ -152,6 +152,35 @@ static int proto_pstat_apply(trace_context *ctx, uint32_t machine, int64_t ts,
   return rc;
 }
 
+/* A process's threads (Thread: tid 1) join it as Perfetto's UpdateThread
+ * does, and its fds (FDInfo: fd 1, path 2) are filedescriptor rows, each
+ * in the order they came. */
+static int proto_pstat_threads_and_fds(trace_context *ctx, uint32_t machine, int64_t ts,
+                                       const proto_pstat_proc *pr, proto_span msg) {
+  uint32_t upid;
+  int rc = proto_process_get(ctx, machine, pr->pid, &upid);
+  proto_reader r;
+  proto_field fl, v;
+  proto_reader_init_span(&r, msg);
+  while (!rc && proto_reader_next(&r, &fl) == 1) {
+    if (fl.wire_type != PROTO_WIRE_LEN) continue;
+    if (fl.number == PROTO_PROCESS_STATS_THREADS) {
+      int64_t tid = proto_find_last(fl.span.data, fl.span.len, 1, &v) == 1 &&
+                            v.wire_type == PROTO_WIRE_VARINT ? proto_field_int32(&v) : 0;
+      uint32_t utid;
+      rc = model_thread_update(ctx, machine, (uint32_t)tid, (uint32_t)pr->pid, &utid);
+    } else if (fl.number == PROTO_PROCESS_STATS_FDS) {
+      int64_t fd = proto_find_last(fl.span.data, fl.span.len, 1, &v) == 1 &&
+                           v.wire_type == PROTO_WIRE_VARINT ? (int64_t)v.value : 0;
+      string_id path = STRING_NULL;
+      if (proto_find_last(fl.span.data, fl.span.len, 2, &v) == 1 && v.wire_type == PROTO_WIRE_LEN)
+        rc = ctx_intern(ctx, (const char *)v.span.data, v.span.len, &path);
+      if (!rc) rc = model_filedescriptor(ctx, upid, ts, fd, path);
+    }
+  }
+  return rc;
+}
+
 int proto_process_stats_parse(import_file *f, uint32_t machine, int64_t ts, proto_span stats) {
   proto_reader r;
   proto_field fl;
@@ -165,6 +194,7 @@ int proto_process_stats_parse(import_file *f, uint32_t machine, int64_t ts, prot
     if (rc) return rc;
     if (!pr.has_pid) continue;
     rc = proto_pstat_apply(f->ctx, machine, ts, &pr);
+    if (!rc) rc = proto_pstat_threads_and_fds(f->ctx, machine, ts, &pr, fl.span);
     if (rc) return rc;
   }
   return WEFT_OK;
