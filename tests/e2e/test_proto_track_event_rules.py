@@ -52,6 +52,11 @@ packet { trusted_packet_sequence_id: 1 timestamp: 200 track_event { track_uuid: 
 """
 
 
+PASSTHROUGH = ("select s.ts, s.name, (select t.tid from thread t where t.utid = "
+               "extract_arg(s.arg_set_id, 'legacy_event.passthrough_utid')) as tid "
+               "from slice s order by ts")
+
+
 @unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
 class ProtoTrackEventRulesTest(e.TempDirTest):
     def trace(self, text):
@@ -188,6 +193,45 @@ class ProtoTrackEventRulesTest(e.TempDirTest):
                          '200,"chrome_hashed_performance_mark.mark","mark2"\n'
                          '200,"chrome_hashed_performance_mark.mark_hash","20"\n'
                          '200,"chrome_hashed_performance_mark.site_hash","11"\n')
+
+    def test_a_sequences_thread_is_the_last_one_its_generation_describes(self):
+        # A thread's TrackDescriptor or a ThreadDescriptor sets the sequence's
+        # thread for every packet of the generation, even those before it;
+        # clearing the incremental state unsets it, new defaults do not.
+        p = self.trace('''packet { timestamp: 1000 trusted_packet_sequence_id: 4 incremental_state_cleared: true track_descriptor { uuid: 20 process { pid: 5 process_name: "p2" } } }
+packet { timestamp: 1100 trusted_packet_sequence_id: 4 track_event { type: TYPE_INSTANT track_uuid: 20 categories: "cat" name: "before_same_gen" } }
+packet { timestamp: 1200 trusted_packet_sequence_id: 4 track_descriptor { uuid: 21 thread { pid: 5 tid: 6 thread_name: "t6" } } }
+packet { timestamp: 1400 trusted_packet_sequence_id: 4 incremental_state_cleared: true }
+packet { timestamp: 1500 trusted_packet_sequence_id: 4 track_event { type: TYPE_INSTANT track_uuid: 20 categories: "cat" name: "next_gen" } }
+packet { timestamp: 1600 trusted_packet_sequence_id: 4 trace_packet_defaults { timestamp_clock_id: 6 } }
+packet { timestamp: 1700 trusted_packet_sequence_id: 4 track_event { type: TYPE_INSTANT track_uuid: 20 categories: "cat" name: "after_defaults" } }
+packet { timestamp: 1800 trusted_packet_sequence_id: 4 track_descriptor { uuid: 23 thread { pid: 5 tid: 7 } } }
+packet { timestamp: 1900 trusted_packet_sequence_id: 4 track_event { type: TYPE_INSTANT track_uuid: 20 categories: "cat" name: "after_t7" } }''')
+        self.assertEqual(e.query(PASSTHROUGH, p),
+                         '"ts","name","tid"\n1100,"before_same_gen",6\n1500,"next_gen",7\n'
+                         '1700,"after_defaults",7\n1900,"after_t7",7\n')
+        p = self.trace('''packet { timestamp: 1000 trusted_packet_sequence_id: 2 incremental_state_cleared: true thread_descriptor { pid: 10 tid: 11 } }
+packet { timestamp: 1100 trusted_packet_sequence_id: 2 track_event { type: TYPE_SLICE_BEGIN categories: "cat" name: "a" } }
+packet { timestamp: 1200 trusted_packet_sequence_id: 2 track_event { type: TYPE_SLICE_END } }
+packet { timestamp: 1300 trusted_packet_sequence_id: 2 incremental_state_cleared: true }
+packet { timestamp: 1400 trusted_packet_sequence_id: 2 track_event { type: TYPE_INSTANT categories: "cat" name: "b" } }
+packet { timestamp: 1500 trusted_packet_sequence_id: 2 thread_descriptor { pid: 10 tid: 12 } }
+packet { timestamp: 1450 trusted_packet_sequence_id: 2 track_event { legacy_event { phase: 73 } categories: "cat" name: "c" } }
+packet { timestamp: 1600 trusted_packet_sequence_id: 3 thread_descriptor { tid: 13 } }
+packet { timestamp: 1700 trusted_packet_sequence_id: 3 track_event { type: TYPE_INSTANT categories: "cat" name: "d" } }''')
+        self.assertEqual(e.query("select s.ts, s.name, t.name as track, th.tid from slice s "
+                                 "join track t on s.track_id = t.id left join thread_track tt "
+                                 "on tt.id = t.id left join thread th using (utid) "
+                                 "order by s.ts", p),
+                         '"ts","name","track","tid"\n1100,"a","[NULL]",11\n'
+                         '1400,"b","[NULL]",12\n1450,"c","[NULL]",12\n'
+                         '1700,"d","Default Track","[NULL]"\n')
+        # the ThreadDescriptor of a sequence without incremental state is logged
+        self.assertEqual(e.query("select l.byte_offset, l.name, a.key, a.int_value "
+                                 "from _trace_import_logs l join args a using (arg_set_id)", p),
+                         '"byte_offset","name","key","int_value"\n'
+                         '119,"thread_descriptor_skipped_incremental_state_invalid",'
+                         '"packet_sequence_id",3\n')
 
 
 if __name__ == '__main__':

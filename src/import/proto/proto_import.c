@@ -390,19 +390,51 @@ static int proto_packet_payload(import_file *f, proto_span pkt, uint32_t seq_idx
   return WEFT_OK;
 }
 
-/* A TrackDescriptor of a thread (pid and tid) makes that thread the
- * sequence's, as a ThreadDescriptor packet does. */
-static void proto_seq_adopt_thread(proto_seq *seq, proto_span track_desc) {
+static uint64_t proto_seq_thread_key(uint32_t seq, uint32_t generation) {
+  return (uint64_t)seq << 32 | generation;
+}
+
+int proto_seq_thread(const proto_import_state *st, uint32_t seq, uint32_t generation,
+                     int64_t *pid, int64_t *tid) {
+  const uint64_t *v = base_map_find(&st->seq_threads, proto_seq_thread_key(seq, generation));
+  if (!v) return 0;
+  *pid = (int32_t)(uint32_t)(*v >> 32);
+  *tid = (int32_t)(uint32_t)*v;
+  return 1;
+}
+
+/* Records the sequence's thread as its current generation's. */
+static int proto_seq_note_thread(proto_import_state *st, uint32_t seq_idx) {
+  const proto_seq *seq = &st->seqs.data[seq_idx];
+  if (!seq->has_thread) return WEFT_OK;
+  uint64_t *slot, v = (uint64_t)(uint32_t)seq->pid << 32 | (uint32_t)seq->tid;
+  if (base_map_insert(&st->seq_threads, proto_seq_thread_key(seq_idx, seq->generation), v,
+                      &slot) < 0)
+    return WEFT_ENOMEM;
+  *slot = v;
+  return WEFT_OK;
+}
+
+/* A ThreadDescriptor packet makes its thread the sequence's (an absent pid
+ * or tid is 0); so does a thread's TrackDescriptor (`in_track`) that sets
+ * both. */
+static int proto_seq_adopt_thread(proto_import_state *st, uint32_t seq_idx, proto_span desc,
+                                  int in_track) {
   proto_field fl, pid, tid;
-  if (proto_find_last(track_desc.data, track_desc.len, PROTO_TRACK_DESCRIPTOR_THREAD, &fl) != 1 ||
-      fl.wire_type != PROTO_WIRE_LEN)
-    return;
-  if (proto_find_last(fl.span.data, fl.span.len, PROTO_THREAD_DESCRIPTOR_PID, &pid) != 1 ||
-      proto_find_last(fl.span.data, fl.span.len, PROTO_THREAD_DESCRIPTOR_TID, &tid) != 1)
-    return;
-  seq->pid = proto_field_int32(&pid);
-  seq->tid = proto_field_int32(&tid);
+  if (in_track) {
+    if (proto_find_last(desc.data, desc.len, PROTO_TRACK_DESCRIPTOR_THREAD, &fl) != 1 ||
+        fl.wire_type != PROTO_WIRE_LEN)
+      return WEFT_OK;
+    desc = fl.span;
+  }
+  int has_pid = proto_find_last(desc.data, desc.len, PROTO_THREAD_DESCRIPTOR_PID, &pid) == 1;
+  int has_tid = proto_find_last(desc.data, desc.len, PROTO_THREAD_DESCRIPTOR_TID, &tid) == 1;
+  if (in_track && (!has_pid || !has_tid)) return WEFT_OK; /* a packet's: absent is 0 */
+  proto_seq *seq = &st->seqs.data[seq_idx];
+  seq->pid = has_pid ? proto_field_int32(&pid) : 0;
+  seq->tid = has_tid ? proto_field_int32(&tid) : 0;
   seq->has_thread = 1;
+  return proto_seq_note_thread(st, seq_idx);
 }
 
 /* import_clock_on for a packet of `seq`, remembering the last node (the
@@ -430,16 +462,17 @@ int proto_log_at(import_file *f, proto_span at, stats_id stat, int64_t arg_set) 
 
 /* The packet skipped for want of incremental state, logged with its
  * sequence. */
-static int proto_log_skipped(import_file *f, proto_span pkt, uint32_t seq_id) {
+/* A packet of sequence seq_id skipped for want of incremental state:
+ * counted, and logged at the packet with its sequence id. */
+static int proto_log_skipped(import_file *f, proto_span pkt, uint32_t seq_id, stats_id stat) {
   int64_t set = -1;
   int rc = model_arg_int(f->ctx, "packet_sequence_id", 18, MODEL_ARG_UINT, seq_id);
   if (!rc) rc = model_args_commit(f->ctx, &set);
   else model_args_discard(f->ctx);
-  if (!rc) rc = proto_log_at(f, pkt, stat_packet_skipped_seq_needs_incremental_state_invalid, set);
-  return rc ? rc : import_stat(f, stat_packet_skipped_seq_needs_incremental_state_invalid, 1);
+  if (!rc) rc = proto_log_at(f, pkt, stat, set);
+  return rc ? rc : import_stat(f, stat, 1);
 }
 
-/* One packet; `brief`: what the scan read of it (proto_head.h), or NULL. */
 /* A packet's SystemInfo, read before sorting (Perfetto reads it while
  * tokenizing, so its page size applies to every sample of the file). */
 static int proto_system_info_tokenize(proto_import_state *st, proto_span pkt) {
@@ -450,6 +483,7 @@ static int proto_system_info_tokenize(proto_import_state *st, proto_span pkt) {
   return proto_sys_stats_system_info(&st->sys_stats, fl.span);
 }
 
+/* One packet; `brief`: what the scan read of it (proto_head.h), or NULL. */
 static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_brief *brief,
                                  int depth, base_error *err) {
   proto_import_state *st = f->state;
@@ -494,17 +528,27 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     seq->defaults.data = NULL;
     seq->defaults.len = 0;
     seq->default_clock = 0;
+    seq->has_thread = 0; /* a cleared state has no thread until one is described */
   }
   else if (h.dropped)
     seq->state_valid = 0;
   seq->needs_state_total += (uint64_t)h.needs_state;
   if (h.needs_state && !seq->state_valid) { /* its interned data, defaults... are gone */
     seq->needs_state_skipped++;
-    return base_error_alloc(err, proto_log_skipped(f, pkt, h.seq_id));
+    return base_error_alloc(err, proto_log_skipped(f, pkt, h.seq_id,
+                                                   stat_packet_skipped_seq_needs_incremental_state_invalid));
   }
   if (h.has_thread_desc && !seq->state_valid) { /* its delta times would be wrong */
-    rc = import_stat(f, stat_thread_descriptor_skipped_incremental_state_invalid, 1);
+    rc = proto_log_skipped(f, pkt, h.seq_id,
+                           stat_thread_descriptor_skipped_incremental_state_invalid);
     return base_error_alloc(err, rc);
+  }
+  if (h.has_thread_desc) {
+    proto_field td;
+    if (proto_find_last(pkt.data, pkt.len, PROTO_TRACE_PACKET_THREAD_DESCRIPTOR, &td) == 1 &&
+        td.wire_type == PROTO_WIRE_LEN &&
+        (rc = proto_seq_adopt_thread(st, seq_idx, td.span, 0)) != 0)
+      return base_error_alloc(err, rc);
   }
   if (h.has_defaults) proto_seq_set_defaults(seq, proto_input_keep(f, h.defaults));
   if (h.has_interned) {
@@ -514,7 +558,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   }
   if (h.first_on_sequence) rc = proto_tracks_first_packet(&st->track_model, h.seq_id);
   if (!rc && h.has_track_desc) rc = proto_tracks_reserve(f, &st->track_model, machine, h.track_desc);
-  if (!rc && h.has_track_desc && seq->state_valid) proto_seq_adopt_thread(seq, h.track_desc);
+  if (!rc && h.has_track_desc && seq->state_valid)
+    rc = proto_seq_adopt_thread(st, seq_idx, h.track_desc, 1);
   if (rc) return base_error_alloc(err, rc);
   if (h.has_translation) {
     rc = proto_translation_read(f, &st->translation, proto_input_keep(f, h.translation));
@@ -777,6 +822,7 @@ static void proto_destroy(import_file *f) {
   proto_refs_free(&st->refs);
   VEC_FREE(st->seqs);
   base_map_free(&st->seq_by_id);
+  base_map_free(&st->seq_threads);
   base_map_free(&st->interned);
   proto_tracks_free(&st->track_model);
   base_map_free(&st->counter_sums);

@@ -81,8 +81,11 @@ typedef struct proto_seq {
   int has_last;
   int64_t ref_ts;          /* legacy delta-timestamp reference (ns) */
   int ref_invalid;         /* the reference overflowed: deltas are dropped */
-  /* the thread of the sequence: from a ThreadDescriptor packet (parse-side)
-   * or a thread's TrackDescriptor while the state is valid (tokenize-side) */
+  /* tokenize-side: the sequence's thread, set by a ThreadDescriptor packet
+   * or a thread's TrackDescriptor while the state is valid, and unset when
+   * the state is cleared. The parse reads the last one set in a packet's
+   * generation (proto_seq_thread), even one set after the packet, as
+   * Perfetto's sequence state gives it. */
   int64_t pid, tid;
   int has_thread;
   /* tokenize-side: incremental state valid (cleared, and no packet lost
@@ -107,6 +110,7 @@ typedef struct proto_import_state {
   VEC(proto_packet_info) packets; /* side records: PROTO_REF_SIDE | index */
   VEC(proto_seq) seqs;
   base_map seq_by_id;      /* sequence id -> index into seqs */
+  base_map seq_threads;    /* seq index << 32 | generation -> pid << 32 | tid */
   uint32_t last_seq;       /* index into seqs of the last sequence looked up */
   base_map interned;       /* proto_intern_key -> string_id */
   VEC(proto_span) source_locations; /* interned SourceLocation messages (kept) */
@@ -156,6 +160,10 @@ string_id proto_interned(const proto_import_state *st, uint32_t seq,
                          uint32_t generation, int kind, uint64_t iid);
 /* An interned message kept whole (PROTO_INTERN_SOURCE_LOCATION and the
  * kinds after it): 1 and *msg, or 0 if unknown. */
+/* The thread (pid, tid) of generation `generation` of sequence index `seq`:
+ * 1 if it has one, else 0. */
+int proto_seq_thread(const proto_import_state *st, uint32_t seq, uint32_t generation,
+                     int64_t *pid, int64_t *tid);
 int proto_interned_message(const proto_import_state *st, uint32_t seq, uint32_t generation,
                            int kind, uint64_t iid, proto_span *msg);
 /* proto_scan.c: the scan (importer_ops.scan) collects the embedded

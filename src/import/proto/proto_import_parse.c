@@ -128,12 +128,7 @@ static int proto_thread_descriptor(proto_parse_ctx *p, proto_span msg) {
   uint32_t utid;
   int rc = proto_desc_thread(p, &d, &utid);
   if (!rc) rc = proto_thread_descriptor_name(p->f, &st->misc, utid, msg, NULL);
-  if (rc) return rc;
-  proto_seq *seq = &st->seqs.data[p->info->seq];
-  seq->pid = d.pid;
-  seq->tid = d.tid;
-  seq->has_thread = 1;
-  return WEFT_OK;
+  return rc; /* the sequence's thread was set when the packet was tokenized */
 }
 
 static int proto_process_descriptor(proto_parse_ctx *p, proto_span msg) {

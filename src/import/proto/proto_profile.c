@@ -378,10 +378,11 @@ int proto_profile_mapping_row(import_file *f, const proto_packet_info *info, uin
   pp_resolver r = pp_resolver_of(info);
   if (!pp_state(f)) return WEFT_ENOMEM;
   /* the process of the sequence's thread descriptor, if it has one */
-  const proto_seq *seq = &((proto_import_state *)f->state)->seqs.data[info->seq];
+  int64_t pid, tid;
+  int has = proto_seq_thread(f->state, info->seq, info->generation, &pid, &tid);
   uint32_t upid;
-  int rc = seq->has_thread ? model_process(f->ctx, info->machine, seq->pid, &upid) : WEFT_OK;
-  if (!rc && seq->has_thread) r.owner = upid + 1;
+  int rc = has ? model_process(f->ctx, info->machine, pid, &upid) : WEFT_OK;
+  if (!rc && has) r.owner = upid + 1;
   return rc ? rc : pp_mapping_of(f, &r, iid, row);
 }
 

@@ -178,11 +178,11 @@ int pp_varints_next(pp_varints *it, uint64_t *out) {
  * proto_track_time.c) and then each at the previous one plus its delta. */
 int pp_streaming_profile(import_file *f, const proto_packet_info *info, int64_t ts,
                          proto_span msg) {
-  proto_import_state *st = f->state;
-  const proto_seq *seq = &st->seqs.data[info->seq];
-  if (!seq->has_thread) return import_stat(f, stat_stackprofile_parser_error, 1);
+  int64_t pid, tid;
+  if (!proto_seq_thread(f->state, info->seq, info->generation, &pid, &tid))
+    return import_stat(f, stat_stackprofile_parser_error, 1);
   uint32_t utid;
-  int rc = model_thread_in_process(f->ctx, info->machine, seq->tid, seq->pid, &utid);
+  int rc = model_thread_in_process(f->ctx, info->machine, tid, pid, &utid);
   uint64_t priority = 0, iid, delta_us;
   pp_varints prio, iids, deltas;
   pp_varints_init(&prio, msg, SPP_PROCESS_PRIORITY);

@@ -173,12 +173,7 @@ static void proto_event_categories(proto_parse_ctx *p, proto_span msg, proto_eve
  * ThreadDescriptor, else the thread of its default track's descriptor. */
 static int proto_sequence_ids(proto_parse_ctx *p, int64_t *pid, int64_t *tid) {
   proto_import_state *st = p->f->state;
-  const proto_seq *seq = &st->seqs.data[p->info->seq];
-  if (seq->has_thread) {
-    *pid = seq->pid;
-    *tid = seq->tid;
-    return 1;
-  }
+  if (proto_seq_thread(st, p->info->seq, p->info->generation, pid, tid)) return 1;
   uint64_t uuid;
   const proto_track_resv *r = proto_default_track_uuid(p->info, &uuid)
                                   ? proto_tracks_find(&st->track_model, p->machine, uuid)
@@ -331,16 +326,17 @@ static int proto_event_track(proto_parse_ctx *p, proto_event *e, uint64_t type,
   if (rc <= 0) return rc;
   rc = WEFT_OK;
   if (has_uuid && uuid == 0) has_uuid = 0; /* explicit 0: the default track */
-  const proto_seq *seq = &st->seqs.data[p->info->seq];
-  if (!has_uuid && !e->has_track && seq->has_thread) {
+  int64_t seq_pid, seq_tid;
+  if (!has_uuid && !e->has_track &&
+      proto_seq_thread(st, p->info->seq, p->info->generation, &seq_pid, &seq_tid)) {
     uint32_t utid;
-    rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
+    rc = model_thread_in_process(ctx, p->machine, seq_tid, seq_pid, &utid);
     return rc ? rc : model_thread_track(ctx, utid, track);
   }
   string_id name = has_uuid ? proto_event_name(p, e, &rc) : STRING_NULL;
   if (!rc)
     rc = proto_tracks_intern(p->f, &st->track_model, p->machine, has_uuid ? uuid : 0, name,
-                             seq->id, proto_compressor_event(type), ref_buf);
+                             st->seqs.data[p->info->seq].id, proto_compressor_event(type), ref_buf);
   if (rc > 0) {
     *track = UINT32_MAX;
     return import_stat(p->f, stat_track_event_parser_errors, 1);
@@ -361,14 +357,14 @@ static int proto_event_legacy_args(proto_parse_ctx *p, const proto_event *e,
   static const char passthrough[] = "legacy_event.passthrough_utid";
   trace_context *ctx = p->f->ctx;
   proto_import_state *st = p->f->state;
-  const proto_seq *seq = &st->seqs.data[p->info->seq];
+  int64_t seq_pid, seq_tid;
   int rc = WEFT_OK;
   /* an ended slice keeps the thread its begin named */
   if (ending && model_args_pending_has(ctx, passthrough, sizeof passthrough - 1)) ref = NULL;
-  if (ref && !e->scoped_instant && ref->utid < 0 && seq->has_thread &&
-      (ref->upid >= 0 || ref->uuid != 0)) {
+  if (ref && !e->scoped_instant && ref->utid < 0 && (ref->upid >= 0 || ref->uuid != 0) &&
+      proto_seq_thread(st, p->info->seq, p->info->generation, &seq_pid, &seq_tid)) {
     uint32_t utid;
-    rc = model_thread_in_process(ctx, p->machine, seq->tid, seq->pid, &utid);
+    rc = model_thread_in_process(ctx, p->machine, seq_tid, seq_pid, &utid);
     if (!rc && (ref->upid < 0 || storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid,
                                                     utid, -1) == ref->upid))
       rc = model_arg_int(ctx, "legacy_event.passthrough_utid", 29, MODEL_ARG_UINT, utid);
@@ -420,7 +416,8 @@ static int proto_event_owner(proto_parse_ctx *p, const proto_event *e, int64_t *
                              int64_t *upid) {
   proto_import_state *st = p->f->state;
   trace_context *ctx = p->f->ctx;
-  const proto_seq *seq = &st->seqs.data[p->info->seq];
+  int64_t seq_pid = 0, seq_tid = 0;
+  int seq_has = proto_seq_thread(st, p->info->seq, p->info->generation, &seq_pid, &seq_tid);
   uint64_t uuid = e->track_uuid;
   int has_uuid = e->has_track || proto_default_track_uuid(p->info, &uuid);
   *utid = *upid = -1;
@@ -431,12 +428,12 @@ static int proto_event_owner(proto_parse_ctx *p, const proto_event *e, int64_t *
     if (rc) return rc;
     *utid = ref.utid;
     *upid = ref.upid;
-  } else if (e->has_pid_override || (seq->has_thread && (!e->has_track || !e->has_type))) {
-    int64_t pid = e->has_pid_override ? e->pid_override : seq->pid;
+  } else if (e->has_pid_override || (seq_has && (!e->has_track || !e->has_type))) {
+    int64_t pid = e->has_pid_override ? e->pid_override : seq_pid;
     uint32_t u;
     if (e->has_tid_override || !e->has_pid_override)
       rc = model_thread_in_process(ctx, p->machine, e->has_tid_override ? e->tid_override
-                                                                        : seq->tid, pid, &u);
+                                                                        : seq_tid, pid, &u);
     else
       rc = proto_override_thread(p, pid, &u);
     if (!rc) *utid = u;

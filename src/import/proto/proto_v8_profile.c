@@ -58,8 +58,9 @@ static int proto_v8_data(const proto_parse_ctx *p, proto_span ann, proto_span *j
 
 int proto_v8_profile(proto_parse_ctx *p, proto_span msg, const proto_event *e) {
   proto_import_state *st = p->f->state;
-  const proto_seq *seq = &st->seqs.data[p->info->seq];
-  int64_t pid = seq->has_thread ? seq->pid : 0, tid = seq->has_thread ? seq->tid : 0;
+  int64_t pid = 0, tid = 0;
+  if (!proto_seq_thread(st, p->info->seq, p->info->generation, &pid, &tid))
+    pid = tid = 0;
   v8_profile_event ev = {e->unscoped_id, pid, tid, 0, p->machine, p->f->trace_id,
                          stat_legacy_v8_cpu_profile_invalid_sample, 0};
   int rc = WEFT_OK, have_utid = 0;
