@@ -628,7 +628,7 @@ static int model_new_track(trace_context *ctx, const model_track_spec *s,
                            uint32_t *track) {
   storage_table *t = ctx_table(ctx, TABLE_TRACK);
   int64_t dims = -1, source = -1;
-  int rc = model_track_dimensions(ctx, s, &dims);
+  int rc = s->own_dims ? WEFT_OK : model_track_dimensions(ctx, s, &dims);
   if (!rc) rc = model_track_source(ctx, s, &source);
   if (!rc) rc = storage_table_append(t, track);
   if (!rc) rc = model_set_optional_str(ctx, t, TRACK_name, *track, s->name);

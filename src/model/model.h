@@ -221,6 +221,8 @@ typedef struct model_track_spec {
   int64_t dim_int;        /* its int value; the caller keeps tracks with
                              different values apart (name or extra_key) */
   int dim_null;           /* 1: the dim_key arg is a NULL string */
+  int own_dims;           /* 1: no dimension args from the spec; the caller
+                             sets its own (model_track_set_arg_sets) */
   int dim_first;          /* 1: dim_key comes before track_compressor_idx;
                              2: before all the other dimensions */
   const char *dim2_key;   /* a second string dimension arg after it, or NULL */

@@ -55,6 +55,10 @@ packet { trusted_packet_sequence_id: 1 timestamp: 200 track_event { track_uuid: 
 PASSTHROUGH = ("select s.ts, s.name, (select t.tid from thread t where t.utid = "
                "extract_arg(s.arg_set_id, 'legacy_event.passthrough_utid')) as tid "
                "from slice s order by ts")
+PASSTHROUGH_AND_TRACK = ("select s.ts, s.name, (select t.tid from thread t where t.utid = "
+                         "extract_arg(s.arg_set_id, 'legacy_event.passthrough_utid')) as ptid, "
+                         "(select th.tid from thread_track tt join thread th using (utid) "
+                         "where tt.id = s.track_id) as track_tid from slice s order by ts")
 
 
 @unittest.skipIf(shutil.which('protoc') is None, 'protoc not installed')
@@ -196,8 +200,8 @@ class ProtoTrackEventRulesTest(e.TempDirTest):
 
     def test_a_sequences_thread_is_the_last_one_its_generation_describes(self):
         # A thread's TrackDescriptor or a ThreadDescriptor sets the sequence's
-        # thread for every packet of the generation, even those before it;
-        # clearing the incremental state unsets it, new defaults do not.
+        # thread for every packet of the generation, even those before it; a
+        # generation begun by clearing the incremental state keeps the last.
         p = self.trace('''packet { timestamp: 1000 trusted_packet_sequence_id: 4 incremental_state_cleared: true track_descriptor { uuid: 20 process { pid: 5 process_name: "p2" } } }
 packet { timestamp: 1100 trusted_packet_sequence_id: 4 track_event { type: TYPE_INSTANT track_uuid: 20 categories: "cat" name: "before_same_gen" } }
 packet { timestamp: 1200 trusted_packet_sequence_id: 4 track_descriptor { uuid: 21 thread { pid: 5 tid: 6 thread_name: "t6" } } }
@@ -232,6 +236,32 @@ packet { timestamp: 1700 trusted_packet_sequence_id: 3 track_event { type: TYPE_
                          '"byte_offset","name","key","int_value"\n'
                          '119,"thread_descriptor_skipped_incremental_state_invalid",'
                          '"packet_sequence_id",3\n')
+        p = self.trace('''packet { timestamp: 1000 trusted_packet_sequence_id: 4 incremental_state_cleared: true track_descriptor { uuid: 20 process { pid: 5 process_name: "p2" } } }
+packet { timestamp: 1200 trusted_packet_sequence_id: 4 track_descriptor { uuid: 21 thread { pid: 5 tid: 6 thread_name: "t6" } } }
+packet { timestamp: 1400 trusted_packet_sequence_id: 4 incremental_state_cleared: true }
+packet { timestamp: 1500 trusted_packet_sequence_id: 4 track_event { type: TYPE_INSTANT track_uuid: 20 categories: "cat" name: "next_gen" } }
+packet { timestamp: 1600 trusted_packet_sequence_id: 4 track_event { type: TYPE_INSTANT categories: "cat" name: "no_track" } }
+packet { timestamp: 2000 trusted_packet_sequence_id: 5 incremental_state_cleared: true thread_descriptor { pid: 5 tid: 8 } }
+packet { timestamp: 2100 trusted_packet_sequence_id: 5 incremental_state_cleared: true }
+packet { timestamp: 2200 trusted_packet_sequence_id: 5 track_event { type: TYPE_INSTANT track_uuid: 20 categories: "cat" name: "seq5_next_gen" } }
+packet { timestamp: 2300 trusted_packet_sequence_id: 5 track_event { type: TYPE_INSTANT categories: "cat" name: "seq5_no_track" } }''')
+        self.assertEqual(e.query(PASSTHROUGH_AND_TRACK, p),
+                         '"ts","name","ptid","track_tid"\n1500,"next_gen",6,"[NULL]"\n'
+                         '1600,"no_track","[NULL]",6\n2200,"seq5_next_gen",8,"[NULL]"\n'
+                         '2300,"seq5_no_track","[NULL]",8\n')
+
+    def test_a_state_event_without_a_state_track_makes_no_track(self):
+        # on a track that is not a state track, or with track uuid 0 (the
+        # legacy pid override would give a thread's), it is an error
+        p = self.trace('''
+packet { timestamp: 0 trusted_packet_sequence_id: 1 incremental_state_cleared: true track_descriptor { uuid: 101 name: "Regular Track" } }
+packet { timestamp: 10 trusted_packet_sequence_id: 1 track_descriptor { uuid: 0 state { } } }
+packet { timestamp: 1000 trusted_packet_sequence_id: 1 track_event { type: TYPE_STATE track_uuid: 101 categories: "cat" name: "High" } }
+packet { timestamp: 1100 trusted_packet_sequence_id: 1 track_event { legacy_event { pid_override: 10 } type: TYPE_STATE track_uuid: 0 } }
+''')
+        self.assertEqual(e.query("select (select count(*) from track) as tracks, value from stats "
+                                 "where name = 'track_event_parser_errors'", p),
+                         '"tracks","value"\n0,2\n')
 
 
 if __name__ == '__main__':

@@ -528,7 +528,8 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
     seq->defaults.data = NULL;
     seq->defaults.len = 0;
     seq->default_clock = 0;
-    seq->has_thread = 0; /* a cleared state has no thread until one is described */
+    rc = proto_seq_note_thread(st, seq_idx); /* the new generation keeps the thread */
+    if (rc) return base_error_alloc(err, rc);
   }
   else if (h.dropped)
     seq->state_valid = 0;

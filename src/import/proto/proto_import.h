@@ -82,10 +82,10 @@ typedef struct proto_seq {
   int64_t ref_ts;          /* legacy delta-timestamp reference (ns) */
   int ref_invalid;         /* the reference overflowed: deltas are dropped */
   /* tokenize-side: the sequence's thread, set by a ThreadDescriptor packet
-   * or a thread's TrackDescriptor while the state is valid, and unset when
-   * the state is cleared. The parse reads the last one set in a packet's
-   * generation (proto_seq_thread), even one set after the packet, as
-   * Perfetto's sequence state gives it. */
+   * or a thread's TrackDescriptor while the state is valid; a generation
+   * starts with its predecessor's. The parse reads the last one set in a
+   * packet's generation (proto_seq_thread), even one set after the packet,
+   * as Perfetto's sequence state gives it. */
   int64_t pid, tid;
   int has_thread;
   /* tokenize-side: incremental state valid (cleared, and no packet lost

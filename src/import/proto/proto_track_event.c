@@ -241,6 +241,17 @@ static int proto_legacy_track(proto_parse_ctx *p, proto_event *e, int on_default
   return model_thread_track(ctx, utid, track);
 }
 
+/* Whether a state event's track (a uuid other than 0, its own or the
+ * sequence's default) is a described state track; otherwise the event is
+ * an error and makes no track. */
+static int proto_state_event_has_track(proto_parse_ctx *p, const proto_event *e) {
+  proto_import_state *st = p->f->state;
+  uint64_t uuid = e->track_uuid;
+  if (!(e->has_track || proto_default_track_uuid(p->info, &uuid)) || uuid == 0) return 0;
+  const proto_track_resv *r = proto_tracks_find(&st->track_model, p->machine, uuid);
+  return r && r->is_state;
+}
+
 /* Legacy phases on a track a uuid (or the default track) gave, by
  * Perfetto's rules: an instant scoped global or process moves to the
  * global instants track or its process's instant track, with the thread
@@ -614,6 +625,8 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     rc = proto_legacy_negative_complete_reject(p->f, &e->flow);
     if (rc) return rc > 0 ? WEFT_OK : rc;
   }
+  if (!rc && type == PROTO_TRACK_EVENT_TYPE_STATE && !proto_state_event_has_track(p, e))
+    return import_stat(p->f, stat_track_event_parser_errors, 1); /* before any fallback track */
   if (!rc) rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
   if (e->has_active_processes && (rc = proto_active_processes(p, e->active_processes)) != 0)

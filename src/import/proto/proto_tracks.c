@@ -585,6 +585,7 @@ static int proto_tracks_create(import_file *f, proto_tracks *t, int64_t i,
   } else {
     p->spec.name = base_string_pool_get(&ctx->strings, name);
     p->spec.unit = base_string_pool_get(&ctx->strings, r.unit);
+    p->spec.own_dims = 1; /* proto_tracks_dims_commit's, made once the track is */
     size_t before = tt->row_count;
     rc = model_track(ctx, &p->spec, &track);
     if (!rc && tt->row_count > before) {
