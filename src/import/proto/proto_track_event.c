@@ -625,8 +625,11 @@ static int proto_event_apply(proto_parse_ctx *p, proto_span msg, proto_event *e)
     rc = proto_legacy_negative_complete_reject(p->f, &e->flow);
     if (rc) return rc > 0 ? WEFT_OK : rc;
   }
-  if (!rc && type == PROTO_TRACK_EVENT_TYPE_STATE && !proto_state_event_has_track(p, e))
-    return import_stat(p->f, stat_track_event_parser_errors, 1); /* before any fallback track */
+  if (!rc && type == PROTO_TRACK_EVENT_TYPE_STATE && !proto_state_event_has_track(p, e)) {
+    int64_t utid, upid; /* its threads are made, no track */
+    if ((rc = proto_event_owner(p, e, &utid, &upid)) < 0) return rc;
+    return import_stat(p->f, stat_track_event_parser_errors, 1);
+  }
   if (!rc) rc = proto_event_track(p, e, type, &track, &is_counter, &ref_buf, &ref, &uuid);
   if (rc || track == UINT32_MAX) return rc;
   if (e->has_active_processes && (rc = proto_active_processes(p, e->active_processes)) != 0)
