@@ -215,10 +215,9 @@ static int gpu_stage_new_track(trace_context *ctx, const gpu_stage_track_spec *s
   if (!rc) rc = model_arg_int(ctx, "gpu", 3, MODEL_ARG_INT, spec->gpu_id);
   if (!rc) rc = model_arg_string(ctx, "render_stage_source", 19, spec->source,
                                  strlen(spec->source), MODEL_ARG_STRING);
-  if (!rc) rc = model_arg_int(ctx, "hwqueue_id", 10, MODEL_ARG_UINT, (int64_t)spec->hw_queue_id);
-  if (!rc && spec->hw_queue_name)
-    rc = gpu_arg_string(ctx, "hwqueue_name", spec->hw_queue_name);
-  if (!rc && index) rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, index);
+  if (!rc) rc = model_arg_int(ctx, "hwqueue_id", 10, MODEL_ARG_INT, (int64_t)spec->hw_queue_id);
+  if (!rc) rc = gpu_arg_string(ctx, "hwqueue_name", spec->hw_queue_name); /* NULL: unnamed */
+  if (!rc) rc = model_arg_int(ctx, "track_compressor_idx", 20, MODEL_ARG_INT, index);
   if (!rc) rc = model_args_commit(ctx, &dims);
   if (!rc && spec->description) {
     rc = gpu_arg_string(ctx, "description", spec->description);

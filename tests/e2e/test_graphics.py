@@ -305,6 +305,24 @@ class GraphicsTest(e.TempDirTest):
             '"[NULL]","[NULL]",70,2\n')
         self.assertEqual(e.query("select count(*) as n from gpu_track where name = 'q1'", path),
                          '"n"\n3\n')
+        # unnamed handles, subpasses and queues are NULL args, and the first
+        # track of a queue has track_compressor_idx 0
+        self.assertEqual(e.query("select a.key, a.value_type, a.display_value from slice s "
+                                 "join args a using (arg_set_id) where s.ts = 10 and "
+                                 "a.key glob '*_name' or a.key = 'render_subpasses' and s.ts = 10",
+                                 path),
+                         '"key","value_type","display_value"\n'
+                         '"render_target_name","string","[NULL]"\n'
+                         '"render_pass_name","string","[NULL]"\n'
+                         '"render_subpasses","string","[NULL]"\n'
+                         '"command_buffer_name","string","[NULL]"\n')
+        self.assertEqual(e.query("select t.id, a.key, a.value_type, a.display_value from gpu_track t "
+                                 "join args a on a.arg_set_id = t.dimension_arg_set_id "
+                                 "where a.key in ('hwqueue_id', 'hwqueue_name', "
+                                 "'track_compressor_idx') and t.name glob 'Unknown*'", path),
+                         '"id","key","value_type","display_value"\n'
+                         '3,"hwqueue_id","int","7"\n3,"hwqueue_name","string","[NULL]"\n'
+                         '3,"track_compressor_idx","int","0"\n')
 
 
     def test_interned_counter_descriptors_are_per_sequence(self):

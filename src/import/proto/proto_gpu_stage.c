@@ -372,7 +372,6 @@ static int proto_gpu_stage_desc_args(import_file *f, const proto_gpu_state *g,
     uint64_t category = proto_gpu_varint(spec, 4, &has);
     rc = model_arg_int(f->ctx, "render_stage_category", 21, MODEL_ARG_INT, (int64_t)category);
     if (!rc) rc = proto_gpu_str(f, spec, 3, &desc);
-    if (!rc && !desc) rc = ctx_intern(f->ctx, "", 0, &desc);
     return rc ? rc : proto_gpu_arg_str(f, "description", desc);
   }
   uint64_t id = (uint64_t)e->stage_id;
@@ -396,11 +395,12 @@ static int proto_gpu_extra_data(import_file *f, proto_span msg) {
   return rc;
 }
 
+/* A Vulkan handle and its debug name (a NULL string when it has none). */
 static int proto_gpu_handle_args(import_file *f, const proto_gpu_state *g, const char *key,
                                  const char *name_key, uint64_t type, uint64_t handle) {
   int rc = proto_gpu_arg_uint(f, key, handle);
   string_id name = proto_gpu_debug_name(g, type, handle);
-  return rc || !name ? rc : proto_gpu_arg_str(f, name_key, name);
+  return rc ? rc : proto_gpu_arg_str(f, name_key, name);
 }
 
 static int proto_gpu_stage_args(import_file *f, const proto_gpu_state *g,
@@ -424,9 +424,9 @@ static int proto_gpu_stage_args(import_file *f, const proto_gpu_state *g,
   if (!rc)
     rc = proto_gpu_handle_args(f, g, "render_pass", "render_pass_name", PROTO_VK_RENDER_PASS,
                                e->render_pass);
-  string_id subpasses;
-  if (!rc && e->has_masks && !(rc = proto_gpu_subpasses(f, msg, &subpasses)))
-    rc = proto_gpu_arg_str(f, "render_subpasses", subpasses);
+  string_id subpasses = STRING_NULL;
+  if (!rc && e->has_masks) rc = proto_gpu_subpasses(f, msg, &subpasses);
+  if (!rc) rc = proto_gpu_arg_str(f, "render_subpasses", subpasses);
   if (!rc)
     rc = proto_gpu_handle_args(f, g, "command_buffer", "command_buffer_name",
                                PROTO_VK_COMMAND_BUFFER, e->command_buffer);
