@@ -56,6 +56,11 @@ class ProtoStateTracksTest(e.TempDirTest):
         out = e.query("select value from stats "
                       "where name = 'concurrent_session_event_unknown_state'", trace)
         self.assertEqual(out, '"value"\n1\n')
+        # each session's track has its id as the dimension session_id
+        out = e.query("select t.name, extract_arg(t.dimension_arg_set_id, 'session_id') as id "
+                      "from track t order by t.id", trace)
+        self.assertEqual(out, '"name","id"\n"Session 1",1\n"Session 2 (clone)",2\n'
+                         '"Session 0",0\n')
 
     def test_repeated_state_value_continues_its_row(self):
         trace = e.textproto_trace(self.dir, 'states.pb', STATES)

@@ -51,6 +51,8 @@ static int proto_session_track(import_file *f, proto_misc_state *m, uint32_t mac
   spec.type = "concurrent_tracing_sessions";
   spec.machine = machine;
   spec.extra_key = id ^ UINT64_C(0x5e5510f000000000);
+  spec.dim_key = "session_id";
+  spec.dim_int = (int64_t)id;
   int rc = model_track(f->ctx, &spec, track);
   if (!rc) rc = proto_state_track_mark(f->ctx, *track);
   uint64_t *slot;
