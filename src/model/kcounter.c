@@ -37,22 +37,42 @@ int kcounter_process_oom_score_adj(trace_context *ctx, const kernel_scope *s, in
   return rc ? rc : model_counter(ctx, track, ts, value, -1);
 }
 
+/* A thread's value as a counter row now, with the thread as its "utid"
+ * arg, and its track when loading ends (kcounter_process_memory_resolve),
+ * as Perfetto's process counters for a thread. */
+static int kcounter_for_thread(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                               uint32_t utid, double value, kernel_memory_value v) {
+  kernel_state *k;
+  int64_t args = -1;
+  int rc = kernel_get(ctx, s->machine, &k);
+  if (!rc) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_UINT, utid);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  if (!rc) rc = model_counter_row(ctx, 0, ts, value, args, &v.row);
+  v.utid = utid;
+  v.machine = s->machine;
+  if (!rc && VEC_PUSH(*kernel_memory_pending(k), v) < 0) rc = WEFT_ENOMEM;
+  return rc;
+}
+
 int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
                            int64_t pid, double value) {
-  uint32_t utid, track;
+  uint32_t utid;
   int rc = sched_thread(ctx, s->machine, pid, NULL, 0, &utid);
-  if (rc) return rc;
-  int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
-  if (upid >= 0) return kcounter_process_oom_score_adj(ctx, s, ts, (uint32_t)upid, value);
+  kernel_memory_value v = {0, 0, 0, KERNEL_MEMORY_OOM_SCORE_ADJ, NULL, 0, 0};
+  return rc ? rc : kcounter_for_thread(ctx, s, ts, utid, value, v);
+}
+
+static int kcounter_oom_score_adj_track(trace_context *ctx, uint32_t machine, int64_t upid,
+                                        uint32_t utid, uint32_t *track) {
   model_track_spec spec;
   model_track_spec_init(&spec);
   spec.name = "oom_score_adj";
   spec.is_counter = 1;
-  spec.machine = s->machine;
-  spec.type = "oom_score_adj_thread_fallback";
-  spec.utid = utid;
-  rc = model_track(ctx, &spec, &track);
-  return rc ? rc : model_counter(ctx, track, ts, value, -1);
+  spec.machine = machine;
+  spec.type = upid >= 0 ? "oom_score_adj" : "oom_score_adj_thread_fallback";
+  if (upid >= 0) spec.upid = upid;
+  else spec.utid = utid;
+  return model_track(ctx, &spec, track);
 }
 
 /* The descriptions Perfetto gives process_memory tracks, by key (the
@@ -173,17 +193,27 @@ int kcounter_process_memory_track(trace_context *ctx, uint32_t machine, int64_t 
 
 int kcounter_process_memory(trace_context *ctx, const kernel_scope *s, int64_t ts,
                             uint32_t utid, const char *name, double value) {
-  kernel_state *k;
-  int64_t args = -1;
-  uint32_t row = 0;
-  int rc = kernel_get(ctx, s->machine, &k);
-  if (!rc) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_UINT, utid);
-  if (!rc) rc = model_args_commit(ctx, &args);
-  /* the row's track is set by kcounter_process_memory_resolve */
-  if (!rc) rc = model_counter_row(ctx, 0, ts, value, args, &row);
-  kernel_memory_value v = {row, utid, s->machine, name};
-  if (!rc && VEC_PUSH(*kernel_memory_pending(k), v) < 0) rc = WEFT_ENOMEM;
-  return rc;
+  kernel_memory_value v = {0, 0, 0, KERNEL_MEMORY_RSS, name, 0, 0};
+  return kcounter_for_thread(ctx, s, ts, utid, value, v);
+}
+
+static int kcounter_mm_event_track(trace_context *ctx, uint32_t machine, int64_t upid,
+                                   uint32_t utid, uint32_t type, uint32_t metric,
+                                   uint32_t *track);
+
+/* The track of a pending value, now that its thread's process is known. */
+static int kcounter_pending_track(trace_context *ctx, const kernel_memory_value *v,
+                                  uint32_t *track) {
+  int64_t upid = model_thread_process(ctx, v->utid);
+  switch (v->kind) {
+    case KERNEL_MEMORY_OOM_SCORE_ADJ:
+      return kcounter_oom_score_adj_track(ctx, v->machine, upid, v->utid, track);
+    case KERNEL_MEMORY_MM_EVENT:
+      return kcounter_mm_event_track(ctx, v->machine, upid, v->utid, v->mm_type, v->metric,
+                                     track);
+    default:
+      return kcounter_process_memory_track(ctx, v->machine, upid, v->utid, v->name, track);
+  }
 }
 
 int kcounter_process_memory_resolve(trace_context *ctx) {
@@ -194,9 +224,8 @@ int kcounter_process_memory_resolve(trace_context *ctx) {
   int rc = WEFT_OK;
   for (size_t i = 0; !rc && i < pending->len; i++) {
     const kernel_memory_value *v = &pending->data[i];
-    int64_t upid = model_thread_process(ctx, v->utid);
     uint32_t track;
-    rc = kcounter_process_memory_track(ctx, v->machine, upid, v->utid, v->name, &track);
+    rc = kcounter_pending_track(ctx, v, &track);
     if (!rc) storage_set_i64(counters, COUNTER_track_id, v->row, track);
   }
   VEC_FREE(*pending);
@@ -275,36 +304,40 @@ int kcounter_acpm(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_
 static const char *const kcounter_mm_event_types[] = {
     "min_flt", "maj_flt", "read_io", "compaction", "reclaim", "swp_flt", "kern_alloc"};
 
+static const char *const kcounter_mm_metrics[] = {"count", "max_lat", "avg_lat"};
+
+static int kcounter_mm_event_track(trace_context *ctx, uint32_t machine, int64_t upid,
+                                   uint32_t utid, uint32_t type, uint32_t metric,
+                                   uint32_t *track) {
+  char name[64];
+  snprintf(name, sizeof name, "mem.mm.%s.%s", kcounter_mm_event_types[type],
+           kcounter_mm_metrics[metric]);
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = name;
+  spec.type = upid >= 0 ? "mm_event" : "mm_event_thread_fallback";
+  spec.is_counter = 1;
+  spec.machine = machine;
+  if (upid >= 0) spec.upid = upid;
+  else spec.utid = utid;
+  spec.dim_key = "mm_event_type";
+  spec.dim_str = kcounter_mm_event_types[type];
+  spec.dim2_key = "mm_event_metric";
+  spec.dim2_str = kcounter_mm_metrics[metric];
+  return model_track(ctx, &spec, track);
+}
+
 int kcounter_mm_event(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
                       uint32_t type, double count, double max_lat, double avg_lat) {
-  uint32_t utid, track;
+  uint32_t utid;
   int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
   if (rc) return rc;
   if (type >= sizeof kcounter_mm_event_types / sizeof *kcounter_mm_event_types)
     return kernel_stat(ctx, s, stat_mm_unknown_type, 1);
-  int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, -1);
-  static const char *const metrics[] = {"count", "max_lat", "avg_lat"};
   double values[] = {count, max_lat, avg_lat};
-  for (int i = 0; i < 3 && !rc; i++) {
-    char name[64];
-    int64_t args = -1;
-    snprintf(name, sizeof name, "mem.mm.%s.%s", kcounter_mm_event_types[type], metrics[i]);
-    model_track_spec spec;
-    model_track_spec_init(&spec);
-    spec.name = name;
-    spec.type = upid >= 0 ? "mm_event" : "mm_event_thread_fallback";
-    spec.is_counter = 1;
-    spec.machine = s->machine;
-    if (upid >= 0) spec.upid = upid;
-    else spec.utid = utid;
-    spec.dim_key = "mm_event_type";
-    spec.dim_str = kcounter_mm_event_types[type];
-    spec.dim2_key = "mm_event_metric";
-    spec.dim2_str = metrics[i];
-    rc = model_track(ctx, &spec, &track);
-    if (!rc) rc = model_arg_int(ctx, "utid", 4, MODEL_ARG_UINT, utid);
-    if (!rc) rc = model_args_commit(ctx, &args);
-    if (!rc) rc = model_counter(ctx, track, ts, values[i], args);
+  for (uint8_t i = 0; i < 3 && !rc; i++) {
+    kernel_memory_value v = {0, 0, 0, KERNEL_MEMORY_MM_EVENT, NULL, (uint8_t)type, i};
+    rc = kcounter_for_thread(ctx, s, ts, utid, values[i], v);
   }
   return rc;
 }

@@ -30,14 +30,19 @@
  * recorded. */
 int kcounter_freq_limits(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, double min_freq, double max_freq);
+/* oom_score_adj_update of thread pid: an "oom_score_adj" counter of its
+ * process (type oom_score_adj), or of the thread when it has none
+ * (oom_score_adj_thread_fallback); the value has the thread as its utid arg
+ * and takes its track when loading ends, as rss_stat's. */
 int kcounter_oom_score_adj(trace_context *ctx, const kernel_scope *s, int64_t ts,
                            int64_t pid, double value);
 /* mm_event_record: counters "mem.mm.<type>.count", ".max_lat", ".avg_lat"
  * (type 0..6: min_flt maj_flt read_io compaction reclaim swp_flt
  * kern_alloc; others count mm_unknown_type) on the writing thread's process
  * (type mm_event, dimensions upid, mm_event_type, mm_event_metric), or on
- * the thread while it has none (mm_event_thread_fallback, utid instead);
- * each value has the thread as its utid arg. */
+ * the thread when it has none (mm_event_thread_fallback, utid instead);
+ * each value has the thread as its utid arg and takes its track when
+ * loading ends, as rss_stat's. */
 int kcounter_mm_event(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
                       uint32_t type, double count, double max_lat, double avg_lat);
 /* The "oom_score_adj" counter of process upid (type oom_score_adj). */

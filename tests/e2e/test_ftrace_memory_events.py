@@ -1,6 +1,7 @@
 """End-to-end: ion_heap_grow / ion_heap_shrink, ion_stat, dma_heap_stat and
 mm_event_record counters, as Perfetto's ftrace parser makes them."""
 import weft_e2e as e
+from weft_e2e import pb_bytes, pb_int, pb_packet
 
 TRACE = '''
 packet { process_tree { processes { pid: 1000 ppid: 1 cmdline: "app" } threads { tid: 1001 tgid: 1000 } } }
@@ -72,6 +73,29 @@ packet { ftrace_events { cpu: 1
                          '3,"utid","1","int"\n4,"inode","101010","uint"\n'
                          '9,"heap_name","[NULL]","string"\n10,"heap_name","[NULL]","string"\n'
                          '10,"utid","1","int"\n')
+
+    def test_oom_score_adj_tracks_are_chosen_when_loading_ends(self):
+        # each value is a row at once with its thread as the uint arg utid;
+        # its track (the process's, else the thread's fallback) and that
+        # track's dimensions come after every event's args
+        def oom(ts, pid, adj):
+            return pb_bytes(2, pb_int(1, ts) + pb_int(2, 11) +
+                            pb_bytes(326, pb_bytes(1, 'c') + pb_int(2, adj) + pb_int(3, pid)))
+        tree = pb_packet(pb_bytes(2, pb_bytes(1, pb_int(1, 10) + pb_int(2, 1)) +
+                                  pb_bytes(2, pb_int(1, 11) + pb_int(3, 10))))
+        data = tree + pb_packet(pb_bytes(1, pb_int(1, 0) + oom(1000, 20, 5) + oom(1100, 11, -3) +
+                                         oom(1200, 20, 6)), pb_int(10, 1))
+        p = e.write_temp(self.dir, 'oom.pb', data)
+        self.assertEqual(e.query("select t.id, t.name, t.type, t.dimension_arg_set_id as dims, "
+                                 "c.ts, c.value, c.arg_set_id, a.value_type from counter c join "
+                                 "track t on c.track_id = t.id join args a on a.arg_set_id = "
+                                 "c.arg_set_id order by c.ts", p),
+                         '"id","name","type","dims","ts","value","arg_set_id","value_type"\n'
+                         '0,"oom_score_adj","oom_score_adj_thread_fallback",11,1000,5.000000,'
+                         '3,"uint"\n'
+                         '1,"oom_score_adj","oom_score_adj",12,1100,-3.000000,7,"uint"\n'
+                         '0,"oom_score_adj","oom_score_adj_thread_fallback",11,1200,6.000000,'
+                         '3,"uint"\n')
 
 
 if __name__ == '__main__':
