@@ -644,20 +644,22 @@ int kslice_binder_lock(trace_context *ctx, const kernel_scope *s, int64_t ts, in
   uint32_t track, slice;
   uint64_t *flag;
   if (!k) return WEFT_ENOMEM;
-  int rc = kslice_thread_track(ctx, s, tid, &track);
-  if (rc) return rc;
+  int rc;
   uint64_t key = kslice_thread_key(s->machine, tid);
   base_map *waiting = &k->lock_waiting, *held = &k->lock_held;
   if (what == KSLICE_BINDER_LOCK) {
+    if ((rc = kslice_thread_track(ctx, s, tid, &track)) != 0) return rc;
     if (base_map_insert(waiting, key, 1, &flag) < 0) return WEFT_ENOMEM;
     *flag = 1;
     return kslice_binder_slice(ctx, track, ts, -1, "binder lock waiting", -1, &slice);
   }
+  /* a lock not waited for (or not held) makes nothing, not even a track */
   if (what == KSLICE_BINDER_LOCKED) {
     flag = base_map_find(waiting, key);
     if (!flag || !*flag) return WEFT_OK;
     *flag = 0;
-    rc = kslice_end_top(ctx, track, ts);
+    rc = kslice_thread_track(ctx, s, tid, &track);
+    if (!rc) rc = kslice_end_top(ctx, track, ts);
     if (!rc) rc = kslice_binder_slice(ctx, track, ts, -1, "binder lock held", -1, &slice);
     if (!rc && base_map_insert(held, key, 1, &flag) < 0) return WEFT_ENOMEM;
     if (!rc) *flag = 1;
@@ -666,7 +668,8 @@ int kslice_binder_lock(trace_context *ctx, const kernel_scope *s, int64_t ts, in
   flag = base_map_find(held, key);
   if (!flag || !*flag) return WEFT_OK;
   *flag = 0;
-  return kslice_end_top(ctx, track, ts);
+  rc = kslice_thread_track(ctx, s, tid, &track);
+  return rc ? rc : kslice_end_top(ctx, track, ts);
 }
 
 /* ---- adreno command batches ---- */
@@ -799,6 +802,19 @@ int kslice_oom_kill(trace_context *ctx, const kernel_scope *s, int64_t ts, int64
   return rc ? rc : kslice_instant(ctx, track, ts, "mem.oom_kill");
 }
 
+int kslice_signal(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                  int generated, int64_t sig) {
+  uint32_t track, slice;
+  string_id name;
+  int64_t args = -1;
+  int rc = kslice_thread_track(ctx, s, tid, &track);
+  const char *n = generated ? "signal_generate" : "signal_deliver";
+  if (!rc) rc = ctx_intern(ctx, n, strlen(n), &name);
+  if (!rc) rc = model_arg_int(ctx, "signal.sig", 10, MODEL_ARG_INT, sig);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  return rc ? rc : model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, args, &slice);
+}
+
 int kslice_workqueue(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
                      int64_t cpu, const char *function, size_t len) {
   uint32_t track, slice;
@@ -808,7 +824,7 @@ int kslice_workqueue(trace_context *ctx, const kernel_scope *s, int64_t ts, int6
   string_id name, category;
   rc = ctx_intern(ctx, function, len, &name);
   if (!rc) rc = ctx_intern(ctx, "workqueue", 9, &category);
-  if (!rc && cpu >= 0) rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_UINT, cpu);
+  if (!rc && cpu >= 0) rc = model_arg_int(ctx, "cpu", 3, MODEL_ARG_INT, cpu);
   if (!rc && cpu >= 0) rc = model_args_commit(ctx, &args);
   return rc ? rc : model_slice_begin(ctx, track, ts, category, name, args, &slice);
 }

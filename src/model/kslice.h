@@ -115,6 +115,11 @@ int kslice_block_io(trace_context *ctx, const kernel_scope *s, int64_t ts, uint6
                     uint64_t sector, int is_start);
 /* mark_victim: an instant "mem.oom_kill" on the victim thread's track. */
 int kslice_oom_kill(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t pid);
+/* signal_generate (of thread tid, the signal's target) / signal_deliver (of
+ * the thread it is delivered on): a zero-length slice of that name on the
+ * thread's track with the int arg signal.sig. */
+int kslice_signal(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                  int generated, int64_t sig);
 /* workqueue_execute_start (function: the work's name; cpu: the event's cpu
  * as arg "cpu", or -1 for none) opens a slice of category "workqueue" on the
  * thread's track; workqueue_execute_end (function NULL) ends the innermost. */

@@ -24,8 +24,7 @@ int sched_task_rename(trace_context *ctx, const kernel_scope *s, int64_t tid,
 int sched_process_free(trace_context *ctx, const kernel_scope *s, int64_t ts,
                        int64_t tid) {
   uint32_t utid;
-  int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
-  if (rc) return rc;
+  if (model_thread_find(ctx, s->machine, tid, &utid) != 1) return WEFT_OK; /* makes none */
   int64_t upid = sched_thread_upid(ctx, utid);
   if (upid >= 0 && storage_get_i64(ctx_table(ctx, TABLE_PROCESS), PROCESS_pid, upid) == tid)
     model_process_end(ctx, (uint32_t)upid, ts);

@@ -554,6 +554,10 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
       return kcounter_oom_score_adj(ctx, sc, p->ts, I32(fs, 3), (double)I32(fs, 2));
     case PROTO_FTRACE_EVENT_MARK_VICTIM:
       return kslice_oom_kill(ctx, sc, p->ts, I32(fs, 1));
+    case PROTO_FTRACE_EVENT_SIGNAL_GENERATE:
+      return kslice_signal(ctx, sc, p->ts, I32(fs, 4), 1, I32(fs, 6));
+    case PROTO_FTRACE_EVENT_SIGNAL_DELIVER:
+      return kslice_signal(ctx, sc, p->ts, p->pid, 0, I32(fs, 3));
     case PROTO_FTRACE_EVENT_BLOCK_IO_START:
     case PROTO_FTRACE_EVENT_BLOCK_IO_DONE:
       return kslice_block_io(ctx, sc, p->ts, fs->v[1], fs->v[2],
