@@ -233,12 +233,13 @@ int kcounter_process_memory_resolve(trace_context *ctx) {
 }
 
 static const struct {
-  const char *suffix, *type, *dim_key;
+  const char *prefix, *suffix, *type, *dim_key;
 } kcounter_device_kinds[] = {
-    [KCOUNTER_CLOCK_FREQUENCY] = {" Frequency", "clock_frequency", "linux_device"},
-    [KCOUNTER_CLOCK_STATE] = {" State", "clock_state", "linux_device"},
-    [KCOUNTER_THERMAL_TEMPERATURE] = {" Temperature", "thermal_temperature", "thermal_zone"},
-    [KCOUNTER_COOLING_DEVICE] = {" Cooling Device", "cooling_device_counter", "linux_device"},
+    [KCOUNTER_CLOCK_FREQUENCY] = {"", " Frequency", "clock_frequency", "linux_device"},
+    [KCOUNTER_CLOCK_STATE] = {"", " State", "clock_state", "linux_device"},
+    [KCOUNTER_THERMAL_TEMPERATURE] = {"", " Temperature", "thermal_temperature", "thermal_zone"},
+    [KCOUNTER_COOLING_DEVICE] = {"", " Cooling Device", "cooling_device_counter", "linux_device"},
+    [KCOUNTER_DEVICE_FREQUENCY] = {"devfreq_", "", "linux_device_frequency", "linux_device"},
 };
 
 #define KCOUNTER_MAX_DEVICE 200
@@ -250,7 +251,8 @@ int kcounter_device(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (len > KCOUNTER_MAX_DEVICE) len = KCOUNTER_MAX_DEVICE;
   memcpy(dev, device ? device : "", device ? len : 0);
   dev[device ? len : 0] = '\0';
-  snprintf(name, sizeof name, "%s%s", dev, kcounter_device_kinds[kind].suffix);
+  snprintf(name, sizeof name, "%s%s%s", kcounter_device_kinds[kind].prefix, dev,
+           kcounter_device_kinds[kind].suffix);
   uint32_t track;
   model_track_spec spec;
   model_track_spec_init(&spec);

@@ -74,7 +74,8 @@ typedef enum kcounter_device_kind {
   KCOUNTER_CLOCK_FREQUENCY,
   KCOUNTER_CLOCK_STATE,
   KCOUNTER_THERMAL_TEMPERATURE,
-  KCOUNTER_COOLING_DEVICE
+  KCOUNTER_COOLING_DEVICE,
+  KCOUNTER_DEVICE_FREQUENCY /* devfreq_frequency: "<device>", linux_device_frequency */
 } kcounter_device_kind;
 
 /* A device counter; device: the clock, thermal zone or cooling device type. */

@@ -116,19 +116,24 @@ static int kslice_begin_irq(trace_context *ctx, uint32_t track, int64_t ts,
 }
 
 /* Adds an end event's arg to the slice it ended: a string (`str`) or else
- * an int. */
-static int kslice_add_end_arg(trace_context *ctx, int64_t ended, const char *key,
-                              const char *str, int64_t value) {
+ * an int of arg type `type`. */
+static int kslice_add_end_arg_typed(trace_context *ctx, int64_t ended, const char *key,
+                                    const char *str, model_arg_type type, int64_t value) {
   int64_t args = -1;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
   int rc = model_args_reopen(ctx, storage_get_i64_or(t, SLICE_arg_set_id, (size_t)ended, -1));
   if (!rc)
     rc = str ? model_arg_string(ctx, key, strlen(key), str, strlen(str), MODEL_ARG_STRING)
-             : model_arg_int(ctx, key, strlen(key), MODEL_ARG_INT, value);
+             : model_arg_int(ctx, key, strlen(key), type, value);
   if (!rc) rc = model_args_commit(ctx, &args);
   else model_args_discard(ctx);
   if (!rc) model_slice_set_args(ctx, (uint32_t)ended, args);
   return rc;
+}
+
+static int kslice_add_end_arg(trace_context *ctx, int64_t ended, const char *key,
+                              const char *str, int64_t value) {
+  return kslice_add_end_arg_typed(ctx, ended, key, str, MODEL_ARG_INT, value);
 }
 
 /* Ends the track's irq or softirq slice, adding the exit's arg to it. */
@@ -163,6 +168,30 @@ int kslice_irq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
 static const char *const kslice_softirq_names[] = {
     "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
     "HRTIMER", "RCU"};
+
+int kslice_local_timer(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
+                       int entry) {
+  uint32_t track;
+  int64_t ended;
+  int rc = kslice_cpu_track(ctx, s, cpu, "Irq Cpu %u", "cpu_irq", &track);
+  if (rc) return rc;
+  return entry ? kslice_begin_irq(ctx, track, ts, "IRQ (LocalTimer)", 16)
+               : model_slice_end(ctx, track, ts, &ended);
+}
+
+int kslice_hrtimer(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
+                   int entry, uint64_t function) {
+  uint32_t track, slice;
+  int64_t ended;
+  int rc = kslice_cpu_track(ctx, s, cpu, "Hrtimer Cpu %u", "cpu_hrtimer", &track);
+  if (rc || !entry) return rc ? rc : model_slice_end(ctx, track, ts, &ended);
+  char buf[24];
+  int n = snprintf(buf, sizeof buf, "0x%" PRIx64, function);
+  string_id name, category;
+  rc = ctx_intern(ctx, buf, (size_t)n, &name);
+  if (!rc) rc = ctx_intern(ctx, "hrtimer", 7, &category);
+  return rc ? rc : model_slice_begin(ctx, track, ts, category, name, -1, &slice);
+}
 
 int kslice_softirq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, int64_t vec) {
@@ -800,6 +829,29 @@ int kslice_oom_kill(trace_context *ctx, const kernel_scope *s, int64_t ts, int64
   uint32_t track;
   int rc = kslice_thread_track(ctx, s, pid, &track);
   return rc ? rc : kslice_instant(ctx, track, ts, "mem.oom_kill");
+}
+
+int kslice_direct_reclaim(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                          const kslice_reclaim *r) {
+  uint32_t track, slice;
+  int64_t ended, args = -1;
+  string_id name;
+  int rc = kslice_thread_track(ctx, s, tid, &track);
+  if (rc) return rc;
+  if (!r->begin) {
+    rc = model_slice_end(ctx, track, ts, &ended);
+    return rc || ended < 0 ? rc
+                           : kslice_add_end_arg_typed(ctx, ended, "direct_reclaim_nr_reclaimed",
+                                                      NULL, MODEL_ARG_UINT, r->nr_reclaimed);
+  }
+  rc = ctx_intern(ctx, "mm_vmscan_direct_reclaim", 24, &name);
+  if (!rc) rc = model_arg_int(ctx, "direct_reclaim_order", 20, MODEL_ARG_INT, r->order);
+  if (!rc)
+    rc = model_arg_int(ctx, "direct_reclaim_may_writepage", 28, MODEL_ARG_INT, r->may_writepage);
+  if (!rc) rc = model_arg_int(ctx, "direct_reclaim_gfp_flags", 24, MODEL_ARG_UINT, r->gfp_flags);
+  if (!rc) rc = model_args_commit(ctx, &args);
+  else model_args_discard(ctx);
+  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, args, &slice);
 }
 
 int kslice_signal(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,

@@ -115,6 +115,25 @@ int kslice_block_io(trace_context *ctx, const kernel_scope *s, int64_t ts, uint6
                     uint64_t sector, int is_start);
 /* mark_victim: an instant "mem.oom_kill" on the victim thread's track. */
 int kslice_oom_kill(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t pid);
+/* local_timer_entry / _exit: an "IRQ (LocalTimer)" slice (category irq)
+ * on the cpu's "Irq Cpu N" track. */
+int kslice_local_timer(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
+                       int entry);
+/* hrtimer_expire_entry / _exit: a slice named by the function's address in
+ * hex (category hrtimer) on the cpu's "Hrtimer Cpu N" track. */
+int kslice_hrtimer(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
+                   int entry, uint64_t function);
+/* mm_vmscan_direct_reclaim_begin opens "mm_vmscan_direct_reclaim" on the
+ * thread with args direct_reclaim_order, _may_writepage (int) and
+ * _gfp_flags (uint); _end ends the thread's top slice, adding uint
+ * direct_reclaim_nr_reclaimed. */
+typedef struct kslice_reclaim {
+  int begin;
+  int64_t order, may_writepage;
+  uint64_t gfp_flags, nr_reclaimed;
+} kslice_reclaim;
+int kslice_direct_reclaim(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                          const kslice_reclaim *r);
 /* signal_generate (of thread tid, the signal's target) / signal_deliver (of
  * the thread it is delivered on): a zero-length slice of that name on the
  * thread's track with the int arg signal.sig. */

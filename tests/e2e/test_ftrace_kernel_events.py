@@ -8,6 +8,8 @@ from weft_e2e import pb_bytes, pb_int, pb_packet
 
 SIGNAL_DELIVER, SIGNAL_GENERATE, BINDER_LOCKED, BINDER_UNLOCK = 324, 325, 54, 55
 SCHED_PROCESS_FREE, WORKQUEUE_EXECUTE_START = 240, 58
+RECLAIM_BEGIN, RECLAIM_END, HRTIMER_ENTRY, HRTIMER_EXIT = 46, 47, 553, 554
+LOCAL_TIMER_ENTRY, LOCAL_TIMER_EXIT, KGSL_GPU_FREQUENCY, DEVFREQ_FREQUENCY = 559, 560, 509, 541
 
 
 def event(ts, pid, number, body):
@@ -59,6 +61,48 @@ class FtraceKernelEventsTest(e.TempDirTest):
         self.assertEqual(self.run_query(data, "select a.key, a.int_value, a.value_type from slice "
                                               "s join args a using (arg_set_id)"),
                          '"key","int_value","value_type"\n"cpu",2,"int"\n')
+
+    def test_reclaim_and_timer_slices(self):
+        # direct reclaim: begin args, and the end's nr_reclaimed joins them
+        # (an end with nothing open adds nothing); hrtimers on the cpu's
+        # "Hrtimer Cpu N" named by the function's address; local timer irqs
+        data = TREE + bundle(0, event(1000, 11, RECLAIM_BEGIN,
+                                      pb_int(1, 3) + pb_int(2, 1) + pb_int(3, 0x400)),
+                             event(1500, 11, RECLAIM_END, pb_int(1, 42)),
+                             event(1600, 11, RECLAIM_END, pb_int(1, 7)),
+                             event(1700, 11, HRTIMER_ENTRY, pb_int(1, 0xabc) + pb_int(2, 1650) +
+                                   pb_int(3, 0xffff0000)),
+                             event(1800, 11, HRTIMER_EXIT, pb_int(1, 0xabc)),
+                             event(1900, 11, LOCAL_TIMER_ENTRY, b''),
+                             event(1950, 11, LOCAL_TIMER_EXIT, b''))
+        self.assertEqual(self.run_query(data, "select s.ts, s.dur, s.category, s.name, t.name as "
+                                              "track, t.type, (select group_concat(key || '=' || "
+                                              "display_value || ':' || value_type, ' ') from args "
+                                              "a where a.arg_set_id = s.arg_set_id) as args "
+                                              "from slice s join track t on t.id = s.track_id"),
+                         '"ts","dur","category","name","track","type","args"\n'
+                         '1000,500,"[NULL]","mm_vmscan_direct_reclaim","[NULL]",'
+                         '"thread_execution","direct_reclaim_order=3:int '
+                         'direct_reclaim_may_writepage=1:int direct_reclaim_gfp_flags=1024:uint '
+                         'direct_reclaim_nr_reclaimed=42:uint"\n'
+                         '1700,100,"hrtimer","0xffff0000","Hrtimer Cpu 0","cpu_hrtimer",'
+                         '"[NULL]"\n'
+                         '1900,50,"irq","IRQ (LocalTimer)","Irq Cpu 0","cpu_irq","[NULL]"\n')
+
+    def test_kgsl_and_devfreq_frequencies_are_counters(self):
+        data = TREE + bundle(0, event(1000, 11, KGSL_GPU_FREQUENCY, pb_int(1, 585) + pb_int(2, 1)),
+                             event(1100, 11, DEVFREQ_FREQUENCY,
+                                   pb_bytes(1, 'ddr') + pb_int(2, 1555) + pb_int(3, 1000)))
+        self.assertEqual(self.run_query(data, "select t.name, t.type, t.unit, (select "
+                                              "group_concat(key || '=' || display_value, ' ') "
+                                              "from args a where a.arg_set_id = "
+                                              "t.dimension_arg_set_id) as dims, c.ts, c.value "
+                                              "from counter c join counter_track t "
+                                              "on t.id = c.track_id order by c.ts"),
+                         '"name","type","unit","dims","ts","value"\n'
+                         '"gpufreq","gpu_frequency","kHz","ugpu=0 gpu=1",1000,585000.000000\n'
+                         '"devfreq_ddr","linux_device_frequency","[NULL]","linux_device=ddr",'
+                         '1100,1555.000000\n')
 
 
 if __name__ == '__main__':

@@ -12,6 +12,7 @@
 #include "model/ftrace_desc.h"
 #include "model/kcounter.h"
 #include "model/kpower.h"
+#include "model/gpu.h"
 #include "model/kslice.h"
 #include "model/sched.h"
 
@@ -554,6 +555,25 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
       return kcounter_oom_score_adj(ctx, sc, p->ts, I32(fs, 3), (double)I32(fs, 2));
     case PROTO_FTRACE_EVENT_MARK_VICTIM:
       return kslice_oom_kill(ctx, sc, p->ts, I32(fs, 1));
+    case PROTO_FTRACE_EVENT_DEVFREQ_FREQUENCY:
+      return kcounter_device(ctx, sc, p->ts, KCOUNTER_DEVICE_FREQUENCY, STR(fs, 1),
+                             (double)fs->v[2]);
+    case PROTO_FTRACE_EVENT_KGSL_GPU_FREQUENCY:
+      return gpu_counter(ctx, sc->machine, (uint32_t)fs->v[2], -1, "gpufreq", "gpu_frequency",
+                         "kHz", p->ts, (double)(uint32_t)fs->v[1] * 1000.0);
+    case PROTO_FTRACE_EVENT_LOCAL_TIMER_ENTRY:
+    case PROTO_FTRACE_EVENT_LOCAL_TIMER_EXIT:
+      return kslice_local_timer(ctx, sc, p->ts, p->cpu, id == PROTO_FTRACE_EVENT_LOCAL_TIMER_ENTRY);
+    case PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_ENTRY:
+    case PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_EXIT:
+      return kslice_hrtimer(ctx, sc, p->ts, p->cpu, id == PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_ENTRY,
+                            fs->v[3]);
+    case PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_BEGIN:
+    case PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_END: {
+      kslice_reclaim r = {id == PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_BEGIN, I32(fs, 1),
+                          I32(fs, 2), fs->v[3], fs->v[1]};
+      return kslice_direct_reclaim(ctx, sc, p->ts, p->pid, &r);
+    }
     case PROTO_FTRACE_EVENT_SIGNAL_GENERATE:
       return kslice_signal(ctx, sc, p->ts, I32(fs, 4), 1, I32(fs, 6));
     case PROTO_FTRACE_EVENT_SIGNAL_DELIVER:
