@@ -189,3 +189,19 @@ int kpower_suspend_resume(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (!rc) rc = kpower_begin_args(ctx, s, cpu, tid, &args);
   return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, args, &slice);
 }
+
+int kpower_suspend_resume_minimal(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                                  int start) {
+  uint32_t track, slice;
+  int64_t ended;
+  string_id name;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.name = "Suspend/Resume Minimal";
+  spec.type = "suspend_resume_minimal";
+  spec.machine = s->machine;
+  int rc = model_track(ctx, &spec, &track);
+  if (rc || !start) return rc ? rc : model_slice_end(ctx, track, ts, &ended);
+  rc = ctx_intern(ctx, "Suspended", 9, &name);
+  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
+}

@@ -31,5 +31,10 @@ int kpower_wakelock(trace_context *ctx, const kernel_scope *s, int64_t ts,
 int kpower_suspend_resume(trace_context *ctx, const kernel_scope *s, int64_t ts,
                           uint32_t cpu, int64_t tid, const char *action,
                           size_t len, int64_t val, int start);
+/* suspend_resume_minimal: a nonzero start opens a "Suspended" slice on the
+ * machine's "Suspend/Resume Minimal" track (type suspend_resume_minimal),
+ * zero ends its top slice. */
+int kpower_suspend_resume_minimal(trace_context *ctx, const kernel_scope *s, int64_t ts,
+                                  int start);
 
 #endif

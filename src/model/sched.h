@@ -143,9 +143,13 @@ int sched_process_counter(trace_context *ctx, const kernel_scope *s,
                           double value);
 int sched_global_counter(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          const char *name, double value);
-/* rss_stat: member, size; curr/mm_id < 0 when absent. */
+/* rss_stat and rss_stat_throttled: member, size; curr/mm_id < 0 when absent. */
 int sched_rss_stat(trace_context *ctx, const kernel_scope *s, int64_t ts,
                    int64_t tid, int64_t member, int64_t size, int64_t curr,
                    int64_t mm_id);
+/* dmabuf_rss_stat of thread tid: its rss (bytes) on its process's
+ * mem.dmabuf_rss counter, as rss_stat's values (track when loading ends). */
+int sched_dmabuf_rss(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                     double rss);
 
 #endif

@@ -131,3 +131,10 @@ int sched_rss_stat(trace_context *ctx, const kernel_scope *s, int64_t ts,
   if (rc || !found) return rc;
   return kcounter_process_memory(ctx, s, ts, utid, sched_rss_names[member], (double)size);
 }
+
+int sched_dmabuf_rss(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                     double rss) {
+  uint32_t utid;
+  int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
+  return rc ? rc : kcounter_process_memory(ctx, s, ts, utid, "mem.dmabuf_rss", rss);
+}

@@ -10,6 +10,7 @@ SIGNAL_DELIVER, SIGNAL_GENERATE, BINDER_LOCKED, BINDER_UNLOCK = 324, 325, 54, 55
 SCHED_PROCESS_FREE, WORKQUEUE_EXECUTE_START = 240, 58
 RECLAIM_BEGIN, RECLAIM_END, HRTIMER_ENTRY, HRTIMER_EXIT = 46, 47, 553, 554
 LOCAL_TIMER_ENTRY, LOCAL_TIMER_EXIT, KGSL_GPU_FREQUENCY, DEVFREQ_FREQUENCY = 559, 560, 509, 541
+RSS_STAT_THROTTLED, DMABUF_RSS_STAT, SUSPEND_RESUME_MINIMAL = 359, 579, 481
 
 
 def event(ts, pid, number, body):
@@ -103,6 +104,28 @@ class FtraceKernelEventsTest(e.TempDirTest):
                          '"gpufreq","gpu_frequency","kHz","ugpu=0 gpu=1",1000,585000.000000\n'
                          '"devfreq_ddr","linux_device_frequency","[NULL]","linux_device=ddr",'
                          '1100,1555.000000\n')
+
+    def test_throttled_and_dmabuf_rss_are_process_memory(self):
+        # rss_stat_throttled: curr 1, member 2, mm_id 3, size 4, read as
+        # rss_stat; dmabuf_rss_stat: rss on mem.dmabuf_rss
+        data = TREE + bundle(0, event(1000, 11, RSS_STAT_THROTTLED,
+                                      pb_int(1, 1) + pb_int(2, 1) + pb_int(3, 7) + pb_int(4, 8192)),
+                             event(1100, 11, DMABUF_RSS_STAT,
+                                   pb_int(1, 4096) + pb_int(2, 4096) + pb_int(3, 9)))
+        self.assertEqual(self.run_query(data, "select t.name, t.type, c.ts, c.value from counter c "
+                                              "join counter_track t on t.id = c.track_id "
+                                              "order by c.ts"),
+                         '"name","type","ts","value"\n'
+                         '"mem.rss.anon","process_memory",1000,8192.000000\n'
+                         '"mem.dmabuf_rss","process_memory",1100,4096.000000\n')
+
+    def test_suspend_resume_minimal_slices(self):
+        data = TREE + bundle(0, event(1000, 11, SUSPEND_RESUME_MINIMAL, pb_int(1, 1)),
+                             event(1100, 11, SUSPEND_RESUME_MINIMAL, pb_int(1, 0)))
+        self.assertEqual(self.run_query(data, "select s.ts, s.dur, s.name, t.name as track, t.type "
+                                              "from slice s join track t on t.id = s.track_id"),
+                         '"ts","dur","name","track","type"\n'
+                         '1000,100,"Suspended","Suspend/Resume Minimal","suspend_resume_minimal"\n')
 
 
 if __name__ == '__main__':

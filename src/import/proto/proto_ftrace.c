@@ -662,6 +662,14 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       return sched_rss_stat(ctx, sc, p->ts, p->pid, I32(fs, 1), (int64_t)fs->v[2],
                             HAS(fs, 3) ? (int64_t)(uint32_t)fs->v[3] : -1,
                             HAS(fs, 4) ? (int64_t)(uint32_t)fs->v[4] : -1);
+    case PROTO_FTRACE_EVENT_RSS_STAT_THROTTLED: /* curr 1, member 2, mm_id 3, size 4 */
+      return sched_rss_stat(ctx, sc, p->ts, p->pid, I32(fs, 2), (int64_t)fs->v[4],
+                            HAS(fs, 1) ? (int64_t)(uint32_t)fs->v[1] : -1,
+                            HAS(fs, 3) ? (int64_t)(uint32_t)fs->v[3] : -1);
+    case PROTO_FTRACE_EVENT_SUSPEND_RESUME_MINIMAL:
+      return kpower_suspend_resume_minimal(ctx, sc, p->ts, (uint32_t)fs->v[1] != 0);
+    case PROTO_FTRACE_EVENT_DMABUF_RSS_STAT:
+      return sched_dmabuf_rss(ctx, sc, p->ts, p->pid, (double)fs->v[1]);
     case PROTO_FTRACE_EVENT_TRACING_MARK_WRITE:
       return proto_ftrace_kernel_mark(p, fs->v[3] ? 'B' : 'E', I32(fs, 1), STR(fs, 2), 0);
     case PROTO_FTRACE_EVENT_SDE_TRACING_MARK_WRITE: {
