@@ -26,7 +26,7 @@ const ftrace_event_desc ftrace_desc_events[] = {
     {25, "softirq_exit", "vec:u"},
     {26, "softirq_raise", "vec:u"},
     {27, "i2c_read", "adapter_nr:i msg_nr:u addr:u flags:u len:u"},
-    {28, "i2c_write", "adapter_nr:i msg_nr:u addr:u flags:u len:u buf:s"},
+    {28, "i2c_write", "adapter_nr:i msg_nr:u addr:u flags:u len:u"}, /* buf: not an arg */
     {29, "i2c_result", "adapter_nr:i nr_msgs:u ret:i"},
     {30, "i2c_reply", "adapter_nr:i msg_nr:u addr:u flags:u len:u - buf:s"},
     {31, "smbus_read", "adapter_nr:i flags:u addr:u command:u protocol:u"},

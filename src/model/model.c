@@ -8,6 +8,7 @@
 #include "model/android.h"
 #include "model/atrace.h"
 #include "model/kmem.h"
+#include "model/ki2c.h"
 #include "model/kpower.h"
 #include "model/kdev.h"
 #include "model/knet.h"
@@ -210,6 +211,7 @@ void model_free(model_state *m) {
   gkernel_state_free(m->gkernel);
   m->gkernel = NULL;
   kpower_state_free(m->kpower);
+  ki2c_state_free(m->ki2c);
   m->kpower = NULL;
   heap_graph_state_free(m->heap_graph);
   m->heap_graph = NULL;

@@ -85,6 +85,7 @@ typedef struct model_state {
   struct kslice_state *kslice; /* kernel slices (model/kslice.h), lazy */
   struct gkernel_state *gkernel; /* generic kernel (model/gkernel.h), lazy */
   struct kpower_state *kpower; /* wakelocks, suspend/resume (model/kpower.h), lazy */
+  struct ki2c_state *ki2c; /* i2c transfers in flight (model/ki2c.h), lazy */
   struct kdrm_state *kdrm; /* DRM vblank/sched/fence slices (model/kdrm.h), lazy */
   struct knet_state *knet; /* network events (model/knet.h), lazy */
   struct kdev_state *kdev; /* ufs/f2fs/cros_ec/cma events (model/kdev.h), lazy */

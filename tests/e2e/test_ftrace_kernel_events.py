@@ -11,6 +11,7 @@ SCHED_PROCESS_FREE, WORKQUEUE_EXECUTE_START = 240, 58
 RECLAIM_BEGIN, RECLAIM_END, HRTIMER_ENTRY, HRTIMER_EXIT = 46, 47, 553, 554
 LOCAL_TIMER_ENTRY, LOCAL_TIMER_EXIT, KGSL_GPU_FREQUENCY, DEVFREQ_FREQUENCY = 559, 560, 509, 541
 RSS_STAT_THROTTLED, DMABUF_RSS_STAT, SUSPEND_RESUME_MINIMAL = 359, 579, 481
+I2C_READ, I2C_WRITE, I2C_RESULT = 27, 28, 29
 
 
 def event(ts, pid, number, body):
@@ -126,6 +127,23 @@ class FtraceKernelEventsTest(e.TempDirTest):
                                               "from slice s join track t on t.id = s.track_id"),
                          '"ts","dur","name","track","type"\n'
                          '1000,100,"Suspended","Suspend/Resume Minimal","suspend_resume_minimal"\n')
+
+    def test_i2c_transfers_are_slices_ended_by_a_matching_result(self):
+        # a transfer opens on the first read/write, later ones raise its
+        # message count; only a result of that adapter and count ends it; a
+        # result with nothing in flight makes no track
+        def i2c(ts, tid, number, adapter, count):
+            return event(ts, tid, number, pb_int(1, adapter) + pb_int(2, count))
+        data = TREE + bundle(0, i2c(1000, 11, I2C_READ, 3, 0), i2c(1010, 11, I2C_WRITE, 3, 1),
+                             i2c(1020, 11, I2C_RESULT, 3, 1), i2c(1030, 11, I2C_RESULT, 3, 2),
+                             i2c(1100, 12, I2C_READ, 255, 0), i2c(1110, 12, I2C_RESULT, 255, 1),
+                             i2c(1300, 14, I2C_RESULT, 3, 1))
+        self.assertEqual(self.run_query(data, "select s.ts, s.dur, s.name, th.tid, "
+                                              "(select count(*) from track) as tracks from slice s "
+                                              "join thread_track t on t.id = s.track_id "
+                                              "join thread th using (utid) order by s.ts"),
+                         '"ts","dur","name","tid","tracks"\n1000,30,"i2c-3",11,2\n'
+                         '1100,10,"i2c-255",12,2\n')
 
 
 if __name__ == '__main__':

@@ -11,6 +11,7 @@
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
 #include "model/kcounter.h"
+#include "model/ki2c.h"
 #include "model/kpower.h"
 #include "model/gpu.h"
 #include "model/kslice.h"
@@ -666,6 +667,11 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       return sched_rss_stat(ctx, sc, p->ts, p->pid, I32(fs, 2), (int64_t)fs->v[4],
                             HAS(fs, 1) ? (int64_t)(uint32_t)fs->v[1] : -1,
                             HAS(fs, 3) ? (int64_t)(uint32_t)fs->v[3] : -1);
+    case PROTO_FTRACE_EVENT_I2C_READ:
+    case PROTO_FTRACE_EVENT_I2C_WRITE:
+      return ki2c_enter(ctx, sc, p->ts, p->pid, (uint32_t)fs->v[1], (uint32_t)fs->v[2]);
+    case PROTO_FTRACE_EVENT_I2C_RESULT:
+      return ki2c_exit(ctx, sc, p->ts, p->pid, (uint32_t)fs->v[1], (uint32_t)fs->v[2]);
     case PROTO_FTRACE_EVENT_SUSPEND_RESUME_MINIMAL:
       return kpower_suspend_resume_minimal(ctx, sc, p->ts, (uint32_t)fs->v[1] != 0);
     case PROTO_FTRACE_EVENT_DMABUF_RSS_STAT:
