@@ -11,9 +11,7 @@
 #include "model/atrace.h"
 #include "model/ftrace_desc.h"
 #include "model/kcounter.h"
-#include "model/ki2c.h"
 #include "model/kpower.h"
-#include "model/gpu.h"
 #include "model/kslice.h"
 #include "model/sched.h"
 
@@ -556,25 +554,6 @@ static int proto_ftrace_dispatch_more(proto_ftrace_ctx *p, uint32_t id,
       return kcounter_oom_score_adj(ctx, sc, p->ts, I32(fs, 3), (double)I32(fs, 2));
     case PROTO_FTRACE_EVENT_MARK_VICTIM:
       return kslice_oom_kill(ctx, sc, p->ts, I32(fs, 1));
-    case PROTO_FTRACE_EVENT_DEVFREQ_FREQUENCY:
-      return kcounter_device(ctx, sc, p->ts, KCOUNTER_DEVICE_FREQUENCY, STR(fs, 1),
-                             (double)fs->v[2]);
-    case PROTO_FTRACE_EVENT_KGSL_GPU_FREQUENCY:
-      return gpu_counter(ctx, sc->machine, (uint32_t)fs->v[2], -1, "gpufreq", "gpu_frequency",
-                         "kHz", p->ts, (double)(uint32_t)fs->v[1] * 1000.0);
-    case PROTO_FTRACE_EVENT_LOCAL_TIMER_ENTRY:
-    case PROTO_FTRACE_EVENT_LOCAL_TIMER_EXIT:
-      return kslice_local_timer(ctx, sc, p->ts, p->cpu, id == PROTO_FTRACE_EVENT_LOCAL_TIMER_ENTRY);
-    case PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_ENTRY:
-    case PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_EXIT:
-      return kslice_hrtimer(ctx, sc, p->ts, p->cpu, id == PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_ENTRY,
-                            fs->v[3]);
-    case PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_BEGIN:
-    case PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_END: {
-      kslice_reclaim r = {id == PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_BEGIN, I32(fs, 1),
-                          I32(fs, 2), fs->v[3], fs->v[1]};
-      return kslice_direct_reclaim(ctx, sc, p->ts, p->pid, &r);
-    }
     case PROTO_FTRACE_EVENT_SIGNAL_GENERATE:
       return kslice_signal(ctx, sc, p->ts, I32(fs, 4), 1, I32(fs, 6));
     case PROTO_FTRACE_EVENT_SIGNAL_DELIVER:
@@ -663,19 +642,6 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       return sched_rss_stat(ctx, sc, p->ts, p->pid, I32(fs, 1), (int64_t)fs->v[2],
                             HAS(fs, 3) ? (int64_t)(uint32_t)fs->v[3] : -1,
                             HAS(fs, 4) ? (int64_t)(uint32_t)fs->v[4] : -1);
-    case PROTO_FTRACE_EVENT_RSS_STAT_THROTTLED: /* curr 1, member 2, mm_id 3, size 4 */
-      return sched_rss_stat(ctx, sc, p->ts, p->pid, I32(fs, 2), (int64_t)fs->v[4],
-                            HAS(fs, 1) ? (int64_t)(uint32_t)fs->v[1] : -1,
-                            HAS(fs, 3) ? (int64_t)(uint32_t)fs->v[3] : -1);
-    case PROTO_FTRACE_EVENT_I2C_READ:
-    case PROTO_FTRACE_EVENT_I2C_WRITE:
-      return ki2c_enter(ctx, sc, p->ts, p->pid, (uint32_t)fs->v[1], (uint32_t)fs->v[2]);
-    case PROTO_FTRACE_EVENT_I2C_RESULT:
-      return ki2c_exit(ctx, sc, p->ts, p->pid, (uint32_t)fs->v[1], (uint32_t)fs->v[2]);
-    case PROTO_FTRACE_EVENT_SUSPEND_RESUME_MINIMAL:
-      return kpower_suspend_resume_minimal(ctx, sc, p->ts, (uint32_t)fs->v[1] != 0);
-    case PROTO_FTRACE_EVENT_DMABUF_RSS_STAT:
-      return sched_dmabuf_rss(ctx, sc, p->ts, p->pid, (double)fs->v[1]);
     case PROTO_FTRACE_EVENT_TRACING_MARK_WRITE:
       return proto_ftrace_kernel_mark(p, fs->v[3] ? 'B' : 'E', I32(fs, 1), STR(fs, 2), 0);
     case PROTO_FTRACE_EVENT_SDE_TRACING_MARK_WRITE: {

@@ -3,7 +3,12 @@
 
 #include "import/proto/proto_wire.h"
 #include "import/proto/proto_fields.h"
+#include "model/gpu.h"
 #include "model/kcounter.h"
+#include "model/ki2c.h"
+#include "model/kpower.h"
+#include "model/kslice.h"
+#include "model/sched.h"
 #include "model/kdev.h"
 #include "model/kmem.h"
 #include "model/knet.h"
@@ -238,6 +243,38 @@ int proto_ftrace_dev(trace_context *ctx, const kernel_scope *sc, int64_t ts, int
                      uint32_t cpu, uint32_t id, const proto_ftrace_fields *fs,
                      proto_span payload) {
   switch (id) {
+    case PROTO_FTRACE_EVENT_DEVFREQ_FREQUENCY:
+      return kcounter_device(ctx, sc, ts, KCOUNTER_DEVICE_FREQUENCY, DEV_STR(fs, 1),
+                             (double)fs->v[2]);
+    case PROTO_FTRACE_EVENT_KGSL_GPU_FREQUENCY:
+      return gpu_counter(ctx, sc->machine, (uint32_t)fs->v[2], -1, "gpufreq", "gpu_frequency",
+                         "kHz", ts, (double)(uint32_t)fs->v[1] * 1000.0);
+    case PROTO_FTRACE_EVENT_LOCAL_TIMER_ENTRY:
+    case PROTO_FTRACE_EVENT_LOCAL_TIMER_EXIT:
+      return kslice_local_timer(ctx, sc, ts, cpu, id == PROTO_FTRACE_EVENT_LOCAL_TIMER_ENTRY);
+    case PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_ENTRY:
+    case PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_EXIT:
+      return kslice_hrtimer(ctx, sc, ts, cpu, id == PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_ENTRY,
+                            fs->v[3]);
+    case PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_BEGIN:
+    case PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_END: {
+      kslice_reclaim r = {id == PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_BEGIN, DEV_I32(fs, 1),
+                          DEV_I32(fs, 2), fs->v[3], fs->v[1]};
+      return kslice_direct_reclaim(ctx, sc, ts, pid, &r);
+    }
+    case PROTO_FTRACE_EVENT_RSS_STAT_THROTTLED: /* curr 1, member 2, mm_id 3, size 4 */
+      return sched_rss_stat(ctx, sc, ts, pid, DEV_I32(fs, 2), (int64_t)fs->v[4],
+                            HAS_DEV(fs, 1) ? (int64_t)(uint32_t)fs->v[1] : -1,
+                            HAS_DEV(fs, 3) ? (int64_t)(uint32_t)fs->v[3] : -1);
+    case PROTO_FTRACE_EVENT_I2C_READ:
+    case PROTO_FTRACE_EVENT_I2C_WRITE:
+      return ki2c_enter(ctx, sc, ts, pid, (uint32_t)fs->v[1], (uint32_t)fs->v[2]);
+    case PROTO_FTRACE_EVENT_I2C_RESULT:
+      return ki2c_exit(ctx, sc, ts, pid, (uint32_t)fs->v[1], (uint32_t)fs->v[2]);
+    case PROTO_FTRACE_EVENT_SUSPEND_RESUME_MINIMAL:
+      return kpower_suspend_resume_minimal(ctx, sc, ts, (uint32_t)fs->v[1] != 0);
+    case PROTO_FTRACE_EVENT_DMABUF_RSS_STAT:
+      return sched_dmabuf_rss(ctx, sc, ts, pid, (double)fs->v[1]);
     case PROTO_FTRACE_CROS_EC_SENSORHUB_DATA: {
       kdev_cros_ec_event e = {(int64_t)fs->v[1], (int64_t)fs->v[2], (int64_t)fs->v[6],
                         DEV_U32(fs, 5)};

@@ -3,8 +3,11 @@
  * (model/knet.h); UFS, f2fs iostat, cros_ec sensors, CMA allocations
  * (model/kdev.h); ion / dma heap stats (model/kmem.h); V4L2 buffers
  * (model/kv4l2.h); Exynos ACPM thermal zones (model/kcounter.h);
- * virtio-video (model/kvirtio.h). Called by proto_ftrace.c's dispatch for
- * the events it does not handle itself. */
+ * virtio-video (model/kvirtio.h); devfreq and kgsl frequencies, local
+ * timer, hrtimer and direct reclaim slices, rss_stat_throttled and
+ * dmabuf_rss_stat, suspend_resume_minimal, i2c transfers (model/kslice.h,
+ * gpu.h, sched.h, kpower.h, ki2c.h). Called by proto_ftrace.c's dispatch
+ * for the events it does not handle itself. */
 #ifndef WEFT_PROTO_FTRACE_DEV_H
 #define WEFT_PROTO_FTRACE_DEV_H
 
