@@ -325,6 +325,30 @@ class GraphicsTest(e.TempDirTest):
                          '3,"track_compressor_idx","int","0"\n')
 
 
+    def test_ftrace_gpu_mem_total_of_a_thread_is_its_process_counter(self):
+        # pid 101 is a thread of process 100 (upid 1): the counter is that process's,
+        # though process 101 is made too; an unknown pid's event is dropped
+        # after its gpu gets a row
+        tree = pb_packet(pb_bytes(2, pb_bytes(1, pb_int(1, 100) + pb_int(2, 1)) +
+                                  pb_bytes(2, pb_int(1, 101) + pb_int(3, 100))))
+
+        def mem(ts, gpu, pid, size):
+            return ftrace_event(ts, 7, GPU_MEM_TOTAL, pb_int(1, gpu), pb_int(2, pid),
+                                pb_int(3, size))
+        path = self.trace(tree, bundle(mem(1000, 0, 101, 10), mem(1100, 1, 100, 20),
+                                       mem(1200, 0, 0, 30), mem(1300, 2, 555, 40)))
+        self.assertEqual(e.query("select t.type, (select group_concat(key || '=' || "
+                                 "display_value, ' ') from args a where a.arg_set_id = "
+                                 "t.dimension_arg_set_id) as dims, c.ts, c.value from counter c "
+                                 "join track t on t.id = c.track_id order by c.ts", path),
+                         '"type","dims","ts","value"\n'
+                         '"process_gpu_memory","ugpu=0 gpu=0 upid=1",1000,10.000000\n'
+                         '"process_gpu_memory","ugpu=1 gpu=1 upid=1",1100,20.000000\n'
+                         '"gpu_memory","ugpu=0 gpu=0",1200,30.000000\n')
+        self.assertEqual(e.query("select group_concat(gpu) as gpus, (select count(*) from "
+                                 "process where pid = 101) as p101 from gpu", path),
+                         '"gpus","p101"\n"0,1,2",1\n')
+
     def test_interned_counter_descriptors_are_per_sequence(self):
         def interned(seq, iid, gpu, *specs):
             desc = pb_bytes(47, pb_int(1, iid) + pb_bytes(2, b''.join(specs)) + pb_int(3, gpu))

@@ -36,11 +36,16 @@ static int proto_ftrace_gpu_mem_total(trace_context *ctx, const kernel_scope *sc
   if (pid == 0)
     return gpu_counter(ctx, sc->machine, gpu_id, -1, "GPU Memory", "gpu_memory", "bytes", ts,
                        size);
-  uint32_t utid;
-  if (!model_thread_find(ctx, sc->machine, pid, &utid)) return WEFT_OK;
-  int rc = model_thread_in_process(ctx, sc->machine, pid, pid, &utid);
+  uint32_t ugpu, found, utid;
+  int rc = gpu_ugpu(ctx, sc->machine, gpu_id, &ugpu); /* the gpu's row even when dropped */
+  if (rc || !model_thread_find(ctx, sc->machine, pid, &found)) return rc;
+  /* the process pid is made (as Perfetto does), but the counter is the
+   * process of the live thread pid */
+  rc = model_thread_in_process(ctx, sc->machine, pid, pid, &utid);
   if (rc) return rc;
-  int64_t upid = storage_get_i64_or(ctx_table(ctx, TABLE_THREAD), THREAD_upid, utid, 0);
+  storage_table *threads = ctx_table(ctx, TABLE_THREAD);
+  int64_t upid = storage_get_i64_or(threads, THREAD_upid, found, -1);
+  if (upid < 0) upid = storage_get_i64_or(threads, THREAD_upid, utid, 0);
   return gpu_counter(ctx, sc->machine, gpu_id, upid, "GPU Memory", "process_gpu_memory", "bytes",
                      ts, size);
 }
