@@ -12,6 +12,7 @@ RECLAIM_BEGIN, RECLAIM_END, HRTIMER_ENTRY, HRTIMER_EXIT = 46, 47, 553, 554
 LOCAL_TIMER_ENTRY, LOCAL_TIMER_EXIT, KGSL_GPU_FREQUENCY, DEVFREQ_FREQUENCY = 559, 560, 509, 541
 RSS_STAT_THROTTLED, DMABUF_RSS_STAT, SUSPEND_RESUME_MINIMAL = 359, 579, 481
 I2C_READ, I2C_WRITE, I2C_RESULT = 27, 28, 29
+MALI_MARK, LWIS_MARK, PANEL_WRITE_GENERIC = 350, 467, 490
 
 
 def event(ts, pid, number, body):
@@ -144,6 +145,31 @@ class FtraceKernelEventsTest(e.TempDirTest):
                                               "join thread th using (utid) order by s.ts"),
                          '"ts","dur","name","tid","tracks"\n1000,30,"i2c-3",11,2\n'
                          '1100,10,"i2c-255",12,2\n')
+
+    def test_mali_lwis_and_panel_marks_are_atrace_points(self):
+        b, e_, c = ord('B'), ord('E'), ord('C')
+        data = TREE + bundle(
+            0, event(1000, 11, MALI_MARK, pb_bytes(1, 'mali_slice') + pb_int(2, 10) + pb_int(3, b)),
+            event(1100, 11, MALI_MARK, pb_bytes(1, 'mali_slice') + pb_int(2, 10) + pb_int(3, e_)),
+            event(1200, 11, MALI_MARK, pb_bytes(1, 'mali_ctr') + pb_int(2, 10) + pb_int(3, c) +
+                  pb_int(4, 5)),
+            event(1300, 11, LWIS_MARK, pb_bytes(1, 'lwis0') + pb_int(2, b) + pb_int(3, 10) +
+                  pb_bytes(4, 'lwis_func')),
+            event(1400, 11, LWIS_MARK, pb_bytes(1, 'lwis0') + pb_int(2, e_) + pb_int(3, 10)),
+            event(1500, 11, PANEL_WRITE_GENERIC, pb_int(1, 10) + pb_bytes(2, 'panel_trace') +
+                  pb_int(3, 1) + pb_bytes(4, 'panel_name') + pb_int(5, b)),
+            event(1600, 11, PANEL_WRITE_GENERIC, pb_int(1, 10) + pb_int(5, e_)),
+            event(1700, 11, PANEL_WRITE_GENERIC, pb_int(1, 10) + pb_bytes(4, 'panel_name') +
+                  pb_int(5, c) + pb_int(6, 9)))
+        self.assertEqual(self.run_query(data, "select s.ts, s.dur, s.name, t.type from slice s "
+                                              "join track t on t.id = s.track_id"),
+                         '"ts","dur","name","type"\n1000,100,"mali_slice","thread_execution"\n'
+                         '1300,100,"lwis_func","thread_execution"\n'
+                         '1500,100,"panel_name","thread_execution"\n')
+        self.assertEqual(self.run_query(data, "select c.ts, c.value, t.name, t.type from counter c "
+                                              "join track t on t.id = c.track_id"),
+                         '"ts","value","name","type"\n1200,5.000000,"mali_ctr","atrace_counter"\n'
+                         '1700,9.000000,"panel_name","atrace_counter"\n')
 
 
 if __name__ == '__main__':

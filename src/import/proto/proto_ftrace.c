@@ -648,7 +648,12 @@ static int proto_ftrace_dispatch(proto_ftrace_ctx *p, uint32_t id,
       char phase = fs->v[3] ? (char)fs->v[3] : (fs->v[5] ? 'B' : 'E');
       return proto_ftrace_kernel_mark(p, phase, I32(fs, 1), STR(fs, 2), I32(fs, 4));
     }
+    case PROTO_FTRACE_EVENT_MALI_TRACING_MARK_WRITE: /* name 1, pid 2, type 3, value 4 */
+      return proto_ftrace_kernel_mark(p, (char)fs->v[3], I32(fs, 2), STR(fs, 1), I32(fs, 4));
+    case PROTO_FTRACE_EVENT_LWIS_TRACING_MARK_WRITE: /* type 2, pid 3, func_name 4, value 5 */
+      return proto_ftrace_kernel_mark(p, (char)fs->v[2], I32(fs, 3), STR(fs, 4), I32(fs, 5));
     case PROTO_FTRACE_EVENT_G2D_TRACING_MARK_WRITE: /* pid 1, name 4, type 5, value 6 */
+    case PROTO_FTRACE_EVENT_PANEL_WRITE_GENERIC:
     case PROTO_FTRACE_EVENT_DPU_TRACING_MARK_WRITE: /* its pid: the process of counters only */
       return proto_ftrace_kernel_mark(p, (char)fs->v[5],
           id == PROTO_FTRACE_EVENT_DPU_TRACING_MARK_WRITE && fs->v[5] != 'C' ? 0 : I32(fs, 1),
