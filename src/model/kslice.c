@@ -1,5 +1,6 @@
 /* Kernel slices: irq/softirq cpu tracks, syscalls, binder. See kslice.h. */
 #include "model/kslice.h"
+#include "model/kslice_internal.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -88,7 +89,7 @@ static kslice_state *kslice_get(trace_context *ctx) {
 
 /* ---- irq / softirq ---- */
 
-static int kslice_cpu_track(trace_context *ctx, const kernel_scope *s, uint32_t cpu,
+int kslice_cpu_track(trace_context *ctx, const kernel_scope *s, uint32_t cpu,
                             const char *fmt, const char *type, uint32_t *track) {
   uint32_t ucpu;
   int rc = sched_ucpu(ctx, s->machine, cpu, &ucpu);
@@ -106,7 +107,7 @@ static int kslice_cpu_track(trace_context *ctx, const kernel_scope *s, uint32_t 
 }
 
 /* Begins an irq or softirq slice (category "irq"). */
-static int kslice_begin_irq(trace_context *ctx, uint32_t track, int64_t ts,
+int kslice_begin_irq(trace_context *ctx, uint32_t track, int64_t ts,
                             const char *name, size_t len) {
   string_id id, category;
   uint32_t slice;
@@ -117,7 +118,7 @@ static int kslice_begin_irq(trace_context *ctx, uint32_t track, int64_t ts,
 
 /* Adds an end event's arg to the slice it ended: a string (`str`) or else
  * an int of arg type `type`. */
-static int kslice_add_end_arg_typed(trace_context *ctx, int64_t ended, const char *key,
+int kslice_add_end_arg_typed(trace_context *ctx, int64_t ended, const char *key,
                                     const char *str, model_arg_type type, int64_t value) {
   int64_t args = -1;
   storage_table *t = ctx_table(ctx, TABLE_SLICE);
@@ -169,30 +170,6 @@ static const char *const kslice_softirq_names[] = {
     "HI", "TIMER", "NET_TX", "NET_RX", "BLOCK", "IRQ_POLL", "TASKLET", "SCHED",
     "HRTIMER", "RCU"};
 
-int kslice_local_timer(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
-                       int entry) {
-  uint32_t track;
-  int64_t ended;
-  int rc = kslice_cpu_track(ctx, s, cpu, "Irq Cpu %u", "cpu_irq", &track);
-  if (rc) return rc;
-  return entry ? kslice_begin_irq(ctx, track, ts, "IRQ (LocalTimer)", 16)
-               : model_slice_end(ctx, track, ts, &ended);
-}
-
-int kslice_hrtimer(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
-                   int entry, uint64_t function) {
-  uint32_t track, slice;
-  int64_t ended;
-  int rc = kslice_cpu_track(ctx, s, cpu, "Hrtimer Cpu %u", "cpu_hrtimer", &track);
-  if (rc || !entry) return rc ? rc : model_slice_end(ctx, track, ts, &ended);
-  char buf[24];
-  int n = snprintf(buf, sizeof buf, "0x%" PRIx64, function);
-  string_id name, category;
-  rc = ctx_intern(ctx, buf, (size_t)n, &name);
-  if (!rc) rc = ctx_intern(ctx, "hrtimer", 7, &category);
-  return rc ? rc : model_slice_begin(ctx, track, ts, category, name, -1, &slice);
-}
-
 int kslice_softirq_entry(trace_context *ctx, const kernel_scope *s, int64_t ts,
                          uint32_t cpu, int64_t vec) {
   if (vec < 0 || vec >= (int64_t)(sizeof kslice_softirq_names / sizeof *kslice_softirq_names))
@@ -212,7 +189,7 @@ int kslice_softirq_exit(trace_context *ctx, const kernel_scope *s, int64_t ts,
 
 /* ---- syscalls ---- */
 
-static int kslice_thread_track(trace_context *ctx, const kernel_scope *s, int64_t tid,
+int kslice_thread_track(trace_context *ctx, const kernel_scope *s, int64_t tid,
                                uint32_t *track) {
   uint32_t utid;
   int rc = sched_thread(ctx, s->machine, tid, NULL, 0, &utid);
@@ -829,42 +806,6 @@ int kslice_oom_kill(trace_context *ctx, const kernel_scope *s, int64_t ts, int64
   uint32_t track;
   int rc = kslice_thread_track(ctx, s, pid, &track);
   return rc ? rc : kslice_instant(ctx, track, ts, "mem.oom_kill");
-}
-
-int kslice_direct_reclaim(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
-                          const kslice_reclaim *r) {
-  uint32_t track, slice;
-  int64_t ended, args = -1;
-  string_id name;
-  int rc = kslice_thread_track(ctx, s, tid, &track);
-  if (rc) return rc;
-  if (!r->begin) {
-    rc = model_slice_end(ctx, track, ts, &ended);
-    return rc || ended < 0 ? rc
-                           : kslice_add_end_arg_typed(ctx, ended, "direct_reclaim_nr_reclaimed",
-                                                      NULL, MODEL_ARG_UINT, r->nr_reclaimed);
-  }
-  rc = ctx_intern(ctx, "mm_vmscan_direct_reclaim", 24, &name);
-  if (!rc) rc = model_arg_int(ctx, "direct_reclaim_order", 20, MODEL_ARG_INT, r->order);
-  if (!rc)
-    rc = model_arg_int(ctx, "direct_reclaim_may_writepage", 28, MODEL_ARG_INT, r->may_writepage);
-  if (!rc) rc = model_arg_int(ctx, "direct_reclaim_gfp_flags", 24, MODEL_ARG_UINT, r->gfp_flags);
-  if (!rc) rc = model_args_commit(ctx, &args);
-  else model_args_discard(ctx);
-  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, args, &slice);
-}
-
-int kslice_signal(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
-                  int generated, int64_t sig) {
-  uint32_t track, slice;
-  string_id name;
-  int64_t args = -1;
-  int rc = kslice_thread_track(ctx, s, tid, &track);
-  const char *n = generated ? "signal_generate" : "signal_deliver";
-  if (!rc) rc = ctx_intern(ctx, n, strlen(n), &name);
-  if (!rc) rc = model_arg_int(ctx, "signal.sig", 10, MODEL_ARG_INT, sig);
-  if (!rc) rc = model_args_commit(ctx, &args);
-  return rc ? rc : model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, args, &slice);
 }
 
 int kslice_workqueue(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,

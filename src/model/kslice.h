@@ -123,17 +123,24 @@ int kslice_local_timer(trace_context *ctx, const kernel_scope *s, int64_t ts, ui
  * hex (category hrtimer) on the cpu's "Hrtimer Cpu N" track. */
 int kslice_hrtimer(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
                    int entry, uint64_t function);
-/* mm_vmscan_direct_reclaim_begin opens "mm_vmscan_direct_reclaim" on the
+/* mm_vmscan_direct_reclaim_begin (memcg: mm_vmscan_memcg_reclaim_begin)
+ * opens "mm_vmscan_direct_reclaim" ("mm_vmscan_memcg_reclaim") on the
  * thread with args direct_reclaim_order, _may_writepage (int) and
- * _gfp_flags (uint); _end ends the thread's top slice, adding uint
- * direct_reclaim_nr_reclaimed. */
+ * _gfp_flags (uint) (memcg_reclaim_*); _end ends the thread's top slice,
+ * adding uint direct_reclaim_nr_reclaimed (memcg_reclaim_nr_reclaimed). */
 typedef struct kslice_reclaim {
-  int begin;
+  int begin, memcg;
   int64_t order, may_writepage;
   uint64_t gfp_flags, nr_reclaimed;
 } kslice_reclaim;
-int kslice_direct_reclaim(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
-                          const kslice_reclaim *r);
+int kslice_reclaim_event(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                         const kslice_reclaim *r);
+/* cpuhp_enter / cpuhp_multi_enter (enter) open "cpuhp(<idx>)" (category
+ * cpu, args action_cpu (uint): the cpu it ran on, cpuhp_idx) on the track
+ * "CPU Hotplug <cpu>" (type cpu_hotplug) of the cpu it acts on;
+ * cpuhp_exit ends that track's top slice. */
+int kslice_cpuhp(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
+                 uint32_t action_cpu, int enter, int64_t idx);
 /* signal_generate (of thread tid, the signal's target) / signal_deliver (of
  * the thread it is delivered on): a zero-length slice of that name on the
  * thread's track with the int arg signal.sig. */

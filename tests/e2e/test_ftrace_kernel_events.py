@@ -13,6 +13,7 @@ LOCAL_TIMER_ENTRY, LOCAL_TIMER_EXIT, KGSL_GPU_FREQUENCY, DEVFREQ_FREQUENCY = 559
 RSS_STAT_THROTTLED, DMABUF_RSS_STAT, SUSPEND_RESUME_MINIMAL = 359, 579, 481
 I2C_READ, I2C_WRITE, I2C_RESULT = 27, 28, 29
 MALI_MARK, LWIS_MARK, PANEL_WRITE_GENERIC = 350, 467, 490
+MEMCG_BEGIN, MEMCG_END, CPUHP_ENTER, CPUHP_EXIT = 607, 608, 345, 343
 
 
 def event(ts, pid, number, body):
@@ -170,6 +171,24 @@ class FtraceKernelEventsTest(e.TempDirTest):
                                               "join track t on t.id = c.track_id"),
                          '"ts","value","name","type"\n1200,5.000000,"mali_ctr","atrace_counter"\n'
                          '1700,9.000000,"panel_name","atrace_counter"\n')
+
+    def test_memcg_reclaim_and_cpu_hotplug_slices(self):
+        data = TREE + bundle(0, event(1000, 11, MEMCG_BEGIN, pb_int(1, 2) + pb_int(2, 3)),
+                             event(1100, 11, MEMCG_END, pb_int(1, 9)),
+                             event(1200, 11, CPUHP_ENTER, pb_int(1, 1) + pb_int(2, 5) +
+                                   pb_int(3, 7) + pb_int(4, 9)),
+                             event(1300, 11, CPUHP_EXIT, pb_int(1, 1) + pb_int(2, 5)))
+        self.assertEqual(self.run_query(data, "select s.ts, s.dur, s.category, s.name, t.name as "
+                                              "track, t.type, (select group_concat(key || '=' || "
+                                              "display_value || ':' || value_type, ' ') from args "
+                                              "a where a.arg_set_id = s.arg_set_id) as args "
+                                              "from slice s join track t on t.id = s.track_id"),
+                         '"ts","dur","category","name","track","type","args"\n'
+                         '1000,100,"[NULL]","mm_vmscan_memcg_reclaim","[NULL]","thread_execution",'
+                         '"memcg_reclaim_order=2:int memcg_reclaim_may_writepage=3:int '
+                         'memcg_reclaim_gfp_flags=0:uint memcg_reclaim_nr_reclaimed=9:uint"\n'
+                         '1200,100,"cpu","cpuhp(7)","CPU Hotplug 1","cpu_hotplug",'
+                         '"action_cpu=0:uint cpuhp_idx=7:int"\n')
 
 
 if __name__ == '__main__':

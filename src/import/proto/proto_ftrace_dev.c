@@ -257,11 +257,21 @@ int proto_ftrace_dev(trace_context *ctx, const kernel_scope *sc, int64_t ts, int
       return kslice_hrtimer(ctx, sc, ts, cpu, id == PROTO_FTRACE_EVENT_HRTIMER_EXPIRE_ENTRY,
                             fs->v[3]);
     case PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_BEGIN:
-    case PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_END: {
-      kslice_reclaim r = {id == PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_BEGIN, DEV_I32(fs, 1),
-                          DEV_I32(fs, 2), fs->v[3], fs->v[1]};
-      return kslice_direct_reclaim(ctx, sc, ts, pid, &r);
+    case PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_END:
+    case PROTO_FTRACE_EVENT_MM_VMSCAN_MEMCG_RECLAIM_BEGIN:
+    case PROTO_FTRACE_EVENT_MM_VMSCAN_MEMCG_RECLAIM_END: {
+      kslice_reclaim r = {id == PROTO_FTRACE_EVENT_MM_VMSCAN_DIRECT_RECLAIM_BEGIN ||
+                              id == PROTO_FTRACE_EVENT_MM_VMSCAN_MEMCG_RECLAIM_BEGIN,
+                          id == PROTO_FTRACE_EVENT_MM_VMSCAN_MEMCG_RECLAIM_BEGIN ||
+                              id == PROTO_FTRACE_EVENT_MM_VMSCAN_MEMCG_RECLAIM_END,
+                          DEV_I32(fs, 1), DEV_I32(fs, 2), fs->v[3], fs->v[1]};
+      return kslice_reclaim_event(ctx, sc, ts, pid, &r);
     }
+    case PROTO_FTRACE_EVENT_CPUHP_ENTER:
+    case PROTO_FTRACE_EVENT_CPUHP_MULTI_ENTER: /* cpu 1, fun 2, idx 3, target 4 */
+      return kslice_cpuhp(ctx, sc, ts, DEV_U32(fs, 1), cpu, 1, DEV_I32(fs, 3));
+    case PROTO_FTRACE_EVENT_CPUHP_EXIT: /* cpu 1, idx 2, ret 3, state 4 */
+      return kslice_cpuhp(ctx, sc, ts, DEV_U32(fs, 1), cpu, 0, DEV_I32(fs, 2));
     case PROTO_FTRACE_EVENT_RSS_STAT_THROTTLED: /* curr 1, member 2, mm_id 3, size 4 */
       return sched_rss_stat(ctx, sc, ts, pid, DEV_I32(fs, 2), (int64_t)fs->v[4],
                             HAS_DEV(fs, 1) ? (int64_t)(uint32_t)fs->v[1] : -1,
