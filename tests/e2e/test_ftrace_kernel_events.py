@@ -24,6 +24,11 @@ def bundle(cpu, *events):
     return pb_packet(pb_bytes(1, pb_int(1, cpu) + b''.join(events)), pb_int(10, 1))
 
 
+# each slice with its track and its args as key=value:type
+SLICES_WITH_ARGS = ("select s.ts, s.dur, s.category, s.name, t.name as track, t.type, "
+                    "(select group_concat(key || '=' || display_value || ':' || value_type, ' ') "
+                    "from args a where a.arg_set_id = s.arg_set_id) as args "
+                    "from slice s join track t on t.id = s.track_id")
 TREE = pb_packet(pb_bytes(2, pb_bytes(1, pb_int(1, 10) + pb_int(2, 1) + pb_bytes(3, 'app')) +
                           pb_bytes(2, pb_int(1, 11) + pb_int(3, 10) + pb_bytes(2, 't11'))))
 
@@ -79,11 +84,7 @@ class FtraceKernelEventsTest(e.TempDirTest):
                              event(1800, 11, HRTIMER_EXIT, pb_int(1, 0xabc)),
                              event(1900, 11, LOCAL_TIMER_ENTRY, b''),
                              event(1950, 11, LOCAL_TIMER_EXIT, b''))
-        self.assertEqual(self.run_query(data, "select s.ts, s.dur, s.category, s.name, t.name as "
-                                              "track, t.type, (select group_concat(key || '=' || "
-                                              "display_value || ':' || value_type, ' ') from args "
-                                              "a where a.arg_set_id = s.arg_set_id) as args "
-                                              "from slice s join track t on t.id = s.track_id"),
+        self.assertEqual(self.run_query(data, SLICES_WITH_ARGS),
                          '"ts","dur","category","name","track","type","args"\n'
                          '1000,500,"[NULL]","mm_vmscan_direct_reclaim","[NULL]",'
                          '"thread_execution","direct_reclaim_order=3:int '
@@ -178,11 +179,7 @@ class FtraceKernelEventsTest(e.TempDirTest):
                              event(1200, 11, CPUHP_ENTER, pb_int(1, 1) + pb_int(2, 5) +
                                    pb_int(3, 7) + pb_int(4, 9)),
                              event(1300, 11, CPUHP_EXIT, pb_int(1, 1) + pb_int(2, 5)))
-        self.assertEqual(self.run_query(data, "select s.ts, s.dur, s.category, s.name, t.name as "
-                                              "track, t.type, (select group_concat(key || '=' || "
-                                              "display_value || ':' || value_type, ' ') from args "
-                                              "a where a.arg_set_id = s.arg_set_id) as args "
-                                              "from slice s join track t on t.id = s.track_id"),
+        self.assertEqual(self.run_query(data, SLICES_WITH_ARGS),
                          '"ts","dur","category","name","track","type","args"\n'
                          '1000,100,"[NULL]","mm_vmscan_memcg_reclaim","[NULL]","thread_execution",'
                          '"memcg_reclaim_order=2:int memcg_reclaim_may_writepage=3:int '
