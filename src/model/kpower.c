@@ -205,3 +205,29 @@ int kpower_suspend_resume_minimal(trace_context *ctx, const kernel_scope *s, int
   rc = ctx_intern(ctx, "Suspended", 9, &name);
   return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
 }
+
+int kpower_rpm_status(trace_context *ctx, const kernel_scope *s, int64_t ts, const char *device,
+                      size_t len, int64_t status) {
+  char dev[256];
+  size_t n = device ? (len < sizeof dev - 1 ? len : sizeof dev - 1) : 0;
+  memcpy(dev, device ? device : "", n);
+  dev[n] = '\0';
+  uint32_t track, slice;
+  int64_t ended;
+  model_track_spec spec;
+  model_track_spec_init(&spec);
+  spec.type = "linux_rpm";
+  spec.machine = s->machine;
+  spec.extra_key = base_hash_bytes(dev, n) | 1;
+  spec.dim_key = "linux_device";
+  spec.dim_str = dev;
+  spec.dim_null = device == NULL; /* an absent name: a NULL arg, the same track as "" */
+  int rc = model_track(ctx, &spec, &track);
+  if (!rc) rc = model_slice_end(ctx, track, ts, &ended); /* the previous status ends */
+  if (rc || status == KPOWER_RPM_SUSPENDED) return rc;
+  const char *name = status == 0 ? "Active" : status == 1 ? "Resuming"
+                     : status == 3 ? "Suspending" : "Invalid State";
+  string_id id;
+  rc = ctx_intern(ctx, name, strlen(name), &id);
+  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, id, -1, &slice);
+}

@@ -36,5 +36,12 @@ int kpower_suspend_resume(trace_context *ctx, const kernel_scope *s, int64_t ts,
  * zero ends its top slice. */
 int kpower_suspend_resume_minimal(trace_context *ctx, const kernel_scope *s, int64_t ts,
                                   int start);
+/* rpm_status of a device: its "linux_rpm" track (dimension linux_device)
+ * ends the previous status and, unless the device is now suspended, opens
+ * a slice of the new one: Active (0), Resuming (1), Suspending (3), or
+ * Invalid State (any other). */
+#define KPOWER_RPM_SUSPENDED 2
+int kpower_rpm_status(trace_context *ctx, const kernel_scope *s, int64_t ts, const char *device,
+                      size_t len, int64_t status);
 
 #endif

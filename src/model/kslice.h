@@ -141,6 +141,10 @@ int kslice_reclaim_event(trace_context *ctx, const kernel_scope *s, int64_t ts, 
  * cpuhp_exit ends that track's top slice. */
 int kslice_cpuhp(trace_context *ctx, const kernel_scope *s, int64_t ts, uint32_t cpu,
                  uint32_t action_cpu, int enter, int64_t idx);
+/* scm_call_start opens "scm id=<x0 as %#x>" on the thread; scm_call_end
+ * (start 0) ends the thread's top slice. */
+int kslice_scm_call(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                    int start, uint64_t x0);
 /* signal_generate (of thread tid, the signal's target) / signal_deliver (of
  * the thread it is delivered on): a zero-length slice of that name on the
  * thread's track with the int arg signal.sig. */

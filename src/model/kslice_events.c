@@ -1,5 +1,5 @@
-/* Kernel slices of timers, memory reclaim, cpu hotplug and signals (the
- * kslice module, see kslice.h). */
+/* Kernel slices of timers, memory reclaim, cpu hotplug, signals and
+ * secure monitor calls (the kslice module, see kslice.h). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -91,3 +91,15 @@ int kslice_signal(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t
   return rc ? rc : model_slice_complete(ctx, track, ts, 0, STRING_NULL, name, args, &slice);
 }
 
+int kslice_scm_call(trace_context *ctx, const kernel_scope *s, int64_t ts, int64_t tid,
+                    int start, uint64_t x0) {
+  uint32_t track, slice;
+  int64_t ended;
+  int rc = kslice_thread_track(ctx, s, tid, &track);
+  if (rc || !start) return rc ? rc : model_slice_end(ctx, track, ts, &ended);
+  char buf[48];
+  int n = snprintf(buf, sizeof buf, "scm id=%#" PRIx64, x0);
+  string_id name;
+  rc = ctx_intern(ctx, buf, (size_t)n, &name);
+  return rc ? rc : model_slice_begin(ctx, track, ts, STRING_NULL, name, -1, &slice);
+}

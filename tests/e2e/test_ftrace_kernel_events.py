@@ -14,6 +14,7 @@ RSS_STAT_THROTTLED, DMABUF_RSS_STAT, SUSPEND_RESUME_MINIMAL = 359, 579, 481
 I2C_READ, I2C_WRITE, I2C_RESULT = 27, 28, 29
 MALI_MARK, LWIS_MARK, PANEL_WRITE_GENERIC = 350, 467, 490
 MEMCG_BEGIN, MEMCG_END, CPUHP_ENTER, CPUHP_EXIT = 607, 608, 345, 343
+SCM_CALL_START, SCM_CALL_END, RPM_STATUS, DCVSH_FREQ = 338, 339, 489, 508
 
 
 def event(ts, pid, number, body):
@@ -186,6 +187,38 @@ class FtraceKernelEventsTest(e.TempDirTest):
                          'memcg_reclaim_gfp_flags=0:uint memcg_reclaim_nr_reclaimed=9:uint"\n'
                          '1200,100,"cpu","cpuhp(7)","CPU Hotplug 1","cpu_hotplug",'
                          '"action_cpu=0:uint cpuhp_idx=7:int"\n')
+
+    def test_scm_calls_runtime_pm_and_cpu_throttling(self):
+        def rpm(ts, status, device=b'd'):
+            return event(ts, 11, RPM_STATUS, (pb_bytes(1, device) if device is not None else b'') +
+                         pb_int(2, status))
+        data = TREE + bundle(0, event(1000, 11, SCM_CALL_START, pb_int(2, 0x42000001)),
+                             event(1100, 11, SCM_CALL_END, b''),
+                             event(1150, 11, SCM_CALL_START, pb_int(2, 0)),
+                             event(1160, 11, SCM_CALL_END, b''),
+                             rpm(1200, 0), rpm(1300, 1), rpm(1400, 2), rpm(1500, 3), rpm(1600, -1),
+                             rpm(1700, 0), rpm(1800, 0, None), rpm(1900, 1, b''),
+                             event(2000, 11, DCVSH_FREQ, pb_int(1, 2) + pb_int(2, 1800000)))
+        self.assertEqual(self.run_query(data, "select s.ts, s.dur, s.name, t.type, "
+                                              "extract_arg(t.dimension_arg_set_id, 'linux_device') "
+                                              "as device from slice s join track t "
+                                              "on t.id = s.track_id order by s.ts"),
+                         '"ts","dur","name","type","device"\n'
+                         '1000,100,"scm id=0x42000001","thread_execution","[NULL]"\n'
+                         '1150,10,"scm id=0","thread_execution","[NULL]"\n'
+                         '1200,100,"Active","linux_rpm","d"\n'
+                         '1300,100,"Resuming","linux_rpm","d"\n'
+                         '1500,100,"Suspending","linux_rpm","d"\n'
+                         '1600,100,"Invalid State","linux_rpm","d"\n'
+                         '1700,-1,"Active","linux_rpm","d"\n'
+                         '1800,100,"Active","linux_rpm","[NULL]"\n'
+                         '1900,-1,"Resuming","linux_rpm","[NULL]"\n')
+        self.assertEqual(self.run_query(data, "select t.name, t.type, extract_arg("
+                                              "t.dimension_arg_set_id, 'cpu') as cpu, c.value "
+                                              "from counter c join counter_track t "
+                                              "on t.id = c.track_id"),
+                         '"name","type","cpu","value"\n'
+                         '"cpufreq_throttle","cpu_frequency_throttle",2,1800000.000000\n')
 
 
 if __name__ == '__main__':

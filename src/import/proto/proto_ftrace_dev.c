@@ -267,6 +267,16 @@ int proto_ftrace_dev(trace_context *ctx, const kernel_scope *sc, int64_t ts, int
                           DEV_I32(fs, 1), DEV_I32(fs, 2), fs->v[3], fs->v[1]};
       return kslice_reclaim_event(ctx, sc, ts, pid, &r);
     }
+    case PROTO_FTRACE_EVENT_SCM_CALL_START: /* arginfo 1, x0 2, x5 3 */
+    case PROTO_FTRACE_EVENT_SCM_CALL_END:
+      return kslice_scm_call(ctx, sc, ts, pid, id == PROTO_FTRACE_EVENT_SCM_CALL_START, fs->v[2]);
+    case PROTO_FTRACE_EVENT_RPM_STATUS:
+      return kpower_rpm_status(ctx, sc, ts, DEV_STR(fs, 1), DEV_I32(fs, 2));
+    case PROTO_FTRACE_EVENT_DCVSH_FREQ:
+      return DEV_U32(fs, 1) >= SCHED_MAX_CPU
+                 ? WEFT_OK
+                 : sched_cpu_counter(ctx, sc, ts, DEV_U32(fs, 1), "cpufreq_throttle",
+                                     "cpu_frequency_throttle", (double)fs->v[2]);
     case PROTO_FTRACE_EVENT_CPUHP_ENTER:
     case PROTO_FTRACE_EVENT_CPUHP_MULTI_ENTER: /* cpu 1, fun 2, idx 3, target 4 */
       return kslice_cpuhp(ctx, sc, ts, DEV_U32(fs, 1), cpu, 1, DEV_I32(fs, 3));
