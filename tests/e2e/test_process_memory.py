@@ -204,5 +204,20 @@ class ProcessStatsThreadsAndFdsTest(e.TempDirTest):
                          '5,33,3\n')
 
 
+class ProcessTreeNamesTest(e.TempDirTest):
+    def test_a_single_cmdline_element_with_spaces_names_up_to_the_first(self):
+        # a process that rewrote its cmdline with spaces has one element:
+        # its name ends at the first space, its cmdline is whole; with more
+        # elements the first is the name as it is
+        def proc(pid, *cmd):
+            return pb_bytes(1, pb_int(1, pid) + pb_int(2, 1) + b''.join(pb_bytes(3, c) for c in cmd))
+        data = pb_packet(pb_int(8, 1000), pb_bytes(2, proc(101, '/system/bin/sh -c foo') +
+                                                   proc(102, 'a b', 'c')))
+        path = e.write_temp(self.dir, 'tree.pb', data)
+        self.assertEqual(e.query('select pid, name, cmdline from process where pid > 100', path),
+                         '"pid","name","cmdline"\n101,"/system/bin/sh","/system/bin/sh -c foo"\n'
+                         '102,"a b","a b c"\n')
+
+
 if __name__ == '__main__':
     e.main()

@@ -14,7 +14,7 @@ typedef struct proto_tree_proc {
   int64_t pid, ppid, uid, start_from_boot;
   int has_pid, has_ppid, has_uid, has_start, is_kthread, has_kthread, cmdline_is_comm;
   proto_span argv0;
-  int has_cmdline;
+  int has_cmdline, cmdline_count;
   base_buf cmdline; /* argv joined by spaces */
 } proto_tree_proc;
 
@@ -68,6 +68,7 @@ static void proto_tree_proc_read(proto_span msg, proto_tree_proc *pr) {
         }
         base_buf_append(&pr->cmdline, fl.span.data, n);
         pr->has_cmdline = 1;
+        pr->cmdline_count++;
         break;
       }
       default: break;
@@ -126,6 +127,10 @@ static int proto_tree_apply_process(import_file *f, uint32_t machine, const prot
   if (pr->has_cmdline) {
     const char *name = (const char *)pr->argv0.data;
     size_t name_len = pr->argv0.len;
+    /* a process that rewrote its cmdline with spaces as separators (one
+     * element): its name ends at the first space, as in Perfetto */
+    const char *space = pr->cmdline_count == 1 ? memchr(name, ' ', name_len) : NULL;
+    if (space) name_len = (size_t)(space - name);
     const char *cmd = pr->cmdline.data ? pr->cmdline.data : "";
     size_t cmd_len = pr->cmdline.len;
     if (kthread) {
