@@ -460,8 +460,6 @@ int proto_log_at(import_file *f, proto_span at, stats_id stat, int64_t arg_set) 
   return model_import_log_at_byte(f->ctx, f->trace_id, offset, stat, arg_set);
 }
 
-/* The packet skipped for want of incremental state, logged with its
- * sequence. */
 /* A packet of sequence seq_id skipped for want of incremental state:
  * counted, and logged at the packet with its sequence id. */
 static int proto_log_skipped(import_file *f, proto_span pkt, uint32_t seq_id, stats_id stat) {
@@ -536,8 +534,9 @@ static int proto_tokenize_packet(import_file *f, proto_span pkt, const proto_bri
   seq->needs_state_total += (uint64_t)h.needs_state;
   if (h.needs_state && !seq->state_valid) { /* its interned data, defaults... are gone */
     seq->needs_state_skipped++;
-    return base_error_alloc(err, proto_log_skipped(f, pkt, h.seq_id,
-                                                   stat_packet_skipped_seq_needs_incremental_state_invalid));
+    rc = proto_log_skipped(f, pkt, h.seq_id,
+                           stat_packet_skipped_seq_needs_incremental_state_invalid);
+    return base_error_alloc(err, rc);
   }
   if (h.has_thread_desc && !seq->state_valid) { /* its delta times would be wrong */
     rc = proto_log_skipped(f, pkt, h.seq_id,

@@ -155,10 +155,10 @@ static int proto_sys_keyed(import_file *f, uint32_t machine, int64_t ts, proto_s
   uint64_t key = proto_sys_varint(msg, 1, &has);
   uint64_t value = proto_sys_varint(msg, 2, &has);
   size_t known = meminfo ? PROTO_SYS_STATS_MEMINFO_KEYS : PROTO_SYS_STATS_VMSTAT_KEYS;
-  if ((uint32_t)key >= known || (key >> 32 && (int64_t)key >= 0))
+  int32_t k = (int32_t)(uint32_t)key; /* an enum field: its int32 */
+  if (k < 0 || (size_t)k >= known)
     return import_stat(f, meminfo ? stat_meminfo_unknown_keys : stat_vmstat_unknown_keys, 1);
-  const char *name = (meminfo ? proto_sys_stats_meminfo_keys
-                              : proto_sys_stats_vmstat_keys)[(uint32_t)key];
+  const char *name = (meminfo ? proto_sys_stats_meminfo_keys : proto_sys_stats_vmstat_keys)[k];
   proto_sys_dim dim = proto_sys_cstr(meminfo ? "meminfo_key" : "vmstat_key", name);
   return proto_sys_counter(f->ctx, machine, ts, name, meminfo ? "meminfo" : "vmstat",
                            meminfo ? "bytes" : NULL, &dim, 1,
