@@ -71,12 +71,6 @@ static int proto_gpu_str(import_file *f, proto_span msg, uint32_t number, string
   return ctx_intern(f->ctx, (const char *)fl.span.data, fl.span.len, out);
 }
 
-static uint64_t proto_gpu_varint(proto_span msg, uint32_t number, int *has) {
-  proto_field fl;
-  *has = proto_find_last(msg.data, msg.len, number, &fl) == 1 && fl.wire_type == PROTO_WIRE_VARINT;
-  return *has ? fl.value : 0;
-}
-
 static int proto_gpu_interned(import_file *f, const proto_packet_info *info, int kind,
                               uint64_t iid, proto_span *msg) {
   return proto_interned_message(f->state, info->seq, info->generation, kind, iid, msg);
@@ -120,7 +114,7 @@ static int proto_gpu_specifications(import_file *f, proto_gpu_state *g, uint32_t
   while (!rc && proto_reader_next(&r, &fl) == 1) {
     if (fl.wire_type != PROTO_WIRE_LEN) continue;
     if (fl.number == 1) {
-      uint64_t v = proto_gpu_varint(fl.span, 2, &has);
+      uint64_t v = proto_last_varint(fl.span, 2, &has);
       if (has) *pid = (int64_t)(int32_t)v;
       continue;
     }
@@ -159,7 +153,7 @@ static int proto_gpu_context(import_file *f, proto_gpu_state *g, const proto_pac
   proto_span msg;
   if (!proto_gpu_interned(f, info, PROTO_INTERN_GRAPHICS_CONTEXT, context, &msg)) return WEFT_OK;
   int has_pid, has_api;
-  uint64_t p = proto_gpu_varint(msg, 2, &has_pid), api = proto_gpu_varint(msg, 3, &has_api);
+  uint64_t p = proto_last_varint(msg, 2, &has_pid), api = proto_last_varint(msg, 3, &has_api);
   *pid = (int64_t)(int32_t)p;
   int ins = base_map_insert(&g->contexts, context, 1, NULL);
   if (ins <= 0) return ins < 0 ? WEFT_ENOMEM : WEFT_OK;
@@ -260,7 +254,7 @@ static int proto_gpu_compute_arg(import_file *f, const proto_packet_info *info, 
   string_id name = STRING_NULL, value;
   proto_span named;
   int has, rc = WEFT_OK;
-  uint64_t iid = proto_gpu_varint(msg, 1, &has);
+  uint64_t iid = proto_last_varint(msg, 1, &has);
   if (has && proto_gpu_interned(f, info, PROTO_INTERN_COMPUTE_ARG_NAME, iid, &named))
     rc = proto_gpu_str(f, named, 2, &name);
   else if (!has)
@@ -312,7 +306,7 @@ static int proto_gpu_dim3(import_file *f, proto_span msg, const char *prefix) {
   static const char axes[] = "xyz";
   int rc = WEFT_OK, has;
   for (uint32_t n = 1; !rc && n <= 3; n++) {
-    uint64_t v = proto_gpu_varint(msg, n, &has);
+    uint64_t v = proto_last_varint(msg, n, &has);
     char key[48];
     snprintf(key, sizeof key, "%s.%c", prefix, axes[n - 1]);
     if (has) rc = proto_gpu_arg_uint(f, key, (uint32_t)v);
@@ -369,7 +363,7 @@ static int proto_gpu_stage_desc_args(import_file *f, const proto_gpu_state *g,
   if (e->has_stage_iid) {
     if (!proto_gpu_interned(f, info, PROTO_INTERN_GPU_SPECIFICATION, e->stage_iid, &spec))
       return WEFT_OK;
-    uint64_t category = proto_gpu_varint(spec, 4, &has);
+    uint64_t category = proto_last_varint(spec, 4, &has);
     rc = model_arg_int(f->ctx, "render_stage_category", 21, MODEL_ARG_INT, (int64_t)category);
     if (!rc) rc = proto_gpu_str(f, spec, 3, &desc);
     return rc ? rc : proto_gpu_arg_str(f, "description", desc);
@@ -538,7 +532,7 @@ int proto_gpu_stage_parse(import_file *f, proto_gpu_state *g, const proto_packet
 
 static int proto_gpu_debug_object_name(import_file *f, proto_gpu_state *g, proto_span msg) {
   int has_type, has_object;
-  uint64_t type = proto_gpu_varint(msg, 3, &has_type), object = proto_gpu_varint(msg, 4, &has_object);
+  uint64_t type = proto_last_varint(msg, 3, &has_type), object = proto_last_varint(msg, 4, &has_object);
   string_id name;
   int rc = proto_gpu_str(f, msg, 5, &name);
   if (rc || !name) return rc;
@@ -553,9 +547,9 @@ static int proto_gpu_queue_submit(import_file *f, const proto_packet_info *info,
                                   proto_span msg) {
   int64_t args = -1;
   int rc = WEFT_OK, has, buffers = 0;
-  uint64_t duration = proto_gpu_varint(msg, 1, &has);
-  rc = model_arg_int(f->ctx, "pid", 3, MODEL_ARG_INT, (int32_t)proto_gpu_varint(msg, 2, &has));
-  if (!rc) rc = model_arg_int(f->ctx, "tid", 3, MODEL_ARG_INT, (int32_t)proto_gpu_varint(msg, 3, &has));
+  uint64_t duration = proto_last_varint(msg, 1, &has);
+  rc = model_arg_int(f->ctx, "pid", 3, MODEL_ARG_INT, (int32_t)proto_last_varint(msg, 2, &has));
+  if (!rc) rc = model_arg_int(f->ctx, "tid", 3, MODEL_ARG_INT, (int32_t)proto_last_varint(msg, 3, &has));
   proto_reader r;
   proto_field fl;
   proto_reader_init_span(&r, msg);
@@ -568,7 +562,7 @@ static int proto_gpu_queue_submit(import_file *f, const proto_packet_info *info,
   }
   if (!rc)
     rc = model_arg_int(f->ctx, "submission_id", 13, MODEL_ARG_INT,
-                       (int64_t)(int32_t)proto_gpu_varint(msg, 6, &has));
+                       (int64_t)(int32_t)proto_last_varint(msg, 6, &has));
   if (!rc) rc = model_args_commit(f->ctx, &args);
   model_track_spec s;
   model_track_spec_init(&s);

@@ -130,13 +130,6 @@ static proto_span proto_sys_string(proto_span msg, uint32_t number) {
              ? fl.span : none;
 }
 
-static uint64_t proto_sys_varint(proto_span msg, uint32_t number, int *has) {
-  proto_field fl;
-  *has = proto_find_last(msg.data, msg.len, number, &fl) == 1 &&
-         fl.wire_type == PROTO_WIRE_VARINT;
-  return *has ? fl.value : 0;
-}
-
 /* Copies a span into buf as a C string, cut at cap - 1 bytes. */
 static const char *proto_sys_cstring(proto_span v, char *buf, size_t cap) {
   size_t n = v.len < cap - 1 ? v.len : cap - 1;
@@ -151,9 +144,8 @@ static const char *proto_sys_cstring(proto_span v, char *buf, size_t cap) {
  * key's /proc name, meminfo in bytes (its values are kB). */
 static int proto_sys_keyed(import_file *f, uint32_t machine, int64_t ts, proto_span msg,
                            int meminfo) {
-  int has;
-  uint64_t key = proto_sys_varint(msg, 1, &has);
-  uint64_t value = proto_sys_varint(msg, 2, &has);
+  uint64_t key = proto_last_varint(msg, 1, NULL);
+  uint64_t value = proto_last_varint(msg, 2, NULL);
   size_t known = meminfo ? PROTO_SYS_STATS_MEMINFO_KEYS : PROTO_SYS_STATS_VMSTAT_KEYS;
   int32_t k = (int32_t)(uint32_t)key; /* an enum field: its int32 */
   if (k < 0 || (size_t)k >= known)
@@ -168,9 +160,8 @@ static int proto_sys_keyed(import_file *f, uint32_t machine, int64_t ts, proto_s
 /* ---- devfreq, cpufreq ---- */
 
 static int proto_sys_devfreq(import_file *f, uint32_t machine, int64_t ts, proto_span msg) {
-  int has;
   proto_span key = proto_sys_string(msg, 1);
-  uint64_t value = proto_sys_varint(msg, 2, &has);
+  uint64_t value = proto_last_varint(msg, 2, NULL);
   kernel_scope scope = {machine, f->trace_id};
   return kcounter_device(f->ctx, &scope, ts, KCOUNTER_CLOCK_FREQUENCY, (const char *)key.data,
                          key.len, (double)value);
@@ -243,9 +234,8 @@ static int proto_cpu_times(import_file *f, uint32_t machine, int64_t ts, proto_s
 /* An InterruptCount (irq 1, count 2) of "num_irq" or "num_softirq". */
 static int proto_sys_irq(import_file *f, uint32_t machine, int64_t ts, proto_span msg,
                          const char *type) {
-  int has;
-  uint32_t irq = (uint32_t)proto_sys_varint(msg, 1, &has);
-  uint64_t count = proto_sys_varint(msg, 2, &has);
+  uint32_t irq = (uint32_t)proto_last_varint(msg, 1, NULL);
+  uint64_t count = proto_last_varint(msg, 2, NULL);
   char name[64];
   snprintf(name, sizeof name, "%s (id: %u)", type, irq);
   proto_sys_dim dim = proto_sys_int("irq", irq);
@@ -305,8 +295,7 @@ static int proto_sys_buddy(import_file *f, const proto_sys_stats_state *s, uint3
 /* A ThermalZone (temp 2, type 3): a counter in C named by the zone's type,
  * whose thermal_zone dimension is that type (NULL when absent). */
 static int proto_thermal_zone(import_file *f, uint32_t machine, int64_t ts, proto_span msg) {
-  int has;
-  uint64_t temp = proto_sys_varint(msg, 2, &has);
+  uint64_t temp = proto_last_varint(msg, 2, NULL);
   proto_span type = proto_sys_string(msg, 3);
   char name[256];
   proto_sys_dim dim = proto_sys_str("thermal_zone", type);
@@ -322,9 +311,8 @@ static const char *const proto_psi_resources[] = {"resource.unspecified", "cpu.s
  * without a name, which ends the packet (as in Perfetto). */
 static int proto_sys_psi(import_file *f, uint32_t machine, int64_t ts, proto_span msg,
                          int *unknown) {
-  int has;
-  uint64_t resource = proto_sys_varint(msg, 1, &has);
-  uint64_t total = proto_sys_varint(msg, 2, &has);
+  uint64_t resource = proto_last_varint(msg, 1, NULL);
+  uint64_t total = proto_last_varint(msg, 2, NULL);
   if (resource >= sizeof proto_psi_resources / sizeof *proto_psi_resources) {
     *unknown = 1;
     return import_stat(f, stat_psi_unknown_resource, 1);
@@ -418,9 +406,8 @@ static int proto_disk_stat(import_file *f, proto_sys_stats_state *s, uint32_t ma
  * dimensions are the cpu and the state name ("" when absent). */
 static int proto_cpuidle_entry(import_file *f, uint32_t machine, int64_t ts, uint32_t cpu,
                                proto_span msg) {
-  int has;
   proto_span state = proto_sys_string(msg, 1);
-  uint64_t dur = proto_sys_varint(msg, 2, &has);
+  uint64_t dur = proto_last_varint(msg, 2, NULL);
   char state_name[200], name[256];
   proto_sys_cstring(state, state_name, sizeof state_name);
   snprintf(name, sizeof name, "cpuidle%u.%s", cpu, state_name);
@@ -444,8 +431,7 @@ static int proto_cpuidle_entry(import_file *f, uint32_t machine, int64_t ts, uin
 
 /* A CpuIdleState: cpu_id 1 (0 when absent), repeated cpuidle_state_entry 2. */
 static int proto_cpuidle_state(import_file *f, uint32_t machine, int64_t ts, proto_span msg) {
-  int has;
-  uint32_t cpu = (uint32_t)proto_sys_varint(msg, 1, &has);
+  uint32_t cpu = (uint32_t)proto_last_varint(msg, 1, NULL);
   if (cpu >= SCHED_MAX_CPU) return WEFT_OK;
   proto_reader r;
   proto_field fl;

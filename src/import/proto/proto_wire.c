@@ -96,6 +96,14 @@ int proto_find_last(const uint8_t *data, size_t len, uint32_t number,
   return proto_find(data, len, number, out, true);
 }
 
+uint64_t proto_last_varint(proto_span msg, uint32_t number, int *has) {
+  proto_field fl;
+  int found = proto_find_last(msg.data, msg.len, number, &fl) == 1 &&
+              fl.wire_type == PROTO_WIRE_VARINT;
+  if (has) *has = found;
+  return found ? fl.value : 0;
+}
+
 int proto_packed_count_varints(proto_span s, size_t *count) {
   size_t n = 0, run = 0;
   for (size_t i = 0; i < s.len; i++) {

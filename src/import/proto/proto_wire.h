@@ -272,6 +272,9 @@ int proto_find_first(const uint8_t *data, size_t len, uint32_t number,
                      proto_field *out);
 int proto_find_last(const uint8_t *data, size_t len, uint32_t number,
                     proto_field *out);
+/* The last varint field `number` of msg, or 0; *has (may be NULL): whether
+ * there is one (a field of another wire type is none). */
+uint64_t proto_last_varint(proto_span msg, uint32_t number, int *has);
 
 /* ---- packed repeated fields ----
  * Iterate the payload of a packed field (a LEN field). */
